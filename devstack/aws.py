@@ -1,0 +1,485 @@
+"""The devstack's AWS side: a moto server and the template's data resources.
+
+    moto = start_moto()                       # moto.server.ThreadedMotoServer
+    stack = create_resources("template.yaml", moto.url,
+                             parameters={"RpcUrl": "http://127.0.0.1:8899"})
+    env = {**stack.environment(), **aws_env(moto.url)}
+    ...
+    moto.stop()
+
+Server mode on purpose: the in-process ``mock_aws`` loses updates when
+several threads (the gateway's) call it at the same time.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from .cfn import (
+    DEFAULT_ACCOUNT_ID,
+    DEFAULT_PARTITION,
+    Function,
+    Template,
+    load_template,
+)
+
+__all__ = [
+    "MotoHandle",
+    "Stack",
+    "start_moto",
+    "create_resources",
+    "aws_env",
+    "function_environment",
+    "TEST_CREDENTIALS",
+]
+
+TEST_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}
+
+
+# --------------------------------------------------------------------------- moto
+
+
+@dataclass
+class MotoHandle:
+    server: Any  # moto.server.ThreadedMotoServer
+    host: str
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def stop(self) -> None:
+        self.server.stop()
+
+    def __enter__(self) -> "MotoHandle":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+
+def start_moto(host: str = "127.0.0.1", port: int = 0, verbose: bool = False) -> MotoHandle:
+    """Start moto in server mode on a background thread (``port=0``: any free port).
+
+    ``verbose=False`` also silences werkzeug's per-request access log.
+    """
+    import logging
+
+    from moto.server import ThreadedMotoServer
+
+    if not verbose:
+        werkzeug_logger = logging.getLogger("werkzeug")
+        if werkzeug_logger.level in (logging.NOTSET, logging.DEBUG, logging.INFO):
+            werkzeug_logger.setLevel(logging.WARNING)
+
+    server = ThreadedMotoServer(ip_address=host, port=port, verbose=verbose)
+    server.start()
+    bound_host, bound_port = server.get_host_and_port()
+    if bound_host in ("0.0.0.0", "::", ""):
+        bound_host = "127.0.0.1"
+    return MotoHandle(server=server, host=bound_host, port=int(bound_port))
+
+
+def aws_env(endpoint_url: str, region: str = "us-east-1") -> dict[str, str]:
+    """Environment variables that make boto3 talk to the moto server."""
+    return {
+        "AWS_ENDPOINT_URL": endpoint_url,
+        **TEST_CREDENTIALS,
+        "AWS_DEFAULT_REGION": region,
+        "AWS_REGION": region,
+    }
+
+
+# --------------------------------------------------------------------------- stack
+
+
+class Stack(dict):
+    """``{logical_id: {"Type", "Ref", "Arn", ...}}`` for every resource created,
+    plus what is needed to resolve functions' environments."""
+
+    def __init__(
+        self,
+        template: Template,
+        *,
+        endpoint_url: str,
+        region: str,
+        prefix: str,
+        parameters: Mapping[str, Any],
+        account_id: str = DEFAULT_ACCOUNT_ID,
+    ) -> None:
+        super().__init__()
+        self.template = template
+        self.endpoint_url = endpoint_url
+        self.region = region
+        self.prefix = prefix
+        self.parameters = dict(parameters)
+        self.account_id = account_id
+
+    def resolve(self, value: Any, *, strict: bool = False) -> Any:
+        return self.template.resolve(
+            value,
+            self,
+            parameters=self.parameters,
+            region=self.region,
+            account_id=self.account_id,
+            partition=DEFAULT_PARTITION,
+            stack_name=self.prefix,
+            strict=strict,
+        )
+
+    def function_environment(self, fn: Function | str) -> dict[str, str]:
+        """The function's Globals + own environment variables, resolved to strings."""
+        if isinstance(fn, str):
+            fn = self.template.function(fn)
+        return _stringify(self.resolve(fn.environment))
+
+    def environment(self) -> dict[str, str]:
+        """The union of every function's resolved environment (warns on conflicts)."""
+        out: dict[str, str] = {}
+        for fn in self.template.functions():
+            for k, v in self.function_environment(fn).items():
+                if k in out and out[k] != v:
+                    print(
+                        f"devstack.aws: warning: {fn.logical_id} sets {k}={v!r}, another function {out[k]!r}",
+                        file=sys.stderr,
+                    )
+                out.setdefault(k, v)
+        return out
+
+    def physical_id(self, logical_id: str) -> str:
+        return self[logical_id]["Ref"]
+
+    def arn(self, logical_id: str) -> str:
+        return self[logical_id]["Arn"]
+
+
+def _stringify(env: Mapping[str, Any]) -> dict[str, str]:
+    out = {}
+    for k, v in env.items():
+        if isinstance(v, bool):
+            v = "true" if v else "false"
+        out[str(k)] = "" if v is None else str(v)
+    return out
+
+
+def function_environment(stack: Stack, fn: Function | str) -> dict[str, str]:
+    """Module-level alias of :meth:`Stack.function_environment`."""
+    return stack.function_environment(fn)
+
+
+def _client(service: str, endpoint_url: str, region: str):
+    import boto3
+
+    return boto3.session.Session(
+        aws_access_key_id=TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"],
+        aws_secret_access_key=TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
+        region_name=region,
+    ).client(service, endpoint_url=endpoint_url)
+
+
+def _warn(message: str) -> None:
+    print(f"devstack.aws: warning: {message}", file=sys.stderr)
+
+
+def create_resources(
+    template: Template | str | Path,
+    endpoint_url: str,
+    region: str = "us-east-1",
+    prefix: str = "partner-dev",
+    parameters: Mapping[str, Any] | None = None,
+) -> Stack:
+    """Create every DynamoDB table, KMS key (and alias) and S3 bucket of the
+    template in the AWS endpoint at ``endpoint_url`` (moto), from their own
+    Properties.  Physical names are ``{prefix}-{LogicalId}`` (lower-case for
+    buckets).  ``parameters`` overrides parameter Defaults (RpcUrl, ...).
+
+    Returns a :class:`Stack` (a dict ``logical_id -> {"Type", "Ref", "Arn", ...}``)
+    whose ``function_environment(fn)`` / ``environment()`` resolve functions'
+    environment variables.  Existing resources with the same names are reused.
+    """
+    if not isinstance(template, Template):
+        template = load_template(template)
+    stack = Stack(
+        template,
+        endpoint_url=endpoint_url,
+        region=region,
+        prefix=prefix,
+        parameters=template.parameter_values(parameters),
+    )
+    # Keys first (tables or buckets may reference them), then tables, buckets.
+    if template.kms_keys():
+        kms = _client("kms", endpoint_url, region)
+        for lid, res in template.kms_keys().items():
+            stack[lid] = _create_key(kms, stack, lid, stack.resolve(res.get("Properties") or {}))
+        for lid, res in template.resources_of_type("AWS::KMS::Alias").items():
+            props = stack.resolve(res.get("Properties") or {})
+            try:
+                kms.create_alias(AliasName=props["AliasName"], TargetKeyId=props["TargetKeyId"])
+            except kms.exceptions.AlreadyExistsException:
+                kms.update_alias(AliasName=props["AliasName"], TargetKeyId=props["TargetKeyId"])
+            stack[lid] = {"Type": "AWS::KMS::Alias", "Ref": props["AliasName"]}
+    if template.tables():
+        ddb = _client("dynamodb", endpoint_url, region)
+        for lid, res in template.tables().items():
+            props = stack.resolve(res.get("Properties") or {})
+            stack[lid] = _create_table(ddb, stack, lid, res["Type"], props)
+    if template.buckets():
+        s3 = _client("s3", endpoint_url, region)
+        for lid, res in template.buckets().items():
+            stack[lid] = _create_bucket(s3, stack, lid, stack.resolve(res.get("Properties") or {}))
+    return stack
+
+
+# --------------------------------------------------------------------------- KMS
+
+
+def _create_key(kms, stack: Stack, lid: str, props: Mapping[str, Any]) -> dict[str, Any]:
+    alias = f"alias/{stack.prefix}-{lid}"
+    try:
+        existing = kms.describe_key(KeyId=alias)["KeyMetadata"]
+        return {"Type": "AWS::KMS::Key", "Ref": existing["KeyId"], "Arn": existing["Arn"], "KeyId": existing["KeyId"], "Alias": alias}
+    except kms.exceptions.NotFoundException:
+        pass
+    kwargs: dict[str, Any] = {
+        "Description": props.get("Description", f"{stack.prefix} {lid}"),
+        "KeySpec": props.get("KeySpec", "SYMMETRIC_DEFAULT"),
+        "KeyUsage": props.get("KeyUsage", "ENCRYPT_DECRYPT"),
+        "Tags": [{"TagKey": "devstack:logical-id", "TagValue": lid}]
+        + [{"TagKey": t["Key"], "TagValue": t["Value"]} for t in props.get("Tags") or []],
+    }
+    if "MultiRegion" in props:
+        kwargs["MultiRegion"] = bool(props["MultiRegion"])
+    meta = kms.create_key(**kwargs)["KeyMetadata"]
+    key_id = meta["KeyId"]
+    kms.create_alias(AliasName=alias, TargetKeyId=key_id)
+    if props.get("EnableKeyRotation") and kwargs["KeySpec"] == "SYMMETRIC_DEFAULT":
+        try:
+            kms.enable_key_rotation(KeyId=key_id)
+        except Exception as exc:  # noqa: BLE001 - cosmetic locally
+            _warn(f"enable_key_rotation {lid}: {exc}")
+    if props.get("Enabled") is False:
+        kms.disable_key(KeyId=key_id)
+    return {"Type": "AWS::KMS::Key", "Ref": key_id, "Arn": meta["Arn"], "KeyId": key_id, "Alias": alias}
+
+
+# --------------------------------------------------------------------------- DynamoDB
+
+_GSI_KEYS = ("IndexName", "KeySchema", "Projection", "ProvisionedThroughput", "OnDemandThroughput")
+_LSI_KEYS = ("IndexName", "KeySchema", "Projection")
+
+
+def _throughput(pt: Mapping[str, Any] | None) -> dict[str, int]:
+    pt = pt or {}
+    return {
+        "ReadCapacityUnits": int(pt.get("ReadCapacityUnits", 5)),
+        "WriteCapacityUnits": int(pt.get("WriteCapacityUnits", 5)),
+    }
+
+
+def _table_kwargs(name: str, rtype: str, props: Mapping[str, Any]) -> dict[str, Any]:
+    if rtype == "AWS::Serverless::SimpleTable":
+        pk = props.get("PrimaryKey") or {"Name": "id", "Type": "String"}
+        attr_type = {"String": "S", "Number": "N", "Binary": "B"}.get(pk.get("Type", "String"), "S")
+        kwargs: dict[str, Any] = {
+            "TableName": name,
+            "KeySchema": [{"AttributeName": pk["Name"], "KeyType": "HASH"}],
+            "AttributeDefinitions": [{"AttributeName": pk["Name"], "AttributeType": attr_type}],
+        }
+        if props.get("ProvisionedThroughput"):
+            kwargs["BillingMode"] = "PROVISIONED"
+            kwargs["ProvisionedThroughput"] = _throughput(props["ProvisionedThroughput"])
+        else:
+            kwargs["BillingMode"] = "PAY_PER_REQUEST"
+        return kwargs
+
+    billing = props.get("BillingMode", "PROVISIONED")
+    kwargs = {
+        "TableName": name,
+        "KeySchema": list(props["KeySchema"]),
+        "AttributeDefinitions": list(props["AttributeDefinitions"]),
+        "BillingMode": billing,
+    }
+    if billing == "PROVISIONED":
+        kwargs["ProvisionedThroughput"] = _throughput(props.get("ProvisionedThroughput"))
+    gsis = []
+    for gsi in props.get("GlobalSecondaryIndexes") or []:
+        g = {k: gsi[k] for k in _GSI_KEYS if k in gsi}
+        if billing == "PROVISIONED":
+            g["ProvisionedThroughput"] = _throughput(gsi.get("ProvisionedThroughput"))
+        else:
+            g.pop("ProvisionedThroughput", None)
+        g.pop("OnDemandThroughput", None)
+        gsis.append(g)
+    if gsis:
+        kwargs["GlobalSecondaryIndexes"] = gsis
+    lsis = [{k: lsi[k] for k in _LSI_KEYS if k in lsi} for lsi in props.get("LocalSecondaryIndexes") or []]
+    if lsis:
+        kwargs["LocalSecondaryIndexes"] = lsis
+    stream = props.get("StreamSpecification")
+    if stream and stream.get("StreamViewType"):
+        kwargs["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": stream["StreamViewType"]}
+    tags = props.get("Tags")
+    if tags:
+        kwargs["Tags"] = [{"Key": t["Key"], "Value": str(t["Value"])} for t in tags]
+    if props.get("TableClass"):
+        kwargs["TableClass"] = props["TableClass"]
+    return kwargs
+
+
+def _create_table(ddb, stack: Stack, lid: str, rtype: str, props: Mapping[str, Any]) -> dict[str, Any]:
+    name = f"{stack.prefix}-{lid}"
+    try:
+        ddb.create_table(**_table_kwargs(name, rtype, props))
+    except ddb.exceptions.ResourceInUseException:
+        pass  # already there (moto reused): keep it
+    ddb.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 0.05, "MaxAttempts": 200})
+    ttl = props.get("TimeToLiveSpecification")
+    if ttl and ttl.get("Enabled") and ttl.get("AttributeName"):
+        current = ddb.describe_time_to_live(TableName=name)["TimeToLiveDescription"]
+        if current.get("TimeToLiveStatus") not in ("ENABLED", "ENABLING"):
+            ddb.update_time_to_live(
+                TableName=name,
+                TimeToLiveSpecification={"Enabled": True, "AttributeName": ttl["AttributeName"]},
+            )
+    pitr = (props.get("PointInTimeRecoverySpecification") or {}).get("PointInTimeRecoveryEnabled")
+    if pitr:
+        try:
+            ddb.update_continuous_backups(
+                TableName=name,
+                PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True},
+            )
+        except Exception as exc:  # noqa: BLE001 - cosmetic locally
+            _warn(f"point-in-time recovery {lid}: {exc}")
+    desc = ddb.describe_table(TableName=name)["Table"]
+    entry = {"Type": rtype, "Ref": name, "Arn": desc["TableArn"]}
+    if desc.get("LatestStreamArn"):
+        entry["StreamArn"] = desc["LatestStreamArn"]
+    return entry
+
+
+# --------------------------------------------------------------------------- S3
+
+
+def _lifecycle_rules(rules: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for r in rules:
+        rule: dict[str, Any] = {"Status": r.get("Status", "Enabled")}
+        if r.get("Id"):
+            rule["ID"] = r["Id"]
+        flt: dict[str, Any] = {}
+        if r.get("Prefix") is not None:
+            flt["Prefix"] = r["Prefix"]
+        if r.get("TagFilters"):
+            flt = {"And": {**flt, "Tags": [{"Key": t["Key"], "Value": t["Value"]} for t in r["TagFilters"]]}}
+        rule["Filter"] = flt or {"Prefix": ""}
+        if "ExpirationInDays" in r:
+            rule["Expiration"] = {"Days": int(r["ExpirationInDays"])}
+        elif "ExpirationDate" in r:
+            rule["Expiration"] = {"Date": r["ExpirationDate"]}
+        elif "ExpiredObjectDeleteMarker" in r:
+            rule["Expiration"] = {"ExpiredObjectDeleteMarker": bool(r["ExpiredObjectDeleteMarker"])}
+        if "AbortIncompleteMultipartUpload" in r:
+            rule["AbortIncompleteMultipartUpload"] = {
+                "DaysAfterInitiation": int(r["AbortIncompleteMultipartUpload"]["DaysAfterInitiation"])
+            }
+        if "NoncurrentVersionExpirationInDays" in r:
+            rule["NoncurrentVersionExpiration"] = {"NoncurrentDays": int(r["NoncurrentVersionExpirationInDays"])}
+        elif "NoncurrentVersionExpiration" in r:
+            rule["NoncurrentVersionExpiration"] = {
+                "NoncurrentDays": int(r["NoncurrentVersionExpiration"]["NoncurrentDays"])
+            }
+        transitions = list(r.get("Transitions") or [])
+        if "Transition" in r:
+            transitions.append(r["Transition"])
+        if transitions:
+            rule["Transitions"] = [
+                {"StorageClass": t["StorageClass"], **({"Days": int(t["TransitionInDays"])} if "TransitionInDays" in t else {})}
+                for t in transitions
+            ]
+        out.append(rule)
+    return out
+
+
+def _encryption_rule(r: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    default = r.get("ServerSideEncryptionByDefault")
+    if default:
+        out["ApplyServerSideEncryptionByDefault"] = {
+            k: default[k] for k in ("SSEAlgorithm", "KMSMasterKeyID") if k in default
+        }
+    if "BucketKeyEnabled" in r:
+        out["BucketKeyEnabled"] = bool(r["BucketKeyEnabled"])
+    return out
+
+
+def _create_bucket(s3, stack: Stack, lid: str, props: Mapping[str, Any]) -> dict[str, Any]:
+    name = f"{stack.prefix}-{lid}".lower()
+    kwargs: dict[str, Any] = {"Bucket": name}
+    if stack.region != "us-east-1":
+        kwargs["CreateBucketConfiguration"] = {"LocationConstraint": stack.region}
+    try:
+        s3.create_bucket(**kwargs)
+    except (s3.exceptions.BucketAlreadyOwnedByYou, s3.exceptions.BucketAlreadyExists):
+        pass
+
+    def optional(what: str, call, **kw: Any) -> None:
+        try:
+            call(Bucket=name, **kw)
+        except Exception as exc:  # noqa: BLE001 - optional locally
+            _warn(f"{what} on {name}: {exc}")
+
+    if props.get("PublicAccessBlockConfiguration"):
+        pab = props["PublicAccessBlockConfiguration"]
+        optional(
+            "public access block",
+            s3.put_public_access_block,
+            PublicAccessBlockConfiguration={
+                k: bool(pab.get(k, False))
+                for k in ("BlockPublicAcls", "IgnorePublicAcls", "BlockPublicPolicy", "RestrictPublicBuckets")
+            },
+        )
+    rules = (props.get("LifecycleConfiguration") or {}).get("Rules")
+    if rules:
+        optional(
+            "lifecycle",
+            s3.put_bucket_lifecycle_configuration,
+            LifecycleConfiguration={"Rules": _lifecycle_rules(rules)},
+        )
+    status = (props.get("VersioningConfiguration") or {}).get("Status")
+    if status:
+        optional("versioning", s3.put_bucket_versioning, VersioningConfiguration={"Status": status})
+    enc = (props.get("BucketEncryption") or {}).get("ServerSideEncryptionConfiguration")
+    if enc:
+        optional(
+            "encryption",
+            s3.put_bucket_encryption,
+            ServerSideEncryptionConfiguration={"Rules": [_encryption_rule(r) for r in enc]},
+        )
+    ownership = (props.get("OwnershipControls") or {}).get("Rules")
+    if ownership:
+        optional("ownership controls", s3.put_bucket_ownership_controls, OwnershipControls={"Rules": ownership})
+    cors = (props.get("CorsConfiguration") or {}).get("CorsRules")
+    if cors:
+        rules_out = []
+        for c in cors:
+            rule = {k: c[k] for k in ("AllowedMethods", "AllowedOrigins", "AllowedHeaders") if k in c}
+            if "ExposedHeaders" in c:
+                rule["ExposeHeaders"] = c["ExposedHeaders"]
+            if "MaxAge" in c:
+                rule["MaxAgeSeconds"] = int(c["MaxAge"])
+            if "Id" in c:
+                rule["ID"] = c["Id"]
+            rules_out.append(rule)
+        optional("cors", s3.put_bucket_cors, CORSConfiguration={"CORSRules": rules_out})
+    return {
+        "Type": "AWS::S3::Bucket",
+        "Ref": name,
+        "Arn": f"arn:{DEFAULT_PARTITION}:s3:::{name}",
+        "DomainName": f"{name}.s3.amazonaws.com",
+        "RegionalDomainName": f"{name}.s3.{stack.region}.amazonaws.com",
+        "WebsiteURL": f"http://{name}.s3-website-{stack.region}.amazonaws.com",
+    }
