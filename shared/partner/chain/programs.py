@@ -1,0 +1,99 @@
+"""Program ids, well-known ids, PDA and ATA derivation.
+
+Everything here is pure: no RPC, no I/O. See docs/onchain.md for the contract.
+"""
+from __future__ import annotations
+
+import struct
+
+from solders.pubkey import Pubkey
+
+# Our two programs (fixed devstack addresses; keypairs generated once, never deployed).
+LAUNCHPAD_PROGRAM_ID = Pubkey.from_string("JAt1NcDQrQs3NLNqLvq3EbBfxLDeBwkKMb3vM2Dw5Exk")
+POOL_PROGRAM_ID = Pubkey.from_string("3rqyi8EBdPLANFc9MA5U6aPKHuZoKxmm4voFexqu1R7f")
+
+# Well-known programs.
+SYSTEM_PROGRAM_ID = Pubkey.from_string("11111111111111111111111111111111")
+TOKEN_PROGRAM_ID = Pubkey.from_string("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")
+ASSOCIATED_TOKEN_PROGRAM_ID = Pubkey.from_string("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL")
+COMPUTE_BUDGET_PROGRAM_ID = Pubkey.from_string("ComputeBudget111111111111111111111111111111")
+RENT_SYSVAR_ID = Pubkey.from_string("SysvarRent111111111111111111111111111111111")
+CLOCK_SYSVAR_ID = Pubkey.from_string("SysvarC1ock11111111111111111111111111111111")
+NATIVE_MINT = Pubkey.from_string("So11111111111111111111111111111111111111112")
+
+# PDA seeds (prefixes).
+GLOBAL_SEED = b"global"
+BONDING_CURVE_SEED = b"bonding-curve"
+METADATA_SEED = b"metadata"
+POOL_SEED = b"pool"
+# Reserved for governance (not implemented yet).
+GOVERNANCE_SEED = b"governance"
+PROPOSAL_SEED = b"proposal"
+VOTE_SEED = b"vote"
+
+
+def _pk(value: Pubkey | str) -> Pubkey:
+    return value if isinstance(value, Pubkey) else Pubkey.from_string(value)
+
+
+def global_pda(program_id: Pubkey = LAUNCHPAD_PROGRAM_ID) -> tuple[Pubkey, int]:
+    """Launchpad global config: seeds [b"global"]."""
+    return Pubkey.find_program_address([GLOBAL_SEED], program_id)
+
+
+def bonding_curve_pda(mint: Pubkey | str, program_id: Pubkey = LAUNCHPAD_PROGRAM_ID) -> tuple[Pubkey, int]:
+    """Bonding curve of a coin: seeds [b"bonding-curve", mint]."""
+    return Pubkey.find_program_address([BONDING_CURVE_SEED, bytes(_pk(mint))], program_id)
+
+
+def metadata_pda(mint: Pubkey | str, program_id: Pubkey = LAUNCHPAD_PROGRAM_ID) -> tuple[Pubkey, int]:
+    """Coin metadata: seeds [b"metadata", mint]."""
+    return Pubkey.find_program_address([METADATA_SEED, bytes(_pk(mint))], program_id)
+
+
+def pool_pda(mint: Pubkey | str, program_id: Pubkey = POOL_PROGRAM_ID) -> tuple[Pubkey, int]:
+    """Constant-product pool of a migrated coin (pool program): seeds [b"pool", mint]."""
+    return Pubkey.find_program_address([POOL_SEED, bytes(_pk(mint))], program_id)
+
+
+# Reserved governance PDAs (layouts come with the governance work).
+def governance_pda(mint: Pubkey | str, program_id: Pubkey = LAUNCHPAD_PROGRAM_ID) -> tuple[Pubkey, int]:
+    return Pubkey.find_program_address([GOVERNANCE_SEED, bytes(_pk(mint))], program_id)
+
+
+def proposal_pda(governance: Pubkey | str, index: int, program_id: Pubkey = LAUNCHPAD_PROGRAM_ID) -> tuple[Pubkey, int]:
+    return Pubkey.find_program_address([PROPOSAL_SEED, bytes(_pk(governance)), struct.pack("<Q", index)], program_id)
+
+
+def vote_pda(proposal: Pubkey | str, voter: Pubkey | str, program_id: Pubkey = LAUNCHPAD_PROGRAM_ID) -> tuple[Pubkey, int]:
+    return Pubkey.find_program_address([VOTE_SEED, bytes(_pk(proposal)), bytes(_pk(voter))], program_id)
+
+
+def associated_token_address(owner: Pubkey | str, mint: Pubkey | str,
+                             token_program_id: Pubkey = TOKEN_PROGRAM_ID) -> Pubkey:
+    """Standard ATA: PDA of the ATA program with seeds [owner, token_program, mint]."""
+    return Pubkey.find_program_address(
+        [bytes(_pk(owner)), bytes(token_program_id), bytes(_pk(mint))], ASSOCIATED_TOKEN_PROGRAM_ID
+    )[0]
+
+
+def bonding_curve_vault(mint: Pubkey | str) -> Pubkey:
+    """Curve token vault = ATA of the bonding curve PDA."""
+    return associated_token_address(bonding_curve_pda(mint)[0], mint)
+
+
+def pool_base_vault(mint: Pubkey | str) -> Pubkey:
+    """Pool token (base) vault = ATA of the pool PDA."""
+    return associated_token_address(pool_pda(mint)[0], mint)
+
+
+# Rent (default cluster parameters: 3480 lamports/byte-year, 2 years exemption).
+ACCOUNT_STORAGE_OVERHEAD = 128
+RENT_LAMPORTS_PER_BYTE = 3480 * 2
+
+
+def rent_exempt_minimum(data_len: int) -> int:
+    return (ACCOUNT_STORAGE_OVERHEAD + data_len) * RENT_LAMPORTS_PER_BYTE
+
+
+__all__ = [name for name in dir() if not name.startswith("_") and name not in {"annotations", "struct", "Pubkey"}]
