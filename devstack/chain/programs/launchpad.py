@@ -1,0 +1,424 @@
+"""Reference implementation of the `launchpad` program (devstack only, never deployed).
+
+Layouts, math and error numbers come from partner.chain (single source of truth);
+see docs/onchain.md. Token movements go through CPI into SPL Token; SOL moves
+by system CPI from user-owned payers or by lamport changes on program-owned
+accounts.
+"""
+from __future__ import annotations
+
+import struct
+
+from solders import system_program as sp
+from solders.instruction import AccountMeta, Instruction
+from solders.pubkey import Pubkey
+
+from devstack.chain.runtime import InstructionFailure, InvokeContext, ProgramError
+from partner.chain import curve as C
+from partner.chain import instructions as I
+from partner.chain import layouts as L
+from partner.chain import programs as P
+from partner.chain.errors import ProgramErrorCode as E
+
+PROGRAM_ID = P.LAUNCHPAD_PROGRAM_ID
+TOKEN_ACCOUNT_SIZE = 165
+MINT_SIZE = 82
+MAX_FEE_BPS = 1000
+
+
+# ----------------------------------------------------------------- helpers (shared with pool.py)
+
+def fail(code: E, message: str = "") -> ProgramError:
+    return ProgramError(int(code), message or code.name)
+
+
+def account(ctx: InvokeContext, i: int):
+    if i >= len(ctx.accounts):
+        raise InstructionFailure("NotEnoughAccountKeys")
+    return ctx.accounts[i]
+
+
+def require_signer(acc) -> None:
+    if not acc.is_signer:
+        raise InstructionFailure("MissingRequiredSignature")
+
+
+def require_key(acc, key: Pubkey, what: str) -> None:
+    if acc.pubkey != key:
+        raise fail(E.InvalidAccount, f"{what}: expected {key}, got {acc.pubkey}")
+
+
+def is_token_account(acc, mint: Pubkey, owner: Pubkey) -> bool:
+    if acc.owner != P.TOKEN_PROGRAM_ID or len(acc.data) < TOKEN_ACCOUNT_SIZE:
+        return False
+    ta = L.SplTokenAccount.decode(bytes(acc.data))
+    return ta.mint == mint and ta.owner == owner and ta.state != 0
+
+
+def token_balance(acc) -> int:
+    return L.SplTokenAccount.decode(bytes(acc.data)).amount
+
+
+def create_account(ctx: InvokeContext, payer, new, space: int, owner: Pubkey,
+                   seeds: list[bytes] | None = None) -> None:
+    """Create `new` (a PDA of the calling program when `seeds` is given)."""
+    signer = [seeds] if seeds else None
+    lamports = P.rent_exempt_minimum(space)
+    if new.lamports == 0:
+        ctx.invoke(sp.create_account(sp.CreateAccountParams(
+            from_pubkey=payer.pubkey, to_pubkey=new.pubkey, lamports=lamports, space=space, owner=owner)), signer)
+        return
+    # pre-funded address: top up, allocate, assign (what Anchor does for PDAs)
+    if new.lamports < lamports:
+        ctx.invoke(sp.transfer(sp.TransferParams(
+            from_pubkey=payer.pubkey, to_pubkey=new.pubkey, lamports=lamports - new.lamports)))
+    ctx.invoke(sp.allocate(sp.AllocateParams(pubkey=new.pubkey, space=space)), signer)
+    ctx.invoke(sp.assign(sp.AssignParams(pubkey=new.pubkey, owner=owner)), signer)
+
+
+def system_transfer(ctx: InvokeContext, src, dst, lamports: int) -> None:
+    if lamports > 0:
+        ctx.invoke(I.system_transfer(src.pubkey, dst.pubkey, lamports))
+
+
+def token_transfer(ctx: InvokeContext, src: Pubkey, dst: Pubkey, authority: Pubkey, amount: int,
+                   seeds: list[bytes] | None = None) -> None:
+    if amount <= 0:
+        return
+    ix = Instruction(P.TOKEN_PROGRAM_ID, bytes([3]) + struct.pack("<Q", amount), [
+        AccountMeta(src, False, True), AccountMeta(dst, False, True), AccountMeta(authority, True, False)])
+    ctx.invoke(ix, [seeds] if seeds else None)
+
+
+def create_ata(ctx: InvokeContext, payer: Pubkey, owner: Pubkey, mint: Pubkey) -> None:
+    ctx.invoke(I.create_associated_token_account_idempotent(payer, owner, mint))
+
+
+def move_lamports(src, dst, lamports: int) -> None:
+    """Debit a program-owned account, credit any writable account."""
+    if lamports <= 0:
+        return
+    if src.lamports - lamports < P.rent_exempt_minimum(len(src.data)):
+        raise fail(E.InsufficientLiquidity, "would take the account below rent exemption")
+    src.lamports = src.lamports - lamports
+    dst.lamports = dst.lamports + lamports
+
+
+def math_error(exc: C.CurveMathError) -> ProgramError:
+    if isinstance(exc, C.MathOverflow):
+        return fail(E.MathOverflow, str(exc))
+    if isinstance(exc, C.InsufficientLiquidity):
+        return fail(E.InsufficientLiquidity, str(exc))
+    if isinstance(exc, C.CurveComplete):
+        return fail(E.CurveComplete, str(exc))
+    return fail(E.InvalidInput, str(exc))
+
+
+def read_u64_pair(data: bytes) -> tuple[int, int]:
+    if len(data) != 16:
+        raise fail(E.InvalidInput, "expected two u64 args")
+    return struct.unpack("<QQ", data)
+
+
+class _Reader:
+    def __init__(self, data: bytes):
+        self.data, self.pos = data, 0
+
+    def take(self, n: int) -> bytes:
+        if self.pos + n > len(self.data):
+            raise fail(E.InvalidInput, "instruction data too short")
+        out = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return out
+
+    def string(self) -> bytes:
+        (n,) = struct.unpack("<I", self.take(4))
+        return self.take(n)
+
+    def end(self) -> None:
+        if self.pos != len(self.data):
+            raise fail(E.InvalidInput, "trailing instruction data")
+
+
+# ----------------------------------------------------------------- state access
+
+def load_global(ctx: InvokeContext, acc) -> L.Global:
+    require_key(acc, P.global_pda(PROGRAM_ID)[0], "global")
+    if acc.owner != PROGRAM_ID or not acc.data:
+        raise fail(E.InvalidAccount, "global config not initialized")
+    return L.Global.decode(bytes(acc.data))
+
+
+def load_curve(acc, mint: Pubkey) -> L.BondingCurve:
+    require_key(acc, P.bonding_curve_pda(mint, PROGRAM_ID)[0], "bonding curve")
+    if acc.owner != PROGRAM_ID or not acc.data:
+        raise fail(E.InvalidAccount, "bonding curve not initialized")
+    return L.BondingCurve.decode(bytes(acc.data))
+
+
+def store(acc, obj) -> None:
+    raw = obj.encode()
+    if len(acc.data) == len(raw):
+        acc.data[:] = raw
+    else:
+        acc.data = bytearray(raw)
+
+
+def _validate_global_params(fee_bps: int, cap_bps: int, delay: int) -> None:
+    if not 0 <= fee_bps <= MAX_FEE_BPS:
+        raise fail(E.InvalidFeeBps)
+    if not 1 <= cap_bps <= 10_000 or delay < 0:
+        raise fail(E.InvalidInput, "bad wallet cap or pool delay")
+
+
+# ----------------------------------------------------------------- instructions
+
+def initialize_global(ctx: InvokeContext, args: bytes) -> None:
+    admin, glob = account(ctx, 0), account(ctx, 1)
+    require_signer(admin)
+    key, bump = P.global_pda(PROGRAM_ID)
+    require_key(glob, key, "global")
+    if glob.owner == PROGRAM_ID and glob.data:
+        raise fail(E.AlreadyInitialized)
+    if len(args) != 32 + 2 + 2 + 8 + 32:
+        raise fail(E.InvalidInput, "bad initialize_global args")
+    fee_recipient = Pubkey.from_bytes(args[:32])
+    fee_bps, cap_bps, delay, ivt, ivs, irt, supply = struct.unpack("<HHqQQQQ", args[32:])
+    _validate_global_params(fee_bps, cap_bps, delay)
+    if not (0 < irt < ivt and irt <= supply and ivs > 0):
+        raise fail(E.InvalidInput, "bad curve parameters")
+    create_account(ctx, admin, glob, L.Global.SIZE, PROGRAM_ID, [P.GLOBAL_SEED, bytes([bump])])
+    store(glob, L.Global(admin.pubkey, fee_recipient, fee_bps, cap_bps, delay, ivt, ivs, irt, supply, bump))
+
+
+def set_params(ctx: InvokeContext, args: bytes) -> None:
+    admin, glob = account(ctx, 0), account(ctx, 1)
+    require_signer(admin)
+    g = load_global(ctx, glob)
+    if admin.pubkey != g.admin:
+        raise fail(E.Unauthorized)
+    if len(args) != 32 + 32 + 2 + 2 + 8:
+        raise fail(E.InvalidInput, "bad set_params args")
+    new_admin, fee_recipient = Pubkey.from_bytes(args[:32]), Pubkey.from_bytes(args[32:64])
+    fee_bps, cap_bps, delay = struct.unpack("<HHq", args[64:])
+    _validate_global_params(fee_bps, cap_bps, delay)
+    g.admin, g.fee_recipient = new_admin, fee_recipient
+    g.protocol_fee_bps, g.wallet_cap_bps, g.pool_open_delay_seconds = fee_bps, cap_bps, delay
+    store(glob, g)
+
+
+def _check_text(raw: bytes, limit: int, empty: E, too_long: E) -> str:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise fail(E.InvalidInput, "not utf-8") from None
+    if not text.strip():
+        raise fail(empty)
+    if len(raw) > limit:
+        raise fail(too_long)
+    return text
+
+
+def create_coin(ctx: InvokeContext, args: bytes) -> None:
+    creator, mint, glob, curve_acc, vault, meta = (account(ctx, i) for i in range(6))
+    r = _Reader(args)
+    name = _check_text(r.string(), L.NAME_MAX_BYTES, E.NameEmpty, E.NameTooLong)
+    symbol = _check_text(r.string(), L.SYMBOL_MAX_BYTES, E.SymbolEmpty, E.SymbolTooLong)
+    uri_raw = r.string()
+    r.end()
+    if len(uri_raw) > L.URI_MAX_BYTES:
+        raise fail(E.UriTooLong)
+    try:
+        uri = uri_raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise fail(E.InvalidInput, "uri not utf-8") from None
+
+    require_signer(creator)
+    require_signer(mint)
+    g = load_global(ctx, glob)
+    curve_key, curve_bump = P.bonding_curve_pda(mint.pubkey, PROGRAM_ID)
+    meta_key, meta_bump = P.metadata_pda(mint.pubkey, PROGRAM_ID)
+    require_key(curve_acc, curve_key, "bonding curve")
+    require_key(meta, meta_key, "metadata")
+    require_key(vault, P.associated_token_address(curve_key, mint.pubkey), "curve vault")
+    if mint.lamports or mint.data or curve_acc.data or meta.data:
+        raise fail(E.AlreadyInitialized, "mint, curve or metadata already exists")
+    need = (P.rent_exempt_minimum(MINT_SIZE) + P.rent_exempt_minimum(L.BondingCurve.SIZE)
+            + P.rent_exempt_minimum(L.CoinMetadata.SIZE) + P.rent_exempt_minimum(TOKEN_ACCOUNT_SIZE)
+            - curve_acc.lamports - meta.lamports)
+    if creator.lamports < need:
+        raise fail(E.InsufficientSol, f"need {need} lamports for rent")
+
+    curve_seeds = [P.BONDING_CURVE_SEED, bytes(mint.pubkey), bytes([curve_bump])]
+    # mint: 6 decimals, authority = curve PDA (revoked after minting the supply)
+    create_account(ctx, creator, mint, MINT_SIZE, P.TOKEN_PROGRAM_ID)
+    ctx.invoke(Instruction(P.TOKEN_PROGRAM_ID, bytes([20, C.TOKEN_DECIMALS]) + bytes(curve_key) + b"\x00",
+                           [AccountMeta(mint.pubkey, False, True)]))
+    create_account(ctx, creator, curve_acc, L.BondingCurve.SIZE, PROGRAM_ID, curve_seeds)
+    create_account(ctx, creator, meta, L.CoinMetadata.SIZE, PROGRAM_ID,
+                   [P.METADATA_SEED, bytes(mint.pubkey), bytes([meta_bump])])
+    create_ata(ctx, creator.pubkey, curve_key, mint.pubkey)
+    ctx.invoke(Instruction(P.TOKEN_PROGRAM_ID, bytes([7]) + struct.pack("<Q", g.token_total_supply), [
+        AccountMeta(mint.pubkey, False, True), AccountMeta(vault.pubkey, False, True),
+        AccountMeta(curve_key, True, False)]), [curve_seeds])
+    ctx.invoke(Instruction(P.TOKEN_PROGRAM_ID, bytes([6, 0, 0]), [  # SetAuthority(MintTokens, None)
+        AccountMeta(mint.pubkey, False, True), AccountMeta(curve_key, True, False)]), [curve_seeds])
+
+    store(curve_acc, L.BondingCurve(
+        mint=mint.pubkey, creator=creator.pubkey,
+        virtual_token_reserves=g.initial_virtual_token_reserves,
+        virtual_sol_reserves=g.initial_virtual_sol_reserves,
+        real_token_reserves=g.initial_real_token_reserves, real_sol_reserves=0,
+        token_total_supply=g.token_total_supply, bump=curve_bump,
+        created_slot=ctx.slot, created_at=ctx.unix_timestamp))
+    store(meta, L.CoinMetadata(mint.pubkey, creator.pubkey, name, symbol, uri, ctx.unix_timestamp, meta_bump))
+    ctx.log(f"create_coin mint={mint.pubkey} creator={creator.pubkey} slot={ctx.slot}")
+
+
+class _Trade:
+    """Accounts of buy / buy_exact_out / sell, validated."""
+
+    def __init__(self, ctx: InvokeContext):
+        (self.user, self.glob, self.fee_recipient, self.mint, self.curve_acc, self.vault,
+         self.user_ata) = (account(ctx, i) for i in range(7))
+        require_signer(self.user)
+        self.g = load_global(ctx, self.glob)
+        require_key(self.fee_recipient, self.g.fee_recipient, "fee recipient")
+        self.curve = load_curve(self.curve_acc, self.mint.pubkey)
+        require_key(self.mint, self.curve.mint, "mint")
+        require_key(self.vault, P.associated_token_address(self.curve_acc.pubkey, self.mint.pubkey), "curve vault")
+        require_key(self.user_ata, P.associated_token_address(self.user.pubkey, self.mint.pubkey), "user ATA")
+        if self.curve.complete or self.curve.migrated:
+            raise fail(E.CurveComplete)
+        if ctx.slot <= self.curve.created_slot and self.user.pubkey != self.curve.creator:
+            raise fail(E.SameSlotTradingBlocked)
+        self.seeds = [P.BONDING_CURVE_SEED, bytes(self.mint.pubkey), bytes([self.curve.bump])]
+
+    def save(self, state: C.CurveState) -> None:
+        c = self.curve
+        c.virtual_token_reserves, c.virtual_sol_reserves = state.virtual_token_reserves, state.virtual_sol_reserves
+        c.real_token_reserves, c.real_sol_reserves = state.real_token_reserves, state.real_sol_reserves
+        c.complete = state.complete
+        store(self.curve_acc, c)
+
+
+def _buy(ctx: InvokeContext, args: bytes, exact_out: bool) -> None:
+    amount, bound = read_u64_pair(args)
+    if amount == 0:
+        raise fail(E.InvalidInput, "amount must be > 0")
+    t = _Trade(ctx)
+    try:
+        if exact_out:
+            r = C.buy_exact_out(t.curve, amount, t.g.protocol_fee_bps)
+        else:
+            r = C.buy(t.curve, amount, t.g.protocol_fee_bps)
+    except C.CurveMathError as exc:
+        raise math_error(exc) from None
+    if exact_out and r.sol_in > bound:
+        raise fail(E.SlippageExceeded, f"sol in {r.sol_in} > max {bound}")
+    if not exact_out and r.tokens_out < bound:
+        raise fail(E.SlippageExceeded, f"tokens out {r.tokens_out} < min {bound}")
+    has_ata = is_token_account(t.user_ata, t.mint.pubkey, t.user.pubkey)
+    held = token_balance(t.user_ata) if has_ata else 0
+    if t.g.wallet_cap_bps < 10_000:
+        cap = t.curve.token_total_supply * t.g.wallet_cap_bps // 10_000
+        if held + r.tokens_out > cap:
+            raise fail(E.BuyLimitExceeded, f"balance would be {held + r.tokens_out} > cap {cap}")
+    need = r.sol_in + (0 if has_ata else P.rent_exempt_minimum(TOKEN_ACCOUNT_SIZE))
+    if t.user.lamports < need:
+        raise fail(E.InsufficientSol, f"need {need} lamports, have {t.user.lamports}")
+    if not has_ata:
+        create_ata(ctx, t.user.pubkey, t.user.pubkey, t.mint.pubkey)
+    system_transfer(ctx, t.user, t.curve_acc, r.sol_to_curve)
+    system_transfer(ctx, t.user, t.fee_recipient, r.fee)
+    token_transfer(ctx, t.vault.pubkey, t.user_ata.pubkey, t.curve_acc.pubkey, r.tokens_out, t.seeds)
+    t.save(r.state_after)
+    ctx.log(f"buy mint={t.mint.pubkey} user={t.user.pubkey} tokens_out={r.tokens_out} sol_in={r.sol_in} "
+            f"fee={r.fee} capped={r.capped}")
+    if r.completes:
+        ctx.log(f"curve complete mint={t.mint.pubkey}")
+
+
+def buy(ctx: InvokeContext, args: bytes) -> None:
+    _buy(ctx, args, exact_out=False)
+
+
+def buy_exact_out(ctx: InvokeContext, args: bytes) -> None:
+    _buy(ctx, args, exact_out=True)
+
+
+def sell(ctx: InvokeContext, args: bytes) -> None:
+    tokens_in, min_sol_out = read_u64_pair(args)
+    if tokens_in == 0:
+        raise fail(E.InvalidInput, "tokens_in must be > 0")
+    t = _Trade(ctx)
+    if not is_token_account(t.user_ata, t.mint.pubkey, t.user.pubkey):
+        raise fail(E.MissingSellTokenAccount)
+    held = token_balance(t.user_ata)
+    if held < tokens_in:
+        raise fail(E.InsufficientTokens, f"need {tokens_in} tokens, have {held}")
+    try:
+        r = C.sell(t.curve, tokens_in, t.g.protocol_fee_bps)
+    except C.CurveMathError as exc:
+        raise math_error(exc) from None
+    if r.sol_out < min_sol_out:
+        raise fail(E.SlippageExceeded, f"sol out {r.sol_out} < min {min_sol_out}")
+    token_transfer(ctx, t.user_ata.pubkey, t.vault.pubkey, t.user.pubkey, tokens_in)
+    move_lamports(t.curve_acc, t.user, r.sol_out)
+    move_lamports(t.curve_acc, t.fee_recipient, r.fee)
+    t.save(r.state_after)
+    ctx.log(f"sell mint={t.mint.pubkey} user={t.user.pubkey} tokens_in={tokens_in} sol_out={r.sol_out} fee={r.fee}")
+
+
+def migrate(ctx: InvokeContext, args: bytes) -> None:
+    if args:
+        raise fail(E.InvalidInput, "migrate takes no args")
+    payer, glob, mint, curve_acc, vault, pool, pool_vault, pool_program = (account(ctx, i) for i in range(8))
+    require_signer(payer)
+    g = load_global(ctx, glob)
+    c = load_curve(curve_acc, mint.pubkey)
+    require_key(mint, c.mint, "mint")
+    require_key(vault, P.associated_token_address(curve_acc.pubkey, mint.pubkey), "curve vault")
+    require_key(pool_program, P.POOL_PROGRAM_ID, "pool program")
+    require_key(pool, P.pool_pda(mint.pubkey)[0], "pool")
+    require_key(pool_vault, P.associated_token_address(pool.pubkey, mint.pubkey), "pool vault")
+    if c.migrated:
+        raise fail(E.AlreadyMigrated)
+    if not c.complete:
+        raise fail(E.CurveNotComplete)
+    need = P.rent_exempt_minimum(L.Pool.SIZE) + P.rent_exempt_minimum(TOKEN_ACCOUNT_SIZE)
+    if payer.lamports < need:
+        raise fail(E.InsufficientSol, f"need {need} lamports for rent")
+    base_amount = token_balance(vault)
+    quote_amount = c.real_sol_reserves
+    open_time = ctx.unix_timestamp + g.pool_open_delay_seconds
+    seeds = [P.BONDING_CURVE_SEED, bytes(mint.pubkey), bytes([c.bump])]
+    ctx.invoke(I.initialize_pool(payer.pubkey, mint.pubkey, base_amount, quote_amount, open_time,
+                                 g.protocol_fee_bps, g.fee_recipient, c.creator), [seeds])
+    move_lamports(curve_acc, pool, quote_amount)
+    c.real_sol_reserves = 0
+    c.real_token_reserves = 0
+    c.migrated = True
+    store(curve_acc, c)
+    ctx.log(f"migrate mint={mint.pubkey} pool={pool.pubkey} base={base_amount} quote={quote_amount} "
+            f"open_time={open_time}")
+
+
+HANDLERS = {
+    I.IX_INITIALIZE_GLOBAL: initialize_global,
+    I.IX_SET_PARAMS: set_params,
+    I.IX_CREATE_COIN: create_coin,
+    I.IX_BUY: buy,
+    I.IX_BUY_EXACT_OUT: buy_exact_out,
+    I.IX_SELL: sell,
+    I.IX_MIGRATE: migrate,
+}
+
+
+def process(ctx: InvokeContext) -> None:
+    data = bytes(ctx.data)
+    handler = HANDLERS.get(data[:8])
+    if handler is None:
+        raise fail(E.InvalidInput, "unknown instruction")
+    ctx.log(f"Instruction: {handler.__name__}")
+    handler(ctx, data[8:])
