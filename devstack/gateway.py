@@ -1,0 +1,533 @@
+"""A local stand-in for API Gateway (REST, Lambda proxy integration).
+
+Serves every ``Type: Api`` event route of template.yaml by importing the
+function's handler module in-process and calling it with an API Gateway proxy
+event (``devstack.events.api_event``) and a Lambda context.
+
+    handle = start_gateway("template.yaml", env, port=3000,
+                           extra_routes={("GET", "/dev/login"): login_page})
+    print(handle.url)
+    ...
+    handle.stop()
+
+``extra_routes`` values are ``callable(request: Request) -> (status, headers, body)``
+with headers a dict or a list of (name, value) pairs and body bytes (or str).
+They are checked before template routes; the dict is kept by reference, so
+routes added to ``handle.extra_routes`` later are served too.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import threading
+import time
+import traceback
+import uuid
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, Mapping
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from .cfn import Function, Template, load_template
+from .events import api_event, lambda_context, match_path
+
+__all__ = [
+    "MAX_PAYLOAD_BYTES",
+    "Request",
+    "Route",
+    "Gateway",
+    "GatewayHandle",
+    "start_gateway",
+]
+
+MAX_PAYLOAD_BYTES = 10 * 1024 * 1024  # API Gateway's request payload quota
+HEALTH_PATH = "/_devstack/health"
+
+Response = tuple[int, Any, bytes]  # status, headers (dict or list of pairs), body
+ExtraRoute = Callable[["Request"], tuple[int, Any, Any]]
+
+
+@dataclass
+class Request:
+    """What an extra route sees of an HTTP request."""
+
+    method: str
+    path: str  # URL-decoded path, without the query string
+    query_string: str  # raw, without "?"
+    headers: list[tuple[str, str]]  # as received, case preserved, repeats kept
+    body: bytes
+    source_ip: str
+    source_port: int = 0
+    raw_path: str = ""  # path as received (still percent-encoded)
+
+    def header(self, name: str, default: str | None = None) -> str | None:
+        found = default
+        for k, v in self.headers:
+            if k.lower() == name.lower():
+                found = v
+        return found
+
+    @property
+    def query(self) -> dict[str, list[str]]:
+        return parse_qs(self.query_string, keep_blank_values=True)
+
+    def form(self) -> dict[str, list[str]]:
+        """An application/x-www-form-urlencoded body, parsed."""
+        return parse_qs(self.body.decode("utf-8", errors="replace"), keep_blank_values=True)
+
+    def json(self) -> Any:
+        return json.loads(self.body or b"null")
+
+
+@dataclass
+class Route:
+    method: str  # upper case, or ANY
+    path: str  # resource path template
+    function: Function
+    rest_api_id: Any = None
+    binary_media_types: list[str] = field(default_factory=list)
+    stage: str = "api"
+
+    @property
+    def specificity(self) -> tuple[int, ...]:
+        """Lower sorts first: literal segments beat {param}, which beats {proxy+}."""
+        key = []
+        for seg in self.path.strip("/").split("/"):
+            if seg.startswith("{") and seg.endswith("+}"):
+                key.append(2)
+            elif seg.startswith("{") and seg.endswith("}"):
+                key.append(1)
+            else:
+                key.append(0)
+        return tuple(key)
+
+
+def _json_response(status: int, payload: Any, extra_headers: list[tuple[str, str]] | None = None) -> Response:
+    headers = [("Content-Type", "application/json")] + list(extra_headers or [])
+    return status, headers, json.dumps(payload).encode()
+
+
+def _header_list(headers: Any) -> list[tuple[str, str]]:
+    if not headers:
+        return []
+    if isinstance(headers, Mapping):
+        out = []
+        for k, v in headers.items():
+            if isinstance(v, (list, tuple)):
+                out.extend((str(k), str(x)) for x in v)
+            else:
+                out.append((str(k), str(v)))
+        return out
+    return [(str(k), str(v)) for k, v in headers]
+
+
+class Gateway:
+    """Routing and invocation, independent of the socket server."""
+
+    def __init__(
+        self,
+        template: Template | str | Path,
+        *,
+        extra_routes: dict[tuple[str, str], ExtraRoute] | None = None,
+        parameters: Mapping[str, Any] | None = None,
+        log: bool = True,
+        forwarded_headers: bool = True,
+    ) -> None:
+        self.template = template if isinstance(template, Template) else load_template(template)
+        self.extra_routes: dict[tuple[str, str], ExtraRoute] = extra_routes if extra_routes is not None else {}
+        self.log_requests = log
+        self.forwarded_headers = forwarded_headers
+        self.routes: list[Route] = []
+        for fn in self.template.functions():
+            for ev in fn.api_events:
+                self.routes.append(
+                    Route(
+                        method=ev.method,
+                        path=ev.path,
+                        function=fn,
+                        rest_api_id=ev.rest_api_id,
+                        binary_media_types=self.template.binary_media_types(ev.rest_api_id),
+                        stage=self.template.stage_name(ev.rest_api_id, parameters),
+                    )
+                )
+        self._modules: dict[str, ModuleType] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    # -- code loading ----------------------------------------------------
+
+    def add_code_paths(self) -> list[str]:
+        """Put the template's layer folders (``shared/``: package ``partner``) on sys.path."""
+        added = []
+        dirs = self.template.layer_dirs()
+        shared = self.template.base_dir / "shared"
+        if shared.is_dir() and shared not in dirs:
+            dirs.insert(0, shared)
+        for d in reversed(dirs):
+            s = str(d)
+            if s not in sys.path:
+                sys.path.insert(0, s)
+                added.append(s)
+        return added
+
+    def handler_for(self, fn: Function) -> Callable[[dict, Any], Any]:
+        """Import the function's module (once, as ``fn_<LogicalId>``) and return its handler."""
+        module = self._modules.get(fn.logical_id)
+        if module is None:
+            with self._locks_guard:
+                lock = self._locks.setdefault(fn.logical_id, threading.Lock())
+            with lock:
+                module = self._modules.get(fn.logical_id)
+                if module is None:
+                    module = self._import(fn)
+                    self._modules[fn.logical_id] = module
+        return getattr(module, fn.handler_function)
+
+    @staticmethod
+    def _import(fn: Function) -> ModuleType:
+        name = f"fn_{fn.logical_id}"
+        path = fn.module_path
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {path}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(name, None)
+            raise
+        return module
+
+    # -- routing ---------------------------------------------------------
+
+    def match(self, method: str, path: str) -> tuple[Route | None, dict[str, str], list[str]]:
+        """(route, path params, allowed methods). route None + allowed empty: no resource;
+        route None + allowed non-empty: wrong method (405)."""
+        candidates = []
+        for route in self.routes:
+            params = match_path(route.path, path)
+            if params is not None:
+                candidates.append((route.specificity, route, params))
+        if not candidates:
+            return None, {}, []
+        best_key = min(c[0] for c in candidates)
+        # API Gateway picks the most specific resource first, then its method.
+        resource = next(c for c in candidates if c[0] == best_key)[1].path
+        on_resource = [(r, p) for k, r, p in candidates if r.path == resource]
+        for r, p in on_resource:
+            if r.method == method:
+                return r, p, []
+        for r, p in on_resource:
+            if r.method == "ANY":
+                return r, p, []
+        return None, {}, sorted({r.method for r, _ in on_resource})
+
+    def _extra_route(self, method: str, path: str) -> ExtraRoute | None:
+        for (m, p), fn in list(self.extra_routes.items()):
+            if p == path and m.upper() in (method, "ANY", "*"):
+                return fn
+        return None
+
+    # -- handling --------------------------------------------------------
+
+    def handle(self, request: Request, *, server_port: int = 0) -> Response:
+        method = request.method.upper()
+        if method == "GET" and request.path == HEALTH_PATH:
+            return _json_response(200, {"ok": True})
+        extra = self._extra_route(method, request.path)
+        if extra is not None:
+            try:
+                status, headers, body = extra(request)
+            except Exception:  # noqa: BLE001 - shown, then 500
+                traceback.print_exc(file=sys.stderr)
+                return _json_response(500, {"error": "internal_error", "message": "devstack route failed"})
+            if isinstance(body, str):
+                body = body.encode()
+            return int(status), _header_list(headers), bytes(body or b"")
+
+        route, params, allowed = self.match(method, request.path)
+        if route is None and not allowed:
+            return _json_response(
+                404, {"error": "not_found", "message": f"No route for {method} {request.path}"}
+            )
+        if route is None:
+            return _json_response(
+                405,
+                {"error": "method_not_allowed", "message": f"{method} is not allowed on {request.path}"},
+                [("Allow", ", ".join(allowed))],
+            )
+        return self.invoke(route, params, request, server_port=server_port)
+
+    def build_event(self, route: Route, params: dict[str, str], request: Request, *, server_port: int = 0) -> dict:
+        headers = list(request.headers)
+        if self.forwarded_headers:
+            xff = request.header("X-Forwarded-For")
+            headers = [(k, v) for k, v in headers if k.lower() != "x-forwarded-for"]
+            headers.append(("X-Forwarded-For", f"{xff}, {request.source_ip}" if xff else request.source_ip))
+            if request.header("X-Forwarded-Port") is None:
+                headers.append(("X-Forwarded-Port", str(server_port)))
+            if request.header("X-Forwarded-Proto") is None:
+                headers.append(("X-Forwarded-Proto", "http"))
+            if request.header("X-Amzn-Trace-Id") is None:
+                headers.append(("X-Amzn-Trace-Id", f"Root=1-{int(time.time()):08x}-{uuid.uuid4().hex[:24]}"))
+        return api_event(
+            request.method,
+            request.raw_path or request.path,
+            headers=headers,
+            query=request.query_string or None,
+            body=request.body if request.body else None,
+            source_ip=request.source_ip,
+            resource=route.path,
+            path_params=params or None,
+            stage=route.stage,
+            binary_media_types=route.binary_media_types,
+            protocol="HTTP/1.1",
+        )
+
+    def invoke(self, route: Route, params: dict[str, str], request: Request, *, server_port: int = 0) -> Response:
+        fn = route.function
+        event = self.build_event(route, params, request, server_port=server_port)
+        request_id = event["requestContext"]["requestId"]
+        error_headers = [("x-amzn-RequestId", request_id), ("x-amzn-ErrorType", "InternalServerErrorException")]
+        try:
+            handler = self.handler_for(fn)
+            context = lambda_context(fn.logical_id, memory_limit_in_mb=fn.memory_size, timeout_seconds=fn.timeout)
+            result = handler(event, context)
+        except Exception:  # noqa: BLE001 - API Gateway answers 502
+            print(f"devstack.gateway: {fn.logical_id} raised on {request.method} {request.path}:", file=sys.stderr)
+            traceback.print_exc(file=sys.stderr)
+            return _json_response(502, {"message": "Internal server error"}, error_headers)
+        try:
+            status, headers, body = self.proxy_response(result)
+        except ValueError as exc:
+            print(f"devstack.gateway: {fn.logical_id}: malformed Lambda proxy response: {exc}", file=sys.stderr)
+            return _json_response(502, {"message": "Internal server error"}, error_headers)
+        if not any(k.lower() == "content-type" for k, _ in headers):
+            headers.append(("Content-Type", "application/json"))
+        headers.append(("x-amzn-RequestId", request_id))
+        return status, headers, body
+
+    @staticmethod
+    def proxy_response(result: Any) -> Response:
+        """Turn a Lambda proxy result into (status, header pairs, body bytes)."""
+        import base64
+
+        if not isinstance(result, Mapping):
+            raise ValueError(f"result is {type(result).__name__}, not an object")
+        try:
+            status = int(result.get("statusCode", 200))
+        except (TypeError, ValueError):
+            raise ValueError(f"statusCode {result.get('statusCode')!r}") from None
+        multi = result.get("multiValueHeaders") or {}
+        single = result.get("headers") or {}
+        if not isinstance(multi, Mapping) or not isinstance(single, Mapping):
+            raise ValueError("headers / multiValueHeaders must be objects")
+        headers: list[tuple[str, str]] = []
+        for k, values in multi.items():
+            if not isinstance(values, (list, tuple)):
+                raise ValueError(f"multiValueHeaders[{k!r}] is not a list")
+            headers.extend((str(k), str(v)) for v in values)
+        for k, v in single.items():
+            if k not in multi:  # multiValueHeaders win for the same name
+                headers.append((str(k), "" if v is None else str(v)))
+        body = result.get("body")
+        if body is None:
+            data = b""
+        elif not isinstance(body, str):
+            raise ValueError(f"body is {type(body).__name__}, not a string")
+        elif result.get("isBase64Encoded"):
+            data = base64.b64decode(body)
+        else:
+            data = body.encode("utf-8")
+        return status, headers, data
+
+
+# --------------------------------------------------------------------------- HTTP server
+
+
+class _PayloadTooLarge(Exception):
+    pass
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "devstack-gateway"
+    sys_version = ""
+    gateway: Gateway  # set on the subclass made by start_gateway
+
+    def _read_body(self) -> bytes:
+        te = (self.headers.get("Transfer-Encoding") or "").lower()
+        if "chunked" in te:
+            chunks, total = [], 0
+            while True:
+                line = self.rfile.readline(65537)
+                size = int(line.split(b";", 1)[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline(65537) not in (b"\r\n", b"\n", b""):
+                        pass  # trailers
+                    break
+                total += size
+                if total > MAX_PAYLOAD_BYTES:
+                    raise _PayloadTooLarge()
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline(3)
+            return b"".join(chunks)
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_PAYLOAD_BYTES:
+            raise _PayloadTooLarge()
+        return self.rfile.read(length) if length > 0 else b""
+
+    def _serve(self) -> None:
+        started = time.monotonic()
+        raw = self.path
+        if raw.startswith(("http://", "https://")):
+            parts = urlsplit(raw)
+            raw = parts.path + (f"?{parts.query}" if parts.query else "")
+        raw_path, _, query = raw.partition("?")
+        raw_path = raw_path or "/"
+        try:
+            body = self._read_body()
+        except _PayloadTooLarge:
+            self.close_connection = True
+            status, headers, data = _json_response(
+                413,
+                {"error": "payload_too_large", "message": f"Request payload exceeds {MAX_PAYLOAD_BYTES} bytes"},
+            )
+            self._write(status, headers + [("Connection", "close")], data)
+            return
+        except (ValueError, OSError):
+            self.close_connection = True
+            self._write(*_json_response(400, {"error": "bad_request", "message": "Malformed request body"}))
+            return
+        request = Request(
+            method=self.command.upper(),
+            path=unquote(raw_path),
+            query_string=query,
+            headers=list(self.headers.items()),
+            body=body,
+            source_ip=self.client_address[0],
+            source_port=int(self.client_address[1]) if len(self.client_address) > 1 else 0,
+            raw_path=raw_path,
+        )
+        status, headers, data = self.gateway.handle(request, server_port=self.server.server_address[1])
+        self._write(status, headers, data)
+        if self.gateway.log_requests:
+            ms = (time.monotonic() - started) * 1000
+            sys.stderr.write(
+                f"devstack.gateway: {request.source_ip} {request.method} {raw} -> {status} ({ms:.0f} ms)\n"
+            )
+
+    def _write(self, status: int, headers: list[tuple[str, str]], data: bytes) -> None:
+        self.send_response(status)
+        for k, v in headers:
+            if k.lower() in ("content-length", "transfer-encoding"):
+                continue
+            if k.lower() == "connection" and v.lower() == "close":
+                self.close_connection = True
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD" and data:
+            self.wfile.write(data)
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _serve
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        pass  # one line per request is written by _serve instead
+
+    def log_error(self, format: str, *args: Any) -> None:  # noqa: A002
+        sys.stderr.write("devstack.gateway: " + (format % args) + "\n")
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+@dataclass
+class GatewayHandle:
+    server: ThreadingHTTPServer
+    thread: threading.Thread
+    gateway: Gateway
+    host: str
+    port: int
+    _saved_env: dict[str, str | None] = field(default_factory=dict, repr=False)
+    _added_paths: list[str] = field(default_factory=list, repr=False)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def extra_routes(self) -> dict[tuple[str, str], ExtraRoute]:
+        return self.gateway.extra_routes
+
+    @property
+    def routes(self) -> list[tuple[str, str, str]]:
+        """(method, path template, function logical id) for every template route."""
+        return [(r.method, r.path, r.function.logical_id) for r in self.gateway.routes]
+
+    def stop(self, restore_environment: bool = True) -> None:
+        """Stop serving; by default put back the environment variables start_gateway set."""
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=10)
+        if restore_environment:
+            for k, v in self._saved_env.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+            self._saved_env.clear()
+
+    def __enter__(self) -> "GatewayHandle":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+
+def start_gateway(
+    template_path: Template | str | Path,
+    env: Mapping[str, str] | None = None,
+    host: str = "127.0.0.1",
+    port: int = 3000,
+    *,
+    extra_routes: dict[tuple[str, str], ExtraRoute] | None = None,
+    parameters: Mapping[str, Any] | None = None,
+    log: bool = True,
+) -> GatewayHandle:
+    """Serve the template's Api routes on ``host:port`` (``port=0``: any free port)
+    from a background thread.
+
+    ``env`` (the functions' resolved environment plus ``aws_env(...)``) is put
+    into ``os.environ`` before any handler is imported; the template's layer
+    folders (``shared/``) go on ``sys.path``.  Handlers are imported lazily on
+    their first request.
+    """
+    gateway = Gateway(template_path, extra_routes=extra_routes, parameters=parameters, log=log)
+    saved: dict[str, str | None] = {}
+    for k, v in (env or {}).items():
+        saved.setdefault(k, os.environ.get(k))
+        os.environ[k] = str(v)
+    added = gateway.add_code_paths()
+    handler_cls = type("GatewayRequestHandler", (_Handler,), {"gateway": gateway})
+    server = _Server((host, port), handler_cls)
+    bound_host, bound_port = server.server_address[:2]
+    thread = threading.Thread(target=server.serve_forever, name=f"devstack-gateway-{bound_port}", daemon=True)
+    thread.start()
+    return GatewayHandle(
+        server=server,
+        thread=thread,
+        gateway=gateway,
+        host=str(bound_host),
+        port=int(bound_port),
+        _saved_env=saved,
+        _added_paths=added,
+    )
