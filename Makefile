@@ -1,0 +1,64 @@
+# The two commands: `make run` starts the whole service on this machine, `make test`
+# runs the whole suite. Both set up what they need first.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV  := .venv
+TOOLS := .venv-tools
+PY    := $(VENV)/bin/python
+# Python 3.13 (the Lambda runtime) when present, from PATH or pyenv; else python3 (3.11+).
+PY313 := $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.13 python3; do \
+           "$$p" -c 'import sys; assert sys.version_info >= (3, 11)' >/dev/null 2>&1 && { echo "$$p"; break; }; done)
+export SAM_CLI_TELEMETRY := 0
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: help run test lint unit integration e2e browser build deploy clean
+
+help:
+	@echo "make run    start the whole service on 127.0.0.1 (gateway :3000, chain :8899), seeded"
+	@echo "make test   run the whole test suite (sets itself up)"
+	@echo "make lint   cfn-lint and sam validate --lint on template.yaml"
+	@echo "make build  sam build (no Docker; uses Python 3.13)"
+
+$(VENV)/.ready: requirements-dev.txt layers/dependencies/requirements.txt
+	test -x $(PY) || $(PY313) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements-dev.txt
+	echo "$(CURDIR)/shared" >  $$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/partner-dev.pth
+	echo "$(CURDIR)"        >> $$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/partner-dev.pth
+	printf '#!/bin/sh\nexec "%s/$(PY)" -m partnerctl "$$@"\n' "$(CURDIR)" > $(VENV)/bin/partnerctl
+	chmod +x $(VENV)/bin/partnerctl
+	touch $@
+
+$(TOOLS)/.ready: requirements-tools.txt
+	test -x $(TOOLS)/bin/python || python3 -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install -q -r requirements-tools.txt
+	touch $@
+
+# Debian's Chromium for the browser tests (no browser download: Playwright drives this one).
+.chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
+
+lint: $(TOOLS)/.ready
+	$(TOOLS)/bin/cfn-lint template.yaml
+	$(TOOLS)/bin/sam validate --lint --region us-east-1 --template-file template.yaml
+
+test: $(VENV)/.ready $(TOOLS)/.ready .chromium lint
+	$(PY) -m pytest -n 2 --dist loadfile -q tests
+
+unit: $(VENV)/.ready
+	$(PY) -m pytest -q tests/unit
+
+run: $(VENV)/.ready
+	$(PY) -m devstack.run
+
+build: $(TOOLS)/.ready
+	PATH="$$(dirname $(PY313)):$$PATH" $(TOOLS)/bin/sam build --template-file template.yaml
+
+deploy: build
+	$(TOOLS)/bin/sam deploy
+
+clean:
+	rm -rf .aws-sam .devstack

@@ -1,0 +1,18 @@
+"""GET /partner/v1/me: the connected user's profile."""
+
+from aws_lambda_powertools.event_handler import Response
+
+from partner import access, http
+from partner.profile import profile
+
+ROUTE = access.Route(bucket="read", scope="profile:read")
+app = http.make_app()
+
+
+@app.get("/partner/v1/me")
+def me() -> Response:
+    principal = access.admit(app.current_event.headers, ROUTE, http.set_bucket)
+    return http.json_response(200, profile(principal))
+
+
+lambda_handler = http.entry(app, ROUTE.bucket)

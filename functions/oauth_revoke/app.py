@@ -1,0 +1,21 @@
+"""POST /oauth/revoke (RFC 7009)."""
+
+from aws_lambda_powertools.event_handler import Response
+
+from partner import http
+from partner.oauth import client_auth, grants, web
+
+app = web.oauth_app(no_store=True)
+
+
+@app.post("/oauth/revoke")
+def revoke() -> Response:
+    web.take_ip_bucket(app, "oauth")
+    event = app.current_event
+    params = http.parse_params(event.decoded_body, http.header(event.headers, "content-type"))
+    caller = client_auth.authenticate(http.header(event.headers, "authorization"), params)
+    grants.revoke(caller, params)
+    return http.json_response(200, {}, web.NO_STORE)
+
+
+lambda_handler = http.entry(app, "oauth")

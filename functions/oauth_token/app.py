@@ -1,0 +1,20 @@
+"""POST /oauth/token: authorization_code (PKCE S256) and refresh_token (rotation) grants."""
+
+from aws_lambda_powertools.event_handler import Response
+
+from partner import http
+from partner.oauth import client_auth, grants, web
+
+app = web.oauth_app(no_store=True)
+
+
+@app.post("/oauth/token")
+def token() -> Response:
+    web.take_ip_bucket(app, "oauth")
+    event = app.current_event
+    params = http.parse_params(event.decoded_body, http.header(event.headers, "content-type"))
+    caller = client_auth.authenticate(http.header(event.headers, "authorization"), params)
+    return http.json_response(200, grants.exchange(caller, params), web.NO_STORE)
+
+
+lambda_handler = http.entry(app, "oauth")

@@ -1,0 +1,1 @@
+"""partnerctl: the operator CLI."""

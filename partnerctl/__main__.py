@@ -1,0 +1,3 @@
+from partnerctl.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,134 @@
+"""partnerctl — operator CLI for clients, keys, users and (devstack) chain helpers.
+
+With `make run` up it reads `.devstack/env.json` (written by the launcher) from the
+repository root, so no flags are needed; elsewhere it uses the environment (the same
+variables the functions use, with real AWS credentials).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+ENV_FILE = Path(".devstack/env.json")
+
+
+def _load_env() -> None:
+    path = Path(os.environ.get("PARTNER_DEVSTACK_ENV", ENV_FILE))
+    if path.exists():
+        for key, value in json.loads(path.read_text()).items():
+            os.environ.setdefault(key, str(value))
+
+
+def _print(result: Any, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result))
+    elif isinstance(result, dict):
+        for key, value in result.items():
+            print(f"{key}: {value}")
+    else:
+        print(result)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="partnerctl", description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    top = parser.add_subparsers(dest="group", required=True)
+
+    client = top.add_parser("client", help="registered apps").add_subparsers(dest="cmd", required=True)
+    create = client.add_parser("create")
+    create.add_argument("--name", required=True)
+    create.add_argument("--redirect-uri", required=True)
+    create.add_argument("--tier", choices=["Basic", "Partner"], default="Basic")
+    create.add_argument("--status", choices=["development", "live", "suspended"], default="development")
+    create.add_argument("--scopes", default=None, help='space-separated, e.g. "profile:read trade:execute"')
+    create.add_argument("--fee-wallet", default=None)
+    create.add_argument("--max-trade-lamports", type=int, default=None)
+    create.add_argument("--daily-volume-cap-lamports", type=int, default=None)
+    key = client.add_parser("key").add_subparsers(dest="keycmd", required=True)
+    rotate = key.add_parser("rotate")
+    rotate.add_argument("client_id")
+    revoke = key.add_parser("revoke")
+    revoke.add_argument("client_id")
+    revoke.add_argument("key_id")
+    suspend = client.add_parser("suspend")
+    suspend.add_argument("client_id")
+    activate = client.add_parser("status")
+    activate.add_argument("client_id")
+    activate.add_argument("status", choices=["development", "live", "suspended"])
+
+    user = top.add_parser("user", help="platform users").add_subparsers(dest="cmd", required=True)
+    ucreate = user.add_parser("create")
+    ucreate.add_argument("--twitter", default=None)
+    ucreate.add_argument("--no-trading", action="store_true")
+    ucreate.add_argument("--sol", type=int, default=None, help="lamports to airdrop to the new wallet (devstack)")
+    deleg = user.add_parser("delegation")
+    deleg.add_argument("user_id")
+    deleg.add_argument("state", choices=["on", "off"])
+    session = user.add_parser("session")
+    session.add_argument("user_id")
+
+    from partnerctl import dev
+
+    dev.add_parser(top)
+    return parser
+
+
+def run(args: argparse.Namespace) -> Any:
+    from partner import admin
+
+    if args.group == "client":
+        if args.cmd == "create":
+            kwargs: dict[str, Any] = {}
+            if args.max_trade_lamports is not None:
+                kwargs["max_trade_lamports"] = args.max_trade_lamports
+            if args.daily_volume_cap_lamports is not None:
+                kwargs["daily_volume_cap_lamports"] = args.daily_volume_cap_lamports
+            return admin.create_client(name=args.name, redirect_uri=args.redirect_uri, tier=args.tier,
+                                       status=args.status, scope=args.scopes, fee_wallet=args.fee_wallet, **kwargs)
+        if args.cmd == "key":
+            if args.keycmd == "rotate":
+                return admin.rotate_key(args.client_id)
+            return admin.revoke_key(args.client_id, args.key_id)
+        if args.cmd == "suspend":
+            return admin.set_client_status(args.client_id, "suspended")
+        if args.cmd == "status":
+            return admin.set_client_status(args.client_id, args.status)
+    if args.group == "user":
+        if args.cmd == "create":
+            result = admin.create_user(twitter=args.twitter, trading=not args.no_trading)
+            if args.sol:
+                from partnerctl import dev
+
+                dev.airdrop(result["wallet"], args.sol)
+                result["lamports"] = args.sol
+            return result
+        if args.cmd == "delegation":
+            return admin.set_delegation(args.user_id, args.state == "on")
+        if args.cmd == "session":
+            return admin.create_session(args.user_id)
+    if args.group == "dev":
+        from partnerctl import dev
+
+        return dev.run(args)
+    raise SystemExit(f"unknown command {args.group}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    _load_env()
+    try:
+        result = run(args)
+    except (LookupError, ValueError) as exc:
+        message = exc.args[0] if exc.args else str(exc)
+        if args.json:
+            print(json.dumps({"error": str(message)}))
+        else:
+            print(f"partnerctl: {message}", file=sys.stderr)
+        return 1
+    _print(result, args.json)
+    return 0

@@ -1,0 +1,1 @@
+"""The Partner API code layer: shared by every function through one Lambda layer."""

@@ -1,0 +1,114 @@
+"""The request path every /partner/v1 route shares (design section 2, steps 1 to 4 and 6).
+
+1. bearer token (prefix first, then one consistent read of token, grant, client, user)
+2. per-endpoint bucket, keyed on the token     -> 429 without `error`
+3. tier budget, keyed on the client            -> 429 rate_limit_exceeded
+4. scope                                       -> 403 insufficient_scope
+(5. input validation is the handler's)
+6. delegation, for writes                      -> 403 delegation_missing
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from partner import clock, crypto, ratelimit, tokens
+from partner.errors import ApiError
+from partner.settings import get_settings
+from partner.store import auth as auth_store
+from partner.store import ddb
+from partner.store.clients import Client
+from partner.store.users import User
+
+
+@dataclass(frozen=True)
+class Route:
+    bucket: str
+    scope: str | None = None
+
+
+@dataclass(frozen=True)
+class Principal:
+    token_digest: str
+    user: User
+    client: Client
+    scopes: tuple[str, ...]
+    key_id: str
+
+
+def invalid_token(message: str = "The access token is missing, malformed, expired or revoked.") -> ApiError:
+    return ApiError(
+        "invalid_token", message,
+        headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+        action="Refresh the access token once; if that fails, send the user through authorization again.",
+    )
+
+
+def bearer_token(headers: dict[str, str] | None) -> str:
+    value = None
+    for name, v in (headers or {}).items():
+        if name.lower() == "authorization":
+            value = v
+            break
+    if not value:
+        raise invalid_token("The Authorization header is missing.")
+    scheme, _, token = value.partition(" ")
+    if scheme.lower() != "bearer" or not token.startswith(tokens.ACCESS):
+        raise invalid_token("The Authorization header must be 'Bearer app_at_...'.")
+    return token.strip()
+
+
+def authenticate(token: str) -> Principal:
+    ids = tokens.parse_bound_token(tokens.ACCESS, token)
+    if ids is None:
+        raise invalid_token()
+    s = get_settings()
+    digest = crypto.digest(token, "access")
+    at_pk = f"AT#{digest}"
+    found = ddb.batch_get({
+        s.auth_table: [at_pk, auth_store.grant_pk(ids.user_id, ids.client_id)],
+        s.clients_table: [ids.client_id],
+        s.users_table: [ids.user_id],
+    })
+    item = found[s.auth_table].get(at_pk)
+    grant = found[s.auth_table].get(auth_store.grant_pk(ids.user_id, ids.client_id))
+    client_item = found[s.clients_table].get(ids.client_id)
+    user_item = found[s.users_table].get(ids.user_id)
+    if (
+        item is None
+        or item.get("revoked")
+        or int(item["exp"]) <= clock.now()
+        or item["uid"] != ids.user_id
+        or item["cid"] != ids.client_id
+        or not auth_store.grant_allows(grant, item)
+        or client_item is None
+        or user_item is None
+    ):
+        raise invalid_token()
+    client = Client.from_item(client_item)
+    if client.suspended or not client.active_key(item["key_id"]):
+        raise invalid_token()
+    return Principal(digest, User.from_item(user_item), client, tuple(item["scopes"]), item["key_id"])
+
+
+def admit(headers: dict[str, str] | None, route: Route, on_bucket) -> Principal:
+    """Steps 1-4. `on_bucket(state)` receives the bucket state for the response headers."""
+    principal = authenticate(bearer_token(headers))
+    on_bucket(ratelimit.take(route.bucket, principal.token_digest))
+    ratelimit.take_tier(principal.client.client_id, principal.client.tier)
+    if route.scope and route.scope not in principal.scopes:
+        raise ApiError(
+            "insufficient_scope",
+            f"This endpoint requires the {route.scope} scope.",
+            headers={"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{route.scope}"'},
+            requiredScope=route.scope,
+        )
+    return principal
+
+
+def require_delegation(principal: Principal) -> None:
+    if not principal.user.trading_enabled:
+        raise ApiError(
+            "delegation_missing",
+            action="Ask the user to enable 1-click trading for their wallet.",
+        )

@@ -1,0 +1,81 @@
+"""Operator actions behind partnerctl: clients, keys, users, delegation, sessions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from partner import clock, crypto, scopes, tokens
+from partner.oauth import authorize
+from partner.store import clients as client_store
+from partner.store import users as user_store
+from partner.store.clients import TIERS, ApiKey, Client
+from partner.store.users import User
+from partner.wallets import new_wallet
+
+DEFAULT_MAX_TRADE = 10 * 10**9
+DEFAULT_DAILY_CAP = 100 * 10**9
+
+
+def _new_key() -> tuple[str, ApiKey]:
+    api_key = tokens.new_secret(tokens.API_KEY)
+    key = ApiKey(crypto.random_id(8), crypto.digest(api_key, "api_key"), "active", clock.now_int())
+    return api_key, key
+
+
+def create_client(*, name: str, redirect_uri: str, tier: str = "Basic", status: str = "development",
+                  scope: str | None = None, fee_wallet: str | None = None,
+                  max_trade_lamports: int = DEFAULT_MAX_TRADE,
+                  daily_volume_cap_lamports: int = DEFAULT_DAILY_CAP) -> dict[str, Any]:
+    if tier not in TIERS:
+        raise ValueError(f"tier must be one of {TIERS}")
+    if status not in client_store.STATUSES:
+        raise ValueError(f"status must be one of {client_store.STATUSES}")
+    approved = scopes.parse(scope) if scope else scopes.ALL
+    api_key, key = _new_key()
+    client = Client(
+        client_id=crypto.random_id(), name=name, redirect_uri=redirect_uri, tier=tier, status=status,
+        scopes=approved, fee_wallet=fee_wallet, max_trade_lamports=max_trade_lamports,
+        daily_volume_cap_lamports=daily_volume_cap_lamports, keys={key.key_id: key},
+    )
+    client_store.create_client(client)
+    return {"client_id": client.client_id, "api_key": api_key, "key_id": key.key_id}
+
+
+def rotate_key(client_id: str) -> dict[str, Any]:
+    api_key, key = _new_key()
+    if not client_store.add_key(client_id, key):
+        raise LookupError(f"no client {client_id}")
+    return {"api_key": api_key, "key_id": key.key_id}
+
+
+def revoke_key(client_id: str, key_id: str) -> dict[str, Any]:
+    if not client_store.revoke_key(client_id, key_id):
+        raise LookupError(f"no key {key_id} on client {client_id}")
+    return {"client_id": client_id, "key_id": key_id, "status": "revoked"}
+
+
+def set_client_status(client_id: str, status: str) -> dict[str, Any]:
+    if status not in client_store.STATUSES:
+        raise ValueError(f"status must be one of {client_store.STATUSES}")
+    if not client_store.set_status(client_id, status):
+        raise LookupError(f"no client {client_id}")
+    return {"client_id": client_id, "status": status}
+
+
+def create_user(*, twitter: str | None = None, trading: bool = True) -> dict[str, Any]:
+    user_id = crypto.random_id()
+    wallet, sealed = new_wallet(user_id)
+    user_store.create_user(User(user_id, wallet, twitter.lstrip("@") if twitter else None, trading, sealed))
+    return {"user_id": user_id, "wallet": wallet}
+
+
+def set_delegation(user_id: str, enabled: bool) -> dict[str, Any]:
+    if not user_store.set_trading_enabled(user_id, enabled):
+        raise LookupError(f"no user {user_id}")
+    return {"user_id": user_id, "tradingEnabled": enabled}
+
+
+def create_session(user_id: str) -> dict[str, Any]:
+    if user_store.get_user(user_id) is None:
+        raise LookupError(f"no user {user_id}")
+    return {"cookie": f"{authorize.SESSION_COOKIE}={authorize.create_session(user_id)}"}

@@ -1,0 +1,138 @@
+"""The one place that turns domain results and errors into API Gateway responses.
+
+Each function builds its resolver with `make_app()` and exposes `entry(app, bucket)` as
+its handler. Every response of a route that has a rate-limit bucket carries the bucket's
+`x-ratelimit-*` headers; errors become the spec's Error object.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qsl
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+
+from partner import ratelimit
+from partner.errors import ApiError, RateLimited
+from partner.ratelimit import BucketState
+
+logger = Logger(service="partner-api")
+_local = threading.local()
+
+MAX_JSON_BODY = 64 * 1024
+JSON = "application/json"
+
+
+def set_bucket(state: BucketState) -> None:
+    _local.bucket = state
+
+
+def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> Response:
+    return Response(
+        status_code=status,
+        content_type=JSON,
+        body=json.dumps(body, separators=(",", ":")),
+        headers=headers or {},
+    )
+
+
+def error_response(exc: ApiError) -> Response:
+    return json_response(exc.status, exc.body(), exc.headers)
+
+
+def _rate_limited(exc: RateLimited) -> Response:
+    _local.bucket = BucketState(exc.limit, 0, exc.retry_after)
+    return json_response(
+        429,
+        {"message": "Too many requests to this endpoint; wait for the window to reset.",
+         "retryAfterSeconds": exc.retry_after},
+        {"retry-after": str(exc.retry_after)},
+    )
+
+
+def make_app() -> APIGatewayRestResolver:
+    app = APIGatewayRestResolver()
+
+    @app.exception_handler(ApiError)
+    def _api_error(exc: ApiError) -> Response:
+        if exc.status >= 500:
+            logger.warning("request failed", extra={"error": exc.code})
+        return error_response(exc)
+
+    @app.exception_handler(RateLimited)
+    def _limited(exc: RateLimited) -> Response:
+        return _rate_limited(exc)
+
+    @app.not_found
+    def _not_found(_exc: Exception) -> Response:
+        return error_response(ApiError("not_found"))
+
+    @app.exception_handler(Exception)
+    def _unexpected(exc: Exception) -> Response:
+        logger.exception("unhandled error", extra={"error_type": type(exc).__name__})
+        return error_response(ApiError("internal"))
+
+    return app
+
+
+def entry(app: APIGatewayRestResolver, bucket: str | None = None) -> Callable[[dict, Any], dict]:
+    """The Lambda handler for `app`: resolve, then add the bucket's headers."""
+
+    def lambda_handler(event: dict, context: Any) -> dict:
+        _local.bucket = ratelimit.untouched(bucket) if bucket else None
+        response = app.resolve(event, context)
+        state: BucketState | None = getattr(_local, "bucket", None)
+        if state is not None:
+            multi = response.setdefault("multiValueHeaders", {}) or {}
+            for name, value in state.headers().items():
+                multi[name] = [value]
+            response["multiValueHeaders"] = multi
+        return response
+
+    return lambda_handler
+
+
+# ---------------------------------------------------------------- request helpers
+
+def header(event_headers: dict[str, str] | None, name: str) -> str | None:
+    lname = name.lower()
+    for key, value in (event_headers or {}).items():
+        if key.lower() == lname:
+            return value
+    return None
+
+
+def source_ip(event: dict) -> str:
+    return ((event.get("requestContext") or {}).get("identity") or {}).get("sourceIp") or "unknown"
+
+
+def parse_params(body: str | None, content_type: str | None, *, allow_json: bool = True) -> dict[str, str]:
+    """Form or JSON parameters; a repeated or non-string parameter is invalid_request."""
+    ctype = (content_type or "").split(";")[0].strip().lower()
+    text = body or ""
+    if len(text.encode()) > MAX_JSON_BODY:
+        raise ApiError("invalid_request", "The request body is over 64 KiB.")
+    if ctype == "application/x-www-form-urlencoded":
+        pairs = parse_qsl(text, keep_blank_values=True, strict_parsing=False)
+        out: dict[str, str] = {}
+        for key, value in pairs:
+            if key in out:
+                raise ApiError("invalid_request", f"Parameter {key[:40]} is repeated.")
+            out[key] = value
+        return out
+    if ctype == JSON and allow_json:
+        try:
+            data = json.loads(text or "null")
+        except ValueError as exc:
+            raise ApiError("invalid_request", "The body is not valid JSON.") from exc
+        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+            raise ApiError("invalid_request", "The body must be a JSON object of string values.")
+        return data
+    raise ApiError(
+        "invalid_request",
+        "Content-Type must be application/x-www-form-urlencoded" + (" or application/json." if allow_json else "."),
+    )

@@ -1,0 +1,183 @@
+"""GET and POST {auth_url}/oauth/authorize: validation, session, consent, decision.
+
+Validation failures never redirect: they answer 400 with the Error object (JSON or an
+HTML page). The consent form carries the validated request signed by the service and a
+CSRF token bound to the user's session, so the POST cannot be forged or altered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from partner import clock, crypto, scopes, tokens
+from partner.errors import ApiError
+from partner.oauth import pkce
+from partner.oauth.grants import CODE_TTL
+from partner.store import auth as store
+from partner.store.clients import Client, get_client
+from partner.store.users import User, get_user
+
+SESSION_COOKIE = "app_session"
+SESSION_TTL = 12 * 3600
+REQUEST_TTL = 600
+MAX_STATE = 512
+LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
+
+
+@dataclass(frozen=True)
+class AuthorizeRequest:
+    client: Client
+    redirect_uri: str
+    scopes: tuple[str, ...]
+    state: str | None
+    code_challenge: str
+
+    def signed(self, session_digest: str) -> str:
+        return crypto.sign(
+            {
+                "cid": self.client.client_id,
+                "ru": self.redirect_uri,
+                "sc": list(self.scopes),
+                "st": self.state,
+                "cc": self.code_challenge,
+                "sd": session_digest,
+                "iat": clock.now_int(),
+            },
+            "authorize-request",
+        )
+
+
+def _single(query: list[tuple[str, str]]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in query:
+        if key in out:
+            raise ApiError("invalid_request", f"Parameter {key[:40]} is repeated.")
+        out[key] = value
+    return out
+
+
+def redirect_allowed(client: Client, uri: str) -> bool:
+    if not crypto.equal(uri, client.redirect_uri):
+        return False
+    parts = urlsplit(uri)
+    if parts.fragment or parts.scheme not in ("https", "http"):
+        return False
+    if parts.scheme == "http":
+        # plain HTTP only for a development client's loopback redirect
+        return client.status == "development" and (parts.hostname or "") in LOOPBACK_HOSTS
+    return True
+
+
+def validate(query: list[tuple[str, str]]) -> AuthorizeRequest:
+    params = _single(query)
+    client_id = params.get("client_id", "")
+    client = get_client(client_id) if tokens.is_hex_id(client_id) else None
+    if client is None or client.suspended:
+        raise ApiError("unknown_client")
+    redirect_uri = params.get("redirect_uri")
+    if not redirect_uri:
+        raise ApiError("invalid_request", "redirect_uri is required.")
+    if not redirect_allowed(client, redirect_uri):
+        raise ApiError("invalid_redirect_uri")
+    if params.get("response_type") != "code":
+        raise ApiError("invalid_request", "response_type must be code.")
+    requested = scopes.parse(params.get("scope"))
+    scopes.check_allowed(requested, client.scopes)
+    method = params.get("code_challenge_method")
+    if method != "S256":
+        raise ApiError("invalid_request", "code_challenge_method must be S256.")
+    challenge = params.get("code_challenge", "")
+    if not pkce.valid_challenge(challenge):
+        raise ApiError("invalid_request", "code_challenge must be the 43-character base64url SHA-256 of the verifier.")
+    state = params.get("state")
+    if state is not None and (len(state) > MAX_STATE or not state.isprintable()):
+        raise ApiError("invalid_request", "state must be printable and at most 512 characters.")
+    return AuthorizeRequest(client, redirect_uri, requested, state, challenge)
+
+
+# ---------------------------------------------------------------- sessions
+
+def create_session(user_id: str) -> str:
+    """A platform session for the consent page (minted by the operator CLI on the devstack)."""
+    session = tokens.new_secret(tokens.SESSION)
+    store.put(f"SES#{crypto.digest(session, 'session')}", {"uid": user_id, "exp": clock.now_int() + SESSION_TTL})
+    return session
+
+
+def session_from_cookie(cookie_header: str | None) -> tuple[str, User] | None:
+    """(session digest, user) for a live session cookie, else None."""
+    value = None
+    for part in (cookie_header or "").split(";"):
+        name, _, v = part.strip().partition("=")
+        if name == SESSION_COOKIE:
+            value = v
+    if not value or not value.startswith(tokens.SESSION) or len(value) > 100:
+        return None
+    digest = crypto.digest(value, "session")
+    item = store.get(f"SES#{digest}")
+    if item is None or int(item["exp"]) <= clock.now_int():
+        return None
+    user = get_user(item["uid"])
+    return (digest, user) if user else None
+
+
+def csrf_token(session_digest: str, signed_request: str) -> str:
+    return crypto.digest(session_digest + "|" + signed_request, "csrf")
+
+
+# ---------------------------------------------------------------- decision
+
+def _redirect(uri: str, params: dict[str, str]) -> str:
+    parts = urlsplit(uri)
+    query = parse_qsl(parts.query, keep_blank_values=True) + list(params.items())
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query), ""))
+
+
+def decide(form: dict[str, str], session_digest: str, user: User) -> str:
+    """Check the posted consent form and return the redirect location."""
+    signed = form.get("request", "")
+    if not crypto.equal(form.get("csrf", ""), csrf_token(session_digest, signed)):
+        raise ApiError("invalid_request", "The consent form expired or was not issued to this session.")
+    data = crypto.verify(signed, "authorize-request")
+    if data is None or data.get("sd") != session_digest or clock.now_int() - int(data.get("iat", 0)) > REQUEST_TTL:
+        raise ApiError("invalid_request", "The consent form expired or was not issued to this session.")
+    decision = form.get("decision")
+    if decision not in ("approve", "deny"):
+        raise ApiError("invalid_request", "decision must be approve or deny.")
+    client = get_client(data["cid"])
+    if client is None or client.suspended:
+        raise ApiError("unknown_client")
+    if not redirect_allowed(client, data["ru"]):
+        raise ApiError("invalid_redirect_uri")
+    granted = tuple(data["sc"])
+    scopes.check_allowed(granted, client.scopes)
+    state = {"state": data["st"]} if data.get("st") is not None else {}
+    if decision == "deny":
+        return _redirect(data["ru"], {"error": "access_denied", **state})
+    code = tokens.new_secret(tokens.CODE)
+    store.put(f"AC#{crypto.digest(code, 'code')}", {
+        "uid": user.user_id,
+        "cid": client.client_id,
+        "redirect_uri": data["ru"],
+        "scopes": list(granted),
+        "challenge": data["cc"],
+        "fam": crypto.random_id(),
+        "exp": clock.now_int() + CODE_TTL,
+        "used": False,
+    })
+    return _redirect(data["ru"], {"code": code, **state})
+
+
+def view_model(request: AuthorizeRequest, session_digest: str, user: User) -> dict[str, Any]:
+    signed = request.signed(session_digest)
+    return {
+        "client_name": request.client.name,
+        "client_id": request.client.client_id,
+        "redirect_host": urlsplit(request.redirect_uri).netloc,
+        "wallet": user.wallet,
+        "scopes": [(s, scopes.DESCRIPTIONS[s]) for s in request.scopes],
+        "request": signed,
+        "csrf": csrf_token(session_digest, signed),
+    }

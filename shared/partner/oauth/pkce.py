@@ -1,0 +1,27 @@
+"""PKCE (RFC 7636), S256 only."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from partner import crypto
+
+_VERIFIER = re.compile(r"^[A-Za-z0-9\-._~]{43,128}$")
+_CHALLENGE = re.compile(r"^[A-Za-z0-9\-_]{43}$")
+
+
+def valid_challenge(challenge: str) -> bool:
+    return bool(_CHALLENGE.match(challenge))
+
+
+def valid_verifier(verifier: str) -> bool:
+    return bool(_VERIFIER.match(verifier))
+
+
+def challenge_for(verifier: str) -> str:
+    return crypto.b64url(hashlib.sha256(verifier.encode("ascii")).digest())
+
+
+def verify(verifier: str, challenge: str) -> bool:
+    return valid_verifier(verifier) and crypto.equal(challenge_for(verifier), challenge)

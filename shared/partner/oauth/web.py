@@ -1,0 +1,62 @@
+"""HTTP glue shared by the OAuth functions: per-IP buckets, OAuth-shaped errors, pages."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+
+from partner import http, ratelimit
+from partner.errors import ApiError
+from partner.oauth import pages
+from partner.settings import get_settings
+
+NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
+
+
+def oauth_app(*, no_store: bool = False) -> APIGatewayRestResolver:
+    """A resolver whose errors also carry `error_description` (RFC 6749 section 5.2)."""
+    app = http.make_app()
+
+    @app.exception_handler(ApiError)
+    def _oauth_error(exc: ApiError) -> Response:
+        exc.extra.setdefault("error_description", exc.message)
+        if no_store:
+            exc.headers.update(NO_STORE)
+        return http.error_response(exc)
+
+    return app
+
+
+def take_ip_bucket(app: APIGatewayRestResolver, bucket: str) -> None:
+    http.set_bucket(ratelimit.take(bucket, http.source_ip(app.current_event.raw_event)))
+
+
+def wants_json(app: APIGatewayRestResolver) -> bool:
+    accept = http.header(app.current_event.headers, "accept") or ""
+    return "application/json" in accept.lower()
+
+
+def html(status: int, body: str, headers: dict[str, str] | None = None) -> Response:
+    return Response(status_code=status, content_type="text/html; charset=utf-8", body=body,
+                    headers={**pages.SECURITY_HEADERS, **(headers or {})})
+
+
+def authorize_error(app: APIGatewayRestResolver, exc: ApiError) -> Response:
+    if wants_json(app):
+        exc.extra.setdefault("error_description", exc.message)
+        return http.json_response(exc.status, exc.body(), {**exc.headers, **NO_STORE})
+    return html(exc.status, pages.error(exc.code, exc.message))
+
+
+def login_location(app: APIGatewayRestResolver) -> str | None:
+    login = get_settings().login_url
+    if not login:
+        return None
+    event = app.current_event
+    query = "&".join(
+        f"{quote(k, safe='')}={quote(v, safe='')}"
+        for k, vs in (event.multi_value_query_string_parameters or {}).items() for v in vs
+    )
+    here = event.path + (f"?{query}" if query else "")
+    return f"{login}{'&' if '?' in login else '?'}next={quote(here, safe='')}"

@@ -1,0 +1,1 @@
+"""Data access: the only package that talks to DynamoDB."""

@@ -1,0 +1,107 @@
+"""Authorization codes, access and refresh tokens, grants and browser sessions.
+
+Items live in the auth table under digests of the secrets (never the secrets):
+  AC#<digest>          authorization code (single use, 5 minutes)
+  AT#<digest>          access token (30 minutes)
+  RT#<digest>          refresh token (60 days, single use: rotation)
+  GRANT#<user>#<client> the user's grant to a client: a generation number and the set of
+                       revoked token families. Bumping the generation revokes every token
+                       of the grant; a family is everything issued from one code.
+  SES#<digest>         a platform session (the consent page's login)
+The per-request token check reads the token item, the grant, the client and the user in
+one strongly consistent BatchGetItem, so revocation is immediate.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from partner import aws
+from partner.settings import get_settings
+from partner.store import ddb
+
+GRACE_SECONDS = 86_400  # items outlive their expiry a day, so replays are still recognised
+
+
+def table() -> str:
+    return get_settings().auth_table
+
+
+def grant_pk(user_id: str, client_id: str) -> str:
+    return f"GRANT#{user_id}#{client_id}"
+
+
+def get(pk: str) -> dict[str, Any] | None:
+    return ddb.get(table(), pk)
+
+
+def put(pk: str, data: dict[str, Any]) -> None:
+    item = dict(data, pk=pk)
+    item.setdefault("expires_at", int(data["exp"]) + GRACE_SECONDS)
+    ddb.put(table(), item)
+
+
+def put_many(items: dict[str, dict[str, Any]]) -> None:
+    """Write several new items in one BatchWriteItem."""
+    requests = []
+    for pk, data in items.items():
+        item = dict(data, pk=pk)
+        item.setdefault("expires_at", int(data["exp"]) + GRACE_SECONDS)
+        requests.append({"PutRequest": {"Item": ddb.to_item(item)}})
+    pending = {table(): requests}
+    for _ in range(5):
+        try:
+            out = aws.dynamodb().batch_write_item(RequestItems=pending)
+        except (ClientError, BotoCoreError) as exc:
+            raise ddb.wrap(exc) from exc
+        pending = out.get("UnprocessedItems") or {}
+        if not pending:
+            return
+    raise ddb.wrap(RuntimeError("unprocessed items"))
+
+
+def consume(pk: str, now: int) -> bool:
+    """Mark a code or refresh token used; True only for the one caller that flips it."""
+    return ddb.update(
+        table(), pk, "SET used = :t, used_at = :now",
+        condition="attribute_exists(pk) AND used = :f",
+        vals={":t": True, ":f": False, ":now": now},
+    ) is not None
+
+
+def open_grant(user_id: str, client_id: str) -> dict[str, Any]:
+    """Create the grant item if absent; return it (generation and revoked families)."""
+    out = ddb.update(
+        table(), grant_pk(user_id, client_id),
+        "SET gen = if_not_exists(gen, :zero), user_id = :u, client_id = :c",
+        vals={":zero": 0, ":u": user_id, ":c": client_id},
+        return_values="ALL_NEW",
+    )
+    assert out is not None
+    return out
+
+
+def revoke_family(user_id: str, client_id: str, family: str) -> None:
+    ddb.update(
+        table(), grant_pk(user_id, client_id), "ADD revoked_fams :fam",
+        vals={":fam": {family}},
+    )
+
+
+def revoke_grant(user_id: str, client_id: str) -> None:
+    ddb.update(table(), grant_pk(user_id, client_id), "ADD gen :one", vals={":one": 1})
+
+
+def revoke_access_token(pk: str) -> None:
+    ddb.update(table(), pk, "SET revoked = :t", condition="attribute_exists(pk)", vals={":t": True})
+
+
+def grant_allows(grant: dict[str, Any] | None, token: dict[str, Any]) -> bool:
+    """A token is live only in its grant's current generation and unrevoked family."""
+    if grant is None:
+        return False
+    if int(grant.get("gen", 0)) != int(token["gen"]):
+        return False
+    return token["fam"] not in (grant.get("revoked_fams") or set())

@@ -1,0 +1,124 @@
+"""Clients (registered apps) and their API keys. One item per client in the clients table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from partner import clock
+from partner.settings import get_settings
+from partner.store import ddb
+
+TIERS = ("Basic", "Partner")
+STATUSES = ("development", "live", "suspended")
+
+
+@dataclass(frozen=True)
+class ApiKey:
+    key_id: str
+    digest: str
+    status: str  # active | revoked
+    created_at: int
+
+
+@dataclass(frozen=True)
+class Client:
+    client_id: str
+    name: str
+    redirect_uri: str
+    tier: str
+    status: str
+    scopes: tuple[str, ...]
+    fee_wallet: str | None
+    max_trade_lamports: int
+    daily_volume_cap_lamports: int
+    keys: dict[str, ApiKey] = field(default_factory=dict)
+
+    @property
+    def suspended(self) -> bool:
+        return self.status == "suspended"
+
+    def active_key(self, key_id: str) -> bool:
+        key = self.keys.get(key_id)
+        return key is not None and key.status == "active"
+
+    @classmethod
+    def from_item(cls, item: dict[str, Any]) -> Client:
+        keys = {
+            kid: ApiKey(kid, k["digest"], k["status"], int(k["created_at"]))
+            for kid, k in (item.get("keys") or {}).items()
+        }
+        return cls(
+            client_id=item["pk"],
+            name=item["name"],
+            redirect_uri=item["redirect_uri"],
+            tier=item["tier"],
+            status=item["status"],
+            scopes=tuple(item.get("scopes") or ()),
+            fee_wallet=item.get("fee_wallet"),
+            max_trade_lamports=int(item["max_trade_lamports"]),
+            daily_volume_cap_lamports=int(item["daily_volume_cap_lamports"]),
+            keys=keys,
+        )
+
+
+def _table() -> str:
+    return get_settings().clients_table
+
+
+def get_client(client_id: str) -> Client | None:
+    item = ddb.get(_table(), client_id)
+    return Client.from_item(item) if item else None
+
+
+def create_client(client: Client) -> None:
+    item = {
+        "pk": client.client_id,
+        "name": client.name,
+        "redirect_uri": client.redirect_uri,
+        "tier": client.tier,
+        "status": client.status,
+        "scopes": list(client.scopes),
+        "fee_wallet": client.fee_wallet,
+        "max_trade_lamports": client.max_trade_lamports,
+        "daily_volume_cap_lamports": client.daily_volume_cap_lamports,
+        "keys": {
+            k.key_id: {"digest": k.digest, "status": k.status, "created_at": k.created_at}
+            for k in client.keys.values()
+        },
+        "created_at": clock.now_int(),
+    }
+    if not ddb.put(_table(), item, condition="attribute_not_exists(pk)"):
+        raise ValueError(f"client {client.client_id} exists")
+
+
+def add_key(client_id: str, key: ApiKey) -> bool:
+    return ddb.update(
+        _table(), client_id, "SET #keys.#kid = :key",
+        condition="attribute_exists(pk)",
+        names={"#keys": "keys", "#kid": key.key_id},
+        vals={":key": {"digest": key.digest, "status": key.status, "created_at": key.created_at}},
+    ) is not None
+
+
+def revoke_key(client_id: str, key_id: str) -> bool:
+    return ddb.update(
+        _table(), client_id, "SET #keys.#kid.#st = :revoked",
+        condition="attribute_exists(#keys.#kid)",
+        names={"#keys": "keys", "#kid": key_id, "#st": "status"},
+        vals={":revoked": "revoked"},
+    ) is not None
+
+
+def set_status(client_id: str, status: str) -> bool:
+    return ddb.update(
+        _table(), client_id, "SET #st = :s", condition="attribute_exists(pk)",
+        names={"#st": "status"}, vals={":s": status},
+    ) is not None
+
+
+def set_fields(client_id: str, **fields: Any) -> bool:
+    names = {f"#f{i}": k for i, k in enumerate(fields)}
+    vals = {f":v{i}": v for i, v in enumerate(fields.values())}
+    expr = "SET " + ", ".join(f"#f{i} = :v{i}" for i in range(len(fields)))
+    return ddb.update(_table(), client_id, expr, condition="attribute_exists(pk)", names=names, vals=vals) is not None

@@ -1,0 +1,70 @@
+"""Atomic counters: rate-limit windows, failed-authentication lockouts, daily volume.
+
+Each counter is one item updated with a single conditional UpdateItem, so concurrent
+Lambdas never overshoot a limit. TTL only cleans up expired windows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from partner.settings import get_settings
+from partner.store import ddb
+
+
+@dataclass(frozen=True)
+class Hit:
+    allowed: bool
+    count: int  # the count after this hit (or the current count when refused)
+
+
+def _table() -> str:
+    return get_settings().counters_table
+
+
+def hit(pk: str, limit: int, expires_at: int) -> Hit:
+    """Take one unit from a fixed window of `limit`; refuse at the limit without counting."""
+    out = ddb.update(
+        _table(), pk, "ADD #c :one SET expires_at = :exp",
+        condition="attribute_not_exists(#c) OR #c < :limit",
+        names={"#c": "count"},
+        vals={":one": 1, ":limit": limit, ":exp": expires_at},
+        return_values="UPDATED_NEW",
+    )
+    if out is None:
+        return Hit(False, limit)
+    return Hit(True, int(out["count"]))
+
+
+def read(pk: str) -> int:
+    item = ddb.get(_table(), pk)
+    return int(item.get("count", 0)) if item else 0
+
+
+def add(pk: str, amount: int, expires_at: int) -> int:
+    out = ddb.update(
+        _table(), pk, "ADD #c :n SET expires_at = :exp",
+        names={"#c": "count"}, vals={":n": amount, ":exp": expires_at}, return_values="UPDATED_NEW",
+    )
+    assert out is not None
+    return int(out["count"])
+
+
+def reserve(pk: str, amount: int, cap: int, expires_at: int) -> tuple[bool, int]:
+    """Add `amount` if the total stays within `cap`. Returns (reserved, total)."""
+    if amount > cap:
+        return False, read(pk)
+    out = ddb.update(
+        _table(), pk, "ADD #c :n SET expires_at = :exp",
+        condition="attribute_not_exists(#c) OR #c <= :room",
+        names={"#c": "count"},
+        vals={":n": amount, ":room": cap - amount, ":exp": expires_at},
+        return_values="UPDATED_NEW",
+    )
+    if out is None:
+        return False, read(pk)
+    return True, int(out["count"])
+
+
+def release(pk: str, amount: int) -> None:
+    ddb.update(_table(), pk, "ADD #c :n", names={"#c": "count"}, vals={":n": -amount})

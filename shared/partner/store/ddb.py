@@ -1,0 +1,153 @@
+"""Thin DynamoDB helpers over the low-level client (cheaper to import than the resource API)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from botocore.exceptions import BotoCoreError, ClientError
+
+from partner import aws
+from partner.errors import ApiError
+
+_ser = TypeSerializer()
+_de = TypeDeserializer()
+
+THROTTLE_CODES = {
+    "ProvisionedThroughputExceededException",
+    "ThrottlingException",
+    "RequestLimitExceeded",
+    "InternalServerError",
+    "ServiceUnavailable",
+    "TransactionConflictException",
+}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, set):
+        return {_plain(v) for v in value}
+    if isinstance(value, bytes | bytearray):
+        return bytes(value)
+    return value
+
+
+def to_item(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: _ser.serialize(v) for k, v in data.items() if v is not None}
+
+
+def from_item(item: dict[str, Any] | None) -> dict[str, Any] | None:
+    if item is None:
+        return None
+    out = {}
+    for k, v in item.items():
+        value = _de.deserialize(v)
+        if hasattr(value, "value") and type(value).__name__ == "Binary":
+            value = bytes(value.value)
+        out[k] = _plain(value)
+    return out
+
+
+def values(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: _ser.serialize(v) for k, v in data.items()}
+
+
+def is_conditional_failure(exc: ClientError) -> bool:
+    return exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
+
+
+def wrap(exc: Exception) -> ApiError:
+    """A storage failure the caller cannot fix: 500 `internal`, retryable when throttled."""
+    code = ""
+    if isinstance(exc, ClientError):
+        code = exc.response.get("Error", {}).get("Code", "")
+    retryable = code in THROTTLE_CODES or isinstance(exc, BotoCoreError)
+    return ApiError("internal", "A storage operation failed.", retryable=retryable)
+
+
+def get(table: str, pk: str, consistent: bool = True) -> dict[str, Any] | None:
+    try:
+        out = aws.dynamodb().get_item(TableName=table, Key={"pk": {"S": pk}}, ConsistentRead=consistent)
+    except (ClientError, BotoCoreError) as exc:
+        raise wrap(exc) from exc
+    return from_item(out.get("Item"))
+
+
+def put(table: str, data: dict[str, Any], condition: str | None = None, names: dict | None = None,
+        vals: dict | None = None) -> bool:
+    """Put an item; False when the condition failed."""
+    kwargs: dict[str, Any] = {"TableName": table, "Item": to_item(data)}
+    if condition:
+        kwargs["ConditionExpression"] = condition
+    if names:
+        kwargs["ExpressionAttributeNames"] = names
+    if vals:
+        kwargs["ExpressionAttributeValues"] = values(vals)
+    try:
+        aws.dynamodb().put_item(**kwargs)
+    except ClientError as exc:
+        if is_conditional_failure(exc):
+            return False
+        raise wrap(exc) from exc
+    except BotoCoreError as exc:
+        raise wrap(exc) from exc
+    return True
+
+
+def update(table: str, pk: str, expression: str, *, condition: str | None = None,
+           names: dict[str, str] | None = None, vals: dict[str, Any] | None = None,
+           return_values: str = "NONE") -> dict[str, Any] | None:
+    """UpdateItem; returns the attributes asked for, or None when the condition failed."""
+    kwargs: dict[str, Any] = {
+        "TableName": table,
+        "Key": {"pk": {"S": pk}},
+        "UpdateExpression": expression,
+        "ReturnValues": return_values,
+    }
+    if condition:
+        kwargs["ConditionExpression"] = condition
+    if names:
+        kwargs["ExpressionAttributeNames"] = names
+    if vals:
+        kwargs["ExpressionAttributeValues"] = values(vals)
+    try:
+        out = aws.dynamodb().update_item(**kwargs)
+    except ClientError as exc:
+        if is_conditional_failure(exc):
+            return None
+        raise wrap(exc) from exc
+    except BotoCoreError as exc:
+        raise wrap(exc) from exc
+    return from_item(out.get("Attributes")) or {}
+
+
+def batch_get(requests: dict[str, list[str]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Strongly consistent BatchGetItem over several tables: {table: {pk: item}}."""
+    pending = {
+        table: {"Keys": [{"pk": {"S": pk}} for pk in dict.fromkeys(pks)], "ConsistentRead": True}
+        for table, pks in requests.items()
+        if pks
+    }
+    found: dict[str, dict[str, dict[str, Any]]] = {table: {} for table in requests}
+    attempts = 0
+    while pending:
+        attempts += 1
+        try:
+            out = aws.dynamodb().batch_get_item(RequestItems=pending)
+        except (ClientError, BotoCoreError) as exc:
+            raise wrap(exc) from exc
+        for table, items in out.get("Responses", {}).items():
+            for raw in items:
+                item = from_item(raw)
+                assert item is not None
+                found[table][item["pk"]] = item
+        pending = out.get("UnprocessedKeys") or {}
+        if pending and attempts >= 5:
+            raise ApiError("internal", "A storage operation was throttled.", retryable=True)
+    return found

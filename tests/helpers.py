@@ -1,0 +1,141 @@
+"""Test helpers: invoke the real handlers with API Gateway events, and walk the OAuth flow."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import importlib.util
+import json
+import re
+import secrets
+import sys
+from dataclasses import dataclass, field
+from html import unescape
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+from devstack.events import api_event, lambda_context
+
+ROOT = Path(__file__).resolve().parents[1]
+_modules: dict[str, Any] = {}
+
+
+def handler(function_dir: str):
+    if function_dir not in _modules:
+        path = ROOT / "functions" / function_dir / "app.py"
+        spec = importlib.util.spec_from_file_location(f"fn_{function_dir}", path)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        _modules[function_dir] = module
+    return _modules[function_dir].lambda_handler
+
+
+@dataclass
+class Result:
+    status: int
+    headers: dict[str, str]
+    body: str
+    raw: dict[str, Any] = field(repr=False)
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def invoke(function_dir: str, method: str, path: str, *, headers: dict | None = None, query: Any = None,
+           body: Any = None, source_ip: str = "127.0.0.1", resource: str | None = None) -> Result:
+    event = api_event(method, path, headers=headers, query=query, body=body, source_ip=source_ip, resource=resource)
+    out = handler(function_dir)(event, lambda_context(function_dir))
+    merged: dict[str, str] = {}
+    for name, value in (out.get("headers") or {}).items():
+        merged[name.lower()] = value
+    for name, values in (out.get("multiValueHeaders") or {}).items():
+        merged[name.lower()] = ", ".join(values)
+    text = out.get("body") or ""
+    if out.get("isBase64Encoded"):
+        text = base64.b64decode(text).decode()
+    return Result(out["statusCode"], merged, text, out)
+
+
+def basic(client_id: str, secret: str) -> str:
+    return "Basic " + base64.b64encode(f"{client_id}:{secret}".encode()).decode()
+
+
+def pkce_pair() -> tuple[str, str]:
+    verifier = secrets.token_urlsafe(48)[:64]
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    return verifier, challenge
+
+
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def hidden_inputs(html: str) -> dict[str, str]:
+    return {m.group(1): unescape(m.group(2))
+            for m in re.finditer(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', html)}
+
+
+@dataclass
+class Connected:
+    client: dict[str, Any]
+    user: dict[str, Any]
+    tokens: dict[str, Any]
+    verifier: str
+
+    @property
+    def access(self) -> str:
+        return self.tokens["access_token"]
+
+    @property
+    def refresh(self) -> str:
+        return self.tokens["refresh_token"]
+
+    def bearer(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.access}"}
+
+
+def authorize_query(client: dict, challenge: str, scope: str = "profile:read", state: str = "xyz",
+                    redirect_uri: str = "http://localhost:8080/callback", **extra: str) -> dict[str, str]:
+    query = {
+        "response_type": "code", "client_id": client["client_id"], "redirect_uri": redirect_uri,
+        "scope": scope, "state": state, "code_challenge": challenge, "code_challenge_method": "S256",
+    }
+    query.update(extra)
+    return {k: v for k, v in query.items() if v is not None}
+
+
+def get_code(client: dict, user: dict, *, scope: str = "profile:read", decision: str = "approve",
+             redirect_uri: str = "http://localhost:8080/callback", ip: str = "127.0.0.1") -> tuple[str, str, dict]:
+    """Walk the consent screen; returns (code or error, verifier, redirect query)."""
+    from partner import admin
+
+    verifier, challenge = pkce_pair()
+    cookie = admin.create_session(user["user_id"])["cookie"]
+    page = invoke("oauth_authorize", "GET", "/oauth/authorize",
+                  query=authorize_query(client, challenge, scope, redirect_uri=redirect_uri),
+                  headers={"Cookie": cookie}, source_ip=ip)
+    assert page.status == 200, page.body
+    form = hidden_inputs(page.body)
+    form["decision"] = decision
+    post = invoke("oauth_authorize", "POST", "/oauth/authorize", body=urlencode(form),
+                  headers={**FORM, "Cookie": cookie}, source_ip=ip)
+    assert post.status == 302, post.body
+    params = {k: v[0] for k, v in parse_qs(urlsplit(post.headers["location"]).query).items()}
+    return params.get("code", params.get("error", "")), verifier, params
+
+
+def token_call(client: dict, params: dict[str, str], *, ip: str = "127.0.0.1", secret: str | None = None) -> Result:
+    return invoke("oauth_token", "POST", "/oauth/token", body=urlencode(params),
+                  headers={**FORM, "Authorization": basic(client["client_id"], secret or client["api_key"])},
+                  source_ip=ip)
+
+
+def connect(client: dict, user: dict, scope: str = "profile:read", ip: str = "127.0.0.1") -> Connected:
+    code, verifier, _ = get_code(client, user, scope=scope, ip=ip)
+    result = token_call(client, {"grant_type": "authorization_code", "code": code, "code_verifier": verifier,
+                                 "redirect_uri": "http://localhost:8080/callback"}, ip=ip)
+    assert result.status == 200, result.body
+    return Connected(client, user, result.json, verifier)
