@@ -1,0 +1,982 @@
+"""JSON-RPC 2.0 server of the devstack chain (Solana RPC + Jito-style block engine + devstack controls).
+
+Run: ``python -m devstack.chain.server --host 127.0.0.1 --port 8899``.
+In-process: ``handle = start_chain(port=0)``; ``handle.url``, ``handle.bundle_url``,
+``handle.bank``, ``handle.stop()``.
+
+Paths: ``POST /`` Solana JSON-RPC (single and batch) and the ``devstack_*`` control
+methods; ``POST /api/v1/bundles`` block engine (``sendBundle``, ``getBundleStatuses``,
+``getInflightBundleStatuses``, ``getTipAccounts``); ``GET /health``.
+See README.md next to this file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import importlib
+import json
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from solders.message import MessageV0, from_bytes_versioned
+from solders.pubkey import Pubkey
+from solders.signature import Signature
+from solders.transaction import VersionedTransaction
+
+from . import constants as C
+from .b58 import b58decode, b58encode
+from .bank import Bank, TxError, TxResult, tx_error_display, ui_token_amount
+from .builtins.compute_budget import ComputeBudgetError
+from .builtins.token import ACCOUNT_LEN, MINT_LEN, decode_mint, decode_token_account
+from .runtime import Account
+
+BUNDLE_PATH = "/api/v1/bundles"
+CONTROL_PREFIX = "devstack_"
+
+
+class RpcError(Exception):
+    def __init__(self, code: int, message: str, data: Any = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def to_json(self) -> dict[str, Any]:
+        e: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            e["data"] = self.data
+        return e
+
+
+def invalid_params(msg: str) -> RpcError:
+    return RpcError(-32602, msg)
+
+
+# ---------------------------------------------------------------------------
+# faults
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Fault:
+    id: int
+    target: str  # "rpc" | "bundle"
+    mode: str  # "down" | "slow" | "error" | "drop"
+    methods: list[str] | None
+    count: int | None
+    delay_ms: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "target": self.target,
+            "mode": self.mode,
+            "methods": self.methods,
+            "count": self.count,
+            "delayMs": self.delay_ms,
+        }
+
+
+class FaultTable:
+    MODES = ("down", "slow", "error", "drop")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._faults: list[Fault] = []
+        self._next = 1
+
+    def add(self, spec: dict[str, Any]) -> Fault:
+        target = spec.get("target", "rpc")
+        mode = spec.get("mode")
+        if target not in ("rpc", "bundle") or mode not in self.MODES:
+            raise invalid_params("Invalid params: target must be rpc|bundle, mode down|slow|error|drop")
+        methods = spec.get("methods")
+        if methods is not None and not (isinstance(methods, list) and all(isinstance(m, str) for m in methods)):
+            raise invalid_params("Invalid params: methods must be a list of strings")
+        count = spec.get("count")
+        if count is not None and (not isinstance(count, int) or count < 1):
+            raise invalid_params("Invalid params: count must be a positive integer")
+        with self._lock:
+            f = Fault(self._next, target, mode, methods or None, count, int(spec.get("delayMs", 1000)))
+            self._next += 1
+            self._faults.append(f)
+            return f
+
+    def clear(self) -> int:
+        with self._lock:
+            n = len(self._faults)
+            self._faults.clear()
+            return n
+
+    def list(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [f.to_json() for f in self._faults]
+
+    def take(self, target: str, method: str, modes: tuple[str, ...]) -> Fault | None:
+        """Find the first fault matching (target, method, one of modes); consume one use of it."""
+        if method.startswith(CONTROL_PREFIX):
+            return None
+        with self._lock:
+            for f in self._faults:
+                if f.target != target or f.mode not in modes:
+                    continue
+                if f.methods is not None and method not in f.methods:
+                    continue
+                if f.mode == "drop" and method not in ("sendTransaction", "sendBundle"):
+                    continue
+                if f.count is not None:
+                    f.count -= 1
+                    if f.count <= 0:
+                        self._faults.remove(f)
+                return f
+        return None
+
+
+# ---------------------------------------------------------------------------
+# encoding helpers
+# ---------------------------------------------------------------------------
+
+
+def _pubkey(v: Any, what: str = "pubkey") -> Pubkey:
+    try:
+        return Pubkey.from_string(v)
+    except Exception:
+        raise invalid_params(f"Invalid param: Invalid {what}") from None
+
+
+def _cfg(params: list[Any], i: int) -> dict[str, Any]:
+    if len(params) > i and isinstance(params[i], dict):
+        return params[i]
+    return {}
+
+
+def _parsed_token_data(acct: Account, bank: Bank) -> dict[str, Any] | None:
+    if acct.owner != C.TOKEN_PROGRAM_ID:
+        return None
+    data = bytes(acct.data)
+    if len(data) == ACCOUNT_LEN:
+        ta = decode_token_account(data)
+        if ta is None:
+            return None
+        mint_acct = bank.get_account(ta.mint)
+        mint = decode_mint(bytes(mint_acct.data)) if mint_acct else None
+        if mint is None:
+            return None
+        info: dict[str, Any] = {
+            "isNative": ta.is_native is not None,
+            "mint": str(ta.mint),
+            "owner": str(ta.owner),
+            "state": "frozen" if ta.state == 2 else "initialized",
+            "tokenAmount": ui_token_amount(ta.amount, mint.decimals),
+        }
+        if ta.delegate is not None:
+            info["delegate"] = str(ta.delegate)
+            info["delegatedAmount"] = ui_token_amount(ta.delegated_amount, mint.decimals)
+        if ta.close_authority is not None:
+            info["closeAuthority"] = str(ta.close_authority)
+        if ta.is_native is not None:
+            info["rentExemptReserve"] = ui_token_amount(ta.is_native, mint.decimals)
+        return {"program": "spl-token", "parsed": {"info": info, "type": "account"}, "space": len(data)}
+    if len(data) == MINT_LEN:
+        m = decode_mint(data)
+        if m is None:
+            return None
+        info = {
+            "decimals": m.decimals,
+            "freezeAuthority": str(m.freeze_authority) if m.freeze_authority else None,
+            "isInitialized": True,
+            "mintAuthority": str(m.mint_authority) if m.mint_authority else None,
+            "supply": str(m.supply),
+        }
+        return {"program": "spl-token", "parsed": {"info": info, "type": "mint"}, "space": len(data)}
+    return None
+
+
+def encode_account(acct: Account | None, cfg: dict[str, Any], bank: Bank) -> dict[str, Any] | None:
+    if acct is None:
+        return None
+    encoding = cfg.get("encoding", "base64" if cfg.get("_default_b64") else "base58")
+    data = bytes(acct.data)
+    ds = cfg.get("dataSlice")
+    if isinstance(ds, dict):
+        off, ln = int(ds.get("offset", 0)), int(ds.get("length", 0))
+        data = data[off : off + ln]
+    if encoding == "jsonParsed":
+        parsed = _parsed_token_data(acct, bank) if not ds else None
+        enc: Any = parsed if parsed is not None else [base64.b64encode(data).decode(), "base64"]
+    elif encoding == "base64":
+        enc = [base64.b64encode(data).decode(), "base64"]
+    elif encoding == "base58":
+        if len(data) > 128:
+            raise invalid_params("Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.")
+        enc = [b58encode(data), "base58"]
+    elif encoding == "base64+zstd":
+        try:
+            import zstandard  # type: ignore
+        except ImportError:
+            raise invalid_params("Invalid params: base64+zstd encoding is not available on this node") from None
+        enc = [base64.b64encode(zstandard.ZstdCompressor().compress(data)).decode(), "base64+zstd"]
+    else:
+        raise invalid_params(f"Invalid params: unknown variant `{encoding}`")
+    return {
+        "data": enc,
+        "executable": acct.executable,
+        "lamports": acct.lamports,
+        "owner": str(acct.owner),
+        "rentEpoch": acct.rent_epoch,
+        "space": len(acct.data),
+    }
+
+
+def _decode_wire(s: Any, encoding: str, max_encoded: int, what: str) -> bytes:
+    if not isinstance(s, str):
+        raise invalid_params("Invalid params: expected a string")
+    if len(s) > max_encoded:
+        raise invalid_params(
+            f"{encoding} encoded {what} too large: {len(s)} bytes (max: encoded/raw {max_encoded}/{C.PACKET_DATA_SIZE})"
+        )
+    try:
+        raw = base64.b64decode(s, validate=True) if encoding == "base64" else b58decode(s)
+    except Exception:
+        raise invalid_params(f"invalid {encoding} encoding: {s[:16]}...") from None
+    if len(raw) > C.PACKET_DATA_SIZE:
+        raise invalid_params(f"decoded {what} too large: {len(raw)} bytes (max: {C.PACKET_DATA_SIZE} bytes)")
+    return raw
+
+
+_TX_WHAT = "solana_sdk::transaction::versioned::VersionedTransaction"
+
+
+def decode_transaction(s: Any, encoding: str) -> tuple[VersionedTransaction, int]:
+    if encoding not in ("base58", "base64"):
+        raise invalid_params(f"Invalid params: unsupported encoding: {encoding}. Supported encodings: base58, base64")
+    max_encoded = 1644 if encoding == "base64" else 1683
+    raw = _decode_wire(s, encoding, max_encoded, _TX_WHAT)
+    try:
+        tx = VersionedTransaction.from_bytes(raw)
+    except Exception:
+        raise invalid_params(f"failed to deserialize {_TX_WHAT}: io error: failed to fill whole buffer") from None
+    return tx, len(raw)
+
+
+def _sim_value(r: TxResult | None, err: Any, cfg_accounts: dict[str, Any] | None, bank: Bank) -> dict[str, Any]:
+    accounts = None
+    if cfg_accounts and r is not None:
+        enc_cfg = {"encoding": cfg_accounts.get("encoding", "base64")}
+        accounts = []
+        for a in cfg_accounts.get("addresses", []):
+            pk = _pubkey(a)
+            acct = r.post_accounts.get(pk) if pk in r.post_accounts else bank.get_account(pk)
+            accounts.append(encode_account(acct if acct is None or acct.lamports else None, enc_cfg, bank))
+    value: dict[str, Any] = {
+        "err": err,
+        "logs": r.logs if r is not None else [],
+        "accounts": accounts,
+        "unitsConsumed": r.units_consumed if r is not None else 0,
+        "returnData": None,
+        "innerInstructions": None,
+        "replacementBlockhash": None,
+    }
+    if r is not None and r.replacement_blockhash is not None:
+        bh, lvbh = r.replacement_blockhash
+        value["replacementBlockhash"] = {"blockhash": str(bh), "lastValidBlockHeight": lvbh}
+    return value
+
+
+def _ui_message(tx: VersionedTransaction) -> dict[str, Any]:
+    msg = tx.message
+    h = msg.header
+    out: dict[str, Any] = {
+        "header": {
+            "numRequiredSignatures": h.num_required_signatures,
+            "numReadonlySignedAccounts": h.num_readonly_signed_accounts,
+            "numReadonlyUnsignedAccounts": h.num_readonly_unsigned_accounts,
+        },
+        "accountKeys": [str(k) for k in msg.account_keys],
+        "recentBlockhash": str(msg.recent_blockhash),
+        "instructions": [
+            {
+                "programIdIndex": ix.program_id_index,
+                "accounts": list(bytes(ix.accounts)),
+                "data": b58encode(bytes(ix.data)),
+                "stackHeight": None,
+            }
+            for ix in msg.instructions
+        ],
+    }
+    if isinstance(msg, MessageV0):
+        out["addressTableLookups"] = []
+    return out
+
+
+# ---------------------------------------------------------------------------
+# the RPC implementation
+# ---------------------------------------------------------------------------
+
+
+class ChainRPC:
+    """Dispatches JSON-RPC requests against a Bank. Methods hold ``bank.lock``."""
+
+    def __init__(self, bank: Bank, faults: FaultTable):
+        self.bank = bank
+        self.faults = faults
+        self.dropped: dict[str, Any] = {}
+        self._tl = threading.local()
+
+    @property
+    def _drop_current(self) -> bool:
+        return getattr(self._tl, "drop", False)
+
+    @_drop_current.setter
+    def _drop_current(self, value: bool) -> None:
+        self._tl.drop = value
+
+    # -- framing ---------------------------------------------------------------
+    def ctx(self, value: Any) -> dict[str, Any]:
+        return {"context": {"slot": self.bank.slot, "apiVersion": C.API_VERSION}, "value": value}
+
+    def call(self, target: str, method: str, params: Any) -> Any:
+        if params is None:
+            params = []
+        if target == "bundle":
+            fn = getattr(self, f"bundle_{method}", None)
+        elif method.startswith(CONTROL_PREFIX):
+            fn = getattr(self, f"ctl_{method[len(CONTROL_PREFIX):]}", None)
+        else:
+            fn = getattr(self, f"rpc_{method}", None)
+        if fn is None:
+            raise RpcError(-32601, "Method not found")
+        if not isinstance(params, (list, dict)):
+            raise invalid_params("Invalid params: expected an array")
+        with self.bank.lock:
+            return fn(params)
+
+    # -- basic -------------------------------------------------------------------
+    def rpc_getHealth(self, p):
+        return "ok"
+
+    def rpc_getVersion(self, p):
+        return {"solana-core": C.SOLANA_CORE_VERSION, "feature-set": C.FEATURE_SET}
+
+    def rpc_getGenesisHash(self, p):
+        return str(self.bank.genesis_hash)
+
+    def rpc_getIdentity(self, p):
+        return {"identity": str(self.bank.faucet.pubkey())}
+
+    def rpc_getSlot(self, p):
+        return self.bank.slot
+
+    def rpc_getBlockHeight(self, p):
+        return self.bank.block_height
+
+    def rpc_getTransactionCount(self, p):
+        return self.bank.transaction_count
+
+    def rpc_getFirstAvailableBlock(self, p):
+        return 0
+
+    def rpc_getEpochInfo(self, p):
+        slot = self.bank.slot
+        return {
+            "absoluteSlot": slot,
+            "blockHeight": self.bank.block_height,
+            "epoch": slot // C.SLOTS_PER_EPOCH,
+            "slotIndex": slot % C.SLOTS_PER_EPOCH,
+            "slotsInEpoch": C.SLOTS_PER_EPOCH,
+            "transactionCount": self.bank.transaction_count,
+        }
+
+    def rpc_getBlockTime(self, p):
+        if not p or not isinstance(p[0], int):
+            raise invalid_params("Invalid params: expected slot")
+        return int(self.bank._unix0 + p[0] * C.SLOT_SECONDS)
+
+    def rpc_getMinimumBalanceForRentExemption(self, p):
+        if not p or not isinstance(p[0], int) or p[0] < 0:
+            raise invalid_params("Invalid params: expected data length")
+        return C.minimum_balance(p[0])
+
+    def rpc_getLatestBlockhash(self, p):
+        bh, lvbh = self.bank.latest_blockhash()
+        return self.ctx({"blockhash": str(bh), "lastValidBlockHeight": lvbh})
+
+    def rpc_isBlockhashValid(self, p):
+        from solders.hash import Hash
+
+        try:
+            h = Hash.from_string(p[0])
+        except Exception:
+            raise invalid_params("Invalid params: invalid blockhash") from None
+        return self.ctx(self.bank.is_blockhash_valid(h))
+
+    def rpc_getFeeForMessage(self, p):
+        try:
+            raw = base64.b64decode(p[0], validate=True)
+            msg = from_bytes_versioned(raw)
+        except Exception:
+            raise invalid_params("Invalid params: invalid message") from None
+        try:
+            fee = self.bank.fee_for_message(msg)
+        except ComputeBudgetError:
+            fee = None
+        if not self.bank.is_blockhash_valid(msg.recent_blockhash):
+            fee = None
+        return self.ctx(fee)
+
+    def rpc_getRecentPrioritizationFees(self, p):
+        return []
+
+    # -- accounts ----------------------------------------------------------------
+    def rpc_getBalance(self, p):
+        if not p:
+            raise invalid_params("Invalid params: missing pubkey")
+        a = self.bank.get_account(_pubkey(p[0]))
+        return self.ctx(a.lamports if a else 0)
+
+    def rpc_getAccountInfo(self, p):
+        if not p:
+            raise invalid_params("Invalid params: missing pubkey")
+        return self.ctx(encode_account(self.bank.get_account(_pubkey(p[0])), _cfg(p, 1), self.bank))
+
+    def rpc_getMultipleAccounts(self, p):
+        if not p or not isinstance(p[0], list):
+            raise invalid_params("Invalid params: expected a list of pubkeys")
+        if len(p[0]) > 100:
+            raise invalid_params("Too many inputs provided; max 100")
+        cfg = _cfg(p, 1)
+        return self.ctx([encode_account(self.bank.get_account(_pubkey(k)), cfg, self.bank) for k in p[0]])
+
+    @staticmethod
+    def _matches(acct: Account, filters: list[Any]) -> bool:
+        data = bytes(acct.data)
+        for f in filters:
+            if "dataSize" in f:
+                if len(data) != f["dataSize"]:
+                    return False
+            elif "memcmp" in f:
+                mc = f["memcmp"]
+                off = int(mc.get("offset", 0))
+                enc = mc.get("encoding", "base58")
+                try:
+                    want = base64.b64decode(mc["bytes"]) if enc == "base64" else b58decode(mc["bytes"])
+                except Exception:
+                    raise invalid_params("Invalid params: invalid memcmp bytes") from None
+                if data[off : off + len(want)] != want:
+                    return False
+            elif "tokenAccountState" in f:
+                if decode_token_account(data) is None:
+                    return False
+            else:
+                raise invalid_params(f"Invalid params: unknown filter {f}")
+        return True
+
+    def rpc_getProgramAccounts(self, p):
+        if not p:
+            raise invalid_params("Invalid params: missing program id")
+        program = _pubkey(p[0], "program id")
+        cfg = _cfg(p, 1)
+        filters = cfg.get("filters") or []
+        if not isinstance(filters, list) or len(filters) > 4:
+            raise invalid_params("Too many filters provided; max 4")
+        out = []
+        for k, a in list(self.bank.accounts.items()):
+            if a.owner == program and a.lamports > 0 and self._matches(a, filters):
+                out.append({"pubkey": str(k), "account": encode_account(a, cfg, self.bank)})
+        return self.ctx(out) if cfg.get("withContext") else out
+
+    def _token_account(self, pk: Pubkey):
+        a = self.bank.get_account(pk)
+        if a is None:
+            raise invalid_params("Invalid param: could not find account")
+        ta = decode_token_account(bytes(a.data)) if a.owner == C.TOKEN_PROGRAM_ID else None
+        if ta is None:
+            raise invalid_params("Invalid param: not a Token account")
+        return a, ta
+
+    def _decimals(self, mint: Pubkey) -> int:
+        ma = self.bank.get_account(mint)
+        m = decode_mint(bytes(ma.data)) if ma and ma.owner == C.TOKEN_PROGRAM_ID else None
+        if m is None:
+            raise invalid_params("Invalid param: mint could not be unpacked")
+        return m.decimals
+
+    def rpc_getTokenAccountBalance(self, p):
+        if not p:
+            raise invalid_params("Invalid params: missing pubkey")
+        _, ta = self._token_account(_pubkey(p[0]))
+        return self.ctx(ui_token_amount(ta.amount, self._decimals(ta.mint)))
+
+    def rpc_getTokenSupply(self, p):
+        ma = self.bank.get_account(_pubkey(p[0]))
+        m = decode_mint(bytes(ma.data)) if ma and ma.owner == C.TOKEN_PROGRAM_ID else None
+        if m is None:
+            raise invalid_params("Invalid param: not a Token mint")
+        return self.ctx(ui_token_amount(m.supply, m.decimals))
+
+    def _token_accounts_by(self, p, field_name: str):
+        if len(p) < 2 or not isinstance(p[1], dict):
+            raise invalid_params("Invalid params: expected owner and filter")
+        who = _pubkey(p[0])
+        flt = p[1]
+        mint = _pubkey(flt["mint"]) if "mint" in flt else None
+        if "programId" in flt:
+            if _pubkey(flt["programId"]) != C.TOKEN_PROGRAM_ID:
+                raise invalid_params("Invalid param: unrecognized Token program id")
+        elif mint is None:
+            raise invalid_params("Invalid params: filter must be mint or programId")
+        cfg = _cfg(p, 2)
+        out = []
+        for k, a in list(self.bank.accounts.items()):
+            if a.owner != C.TOKEN_PROGRAM_ID:
+                continue
+            ta = decode_token_account(bytes(a.data))
+            if ta is None or getattr(ta, field_name) != who or (mint is not None and ta.mint != mint):
+                continue
+            out.append({"pubkey": str(k), "account": encode_account(a, cfg, self.bank)})
+        return self.ctx(out)
+
+    def rpc_getTokenAccountsByOwner(self, p):
+        return self._token_accounts_by(p, "owner")
+
+    def rpc_getTokenAccountsByDelegate(self, p):
+        return self._token_accounts_by(p, "delegate")
+
+    # -- transactions ------------------------------------------------------------
+    def _status_json(self, r: TxResult) -> dict[str, Any]:
+        conf, confirmations = self.bank.confirmation_status(r.slot)
+        return {
+            "slot": r.slot,
+            "confirmations": confirmations,
+            "err": r.err,
+            "status": {"Ok": None} if r.err is None else {"Err": r.err},
+            "confirmationStatus": conf,
+        }
+
+    def rpc_getSignatureStatuses(self, p):
+        if not p or not isinstance(p[0], list):
+            raise invalid_params("Invalid params: expected a list of signatures")
+        if len(p[0]) > 256:
+            raise invalid_params("Too many inputs provided; max 256")
+        out = []
+        for s in p[0]:
+            try:
+                sig = Signature.from_string(s)
+            except Exception:
+                raise invalid_params("Invalid param: Invalid signature") from None
+            r = self.bank.transactions.get(sig)
+            out.append(self._status_json(r) if r is not None else None)
+        return self.ctx(out)
+
+    def rpc_getTransaction(self, p):
+        if not p:
+            raise invalid_params("Invalid params: missing signature")
+        try:
+            sig = Signature.from_string(p[0])
+        except Exception:
+            raise invalid_params("Invalid param: Invalid signature") from None
+        cfg = _cfg(p, 1) if len(p) > 1 and isinstance(p[1], dict) else {}
+        encoding = p[1] if len(p) > 1 and isinstance(p[1], str) else cfg.get("encoding", "json")
+        r = self.bank.transactions.get(sig)
+        if r is None:
+            return None
+        if cfg.get("commitment") == "finalized" and self.bank.confirmation_status(r.slot)[0] != "finalized":
+            return None
+        is_v0 = isinstance(r.tx.message, MessageV0)
+        max_v = cfg.get("maxSupportedTransactionVersion")
+        if is_v0 and max_v is None:
+            raise RpcError(
+                -32015,
+                "Transaction version (0) is not supported by the requesting client. Please try the request "
+                'again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+            )
+        if encoding == "json" or encoding == "jsonParsed":
+            txj: Any = {"signatures": [str(s) for s in r.tx.signatures], "message": _ui_message(r.tx)}
+        elif encoding in ("base64", "base58"):
+            raw = bytes(r.tx)
+            txj = [base64.b64encode(raw).decode() if encoding == "base64" else b58encode(raw), encoding]
+        else:
+            raise invalid_params(f"Invalid params: unknown variant `{encoding}`")
+        meta = {
+            "err": r.err,
+            "status": {"Ok": None} if r.err is None else {"Err": r.err},
+            "fee": r.fee,
+            "preBalances": r.pre_balances,
+            "postBalances": r.post_balances,
+            "innerInstructions": r.inner_instructions,
+            "logMessages": r.logs,
+            "preTokenBalances": r.pre_token_balances,
+            "postTokenBalances": r.post_token_balances,
+            "rewards": [],
+            "loadedAddresses": {"writable": [], "readonly": []},
+            "computeUnitsConsumed": r.units_consumed,
+        }
+        out: dict[str, Any] = {"slot": r.slot, "blockTime": r.block_time, "transaction": txj, "meta": meta}
+        if max_v is not None:
+            out["version"] = 0 if is_v0 else "legacy"
+        return out
+
+    def _preflight_error(self, err: Any, r: TxResult | None) -> RpcError:
+        return RpcError(
+            -32002,
+            f"Transaction simulation failed: {tx_error_display(err)}",
+            _sim_value(r, err, None, self.bank),
+        )
+
+    def rpc_simulateTransaction(self, p):
+        if not p:
+            raise invalid_params("Invalid params: missing transaction")
+        cfg = _cfg(p, 1)
+        tx, raw_len = decode_transaction(p[0], cfg.get("encoding", "base58"))
+        sig_verify = bool(cfg.get("sigVerify", False))
+        replace = bool(cfg.get("replaceRecentBlockhash", False))
+        if sig_verify and replace:
+            raise invalid_params("sigVerify may not be used with replaceRecentBlockhash")
+        try:
+            r = self.bank.simulate(
+                tx, raw_len=raw_len, sig_verify=sig_verify, replace_blockhash=replace, check_duplicate=False
+            )
+        except TxError as e:
+            if e.err == "SignatureFailure":
+                raise RpcError(-32003, "Transaction signature verification failure") from None
+            return self.ctx(_sim_value(None, e.err, None, self.bank))
+        return self.ctx(_sim_value(r, r.err, cfg.get("accounts"), self.bank))
+
+    def rpc_sendTransaction(self, p):
+        if not p:
+            raise invalid_params("Invalid params: missing transaction")
+        cfg = _cfg(p, 1)
+        tx, raw_len = decode_transaction(p[0], cfg.get("encoding", "base58"))
+        sig = tx.signatures[0] if tx.signatures else Signature.default()
+        if getattr(self, "_drop_current", False):
+            self.dropped[str(sig)] = time.time()
+            return str(sig)
+        if not cfg.get("skipPreflight", False):
+            if not all(tx.verify_with_results()):
+                raise RpcError(-32003, "Transaction signature verification failure")
+            try:
+                r = self.bank.simulate(tx, raw_len=raw_len)
+            except TxError as e:
+                raise self._preflight_error(e.err, None) from None
+            if r.err is not None:
+                raise self._preflight_error(r.err, r)
+        try:
+            self.bank.process_transaction(tx, raw_len=raw_len)
+        except TxError:
+            pass  # like a real cluster: the transaction is dropped and never lands
+        return str(sig)
+
+    def rpc_requestAirdrop(self, p):
+        if len(p) < 2 or not isinstance(p[1], int) or p[1] <= 0:
+            raise invalid_params("Invalid params: expected pubkey and lamports")
+        try:
+            r = self.bank.airdrop(_pubkey(p[0]), p[1])
+        except TxError as e:
+            raise RpcError(-32600, f"airdrop request failed: {e}") from None
+        if r.err is not None:
+            raise RpcError(-32600, f"airdrop request failed: {tx_error_display(r.err)}")
+        return str(r.signature)
+
+    def rpc_getSignaturesForAddress(self, p):
+        who = _pubkey(p[0])
+        cfg = _cfg(p, 1)
+        limit = int(cfg.get("limit", 1000))
+        out = []
+        for sig, r in reversed(list(self.bank.transactions.items())):
+            if who in r.tx.message.account_keys:
+                conf, _ = self.bank.confirmation_status(r.slot)
+                out.append(
+                    {"signature": str(sig), "slot": r.slot, "err": r.err, "memo": None,
+                     "blockTime": r.block_time, "confirmationStatus": conf}
+                )
+                if len(out) >= limit:
+                    break
+        return out
+
+    # -- block engine ------------------------------------------------------------
+    @staticmethod
+    def bundle_id(sigs: list[Signature]) -> str:
+        return hashlib.sha256(",".join(str(s) for s in sigs).encode()).hexdigest()
+
+    def bundle_getTipAccounts(self, p):
+        return [str(k) for k in C.TIP_ACCOUNTS]
+
+    def bundle_sendBundle(self, p):
+        if not p or not isinstance(p[0], list) or not p[0]:
+            raise invalid_params("bundle must contain at least one transaction")
+        if len(p[0]) > C.MAX_BUNDLE_TXS:
+            raise invalid_params(f"bundle contains too many transactions: {len(p[0])} (max {C.MAX_BUNDLE_TXS})")
+        encoding = _cfg(p, 1).get("encoding", "base58")
+        txs = [decode_transaction(s, encoding)[0] for s in p[0]]
+        for t in txs:
+            if not t.signatures:
+                raise invalid_params("bundle transaction has no signature")
+        sigs = [t.signatures[0] for t in txs]
+        if len(set(sigs)) != len(sigs):
+            raise invalid_params("bundle contains duplicate transactions")
+        bid = self.bundle_id(sigs)
+        if getattr(self, "_drop_current", False):
+            self.dropped[bid] = time.time()
+            return bid
+        self.bank.process_bundle(txs, bid)
+        return bid
+
+    def bundle_getBundleStatuses(self, p):
+        if not p or not isinstance(p[0], list):
+            raise invalid_params("Invalid params: expected a list of bundle ids")
+        out = []
+        for bid in p[0]:
+            br = self.bank.bundles.get(bid)
+            if br is None or not br.landed:
+                out.append(None)
+                continue
+            conf, _ = self.bank.confirmation_status(br.slot)
+            out.append(
+                {
+                    "bundle_id": bid,
+                    "transactions": [str(s) for s in br.signatures],
+                    "slot": br.slot,
+                    "confirmation_status": conf,
+                    "err": {"Ok": None},
+                }
+            )
+        return self.ctx(out)
+
+    def bundle_getInflightBundleStatuses(self, p):
+        out = []
+        for bid in p[0] if p and isinstance(p[0], list) else []:
+            br = self.bank.bundles.get(bid)
+            if br is None:
+                status = "Pending" if bid in self.dropped else "Invalid"
+                out.append({"bundle_id": bid, "status": status, "landed_slot": None})
+            else:
+                out.append(
+                    {"bundle_id": bid, "status": "Landed" if br.landed else "Failed",
+                     "landed_slot": br.slot if br.landed else None}
+                )
+        return self.ctx(out)
+
+    # -- devstack controls -------------------------------------------------------
+    def ctl_warp(self, p):
+        secs = p[0] if isinstance(p, list) and p else (p.get("seconds") if isinstance(p, dict) else None)
+        if not isinstance(secs, (int, float)) or secs < 0:
+            raise invalid_params("Invalid params: expected [seconds >= 0]")
+        return self.bank.warp(secs)
+
+    def ctl_setFault(self, p):
+        spec = p[0] if isinstance(p, list) and p else p
+        if not isinstance(spec, dict):
+            raise invalid_params("Invalid params: expected [fault object]")
+        return self.faults.add(spec).to_json()
+
+    def ctl_clearFaults(self, p):
+        self.faults.clear()
+        return True
+
+    def ctl_getFaults(self, p):
+        return self.faults.list()
+
+    def ctl_setAccount(self, p):
+        spec = p[0] if isinstance(p, list) and p and isinstance(p[0], dict) else None
+        if spec is None and isinstance(p, list) and len(p) >= 2:
+            spec = {"pubkey": p[0], "lamports": p[1], "data": p[2] if len(p) > 2 else "",
+                    "owner": p[3] if len(p) > 3 else str(C.SYSTEM_PROGRAM_ID),
+                    "executable": p[4] if len(p) > 4 else False}
+        if spec is None and isinstance(p, dict):
+            spec = p
+        if spec is None:
+            raise invalid_params("Invalid params: expected {pubkey, lamports, data, owner, executable}")
+        try:
+            data = base64.b64decode(spec.get("data") or "", validate=True)
+        except Exception:
+            raise invalid_params("Invalid params: data must be base64") from None
+        self.bank.set_account(
+            _pubkey(spec["pubkey"]), int(spec["lamports"]), data,
+            _pubkey(spec.get("owner", str(C.SYSTEM_PROGRAM_ID)), "owner"), bool(spec.get("executable", False)),
+        )
+        return True
+
+    def ctl_airdrop(self, p):
+        return self.rpc_requestAirdrop(p)
+
+    def ctl_getClock(self, p):
+        return {"slot": self.bank.slot, "blockHeight": self.bank.block_height, "unixTimestamp": self.bank.unix_timestamp}
+
+
+# ---------------------------------------------------------------------------
+# HTTP
+# ---------------------------------------------------------------------------
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _ChainHTTPServer
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        if self.server.verbose:
+            super().log_message(format, *args)
+
+    def _send(self, status: int, body: bytes, ctype: str = "application/json", close: bool = False) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        if close:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:  # noqa: N802
+        if self.path.split("?")[0].rstrip("/") == "/health":
+            self._send(200, b"ok", "text/plain")
+        else:
+            self._send(404, b"not found", "text/plain")
+
+    def do_POST(self) -> None:  # noqa: N802
+        path = self.path.split("?")[0].rstrip("/") or "/"
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        if path == BUNDLE_PATH:
+            target = "bundle"
+        elif path == "/":
+            target = "rpc"
+        else:
+            self._send(404, b"not found", "text/plain")
+            return
+        rpc = self.server.rpc
+        try:
+            req = json.loads(body)
+        except Exception:
+            self._reply({"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": None})
+            return
+        batch = isinstance(req, list)
+        reqs = req if batch else [req]
+        methods = [r.get("method", "") if isinstance(r, dict) else "" for r in reqs]
+        # "down": the endpoint answers 503 and closes the connection
+        for m in methods:
+            if rpc.faults.take(target, m, ("down",)) is not None:
+                self._send(503, b'{"error":"service unavailable"}', close=True)
+                return
+        for m in methods:
+            f = rpc.faults.take(target, m, ("slow",))
+            if f is not None:
+                time.sleep(f.delay_ms / 1000.0)
+        out = [self._one(rpc, target, r) for r in reqs]
+        if batch:
+            self._reply([o for o in out if o is not None])
+        elif out[0] is not None:
+            self._reply(out[0])
+        else:
+            self._send(200, b"")
+
+    def _reply(self, obj: Any) -> None:
+        self._send(200, json.dumps(obj).encode())
+
+    @staticmethod
+    def _one(rpc: ChainRPC, target: str, r: Any) -> dict[str, Any] | None:
+        if not isinstance(r, dict) or not isinstance(r.get("method"), str):
+            return {"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid request"}, "id": None}
+        rid = r.get("id")
+        method = r["method"]
+        try:
+            if rpc.faults.take(target, method, ("error",)) is not None:
+                raise RpcError(-32005, "Node is unhealthy", {"numSlotsBehind": None})
+            drop = rpc.faults.take(target, method, ("drop",)) is not None
+            rpc._drop_current = drop
+            try:
+                result = rpc.call(target, method, r.get("params"))
+            finally:
+                rpc._drop_current = False
+            resp = {"jsonrpc": "2.0", "result": result, "id": rid}
+        except RpcError as e:
+            resp = {"jsonrpc": "2.0", "error": e.to_json(), "id": rid}
+        except Exception as e:  # never let a bug kill the connection
+            resp = {"jsonrpc": "2.0", "error": {"code": -32603, "message": f"Internal error: {e}"}, "id": rid}
+        return resp
+
+
+class _ChainHTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    rpc: ChainRPC
+    verbose: bool = False
+
+
+@dataclass
+class ChainHandle:
+    url: str
+    bundle_url: str
+    bank: Bank
+    faults: FaultTable
+    server: _ChainHTTPServer
+    thread: threading.Thread
+
+    @property
+    def port(self) -> int:
+        return self.server.server_address[1]
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)
+
+
+def install_plugins(bank: Bank) -> bool:
+    """Call ``devstack.chain.programs.install(bank)`` if that module exists. Returns whether it did."""
+    try:
+        mod = importlib.import_module("devstack.chain.programs")
+    except ModuleNotFoundError as e:
+        if e.name in ("devstack.chain.programs",):
+            return False
+        raise
+    install = getattr(mod, "install", None)
+    if install is None:
+        return False
+    with bank.lock:
+        install(bank)
+    return True
+
+
+def start_chain(
+    host: str = "127.0.0.1", port: int = 0, *, bank: Bank | None = None, plugins: bool = True, verbose: bool = False
+) -> ChainHandle:
+    """Start the chain's HTTP server in a background thread (port 0 = a free port)."""
+    bank = bank or Bank()
+    if plugins:
+        install_plugins(bank)
+    faults = FaultTable()
+    srv = _ChainHTTPServer((host, port), _Handler)
+    srv.rpc = ChainRPC(bank, faults)
+    srv.verbose = verbose
+    t = threading.Thread(target=srv.serve_forever, name="devstack-chain", daemon=True)
+    t.start()
+    h, p = srv.server_address[:2]
+    url = f"http://{h}:{p}"
+    return ChainHandle(url=url, bundle_url=url + BUNDLE_PATH, bank=bank, faults=faults, server=srv, thread=t)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="devstack chain: local Solana-compatible JSON-RPC + block engine")
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=8899)
+    ap.add_argument("--no-plugins", action="store_true", help="do not call devstack.chain.programs.install")
+    ap.add_argument("--verbose", action="store_true")
+    a = ap.parse_args(argv)
+    handle = start_chain(a.host, a.port, plugins=not a.no_plugins, verbose=a.verbose)
+    print(f"devstack chain: rpc {handle.url} block engine {handle.bundle_url}", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        handle.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
