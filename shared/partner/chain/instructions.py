@@ -266,16 +266,20 @@ def priority_fee_charged(units: int, micro_lamports: int) -> int:
 
 
 def compute_budget_for_priority_fee(priority_fee_lamports: int, units: int) -> tuple[int, int]:
-    """-> (units, micro_lamports): the smallest price whose charge
-    ceil(units*micro/1e6) is >= priority_fee_lamports (equal whenever
-    units <= 1e6, which every limit we set is)."""
+    """-> (units, micro_lamports) such that the charge ceil(units*micro/1e6)
+    is >= priority_fee_lamports and as close as possible (equal whenever
+    units <= 1e6)."""
     if not (1 <= units <= MAX_COMPUTE_UNITS):
         raise ValueError(f"units must be in [1, {MAX_COMPUTE_UNITS}]")
     if priority_fee_lamports < 0:
         raise ValueError("priority fee must be >= 0")
     if priority_fee_lamports == 0:
         return units, 0
-    micro = (priority_fee_lamports - 1) * MICRO_LAMPORTS_PER_LAMPORT // units + 1
+    # the plain price ceil(fee*1e6/units) when it charges exactly the fee,
+    # else the smallest price that charges at least the fee
+    micro = -(-priority_fee_lamports * MICRO_LAMPORTS_PER_LAMPORT // units)
+    if priority_fee_charged(units, micro) != priority_fee_lamports:
+        micro = (priority_fee_lamports - 1) * MICRO_LAMPORTS_PER_LAMPORT // units + 1
     if micro > U64_MAX:
         raise ValueError("priority fee too large for these units")
     return units, micro

@@ -1,0 +1,148 @@
+"""Account layouts: fixed byte strings (docs/onchain.md) and round-trips."""
+import hashlib
+import struct
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from solders.pubkey import Pubkey
+
+from partner.chain import layouts as L
+
+A = Pubkey(bytes([1] * 32))
+B = Pubkey(bytes([2] * 32))
+C = Pubkey(bytes([3] * 32))
+D = Pubkey(bytes([4] * 32))
+
+
+@pytest.mark.parametrize("cls,hexdisc,size", [
+    (L.Global, "a7e8e8b1c86c727f", 245),
+    (L.BondingCurve, "17b7f83760d8ac60", 195),
+    (L.CoinMetadata, "1c2106645d1e019d", 454),
+    (L.Pool, "f19a6d0411b16dbc", 235),
+])
+def test_discriminators_and_sizes(cls, hexdisc, size):
+    assert cls.DISCRIMINATOR.hex() == hexdisc
+    assert hashlib.sha256(f"account:{cls.NAME}".encode()).digest()[:8].hex() == hexdisc
+    assert cls.SIZE == size
+
+
+def test_global_golden():
+    g = L.Global(A, B, bump=254)
+    raw = g.encode()
+    assert raw.hex() == (
+        "a7e8e8b1c86c727f" "fe" + "01" * 32 + "02" * 32 + "6400" "1027" "0200000000000000"
+        "0010d847e3cf0300" "00ac23fc06000000" "0078c5fb51d10200" "0080c6a47e8d0300" + "00" * 128)
+    assert L.Global.decode(raw) == g
+    assert g.protocol_fee_bps == 100 and g.wallet_cap_bps == 10_000
+
+
+def test_bonding_curve_golden():
+    c = L.BondingCurve(B, A, 1_073_000_000_000_000, 30_000_000_000, 793_100_000_000_000, 0, 10**15,
+                       False, False, 255, 42, 1_700_000_000)
+    raw = c.encode()
+    assert raw.hex() == (
+        "17b7f83760d8ac60" + "02" * 32 + "01" * 32 + "0010d847e3cf0300" "00ac23fc06000000"
+        "0078c5fb51d10200" "0000000000000000" "0080c6a47e8d0300" "00" "00" "ff"
+        "2a00000000000000" "00f1536500000000" + "00" * 64)
+    assert L.BondingCurve.decode(raw) == c
+    # offsets documented in docs/onchain.md
+    assert struct.unpack_from("<Q", raw, 72)[0] == c.virtual_token_reserves
+    assert struct.unpack_from("<Q", raw, 96)[0] == c.real_sol_reserves
+    assert raw[112] == 0 and raw[113] == 0 and raw[114] == 255
+    bad = bytearray(raw)
+    bad[112] = 2
+    with pytest.raises(L.LayoutError):
+        L.BondingCurve.decode(bytes(bad))
+
+
+def test_metadata_golden():
+    m = L.CoinMetadata(B, A, "Test Coin", "TEST", "ipfs://bafy", 1_700_000_000, 253)
+    raw = m.encode()
+    assert len(raw) == 454
+    assert raw[:72].hex() == "1c2106645d1e019d" + "02" * 32 + "01" * 32
+    assert raw[72:105].hex() == "09" + "5465737420436f696e".ljust(64, "0")
+    assert raw[105:116].hex() == "04" + "54455354".ljust(20, "0")
+    assert raw[116:317].hex() == "0b" + "697066733a2f2f62616679".ljust(400, "0")
+    assert raw[317:326].hex() == "00f1536500000000" "fd"
+    assert L.CoinMetadata.decode(raw) == m
+    with pytest.raises(L.LayoutError):
+        L.CoinMetadata(B, A, "x" * 33, "T", "u").encode()
+    with pytest.raises(L.LayoutError):
+        L.CoinMetadata(B, A, "x", "T" * 11, "u").encode()
+    with pytest.raises(L.LayoutError):
+        L.CoinMetadata(B, A, "x", "T", "u" * 201).encode()
+    # multi-byte UTF-8: 32 bytes is the limit, not 32 characters
+    L.CoinMetadata(B, A, "é" * 16, "T", "u").encode()
+    with pytest.raises(L.LayoutError):
+        L.CoinMetadata(B, A, "é" * 17, "T", "u").encode()
+
+
+def test_pool_golden():
+    p = L.Pool(B, C, A, D, 206_900_000_000_000, 85_000_000_000, 100, 1_700_000_002, 99, 252)
+    raw = p.encode()
+    assert raw.hex() == (
+        "f19a6d0411b16dbc" + "02" * 32 + "03" * 32 + "01" * 32 + "04" * 32 + "000801a92cbc0000"
+        "001265ca13000000" "6400" "02f1536500000000" "6300000000000000" "fc" + "00" * 64)
+    assert L.Pool.decode(raw) == p
+
+
+def test_wrong_discriminator_and_short_data():
+    raw = L.Pool(B, C, A, D, 1, 2).encode()
+    with pytest.raises(L.LayoutError):
+        L.BondingCurve.decode(raw + bytes(100))
+    with pytest.raises(L.LayoutError):
+        L.Pool.decode(raw[:-1])
+    assert isinstance(L.decode_account(raw), L.Pool)
+    with pytest.raises(L.LayoutError):
+        L.decode_account(bytes(300))
+
+
+def test_decode_accepts_trailing_bytes():
+    raw = L.Pool(B, C, A, D, 1, 2).encode()
+    assert L.Pool.decode(raw + b"\x00" * 10).base_reserve == 1
+
+
+u64 = st.integers(0, 2**64 - 1)
+i64 = st.integers(-(2**63), 2**63 - 1)
+keys = st.binary(min_size=32, max_size=32).map(Pubkey)
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys, keys, u64, u64, u64, u64, u64, st.booleans(), st.booleans(), st.integers(0, 255), u64, i64)
+def test_curve_roundtrip(m, c, a, b, d, e, f, comp, mig, bump, slot, ts):
+    x = L.BondingCurve(m, c, a, b, d, e, f, comp, mig, bump, slot, ts)
+    assert L.BondingCurve.decode(x.encode()) == x
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys, keys, st.text(max_size=8), st.text(max_size=2), st.text(max_size=50), i64, st.integers(0, 255))
+def test_metadata_roundtrip(m, c, name, sym, uri, ts, bump):
+    x = L.CoinMetadata(m, c, name, sym, uri, ts, bump)
+    assert L.CoinMetadata.decode(x.encode()) == x
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys, keys, keys, keys, u64, u64, st.integers(0, 65535), i64, u64, st.integers(0, 255))
+def test_pool_roundtrip(a, b, c, d, e, f, g, h, i, j):
+    x = L.Pool(a, b, c, d, e, f, g, h, i, j)
+    assert L.Pool.decode(x.encode()) == x
+
+
+@settings(max_examples=100, deadline=None)
+@given(keys, keys, st.integers(0, 65535), st.integers(0, 65535), i64, u64, u64, u64, u64, st.integers(0, 255))
+def test_global_roundtrip(a, b, c, d, e, f, g, h, i, j):
+    x = L.Global(a, b, c, d, e, f, g, h, i, j)
+    assert L.Global.decode(x.encode()) == x
+
+
+def test_spl_layouts():
+    from solders.token.state import Mint, TokenAccount, TokenAccountState
+    mint = L.SplMint(A, 10**15, 6, True, None)
+    sd = Mint.from_bytes(mint.encode())
+    assert sd.mint_authority == A and sd.supply == 10**15 and sd.decimals == 6 and sd.freeze_authority is None
+    assert L.SplMint.decode(mint.encode()) == mint
+    ta = L.SplTokenAccount(B, A, 123)
+    sd = TokenAccount.from_bytes(ta.encode())
+    assert sd.mint == B and sd.owner == A and sd.amount == 123 and sd.state == TokenAccountState.Initialized
+    assert L.token_account_amount(ta.encode()) == 123
