@@ -186,6 +186,7 @@ def api_event(
       Content-Type matches ``binary_media_types`` (default: the project's
       template.yaml API BinaryMediaTypes) the body is base64 and
       ``isBase64Encoded`` is true, as API Gateway does.
+    * ``path``: as received, percent-encoding kept (as REST APIs deliver it).
     * ``resource``: the route's path template; default ``path``. When given
       without ``path_params`` the parameters are taken from matching ``path``.
     """
@@ -203,9 +204,11 @@ def api_event(
         query = raw_query
     query_pairs = _query_pairs(query)
 
-    decoded_path = unquote(path) or "/"
+    # REST APIs deliver `path` as received (still percent-encoded); pathParameters
+    # and query parameters are decoded.
+    path = path or "/"
     if resource is None:
-        resource = decoded_path
+        resource = unquote(path)
     if path_params is None and "{" in resource:
         path_params = match_path(resource, path)
     path_params = dict(path_params) if path_params else None
@@ -235,7 +238,7 @@ def api_event(
 
     return {
         "resource": resource,
-        "path": decoded_path,
+        "path": path,
         "httpMethod": method,
         "headers": single_h,
         "multiValueHeaders": multi_h,
@@ -249,7 +252,7 @@ def api_event(
             "httpMethod": method,
             "extendedRequestId": base64.b64encode(uuid.uuid4().bytes[:12]).decode("ascii"),
             "requestTime": request_time,
-            "path": f"/{stage}{decoded_path}",
+            "path": f"/{stage}{path}",
             "accountId": ACCOUNT_ID,
             "protocol": protocol,
             "stage": stage,

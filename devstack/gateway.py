@@ -415,7 +415,11 @@ class _Handler(BaseHTTPRequestHandler):
             source_port=int(self.client_address[1]) if len(self.client_address) > 1 else 0,
             raw_path=raw_path,
         )
-        status, headers, data = self.gateway.handle(request, server_port=self.server.server_address[1])
+        try:
+            status, headers, data = self.gateway.handle(request, server_port=self.server.server_address[1])
+        except Exception:  # noqa: BLE001 - a devstack bug, not a handler error
+            traceback.print_exc(file=sys.stderr)
+            status, headers, data = _json_response(500, {"error": "internal_error", "message": "devstack gateway failed"})
         self._write(status, headers, data)
         if self.gateway.log_requests:
             ms = (time.monotonic() - started) * 1000
