@@ -1,0 +1,107 @@
+"""Devstack-only pages on the gateway: a platform sign-in stand-in and a tiny demo partner app.
+
+/dev/login       signs the browser in as a platform user (the consent page's session)
+/demo            the demo app: "Connect" starts the OAuth flow with PKCE
+/demo/callback   exchanges the code at /oauth/token (HTTP, with the demo client's key)
+                 and shows the tokens' scopes and the /partner/v1/me answer
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import secrets
+import threading
+from html import escape
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import httpx
+
+from devstack.gateway import Request
+
+_STYLE = ("body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}"
+          "pre{background:#f4f5f7;padding:1rem;border-radius:8px;overflow:auto}"
+          "a.button{display:inline-block;background:#1f6feb;color:#fff;padding:.6rem 1rem;border-radius:8px;"
+          "text-decoration:none}")
+
+
+def _page(title: str, body: str) -> tuple[int, dict[str, str], bytes]:
+    html = (f"<!doctype html><html><head><meta charset=utf-8><title>{escape(title)}</title>"
+            f"<style>{_STYLE}</style></head><body>{body}</body></html>")
+    return 200, {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}, html.encode()
+
+
+class DevPages:
+    def __init__(self, base_url: str, demo_client: dict[str, Any], users: list[dict[str, Any]]) -> None:
+        self.base_url = base_url
+        self.client = demo_client
+        self.users = users
+        self.redirect_uri = f"{base_url}/demo/callback"
+        self._pending: dict[str, str] = {}  # state -> PKCE verifier
+        self._lock = threading.Lock()
+
+    def routes(self) -> dict[tuple[str, str], Any]:
+        return {("GET", "/dev/login"): self.login, ("GET", "/demo"): self.demo,
+                ("GET", "/demo/callback"): self.callback}
+
+    # -------------------------------------------------------------- platform sign-in
+    def login(self, request: Request):
+        from partner import admin
+
+        query = {k: v[0] for k, v in request.query.items()}
+        target = query.get("next", "/demo")
+        if not target.startswith("/") or target.startswith("//"):
+            target = "/demo"
+        user_id = query.get("user")
+        if user_id:
+            cookie = admin.create_session(user_id)["cookie"]
+            return 303, {"Location": target, "Set-Cookie": f"{cookie}; Path=/; HttpOnly; SameSite=Lax"}, b""
+        links = "".join(
+            f"<li><a id=\"login-{i}\" href=\"/dev/login?{urlencode({'user': u['user_id'], 'next': target})}\">"
+            f"Sign in as {escape(u['label'])}</a> <code>{escape(u['wallet'])}</code></li>"
+            for i, u in enumerate(self.users)
+        )
+        return _page("Platform sign-in (devstack)",
+                     f"<h1>Platform sign-in</h1><p>Devstack stand-in for the platform login.</p><ul>{links}</ul>")
+
+    # -------------------------------------------------------------- demo partner app
+    def demo(self, request: Request):
+        verifier = secrets.token_urlsafe(48)
+        challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+        state = secrets.token_urlsafe(16)
+        with self._lock:
+            self._pending[state] = verifier
+        query = urlencode({
+            "response_type": "code", "client_id": self.client["client_id"], "redirect_uri": self.redirect_uri,
+            "scope": "profile:read trade:execute governance:vote governance:propose coin:create",
+            "state": state, "code_challenge": challenge, "code_challenge_method": "S256",
+        })
+        return _page("Demo partner app",
+                     "<h1>Demo partner app</h1><p>Connects a platform user with OAuth 2.0 + PKCE.</p>"
+                     f"<p><a class=button id=connect href=\"/oauth/authorize?{escape(query)}\">Connect your wallet</a></p>")
+
+    def callback(self, request: Request):
+        query = {k: v[0] for k, v in request.query.items()}
+        with self._lock:
+            verifier = self._pending.pop(query.get("state", ""), None)
+        if "error" in query or verifier is None:
+            return _page("Not connected", f"<h1>Not connected</h1><p id=result>{escape(query.get('error', 'unknown state'))}</p>")
+        token = httpx.post(f"{self.base_url}/oauth/token", auth=(self.client["client_id"], self.client["api_key"]),
+                           data={"grant_type": "authorization_code", "code": query.get("code", ""),
+                                 "redirect_uri": self.redirect_uri, "code_verifier": verifier}, timeout=30)
+        if token.status_code != 200:
+            return _page("Token error", f"<h1>Token error</h1><pre id=result>{escape(token.text)}</pre>")
+        tokens = token.json()
+        me = httpx.get(f"{self.base_url}/partner/v1/me",
+                       headers={"Authorization": f"Bearer {tokens['access_token']}"}, timeout=30)
+        shown = {"scope": tokens["scope"], "expires_in": tokens["expires_in"]}
+        curl = (f"curl -s {self.base_url}/partner/v1/me -H 'Authorization: Bearer {tokens['access_token']}'")
+        return _page("Connected",
+                     "<h1>Connected</h1>"
+                     f"<p>Token response (secrets not shown):</p><pre>{escape(json.dumps(shown, indent=2))}</pre>"
+                     f"<p>GET /partner/v1/me answered {me.status_code}:</p>"
+                     f"<pre id=result>{escape(json.dumps(me.json(), indent=2))}</pre>"
+                     f"<p>Try it yourself (the access token is valid 30 minutes):</p><pre>{escape(curl)}</pre>"
+                     f"<p><a href=\"/demo\">Connect again</a> · <a href=\"/dev/login?next={quote('/demo')}\">switch user</a></p>")

@@ -1,0 +1,156 @@
+"""`make run`: the whole service on this machine (design section 7), seeded.
+
+moto (DynamoDB, S3, KMS) in server mode with the template's own resources, the devstack
+chain (JSON-RPC + block engine), and the gateway on 127.0.0.1:3000 invoking the real
+handlers. Writes .devstack/env.json so partnerctl works with no flags.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+STATE = ROOT / ".devstack"
+
+
+class Devstack:
+    """Starts and stops every local service; usable from tests too."""
+
+    def __init__(self, *, gateway_port: int = 3000, chain_port: int = 8899, moto_port: int = 0,
+                 prefix: str = "partner-dev", log: bool = True) -> None:
+        self.gateway_port, self.chain_port, self.moto_port = gateway_port, chain_port, moto_port
+        self.prefix, self.log = prefix, log
+        self.moto = self.chain = self.gateway = None
+        self.env: dict[str, str] = {}
+
+    def start(self) -> Devstack:
+        from devstack.aws import aws_env, create_resources, start_moto
+        from devstack.gateway import start_gateway
+
+        self.moto = start_moto(port=self.moto_port)
+        parameters: dict[str, Any] = {}
+        chain = _start_chain(self.chain_port)
+        if chain is not None:
+            self.chain = chain
+            parameters["RpcUrl"] = chain.url
+            parameters["BlockEngineUrl"] = chain.bundle_url
+        stack = create_resources(ROOT / "template.yaml", self.moto.url, prefix=self.prefix, parameters=parameters)
+        self.env = {**aws_env(self.moto.url), **stack.environment()}
+        self.env["LOGIN_URL"] = "/dev/login"
+        self.gateway = start_gateway(ROOT / "template.yaml", self.env, port=self.gateway_port,
+                                     parameters=parameters, log=self.log)
+        from partner.settings import reset_settings
+
+        reset_settings()
+        return self
+
+    @property
+    def url(self) -> str:
+        assert self.gateway is not None
+        return self.gateway.url
+
+    def stop(self) -> None:
+        for part in (self.gateway, self.chain, self.moto):
+            if part is not None:
+                try:
+                    part.stop()
+                except Exception as exc:  # keep stopping the rest
+                    print(f"devstack: stop failed: {exc}", file=sys.stderr)
+
+
+def _start_chain(port: int):
+    try:
+        from devstack.chain.server import start_chain
+    except ImportError:
+        return None
+    return start_chain(port=port)
+
+
+def seed(stack: Devstack) -> dict[str, Any]:
+    """A demo client, two funded users and the devstack pages."""
+    from devstack.demo_app import DevPages
+    from partner import admin
+
+    base = stack.url
+    demo = admin.create_client(name="Demo Partner App", redirect_uri=f"{base}/demo/callback", tier="Partner")
+    users = []
+    for label, twitter in (("alice", "alice"), ("bob", "bob")):
+        created = admin.create_user(twitter=twitter)
+        created["label"] = label
+        if stack.chain is not None:
+            from partnerctl import dev
+
+            os.environ["RPC_URL"] = stack.chain.url
+            dev.airdrop(created["wallet"], 50 * 10**9)
+            created["lamports"] = 50 * 10**9
+        users.append(created)
+    pages = DevPages(base, demo, users)
+    assert stack.gateway is not None
+    stack.gateway.extra_routes.update(pages.routes())
+    return {"client": demo, "users": users}
+
+
+def usage(stack: Devstack, seeded: dict[str, Any]) -> str:
+    base = stack.url
+    client = seeded["client"]
+    alice = seeded["users"][0]
+    chain = f"{stack.chain.url} (block engine {stack.chain.bundle_url})" if stack.chain else "not available"
+    return f"""
+Partner API devstack is up.
+
+  gateway   {base}   ({{base_url}} and {{auth_url}})
+  chain     {chain}
+  aws       {stack.moto.url} (moto: DynamoDB, S3, KMS)
+
+Connect in a browser:  {base}/demo   -> Connect -> sign in as alice -> Approve
+Demo client:           client_id {client['client_id']}
+                       api_key   {client['api_key']}
+                       redirect  {base}/demo/callback
+Users:                 alice {alice['user_id']} wallet {alice['wallet']}
+
+By hand (PKCE):
+  open {base}/oauth/authorize?response_type=code&client_id={client['client_id']}&redirect_uri={base}/demo/callback&scope=profile:read&state=s&code_challenge=<S256>&code_challenge_method=S256
+  curl -s -u {client['client_id']}:{client['api_key']} {base}/oauth/token \\
+       -d grant_type=authorization_code -d code=<app_ac_...> -d redirect_uri={base}/demo/callback -d code_verifier=<verifier>
+  curl -s {base}/partner/v1/me -H 'Authorization: Bearer <app_at_...>'
+
+Operator CLI (from the repo root): .venv/bin/partnerctl --json client create --name App --redirect-uri http://localhost:8080/cb
+Stop with Ctrl-C. State lives in memory and is gone when it stops.
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=int(os.environ.get("GATEWAY_PORT", 3000)))
+    parser.add_argument("--chain-port", type=int, default=int(os.environ.get("CHAIN_PORT", 8899)))
+    args = parser.parse_args(argv)
+    stack = Devstack(gateway_port=args.port, chain_port=args.chain_port).start()
+    try:
+        seeded = seed(stack)
+        STATE.mkdir(exist_ok=True)
+        env_file = STATE / "env.json"
+        env_file.write_text(json.dumps(stack.env, indent=2))
+        env_file.chmod(0o600)
+        (STATE / "seed.json").write_text(json.dumps(seeded, indent=2))
+        print(usage(stack, seeded), flush=True)
+        stopped = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: stopped.set())
+        try:
+            stopped.wait()
+        except KeyboardInterrupt:
+            pass
+    finally:
+        stack.stop()
+        (STATE / "env.json").unlink(missing_ok=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
