@@ -7,16 +7,18 @@ import re
 
 from partner import crypto
 
-_VERIFIER = re.compile(r"^[A-Za-z0-9\-._~]{43,128}$")
-_CHALLENGE = re.compile(r"^[A-Za-z0-9\-_]{43}$")
+# The spec narrows RFC 7636's alphabet: a verifier is 43-128 characters of [A-Za-z0-9_-].
+# fullmatch, not match with `$`: `$` also matches before a trailing newline.
+_VERIFIER = re.compile(r"[A-Za-z0-9_-]{43,128}")
+_CHALLENGE = re.compile(r"[A-Za-z0-9_-]{43}")
 
 
 def valid_challenge(challenge: str) -> bool:
-    return bool(_CHALLENGE.match(challenge))
+    return bool(_CHALLENGE.fullmatch(challenge))
 
 
 def valid_verifier(verifier: str) -> bool:
-    return bool(_VERIFIER.match(verifier))
+    return bool(_VERIFIER.fullmatch(verifier))
 
 
 def challenge_for(verifier: str) -> str:
