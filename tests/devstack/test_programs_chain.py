@@ -180,6 +180,9 @@ def test_full_lifecycle(chain):
     assert custom(err, 0) == E.SlippageExceeded
     err = chain.fails(alice, [I.buy(alice.pubkey(), mint, FEE_RECIPIENT, 0, 0)])
     assert custom(err) == E.InvalidInput
+    assert C.buy_quote(state, 1)[0] == 0
+    err = chain.fails(alice, [I.buy(alice.pubkey(), mint, FEE_RECIPIENT, 1, 0)])  # nothing out
+    assert custom(err) == E.InvalidInput
     sol_need, _ = C.buy_exact_out_quote(state, 10**12)
     err = chain.fails(alice, [I.buy_exact_out(alice.pubkey(), mint, FEE_RECIPIENT, 10**12, sol_need - 1)])
     assert custom(err) == E.SlippageExceeded

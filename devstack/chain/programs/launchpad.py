@@ -314,6 +314,8 @@ def _buy(ctx: InvokeContext, args: bytes, exact_out: bool) -> None:
             r = C.buy(t.curve, amount, t.g.protocol_fee_bps)
     except C.CurveMathError as exc:
         raise math_error(exc) from None
+    if r.tokens_out == 0:
+        raise fail(E.InvalidInput, "amount too small: no tokens out")
     if exact_out and r.sol_in > bound:
         raise fail(E.SlippageExceeded, f"sol in {r.sol_in} > max {bound}")
     if not exact_out and r.tokens_out < bound:
@@ -361,6 +363,8 @@ def sell(ctx: InvokeContext, args: bytes) -> None:
         r = C.sell(t.curve, tokens_in, t.g.protocol_fee_bps)
     except C.CurveMathError as exc:
         raise math_error(exc) from None
+    if r.sol_out == 0:
+        raise fail(E.InvalidInput, "amount too small: no SOL out")
     if r.sol_out < min_sol_out:
         raise fail(E.SlippageExceeded, f"sol out {r.sol_out} < min {min_sol_out}")
     token_transfer(ctx, t.user_ata.pubkey, t.vault.pubkey, t.user.pubkey, tokens_in)

@@ -112,6 +112,8 @@ def swap(ctx: InvokeContext, args: bytes) -> None:
             r = PM.swap_quote_in(state, amount_in, s.pool.fee_bps)
         except CurveMathError as exc:
             raise math_error(exc) from None
+        if r.amount_out == 0:
+            raise fail(E.InvalidInput, "amount too small: no tokens out")
         if r.amount_out < min_out:
             raise fail(E.SlippageExceeded, f"tokens out {r.amount_out} < min {min_out}")
         _buy(ctx, s, r)
@@ -125,6 +127,8 @@ def swap(ctx: InvokeContext, args: bytes) -> None:
         r = PM.swap_base_in(state, amount_in, s.pool.fee_bps)
     except CurveMathError as exc:
         raise math_error(exc) from None
+    if r.amount_out == 0:
+        raise fail(E.InvalidInput, "amount too small: no SOL out")
     if r.amount_out < min_out:
         raise fail(E.SlippageExceeded, f"sol out {r.amount_out} < min {min_out}")
     token_transfer(ctx, s.user_ata.pubkey, s.base_vault.pubkey, s.user.pubkey, amount_in)

@@ -10,7 +10,6 @@ from typing import Any, Iterable, Optional
 from solders.pubkey import Pubkey
 
 from .programs import (
-    ASSOCIATED_TOKEN_PROGRAM_ID,
     LAUNCHPAD_PROGRAM_ID,
     POOL_PROGRAM_ID,
     SYSTEM_PROGRAM_ID,
@@ -114,7 +113,7 @@ def spec_code_for_custom_error(custom: int, program_id: Optional[Pubkey] = None)
     """
     if program_id == SYSTEM_PROGRAM_ID:
         return "insufficient_sol" if custom == SYSTEM_ERROR_RESULT_WITH_NEGATIVE_LAMPORTS else FALLBACK_CODE
-    if program_id in (TOKEN_PROGRAM_ID, ASSOCIATED_TOKEN_PROGRAM_ID):
+    if program_id == TOKEN_PROGRAM_ID:
         return "insufficient_tokens" if custom == TOKEN_ERROR_INSUFFICIENT_FUNDS else FALLBACK_CODE
     if program_id is None or program_id in (LAUNCHPAD_PROGRAM_ID, POOL_PROGRAM_ID):
         mapped = spec_code_for_program_error(custom)
