@@ -367,3 +367,33 @@ def test_wallet_cap_and_set_params():
         assert custom(err) in (E.BuyLimitExceeded, E.InsufficientSol)
     finally:
         h.stop()
+
+
+def test_launch_bundle_with_creator_first_buy(chain):
+    """Coin create as the service sends it: launch tx + first-buy tx in one bundle."""
+    creator = chain.fund(Keypair())
+    mint = Keypair()
+    first_sol = 10**9
+    r = C.buy(C.INITIAL_CURVE, first_sol)
+    tip_account = Pubkey.from_string(chain.http.post(chain.h.bundle_url, json={
+        "jsonrpc": "2.0", "id": 1, "method": "getTipAccounts", "params": []}).json()["result"][0])
+    launch = chain.tx(creator, [*I.compute_budget_instructions(1000, 200_000),
+                                I.create_coin(creator.pubkey(), mint.pubkey(), "Bundle", "BNDL", "ipfs://x")],
+                      [creator, mint])
+    buy = chain.tx(creator, [*I.compute_budget_instructions(1000, 200_000),
+                             I.tip_transfer(creator.pubkey(), tip_account, 1_000_000),
+                             I.buy(creator.pubkey(), mint.pubkey(), FEE_RECIPIENT, first_sol, r.tokens_out)],
+                   [creator])
+    before = chain.lamports(creator.pubkey())
+    body = chain.http.post(chain.h.bundle_url, json={
+        "jsonrpc": "2.0", "id": 1, "method": "sendBundle",
+        "params": [[base64.b64encode(bytes(t)).decode() for t in (launch, buy)], {"encoding": "base64"}]}).json()
+    assert "result" in body, body
+    st = chain.http.post(chain.h.bundle_url, json={
+        "jsonrpc": "2.0", "id": 1, "method": "getBundleStatuses", "params": [[body["result"]]]}).json()
+    assert st["result"]["value"][0] is not None, st
+    assert chain.tokens(creator.pubkey(), mint.pubkey()) == r.tokens_out
+    rent = (RENT_MINT + P.rent_exempt_minimum(L.BondingCurve.SIZE) + P.rent_exempt_minimum(L.CoinMetadata.SIZE)
+            + 2 * RENT_TOKEN)
+    sig_fees = 3 * SIG_FEE + 2 * 1000
+    assert chain.lamports(creator.pubkey()) == before - rent - first_sol - 1_000_000 - sig_fees
