@@ -686,7 +686,7 @@ class ChainRPC:
     def rpc_getSignaturesForAddress(self, p):
         who = _pubkey(p[0])
         cfg = _cfg(p, 1)
-        limit = int(cfg.get("limit", 1000))
+        limit = int(cfg.get("limit") or 1000)
         out = []
         for sig, r in reversed(list(self.bank.transactions.items())):
             if who in r.tx.message.account_keys:

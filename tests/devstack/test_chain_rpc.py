@@ -219,3 +219,24 @@ def test_tip_accounts_exist_at_genesis(chain):
     assert len(set(tips["result"])) == 8
     for k in tips["result"]:
         assert balance(chain.url, k) == 890880
+
+
+def test_simulate_accounts_parsed_mint_and_signature_history(chain):
+    a, b = Keypair(), Keypair().pubkey()
+    airdrop(chain.url, a.pubkey(), SOL)
+    tx = build_tx([transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=b, lamports=SOL // 10))], a, [],
+                  latest_blockhash(chain.url))
+
+    async def go():
+        async with AsyncClient(chain.url) as c:
+            sim = await c.simulate_transaction(tx, sig_verify=True, accounts_addresses=[b, a.pubkey()])
+            assert sim.value.err is None
+            assert [x.lamports for x in sim.value.accounts] == [SOL // 10, SOL - SOL // 10 - 5000]
+            assert (await c.get_balance(b)).value == 0  # simulation changed nothing
+            parsed = (await c.get_account_info_json_parsed(C.NATIVE_MINT)).value.data
+            assert parsed.program == "spl-token" and parsed.parsed["type"] == "mint"
+            assert parsed.parsed["info"]["decimals"] == 9
+            sigs = (await c.get_signatures_for_address(a.pubkey())).value
+            assert len(sigs) == 1 and sigs[0].err is None  # the airdrop
+
+    asyncio.run(go())

@@ -192,3 +192,27 @@ def test_burn_set_authority_and_close(setup):
     assert balance(url, alice.pubkey()) == before + 2039280 - 5000
     assert result(url, "getAccountInfo", [str(a_ata), {"encoding": "base64"}])["value"] is None
     assert rpc(url, "getTokenAccountBalance", [str(a_ata)])["error"]["code"] == -32602
+
+
+def test_wrapped_sol_sync_native_and_prefunded_ata(chain):
+    from spl.token.constants import WRAPPED_SOL_MINT
+    from solders.system_program import TransferParams, transfer
+
+    url = chain.url
+    alice = Keypair()
+    airdrop(url, alice.pubkey(), 10 * SOL)
+    ata = T.get_associated_token_address(alice.pubkey(), WRAPPED_SOL_MINT)
+    # someone pre-funds the ATA address before it exists: Create still works (transfer + allocate + assign)
+    ok(url, build_tx([transfer(TransferParams(from_pubkey=alice.pubkey(), to_pubkey=ata, lamports=SOL))], alice, [],
+                     latest_blockhash(url)))
+    ixs = [
+        T.create_associated_token_account(alice.pubkey(), alice.pubkey(), WRAPPED_SOL_MINT),
+        T.sync_native(T.models.SyncNativeParams(program_id=TOKEN_PROGRAM_ID, account=ata)),
+    ]
+    ok(url, build_tx(ixs, alice, [], latest_blockhash(url)))
+    assert balance(url, ata) == SOL  # already above the rent-exempt reserve, nothing added
+    assert result(url, "getTokenAccountBalance", [str(ata)])["value"]["amount"] == str(SOL - 2039280)
+    ok(url, build_tx([transfer(TransferParams(from_pubkey=alice.pubkey(), to_pubkey=ata, lamports=SOL)),
+                      T.sync_native(T.models.SyncNativeParams(program_id=TOKEN_PROGRAM_ID, account=ata))],
+                     alice, [], latest_blockhash(url)))
+    assert result(url, "getTokenAccountBalance", [str(ata)])["value"]["uiAmountString"] == "1.99796072"
