@@ -11,7 +11,6 @@ from solders.pubkey import Pubkey
 
 from .. import constants as C
 from ..runtime import InstructionFailure, InvokeContext
-from . import system as _system
 from . import token as _token
 
 INVALID_OWNER = 0  # AssociatedTokenAccountError::InvalidOwner
@@ -85,4 +84,4 @@ def process(ctx: InvokeContext) -> None:
     )
 
 
-__all__ = ["get_associated_token_address", "process", "_system"]
+__all__ = ["get_associated_token_address", "process"]
