@@ -24,28 +24,36 @@ class Devstack:
     """Starts and stops every local service; usable from tests too."""
 
     def __init__(self, *, gateway_port: int = 3000, chain_port: int = 8899, moto_port: int = 0,
-                 prefix: str = "partner-dev", log: bool = True) -> None:
+                 prefix: str = "partner-dev", log: bool = True, moto: Any = None, chain: Any = None) -> None:
+        """`moto` and `chain` may be handles already running (tests share them); they are
+        then left running by `stop()`."""
         self.gateway_port, self.chain_port, self.moto_port = gateway_port, chain_port, moto_port
         self.prefix, self.log = prefix, log
-        self.moto = self.chain = self.gateway = None
+        self.moto, self.chain, self.gateway = moto, chain, None
+        self._owned: list[Any] = []
         self.env: dict[str, str] = {}
 
     def start(self) -> Devstack:
         from devstack.aws import aws_env, create_resources, start_moto
         from devstack.gateway import start_gateway
 
-        self.moto = start_moto(port=self.moto_port)
+        if self.moto is None:
+            self.moto = start_moto(port=self.moto_port)
+            self._owned.append(self.moto)
+        if self.chain is None:
+            self.chain = _start_chain(self.chain_port)
+            if self.chain is not None:
+                self._owned.append(self.chain)
         parameters: dict[str, Any] = {}
-        chain = _start_chain(self.chain_port)
-        if chain is not None:
-            self.chain = chain
-            parameters["RpcUrl"] = chain.url
-            parameters["BlockEngineUrl"] = chain.bundle_url
+        if self.chain is not None:
+            parameters["RpcUrl"] = self.chain.url
+            parameters["BlockEngineUrl"] = self.chain.bundle_url
         stack = create_resources(ROOT / "template.yaml", self.moto.url, prefix=self.prefix, parameters=parameters)
         self.env = {**aws_env(self.moto.url), **stack.environment()}
         self.env["LOGIN_URL"] = "/dev/login"
         self.gateway = start_gateway(ROOT / "template.yaml", self.env, port=self.gateway_port,
                                      parameters=parameters, log=self.log)
+        self._owned.insert(0, self.gateway)
         from partner.settings import reset_settings
 
         reset_settings()
@@ -57,7 +65,7 @@ class Devstack:
         return self.gateway.url
 
     def stop(self) -> None:
-        for part in (self.gateway, self.chain, self.moto):
+        for part in self._owned:
             if part is not None:
                 try:
                     part.stop()

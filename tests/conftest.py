@@ -18,6 +18,7 @@ def aws_stack():
     from devstack.aws import aws_env, create_resources, start_moto
 
     moto = start_moto(port=0)
+    pytest.moto_handle = moto
     env = aws_env(moto.url)
     os.environ.update(env)
     stack = create_resources(ROOT / "template.yaml", moto.url, prefix="partner-test")
@@ -27,6 +28,20 @@ def aws_stack():
     reset_settings()
     yield stack
     moto.stop()
+
+
+@pytest.fixture(scope="session")
+def chain(aws_stack):
+    """The devstack chain (JSON-RPC + block engine) with the reference programs."""
+    from devstack.chain.server import start_chain
+    from partner.settings import reset_settings
+
+    handle = start_chain(port=0)
+    os.environ["RPC_URL"] = handle.url
+    os.environ["BLOCK_ENGINE_URL"] = handle.bundle_url
+    reset_settings()
+    yield handle
+    handle.stop()
 
 
 @pytest.fixture

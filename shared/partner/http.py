@@ -136,3 +136,21 @@ def parse_params(body: str | None, content_type: str | None, *, allow_json: bool
         "invalid_request",
         "Content-Type must be application/x-www-form-urlencoded" + (" or application/json." if allow_json else "."),
     )
+
+
+def write_endpoint(method_path: str, bucket: str, scope: str, model: type, action, special: dict[str, str] | None = None):
+    """A /partner/v1 JSON write: admit -> parse `model` -> `action(principal, request)` -> 200 JSON."""
+    from partner import access
+    from partner.inputs import parse_json
+
+    route = access.Route(bucket=bucket, scope=scope)
+    app = make_app()
+
+    @app.post(method_path)
+    def _write() -> Response:
+        event = app.current_event
+        principal = access.admit(event.headers, route, set_bucket)
+        request = parse_json(event.decoded_body, header(event.headers, "content-type"), model, special)
+        return json_response(200, action(principal, request))
+
+    return app, entry(app, bucket)

@@ -89,3 +89,17 @@ class EnvelopeSigner:
         if keypair.pubkey() != self._pubkey:
             raise ApiError("wallet_sign_failed", "The sealed secret does not match the wallet address.")
         return keypair.sign_message(message)
+
+
+class KeypairSigner:
+    """Signs with a keypair the service just generated (a new mint) and holds for one request."""
+
+    def __init__(self, keypair: Keypair) -> None:
+        self._keypair = keypair
+
+    @property
+    def pubkey(self) -> Pubkey:
+        return self._keypair.pubkey()
+
+    def sign(self, message: bytes) -> Signature:
+        return self._keypair.sign_message(message)

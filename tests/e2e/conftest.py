@@ -1,24 +1,17 @@
-"""End-to-end fixtures: the whole devstack (moto server, chain, gateway) on free ports."""
+"""End-to-end fixtures: the gateway over the session's moto server and devstack chain."""
 
 from __future__ import annotations
-
-import os
 
 import pytest
 
 
 @pytest.fixture(scope="session")
-def devstack(aws_stack):
-    """The devstack on free ports, sharing the session's moto tables (separate prefix)."""
+def devstack(aws_stack, chain):
+    """The devstack gateway on a free port, over the same moto tables and chain as the
+    integration tests of this process, seeded like `make run`."""
     from devstack.run import Devstack, seed
 
-    saved = dict(os.environ)
-    stack = Devstack(gateway_port=0, chain_port=0, prefix="partner-e2e", log=False).start()
+    stack = Devstack(gateway_port=0, prefix="partner-test", log=False, moto=pytest.moto_handle, chain=chain).start()
     stack.seeded = seed(stack)
     yield stack
     stack.stop()
-    os.environ.clear()
-    os.environ.update(saved)
-    from partner.settings import reset_settings
-
-    reset_settings()

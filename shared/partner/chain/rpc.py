@@ -1,0 +1,174 @@
+"""Sync Solana JSON-RPC and block-engine client over httpx, with solders' request types.
+
+Requests are built with `solders.rpc.requests` and successful responses parsed with
+`solders.rpc.responses`; JSON-RPC errors are read from the raw body so preflight
+failures can be mapped to the spec's codes. Transport failures, timeouts, 5xx and
+"node unhealthy" answers are `rpc_unavailable`.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from solders.account_decoder import UiAccountEncoding
+from solders.hash import Hash
+from solders.pubkey import Pubkey
+from solders.rpc import requests as rq
+from solders.rpc.config import RpcAccountInfoConfig, RpcSendTransactionConfig
+from solders.rpc.responses import GetLatestBlockhashResp, GetMultipleAccountsResp
+from solders.signature import Signature
+from solders.commitment_config import CommitmentLevel
+from solders.transaction import Transaction, VersionedTransaction
+
+from partner.errors import ApiError
+
+_lock = threading.Lock()
+_clients: dict[float, httpx.Client] = {}
+
+
+def _http(timeout: float) -> httpx.Client:
+    client = _clients.get(timeout)
+    if client is None:
+        with _lock:
+            client = _clients.setdefault(timeout, httpx.Client(timeout=timeout, headers={"Content-Type": "application/json"}))
+    return client
+
+
+class RpcError(Exception):
+    """A JSON-RPC error answer (the node answered, and said no)."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        self.code, self.message, self.data = code, message, data
+        super().__init__(f"{code}: {message}")
+
+
+class Ambiguous(Exception):
+    """The request may have reached the node (a timeout after sending)."""
+
+
+UNHEALTHY = {-32005, -32004, -32007, -32009, -32014, -32016}
+PREFLIGHT_FAILURE = -32002
+
+
+@dataclass(frozen=True)
+class AccountData:
+    lamports: int
+    owner: Pubkey
+    data: bytes
+
+
+def unavailable(message: str = "The chain network is unavailable.", **extra: Any) -> ApiError:
+    return ApiError("rpc_unavailable", message, **extra)
+
+
+class Rpc:
+    def __init__(self, url: str, timeout: float = 10.0) -> None:
+        self.url = url
+        self.timeout = timeout
+        self.round_trips = 0
+
+    def _post(self, payload: str, *, sending: bool = False) -> Any:
+        self.round_trips += 1
+        try:
+            response = _http(self.timeout).post(self.url, content=payload)
+        except httpx.TimeoutException as exc:
+            if sending and not isinstance(exc, httpx.ConnectTimeout):
+                raise Ambiguous() from exc
+            raise unavailable() from exc
+        except httpx.TransportError as exc:
+            if sending and isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError):
+                raise Ambiguous() from exc
+            raise unavailable() from exc
+        if response.status_code >= 500 or response.status_code == 429:
+            raise unavailable()
+        try:
+            return response.json()
+        except ValueError as exc:
+            raise unavailable("The chain network answered with something that is not JSON-RPC.") from exc
+
+    @staticmethod
+    def _result(body: Any) -> Any:
+        if not isinstance(body, dict):
+            raise unavailable("Malformed JSON-RPC answer.")
+        if "error" in body:
+            err = body["error"] or {}
+            code = int(err.get("code", 0))
+            if code in UNHEALTHY:
+                raise unavailable(f"The chain node is unhealthy ({code}).")
+            raise RpcError(code, str(err.get("message", "")), err.get("data"))
+        return body
+
+    def call(self, method: str, params: list[Any] | None = None) -> Any:
+        payload = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params or []})
+        return self._result(self._post(payload))["result"]
+
+    def batch(self, requests: list[Any]) -> list[dict[str, Any]]:
+        """Several solders requests in one round trip; answers in request order."""
+        body = self._post(rq.batch_to_json(requests))
+        if isinstance(body, dict):  # a single error for the whole batch
+            self._result(body)
+            raise unavailable("Malformed JSON-RPC batch answer.")
+        by_id = {item.get("id"): item for item in body if isinstance(item, dict)}
+        out = []
+        for request in requests:
+            item = by_id.get(request.id)
+            if item is None:
+                raise unavailable("The chain node dropped part of a batch.")
+            out.append(self._result(item))
+        return out
+
+    # ------------------------------------------------------------ typed helpers
+    @staticmethod
+    def multiple_accounts_request(pubkeys: list[Pubkey], id: int) -> Any:
+        return rq.GetMultipleAccounts(pubkeys, RpcAccountInfoConfig(encoding=UiAccountEncoding.Base64), id=id)
+
+    @staticmethod
+    def parse_multiple_accounts(raw: dict[str, Any]) -> list[AccountData | None]:
+        parsed = GetMultipleAccountsResp.from_json(json.dumps(raw))
+        return [None if a is None else AccountData(a.lamports, a.owner, bytes(a.data)) for a in parsed.value]
+
+    @staticmethod
+    def parse_latest_blockhash(raw: dict[str, Any]) -> tuple[Hash, int]:
+        parsed = GetLatestBlockhashResp.from_json(json.dumps(raw))
+        return parsed.value.blockhash, parsed.value.last_valid_block_height
+
+    def latest_blockhash(self) -> tuple[Hash, int]:
+        return self.parse_latest_blockhash(self.batch([rq.GetLatestBlockhash(id=1)])[0])
+
+    def accounts(self, pubkeys: list[Pubkey]) -> list[AccountData | None]:
+        return self.parse_multiple_accounts(self.batch([self.multiple_accounts_request(pubkeys, 1)])[0])
+
+    def send_transaction(self, tx: Transaction | VersionedTransaction, *, skip_preflight: bool = False) -> Signature:
+        """Submit with preflight; RpcError on a preflight failure; Ambiguous on a timeout after sending."""
+        config = RpcSendTransactionConfig(skip_preflight=skip_preflight, preflight_commitment=CommitmentLevel.Processed)
+        request = rq.SendRawTransaction(bytes(tx), config, id=1)
+        body = json.loads(request.to_json())
+        # base64 is what current nodes prefer; solders emits base58 by default
+        body["params"][0] = base64.b64encode(bytes(tx)).decode()
+        body["params"][1] = {**(body["params"][1] or {}), "encoding": "base64"}
+        result = self._result(self._post(json.dumps(body), sending=True))["result"]
+        return Signature.from_string(result)
+
+    def signature_statuses(self, signatures: list[Signature]) -> list[dict[str, Any] | None]:
+        return self.call("getSignatureStatuses", [[str(s) for s in signatures], {"searchTransactionHistory": True}])["value"]
+
+
+class BlockEngine:
+    """A Jito-style block engine: sendBundle / getBundleStatuses."""
+
+    def __init__(self, url: str, timeout: float = 10.0) -> None:
+        self.rpc = Rpc(url, timeout)
+
+    def send_bundle(self, txs: list[Transaction | VersionedTransaction]) -> str:
+        encoded = [base64.b64encode(bytes(tx)).decode() for tx in txs]
+        payload = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "sendBundle",
+                              "params": [encoded, {"encoding": "base64"}]})
+        return str(self.rpc._result(self.rpc._post(payload, sending=True))["result"])
+
+    def bundle_statuses(self, bundle_ids: list[str]) -> list[dict[str, Any] | None]:
+        return self.rpc.call("getBundleStatuses", [bundle_ids])["value"]

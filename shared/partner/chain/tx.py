@@ -1,0 +1,103 @@
+"""Write transactions: assembly, the 1232-byte limit, signing, submission, error mapping.
+
+Every write is: SetComputeUnitLimit + SetComputeUnitPrice (derived from
+priorityFeeLamports), the program instruction(s), the optional partner fee transfer,
+and the tip transfer of tipLamports to one of the configured tip accounts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from solders.hash import Hash
+from solders.instruction import Instruction
+from solders.message import Message
+from solders.pubkey import Pubkey
+from solders.signature import Signature
+from solders.transaction import Transaction
+
+from partner.chain import instructions as ix
+from partner.chain.errors import spec_code_for_transaction_error
+from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, Rpc, RpcError, unavailable
+from partner.errors import ApiError
+from partner.wallets import Signer
+
+PACKET_DATA_SIZE = 1232
+DEFAULT_UNITS = 200_000
+# The public mainnet block-engine tip accounts (the devstack chain creates the same).
+TIP_ACCOUNTS = tuple(Pubkey.from_string(s) for s in (
+    "96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5", "HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe",
+    "Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY", "ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49",
+    "DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh", "ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt",
+    "DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL", "3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT",
+))
+BASE_FEE_PER_SIGNATURE = 5000
+
+
+@dataclass(frozen=True)
+class WriteFees:
+    priority_fee_lamports: int
+    tip_lamports: int
+
+
+def assemble(payer: Pubkey, program_ixs: Sequence[Instruction], *, fees: WriteFees, blockhash: Hash,
+             partner_fee: tuple[Pubkey, int] | None = None, units: int = DEFAULT_UNITS,
+             tip_account: Pubkey | None = None) -> Message:
+    instructions = list(ix.compute_budget_instructions(fees.priority_fee_lamports, units))
+    instructions += program_ixs
+    if partner_fee and partner_fee[1] > 0:
+        instructions.append(ix.partner_fee_transfer(payer, partner_fee[0], partner_fee[1]))
+    instructions.append(ix.tip_transfer(payer, tip_account or random.choice(TIP_ACCOUNTS), fees.tip_lamports))
+    message = Message.new_with_blockhash(instructions, payer, blockhash)
+    size = len(bytes(Transaction.new_unsigned(message)))
+    if size > PACKET_DATA_SIZE:
+        raise ApiError("tx_too_large", f"The transaction is {size} bytes; the limit is {PACKET_DATA_SIZE}.")
+    return message
+
+
+def sign(message: Message, signers: Sequence[Signer]) -> Transaction:
+    """Sign with each required signer (wallet signers may call KMS)."""
+    data = bytes(message)
+    by_key = {s.pubkey: s for s in signers}
+    required = message.account_keys[: message.header.num_required_signatures]
+    signatures: list[Signature] = []
+    for key in required:
+        signer = by_key.get(key)
+        if signer is None:
+            raise ApiError("internal", "A required signer is missing.")
+        signatures.append(signer.sign(data))
+    return Transaction.populate(message, signatures)
+
+
+def program_ids(message: Message) -> list[Pubkey]:
+    return [message.account_keys[i.program_id_index] for i in message.instructions]
+
+
+def map_failure(err: object, message: Message, logs: list[str] | None = None) -> ApiError:
+    code = spec_code_for_transaction_error(err, program_ids(message)) or "tx_failed"
+    return ApiError(code, retryable=None)
+
+
+def submit(rpc: Rpc, tx: Transaction) -> Signature:
+    """sendTransaction with preflight. The network accepted it when this returns."""
+    signature = tx.signatures[0]
+    try:
+        return rpc.send_transaction(tx)
+    except RpcError as exc:
+        if exc.code == PREFLIGHT_FAILURE and isinstance(exc.data, dict):
+            raise map_failure(exc.data.get("err"), tx.message, exc.data.get("logs")) from exc
+        raise ApiError("tx_failed", f"The network rejected the transaction: {exc.message[:200]}") from exc
+    except Ambiguous as exc:
+        raise unavailable(
+            "The network did not answer after the transaction was sent; it may still land. "
+            "Reconcile on-chain with the signature before resending.",
+            signature=str(signature),
+            action="Check the signature's status before resending.",
+        ) from exc
+
+
+def network_fee(message: Message, fees: WriteFees) -> int:
+    """Lamports the payer spends besides the program's own movements."""
+    return BASE_FEE_PER_SIGNATURE * message.header.num_required_signatures + fees.priority_fee_lamports + fees.tip_lamports

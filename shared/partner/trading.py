@@ -1,0 +1,287 @@
+"""Trades: buy, buy exact out, sell — on the curve or the pool the curve migrated to.
+
+Order (after admission): input (400) -> delegation (403) -> partner fee configuration
+and the per-trade cap where the value is known without a quote (400/403) -> chain state
+and venue (409/422) -> quote, slippage bound, quote-valued caps -> daily volume
+reserved atomically -> build (422 tx_too_large) -> sign (502) -> submit (502/422).
+A reservation is released whenever nothing reached the network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Annotated, Literal
+
+from pydantic import Field, field_validator
+from solders.instruction import Instruction
+from solders.pubkey import Pubkey
+
+from partner import access, clock
+from partner.access import Principal
+from partner.chain import curve as curve_math
+from partner.chain import instructions as ix
+from partner.chain import pool_math
+from partner.chain import programs as P
+from partner.chain.rpc import Rpc
+from partner.chain.state import CoinState, read_coin
+from partner.chain.tx import WriteFees, assemble, network_fee, sign, submit
+from partner.errors import ApiError
+from partner.inputs import Address, Amount, PositiveAmount, WriteFields
+from partner.settings import get_settings
+from partner.store import counters
+from partner.wallets import EnvelopeSigner
+
+BPS = 10_000
+ATA_RENT = P.rent_exempt_minimum(165)
+TRADE_UNITS = 200_000
+
+
+class TradeCommon(WriteFields):
+    mint: Address
+    slippageBps: Annotated[int, Field(ge=0, le=5000)] | None = None
+    partnerFeeBps: int | str | None = None
+
+    @field_validator("partnerFeeBps")
+    @classmethod
+    def _fee(cls, value: int | str | None) -> int | None:
+        if value is None:
+            return None
+        if isinstance(value, str):
+            if not value.isascii() or not value.isdigit() or len(value) > 4:
+                raise ValueError("must be an integer from 0 to 9999")
+            value = int(value)
+        if not 0 <= value <= 9999:
+            raise ValueError("must be an integer from 0 to 9999")
+        return value
+
+    @property
+    def slippage_mode(self) -> bool:
+        return "slippageBps" in self.model_fields_set
+
+    @property
+    def fee_bps(self) -> int:
+        return int(self.partnerFeeBps or 0)
+
+
+class BuyRequest(TradeCommon):
+    maxSolIn: PositiveAmount
+    minTokensOut: Amount | None = None
+
+
+class BuyExactOutRequest(TradeCommon):
+    tokensOut: PositiveAmount
+    maxSolIn: PositiveAmount | None = None
+
+
+class SellRequest(TradeCommon):
+    tokensIn: PositiveAmount
+    minSolOut: Amount | None = None
+
+
+TradeRequest = BuyRequest | BuyExactOutRequest | SellRequest
+SPECIAL_CODES = {"partnerFeeBps": "invalid_partner_fee"}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What will be sent: the venue instruction, the fee and the trade's lamport value."""
+
+    instruction: Instruction
+    value_lamports: int
+    partner_fee: int
+    spend_lamports: int  # SOL the wallet commits to the venue and the partner fee
+
+
+def _require_explicit(value: str | None, name: str) -> int:
+    if value is None:
+        raise ApiError("invalid_input", f"{name} is required without slippageBps (explicit mode).", field=name)
+    return int(value)
+
+
+def _floor_bps(amount: int, bps: int) -> int:
+    return amount * bps // BPS
+
+
+def _gross_up(net: int, bps: int) -> int:
+    """Smallest m with m - floor(m * bps / 10000) >= net."""
+    m = -(-net * BPS // (BPS - bps)) if bps else net
+    while m - _floor_bps(m, bps) < net:
+        m += 1
+    while m > 0 and (m - 1) - _floor_bps(m - 1, bps) >= net:
+        m -= 1
+    return m
+
+
+def _math(call):
+    try:
+        return call()
+    except curve_math.MathOverflow as exc:
+        raise ApiError("math_overflow") from exc
+    except (curve_math.InsufficientLiquidity, pool_math.InsufficientLiquidity) as exc:
+        raise ApiError("insufficient_liquidity") from exc
+    except curve_math.CurveComplete as exc:
+        raise ApiError("curve_complete") from exc
+    except curve_math.InvalidAmount as exc:
+        raise ApiError("invalid_input", str(exc)) from exc
+
+
+def _quote_buy(state: CoinState, venue: str, sol_in: int) -> int:
+    fee_bps = state.global_config.protocol_fee_bps
+    if venue == "curve":
+        return _math(lambda: curve_math.buy_quote(curve_math.CurveState.of(state.curve), sol_in, fee_bps))[0]
+    return _math(lambda: pool_math.buy_quote(pool_math.PoolState.of(state.pool), sol_in, state.pool.fee_bps))[0]
+
+
+def _quote_buy_exact(state: CoinState, venue: str, tokens: int) -> int:
+    if venue == "curve":
+        fee_bps = state.global_config.protocol_fee_bps
+        return _math(lambda: curve_math.buy_exact_out_quote(curve_math.CurveState.of(state.curve), tokens, fee_bps))[0]
+    return _math(lambda: pool_math.buy_exact_out_quote(pool_math.PoolState.of(state.pool), tokens,
+                                                        state.pool.fee_bps))[0]
+
+
+def _quote_sell(state: CoinState, venue: str, tokens: int) -> int:
+    if venue == "curve":
+        fee_bps = state.global_config.protocol_fee_bps
+        return _math(lambda: curve_math.sell_quote(curve_math.CurveState.of(state.curve), tokens, fee_bps))[0]
+    return _math(lambda: pool_math.sell_quote(pool_math.PoolState.of(state.pool), tokens, state.pool.fee_bps))[0]
+
+
+def _fee_recipient(state: CoinState, venue: str) -> Pubkey:
+    return state.global_config.fee_recipient if venue == "curve" else state.pool.fee_recipient
+
+
+def plan_buy(req: BuyRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
+    max_in = int(req.maxSolIn)
+    partner_fee = _floor_bps(max_in, req.fee_bps)
+    venue_in = max_in - partner_fee
+    if venue_in <= 0:
+        raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.")
+    if req.slippage_mode:
+        expected = _quote_buy(state, venue, venue_in)
+        min_out = _floor_bps(expected, BPS - int(req.slippageBps))
+    else:
+        min_out = _require_explicit(req.minTokensOut, "minTokensOut")
+    recipient = _fee_recipient(state, venue)
+    if venue == "curve":
+        instruction = ix.buy(user, state.mint, recipient, venue_in, min_out)
+    else:
+        instruction = ix.swap(user, state.mint, recipient, False, venue_in, min_out)
+    return Plan(instruction, max_in, partner_fee, max_in)
+
+
+def plan_buy_exact_out(req: BuyExactOutRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
+    tokens = int(req.tokensOut)
+    if req.slippage_mode:
+        quote = _quote_buy_exact(state, venue, tokens)
+        venue_ceiling = -(-quote * (BPS + int(req.slippageBps)) // BPS)
+        max_in = _gross_up(venue_ceiling, req.fee_bps)
+        if req.maxSolIn is not None:
+            max_in = min(max_in, int(req.maxSolIn))
+    else:
+        max_in = _require_explicit(req.maxSolIn, "maxSolIn")
+    partner_fee = _floor_bps(max_in, req.fee_bps)
+    venue_max = max_in - partner_fee
+    if venue_max <= 0:
+        raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.")
+    recipient = _fee_recipient(state, venue)
+    if venue == "curve":
+        instruction = ix.buy_exact_out(user, state.mint, recipient, tokens, venue_max)
+    else:
+        instruction = ix.swap_exact_out(user, state.mint, recipient, tokens, venue_max)
+    return Plan(instruction, max_in, partner_fee, max_in)
+
+
+def plan_sell(req: SellRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
+    tokens = int(req.tokensIn)
+    if not state.token_account_exists or state.token_balance == 0:
+        raise ApiError("missing_sell_token_account")
+    if state.token_balance < tokens:
+        raise ApiError("insufficient_tokens", requiredTokens=str(tokens), availableTokens=str(state.token_balance))
+    quote = _quote_sell(state, venue, tokens)
+    if req.slippage_mode:
+        min_out = _floor_bps(quote, BPS - int(req.slippageBps))
+    else:
+        min_out = _require_explicit(req.minSolOut, "minSolOut")
+    partner_fee = _floor_bps(min_out, req.fee_bps)
+    recipient = _fee_recipient(state, venue)
+    if venue == "curve":
+        instruction = ix.sell(user, state.mint, recipient, tokens, min_out)
+    else:
+        instruction = ix.swap(user, state.mint, recipient, True, tokens, min_out)
+    return Plan(instruction, quote, partner_fee, 0)
+
+
+PLANNERS = {BuyRequest: plan_buy, BuyExactOutRequest: plan_buy_exact_out, SellRequest: plan_sell}
+
+
+def _check_trade_cap(principal: Principal, value: int) -> None:
+    cap = principal.client.max_trade_lamports
+    if value > cap:
+        raise ApiError("trade_cap_exceeded", f"The trade's value {value} exceeds the per-trade limit {cap}.",
+                       maxTradeLamports=str(cap))
+
+
+def _volume_key(client_id: str) -> tuple[str, int]:
+    now = clock.now()
+    day = datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%d")
+    return f"VOL#{client_id}#{day}", int(now) + 2 * 86_400
+
+
+def reserve_volume(principal: Principal, value: int) -> str:
+    key, expires = _volume_key(principal.client.client_id)
+    cap = principal.client.daily_volume_cap_lamports
+    ok, spent = counters.reserve(key, value, cap, expires)
+    if not ok:
+        raise ApiError("daily_cap_exceeded", "The trade would exceed the client's daily volume cap (resets 00:00 UTC).",
+                       dailyVolumeCapLamports=str(cap), spentTodayLamports=str(spent))
+    return key
+
+
+def rpc() -> Rpc:
+    return Rpc(get_settings().rpc_url)
+
+
+def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -> dict[str, str]:
+    access.require_delegation(principal)
+    client = principal.client
+    if req.fee_bps > 0 and (client.tier != "Partner" or not client.fee_wallet):
+        raise ApiError("partner_fee_not_configured",
+                       "Partner fees need the Partner tier and a registered fee wallet.")
+    known_value = None
+    if isinstance(req, BuyRequest) or (isinstance(req, BuyExactOutRequest) and not req.slippage_mode):
+        known_value = int(req.maxSolIn)  # type: ignore[arg-type]
+        _check_trade_cap(principal, known_value)
+
+    signer = EnvelopeSigner(principal.user)
+    chain = chain or rpc()
+    state = read_coin(chain, Pubkey.from_string(req.mint), signer.pubkey)
+    venue = state.venue
+    plan = PLANNERS[type(req)](req, state, venue, signer.pubkey)  # type: ignore[operator]
+    if known_value is None:
+        _check_trade_cap(principal, plan.value_lamports)
+
+    fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
+    partner = (Pubkey.from_string(client.fee_wallet), plan.partner_fee) if plan.partner_fee and client.fee_wallet else None
+    message = assemble(signer.pubkey, [plan.instruction], fees=fees, blockhash=state.blockhash,
+                       partner_fee=partner, units=TRADE_UNITS)
+    required = plan.spend_lamports + network_fee(message, fees) + (0 if state.token_account_exists else ATA_RENT)
+    if isinstance(req, SellRequest):
+        required = network_fee(message, fees) - fees.tip_lamports  # the tip and fee come out of the proceeds
+    if state.wallet_lamports < required:
+        raise ApiError("insufficient_sol", requiredLamports=str(required), availableLamports=str(state.wallet_lamports))
+
+    volume_key = reserve_volume(principal, plan.value_lamports)
+    sent = False
+    try:
+        tx = sign(message, [signer])
+        signature = submit(chain, tx)
+        sent = True
+    except ApiError as exc:
+        sent = "signature" in exc.extra  # ambiguous: it may land, so it stays counted
+        raise
+    finally:
+        if not sent:
+            counters.release(volume_key, plan.value_lamports)
+    return {"signature": str(signature), "mint": req.mint, "status": "submitted"}

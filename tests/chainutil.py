@@ -1,0 +1,49 @@
+"""Helpers for tests that look at the devstack chain."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+
+
+def rpc(url: str, method: str, params: list[Any] | None = None) -> Any:
+    body = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": method, "params": params or []},
+                      timeout=30).json()
+    if "error" in body:
+        raise AssertionError(f"{method}: {body['error']}")
+    return body["result"]
+
+
+def balance(url: str, pubkey: str) -> int:
+    return rpc(url, "getBalance", [pubkey])["value"]
+
+
+def token_balance(url: str, owner: str, mint: str) -> int:
+    from partner.chain.programs import associated_token_address
+
+    ata = str(associated_token_address(owner, mint))
+    info = rpc(url, "getAccountInfo", [ata, {"encoding": "base64"}])["value"]
+    if info is None:
+        return 0
+    return int(rpc(url, "getTokenAccountBalance", [ata])["value"]["amount"])
+
+
+def airdrop(url: str, pubkey: str, lamports: int) -> None:
+    signature = rpc(url, "requestAirdrop", [pubkey, lamports])
+    wait(url, signature)
+
+
+def wait(url: str, signature: str, timeout: float = 10) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = rpc(url, "getSignatureStatuses", [[signature], {"searchTransactionHistory": True}])["value"][0]
+        if status is not None:
+            return status
+        time.sleep(0.05)
+    raise AssertionError(f"{signature} did not land")
+
+
+def warp(url: str, seconds: int) -> Any:
+    return rpc(url, "devstack_warp", [seconds])

@@ -1,0 +1,192 @@
+"""Trades through the real handlers against moto and the devstack chain: exact on-chain effects."""
+
+from __future__ import annotations
+
+import pytest
+from solders.keypair import Keypair
+
+from tests.chainutil import airdrop, balance, token_balance, wait, warp
+from tests.helpers import connect, invoke
+
+SOL = 10**9
+TIP = 1_000_000
+PRIO = 10_000
+
+
+def trade(conn, kind: str, body: dict):
+    return invoke(f"trades_{kind.replace('-', '_')}", "POST", f"/partner/v1/trades/{kind}",
+                  headers={**conn.bearer(), "Content-Type": "application/json"}, body=body)
+
+
+@pytest.fixture
+def coin(chain, aws_stack):
+    """A fresh coin created by its own user, one slot in the past."""
+    from partner import admin
+    from partner.chain.rpc import Rpc
+    from partner.coins import create_coin_now
+    from partner.store.users import get_user
+    from partner.wallets import EnvelopeSigner
+
+    creator = admin.create_user()
+    airdrop(chain.url, creator["wallet"], 1 * SOL)
+    mint = create_coin_now(Rpc(chain.url), EnvelopeSigner(get_user(creator["user_id"])), "Test Coin", "TEST")
+    warp(chain.url, 1)
+    return mint
+
+
+@pytest.fixture
+def fee_wallet():
+    return str(Keypair().pubkey())
+
+
+@pytest.fixture
+def partner_conn(aws_stack, chain, ip, fee_wallet):
+    from partner import admin
+
+    client = admin.create_client(name="Partner App", redirect_uri="http://localhost:8080/callback", tier="Partner",
+                                 fee_wallet=fee_wallet)
+    user = admin.create_user()
+    airdrop(chain.url, user["wallet"], 20 * SOL)
+    return connect(client, user, scope="trade:execute", ip=ip)
+
+
+def test_buy_slippage_mode_moves_exact_tokens_fee_and_tip(chain, coin, partner_conn, fee_wallet):
+    from partner.chain import curve
+    from partner.chain.tx import TIP_ACCOUNTS
+
+    wallet = partner_conn.user["wallet"]
+    tips_before = {str(t): balance(chain.url, str(t)) for t in TIP_ACCOUNTS}
+    max_in, bps = 1 * SOL, 250
+    partner_fee = max_in * bps // 10_000
+    expected_tokens, _ = curve.buy_quote(curve.INITIAL_CURVE, max_in - partner_fee)
+    result = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": str(max_in), "slippageBps": 100,
+                                         "partnerFeeBps": bps, "priorityFeeLamports": str(PRIO),
+                                         "tipLamports": str(TIP)})
+    assert result.status == 200, result.body
+    assert result.json["status"] == "submitted" and result.json["mint"] == coin
+    assert result.headers["x-ratelimit-limit"] == "60"
+    status = wait(chain.url, result.json["signature"])
+    assert status["err"] is None
+    assert token_balance(chain.url, wallet, coin) == expected_tokens
+    assert balance(chain.url, fee_wallet) == partner_fee
+    tips_after = {str(t): balance(chain.url, str(t)) for t in TIP_ACCOUNTS}
+    assert sum(tips_after.values()) - sum(tips_before.values()) == TIP
+
+
+def test_sell_explicit_mode_returns_sol(chain, coin, partner_conn):
+    from partner.chain import curve
+
+    wallet = partner_conn.user["wallet"]
+    bought = trade(partner_conn, "buy-exact-out", {"mint": coin, "tokensOut": str(5_000_000 * 10**6),
+                                                   "maxSolIn": str(2 * SOL), "priorityFeeLamports": str(PRIO),
+                                                   "tipLamports": str(TIP)})
+    assert bought.status == 200, bought.body
+    wait(chain.url, bought.json["signature"])
+    assert token_balance(chain.url, wallet, coin) == 5_000_000 * 10**6
+    lamports_before = balance(chain.url, wallet)
+    sold = trade(partner_conn, "sell", {"mint": coin, "tokensIn": str(2_000_000 * 10**6), "minSolOut": "0",
+                                        "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    assert sold.status == 200, sold.body
+    assert wait(chain.url, sold.json["signature"])["err"] is None
+    assert token_balance(chain.url, wallet, coin) == 3_000_000 * 10**6
+    gained = balance(chain.url, wallet) - lamports_before
+    # proceeds minus the base fee, priority fee and tip
+    assert gained > 0
+    assert gained == _sell_net(chain, coin, 2_000_000 * 10**6, before_tokens=5_000_000 * 10**6) - 5000 - PRIO - TIP
+
+
+def _sell_net(chain, coin, tokens, before_tokens):
+    from partner.chain import curve
+
+    state = curve.buy_exact_out(curve.INITIAL_CURVE, before_tokens).state_after
+    return curve.sell_quote(state, tokens)[0]
+
+
+@pytest.mark.parametrize("body,code,field", [
+    ({"maxSolIn": "1.5"}, "invalid_input", "maxSolIn"),
+    ({"maxSolIn": "0"}, "invalid_input", "maxSolIn"),
+    ({"maxSolIn": 1000}, "invalid_input", "maxSolIn"),
+    ({"maxSolIn": "18446744073709551616"}, "invalid_input", "maxSolIn"),
+    ({"maxSolIn": "1000", "priorityFeeLamports": "999"}, "invalid_input", "priorityFeeLamports"),
+    ({"maxSolIn": "1000", "tipLamports": "999999"}, "invalid_input", "tipLamports"),
+    ({"maxSolIn": "1000", "slippageBps": 5001}, "invalid_input", "slippageBps"),
+    ({"maxSolIn": "1000", "slippageBps": "100"}, "invalid_input", "slippageBps"),
+    ({"maxSolIn": "1000", "partnerFeeBps": 10000}, "invalid_partner_fee", "partnerFeeBps"),
+    ({"maxSolIn": "1000", "partnerFeeBps": "1.5"}, "invalid_partner_fee", "partnerFeeBps"),
+    ({"maxSolIn": "1000", "mint": "not-a-key"}, "invalid_input", "mint"),
+    ({"maxSolIn": "1000", "surprise": "x"}, "invalid_input", "surprise"),
+    ({"maxSolIn": "1000"}, "invalid_input", "minTokensOut"),  # explicit mode needs the bound
+])
+def test_buy_input_errors(coin, partner_conn, body, code, field):
+    full = {"mint": coin, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP), **body}
+    result = trade(partner_conn, "buy", full)
+    assert result.status == 400, result.body
+    assert result.json["error"] == code
+    assert field in result.json["message"]
+
+
+def test_partner_fee_needs_partner_tier_and_fee_wallet(aws_stack, chain, coin, ip):
+    from partner import admin
+
+    client = admin.create_client(name="Basic App", redirect_uri="http://localhost:8080/callback", tier="Basic")
+    user = admin.create_user()
+    conn = connect(client, user, scope="trade:execute", ip=ip)
+    result = trade(conn, "buy", {"mint": coin, "maxSolIn": "1000000", "slippageBps": 100, "partnerFeeBps": 50,
+                                 "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    assert result.status == 400 and result.json["error"] == "partner_fee_not_configured"
+    zero = trade(conn, "buy", {"mint": coin, "maxSolIn": "1000000", "slippageBps": 100, "partnerFeeBps": 0,
+                               "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    assert zero.status == 422 and zero.json["error"] == "insufficient_sol"  # the user has no SOL
+    assert zero.json["availableLamports"] == "0"
+    assert int(zero.json["requiredLamports"]) >= 1_000_000 + TIP + PRIO + 5000
+
+
+def test_delegation_missing_comes_after_validation(aws_stack, chain, coin, partner_conn):
+    from partner import admin
+
+    admin.set_delegation(partner_conn.user["user_id"], False)
+    bad = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": "x", "priorityFeeLamports": str(PRIO),
+                                      "tipLamports": str(TIP)})
+    assert bad.json["error"] == "invalid_input"
+    result = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": "1000000", "slippageBps": 10,
+                                         "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    assert result.status == 403 and result.json["error"] == "delegation_missing"
+
+
+def test_trade_cap_and_daily_cap(aws_stack, chain, coin, ip):
+    from partner import admin
+
+    client = admin.create_client(name="Capped", redirect_uri="http://localhost:8080/callback",
+                                 max_trade_lamports=SOL // 2, daily_volume_cap_lamports=SOL)
+    user = admin.create_user()
+    airdrop(chain.url, user["wallet"], 5 * SOL)
+    conn = connect(client, user, scope="trade:execute", ip=ip)
+    base = {"mint": coin, "slippageBps": 500, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)}
+    over = trade(conn, "buy", {**base, "maxSolIn": str(SOL // 2 + 1)})
+    assert over.status == 403 and over.json["error"] == "trade_cap_exceeded"
+    assert over.json["maxTradeLamports"] == str(SOL // 2)
+    for _ in range(2):
+        ok = trade(conn, "buy", {**base, "maxSolIn": str(SOL // 2)})
+        assert ok.status == 200, ok.body
+    daily = trade(conn, "buy", {**base, "maxSolIn": "1000000"})
+    assert daily.status == 403 and daily.json["error"] == "daily_cap_exceeded"
+    assert daily.json["dailyVolumeCapLamports"] == str(SOL)
+    assert daily.json["spentTodayLamports"] == str(SOL)
+
+
+def test_sell_without_tokens(coin, partner_conn):
+    result = trade(partner_conn, "sell", {"mint": coin, "tokensIn": "1000", "slippageBps": 100,
+                                          "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    assert result.status == 422 and result.json["error"] == "missing_sell_token_account"
+
+
+def test_slippage_exceeded_from_the_program(chain, coin, partner_conn):
+    result = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": str(SOL), "minTokensOut": str(10**17),
+                                         "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    assert result.status == 422 and result.json["error"] == "slippage_exceeded"
+
+
+def test_unknown_mint_is_invalid_input(partner_conn):
+    result = trade(partner_conn, "buy", {"mint": str(Keypair().pubkey()), "maxSolIn": "1000", "slippageBps": 1,
+                                         "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    assert result.status == 400 and result.json["error"] == "invalid_input"
