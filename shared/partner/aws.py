@@ -1,15 +1,24 @@
 """The only module that creates boto3 clients. Clients are created lazily and reused.
 
 boto3 honours AWS_ENDPOINT_URL, which is how the devstack points every client at moto.
+
+Hook seam: `HOOKS` is a list of `(event_name, handler)` pairs (botocore event names such
+as `before-call.kms.Decrypt` or `before-call.dynamodb`) registered on every client when
+it is created; `add_hook` also registers on clients that already exist. Production
+never adds hooks; the devstack (fault injection) and tests (counting calls) do.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 _lock = threading.Lock()
 _clients: dict[str, Any] = {}
+
+Hook = Callable[..., Any]
+HOOKS: list[tuple[str, Hook]] = []
 
 
 def client(name: str) -> Any:
@@ -27,7 +36,10 @@ def client(name: str) -> Any:
                 read_timeout=5,
                 max_pool_connections=50,
             )
-            _clients[name] = boto3.session.Session().client(name, config=config)
+            created = boto3.session.Session().client(name, config=config)
+            for event_name, handler in HOOKS:
+                created.meta.events.register(event_name, handler)
+            _clients[name] = created
         return _clients[name]
 
 
@@ -43,6 +55,27 @@ def s3() -> Any:
     return client("s3")
 
 
+def add_hook(event_name: str, handler: Hook) -> None:
+    """Register `handler` for `event_name` on every client, existing and future (once)."""
+    with _lock:
+        if (event_name, handler) in HOOKS:
+            return
+        HOOKS.append((event_name, handler))
+        for existing in _clients.values():
+            existing.meta.events.register(event_name, handler)
+
+
+def remove_hook(event_name: str, handler: Hook) -> None:
+    """Undo `add_hook` (on every client it was registered on)."""
+    with _lock:
+        if (event_name, handler) not in HOOKS:
+            return
+        HOOKS.remove((event_name, handler))
+        for existing in _clients.values():
+            existing.meta.events.unregister(event_name, handler)
+
+
 def reset() -> None:
+    """Forget the clients (hooks stay: new clients get them)."""
     with _lock:
         _clients.clear()
