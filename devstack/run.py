@@ -54,6 +54,9 @@ class Devstack:
         self.gateway = start_gateway(ROOT / "template.yaml", self.env, port=self.gateway_port,
                                      parameters=parameters, log=self.log)
         self._owned.insert(0, self.gateway)
+        from devstack import faults
+
+        self.gateway.extra_routes.update(faults.routes())
         from partner.settings import reset_settings
 
         reset_settings()
