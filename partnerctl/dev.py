@@ -36,6 +36,7 @@ def add_parser(top: argparse._SubParsersAction) -> None:
     ccreate.add_argument("--creator", required=True, help="user id of the creator (pays the rent)")
     ccreate.add_argument("--name", default="Devstack Coin")
     ccreate.add_argument("--symbol", default="DEV")
+    add_fault_parser(dev)
 
 
 def run(args: argparse.Namespace) -> Any:
@@ -45,6 +46,8 @@ def run(args: argparse.Namespace) -> Any:
         return _rpc("devstack_warp", [args.seconds])
     if args.cmd == "coin":
         return create_coin(args.creator, args.name, args.symbol)
+    if args.cmd == "fault":
+        return fault(args)
     raise SystemExit(f"unknown dev command {args.cmd}")
 
 
@@ -60,3 +63,102 @@ def create_coin(creator_user_id: str, name: str, symbol: str) -> dict[str, Any]:
         raise LookupError(f"no user {creator_user_id}")
     rpc = Rpc(os.environ.get("RPC_URL", "http://127.0.0.1:8899"))
     return {"mint": create_coin_now(rpc, EnvelopeSigner(user), name, symbol)}
+
+
+# ---------------------------------------------------------------- dev fault
+CHAIN_FAULTS = {"rpc": ("down", "slow", "error", "drop"), "bundle": ("down", "slow", "error", "drop")}
+AWS_FAULTS = {"kms": ("throttle", "error", "down"), "dynamodb": ("throttle", "error", "down"),
+              "pinning": ("throttle", "error", "down")}
+FAULTS_PATH = "/_devstack/faults"
+
+
+def add_fault_parser(dev: argparse._SubParsersAction) -> None:
+    targets = ", ".join([*CHAIN_FAULTS, *AWS_FAULTS])
+    fault_cmd = dev.add_parser(
+        "fault", help="inject failures for tests: TARGET MODE, or `clear`",
+        description=f"Targets: {targets}. rpc/bundle modes: down slow error drop (the devstack chain); "
+                    "kms/dynamodb/pinning modes: throttle error down (the gateway's process).")
+    fault_cmd.add_argument("target", help=f"{targets}, or clear")
+    fault_cmd.add_argument("mode", nargs="?")
+    fault_cmd.add_argument("--count", type=int, default=None, help="fault the next N matching calls only")
+    fault_cmd.add_argument("--methods", default=None,
+                           help="comma-separated RPC methods (rpc/bundle) or API operations (kms/dynamodb/pinning)")
+    fault_cmd.add_argument("--delay-ms", type=int, default=None, help="slow mode's delay (rpc/bundle)")
+
+
+def _gateway_url() -> str:
+    url = os.environ.get("GATEWAY_URL")
+    if not url:
+        import json
+        from pathlib import Path
+
+        path = Path(os.environ.get("PARTNER_DEVSTACK_ENV", ".devstack/env.json"))
+        if path.exists():
+            url = json.loads(path.read_text()).get("GATEWAY_URL")
+    return (url or "http://127.0.0.1:3000").rstrip("/")
+
+
+def _gateway(method: str, body: dict[str, Any] | None = None, params: dict[str, str] | None = None) -> Any:
+    url = _gateway_url() + FAULTS_PATH
+    try:
+        response = httpx.request(method, url, json=body, params=params, timeout=30)
+    except httpx.HTTPError as exc:
+        raise ValueError(f"the devstack gateway at {url} is not reachable ({exc})") from exc
+    payload = response.json()
+    if response.status_code != 200:
+        raise ValueError(f"{FAULTS_PATH}: {payload.get('message', response.status_code)}")
+    return payload
+
+
+def set_fault(target: str, mode: str, count: int | None = None, methods: list[str] | None = None,
+              delay_ms: int | None = None) -> dict[str, Any]:
+    if count is not None and count < 1:
+        raise ValueError("--count must be a positive integer")
+    if target in CHAIN_FAULTS:
+        if mode not in CHAIN_FAULTS[target]:
+            raise ValueError(f"{target} modes: {', '.join(CHAIN_FAULTS[target])}")
+        spec: dict[str, Any] = {"target": target, "mode": mode}
+        if count is not None:
+            spec["count"] = count
+        if methods:
+            spec["methods"] = methods
+        if delay_ms is not None:
+            spec["delayMs"] = delay_ms
+        return _rpc("devstack_setFault", [spec])
+    if target in AWS_FAULTS:
+        if mode not in AWS_FAULTS[target]:
+            raise ValueError(f"{target} modes: {', '.join(AWS_FAULTS[target])}")
+        if delay_ms is not None:
+            raise ValueError("--delay-ms applies to rpc and bundle faults only")
+        body: dict[str, Any] = {"target": target, "mode": mode}
+        if count is not None:
+            body["count"] = count
+        if methods:
+            body["operations"] = methods
+        return _gateway("POST", body)
+    raise ValueError(f"unknown fault target {target}; one of {', '.join([*CHAIN_FAULTS, *AWS_FAULTS])} or clear")
+
+
+def clear_faults() -> dict[str, Any]:
+    """Clear the chain's and the gateway's faults; an unreachable part is reported, not fatal."""
+    out: dict[str, Any] = {}
+    try:
+        out["chain"] = _rpc("devstack_clearFaults", [])
+    except (httpx.HTTPError, ValueError) as exc:
+        out["chain"] = f"not cleared: {exc}"
+    try:
+        out["gateway"] = _gateway("DELETE")
+    except ValueError as exc:
+        out["gateway"] = f"not cleared: {exc}"
+    return out
+
+
+def fault(args: argparse.Namespace) -> Any:
+    if args.target == "clear":
+        if args.mode is not None:
+            raise ValueError("usage: partnerctl dev fault clear")
+        return clear_faults()
+    if args.mode is None:
+        raise ValueError("usage: partnerctl dev fault TARGET MODE [--count N] [--methods m1,m2] [--delay-ms N]")
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else None
+    return set_fault(args.target, args.mode, args.count, methods, args.delay_ms)
