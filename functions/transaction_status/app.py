@@ -1,0 +1,17 @@
+"""GET /partner/v1/transactions/{signature}/status: any valid access token, no scope."""
+
+from aws_lambda_powertools.event_handler import Response
+
+from partner import access, http, txstatus
+
+ROUTE = access.Route(bucket="read")
+app = http.make_app()
+
+
+@app.get("/partner/v1/transactions/<signature>/status")
+def transaction_status(signature: str) -> Response:
+    access.admit(app.current_event.headers, ROUTE, http.set_bucket)
+    return http.json_response(200, txstatus.lookup(signature))
+
+
+lambda_handler = http.entry(app, ROUTE.bucket)

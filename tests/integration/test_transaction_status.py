@@ -1,0 +1,217 @@
+"""GET /partner/v1/transactions/{signature}/status through the real handler, against moto and the chain."""
+
+from __future__ import annotations
+
+import base64
+import os
+
+import pytest
+from solders.keypair import Keypair
+from solders.message import Message
+from solders.signature import Signature
+
+from tests.chainutil import airdrop, rpc, wait, warp
+from tests.helpers import connect, invoke
+
+SOL = 10**9
+TIP = 1_000_000
+PRIO = 10_000
+RESOURCE = "/partner/v1/transactions/{signature}/status"
+
+
+def status(signature: str, headers: dict | None = None):
+    return invoke("transaction_status", "GET", f"/partner/v1/transactions/{signature}/status",
+                  headers=headers, resource=RESOURCE)
+
+
+@pytest.fixture
+def coin(chain, aws_stack):
+    from partner import admin
+    from partner.chain.rpc import Rpc
+    from partner.coins import create_coin_now
+    from partner.store.users import get_user
+    from partner.wallets import EnvelopeSigner
+
+    creator = admin.create_user()
+    airdrop(chain.url, creator["wallet"], 1 * SOL)
+    mint = create_coin_now(Rpc(chain.url), EnvelopeSigner(get_user(creator["user_id"])), "Status Coin", "STAT")
+    warp(chain.url, 1)
+    return mint
+
+
+@pytest.fixture
+def reader(aws_stack, chain, ip):
+    """A token with only profile:read: the endpoint needs no scope."""
+    from partner import admin
+
+    client = admin.create_client(name="Status App", redirect_uri="http://localhost:8080/callback")
+    return connect(client, admin.create_user(), scope="profile:read", ip=ip)
+
+
+@pytest.fixture
+def funded(chain):
+    keypair = Keypair()
+    airdrop(chain.url, str(keypair.pubkey()), 5 * SOL)
+    return keypair
+
+
+def _send(chain, keypair: Keypair, instructions, *, skip_preflight: bool = False) -> str:
+    from partner.chain.rpc import Rpc
+    from partner.chain.tx import WriteFees, assemble, sign
+    from partner.wallets import KeypairSigner
+
+    chain_rpc = Rpc(chain.url)
+    blockhash, _ = chain_rpc.latest_blockhash()
+    message = assemble(keypair.pubkey(), instructions, fees=WriteFees(PRIO, TIP), blockhash=blockhash)
+    return str(chain_rpc.send_transaction(sign(message, [KeypairSigner(keypair)]), skip_preflight=skip_preflight))
+
+
+def test_landed_trade_processed_then_finalized(chain, coin, reader, ip):
+    from partner import admin
+
+    client = admin.create_client(name="Trader", redirect_uri="http://localhost:8080/callback")
+    trader = admin.create_user()
+    airdrop(chain.url, trader["wallet"], 2 * SOL)
+    conn = connect(client, trader, scope="trade:execute", ip=ip)
+    bought = invoke("trades_buy", "POST", "/partner/v1/trades/buy",
+                    headers={**conn.bearer(), "Content-Type": "application/json"},
+                    body={"mint": coin, "maxSolIn": str(SOL // 10), "slippageBps": 100,
+                          "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    assert bought.status == 200, bought.body
+    signature = bought.json["signature"]
+    landed = wait(chain.url, signature)
+
+    first = status(signature, conn.bearer())
+    assert first.status == 200, first.body
+    assert first.headers["x-ratelimit-limit"] == "300"
+    body = first.json
+    assert body["signature"] == signature
+    assert body["status"] in ("processed", "confirmed")
+    assert body["slot"] == landed["slot"]
+    assert body["error"] is None and body["bundle"] is None
+
+    warp(chain.url, 15)  # 37 slots: past the 32 that finalize
+    later = status(signature, reader.bearer())  # another client's token, no scope: still answered
+    assert later.status == 200, later.body
+    assert later.json["status"] == "finalized"
+    assert later.json["slot"] == landed["slot"]
+
+
+def test_failed_transaction_reports_the_mapped_code(chain, coin, reader, funded):
+    from solders.pubkey import Pubkey
+
+    from partner.chain import instructions as ix
+    from partner.chain.layouts import Global
+    from partner.chain.programs import global_pda
+
+    info = rpc(chain.url, "getAccountInfo", [str(global_pda()[0]), {"encoding": "base64"}])["value"]
+    fee_recipient = Global.decode(base64.b64decode(info["data"][0])).fee_recipient
+    too_greedy = ix.buy(funded.pubkey(), Pubkey.from_string(coin), fee_recipient, SOL // 10, 10**17)
+    signature = _send(chain, funded, [too_greedy], skip_preflight=True)
+    landed = wait(chain.url, signature)
+    assert landed["err"] is not None
+
+    result = status(signature, reader.bearer())
+    assert result.status == 200, result.body
+    assert result.json == {"signature": signature, "status": "failed", "slot": landed["slot"],
+                           "error": "slippage_exceeded", "bundle": None}
+
+
+def test_system_custom_one_is_insufficient_sol(chain, reader, funded):
+    """Custom(1) of the System program (not of SPL Token): the program id comes from the transaction."""
+    from partner.chain import instructions as ix
+
+    broke = Keypair()
+    airdrop(chain.url, str(broke.pubkey()), 20_000_000)
+    overdraw = ix.system_transfer(broke.pubkey(), funded.pubkey(), 19_000_000)
+    signature = _send(chain, broke, [overdraw], skip_preflight=True)
+    assert wait(chain.url, signature)["err"] is not None
+    result = status(signature, reader.bearer())
+    assert result.json["status"] == "failed"
+    assert result.json["error"] == "insufficient_sol"
+
+
+def test_unknown_signature_is_not_found(reader):
+    unknown = str(Signature(os.urandom(64)))
+    result = status(unknown, reader.bearer())
+    assert result.status == 200, result.body
+    assert result.json == {"signature": unknown, "status": "not_found", "slot": None, "error": None,
+                           "bundle": None}
+
+
+@pytest.mark.parametrize("bad", ["abc", "1" * 87 + "0", "2" * 87, "1" * 200, "%20"])
+def test_malformed_signature_is_invalid_input(reader, bad):
+    result = status(bad, reader.bearer())
+    assert result.status == 400, result.body
+    assert result.json["error"] == "invalid_input"
+
+
+def test_no_token_is_401_before_input_checks(aws_stack, chain):
+    result = status("abc")
+    assert result.status == 401
+    assert result.json["error"] == "invalid_token"
+    unknown = status(str(Signature(os.urandom(64))), {"Authorization": "Bearer app_at_nope"})
+    assert unknown.status == 401 and unknown.json["error"] == "invalid_token"
+
+
+def test_bundle_signature_carries_its_bundle(chain, reader, funded):
+    from partner import txstatus
+    from partner.chain import instructions as ix
+    from partner.chain.rpc import BlockEngine, Rpc
+    from partner.chain.tx import WriteFees, assemble, sign
+    from partner.wallets import KeypairSigner
+
+    chain_rpc = Rpc(chain.url)
+    blockhash, last_valid = chain_rpc.latest_blockhash()
+    message = assemble(funded.pubkey(), [ix.system_transfer(funded.pubkey(), Keypair().pubkey(), 10_000_000)],
+                       fees=WriteFees(PRIO, TIP), blockhash=blockhash)
+    tx = sign(message, [KeypairSigner(funded)])
+    bundle_id = BlockEngine(chain.bundle_url).send_bundle([tx])
+    signature = str(tx.signatures[0])
+    txstatus.record_bundle(bundle_id, [signature], last_valid_block_height=last_valid)
+    landed = wait(chain.url, signature)
+
+    result = status(signature, reader.bearer())
+    assert result.status == 200, result.body
+    body = result.json
+    assert body["status"] in ("processed", "confirmed") and body["slot"] == landed["slot"]
+    assert body["error"] is None
+    assert body["bundle"]["bundleId"] == bundle_id
+    assert body["bundle"]["signatures"] == [signature]
+    assert body["bundle"]["status"] in ("processed", "confirmed")
+    warp(chain.url, 15)
+    assert status(signature, reader.bearer()).json["bundle"]["status"] == "finalized"
+
+
+def test_dropped_bundle_is_pending_then_expired(chain, reader, funded):
+    from partner import txstatus
+    from partner.chain import instructions as ix
+    from partner.chain.rpc import BlockEngine, Rpc
+    from partner.chain.tx import WriteFees, assemble, sign
+    from partner.wallets import KeypairSigner
+
+    chain_rpc = Rpc(chain.url)
+    blockhash, last_valid = chain_rpc.latest_blockhash()
+    message = assemble(funded.pubkey(), [ix.system_transfer(funded.pubkey(), Keypair().pubkey(), 10_000_000)],
+                       fees=WriteFees(PRIO, TIP), blockhash=blockhash)
+    tx = sign(message, [KeypairSigner(funded)])
+    rpc(chain.url, "devstack_setFault", [{"target": "bundle", "mode": "drop", "methods": ["sendBundle"], "count": 1}])
+    bundle_id = BlockEngine(chain.bundle_url).send_bundle([tx])
+    signature = str(tx.signatures[0])
+    txstatus.record_bundle(bundle_id, [signature], last_valid_block_height=last_valid)
+
+    pending = status(signature, reader.bearer()).json
+    assert pending["status"] == "pending" and pending["slot"] is None and pending["error"] is None
+    assert pending["bundle"] == {"bundleId": bundle_id, "signatures": [signature], "status": "pending"}
+
+    warp(chain.url, 70)  # past the blockhash's 150 slots
+    expired = status(signature, reader.bearer()).json
+    assert expired["status"] == "failed" and expired["error"] == "tx_expired"
+
+
+def test_chain_down_is_rpc_unavailable(chain, reader):
+    rpc(chain.url, "devstack_setFault", [{"target": "rpc", "mode": "down", "methods": ["getSignatureStatuses"],
+                                          "count": 1}])
+    result = status(str(Signature(os.urandom(64))), reader.bearer())
+    assert result.status == 502, result.body
+    assert result.json["error"] == "rpc_unavailable"
