@@ -25,7 +25,7 @@ import base64
 import hashlib
 from dataclasses import dataclass
 
-__all__ = ["CHUNK_SIZE", "MAX_LINKS", "cid_v0", "cid_v1", "compute", "is_cid"]
+__all__ = ["CHUNK_SIZE", "MAX_LINKS", "cid_v0", "cid_v1", "compute", "stat", "is_cid"]
 
 CHUNK_SIZE = 262144
 MAX_LINKS = 174
@@ -138,23 +138,32 @@ def _b58encode(raw: bytes) -> str:
     return "1" * pad + out
 
 
+def _text(raw: bytes, version: int) -> str:
+    if version == 0:
+        return _b58encode(raw)
+    return "b" + base64.b32encode(raw).decode("ascii").lower().rstrip("=")
+
+
 def cid_v0(data: bytes) -> str:
     """`ipfs add` (Kubo defaults, CIDv0) of `data`: "Qm..."."""
-    return _b58encode(_root(bytes(data), 0).cid)
+    return _text(_root(bytes(data), 0).cid, 0)
 
 
 def cid_v1(data: bytes) -> str:
     """`ipfs add --cid-version=1` (raw leaves) of `data`, base32: "bafk..." / "bafy..."."""
-    raw = _root(bytes(data), 1).cid
-    return "b" + base64.b32encode(raw).decode("ascii").lower().rstrip("=")
+    return _text(_root(bytes(data), 1).cid, 1)
 
 
 def compute(data: bytes, version: int = 0) -> str:
-    if version == 0:
-        return cid_v0(data)
-    if version == 1:
-        return cid_v1(data)
-    raise ValueError(f"unsupported CID version {version}")
+    return stat(data, version)[0]
+
+
+def stat(data: bytes, version: int = 0) -> tuple[str, int]:
+    """(CID, DAG size): the `Hash` and `Size` (encoded bytes of all blocks) `ipfs add` reports."""
+    if version not in (0, 1):
+        raise ValueError(f"unsupported CID version {version}")
+    root = _root(bytes(data), version)
+    return _text(root.cid, version), root.tsize
 
 
 def is_cid(text: str) -> bool:

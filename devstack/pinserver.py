@@ -1,0 +1,398 @@
+"""The devstack's pin server: the part of the Kubo RPC API the service uses, plus a gateway.
+
+    handle = start_pin_server(bucket, endpoint_url=moto.url)   # port 0: any free port
+    handle.url            # -> PINNING_URL, e.g. http://127.0.0.1:5001
+    handle.stop()
+
+Routes (Kubo RPC answers POST only, like Kubo):
+    POST /api/v0/add[?pin=true&cid-version=0|1&only-hash=false]   multipart, one or more
+         `file` parts; one JSON line per file: {"Name", "Hash", "Size"} (Size = DAG bytes)
+    POST /api/v0/cat?arg=<cid>        the bytes
+    POST /api/v0/pin/ls[?arg=<cid>]   {"Keys": {"<cid>": {"Type": "recursive"}}}
+    POST /api/v0/version              {"Version", ...}
+    GET  /ipfs/<cid>                  the gateway, for people
+    POST /_devstack/fault             {"mode": "down"|"slow"|"wrong_cid"|"none", "count": N, "delay": s}
+    GET  /_devstack/fault             the current fault
+
+CIDs are the real ones (`partner.cid`, Kubo defaults). Content lives in S3: the
+object `ipfs/<cid>` (ContentType from the part), pins as `pins/<cid>` markers.
+
+Faults (module-wide, also `set_fault(mode, count)`): `down` answers 503 to every
+/api/v0 call, `slow` sleeps `delay` seconds first, `wrong_cid` answers a CID that
+is not the content's. `count` requests are affected (None: until cleared).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+__all__ = ["PinServer", "start_pin_server", "set_fault", "clear_fault", "fault_state", "MAX_BODY"]
+
+MAX_BODY = 64 * 1024 * 1024
+VERSION = "0.29.0-devstack"
+CONTENT_PREFIX = "ipfs/"
+PIN_PREFIX = "pins/"
+FAULT_MODES = ("down", "slow", "wrong_cid")
+WRONG_CID = "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQH"  # the empty file's CID
+
+_CID_RE = re.compile(r"^(Qm[1-9A-HJ-NP-Za-km-z]{44}|b[a-z2-7]{20,})$")
+
+# --------------------------------------------------------------------------- faults
+
+_fault_lock = threading.Lock()
+_fault: dict[str, Any] = {"mode": None, "count": None, "delay": 3.0}
+
+
+def set_fault(mode: str | None, count: int | None = 1, delay: float = 3.0) -> None:
+    """Fail the next `count` /api/v0 requests (None: every one until cleared)."""
+    if mode in (None, "", "none"):
+        clear_fault()
+        return
+    if mode not in FAULT_MODES:
+        raise ValueError(f"unknown fault mode {mode!r}; one of {', '.join(FAULT_MODES)}")
+    with _fault_lock:
+        _fault.update(mode=mode, count=None if count is None else int(count), delay=float(delay))
+
+
+def clear_fault() -> None:
+    with _fault_lock:
+        _fault.update(mode=None, count=None, delay=3.0)
+
+
+def fault_state() -> dict[str, Any]:
+    with _fault_lock:
+        return dict(_fault)
+
+
+def _take_fault() -> tuple[str | None, float]:
+    with _fault_lock:
+        mode = _fault["mode"]
+        if mode is None:
+            return None, 0.0
+        if _fault["count"] is not None:
+            _fault["count"] -= 1
+            if _fault["count"] <= 0:
+                _fault.update(mode=None, count=None)
+        return mode, _fault["delay"]
+
+
+# --------------------------------------------------------------------------- multipart
+
+
+@dataclass
+class Part:
+    name: str
+    filename: str
+    content_type: str
+    data: bytes
+
+
+def parse_multipart(body: bytes, content_type: str) -> list[Part]:
+    match = re.search(r'boundary="?([^";]+)"?', content_type or "")
+    if not content_type.lower().startswith("multipart/") or not match:
+        raise ValueError("not a multipart body")
+    delimiter = b"--" + match.group(1).encode("latin-1")
+    parts: list[Part] = []
+    chunks = body.split(delimiter)
+    for chunk in chunks[1:]:
+        if chunk.startswith(b"--"):
+            break  # the closing delimiter
+        if chunk.startswith(b"\r\n"):
+            chunk = chunk[2:]
+        head, sep, data = chunk.partition(b"\r\n\r\n")
+        if not sep:
+            raise ValueError("a part has no header block")
+        if data.endswith(b"\r\n"):
+            data = data[:-2]
+        headers: dict[str, str] = {}
+        for line in head.decode("utf-8", "replace").split("\r\n"):
+            key, _, value = line.partition(":")
+            headers[key.strip().lower()] = value.strip()
+        disposition = headers.get("content-disposition", "")
+        name = _param(disposition, "name")
+        filename = _param(disposition, "filename")
+        parts.append(Part(name or "", filename or "", headers.get("content-type", "application/octet-stream"), data))
+    return parts
+
+
+def _param(header: str, key: str) -> str | None:
+    match = re.search(rf'(?:^|;)\s*{key}="((?:[^"\\]|\\.)*)"', header) or re.search(rf"(?:^|;)\s*{key}=([^;]+)", header)
+    if not match:
+        return None
+    from urllib.parse import unquote
+
+    return unquote(match.group(1).replace('\\"', '"'))
+
+
+# --------------------------------------------------------------------------- server
+
+
+class PinServer:
+    """One pin server; `store` is an S3 client, content under `ipfs/<cid>` in `bucket`."""
+
+    def __init__(self, bucket: str, s3: Any, host: str = "127.0.0.1", port: int = 0, log: bool = False) -> None:
+        self.bucket, self.s3, self.log = bucket, s3, log
+        self.httpd = ThreadingHTTPServer((host, port), _handler(self))
+        self.httpd.daemon_threads = True
+        self.host, self.port = self.httpd.server_address[0], self.httpd.server_address[1]
+        if self.host in ("0.0.0.0", "::", ""):
+            self.host = "127.0.0.1"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, name="devstack-pinserver", daemon=True)
+        self._thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self._thread.join(timeout=5)
+
+    def __enter__(self) -> "PinServer":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    # ---------------------------------------------------------------- storage
+
+    def put(self, cid: str, data: bytes, content_type: str, name: str, pin: bool) -> None:
+        self.s3.put_object(
+            Bucket=self.bucket,
+            Key=CONTENT_PREFIX + cid,
+            Body=data,
+            ContentType=content_type or "application/octet-stream",
+            Metadata={"name": "".join(c if 32 <= ord(c) < 127 else "_" for c in name)[:200]},
+        )
+        if pin:
+            self.s3.put_object(Bucket=self.bucket, Key=PIN_PREFIX + cid, Body=b"")
+
+    def get(self, cid: str) -> tuple[bytes, str] | None:
+        try:
+            obj = self.s3.get_object(Bucket=self.bucket, Key=CONTENT_PREFIX + cid)
+        except self.s3.exceptions.NoSuchKey:
+            return None
+        return obj["Body"].read(), obj.get("ContentType") or "application/octet-stream"
+
+    def pinned(self, cid: str | None = None) -> list[str]:
+        if cid is not None:
+            try:
+                self.s3.head_object(Bucket=self.bucket, Key=PIN_PREFIX + cid)
+            except Exception:  # noqa: BLE001 - 404 ClientError
+                return []
+            return [cid]
+        out: list[str] = []
+        for page in self.s3.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=PIN_PREFIX):
+            out.extend(o["Key"][len(PIN_PREFIX) :] for o in page.get("Contents", []))
+        return out
+
+
+def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "devstack-pinserver/1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib name
+            if server.log:
+                sys.stderr.write("pinserver: " + (format % args) + "\n")
+
+        # ------------------------------------------------------------ plumbing
+
+        def _send(self, status: int, body: bytes, content_type: str = "application/json", headers: dict[str, str] | None = None) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def _json(self, status: int, obj: Any) -> None:
+            self._send(status, (json.dumps(obj) + "\n").encode())
+
+        def _error(self, status: int, message: str) -> None:
+            # Kubo's error shape
+            self._json(status, {"Message": message, "Code": 0, "Type": "error"})
+
+        def _body(self) -> bytes:
+            if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+                out = bytearray()
+                while True:
+                    size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                    if size == 0:
+                        while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                            pass
+                        return bytes(out)
+                    out += self.rfile.read(size)
+                    self.rfile.readline()
+                    if len(out) > MAX_BODY:
+                        raise OverflowError
+            length = int(self.headers.get("Content-Length") or 0)
+            if length > MAX_BODY:
+                raise OverflowError
+            return self.rfile.read(length) if length else b""
+
+        # ------------------------------------------------------------ dispatch
+
+        def do_GET(self) -> None:
+            self._dispatch("GET")
+
+        def do_HEAD(self) -> None:
+            self._dispatch("HEAD")
+
+        def do_POST(self) -> None:
+            self._dispatch("POST")
+
+        def _dispatch(self, method: str) -> None:
+            url = urlsplit(self.path)
+            query = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
+            try:
+                self.body = self._body() if method == "POST" else b""  # always drain (keep-alive)
+                if url.path == "/_devstack/fault":
+                    return self._fault(method)
+                if url.path.startswith("/ipfs/") and method in ("GET", "HEAD"):
+                    return self._gateway(url.path[len("/ipfs/") :])
+                if url.path.startswith("/api/v0/"):
+                    if method != "POST":
+                        return self._error(405, f"{method} is not allowed; the RPC API takes POST")
+                    mode, delay = _take_fault()
+                    if mode == "down":
+                        return self._error(503, "devstack fault: pin server down")
+                    if mode == "slow":
+                        time.sleep(delay)
+                    return self._rpc(url.path[len("/api/v0/") :], query, wrong_cid=(mode == "wrong_cid"))
+                return self._error(404, "404 page not found")
+            except OverflowError:
+                self.close_connection = True
+                return self._error(413, "request body too large")
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True
+            except Exception as exc:  # noqa: BLE001 - answer like Kubo, keep serving
+                self.close_connection = True
+                try:
+                    return self._error(500, f"{type(exc).__name__}: {exc}")
+                except OSError:
+                    pass
+
+        def _fault(self, method: str) -> None:
+            if method == "POST":
+                raw = self.body
+                try:
+                    spec = json.loads(raw) if raw.strip() else {}
+                except ValueError:
+                    return self._error(400, "the body must be JSON")
+                query = {k: v[-1] for k, v in parse_qs(urlsplit(self.path).query).items()}
+                spec = {**query, **spec}
+                try:
+                    count = spec.get("count", 1)
+                    set_fault(spec.get("mode"), None if count in (None, "", "null") else int(count), float(spec.get("delay", 3.0)))
+                except (TypeError, ValueError) as exc:
+                    return self._error(400, str(exc))
+            return self._json(200, fault_state())
+
+        # ------------------------------------------------------------ RPC
+
+        def _rpc(self, command: str, query: dict[str, str], *, wrong_cid: bool) -> None:
+            if command == "add":
+                return self._add(query, wrong_cid=wrong_cid)
+            if command == "cat":
+                found = server.get(_arg_cid(query.get("arg", "")))
+                if found is None:
+                    return self._error(500, f"block was not found locally (offline): {query.get('arg', '')}")
+                data, _ = found
+                offset = int(query.get("offset") or 0)
+                length = query.get("length")
+                data = data[offset : offset + int(length)] if length else data[offset:]
+                return self._send(200, data, "text/plain", {"X-Content-Length": str(len(data))})
+            if command == "pin/ls":
+                arg = query.get("arg")
+                keys = server.pinned(_arg_cid(arg) if arg else None)
+                if arg and not keys:
+                    return self._error(500, f"path '{arg}' is not pinned")
+                return self._json(200, {"Keys": {k: {"Type": "recursive", "Name": ""} for k in keys}})
+            if command == "version":
+                return self._json(200, {"Version": VERSION, "Commit": "", "Repo": "16", "System": "devstack", "Golang": ""})
+            return self._error(404, f"unknown command \"{command}\"")
+
+        def _add(self, query: dict[str, str], *, wrong_cid: bool) -> None:
+            from partner import cid as cids
+
+            version = int(query.get("cid-version") or 0)
+            if version not in (0, 1):
+                return self._error(400, f"unknown CID version {version}")
+            pin = (query.get("pin") or "true").lower() != "false"
+            only_hash = (query.get("only-hash") or query.get("n") or "false").lower() == "true"
+            try:
+                parts = parse_multipart(self.body, self.headers.get("Content-Type") or "")
+            except ValueError as exc:
+                return self._error(400, f"file argument 'path' is required ({exc})")
+            files = [p for p in parts if p.name in ("file", "path", "") or p.filename]
+            if not files:
+                return self._error(400, "file argument 'path' is required")
+            lines = []
+            for part in files:
+                cid, size = cids.stat(part.data, version)
+                if not only_hash:
+                    server.put(cid, part.data, part.content_type, part.filename, pin)
+                name = part.filename or cid
+                lines.append({"Name": name, "Hash": WRONG_CID if wrong_cid else cid, "Size": str(size)})
+            body = "".join(json.dumps(line) + "\n" for line in lines).encode()
+            return self._send(200, body, "application/json", {"X-Chunked-Output": "1"})
+
+        # ------------------------------------------------------------ gateway
+
+        def _gateway(self, rest: str) -> None:
+            cid = rest.split("/", 1)[0].split("?", 1)[0]
+            if not _CID_RE.match(cid):
+                return self._send(400, f"invalid CID {cid!r}\n".encode(), "text/plain")
+            found = server.get(cid)
+            if found is None:
+                return self._send(404, b"not found\n", "text/plain")
+            data, content_type = found
+            headers = {"Etag": f'"{cid}"', "X-Ipfs-Path": f"/ipfs/{cid}", "Cache-Control": "public, max-age=29030400, immutable"}
+            return self._send(200, data, content_type, headers)
+
+    return Handler
+
+
+def _arg_cid(arg: str) -> str:
+    arg = arg.strip()
+    if arg.startswith("/ipfs/"):
+        arg = arg[len("/ipfs/") :]
+    return arg.split("/", 1)[0]
+
+
+def start_pin_server(
+    bucket: str,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    endpoint_url: str | None = None,
+    s3: Any = None,
+    region: str = "us-east-1",
+    log: bool = False,
+) -> PinServer:
+    """Start the pin server on a background thread, content in `bucket`.
+
+    `s3`: an S3 client to use; else one for `endpoint_url` (moto) with the test
+    credentials; else boto3's default (AWS_ENDPOINT_URL from the environment)."""
+    if s3 is None:
+        if endpoint_url:
+            from devstack.aws import _client
+
+            s3 = _client("s3", endpoint_url, region)
+        else:
+            import boto3
+
+            s3 = boto3.session.Session().client("s3")
+    return PinServer(bucket, s3, host=host, port=port, log=log)
