@@ -24,10 +24,15 @@ class Devstack:
     """Starts and stops every local service; usable from tests too."""
 
     def __init__(self, *, gateway_port: int = 3000, chain_port: int = 8899, moto_port: int = 0,
-                 prefix: str = "partner-dev", log: bool = True, moto: Any = None, chain: Any = None) -> None:
+                 prefix: str = "partner-dev", log: bool = True, moto: Any = None, chain: Any = None,
+                 pin_port: int | None = None) -> None:
         """`moto` and `chain` may be handles already running (tests share them); they are
-        then left running by `stop()`."""
+        then left running by `stop()`. `pin_port` defaults to 5001, or to any free port
+        when `gateway_port` is 0 (tests)."""
         self.gateway_port, self.chain_port, self.moto_port = gateway_port, chain_port, moto_port
+        self.pin_port = pin_port if pin_port is not None else (5001 if gateway_port else 0)
+        self.pinning: Any = None
+        self._pin_hook: Any = None
         self.prefix, self.log = prefix, log
         self.moto, self.chain, self.gateway = moto, chain, None
         self._owned: list[Any] = []
@@ -51,6 +56,7 @@ class Devstack:
         stack = create_resources(ROOT / "template.yaml", self.moto.url, prefix=self.prefix, parameters=parameters)
         self.env = {**aws_env(self.moto.url), **stack.environment()}
         self.env["LOGIN_URL"] = "/dev/login"
+        self._start_pinning(stack, parameters)
         self.gateway = start_gateway(ROOT / "template.yaml", self.env, port=self.gateway_port,
                                      parameters=parameters, log=self.log)
         self._owned.insert(0, self.gateway)
@@ -61,6 +67,21 @@ class Devstack:
 
         reset_settings()
         return self
+
+    def _start_pinning(self, stack: Any, parameters: dict[str, Any]) -> None:
+        """The Kubo-RPC pin server, content in the staging bucket; pinning faults hooked in."""
+        import functools
+
+        from devstack import faults
+        from devstack.pinserver import start_pin_server
+        from partner import pinning
+
+        self.pinning = start_pin_server(stack.physical_id("StagingBucket"), port=self.pin_port,
+                                        endpoint_url=self.moto.url)
+        self._owned.append(self.pinning)
+        parameters["PinningUrl"] = self.env["PINNING_URL"] = self.pinning.url
+        self._pin_hook = functools.partial(faults.take, "pinning")
+        pinning.add_hook(self._pin_hook)
 
     @property
     def url(self) -> str:
@@ -74,6 +95,11 @@ class Devstack:
                     part.stop()
                 except Exception as exc:  # keep stopping the rest
                     print(f"devstack: stop failed: {exc}", file=sys.stderr)
+        if self._pin_hook is not None:
+            from partner import pinning
+
+            pinning.remove_hook(self._pin_hook)
+            self._pin_hook = None
 
 
 def _start_chain(port: int):
@@ -119,6 +145,7 @@ Partner API devstack is up.
   gateway   {base}   ({{base_url}} and {{auth_url}})
   chain     {chain}
   aws       {stack.moto.url} (moto: DynamoDB, S3, KMS)
+  pinning   {stack.pinning.url if stack.pinning else "not running"} (Kubo RPC /api/v0/add; gateway /ipfs/<cid>)
 
 Connect in a browser:  {base}/demo   -> Connect -> sign in as alice -> Approve
 Demo client:           client_id {client['client_id']}
@@ -141,8 +168,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=int(os.environ.get("GATEWAY_PORT", 3000)))
     parser.add_argument("--chain-port", type=int, default=int(os.environ.get("CHAIN_PORT", 8899)))
+    parser.add_argument("--pin-port", type=int, default=int(os.environ.get("PIN_PORT", 5001)))
     args = parser.parse_args(argv)
-    stack = Devstack(gateway_port=args.port, chain_port=args.chain_port).start()
+    stack = Devstack(gateway_port=args.port, chain_port=args.chain_port, pin_port=args.pin_port).start()
     try:
         seeded = seed(stack)
         STATE.mkdir(exist_ok=True)
