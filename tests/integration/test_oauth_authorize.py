@@ -187,6 +187,25 @@ def test_without_session_cookie_page_asks_to_sign_in(client, ip):
     assert "location" not in page.headers and "app_ac_" not in page.body
 
 
+def test_sign_in_page_links_to_login_with_the_request_as_next(client, ip, monkeypatch):
+    from partner.oauth import web
+    from partner.settings import get_settings
+
+    settings = get_settings().model_copy(update={"login_url": "https://platform.example/login"})
+    monkeypatch.setattr(web, "get_settings", lambda: settings)
+    _, challenge = pkce_pair()
+    query = authorize_query(client, challenge, state="a b&c")
+    page = get_page(query, ip=ip)
+    assert page.status == 200 and "<form" not in page.body
+    href = re.search(r'<a id="login" href="([^"]+)"', page.body)
+    assert href, page.body
+    link = urlsplit(href.group(1).replace("&amp;", "&"))
+    assert (link.scheme, link.netloc, link.path) == ("https", "platform.example", "/login")
+    nxt = parse_qs(link.query)["next"][0]
+    assert nxt.startswith("/oauth/authorize?")
+    assert {k: v[0] for k, v in parse_qs(urlsplit(nxt).query).items()} == query
+
+
 @pytest.mark.parametrize("cookie", [
     "app_session=app_ss_" + "A" * 43,           # well formed, unknown
     "app_session=garbage",
