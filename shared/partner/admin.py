@@ -79,3 +79,20 @@ def create_session(user_id: str) -> dict[str, Any]:
     if user_store.get_user(user_id) is None:
         raise LookupError(f"no user {user_id}")
     return {"cookie": f"{authorize.SESSION_COOKIE}={authorize.create_session(user_id)}"}
+
+
+def create_crank_wallet() -> dict[str, Any]:
+    """The migration crank's service wallet, stored like a user (`service-crank`), sealed under
+    the same KMS envelope with that user id in the encryption context. Idempotent."""
+    from partner.migration import CRANK_USER_ID
+
+    existing = user_store.get_user(CRANK_USER_ID)
+    if existing is None:
+        wallet, sealed = new_wallet(CRANK_USER_ID)
+        try:
+            user_store.create_user(User(CRANK_USER_ID, wallet, None, False, sealed))
+        except ValueError:  # created concurrently: keep the first
+            pass
+        existing = user_store.get_user(CRANK_USER_ID)
+    assert existing is not None
+    return {"user_id": CRANK_USER_ID, "wallet": existing.wallet}
