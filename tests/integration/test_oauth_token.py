@@ -319,3 +319,18 @@ def test_unknown_or_malformed_code_is_invalid_grant(client, ip, code):
 def test_denied_authorization_yields_no_code(client, user, ip):
     error, _, params = get_code(client, user, decision="deny", ip=ip)
     assert error == "access_denied" and "code" not in params
+
+
+def test_unexpected_failure_is_500_internal_and_not_cached(client, ip, monkeypatch):
+    from partner.oauth import grants
+
+    def boom(*_a, **_k):
+        raise RuntimeError("storage exploded")
+
+    monkeypatch.setattr(grants, "exchange", boom)
+    result = token_call(client, {"grant_type": "refresh_token", "refresh_token": "app_rt_x"}, ip=ip)
+    assert result.status == 500, result.body
+    assert result.json["error"] == "internal"
+    assert "exploded" not in result.body
+    assert result.headers["cache-control"] == "no-store"
+    assert result.headers["pragma"] == "no-cache"

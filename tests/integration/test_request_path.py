@@ -320,6 +320,9 @@ def test_oauth_token_per_ip_limit_30_per_minute(client, ip, clock):
     assert limited.headers["retry-after"] == "59"
     assert rl(limited) == ("30", "0", "59")
     assert "error" not in limited.json and limited.json["retryAfterSeconds"] == 59
+    # spec, POST /oauth/token: responses carry cache-control: no-store and pragma: no-cache
+    assert limited.headers["cache-control"] == "no-store"
+    assert limited.headers["pragma"] == "no-cache"
     # refused before client authentication: a bad key now is not a failure that counts
     for _ in range(25):
         assert token_call(client, {"grant_type": "client_credentials"}, ip=ip,
@@ -331,3 +334,16 @@ def test_oauth_token_per_ip_limit_30_per_minute(client, ip, clock):
     clock.advance(59)
     again = token_call(client, {"grant_type": "client_credentials"}, ip=ip)
     assert again.status == 400 and rl(again) == ("30", "29", "60")
+
+
+def test_oauth_revoke_per_ip_limit_shares_the_token_bucket(client, ip, clock):
+    for _ in range(30):
+        assert token_call(client, {"grant_type": "client_credentials"}, ip=ip).status == 400
+    limited = invoke("oauth_revoke", "POST", "/oauth/revoke", body="token=x", source_ip=ip,
+                     headers={**FORM, "Authorization": basic(client["client_id"], client["api_key"])})
+    assert limited.status == 429, limited.body
+    assert limited.headers["retry-after"] == "59"
+    assert rl(limited) == ("30", "0", "59")
+    assert "error" not in limited.json and limited.json["retryAfterSeconds"] == 59
+    assert limited.headers["cache-control"] == "no-store"
+    assert limited.headers["pragma"] == "no-cache"
