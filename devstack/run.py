@@ -13,6 +13,7 @@ import os
 import signal
 import sys
 import threading
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ class Devstack:
         self._pin_hook: Any = None
         self.prefix, self.log = prefix, log
         self.moto, self.chain, self.gateway = moto, chain, None
+        self.schedules: ScheduleTimer | None = None
         self._owned: list[Any] = []
         self.env: dict[str, str] = {}
 
@@ -88,6 +90,13 @@ class Devstack:
         assert self.gateway is not None
         return self.gateway.url
 
+    def start_schedules(self, interval: float = 2.0) -> ScheduleTimer:
+        """Run the template's scheduled functions (the migrator) every `interval` seconds."""
+        assert self.gateway is not None
+        self.schedules = ScheduleTimer(self.gateway.gateway, interval).start()
+        self._owned.insert(0, self.schedules)
+        return self.schedules
+
     def stop(self) -> None:
         for part in self._owned:
             if part is not None:
@@ -102,6 +111,62 @@ class Devstack:
             self._pin_hook = None
 
 
+def scheduled_event(rule: str) -> dict[str, Any]:
+    """An EventBridge `Scheduled Event`, as a `Type: Schedule` rule delivers it."""
+    from datetime import UTC, datetime
+
+    from devstack.events import ACCOUNT_ID, REGION
+
+    return {
+        "version": "0", "id": str(uuid.uuid4()), "detail-type": "Scheduled Event", "source": "aws.events",
+        "account": ACCOUNT_ID, "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "region": REGION,
+        "resources": [f"arn:aws:events:{REGION}:{ACCOUNT_ID}:rule/{rule}"], "detail": {},
+    }
+
+
+class ScheduleTimer:
+    """Stands in for EventBridge: invokes every function with a `Type: Schedule` event, in-process,
+    every `interval` seconds from a background thread (the devstack's short timer, design section 7)."""
+
+    def __init__(self, gateway: Any, interval: float) -> None:
+        self.gateway, self.interval = gateway, interval
+        self.functions = [fn for fn in gateway.template.functions()
+                          if any((ev or {}).get("Type") == "Schedule" for ev in fn.events.values())]
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="devstack-schedules", daemon=True)
+        self._last_error: dict[str, str] = {}
+
+    def start(self) -> ScheduleTimer:
+        self._thread.start()
+        return self
+
+    def tick(self) -> dict[str, Any]:
+        """Invoke each scheduled function once; a failure is printed once until it changes."""
+        from devstack.events import lambda_context
+
+        out: dict[str, Any] = {}
+        for fn in self.functions:
+            try:
+                out[fn.logical_id] = self.gateway.handler_for(fn)(
+                    scheduled_event(fn.logical_id), lambda_context(fn.logical_id, timeout_seconds=fn.timeout))
+                self._last_error.pop(fn.logical_id, None)
+            except Exception as exc:  # keep the timer alive
+                message = f"{type(exc).__name__}: {exc}"
+                if self._last_error.get(fn.logical_id) != message:
+                    print(f"devstack: scheduled {fn.logical_id} failed: {message}", file=sys.stderr)
+                self._last_error[fn.logical_id] = message
+        return out
+
+    def _loop(self) -> None:
+        while not self._stopped.wait(self.interval):
+            self.tick()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=150)
+
+
 def _start_chain(port: int):
     try:
         from devstack.chain.server import start_chain
@@ -110,8 +175,13 @@ def _start_chain(port: int):
     return start_chain(port=port)
 
 
+CRANK_LAMPORTS = 10 * 10**9
+SCHEDULE_SECONDS = 2.0
+
+
 def seed(stack: Devstack) -> dict[str, Any]:
-    """A demo client, two funded users and the devstack pages."""
+    """A demo client, two funded users, the funded crank wallet, a coin by alice on a fresh
+    curve, and the devstack pages."""
     from devstack.demo_app import DevPages
     from partner import admin
 
@@ -128,10 +198,18 @@ def seed(stack: Devstack) -> dict[str, Any]:
             dev.airdrop(created["wallet"], 50 * 10**9)
             created["lamports"] = 50 * 10**9
         users.append(created)
+    seeded: dict[str, Any] = {"client": demo, "users": users}
+    if stack.chain is not None:
+        from partnerctl import dev
+
+        seeded["crank"] = dev.crank_wallet(CRANK_LAMPORTS)
+        alice = users[0]
+        seeded["coin"] = {**dev.create_coin(alice["user_id"], "Alice Demo Coin", "ALICE"),
+                          "creator": alice["user_id"]}
     pages = DevPages(base, demo, users)
     assert stack.gateway is not None
     stack.gateway.extra_routes.update(pages.routes())
-    return {"client": demo, "users": users}
+    return seeded
 
 
 def usage(stack: Devstack, seeded: dict[str, Any]) -> str:
@@ -139,6 +217,11 @@ def usage(stack: Devstack, seeded: dict[str, Any]) -> str:
     client = seeded["client"]
     alice = seeded["users"][0]
     chain = f"{stack.chain.url} (block engine {stack.chain.bundle_url})" if stack.chain else "not available"
+    coin = ""
+    if "coin" in seeded:
+        coin = (f"Demo coin:             mint {seeded['coin']['mint']} (alice's, on a fresh curve)\n"
+                f"Migrator:              every {SCHEDULE_SECONDS:g} s, crank wallet {seeded['crank']['wallet']}; "
+                f"now: .venv/bin/partnerctl dev crank\n")
     return f"""
 Partner API devstack is up.
 
@@ -152,7 +235,7 @@ Demo client:           client_id {client['client_id']}
                        api_key   {client['api_key']}
                        redirect  {base}/demo/callback
 Users:                 alice {alice['user_id']} wallet {alice['wallet']}
-
+{coin}
 By hand (PKCE):
   open {base}/oauth/authorize?response_type=code&client_id={client['client_id']}&redirect_uri={base}/demo/callback&scope=profile:read&state=s&code_challenge=<S256>&code_challenge_method=S256
   curl -s -u {client['client_id']}:{client['api_key']} {base}/oauth/token \\
@@ -173,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     stack = Devstack(gateway_port=args.port, chain_port=args.chain_port, pin_port=args.pin_port).start()
     try:
         seeded = seed(stack)
+        stack.start_schedules(SCHEDULE_SECONDS)
         STATE.mkdir(exist_ok=True)
         env_file = STATE / "env.json"
         env_file.write_text(json.dumps(stack.env, indent=2))

@@ -36,6 +36,9 @@ def add_parser(top: argparse._SubParsersAction) -> None:
     ccreate.add_argument("--creator", required=True, help="user id of the creator (pays the rent)")
     ccreate.add_argument("--name", default="Devstack Coin")
     ccreate.add_argument("--symbol", default="DEV")
+    dev.add_parser("crank", help="run the migrator now: migrate every completed curve into its pool")
+    cwallet = dev.add_parser("crank-wallet", help="create (once) the migrator's service wallet, service-crank")
+    cwallet.add_argument("--sol", type=int, default=None, help="lamports to airdrop to it (devstack)")
     add_fault_parser(dev)
 
 
@@ -46,6 +49,10 @@ def run(args: argparse.Namespace) -> Any:
         return _rpc("devstack_warp", [args.seconds])
     if args.cmd == "coin":
         return create_coin(args.creator, args.name, args.symbol)
+    if args.cmd == "crank":
+        return crank()
+    if args.cmd == "crank-wallet":
+        return crank_wallet(args.sol)
     if args.cmd == "fault":
         return fault(args)
     raise SystemExit(f"unknown dev command {args.cmd}")
@@ -162,3 +169,21 @@ def fault(args: argparse.Namespace) -> Any:
         raise ValueError("usage: partnerctl dev fault TARGET MODE [--count N] [--methods m1,m2] [--delay-ms N]")
     methods = [m.strip() for m in args.methods.split(",") if m.strip()] if args.methods else None
     return set_fault(args.target, args.mode, args.count, methods, args.delay_ms)
+
+
+def crank_wallet(lamports: int | None = None) -> dict[str, Any]:
+    """The migrator's service wallet (idempotent); optionally funded on the devstack chain."""
+    from partner import admin
+
+    wallet = admin.create_crank_wallet()
+    if lamports:
+        airdrop(wallet["wallet"], lamports)
+        wallet["lamports"] = lamports
+    return wallet
+
+
+def crank() -> dict[str, Any]:
+    """One migrator run now, with the crank wallet: the per-mint summary."""
+    from partner import migration
+
+    return migration.run()

@@ -15,5 +15,9 @@ def lambda_handler(event: dict, context: Any) -> dict:
     for report in summary["results"]:
         if report["status"] in ("failed", "unconfirmed"):
             logger.warning("migration not done", extra=report)
-    logger.info("crank finished", extra={k: v for k, v in summary.items() if k != "results"})
+    counts = {k: v for k, v in summary.items() if k != "results"}
+    if summary["found"]:
+        logger.info("crank finished", extra=counts)
+    else:
+        logger.debug("crank finished", extra=counts)
     return summary

@@ -152,7 +152,8 @@ def crank_signer() -> Signer:
 
     user = get_user(CRANK_USER_ID)
     if user is None:
-        raise LookupError(f"no crank wallet: create it first (user {CRANK_USER_ID})")
+        raise LookupError(f"no crank wallet (user {CRANK_USER_ID}); create it with admin.create_crank_wallet "
+                          "(partnerctl dev crank-wallet)")
     return EnvelopeSigner(user)
 
 
