@@ -63,11 +63,13 @@ def is_conditional_failure(exc: ClientError) -> bool:
 
 
 def wrap(exc: Exception) -> ApiError:
-    """A storage failure the caller cannot fix: 500 `internal`, retryable when throttled."""
-    code = ""
+    """A storage failure the caller cannot fix: 500 `internal`, retryable when throttled,
+    unreachable or failing server-side (any 5xx, e.g. the generic InternalFailure)."""
+    code, status = "", 0
     if isinstance(exc, ClientError):
         code = exc.response.get("Error", {}).get("Code", "")
-    retryable = code in THROTTLE_CODES or isinstance(exc, BotoCoreError)
+        status = int(exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
+    retryable = code in THROTTLE_CODES or status >= 500 or isinstance(exc, BotoCoreError)
     return ApiError("internal", "A storage operation failed.", retryable=retryable)
 
 
