@@ -1,0 +1,346 @@
+"""Infrastructure failures on trades, through the real handlers against moto and the devstack
+chain: the spec's status, `error` and `retryable`, and nothing lost or double-counted (the
+client's daily volume, the wallet's balances, what reached the chain).
+
+Chain faults go through the chain's own `devstack_setFault`; AWS faults through
+`devstack.faults` (a `partner.aws` hook in this process, where the handlers run).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from devstack import faults
+from tests.chainutil import balance, rpc, token_balance, warp
+from tests.integration.test_trades import coin, fee_wallet, partner_conn, trade  # noqa: F401 (fixtures)
+
+SOL = 10**9
+TIP = 1_000_000
+PRIO = 10_000
+BLOCKHASH_SECONDS = 150 * 0.4
+
+
+@pytest.fixture(autouse=True)
+def no_faults_left(chain):
+    rpc(chain.url, "devstack_clearFaults")
+    faults.clear()
+    yield
+    rpc(chain.url, "devstack_clearFaults")
+    faults.clear()
+
+
+def chain_fault(chain, mode: str, *, methods: list[str] | None = None, count: int | None = 1,
+                delay_ms: int | None = None, target: str = "rpc") -> dict:
+    spec: dict = {"target": target, "mode": mode}
+    if methods:
+        spec["methods"] = methods
+    if count is not None:
+        spec["count"] = count
+    if delay_ms is not None:
+        spec["delayMs"] = delay_ms
+    return rpc(chain.url, "devstack_setFault", [spec])
+
+
+def volume(client_id: str) -> int:
+    from partner import clock
+    from partner.store import counters
+
+    day = datetime.fromtimestamp(clock.now(), UTC).strftime("%Y-%m-%d")
+    return counters.read(f"VOL#{client_id}#{day}")
+
+
+def snapshot(chain, conn, mint: str) -> dict:
+    wallet = conn.user["wallet"]
+    return {
+        "volume": volume(conn.client["client_id"]),
+        "lamports": balance(chain.url, wallet),
+        "tokens": token_balance(chain.url, wallet, mint),
+        "signatures": [s["signature"] for s in rpc(chain.url, "getSignaturesForAddress", [wallet])],
+    }
+
+
+def buy(conn, mint: str, max_in: int = SOL // 10):
+    return trade(conn, "buy", {"mint": mint, "maxSolIn": str(max_in), "slippageBps": 500,
+                               "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+
+
+def assert_error(result, status: int, code: str, retryable: bool) -> dict:
+    assert result.status == status, result.body
+    body = result.json
+    assert body["error"] == code, body
+    assert body["retryable"] is retryable, body
+    assert body.get("message")
+    return body
+
+
+def assert_retry_counts_once(chain, conn, mint: str, before: dict, max_in: int = SOL // 10) -> None:
+    """With the fault gone the same trade goes through, and is counted exactly once."""
+    retry = buy(conn, mint, max_in)
+    assert retry.status == 200, retry.body
+    from tests.chainutil import wait
+
+    assert wait(chain.url, retry.json["signature"])["err"] is None
+    assert volume(conn.client["client_id"]) == before["volume"] + max_in
+    assert token_balance(chain.url, conn.user["wallet"], mint) > before["tokens"]
+
+
+# ------------------------------------------------------------------ the seam itself
+
+
+def test_aws_hooks_reach_existing_and_new_clients(aws_stack):
+    from partner import aws
+
+    seen: list[str] = []
+
+    def record(model=None, **_):
+        seen.append(model.name)
+
+    aws.dynamodb()  # already created
+    aws.add_hook("before-call.dynamodb.GetItem", record)
+    aws.add_hook("before-call.dynamodb.GetItem", record)  # a repeat is ignored
+    try:
+        from partner.store import counters
+
+        counters.read("SEAM#probe")
+        assert seen == ["GetItem"]
+    finally:
+        aws.remove_hook("before-call.dynamodb.GetItem", record)
+    counters.read("SEAM#probe")
+    assert seen == ["GetItem"]
+
+
+def test_fault_registry_counts_down_and_filters_operations(aws_stack):
+    from partner.errors import ApiError
+    from partner.store import counters
+
+    faults.set_fault("dynamodb", "throttle", count=2, operations=["GetItem"])
+    for _ in range(2):
+        with pytest.raises(ApiError) as err:
+            counters.read("FAULT#probe")
+        assert err.value.code == "internal" and err.value.retryable is True
+    assert counters.read("FAULT#probe") == 0  # the fault cleared itself after two calls
+    assert faults.list_faults() == []
+    faults.set_fault("dynamodb", "down", operations=["PutItem"])
+    assert counters.read("FAULT#probe") == 0  # other operations pass
+    assert faults.list_faults()[0]["hits"] == 0
+    with pytest.raises(ValueError):
+        faults.set_fault("s3", "down")
+    with pytest.raises(ValueError):
+        faults.set_fault("kms", "slow")
+
+
+def test_gateway_routes(aws_stack):
+    from devstack.gateway import Request
+
+    routes = faults.routes()
+
+    def call(method: str, body: bytes = b"", query: str = ""):
+        status, _, payload = routes[(method, faults.PATH)](Request(method, faults.PATH, query, [], body, "127.0.0.1"))
+        import json
+
+        return status, json.loads(payload)
+
+    status, fault = call("POST", b'{"target": "kms", "mode": "throttle", "count": 3, "methods": ["Decrypt"]}')
+    assert status == 200 and fault["target"] == "kms" and fault["operations"] == ["Decrypt"] and fault["count"] == 3
+    assert call("POST", b'{"target": "kms", "mode": "melt"}')[0] == 400
+    assert call("POST", b'{"target": "kms", "mode": "down", "count": 0}')[0] == 400
+    assert call("POST", b"not json")[0] == 400
+    call("POST", b'{"target": "pinning", "mode": "down"}')
+    assert [f["target"] for f in call("GET")[1]["faults"]] == ["kms", "pinning"]
+    assert call("DELETE", query="target=pinning")[1] == {"cleared": 1}
+    assert call("DELETE")[1] == {"cleared": 1}
+    assert call("GET")[1] == {"faults": []}
+
+
+def test_pinning_is_a_registry_entry(aws_stack):
+    from botocore.exceptions import ClientError
+
+    faults.set_fault("pinning", "throttle", count=1, operations=["add"])
+    assert faults.take("pinning", "pin") is None
+    error = faults.take("pinning", "add")
+    assert isinstance(error, ClientError) and error.response["Error"]["Code"] == "ThrottlingException"
+    assert faults.take("pinning", "add") is None
+
+
+# ------------------------------------------------------------------ chain (RPC) faults
+
+
+def test_rpc_down_before_anything_is_read(chain, coin, partner_conn):
+    before = snapshot(chain, partner_conn, coin)
+    chain_fault(chain, "down")
+    result = buy(partner_conn, coin)
+    assert_error(result, 502, "rpc_unavailable", True)
+    assert result.headers["x-ratelimit-limit"] == "60"
+    assert snapshot(chain, partner_conn, coin) == before
+    assert_retry_counts_once(chain, partner_conn, coin, before)
+
+
+@pytest.mark.parametrize("mode", ["down", "error"])
+def test_rpc_failing_on_send_releases_the_volume(chain, coin, partner_conn, mode):
+    before = snapshot(chain, partner_conn, coin)
+    chain_fault(chain, mode, methods=["sendTransaction"])
+    result = buy(partner_conn, coin)
+    body = assert_error(result, 502, "rpc_unavailable", True)
+    assert "signature" not in body  # the node refused it: nothing is in flight
+    assert snapshot(chain, partner_conn, coin) == before
+    assert_retry_counts_once(chain, partner_conn, coin, before)
+
+
+def test_rpc_slower_than_the_client_timeout(chain, coin, partner_conn, monkeypatch):
+    """A read that times out is rpc_unavailable. (A send that times out is ambiguous, below.)"""
+    from partner import trading
+    from partner.chain.rpc import Rpc
+
+    monkeypatch.setattr(trading, "rpc", lambda: Rpc(chain.url, timeout=0.5))
+    before = snapshot(chain, partner_conn, coin)
+    chain_fault(chain, "slow", methods=["getMultipleAccounts"], delay_ms=1500)
+    result = buy(partner_conn, coin)
+    body = assert_error(result, 502, "rpc_unavailable", True)
+    assert "signature" not in body
+    assert snapshot(chain, partner_conn, coin) == before
+
+
+def test_timeout_after_sending_is_ambiguous_and_keeps_the_volume(chain, coin, partner_conn, monkeypatch):
+    from partner import trading
+    from partner.chain.confirm import wait_for
+    from partner.chain.rpc import Rpc
+    from solders.signature import Signature
+
+    monkeypatch.setattr(trading, "rpc", lambda: Rpc(chain.url, timeout=0.5))
+    max_in = SOL // 10
+    before = snapshot(chain, partner_conn, coin)
+    # the node accepts the transaction but answers too late, and it never lands
+    chain_fault(chain, "slow", methods=["sendTransaction"], delay_ms=1500)
+    chain_fault(chain, "drop", methods=["sendTransaction"])
+    result = buy(partner_conn, coin, max_in)
+    body = assert_error(result, 502, "rpc_unavailable", True)
+    signature = body["signature"]
+    assert Signature.from_string(signature) != Signature.default()
+    assert "before resending" in body["action"]
+    # ambiguous: the reservation stays, so a landing cannot overshoot the cap
+    assert volume(partner_conn.client["client_id"]) == before["volume"] + max_in
+    # reconcile: it has not landed, and once its blockhash is past it never will
+    latest = rpc(chain.url, "getLatestBlockhash")["value"]
+    assert rpc(chain.url, "getSignatureStatuses", [[signature], {"searchTransactionHistory": True}])["value"] == [None]
+    warp(chain.url, int(BLOCKHASH_SECONDS) + 2)
+    assert rpc(chain.url, "getBlockHeight") > latest["lastValidBlockHeight"]
+    assert wait_for(Rpc(chain.url), Signature.from_string(signature), timeout=5,
+                    last_valid_block_height=latest["lastValidBlockHeight"]) is None
+    after = snapshot(chain, partner_conn, coin)
+    assert signature not in after["signatures"]
+    assert (after["lamports"], after["tokens"], after["signatures"]) == (
+        before["lamports"], before["tokens"], before["signatures"])
+    assert after["volume"] == before["volume"] + max_in  # counted once, not released, not doubled
+
+
+def test_slow_send_that_lands_is_ambiguous_and_counted_once(chain, coin, partner_conn, monkeypatch):
+    """The answer comes too late but the transaction executes: the caller reconciles and finds it."""
+    from partner import trading
+    from partner.chain.rpc import Rpc
+    from tests.chainutil import wait
+
+    monkeypatch.setattr(trading, "rpc", lambda: Rpc(chain.url, timeout=0.5))
+    max_in = SOL // 10
+    before = snapshot(chain, partner_conn, coin)
+    chain_fault(chain, "slow", methods=["sendTransaction"], delay_ms=1500)
+    result = buy(partner_conn, coin, max_in)
+    body = assert_error(result, 502, "rpc_unavailable", True)
+    assert wait(chain.url, body["signature"])["err"] is None
+    after = snapshot(chain, partner_conn, coin)
+    assert after["signatures"][0] == body["signature"]
+    assert after["tokens"] > before["tokens"]
+    assert after["volume"] == before["volume"] + max_in
+
+
+def test_expired_blockhash_is_tx_expired_and_releases_the_volume(chain, coin, partner_conn, monkeypatch):
+    """The chain moves past the blockhash's validity between the read and the send."""
+    from partner import trading
+
+    real_read = trading.read_coin
+
+    def read_then_wait(*args, **kwargs):
+        state = real_read(*args, **kwargs)
+        warp(chain.url, int(BLOCKHASH_SECONDS) + 2)
+        return state
+
+    monkeypatch.setattr(trading, "read_coin", read_then_wait)
+    before = snapshot(chain, partner_conn, coin)
+    result = buy(partner_conn, coin)
+    body = assert_error(result, 422, "tx_expired", True)
+    assert "signature" not in body
+    assert snapshot(chain, partner_conn, coin) == before
+    monkeypatch.setattr(trading, "read_coin", real_read)
+    assert_retry_counts_once(chain, partner_conn, coin, before)
+
+
+# ------------------------------------------------------------------ AWS faults
+
+
+@pytest.mark.parametrize("mode", ["throttle", "error", "down"])
+def test_kms_failing_on_decrypt_is_wallet_sign_failed(chain, coin, partner_conn, mode):
+    before = snapshot(chain, partner_conn, coin)
+    faults.set_fault("kms", mode, count=1, operations=["Decrypt"])
+    result = buy(partner_conn, coin)
+    body = assert_error(result, 502, "wallet_sign_failed", True)
+    assert "signature" not in body
+    assert faults.list_faults() == []  # exactly one Decrypt was attempted (and faulted)
+    assert snapshot(chain, partner_conn, coin) == before  # volume released, nothing on chain
+    assert_retry_counts_once(chain, partner_conn, coin, before)
+
+
+def test_dynamodb_throttled_on_the_rate_limit_update_is_internal(chain, coin, partner_conn):
+    from partner import aws
+
+    updates: list[str] = []
+
+    def record(params=None, **_):
+        updates.append(params["Key"]["pk"]["S"])
+
+    aws.add_hook("before-parameter-build.dynamodb.UpdateItem", record)
+    try:
+        before = snapshot(chain, partner_conn, coin)
+        faults.set_fault("dynamodb", "throttle", count=1, operations=["UpdateItem"])
+        result = buy(partner_conn, coin)
+    finally:
+        aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", record)
+    assert_error(result, 500, "internal", True)
+    assert len(updates) == 1 and updates[0].startswith("RL#trade#")  # the per-endpoint bucket's update
+    assert result.headers["x-ratelimit-remaining"] == "60"  # nothing was drawn from the bucket
+    assert snapshot(chain, partner_conn, coin) == before
+    assert_retry_counts_once(chain, partner_conn, coin, before)
+
+
+@pytest.mark.parametrize("mode", ["error", "down"])
+@pytest.mark.parametrize("operation", ["BatchGetItem", "UpdateItem"])
+def test_dynamodb_failing_in_the_request_path_is_internal_retryable(chain, coin, partner_conn, mode, operation):
+    """A 5xx or an unreachable endpoint is transient, like throttling."""
+    before = snapshot(chain, partner_conn, coin)
+    faults.set_fault("dynamodb", mode, count=1, operations=[operation])
+    result = buy(partner_conn, coin)
+    assert_error(result, 500, "internal", True)
+    assert snapshot(chain, partner_conn, coin) == before
+
+
+def test_dynamodb_throttled_on_the_volume_reservation(chain, coin, partner_conn):
+    """The reservation is the third UpdateItem (bucket, tier, volume): nothing is sent or counted."""
+    from partner import aws
+
+    updates: list[str] = []
+
+    def record(params=None, **_):
+        updates.append(params["Key"]["pk"]["S"])
+        if params["Key"]["pk"]["S"].startswith("VOL#"):
+            faults.set_fault("dynamodb", "throttle", count=1, operations=["UpdateItem"])
+
+    aws.add_hook("before-parameter-build.dynamodb.UpdateItem", record)
+    try:
+        before = snapshot(chain, partner_conn, coin)
+        result = buy(partner_conn, coin)
+    finally:
+        aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", record)
+    assert_error(result, 500, "internal", True)
+    assert [u.split("#")[:2] for u in updates] == [["RL", "trade"], ["RL", "tier"],
+                                                   ["VOL", partner_conn.client["client_id"]]]
+    assert snapshot(chain, partner_conn, coin) == before
