@@ -141,7 +141,7 @@ def test_full_lifecycle(chain):
                [creator, mint_kp])
     fees += fee_first
     rent = (RENT_MINT + P.rent_exempt_minimum(L.BondingCurve.SIZE) + P.rent_exempt_minimum(L.CoinMetadata.SIZE)
-            + 2 * RENT_TOKEN)
+            + P.rent_exempt_minimum(L.Governance.SIZE) + 2 * RENT_TOKEN)
     assert chain.lamports(creator.pubkey()) == before - rent - sol_first - 2 * SIG_FEE
     assert chain.tokens(creator.pubkey(), mint) == first
     m = L.SplMint.decode(chain.data(mint))
@@ -394,6 +394,6 @@ def test_launch_bundle_with_creator_first_buy(chain):
     assert st["result"]["value"][0] is not None, st
     assert chain.tokens(creator.pubkey(), mint.pubkey()) == r.tokens_out
     rent = (RENT_MINT + P.rent_exempt_minimum(L.BondingCurve.SIZE) + P.rent_exempt_minimum(L.CoinMetadata.SIZE)
-            + 2 * RENT_TOKEN)
+            + P.rent_exempt_minimum(L.Governance.SIZE) + 2 * RENT_TOKEN)
     sig_fees = 3 * SIG_FEE + 2 * 1000
     assert chain.lamports(creator.pubkey()) == before - rent - first_sol - 1_000_000 - sig_fees

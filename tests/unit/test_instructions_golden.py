@@ -16,6 +16,7 @@ FEE = Pubkey(bytes([3] * 32))    # CktRuQ2mttgRGkXJtyksdKHjUdc2C4TgDzyB98oEzy8
 GLOBAL = "AdgiwJYTCUnNrEKiLFZpZmzWaECUQ7vj6RWi4owGAxoF"
 CURVE = "5QjguRTPiPmsWmPxWN92c7mfXzvye7K3tNugGRgoxdXV"
 META = "4qWtgsJhhZ4gEVPC4QATSaemhGsNGJFWLW2nR4iKwq7j"
+GOVERNANCE = "3YkehQFPskMb5fQ54ma7Z4mZXpJWpPM3qBNxHg6LQjz9"
 POOL = "4ikxspnMZhQbPuy6faEcdA2XxjK8JEEbeunmCDQDmGBK"
 CURVE_VAULT = "6BM52hqRerir2qxFytJF5ttFVrczaSG4AHivN1whbZEM"
 POOL_VAULT = "At2BmXfB5YYJv6HwZQD8Lt5y8aKJhFxqU9Vn5BPpEgVF"
@@ -41,6 +42,7 @@ def test_pdas():
     assert P.bonding_curve_pda(MINT) == (Pubkey.from_string(CURVE), 255)
     assert P.metadata_pda(MINT) == (Pubkey.from_string(META), 255)
     assert P.pool_pda(MINT) == (Pubkey.from_string(POOL), 255)
+    assert P.governance_pda(MINT) == (Pubkey.from_string(GOVERNANCE), 255)
     assert str(P.bonding_curve_vault(MINT)) == CURVE_VAULT
     assert str(P.pool_base_vault(MINT)) == POOL_VAULT
     assert str(P.associated_token_address(USER, MINT)) == USER_ATA
@@ -105,7 +107,8 @@ def test_create_coin():
                                     "0b000000" "697066733a2f2f62616679")
     assert metas(ix) == [(str(USER), True, True), (str(MINT), True, True), (GLOBAL, False, False),
                          (CURVE, False, True), (CURVE_VAULT, False, True), (META, False, True),
-                         (SYS, False, False), (TOK, False, False), (ATA, False, False)]
+                         (SYS, False, False), (TOK, False, False), (ATA, False, False),
+                         (GOVERNANCE, False, True)]
     with pytest.raises(ValueError):
         I.create_coin(USER, MINT, "x" * 33, "T", "u")
     with pytest.raises(ValueError):

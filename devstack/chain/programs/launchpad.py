@@ -15,6 +15,7 @@ from solders.pubkey import Pubkey
 
 from devstack.chain.runtime import InstructionFailure, InvokeContext, ProgramError
 from partner.chain import curve as C
+from partner.chain import governance_math as GM
 from partner.chain import instructions as I
 from partner.chain import layouts as L
 from partner.chain import programs as P
@@ -207,6 +208,23 @@ def set_params(ctx: InvokeContext, args: bytes) -> None:
     store(glob, g)
 
 
+def set_governance_params(ctx: InvokeContext, args: bytes) -> None:
+    """Admin: the governance params create_coin copies into each new coin's Governance."""
+    admin, glob = account(ctx, 0), account(ctx, 1)
+    require_signer(admin)
+    g = load_global(ctx, glob)
+    if admin.pubkey != g.admin:
+        raise fail(E.Unauthorized)
+    fmt = L.Global.GOVERNANCE_PARAMS_FMT
+    if len(args) != fmt.size - 1:
+        raise fail(E.InvalidInput, "bad set_governance_params args")
+    params = GM.GovernanceParams(*fmt.unpack(b"\x01" + args)[1:])
+    if params.problems():
+        raise fail(E.InvalidInput, "; ".join(params.problems()))
+    g.set_governance_params(params)
+    store(glob, g)
+
+
 def _check_text(raw: bytes, limit: int, empty: E, too_long: E) -> str:
     try:
         text = raw.decode("utf-8")
@@ -221,6 +239,7 @@ def _check_text(raw: bytes, limit: int, empty: E, too_long: E) -> str:
 
 def create_coin(ctx: InvokeContext, args: bytes) -> None:
     creator, mint, glob, curve_acc, vault, meta = (account(ctx, i) for i in range(6))
+    gov_acc = account(ctx, 9)
     r = _Reader(args)
     name = _check_text(r.string(), L.NAME_MAX_BYTES, E.NameEmpty, E.NameTooLong)
     symbol = _check_text(r.string(), L.SYMBOL_MAX_BYTES, E.SymbolEmpty, E.SymbolTooLong)
@@ -241,11 +260,14 @@ def create_coin(ctx: InvokeContext, args: bytes) -> None:
     require_key(curve_acc, curve_key, "bonding curve")
     require_key(meta, meta_key, "metadata")
     require_key(vault, P.associated_token_address(curve_key, mint.pubkey), "curve vault")
-    if mint.lamports or mint.data or curve_acc.data or meta.data:
-        raise fail(E.AlreadyInitialized, "mint, curve or metadata already exists")
+    require_key(gov_acc, P.governance_pda(mint.pubkey, PROGRAM_ID)[0], "governance")
+    if mint.lamports or mint.data or curve_acc.data or meta.data or gov_acc.data:
+        raise fail(E.AlreadyInitialized, "mint, curve, metadata or governance already exists")
+    gov_params = g.governance_params()
     need = (P.rent_exempt_minimum(MINT_SIZE) + P.rent_exempt_minimum(L.BondingCurve.SIZE)
             + P.rent_exempt_minimum(L.CoinMetadata.SIZE) + P.rent_exempt_minimum(TOKEN_ACCOUNT_SIZE)
-            - curve_acc.lamports - meta.lamports)
+            + P.rent_exempt_minimum(L.Governance.SIZE)
+            - curve_acc.lamports - meta.lamports - gov_acc.lamports)
     if creator.lamports < need:
         raise fail(E.InsufficientSol, f"need {need} lamports for rent")
 
@@ -272,6 +294,8 @@ def create_coin(ctx: InvokeContext, args: bytes) -> None:
         token_total_supply=g.token_total_supply, bump=curve_bump,
         created_slot=ctx.slot, created_at=ctx.unix_timestamp))
     store(meta, L.CoinMetadata(mint.pubkey, creator.pubkey, name, symbol, uri, ctx.unix_timestamp, meta_bump))
+    from . import governance
+    governance.init_governance(ctx, creator, gov_acc, mint.pubkey, gov_params, g.token_total_supply)
     ctx.log(f"create_coin mint={mint.pubkey} creator={creator.pubkey} slot={ctx.slot}")
 
 
@@ -411,6 +435,7 @@ def migrate(ctx: InvokeContext, args: bytes) -> None:
 HANDLERS = {
     I.IX_INITIALIZE_GLOBAL: initialize_global,
     I.IX_SET_PARAMS: set_params,
+    I.IX_SET_GOVERNANCE_PARAMS: set_governance_params,
     I.IX_CREATE_COIN: create_coin,
     I.IX_BUY: buy,
     I.IX_BUY_EXACT_OUT: buy_exact_out,
@@ -419,9 +444,22 @@ HANDLERS = {
 }
 
 
+def _governance_handlers() -> dict:
+    from . import governance as GOV  # imported lazily: governance.py imports helpers from this module
+    return {
+        I.IX_CREATE_PROPOSAL: GOV.create_proposal,
+        I.IX_CAST_VOTE: GOV.cast_vote,
+        I.IX_CANCEL_VOTE: GOV.cancel_vote,
+        I.IX_WITHDRAW_VOTE: GOV.withdraw_vote,
+        I.IX_SETTLE_PROPOSAL: GOV.settle_proposal,
+        I.IX_FINALIZE_EXPIRED: GOV.finalize_expired,
+        I.IX_WITHDRAW_BOND: GOV.withdraw_bond,
+    }
+
+
 def process(ctx: InvokeContext) -> None:
     data = bytes(ctx.data)
-    handler = HANDLERS.get(data[:8])
+    handler = HANDLERS.get(data[:8]) or _governance_handlers().get(data[:8])
     if handler is None:
         raise fail(E.InvalidInput, "unknown instruction")
     ctx.log(f"Instruction: {handler.__name__}")

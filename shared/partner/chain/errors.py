@@ -42,7 +42,42 @@ class ProgramErrorCode(IntEnum):
     AlreadyMigrated = 6021
     InvalidFeeBps = 6022
     # 6050-6099 reserved: launch fee / identity bypass.
-    # 6100-6199 reserved: metadata governance (votes, proposals, bonds).
+    # 6100-6199: metadata governance, see GovernanceErrorCode.
+
+
+class GovernanceErrorCode(IntEnum):
+    """Metadata governance errors of the launchpad program (6100-6199).
+    Each maps to exactly one code of the spec's Governance error table."""
+    GovernanceNotFound = 6100
+    AlreadyVoted = 6101
+    InvalidVoteAmount = 6102
+    MissingVoteTokenAccount = 6103
+    VoteNotActive = 6104
+    VoteAlreadyWithdrawn = 6105
+    VoteReceiptNotFound = 6106
+    ProposalClosed = 6107
+    ProposalStillOpen = 6108
+    ProposalAlreadySettled = 6109
+    ProposalNotSettled = 6110
+    ProposalNotFound = 6111
+    InvalidProposal = 6112
+    ActiveProposalExists = 6113
+    InsufficientProposalBond = 6114
+    MissingProposalTokenAccount = 6115
+    NoProposalBond = 6116
+    ProposalBondAlreadyWithdrawn = 6117
+    ProposalWindowClosing = 6118
+    GovernanceFinalized = 6119
+    MetadataNotMutable = 6120
+    MetadataStillMutable = 6121
+    ContentFieldLocked = 6122
+    NoMetadataChanges = 6123
+    StaleContentRevision = 6124
+    MutabilityExpired = 6125
+    MutabilityAlreadyExtended = 6126
+    MutabilityExtensionExceedsCap = 6127
+    InvalidVoteDuration = 6128
+    VoteDurationExceedsWindow = 6129
 
 
 # code -> (spec error code, message)
@@ -72,6 +107,43 @@ PROGRAM_ERRORS: dict[int, tuple[str, str]] = {
     ProgramErrorCode.InvalidFeeBps: ("invalid_input", "fee bps out of range"),
 }
 
+_G = GovernanceErrorCode
+GOVERNANCE_ERRORS: dict[int, tuple[str, str]] = {
+    _G.GovernanceNotFound: ("governance_not_found", "token has no governance"),
+    _G.AlreadyVoted: ("already_voted", "active vote exists on this proposal"),
+    _G.InvalidVoteAmount: ("invalid_vote_amount", "vote amount is 0 or above the balance"),
+    _G.MissingVoteTokenAccount: ("missing_vote_token_account", "voter holds none of the token"),
+    _G.VoteNotActive: ("vote_not_active", "the vote was cancelled"),
+    _G.VoteAlreadyWithdrawn: ("vote_already_withdrawn", "tokens already reclaimed"),
+    _G.VoteReceiptNotFound: ("vote_receipt_not_found", "no vote from this wallet on this proposal"),
+    _G.ProposalClosed: ("proposal_closed", "voting ended"),
+    _G.ProposalStillOpen: ("proposal_still_open", "voting still open; cannot settle yet"),
+    _G.ProposalAlreadySettled: ("proposal_already_settled", "proposal already settled"),
+    _G.ProposalNotSettled: ("proposal_not_settled", "withdrawal needs settlement"),
+    _G.ProposalNotFound: ("proposal_not_found", "unknown proposal"),
+    _G.InvalidProposal: ("invalid_proposal", "proposal account unreadable or of another governance"),
+    _G.ActiveProposalExists: ("active_proposal_exists", "one active proposal per governance"),
+    _G.InsufficientProposalBond: ("insufficient_proposal_bond", "proposer cannot cover the bond"),
+    _G.MissingProposalTokenAccount: ("missing_proposal_token_account", "proposer holds none of the token"),
+    _G.NoProposalBond: ("no_proposal_bond", "proposal has no bond"),
+    _G.ProposalBondAlreadyWithdrawn: ("proposal_bond_already_withdrawn", "bond already reclaimed"),
+    _G.ProposalWindowClosing: ("proposal_window_closing", "not enough time before metadata locks"),
+    _G.GovernanceFinalized: ("governance_finalized", "metadata locked forever"),
+    _G.MetadataNotMutable: ("metadata_not_mutable", "metadata can no longer change"),
+    _G.MetadataStillMutable: ("metadata_still_mutable", "mutability window not yet expired"),
+    _G.ContentFieldLocked: ("content_field_locked", "a changed field is permanently locked"),
+    _G.NoMetadataChanges: ("no_metadata_changes", "nothing differs from on-chain state"),
+    _G.StaleContentRevision: ("stale_content_revision", "metadata changed during authoring"),
+    _G.MutabilityExpired: ("mutability_expired", "mutability window closed"),
+    _G.MutabilityAlreadyExtended: ("mutability_already_extended", "window already extended once"),
+    _G.MutabilityExtensionExceedsCap: ("mutability_extension_exceeds_cap", "extension over the cap"),
+    _G.InvalidVoteDuration: ("invalid_vote_duration", "vote duration outside the allowed bounds"),
+    _G.VoteDurationExceedsWindow: ("vote_duration_exceeds_window", "voting would end after the mutable window"),
+}
+# spec code -> governance error (one to one)
+GOVERNANCE_CODE_FOR_SPEC: dict[str, GovernanceErrorCode] = {
+    spec: GovernanceErrorCode(code) for code, (spec, _) in GOVERNANCE_ERRORS.items()}
+
 SYSTEM_ERROR_RESULT_WITH_NEGATIVE_LAMPORTS = 1
 TOKEN_ERROR_INSUFFICIENT_FUNDS = 1
 
@@ -88,7 +160,7 @@ FALLBACK_CODE = "tx_failed"
 
 def spec_code_for_program_error(code: int) -> Optional[str]:
     """Spec error code of one of our program errors (None if not ours)."""
-    entry = PROGRAM_ERRORS.get(int(code))
+    entry = PROGRAM_ERRORS.get(int(code)) or GOVERNANCE_ERRORS.get(int(code))
     return entry[0] if entry else None
 
 
@@ -152,5 +224,5 @@ def spec_code_for_transaction_error(err: Any, program_ids: Optional[Iterable[Any
 
 
 def error_message(code: int) -> str:
-    entry = PROGRAM_ERRORS.get(int(code))
+    entry = PROGRAM_ERRORS.get(int(code)) or GOVERNANCE_ERRORS.get(int(code))
     return entry[1] if entry else f"custom program error {code}"

@@ -13,7 +13,9 @@ from solders.instruction import AccountMeta, Instruction
 from solders.pubkey import Pubkey
 
 from . import programs as P
-from .layouts import NAME_MAX_BYTES, SYMBOL_MAX_BYTES, URI_MAX_BYTES
+from . import governance_math as GM
+from .governance_math import ActionKind, VoteSide
+from .layouts import NAME_MAX_BYTES, SYMBOL_MAX_BYTES, URI_MAX_BYTES, Global, governance_params_tuple
 
 U64_MAX = (1 << 64) - 1
 MAX_COMPUTE_UNITS = 1_400_000
@@ -32,16 +34,30 @@ IX_BUY = instruction_discriminator("buy")
 IX_BUY_EXACT_OUT = instruction_discriminator("buy_exact_out")
 IX_SELL = instruction_discriminator("sell")
 IX_MIGRATE = instruction_discriminator("migrate")
+IX_SET_GOVERNANCE_PARAMS = instruction_discriminator("set_governance_params")
+# Launchpad: metadata governance
+IX_CREATE_PROPOSAL = instruction_discriminator("create_proposal")
+IX_CAST_VOTE = instruction_discriminator("cast_vote")
+IX_CANCEL_VOTE = instruction_discriminator("cancel_vote")
+IX_WITHDRAW_VOTE = instruction_discriminator("withdraw_vote")
+IX_SETTLE_PROPOSAL = instruction_discriminator("settle_proposal")
+IX_FINALIZE_EXPIRED = instruction_discriminator("finalize_expired")
+IX_WITHDRAW_BOND = instruction_discriminator("withdraw_bond")
 # Pool
 IX_INITIALIZE_POOL = instruction_discriminator("initialize_pool")
 IX_SWAP = instruction_discriminator("swap")
 IX_SWAP_EXACT_OUT = instruction_discriminator("swap_exact_out")
 
 # Names reserved for later instructions (launch fee / bypass, governance);
-# their discriminators follow the same rule.
+# their discriminators follow the same rule. The governance ones are now
+# implemented (create_governance is folded into create_coin and stays unused).
 RESERVED_INSTRUCTION_NAMES = (
     "pay_launch_fee", "create_governance", "create_proposal", "cast_vote", "cancel_vote",
     "withdraw_vote", "settle_proposal", "finalize_expired", "withdraw_bond",
+)
+GOVERNANCE_INSTRUCTION_NAMES = (
+    "create_proposal", "cast_vote", "cancel_vote", "withdraw_vote", "settle_proposal",
+    "finalize_expired", "withdraw_bond",
 )
 
 
@@ -116,6 +132,17 @@ def create_coin(creator: Pubkey, mint: Pubkey, name: str, symbol: str, uri: str)
         _m(P.SYSTEM_PROGRAM_ID),
         _m(P.TOKEN_PROGRAM_ID),
         _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),
+        _m(P.governance_pda(mint)[0], False, True),
+    ])
+
+
+def set_governance_params(admin: Pubkey, params: GM.GovernanceParams) -> Instruction:
+    """Admin: governance params that create_coin copies into each new Governance."""
+    data = IX_SET_GOVERNANCE_PARAMS + Global.GOVERNANCE_PARAMS_FMT.pack(
+        1, *governance_params_tuple(params))[1:]
+    return Instruction(P.LAUNCHPAD_PROGRAM_ID, data, [
+        _m(admin, True, False),
+        _m(P.global_pda()[0], False, True),
     ])
 
 
@@ -163,6 +190,186 @@ def migrate(payer: Pubkey, mint: Pubkey) -> Instruction:
         _m(pool, False, True),
         _m(P.associated_token_address(pool, mint), False, True),
         _m(P.POOL_PROGRAM_ID),
+        _m(P.SYSTEM_PROGRAM_ID),
+        _m(P.TOKEN_PROGRAM_ID),
+        _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),
+    ])
+
+
+# ------------------------------------------------------------------ launchpad: governance
+
+def proposal_vault(proposal: Pubkey, mint: Pubkey) -> Pubkey:
+    """Escrow of a proposal's bond and votes: ATA(owner = proposal PDA, mint)."""
+    return P.associated_token_address(proposal, mint)
+
+
+def _borsh_opt_str(s: str | None, limit: int, what: str) -> bytes:
+    return b"\x00" if s is None else b"\x01" + _borsh_str(s, limit, what)
+
+
+def _borsh_opt_u64(v: int | None, what: str) -> bytes:
+    return b"\x00" if v is None else b"\x01" + _u64(v, what)
+
+
+def _field_mask(fields) -> int:
+    if isinstance(fields, int):
+        if not 0 <= fields <= GM.ALL_FIELDS_MASK:
+            raise ValueError("field mask outside 7 bits")
+        return fields
+    return GM.field_mask(**{f: True for f in fields})
+
+
+def create_proposal(
+    proposer: Pubkey,
+    mint: Pubkey,
+    proposal_index: int,
+    kind: ActionKind | int,
+    *,
+    base_content_revision: int,
+    vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS,
+    name: str | None = None,
+    symbol: str | None = None,
+    uri: str | None = None,
+    additional_seconds: int | None = None,
+    changed_fields=(),
+) -> Instruction:
+    """Create proposal number `proposal_index` (= Governance.next_proposal_index).
+
+    `changed_fields`: iterable of content field names (governance_math.CONTENT_FIELDS)
+    or a 7-bit mask. update_content: the change set (name/symbol flagged iff
+    given; image/description/website/twitter/telegram live in the JSON at `uri`,
+    so `uri` is required iff one of them is flagged). finalize_metadata: the
+    fields to lock (empty = all = full finalization). extend_mutability: none.
+    """
+    kind = ActionKind(kind)
+    data = (IX_CREATE_PROPOSAL + bytes([kind]) + _u64(base_content_revision, "base_content_revision")
+            + _u64(vote_duration_seconds, "vote_duration_seconds")
+            + _borsh_opt_str(name, NAME_MAX_BYTES, "name") + _borsh_opt_str(symbol, SYMBOL_MAX_BYTES, "symbol")
+            + _borsh_opt_str(uri, URI_MAX_BYTES, "uri") + _borsh_opt_u64(additional_seconds, "additional_seconds")
+            + bytes([_field_mask(changed_fields)]))
+    governance = P.governance_pda(mint)[0]
+    proposal = P.proposal_pda(governance, proposal_index)[0]
+    return Instruction(P.LAUNCHPAD_PROGRAM_ID, data, [
+        _m(proposer, True, True),
+        _m(mint),
+        _m(governance, False, True),
+        _m(P.metadata_pda(mint)[0]),
+        _m(proposal, False, True),
+        _m(P.associated_token_address(proposal, mint), False, True),
+        _m(P.associated_token_address(proposer, mint), False, True),
+        _m(P.SYSTEM_PROGRAM_ID),
+        _m(P.TOKEN_PROGRAM_ID),
+        _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),
+    ])
+
+
+def propose_update_content(proposer: Pubkey, mint: Pubkey, proposal_index: int, *, base_content_revision: int,
+                           changed_fields, name: str | None = None, symbol: str | None = None,
+                           uri: str | None = None,
+                           vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS) -> Instruction:
+    return create_proposal(proposer, mint, proposal_index, ActionKind.UPDATE_CONTENT,
+                           base_content_revision=base_content_revision, vote_duration_seconds=vote_duration_seconds,
+                           name=name, symbol=symbol, uri=uri, changed_fields=changed_fields)
+
+
+def propose_extend_mutability(proposer: Pubkey, mint: Pubkey, proposal_index: int, additional_seconds: int, *,
+                              base_content_revision: int,
+                              vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS) -> Instruction:
+    return create_proposal(proposer, mint, proposal_index, ActionKind.EXTEND_MUTABILITY,
+                           base_content_revision=base_content_revision, vote_duration_seconds=vote_duration_seconds,
+                           additional_seconds=additional_seconds)
+
+
+def propose_finalize_metadata(proposer: Pubkey, mint: Pubkey, proposal_index: int, *, base_content_revision: int,
+                              lock_fields=(),
+                              vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS) -> Instruction:
+    return create_proposal(proposer, mint, proposal_index, ActionKind.FINALIZE_METADATA,
+                           base_content_revision=base_content_revision, vote_duration_seconds=vote_duration_seconds,
+                           changed_fields=lock_fields)
+
+
+def _side(side) -> int:
+    if isinstance(side, str):
+        return VoteSide[side.upper()]
+    return VoteSide(side)
+
+
+def cast_vote(voter: Pubkey, mint: Pubkey, proposal: Pubkey, side: VoteSide | int | str, amount: int) -> Instruction:
+    """side: VoteSide / 0 = yes, 1 = no / "yes" | "no"; amount in base units."""
+    data = IX_CAST_VOTE + bytes([_side(side)]) + _u64(amount, "amount")
+    return Instruction(P.LAUNCHPAD_PROGRAM_ID, data, [
+        _m(voter, True, True),
+        _m(mint),
+        _m(P.governance_pda(mint)[0]),
+        _m(proposal, False, True),
+        _m(P.associated_token_address(proposal, mint), False, True),
+        _m(P.vote_pda(proposal, voter)[0], False, True),
+        _m(P.associated_token_address(voter, mint), False, True),
+        _m(P.SYSTEM_PROGRAM_ID),
+        _m(P.TOKEN_PROGRAM_ID),
+    ])
+
+
+def cancel_vote(voter: Pubkey, mint: Pubkey, proposal: Pubkey) -> Instruction:
+    return Instruction(P.LAUNCHPAD_PROGRAM_ID, IX_CANCEL_VOTE, [
+        _m(voter, True, True),
+        _m(mint),
+        _m(P.governance_pda(mint)[0]),
+        _m(proposal, False, True),
+        _m(P.associated_token_address(proposal, mint), False, True),
+        _m(P.vote_pda(proposal, voter)[0], False, True),
+        _m(P.associated_token_address(voter, mint), False, True),
+        _m(P.SYSTEM_PROGRAM_ID),
+        _m(P.TOKEN_PROGRAM_ID),
+        _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),
+    ])
+
+
+def withdraw_vote(payer: Pubkey, voter: Pubkey, mint: Pubkey, proposal: Pubkey) -> Instruction:
+    """Permissionless crank: `payer` signs (and pays a re-created voter ATA's rent); tokens go to the voter's ATA."""
+    return Instruction(P.LAUNCHPAD_PROGRAM_ID, IX_WITHDRAW_VOTE, [
+        _m(payer, True, True),
+        _m(voter),
+        _m(mint),
+        _m(P.governance_pda(mint)[0]),
+        _m(proposal),
+        _m(P.associated_token_address(proposal, mint), False, True),
+        _m(P.vote_pda(proposal, voter)[0], False, True),
+        _m(P.associated_token_address(voter, mint), False, True),
+        _m(P.SYSTEM_PROGRAM_ID),
+        _m(P.TOKEN_PROGRAM_ID),
+        _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),
+    ])
+
+
+def settle_proposal(payer: Pubkey, mint: Pubkey, proposal: Pubkey) -> Instruction:
+    """Permissionless."""
+    return Instruction(P.LAUNCHPAD_PROGRAM_ID, IX_SETTLE_PROPOSAL, [
+        _m(payer, True, False),
+        _m(P.governance_pda(mint)[0], False, True),
+        _m(proposal, False, True),
+        _m(P.metadata_pda(mint)[0], False, True),
+    ])
+
+
+def finalize_expired(payer: Pubkey, mint: Pubkey) -> Instruction:
+    """Permissionless, after Governance.mutable_until."""
+    return Instruction(P.LAUNCHPAD_PROGRAM_ID, IX_FINALIZE_EXPIRED, [
+        _m(payer, True, False),
+        _m(P.governance_pda(mint)[0], False, True),
+    ])
+
+
+def withdraw_bond(payer: Pubkey, proposer: Pubkey, mint: Pubkey, proposal: Pubkey) -> Instruction:
+    """Permissionless crank; the bond always goes to the proposer's ATA."""
+    return Instruction(P.LAUNCHPAD_PROGRAM_ID, IX_WITHDRAW_BOND, [
+        _m(payer, True, True),
+        _m(proposer),
+        _m(mint),
+        _m(P.governance_pda(mint)[0]),
+        _m(proposal, False, True),
+        _m(P.associated_token_address(proposal, mint), False, True),
+        _m(P.associated_token_address(proposer, mint), False, True),
         _m(P.SYSTEM_PROGRAM_ID),
         _m(P.TOKEN_PROGRAM_ID),
         _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),

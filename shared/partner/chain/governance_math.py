@@ -1,0 +1,200 @@
+"""Metadata governance math and rules, shared by the launchpad program (devstack
+reference implementation) and the service. Pure functions, integers only.
+
+See docs/onchain.md "Governance". Thresholds (design section 8 defaults):
+
+* quorum: ``participating_voters >= min_voter_count`` (only votes of at least
+  ``min_lock_amount`` count as voters) AND
+  ``participating_supply * 10000 >= total_supply * min_participating_supply_bps``
+  AND ``participating_supply > 0`` (a proposal nobody voted on never meets quorum);
+* approval: ``yes * 10000 >= (yes + no) * approval_bps``;
+* exactly at a threshold passes, one base unit below fails.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Optional
+
+BPS = 10_000
+DAY = 86_400
+
+# design section 8
+DEFAULT_MIN_VOTER_COUNT = 3
+DEFAULT_MIN_LOCK_AMOUNT = 1_000_000
+DEFAULT_MIN_PARTICIPATING_SUPPLY_BPS = 500
+DEFAULT_APPROVAL_BPS = 6_000
+DEFAULT_PROPOSAL_BOND_BPS = 100
+DEFAULT_MUTABILITY_WINDOW_SECONDS = 30 * DAY
+DEFAULT_MAX_EXTENSION_SECONDS = 90 * DAY
+DEFAULT_MIN_VOTE_DURATION_SECONDS = 60
+DEFAULT_MAX_VOTE_DURATION_SECONDS = 7 * DAY
+DEFAULT_VOTE_DURATION_SECONDS = 600
+
+# the seven content fields, in flag / bit order (bit i of a field mask)
+CONTENT_FIELDS = ("name", "symbol", "image", "description", "website", "twitter", "telegram")
+ALL_FIELDS_MASK = (1 << len(CONTENT_FIELDS)) - 1
+# fields stored on-chain in CoinMetadata; the others live in the JSON at `uri`
+ONCHAIN_FIELDS = ("name", "symbol")
+URI_FIELDS = ("image", "description", "website", "twitter", "telegram")
+
+
+class ActionKind(IntEnum):
+    """Proposal.action_kind (u8)."""
+    UPDATE_CONTENT = 0
+    EXTEND_MUTABILITY = 1
+    FINALIZE_METADATA = 2
+
+    @property
+    def api_name(self) -> str:
+        return self.name.lower()
+
+
+class Outcome(IntEnum):
+    """Proposal.outcome (u8)."""
+    PENDING = 0
+    PASSED = 1
+    REJECTED = 2
+    QUORUM_NOT_MET = 3
+
+    @property
+    def api_name(self) -> str:
+        return self.name.lower()
+
+
+class VoteSide(IntEnum):
+    """VoteReceipt.side / cast_vote side (u8)."""
+    YES = 0
+    NO = 1
+
+    @property
+    def api_name(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class GovernanceParams:
+    """Per-coin governance settings (copied from Global into each Governance at create_coin)."""
+    min_voter_count: int = DEFAULT_MIN_VOTER_COUNT
+    min_lock_amount: int = DEFAULT_MIN_LOCK_AMOUNT
+    min_participating_supply_bps: int = DEFAULT_MIN_PARTICIPATING_SUPPLY_BPS
+    approval_bps: int = DEFAULT_APPROVAL_BPS
+    proposal_bond_bps: int = DEFAULT_PROPOSAL_BOND_BPS
+    mutability_window_seconds: int = DEFAULT_MUTABILITY_WINDOW_SECONDS
+    max_extension_seconds: int = DEFAULT_MAX_EXTENSION_SECONDS
+    min_vote_duration_seconds: int = DEFAULT_MIN_VOTE_DURATION_SECONDS
+    max_vote_duration_seconds: int = DEFAULT_MAX_VOTE_DURATION_SECONDS
+
+    def problems(self) -> list[str]:
+        """Why these params are unusable (empty when valid)."""
+        out = []
+        for name in ("min_participating_supply_bps", "proposal_bond_bps"):
+            if not 0 <= getattr(self, name) <= BPS:
+                out.append(f"{name} outside 0..10000")
+        if not 1 <= self.approval_bps <= BPS:
+            out.append("approval_bps outside 1..10000")
+        if self.min_voter_count < 0 or self.min_lock_amount < 0:
+            out.append("negative voter count or lock amount")
+        if self.mutability_window_seconds <= 0 or self.max_extension_seconds < 0:
+            out.append("bad mutability window or extension cap")
+        if not 1 <= self.min_vote_duration_seconds <= self.max_vote_duration_seconds:
+            out.append("bad vote duration bounds")
+        return out
+
+
+DEFAULT_PARAMS = GovernanceParams()
+
+
+# ----------------------------------------------------------------- amounts and thresholds
+
+def bond_amount(total_supply: int, proposal_bond_bps: int) -> int:
+    """Bond a proposer locks: floor(total_supply * bps / 10000) base units."""
+    return total_supply * proposal_bond_bps // BPS
+
+
+def counted_as_voter(amount: int, min_lock_amount: int) -> bool:
+    """A vote counts toward min_voter_count when it locks at least min_lock_amount."""
+    return amount >= min_lock_amount
+
+
+def min_participating_supply(total_supply: int, min_participating_supply_bps: int) -> int:
+    """Smallest participating supply meeting the supply quorum (>= 1)."""
+    return max(1, -(-total_supply * min_participating_supply_bps // BPS))
+
+
+def voter_quorum_met(participating_voters: int, min_voter_count: int) -> bool:
+    return participating_voters >= min_voter_count
+
+
+def supply_quorum_met(participating_supply: int, total_supply: int, min_participating_supply_bps: int) -> bool:
+    return participating_supply > 0 and participating_supply * BPS >= total_supply * min_participating_supply_bps
+
+
+def quorum_met(participating_voters: int, participating_supply: int, total_supply: int,
+               min_voter_count: int, min_participating_supply_bps: int) -> bool:
+    return (voter_quorum_met(participating_voters, min_voter_count)
+            and supply_quorum_met(participating_supply, total_supply, min_participating_supply_bps))
+
+
+def approval_met(yes_votes: int, no_votes: int, approval_bps: int) -> bool:
+    return yes_votes * BPS >= (yes_votes + no_votes) * approval_bps
+
+
+def min_yes_votes(no_votes: int, approval_bps: int) -> int:
+    """Smallest yes weight that passes against `no_votes` (approval_bps < 10000)."""
+    if approval_bps >= BPS:
+        return 0 if no_votes == 0 else -1  # impossible with any no vote
+    return -(-no_votes * approval_bps // (BPS - approval_bps))
+
+
+def outcome(*, yes_votes: int, no_votes: int, participating_voters: int, total_supply: int,
+            min_voter_count: int, min_participating_supply_bps: int, approval_bps: int) -> Outcome:
+    """Settlement outcome. participating supply is yes + no."""
+    participating = yes_votes + no_votes
+    if not quorum_met(participating_voters, participating, total_supply, min_voter_count,
+                      min_participating_supply_bps):
+        return Outcome.QUORUM_NOT_MET
+    return Outcome.PASSED if approval_met(yes_votes, no_votes, approval_bps) else Outcome.REJECTED
+
+
+# ----------------------------------------------------------------- proposal checks (spec codes)
+
+def vote_duration_error(now: int, duration: int, mutable_until: int,
+                        min_duration: int = DEFAULT_MIN_VOTE_DURATION_SECONDS,
+                        max_duration: int = DEFAULT_MAX_VOTE_DURATION_SECONDS) -> Optional[str]:
+    """Spec code why a proposal created at `now` with this vote duration is refused, else None.
+
+    Voting must end strictly before `mutable_until`:
+    * ``invalid_vote_duration``: outside [min_duration, max_duration];
+    * ``proposal_window_closing``: even the shortest vote would not end before
+      the window closes (``now + min_duration >= mutable_until``);
+    * ``vote_duration_exceeds_window``: this duration would not
+      (``now + duration >= mutable_until``) although a shorter one would.
+    """
+    if not min_duration <= duration <= max_duration:
+        return "invalid_vote_duration"
+    if now + min_duration >= mutable_until:
+        return "proposal_window_closing"
+    if now + duration >= mutable_until:
+        return "vote_duration_exceeds_window"
+    return None
+
+
+def extension_error(additional_seconds: int, mutability_extended: bool, max_extension_seconds: int) -> Optional[str]:
+    if mutability_extended:
+        return "mutability_already_extended"
+    if additional_seconds > max_extension_seconds:
+        return "mutability_extension_exceeds_cap"
+    return None
+
+
+def field_mask(**changed: bool) -> int:
+    """Bit mask of the named content fields (name=True, image=True, ...)."""
+    unknown = set(changed) - set(CONTENT_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown content fields: {sorted(unknown)}")
+    return sum(1 << i for i, f in enumerate(CONTENT_FIELDS) if changed.get(f))
+
+
+def mask_fields(mask: int) -> tuple[str, ...]:
+    return tuple(f for i, f in enumerate(CONTENT_FIELDS) if mask >> i & 1)
