@@ -82,7 +82,7 @@ def _outcome(mint: Pubkey, message: Message, err: Any, signature: str | None = N
 @dataclass(frozen=True)
 class _Attempt:
     mint: Pubkey
-    message: Message | None
+    message: Message
     signature: Signature | None = None  # set when the network may have it
     report: dict[str, Any] | None = None  # set when the outcome is already known
 
@@ -107,7 +107,7 @@ def _send(rpc: Rpc, payer: Signer, mint: Pubkey, blockhash: Hash) -> _Attempt:
 def _settle(rpc: Rpc, attempt: _Attempt, last_valid: int, deadline: float) -> dict[str, Any]:
     if attempt.report is not None:
         return attempt.report
-    assert attempt.signature is not None and attempt.message is not None
+    assert attempt.signature is not None
     signature = str(attempt.signature)
     try:
         status = wait_for(rpc, attempt.signature, timeout=max(0.0, deadline - time.monotonic()),
