@@ -7,7 +7,7 @@ from urllib.parse import quote
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
 from partner import http, ratelimit
-from partner.errors import ApiError
+from partner.errors import ApiError, RateLimited
 from partner.oauth import pages
 from partner.settings import get_settings
 
@@ -24,6 +24,20 @@ def oauth_app(*, no_store: bool = False) -> APIGatewayRestResolver:
         if no_store:
             exc.headers.update(NO_STORE)
         return http.error_response(exc)
+
+    if no_store:
+        # The spec: every /oauth/token response carries no-store/no-cache, so the per-IP
+        # 429 and an unexpected 500 must too (the generic handlers add neither).
+        @app.exception_handler(RateLimited)
+        def _oauth_limited(exc: RateLimited) -> Response:
+            response = http._rate_limited(exc)  # the shared 429 body and bucket headers
+            response.headers.update(NO_STORE)
+            return response
+
+        @app.exception_handler(Exception)
+        def _oauth_unexpected(exc: Exception) -> Response:
+            http.logger.exception("unhandled error", extra={"error_type": type(exc).__name__})
+            return _oauth_error(ApiError("internal"))
 
     return app
 
