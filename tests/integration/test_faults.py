@@ -344,3 +344,44 @@ def test_dynamodb_throttled_on_the_volume_reservation(chain, coin, partner_conn)
     assert [u.split("#")[:2] for u in updates] == [["RL", "trade"], ["RL", "tier"],
                                                    ["VOL", partner_conn.client["client_id"]]]
     assert snapshot(chain, partner_conn, coin) == before
+
+
+# ------------------------------------------------------------------ partnerctl dev fault
+
+
+def test_partnerctl_dev_fault(chain, monkeypatch, capsys):
+    import json
+
+    from devstack.gateway import start_gateway
+    from partnerctl.cli import main
+    from tests.helpers import ROOT
+
+    gateway = start_gateway(ROOT / "template.yaml", port=0, extra_routes=faults.routes(), log=False)
+    try:
+        monkeypatch.setenv("GATEWAY_URL", gateway.url)
+        monkeypatch.setenv("RPC_URL", chain.url)
+        monkeypatch.setenv("PARTNER_DEVSTACK_ENV", str(ROOT / ".devstack" / "absent.json"))
+
+        def cli(*args: str) -> tuple[int, dict]:
+            code = main(["--json", "dev", "fault", *args])
+            return code, json.loads(capsys.readouterr().out)
+
+        code, out = cli("rpc", "slow", "--count", "2", "--methods", "getSlot,getHealth", "--delay-ms", "5")
+        assert code == 0 and out["target"] == "rpc" and out["methods"] == ["getSlot", "getHealth"]
+        assert out["count"] == 2 and out["delayMs"] == 5
+        code, out = cli("bundle", "drop")
+        assert code == 0 and out["target"] == "bundle" and out["count"] is None
+        assert len(rpc(chain.url, "devstack_getFaults")) == 2
+        code, out = cli("kms", "throttle", "--count", "1", "--methods", "Decrypt")
+        assert code == 0 and out["target"] == "kms" and out["operations"] == ["Decrypt"]
+        assert [f["target"] for f in faults.list_faults()] == ["kms"]  # the gateway's process is this one
+        assert cli("kms", "slow")[0] == 1
+        assert cli("dynamodb", "down", "--delay-ms", "10")[0] == 1
+        assert cli("rpc", "throttle")[0] == 1
+        assert cli("s3", "down")[0] == 1
+        assert cli("rpc")[0] == 1
+        code, out = cli("clear")
+        assert code == 0 and out["gateway"] == {"cleared": 1}
+        assert rpc(chain.url, "devstack_getFaults") == [] and faults.list_faults() == []
+    finally:
+        gateway.stop()
