@@ -54,27 +54,8 @@ def _rate_limited(exc: RateLimited) -> Response:
     )
 
 
-class _Resolver(APIGatewayRestResolver):
-    """Powertools keeps the current event on its BaseRouter class, shared by every resolver
-    of the process. Lambda runs one request per process, but the devstack gateway and the
-    threaded tests invoke handlers concurrently in one process, where a request could read
-    another's event (its bearer token, its body). Here the event is kept per thread."""
-
-    @property
-    def current_event(self) -> Any:
-        return _local.event
-
-    @current_event.setter
-    def current_event(self, value: Any) -> None:
-        _local.event = value
-
-    def resolve(self, event: dict, context: Any) -> dict[str, Any]:
-        _local.event = self._to_proxy_event(event)
-        return super().resolve(event, context)
-
-
 def make_app() -> APIGatewayRestResolver:
-    app = _Resolver()
+    app = APIGatewayRestResolver()
 
     @app.exception_handler(ApiError)
     def _api_error(exc: ApiError) -> Response:
