@@ -218,6 +218,7 @@ def usage(stack: Devstack, seeded: dict[str, Any]) -> str:
     alice = seeded["users"][0]
     chain = f"{stack.chain.url} (block engine {stack.chain.bundle_url})" if stack.chain else "not available"
     coin = ""
+    mint = seeded.get("coin", {}).get("mint", "<mint>")
     if "coin" in seeded:
         coin = (f"Demo coin:             mint {seeded['coin']['mint']} (alice's, on a fresh curve)\n"
                 f"Migrator:              every {SCHEDULE_SECONDS:g} s, crank wallet {seeded['crank']['wallet']}; "
@@ -241,6 +242,15 @@ By hand (PKCE):
   curl -s -u {client['client_id']}:{client['api_key']} {base}/oauth/token \\
        -d grant_type=authorization_code -d code=<app_ac_...> -d redirect_uri={base}/demo/callback -d code_verifier=<verifier>
   curl -s {base}/partner/v1/me -H 'Authorization: Bearer <app_at_...>'
+
+Trade (the demo page shows a ready access token after Connect):
+  curl -s {base}/partner/v1/trades/buy -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \
+       -d '{{"mint":"{mint}","maxSolIn":"100000000","slippageBps":100,"priorityFeeLamports":"10000","tipLamports":"1000000"}}'
+  curl -s {base}/partner/v1/trades/sell -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \
+       -d '{{"mint":"{mint}","tokensIn":"1000000000","slippageBps":100,"priorityFeeLamports":"10000","tipLamports":"1000000"}}'
+  curl -s {base}/partner/v1/transactions/<signature>/status -H 'Authorization: Bearer <app_at_...>'
+  Curve to pool: buy ~86 SOL in total (users get 50 SOL each; .venv/bin/partnerctl dev airdrop <wallet> <lamports>),
+  trades then answer 409 migration_pending until the migrator runs, then pool_not_open for 2 s, then the pool.
 
 Operator CLI (from the repo root): .venv/bin/partnerctl --json client create --name App --redirect-uri http://localhost:8080/cb
 Stop with Ctrl-C. State lives in memory and is gone when it stops.
