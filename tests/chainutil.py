@@ -47,3 +47,18 @@ def wait(url: str, signature: str, timeout: float = 10) -> dict:
 
 def warp(url: str, seconds: int) -> Any:
     return rpc(url, "devstack_warp", [seconds])
+
+
+def new_coin(url: str, name: str = "Test Coin", symbol: str = "TEST") -> str:
+    """A coin on a fresh curve, created by its own funded user, one second in the past."""
+    from partner import admin
+    from partner.chain.rpc import Rpc
+    from partner.coins import create_coin_now
+    from partner.store.users import get_user
+    from partner.wallets import EnvelopeSigner
+
+    creator = admin.create_user()
+    airdrop(url, creator["wallet"], 10**9)
+    mint = create_coin_now(Rpc(url), EnvelopeSigner(get_user(creator["user_id"])), name, symbol)
+    warp(url, 1)
+    return mint

@@ -48,6 +48,31 @@ def chain(aws_stack):
     handle.stop()
 
 
+class FakeClock:
+    """A settable stand-in for partner.clock.now."""
+
+    def __init__(self, t: float) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """Frozen at one second past the start of a 5-minute window (so also of a 1-minute one)."""
+    import time
+
+    from partner import clock as partner_clock
+
+    fake = FakeClock(float((int(time.time()) // 300) * 300 + 1))
+    monkeypatch.setattr(partner_clock, "now", fake)
+    return fake
+
+
 @pytest.fixture
 def ip() -> str:
     """A fresh caller address per test, so per-IP OAuth buckets never leak across tests."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import json
 import secrets
-import time
 from urllib.parse import urlencode
 
 import pytest
@@ -14,27 +13,6 @@ from tests.helpers import FORM, basic, connect, get_code, invoke, pkce_pair, aut
 
 REDIRECT = "http://localhost:8080/callback"
 REALM = "Basic realm=app-oauth"
-
-
-class FakeClock:
-    def __init__(self, t: float) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """Frozen at one second past the start of a 5-minute window (so also of a 1-minute one)."""
-    from partner import clock as partner_clock
-
-    fake = FakeClock(float((int(time.time()) // 300) * 300 + 1))
-    monkeypatch.setattr(partner_clock, "now", fake)
-    return fake
 
 
 def other_ip() -> str:

@@ -7,7 +7,7 @@ import base64
 import pytest
 from solders.keypair import Keypair
 
-from tests.chainutil import airdrop, balance, rpc, token_balance, wait, warp
+from tests.chainutil import airdrop, balance, new_coin, rpc, token_balance, wait, warp
 from tests.helpers import connect, handler, invoke
 
 SOL = 10**9
@@ -54,17 +54,7 @@ def spent_today(client_id: str) -> int:
 
 @pytest.fixture
 def coin(chain, aws_stack):
-    from partner import admin
-    from partner.chain.rpc import Rpc
-    from partner.coins import create_coin_now
-    from partner.store.users import get_user
-    from partner.wallets import EnvelopeSigner
-
-    creator = admin.create_user()
-    airdrop(chain.url, creator["wallet"], 1 * SOL)
-    mint = create_coin_now(Rpc(chain.url), EnvelopeSigner(get_user(creator["user_id"])), "Moon Coin", "MOON")
-    warp(chain.url, 1)
-    return mint
+    return new_coin(chain.url, "Moon Coin", "MOON")
 
 
 @pytest.fixture

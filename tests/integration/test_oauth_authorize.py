@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import secrets
-import time
 from html import escape
 from urllib.parse import parse_qs, urlencode, urlsplit
 
@@ -18,26 +17,6 @@ import pytest
 from tests.helpers import FORM, authorize_query, hidden_inputs, invoke, pkce_pair, token_call
 
 REDIRECT = "http://localhost:8080/callback"
-
-
-class FakeClock:
-    def __init__(self, t: float) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    from partner import clock as partner_clock
-
-    fake = FakeClock(float((int(time.time()) // 300) * 300 + 1))
-    monkeypatch.setattr(partner_clock, "now", fake)
-    return fake
 
 
 def cookie_for(user) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -11,26 +10,6 @@ from tests.helpers import connect, invoke, token_call
 
 REDIRECT = "http://localhost:8080/callback"
 DAY = 86_400
-
-
-class FakeClock:
-    def __init__(self, t: float) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    from partner import clock as partner_clock
-
-    fake = FakeClock(float((int(time.time()) // 300) * 300 + 1))
-    monkeypatch.setattr(partner_clock, "now", fake)
-    return fake
 
 
 def me(access: str):

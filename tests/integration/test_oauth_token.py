@@ -6,7 +6,6 @@ import base64
 import hashlib
 import re
 import secrets
-import time
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
@@ -15,26 +14,6 @@ from tests.helpers import (FORM, authorize_query, basic, connect, get_code, hidd
                            token_call)
 
 REDIRECT = "http://localhost:8080/callback"
-
-
-class FakeClock:
-    def __init__(self, t: float) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    from partner import clock as partner_clock
-
-    fake = FakeClock(float((int(time.time()) // 300) * 300 + 1))
-    monkeypatch.setattr(partner_clock, "now", fake)
-    return fake
 
 
 def s256(verifier: str) -> str:

@@ -7,7 +7,6 @@ partner.clock one second into a window, so no fixed window can roll over mid-tes
 from __future__ import annotations
 
 import secrets
-import time
 
 import pytest
 
@@ -16,26 +15,6 @@ from tests.helpers import FORM, basic, connect, get_code, invoke, token_call
 
 REDIRECT = "http://localhost:8080/callback"
 INVALID = 'Bearer error="invalid_token"'
-
-
-class FakeClock:
-    def __init__(self, t: float) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    from partner import clock as partner_clock
-
-    fake = FakeClock(float((int(time.time()) // 300) * 300 + 1))
-    monkeypatch.setattr(partner_clock, "now", fake)
-    return fake
 
 
 def other_ip() -> str:

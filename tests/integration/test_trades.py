@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from solders.keypair import Keypair
 
-from tests.chainutil import airdrop, balance, token_balance, wait, warp
+from tests.chainutil import airdrop, balance, new_coin, token_balance, wait
 from tests.helpers import connect, invoke
 
 SOL = 10**9
@@ -21,17 +21,7 @@ def trade(conn, kind: str, body: dict):
 @pytest.fixture
 def coin(chain, aws_stack):
     """A fresh coin created by its own user, one slot in the past."""
-    from partner import admin
-    from partner.chain.rpc import Rpc
-    from partner.coins import create_coin_now
-    from partner.store.users import get_user
-    from partner.wallets import EnvelopeSigner
-
-    creator = admin.create_user()
-    airdrop(chain.url, creator["wallet"], 1 * SOL)
-    mint = create_coin_now(Rpc(chain.url), EnvelopeSigner(get_user(creator["user_id"])), "Test Coin", "TEST")
-    warp(chain.url, 1)
-    return mint
+    return new_coin(chain.url, "Test Coin", "TEST")
 
 
 @pytest.fixture

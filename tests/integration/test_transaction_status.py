@@ -10,7 +10,7 @@ from solders.keypair import Keypair
 from solders.message import Message
 from solders.signature import Signature
 
-from tests.chainutil import airdrop, rpc, wait, warp
+from tests.chainutil import airdrop, new_coin, rpc, wait, warp
 from tests.helpers import connect, invoke
 
 SOL = 10**9
@@ -26,17 +26,7 @@ def status(signature: str, headers: dict | None = None):
 
 @pytest.fixture
 def coin(chain, aws_stack):
-    from partner import admin
-    from partner.chain.rpc import Rpc
-    from partner.coins import create_coin_now
-    from partner.store.users import get_user
-    from partner.wallets import EnvelopeSigner
-
-    creator = admin.create_user()
-    airdrop(chain.url, creator["wallet"], 1 * SOL)
-    mint = create_coin_now(Rpc(chain.url), EnvelopeSigner(get_user(creator["user_id"])), "Status Coin", "STAT")
-    warp(chain.url, 1)
-    return mint
+    return new_coin(chain.url, "Status Coin", "STAT")
 
 
 @pytest.fixture
