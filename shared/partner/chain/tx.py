@@ -101,3 +101,26 @@ def submit(rpc: Rpc, tx: Transaction) -> Signature:
 def network_fee(message: Message, fees: WriteFees) -> int:
     """Lamports the payer spends besides the program's own movements."""
     return BASE_FEE_PER_SIGNATURE * message.header.num_required_signatures + fees.priority_fee_lamports + fees.tip_lamports
+
+
+def land_processed(rpc: Rpc, tx: Transaction, last_valid_block_height: int, timeout: float = 20.0) -> Signature:
+    """Submit, then wait (bounded) until the transaction is `processed` (governance writes).
+
+    Blockhash expiry first -> 422 tx_expired; landed with an error -> its mapped code
+    (else tx_failed); the wait ran out -> 502 rpc_unavailable carrying the signature.
+    """
+    from partner.chain.confirm import wait_for
+
+    signature = submit(rpc, tx)
+    status = wait_for(rpc, signature, commitment="processed", timeout=timeout,
+                      last_valid_block_height=last_valid_block_height)
+    if status is None:
+        if rpc.call("getBlockHeight") > last_valid_block_height:
+            raise ApiError("tx_expired", signature=str(signature))
+        raise unavailable("The transaction was sent but not seen processed in time; it may still land.",
+                          signature=str(signature), action="Check the signature's status before resending.")
+    if status.get("err") is not None:
+        failure = map_failure(status["err"], tx.message)
+        failure.extra["signature"] = str(signature)
+        raise failure
+    return signature
