@@ -684,11 +684,33 @@ class ChainRPC:
         return str(r.signature)
 
     def rpc_getSignaturesForAddress(self, p):
+        """Newest first. `before`: start after (older than) this signature; `until`: stop
+        before reaching this one (both exclusive); `limit` 1..1000 (default 1000)."""
+        if not p:
+            raise invalid_params("Invalid params: missing address")
         who = _pubkey(p[0])
         cfg = _cfg(p, 1)
-        limit = int(cfg.get("limit") or 1000)
+        limit = cfg.get("limit")
+        limit = 1000 if limit is None else limit
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
+            raise invalid_params("Invalid limit; max 1000")
+        before = cfg.get("before")
+        until = cfg.get("until")
+        for name, value in (("before", before), ("until", until)):
+            if value is not None:
+                try:
+                    Signature.from_string(value)
+                except Exception:
+                    raise invalid_params(f"Invalid param: {name} is not a signature") from None
         out = []
+        started = before is None
         for sig, r in reversed(list(self.bank.transactions.items())):
+            text = str(sig)
+            if not started:
+                started = text == before
+                continue
+            if until is not None and text == until:
+                break
             if who in r.tx.message.account_keys:
                 conf, _ = self.bank.confirmation_status(r.slot)
                 out.append(
