@@ -81,10 +81,9 @@ def get(table: str, pk: str, consistent: bool = True) -> dict[str, Any] | None:
     return from_item(out.get("Item"))
 
 
-def put(table: str, data: dict[str, Any], condition: str | None = None, names: dict | None = None,
-        vals: dict | None = None) -> bool:
-    """Put an item; False when the condition failed."""
-    kwargs: dict[str, Any] = {"TableName": table, "Item": to_item(data)}
+def _conditional(operation: str, kwargs: dict[str, Any], condition: str | None, names: dict | None,
+                 vals: dict | None) -> dict[str, Any] | None:
+    """Call a conditional write; None when its condition failed, storage errors wrapped."""
     if condition:
         kwargs["ConditionExpression"] = condition
     if names:
@@ -92,40 +91,29 @@ def put(table: str, data: dict[str, Any], condition: str | None = None, names: d
     if vals:
         kwargs["ExpressionAttributeValues"] = values(vals)
     try:
-        aws.dynamodb().put_item(**kwargs)
-    except ClientError as exc:
-        if is_conditional_failure(exc):
-            return False
-        raise wrap(exc) from exc
-    except BotoCoreError as exc:
-        raise wrap(exc) from exc
-    return True
-
-
-def update(table: str, pk: str, expression: str, *, condition: str | None = None,
-           names: dict[str, str] | None = None, vals: dict[str, Any] | None = None,
-           return_values: str = "NONE") -> dict[str, Any] | None:
-    """UpdateItem; returns the attributes asked for, or None when the condition failed."""
-    kwargs: dict[str, Any] = {
-        "TableName": table,
-        "Key": {"pk": {"S": pk}},
-        "UpdateExpression": expression,
-        "ReturnValues": return_values,
-    }
-    if condition:
-        kwargs["ConditionExpression"] = condition
-    if names:
-        kwargs["ExpressionAttributeNames"] = names
-    if vals:
-        kwargs["ExpressionAttributeValues"] = values(vals)
-    try:
-        out = aws.dynamodb().update_item(**kwargs)
+        return getattr(aws.dynamodb(), operation)(**kwargs)
     except ClientError as exc:
         if is_conditional_failure(exc):
             return None
         raise wrap(exc) from exc
     except BotoCoreError as exc:
         raise wrap(exc) from exc
+
+
+def put(table: str, data: dict[str, Any], condition: str | None = None, names: dict | None = None,
+        vals: dict | None = None) -> bool:
+    """Put an item; False when the condition failed."""
+    return _conditional("put_item", {"TableName": table, "Item": to_item(data)}, condition, names, vals) is not None
+
+
+def update(table: str, pk: str, expression: str, *, condition: str | None = None,
+           names: dict[str, str] | None = None, vals: dict[str, Any] | None = None,
+           return_values: str = "NONE") -> dict[str, Any] | None:
+    """UpdateItem; returns the attributes asked for, or None when the condition failed."""
+    out = _conditional("update_item", {"TableName": table, "Key": {"pk": {"S": pk}}, "UpdateExpression": expression,
+                                       "ReturnValues": return_values}, condition, names, vals)
+    if out is None:
+        return None
     return from_item(out.get("Attributes")) or {}
 
 
