@@ -1,0 +1,8 @@
+"""POST /partner/v1/governance/bonds/withdraw"""
+
+from partner import http
+from partner.governance import writes
+
+app, lambda_handler = http.write_endpoint(
+    "/partner/v1/governance/bonds/withdraw", "governance", "governance:propose", writes.BondWithdrawRequest, writes.withdraw_bond
+)

@@ -1,0 +1,8 @@
+"""POST /partner/v1/governance/proposals/extend-mutability"""
+
+from partner import http
+from partner.governance import writes
+
+app, lambda_handler = http.write_endpoint(
+    "/partner/v1/governance/proposals/extend-mutability", "governance", "governance:propose", writes.ExtendMutabilityRequest, writes.extend_mutability
+)
