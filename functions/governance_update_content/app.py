@@ -1,0 +1,18 @@
+"""POST /partner/v1/governance/proposals/update-content (multipart/form-data): propose a
+metadata change; pins the image and metadata JSON first. Scope governance:propose."""
+
+from aws_lambda_powertools.event_handler import Response
+
+from partner import http
+from partner.governance import content
+
+app = http.make_app()
+
+
+@app.post("/partner/v1/governance/proposals/update-content")
+def update_content() -> Response:
+    event = app.current_event
+    return http.json_response(200, content.handle(event.raw_event, event.headers, http.set_bucket))
+
+
+lambda_handler = http.entry(app, content.ROUTE.bucket)

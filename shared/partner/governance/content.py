@@ -1,0 +1,381 @@
+"""POST governance/proposals/update-content: a metadata change proposal from a multipart form.
+
+Order (after admission, design section 2):
+1. form (400): `invalid_multipart` (partner.multipart, at most one file), then the fields:
+   `mint`, `priorityFeeLamports`, `tipLamports` required; `voteDurationSeconds` (default 600);
+   `baseContentRevision` (optional, additive: the revision the caller authored against);
+   patch fields `name`, `symbol`, `description`, `website`, `twitter`, `telegram` (text) and
+   `image` (file). Unknown fields, amounts that are not integer strings, no patch field at
+   all -> `invalid_input`; name NFC + trim, then 1..32 bytes (`invalid_name`,
+   `name_too_long`); symbol trim + upper, then `A-Z0-9` (`invalid_symbol`) and at most 10
+   bytes (`symbol_too_long`); links through partner.links (six codes); the image by its
+   magic bytes (PNG, JPEG, WebP, GIF) else `invalid_image_type`.
+2. delegation (403 `delegation_missing`).
+3. chain state, one batch (404/422): governance (`governance_not_found`), `governance_finalized`,
+   `metadata_not_mutable`, `active_proposal_exists`, `stale_content_revision` (a sent
+   `baseContentRevision` behind the chain's), then the current content: name and symbol from
+   CoinMetadata, the other five from the JSON document at its `uri` (read through the pinning
+   node's `cat`); a sent field counts as changed when its normalized value differs;
+   `content_field_locked`, `no_metadata_changes`; the vote duration
+   (`invalid_vote_duration`, `proposal_window_closing`, `vote_duration_exceeds_window`);
+   bond (`missing_proposal_token_account`, `insufficient_proposal_bond`); `insufficient_sol`.
+4. pin (502 `pinning_unavailable`, nothing sent): the image if it changed, then the metadata
+   JSON (name, symbol, description, image, website, twitter, telegram: current values merged
+   with the changes) when a field that lives in the JSON changed (the program takes a new
+   uri only then).
+5. build `create_proposal` (update_content, the changed-field mask, name / symbol / uri as
+   changed), sign, land `processed`.
+
+Response: the governance write response plus `metadataUri` and `imageUri` (the newly pinned
+URIs; the current ones when that part did not change, null when there is none).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+from solders.pubkey import Pubkey
+from solders.rpc import requests as rq
+
+from partner import access, links, multipart, pinning
+from partner import cid as cids
+from partner.access import Principal
+from partner.chain import governance_math as GM
+from partner.chain import instructions as ix
+from partner.chain import programs as P
+from partner.chain.layouts import CoinMetadata, Governance, LayoutError, Proposal, token_account_amount
+from partner.chain.rpc import AccountData, Rpc
+from partner.chain.state import CLOCK_SYSVAR
+from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
+from partner.errors import ApiError
+from partner.inputs import Address, Amount, PositiveAmount, WriteFields
+from partner.settings import get_settings
+from partner.wallets import EnvelopeSigner
+
+__all__ = ["UpdateContentForm", "parse_form", "detect_image", "normalize_name", "normalize_symbol",
+           "execute", "handle", "read_document", "ROUTE"]
+
+ROUTE = access.Route(bucket="governance", scope="governance:propose")
+TEXT_PATCH_FIELDS = ("name", "symbol", "description", "website", "twitter", "telegram")
+DOCUMENT_FIELDS = ("name", "symbol", "description", "image", "website", "twitter", "telegram")
+PROPOSAL_UNITS = 200_000
+ATA_RENT = P.rent_exempt_minimum(165)
+PROPOSAL_RENT = P.rent_exempt_minimum(Proposal.SIZE)
+_SYMBOL = re.compile(r"^[A-Z0-9]+$")
+CAT_TIMEOUT = 10.0
+MAX_DOCUMENT_BYTES = 256 * 1024
+
+IMAGE_TYPES = (
+    (b"\x89PNG\r\n\x1a\n", "image/png", "png"),
+    (b"\xff\xd8\xff", "image/jpeg", "jpg"),
+    (b"GIF87a", "image/gif", "gif"),
+    (b"GIF89a", "image/gif", "gif"),
+)
+
+
+class _Fields(WriteFields):
+    mint: Address
+    voteDurationSeconds: PositiveAmount | None = None
+    baseContentRevision: Amount | None = None
+    name: str | None = None
+    symbol: str | None = None
+    description: str | None = None
+    website: str | None = None
+    twitter: str | None = None
+    telegram: str | None = None
+
+
+@dataclass(frozen=True)
+class Image:
+    data: bytes = field(repr=False)
+    content_type: str
+    extension: str
+
+    @property
+    def uri(self) -> str:
+        return "ipfs://" + cids.cid_v0(self.data)
+
+
+@dataclass(frozen=True)
+class UpdateContentForm:
+    mint: str
+    priority_fee_lamports: int
+    tip_lamports: int
+    vote_duration_seconds: int
+    base_content_revision: int | None
+    patch: dict[str, str]  # normalized text fields that were sent
+    image: Image | None
+
+
+def detect_image(data: bytes) -> tuple[str, str] | None:
+    """(content type, extension) by magic bytes, or None."""
+    for magic, ctype, ext in IMAGE_TYPES:
+        if data.startswith(magic):
+            return ctype, ext
+    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp", "webp"
+    return None
+
+
+def normalize_name(value: str) -> str:
+    name = unicodedata.normalize("NFC", value).strip()
+    if not name:
+        raise ApiError("invalid_name", "name must not be empty.", field="name")
+    if len(name.encode("utf-8")) > 32:
+        raise ApiError("name_too_long", field="name")
+    return name
+
+
+def normalize_symbol(value: str) -> str:
+    symbol = value.strip().upper()
+    if not symbol:
+        raise ApiError("invalid_symbol", "symbol must not be empty.", field="symbol")
+    if len(symbol.encode("utf-8")) > 10:
+        raise ApiError("symbol_too_long", field="symbol")
+    if not _SYMBOL.match(symbol):
+        raise ApiError("invalid_symbol", "symbol may hold only A-Z and 0-9.", field="symbol")
+    return symbol
+
+
+def parse_form(form: multipart.Form) -> UpdateContentForm:
+    unknown_files = set(form.files) - {"image"}
+    if unknown_files:
+        name = sorted(unknown_files)[0]
+        raise ApiError("invalid_input", f"{name[:40]}: unknown file field", field=name[:40])
+    if "image" in form.fields:
+        raise ApiError("invalid_input", "image must be sent as a file.", field="image")
+    try:
+        fields = _Fields.model_validate(form.fields)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        loc = ".".join(str(p) for p in first.get("loc", ())) or "form"
+        message = f"{loc}: unknown field" if first["type"] == "extra_forbidden" else f"{loc}: {first['msg']}"
+        raise ApiError("invalid_input", message, field=loc) from exc
+    patch: dict[str, str] = {}
+    if fields.name is not None:
+        patch["name"] = normalize_name(fields.name)
+    if fields.symbol is not None:
+        patch["symbol"] = normalize_symbol(fields.symbol)
+    if fields.description is not None:
+        patch["description"] = fields.description
+    for name in links.LINK_FIELDS:
+        value = getattr(fields, name)
+        if value is not None:
+            patch[name] = links.normalize(name, value)
+    image = None
+    upload = form.file("image")
+    if upload is not None:
+        found = detect_image(upload.data)
+        if found is None:
+            raise ApiError("invalid_image_type", field="image")
+        image = Image(upload.data, *found)
+    if not patch and image is None:
+        raise ApiError("invalid_input", "Send at least one of name, symbol, image, description, website, "
+                                        "twitter, telegram.")
+    duration = int(fields.voteDurationSeconds) if fields.voteDurationSeconds is not None \
+        else GM.DEFAULT_VOTE_DURATION_SECONDS
+    base = int(fields.baseContentRevision) if fields.baseContentRevision is not None else None
+    return UpdateContentForm(fields.mint, int(fields.priorityFeeLamports), int(fields.tipLamports), duration,
+                             base, patch, image)
+
+
+# ------------------------------------------------------------------ chain state
+
+
+@dataclass(frozen=True)
+class ChainState:
+    governance_key: Pubkey
+    governance: Governance
+    metadata: CoinMetadata
+    token_account_exists: bool
+    token_balance: int
+    wallet_lamports: int
+    unix_timestamp: int
+    blockhash: Any
+    last_valid_block_height: int
+
+
+def _decode(cls, account: AccountData | None):
+    if account is None or account.owner != P.LAUNCHPAD_PROGRAM_ID:
+        return None
+    try:
+        return cls.decode(account.data)
+    except (LayoutError, ValueError, struct.error):
+        return None
+
+
+def read_state(chain: Rpc, mint: Pubkey, wallet: Pubkey) -> ChainState:
+    gov_key = P.governance_pda(mint)[0]
+    keys = [gov_key, P.metadata_pda(mint)[0], P.associated_token_address(wallet, mint), wallet, CLOCK_SYSVAR]
+    raw_accounts, raw_hash = chain.batch([Rpc.multiple_accounts_request(keys, 1), rq.GetLatestBlockhash(id=2)])
+    accounts = Rpc.parse_multiple_accounts(raw_accounts)
+    blockhash, last_valid = Rpc.parse_latest_blockhash(raw_hash)
+    gov = _decode(Governance, accounts[0])
+    meta = _decode(CoinMetadata, accounts[1])
+    if gov is None or gov.mint != mint or meta is None:
+        raise ApiError("governance_not_found")
+    ata = accounts[2]
+    balance = token_account_amount(ata.data) if ata is not None and ata.owner == P.TOKEN_PROGRAM_ID else 0
+    clock = accounts[4]
+    if clock is None or len(clock.data) < 40:
+        raise ApiError("rpc_unavailable", "The chain clock could not be read.")
+    unix_ts = struct.unpack_from("<QqQQq", clock.data)[4]
+    return ChainState(gov_key, gov, meta, ata is not None, balance, accounts[3].lamports if accounts[3] else 0,
+                      unix_ts, blockhash, last_valid)
+
+
+def read_document(uri: str) -> dict[str, Any]:
+    """The metadata JSON at `uri` (ipfs:// through the pinning node's `cat`); {} when there is none
+    or it is not a JSON object. A node that cannot answer -> 502 pinning_unavailable."""
+    if not uri or not uri.startswith("ipfs://"):
+        return {}
+    cid = uri[len("ipfs://"):].split("/", 1)[0]
+    if not cids.is_cid(cid):
+        return {}
+    import httpx
+
+    url = get_settings().pinning_url.rstrip("/") + "/api/v0/cat"
+    try:
+        response = httpx.post(url, params={"arg": cid}, timeout=CAT_TIMEOUT)
+    except httpx.HTTPError as exc:
+        raise pinning.unavailable("The current metadata could not be read.") from exc
+    if response.status_code >= 500 or response.status_code == 429:
+        raise pinning.unavailable("The current metadata could not be read.")
+    if not 200 <= response.status_code < 300 or len(response.content) > MAX_DOCUMENT_BYTES:
+        return {}
+    if cid.startswith("Qm") and cids.cid_v0(response.content) != cid:
+        raise pinning.unavailable("The pinning node returned content that does not match its CID.")
+    try:
+        document = json.loads(response.content)
+    except ValueError:
+        return {}
+    return document if isinstance(document, dict) else {}
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def current_content(meta: CoinMetadata, document: dict[str, Any]) -> dict[str, str]:
+    current = {"name": meta.name, "symbol": meta.symbol}
+    for name in ("description", "image", "website", "twitter", "telegram"):
+        current[name] = _text(document.get(name))
+    return current
+
+
+def changed_fields(form: UpdateContentForm, current: dict[str, str]) -> dict[str, str]:
+    """Field -> new value, for each sent field that differs from the current content."""
+    changes: dict[str, str] = {}
+    for name, value in form.patch.items():
+        now = current[name]
+        if name in links.LINK_FIELDS:
+            now = links.canonical_or_raw(name, now)
+        if value != now:
+            changes[name] = value
+    if form.image is not None and form.image.uri != current["image"]:
+        changes["image"] = form.image.uri
+    return changes
+
+
+def _precheck(form: UpdateContentForm, state: ChainState, changes: dict[str, str]) -> None:
+    gov = state.governance
+    mask = GM.field_mask(**{f: True for f in changes})
+    if mask & gov.locked_mask:
+        locked = [f for f in GM.mask_fields(mask & gov.locked_mask)]
+        raise ApiError("content_field_locked", f"Locked field(s): {', '.join(locked)}.", fields=locked)
+    if not changes:
+        raise ApiError("no_metadata_changes")
+    problem = GM.vote_duration_error(state.unix_timestamp, form.vote_duration_seconds, gov.mutable_until,
+                                     gov.min_vote_duration_seconds, gov.max_vote_duration_seconds)
+    if problem:
+        raise ApiError(problem)
+    if not state.token_account_exists or state.token_balance == 0:
+        raise ApiError("missing_proposal_token_account")
+    bond = GM.bond_amount(gov.total_supply, gov.proposal_bond_bps)
+    if state.token_balance < bond:
+        raise ApiError("insufficient_proposal_bond", requiredTokens=str(bond),
+                       availableTokens=str(state.token_balance))
+
+
+def _check_governance(form: UpdateContentForm, state: ChainState) -> None:
+    gov = state.governance
+    if gov.finalized:
+        raise ApiError("governance_finalized")
+    if state.unix_timestamp >= gov.mutable_until:
+        raise ApiError("metadata_not_mutable")
+    if gov.active_proposal is not None:
+        raise ApiError("active_proposal_exists", proposal=str(gov.active_proposal))
+    if form.base_content_revision is not None and form.base_content_revision != gov.content_revision:
+        raise ApiError("stale_content_revision", contentRevision=str(gov.content_revision))
+
+
+def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = None) -> dict[str, Any]:
+    access.require_delegation(principal)
+    signer = EnvelopeSigner(principal.user)
+    chain = chain or Rpc(get_settings().rpc_url)
+    mint = Pubkey.from_string(form.mint)
+    state = read_state(chain, mint, signer.pubkey)
+    _check_governance(form, state)
+    document = read_document(state.metadata.uri)
+    current = current_content(state.metadata, document)
+    changes = changed_fields(form, current)
+    _precheck(form, state, changes)
+
+    gov = state.governance
+    fees = WriteFees(form.priority_fee_lamports, form.tip_lamports)
+    index = gov.next_proposal_index
+
+    def build(uri: str | None):
+        instruction = ix.propose_update_content(
+            signer.pubkey, mint, index, base_content_revision=gov.content_revision,
+            changed_fields=tuple(changes), name=changes.get("name"), symbol=changes.get("symbol"), uri=uri,
+            vote_duration_seconds=form.vote_duration_seconds)
+        return assemble(signer.pubkey, [instruction], fees=fees, blockhash=state.blockhash, units=PROPOSAL_UNITS)
+
+    uri_change = any(f in changes for f in GM.URI_FIELDS)
+    placeholder = "ipfs://" + cids.cid_v0(b"") if uri_change else None
+    message = build(placeholder)  # size and SOL checks before anything is pinned
+    vault_exists = False  # a fresh proposal's vault never exists
+    required = PROPOSAL_RENT + (0 if vault_exists else ATA_RENT) + network_fee(message, fees)
+    if state.wallet_lamports < required:
+        raise ApiError("insufficient_sol", requiredLamports=str(required),
+                       availableLamports=str(state.wallet_lamports))
+
+    image_uri = current["image"] or None
+    metadata_uri = state.metadata.uri or None
+    if "image" in changes and form.image is not None:
+        image_uri = pinning.pin_bytes(form.image.data, f"image.{form.image.extension}", form.image.content_type).uri
+    if uri_change:
+        merged = {**current, **changes}
+        merged["image"] = image_uri or ""
+        metadata_uri = pinning.pin_json({name: merged[name] for name in DOCUMENT_FIELDS}).uri
+        message = build(metadata_uri)
+
+    tx = sign(message, [signer])
+    signature = land_processed(chain, tx, state.last_valid_block_height)
+    return {
+        "signature": str(signature),
+        "status": "processed",
+        "mint": form.mint,
+        "governance": str(state.governance_key),
+        "proposal": str(P.proposal_pda(state.governance_key, index)[0]),
+        "metadataUri": metadata_uri,
+        "imageUri": image_uri,
+    }
+
+
+def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> dict[str, Any]:
+    """The whole endpoint after routing: admit, parse the form, execute."""
+    principal = access.admit(headers, ROUTE, on_bucket)
+    content_type = None
+    for name, value in (headers or {}).items():
+        if name.lower() == "content-type":
+            content_type = value
+    form = multipart.parse(multipart.body_bytes(event), content_type, max_files=1)
+    return execute(principal, parse_form(form))
