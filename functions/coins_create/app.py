@@ -1,0 +1,17 @@
+"""POST /partner/v1/coins/create (multipart/form-data): launch a coin, optionally with the
+creator's first buy in one bundle. Scope coin:create; bucket `coin` (20/min per token)."""
+
+from aws_lambda_powertools.event_handler import Response
+
+from partner import http, launch
+
+app = http.make_app()
+
+
+@app.post("/partner/v1/coins/create")
+def create_coin() -> Response:
+    event = app.current_event
+    return http.json_response(200, launch.handle(event.raw_event, event.headers, http.set_bucket))
+
+
+lambda_handler = http.entry(app, launch.ROUTE.bucket)
