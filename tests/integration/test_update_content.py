@@ -258,3 +258,42 @@ def test_pinning_down_is_502_and_nothing_is_sent(chain, pin_server, coin, propos
     assert account(chain.url, proposal_at(coin, 0)) is None
     assert rpc(chain.url, "getBalance", [proposer.user["wallet"]])["value"] == lamports
     assert token_balance(chain.url, proposer.user["wallet"], coin) == 2 * BOND
+
+
+def test_passed_proposal_applies_and_later_changes_compare_with_the_pinned_document(chain, pin_server, coin, ip):
+    """Three holders vote the change through; after settlement the current content is the pinned
+    document, so resending the same values is no_metadata_changes and the revision moved."""
+    from solders.pubkey import Pubkey
+
+    from partner.chain import instructions as ix
+    from partner.chain.layouts import CoinMetadata, Governance
+    from partner.chain import programs as P
+    from tests.chainutil import warp
+    from tests.integration.test_governance_reads import land, vote
+
+    proposer = holder(chain.url, ip, coin, 2 * 10**13)
+    voters = [holder(chain.url, f"10.251.0.{i}", coin, 2 * 10**13, scope="trade:execute") for i in range(1, 4)]
+    fields = base_fields(coin, name="Renamed", telegram="@mygroup", voteDurationSeconds="60")
+    result = post_form(proposer, fields, [("image", "p.png", "image/png", png(9))])
+    assert result.status == 200, result.body
+    for voter in voters:
+        vote(chain.url, voter, coin, result.json["proposal"], "yes", 2 * 10**13)
+    warp(chain.url, 61)
+    wallet = Pubkey.from_string(voters[0].user["wallet"])
+    land(chain.url, voters[0].user, ix.settle_proposal(wallet, Pubkey.from_string(coin),
+                                                       Pubkey.from_string(result.json["proposal"])))
+    meta = CoinMetadata.decode(account(chain.url, str(P.metadata_pda(coin)[0])))
+    assert (meta.name, meta.uri) == ("Renamed", result.json["metadataUri"])
+    gov = Governance.decode(account(chain.url, result.json["governance"]))
+    assert gov.content_revision == 1 and gov.active_proposal is None
+
+    same = post_form(proposer, base_fields(coin, name="Renamed", telegram="https://t.me/mygroup"),
+                     [("image", "p.png", "image/png", png(9))])
+    assert same.status == 422 and same.json["error"] == "no_metadata_changes", same.body
+    stale = post_form(proposer, base_fields(coin, description="d", baseContentRevision="0"))
+    assert stale.status == 422 and stale.json["error"] == "stale_content_revision"
+    changed = post_form(proposer, base_fields(coin, description="d", baseContentRevision="1"))
+    assert changed.status == 200, changed.body
+    document = json.loads(cat(pin_server, changed.json["metadataUri"]))
+    assert document["name"] == "Renamed" and document["telegram"] == "https://t.me/mygroup"
+    assert document["image"] == result.json["imageUri"] == changed.json["imageUri"] and document["description"] == "d"
