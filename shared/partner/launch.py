@@ -471,7 +471,7 @@ def execute(principal: Principal, form: LaunchForm, chain: Rpc | None = None,
         txstatus.record_bundle(bundle_id, signatures, last_valid_block_height=last_valid)
         if _bundle_failed(engine, bundle_id):
             raise ApiError("tx_failed", "The launch bundle failed; neither transaction landed.",
-                           signatures=signatures, bundleId=bundle_id)
+                           mint=str(mint), signatures=signatures, bundleId=bundle_id)
         out.update(initialBuyPlan=plan.to_json(), signatures=signatures, bundleId=bundle_id)
     record_launch(user.user_id, form.name, form.symbol, str(mint))
     return out

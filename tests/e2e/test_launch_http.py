@@ -1,0 +1,83 @@
+"""A coin launch over HTTP through the gateway: multipart form with an image and a first buy
+(one bundle), the status endpoint reporting the bundle, then the creator sells via trades/sell."""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+
+from tests.chainutil import airdrop, balance, token_balance, wait, warp
+from tests.helpers import hidden_inputs, pkce_pair
+
+SOL = 10**9
+TIP = 1_000_000
+PRIO = 10_000
+REDIRECT = "http://127.0.0.1:9/cb"
+PNG = b"\x89PNG\r\n\x1a\n" + os.urandom(64)
+
+
+def connect_http(http: httpx.Client, client: dict, user: dict, scope: str) -> dict[str, str]:
+    from partner import admin
+
+    cookie = admin.create_session(user["user_id"])["cookie"]
+    verifier, challenge = pkce_pair()
+    page = http.get("/oauth/authorize", params={
+        "response_type": "code", "client_id": client["client_id"], "redirect_uri": REDIRECT,
+        "scope": scope, "state": "s", "code_challenge": challenge, "code_challenge_method": "S256"},
+        headers={"Cookie": cookie})
+    assert page.status_code == 200, page.text
+    approved = http.post("/oauth/authorize", data=hidden_inputs(page.text) | {"decision": "approve"},
+                         headers={"Cookie": cookie})
+    assert approved.status_code == 302, approved.text
+    code = parse_qs(urlsplit(approved.headers["location"]).query)["code"][0]
+    token = http.post("/oauth/token", auth=(client["client_id"], client["api_key"]), data={
+        "grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT, "code_verifier": verifier})
+    assert token.status_code == 200, token.text
+    return {"Authorization": f"Bearer {token.json()['access_token']}"}
+
+
+def test_launch_with_image_and_first_buy_then_sell_over_http(devstack, chain):
+    from partner import admin
+    from partner.chain import curve
+
+    client = admin.create_client(name="HTTP Launcher", redirect_uri=REDIRECT)
+    creator = admin.create_user()
+    airdrop(chain.url, creator["wallet"], 5 * SOL)
+    sol = SOL // 2
+    with httpx.Client(base_url=devstack.url, timeout=60) as http:
+        headers = connect_http(http, client, creator, "coin:create trade:execute")
+        launched = http.post("/partner/v1/coins/create", headers=headers,
+                             data={"name": "Gateway Launch", "symbol": "gwl", "description": "over HTTP",
+                                   "initialBuySol": str(sol), "slippageBps": "50"},
+                             files={"image": ("logo.png", PNG, "image/png")})
+        assert launched.status_code == 200, launched.text
+        body = launched.json()
+        assert launched.headers["x-ratelimit-limit"] == "20"
+        assert body["status"] == "submitted" and body["imageUri"].startswith("ipfs://")
+        assert body["metadataUri"].startswith("ipfs://")
+        plan = body["initialBuyPlan"]
+        expected, _ = curve.buy_quote(curve.INITIAL_CURVE, sol)
+        assert plan["expectedTokensOut"] == str(expected) and plan["clamped"] is False
+        mint = body["mint"]
+        for signature in body["signatures"]:
+            assert wait(chain.url, signature)["err"] is None
+        assert token_balance(chain.url, creator["wallet"], mint) == expected
+
+        reported = http.get(f"/partner/v1/transactions/{body['signatures'][1]}/status", headers=headers)
+        assert reported.status_code == 200, reported.text
+        assert reported.json()["bundle"]["signatures"] == body["signatures"]
+
+        warp(chain.url, 1)
+        state = curve.buy(curve.INITIAL_CURVE, sol).state_after
+        sell_tokens = expected // 2
+        quote, _ = curve.sell_quote(state, sell_tokens)
+        lamports_before = balance(chain.url, creator["wallet"])
+        sold = http.post("/partner/v1/trades/sell", headers=headers, json={
+            "mint": mint, "tokensIn": str(sell_tokens), "minSolOut": str(quote),
+            "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+        assert sold.status_code == 200, sold.text
+        assert wait(chain.url, sold.json()["signature"])["err"] is None
+        assert token_balance(chain.url, creator["wallet"], mint) == expected - sell_tokens
+        assert balance(chain.url, creator["wallet"]) - lamports_before == quote - 5000 - PRIO - TIP
