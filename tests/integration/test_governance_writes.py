@@ -543,3 +543,21 @@ def test_vote_durations_and_mutability_expiry(chain, coin, app_client):
     assert g.finalized and g.finalized_by_expiry
     refused(gov(proposer, "expired", {"mint": coin}), "governance_finalized")
     assert tokens(chain, proposer, coin) == BOND
+
+
+def test_program_is_the_backstop_for_a_stale_read(chain, coin, app_client, monkeypatch):
+    """When the chain moved between the read and landing, the program's error maps to the spec code."""
+    from partner.governance import writes
+
+    proposer = member(chain, app_client, coin, BOND)
+    voter = member(chain, app_client, coin, 2 * T)
+    late = member(chain, app_client, coin, T)
+    proposal = propose_extend(proposer, coin)["proposal"]
+    vote(voter, proposal, "yes", T)
+    warp(chain.url, 601)
+    monkeypatch.setattr(writes.ProposalState, "voting_closed", lambda self: False)
+    refused(gov(voter, "cancel", {"proposal": proposal}), "proposal_closed")  # program error 6107
+    refused(gov(late, "vote", {"proposal": proposal, "side": "yes", "amount": str(T)}), "proposal_closed")
+    assert tokens(chain, voter, coin) == T and tokens(chain, late, coin) == T
+    p = proposal_of(chain, proposal)
+    assert (p.yes_votes, p.participating_voters) == (T, 1)
