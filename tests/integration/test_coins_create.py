@@ -380,3 +380,28 @@ def test_rpc_down_before_upload(chain, conn, creator, pin_server):
     assert result.status == 502 and result.json["error"] == "rpc_unavailable", result.body
     assert len(pin_server.pinned()) == pinned
     assert launches(creator["user_id"]) is None
+
+
+# ------------------------------------------------------------------ limits
+
+
+def test_form_limits(conn):
+    files = {f"extra{i}": (f"x{i}.png", PNG, "image/png") for i in range(4)}
+    body = urllib3.encode_multipart_formdata({"name": "N", "symbol": "S", "image": ("a.png", PNG, "image/png"),
+                                              **files})
+    assert create(conn, body).json["error"] == "invalid_multipart"  # 5 files
+    many = {f"f{i}": "x" for i in range(15)}
+    body = urllib3.encode_multipart_formdata({"name": "N", "symbol": "S", "image": ("a.png", PNG, "image/png"),
+                                              **many})
+    assert create(conn, body).json["error"] == "invalid_multipart"  # 17 fields
+    big = PNG + bytes(5 * 1024 * 1024)
+    result = create(conn, form(image=big))
+    assert result.status == 413 and result.json["error"] == "payload_too_large"
+
+
+def test_bucket_is_twenty_a_minute_per_token(conn, clock):
+    for _ in range(20):
+        assert create(conn, form(image=None)).json["error"] == "image_required"
+    limited = create(conn, form())
+    assert limited.status == 429 and "error" not in limited.json
+    assert limited.headers["x-ratelimit-limit"] == "20" and "retry-after" in limited.headers
