@@ -188,7 +188,7 @@ def seed(stack: Devstack) -> dict[str, Any]:
     base = stack.url
     demo = admin.create_client(name="Demo Partner App", redirect_uri=f"{base}/demo/callback", tier="Partner")
     users = []
-    for label, twitter in (("alice", "alice"), ("bob", "bob")):
+    for label, twitter in (("alice", "alice"), ("bob", "bob"), ("carol", "carol")):
         created = admin.create_user(twitter=twitter)
         created["label"] = label
         if stack.chain is not None:
@@ -244,11 +244,20 @@ By hand (PKCE):
   curl -s {base}/partner/v1/me -H 'Authorization: Bearer <app_at_...>'
 
 Trade (the demo page shows a ready access token after Connect):
-  curl -s {base}/partner/v1/trades/buy -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \
+  curl -s {base}/partner/v1/trades/buy -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \\
        -d '{{"mint":"{mint}","maxSolIn":"100000000","slippageBps":100,"priorityFeeLamports":"10000","tipLamports":"1000000"}}'
-  curl -s {base}/partner/v1/trades/sell -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \
+  curl -s {base}/partner/v1/trades/sell -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \\
        -d '{{"mint":"{mint}","tokensIn":"1000000000","slippageBps":100,"priorityFeeLamports":"10000","tipLamports":"1000000"}}'
   curl -s {base}/partner/v1/transactions/<signature>/status -H 'Authorization: Bearer <app_at_...>'
+Governance (each of alice, bob and carol connects through /demo and buys some of the coin first;
+the proposer needs 1% of supply, 10,000,000 tokens, for the bond; 3 voters make quorum):
+  curl -s {base}/partner/v1/governance/{mint} -H 'Authorization: Bearer <app_at_...>'
+  curl -s {base}/partner/v1/governance/proposals/update-content -H 'Authorization: Bearer <app_at_...>' \\
+       -F name='New Name' -F description='Changed by vote' -F image=@logo.png -F voteDurationSeconds=60 \\
+       -F priorityFeeLamports=10000 -F tipLamports=1000000
+  curl -s {base}/partner/v1/governance/votes -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \\
+       -d '{{"proposal":"<proposal>","side":"yes","amount":"1000000","priorityFeeLamports":"10000","tipLamports":"1000000"}}'
+  .venv/bin/partnerctl dev warp 61   # close the vote, then POST /partner/v1/governance/proposals/settle {{"proposal":...}}
   Curve to pool: buy ~86 SOL in total (users get 50 SOL each; .venv/bin/partnerctl dev airdrop <wallet> <lamports>),
   trades then answer 409 migration_pending until the migrator runs, then pool_not_open for 2 s, then the pool.
 
