@@ -64,7 +64,7 @@ from partner.store import ddb
 from partner.wallets import EnvelopeSigner, KeypairSigner
 
 __all__ = ["LaunchRules", "RULES", "ROUTE", "LaunchForm", "FirstBuyPlan", "plan_first_buy", "parse_form",
-           "detect_image", "normalize_name", "normalize_symbol", "check_restrictions", "execute", "handle"]
+           "detect_image", "normalize_name", "normalize_symbol", "claim_launch", "release_launch", "execute", "handle"]
 
 ROUTE = access.Route(bucket="coin", scope="coin:create")
 BPS = 10_000
@@ -342,19 +342,49 @@ def _launch_pk(user_id: str) -> str:
     return f"LAUNCH#{user_id}"
 
 
-def check_restrictions(user_id: str, name: str, symbol: str, max_bypass_fee: int | None,
-                       now: float | None = None) -> Restrictions:
-    """Cooldown (429) then identity allowance (422, or the bypass when the caller accepts the quote)."""
+CLAIM_SECONDS = 120  # a launch in flight holds the creator's slot this long at most
+
+
+def _cooldown_error(remaining: int) -> ApiError:
+    return ApiError("deploy_cooldown_active",
+                    f"This user launched a coin less than {RULES.cooldown_seconds} s ago, or is launching one now.",
+                    headers={"retry-after": str(remaining)}, cooldownRemainingSeconds=remaining,
+                    action="Wait cooldownRemainingSeconds, then retry.")
+
+
+def claim_launch(user_id: str, name: str, symbol: str, max_bypass_fee: int | None,
+                 now: float | None = None) -> Restrictions:
+    """Take the creator's launch slot atomically, then check the identity allowance.
+
+    One conditional UpdateItem enforces the cooldown AND that no other launch of this
+    user is in flight, so concurrent launches cannot both pass (429). The identity
+    allowance (422, or the bypass when the caller accepts the quote) is checked on the
+    record the claim returns; a refusal gives the slot back.
+    """
     now = clock.now() if now is None else now
-    record = ddb.get(get_settings().counters_table, _launch_pk(user_id)) or {}
-    last = record.get("last_at")
-    if last is not None:
-        remaining = math.ceil(float(last) + RULES.cooldown_seconds - now)
-        if remaining > 0:
-            raise ApiError("deploy_cooldown_active",
-                           f"This user launched a coin less than {RULES.cooldown_seconds} s ago.",
-                           headers={"retry-after": str(remaining)}, cooldownRemainingSeconds=remaining,
-                           action="Wait cooldownRemainingSeconds, then retry.")
+    table, pk = get_settings().counters_table, _launch_pk(user_id)
+    record = ddb.update(
+        table, pk, "SET claim_until = :until",
+        condition="(attribute_not_exists(last_at) OR last_at <= :cool) AND "
+                  "(attribute_not_exists(claim_until) OR claim_until <= :now)",
+        vals={":until": int(now) + CLAIM_SECONDS, ":cool": math.floor(now - RULES.cooldown_seconds),
+              ":now": int(now)},
+        return_values="ALL_NEW",
+    )
+    if record is None:
+        current = ddb.get(table, pk) or {}
+        waits = [math.ceil(float(current["last_at"]) + RULES.cooldown_seconds - now)] if "last_at" in current else []
+        if "claim_until" in current:
+            waits.append(math.ceil(float(current["claim_until"]) - now))
+        raise _cooldown_error(max(1, *waits) if waits else 1)
+    try:
+        return _identity(record, name, symbol, max_bypass_fee)
+    except ApiError:
+        release_launch(user_id)
+        raise
+
+
+def _identity(record: dict[str, Any], name: str, symbol: str, max_bypass_fee: int | None) -> Restrictions:
     launches = record.get("launches") or []
     with_name = sum(1 for item in launches if item.get("n") == name)
     with_symbol = sum(1 for item in launches if item.get("s") == symbol)
@@ -370,12 +400,18 @@ def check_restrictions(user_id: str, name: str, symbol: str, max_bypass_fee: int
                    action="Resend with maxBypassFeeLamports at least totalBypassFeeLamports to pay the bypass fee.")
 
 
+def release_launch(user_id: str) -> None:
+    """Give the slot back: nothing of this launch reached the network."""
+    ddb.update(get_settings().counters_table, _launch_pk(user_id), "REMOVE claim_until")
+
+
 def record_launch(user_id: str, name: str, symbol: str, mint: str, now: float | None = None) -> None:
     """One UpdateItem: the cooldown's start and the launch's identity."""
     now = clock.now() if now is None else now
     entry = {"n": name, "s": symbol, "m": mint, "t": int(now)}
     ddb.update(get_settings().counters_table, _launch_pk(user_id),
-               "SET last_at = :now, launches = list_append(if_not_exists(launches, :empty), :one)",
+               "SET last_at = :now, launches = list_append(if_not_exists(launches, :empty), :one) "
+               "REMOVE claim_until",
                vals={":now": int(math.ceil(now)), ":empty": [], ":one": [entry]})
 
 
@@ -437,7 +473,23 @@ def execute(principal: Principal, form: LaunchForm, chain: Rpc | None = None,
             engine: BlockEngine | None = None) -> dict[str, Any]:
     access.require_delegation(principal)
     user = principal.user
-    restrictions = check_restrictions(user.user_id, form.name, form.symbol, form.max_bypass_fee_lamports)
+    restrictions = claim_launch(user.user_id, form.name, form.symbol, form.max_bypass_fee_lamports)
+    try:
+        out = _launch(principal, form, restrictions, chain, engine)
+    except ApiError as exc:
+        if not (exc.code == "rpc_unavailable" and "signature" in exc.extra):  # ambiguous: may still land
+            release_launch(user.user_id)
+        raise
+    except Exception:
+        release_launch(user.user_id)
+        raise
+    record_launch(user.user_id, form.name, form.symbol, out["mint"])
+    return out
+
+
+def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, chain: Rpc | None,
+            engine: BlockEngine | None) -> dict[str, Any]:
+    user = principal.user
     settings = get_settings()
     chain = chain or Rpc(settings.rpc_url)
     signer = EnvelopeSigner(user)
@@ -473,7 +525,6 @@ def execute(principal: Principal, form: LaunchForm, chain: Rpc | None = None,
             raise ApiError("tx_failed", "The launch bundle failed; neither transaction landed.",
                            mint=str(mint), signatures=signatures, bundleId=bundle_id)
         out.update(initialBuyPlan=plan.to_json(), signatures=signatures, bundleId=bundle_id)
-    record_launch(user.user_id, form.name, form.symbol, str(mint))
     return out
 
 

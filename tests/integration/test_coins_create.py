@@ -44,6 +44,12 @@ def account(url: str, pubkey: str):
     return rpc(url, "getAccountInfo", [pubkey, {"encoding": "base64"}])["value"]
 
 
+def no_launch(user_id: str) -> bool:
+    """Nothing recorded for the user: no launch, no cooldown, no slot held."""
+    record = launches(user_id) or {}
+    return not ({"launches", "last_at", "claim_until"} & record.keys())
+
+
 def launches(user_id: str) -> dict | None:
     from partner.settings import get_settings
     from partner.store import ddb
@@ -142,7 +148,7 @@ def test_form_errors(conn, creator, kwargs, code):
     result = create(conn, form(**kwargs))
     assert result.status == 400, result.body
     assert result.json["error"] == code
-    assert launches(creator["user_id"]) is None
+    assert no_launch(creator["user_id"])
 
 
 def test_unparseable_form_is_invalid_multipart(conn):
@@ -299,7 +305,7 @@ def test_first_buy_tokens_above_the_cap_is_refused_before_upload(chain, conn, cr
     assert result.status == 422, result.body
     assert result.json["error"] == "buy_limit_exceeded"
     assert len(pin_server.pinned()) == pinned
-    assert launches(creator["user_id"]) is None
+    assert no_launch(creator["user_id"])
 
 
 def test_failing_first_buy_lands_neither_transaction(chain, conn, creator, monkeypatch):
@@ -324,7 +330,7 @@ def test_failing_first_buy_lands_neither_transaction(chain, conn, creator, monke
     assert rpc(chain.url, "getSignatureStatuses", [signatures])["value"] == [None, None]
     reported = status(conn, signatures[0])
     assert reported.json["status"] == "failed" and reported.json["bundle"]["signatures"] == signatures
-    assert launches(creator["user_id"]) is None  # nothing launched, nothing recorded
+    assert no_launch(creator["user_id"])  # nothing launched, nothing recorded
     monkeypatch.setattr(launch, "plan_first_buy", real)
     assert create(conn, form()).status == 200
 
@@ -340,7 +346,7 @@ def test_first_buy_the_creator_cannot_pay_lands_nothing(chain, aws_stack, pin_se
     assert result.status == 422 and result.json["error"] == "tx_failed", result.body
     assert account(chain.url, result.json["mint"]) is None
     assert balance(chain.url, poor["wallet"]) == SOL // 10
-    assert launches(poor["user_id"]) is None
+    assert no_launch(poor["user_id"])
 
 
 # ------------------------------------------------------------------ faults
@@ -357,7 +363,7 @@ def test_pinning_down_leaves_nothing_on_chain(chain, conn, creator):
         clear_fault()
     assert result.status == 502 and result.json["error"] == "pinning_unavailable"
     assert balance(chain.url, creator["wallet"]) == lamports
-    assert launches(creator["user_id"]) is None
+    assert no_launch(creator["user_id"])
     assert create(conn, form()).status == 200  # no cooldown was started
 
 
@@ -367,7 +373,7 @@ def test_block_engine_down_leaves_nothing_on_chain(chain, conn, creator):
     result = create(conn, form(initialBuySol=str(SOL // 2)))
     assert result.status == 502 and result.json["error"] == "rpc_unavailable", result.body
     assert balance(chain.url, creator["wallet"]) == lamports
-    assert launches(creator["user_id"]) is None
+    assert no_launch(creator["user_id"])
     again = create(conn, form(initialBuySol=str(SOL // 2)))
     assert again.status == 200, again.body
 
@@ -379,7 +385,7 @@ def test_rpc_down_before_upload(chain, conn, creator, pin_server):
     result = create(conn, form())
     assert result.status == 502 and result.json["error"] == "rpc_unavailable", result.body
     assert len(pin_server.pinned()) == pinned
-    assert launches(creator["user_id"]) is None
+    assert no_launch(creator["user_id"])
 
 
 # ------------------------------------------------------------------ limits
@@ -405,3 +411,40 @@ def test_bucket_is_twenty_a_minute_per_token(conn, clock):
     limited = create(conn, form())
     assert limited.status == 429 and "error" not in limited.json
     assert limited.headers["x-ratelimit-limit"] == "20" and "retry-after" in limited.headers
+
+
+# ------------------------------------------------------------------ concurrency
+
+
+def test_concurrent_launches_by_one_user_let_exactly_one_through(conn, second_conn, chain):
+    """Two clients of the same user launching at once: the creator's slot is claimed atomically."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    conns = [conn, second_conn] * 3
+
+    def launch(i):
+        return create(conns[i], form(name=f"Race {i}", symbol=f"RACE{i}"))
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        results = list(pool.map(launch, range(6)))
+    winners = [r for r in results if r.status == 200]
+    assert len(winners) == 1, [r.body for r in results]
+    for refused in (r for r in results if r.status != 200):
+        assert refused.status == 429 and refused.json["error"] == "deploy_cooldown_active"
+        assert int(refused.headers["retry-after"]) >= 1
+    assert account(chain.url, winners[0].json["mint"]) is not None
+    record = launches(conn.user["user_id"])
+    assert len(record["launches"]) == 1 and "claim_until" not in record
+
+
+def test_a_launch_that_sends_nothing_gives_the_slot_back(conn, chain, pin_server):
+    from devstack import pinserver
+
+    pinserver.set_fault("down", count=1)
+    try:
+        failed = create(conn, form(name="Unlucky", symbol="UNLCK"))
+    finally:
+        pinserver.clear_fault()
+    assert failed.status == 502 and failed.json["error"] == "pinning_unavailable"
+    assert "claim_until" not in (launches(conn.user["user_id"]) or {})
+    assert create(conn, form(name="Lucky", symbol="LUCKY")).status == 200  # no cooldown was started
