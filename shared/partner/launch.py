@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -57,6 +56,7 @@ from partner.chain import programs as P
 from partner.chain.layouts import Global, LayoutError
 from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, unavailable
 from partner.chain.tx import PACKET_DATA_SIZE, WriteFees, assemble, sign, submit
+from partner.coin_fields import IMAGE_TYPES, detect_image, normalize_name, normalize_symbol  # noqa: F401
 from partner.errors import ApiError
 from partner.inputs import Amount, PositiveAmount, PriorityFee, StrictModel
 from partner.settings import get_settings
@@ -72,15 +72,8 @@ LAUNCH_UNITS = 300_000
 BUY_UNITS = 200_000
 DOCUMENT_FIELDS = ("name", "symbol", "description", "image", "website", "twitter", "telegram")
 CLAMP_LIMITS = ("token_balance", "net_bought", "migration_threshold")
-_SYMBOL = re.compile(r"^[A-Z0-9]+$")
 _DIGITS = re.compile(r"^[0-9]{1,5}$")
 
-IMAGE_TYPES = (
-    (b"\x89PNG\r\n\x1a\n", "image/png", "png"),
-    (b"\xff\xd8\xff", "image/jpeg", "jpg"),
-    (b"GIF87a", "image/gif", "gif"),
-    (b"GIF89a", "image/gif", "gif"),
-)
 
 
 @dataclass(frozen=True)
@@ -99,36 +92,6 @@ RULES = LaunchRules()
 
 
 # ------------------------------------------------------------------ form
-
-
-def detect_image(data: bytes) -> tuple[str, str] | None:
-    """(content type, extension) by magic bytes, or None."""
-    for magic, ctype, ext in IMAGE_TYPES:
-        if data.startswith(magic):
-            return ctype, ext
-    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp", "webp"
-    return None
-
-
-def normalize_name(value: str) -> str:
-    name = unicodedata.normalize("NFC", value).strip()
-    if not name:
-        raise ApiError("invalid_name", "name must not be empty.", field="name")
-    if len(name.encode("utf-8")) > 32:
-        raise ApiError("name_too_long", field="name")
-    return name
-
-
-def normalize_symbol(value: str) -> str:
-    symbol = value.strip().upper()
-    if not symbol:
-        raise ApiError("invalid_symbol", "symbol must not be empty.", field="symbol")
-    if len(symbol.encode("utf-8")) > 10:
-        raise ApiError("symbol_too_long", field="symbol")
-    if not _SYMBOL.match(symbol):
-        raise ApiError("invalid_symbol", "symbol may hold only A-Z and 0-9.", field="symbol")
-    return symbol
 
 
 def _slippage(value: str) -> str:

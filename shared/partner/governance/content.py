@@ -33,9 +33,7 @@ URIs; the current ones when that part did not change, null when there is none).
 from __future__ import annotations
 
 import json
-import re
 import struct
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +51,7 @@ from partner.chain.layouts import CoinMetadata, Governance, LayoutError, Proposa
 from partner.chain.rpc import AccountData, Rpc
 from partner.chain.state import CLOCK_SYSVAR
 from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
+from partner.coin_fields import IMAGE_TYPES, detect_image, normalize_name, normalize_symbol  # noqa: F401
 from partner.errors import ApiError
 from partner.inputs import Address, Amount, PositiveAmount, WriteFields
 from partner.settings import get_settings
@@ -67,16 +66,9 @@ DOCUMENT_FIELDS = ("name", "symbol", "description", "image", "website", "twitter
 PROPOSAL_UNITS = 200_000
 ATA_RENT = P.rent_exempt_minimum(165)
 PROPOSAL_RENT = P.rent_exempt_minimum(Proposal.SIZE)
-_SYMBOL = re.compile(r"^[A-Z0-9]+$")
 CAT_TIMEOUT = 10.0
 MAX_DOCUMENT_BYTES = 256 * 1024
 
-IMAGE_TYPES = (
-    (b"\x89PNG\r\n\x1a\n", "image/png", "png"),
-    (b"\xff\xd8\xff", "image/jpeg", "jpg"),
-    (b"GIF87a", "image/gif", "gif"),
-    (b"GIF89a", "image/gif", "gif"),
-)
 
 
 class _Fields(WriteFields):
@@ -111,36 +103,6 @@ class UpdateContentForm:
     base_content_revision: int | None
     patch: dict[str, str]  # normalized text fields that were sent
     image: Image | None
-
-
-def detect_image(data: bytes) -> tuple[str, str] | None:
-    """(content type, extension) by magic bytes, or None."""
-    for magic, ctype, ext in IMAGE_TYPES:
-        if data.startswith(magic):
-            return ctype, ext
-    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp", "webp"
-    return None
-
-
-def normalize_name(value: str) -> str:
-    name = unicodedata.normalize("NFC", value).strip()
-    if not name:
-        raise ApiError("invalid_name", "name must not be empty.", field="name")
-    if len(name.encode("utf-8")) > 32:
-        raise ApiError("name_too_long", field="name")
-    return name
-
-
-def normalize_symbol(value: str) -> str:
-    symbol = value.strip().upper()
-    if not symbol:
-        raise ApiError("invalid_symbol", "symbol must not be empty.", field="symbol")
-    if len(symbol.encode("utf-8")) > 10:
-        raise ApiError("symbol_too_long", field="symbol")
-    if not _SYMBOL.match(symbol):
-        raise ApiError("invalid_symbol", "symbol may hold only A-Z and 0-9.", field="symbol")
-    return symbol
 
 
 def parse_form(form: multipart.Form) -> UpdateContentForm:
