@@ -249,6 +249,10 @@ Trade (the demo page shows a ready access token after Connect):
   curl -s {base}/partner/v1/trades/sell -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \\
        -d '{{"mint":"{mint}","tokensIn":"1000000000","slippageBps":100,"priorityFeeLamports":"10000","tipLamports":"1000000"}}'
   curl -s {base}/partner/v1/transactions/<signature>/status -H 'Authorization: Bearer <app_at_...>'
+Launch a coin (image pinned to the devstack IPFS node; an optional first buy makes a bundle):
+  curl -s {base}/partner/v1/coins/create -H 'Authorization: Bearer <app_at_...>' \\
+       -F name='My Coin' -F symbol=MINE -F image=@logo.png -F initialBuySol=500000000 -F priorityFeeLamports=10000
+
 Governance (each of alice, bob and carol connects through /demo and buys some of the coin first;
 the proposer needs 1% of supply, 10,000,000 tokens, for the bond; 3 voters make quorum):
   curl -s {base}/partner/v1/governance/{mint} -H 'Authorization: Bearer <app_at_...>'
