@@ -141,7 +141,7 @@ def decide(form: dict[str, str], session_digest: str, user: User) -> str:
     if not crypto.equal(form.get("csrf", ""), csrf_token(session_digest, signed)):
         raise ApiError("invalid_request", "The consent form expired or was not issued to this session.")
     data = crypto.verify(signed, "authorize-request")
-    if data is None or data.get("sd") != session_digest or clock.now_int() - int(data.get("iat", 0)) > REQUEST_TTL:
+    if data is None or not crypto.equal(str(data.get("sd", "")), session_digest) or clock.now_int() - int(data.get("iat", 0)) > REQUEST_TTL:
         raise ApiError("invalid_request", "The consent form expired or was not issued to this session.")
     decision = form.get("decision")
     if decision not in ("approve", "deny"):
