@@ -1,0 +1,232 @@
+"""`PartnerClient`: every `/partner/v1` endpoint for one connected user, under the retry rules."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, BinaryIO
+from urllib.parse import quote
+
+import httpx
+
+from .models import (
+    PENDING_STATUSES,
+    CoinCreateResult,
+    GovernanceView,
+    GovernanceWriteResult,
+    Profile,
+    TradeResult,
+    TransactionStatus,
+    Vote,
+    from_json,
+)
+from .retry import RetryPolicy, send
+from .tokens import StaticToken, TokenSource
+
+DEFAULT_PRIORITY_FEE = 10_000      # lamports (minimum 1000)
+DEFAULT_TIP = 1_000_000            # lamports (minimum 1000000)
+
+Amount = int | str
+# an image: raw bytes, an open binary file, or (filename, bytes, content_type)
+Image = bytes | BinaryIO | tuple[str, Any, str]
+
+
+def _amount(value: Amount) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise TypeError(f"amounts are integers in base units, not {type(value).__name__}")
+    return str(value)
+
+
+def _compact(fields: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def _image_part(image: Image) -> tuple[str, Any, str | None]:
+    if isinstance(image, tuple):
+        return image
+    if isinstance(image, bytes | bytearray):
+        return ("image", bytes(image), None)
+    return (getattr(image, "name", "image"), image, None)
+
+
+class PartnerClient:
+    """Calls on behalf of one user. `auth` is a `TokenSource`: `token_store.for_user(user)` (refreshes
+    once on 401 `invalid_token`, then retries once) or an access-token string (never refreshed)."""
+
+    def __init__(self, base_url: str, auth: TokenSource | str, *, http: httpx.Client | None = None,
+                 retry: RetryPolicy | None = None, timeout: float = 30.0,
+                 priority_fee_lamports: Amount = DEFAULT_PRIORITY_FEE, tip_lamports: Amount = DEFAULT_TIP) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.auth: TokenSource = StaticToken(auth) if isinstance(auth, str) else auth
+        self._own_http = http is None
+        self.http = http or httpx.Client(timeout=timeout)
+        self.retry = retry or RetryPolicy()
+        self.fees = {"priorityFeeLamports": _amount(priority_fee_lamports), "tipLamports": _amount(tip_lamports)}
+
+    def close(self) -> None:
+        if self._own_http:
+            self.http.close()
+
+    def __enter__(self) -> PartnerClient:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ plumbing
+    def _call(self, method: str, path: str, *, write: bool, json: dict[str, Any] | None = None,
+              form: dict[str, Any] | None = None, files: list[tuple[str, Any]] | None = None,
+              params: dict[str, Any] | None = None) -> Any:
+        current: dict[str, str] = {}
+
+        def build() -> dict[str, Any]:
+            current["token"] = self.auth.token()
+            kwargs: dict[str, Any] = {"headers": {"Authorization": f"Bearer {current['token']}"}}
+            if json is not None:
+                kwargs["json"] = json
+            if form is not None or files:
+                # every field as a multipart part (httpx sends plain fields form-encoded otherwise)
+                parts = [(k, (None, str(v))) for k, v in (form or {}).items()]
+                kwargs["files"] = parts + list(files or [])
+            if params:
+                kwargs["params"] = params
+            return kwargs
+
+        return send(self.http, self.retry, method, f"{self.base_url}{path}", write=write, build=build,
+                    on_invalid_token=lambda: self.auth.refresh(current["token"]))
+
+    def _write(self, path: str, body: dict[str, Any], fees: dict[str, Any]) -> Any:
+        return self._call("POST", path, write=True, json=_compact({**body, **self._fees(fees)}))
+
+    def _fees(self, fees: dict[str, Any]) -> dict[str, str]:
+        out = dict(self.fees)
+        if fees.get("priority_fee_lamports") is not None:
+            out["priorityFeeLamports"] = _amount(fees["priority_fee_lamports"])
+        if fees.get("tip_lamports") is not None:
+            out["tipLamports"] = _amount(fees["tip_lamports"])
+        return out
+
+    # ------------------------------------------------------------------ profile
+    def me(self) -> Profile:
+        return Profile.from_json(self._call("GET", "/partner/v1/me", write=False))
+
+    # ------------------------------------------------------------------ trades
+    def buy(self, mint: str, max_sol_in: Amount, *, slippage_bps: int | None = None,
+            min_tokens_out: Amount | None = None, partner_fee_bps: int | None = None, **fees: Any) -> TradeResult:
+        """Spend up to `max_sol_in` lamports. Slippage mode when `slippage_bps` is given, else
+        explicit mode with `min_tokens_out`."""
+        body = {"mint": mint, "maxSolIn": _amount(max_sol_in), "slippageBps": slippage_bps,
+                "minTokensOut": None if min_tokens_out is None else _amount(min_tokens_out),
+                "partnerFeeBps": partner_fee_bps}
+        return from_json(TradeResult, self._write("/partner/v1/trades/buy", body, fees))
+
+    def buy_exact_out(self, mint: str, tokens_out: Amount, *, max_sol_in: Amount | None = None,
+                      slippage_bps: int | None = None, partner_fee_bps: int | None = None,
+                      **fees: Any) -> TradeResult:
+        body = {"mint": mint, "tokensOut": _amount(tokens_out), "slippageBps": slippage_bps,
+                "maxSolIn": None if max_sol_in is None else _amount(max_sol_in), "partnerFeeBps": partner_fee_bps}
+        return from_json(TradeResult, self._write("/partner/v1/trades/buy-exact-out", body, fees))
+
+    def sell(self, mint: str, tokens_in: Amount, *, slippage_bps: int | None = None,
+             min_sol_out: Amount | None = None, partner_fee_bps: int | None = None, **fees: Any) -> TradeResult:
+        body = {"mint": mint, "tokensIn": _amount(tokens_in), "slippageBps": slippage_bps,
+                "minSolOut": None if min_sol_out is None else _amount(min_sol_out), "partnerFeeBps": partner_fee_bps}
+        return from_json(TradeResult, self._write("/partner/v1/trades/sell", body, fees))
+
+    # ------------------------------------------------------------------ governance reads
+    def governance(self, mint: str) -> GovernanceView:
+        return GovernanceView.from_json(
+            self._call("GET", f"/partner/v1/governance/{quote(mint, safe='')}", write=False))
+
+    def proposal_votes(self, proposal: str, limit: int | None = None) -> list[Vote]:
+        body = self._call("GET", f"/partner/v1/governance/proposals/{quote(proposal, safe='')}/votes", write=False,
+                          params=_compact({"limit": limit}))
+        return [from_json(Vote, v) for v in body.get("votes") or []]
+
+    # ------------------------------------------------------------------ governance writes
+    def _gov(self, path: str, body: dict[str, Any], fees: dict[str, Any]) -> GovernanceWriteResult:
+        return from_json(GovernanceWriteResult, self._write(f"/partner/v1/governance/{path}", body, fees))
+
+    def vote(self, proposal: str, side: str, amount: Amount, **fees: Any) -> GovernanceWriteResult:
+        if side not in ("yes", "no"):
+            raise ValueError("side is 'yes' or 'no'")
+        return self._gov("votes", {"proposal": proposal, "side": side, "amount": _amount(amount)}, fees)
+
+    def cancel_vote(self, proposal: str, **fees: Any) -> GovernanceWriteResult:
+        return self._gov("votes/cancel", {"proposal": proposal}, fees)
+
+    def withdraw_vote(self, proposal: str, voter: str | None = None, **fees: Any) -> GovernanceWriteResult:
+        return self._gov("votes/withdraw", {"proposal": proposal, "voter": voter}, fees)
+
+    def settle_proposal(self, proposal: str, **fees: Any) -> GovernanceWriteResult:
+        return self._gov("proposals/settle", {"proposal": proposal}, fees)
+
+    def propose_extend_mutability(self, mint: str, additional_seconds: int, *, vote_duration_seconds: int | None = None,
+                                  **fees: Any) -> GovernanceWriteResult:
+        return self._gov("proposals/extend-mutability", {
+            "mint": mint, "additionalSeconds": str(additional_seconds),
+            "voteDurationSeconds": None if vote_duration_seconds is None else str(vote_duration_seconds)}, fees)
+
+    def propose_finalize_metadata(self, mint: str, *, vote_duration_seconds: int | None = None,
+                                  **fees: Any) -> GovernanceWriteResult:
+        return self._gov("proposals/finalize-metadata", {
+            "mint": mint, "voteDurationSeconds": None if vote_duration_seconds is None else str(vote_duration_seconds)},
+            fees)
+
+    def finalize_expired_metadata(self, mint: str, **fees: Any) -> GovernanceWriteResult:
+        return self._gov("metadata/finalize-expired", {"mint": mint}, fees)
+
+    def withdraw_bond(self, proposal: str, **fees: Any) -> GovernanceWriteResult:
+        return self._gov("bonds/withdraw", {"proposal": proposal}, fees)
+
+    def propose_update_content(self, mint: str, *, name: str | None = None, symbol: str | None = None,
+                               description: str | None = None, website: str | None = None,
+                               twitter: str | None = None, telegram: str | None = None, image: Image | None = None,
+                               vote_duration_seconds: int | None = None, **fees: Any) -> GovernanceWriteResult:
+        """Multipart. Omitted fields stay unchanged; an empty string clears a link or description."""
+        form = _compact({"mint": mint, "name": name, "symbol": symbol, "description": description,
+                         "website": website, "twitter": twitter, "telegram": telegram,
+                         "voteDurationSeconds": vote_duration_seconds, **self._fees(fees)})
+        files = [("image", _image_part(image))] if image is not None else None
+        body = self._call("POST", "/partner/v1/governance/proposals/update-content", write=True, form=form,
+                          files=files)
+        return from_json(GovernanceWriteResult, body)
+
+    # ------------------------------------------------------------------ coins
+    def create_coin(self, name: str, symbol: str, image: Image, *, description: str | None = None,
+                    website: str | None = None, twitter: str | None = None, telegram: str | None = None,
+                    initial_buy_sol: Amount | None = None, initial_buy_tokens: Amount | None = None,
+                    initial_buy_max_sol_in: Amount | None = None, slippage_bps: int | None = None,
+                    max_bypass_fee_lamports: Amount | None = None,
+                    priority_fee_lamports: Amount | None = None) -> CoinCreateResult:
+        """Multipart launch; a first buy (`initial_buy_sol` or `initial_buy_tokens`) makes it a bundle."""
+        form = _compact({
+            "name": name, "symbol": symbol, "description": description, "website": website, "twitter": twitter,
+            "telegram": telegram,
+            "priorityFeeLamports": _amount(priority_fee_lamports if priority_fee_lamports is not None
+                                           else self.fees["priorityFeeLamports"]),
+            "initialBuySol": None if initial_buy_sol is None else _amount(initial_buy_sol),
+            "initialBuyTokens": None if initial_buy_tokens is None else _amount(initial_buy_tokens),
+            "initialBuyMaxSolIn": None if initial_buy_max_sol_in is None else _amount(initial_buy_max_sol_in),
+            "slippageBps": slippage_bps,
+            "maxBypassFeeLamports": None if max_bypass_fee_lamports is None else _amount(max_bypass_fee_lamports)})
+        body = self._call("POST", "/partner/v1/coins/create", write=True, form=form,
+                          files=[("image", _image_part(image))])
+        return CoinCreateResult.from_json(body)
+
+    # ------------------------------------------------------------------ transactions
+    def transaction_status(self, signature: str) -> TransactionStatus:
+        body = self._call("GET", f"/partner/v1/transactions/{quote(signature, safe='')}/status", write=False)
+        return from_json(TransactionStatus, body)
+
+    def reconcile(self, signature: str, *, timeout: float = 30.0, interval: float = 0.5,
+                  sleep: Callable[[float], None] = time.sleep) -> TransactionStatus:
+        """Poll the status until it leaves `pending`/`not_found` or `timeout` passes; returns the last
+        answer. `landed` true: do not resend. `failed`, or still `not_found` after the blockhash
+        expired: safe to build the write again."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status = self.transaction_status(signature)
+            if status.status not in PENDING_STATUSES or time.monotonic() >= deadline:
+                return status
+            sleep(interval)

@@ -1,0 +1,200 @@
+"""Typed errors: one exception class per family of the spec's error catalogue.
+
+Every error carries `.code` (the stable `error` field; match on it), `.status` (HTTP),
+`.message`, `.action`, `.retryable` (the server's hint, else the family's default) and
+`.extra` (the code-specific fields, also readable as attributes: `err.maxTradeLamports`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_KNOWN = {"error", "message", "action", "retryable", "error_description"}
+
+
+class PartnerError(Exception):
+    """Base class of every error the SDK raises for an API answer."""
+
+    default_retryable = False
+
+    def __init__(self, code: str, status: int | None = None, message: str | None = None, *,
+                 action: str | None = None, retryable: bool | None = None,
+                 extra: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> None:
+        self.code = code
+        self.status = status
+        self.message = message or ""
+        self.action = action
+        self.retryable = self.default_retryable if retryable is None else bool(retryable)
+        self.extra = dict(extra or {})
+        self.headers = dict(headers or {})
+        super().__init__(f"{status or '-'} {code}" + (f": {self.message}" if self.message else ""))
+
+    def __getattr__(self, name: str) -> Any:
+        extra = self.__dict__.get("extra") or {}
+        if name in extra:
+            return extra[name]
+        raise AttributeError(name)
+
+
+class AuthenticationError(PartnerError):
+    """401: `invalid_token` (refreshed once automatically) or `invalid_client` (never retry)."""
+
+
+class ReauthorizationRequired(AuthenticationError):
+    """The stored grant is gone (`invalid_grant` on refresh, or no tokens stored): send the user
+    through the connect flow again."""
+
+    def __init__(self, user: str | None = None, message: str = "re-authorize needed", *,
+                 cause: PartnerError | None = None) -> None:
+        super().__init__("reauthorization_required", cause.status if cause else None, message)
+        self.user = user
+        self.cause = cause
+
+
+class OAuthError(PartnerError):
+    """400 errors of the OAuth endpoints: `invalid_grant`, `invalid_request`, `invalid_scope`, ..."""
+
+
+class AccessError(PartnerError):
+    """403: `insufficient_scope`, `delegation_missing`."""
+
+
+class CapExceededError(AccessError):
+    """403 `trade_cap_exceeded` (`maxTradeLamports`) or `daily_cap_exceeded`
+    (`dailyVolumeCapLamports`, `spentTodayLamports`; resets 00:00 UTC)."""
+
+
+class RateLimitError(PartnerError):
+    """429: `rate_limit_exceeded`, `too_many_failed_attempts`, per-endpoint buckets, launch cooldown."""
+
+    default_retryable = True
+
+    @property
+    def retry_after(self) -> float | None:
+        value = self.headers.get("retry-after") or self.extra.get("retryAfterSeconds") \
+            or self.extra.get("cooldownRemainingSeconds")
+        try:
+            return float(value) if value is not None else None
+        except (TypeError, ValueError):
+            return None
+
+
+class VenueNotReadyError(PartnerError):
+    """409 `migration_pending` / `pool_not_open`: nothing was submitted; safe to retry."""
+
+    default_retryable = True
+
+
+class TradeError(PartnerError):
+    """422 trading failures: `slippage_exceeded`, `insufficient_sol`, `curve_complete`, ..."""
+
+
+class GovernanceError(PartnerError):
+    """Governance failures (`governance_not_found` 404, the 422 vote/proposal/metadata codes)."""
+
+
+class ValidationError(PartnerError):
+    """400 request validation: `invalid_input`, `invalid_multipart`, `invalid_image_type`, link fields, ..."""
+
+
+class LaunchError(PartnerError):
+    """Coin-create restrictions: `launch_identity_limit_reached` (`totalBypassFeeLamports`), ..."""
+
+
+class TransactionError(PartnerError):
+    """422 `tx_expired` (rebuild and resubmit), `tx_failed`, `tx_too_large`."""
+
+
+class NotFoundError(PartnerError):
+    """404 other than governance."""
+
+
+class ServerError(PartnerError):
+    """5xx: `rpc_unavailable`, `wallet_sign_failed`, `pinning_unavailable`, `internal`."""
+
+    default_retryable = True
+
+
+class AmbiguousWriteError(PartnerError):
+    """A write timed out or answered 5xx: the transaction may be in flight. It was NOT retried.
+    Reconcile first (`client.reconcile(err.signature)` when a signature is known; otherwise
+    check the chain) before sending it again: no write endpoint is idempotent."""
+
+    def __init__(self, code: str, status: int | None = None, message: str | None = None, *,
+                 signature: str | None = None, cause: BaseException | None = None, **kwargs: Any) -> None:
+        super().__init__(code, status, message, **kwargs)
+        self.signature = signature or self.extra.get("signature")
+        self.cause = cause
+        self.retryable = False
+
+
+class TransportError(PartnerError):
+    """The request never got an answer (connection failure on a read after the attempt ceiling)."""
+
+    default_retryable = True
+
+
+OAUTH_CODES = {"invalid_grant", "invalid_request", "unsupported_grant_type", "invalid_scope", "scope_not_allowed",
+               "invalid_redirect_uri", "unknown_client", "access_denied", "invalid_client_metadata"}
+CAP_CODES = {"trade_cap_exceeded", "daily_cap_exceeded"}
+VENUE_CODES = {"migration_pending", "pool_not_open"}
+TRADE_CODES = {"invalid_partner_fee", "partner_fee_not_configured", "insufficient_sol", "insufficient_tokens",
+               "insufficient_liquidity", "curve_complete", "missing_sell_token_account", "slippage_exceeded",
+               "buy_limit_exceeded", "same_slot_trading_blocked", "math_overflow", "oracle_stale",
+               "oracle_unavailable", "oracle_confidence_too_wide", "oracle_price_out_of_range"}
+GOVERNANCE_CODES = {
+    "governance_not_found", "already_voted", "invalid_vote_amount", "missing_vote_token_account", "vote_not_active",
+    "vote_already_withdrawn", "vote_receipt_not_found", "proposal_closed", "proposal_still_open",
+    "proposal_already_settled", "proposal_not_settled", "proposal_not_found", "invalid_proposal",
+    "active_proposal_exists", "insufficient_proposal_bond", "missing_proposal_token_account", "no_proposal_bond",
+    "proposal_bond_already_withdrawn", "proposal_window_closing", "governance_finalized", "metadata_not_mutable",
+    "metadata_still_mutable", "content_field_locked", "no_metadata_changes", "stale_content_revision",
+    "mutability_expired", "mutability_already_extended", "mutability_extension_exceeds_cap",
+    "invalid_vote_duration", "vote_duration_exceeds_window"}
+LAUNCH_CODES = {"image_required", "deploy_cooldown_active", "launch_identity_limit_reached"}
+TX_CODES = {"tx_expired", "tx_failed", "tx_too_large"}
+
+
+def family(code: str, status: int | None) -> type[PartnerError]:
+    """The exception class for an error code (falling back on the HTTP status)."""
+    if status == 429:
+        return RateLimitError
+    if code in ("invalid_token", "invalid_client") or status == 401:
+        return AuthenticationError
+    if code in CAP_CODES:
+        return CapExceededError
+    if code in VENUE_CODES:
+        return VenueNotReadyError
+    if code in TRADE_CODES:
+        return TradeError
+    if code in GOVERNANCE_CODES:
+        return GovernanceError
+    if code in LAUNCH_CODES:
+        return LaunchError
+    if code in TX_CODES:
+        return TransactionError
+    if code in OAUTH_CODES:
+        return OAuthError
+    if status == 403:
+        return AccessError
+    if status == 404:
+        return NotFoundError
+    if status is not None and status >= 500:
+        return ServerError
+    if status == 400:
+        return ValidationError
+    return PartnerError
+
+
+def error_from_response(status: int, body: Any, headers: dict[str, str] | None = None) -> PartnerError:
+    """Build the typed error from an answer's status and (possibly non-JSON) body."""
+    if not isinstance(body, dict):
+        body = {}
+    code = str(body.get("error") or ("rate_limited" if status == 429 else f"http_{status}"))
+    message = body.get("message") or body.get("error_description")
+    extra = {k: v for k, v in body.items() if k not in _KNOWN}
+    if body.get("error_description"):
+        extra["error_description"] = body["error_description"]
+    cls = family(code, status)
+    return cls(code, status, message, action=body.get("action"), retryable=body.get("retryable"),
+               extra=extra, headers={k.lower(): v for k, v in (headers or {}).items()})

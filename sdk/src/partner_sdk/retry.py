@@ -1,0 +1,131 @@
+"""The spec's retry rules, in one place.
+
+1. 429: wait `retry-after` and retry (bounded; a wait longer than `max_retry_after` is raised).
+2. 409 `migration_pending` / `pool_not_open`: back off a few seconds and retry (bounded).
+3. 5xx (and lost connections) on reads: exponential backoff with a hard attempt ceiling.
+4. 400/401/403/404/most 422: never retried unchanged (401 `invalid_token` refreshes once, then retries once).
+5. Writes: no automatic retry on a timeout or 5xx -> `AmbiguousWriteError` (carrying `signature`
+   when the answer had one); reconcile before resending.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from .errors import AmbiguousWriteError, PartnerError, RateLimitError, TransportError, error_from_response
+
+RETRY_CONFLICTS = ("migration_pending", "pool_not_open")
+
+
+@dataclass
+class RetryPolicy:
+    rate_limit_retries: int = 3          # rule 1
+    max_retry_after: float = 60.0        # longer waits are raised, not slept
+    default_retry_after: float = 1.0     # 429 without a usable retry-after
+    conflict_retries: int = 5            # rule 2
+    conflict_backoff: float = 2.0        # seconds, grows by `conflict_factor`, capped
+    conflict_factor: float = 1.5
+    conflict_backoff_max: float = 8.0
+    read_attempts: int = 4               # rule 3: hard ceiling on attempts (first try included)
+    read_backoff: float = 0.5
+    read_backoff_max: float = 8.0
+    jitter: float = 0.1                  # +/- fraction of each backoff
+    sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
+
+    def _jittered(self, seconds: float) -> float:
+        if self.jitter <= 0:
+            return seconds
+        return max(0.0, seconds * (1 + random.uniform(-self.jitter, self.jitter)))
+
+    def conflict_delay(self, retry: int) -> float:
+        return self._jittered(min(self.conflict_backoff * self.conflict_factor ** retry, self.conflict_backoff_max))
+
+    def read_delay(self, retry: int) -> float:
+        return self._jittered(min(self.read_backoff * 2 ** retry, self.read_backoff_max))
+
+
+NO_RETRY = RetryPolicy(rate_limit_retries=0, conflict_retries=0, read_attempts=1)
+
+
+def decode(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def send(http: httpx.Client, policy: RetryPolicy, method: str, url: str, *, write: bool,
+         build: Callable[[], dict[str, Any]], on_invalid_token: Callable[[], bool] | None = None) -> Any:
+    """Send one logical request under the retry rules; returns the decoded 2xx body.
+
+    `build()` gives fresh keyword arguments for `http.request` on every attempt (the bearer
+    header may change after a refresh). `on_invalid_token()` refreshes and returns True when a
+    retry is worth it; it is called at most once.
+    """
+    rate_limited = conflicts = read_failures = 0
+    refreshed = False
+    while True:
+        try:
+            response = http.request(method, url, **build())
+        except httpx.ConnectError as exc:  # nothing reached the server: safe for writes too
+            read_failures += 1
+            if read_failures >= policy.read_attempts:
+                raise TransportError("connection_failed", None, str(exc)) from exc
+            policy.sleep(policy.read_delay(read_failures - 1))
+            continue
+        except httpx.TransportError as exc:  # timeout or broken answer: a write may be in flight
+            if write:
+                raise AmbiguousWriteError("timeout" if isinstance(exc, httpx.TimeoutException) else "transport_error",
+                                          None, f"{type(exc).__name__}: {exc}; not retried, reconcile first",
+                                          cause=exc) from exc
+            read_failures += 1
+            if read_failures >= policy.read_attempts:
+                raise TransportError("transport_error", None, str(exc)) from exc
+            policy.sleep(policy.read_delay(read_failures - 1))
+            continue
+
+        status = response.status_code
+        body = decode(response)
+        if 200 <= status < 300:
+            return body
+        error = error_from_response(status, body, dict(response.headers))
+
+        if status == 401 and error.code == "invalid_token" and on_invalid_token is not None and not refreshed:
+            refreshed = True
+            if on_invalid_token():
+                continue
+            raise error
+        if status == 429:
+            wait = error.retry_after if isinstance(error, RateLimitError) else None
+            wait = policy.default_retry_after if wait is None else wait
+            if rate_limited >= policy.rate_limit_retries or wait > policy.max_retry_after:
+                raise error
+            rate_limited += 1
+            policy.sleep(wait)
+            continue
+        if status == 409 and error.code in RETRY_CONFLICTS:
+            if conflicts >= policy.conflict_retries:
+                raise error
+            policy.sleep(policy.conflict_delay(conflicts))
+            conflicts += 1
+            continue
+        if status >= 500:
+            if write:
+                raise AmbiguousWriteError(error.code, status, error.message or "server error on a write; not retried",
+                                          extra=error.extra, action=error.action, headers=error.headers,
+                                          cause=error)
+            read_failures += 1
+            if read_failures >= policy.read_attempts:
+                raise error
+            policy.sleep(policy.read_delay(read_failures - 1))
+            continue
+        raise error
+
+
+__all__ = ["NO_RETRY", "PartnerError", "RetryPolicy", "send"]
