@@ -1,0 +1,118 @@
+"""The partner SDK against the devstack gateway: connect (consent over plain HTTP), profile,
+a trade checked on the chain, status reconcile, refresh rotation, revoke."""
+
+from __future__ import annotations
+
+import itertools
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import pytest
+
+from partner_sdk import (
+    AuthenticationError,
+    OAuthClient,
+    PartnerClient,
+    ReauthorizationRequired,
+    TokenStore,
+    TradeError,
+)
+from tests.chainutil import airdrop, new_coin, token_balance, wait
+from tests.helpers import hidden_inputs
+
+SOL = 10**9
+REDIRECT = "http://127.0.0.1:9/sdk-callback"
+_loopback = itertools.count(60)
+
+
+def _http() -> httpx.Client:
+    """Each test from its own loopback address: the per-IP OAuth buckets stay its own."""
+    return httpx.Client(timeout=30, transport=httpx.HTTPTransport(local_address=f"127.0.0.{next(_loopback)}"))
+
+
+def _connect(devstack, client: dict, user: dict, http: httpx.Client,
+             scopes=("profile:read", "trade:execute")) -> tuple[OAuthClient, TokenStore]:
+    from partner import admin
+
+    oauth = OAuthClient(devstack.url, client["client_id"], client["api_key"], REDIRECT, http=http)
+    request = oauth.authorization_request(scopes)
+    cookie = admin.create_session(user["user_id"])["cookie"]
+    page = http.get(request.url, headers={"Cookie": cookie})
+    assert page.status_code == 200, page.text
+    approved = http.post(f"{devstack.url}/oauth/authorize", data=hidden_inputs(page.text) | {"decision": "approve"},
+                         headers={"Cookie": cookie})
+    assert approved.status_code == 302
+    location = urlsplit(approved.headers["location"])
+    assert f"{location.scheme}://{location.netloc}{location.path}" == REDIRECT
+    tokens = oauth.complete(request, {k: v[0] for k, v in parse_qs(location.query).items()})
+    assert tokens.access_token.startswith("app_at_") and tokens.refresh_token.startswith("app_rt_")
+    store = TokenStore(oauth)
+    store.save(user["user_id"], tokens)
+    return oauth, store
+
+
+@pytest.fixture
+def trader(devstack, chain):
+    from partner import admin
+
+    client = admin.create_client(name="SDK App", redirect_uri=REDIRECT, tier="Partner")
+    user = admin.create_user(twitter="sdkuser")
+    airdrop(chain.url, user["wallet"], 5 * SOL)
+    http = _http()
+    oauth, store = _connect(devstack, client, user, http)
+    api = PartnerClient(devstack.url, store.for_user(user["user_id"]), http=http)
+    yield client, user, oauth, store, api
+    http.close()
+
+
+def test_connect_profile_trade_reconcile(devstack, chain, trader):
+    client, user, _, store, api = trader
+    profile = api.me()
+    assert profile.wallet_solana == user["wallet"] and profile.twitter_handle == "sdkuser"
+    assert profile.trading_enabled and profile.client == client["client_id"]
+    assert profile.scopes == ["profile:read", "trade:execute"]
+
+    mint = new_coin(chain.url, "SDK Coin", "SDKC")
+    before = token_balance(chain.url, user["wallet"], mint)
+    bought = api.buy(mint, SOL // 10, slippage_bps=100)
+    assert bought.status == "submitted" and bought.mint == mint
+    assert wait(chain.url, bought.signature)["err"] is None
+    held = token_balance(chain.url, user["wallet"], mint)
+    assert held > before
+
+    status = api.reconcile(bought.signature, timeout=10, interval=0.1)
+    assert status.landed and status.error is None and status.signature == bought.signature
+
+    sold = api.sell(mint, held // 2, slippage_bps=500)
+    wait(chain.url, sold.signature)
+    assert token_balance(chain.url, user["wallet"], mint) == held - held // 2
+
+    with pytest.raises(TradeError) as info:  # typed 422, not retried
+        api.sell(mint, 10**18, slippage_bps=10)
+    assert info.value.status == 422 and info.value.code in ("insufficient_tokens", "math_overflow")
+
+
+def test_governance_read_and_not_found(devstack, trader):
+    *_, api = trader
+    from partner_sdk import GovernanceError
+
+    with pytest.raises(GovernanceError) as info:
+        api.governance("not-a-mint")
+    assert info.value.code == "governance_not_found" and info.value.status == 404
+    assert api.proposal_votes("not-a-proposal") == []
+
+
+def test_refresh_rotates_and_revoke_needs_reauthorization(devstack, trader):
+    client, user, oauth, store, api = trader
+    first = store.get(user["user_id"])
+    fresh = store.refresh(user["user_id"])
+    assert fresh.refresh_token != first.refresh_token and fresh.access_token != first.access_token
+    assert api.me().wallet_solana == user["wallet"]
+
+    # the server forgets the grant: the 401 triggers one refresh, which answers invalid_grant
+    oauth.revoke(fresh.refresh_token, "refresh_token")
+    with pytest.raises(ReauthorizationRequired):
+        api.me()
+    assert store.needs_reauthorization(user["user_id"])
+    with pytest.raises(AuthenticationError):
+        PartnerClient(devstack.url, fresh.access_token, http=api.http).me()
