@@ -1,0 +1,290 @@
+"""Least privilege in template.yaml: what each function may do, the keys, the bucket, encryption.
+
+The expected access map below is derived from the code paths of each function (which
+`partner` modules it reaches and which DynamoDB/KMS/S3 calls those make); the template
+must grant exactly that, no more:
+
+* every /partner/v1 route authenticates with one BatchGetItem over the auth, clients and
+  users tables (`partner.access.authenticate`) and draws on rate-limit windows with
+  UpdateItem on counters (`partner.ratelimit.take`/`take_tier`); hashing a presented
+  token needs kms:GenerateMac on the HashKey once per process (`partner.crypto`);
+* counters GetItem only where a counter is read: the daily-volume reservation of trades
+  (`counters.reserve` -> `read`), the lockout check of /oauth/token and /oauth/revoke,
+  the launch slot of coins/create and the bundle records read by transaction status;
+* kms:Decrypt of wallet secrets only where a transaction is signed (`partner.wallets`),
+  always under the wallet encryption context;
+* s3:PutObject only under `staging/` of the staging bucket, for the two pinning routes.
+
+A change that makes a function touch something new must change this map too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from devstack.cfn import load_template
+
+ROOT = Path(__file__).resolve().parents[2]
+
+AUTHN = {("AuthTable", "dynamodb:BatchGetItem"), ("ClientsTable", "dynamodb:BatchGetItem"),
+         ("UsersTable", "dynamodb:BatchGetItem")}
+MAC = {("HashKey", "kms:GenerateMac")}
+WINDOWS = {("CountersTable", "dynamodb:UpdateItem")}
+READ_COUNTER = {("CountersTable", "dynamodb:GetItem")}
+SIGN = {("WalletKey", "kms:Decrypt")}
+STAGE = {("StagingBucket/staging/*", "s3:PutObject")}
+
+READ_ROUTE = AUTHN | WINDOWS | MAC
+GOVERNANCE_WRITE = AUTHN | WINDOWS | MAC | SIGN
+TRADE = AUTHN | WINDOWS | READ_COUNTER | MAC | SIGN
+
+EXPECTED: dict[str, set[tuple[str, str]]] = {
+    "OAuthAuthorizeFunction": {
+        ("ClientsTable", "dynamodb:GetItem"), ("UsersTable", "dynamodb:GetItem"),
+        ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:PutItem"),
+    } | WINDOWS | MAC,
+    "OAuthTokenFunction": {
+        ("ClientsTable", "dynamodb:GetItem"),
+        ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:UpdateItem"),
+        ("AuthTable", "dynamodb:BatchWriteItem"),
+    } | WINDOWS | READ_COUNTER | MAC,
+    "OAuthRevokeFunction": {
+        ("ClientsTable", "dynamodb:GetItem"),
+        ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:UpdateItem"),
+    } | WINDOWS | READ_COUNTER | MAC,
+    "MeFunction": READ_ROUTE,
+    "GovernanceReadFunction": READ_ROUTE,
+    "GovernanceVotesListFunction": READ_ROUTE,
+    "TransactionStatusFunction": READ_ROUTE | READ_COUNTER,
+    "TradesBuyFunction": TRADE,
+    "TradesBuyExactOutFunction": TRADE,
+    "TradesSellFunction": TRADE,
+    "GovernanceVoteFunction": GOVERNANCE_WRITE,
+    "GovernanceVoteCancelFunction": GOVERNANCE_WRITE,
+    "GovernanceVoteWithdrawFunction": GOVERNANCE_WRITE,
+    "GovernanceSettleFunction": GOVERNANCE_WRITE,
+    "GovernanceExtendMutabilityFunction": GOVERNANCE_WRITE,
+    "GovernanceFinalizeMetadataFunction": GOVERNANCE_WRITE,
+    "GovernanceFinalizeExpiredFunction": GOVERNANCE_WRITE,
+    "GovernanceBondWithdrawFunction": GOVERNANCE_WRITE,
+    "GovernanceUpdateContentFunction": GOVERNANCE_WRITE | STAGE,
+    "CoinsCreateFunction": TRADE | STAGE,
+    # the scheduled crank: reads its own sealed wallet and signs `migrate`
+    "MigratorFunction": {("UsersTable", "dynamodb:GetItem")} | SIGN,
+}
+
+SIGNERS = {name for name, grants in EXPECTED.items() if ("WalletKey", "kms:Decrypt") in grants}
+WALLET_CONTEXT = {"kms:EncryptionContext:purpose": "partner-wallet"}
+KMS_USE = {"kms:Decrypt", "kms:Encrypt", "kms:GenerateDataKey", "kms:GenerateDataKeyWithoutPlaintext",
+           "kms:GenerateDataKeyPair", "kms:GenerateDataKeyPairWithoutPlaintext", "kms:ReEncryptFrom",
+           "kms:ReEncryptTo", "kms:Sign", "kms:Verify", "kms:GenerateMac", "kms:VerifyMac",
+           "kms:CreateGrant", "kms:DeriveSharedSecret"}
+
+
+@pytest.fixture(scope="module")
+def template():
+    return load_template(ROOT / "template.yaml")
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def resource_name(value: Any) -> str:
+    """A readable name for a policy Resource: the logical id, plus a Sub suffix."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and "Fn::GetAtt" in value:
+        logical, attr = value["Fn::GetAtt"]
+        assert attr == "Arn", value
+        return logical
+    if isinstance(value, dict) and "Fn::Sub" in value:
+        text = value["Fn::Sub"]
+        assert isinstance(text, str), value
+        prefix = "${"
+        assert text.startswith(prefix) and ".Arn}" in text, value
+        logical, _, rest = text[2:].partition(".Arn}")
+        return logical + rest
+    raise AssertionError(f"unrecognised Resource {value!r}")
+
+
+def statements(fn) -> list[dict[str, Any]]:
+    out = []
+    for policy in fn.properties.get("Policies") or []:
+        out.extend(policy["Statement"])
+    return out
+
+
+def grants(fn) -> set[tuple[str, str]]:
+    return {(resource_name(r), a) for st in statements(fn) for a in _list(st["Action"]) for r in _list(st["Resource"])}
+
+
+def test_functions_are_the_expected_ones(template):
+    assert {fn.logical_id for fn in template.functions()} == set(EXPECTED)
+
+
+def test_every_function_policy_is_an_inline_allow_statement_list(template):
+    """No managed policy, SAM policy template or own role can widen what the map says."""
+    for fn in template.functions():
+        assert "Role" not in fn.properties, fn.logical_id
+        for policy in fn.properties.get("Policies") or []:
+            assert isinstance(policy, dict) and set(policy) == {"Statement"}, (fn.logical_id, policy)
+            for st in policy["Statement"]:
+                assert st["Effect"] == "Allow" and set(st) <= {"Effect", "Action", "Resource", "Condition"}, st
+    assert not template.resources_of_type("AWS::IAM::Role", "AWS::IAM::Policy", "AWS::IAM::ManagedPolicy")
+
+
+def test_no_wildcard_action_or_resource_in_any_function_policy(template):
+    for fn in template.functions():
+        for st in statements(fn):
+            for action in _list(st["Action"]):
+                assert "*" not in action, (fn.logical_id, action)
+            for resource in _list(st["Resource"]):
+                name = resource_name(resource)
+                # the one exception is an object-key prefix: uploads are staged as
+                # staging/<sha256>, which no finite list of ARNs can name
+                if "*" in name:
+                    assert name == "StagingBucket/staging/*", (fn.logical_id, name)
+
+
+def test_each_function_is_granted_exactly_what_its_code_path_uses(template):
+    actual = {fn.logical_id: grants(fn) for fn in template.functions()}
+    for name, expected in EXPECTED.items():
+        assert actual[name] == expected, (
+            f"{name}: extra {sorted(actual[name] - expected)}, missing {sorted(expected - actual[name])}")
+
+
+def test_only_signing_functions_decrypt_and_only_under_the_wallet_context(template):
+    assert SIGNERS == {
+        "TradesBuyFunction", "TradesBuyExactOutFunction", "TradesSellFunction",
+        "GovernanceVoteFunction", "GovernanceVoteCancelFunction", "GovernanceVoteWithdrawFunction",
+        "GovernanceSettleFunction", "GovernanceExtendMutabilityFunction", "GovernanceFinalizeMetadataFunction",
+        "GovernanceFinalizeExpiredFunction", "GovernanceBondWithdrawFunction", "GovernanceUpdateContentFunction",
+        "CoinsCreateFunction", "MigratorFunction",
+    }
+    for fn in template.functions():
+        kms_statements = [st for st in statements(fn) if any(a.startswith("kms:") for a in _list(st["Action"]))]
+        for st in kms_statements:
+            actions = set(_list(st["Action"]))
+            assert not actions & (KMS_USE - {"kms:Decrypt", "kms:GenerateMac"}), (fn.logical_id, actions)
+            if "kms:Decrypt" in actions:
+                assert fn.logical_id in SIGNERS
+                assert actions == {"kms:Decrypt"}
+                assert [resource_name(r) for r in _list(st["Resource"])] == ["WalletKey"]
+                condition = st.get("Condition") or {}
+                assert set(condition) == {"StringEquals"}, condition
+                context = condition["StringEquals"]
+                assert context["kms:EncryptionContext:purpose"] == "partner-wallet"
+                if fn.logical_id == "MigratorFunction":
+                    assert context == {**WALLET_CONTEXT, "kms:EncryptionContext:user_id": "service-crank"}
+                else:
+                    assert context == WALLET_CONTEXT
+
+
+def test_only_request_path_functions_derive_the_hash_secret(template):
+    with_mac = {fn.logical_id for fn in template.functions() if ("HashKey", "kms:GenerateMac") in grants(fn)}
+    api_functions = {fn.logical_id for fn in template.functions() if fn.api_events}
+    assert with_mac == api_functions and "MigratorFunction" not in with_mac
+    for fn in template.functions():
+        for st in statements(fn):
+            if "kms:GenerateMac" in _list(st["Action"]):
+                assert _list(st["Action"]) == ["kms:GenerateMac"]
+                assert [resource_name(r) for r in _list(st["Resource"])] == ["HashKey"]
+
+
+# ---------------------------------------------------------------- keys
+
+ROOT_PRINCIPAL = {"AWS": {"Fn::Sub": "arn:${AWS::Partition}:iam::${AWS::AccountId}:root"}}
+
+
+def key_statements(template, key: str) -> list[dict[str, Any]]:
+    return template.resources[key]["Properties"]["KeyPolicy"]["Statement"]
+
+
+@pytest.mark.parametrize("key", ["HashKey", "WalletKey"])
+def test_key_policy_has_no_wildcard_action_and_stays_manageable(template, key):
+    sts = key_statements(template, key)
+    for st in sts:
+        assert st["Effect"] == "Allow"
+        assert st["Principal"] == ROOT_PRINCIPAL, st  # only the owning account, through IAM
+        assert st["Resource"] == "*"  # in a key policy: this key
+        for action in _list(st["Action"]):
+            assert action.startswith("kms:") and "*" not in action, action
+        assert "kms:CreateGrant" not in _list(st["Action"])  # a grant would bypass the conditions
+    admin = [st for st in sts if "kms:PutKeyPolicy" in _list(st["Action"])]
+    assert len(admin) == 1 and "Condition" not in admin[0]
+    for needed in ("kms:DescribeKey", "kms:GetKeyPolicy", "kms:PutKeyPolicy", "kms:EnableKey", "kms:DisableKey",
+                   "kms:TagResource", "kms:UntagResource", "kms:ScheduleKeyDeletion", "kms:CancelKeyDeletion"):
+        assert needed in admin[0]["Action"], needed
+    assert not set(admin[0]["Action"]) & KMS_USE  # administering never includes using
+    for st in sts:
+        if set(_list(st["Action"])) & KMS_USE:
+            assert st.get("Condition"), st  # every use is conditioned
+
+
+def test_wallet_key_use_is_bound_to_the_wallet_context(template):
+    uses = [st for st in key_statements(template, "WalletKey") if set(_list(st["Action"])) & KMS_USE]
+    assert {a for st in uses for a in _list(st["Action"])} == {"kms:GenerateDataKey", "kms:Decrypt"}
+    for st in uses:
+        assert st["Condition"] == {"StringEquals": WALLET_CONTEXT}
+    assert template.resources["WalletKey"]["Properties"]["EnableKeyRotation"] is True
+
+
+def test_hash_key_use_is_generate_mac_only(template):
+    uses = [st for st in key_statements(template, "HashKey") if set(_list(st["Action"])) & KMS_USE]
+    assert [_list(st["Action"]) for st in uses] == [["kms:GenerateMac"]]
+    assert uses[0]["Condition"] == {"StringEquals": {"kms:MacAlgorithm": "HMAC_SHA_256"}}
+
+
+def test_wallet_secrets_carry_the_context_the_policies_require():
+    from partner import wallets
+
+    context = wallets.encryption_context("u1", "W1")
+    assert context["purpose"] == WALLET_CONTEXT["kms:EncryptionContext:purpose"]
+    assert set(context) == {"purpose", "user_id", "wallet"}
+
+
+# ---------------------------------------------------------------- bucket, tables, topics
+
+def test_staging_bucket_is_private_tls_only_encrypted_and_expiring(template):
+    props = template.resources["StagingBucket"]["Properties"]
+    assert props["PublicAccessBlockConfiguration"] == {
+        "BlockPublicAcls": True, "BlockPublicPolicy": True, "IgnorePublicAcls": True, "RestrictPublicBuckets": True}
+    assert props["OwnershipControls"]["Rules"] == [{"ObjectOwnership": "BucketOwnerEnforced"}]
+    (sse,) = props["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+    assert sse["ServerSideEncryptionByDefault"]["SSEAlgorithm"] == "aws:kms"
+    rules = [r for r in props["LifecycleConfiguration"]["Rules"] if r["Status"] == "Enabled"]
+    assert any(int(r.get("ExpirationInDays", 0)) > 0 and "Prefix" not in r and "Filter" not in r for r in rules)
+    assert any(r.get("AbortIncompleteMultipartUpload") for r in rules)
+
+    policies = [res["Properties"] for res in template.resources_of_type("AWS::S3::BucketPolicy").values()
+                if res["Properties"]["Bucket"] == {"Ref": "StagingBucket"}]
+    assert len(policies) == 1
+    (deny,) = [st for st in policies[0]["PolicyDocument"]["Statement"]
+               if st["Effect"] == "Deny" and st.get("Condition") == {"Bool": {"aws:SecureTransport": "false"}}]
+    assert deny["Principal"] == "*" and deny["Action"] == "s3:*"
+    assert {resource_name(r) for r in deny["Resource"]} == {"StagingBucket", "StagingBucket/*"}
+    # the bucket policy allows nothing to anyone
+    assert all(st["Effect"] == "Deny" for st in policies[0]["PolicyDocument"]["Statement"])
+
+
+def test_every_table_is_encrypted_at_rest(template):
+    tables = template.tables()
+    assert set(tables) >= {"ClientsTable", "AuthTable", "UsersTable", "CountersTable"}
+    for name, res in tables.items():
+        assert res["Properties"]["SSESpecification"]["SSEEnabled"] is True, name
+    for name in ("ClientsTable", "AuthTable", "UsersTable"):  # counters are rebuilt in a minute
+        assert tables[name]["Properties"]["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"] is True
+
+
+def test_every_bucket_topic_and_queue_is_encrypted(template):
+    for name, res in template.buckets().items():
+        assert res["Properties"]["BucketEncryption"], name
+    for name, res in template.resources_of_type("AWS::SNS::Topic").items():
+        assert (res.get("Properties") or {}).get("KmsMasterKeyId"), f"{name}: SNS topic without KmsMasterKeyId"
+    for name, res in template.resources_of_type("AWS::SQS::Queue").items():
+        props = res.get("Properties") or {}
+        assert props.get("KmsMasterKeyId") or props.get("SqsManagedSseEnabled") is not False, name
