@@ -1,0 +1,72 @@
+"""One cold start, in a fresh interpreter: import a function's module, serve its first request.
+
+Run by bench/run.py as `python bench/coldstart_child.py SPEC.json`; the spec names the
+function directory and carries a prebuilt event (built by the driver, so this process
+imports nothing the Lambda runtime would not). `--floor` instead imports boto3 and makes
+one DynamoDB GetItem: the floor every function is compared with. Prints one JSON line:
+import_ms, first_ms (handler call), status.
+"""
+
+import json
+import sys
+import time
+
+T0 = time.perf_counter()
+
+
+class Context:
+    """The attributes of the Python runtime's Lambda context object (no imports)."""
+
+    def __init__(self, name: str) -> None:
+        self.function_name = name
+        self.function_version = "$LATEST"
+        self.invoked_function_arn = f"arn:aws:lambda:us-east-1:123456789012:function:{name}"
+        self.memory_limit_in_mb = 512
+        self.aws_request_id = "00000000-0000-4000-8000-000000000000"
+        self.log_group_name = f"/aws/lambda/{name}"
+        self.log_stream_name = "bench"
+        self.identity = None
+        self.client_context = None
+        self.tenant_id = None
+        self._deadline = time.monotonic() + 29
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self._deadline - time.monotonic()) * 1000))
+
+
+def floor(spec: dict) -> dict:
+    import boto3
+
+    t1 = time.perf_counter()
+    out = boto3.client("dynamodb").get_item(TableName=spec["table"], Key=spec["key"])
+    return {"import_ms": (t1 - T0) * 1000, "first_ms": (time.perf_counter() - t1) * 1000,
+            "status": out["ResponseMetadata"]["HTTPStatusCode"]}
+
+
+def function(spec: dict) -> dict:
+    import importlib.util
+
+    path = f"{spec['root']}/functions/{spec['function']}/app.py"
+    sys.path.insert(0, f"{spec['root']}/functions/{spec['function']}")
+    module_spec = importlib.util.spec_from_file_location("app", path)
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules["app"] = module
+    module_spec.loader.exec_module(module)
+    t1 = time.perf_counter()
+    out = module.lambda_handler(spec["event"], Context(spec["function"]))
+    status = out.get("statusCode") if isinstance(out, dict) else None
+    return {"import_ms": (t1 - T0) * 1000, "first_ms": (time.perf_counter() - t1) * 1000, "status": status}
+
+
+def main() -> None:
+    with open(sys.argv[-1]) as f:
+        spec = json.load(f)
+    result = floor(spec) if "--floor" in sys.argv else function(spec)
+    if "--modules" in sys.argv:
+        result["modules"] = sorted(m for m in sys.modules if "." not in m)
+    sys.stdout.write(json.dumps(result) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

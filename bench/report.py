@@ -1,0 +1,124 @@
+"""Renders bench/results.json as docs/benchmarks.md (figures, goals met or not, what is in the way)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _yes(ok: Any) -> str:
+    return "met" if ok else "**not met**"
+
+
+def render(r: dict[str, Any]) -> str:
+    m = r.get("machine", {})
+    g = r.get("goals", {})
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `make bench` (`bench/run.py`) from `bench/results.json`; figures, not tests.",
+        f"Machine: {m.get('cpus')} cores, {m.get('cpu', '?')}, Python {m.get('python')}, {m.get('platform')}; "
+        f"measured {r.get('measured_at')}. The devstack (moto server, devstack chain, pin server, gateway) runs "
+        "on the same 2 cores as the code measured, so every figure includes the local stand-ins' own time.",
+        "",
+    ]
+    cold = r.get("cold_start")
+    if cold:
+        fns = cold["functions"]
+        met = sum(1 for v in fns.values() if v["goal_met"])
+        lines += [
+            "## 1. Cold start",
+            "",
+            f"A fresh `.venv/bin/python` process imports the function's `app.py` and serves one request against "
+            f"the devstack (wall time of the whole process, spawn to exit), median of {cold['runs']} runs. "
+            f"Floor: a fresh process that imports boto3 and makes one DynamoDB GetItem on the same moto: "
+            f"**{cold['floor_ms']} ms**. Goal: every function at most {g.get('cold_ratio')}x the floor — "
+            f"{_yes(met == len(fns))} ({met}/{len(fns)}).",
+            "",
+            "| function | ms | x floor | import ms | first request ms | status | goal |",
+            "|---|---:|---:|---:|---:|---|---|",
+        ]
+        for name, v in sorted(fns.items(), key=lambda kv: kv[1]["ms"]):
+            lines.append(f"| {name} | {v['ms']} | {v['ratio']} | {v['import_ms']} | {v['first_request_ms']} | "
+                         f"{', '.join(map(str, v['status']))} | {_yes(v['goal_met'])} |")
+        lines += ["", "`import ms` is interpreter start to the handler being ready; `first request ms` is the "
+                  "first handler call (it derives the per-process hash secret with KMS GenerateMac, creates "
+                  "the boto3 clients and the RPC client).", ""]
+    calls = r.get("calls")
+    if calls:
+        lines += [
+            "## 2. AWS calls and RPC round trips per request",
+            "",
+            "Counted in-process on the second request (per-process work such as the hash-secret derivation "
+            "is done by the first), with botocore `before-call` hooks (`partner.aws.add_hook`) and by "
+            f"counting `Rpc._post`. Goals: authenticated GET at most {g.get('get_ddb_calls')} DynamoDB calls; "
+            f"a trade at most {g.get('trade_rpc')} RPC round trips and {g.get('trade_kms')} KMS call.",
+            "",
+            "| endpoint | status | DynamoDB | KMS | S3 | RPC | AWS operations | RPC methods | goal |",
+            "|---|---|---:|---:|---:|---:|---|---|---|",
+        ]
+        for name, v in calls.items():
+            ops = ", ".join(f"{k} x{n}" for k, n in v["aws"].items())
+            goal = f"{v['goal']}: {_yes(v['goal_met'])}" if "goal" in v else ""
+            lines.append(f"| {name} | {v['status']} | {v['dynamodb']} | {v['kms']} | {v['s3']} | "
+                         f"{v['rpc_round_trips']} | {ops} | {', '.join(map(str, v['rpc_methods']))} | {goal} |")
+        lines.append("")
+    warm = r.get("warm")
+    if warm:
+        lines += [
+            "## 3. Warm latency through the gateway",
+            "",
+            "Sequential HTTP requests to the devstack gateway on 127.0.0.1 (the handlers run in the gateway's "
+            "process, already imported; two unmeasured requests first). Loops are bounded by the rate-limit "
+            "buckets (trade 60/min per connection, OAuth 30/min per IP, governance 60/min).",
+            "",
+            "| endpoint | n | p50 ms | p99 ms | statuses |",
+            "|---|---:|---:|---:|---|",
+        ]
+        for name, v in warm.items():
+            st = ", ".join(f"{k}: {n}" for k, n in v["status"].items())
+            lines.append(f"| {name} | {v['n']} | {v['p50_ms']} | {v['p99_ms']} | {st} |")
+        lines.append("")
+    tps = r.get("chain_tps")
+    if tps:
+        lines += [
+            "## 4. Devstack chain throughput",
+            "",
+            f"{tps['transactions']} signed single-transfer SOL transactions, one at a time, each to a new "
+            "account. Compared: the devstack `Bank.process_transaction` in-process (under the bank lock, as "
+            "the RPC server calls it) against solders' `LiteSVM.send_transaction`; JSON-RPC `sendTransaction` "
+            "(HTTP to the chain server, one request each) is shown beside it.",
+            "",
+            "| engine | tx/s | vs LiteSVM | failed |",
+            "|---|---:|---:|---:|",
+            f"| solders LiteSVM | {tps['litesvm_tps']} | 1 | {tps['litesvm_failed']} |",
+            f"| devstack bank (compared) | {tps['bank_tps']} | {tps['bank_vs_litesvm']} | {tps['bank_failed']} |",
+            f"| devstack JSON-RPC sendTransaction | {tps['rpc_tps']} | {tps['rpc_vs_litesvm']} | "
+            f"{tps['rpc_failed']} |",
+            "",
+            f"Goal: at least {g.get('tps_ratio')}x LiteSVM (bank) — {_yes(tps['goal_met'])}.",
+            "",
+        ]
+    layers = r.get("layers")
+    if layers and "error" not in layers:
+        lines += [
+            "## 5. Layer sizes (`sam build`)",
+            "",
+            f"Unzipped size of each build folder under `{layers['build_dir']}`. Lambda's limit is "
+            f"{layers['lambda_limit_mb']} MB unzipped for function plus layers; goal: the dependency layer "
+            f"at most {layers['goal_mb']} MB — {_yes(layers['goal_met'])}.",
+            "",
+            "| part | MB |",
+            "|---|---:|",
+            f"| SharedLayer | {layers['SharedLayer']} |",
+            f"| DependenciesLayer | {layers['DependenciesLayer']} |",
+            f"| largest function ({layers['largest_function']['name']}) | {layers['largest_function']['mb']} |",
+            f"| total (both layers + largest function) | {layers['total_unzipped_mb']} |",
+            "",
+            "Largest packages in the dependency layer (MB): "
+            + ", ".join(f"{k} {v}" for k, v in layers.get("largest_packages_mb", {}).items()) + ".",
+            "",
+        ]
+    notes = r.get("notes")
+    if notes:
+        lines += ["## What stands in the way / what was fixed", ""] + [f"- {n}" for n in notes] + [""]
+    return "\n".join(lines)
