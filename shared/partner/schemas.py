@@ -1,0 +1,320 @@
+"""Response (and documentation-only request) models for the OpenAPI document.
+
+Handlers build their JSON by hand (see `partner.trading`, `partner.governance.*`,
+`partner.launch`, `partner.oauth.grants`); these models describe those shapes exactly,
+field for field, as the spec names them. Nothing here is used to validate a request:
+the request models live next to their handlers and are reused by `tools.openapi`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+BASE58_PATTERN = r"^[1-9A-HJ-NP-Za-km-z]{32,44}$"
+SIGNATURE_PATTERN = r"^[1-9A-HJ-NP-Za-km-z]{64,88}$"
+U64_MAX = "18446744073709551615"
+
+
+def _at_most(bound: str) -> str:
+    """A regex (no anchors) for a digit string of exactly len(bound) digits <= bound."""
+    parts = []
+    for i, digit in enumerate(bound):
+        d = int(digit)
+        if d == 0:
+            continue
+        rest = len(bound) - i - 1
+        low = "0" if d == 1 else f"[0-{d - 1}]"
+        parts.append(bound[:i] + low + (f"[0-9]{{{rest}}}" if rest else ""))
+    parts.append(bound)
+    return "|".join(parts)
+
+
+def amount_pattern(minimum: int = 0) -> str:
+    """The JSON-Schema pattern of an integer string of base units, in u64, at least `minimum`.
+
+    Mirrors `partner.inputs`: digits only (leading zeros allowed), at most 20 characters,
+    value <= u64 max; `minimum` 1 means greater than 0.
+    """
+    body = f"(?:[0-9]{{1,19}}|{_at_most(U64_MAX)})"
+    if minimum <= 0:
+        look = ""
+    elif minimum == 1:
+        look = "(?=[0-9]*[1-9])"
+    else:
+        digits = len(str(minimum))
+        if minimum != 10 ** (digits - 1):
+            raise ValueError("only powers of ten are supported as minimums")
+        look = f"(?=0*[1-9][0-9]{{{digits - 1}}})"
+    return f"^{look}{body}$"
+
+
+def bps_pattern(maximum: int) -> str:
+    """An integer string 0..maximum of at most len(str(maximum)) digits (coins/create slippageBps)."""
+    digits = len(str(maximum))
+    return f"^(?:[0-9]{{1,{digits - 1}}}|{_at_most(str(maximum))})$"
+
+
+# Named JSON-Schema fragments (used by tools.openapi to annotate the request models).
+AMOUNT = {"type": "string", "pattern": amount_pattern(0), "maxLength": 20,
+          "description": "Integer string of base units (no sign, no decimals), at most u64 max."}
+POSITIVE_AMOUNT = {"type": "string", "pattern": amount_pattern(1), "maxLength": 20,
+                   "description": "Integer string of base units, greater than 0, at most u64 max."}
+PRIORITY_FEE = {"type": "string", "pattern": amount_pattern(1000), "maxLength": 20,
+                "description": "Lamports, integer string, minimum 1000."}
+TIP = {"type": "string", "pattern": amount_pattern(1_000_000), "maxLength": 20,
+       "description": "Lamports, integer string, minimum 1000000."}
+ADDRESS = {"type": "string", "pattern": BASE58_PATTERN, "minLength": 32, "maxLength": 44,
+           "format": "solana-pubkey", "description": "Base58 public key (decodes to 32 bytes)."}
+
+
+def _check_patterns() -> None:
+    for fragment in (AMOUNT, POSITIVE_AMOUNT, PRIORITY_FEE, TIP, ADDRESS):
+        re.compile(fragment["pattern"])
+
+
+_check_patterns()
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def _addr(description: str) -> Any:
+    return Field(description=description, pattern=BASE58_PATTERN)
+
+
+def _units(description: str) -> Any:
+    return Field(description=description, pattern="^[0-9]+$")
+
+
+# ------------------------------------------------------------------ errors
+
+
+class Error(BaseModel):
+    """The Error object. Code-specific fields are additive (e.g. `requiredLamports`)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    error: str = Field(description="Stable machine-readable code; match on this.")
+    message: str | None = Field(default=None, description="Human-readable; may change.")
+    action: str | None = Field(default=None, description="Suggested next step.")
+    retryable: bool | None = Field(default=None, description="Whether an identical retry could plausibly succeed.")
+    error_description: str | None = Field(default=None, description="OAuth endpoints only (RFC 6749).")
+
+
+class RateLimited(BaseModel):
+    """A per-endpoint bucket's 429: no `error` code (the tier budget's 429 is an Error)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    message: str
+    retryAfterSeconds: int
+
+
+# ------------------------------------------------------------------ OAuth
+
+
+class TokenResponse(_Out):
+    access_token: str = Field(pattern=r"^app_at_", description="Valid 30 minutes.")
+    token_type: Literal["Bearer"]
+    expires_in: Literal[1800] = Field(description="Seconds, always 1800.")
+    refresh_token: str = Field(pattern=r"^app_rt_", description="New token, 60 days; replaces the one sent.")
+    scope: str = Field(description="Space-joined scopes carried by this access token.")
+
+
+class AuthorizationCodeGrant(BaseModel):
+    """grant_type=authorization_code. Client credentials by HTTP Basic, or in the body."""
+
+    model_config = ConfigDict(extra="allow")
+
+    grant_type: Literal["authorization_code"]
+    code: str = Field(min_length=1, description="The `app_ac_` code from the callback.")
+    redirect_uri: str = Field(min_length=1, description="Must match the URI stored with the code.")
+    code_verifier: str = Field(pattern=r"^[A-Za-z0-9_-]{43,128}$",
+                               description="PKCE verifier hashing (S256) to the original challenge.")
+    client_id: str | None = Field(default=None, description="Only when not using HTTP Basic.")
+    client_secret: str | None = Field(default=None, description="The API key; only when not using HTTP Basic.")
+
+
+class RefreshTokenGrant(BaseModel):
+    """grant_type=refresh_token. Client credentials by HTTP Basic, or in the body."""
+
+    model_config = ConfigDict(extra="allow")
+
+    grant_type: Literal["refresh_token"]
+    refresh_token: str = Field(min_length=1, description="The current `app_rt_` token.")
+    scope: str | None = Field(default=None, description="If sent, must equal the token's scopes.")
+    client_id: str | None = Field(default=None, description="Only when not using HTTP Basic.")
+    client_secret: str | None = Field(default=None, description="The API key; only when not using HTTP Basic.")
+
+
+class RevokeRequest(BaseModel):
+    """RFC 7009. Client credentials by HTTP Basic, or in the body."""
+
+    model_config = ConfigDict(extra="allow")
+
+    token: str = Field(min_length=1, description="An `app_at_` or `app_rt_` token issued to this client.")
+    token_type_hint: str | None = None
+    client_id: str | None = None
+    client_secret: str | None = None
+
+
+class RevokeResponse(_Out):
+    """Always an empty object: unknown or foreign tokens are ignored (RFC 7009)."""
+
+
+class ConsentDecision(BaseModel):
+    """The consent form the consent page posts back (browser only)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    request: str = Field(description="The signed authorization request from the page.")
+    csrf: str = Field(description="The page's CSRF token.")
+    decision: Literal["approve", "deny"]
+
+
+# ------------------------------------------------------------------ writes
+
+
+class TradeResponse(_Out):
+    signature: str = Field(description="Transaction signature (Base58).")
+    mint: str = _addr("Token mint.")
+    status: Literal["submitted"]
+
+
+class GovernanceWriteResponse(_Out):
+    signature: str = Field(description="Transaction signature (Base58).")
+    status: Literal["processed"]
+    mint: str = _addr("Token mint.")
+    governance: str = _addr("Governance account.")
+    proposal: str | None = Field(default=None, description="Proposal account, where the endpoint has one.",
+                                 pattern=BASE58_PATTERN)
+
+
+class UpdateContentResponse(GovernanceWriteResponse):
+    proposal: str = _addr("The new proposal account.")  # type: ignore[assignment]
+    metadataUri: str | None = Field(description="`ipfs://` URI of the (new) metadata document.")
+    imageUri: str | None = Field(description="`ipfs://` URI of the (new) image.")
+
+
+class InitialBuyPlan(_Out):
+    kind: Literal["buy"]
+    authorizedMaxSolIn: str = _units("Lamports.")
+    expectedSolIn: str = _units("Lamports actually expected to be spent.")
+    expectedTokensOut: str = _units("Token base units.")
+    capacityTokensOut: str = _units("Token base units that fit under the limits.")
+    clamped: bool
+    clampReasons: list[Literal["token_balance", "net_bought", "migration_threshold"]]
+
+
+class CoinCreateResponse(_Out):
+    signature: str = Field(description="The launch transaction's signature.")
+    mint: str = _addr("The new token's mint.")
+    status: Literal["submitted"]
+    metadataUri: str = Field(description="`ipfs://` URI of the metadata document.")
+    imageUri: str = Field(description="`ipfs://` URI of the image.")
+    initialBuyPlan: InitialBuyPlan | None
+    signatures: list[str] | None = Field(default=None, description="Launch and first buy, when sent as a bundle.")
+    bundleId: str | None = Field(default=None, description="The bundle, when sent as one.")
+
+
+# ------------------------------------------------------------------ reads
+
+
+class Governance(_Out):
+    governance: str = _addr("Governance account address.")
+    mint: str = _addr("Token mint.")
+    metadata: str = _addr("Metadata account address.")
+    creator: str = _addr("Wallet that launched the token.")
+    totalSupply: str = _units("Base units.")
+    createdAtUnix: str = _units("Creation time.")
+    mutableUntilUnix: str = _units("When metadata locks permanently.")
+    minVoterCount: int
+    minLockAmount: str = _units("Smallest accepted vote, base units.")
+    minParticipatingSupplyBps: int
+    approvalBps: int
+    proposalBondBps: int
+    finalized: bool
+    contentRevision: str = _units("Increments on every applied metadata change.")
+    mutabilityExtended: bool
+    nameLocked: bool
+    symbolLocked: bool
+    imageLocked: bool
+    descriptionLocked: bool
+    websiteLocked: bool
+    twitterLocked: bool
+    telegramLocked: bool
+
+
+class Proposal(_Out):
+    proposal: str = _addr("Proposal account address.")
+    governance: str = _addr("Parent governance account.")
+    proposer: str = _addr("Creator wallet.")
+    proposalIndex: str = _units("Monotonic index within the governance.")
+    baseContentRevision: str = _units("Revision the proposal was authored against.")
+    actionKind: Literal["update_content", "extend_mutability", "finalize_metadata"]
+    actionName: str | None
+    actionSymbol: str | None
+    actionUri: str | None
+    actionAdditionalSeconds: str | None
+    changedName: bool
+    changedSymbol: bool
+    changedImage: bool
+    changedDescription: bool
+    changedWebsite: bool
+    changedTwitter: bool
+    changedTelegram: bool
+    createdAtUnix: str = _units("Creation time.")
+    votingEndsAtUnix: str = _units("When voting closes.")
+    proposalBondAmount: str = _units("Tokens locked as bond.")
+    proposalBondWithdrawn: bool
+    yesVotes: str = _units("Weight, base units.")
+    noVotes: str = _units("Weight, base units.")
+    participatingSupply: str = _units("Total weight cast.")
+    participatingVoters: int
+    outcome: Literal["pending", "passed", "rejected", "quorum_not_met"]
+    executed: bool
+    settled: bool
+    metadataUpdated: bool
+    signature: str | None = Field(description="Creating transaction (null if not found).")
+    blockTime: str | None = Field(description="ISO 8601 timestamp.")
+
+
+class Vote(_Out):
+    proposal: str = _addr("Proposal address.")
+    voter: str = _addr("Voting wallet.")
+    side: Literal["yes", "no"]
+    amount: str = _units("Locked weight, base units.")
+    countedAsVoter: bool
+    active: bool
+    withdrawn: bool
+    signature: str | None = Field(description="Voting transaction (null if not found).")
+    blockTime: str | None = Field(description="ISO 8601 timestamp.")
+
+
+class GovernanceView(_Out):
+    governance: Governance
+    proposals: list[Proposal] = Field(max_length=100, description="Newest first.")
+    viewerVotes: list[Vote] = Field(description="The connected user's votes.")
+
+
+class VotesList(_Out):
+    votes: list[Vote] = Field(max_length=200, description="Largest stake first.")
+
+
+class BundleStatus(_Out):
+    bundleId: str
+    signatures: list[str]
+    status: str = Field(description="The bundle's landing status (processed, confirmed, finalized, "
+                                    "failed, pending, invalid).")
+
+
+class TransactionStatus(_Out):
+    signature: str
+    status: Literal["pending", "processed", "confirmed", "finalized", "failed", "not_found"]
+    slot: int | None
+    error: str | None = Field(description="The mapped spec code when `status` is failed.")
+    bundle: BundleStatus | None

@@ -1,0 +1,493 @@
+"""The OpenAPI 3.1 document of the Partner API, generated from the pydantic models.
+
+Every route of template.yaml is declared once below (`OPERATIONS`) on a Powertools
+`APIGatewayRestResolver(enable_validation=True)` with an annotated body and return type
+and `responses=` carrying the spec's error codes per status; the document comes from
+`get_openapi_json_schema(...)`, then a small post-processing step adds what Powertools
+cannot express (the shared Error component, the form media type of /oauth/token).
+
+The request models are the handlers' own (`partner.trading.BuyRequest`, ...). Their
+amount and address fields are validated by functions, which pydantic cannot turn into
+JSON Schema, so `documented()` rebuilds each model with the matching schema fragment
+(`partner.schemas.AMOUNT`, ...) attached to those fields; an unknown validator fails.
+
+    python -m tools.openapi            # writes docs/openapi.json
+    python -m tools.openapi --check    # exit 1 when docs/openapi.json is stale
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import sys
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Union, get_args, get_origin
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, create_model
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = ROOT / "docs" / "openapi.json"
+if str(ROOT / "shared") not in sys.path:  # pragma: no cover - the dev .pth normally does this
+    sys.path.insert(0, str(ROOT / "shared"))
+
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver  # noqa: E402
+from aws_lambda_powertools.event_handler.openapi.models import (  # noqa: E402
+    HTTPBase,
+    HTTPBearer,
+    OAuth2,
+    OAuthFlowAuthorizationCode,
+    OAuthFlows,
+    Server,
+    ServerVariable,
+    Tag,
+)
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path as PathParam, Query  # noqa: E402
+
+from partner import inputs, launch, schemas, scopes, trading  # noqa: E402
+from partner.errors import CATALOGUE  # noqa: E402
+from partner.governance import content, writes  # noqa: E402
+from partner.profile import Profile  # noqa: E402
+
+TITLE = "Partner API"
+VERSION = "1.0.0"
+AUTH_URL = "{auth_url}"
+BASE_URL = "{base_url}"
+ERROR_REF = "#/components/schemas/Error"
+RATE_LIMITED_REF = "#/components/schemas/RateLimited"
+MULTIPART = "multipart/form-data"
+FORM = "application/x-www-form-urlencoded"
+JSON_TYPE = "application/json"
+IMAGE_TYPES = "image/png, image/jpeg, image/webp, image/gif"
+POWERTOOLS = ("HTTPValidationError", "ValidationError", "ResponseValidationError")
+PATH_PARAMS = {
+    "mint": PathParam(description="Token mint. Not checked for Base58: a malformed value is 404."),
+    "proposal": PathParam(description="Proposal account. A malformed value yields an empty list."),
+    "signature": PathParam(pattern=schemas.SIGNATURE_PATTERN, description="Base58 transaction signature "
+                                                                         "(64 bytes); else 400 invalid_input."),
+}
+
+# ------------------------------------------------------------------ request models
+
+
+def _validator_fragment(func: Any) -> dict[str, Any] | None:
+    if func is inputs._amount:
+        return schemas.AMOUNT
+    if func is inputs._positive:
+        return schemas.POSITIVE_AMOUNT
+    if func is inputs._pubkey:
+        return schemas.ADDRESS
+    if func is launch._slippage:
+        return {"type": "string", "pattern": schemas.bps_pattern(10_000), "maxLength": 5,
+                "description": "Integer string 0 to 10000."}
+    if getattr(func, "__qualname__", "") == "_at_least.<locals>.check":
+        minimum = func.__closure__[0].cell_contents
+        return {1000: schemas.PRIORITY_FEE, 1_000_000: schemas.TIP}.get(minimum)
+    return None
+
+
+def _doc_type(tp: Any) -> Any:
+    """`tp` with a JSON-Schema fragment attached to every function-validated string."""
+    origin = get_origin(tp)
+    if origin is Annotated:
+        base, *meta = get_args(tp)
+        for item in meta:
+            if isinstance(item, AfterValidator):
+                fragment = _validator_fragment(item.func)
+                if fragment is None:
+                    raise ValueError(f"no JSON-Schema fragment for validator {item.func!r}; add one to tools.openapi")
+                return Annotated[tp, WithJsonSchema(dict(fragment))]
+        return tp
+    if origin in (Union, types.UnionType):
+        return Union[tuple(_doc_type(a) for a in get_args(tp))]  # noqa: UP007
+    return tp
+
+
+# fields whose rule lives in a field_validator rather than in the annotation
+FIELD_SCHEMAS: dict[str, dict[str, Any]] = {
+    "partnerFeeBps": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 9999},
+                                {"type": "string", "pattern": "^[0-9]{1,4}$"}, {"type": "null"}],
+                      "description": "Integer 0 to 9999, as a number or a string. Non-zero adds a partner fee."},
+}
+
+_DOC_MODELS: dict[tuple[type, str], type[BaseModel]] = {}
+
+
+def documented(model: type[BaseModel], name: str | None = None, *, extra: dict[str, Any] | None = None,
+               required: tuple[str, ...] = (), descriptions: dict[str, str] | None = None) -> type[BaseModel]:
+    """A copy of the request model `model` whose JSON Schema carries the validators' rules.
+
+    `extra` adds fields (name -> (type, FieldInfo)); `required` marks defaulted fields as
+    required in the document (multipart fields the handler checks itself)."""
+    key = (model, name or model.__name__)
+    if key in _DOC_MODELS:
+        return _DOC_MODELS[key]
+    fields: dict[str, Any] = {}
+    for fname, info in model.model_fields.items():
+        tp = _doc_type(info.rebuild_annotation())
+        if fname in FIELD_SCHEMAS:
+            tp = Annotated[Any, WithJsonSchema(FIELD_SCHEMAS[fname])]
+        kwargs: dict[str, Any] = {}
+        if descriptions and fname in descriptions:
+            kwargs["description"] = descriptions[fname]
+        if info.is_required() or fname in required:
+            fields[fname] = (tp, Field(**kwargs))
+        else:
+            fields[fname] = (tp, Field(default=info.default, **kwargs))
+    for fname, spec in (extra or {}).items():
+        fields[fname] = spec
+    doc = create_model(name or model.__name__, __config__=ConfigDict(extra="forbid"),
+                       __doc__=(model.__doc__ or "").strip() or None, __module__=__name__, **fields)
+    _DOC_MODELS[key] = doc
+    return doc
+
+
+ImageFile = Annotated[bytes, WithJsonSchema({"type": "string", "format": "binary", "contentMediaType": "image/*",
+                                             "description": "PNG, JPEG, WebP or GIF; at most 5 MiB."})]
+_NAME = {"type": "string", "minLength": 1, "maxLength": 32, "pattern": r"\S",
+         "description": "NFC-normalized and trimmed, then 1 to 32 bytes of UTF-8."}
+_SYMBOL = {"type": "string", "pattern": r"^\s*[A-Za-z0-9]{1,10}\s*$",
+           "description": "Trimmed and upper-cased, then 1 to 10 characters A-Z and 0-9."}
+_LINK = {"type": "string", "maxLength": 300}
+
+
+def _form_model(model: type[BaseModel], name: str, *, image_required: bool, required: tuple[str, ...] = ()) \
+        -> type[BaseModel]:
+    image = (ImageFile, Field()) if image_required else (ImageFile | None, Field(default=None))
+    base = documented(model, name, extra={"image": image}, required=required)
+    overrides: dict[str, Any] = {}
+    for fname, fragment in (("name", _NAME), ("symbol", _SYMBOL), ("website", _LINK), ("twitter", _LINK),
+                            ("telegram", _LINK)):
+        if fname in base.model_fields:
+            info = base.model_fields[fname]
+            if fname in required:
+                overrides[fname] = (Annotated[str, WithJsonSchema(fragment)], Field())
+            else:
+                overrides[fname] = (Annotated[str, WithJsonSchema(fragment)] | None, Field(default=info.default))
+    doc = create_model(name, __base__=base, __module__=__name__, **overrides)
+    doc.__doc__ = base.__doc__
+    return doc
+
+
+UpdateContentForm = _form_model(content._Fields, "UpdateContentForm", image_required=False)
+UpdateContentForm.__doc__ = ("Omitted fields are left unchanged; at least one of name, symbol, image, description, "
+                             "website, twitter, telegram. An empty description/website/twitter/telegram clears it.")
+CoinCreateForm = _form_model(launch._Fields, "CoinCreateForm", image_required=True, required=("name", "symbol"))
+CoinCreateForm.__doc__ = ("initialBuySol and initialBuyTokens are mutually exclusive; initialBuyTokens needs "
+                          "initialBuyMaxSolIn. At most 16 form fields and 4 files.")
+
+# ------------------------------------------------------------------ error codes per operation
+
+AUTH = ("invalid_token", "rate_limit_exceeded", "internal")
+WRITE = AUTH + ("insufficient_scope", "delegation_missing", "invalid_input", "invalid_wallet", "insufficient_sol",
+                "rpc_unavailable", "wallet_sign_failed", "tx_expired", "tx_failed", "tx_too_large")
+TRADE = WRITE + ("invalid_partner_fee", "partner_fee_not_configured", "trade_cap_exceeded", "daily_cap_exceeded",
+                 "migration_pending", "pool_not_open", "insufficient_tokens", "insufficient_liquidity",
+                 "curve_complete", "missing_sell_token_account", "slippage_exceeded", "buy_limit_exceeded",
+                 "same_slot_trading_blocked", "math_overflow")
+GOVERNANCE = tuple(code for code in CATALOGUE if code in (
+    "governance_not_found", "already_voted", "invalid_vote_amount", "missing_vote_token_account",
+    "vote_not_active", "vote_already_withdrawn", "vote_receipt_not_found", "proposal_closed",
+    "proposal_still_open", "proposal_already_settled", "proposal_not_settled", "proposal_not_found",
+    "invalid_proposal", "active_proposal_exists", "insufficient_proposal_bond", "missing_proposal_token_account",
+    "no_proposal_bond", "proposal_bond_already_withdrawn", "proposal_window_closing", "governance_finalized",
+    "metadata_not_mutable", "metadata_still_mutable", "content_field_locked", "no_metadata_changes",
+    "stale_content_revision", "mutability_expired", "mutability_already_extended",
+    "mutability_extension_exceeds_cap", "invalid_vote_duration", "vote_duration_exceeds_window"))
+GOVERNANCE_WRITE = WRITE + GOVERNANCE
+CONTENT_FIELDS = ("invalid_name", "invalid_symbol", "name_too_long", "symbol_too_long", "invalid_website",
+                  "invalid_twitter", "invalid_telegram", "website_too_long", "twitter_too_long", "telegram_too_long")
+MULTIPART_CODES = ("invalid_multipart", "invalid_image_type", "payload_too_large", "pinning_unavailable")
+UPDATE_CONTENT = GOVERNANCE_WRITE + MULTIPART_CODES + CONTENT_FIELDS
+COIN_CREATE = WRITE + MULTIPART_CODES + CONTENT_FIELDS + (
+    "image_required", "deploy_cooldown_active", "launch_identity_limit_reached", "math_overflow")
+OAUTH_CLIENT = ("invalid_request", "invalid_client", "too_many_failed_attempts", "internal")
+TOKEN = OAUTH_CLIENT + ("unsupported_grant_type", "invalid_grant", "invalid_scope")
+AUTHORIZE = ("invalid_request", "unknown_client", "invalid_redirect_uri", "invalid_scope", "scope_not_allowed",
+             "internal")
+
+# ------------------------------------------------------------------ operations
+
+
+@dataclass(frozen=True)
+class Operation:
+    method: str
+    path: str  # OpenAPI style: /partner/v1/governance/{mint}
+    operation_id: str
+    summary: str
+    tag: str
+    response: Any  # pydantic model, or None for a non-JSON success
+    errors: tuple[str, ...]
+    scope: str | None = None  # partner scope; "" = a valid token, no scope; None = no bearer token
+    client_auth: bool = False  # HTTP Basic client credentials (or body fields)
+    body: Any = None
+    media_type: str = JSON_TYPE
+    query: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # name -> (type, Query(...))
+    description: str = ""
+    status: int = 200
+    per_endpoint_limit: bool = True  # the bucket's 429 without an `error` code
+
+
+def _ops() -> list[Operation]:
+    P = "/partner/v1"
+    gv = "governance:vote"
+    gp = "governance:propose"
+    return [
+        Operation("GET", "/oauth/authorize", "oauthAuthorize", "Consent screen (browser redirect)", "OAuth",
+                  None, AUTHORIZE, query={
+                      "client_id": (str, Query(description="The client's ID.")),
+                      "redirect_uri": (str, Query(description="Exactly the client's registered redirect URI.")),
+                      "response_type": (typing.Literal["code"], Query()),
+                      "scope": (str, Query(description="Space-separated scopes: " + " ".join(scopes.ALL))),
+                      "code_challenge": (str, Query(pattern=r"^[A-Za-z0-9_-]{43}$",
+                                                    description="base64url SHA-256 of the PKCE verifier.")),
+                      "code_challenge_method": (typing.Literal["S256"], Query()),
+                      "state": (str | None, Query(max_length=512, description="Returned unchanged.")),
+                  }, description="Served on `{auth_url}`. Answers the sign-in or consent page (HTML); errors are "
+                                 "HTML, or the Error object with `Accept: application/json`."),
+        Operation("POST", "/oauth/authorize", "oauthAuthorizeDecide", "Consent decision (posted by the page)", "OAuth",
+                  None, AUTHORIZE, body=schemas.ConsentDecision, media_type=FORM, status=302,
+                  description="Posted by the consent page with the platform session cookie; redirects to the "
+                              "client's redirect URI with `code` (or `error=access_denied`) and `state`."),
+        Operation("POST", "/oauth/token", "oauthToken", "Issue tokens (authorization_code or refresh_token)", "OAuth",
+                  schemas.TokenResponse, TOKEN, client_auth=True,
+                  body=Annotated[schemas.AuthorizationCodeGrant | schemas.RefreshTokenGrant,
+                                 Field(discriminator="grant_type")], media_type=FORM,
+                  description="Client authentication by HTTP Basic (client_id, API key) or body fields client_id "
+                              "and client_secret. Also accepts `application/json` (string values). Responses "
+                              "carry `cache-control: no-store` and `pragma: no-cache`."),
+        Operation("POST", "/oauth/revoke", "oauthRevoke", "Revoke a token (RFC 7009)", "OAuth",
+                  schemas.RevokeResponse, OAUTH_CLIENT, client_auth=True, body=schemas.RevokeRequest,
+                  media_type=FORM, description="Unknown or foreign tokens are ignored. Also accepts "
+                                               "`application/json` (string values)."),
+        Operation("GET", f"{P}/me", "getMe", "The connected user's profile", "Profile", Profile,
+                  AUTH + ("insufficient_scope",), scope="profile:read"),
+        Operation("GET", f"{P}/governance/{{mint}}", "getGovernance", "A token's governance, proposals and the "
+                  "viewer's votes", "Governance reads", schemas.GovernanceView,
+                  AUTH + ("governance_not_found", "rpc_unavailable"), scope="",
+                  description="A malformed mint yields 404 governance_not_found, not 400."),
+        Operation("GET", f"{P}/governance/proposals/{{proposal}}/votes", "listProposalVotes", "A proposal's votes",
+                  "Governance reads", schemas.VotesList, AUTH + ("rpc_unavailable",), scope="",
+                  query={"limit": (str | None, Query(description="Default 50, at most 200; anything that is not a "
+                                                                 "positive integer is treated as 50; never 400."))},
+                  description="Largest stake first. A malformed proposal address yields an empty array."),
+        Operation("POST", f"{P}/trades/buy", "tradeBuy", "Buy: spend up to maxSolIn", "Trades",
+                  schemas.TradeResponse, TRADE, scope="trade:execute", body=documented(trading.BuyRequest)),
+        Operation("POST", f"{P}/trades/buy-exact-out", "tradeBuyExactOut", "Buy exactly tokensOut", "Trades",
+                  schemas.TradeResponse, TRADE, scope="trade:execute", body=documented(trading.BuyExactOutRequest)),
+        Operation("POST", f"{P}/trades/sell", "tradeSell", "Sell tokensIn", "Trades",
+                  schemas.TradeResponse, TRADE, scope="trade:execute", body=documented(trading.SellRequest)),
+        Operation("POST", f"{P}/governance/votes", "castVote", "Cast a vote", "Governance writes",
+                  schemas.GovernanceWriteResponse, GOVERNANCE_WRITE, scope=gv, body=documented(writes.VoteRequest)),
+        Operation("POST", f"{P}/governance/votes/cancel", "cancelVote", "Cancel an active vote", "Governance writes",
+                  schemas.GovernanceWriteResponse, GOVERNANCE_WRITE, scope=gv,
+                  body=documented(writes.CancelVoteRequest)),
+        Operation("POST", f"{P}/governance/votes/withdraw", "withdrawVote", "Withdraw a vote's locked tokens",
+                  "Governance writes", schemas.GovernanceWriteResponse, GOVERNANCE_WRITE, scope=gv,
+                  body=documented(writes.WithdrawVoteRequest)),
+        Operation("POST", f"{P}/governance/proposals/settle", "settleProposal", "Settle a closed proposal",
+                  "Governance writes", schemas.GovernanceWriteResponse, GOVERNANCE_WRITE, scope=gv,
+                  body=documented(writes.SettleRequest)),
+        Operation("POST", f"{P}/governance/proposals/update-content", "proposeUpdateContent",
+                  "Propose a metadata change", "Governance writes", schemas.UpdateContentResponse, UPDATE_CONTENT,
+                  scope=gp, body=UpdateContentForm, media_type=MULTIPART),
+        Operation("POST", f"{P}/governance/proposals/extend-mutability", "proposeExtendMutability",
+                  "Propose extending the mutable window", "Governance writes", schemas.GovernanceWriteResponse,
+                  GOVERNANCE_WRITE, scope=gp, body=documented(writes.ExtendMutabilityRequest)),
+        Operation("POST", f"{P}/governance/proposals/finalize-metadata", "proposeFinalizeMetadata",
+                  "Propose locking metadata permanently", "Governance writes", schemas.GovernanceWriteResponse,
+                  GOVERNANCE_WRITE, scope=gp, body=documented(writes.FinalizeMetadataRequest)),
+        Operation("POST", f"{P}/governance/metadata/finalize-expired", "finalizeExpiredMetadata",
+                  "Record a lapsed mutability window", "Governance writes", schemas.GovernanceWriteResponse,
+                  GOVERNANCE_WRITE, scope=gp, body=documented(writes.FinalizeExpiredRequest)),
+        Operation("POST", f"{P}/governance/bonds/withdraw", "withdrawProposalBond", "Withdraw a proposal bond",
+                  "Governance writes", schemas.GovernanceWriteResponse, GOVERNANCE_WRITE, scope=gp,
+                  body=documented(writes.BondWithdrawRequest)),
+        Operation("POST", f"{P}/coins/create", "createCoin", "Launch a coin, optionally with a first buy", "Coins",
+                  schemas.CoinCreateResponse, COIN_CREATE, scope="coin:create", body=CoinCreateForm,
+                  media_type=MULTIPART),
+        Operation("GET", f"{P}/transactions/{{signature}}/status", "getTransactionStatus",
+                  "A transaction's (or launch bundle's) status", "Transactions", schemas.TransactionStatus,
+                  AUTH + ("invalid_input", "rpc_unavailable"), scope=""),
+    ]
+
+
+OPERATIONS = _ops()
+
+# ------------------------------------------------------------------ responses
+
+
+def _error_schema(codes: list[str]) -> dict[str, Any]:
+    return {"allOf": [{"$ref": ERROR_REF}, {"properties": {"error": {"enum": codes}}}]}
+
+
+RATE_HEADERS = {
+    "x-ratelimit-limit": {"description": "The endpoint bucket's requests per window.", "schema": {"type": "integer"}},
+    "x-ratelimit-remaining": {"description": "Requests left in the window.", "schema": {"type": "integer"}},
+    "x-ratelimit-reset": {"description": "Seconds until the window resets.", "schema": {"type": "integer"}},
+}
+
+
+def _responses(op: Operation) -> dict[int, Any]:
+    out: dict[int, Any] = {}
+    if op.status == 302:
+        out[302] = {"description": "Redirect to the client's redirect URI.",
+                    "headers": {"Location": {"schema": {"type": "string"}}}}
+    elif op.response is None:
+        out[200] = {"description": "The sign-in or consent page.",
+                    "content": {"text/html": {"schema": {"type": "string"}}}}
+    else:
+        out[200] = {"description": "OK", "content": {JSON_TYPE: {"model": op.response}}}
+        if op.per_endpoint_limit and not op.path.startswith("/oauth"):
+            out[200]["headers"] = dict(RATE_HEADERS)
+    by_status: dict[int, list[str]] = {}
+    for code in op.errors:
+        by_status.setdefault(CATALOGUE[code][0], []).append(code)
+    for status in sorted(by_status):
+        codes = by_status[status]
+        schema = _error_schema(codes)
+        headers: dict[str, Any] = {}
+        if status == 429:
+            schema = {"anyOf": [schema, {"$ref": RATE_LIMITED_REF}]}
+            headers["retry-after"] = {"description": "Seconds to wait.", "schema": {"type": "integer"}}
+        if status == 401 and op.client_auth:
+            headers["WWW-Authenticate"] = {"schema": {"type": "string"}}
+        response: dict[str, Any] = {"description": ", ".join(codes), "content": {JSON_TYPE: {"schema": schema}}}
+        if op.path == "/oauth/authorize":
+            response["content"]["text/html"] = {"schema": {"type": "string"}}
+        if headers:
+            response["headers"] = headers
+        out[status] = response
+    if 429 not in out:
+        out[429] = {"description": "Per-endpoint rate limit (no `error` code).",
+                    "headers": {"retry-after": {"schema": {"type": "integer"}}},
+                    "content": {JSON_TYPE: {"schema": {"$ref": RATE_LIMITED_REF}}}}
+    return out
+
+
+def _security(op: Operation) -> list[dict[str, list[str]]]:
+    if op.client_auth:
+        return [{"clientBasic": []}, {}]  # or client_id/client_secret body fields
+    if op.scope is None:
+        return []
+    scopes_needed = [op.scope] if op.scope else []
+    return [{"oauth2": scopes_needed}, {"bearerAuth": []}]
+
+
+def _handler(op: Operation) -> Any:
+    params: list[inspect.Parameter] = []
+    for name in _path_params(op.path):
+        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[str, PATH_PARAMS[name]]))
+    for name, (tp, marker) in op.query.items():
+        default = None if type(None) in get_args(tp) else inspect.Parameter.empty
+        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                        annotation=Annotated[tp, marker]))
+    if op.body is not None:
+        params.append(inspect.Parameter("body", inspect.Parameter.KEYWORD_ONLY,
+                                        annotation=Annotated[op.body, Body(media_type=op.media_type)]))
+
+    def handler(**_kwargs: Any) -> Any:  # pragma: no cover - never invoked: the document only
+        raise NotImplementedError
+
+    handler.__name__ = op.operation_id
+    handler.__doc__ = op.description or None
+    handler.__signature__ = inspect.Signature(params, return_annotation=op.response or inspect.Signature.empty)
+    return handler
+
+
+def _path_params(path: str) -> list[str]:
+    return [part[1:-1] for part in path.split("/") if part.startswith("{") and part.endswith("}")]
+
+
+def build_resolver() -> APIGatewayRestResolver:
+    app = APIGatewayRestResolver(enable_validation=True)
+    for op in OPERATIONS:
+        route_path = "/".join(f"<{p[1:-1]}>" if p.startswith("{") else p for p in op.path.split("/"))
+        app.route(route_path, op.method, summary=op.summary, description=op.description or None,
+                  responses=_responses(op), tags=[op.tag], operation_id=op.operation_id,
+                  security=_security(op))(_handler(op))
+    return app
+
+
+def _security_schemes(auth_url: str) -> dict[str, Any]:
+    return {
+        "oauth2": OAuth2(description="Authorization code flow with PKCE (S256). Access tokens `app_at_...`.",
+                         flows=OAuthFlows(authorizationCode=OAuthFlowAuthorizationCode(
+                             authorizationUrl=f"{auth_url}/oauth/authorize", tokenUrl="/oauth/token",
+                             refreshUrl="/oauth/token", scopes=dict(scopes.DESCRIPTIONS)))),
+        "bearerAuth": HTTPBearer(bearerFormat="app_at_", description="`Authorization: Bearer <ACCESS_TOKEN>`."),
+        "clientBasic": HTTPBase(scheme="basic", description="username client_id, password the API key."),
+    }
+
+
+DESCRIPTION = """Trading, governance and coin launch on behalf of a connected user.
+
+Amounts are integer strings in base units (SOL in lamports, tokens 1e6 units per token);
+addresses are Base58 public keys. Every error is the Error object: match on `error`.
+A returned status is never proof of landing; no write endpoint is idempotent."""
+
+
+def generate(auth_url: str = AUTH_URL, base_url: str = BASE_URL) -> dict[str, Any]:
+    """The OpenAPI document as a dict (deterministic)."""
+    app = build_resolver()
+    servers = [Server(url=base_url, description="API host (not yet final)",
+                      variables={"base_url": ServerVariable(default="http://127.0.0.1:3000")})
+               if base_url == BASE_URL else Server(url=base_url)]
+    raw = app.get_openapi_json_schema(
+        title=TITLE, version=VERSION, description=DESCRIPTION, servers=servers,
+        tags=[Tag(name=t) for t in dict.fromkeys(op.tag for op in OPERATIONS)],
+        security_schemes=_security_schemes(auth_url),
+    )
+    return _post_process(json.loads(raw))
+
+
+def _post_process(doc: dict[str, Any]) -> dict[str, Any]:
+    components = doc.setdefault("components", {}).setdefault("schemas", {})
+    components["Error"] = schemas.Error.model_json_schema(ref_template="#/components/schemas/{model}")
+    components["RateLimited"] = schemas.RateLimited.model_json_schema(ref_template="#/components/schemas/{model}")
+    by_key = {(op.method.lower(), op.path): op for op in OPERATIONS}
+    for path, item in doc["paths"].items():
+        for method, operation in item.items():
+            op = by_key[(method, path)]
+            responses = operation["responses"]
+            if "422" in responses and not any(CATALOGUE[c][0] == 422 for c in op.errors):
+                del responses["422"]  # Powertools' own validation error: the API never answers it
+            body = operation.get("requestBody", {}).get("content", {})
+            if op.client_auth and FORM in body:
+                body[JSON_TYPE] = body[FORM]
+            if MULTIPART in body:
+                body[MULTIPART]["encoding"] = {"image": {"contentType": IMAGE_TYPES}}
+            if "requestBody" in operation:
+                operation["requestBody"]["required"] = True
+    for _ in range(3):  # Powertools' validation components, where nothing refers to them
+        used = json.dumps(doc["paths"]) + json.dumps({k: v for k, v in components.items() if k not in POWERTOOLS})
+        for name in POWERTOOLS:
+            if f"#/components/schemas/{name}\"" not in used:
+                components.pop(name, None)
+    doc["components"]["schemas"] = dict(sorted(components.items()))
+    return doc
+
+
+def render(doc: dict[str, Any] | None = None) -> str:
+    return json.dumps(doc if doc is not None else generate(), indent=2, sort_keys=False) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    text = render()
+    if "--check" in args:
+        current = OUTPUT.read_text() if OUTPUT.exists() else ""
+        if current != text:
+            print(f"{OUTPUT.relative_to(ROOT)} is stale: run `python -m tools.openapi`", file=sys.stderr)
+            return 1
+        return 0
+    OUTPUT.parent.mkdir(parents=True, exist_ok=True)
+    OUTPUT.write_text(text)
+    print(f"wrote {OUTPUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
