@@ -1,0 +1,81 @@
+"""The example partner app (examples/partner_app) driven by Debian's Chromium through Playwright:
+connect -> profile -> trade, checked on the chain."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+
+import pytest
+
+from tests.chainutil import new_coin, token_balance, wait
+
+pytestmark = pytest.mark.browser
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+
+
+@pytest.fixture(scope="module")
+def partner_app(devstack):
+    from examples.partner_app.app import PartnerApp, attach, bind
+    from partner import admin
+
+    server = bind("127.0.0.1", 0)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    client = admin.create_client(name="Example Partner App", redirect_uri=f"{base}/callback", tier="Partner",
+                                 scope="profile:read trade:execute")
+    attach(server, PartnerApp(devstack.url, client["client_id"], client["api_key"], f"{base}/callback"), log=False)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield base
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+def test_connect_profile_trade(browser, devstack, chain, partner_app):
+    bob = devstack.seeded["users"][1]
+    mint = new_coin(chain.url, "App Coin", "APPC")
+    before = token_balance(chain.url, bob["wallet"], mint)
+
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(partner_app)
+    page.click("#connect")
+    assert "Sign in to continue" in page.content()  # the consent screen on the gateway
+    page.click("#login")
+    page.click("#login-1")  # bob
+    page.wait_for_selector("#client-name")
+    assert page.inner_text("#client-name") == "Example Partner App"
+    page.click("button[value=approve]")
+
+    page.wait_for_selector("#wallet")  # back on the app, connected
+    assert page.url.rstrip("/") == partner_app
+    assert page.inner_text("#wallet") == bob["wallet"]
+    assert page.inner_text("#scopes") == "profile:read trade:execute"
+
+    page.fill("#mint", mint)
+    page.fill("#sol", "0.25")
+    page.fill("#slippage", "150")
+    page.click("#trade")
+    page.wait_for_selector("#signature", timeout=30_000)
+    signature = page.inner_text("#signature")
+    assert page.inner_text("#status") in ("processed", "confirmed", "finalized")
+    assert wait(chain.url, signature)["err"] is None
+    assert token_balance(chain.url, bob["wallet"], mint) > before
+    page.screenshot(path="/tmp/partner-app-trade.png")
+
+    page.click("#back")
+    page.click("#disconnect")
+    page.wait_for_selector("#connect")
+    context.close()
