@@ -62,9 +62,10 @@ class Devstack:
         self.gateway = start_gateway(ROOT / "template.yaml", self.env, port=self.gateway_port,
                                      parameters=parameters, log=self.log)
         self._owned.insert(0, self.gateway)
-        from devstack import faults
+        from devstack import docs_routes, faults
 
         self.gateway.extra_routes.update(faults.routes())
+        self.gateway.extra_routes.update(docs_routes.routes())  # Swagger UI at /docs
         from partner.settings import reset_settings
 
         reset_settings()
