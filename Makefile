@@ -12,13 +12,14 @@ PY313 := $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.13
 export SAM_CLI_TELEMETRY := 0
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help run test lint unit integration e2e browser build deploy clean bench
+.PHONY: help run test lint unit integration e2e browser build deploy clean openapi bench
 
 help:
 	@echo "make run    start the whole service on 127.0.0.1 (gateway :3000, chain :8899), seeded"
 	@echo "make test   run the whole test suite (sets itself up)"
 	@echo "make lint   cfn-lint and sam validate --lint on template.yaml"
 	@echo "make build  sam build (no Docker; uses Python 3.13)"
+	@echo "make openapi  regenerate docs/openapi.json (Swagger UI: /docs on make run)"
 	@echo "make bench  figures: bench/results.json and docs/benchmarks.md (runs make build first)"
 
 $(VENV)/.ready: requirements-dev.txt layers/dependencies/requirements.txt
@@ -51,6 +52,9 @@ test: $(VENV)/.ready $(TOOLS)/.ready .chromium lint
 
 unit: $(VENV)/.ready
 	$(PY) -m pytest -q tests/unit
+
+openapi: $(VENV)/.ready
+	$(PY) -m tools.openapi
 
 run: $(VENV)/.ready
 	$(PY) -m devstack.run
