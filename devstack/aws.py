@@ -62,21 +62,67 @@ class MotoHandle:
         self.stop()
 
 
+class _AtomicMotoServer:
+    """moto's server with each request handled atomically, as DynamoDB handles each request.
+
+    moto's ThreadedMotoServer runs requests on concurrent threads with no lock around the
+    backends, so a conditional UpdateItem is a read-check-write that two threads can
+    interleave (150 concurrent hits on a 120 budget admitted 121). Real DynamoDB applies
+    each request atomically. Here connections are still served on their own threads, but
+    one request at a time reaches the backends: callers' multi-request sequences still
+    interleave, so concurrency tests race exactly where the service could race in AWS.
+    """
+
+    def __init__(self, host: str, port: int, verbose: bool) -> None:
+        import threading
+
+        from moto.moto_server.threaded_moto_server import MotoRequestHandler
+        from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+        from werkzeug.serving import make_server
+
+        app = DomainDispatcherApplication(create_backend_app)
+        lock = threading.Lock()
+
+        def atomic(environ, start_response):
+            with lock:
+                result = app(environ, start_response)
+                try:
+                    body = b"".join(result)
+                finally:
+                    close = getattr(result, "close", None)
+                    if close:
+                        close()
+            return [body]
+
+        self._server = make_server(host, port, atomic, threaded=True, request_handler=MotoRequestHandler)
+        self._thread = threading.Thread(target=self._server.serve_forever, name="moto", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def get_host_and_port(self) -> tuple[str, int]:
+        return self._server.host, self._server.port
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=10)
+
+
 def start_moto(host: str = "127.0.0.1", port: int = 0, verbose: bool = False) -> MotoHandle:
-    """Start moto in server mode on a background thread (``port=0``: any free port).
+    """Start moto in server mode on a background thread (``port=0``: any free port),
+    every request applied atomically (see :class:`_AtomicMotoServer`).
 
     ``verbose=False`` also silences werkzeug's per-request access log.
     """
     import logging
-
-    from moto.server import ThreadedMotoServer
 
     if not verbose:
         werkzeug_logger = logging.getLogger("werkzeug")
         if werkzeug_logger.level in (logging.NOTSET, logging.DEBUG, logging.INFO):
             werkzeug_logger.setLevel(logging.WARNING)
 
-    server = ThreadedMotoServer(ip_address=host, port=port, verbose=verbose)
+    server = _AtomicMotoServer(host, port, verbose)
     server.start()
     bound_host, bound_port = server.get_host_and_port()
     if bound_host in ("0.0.0.0", "::", ""):
