@@ -251,7 +251,8 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
                        "Partner fees need the Partner tier and a registered fee wallet.")
     known_value = None
     if isinstance(req, BuyRequest) or (isinstance(req, BuyExactOutRequest) and not req.slippage_mode):
-        known_value = int(req.maxSolIn)  # type: ignore[arg-type]
+        # buy-exact-out in explicit mode needs maxSolIn: a 400, not a TypeError
+        known_value = _require_explicit(req.maxSolIn, "maxSolIn")
         _check_trade_cap(principal, known_value)
 
     signer = EnvelopeSigner(principal.user)
