@@ -2,17 +2,17 @@
 
 from typing import Any
 
-from aws_lambda_powertools import Logger
+from partner import migration, observability
 
-from partner import migration
-
-logger = Logger(service="partner-migrator")
+logger = observability.make_logger("partner-migrator")
 
 
 @logger.inject_lambda_context
+@observability.instrument_scheduled
 def lambda_handler(event: dict, context: Any) -> dict:
     summary = migration.run()
     for report in summary["results"]:
+        observability.count("Migrations", status=report["status"])
         if report["status"] in ("failed", "unconfirmed"):
             logger.warning("migration not done", extra=report)
     counts = {k: v for k, v in summary.items() if k != "results"}

@@ -13,14 +13,13 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
-from partner import ratelimit
+from partner import observability, ratelimit
 from partner.errors import ApiError, RateLimited
 from partner.ratelimit import BucketState
 
-logger = Logger(service="partner-api")
+logger = observability.logger  # structured JSON, redacting, correlation id = API Gateway request id
 _local = threading.local()
 
 MAX_JSON_BODY = 64 * 1024
@@ -41,10 +40,12 @@ def json_response(status: int, body: Any, headers: dict[str, str] | None = None)
 
 
 def error_response(exc: ApiError) -> Response:
+    _local.code = exc.code
     return json_response(exc.status, exc.body(), exc.headers)
 
 
 def _rate_limited(exc: RateLimited) -> Response:
+    _local.code = "rate_limited"
     _local.bucket = BucketState(exc.limit, 0, exc.retry_after)
     return json_response(
         429,
@@ -80,9 +81,10 @@ def make_app() -> APIGatewayRestResolver:
 
 
 def entry(app: APIGatewayRestResolver, bucket: str | None = None) -> Callable[[dict, Any], dict]:
-    """The Lambda handler for `app`: resolve, then add the bucket's headers."""
+    """The Lambda handler for `app`: resolve, then add the bucket's headers; logs, metrics, trace."""
 
     def lambda_handler(event: dict, context: Any) -> dict:
+        _local.code = None
         _local.bucket = ratelimit.untouched(bucket) if bucket else None
         response = app.resolve(event, context)
         state: BucketState | None = getattr(_local, "bucket", None)
@@ -93,7 +95,7 @@ def entry(app: APIGatewayRestResolver, bucket: str | None = None) -> Callable[[d
             response["multiValueHeaders"] = multi
         return response
 
-    return lambda_handler
+    return observability.instrument_api(lambda_handler, lambda: getattr(_local, "code", None))
 
 
 # ---------------------------------------------------------------- request helpers

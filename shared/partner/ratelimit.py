@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from partner import clock
+from partner import clock, observability
 from partner.errors import ApiError, RateLimited
 from partner.store import counters
 
@@ -58,6 +58,7 @@ def take(bucket: str, key: str) -> BucketState:
     start, reset = _window(clock.now(), WINDOW)
     result = counters.hit(f"RL#{bucket}#{key}#{start}", limit, start + WINDOW + 60)
     if not result.allowed:
+        observability.count("RateLimited", layer="bucket")
         raise RateLimited(reset, limit)
     return BucketState(limit, max(0, limit - result.count), reset)
 
@@ -67,6 +68,7 @@ def take_tier(client_id: str, tier: str) -> None:
     start, reset = _window(clock.now(), WINDOW)
     result = counters.hit(f"RL#tier#{client_id}#{start}", limit, start + WINDOW + 60)
     if not result.allowed:
+        observability.count("RateLimited", layer="tier")
         raise ApiError(
             "rate_limit_exceeded",
             f"The {tier} tier allows {limit} requests per minute across /partner/v1.",
@@ -83,6 +85,7 @@ def _lockout_key(client_id: str, now: float) -> tuple[str, int]:
 def check_lockout(client_id: str) -> None:
     pk, reset = _lockout_key(client_id, clock.now())
     if counters.read(pk) >= LOCKOUT_FAILURES:
+        observability.count("RateLimited", layer="lockout")
         raise ApiError(
             "too_many_failed_attempts",
             "Too many failed client authentications for this client; wait for the window to end.",

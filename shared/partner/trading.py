@@ -17,7 +17,7 @@ from pydantic import Field, field_validator
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
-from partner import access, clock
+from partner import access, clock, observability
 from partner.access import Principal
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
@@ -39,7 +39,8 @@ TRADE_UNITS = 200_000
 
 class TradeCommon(WriteFields):
     mint: Address
-    slippageBps: Annotated[int, Field(ge=0, le=5000)] | None = None
+    # absent = explicit mode; present must be an integer (null is not a number: invalid_input)
+    slippageBps: Annotated[int, Field(ge=0, le=5000)] = None  # type: ignore[assignment]
     partnerFeeBps: int | str | None = None
 
     @field_validator("partnerFeeBps")
@@ -214,6 +215,7 @@ def plan_sell(req: SellRequest, state: CoinState, venue: str, user: Pubkey) -> P
 
 
 PLANNERS = {BuyRequest: plan_buy, BuyExactOutRequest: plan_buy_exact_out, SellRequest: plan_sell}
+KINDS = {BuyRequest: "buy", BuyExactOutRequest: "buy_exact_out", SellRequest: "sell"}
 
 
 def _check_trade_cap(principal: Principal, value: int) -> None:
@@ -285,4 +287,5 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
     finally:
         if not sent:
             counters.release(volume_key, plan.value_lamports)
+    observability.count("Trades", venue=venue, kind=KINDS[type(req)])
     return {"signature": str(signature), "mint": req.mint, "status": "submitted"}

@@ -9,6 +9,7 @@ failures can be mapped to the spec's codes. Transport failures, timeouts, 5xx an
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import threading
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from solders.signature import Signature
 from solders.commitment_config import CommitmentLevel
 from solders.transaction import Transaction, VersionedTransaction
 
+from partner import observability
 from partner.errors import ApiError
 
 _lock = threading.Lock()
@@ -66,7 +68,27 @@ def unavailable(message: str = "The chain network is unavailable.", **extra: Any
     return ApiError("rpc_unavailable", message, **extra)
 
 
+def _counted(method):
+    """Count `RpcUnavailable` (by upstream: rpc or block_engine) when `method` fails for transport."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except ApiError as exc:
+            if exc.code == "rpc_unavailable":
+                observability.count("RpcUnavailable", upstream=self.upstream)
+            raise
+        except Ambiguous:
+            observability.count("RpcUnavailable", upstream=self.upstream)
+            raise
+
+    return wrapper
+
+
 class Rpc:
+    upstream = "rpc"  # the metric dimension of its failures
+
     def __init__(self, url: str, timeout: float = 10.0) -> None:
         self.url = url
         self.timeout = timeout
@@ -103,10 +125,12 @@ class Rpc:
             raise RpcError(code, str(err.get("message", "")), err.get("data"))
         return body
 
+    @_counted
     def call(self, method: str, params: list[Any] | None = None) -> Any:
         payload = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params or []})
         return self._result(self._post(payload))["result"]
 
+    @_counted
     def batch(self, requests: list[Any]) -> list[dict[str, Any]]:
         """Several solders requests in one round trip; answers in request order."""
         body = self._post(rq.batch_to_json(requests))
@@ -143,6 +167,7 @@ class Rpc:
     def accounts(self, pubkeys: list[Pubkey]) -> list[AccountData | None]:
         return self.parse_multiple_accounts(self.batch([self.multiple_accounts_request(pubkeys, 1)])[0])
 
+    @_counted
     def send_transaction(self, tx: Transaction | VersionedTransaction, *, skip_preflight: bool = False) -> Signature:
         """Submit with preflight; RpcError on a preflight failure; Ambiguous on a timeout after sending."""
         config = RpcSendTransactionConfig(skip_preflight=skip_preflight, preflight_commitment=CommitmentLevel.Processed)
@@ -161,9 +186,13 @@ class Rpc:
 class BlockEngine:
     """A Jito-style block engine: sendBundle / getBundleStatuses."""
 
+    upstream = "block_engine"
+
     def __init__(self, url: str, timeout: float = 10.0) -> None:
         self.rpc = Rpc(url, timeout)
+        self.rpc.upstream = self.upstream
 
+    @_counted
     def send_bundle(self, txs: list[Transaction | VersionedTransaction]) -> str:
         encoded = [base64.b64encode(bytes(tx)).decode() for tx in txs]
         payload = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "sendBundle",

@@ -1,0 +1,235 @@
+"""Logs, metrics and traces, wired once into `partner.http.entry` (and the migrator).
+
+* Logger: Powertools structured JSON with a redacting formatter. Every line is scrubbed
+  after serialization: values matching `app_(at|rt|ac|sk|ss)_...` (tokens, codes, API
+  keys, sessions) become `app_xx_[REDACTED]`, and the values under sensitive keys
+  (`Authorization`, `Cookie`, `Set-Cookie`, `client_secret`, `code_verifier`, ... in any
+  case, at any depth, also inside `headers`/`multiValueHeaders`) become `[REDACTED]`.
+  The correlation id is API Gateway's request id (`requestContext.requestId`).
+* Metrics: CloudWatch EMF on stdout, namespace `POWERTOOLS_METRICS_NAMESPACE` (template:
+  `PartnerApi`). Domain code calls `count(name, **dimensions)` where the event happens;
+  counts are kept per invocation (thread-local, so the threaded devstack never mixes two
+  requests) and flushed as one EMF blob per dimension set when the invocation ends.
+  Outside an instrumented invocation (partnerctl, unit tests of domain code) counts are
+  dropped. Emitted only inside Lambda (`AWS_LAMBDA_FUNCTION_NAME`) unless
+  `POWERTOOLS_METRICS_DISABLED=false` asks for them elsewhere (tests), and never when it
+  is true.
+* Tracer: built lazily on the first invocation, only inside Lambda and only when the
+  X-Ray SDK is importable; nothing X-Ray is imported at module import (cold starts).
+
+Metric names (all Count, dimension `service` plus those listed):
+  Requests        endpoint, status, code   one per API invocation (`code` = error code or `ok`)
+  Trades          venue, kind              a trade the network accepted
+  RateLimited     layer                    `bucket` (per-endpoint/IP), `tier`, `lockout`
+  RpcUnavailable  upstream                 `rpc` or `block_engine`; also rolled up on `service` alone
+  SigningFailures                          `wallet_sign_failed` answers
+  Migrations      status                   one per mint the migrator handled
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
+
+SERVICE = "partner-api"
+NAMESPACE = "PartnerApi"
+REDACTED = "[REDACTED]"
+
+SECRET_VALUE = re.compile(r"app_(at|rt|ac|sk|ss)_[A-Za-z0-9_-]+")
+# form/query/cookie fragments of other secrets that carry no app_ prefix
+SECRET_PARAM = re.compile(r"(?i)\b(client_secret|code_verifier|password)=[^&\s\"';,]+")
+SENSITIVE_KEYS = frozenset({
+    "authorization", "cookie", "set-cookie", "x-api-key", "proxy-authorization",
+    "client_secret", "code_verifier", "access_token", "refresh_token", "api_key", "password",
+})
+
+
+def scrub_text(text: str) -> str:
+    text = SECRET_VALUE.sub(lambda m: f"app_{m.group(1)}_{REDACTED}", text)
+    return SECRET_PARAM.sub(lambda m: f"{m.group(1)}={REDACTED}", text)
+
+
+def scrub(value: Any) -> Any:
+    """A copy of `value` with sensitive keys' values and secret-looking strings redacted."""
+    if isinstance(value, dict):
+        return {k: (REDACTED if isinstance(k, str) and k.lower() in SENSITIVE_KEYS and v is not None else scrub(v))
+                for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [scrub(v) for v in value]
+    if isinstance(value, str):
+        return scrub_text(value)
+    return value
+
+
+class RedactingFormatter(LambdaPowertoolsFormatter):
+    """Powertools' JSON formatter; the structure and then the serialized line are scrubbed."""
+
+    def serialize(self, log: Any) -> str:
+        return scrub_text(super().serialize(scrub(log)))
+
+
+def make_logger(service: str = SERVICE) -> Logger:
+    return Logger(service=service, logger_formatter=RedactingFormatter())
+
+
+logger = make_logger(SERVICE)
+
+
+# ---------------------------------------------------------------- metrics
+
+_local = threading.local()
+
+
+def _metrics_enabled() -> bool:
+    flag = os.getenv("POWERTOOLS_METRICS_DISABLED", "").strip().lower()
+    if flag in ("1", "true", "yes", "on"):
+        return False
+    return flag in ("0", "false", "no", "off") or bool(os.getenv("AWS_LAMBDA_FUNCTION_NAME"))
+
+
+def count(name: str, value: int = 1, /, **dimensions: str) -> None:
+    """Count `name` with `dimensions` for the current invocation (dropped outside one)."""
+    pending: dict[tuple, dict[str, int]] | None = getattr(_local, "pending", None)
+    if pending is None:
+        return
+    key = tuple(sorted((k, str(v)) for k, v in dimensions.items()))
+    group = pending.setdefault(key, {})
+    group[name] = group.get(name, 0) + value
+
+
+# metric -> extra, coarser dimension set it is also published under (for alarms)
+ROLLUPS = {"RpcUnavailable": ("service",)}
+
+
+def _flush(pending: dict[tuple, dict[str, int]]) -> None:
+    if not pending or not _metrics_enabled():
+        return
+    from aws_lambda_powertools.metrics import MetricUnit
+    from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import AmazonCloudWatchEMFProvider
+
+    namespace = os.getenv("POWERTOOLS_METRICS_NAMESPACE") or NAMESPACE
+    service = os.getenv("POWERTOOLS_METRICS_SERVICE") or SERVICE
+    for dims, metrics in pending.items():
+        provider = AmazonCloudWatchEMFProvider(namespace=namespace, service=service)
+        for key, val in dims:
+            provider.add_dimension(key, val)
+        if dims and any(name in ROLLUPS for name in metrics):
+            provider.add_dimensions(service=service)
+        for name, val in metrics.items():
+            provider.add_metric(name=name, unit=MetricUnit.Count, value=val)
+        provider.flush_metrics()
+
+
+class _Invocation:
+    """Collects counts for one invocation; nests (an inner one adds to the outer)."""
+
+    def __enter__(self) -> _Invocation:
+        self.outer = getattr(_local, "pending", None)
+        if self.outer is None:
+            _local.pending = {}
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.outer is None:
+            pending, _local.pending = _local.pending, None
+            try:
+                _flush(pending)
+            except Exception:  # never let telemetry fail a request
+                logger.warning("metrics flush failed", exc_info=True)
+
+
+def invocation() -> _Invocation:
+    return _Invocation()
+
+
+# ---------------------------------------------------------------- tracer
+
+_tracer: Any = None
+_tracer_lock = threading.Lock()
+
+
+def tracer() -> Any | None:
+    """The Powertools Tracer, or None outside Lambda or without the X-Ray SDK (built once)."""
+    global _tracer
+    if _tracer is None:
+        with _tracer_lock:
+            if _tracer is None:
+                _tracer = False
+                if os.getenv("AWS_LAMBDA_FUNCTION_NAME") and os.getenv("POWERTOOLS_TRACE_DISABLED", "").lower() != "true":
+                    import importlib.util
+
+                    if importlib.util.find_spec("aws_xray_sdk") is not None:
+                        from aws_lambda_powertools import Tracer
+
+                        _tracer = Tracer(service=SERVICE, patch_modules=("botocore", "httpx"))
+    return _tracer or None
+
+
+# ---------------------------------------------------------------- handler wrapper
+
+def _endpoint(event: dict) -> str:
+    return str(event.get("resource") or event.get("path") or "unknown")[:120]
+
+
+def instrument_api(handler: Callable[[dict, Any], dict], outcome: Callable[[], str | None]) -> Callable[[dict, Any], dict]:
+    """Wrap an API Gateway handler: request logging context, one access line, metrics, a trace span.
+
+    `outcome()` gives the error code the request ended with (None for success).
+    """
+    from aws_lambda_powertools.logging import correlation_paths
+
+    @functools.wraps(handler)
+    def _run(event: dict, context: Any) -> dict:
+        started = time.perf_counter()
+        endpoint = _endpoint(event)
+        with invocation():
+            t = tracer()
+            if t is not None:
+                with t.provider.in_subsegment(f"## {endpoint}") as segment:
+                    response = handler(event, context)
+                    segment.put_annotation("endpoint", endpoint)
+                    segment.put_annotation("status", int(response.get("statusCode", 0)))
+            else:
+                response = handler(event, context)
+            status = int(response.get("statusCode", 0))
+            code = outcome() or ("ok" if status < 400 else "error")
+            count("Requests", endpoint=endpoint, status=str(status), code=code)
+            if code == "wallet_sign_failed":
+                count("SigningFailures")
+            logger.info("request", extra={
+                "endpoint": endpoint, "method": event.get("httpMethod"), "status": status, "code": code,
+                "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+            })
+        return response
+
+    injected = logger.inject_lambda_context(_run, correlation_id_path=correlation_paths.API_GATEWAY_REST,
+                                            clear_state=True)
+
+    @functools.wraps(handler)
+    def lambda_handler(event: dict, context: Any) -> dict:
+        if getattr(context, "aws_request_id", None) is None:  # a bare call without a Lambda context
+            return _run(event, context)
+        return injected(event, context)
+
+    return lambda_handler
+
+
+def instrument_scheduled(handler: Callable[[dict, Any], Any]) -> Callable[[dict, Any], Any]:
+    """Metrics for a scheduled function (the migrator): counts flushed when it returns."""
+
+    @functools.wraps(handler)
+    def _run(event: dict, context: Any) -> Any:
+        with invocation():
+            return handler(event, context)
+
+    return _run
+
