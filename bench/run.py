@@ -248,7 +248,9 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None)
     from partner.settings import get_settings
 
     env = {k: v for k, v in bench.env.items() if not k.startswith("PYTEST")}
-    env["PYTHONDONTWRITEBYTECODE"] = "0"
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if os.environ.get("BENCH_SHARED"):  # an alternative copy of shared/ (before/after comparisons)
+        env["PYTHONPATH"] = os.environ["BENCH_SHARED"]
     table = get_settings().users_table
     floor_spec = {"table": table, "key": {"pk": {"S": "bench-none"}}}
     _child(floor_spec, True, env)  # warm the OS file cache and .pyc files once

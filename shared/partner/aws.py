@@ -16,12 +16,14 @@ from typing import Any
 
 _lock = threading.Lock()
 _clients: dict[str, Any] = {}
+_session: Any = None  # one boto3 Session for every client: each new Session reloads botocore's data
 
 Hook = Callable[..., Any]
 HOOKS: list[tuple[str, Hook]] = []
 
 
 def client(name: str) -> Any:
+    global _session
     found = _clients.get(name)
     if found is not None:
         return found
@@ -36,7 +38,9 @@ def client(name: str) -> Any:
                 read_timeout=5,
                 max_pool_connections=50,
             )
-            created = boto3.session.Session().client(name, config=config)
+            if _session is None:
+                _session = boto3.session.Session()
+            created = _session.client(name, config=config)
             for event_name, handler in HOOKS:
                 created.meta.events.register(event_name, handler)
             _clients[name] = created
@@ -76,6 +80,8 @@ def remove_hook(event_name: str, handler: Hook) -> None:
 
 
 def reset() -> None:
-    """Forget the clients (hooks stay: new clients get them)."""
+    """Forget the clients and their session (hooks stay: new clients get them)."""
+    global _session
     with _lock:
         _clients.clear()
+        _session = None
