@@ -101,6 +101,7 @@ def _sell_net(chain, coin, tokens, before_tokens):
     ({"maxSolIn": "1000", "tipLamports": "999999"}, "invalid_input", "tipLamports"),
     ({"maxSolIn": "1000", "slippageBps": 5001}, "invalid_input", "slippageBps"),
     ({"maxSolIn": "1000", "slippageBps": "100"}, "invalid_input", "slippageBps"),
+    ({"maxSolIn": "1000", "slippageBps": None}, "invalid_input", "slippageBps"),
     ({"maxSolIn": "1000", "partnerFeeBps": 10000}, "invalid_partner_fee", "partnerFeeBps"),
     ({"maxSolIn": "1000", "partnerFeeBps": "1.5"}, "invalid_partner_fee", "partnerFeeBps"),
     ({"maxSolIn": "1000", "mint": "not-a-key"}, "invalid_input", "mint"),
