@@ -317,6 +317,14 @@ def test_bad_json_bodies_on_a_write_are_invalid_input(http, party, ctype, body):
     assert_error(response, 400, "invalid_input")
 
 
+def test_buy_exact_out_in_explicit_mode_without_max_sol_in_is_invalid_input(http, party):
+    # found by schemathesis: this was a TypeError answered as 500 internal
+    response = http.post("/partner/v1/trades/buy-exact-out", json={**WRITE, "mint": MINT, "tokensOut": "10"},
+                         headers=party.bearer())
+    body = assert_error(response, 400, "invalid_input")
+    assert body["field"] == "maxSolIn"
+
+
 @pytest.mark.parametrize("path", [
     "/partner/v1/trades/sell", "/partner/v1/trades/buy-exact-out", "/partner/v1/governance/votes",
     "/partner/v1/governance/votes/cancel", "/partner/v1/governance/votes/withdraw",
