@@ -225,6 +225,15 @@ def test_key_policy_has_no_wildcard_action_and_stays_manageable(template, key):
             assert st.get("Condition"), st  # every use is conditioned
 
 
+def test_no_key_policy_grants_a_wildcard_action(template):
+    for name, res in template.kms_keys().items():
+        for st in res["Properties"]["KeyPolicy"]["Statement"]:
+            actions = _list(st["Action"])
+            assert all("*" not in a for a in actions), (name, actions)
+            if st["Effect"] == "Allow" and st["Principal"] == ROOT_PRINCIPAL:
+                assert "kms:CreateGrant" not in actions, name
+
+
 def test_wallet_key_use_is_bound_to_the_wallet_context(template):
     uses = [st for st in key_statements(template, "WalletKey") if set(_list(st["Action"])) & KMS_USE]
     assert {a for st in uses for a in _list(st["Action"])} == {"kms:GenerateDataKey", "kms:Decrypt"}
