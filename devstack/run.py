@@ -18,6 +18,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+# Launch bypass fees on the devstack: the bytes of sha256(b"devstack-platform-treasury") as an
+# address, off the ed25519 curve, so no key exists for it. Never configure it on a real cluster.
+DEVSTACK_TREASURY = "3rTbQhrFfJAcSuU5cbEAJ7JuuKN9Dbv1CMhLpBT7DTgB"
 STATE = ROOT / ".devstack"
 
 
@@ -58,6 +61,7 @@ class Devstack:
         stack = create_resources(ROOT / "template.yaml", self.moto.url, prefix=self.prefix, parameters=parameters)
         self.env = {**aws_env(self.moto.url), **stack.environment()}
         self.env["LOGIN_URL"] = "/dev/login"
+        self.env.setdefault("PLATFORM_TREASURY", DEVSTACK_TREASURY)
         self._start_pinning(stack, parameters)
         self.gateway = start_gateway(ROOT / "template.yaml", self.env, port=self.gateway_port,
                                      parameters=parameters, log=self.log)

@@ -27,6 +27,9 @@ def aws_stack():
     os.environ.update(env)
     stack = create_resources(ROOT / "template.yaml", moto.url, prefix="partner-test")
     os.environ.update(stack.environment())
+    from devstack.run import DEVSTACK_TREASURY
+
+    os.environ.setdefault("PLATFORM_TREASURY", DEVSTACK_TREASURY)
     from partner.settings import reset_settings
 
     reset_settings()

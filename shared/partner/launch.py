@@ -355,6 +355,10 @@ def _identity(record: dict[str, Any], name: str, symbol: str, max_bypass_fee: in
         return Restrictions(0)
     shared = sum(1 for item in launches if item.get("n") == name or item.get("s") == symbol)
     fee = RULES.bypass_fee_lamports * shared
+    if not get_settings().platform_treasury:  # no treasury configured: no bypass to offer
+        raise ApiError("launch_identity_limit_reached",
+                       "This user already launched a coin with this name or symbol.",
+                       launchesWithName=with_name, launchesWithSymbol=with_symbol)
     if max_bypass_fee is not None and max_bypass_fee >= fee:
         return Restrictions(fee)
     raise ApiError("launch_identity_limit_reached",
@@ -396,7 +400,7 @@ def _launch_message(creator: Pubkey, mint: Pubkey, form: LaunchForm, uri: str, b
     instructions = list(ix.compute_budget_instructions(form.priority_fee_lamports, LAUNCH_UNITS))
     instructions.append(ix.create_coin(creator, mint, form.name, form.symbol, uri))
     if bypass_fee > 0:
-        treasury = Pubkey.from_string(get_settings().platform_treasury)
+        treasury = Pubkey.from_string(get_settings().platform_treasury or "")
         instructions.append(ix.system_transfer(creator, treasury, bypass_fee))
     message = Message.new_with_blockhash(instructions, creator, blockhash)
     size = len(bytes(Transaction.new_unsigned(message)))

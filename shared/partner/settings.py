@@ -19,7 +19,8 @@ class Settings(BaseModel):
     rpc_url: str = Field(default="http://127.0.0.1:8899", alias="RPC_URL")
     block_engine_url: str = Field(default="http://127.0.0.1:8899/api/v1/bundles", alias="BLOCK_ENGINE_URL")
     pinning_url: str = Field(default="http://127.0.0.1:5001", alias="PINNING_URL")
-    platform_treasury: str = Field(default="3rTbQhrFfJAcSuU5cbEAJ7JuuKN9Dbv1CMhLpBT7DTgB", alias="PLATFORM_TREASURY")  # launch bypass fees
+    # where launch bypass fees go; no default: without one, no bypass is offered
+    platform_treasury: str | None = Field(default=None, alias="PLATFORM_TREASURY")
     # where the consent page sends a visitor without a platform session (optional)
     login_url: str | None = Field(default=None, alias="LOGIN_URL")
 

@@ -224,6 +224,19 @@ def test_identity_allowance_and_bypass_fee_across_clients(chain, conn, second_co
     assert refused.json["error"] == "launch_identity_limit_reached"
 
 
+def test_without_a_treasury_no_bypass_is_offered_or_taken(chain, conn, clock, monkeypatch):
+    from partner import launch
+    from partner.settings import get_settings
+
+    unconfigured = get_settings().model_copy(update={"platform_treasury": None})
+    monkeypatch.setattr(launch, "get_settings", lambda: unconfigured)
+    assert create(conn, form(name="Star", symbol="STAR")).status == 200
+    clock.advance(61)
+    refused = create(conn, form(name="Star", symbol="NOVA", maxBypassFeeLamports=str(SOL)))
+    assert refused.status == 422 and refused.json["error"] == "launch_identity_limit_reached"
+    assert "totalBypassFeeLamports" not in refused.json
+
+
 def test_identity_is_per_user(chain, conn, pin_server, clock, ip):
     from partner import admin
 
