@@ -62,3 +62,23 @@ def new_coin(url: str, name: str = "Test Coin", symbol: str = "TEST") -> str:
     mint = create_coin_now(Rpc(url), EnvelopeSigner(get_user(creator["user_id"])), name, symbol)
     warp(url, 1)
     return mint
+
+
+# The test chain opens pools this long (chain seconds) after migration, so a test sees
+# `pool_not_open` however slow the machine is, and steps past it with `warp`.
+POOL_OPEN_DELAY = 60
+
+
+def set_pool_open_delay(handle, seconds: int) -> None:
+    """Rewrite the launchpad's global config in a running devstack chain (tests only)."""
+    import dataclasses
+
+    from partner.chain.layouts import Global
+    from partner.chain.programs import global_pda
+
+    key = global_pda()[0]
+    bank = handle.bank
+    with bank.lock:
+        account = bank.get_account(key)
+        config = dataclasses.replace(Global.decode(bytes(account.data)), pool_open_delay_seconds=seconds)
+        bank.set_account(key, account.lamports, config.encode(), account.owner)

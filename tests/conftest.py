@@ -44,6 +44,9 @@ def chain(aws_stack):
     from partner.settings import reset_settings
 
     handle = start_chain(port=0)
+    from tests.chainutil import POOL_OPEN_DELAY, set_pool_open_delay
+
+    set_pool_open_delay(handle, POOL_OPEN_DELAY)
     os.environ["RPC_URL"] = handle.url
     os.environ["BLOCK_ENGINE_URL"] = handle.bundle_url
     reset_settings()

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
-from tests.chainutil import airdrop, balance, rpc, token_balance, wait, warp
+from tests.chainutil import POOL_OPEN_DELAY, airdrop, balance, rpc, token_balance, wait, warp
 from tests.helpers import hidden_inputs, pkce_pair
 
 SOL = 10**9
@@ -121,7 +121,7 @@ def test_curve_to_pool_lifecycle_over_http(devstack, chain):
         assert pool.base_reserve == 206_900_000 * TOKENS
 
         # the pool opens 2 s after the migration
-        warp(chain.url, 3)
+        warp(chain.url, POOL_OPEN_DELAY + 1)
         pool = account(chain, pool_key, Pool)
         bought, _ = pool_math.buy_quote(pool, 2 * SOL, pool.fee_bps)
         signature = landed(trade(0, "buy", maxSolIn=str(2 * SOL), minTokensOut=str(bought)))

@@ -7,7 +7,7 @@ import base64
 import pytest
 from solders.keypair import Keypair
 
-from tests.chainutil import airdrop, balance, new_coin, rpc, token_balance, wait, warp
+from tests.chainutil import POOL_OPEN_DELAY, airdrop, balance, new_coin, rpc, token_balance, wait, warp
 from tests.helpers import connect, handler, invoke
 
 SOL = 10**9
@@ -142,7 +142,7 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
         rpc(chain.url, "getTokenAccountBalance", [str(pool_base_vault(coin))])["value"]["amount"])
     assert pool.quote_reserve == quote_reserve
 
-    # the pool opens `pool_open_delay_seconds` (2) after the migration
+    # the pool opens POOL_OPEN_DELAY chain seconds after the migration
     early = trade(trader, "buy", {"mint": coin, "maxSolIn": str(SOL), "slippageBps": 100})
     assert early.status == 409, early.body
     assert early.json["error"] == "pool_not_open" and early.json["retryable"] is True
@@ -151,7 +151,7 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
     # a second crank finds nothing to do for this coin
     assert [r for r in crank(Rpc(chain.url), crank_signer) if r["mint"] == coin] == []
 
-    warp(chain.url, 3)
+    warp(chain.url, POOL_OPEN_DELAY + 1)
     wallet = trader.user["wallet"]
     held = token_balance(chain.url, wallet, coin)
     # buy on the pool, explicit bound = the exact quote
