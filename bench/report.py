@@ -57,6 +57,9 @@ def render(r: dict[str, Any]) -> str:
             "|---|---|---:|---:|---:|---:|---|---|---|",
         ]
         for name, v in calls.items():
+            if "error" in v:
+                lines.append(f"| {name} | error: {v['error'][:120]} | | | | | | | |")
+                continue
             ops = ", ".join(f"{k} x{n}" for k, n in v["aws"].items())
             goal = f"{v['goal']}: {_yes(v['goal_met'])}" if "goal" in v else ""
             lines.append(f"| {name} | {v['status']} | {v['dynamodb']} | {v['kms']} | {v['s3']} | "

@@ -59,6 +59,9 @@ class Bench:
 
         self.client = admin.create_client(name="Bench", redirect_uri=REDIRECT, tier="Partner")
         self.coin = self.new_coin()
+        from partnerctl import dev
+
+        dev.crank_wallet(10 * SOL)  # the migrator's wallet
         self._ips = iter(range(1, 1 << 20))
 
     @property
@@ -292,7 +295,11 @@ def call_budgets(bench: Bench, reqs: Requests, names: list[str]) -> dict[str, An
         fn = handler(name)
         from devstack.events import lambda_context
 
-        fn(event_for(reqs.make(name, 1000)), lambda_context(name))  # per-process work (hash secret, clients)
+        try:
+            fn(event_for(reqs.make(name, 1000)), lambda_context(name))  # per-process work (hash secret, clients)
+        except Exception as exc:
+            out[name] = {"error": f"{type(exc).__name__}: {exc}"}
+            continue
         calls: Counter[str] = Counter()
         posts: list[Any] = []
 
