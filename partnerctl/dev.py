@@ -63,13 +63,13 @@ def create_coin(creator_user_id: str, name: str, symbol: str) -> dict[str, Any]:
     from partner.chain.rpc import Rpc
     from partner.coins import create_coin_now
     from partner.store.users import get_user
-    from partner.wallets import EnvelopeSigner
+    from partner.wallets import SealedWalletSigner
 
     user = get_user(creator_user_id)
     if user is None:
         raise LookupError(f"no user {creator_user_id}")
     rpc = Rpc(os.environ.get("RPC_URL", "http://127.0.0.1:8899"))
-    return {"mint": create_coin_now(rpc, EnvelopeSigner(user), name, symbol)}
+    return {"mint": create_coin_now(rpc, SealedWalletSigner(user), name, symbol)}
 
 
 # ---------------------------------------------------------------- dev fault

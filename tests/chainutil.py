@@ -55,11 +55,11 @@ def new_coin(url: str, name: str = "Test Coin", symbol: str = "TEST") -> str:
     from partner.chain.rpc import Rpc
     from partner.coins import create_coin_now
     from partner.store.users import get_user
-    from partner.wallets import EnvelopeSigner
+    from partner.wallets import SealedWalletSigner
 
     creator = admin.create_user()
     airdrop(url, creator["wallet"], 10**9)
-    mint = create_coin_now(Rpc(url), EnvelopeSigner(get_user(creator["user_id"])), name, symbol)
+    mint = create_coin_now(Rpc(url), SealedWalletSigner(get_user(creator["user_id"])), name, symbol)
     warp(url, 1)
     return mint
 

@@ -61,7 +61,7 @@ from partner.errors import ApiError
 from partner.inputs import Amount, PositiveAmount, PriorityFee, StrictModel
 from partner.settings import get_settings
 from partner.store import ddb
-from partner.wallets import EnvelopeSigner, KeypairSigner
+from partner.wallets import SealedWalletSigner, KeypairSigner
 
 __all__ = ["LaunchRules", "RULES", "ROUTE", "LaunchForm", "FirstBuyPlan", "plan_first_buy", "parse_form",
            "detect_image", "normalize_name", "normalize_symbol", "claim_launch", "release_launch", "execute", "handle"]
@@ -459,7 +459,7 @@ def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, 
     user = principal.user
     settings = get_settings()
     chain = chain or Rpc(settings.rpc_url)
-    signer = EnvelopeSigner(user)
+    signer = SealedWalletSigner(user)
     creator = signer.pubkey
     global_config = _read_global(chain)
     plan = _requested_buy(form, global_config) if form.first_buy else None

@@ -148,13 +148,13 @@ def summarize(reports: list[dict[str, Any]]) -> dict[str, Any]:
 def crank_signer() -> Signer:
     """The crank wallet's signer (the service wallet stored as user `service-crank`)."""
     from partner.store.users import get_user
-    from partner.wallets import EnvelopeSigner
+    from partner.wallets import SealedWalletSigner
 
     user = get_user(CRANK_USER_ID)
     if user is None:
         raise LookupError(f"no crank wallet (user {CRANK_USER_ID}); create it with admin.create_crank_wallet "
                           "(partnerctl dev crank-wallet)")
-    return EnvelopeSigner(user)
+    return SealedWalletSigner(user)
 
 
 def run() -> dict[str, Any]:

@@ -30,7 +30,7 @@ from partner.errors import ApiError
 from partner.inputs import Address, Amount, PositiveAmount, WriteFields
 from partner.settings import get_settings
 from partner.store import counters
-from partner.wallets import EnvelopeSigner
+from partner.wallets import SealedWalletSigner
 
 BPS = 10_000
 ATA_RENT = P.rent_exempt_minimum(165)
@@ -257,7 +257,7 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
         known_value = _require_explicit(req.maxSolIn, "maxSolIn")
         _check_trade_cap(principal, known_value)
 
-    signer = EnvelopeSigner(principal.user)
+    signer = SealedWalletSigner(principal.user)
     chain = chain or rpc()
     state = read_coin(chain, Pubkey.from_string(req.mint), signer.pubkey)
     venue = state.venue

@@ -33,13 +33,13 @@ def test_proposal_votes_settle_and_withdrawals_over_http(devstack, chain):
     from partner.chain.rpc import Rpc
     from partner.coins import create_coin_now
     from partner.store.users import get_user
-    from partner.wallets import EnvelopeSigner
+    from partner.wallets import SealedWalletSigner
 
     client = admin.create_client(name="HTTP Governance", redirect_uri="http://localhost:8080/callback",
                                  tier="Partner", daily_volume_cap_lamports=10**15)
     creator = admin.create_user()
     airdrop(chain.url, creator["wallet"], SOL)
-    mint = create_coin_now(Rpc(chain.url), EnvelopeSigner(get_user(creator["user_id"])), "Gov HTTP", "GOVH")
+    mint = create_coin_now(Rpc(chain.url), SealedWalletSigner(get_user(creator["user_id"])), "Gov HTTP", "GOVH")
     warp(chain.url, 1)
     holdings = {"proposer": BOND, "v1": QUORUM - 2 * T, "v2": T, "v3": T}
     people = {}

@@ -27,11 +27,11 @@ def test_buy_then_sell_over_http_moves_exact_amounts(devstack, chain, ip):
     from partner.chain.rpc import Rpc
     from partner.coins import create_coin_now
     from partner.store.users import get_user
-    from partner.wallets import EnvelopeSigner
+    from partner.wallets import SealedWalletSigner
 
     creator = admin.create_user()
     airdrop(chain.url, creator["wallet"], SOL)
-    mint = create_coin_now(Rpc(chain.url), EnvelopeSigner(get_user(creator["user_id"])), "Gateway Coin", "GATE")
+    mint = create_coin_now(Rpc(chain.url), SealedWalletSigner(get_user(creator["user_id"])), "Gateway Coin", "GATE")
     warp(chain.url, 1)
 
     headers = {"Authorization": f"Bearer {conn.access}"}

@@ -43,10 +43,10 @@ def land(chain_url: str, user: dict, instruction) -> str:
     from partner.chain.rpc import Rpc
     from partner.chain.tx import WriteFees, assemble, land_processed, sign
     from partner.store.users import get_user
-    from partner.wallets import EnvelopeSigner
+    from partner.wallets import SealedWalletSigner
 
     chain = Rpc(chain_url)
-    signer = EnvelopeSigner(get_user(user["user_id"]))
+    signer = SealedWalletSigner(get_user(user["user_id"]))
     blockhash, last_valid = chain.latest_blockhash()
     message = assemble(signer.pubkey, [instruction], fees=WriteFees(10_000, 1_000_000), blockhash=blockhash)
     return str(land_processed(chain, sign(message, [signer]), last_valid))

@@ -144,9 +144,9 @@ def vote_on_chain(chain, conn, mint: str, proposal: str, side: str, amount: int)
     from partner.chain.rpc import Rpc
     from partner.chain.tx import WriteFees, assemble, land_processed, sign
     from partner.store.users import get_user
-    from partner.wallets import EnvelopeSigner
+    from partner.wallets import SealedWalletSigner
 
-    signer = EnvelopeSigner(get_user(conn.user["user_id"]))
+    signer = SealedWalletSigner(get_user(conn.user["user_id"]))
     client = Rpc(chain.url)
     blockhash, last_valid = client.latest_blockhash()
     message = assemble(signer.pubkey, [ix.cast_vote(signer.pubkey, Pubkey.from_string(mint),
@@ -480,13 +480,13 @@ def test_content_proposal_then_finalize_metadata(chain, coin, app_client):
     from partner.chain.rpc import Rpc
     from partner.chain.tx import WriteFees, assemble, land_processed, sign
     from partner.store.users import get_user
-    from partner.wallets import EnvelopeSigner
+    from partner.wallets import SealedWalletSigner
 
     proposer = member(chain, app_client, coin, BOND)
     voters = [(member(chain, app_client, coin, QUORUM - 2 * T), QUORUM - 2 * T),
               (member(chain, app_client, coin, T), T), (member(chain, app_client, coin, T), T)]
     # a content proposal (its endpoint is multipart update-content; built directly here)
-    signer = EnvelopeSigner(get_user(proposer.user["user_id"]))
+    signer = SealedWalletSigner(get_user(proposer.user["user_id"]))
     client = Rpc(chain.url)
     blockhash, last_valid = client.latest_blockhash()
     instruction = ix.propose_update_content(signer.pubkey, Pubkey.from_string(coin), 0, base_content_revision=0,

@@ -55,7 +55,7 @@ from partner.coin_fields import IMAGE_TYPES, detect_image, normalize_name, norma
 from partner.errors import ApiError
 from partner.inputs import Address, Amount, PositiveAmount, WriteFields
 from partner.settings import get_settings
-from partner.wallets import EnvelopeSigner
+from partner.wallets import SealedWalletSigner
 
 __all__ = ["UpdateContentForm", "parse_form", "detect_image", "normalize_name", "normalize_symbol",
            "execute", "handle", "read_document", "ROUTE"]
@@ -279,7 +279,7 @@ def _check_governance(form: UpdateContentForm, state: ChainState) -> None:
 
 def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = None) -> dict[str, Any]:
     access.require_delegation(principal)
-    signer = EnvelopeSigner(principal.user)
+    signer = SealedWalletSigner(principal.user)
     chain = chain or Rpc(get_settings().rpc_url)
     mint = Pubkey.from_string(form.mint)
     state = read_state(chain, mint, signer.pubkey)

@@ -35,7 +35,7 @@ from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, s
 from partner.errors import ApiError
 from partner.inputs import Address, PositiveAmount, WriteFields
 from partner.settings import get_settings
-from partner.wallets import EnvelopeSigner
+from partner.wallets import SealedWalletSigner
 
 TOKEN_ACCOUNT_SIZE = 165
 GOVERNANCE_UNITS = 200_000
@@ -223,7 +223,7 @@ def read_governance(chain: Rpc, mint: Pubkey, wallet: Pubkey) -> GovernanceState
 
 # ------------------------------------------------------------------ landing
 
-def _land(chain: Rpc, signer: EnvelopeSigner, instruction: Instruction, req: WriteFields, snap: Snapshot,
+def _land(chain: Rpc, signer: SealedWalletSigner, instruction: Instruction, req: WriteFields, snap: Snapshot,
           wallet_lamports: int, rent: int = 0) -> str:
     fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
     message: Message = assemble(signer.pubkey, [instruction], fees=fees, blockhash=snap.blockhash,
@@ -242,9 +242,9 @@ def _response(signature: str, mint: Pubkey, governance: Pubkey, proposal: Pubkey
     return out
 
 
-def _start(principal: Principal, chain: Rpc | None) -> tuple[EnvelopeSigner, Rpc]:
+def _start(principal: Principal, chain: Rpc | None) -> tuple[SealedWalletSigner, Rpc]:
     access.require_delegation(principal)
-    return EnvelopeSigner(principal.user), chain or rpc()
+    return SealedWalletSigner(principal.user), chain or rpc()
 
 
 # ------------------------------------------------------------------ votes

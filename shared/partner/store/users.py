@@ -12,10 +12,8 @@ from partner.store import ddb
 
 @dataclass(frozen=True)
 class EncryptedSecret:
-    """A wallet secret sealed with a KMS data key (envelope encryption)."""
+    """A wallet seed encrypted by KMS under an encryption context naming user and wallet."""
 
-    encrypted_data_key: bytes
-    nonce: bytes
     ciphertext: bytes
     key_id: str
 
@@ -33,12 +31,7 @@ class User:
         sealed = item.get("wallet_secret")
         secret = None
         if sealed:
-            secret = EncryptedSecret(
-                encrypted_data_key=bytes(sealed["edk"]),
-                nonce=bytes(sealed["nonce"]),
-                ciphertext=bytes(sealed["ct"]),
-                key_id=sealed["key_id"],
-            )
+            secret = EncryptedSecret(ciphertext=bytes(sealed["ct"]), key_id=sealed["key_id"])
         return cls(
             user_id=item["pk"],
             wallet=item.get("wallet"),
@@ -67,8 +60,6 @@ def create_user(user: User) -> None:
     }
     if user.secret:
         item["wallet_secret"] = {
-            "edk": user.secret.encrypted_data_key,
-            "nonce": user.secret.nonce,
             "ct": user.secret.ciphertext,
             "key_id": user.secret.key_id,
         }
