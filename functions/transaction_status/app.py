@@ -10,8 +10,8 @@ app = http.make_app()
 
 @app.get("/partner/v1/transactions/<signature>/status")
 def transaction_status(signature: str) -> Response:
-    access.admit(app.current_event.headers, ROUTE, http.set_bucket)
-    return http.json_response(200, txstatus.lookup(signature))
+    principal = access.admit(app.current_event.headers, ROUTE, http.set_bucket, also=txstatus.bundle_keys(signature))
+    return http.json_response(200, txstatus.lookup(signature, principal.also))
 
 
 lambda_handler = http.entry(app, ROUTE.bucket)

@@ -10,7 +10,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from partner import clock, crypto, ratelimit, tokens
 from partner.errors import ApiError
@@ -34,6 +35,7 @@ class Principal:
     client: Client
     scopes: tuple[str, ...]
     key_id: str
+    also: dict[str, dict[str, Any]] = field(default_factory=dict)  # extra items read with the token
 
 
 def invalid_token(message: str = "The access token is missing, malformed, expired or revoked.") -> ApiError:
@@ -58,18 +60,23 @@ def bearer_token(headers: dict[str, str] | None) -> str:
     return token.strip()
 
 
-def authenticate(token: str) -> Principal:
+def authenticate(token: str, also: dict[str, list[str]] | None = None) -> Principal:
+    """Resolve a bearer token. `also` names extra items ({table: [pk]}) a route needs; they
+    are read in the same BatchGetItem and returned in `Principal.also` ({pk: item})."""
     ids = tokens.parse_bound_token(tokens.ACCESS, token)
     if ids is None:
         raise invalid_token()
     s = get_settings()
     digest = crypto.digest(token, "access")
     at_pk = f"AT#{digest}"
-    found = ddb.batch_get({
+    keys = {
         s.auth_table: [at_pk, auth_store.grant_pk(ids.user_id, ids.client_id)],
         s.clients_table: [ids.client_id],
         s.users_table: [ids.user_id],
-    })
+    }
+    for table, pks in (also or {}).items():
+        keys[table] = keys.get(table, []) + pks
+    found = ddb.batch_get(keys)
     item = found[s.auth_table].get(at_pk)
     grant = found[s.auth_table].get(auth_store.grant_pk(ids.user_id, ids.client_id))
     client_item = found[s.clients_table].get(ids.client_id)
@@ -88,12 +95,15 @@ def authenticate(token: str) -> Principal:
     client = Client.from_item(client_item)
     if client.suspended or not client.active_key(item["key_id"]):
         raise invalid_token()
-    return Principal(digest, User.from_item(user_item), client, tuple(item["scopes"]), item["key_id"])
+    extra = {pk: found[table][pk] for table, pks in (also or {}).items() for pk in pks if pk in found[table]}
+    return Principal(digest, User.from_item(user_item), client, tuple(item["scopes"]), item["key_id"], extra)
 
 
-def admit(headers: dict[str, str] | None, route: Route, on_bucket) -> Principal:
-    """Steps 1-4. `on_bucket(state)` receives the bucket state for the response headers."""
-    principal = authenticate(bearer_token(headers))
+def admit(headers: dict[str, str] | None, route: Route, on_bucket,
+          also: dict[str, list[str]] | None = None) -> Principal:
+    """Steps 1-4. `on_bucket(state)` receives the bucket state for the response headers;
+    `also` reads extra items with the token (see `authenticate`)."""
+    principal = authenticate(bearer_token(headers), also)
     on_bucket(ratelimit.take(route.bucket, principal.token_digest))
     ratelimit.take_tier(principal.client.client_id, principal.client.tier)
     if route.scope and route.scope not in principal.scopes:

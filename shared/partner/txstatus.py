@@ -36,6 +36,11 @@ def parse_signature(text: str) -> Signature:
                        field="signature") from exc
 
 
+def bundle_keys(signature: str) -> dict[str, list[str]]:
+    """The bundle record to read with the access token (nothing for an over-long path value)."""
+    return {get_settings().counters_table: [_bundle_pk(signature)]} if len(signature) <= 100 else {}
+
+
 def _bundle_pk(signature: str) -> str:
     return f"BUNDLE#{signature}"
 
@@ -53,10 +58,6 @@ def record_bundle(bundle_id: str, signatures: list[str], *, last_valid_block_hei
             values[":h"] = last_valid_block_height
             expression += ", last_valid_block_height = :h"
         ddb.update(table, _bundle_pk(signature), expression, vals=values)
-
-
-def bundle_record(signature: str) -> dict[str, Any] | None:
-    return ddb.get(get_settings().counters_table, _bundle_pk(signature))
 
 
 def _bundle_status(engine: BlockEngine, bundle_id: str) -> str:
@@ -77,9 +78,8 @@ def _program_ids(rpc: Rpc, signature: Signature) -> list[Pubkey] | None:
     return [Pubkey.from_string(keys[i["programIdIndex"]]) for i in message["instructions"]]
 
 
-def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine) -> dict[str, Any]:
+def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[str, Any] | None) -> dict[str, Any]:
     text = str(signature)
-    record = bundle_record(text)
     found = rpc.signature_statuses([signature])[0]
     out: dict[str, Any] = {"signature": text, "status": "not_found", "slot": None, "error": None, "bundle": None}
     bundle_status = None
@@ -105,8 +105,10 @@ def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine) -> dict[str, 
     return out
 
 
-def lookup(text: str) -> dict[str, Any]:
-    """The status answer for a signature string from the path."""
+def lookup(text: str, read: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The status answer for a signature string from the path; `read` holds what the
+    admission batch fetched (the bundle record, when there is one)."""
     signature = parse_signature(text)
     settings = get_settings()
-    return status_of(signature, Rpc(settings.rpc_url), BlockEngine(settings.block_engine_url))
+    return status_of(signature, Rpc(settings.rpc_url), BlockEngine(settings.block_engine_url),
+                     read.get(_bundle_pk(text)))

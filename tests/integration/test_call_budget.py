@@ -63,3 +63,21 @@ def test_trade_makes_one_kms_call_and_two_rpc_round_trips(aws_stack, chain, ip, 
     assert calls["kms.Decrypt"] == 1 and sum(v for k, v in calls.items() if k.startswith("kms.")) == 1
     assert len(posts) == 2
     assert sum(v for k, v in calls.items() if k.startswith("dynamodb.")) == 4  # batch read, 2 buckets, volume
+
+
+def test_transaction_status_reads_the_bundle_record_with_the_token(aws_stack, chain, client, user, ip):
+    from partner import aws
+    from tests.chainutil import rpc
+
+    conn = connect(client, user, ip=ip)
+    signature = rpc(chain.url, "requestAirdrop", [user["wallet"], 10**6])
+    path = f"/partner/v1/transactions/{signature}/status"
+    resource = "/partner/v1/transactions/{signature}/status"
+    invoke("transaction_status", "GET", path, headers=conn.bearer(), resource=resource)
+    calls, hook = _counting()
+    try:
+        result = invoke("transaction_status", "GET", path, headers=conn.bearer(), resource=resource)
+    finally:
+        aws.remove_hook("before-call", hook)
+    assert result.status == 200, result.body
+    assert calls == Counter({"dynamodb.BatchGetItem": 1, "dynamodb.UpdateItem": 2})

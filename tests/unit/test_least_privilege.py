@@ -58,7 +58,8 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
     "MeFunction": READ_ROUTE,
     "GovernanceReadFunction": READ_ROUTE,
     "GovernanceVotesListFunction": READ_ROUTE,
-    "TransactionStatusFunction": READ_ROUTE | READ_COUNTER,
+    # the bundle record is read in the token's BatchGetItem (one call, not a second GetItem)
+    "TransactionStatusFunction": READ_ROUTE | {("CountersTable", "dynamodb:BatchGetItem")},
     "TradesBuyFunction": TRADE,
     "TradesBuyExactOutFunction": TRADE,
     "TradesSellFunction": TRADE,
