@@ -13,9 +13,8 @@ import functools
 import json
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 from solders.account_decoder import UiAccountEncoding
 from solders.hash import Hash
 from solders.pubkey import Pubkey
@@ -29,6 +28,11 @@ from solders.transaction import Transaction, VersionedTransaction
 from partner import observability
 from partner.errors import ApiError
 
+if TYPE_CHECKING:
+    import httpx
+
+# httpx is imported on the first RPC call, not at module import: functions whose request
+# never reaches the chain (and the import phase of the others) skip its import.
 _lock = threading.Lock()
 _clients: dict[float, httpx.Client] = {}
 
@@ -36,6 +40,8 @@ _clients: dict[float, httpx.Client] = {}
 def _http(timeout: float) -> httpx.Client:
     client = _clients.get(timeout)
     if client is None:
+        import httpx
+
         with _lock:
             client = _clients.setdefault(timeout, httpx.Client(timeout=timeout, headers={"Content-Type": "application/json"}))
     return client
@@ -95,6 +101,8 @@ class Rpc:
         self.round_trips = 0
 
     def _post(self, payload: str, *, sending: bool = False) -> Any:
+        import httpx
+
         self.round_trips += 1
         try:
             response = _http(self.timeout).post(self.url, content=payload)
