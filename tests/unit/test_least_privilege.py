@@ -10,7 +10,8 @@ must grant exactly that, no more:
   token needs kms:GenerateMac on the HashKey once per process (`partner.crypto`);
 * counters GetItem only where a counter is read: the daily-volume reservation of trades
   (`counters.reserve` -> `read`), the lockout check of /oauth/token and /oauth/revoke,
-  the launch slot of coins/create and the bundle records read by transaction status;
+  the launch slot and bundle records of coins/create (transaction status reads its bundle
+  record inside the token's BatchGetItem, so it has BatchGetItem on counters instead);
 * kms:Decrypt of wallet secrets only where a transaction is signed (`partner.wallets`),
   always under the wallet encryption context;
 * s3:PutObject only under `staging/` of the staging bucket, for the two pinning routes.
