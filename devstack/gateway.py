@@ -442,6 +442,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _serve
 
+    def __getattr__(self, name: str):
+        # any other method (TRACE, CONNECT, made-up ones) is routed too, so it gets the JSON
+        # 404/405 with Allow rather than http.server's 501 HTML page
+        if name.startswith("do_"):
+            return self._serve
+        raise AttributeError(name)
+
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         pass  # one line per request is written by _serve instead
 

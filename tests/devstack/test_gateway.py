@@ -438,3 +438,22 @@ def test_gateway_stop_frees_port():
     with pytest.raises(httpx.TransportError):
         httpx.get(url + "/_devstack/health", timeout=2)
     assert not any(t.name == f"devstack-gateway-{handle.port}" and t.is_alive() for t in threading.enumerate())
+
+
+def test_unknown_methods_get_the_json_405_not_a_501_page(tmp_path):
+    import http.client
+
+    from devstack.gateway import start_gateway
+
+    handle = start_gateway(REAL_TEMPLATE, {}, port=0, log=False)
+    try:
+        for method in ("TRACE", "CONNECT", "BREW"):
+            conn = http.client.HTTPConnection(handle.host, handle.port, timeout=10)
+            conn.request(method, "/oauth/token")
+            response = conn.getresponse()
+            body = response.read()
+            assert response.status == 405, (method, response.status, body[:200])
+            assert b'"error"' in body and response.getheader("Allow")
+            conn.close()
+    finally:
+        handle.stop()
