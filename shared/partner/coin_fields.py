@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass, field
 
 from partner.errors import ApiError
 
@@ -24,6 +25,28 @@ def detect_image(data: bytes) -> tuple[str, str] | None:
     if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "image/webp", "webp"
     return None
+
+
+@dataclass(frozen=True)
+class Image:
+    data: bytes = field(repr=False)
+    content_type: str
+    extension: str
+
+    @property
+    def uri(self) -> str:
+        """The ipfs:// URI pinning these bytes gives (Kubo defaults, CIDv0)."""
+        from partner import cid
+
+        return "ipfs://" + cid.cid_v0(self.data)
+
+
+def read_image(data: bytes) -> Image:
+    """The image with its type decided by content; `invalid_image_type` otherwise."""
+    found = detect_image(data)
+    if found is None:
+        raise ApiError("invalid_image_type", field="image")
+    return Image(data, *found)
 
 
 def normalize_name(value: str) -> str:

@@ -89,6 +89,12 @@ def parse_json(body: str | None, content_type: str | None, model: type[M],
         raise ApiError("invalid_input", "The body is not valid JSON.") from exc
     if not isinstance(data, dict):
         raise ApiError("invalid_input", "The body must be a JSON object.")
+    return validate(model, data, special)
+
+
+def validate(model: type[M], data: dict[str, Any], special: dict[str, str] | None = None) -> M:
+    """Validate `data` (a JSON body or form fields) into `model`; the first problem becomes
+    `invalid_input` naming its field, or the field's own code from `special`."""
     try:
         return model.model_validate(data)
     except ValidationError as exc:

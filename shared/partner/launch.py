@@ -37,10 +37,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, ValidationError
+from pydantic import AfterValidator
 from solders.hash import Hash
 from solders.instruction import Instruction
 from solders.keypair import Keypair
@@ -56,9 +56,9 @@ from partner.chain import programs as P
 from partner.chain.layouts import Global, LayoutError
 from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, unavailable
 from partner.chain.tx import PACKET_DATA_SIZE, WriteFees, assemble, sign, submit
-from partner.coin_fields import IMAGE_TYPES, detect_image, normalize_name, normalize_symbol  # noqa: F401
+from partner.coin_fields import Image, normalize_name, normalize_symbol, read_image
 from partner.errors import ApiError
-from partner.inputs import Amount, PositiveAmount, PriorityFee, StrictModel
+from partner.inputs import Amount, PositiveAmount, PriorityFee, StrictModel, validate
 from partner.settings import get_settings
 from partner.store import ddb
 from partner.wallets import SealedWalletSigner, KeypairSigner
@@ -115,12 +115,6 @@ class _Fields(StrictModel):
     maxBypassFeeLamports: Amount | None = None
 
 
-@dataclass(frozen=True)
-class Image:
-    data: bytes = field(repr=False)
-    content_type: str
-    extension: str
-
 
 @dataclass(frozen=True)
 class LaunchForm:
@@ -152,19 +146,10 @@ def parse_form(form: multipart.Form) -> LaunchForm:
     unknown_files = sorted(set(form.files) - {"image"})
     if unknown_files:
         raise _invalid(f"{unknown_files[0][:40]}: unknown file field", unknown_files[0][:40])
-    found = detect_image(upload.data)
-    if found is None:
-        raise ApiError("invalid_image_type", field="image")
-    image = Image(upload.data, *found)
+    image = read_image(upload.data)
     name = normalize_name(form.fields.get("name", ""))
     symbol = normalize_symbol(form.fields.get("symbol", ""))
-    try:
-        fields = _Fields.model_validate(form.fields)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        loc = ".".join(str(p) for p in first.get("loc", ())) or "form"
-        message = f"{loc}: unknown field" if first["type"] == "extra_forbidden" else f"{loc}: {first['msg']}"
-        raise _invalid(message, loc) from exc
+    fields = validate(_Fields, form.fields)
     if fields.initialBuySol is not None and fields.initialBuyTokens is not None:
         raise _invalid("initialBuySol and initialBuyTokens are mutually exclusive.", "initialBuyTokens")
     if fields.initialBuyMaxSolIn is not None and fields.initialBuyTokens is None:

@@ -37,7 +37,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
+
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
@@ -51,9 +51,9 @@ from partner.chain.layouts import CoinMetadata, Governance, LayoutError, Proposa
 from partner.chain.rpc import AccountData, Rpc
 from partner.chain.state import CLOCK_SYSVAR
 from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
-from partner.coin_fields import IMAGE_TYPES, detect_image, normalize_name, normalize_symbol  # noqa: F401
+from partner.coin_fields import Image, normalize_name, normalize_symbol, read_image
 from partner.errors import ApiError
-from partner.inputs import Address, Amount, PositiveAmount, WriteFields
+from partner.inputs import Address, Amount, PositiveAmount, WriteFields, validate
 from partner.settings import get_settings
 from partner.wallets import SealedWalletSigner
 
@@ -83,16 +83,6 @@ class _Fields(WriteFields):
     telegram: str | None = None
 
 
-@dataclass(frozen=True)
-class Image:
-    data: bytes = field(repr=False)
-    content_type: str
-    extension: str
-
-    @property
-    def uri(self) -> str:
-        return "ipfs://" + cids.cid_v0(self.data)
-
 
 @dataclass(frozen=True)
 class UpdateContentForm:
@@ -112,13 +102,7 @@ def parse_form(form: multipart.Form) -> UpdateContentForm:
         raise ApiError("invalid_input", f"{name[:40]}: unknown file field", field=name[:40])
     if "image" in form.fields:
         raise ApiError("invalid_input", "image must be sent as a file.", field="image")
-    try:
-        fields = _Fields.model_validate(form.fields)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        loc = ".".join(str(p) for p in first.get("loc", ())) or "form"
-        message = f"{loc}: unknown field" if first["type"] == "extra_forbidden" else f"{loc}: {first['msg']}"
-        raise ApiError("invalid_input", message, field=loc) from exc
+    fields = validate(_Fields, form.fields)
     patch: dict[str, str] = {}
     if fields.name is not None:
         patch["name"] = normalize_name(fields.name)
@@ -133,10 +117,7 @@ def parse_form(form: multipart.Form) -> UpdateContentForm:
     image = None
     upload = form.file("image")
     if upload is not None:
-        found = detect_image(upload.data)
-        if found is None:
-            raise ApiError("invalid_image_type", field="image")
-        image = Image(upload.data, *found)
+        image = read_image(upload.data)
     if not patch and image is None:
         raise ApiError("invalid_input", "Send at least one of name, symbol, image, description, website, "
                                         "twitter, telegram.")
