@@ -37,7 +37,6 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any
 
-
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
