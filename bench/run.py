@@ -28,6 +28,26 @@ CHILD = str(ROOT / "bench" / "coldstart_child.py")
 SOL = 10**9
 GOALS = {"cold_ratio": 1.5, "get_ddb_calls": 3, "trade_rpc": 3, "trade_kms": 1, "tps_ratio": 0.25, "layer_mb": 60}
 REDIRECT = "http://localhost:8080/callback"
+PRIO = {"priorityFeeLamports": "1000", "tipLamports": "1000000"}
+T = 10**6  # one token in base units
+BOND = 10**15 * 100 // 10_000  # the default proposal bond: 1% of the supply
+GOV_PATHS = {
+    "governance_vote": ("governance_vote", "/partner/v1/governance/votes"),
+    "governance_vote_cancel": ("governance_vote_cancel", "/partner/v1/governance/votes/cancel"),
+    "governance_vote_withdraw": ("governance_vote_withdraw", "/partner/v1/governance/votes/withdraw"),
+    "governance_settle": ("governance_settle", "/partner/v1/governance/proposals/settle"),
+    "governance_extend_mutability": ("governance_extend_mutability",
+                                     "/partner/v1/governance/proposals/extend-mutability"),
+    "governance_finalize_metadata": ("governance_finalize_metadata",
+                                     "/partner/v1/governance/proposals/finalize-metadata"),
+    "governance_finalize_expired": ("governance_finalize_expired", "/partner/v1/governance/metadata/finalize-expired"),
+    "governance_bond_withdraw": ("governance_bond_withdraw", "/partner/v1/governance/bonds/withdraw"),
+}
+GOV_WRITES = (*GOV_PATHS, "governance_update_content")
+# governance writes that change chain state answer 200 once per fresh voter / proposal, so
+# each of those requests gets its own (built before the request, not timed)
+GOV_FRESH = ("governance_vote", "governance_vote_cancel", "governance_vote_withdraw", "governance_settle",
+             "governance_bond_withdraw")
 
 
 def log(*parts: Any) -> None:
@@ -57,7 +77,10 @@ class Bench:
         self.env = {**os.environ}
         from partner import admin
 
-        self.client = admin.create_client(name="Bench", redirect_uri=REDIRECT, tier="Partner")
+        # the setup buys (governance bonds, fresh voters) add up to more than the default daily
+        # volume cap; the cap check itself still runs on every trade
+        self.client = admin.create_client(name="Bench", redirect_uri=REDIRECT, tier="Partner",
+                                          daily_volume_cap_lamports=10**6 * SOL)
         self.coin = self.new_coin()
         from partnerctl import dev
 
@@ -95,6 +118,24 @@ class Bench:
             wait(self.chain_url, out.json["signature"])
         return conn
 
+    def buy_exact(self, conn: Any, mint: str, tokens: int, max_sol: int = 3 * SOL) -> None:
+        from tests.chainutil import wait
+        from tests.helpers import invoke
+
+        out = invoke("trades_buy_exact_out", "POST", "/partner/v1/trades/buy-exact-out",
+                     headers={**conn.bearer(), "Content-Type": "application/json"},
+                     body={"mint": mint, "tokensOut": str(tokens), "maxSolIn": str(max_sol), **PRIO})
+        assert out.status == 200, out.body
+        assert wait(self.chain_url, out.json["signature"])["err"] is None
+
+    def gov(self, conn: Any, name: str, body: dict[str, Any]) -> Any:
+        """One governance write in-process (setup, not measured); the result."""
+        from tests.helpers import invoke
+
+        function, path = GOV_PATHS[name]
+        return invoke(function, "POST", path, body={**PRIO, **body},
+                      headers={**conn.bearer(), "Content-Type": "application/json"})
+
     def buy_body(self, lamports: int) -> dict[str, Any]:
         return {"mint": self.coin, "maxSolIn": str(lamports), "slippageBps": 500,
                 "priorityFeeLamports": "1000", "tipLamports": "1000000"}
@@ -114,7 +155,9 @@ class Requests:
         self.reader = bench.member(sol=0)
         self.traders = {name: bench.member(sol=20, tokens=True)
                         for name in ("trades_buy", "trades_buy_exact_out", "trades_sell")}
-        self.gov = bench.member(sol=2, tokens=True)
+        # every governance endpoint draws on its own member's bucket (60/min per token)
+        self.gov_members = {name: bench.member(sol=2, tokens=True) for name in GOV_WRITES}
+        self.gov = self.gov_members["governance_vote"]
         from partner import admin
 
         self.cookie = admin.create_session(self.reader.user["user_id"])["cookie"]
@@ -123,7 +166,46 @@ class Requests:
         out = invoke("trades_buy", "POST", "/partner/v1/trades/buy", body=bench.buy_body(SOL // 100),
                      headers={**self.gov.bearer(), "Content-Type": "application/json"})
         self.signature = out.json["signature"]
-        self.proposal = "11111111111111111111111111111111"
+        # a real proposal on the bench coin, open for the whole run: reads, votes and cancels
+        # answer 200; proposing again on this coin answers 422 active_proposal_exists
+        self.proposal = self._propose(bench.coin, "3600")
+        self._closed: list[tuple[Any, Any, str]] = []  # (proposer, voter, proposal): voting over
+        self._settled_voters: list[tuple[Any, str]] = []
+
+    def _propose(self, mint: str, duration: str) -> str:
+        proposer = self.b.member(sol=5)
+        self.b.buy_exact(proposer, mint, BOND + T)
+        out = self.b.gov(proposer, "governance_extend_mutability",
+                         {"mint": mint, "additionalSeconds": "86400", "voteDurationSeconds": duration})
+        assert out.status == 200, out.body
+        self._last_proposer = proposer
+        return out.json["proposal"]
+
+    def _voter(self, mint: str, proposal: str | None = None) -> Any:
+        """A fresh member holding 2 tokens of `mint` (and, with `proposal`, voting 1 on it)."""
+        voter = self.b.member(sol=1)
+        self.b.buy_exact(voter, mint, 2 * T, max_sol=SOL // 2)
+        if proposal:
+            out = self.b.gov(voter, "governance_vote", {"proposal": proposal, "side": "yes", "amount": str(T)})
+            assert out.status == 200, out.body
+        return voter
+
+    def _closed_proposal(self) -> tuple[Any, Any, str]:
+        """A proposal whose voting is over (not settled): each on its own coin, made in
+        batches of 4 with 60-second votes, then one warp of the chain clock past them."""
+        if not self._closed:
+            from tests.chainutil import warp
+
+            for k in range(4):
+                mint = self.b.new_coin()
+                proposal = self._propose(mint, "60")
+                self._closed.append((self._last_proposer, self._voter(mint, proposal), proposal))
+            warp(self.b.chain_url, 61)
+        return self._closed.pop(0)
+
+    def _settle(self, conn: Any, proposal: str) -> None:
+        out = self.b.gov(conn, "governance_settle", {"proposal": proposal})
+        assert out.status == 200, out.body
 
     def _json(self, conn: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return {"method": "POST", "path": path, "body": json.dumps(body),
@@ -185,22 +267,35 @@ class Requests:
                  "priorityFeeLamports": "1000"})
             return {"method": "POST", "path": "/partner/v1/coins/create", "body": body,
                     "headers": {**conn.bearer(), "Content-Type": ctype}}
-        gov_paths = {
-            "governance_vote": ("/partner/v1/governance/votes", {"proposal": self.proposal, "side": "yes",
-                                                                 "amount": "1000000"}),
-            "governance_vote_cancel": ("/partner/v1/governance/votes/cancel", {"proposal": self.proposal}),
-            "governance_vote_withdraw": ("/partner/v1/governance/votes/withdraw", {"proposal": self.proposal}),
-            "governance_settle": ("/partner/v1/governance/proposals/settle", {"proposal": self.proposal}),
-            "governance_extend_mutability": ("/partner/v1/governance/proposals/extend-mutability",
-                                             {"mint": b.coin, "voteDurationSeconds": 60}),
-            "governance_finalize_metadata": ("/partner/v1/governance/proposals/finalize-metadata",
-                                             {"mint": b.coin, "voteDurationSeconds": 60}),
-            "governance_finalize_expired": ("/partner/v1/governance/metadata/finalize-expired", {"mint": b.coin}),
-            "governance_bond_withdraw": ("/partner/v1/governance/bonds/withdraw", {"proposal": self.proposal}),
-        }
-        if name in gov_paths:
-            path, body = gov_paths[name]
-            return self._json(self.gov, path, {**body, **prio})
+        if name in GOV_PATHS:
+            conn = self.gov_members[name]
+            if name == "governance_vote":
+                conn, body = self._voter(b.coin), {"proposal": self.proposal, "side": "yes", "amount": str(T)}
+            elif name == "governance_vote_cancel":
+                conn, body = self._voter(b.coin, self.proposal), {"proposal": self.proposal}
+            elif name == "governance_settle":
+                _, voter, proposal = self._closed_proposal()
+                self._settled_voters.append((voter, proposal))  # settled by this request
+                body = {"proposal": proposal}
+            elif name == "governance_bond_withdraw":
+                proposer, voter, proposal = self._closed_proposal()
+                self._settle(conn, proposal)
+                self._settled_voters.append((voter, proposal))
+                conn, body = proposer, {"proposal": proposal}
+            elif name == "governance_vote_withdraw":
+                if not self._settled_voters:
+                    _, voter, proposal = self._closed_proposal()
+                    self._settle(conn, proposal)
+                    self._settled_voters.append((voter, proposal))
+                conn, proposal = self._settled_voters.pop(0)
+                body = {"proposal": proposal}
+            elif name == "governance_extend_mutability":
+                body = {"mint": b.coin, "additionalSeconds": "86400", "voteDurationSeconds": "60"}
+            elif name == "governance_finalize_metadata":
+                body = {"mint": b.coin, "voteDurationSeconds": "60"}
+            else:  # governance_finalize_expired
+                body = {"mint": b.coin}
+            return self._json(conn, GOV_PATHS[name][1], {**body, **prio})
         if name == "governance_update_content":
             import urllib3
 
@@ -210,7 +305,7 @@ class Requests:
                 {"mint": b.coin, "name": "New Name", "image": ("logo.png", png(i), "image/png"),
                  "voteDurationSeconds": "60", **prio})
             return {"method": "POST", "path": "/partner/v1/governance/proposals/update-content", "body": body,
-                    "headers": {**self.gov.bearer(), "Content-Type": ctype}}
+                    "headers": {**self.gov_members[name].bearer(), "Content-Type": ctype}}
         if name == "migrator":
             return {"scheduled": "MigratorFunction"}
         raise KeyError(name)
@@ -233,12 +328,33 @@ FUNCTIONS = sorted(p.name for p in (ROOT / "functions").iterdir() if (p / "app.p
 
 # --------------------------------------------------------------------------- 1. cold start
 
-def _child(spec: dict[str, Any], floor: bool, env: dict[str, str]) -> dict[str, Any]:
+RUNTIME_PACKAGES = ("boto3", "botocore", "s3transfer", "jmespath", "dateutil", "urllib3", "six.py")
+
+
+def _layer_path(build: Path) -> str | None:
+    """sys.path as Lambda builds it for a function: the layers (/opt/python: SharedLayer,
+    DependenciesLayer from `sam build`), then what the python3.13 runtime provides (boto3,
+    botocore and their dependencies; here symlinks into the venv). None without a build."""
+    shared, deps = build / "SharedLayer" / "python", build / "DependenciesLayer" / "python"
+    if not (shared.is_dir() and deps.is_dir()):
+        return None
+    site = ROOT / ".venv" / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    runtime = OUT / "runtime"
+    runtime.mkdir(parents=True, exist_ok=True)
+    for name in RUNTIME_PACKAGES:
+        link = runtime / name
+        if not link.exists() and (site / name).exists():
+            link.symlink_to(site / name)
+    return os.pathsep.join(map(str, (shared, deps, runtime)))
+
+
+def _child(spec: dict[str, Any], floor: bool, env: dict[str, str], isolated: bool = False) -> dict[str, Any]:
     path = OUT / ("floor.json" if floor else f"cold-{spec['function']}.json")
     path.write_text(json.dumps(spec))
     t0 = time.perf_counter()
-    proc = subprocess.run([PY, CHILD, *(["--floor"] if floor else []), str(path)], env=env,
-                          capture_output=True, text=True, timeout=120)
+    # isolated: no site-packages (-S), so only the PYTHONPATH of _layer_path is importable
+    proc = subprocess.run([PY, *(["-S"] if isolated else []), CHILD, *(["--floor"] if floor else []), str(path)],
+                          env=env, capture_output=True, text=True, timeout=120)
     wall = (time.perf_counter() - t0) * 1000
     if proc.returncode != 0:
         raise RuntimeError(f"cold start child failed ({spec.get('function', 'floor')}): {proc.stderr[-2000:]}")
@@ -247,29 +363,36 @@ def _child(spec: dict[str, Any], floor: bool, env: dict[str, str]) -> dict[str, 
     return out
 
 
-def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None) -> dict[str, Any]:
+def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
+                layers: str | None = None) -> dict[str, Any]:
+    """Cold starts in the dev venv, or (`layers`: a PYTHONPATH from _layer_path) with only
+    what a deployed function can import."""
     from partner.settings import get_settings
 
     env = {k: v for k, v in bench.env.items() if not k.startswith("PYTEST")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     if os.environ.get("BENCH_SHARED"):  # an alternative copy of shared/ (before/after comparisons)
         env["PYTHONPATH"] = os.environ["BENCH_SHARED"]
+    iso = layers is not None
+    if iso:
+        env["PYTHONPATH"] = layers
     table = get_settings().users_table
     floor_spec = {"table": table, "key": {"pk": {"S": "bench-none"}}}
-    _child(floor_spec, True, env)  # warm the OS file cache and .pyc files once
+    _child(floor_spec, True, env, iso)  # warm the OS file cache and .pyc files once
     names = only or FUNCTIONS
     for name in names:
-        _child({"root": str(ROOT), "function": name, "event": event_for(reqs.make(name, 0))}, False, env)
+        _child({"root": str(ROOT), "function": name, "event": event_for(reqs.make(name, 0))}, False, env, iso)
     floors: list[float] = []
     per: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
     for i in range(runs):
-        floors.append(_child(floor_spec, True, env)["wall_ms"])
+        floors.append(_child(floor_spec, True, env, iso)["wall_ms"])
         for name in names:
             spec = {"root": str(ROOT), "function": name, "event": event_for(reqs.make(name, i + 1))}
-            per[name].append(_child(spec, False, env))
-        log(f"cold start round {i + 1}/{runs}: floor {floors[-1]:.0f} ms")
+            per[name].append(_child(spec, False, env, iso))
+        log(f"cold start ({'layers' if iso else 'venv'}) round {i + 1}/{runs}: floor {floors[-1]:.0f} ms")
     floor_ms = statistics.median(floors)
-    result: dict[str, Any] = {"runs": runs, "floor_ms": round(floor_ms, 1), "functions": {}}
+    result: dict[str, Any] = {"runs": runs, "floor_ms": round(floor_ms, 1), "functions": {},
+                              "python_path": "layers" if iso else "venv"}
     for name, rows in per.items():
         wall = statistics.median(r["wall_ms"] for r in rows)
         result["functions"][name] = {
@@ -352,10 +475,10 @@ def warm_latency(bench: Bench, reqs: Requests, names: list[str], n: int) -> dict
     with httpx.Client(base_url=base, timeout=30) as http:
         for name in names:
             count = min(n, WARM_LIMITS.get(name, n))
-            if name in ("governance_vote", "governance_vote_cancel", "governance_vote_withdraw",
-                        "governance_settle", "governance_extend_mutability", "governance_finalize_metadata",
-                        "governance_finalize_expired", "governance_bond_withdraw", "governance_update_content"):
-                count = min(count, 12)  # the governance bucket (60/min) is shared by the one member
+            if name in GOV_FRESH:
+                count = min(count, 5)  # each request needs a fresh voter or proposal (built untimed)
+            elif name in GOV_WRITES:
+                count = min(count, 20)  # each endpoint's own member: within its 60/min bucket
             if count == 0:
                 continue
             times: list[float] = []
@@ -379,7 +502,10 @@ def warm_latency(bench: Bench, reqs: Requests, names: list[str], n: int) -> dict
 
 # --------------------------------------------------------------------------- 4. chain throughput
 
-def _transfers(n: int, blockhash: Any, payer: Any) -> list[Any]:
+RPC_BATCH = 100
+
+
+def _transfers(n: int, blockhash: Any, payer: Any, offset: int = 0) -> list[Any]:
     from solders.keypair import Keypair
     from solders.message import Message
     from solders.system_program import TransferParams, transfer
@@ -388,7 +514,7 @@ def _transfers(n: int, blockhash: Any, payer: Any) -> list[Any]:
     out = []
     for i in range(n):
         dest = Keypair().pubkey()
-        ix = transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=dest, lamports=1_000_000 + i))
+        ix = transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=dest, lamports=1_000_000 + offset + i))
         out.append(VersionedTransaction(Message.new_with_blockhash([ix], payer.pubkey(), blockhash), [payer]))
     return out
 
@@ -397,6 +523,7 @@ def chain_tps(n: int) -> dict[str, Any]:
     import base64
 
     import httpx
+    from solders.hash import Hash
     from solders.keypair import Keypair
     from solders.litesvm import LiteSVM
 
@@ -430,20 +557,32 @@ def chain_tps(n: int) -> dict[str, Any]:
         result["bank_tps"] = round(n / (time.perf_counter() - t0), 1)
         result["bank_failed"] = failed
 
+        # JSON-RPC: signed in batches of RPC_BATCH, each batch just before it is sent with a
+        # blockhash fetched then, so none expires on the way; only the sends are timed
         payer2 = Keypair()
         bank_info["airdrop"](payer2.pubkey(), 1000 * SOL)
-        txs = _transfers(n, bank_info["blockhash"](), payer2)
-        wires = [base64.b64encode(bytes(tx)).decode() for tx in txs]
         failed = 0
+        errors: Counter[str] = Counter()
+        sent_s = 0.0
         with httpx.Client(timeout=30) as http:
-            t0 = time.perf_counter()
-            for i, wire in enumerate(wires):
-                body = http.post(handle.url, json={"jsonrpc": "2.0", "id": i, "method": "sendTransaction",
-                                                   "params": [wire, {"encoding": "base64"}]}).json()
-                if "error" in body:
-                    failed += 1
-            result["rpc_tps"] = round(n / (time.perf_counter() - t0), 1)
+            for start in range(0, n, RPC_BATCH):
+                blockhash = Hash.from_string(http.post(handle.url, json={
+                    "jsonrpc": "2.0", "id": 0, "method": "getLatestBlockhash"}).json()["result"]["value"]["blockhash"])
+                batch = _transfers(min(RPC_BATCH, n - start), blockhash, payer2, offset=start)
+                wires = [base64.b64encode(bytes(tx)).decode() for tx in batch]
+                t0 = time.perf_counter()
+                for i, wire in enumerate(wires):
+                    body = http.post(handle.url, json={"jsonrpc": "2.0", "id": start + i, "method": "sendTransaction",
+                                                       "params": [wire, {"encoding": "base64"}]}).json()
+                    if "error" in body:
+                        failed += 1
+                        errors[str(body["error"].get("message", body["error"]))[:120]] += 1
+                sent_s += time.perf_counter() - t0
+        result["rpc_tps"] = round(n / sent_s, 1)
+        result["rpc_ok_tps"] = round((n - failed) / sent_s, 1)
+        result["rpc_batch"] = RPC_BATCH
         result["rpc_failed"] = failed
+        result["rpc_errors"] = dict(errors)
     finally:
         handle.stop()
     result["bank_vs_litesvm"] = round(result["bank_tps"] / result["litesvm_tps"], 3)
@@ -532,29 +671,46 @@ def main(argv: list[str] | None = None) -> int:
                                "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     previous = json.loads(Path(args.out).read_text()) if Path(args.out).exists() else {}
     names = args.only or FUNCTIONS
+    results["load_average"] = {}
+
+    def load(section: str) -> None:
+        """The 1-minute load average as a section starts (the machine is shared)."""
+        results["load_average"][section] = round(os.getloadavg()[0], 2)
+        log(f"{section}: load average {results['load_average'][section]}")
+
+    load("start")
     if parts & {"cold", "calls", "warm"}:
         bench = Bench()
         try:
             reqs = Requests(bench)
             if "calls" in parts:
-                log("call budgets")
+                load("calls")
                 results["calls"] = call_budgets(bench, reqs, names)
             if "warm" in parts:
-                log("warm latency")
+                load("warm")
                 results["warm"] = warm_latency(bench, reqs, names, args.warm)
             if "cold" in parts:
                 log("cold starts")
+                layers = _layer_path(Path(args.build_dir))
+                load("cold")
                 results["cold_start"] = cold_starts(bench, reqs, max(5, args.runs), args.only)
+                if layers:  # again with only what the deployed function can import
+                    load("cold_layers")
+                    try:
+                        results["cold_start_layers"] = cold_starts(bench, reqs, max(5, args.runs), args.only, layers)
+                    except RuntimeError as exc:
+                        results["cold_start_layers"] = {"error": str(exc)[-500:]}
         finally:
             bench.stop()
     if "tps" in parts:
-        log("chain throughput")
+        load("tps")
         results["chain_tps"] = chain_tps(args.tx)
     if "layers" in parts:
         results["layers"] = layer_sizes(Path(args.build_dir))
-    for key in ("cold_start", "calls", "warm", "chain_tps", "layers"):
+    for key in ("cold_start", "cold_start_layers", "calls", "warm", "chain_tps", "layers"):
         if key not in results and key in previous:
             results[key] = previous[key]  # a partial run keeps the other sections
+    load("end")
     notes = ROOT / "bench" / "notes.json"
     if notes.exists():
         results["notes"] = json.loads(notes.read_text())
