@@ -69,11 +69,13 @@ def _http(timeout: float):
     if client is None:
         import httpx
 
+        from partner import tls
+
         with _lock:
             client = _clients.get(timeout)
             if client is None:
                 client = _clients[timeout] = httpx.Client(
-                    timeout=httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout))
+                    timeout=httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout)), verify=tls.context()
                 )
     return client
 

@@ -42,8 +42,13 @@ def _http(timeout: float) -> httpx.Client:
     if client is None:
         import httpx
 
+        from partner import tls
+
         with _lock:
-            client = _clients.setdefault(timeout, httpx.Client(timeout=timeout, headers={"Content-Type": "application/json"}))
+            client = _clients.get(timeout)
+            if client is None:
+                client = _clients[timeout] = httpx.Client(timeout=timeout, verify=tls.context(),
+                                                          headers={"Content-Type": "application/json"})
     return client
 
 
