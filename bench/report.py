@@ -97,7 +97,13 @@ def render(r: dict[str, Any]) -> str:
             "",
             "Sequential HTTP requests to the devstack gateway on 127.0.0.1 (the handlers run in the gateway's "
             "process, already imported; two unmeasured requests first). Loops are bounded by the rate-limit "
-            "buckets (trade 60/min per connection, OAuth 30/min per IP, governance 60/min).",
+            "buckets (read 300/min, trade and governance 60/min per connection, OAuth 30/min per IP); each "
+            "read, trade and governance endpoint has its own connection. Governance: a real proposal is "
+            "open on the bench coin; vote and votes/cancel get a fresh voter per request, settle, "
+            "bonds/withdraw and votes/withdraw a proposal whose vote is over (built before each request, "
+            "untimed), so those rows are real 200s; extend-mutability, finalize-metadata and "
+            "update-content answer 422 active_proposal_exists on that coin and finalize-expired 422 "
+            "(the mutability window is open): refusals after authentication, input and chain reads.",
             "",
             "| endpoint | n | p50 ms | p99 ms | statuses |",
             "|---|---:|---:|---:|---|",

@@ -153,6 +153,9 @@ class Requests:
     def __init__(self, bench: Bench) -> None:
         self.b = bench
         self.reader = bench.member(sol=0)
+        # each read endpoint its own connection: the read bucket is 300/min per token
+        self.readers = {"me": self.reader, "governance_read": bench.member(sol=0),
+                        "governance_votes_list": bench.member(sol=0)}
         self.traders = {name: bench.member(sol=20, tokens=True)
                         for name in ("trades_buy", "trades_buy_exact_out", "trades_sell")}
         # every governance endpoint draws on its own member's bucket (60/min per token)
@@ -215,13 +218,14 @@ class Requests:
         b, r = self.b, self.reader
         prio = {"priorityFeeLamports": "1000", "tipLamports": "1000000"}
         if name == "me":
-            return {"method": "GET", "path": "/partner/v1/me", "headers": r.bearer()}
+            return {"method": "GET", "path": "/partner/v1/me", "headers": self.readers[name].bearer()}
         if name == "governance_read":
-            return {"method": "GET", "path": f"/partner/v1/governance/{b.coin}", "headers": r.bearer(),
+            return {"method": "GET", "path": f"/partner/v1/governance/{b.coin}", "headers": self.readers[name].bearer(),
                     "resource": "/partner/v1/governance/{mint}"}
         if name == "governance_votes_list":
             return {"method": "GET", "path": f"/partner/v1/governance/proposals/{self.proposal}/votes",
-                    "headers": r.bearer(), "resource": "/partner/v1/governance/proposals/{proposal}/votes"}
+                    "headers": self.readers[name].bearer(),
+                    "resource": "/partner/v1/governance/proposals/{proposal}/votes"}
         if name == "transaction_status":
             return {"method": "GET", "path": f"/partner/v1/transactions/{self.signature}/status",
                     "headers": self.gov.bearer(), "resource": "/partner/v1/transactions/{signature}/status"}
@@ -654,13 +658,16 @@ def machine() -> dict[str, Any]:
     return info
 
 
+DEFAULT_PARTS = "cold,calls,warm,tps,layers"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="cold starts per function (median; >= 5)")
     parser.add_argument("--warm", type=int, default=200, help="warm requests per read endpoint")
     parser.add_argument("--tx", type=int, default=2000, help="SOL transfers for the throughput comparison")
     parser.add_argument("--only", nargs="*", help="limit to these functions")
-    parser.add_argument("--parts", default="cold,calls,warm,tps,layers")
+    parser.add_argument("--parts", default=DEFAULT_PARTS)
     parser.add_argument("--build-dir", default=str(ROOT / ".aws-sam" / "build"))
     parser.add_argument("--out", default=str(ROOT / "bench" / "results.json"))
     parser.add_argument("--doc", default=str(ROOT / "docs" / "benchmarks.md"))
@@ -710,7 +717,14 @@ def main(argv: list[str] | None = None) -> int:
     for key in ("cold_start", "cold_start_layers", "calls", "warm", "chain_tps", "layers"):
         if key not in results and key in previous:
             results[key] = previous[key]  # a partial run keeps the other sections
+        elif args.only and key in ("calls", "warm") and key in previous:
+            results[key] = {**previous[key], **results[key]}  # and the other functions' rows
     load("end")
+    if (args.only or parts != set(DEFAULT_PARTS.split(","))) and previous:  # a partial re-run
+        rerun = f"re-run {results['measured_at']} ({args.parts}; {', '.join(names) if args.only else 'all'})"
+        results["measured_at"] = previous.get("measured_at", results["measured_at"])
+        results["load_average"] = {**previous.get("load_average", {}),
+                                   **{f"{rerun}: {k}": v for k, v in results["load_average"].items()}}
     notes = ROOT / "bench" / "notes.json"
     if notes.exists():
         results["notes"] = json.loads(notes.read_text())
