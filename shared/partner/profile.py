@@ -1,34 +1,38 @@
-"""GET /partner/v1/me."""
+"""GET /partner/v1/me.
+
+The body is built as a plain dict (same keys, order and types as the spec's Profile:
+`user.walletSolana`, `user.twitterHandle`, `user.tradingEnabled`, `client`, `scopes`).
+Its fields come typed from the stores (str | None, bool, str, tuple of str), so the
+pydantic models added no validation, and importing pydantic was ~60-70 ms of /me's cold
+start (nothing else /me imports uses it). The models live in partner.profile_models for
+the OpenAPI document and are imported only on demand (`partner.profile.Profile`).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from partner.access import Principal
-
-
-class ProfileUser(BaseModel):
-    walletSolana: str | None
-    twitterHandle: str | None
-    tradingEnabled: bool
-
-
-class Profile(BaseModel):
-    user: ProfileUser
-    client: str | None
-    scopes: list[str] = Field(default_factory=list)
 
 
 def profile(principal: Principal) -> dict[str, Any]:
     user = principal.user
-    return Profile(
-        user=ProfileUser(
-            walletSolana=user.wallet,
-            twitterHandle=user.twitter_handle,
-            tradingEnabled=user.trading_enabled,
-        ),
-        client=principal.client.client_id,
-        scopes=list(principal.scopes),
-    ).model_dump()
+    return {
+        "user": {
+            "walletSolana": user.wallet,
+            "twitterHandle": user.twitter_handle,
+            "tradingEnabled": user.trading_enabled,
+        },
+        "client": principal.client.client_id,
+        "scopes": list(principal.scopes),
+    }
+
+
+def __getattr__(name: str) -> Any:
+    """`Profile` / `ProfileUser`: the pydantic models of this body, imported on demand
+    (the OpenAPI generator uses them; the handler does not)."""
+    if name in ("Profile", "ProfileUser"):
+        from partner import profile_models
+
+        return getattr(profile_models, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
