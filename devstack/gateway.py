@@ -35,6 +35,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from .cfn import Function, Template, load_template
 from .events import api_event, lambda_context, match_path
+from .tcp import NoDelay
 
 __all__ = [
     "MAX_PAYLOAD_BYTES",
@@ -355,7 +356,7 @@ class _PayloadTooLarge(Exception):
     pass
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(NoDelay, BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "devstack-gateway"
     sys_version = ""

@@ -34,6 +34,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from devstack.tcp import NoDelay
+
 __all__ = ["PinServer", "start_pin_server", "set_fault", "clear_fault", "fault_state", "MAX_BODY"]
 
 MAX_BODY = 64 * 1024 * 1024
@@ -197,7 +199,7 @@ class PinServer:
 
 
 def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(NoDelay, BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "devstack-pinserver/1"
 

@@ -30,6 +30,7 @@ from solders.signature import Signature
 from solders.transaction import VersionedTransaction
 
 from . import constants as C
+from ..tcp import NoDelay
 from .b58 import b58decode, b58encode
 from .bank import Bank, TxError, TxResult, tx_error_display, ui_token_amount
 from .builtins.compute_budget import ComputeBudgetError
@@ -836,7 +837,7 @@ class ChainRPC:
 # ---------------------------------------------------------------------------
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(NoDelay, BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: _ChainHTTPServer
 
