@@ -64,7 +64,8 @@ def staging_key(data: bytes) -> str:
     return STAGING_PREFIX + hashlib.sha256(data).hexdigest()
 
 
-def _http(timeout: float):
+def http_client(timeout: float):
+    """The process's httpx client for the pinning node with this timeout (made on first use)."""
     client = _clients.get(timeout)
     if client is None:
         import httpx
@@ -147,7 +148,7 @@ def _add(data: bytes, filename: str, content_type: str, timeout: float) -> dict[
     _run_hooks("add")
     url = get_settings().pinning_url.rstrip("/") + "/api/v0/add"
     try:
-        response = _http(timeout).post(
+        response = http_client(timeout).post(
             url,
             params={"pin": "true", "cid-version": "0"},
             files={"file": (filename, data, content_type)},

@@ -182,7 +182,7 @@ def test_malformed_answers_are_pinning_unavailable(pin_server, monkeypatch):
             def post(self, *args, **kwargs):
                 return answer
 
-        monkeypatch.setattr(pinning, "_http", lambda timeout: Client())
+        monkeypatch.setattr(pinning, "http_client", lambda timeout: Client())
         with pytest.raises(ApiError) as excinfo:
             pinning.pin_bytes(b"data", "d.bin")
         _assert_unavailable(excinfo)

@@ -184,7 +184,7 @@ def read_document(uri: str) -> dict[str, Any]:
 
     url = get_settings().pinning_url.rstrip("/") + "/api/v0/cat"
     try:
-        response = httpx.post(url, params={"arg": cid}, timeout=CAT_TIMEOUT)
+        response = pinning.http_client(CAT_TIMEOUT).post(url, params={"arg": cid})
     except httpx.HTTPError as exc:
         raise pinning.unavailable("The current metadata could not be read.") from exc
     if response.status_code >= 500 or response.status_code == 429:
