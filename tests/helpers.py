@@ -139,3 +139,24 @@ def connect(client: dict, user: dict, scope: str = "profile:read", ip: str = "12
                                  "redirect_uri": "http://localhost:8080/callback"}, ip=ip)
     assert result.status == 200, result.body
     return Connected(client, user, result.json, verifier)
+
+
+def connect_http(http, client: dict, user: dict, scope: str, redirect_uri: str) -> dict[str, str]:
+    """The whole connect flow over HTTP (consent page, approve, code exchange); the bearer header."""
+    from partner import admin
+
+    cookie = admin.create_session(user["user_id"])["cookie"]
+    verifier, challenge = pkce_pair()
+    page = http.get("/oauth/authorize", params={
+        "response_type": "code", "client_id": client["client_id"], "redirect_uri": redirect_uri,
+        "scope": scope, "state": "s", "code_challenge": challenge, "code_challenge_method": "S256"},
+        headers={"Cookie": cookie})
+    assert page.status_code == 200, page.text
+    approved = http.post("/oauth/authorize", data=hidden_inputs(page.text) | {"decision": "approve"},
+                         headers={"Cookie": cookie})
+    assert approved.status_code == 302, approved.text
+    code = parse_qs(urlsplit(approved.headers["location"]).query)["code"][0]
+    token = http.post("/oauth/token", auth=(client["client_id"], client["api_key"]), data={
+        "grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier})
+    assert token.status_code == 200, token.text
+    return {"Authorization": f"Bearer {token.json()['access_token']}"}

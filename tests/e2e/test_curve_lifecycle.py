@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import base64
 import time
-from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
 from tests.chainutil import POOL_OPEN_DELAY, airdrop, balance, rpc, token_balance, wait, warp
-from tests.helpers import hidden_inputs, pkce_pair
+from tests.helpers import connect_http
 
 SOL = 10**9
 TIP = 1_000_000
@@ -19,26 +18,6 @@ PRIO = 10_000
 NETWORK_FEE = 5000 + PRIO + TIP
 TOKENS = 10**6
 REDIRECT = "http://127.0.0.1:9/cb"
-
-
-def connect_http(http: httpx.Client, client: dict, user: dict) -> dict[str, str]:
-    from partner import admin
-
-    cookie = admin.create_session(user["user_id"])["cookie"]
-    verifier, challenge = pkce_pair()
-    page = http.get("/oauth/authorize", params={
-        "response_type": "code", "client_id": client["client_id"], "redirect_uri": REDIRECT,
-        "scope": "trade:execute", "state": "s", "code_challenge": challenge, "code_challenge_method": "S256"},
-        headers={"Cookie": cookie})
-    assert page.status_code == 200, page.text
-    approved = http.post("/oauth/authorize", data=hidden_inputs(page.text) | {"decision": "approve"},
-                         headers={"Cookie": cookie})
-    assert approved.status_code == 302, approved.text
-    code = parse_qs(urlsplit(approved.headers["location"]).query)["code"][0]
-    token = http.post("/oauth/token", auth=(client["client_id"], client["api_key"]), data={
-        "grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT, "code_verifier": verifier})
-    assert token.status_code == 200, token.text
-    return {"Authorization": f"Bearer {token.json()['access_token']}"}
 
 
 def account(chain, pubkey, cls):
@@ -66,7 +45,7 @@ def test_curve_to_pool_lifecycle_over_http(devstack, chain):
         airdrop(chain.url, user["wallet"], 100 * SOL)
 
     with httpx.Client(base_url=devstack.url, timeout=60) as http:
-        auth = [connect_http(http, client, user) for user in users]
+        auth = [connect_http(http, client, user, "trade:execute", REDIRECT) for user in users]
 
         def trade(i: int, kind: str, **body: str) -> httpx.Response:
             return http.post(f"/partner/v1/trades/{kind}", headers=auth[i], json={

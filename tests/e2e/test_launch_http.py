@@ -4,45 +4,19 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 import httpx
-import pytest
 
 from tests.chainutil import airdrop, balance, token_balance, wait, warp
-from tests.helpers import hidden_inputs, pkce_pair
+from tests.helpers import connect_http
 
 SOL = 10**9
 TIP = 1_000_000
 PRIO = 10_000
 REDIRECT = "http://127.0.0.1:9/cb"
 PNG = b"\x89PNG\r\n\x1a\n" + os.urandom(64)
-ROOT = Path(__file__).resolve().parents[2]
-ROUTED = "CodeUri: functions/coins_create" in (ROOT / "template.yaml").read_text()
 
 
-def connect_http(http: httpx.Client, client: dict, user: dict, scope: str) -> dict[str, str]:
-    from partner import admin
-
-    cookie = admin.create_session(user["user_id"])["cookie"]
-    verifier, challenge = pkce_pair()
-    page = http.get("/oauth/authorize", params={
-        "response_type": "code", "client_id": client["client_id"], "redirect_uri": REDIRECT,
-        "scope": scope, "state": "s", "code_challenge": challenge, "code_challenge_method": "S256"},
-        headers={"Cookie": cookie})
-    assert page.status_code == 200, page.text
-    approved = http.post("/oauth/authorize", data=hidden_inputs(page.text) | {"decision": "approve"},
-                         headers={"Cookie": cookie})
-    assert approved.status_code == 302, approved.text
-    code = parse_qs(urlsplit(approved.headers["location"]).query)["code"][0]
-    token = http.post("/oauth/token", auth=(client["client_id"], client["api_key"]), data={
-        "grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT, "code_verifier": verifier})
-    assert token.status_code == 200, token.text
-    return {"Authorization": f"Bearer {token.json()['access_token']}"}
-
-
-@pytest.mark.skipif(not ROUTED, reason="template.yaml does not declare CoinsCreateFunction yet")
 def test_launch_with_image_and_first_buy_then_sell_over_http(devstack, chain):
     from partner import admin
     from partner.chain import curve
@@ -52,7 +26,7 @@ def test_launch_with_image_and_first_buy_then_sell_over_http(devstack, chain):
     airdrop(chain.url, creator["wallet"], 5 * SOL)
     sol = SOL // 2
     with httpx.Client(base_url=devstack.url, timeout=60) as http:
-        headers = connect_http(http, client, creator, "coin:create trade:execute")
+        headers = connect_http(http, client, creator, "coin:create trade:execute", REDIRECT)
         launched = http.post("/partner/v1/coins/create", headers=headers,
                              data={"name": "Gateway Launch", "symbol": "gwl", "description": "over HTTP",
                                    "initialBuySol": str(sol), "slippageBps": "50"},
