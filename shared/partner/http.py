@@ -112,6 +112,16 @@ def source_ip(event: dict) -> str:
     return ((event.get("requestContext") or {}).get("identity") or {}).get("sourceIp") or "unknown"
 
 
+def single_params(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """Name -> value; a repeated parameter is invalid_request (RFC 6749 section 3.1)."""
+    out: dict[str, str] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ApiError("invalid_request", f"Parameter {key[:40]} is repeated.")
+        out[key] = value
+    return out
+
+
 def parse_params(body: str | None, content_type: str | None, *, allow_json: bool = True) -> dict[str, str]:
     """Form or JSON parameters; a repeated or non-string parameter is invalid_request."""
     ctype = (content_type or "").split(";")[0].strip().lower()
@@ -119,13 +129,7 @@ def parse_params(body: str | None, content_type: str | None, *, allow_json: bool
     if len(text.encode()) > MAX_JSON_BODY:
         raise ApiError("invalid_request", "The request body is over 64 KiB.")
     if ctype == "application/x-www-form-urlencoded":
-        pairs = parse_qsl(text, keep_blank_values=True, strict_parsing=False)
-        out: dict[str, str] = {}
-        for key, value in pairs:
-            if key in out:
-                raise ApiError("invalid_request", f"Parameter {key[:40]} is repeated.")
-            out[key] = value
-        return out
+        return single_params(parse_qsl(text, keep_blank_values=True, strict_parsing=False))
     if ctype == JSON and allow_json:
         try:
             data = json.loads(text or "null")

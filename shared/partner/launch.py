@@ -55,7 +55,7 @@ from partner.chain import instructions as ix
 from partner.chain import programs as P
 from partner.chain.layouts import Global, LayoutError
 from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, unavailable
-from partner.chain.tx import PACKET_DATA_SIZE, WriteFees, assemble, sign, submit
+from partner.chain.tx import WriteFees, assemble, check_size, sign, submit
 from partner.coin_fields import Image, normalize_name, normalize_symbol, read_image
 from partner.errors import ApiError
 from partner.inputs import Amount, PositiveAmount, PriorityFee, StrictModel, validate
@@ -387,11 +387,7 @@ def _launch_message(creator: Pubkey, mint: Pubkey, form: LaunchForm, uri: str, b
     if bypass_fee > 0:
         treasury = Pubkey.from_string(get_settings().platform_treasury or "")
         instructions.append(ix.system_transfer(creator, treasury, bypass_fee))
-    message = Message.new_with_blockhash(instructions, creator, blockhash)
-    size = len(bytes(Transaction.new_unsigned(message)))
-    if size > PACKET_DATA_SIZE:
-        raise ApiError("tx_too_large", f"The launch transaction is {size} bytes; the limit is {PACKET_DATA_SIZE}.")
-    return message
+    return check_size(Message.new_with_blockhash(instructions, creator, blockhash))
 
 
 def _send_bundle(engine: BlockEngine, txs: list[Transaction]) -> str:

@@ -50,7 +50,11 @@ def assemble(payer: Pubkey, program_ixs: Sequence[Instruction], *, fees: WriteFe
     if partner_fee and partner_fee[1] > 0:
         instructions.append(ix.partner_fee_transfer(payer, partner_fee[0], partner_fee[1]))
     instructions.append(ix.tip_transfer(payer, tip_account or random.choice(TIP_ACCOUNTS), fees.tip_lamports))
-    message = Message.new_with_blockhash(instructions, payer, blockhash)
+    return check_size(Message.new_with_blockhash(instructions, payer, blockhash))
+
+
+def check_size(message: Message) -> Message:
+    """The message, if its signed transaction fits Solana's 1232-byte packet; else 422 tx_too_large."""
     size = len(bytes(Transaction.new_unsigned(message)))
     if size > PACKET_DATA_SIZE:
         raise ApiError("tx_too_large", f"The transaction is {size} bytes; the limit is {PACKET_DATA_SIZE}.")

@@ -13,6 +13,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from partner import clock, crypto, scopes, tokens
 from partner.errors import ApiError
+from partner.http import single_params
 from partner.oauth import pkce
 from partner.oauth.grants import CODE_TTL
 from partner.store import auth as store
@@ -49,15 +50,6 @@ class AuthorizeRequest:
         )
 
 
-def _single(query: list[tuple[str, str]]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for key, value in query:
-        if key in out:
-            raise ApiError("invalid_request", f"Parameter {key[:40]} is repeated.")
-        out[key] = value
-    return out
-
-
 def redirect_allowed(client: Client, uri: str) -> bool:
     if not crypto.equal(uri, client.redirect_uri):
         return False
@@ -71,7 +63,7 @@ def redirect_allowed(client: Client, uri: str) -> bool:
 
 
 def validate(query: list[tuple[str, str]]) -> AuthorizeRequest:
-    params = _single(query)
+    params = single_params(query)
     client_id = params.get("client_id", "")
     client = get_client(client_id) if tokens.is_hex_id(client_id) else None
     if client is None or client.suspended:
