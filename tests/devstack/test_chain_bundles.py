@@ -5,23 +5,14 @@ from __future__ import annotations
 import hashlib
 
 import httpx
-import pytest
 from solders.keypair import Keypair
 from solders.system_program import TransferParams, transfer
 
 from devstack.chain import constants as C
 from devstack.chain.b58 import b58encode
-from devstack.chain.server import start_chain
 from devstack.chain.testing import airdrop, b64, balance, build_tx, latest_blockhash, result
 
 SOL = 1_000_000_000
-
-
-@pytest.fixture
-def chain():
-    h = start_chain(port=0, plugins=False)
-    yield h
-    h.stop()
 
 
 def be(chain, method, params):

@@ -15,18 +15,10 @@ from solders.system_program import TransferParams, transfer
 
 from devstack.chain import constants as C
 from devstack.chain.runtime import InvokeContext, ProgramError, register_program
-from devstack.chain.server import start_chain
 from devstack.chain.testing import airdrop, b64, balance, build_tx, latest_blockhash, result, rpc, send
 
 SOL = 1_000_000_000
 MEMO = C.MEMO_V2_PROGRAM_ID
-
-
-@pytest.fixture
-def chain():
-    h = start_chain(port=0, plugins=False)
-    yield h
-    h.stop()
 
 
 @pytest.fixture

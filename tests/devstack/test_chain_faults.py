@@ -12,17 +12,9 @@ from solana.rpc.core import RPCException
 from solders.keypair import Keypair
 from solders.system_program import TransferParams, transfer
 
-from devstack.chain.server import start_chain
 from devstack.chain.testing import airdrop, b64, balance, build_tx, latest_blockhash, result, rpc, send
 
 SOL = 1_000_000_000
-
-
-@pytest.fixture
-def chain():
-    h = start_chain(port=0, plugins=False)
-    yield h
-    h.stop()
 
 
 def fault(chain, **spec):

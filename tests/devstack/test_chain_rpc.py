@@ -6,7 +6,6 @@ import asyncio
 import base64
 
 import httpx
-import pytest
 from solana.rpc.async_api import AsyncClient
 from solana.rpc.models import TxOpts
 from solders.keypair import Keypair
@@ -15,17 +14,9 @@ from solders.pubkey import Pubkey
 from solders.system_program import TransferParams, transfer
 
 from devstack.chain import constants as C
-from devstack.chain.server import start_chain
 from devstack.chain.testing import airdrop, balance, build_tx, latest_blockhash, result, rpc
 
 SOL = 1_000_000_000
-
-
-@pytest.fixture
-def chain():
-    h = start_chain(port=0, plugins=False)
-    yield h
-    h.stop()
 
 
 def run(coro):

@@ -15,18 +15,10 @@ from solders.system_program import CreateAccountParams, create_account
 from spl.token import instructions as T
 from spl.token.constants import TOKEN_PROGRAM_ID
 
-from devstack.chain.server import start_chain
 from devstack.chain.testing import airdrop, balance, build_tx, latest_blockhash, result, rpc, send
 
 SOL = 1_000_000_000
 DEC = 6
-
-
-@pytest.fixture
-def chain():
-    h = start_chain(port=0, plugins=False)
-    yield h
-    h.stop()
 
 
 def ok(url, tx):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 
@@ -15,3 +17,20 @@ def devstack(aws_stack, chain):
     stack.seeded = seed(stack)
     yield stack
     stack.stop()
+
+
+# Debian's Chromium driven by Playwright (no browser download), for the browser tests.
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# without the background-networking flags Chromium keeps trying hosts this machine cannot reach
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()

@@ -3,7 +3,6 @@ connect -> profile -> trade, checked on the chain."""
 
 from __future__ import annotations
 
-import shutil
 import threading
 
 import pytest
@@ -11,9 +10,6 @@ import pytest
 from tests.chainutil import new_coin, token_balance, wait
 
 pytestmark = pytest.mark.browser
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
 
 
 @pytest.fixture(scope="module")
@@ -31,16 +27,6 @@ def partner_app(devstack):
     yield base
     server.shutdown()
     server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def test_connect_profile_trade(browser, devstack, chain, partner_app):
