@@ -48,7 +48,7 @@ from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
-from partner import access, clock, links, multipart, pinning, txstatus
+from partner import access, clock, links, multipart, pinning, presend, txstatus
 from partner.access import Principal
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
@@ -461,12 +461,16 @@ def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, 
     out: dict[str, Any] = {"signature": str(launch_tx.signatures[0]), "mint": str(mint), "status": "submitted",
                            "metadataUri": metadata.uri, "imageUri": image.uri, "initialBuyPlan": None}
     if buy_message is None:
+        presend.before_send(principal, presend.Outgoing("coin_create", (out["signature"],), str(mint), str(creator),
+                                                        last_valid))
         submit(chain, launch_tx)
     else:
         assert plan is not None
         buy_tx = sign(buy_message, [signer])
         signatures = [str(launch_tx.signatures[0]), str(buy_tx.signatures[0])]
         engine = engine or BlockEngine(settings.block_engine_url)
+        presend.before_send(principal, presend.Outgoing("coin_create", tuple(signatures), str(mint), str(creator),
+                                                        last_valid))
         bundle_id = _send_bundle(engine, [launch_tx, buy_tx])
         txstatus.record_bundle(bundle_id, signatures, last_valid_block_height=last_valid)
         if _bundle_failed(engine, bundle_id):

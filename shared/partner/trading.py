@@ -17,7 +17,7 @@ from pydantic import Field, field_validator
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
-from partner import access, clock, observability
+from partner import access, clock, observability, presend
 from partner.access import Principal
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
@@ -279,6 +279,8 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
     sent = False
     try:
         tx = sign(message, [signer])
+        presend.before_send(principal, presend.Outgoing(KINDS[type(req)], (str(tx.signatures[0]),), req.mint,
+                                                        str(signer.pubkey), state.last_valid_block_height))
         signature = submit(chain, tx)
         sent = True
     except ApiError as exc:

@@ -40,7 +40,7 @@ from typing import Any
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
-from partner import access, links, multipart, pinning
+from partner import access, links, multipart, pinning, presend
 from partner import cid as cids
 from partner.access import Principal
 from partner.chain import governance_math as GM
@@ -300,6 +300,8 @@ def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = N
         message = build(metadata_uri)
 
     tx = sign(message, [signer])
+    presend.before_send(principal, presend.Outgoing("propose_update_content", (str(tx.signatures[0]),), form.mint,
+                                                    str(signer.pubkey), state.last_valid_block_height))
     signature = land_processed(chain, tx, state.last_valid_block_height)
     return {
         "signature": str(signature),

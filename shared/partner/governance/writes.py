@@ -24,7 +24,7 @@ from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
-from partner import access
+from partner import access, presend
 from partner.access import Principal
 from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
@@ -223,8 +223,8 @@ def read_governance(chain: Rpc, mint: Pubkey, wallet: Pubkey) -> GovernanceState
 
 # ------------------------------------------------------------------ landing
 
-def _land(chain: Rpc, signer: SealedWalletSigner, instruction: Instruction, req: WriteFields, snap: Snapshot,
-          wallet_lamports: int, rent: int = 0) -> str:
+def _land(principal: Principal, kind: str, mint: Pubkey, chain: Rpc, signer: SealedWalletSigner,
+          instruction: Instruction, req: WriteFields, snap: Snapshot, wallet_lamports: int, rent: int = 0) -> str:
     fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
     message: Message = assemble(signer.pubkey, [instruction], fees=fees, blockhash=snap.blockhash,
                                 units=GOVERNANCE_UNITS)
@@ -232,6 +232,8 @@ def _land(chain: Rpc, signer: SealedWalletSigner, instruction: Instruction, req:
     if wallet_lamports < required:
         raise ApiError("insufficient_sol", requiredLamports=str(required), availableLamports=str(wallet_lamports))
     tx = sign(message, [signer])
+    presend.before_send(principal, presend.Outgoing(kind, (str(tx.signatures[0]),), str(mint), str(signer.pubkey),
+                                                    snap.last_valid_block_height))
     return str(land_processed(chain, tx, snap.last_valid_block_height))
 
 
@@ -267,7 +269,8 @@ def cast_vote(principal: Principal, req: VoteRequest, chain: Rpc | None = None) 
                        availableTokens=str(state.token_balance))
     rent = 0 if state.receipt is not None else max(0, P.rent_exempt_minimum(VoteReceipt.SIZE) - state.receipt_lamports)
     instruction = ix.cast_vote(signer.pubkey, p.mint, key, req.side, amount)
-    signature = _land(chain, signer, instruction, req, state.snapshot, state.wallet_lamports, rent)
+    signature = _land(principal, "vote", p.mint, chain, signer, instruction, req,
+                      state.snapshot, state.wallet_lamports, rent)
     return _response(signature, p.mint, state.governance_key, key)
 
 
@@ -282,7 +285,8 @@ def cancel_vote(principal: Principal, req: CancelVoteRequest, chain: Rpc | None 
     if state.voting_closed():
         raise ApiError("proposal_closed")
     instruction = ix.cancel_vote(signer.pubkey, state.proposal.mint, key)
-    signature = _land(chain, signer, instruction, req, state.snapshot, state.wallet_lamports)
+    signature = _land(principal, "vote_cancel", state.proposal.mint, chain, signer, instruction, req,
+                      state.snapshot, state.wallet_lamports)
     return _response(signature, state.proposal.mint, state.governance_key, key)
 
 
@@ -302,7 +306,8 @@ def withdraw_vote(principal: Principal, req: WithdrawVoteRequest, chain: Rpc | N
     if not state.proposal.settled:
         raise ApiError("proposal_not_settled")
     instruction = ix.withdraw_vote(signer.pubkey, voter, state.proposal.mint, key)
-    signature = _land(chain, signer, instruction, req, state.snapshot, state.wallet_lamports)
+    signature = _land(principal, "vote_withdraw", state.proposal.mint, chain, signer, instruction, req,
+                      state.snapshot, state.wallet_lamports)
     return _response(signature, state.proposal.mint, state.governance_key, key)
 
 
@@ -316,7 +321,8 @@ def settle(principal: Principal, req: SettleRequest, chain: Rpc | None = None) -
     if state.snapshot.unix_timestamp < state.proposal.voting_ends_at:
         raise ApiError("proposal_still_open", votingEndsAtUnix=str(state.proposal.voting_ends_at))
     instruction = ix.settle_proposal(signer.pubkey, state.proposal.mint, key)
-    signature = _land(chain, signer, instruction, req, state.snapshot, state.wallet_lamports)
+    signature = _land(principal, "settle", state.proposal.mint, chain, signer, instruction, req,
+                      state.snapshot, state.wallet_lamports)
     return _response(signature, state.proposal.mint, state.governance_key, key)
 
 
@@ -333,7 +339,8 @@ def withdraw_bond(principal: Principal, req: BondWithdrawRequest, chain: Rpc | N
     if not p.settled:
         raise ApiError("proposal_not_settled")
     instruction = ix.withdraw_bond(signer.pubkey, p.proposer, p.mint, key)
-    signature = _land(chain, signer, instruction, req, state.snapshot, state.wallet_lamports)
+    signature = _land(principal, "bond_withdraw", p.mint, chain, signer, instruction, req,
+                      state.snapshot, state.wallet_lamports)
     return _response(signature, p.mint, state.governance_key, key)
 
 
@@ -382,7 +389,9 @@ def _propose(principal: Principal, req: ExtendMutabilityRequest | FinalizeMetada
                                                    base_content_revision=gov.content_revision,
                                                    vote_duration_seconds=duration)
     rent = P.rent_exempt_minimum(Proposal.SIZE) + P.rent_exempt_minimum(TOKEN_ACCOUNT_SIZE)
-    signature = _land(chain, signer, instruction, req, state.snapshot, state.wallet_lamports, rent)
+    kind = "propose_extend_mutability" if extend else "propose_finalize_metadata"
+    signature = _land(principal, kind, mint, chain, signer, instruction, req, state.snapshot, state.wallet_lamports,
+                      rent)
     return _response(signature, mint, state.key, proposal)
 
 
@@ -406,5 +415,6 @@ def finalize_expired(principal: Principal, req: FinalizeExpiredRequest, chain: R
     if state.snapshot.unix_timestamp < gov.mutable_until:
         raise ApiError("metadata_still_mutable", mutableUntilUnix=str(gov.mutable_until))
     instruction = ix.finalize_expired(signer.pubkey, mint)
-    signature = _land(chain, signer, instruction, req, state.snapshot, state.wallet_lamports)
+    signature = _land(principal, "finalize_expired", mint, chain, signer, instruction, req,
+                      state.snapshot, state.wallet_lamports)
     return _response(signature, mint, state.key)
