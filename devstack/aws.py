@@ -277,7 +277,34 @@ def create_resources(
         s3 = _client("s3", endpoint_url, region)
         for lid, res in template.buckets().items():
             stack[lid] = _create_bucket(s3, stack, lid, stack.resolve(res.get("Properties") or {}))
+    if template.queues():
+        sqs = _client("sqs", endpoint_url, region)
+        # dead-letter queues first: a RedrivePolicy names its target's Arn
+        ordered = sorted(template.queues().items(), key=lambda kv: "RedrivePolicy" in (kv[1].get("Properties") or {}))
+        for lid, res in ordered:
+            stack[lid] = _create_queue(sqs, stack, lid, stack.resolve(res.get("Properties") or {}))
     return stack
+
+
+# --------------------------------------------------------------------------- SQS
+
+_QUEUE_ATTRIBUTES = ("DelaySeconds", "MaximumMessageSize", "MessageRetentionPeriod", "ReceiveMessageWaitTimeSeconds",
+                     "VisibilityTimeout", "FifoQueue", "ContentBasedDeduplication", "SqsManagedSseEnabled")
+
+
+def _create_queue(sqs, stack: Stack, lid: str, props: Mapping[str, Any]) -> dict[str, Any]:
+    """A queue from its own Properties (name `{prefix}-{LogicalId}`, or QueueName); the
+    RedrivePolicy's target must exist already (create_resources orders dead-letter queues first)."""
+    name = props.get("QueueName") or f"{stack.prefix}-{lid}" + (".fifo" if props.get("FifoQueue") else "")
+    attributes = {k: ("true" if v is True else "false" if v is False else str(v))
+                  for k, v in props.items() if k in _QUEUE_ATTRIBUTES}
+    if props.get("RedrivePolicy"):
+        import json
+
+        attributes["RedrivePolicy"] = json.dumps(props["RedrivePolicy"])
+    url = sqs.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    return {"Type": "AWS::SQS::Queue", "Ref": url, "Arn": arn, "QueueName": name, "QueueUrl": url}
 
 
 # --------------------------------------------------------------------------- KMS

@@ -562,6 +562,9 @@ class Template:
     def buckets(self) -> dict[str, dict[str, Any]]:
         return self.resources_of_type("AWS::S3::Bucket")
 
+    def queues(self) -> dict[str, dict[str, Any]]:
+        return self.resources_of_type("AWS::SQS::Queue")
+
     def apis(self) -> dict[str, dict[str, Any]]:
         return self.resources_of_type("AWS::Serverless::Api")
 

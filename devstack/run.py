@@ -40,6 +40,8 @@ class Devstack:
         self.prefix, self.log = prefix, log
         self.moto, self.chain, self.gateway = moto, chain, None
         self.schedules: ScheduleTimer | None = None
+        self.pollers: list[Any] = []
+        self.stack: Any = None
         self._owned: list[Any] = []
         self.env: dict[str, str] = {}
 
@@ -59,8 +61,10 @@ class Devstack:
             parameters["RpcUrl"] = self.chain.url
             parameters["BlockEngineUrl"] = self.chain.bundle_url
         stack = create_resources(ROOT / "template.yaml", self.moto.url, prefix=self.prefix, parameters=parameters)
+        self.stack = stack
         self.env = {**aws_env(self.moto.url), **stack.environment()}
         self.env["LOGIN_URL"] = "/dev/login"
+        self.env["TRACKER_RUN_SECONDS"] = "0"  # one pass per tick: the schedule timer ticks every 2 s
         self.env.setdefault("PLATFORM_TREASURY", DEVSTACK_TREASURY)
         self._start_pinning(stack, parameters)
         self.gateway = start_gateway(ROOT / "template.yaml", self.env, port=self.gateway_port,
@@ -73,7 +77,26 @@ class Devstack:
         from partner.settings import reset_settings
 
         reset_settings()
+        self._start_queue_pollers()
         return self
+
+    def _start_queue_pollers(self) -> None:
+        """Each function with an SQS event gets a poller thread (Lambda's event source mapping)."""
+        from devstack.sqs import QueuePoller
+
+        assert self.gateway is not None
+        for fn in self.gateway.template.functions():
+            for ev in fn.events.values():
+                if (ev or {}).get("Type") != "SQS":
+                    continue
+                queue = ((ev.get("Properties") or {}).get("Queue") or {}).get("Fn::GetAtt", [None])[0]
+                if queue not in self.stack:
+                    continue
+                poller = QueuePoller(self.gateway.handler_for(fn), self.stack.physical_id(queue),
+                                     self.stack.arn(queue), self.moto.url, name=fn.logical_id,
+                                     timeout_seconds=fn.timeout).start()
+                self.pollers.append(poller)
+                self._owned.insert(0, poller)
 
     def _start_pinning(self, stack: Any, parameters: dict[str, Any]) -> None:
         """The Kubo-RPC pin server, content in the staging bucket; pinning faults hooked in."""

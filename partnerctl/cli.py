@@ -60,6 +60,17 @@ def build_parser() -> argparse.ArgumentParser:
     activate = client.add_parser("status")
     activate.add_argument("client_id")
     activate.add_argument("status", choices=["development", "live", "suspended"])
+    hook = client.add_parser("webhook", help="signed transaction events (the secret is shown once)",
+                             description="A live client needs an https URL; a development client may use "
+                                         "http on localhost or 127.0.0.1.").add_subparsers(dest="hookcmd", required=True)
+    hook_set = hook.add_parser("set", help="register (or replace) the URL with a new secret")
+    hook_set.add_argument("client_id")
+    hook_set.add_argument("url")
+    hook.add_parser("rotate", help="a new secret for the registered URL").add_argument("client_id")
+    hook.add_parser("remove", help="stop sending events").add_argument("client_id")
+    hook_log = hook.add_parser("deliveries", help="recent delivery attempts, newest first")
+    hook_log.add_argument("client_id")
+    hook_log.add_argument("--limit", type=int, default=20)
 
     user = top.add_parser("user", help="platform users").add_subparsers(dest="cmd", required=True)
     ucreate = user.add_parser("create")
@@ -98,6 +109,16 @@ def run(args: argparse.Namespace) -> Any:
             return admin.set_client_status(args.client_id, "suspended")
         if args.cmd == "status":
             return admin.set_client_status(args.client_id, args.status)
+        if args.cmd == "webhook":
+            from partner import webhooks
+
+            if args.hookcmd == "set":
+                return {"webhook_secret": webhooks.configure(args.client_id, args.url)["webhook_secret"]}
+            if args.hookcmd == "rotate":
+                return {"webhook_secret": webhooks.rotate(args.client_id)["webhook_secret"]}
+            if args.hookcmd == "remove":
+                return webhooks.remove(args.client_id)
+            return {"deliveries": webhooks.deliveries(args.client_id, max(1, min(args.limit, 200)))}
     if args.group == "user":
         if args.cmd == "create":
             result = admin.create_user(twitter=args.twitter, trading=not args.no_trading)

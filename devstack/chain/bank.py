@@ -113,6 +113,8 @@ class TxResult:
     post_accounts: dict[Pubkey, Account] = field(default_factory=dict)
     replacement_blockhash: tuple[Hash, int] | None = None
     bundle_id: str | None = None
+    cu_price: int = 0  # micro-lamports per compute unit (SetComputeUnitPrice)
+    writable_keys: list[Pubkey] = field(default_factory=list)
 
 
 @dataclass
@@ -144,6 +146,8 @@ class Bank:
         self.transactions: dict[Signature, TxResult] = {}
         self.bundles: dict[str, BundleResult] = {}
         self.transaction_count = 0
+        # slot -> (lowest compute-unit price, {writable account: lowest price}); see _note_priority_fee
+        self.priority_fees: dict[int, tuple[int, dict[Pubkey, int]]] = {}
         self._t0 = time.monotonic()
         self._unix0 = time.time()
         self._warp = 0.0
@@ -339,6 +343,7 @@ class Bank:
         except ComputeBudgetError as e:
             raise TxError(e.err) from None
         fee = C.LAMPORTS_PER_SIGNATURE * msg.header.num_required_signatures + priority_fee(cu_limit, cu_price)
+        result.cu_price = cu_price
         payer_key = keys[0]
         payer = self._read(payer_key, view)
         if payer is None or payer.lamports == 0:
@@ -368,6 +373,7 @@ class Bank:
             for i in range(n)
         ]
         signer = [i < msg.header.num_required_signatures for i in range(n)]
+        result.writable_keys = [keys[i] for i in range(n) if _is_writable_index(i, msg, n)]
         result.fee = fee
         result.pre_balances = [a.lamports for a in pre_accts]
         result.pre_token_balances = self._token_balances(keys, pre_accts, view)
@@ -415,6 +421,37 @@ class Bank:
         for r in results:
             self.transactions[r.signature] = r
             self.transaction_count += 1
+            self._note_priority_fee(r)
+
+    # ---------------------------------------------------------------- prioritization fees
+    PRIORITY_FEE_SLOTS = 150  # the slots getRecentPrioritizationFees reports on, as Agave's cache
+
+    def _note_priority_fee(self, r: TxResult) -> None:
+        """Per slot: the lowest compute-unit price any committed transaction paid, and per
+        writable account the lowest price among transactions writing it (Agave's cache)."""
+        fees = self.priority_fees
+        block_min, accounts = fees.get(r.slot, (r.cu_price, {}))
+        for key in r.writable_keys:
+            accounts[key] = min(accounts.get(key, r.cu_price), r.cu_price)
+        fees[r.slot] = (min(block_min, r.cu_price), accounts)
+        for old in [s for s in fees if s <= self.slot - self.PRIORITY_FEE_SLOTS]:
+            del fees[old]
+
+    def recent_prioritization_fees(self, accounts: list[Pubkey]) -> list[dict[str, int]]:
+        """As `getRecentPrioritizationFees`: per recent slot with transactions, ascending, the
+        block's minimum price, raised to the minimum paid by writers of any given account."""
+        fees = self.priority_fees
+        out = []
+        for slot in sorted(fees):
+            if slot <= self.slot - self.PRIORITY_FEE_SLOTS:
+                continue
+            block_min, by_account = fees[slot]
+            fee = block_min
+            for key in accounts:
+                if key in by_account:
+                    fee = max(fee, by_account[key])
+            out.append({"slot": slot, "prioritizationFee": fee})
+        return out
 
     def process_transaction(self, tx: VersionedTransaction, **kw: Any) -> TxResult:
         """Execute and commit one transaction. Raises TxError if it cannot land."""

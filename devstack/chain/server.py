@@ -432,7 +432,16 @@ class ChainRPC:
         return self.ctx(fee)
 
     def rpc_getRecentPrioritizationFees(self, p):
-        return []
+        """[[address, ...]?] (at most 128): per recent slot, the price in micro-lamports per
+        compute unit that landed a transaction writing all of them (the bank's record)."""
+        raw = p[0] if p else []
+        if raw is None:
+            raw = []
+        if not isinstance(raw, list):
+            raise invalid_params("Invalid params: expected an array of addresses")
+        if len(raw) > 128:
+            raise invalid_params("Too many inputs provided; max 128")
+        return self.bank.recent_prioritization_fees([_pubkey(a, "address") for a in raw])
 
     # -- accounts ----------------------------------------------------------------
     def rpc_getBalance(self, p):

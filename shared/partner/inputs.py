@@ -41,7 +41,7 @@ def _at_least(minimum: int):
     return check
 
 
-def _pubkey(value: str) -> str:
+def check_address(value: str) -> str:
     if not _BASE58.match(value):
         raise ValueError("must be a Base58 public key")
     try:
@@ -53,9 +53,11 @@ def _pubkey(value: str) -> str:
 
 Amount = Annotated[str, AfterValidator(_amount)]
 PositiveAmount = Annotated[str, AfterValidator(_positive)]
-PriorityFee = Annotated[str, AfterValidator(_at_least(1000))]
-Tip = Annotated[str, AfterValidator(_at_least(1_000_000))]
-Address = Annotated[str, AfterValidator(_pubkey)]
+MIN_PRIORITY_FEE = 1000  # lamports, the spec's minimums
+MIN_TIP = 1_000_000
+PriorityFee = Annotated[str, AfterValidator(_at_least(MIN_PRIORITY_FEE))]
+Tip = Annotated[str, AfterValidator(_at_least(MIN_TIP))]
+Address = Annotated[str, AfterValidator(check_address)]
 
 
 class StrictModel(BaseModel):

@@ -36,6 +36,17 @@ class Settings:
     platform_treasury: str | None = _env("PLATFORM_TREASURY", None)
     # where the consent page sends a visitor without a platform session (optional)
     login_url: str | None = _env("LOGIN_URL", None)
+    # transaction lifecycle (issue 11): the record per send, webhooks and their delivery
+    transactions_table: str = _env("TRANSACTIONS_TABLE", "")
+    deliveries_table: str = _env("WEBHOOK_DELIVERIES_TABLE", "")
+    webhook_key_id: str = _env("WEBHOOK_KEY_ID", "")
+    webhook_queue_url: str = _env("WEBHOOK_QUEUE_URL", "")
+    webhook_dlq_url: str = _env("WEBHOOK_DLQ_URL", "")
+    # retry a failing delivery with exponential backoff from this many seconds, for this long
+    webhook_backoff_seconds: str = _env("WEBHOOK_BACKOFF_SECONDS", "5")
+    webhook_retry_seconds: str = _env("WEBHOOK_RETRY_SECONDS", "86400")
+    # how long one scheduled tracker run keeps passing (0: one pass; the devstack ticks itself)
+    tracker_run_seconds: str = _env("TRACKER_RUN_SECONDS", "0")
 
     @classmethod
     def model_validate(cls, values: Mapping[str, Any]) -> Settings:

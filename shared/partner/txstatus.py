@@ -2,8 +2,10 @@
 
 `status` is the chain's commitment (`processed`, `confirmed`, `finalized`), `failed` when it
 landed with an error (`error` = the mapped spec code), `pending` when this service sent it in
-a bundle that has not landed yet, and `not_found` when neither the chain nor the service
-knows it. `bundle` describes the bundle the signature was sent in, if any.
+a bundle that has not landed yet, `expired` (`error` = `tx_expired`) when this service sent
+it alone and its blockhash expired before it landed (the transaction record says so, or the
+block height is past the record's `lastValidBlockHeight`), and `not_found` when neither the
+chain nor the service knows it. `bundle` describes the bundle the signature was sent in, if any.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 from solders.pubkey import Pubkey
 from solders.signature import Signature
 
-from partner import clock
+from partner import clock, txrecords
 from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.rpc import BlockEngine, Rpc
 from partner.errors import ApiError
@@ -37,8 +39,11 @@ def parse_signature(text: str) -> Signature:
 
 
 def bundle_keys(signature: str) -> dict[str, list[str]]:
-    """The bundle record to read with the access token (nothing for an over-long path value)."""
-    return {get_settings().counters_table: [_bundle_pk(signature)]} if len(signature) <= 100 else {}
+    """The bundle and transaction records to read with the access token (nothing for an
+    over-long path value)."""
+    if len(signature) > 100:
+        return {}
+    return {get_settings().counters_table: [_bundle_pk(signature)], **txrecords.keys(signature)}
 
 
 def _bundle_pk(signature: str) -> str:
@@ -78,10 +83,18 @@ def _program_ids(rpc: Rpc, signature: Signature) -> list[Pubkey] | None:
     return [Pubkey.from_string(keys[i["programIdIndex"]]) for i in message["instructions"]]
 
 
-def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[str, Any] | None) -> dict[str, Any]:
+def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[str, Any] | None,
+              sent: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`record` is the bundle record, `sent` the transaction record (either may be None)."""
     text = str(signature)
-    found = rpc.signature_statuses([signature])[0]
     out: dict[str, Any] = {"signature": text, "status": "not_found", "slot": None, "error": None, "bundle": None}
+    alone = sent is not None and record is None  # a bundle keeps its own answers (failed + tx_expired)
+    if alone and sent.get("status") == "expired":
+        out["status"], out["error"] = "expired", "tx_expired"
+        return out
+    # the height before the status: a transaction unknown at a height past its expiry never lands
+    height = rpc.call("getBlockHeight") if alone and sent.get("status") == "sent" else None
+    found = rpc.signature_statuses([signature])[0]
     bundle_status = None
     if record is not None:
         bundle_status = _bundle_status(engine, record["bundle_id"])
@@ -102,6 +115,8 @@ def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[
             out["status"], out["error"] = "failed", "tx_expired"
         else:
             out["status"] = "pending"
+    elif alone and height is not None and height > int(sent["last_valid_block_height"]):
+        out["status"], out["error"] = "expired", "tx_expired"
     return out
 
 
@@ -111,4 +126,4 @@ def lookup(text: str, read: dict[str, dict[str, Any]]) -> dict[str, Any]:
     signature = parse_signature(text)
     settings = get_settings()
     return status_of(signature, Rpc(settings.rpc_url), BlockEngine(settings.block_engine_url),
-                     read.get(_bundle_pk(text)))
+                     read.get(_bundle_pk(text)), read.get(text))

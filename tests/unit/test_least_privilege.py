@@ -14,7 +14,13 @@ must grant exactly that, no more:
   record inside the token's BatchGetItem, so it has BatchGetItem on counters instead);
 * kms:Decrypt of wallet secrets only where a transaction is signed (`partner.wallets`),
   always under the wallet encryption context;
-* s3:PutObject only under `staging/` of the staging bucket, for the two pinning routes.
+* s3:PutObject only under `staging/` of the staging bucket, for the two pinning routes;
+* the transaction record (issue 11): PutItem on the transactions table for every sending
+  route (BatchWriteItem too for coins/create, whose bundle has two records); the status route
+  reads the record inside the token's BatchGetItem; the tracker queries only the `open`
+  index, updates records, reads clients and bundle records in one BatchGetItem and sends to
+  the webhook queue; the delivery function reads the client, decrypts webhook secrets under
+  the webhook context only, logs attempts and sends to the queue (retries) or the DLQ.
 
 A change that makes a function touch something new must change this map too.
 """
@@ -37,10 +43,11 @@ WINDOWS = {("CountersTable", "dynamodb:UpdateItem")}
 READ_COUNTER = {("CountersTable", "dynamodb:GetItem")}
 SIGN = {("WalletKey", "kms:Decrypt")}
 STAGE = {("StagingBucket/staging/*", "s3:PutObject")}
+RECORD = {("TransactionsTable", "dynamodb:PutItem")}
 
 READ_ROUTE = AUTHN | WINDOWS | MAC
-GOVERNANCE_WRITE = AUTHN | WINDOWS | MAC | SIGN
-TRADE = AUTHN | WINDOWS | READ_COUNTER | MAC | SIGN
+GOVERNANCE_WRITE = AUTHN | WINDOWS | MAC | SIGN | RECORD
+TRADE = AUTHN | WINDOWS | READ_COUNTER | MAC | SIGN | RECORD
 
 EXPECTED: dict[str, set[tuple[str, str]]] = {
     "OAuthAuthorizeFunction": {
@@ -60,7 +67,9 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
     "GovernanceReadFunction": READ_ROUTE,
     "GovernanceVotesListFunction": READ_ROUTE,
     # the bundle record is read in the token's BatchGetItem (one call, not a second GetItem)
-    "TransactionStatusFunction": READ_ROUTE | {("CountersTable", "dynamodb:BatchGetItem")},
+    "TransactionStatusFunction": READ_ROUTE | {("CountersTable", "dynamodb:BatchGetItem"),
+                                               ("TransactionsTable", "dynamodb:BatchGetItem")},
+    "FeesEstimateFunction": READ_ROUTE,
     "TradesBuyFunction": TRADE,
     "TradesBuyExactOutFunction": TRADE,
     "TradesSellFunction": TRADE,
@@ -73,10 +82,23 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
     "GovernanceFinalizeExpiredFunction": GOVERNANCE_WRITE,
     "GovernanceBondWithdrawFunction": GOVERNANCE_WRITE,
     "GovernanceUpdateContentFunction": GOVERNANCE_WRITE | STAGE,
-    "CoinsCreateFunction": TRADE | STAGE,
+    "CoinsCreateFunction": TRADE | STAGE | {("TransactionsTable", "dynamodb:BatchWriteItem")},
     # the scheduled crank: reads its own sealed wallet and signs `migrate`
     "MigratorFunction": {("UsersTable", "dynamodb:GetItem")} | SIGN,
+    "TrackerFunction": {
+        ("TransactionsTable/index/open", "dynamodb:Query"), ("TransactionsTable", "dynamodb:UpdateItem"),
+        ("ClientsTable", "dynamodb:BatchGetItem"), ("CountersTable", "dynamodb:BatchGetItem"),
+        ("WebhookQueue", "sqs:SendMessage"),
+    },
+    "WebhookDeliveryFunction": {
+        ("ClientsTable", "dynamodb:GetItem"), ("WebhookDeliveriesTable", "dynamodb:PutItem"),
+        ("WebhookKey", "kms:Decrypt"),
+        ("WebhookQueue", "sqs:SendMessage"), ("WebhookDeadLetterQueue", "sqs:SendMessage"),
+        ("WebhookQueue", "sqs:ReceiveMessage"), ("WebhookQueue", "sqs:DeleteMessage"),
+        ("WebhookQueue", "sqs:GetQueueAttributes"), ("WebhookQueue", "sqs:ChangeMessageVisibility"),
+    },
 }
+WEBHOOK_CONTEXT = {"kms:EncryptionContext:purpose": "partner-webhook"}
 
 SIGNERS = {name for name, grants in EXPECTED.items() if ("WalletKey", "kms:Decrypt") in grants}
 WALLET_CONTEXT = {"kms:EncryptionContext:purpose": "partner-wallet"}
@@ -172,6 +194,12 @@ def test_only_signing_functions_decrypt_and_only_under_the_wallet_context(templa
         for st in kms_statements:
             actions = set(_list(st["Action"]))
             assert not actions & (KMS_USE - {"kms:Decrypt", "kms:GenerateMac"}), (fn.logical_id, actions)
+            if "kms:Decrypt" in actions and fn.logical_id == "WebhookDeliveryFunction":
+                # webhook secrets only, under the webhook context only
+                assert actions == {"kms:Decrypt"}
+                assert [resource_name(r) for r in _list(st["Resource"])] == ["WebhookKey"]
+                assert st.get("Condition") == {"StringEquals": WEBHOOK_CONTEXT}
+                continue
             if "kms:Decrypt" in actions:
                 assert fn.logical_id in SIGNERS
                 assert actions == {"kms:Decrypt"}

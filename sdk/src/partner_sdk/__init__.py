@@ -21,6 +21,7 @@ from .errors import (
     ValidationError,
     VenueNotReadyError,
 )
+from .lifecycle import FeeEstimate, WebhookEvent, WebhookVerificationError, verify_webhook
 from .models import (
     CoinCreateResult,
     Governance,
@@ -42,10 +43,11 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ALL_SCOPES", "NO_RETRY", "AccessError", "AmbiguousWriteError", "AuthenticationError", "AuthorizationRequest",
-    "CapExceededError", "CoinCreateResult", "Governance", "GovernanceError", "GovernanceView",
+    "CapExceededError", "CoinCreateResult", "FeeEstimate", "Governance", "GovernanceError", "GovernanceView",
     "GovernanceWriteResult", "InMemoryTokenStorage", "InitialBuyPlan", "LaunchError", "NotFoundError", "OAuthClient",
     "OAuthError", "PartnerClient", "PartnerError", "Profile", "Proposal", "RateLimitError",
     "ReauthorizationRequired", "RetryPolicy", "ServerError", "StaticToken", "TokenSet", "TokenSource",
     "TokenStorage", "TokenStore", "TradeError", "TradeResult", "TransactionError", "TransactionStatus",
-    "TransportError", "UserTokens", "ValidationError", "VenueNotReadyError", "Vote", "pkce_pair", "s256",
+    "TransportError", "UserTokens", "ValidationError", "VenueNotReadyError", "Vote", "WebhookEvent",
+    "WebhookVerificationError", "pkce_pair", "s256", "verify_webhook",
 ]

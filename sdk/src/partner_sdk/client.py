@@ -20,6 +20,8 @@ from .models import (
     Vote,
     from_json,
 )
+from .lifecycle import FeeEstimate, WebhookEvent
+from .lifecycle import verify_webhook as _verify_webhook
 from .retry import RetryPolicy, send
 from .tokens import StaticToken, TokenSource
 
@@ -218,6 +220,17 @@ class PartnerClient:
     def transaction_status(self, signature: str) -> TransactionStatus:
         body = self._call("GET", f"/partner/v1/transactions/{quote(signature, safe='')}/status", write=False)
         return from_json(TransactionStatus, body)
+
+    def fees_estimate(self, mint: str) -> FeeEstimate:
+        """`GET /partner/v1/fees/estimate?mint=...`: priority fee percentiles for a trade on `mint`."""
+        body = self._call("GET", "/partner/v1/fees/estimate", write=False, params={"mint": mint})
+        return FeeEstimate.from_json(body)
+
+    @staticmethod
+    def verify_webhook(secret: str, headers: Any, body: str | bytes, *, tolerance: int = 300) -> WebhookEvent:
+        """Verify a webhook delivery (Standard Webhooks) and return its event; raises
+        WebhookVerificationError for a bad signature, an old timestamp or a tampered body."""
+        return _verify_webhook(secret, headers, body, tolerance=tolerance)
 
     def reconcile(self, signature: str, *, timeout: float = 30.0, interval: float = 0.5,
                   sleep: Callable[[float], None] = time.sleep) -> TransactionStatus:
