@@ -77,7 +77,7 @@ def _validator_fragment(func: Any) -> dict[str, Any] | None:
         return schemas.AMOUNT
     if func is inputs._positive:
         return schemas.POSITIVE_AMOUNT
-    if func is inputs._pubkey:
+    if func is inputs.check_address:
         return schemas.ADDRESS
     if func is launch._slippage:
         return {"type": "string", "pattern": schemas.bps_pattern(10_000), "maxLength": 5,
@@ -310,7 +310,16 @@ def _ops() -> list[Operation]:
                   media_type=MULTIPART),
         Operation("GET", f"{P}/transactions/{{signature}}/status", "getTransactionStatus",
                   "A transaction's (or launch bundle's) status", "Transactions", schemas.TransactionStatus,
-                  AUTH + ("invalid_input", "rpc_unavailable"), scope=""),
+                  AUTH + ("invalid_input", "rpc_unavailable"), scope="",
+                  description="`expired` (added): the service sent the transaction alone and its blockhash "
+                              "expired before it landed (`error` tx_expired), where the chain alone would say "
+                              "not_found. A launch bundle keeps answering failed with tx_expired."),
+        Operation("GET", f"{P}/fees/estimate", "getFeeEstimate", "Priority fee percentiles for a trade on a mint",
+                  "Transactions", schemas.FeeEstimate, AUTH + ("invalid_input", "rpc_unavailable"), scope="",
+                  query={"mint": (str, Query(description="The coin's mint (Base58).", pattern=schemas.BASE58_PATTERN))},
+                  description="Added (not in the spec). Percentiles of the compute-unit prices that recently "
+                              "landed transactions writing the mint's bonding curve or pool, as lamports for the "
+                              "service's compute-unit limit; amounts never below the spec minimums. Read bucket."),
     ]
 
 
@@ -467,7 +476,48 @@ def _post_process(doc: dict[str, Any]) -> dict[str, Any]:
             if f"#/components/schemas/{name}\"" not in used:
                 components.pop(name, None)
     doc["components"]["schemas"] = dict(sorted(components.items()))
+    _add_webhooks(doc)
     return doc
+
+
+WEBHOOK_HEADERS = {
+    "webhook-id": "The event id (also the body's `id`); the same on every retry.",
+    "webhook-timestamp": "Unix seconds of this attempt; reject one more than 5 minutes from now.",
+    "webhook-signature": "`v1,<base64 HMAC-SHA256(key, webhook-id + '.' + webhook-timestamp + '.' + body)>`, "
+                         "key = the base64-decoded part of the `whsec_` secret (Standard Webhooks).",
+}
+WEBHOOK_EVENTS = {
+    "transaction.confirmed": "A transaction the service sent reached `confirmed`.",
+    "transaction.finalized": "It reached `finalized` (after `transaction.confirmed`).",
+    "transaction.failed": "It landed with an error (`data.error`: the mapped spec code), or its launch bundle "
+                          "failed (`tx_failed`).",
+    "transaction.expired": "Its blockhash expired before it landed (`data.error`: tx_expired): safe to rebuild.",
+}
+
+
+def _add_webhooks(doc: dict[str, Any]) -> None:
+    """OpenAPI 3.1 `webhooks`: the signed events POSTed to a client's registered URL."""
+    components = doc["components"]["schemas"]
+    for model in (schemas.WebhookEventData, schemas.WebhookEvent):
+        components[model.__name__] = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        components[model.__name__].pop("$defs", None)
+    doc["components"]["schemas"] = dict(sorted(components.items()))
+    parameters = [{"name": name, "in": "header", "required": True, "description": text, "schema": {"type": "string"}}
+                  for name, text in WEBHOOK_HEADERS.items()]
+    doc["webhooks"] = {
+        event: {"post": {
+            "operationId": event.replace(".", "_"), "summary": summary, "tags": ["Webhooks"],
+            "description": "Registered per client with `partnerctl client webhook set CLIENT_ID URL` (https; a "
+                           "development client may use http on localhost). Delivered at least once: answer 2xx; "
+                           "anything else or no answer within 5 s is retried with exponential backoff for 24 "
+                           "hours.",
+            "parameters": parameters,
+            "requestBody": {"required": True, "content": {JSON_TYPE: {"schema": {
+                "allOf": [{"$ref": "#/components/schemas/WebhookEvent"},
+                          {"properties": {"type": {"const": event}}}]}}}},
+            "responses": {"200": {"description": "Received (any 2xx)."}},
+        }} for event, summary in WEBHOOK_EVENTS.items()
+    }
 
 
 def render(doc: dict[str, Any] | None = None) -> str:

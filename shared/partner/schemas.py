@@ -319,3 +319,44 @@ class TransactionStatus(_Out):
     slot: int | None
     error: str | None = Field(description="The mapped spec code when `status` is failed; `tx_expired` when expired.")
     bundle: BundleStatus | None
+
+
+# ------------------------------------------------------------------ transaction lifecycle (issue 11)
+
+
+class FeePercentiles(_Out):
+    p25: str = Field(pattern=r"^[0-9]+$")
+    p50: str = Field(pattern=r"^[0-9]+$")
+    p75: str = Field(pattern=r"^[0-9]+$")
+    p95: str = Field(pattern=r"^[0-9]+$")
+
+
+class FeeEstimate(_Out):
+    mint: str = _addr("The mint asked about.")
+    computeUnitLimit: int = Field(description="The compute-unit limit the service sets on a trade.")
+    priorityFeeLamports: FeePercentiles = Field(
+        description="Lamports for `priorityFeeLamports` that pay at least the percentile's compute-unit price "
+                    "at `computeUnitLimit`; never below the minimum (1000).")
+    computeUnitPriceMicroLamports: FeePercentiles = Field(
+        description="The percentiles of the recent per-slot prices (micro-lamports per compute unit) that "
+                    "landed transactions writing the mint's curve or pool (getRecentPrioritizationFees).")
+    tipLamports: str = Field(pattern=r"^[0-9]+$", description="The minimum tip (1000000).")
+    slots: int = Field(description="How many recent slots the percentiles are drawn from (0: none; minimums).")
+
+
+class WebhookEventData(_Out):
+    signature: str
+    kind: Literal["buy", "buy_exact_out", "sell", "vote", "vote_cancel", "vote_withdraw", "settle",
+                  "propose_update_content", "propose_extend_mutability", "propose_finalize_metadata",
+                  "finalize_expired", "bond_withdraw", "coin_create"]
+    mint: str | None
+    wallet: str
+    slot: int | None
+    error: str | None = Field(description="The mapped spec code (failed), `tx_expired` (expired), else null.")
+
+
+class WebhookEvent(_Out):
+    id: str = Field(pattern=r"^evt_[0-9a-f]{32}$", description="Never changes across retries: deduplicate on it.")
+    type: Literal["transaction.confirmed", "transaction.finalized", "transaction.failed", "transaction.expired"]
+    created: int = Field(description="Unix seconds when the event was made.")
+    data: WebhookEventData
