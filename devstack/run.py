@@ -85,14 +85,15 @@ class Devstack:
         from devstack.sqs import QueuePoller
 
         assert self.gateway is not None
-        for fn in self.gateway.template.functions():
+        gateway = self.gateway.gateway
+        for fn in gateway.template.functions():
             for ev in fn.events.values():
                 if (ev or {}).get("Type") != "SQS":
                     continue
                 queue = ((ev.get("Properties") or {}).get("Queue") or {}).get("Fn::GetAtt", [None])[0]
                 if queue not in self.stack:
                     continue
-                poller = QueuePoller(self.gateway.handler_for(fn), self.stack.physical_id(queue),
+                poller = QueuePoller(gateway.handler_for(fn), self.stack.physical_id(queue),
                                      self.stack.arn(queue), self.moto.url, name=fn.logical_id,
                                      timeout_seconds=fn.timeout).start()
                 self.pollers.append(poller)
