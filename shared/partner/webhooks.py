@@ -297,6 +297,8 @@ def deliver(message: dict[str, Any]) -> str:
     settings = get_settings()
     now = clock.now()
     ev, client_id = message["event"], message["client_id"]
+    if message.get("dead_at"):  # redriven from the dead-letter queue by an operator: a fresh window
+        message = {k: v for k, v in message.items() if k not in ("dead_at", "first_at", "not_before", "last_outcome")}
     not_before = float(message.get("not_before") or 0)
     if not_before > now:  # a long backoff: hop again, no attempt yet
         _send(settings.webhook_queue_url, [{"body": message, "delay": min(MAX_SQS_DELAY, int(not_before - now + 0.999))}])

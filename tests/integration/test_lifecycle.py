@@ -352,3 +352,33 @@ def test_webhook_urls_follow_the_client_status(aws_stack):
     assert "webhook_url" not in ddb.get(get_settings().clients_table, live)
     with pytest.raises(LookupError):
         webhooks.rotate(live)
+
+
+def test_redriven_event_gets_a_new_window_and_a_long_backoff_hops_without_an_attempt(aws_stack, trader, receiver):
+    import boto3
+
+    from partner import webhooks
+
+    rx = receiver([500])
+    hook(trader, rx.url)
+    client_id = trader.client["client_id"]
+    ev = webhooks.event({"pk": "5" * 64, "kind": "sell", "mint": None, "wallet": "w"}, "confirmed", 7, None)
+    now = time.time()
+    try:
+        # back from the dead-letter queue: the old window is over, yet it is retried, not dead again
+        assert webhooks.deliver({"client_id": client_id, "event": ev, "attempt": 9, "first_at": now - 200_000,
+                                 "dead_at": now - 60, "last_outcome": "timeout"}) == "retry"
+        assert len(rx.got) == 1 and rx.got[0][0]["webhook-id"] == ev["id"]
+        # a wait longer than SQS's 15-minute delay: re-sent with the longest delay, no attempt
+        assert webhooks.deliver({"client_id": client_id, "event": ev, "attempt": 12, "first_at": now,
+                                 "not_before": now + 3600}) == "waiting"
+        assert len(rx.got) == 1
+        sqs = boto3.client("sqs", endpoint_url=aws_stack.endpoint_url, region_name="us-east-1")
+        delayed = sqs.get_queue_attributes(QueueUrl=aws_stack.physical_id("WebhookQueue"),
+                                           AttributeNames=["ApproximateNumberOfMessagesDelayed"])
+        assert int(delayed["Attributes"]["ApproximateNumberOfMessagesDelayed"]) >= 1
+    finally:
+        webhooks.remove(client_id)  # what is still queued for it is dropped as no_webhook
+    assert webhooks.deliver({"client_id": client_id, "event": ev, "attempt": 1}) == "no_webhook"
+    assert [b for b in (webhooks.backoff(n, 5) for n in range(1, 16))] == [
+        5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560, 5120, 10240, 20480, 21600, 21600]
