@@ -92,6 +92,23 @@ def test_connect_profile_trade_reconcile(devstack, chain, trader):
     assert info.value.status == 422 and info.value.code in ("insufficient_tokens", "math_overflow")
 
 
+def test_fee_estimate_after_a_trade(devstack, chain, trader):
+    from partner_sdk import FeeEstimate, ValidationError
+
+    *_, api = trader
+    mint = new_coin(chain.url, "SDK Fee Coin", "SDKF")
+    bought = api.buy(mint, SOL // 20, slippage_bps=500, priority_fee_lamports=400_000)
+    wait(chain.url, bought.signature)
+    estimate = api.fees_estimate(mint)
+    assert isinstance(estimate, FeeEstimate) and estimate.mint == mint and estimate.slots >= 1
+    assert estimate.compute_unit_limit == 200_000 and estimate.tip_lamports == "1000000"
+    values = [int(estimate.priority_fee_lamports[k]) for k in ("p25", "p50", "p75", "p95")]
+    assert values == sorted(values) and 1000 <= values[0] and values[-1] <= 400_000  # at most what it paid
+    with pytest.raises(ValidationError) as info:
+        api.fees_estimate("not-a-mint")
+    assert info.value.code == "invalid_input"
+
+
 def test_governance_read_and_not_found(devstack, trader):
     *_, api = trader
     from partner_sdk import GovernanceError

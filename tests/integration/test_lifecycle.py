@@ -382,3 +382,28 @@ def test_redriven_event_gets_a_new_window_and_a_long_backoff_hops_without_an_att
     assert webhooks.deliver({"client_id": client_id, "event": ev, "attempt": 1}) == "no_webhook"
     assert [b for b in (webhooks.backoff(n, 5) for n in range(1, 16))] == [
         5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560, 5120, 10240, 20480, 21600, 21600]
+
+
+def test_a_failed_record_write_sends_nothing_and_releases_the_volume(chain, trader):
+    """before_send raising means nothing went out: 500 internal, no lamports moved, volume back."""
+    from devstack import faults
+    from partner import trading
+    from partner.store import counters
+    from tests.chainutil import balance
+
+    mint = new_coin(chain.url, "Unrecorded Coin", "UNRC")
+    key, _ = trading._volume_key(trader.client["client_id"])
+    spent, lamports = counters.read(key), balance(chain.url, trader.user["wallet"])
+    faults.set_fault("dynamodb", "error", count=1, operations=["PutItem"])
+    try:
+        result = invoke("trades_buy", "POST", "/partner/v1/trades/buy",
+                        headers={**trader.bearer(), "Content-Type": "application/json"},
+                        body={"mint": mint, "maxSolIn": str(SOL // 20), "slippageBps": 500,
+                              "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    finally:
+        faults.clear("dynamodb")
+    assert result.status == 500 and result.json["error"] == "internal", result.body
+    assert "signature" not in result.json
+    warp(chain.url, 1)
+    assert balance(chain.url, trader.user["wallet"]) == lamports
+    assert counters.read(key) == spent
