@@ -294,6 +294,11 @@ the proposer needs 1% of supply, 10,000,000 tokens, for the bond; 3 voters make 
   Curve to pool: buy ~86 SOL in total (users get 50 SOL each; .venv/bin/partnerctl dev airdrop <wallet> <lamports>),
   trades then answer 409 migration_pending until the migrator runs, then pool_not_open for 2 s, then the pool.
 
+Webhooks (signed transaction events; the tracker runs every {SCHEDULE_SECONDS:g} s):
+  .venv/bin/partnerctl --json client webhook set {client['client_id']} http://127.0.0.1:8091/webhooks
+  .venv/bin/python -m examples.webhook_receiver --secret <whsec_... from the line above>   # then buy
+  curl -s '{base}/partner/v1/fees/estimate?mint={mint}' -H 'Authorization: Bearer <app_at_...>'
+
 Operator CLI (from the repo root): .venv/bin/partnerctl --json client create --name App --redirect-uri http://localhost:8080/cb
 Stop with Ctrl-C. State lives in memory and is gone when it stops.
 """
