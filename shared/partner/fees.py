@@ -4,7 +4,7 @@ The chain's `getRecentPrioritizationFees` for the accounts a trade on the mint w
 bonding curve and its pool: whichever is live is the contended one; the other is idle and
 adds nothing) gives, per recent slot, the compute-unit price (micro-lamports) that landed a
 transaction writing them. Percentiles (nearest rank) of those prices, converted to lamports
-for the service's compute-unit limit of a trade (`trading.TRADE_UNITS`) and rounded up, so
+for the service's compute-unit limit of a trade (`limits.TRADE_UNITS`) and rounded up, so
 that `priorityFeeLamports` sent back to a trade pays at least that price; never below the
 spec's minimum. `tipLamports` is the spec's minimum tip.
 """
@@ -17,9 +17,8 @@ from typing import Any
 from partner.chain import programs as P
 from partner.chain.rpc import Rpc
 from partner.errors import ApiError
-from partner.inputs import MIN_PRIORITY_FEE, MIN_TIP, check_address
+from partner.limits import MIN_PRIORITY_FEE, MIN_TIP, TRADE_UNITS, check_address
 from partner.settings import get_settings
-from partner.trading import TRADE_UNITS
 
 PERCENTILES = (25, 50, 75, 95)
 MICRO_LAMPORTS = 1_000_000

@@ -11,14 +11,13 @@ import re
 from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
-from solders.pubkey import Pubkey
 
 from partner.errors import ApiError
+from partner.limits import MIN_PRIORITY_FEE, MIN_TIP, check_address
 
 U64_MAX = 2**64 - 1
 MAX_JSON_BODY = 64 * 1024
 _DIGITS = re.compile(r"^[0-9]+$")
-_BASE58 = re.compile(r"^[1-9A-HJ-NP-Za-km-z]{32,44}$")
 
 
 def _amount(value: str) -> str:
@@ -41,20 +40,8 @@ def _at_least(minimum: int):
     return check
 
 
-def check_address(value: str) -> str:
-    if not _BASE58.match(value):
-        raise ValueError("must be a Base58 public key")
-    try:
-        Pubkey.from_string(value)
-    except ValueError as exc:
-        raise ValueError("must be a Base58 public key") from exc
-    return value
-
-
 Amount = Annotated[str, AfterValidator(_amount)]
 PositiveAmount = Annotated[str, AfterValidator(_positive)]
-MIN_PRIORITY_FEE = 1000  # lamports, the spec's minimums
-MIN_TIP = 1_000_000
 PriorityFee = Annotated[str, AfterValidator(_at_least(MIN_PRIORITY_FEE))]
 Tip = Annotated[str, AfterValidator(_at_least(MIN_TIP))]
 Address = Annotated[str, AfterValidator(check_address)]

@@ -28,13 +28,13 @@ from partner.chain.state import CoinState, read_coin
 from partner.chain.tx import WriteFees, assemble, network_fee, sign, submit
 from partner.errors import ApiError
 from partner.inputs import Address, Amount, PositiveAmount, WriteFields
+from partner.limits import TRADE_UNITS
 from partner.settings import get_settings
 from partner.store import counters
 from partner.wallets import SealedWalletSigner
 
 BPS = 10_000
 ATA_RENT = P.rent_exempt_minimum(165)
-TRADE_UNITS = 200_000
 
 
 class TradeCommon(WriteFields):

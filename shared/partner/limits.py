@@ -1,0 +1,24 @@
+"""Constants and the address check shared by the request models and light read routes
+(fees/estimate), without importing pydantic or the trade planner."""
+
+from __future__ import annotations
+
+import re
+
+from solders.pubkey import Pubkey
+
+TRADE_UNITS = 200_000  # the compute-unit limit the service sets on a trade
+MIN_PRIORITY_FEE = 1000  # lamports, the spec's minimums
+MIN_TIP = 1_000_000
+_BASE58 = re.compile(r"^[1-9A-HJ-NP-Za-km-z]{32,44}$")
+
+
+def check_address(value: str) -> str:
+    """A Base58 public key, else ValueError."""
+    if not _BASE58.match(value):
+        raise ValueError("must be a Base58 public key")
+    try:
+        Pubkey.from_string(value)
+    except ValueError as exc:
+        raise ValueError("must be a Base58 public key") from exc
+    return value
