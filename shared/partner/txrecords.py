@@ -68,17 +68,8 @@ def record(principal: Principal, outgoing: Outgoing) -> None:
     items = items_for(principal, outgoing)
     if len(items) == 1:
         ddb.put(table(), items[0])
-        return
-    pending = {table(): [{"PutRequest": {"Item": ddb.to_item(item)}} for item in items]}
-    for _ in range(5):
-        try:
-            out = aws.dynamodb().batch_write_item(RequestItems=pending)
-        except (ClientError, BotoCoreError) as exc:
-            raise ddb.wrap(exc) from exc
-        pending = out.get("UnprocessedItems") or {}
-        if not pending:
-            return
-    raise ddb.wrap(RuntimeError("unprocessed items"))
+    else:
+        ddb.batch_write(table(), items)
 
 
 def keys(signature: str) -> dict[str, list[str]]:

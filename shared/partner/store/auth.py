@@ -16,9 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
-from partner import aws
 from partner.settings import get_settings
 from partner.store import ddb
 
@@ -45,21 +42,12 @@ def put(pk: str, data: dict[str, Any]) -> None:
 
 def put_many(items: dict[str, dict[str, Any]]) -> None:
     """Write several new items in one BatchWriteItem."""
-    requests = []
+    rows = []
     for pk, data in items.items():
         item = dict(data, pk=pk)
         item.setdefault("expires_at", int(data["exp"]) + GRACE_SECONDS)
-        requests.append({"PutRequest": {"Item": ddb.to_item(item)}})
-    pending = {table(): requests}
-    for _ in range(5):
-        try:
-            out = aws.dynamodb().batch_write_item(RequestItems=pending)
-        except (ClientError, BotoCoreError) as exc:
-            raise ddb.wrap(exc) from exc
-        pending = out.get("UnprocessedItems") or {}
-        if not pending:
-            return
-    raise ddb.wrap(RuntimeError("unprocessed items"))
+        rows.append(item)
+    ddb.batch_write(table(), rows)
 
 
 def consume(pk: str, now: int) -> bool:

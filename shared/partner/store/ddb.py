@@ -117,6 +117,20 @@ def update(table: str, pk: str, expression: str, *, condition: str | None = None
     return from_item(out.get("Attributes")) or {}
 
 
+def batch_write(table: str, items: list[dict[str, Any]]) -> None:
+    """Put `items` (at most 25) in one BatchWriteItem, retrying what comes back unprocessed."""
+    pending = {table: [{"PutRequest": {"Item": to_item(item)}} for item in items]}
+    for _ in range(5):
+        try:
+            out = aws.dynamodb().batch_write_item(RequestItems=pending)
+        except (ClientError, BotoCoreError) as exc:
+            raise wrap(exc) from exc
+        pending = out.get("UnprocessedItems") or {}
+        if not pending:
+            return
+    raise wrap(RuntimeError("unprocessed items"))
+
+
 def batch_get(requests: dict[str, list[str]]) -> dict[str, dict[str, dict[str, Any]]]:
     """Strongly consistent BatchGetItem over several tables: {table: {pk: item}}."""
     pending = {
