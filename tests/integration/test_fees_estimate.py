@@ -62,3 +62,16 @@ def test_bad_or_missing_mint_is_invalid_input(aws_stack, chain, client, user, ip
         assert answer.status == 400, (query, answer.body)
         assert answer.json["error"] == "invalid_input" and answer.json["field"] == "mint"
     assert estimate(None, {"mint": "11111111111111111111111111111111"}).status == 401
+
+
+def test_chain_prioritization_fees_params_as_solana(chain):
+    import httpx
+
+    def call(params):
+        return httpx.post(chain.url, json={"jsonrpc": "2.0", "id": 1, "method": "getRecentPrioritizationFees",
+                                           "params": params}, timeout=30).json()
+
+    assert isinstance(call([])["result"], list)  # no accounts: the block minimums
+    assert all(set(e) == {"slot", "prioritizationFee"} for e in call([])["result"])
+    assert call([["not-a-key"]])["error"]["code"] == -32602
+    assert call([["11111111111111111111111111111111"] * 129])["error"]["code"] == -32602
