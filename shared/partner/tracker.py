@@ -98,7 +98,7 @@ def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 
     bundle_of = {r["pk"]: (read.get(settings.counters_table, {}).get(_bundle_pk(r["pk"])) or {}).get("bundle_id")
                  for r in unknown_bundled}
     failed_bundles = _failed_bundles(engine, {b for b in bundle_of.values() if b})
-    hooks = {cid: item for cid, item in read[settings.clients_table].items() if item.get("webhook_url")}
+    hooks = {cid: item for cid, item in read[settings.clients_table].items() if webhooks.wants_events(item)}
 
     moves = []
     for record in records:

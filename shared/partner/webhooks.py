@@ -251,10 +251,16 @@ def backoff(attempt: int, base: float | None = None) -> int:
 # ---------------------------------------------------------------- delivery
 
 
+def wants_events(item: dict[str, Any] | None) -> bool:
+    """A client item with a webhook, not suspended (a suspended client gets no events)."""
+    return bool(item and item.get("webhook_url") and item.get("webhook_secret") and item.get("status") != "suspended")
+
+
 def _client_hook(client_id: str) -> tuple[str, str] | None:
     item = ddb.get(get_settings().clients_table, client_id)
-    if not item or not item.get("webhook_url") or not item.get("webhook_secret"):
+    if not wants_events(item):
         return None
+    assert item is not None
     return item["webhook_url"], unseal(client_id, item["webhook_secret"], item["webhook_key_id"])
 
 

@@ -377,6 +377,11 @@ def test_redriven_event_gets_a_new_window_and_a_long_backoff_hops_without_an_att
         delayed = sqs.get_queue_attributes(QueueUrl=aws_stack.physical_id("WebhookQueue"),
                                            AttributeNames=["ApproximateNumberOfMessagesDelayed"])
         assert int(delayed["Attributes"]["ApproximateNumberOfMessagesDelayed"]) >= 1
+        from partner import admin
+
+        admin.set_client_status(client_id, "suspended")  # a suspended client gets nothing
+        assert webhooks.deliver({"client_id": client_id, "event": ev, "attempt": 1}) == "no_webhook"
+        admin.set_client_status(client_id, "development")
     finally:
         webhooks.remove(client_id)  # what is still queued for it is dropped as no_webhook
     assert webhooks.deliver({"client_id": client_id, "event": ev, "attempt": 1}) == "no_webhook"
