@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import hmac
 import ipaddress
 import json
 import secrets
@@ -41,7 +40,7 @@ from urllib.parse import urlsplit
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from partner import aws, clock
+from partner import aws, clock, crypto
 from partner.settings import get_settings
 from partner.store import clients as client_store
 from partner.store import ddb
@@ -174,9 +173,7 @@ def _key(secret: str) -> bytes:
 
 def sign(secret: str, msg_id: str, timestamp: int, body: str | bytes) -> str:
     """The `webhook-signature` header value: `v1,<base64 HMAC-SHA256(key, id.timestamp.body)>`."""
-    raw = body.encode() if isinstance(body, str) else body
-    mac = hmac.new(_key(secret), f"{msg_id}.{timestamp}.".encode() + raw, hashlib.sha256).digest()
-    return "v1," + base64.b64encode(mac).decode()
+    return crypto.webhook_signature(_key(secret), msg_id, timestamp, body.encode() if isinstance(body, str) else body)
 
 
 def verify(secret: str, headers: dict[str, str], body: str | bytes, *, tolerance: int = TOLERANCE_SECONDS,
@@ -193,9 +190,8 @@ def verify(secret: str, headers: dict[str, str], body: str | bytes, *, tolerance
         return False
     if abs((time.time() if now is None else now) - timestamp) > tolerance:
         return False
-    expected = sign(secret, msg_id, timestamp, body).encode()
-    return any(hmac.compare_digest(expected, candidate.encode()) for candidate in given.split(" ")
-               if candidate.startswith("v1,"))
+    expected = sign(secret, msg_id, timestamp, body)
+    return any(crypto.equal(expected, candidate) for candidate in given.split(" ") if candidate.startswith("v1,"))
 
 
 # ---------------------------------------------------------------- events and the queue
