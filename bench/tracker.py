@@ -49,9 +49,9 @@ def main(argv: list[str]) -> int:
                 started = time.perf_counter()
                 summary = tracker.run()
                 runs.append(time.perf_counter() - started)
-            assert summary["open"] == n
-            print(f"open records {n:>5}: tracker pass {min(runs) * 1000:8.1f} ms (best of 3), "
-                  f"{min(runs) / n * 1e6:7.1f} us per record, getSignatureStatuses calls {-(-n // 256)}")
+            read = summary["open"]  # at most 2000 a pass (500 per index partition)
+            print(f"open records {n:>5}: tracker pass over {read} {min(runs) * 1000:8.1f} ms (best of 3), "
+                  f"{min(runs) / read * 1e6:7.1f} us per record, getSignatureStatuses calls {-(-read // 256)}")
     finally:
         chain.stop()
         moto.stop()

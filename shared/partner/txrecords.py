@@ -78,15 +78,18 @@ def keys(signature: str) -> dict[str, list[str]]:
 
 
 def open_records(limit: int = 2000) -> list[dict[str, Any]]:
-    """Open records, oldest first per index partition (a Query per partition, never a scan)."""
+    """Open records, oldest first per index partition (a Query per partition, never a scan);
+    at most `limit` in all, an equal share per partition so none starves the others."""
     out: list[dict[str, Any]] = []
+    share = max(1, limit // TRACK_SHARDS)
     for part in range(TRACK_SHARDS):
         start: dict[str, Any] | None = None
-        while len(out) < limit:
+        taken = 0
+        while taken < share:
             kwargs: dict[str, Any] = {
                 "TableName": table(), "IndexName": OPEN_INDEX,
                 "KeyConditionExpression": "track = :t", "ExpressionAttributeValues": {":t": {"S": str(part)}},
-                "Limit": min(1000, limit - len(out)),
+                "Limit": min(1000, share - taken),
             }
             if start:
                 kwargs["ExclusiveStartKey"] = start
@@ -94,7 +97,9 @@ def open_records(limit: int = 2000) -> list[dict[str, Any]]:
                 page = aws.dynamodb().query(**kwargs)
             except (ClientError, BotoCoreError) as exc:
                 raise ddb.wrap(exc) from exc
-            out.extend(item for item in (ddb.from_item(raw) for raw in page.get("Items", [])) if item)
+            items = [item for item in (ddb.from_item(raw) for raw in page.get("Items", [])) if item]
+            out.extend(items)
+            taken += len(items)
             start = page.get("LastEvaluatedKey")
             if not start:
                 break
