@@ -48,7 +48,9 @@ from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
-from partner import access, clock, links, multipart, pinning, presend, txstatus
+from aws_lambda_powertools.event_handler import Response
+
+from partner import access, clock, http, links, multipart, pinning, presend, txstatus
 from partner.access import Principal
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
@@ -487,8 +489,9 @@ def _content_type(headers: dict[str, str] | None) -> str | None:
     return None
 
 
-def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> dict[str, Any]:
-    """The whole endpoint after routing: admit, parse the form, launch."""
+def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> Response:
+    """The whole endpoint after routing: admit, parse the form, launch (under an Idempotency-Key)."""
     principal = access.admit(headers, ROUTE, on_bucket)
     form = multipart.parse(multipart.body_bytes(event), _content_type(headers))
-    return execute(principal, parse_form(form))
+    parsed = parse_form(form)
+    return http.write_once(event, principal, form.digest, lambda: execute(principal, parsed))

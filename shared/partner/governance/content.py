@@ -40,7 +40,9 @@ from typing import Any
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
-from partner import access, links, multipart, pinning, presend
+from aws_lambda_powertools.event_handler import Response
+
+from partner import access, http, links, multipart, pinning, presend
 from partner import cid as cids
 from partner.access import Principal
 from partner.chain import governance_math as GM
@@ -314,12 +316,13 @@ def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = N
     }
 
 
-def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> dict[str, Any]:
-    """The whole endpoint after routing: admit, parse the form, execute."""
+def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> Response:
+    """The whole endpoint after routing: admit, parse the form, execute (under an Idempotency-Key)."""
     principal = access.admit(headers, ROUTE, on_bucket)
     content_type = None
     for name, value in (headers or {}).items():
         if name.lower() == "content-type":
             content_type = value
     form = multipart.parse(multipart.body_bytes(event), content_type, max_files=1)
-    return execute(principal, parse_form(form))
+    parsed = parse_form(form)
+    return http.write_once(event, principal, form.digest, lambda: execute(principal, parsed))
