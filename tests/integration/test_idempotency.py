@@ -356,3 +356,67 @@ def _claim_item(conn, key: str) -> dict:
 
     principal = authenticate(conn.access)
     return ddb.get(get_settings().idempotency_table, idempotency.claim_pk(principal, key))
+
+
+# ------------------------------------------------------------------ the other write kinds
+
+
+def test_multipart_launch_with_a_first_buy_replays_one_bundle(chain, pin_server, launch_conn, creator):
+    from tests.integration.test_coins_create import PNG, form
+
+    key = {"Idempotency-Key": "launch-1"}
+    first = _create_keyed(launch_conn, form(symbol="ONCE", initialBuySol=str(SOL // 10)), key)
+    assert first.status == 200, first.body
+    body = first.json
+    assert len(body["signatures"]) == 2
+    for signature in body["signatures"]:
+        assert wait(chain.url, signature)["err"] is None
+    tokens = token_balance(chain.url, creator["wallet"], body["mint"])
+    assert tokens > 0
+    claim = _claim_item(launch_conn, "launch-1")
+    assert claim["signatures"] == body["signatures"] and claim["kind"] == "coin_create"
+    # another multipart encoding (a new boundary) of the same fields and file: the same request
+    again = _create_keyed(launch_conn, form(symbol="ONCE", initialBuySol=str(SOL // 10)), key)
+    assert again.status == 200 and again.body == first.body and again.headers["idempotent-replayed"] == "true"
+    assert token_balance(chain.url, creator["wallet"], body["mint"]) == tokens
+    other_image = _create_keyed(launch_conn, form(image=PNG + b"\x00", symbol="ONCE",
+                                                  initialBuySol=str(SOL // 10)), key)
+    assert other_image.status == 422 and other_image.json["error"] == "idempotency_key_reused"
+
+
+def test_governance_write_answers_are_stored(chain, coin, ip, aws_stack):
+    from partner import admin
+    from solders.keypair import Keypair
+
+    user = admin.create_user()
+    conn = connect(admin.create_client(name="Gov App", redirect_uri="http://localhost:8080/callback"), user,
+                   scope="governance:vote", ip=ip)
+    body = {"proposal": str(Keypair().pubkey()), "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)}
+    headers = {**conn.bearer(), "Content-Type": "application/json", "Idempotency-Key": "settle-1"}
+    first = invoke("governance_settle", "POST", "/partner/v1/governance/proposals/settle", headers=headers, body=body)
+    assert first.status == 422 and first.json["error"] == "proposal_not_found", first.body
+    again = invoke("governance_settle", "POST", "/partner/v1/governance/proposals/settle", headers=headers, body=body)
+    assert again.body == first.body and again.headers["idempotent-replayed"] == "true"
+
+
+@pytest.fixture
+def launch_conn(aws_stack, chain, pin_server, clock, ip, creator):
+    from partner import admin
+
+    app = admin.create_client(name="Launcher", redirect_uri="http://localhost:8080/callback")
+    return connect(app, creator, scope="coin:create", ip=ip)
+
+
+@pytest.fixture
+def creator(aws_stack, chain):
+    from partner import admin
+
+    user = admin.create_user()
+    airdrop(chain.url, user["wallet"], 10 * SOL)
+    return user
+
+
+def _create_keyed(conn, body_ctype, headers: dict):
+    body, ctype = body_ctype
+    return invoke("coins_create", "POST", "/partner/v1/coins/create",
+                  headers={**conn.bearer(), "Content-Type": ctype, **headers}, body=body)
