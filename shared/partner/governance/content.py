@@ -48,6 +48,7 @@ from partner.access import Principal
 from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
 from partner.chain import programs as P
+from partner.chain import unique
 from partner.chain.layouts import CoinMetadata, Governance, LayoutError, Proposal, token_account_amount
 from partner.chain.rpc import AccountData, Rpc
 from partner.chain.state import CLOCK_SYSVAR
@@ -275,12 +276,15 @@ def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = N
     fees = WriteFees(form.priority_fee_lamports, form.tip_lamports)
     index = gov.next_proposal_index
 
+    memo = unique.request_memo(signer.pubkey)
+
     def build(uri: str | None):
         instruction = ix.propose_update_content(
             signer.pubkey, mint, index, base_content_revision=gov.content_revision,
             changed_fields=tuple(changes), name=changes.get("name"), symbol=changes.get("symbol"), uri=uri,
             vote_duration_seconds=form.vote_duration_seconds)
-        return assemble(signer.pubkey, [instruction], fees=fees, blockhash=state.blockhash, units=PROPOSAL_UNITS)
+        return assemble(signer.pubkey, [instruction], fees=fees, blockhash=state.blockhash, units=PROPOSAL_UNITS,
+                        memo=memo)
 
     uri_change = any(f in changes for f in GM.URI_FIELDS)
     placeholder = "ipfs://" + cids.cid_v0(b"") if uri_change else None
