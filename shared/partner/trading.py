@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
@@ -38,33 +38,35 @@ ATA_RENT = P.rent_exempt_minimum(165)
 TRADE_UNITS = 200_000
 
 
-class PartnerFee(StrictModel):
+def _partner_fee(value: int | str | None) -> int | None:
     """`partnerFeeBps`: a JSON integer or an integer string, 0 to 9999 (else invalid_partner_fee)."""
-
-    partnerFeeBps: int | str | None = None
-
-    @field_validator("partnerFeeBps")
-    @classmethod
-    def _fee(cls, value: int | str | None) -> int | None:
-        if value is None:
-            return None
-        if isinstance(value, str):
-            if not value.isascii() or not value.isdigit() or len(value) > 4:
-                raise ValueError("must be an integer from 0 to 9999")
-            value = int(value)
-        if not 0 <= value <= 9999:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if not value.isascii() or not value.isdigit() or len(value) > 4:
             raise ValueError("must be an integer from 0 to 9999")
-        return value
+        value = int(value)
+    if not 0 <= value <= 9999:
+        raise ValueError("must be an integer from 0 to 9999")
+    return value
+
+
+PartnerFeeBps = Annotated[int | str | None, AfterValidator(_partner_fee)]
+
+
+class FeeBps:
+    """`fee_bps` of a model with a `partnerFeeBps` field."""
 
     @property
     def fee_bps(self) -> int:
-        return int(self.partnerFeeBps or 0)
+        return int(self.partnerFeeBps or 0)  # type: ignore[attr-defined]
 
 
-class TradeCommon(WriteFields, PartnerFee):
+class TradeCommon(WriteFields, FeeBps):
     mint: Address
     # absent = explicit mode; present must be an integer (null is not a number: invalid_input)
     slippageBps: Annotated[int, Field(ge=0, le=5000)] = None  # type: ignore[assignment]
+    partnerFeeBps: PartnerFeeBps = None
 
     @property
     def slippage_mode(self) -> bool:
@@ -362,13 +364,14 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
 AMOUNT_FIELDS = {"buy": "maxSolIn", "buy-exact-out": "tokensOut", "sell": "tokensIn"}
 
 
-class QuoteRequest(PartnerFee):
+class QuoteRequest(StrictModel, FeeBps):
     side: Literal["buy", "buy-exact-out", "sell"]
     mint: Address
     maxSolIn: PositiveAmount | None = None
     tokensOut: PositiveAmount | None = None
     tokensIn: PositiveAmount | None = None
     slippageBps: Annotated[int, Field(ge=0, le=5000)] = 0
+    partnerFeeBps: PartnerFeeBps = None
 
     @property
     def amount(self) -> int:
