@@ -13,7 +13,7 @@ import pytest
 
 from tests.chainutil import airdrop, rpc, token_balance, wait, warp
 from tests.helpers import connect, invoke
-from tests.integration.test_faults import chain_fault, snapshot, volume
+from tests.integration.test_faults import chain_fault, no_faults_left, snapshot, volume  # noqa: F401 (autouse)
 from tests.integration.test_trades import coin, fee_wallet, partner_conn, trade  # noqa: F401 (fixtures)
 
 SOL = 10**9
@@ -35,17 +35,6 @@ def keyed(conn, kind: str, body, key: str | None, **headers: str):
 
 def signatures(chain, wallet: str) -> list[str]:
     return [s["signature"] for s in rpc(chain.url, "getSignaturesForAddress", [wallet])]
-
-
-@pytest.fixture(autouse=True)
-def no_faults_left(chain):
-    from devstack import faults
-
-    rpc(chain.url, "devstack_clearFaults")
-    faults.clear()
-    yield
-    rpc(chain.url, "devstack_clearFaults")
-    faults.clear()
 
 
 def test_replay_is_byte_for_byte_one_trade_one_volume_count(chain, coin, partner_conn):

@@ -13,6 +13,7 @@ from solders.keypair import Keypair
 from tests.chainutil import POOL_OPEN_DELAY, airdrop, balance, new_coin, rpc, token_balance, wait, warp
 from tests.helpers import connect, invoke
 from tests.integration.test_migration import complete, crank_signer, whales  # noqa: F401 (fixtures)
+from tests.integration.test_trades import fee_wallet  # noqa: F401 (fixture)
 
 SOL = 10**9
 TOKENS = 10**6
@@ -40,11 +41,6 @@ def fee_recipient(chain, mint: str, venue: str) -> str:
 
     state = read_coin(Rpc(chain.url), Pubkey.from_string(mint), Keypair().pubkey())
     return str(state.global_config.fee_recipient if venue == "curve" else state.pool.fee_recipient)
-
-
-@pytest.fixture
-def fee_wallet():
-    return str(Keypair().pubkey())
 
 
 @pytest.fixture
