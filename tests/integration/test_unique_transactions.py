@@ -88,3 +88,39 @@ def test_already_processed_detection(data, message, expected):
     from partner.chain.tx import already_processed
 
     assert already_processed(RpcError(PREFLIGHT_FAILURE, message, data)) is expected
+
+
+def test_a_bundle_sent_again_is_not_reported_failed(chain, aws_stack):
+    """The engine reports a re-sent bundle `Failed` (its transactions are AlreadyProcessed) although it
+    landed; the launch path checks the transactions' statuses before answering tx_failed."""
+    from solders.keypair import Keypair
+
+    from partner.chain import instructions as ix
+    from partner.chain.rpc import BlockEngine, Rpc
+    from partner.chain.tx import WriteFees, assemble, sign
+    from partner.launch import _bundle_failed
+    from partner.wallets import KeypairSigner
+    from tests.chainutil import airdrop
+
+    payer = Keypair()
+    airdrop(chain.url, str(payer.pubkey()), SOL)
+    client = Rpc(chain.url)
+    engine = BlockEngine(chain.bundle_url)
+    blockhash, _ = client.latest_blockhash()
+    txs = [sign(assemble(payer.pubkey(), [ix.system_transfer(payer.pubkey(), Keypair().pubkey(), 1_000_000)],
+                         fees=WriteFees(PRIO, TIP), blockhash=blockhash), [KeypairSigner(payer)]) for _ in range(2)]
+    signatures = [str(t.signatures[0]) for t in txs]
+    bundle = engine.send_bundle(txs)
+    for signature in signatures:
+        wait(chain.url, signature)
+    assert not _bundle_failed(engine, bundle, client, signatures)
+    assert engine.send_bundle(txs) == bundle  # the same bundle again: the engine now says Failed
+    status = engine.rpc.call("getInflightBundleStatuses", [[bundle]])["value"][0]
+    assert status["status"] == "Failed"
+    assert not _bundle_failed(engine, bundle, client, signatures)  # it landed: not a failure
+    # a bundle that really failed (its payer cannot pay) is still reported failed
+    broke = Keypair()
+    failing = [sign(assemble(broke.pubkey(), [ix.system_transfer(broke.pubkey(), payer.pubkey(), 1)],
+                             fees=WriteFees(PRIO, TIP), blockhash=blockhash), [KeypairSigner(broke)])]
+    failed_id = engine.send_bundle(failing)
+    assert _bundle_failed(engine, failed_id, client, [str(failing[0].signatures[0])])
