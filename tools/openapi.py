@@ -476,8 +476,9 @@ IDEMPOTENCY_PARAMETER = {
                    "validation) is stored and a later request with the same key and the same request (method, "
                    "path, canonical body) gets it again byte for byte with `idempotent-replayed: true`: nothing "
                    "is built, signed, sent or counted again. Another request under a used key: 422 "
-                   "idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429, "
-                   "403 insufficient_scope and 400 answers are not stored and leave the key unused. Without the "
+                   "idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 "
+                   "(the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave "
+                   "the key unused. Without the "
                    "header the write behaves as before: every request is its own transaction.",
 }
 REPLAYED_HEADER = {"description": "`true` when this is the stored answer of an earlier request with the same "

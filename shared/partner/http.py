@@ -177,7 +177,9 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
             idempotency.deactivate(token)
         answer = idempotency.Stored(response.status_code, response.body, idempotency.stored_headers(response.headers))
     try:
-        if not idempotency.finish(got, answer):
+        if answer.status == 429:  # a rate limit builds nothing: the key stays unused
+            idempotency.release(got)
+        elif not idempotency.finish(got, answer):
             logger.warning("idempotency claim lost before its answer was stored")
     except ApiError:
         logger.warning("idempotency answer not stored", extra={"error": "internal"})

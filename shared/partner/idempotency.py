@@ -27,7 +27,8 @@ A write that carries the header runs under a claim, one item of the idempotency 
    bucket of the moment: replays still pass admission and count against the rate limits).
 
 Answers before the claim (401, 429, 403 scope, 400 including a malformed key) are not stored and do
-not use the key up.
+not use the key up; nor does a 429 after it (coin create's launch cooldown, which builds nothing):
+the claim is released, so a retry after `retry-after` with the same key runs.
 
 The lease is 60 s: a write cannot run longer than its function (Timeout 29 s, the longest step is
 the governance wait for `processed`, at most 20 s), so when the lease is over the first invocation
@@ -270,6 +271,13 @@ def stored_headers(headers: dict[str, Any] | None) -> dict[str, str]:
             continue
         out[name] = ", ".join(value) if isinstance(value, list) else str(value)
     return out
+
+
+def release(c: Claim) -> None:
+    """Give the key back unused (a 429 after the claim: the launch cooldown; nothing was built):
+    the item expires now, so the next request with the key claims it afresh."""
+    ddb.update(_table(), c.pk, "SET expires_at = :gone REMOVE lease_until", condition="#o = :me",
+               names={"#o": "owner"}, vals={":gone": 0, ":me": c.owner})
 
 
 def finish(c: Claim, answer: Stored) -> bool:

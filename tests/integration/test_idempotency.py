@@ -373,6 +373,21 @@ def test_multipart_launch_with_a_first_buy_replays_one_bundle(chain, pin_server,
     assert other_image.status == 422 and other_image.json["error"] == "idempotency_key_reused"
 
 
+def test_the_launch_cooldown_429_does_not_use_the_key(chain, pin_server, launch_conn, clock):
+    from tests.integration.test_coins_create import form
+
+    first = _create_keyed(launch_conn, form(name="Cool A", symbol="COOLA"), {"Idempotency-Key": "launch-a"})
+    assert first.status == 200, first.body
+    key = {"Idempotency-Key": "launch-b"}
+    cooling = _create_keyed(launch_conn, form(name="Cool B", symbol="COOLB"), key)
+    assert cooling.status == 429 and cooling.json["error"] == "deploy_cooldown_active", cooling.body
+    clock.advance(int(cooling.headers["retry-after"]))
+    later = _create_keyed(launch_conn, form(name="Cool B", symbol="COOLB"), key)  # the same key, after retry-after
+    assert later.status == 200, later.body
+    assert "idempotent-replayed" not in later.headers and later.json["mint"] != first.json["mint"]
+    assert _create_keyed(launch_conn, form(name="Cool B", symbol="COOLB"), key).body == later.body
+
+
 def test_governance_write_answers_are_stored(chain, coin, ip, aws_stack):
     from partner import admin
     from solders.keypair import Keypair
