@@ -8,7 +8,7 @@ A write that carries the header runs under a claim, one item of the idempotency 
     state        running | done
     owner        a random token of the invocation that holds the claim
     lease_until  while running: when another invocation may take the claim over
-    signatures   what `presend.before_send` recorded before the first byte was sent (+ lvbh, kind)
+    signatures   what `presend.before_send` recorded before the first byte was sent (+ lvbh, kind, mint)
     status, body, headers      the stored answer, once done
     expires_at   24 hours after the claim (TTL; also checked on every read, TTL deletes lazily)
 
@@ -20,7 +20,8 @@ A write that carries the header runs under a claim, one item of the idempotency 
    - running, lease live -> 409 idempotency_key_in_use (retryable, retry-after)
    - running, lease over -> take the claim over (conditional on the old owner). If the claim holds
      signatures, the first invocation may have sent them: nothing is built or sent again; the answer
-     is what the chain says about them (see `recovered_answer`), and it is stored.
+     is what the chain says about them (see `recovered_answer`: a trade that landed gets the 200 it
+     would have had), and it is stored.
 2. Run the write. Its final answer (200, or any error after admission and validation: delegation,
    caps, venue, chain, 5xx with or without a signature) is stored with the status, the body and the
    headers the partner needs (all but the bucket's `x-ratelimit-*`, which a replay takes from the
@@ -149,7 +150,7 @@ def claim(principal: Principal, key: str, fp: str) -> Claim | Stored:
         ok, current = ddb.update_or_current(
             table, pk,
             "SET fp = :fp, #s = :running, #o = :owner, lease_until = :lease, expires_at = :exp, created_at = :now "
-            "REMOVE signatures, lvbh, kind, #st, body, hdrs",
+            "REMOVE signatures, lvbh, kind, mint, #st, body, hdrs",
             condition="attribute_not_exists(pk) OR expires_at <= :now",
             names={"#s": "state", "#o": "owner", "#st": "status"},
             vals={":fp": fp, ":running": "running", ":owner": owner, ":lease": now + LEASE_SECONDS,
@@ -186,18 +187,26 @@ def _take_over(table: str, pk: str, current: dict[str, Any], owner: str, now: in
     taken = Claim(pk, owner)
     signatures = list(current.get("signatures") or [])
     if signatures:  # the first invocation may have sent these: answer with them, send nothing
-        taken.recovery = recovered_answer(signatures, int(current.get("lvbh", 0)))
+        taken.recovery = recovered_answer(signatures, int(current.get("lvbh", 0)), current.get("kind"),
+                                          current.get("mint"))
     return taken
 
 
-def recovered_answer(signatures: list[str], last_valid_block_height: int) -> Stored:
+TRADE_KINDS = ("buy", "buy_exact_out", "sell")
+
+
+def recovered_answer(signatures: list[str], last_valid_block_height: int, kind: str | None = None,
+                     mint: str | None = None) -> Stored:
     """What a takeover answers for a send whose answer was lost, from what the chain says now:
 
+    - a trade that landed without error -> the 200 the trade would have answered (its body is
+      the signature, the mint and `submitted`, all known), byte for byte;
     - every transaction unseen and its blockhash expired: it never landed and never will ->
       422 tx_expired (rebuild and send again, under a new key);
     - one landed with an error -> 422 tx_failed with the chain's error;
-    - otherwise (landed, pending, or the chain cannot tell now) -> the ambiguous 502 rpc_unavailable a
-      timeout after sending answers, with the signature(s) to reconcile.
+    - otherwise (pending; a landed governance write or launch, whose full answer is not known here;
+      or the chain cannot tell now) -> the ambiguous 502 rpc_unavailable a timeout after sending
+      answers, with the signature(s) to reconcile.
     """
     from partner import http
 
@@ -216,6 +225,10 @@ def recovered_answer(signatures: list[str], last_valid_block_height: int) -> Sto
             expired = chain.call("getBlockHeight") > last_valid_block_height
     except Exception:  # noqa: BLE001 - the chain cannot tell now: the ambiguous answer below
         statuses = None
+    landed = statuses is not None and all(s is not None and s.get("err") is None for s in statuses)
+    if landed and kind in TRADE_KINDS and mint:
+        response = http.json_response(200, {"signature": signatures[0], "mint": mint, "status": "submitted"})
+        return Stored(response.status_code, response.body, stored_headers(response.headers))
     if statuses is not None and expired:
         error = ApiError("tx_expired", "An earlier attempt with this Idempotency-Key sent this transaction; it "
                                        "expired without landing.", **ids,
@@ -254,11 +267,11 @@ def record_send(outgoing: Outgoing) -> None:
     if c is None:
         return
     ok = ddb.update(
-        _table(), c.pk, "SET signatures = :sigs, lvbh = :lvbh, kind = :kind",
+        _table(), c.pk, "SET signatures = :sigs, lvbh = :lvbh, kind = :kind, mint = :mint",
         condition="#o = :me AND lease_until > :now",
         names={"#o": "owner"},
         vals={":sigs": list(outgoing.signatures), ":lvbh": outgoing.last_valid_block_height,
-              ":kind": outgoing.kind, ":me": c.owner, ":now": int(clock.now())},
+              ":kind": outgoing.kind, ":mint": outgoing.mint or "", ":me": c.owner, ":now": int(clock.now())},
     )
     if ok is None:
         raise ApiError("internal", "This request's Idempotency-Key claim ran out before sending; nothing was sent.")

@@ -248,8 +248,8 @@ def _timeout_after_send(chain, monkeypatch, *, lands: bool) -> None:
         chain_fault(chain, "drop", methods=["sendTransaction"])
 
 
-def test_crash_after_a_send_that_landed_answers_the_same_signature(chain, coin, partner_conn, clock, monkeypatch,
-                                                                   crash_before_storing):
+def test_crash_after_a_send_that_landed_answers_its_200(chain, coin, partner_conn, clock, monkeypatch,
+                                                        crash_before_storing):
     from partner import idempotency
 
     wallet = partner_conn.user["wallet"]
@@ -268,9 +268,9 @@ def test_crash_after_a_send_that_landed_answers_the_same_signature(chain, coin, 
     assert busy.status == 409 and busy.json["error"] == "idempotency_key_in_use"
     clock.advance(idempotency.LEASE_SECONDS + 1)
     retry = keyed(partner_conn, "buy", buy_body(coin), "crash-landed")
-    assert retry.status == 502, retry.body
-    assert retry.json["error"] == "rpc_unavailable" and retry.json["signature"] == sent[0]
-    assert "before resending" in retry.json["action"]
+    assert retry.status == 200, retry.body
+    assert retry.body == '{"signature":"%s","mint":"%s","status":"submitted"}' % (sent[0], coin)
+    assert "idempotent-replayed" not in retry.headers
     # nothing new was sent, the balance changed once, the volume was counted once
     assert [s for s in signatures(chain, wallet) if s not in before["signatures"]] == sent
     assert token_balance(chain.url, wallet, coin) == landed_tokens
@@ -278,6 +278,30 @@ def test_crash_after_a_send_that_landed_answers_the_same_signature(chain, coin, 
     # that answer is the key's answer from now on
     again = keyed(partner_conn, "buy", buy_body(coin), "crash-landed")
     assert again.body == retry.body and again.headers["idempotent-replayed"] == "true"
+
+
+def test_crash_after_a_send_the_chain_cannot_confirm_answers_the_ambiguous_502(chain, coin, partner_conn, clock,
+                                                                             monkeypatch, crash_before_storing):
+    from partner import idempotency
+
+    wallet = partner_conn.user["wallet"]
+    before = snapshot(chain, partner_conn, coin)
+    _timeout_after_send(chain, monkeypatch, lands=True)
+    with pytest.raises(Crash):
+        keyed(partner_conn, "buy", buy_body(coin), "crash-unknown")
+    sent = _claim_item(partner_conn, "crash-unknown")["signatures"]
+    assert wait(chain.url, sent[0])["err"] is None
+    landed_tokens = token_balance(chain.url, wallet, coin)
+    chain_fault(chain, "down", methods=["getSignatureStatuses"], count=None)  # the chain cannot tell now
+    clock.advance(idempotency.LEASE_SECONDS + 1)
+    retry = keyed(partner_conn, "buy", buy_body(coin), "crash-unknown")
+    rpc(chain.url, "devstack_clearFaults")
+    assert retry.status == 502, retry.body
+    assert retry.json["error"] == "rpc_unavailable" and retry.json["signature"] == sent[0]
+    assert "before resending" in retry.json["action"]
+    assert [s for s in signatures(chain, wallet) if s not in before["signatures"]] == sent  # nothing new sent
+    assert token_balance(chain.url, wallet, coin) == landed_tokens
+    assert volume(partner_conn.client["client_id"]) == before["volume"] + SOL // 10
 
 
 def test_crash_after_a_send_that_never_landed_answers_tx_expired(chain, coin, partner_conn, clock, monkeypatch,
