@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
-from partner import observability, ratelimit
+from partner import observability, ratelimit, requestid
 from partner.errors import ApiError, RateLimited
 from partner.ratelimit import BucketState
 
@@ -86,6 +86,7 @@ def entry(app: APIGatewayRestResolver, bucket: str | None = None) -> Callable[[d
     """The Lambda handler for `app`: resolve, then add the bucket's headers; logs, metrics, trace."""
 
     def lambda_handler(event: dict, context: Any) -> dict:
+        requestid.begin(event)
         _local.code = None
         _local.bucket = ratelimit.untouched(bucket) if bucket else None
         response = app.resolve(event, context)

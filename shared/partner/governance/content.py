@@ -276,7 +276,7 @@ def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = N
     fees = WriteFees(form.priority_fee_lamports, form.tip_lamports)
     index = gov.next_proposal_index
 
-    memo = unique.request_memo(signer.pubkey)
+    memo = unique.request_memo()
 
     def build(uri: str | None):
         instruction = ix.propose_update_content(
