@@ -79,7 +79,8 @@ def test_documented_offsets():
 
 
 def test_governance_golden():
-    g = L.Governance(B, A, 10**15, 1_700_000_000, 1_700_000_000 + 30 * 86_400, bump=254)
+    defaults = {k: v for k, v in vars(GM.DEFAULT_PARAMS).items() if k != "mutability_window_seconds"}
+    g = L.Governance(B, A, 10**15, 1_700_000_000, 1_700_000_000 + 30 * 86_400, bump=254, **defaults)
     raw = g.encode()
     assert raw.hex() == (
         "128f580d49d92f31" + "02" * 32 + "01" * 32 + "0080c6a47e8d0300" "00f1536500000000" "007e7b6500000000"
@@ -138,7 +139,8 @@ def test_proposal_golden():
 
 
 def test_vote_receipt_golden():
-    v = L.VoteReceipt(C, A, VoteSide.NO, 1_000_000, counted_as_voter=True, created_at=1_700_000_000, bump=252)
+    v = L.VoteReceipt(C, A, VoteSide.NO, 1_000_000, counted_as_voter=True, active=True, created_at=1_700_000_000,
+                      bump=252)
     raw = v.encode()
     assert raw.hex() == ("6814ccfc2d5425c3" + "03" * 32 + "01" * 32 + "01" "40420f0000000000" "01" "01" "00"
                          "00f1536500000000" "fc" + "00" * 32)
@@ -163,8 +165,8 @@ def test_fixed_strings_limits_and_wrong_discriminator():
 
 
 def test_global_governance_params():
-    g = L.Global(A, B)
-    assert g.governance_params() == GM.DEFAULT_PARAMS  # zero reserved bytes: design section 8 defaults
+    g = L.Global(admin=A, fee_recipient=B)
+    assert g.governance_params() == GM.DEFAULT_PARAMS  # zero bytes: design section 8 defaults
     custom = GM.GovernanceParams(1, 2, 3, 4, 5, 6, 7, 8, 9)
     g.set_governance_params(custom)
     raw = g.encode()
@@ -174,7 +176,7 @@ def test_global_governance_params():
     assert raw[168:] == bytes(77)
     assert L.Global.decode(raw).governance_params() == custom
     g.set_governance_params(None)
-    assert g.encode() == L.Global(A, B).encode()
+    assert g.encode() == L.Global(admin=A, fee_recipient=B).encode()
 
 
 keys = st.binary(min_size=32, max_size=32).map(Pubkey)

@@ -25,9 +25,9 @@ from partner.chain.governance_math import ActionKind, Outcome, VoteSide
 from .launchpad import (
     PROGRAM_ID,
     TOKEN_ACCOUNT_SIZE,
-    _check_text,
-    _Reader,
     account,
+    check_text,
+    check_uri,
     create_account,
     create_ata,
     fail,
@@ -115,40 +115,20 @@ def ensure_ata(ctx: InvokeContext, payer: Pubkey, ata_acc, owner: Pubkey, mint: 
         create_ata(ctx, payer, owner, mint)
 
 
-def _opt(r: _Reader, parse):
-    tag = r.take(1)[0]
-    if tag == 0:
-        return None
-    if tag != 1:
-        raise fail(E.InvalidInput, "bad option tag")
-    return parse()
-
-
 # ----------------------------------------------------------------- create_proposal
 
-def _parse_create_args(args: bytes):
-    r = _Reader(args)
-    try:
-        kind = ActionKind(r.take(1)[0])
-    except ValueError:
-        raise fail(E.InvalidInput, "unknown action kind") from None
-    base_rev, duration = struct.unpack("<QQ", r.take(16))
-    name = _opt(r, lambda: _check_text(r.string(), L.NAME_MAX_BYTES, E.NameEmpty, E.NameTooLong))
-    symbol = _opt(r, lambda: _check_text(r.string(), L.SYMBOL_MAX_BYTES, E.SymbolEmpty, E.SymbolTooLong))
-    uri_raw = _opt(r, r.string)
-    additional = _opt(r, lambda: struct.unpack("<Q", r.take(8))[0])
-    mask = r.take(1)[0]
-    r.end()
+def _parse_create_args(args: dict):
+    kind, base_rev, duration = args["action_kind"], args["base_content_revision"], args["vote_duration_seconds"]
+    name, symbol, uri = args["name"], args["symbol"], args["uri"]
+    if name is not None:
+        check_text(name, L.NAME_MAX_BYTES, E.NameEmpty, E.NameTooLong)
+    if symbol is not None:
+        check_text(symbol, L.SYMBOL_MAX_BYTES, E.SymbolEmpty, E.SymbolTooLong)
+    if uri is not None:
+        check_uri(uri)
+    additional, mask = args["additional_seconds"], args["changed_fields"]
     if mask > GM.ALL_FIELDS_MASK:
         raise fail(E.InvalidInput, "bad field mask")
-    uri = None
-    if uri_raw is not None:
-        if len(uri_raw) > L.URI_MAX_BYTES:
-            raise fail(E.UriTooLong)
-        try:
-            uri = uri_raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise fail(E.InvalidInput, "uri not utf-8") from None
     has = {f: bool(mask >> i & 1) for i, f in enumerate(GM.CONTENT_FIELDS)}
     if kind == ActionKind.UPDATE_CONTENT:
         if additional is not None:
@@ -170,7 +150,7 @@ def _parse_create_args(args: bytes):
     return kind, base_rev, duration, name, symbol, uri, additional, mask
 
 
-def create_proposal(ctx: InvokeContext, args: bytes) -> None:
+def create_proposal(ctx: InvokeContext, args: dict) -> None:
     proposer, mint, gov_acc, meta_acc, prop_acc, vault, proposer_ata = (account(ctx, i) for i in range(7))
     kind, base_rev, duration, name, symbol, uri, additional, mask = _parse_create_args(args)
     require_signer(proposer)
@@ -240,15 +220,9 @@ def create_proposal(ctx: InvokeContext, args: bytes) -> None:
 
 # ----------------------------------------------------------------- votes
 
-def cast_vote(ctx: InvokeContext, args: bytes) -> None:
+def cast_vote(ctx: InvokeContext, args: dict) -> None:
     voter, mint, gov_acc, prop_acc, vault, rec_acc, voter_ata = (account(ctx, i) for i in range(7))
-    if len(args) != 9:
-        raise fail(E.InvalidInput, "expected side u8, amount u64")
-    try:
-        side = VoteSide(args[0])
-    except ValueError:
-        raise fail(E.InvalidInput, "side must be 0 (yes) or 1 (no)") from None
-    (amount,) = struct.unpack("<Q", args[1:])
+    side, amount = args["side"], args["amount"]
     if amount == 0:
         raise fail(G.InvalidVoteAmount, "amount must be > 0")
     require_signer(voter)
@@ -295,10 +269,8 @@ def _tally(p: L.Proposal, rec: L.VoteReceipt, sign: int) -> None:
         p.participating_voters += sign
 
 
-def cancel_vote(ctx: InvokeContext, args: bytes) -> None:
+def cancel_vote(ctx: InvokeContext, args: dict) -> None:
     """Retract an active vote while voting is open: tokens return at once, the receipt becomes inactive."""
-    if args:
-        raise fail(E.InvalidInput, "cancel_vote takes no args")
     voter, mint, gov_acc, prop_acc, vault, rec_acc, voter_ata = (account(ctx, i) for i in range(7))
     require_signer(voter)
     load_governance(gov_acc, mint.pubkey)
@@ -318,10 +290,8 @@ def cancel_vote(ctx: InvokeContext, args: bytes) -> None:
     ctx.log(f"cancel_vote proposal={prop_acc.pubkey} voter={voter.pubkey} returned={rec.amount}")
 
 
-def withdraw_vote(ctx: InvokeContext, args: bytes) -> None:
+def withdraw_vote(ctx: InvokeContext, args: dict) -> None:
     """Permissionless crank after settlement; tokens always go to the voter's ATA."""
-    if args:
-        raise fail(E.InvalidInput, "withdraw_vote takes no args")
     payer, voter, mint, gov_acc, prop_acc, vault, rec_acc, voter_ata = (account(ctx, i) for i in range(8))
     require_signer(payer)
     load_governance(gov_acc, mint.pubkey)
@@ -343,9 +313,7 @@ def withdraw_vote(ctx: InvokeContext, args: bytes) -> None:
 
 # ----------------------------------------------------------------- settlement
 
-def settle_proposal(ctx: InvokeContext, args: bytes) -> None:
-    if args:
-        raise fail(E.InvalidInput, "settle_proposal takes no args")
+def settle_proposal(ctx: InvokeContext, args: dict) -> None:
     payer, gov_acc, prop_acc, meta_acc = (account(ctx, i) for i in range(4))
     require_signer(payer)
     gov = load_governance(gov_acc)
@@ -410,10 +378,8 @@ def _execute(ctx: InvokeContext, gov: L.Governance, p: L.Proposal, meta_acc) -> 
     return ""
 
 
-def finalize_expired(ctx: InvokeContext, args: bytes) -> None:
+def finalize_expired(ctx: InvokeContext, args: dict) -> None:
     """Permissionless: record a lapsed mutability window (finalized by expiry, every field locked)."""
-    if args:
-        raise fail(E.InvalidInput, "finalize_expired takes no args")
     payer, gov_acc = account(ctx, 0), account(ctx, 1)
     require_signer(payer)
     gov = load_governance(gov_acc)
@@ -428,10 +394,8 @@ def finalize_expired(ctx: InvokeContext, args: bytes) -> None:
     ctx.log(f"finalize_expired governance={gov_acc.pubkey}")
 
 
-def withdraw_bond(ctx: InvokeContext, args: bytes) -> None:
+def withdraw_bond(ctx: InvokeContext, args: dict) -> None:
     """Permissionless crank after settlement, whatever the outcome; the bond goes to the proposer's ATA."""
-    if args:
-        raise fail(E.InvalidInput, "withdraw_bond takes no args")
     payer, proposer, mint, gov_acc, prop_acc, vault, proposer_ata = (account(ctx, i) for i in range(7))
     require_signer(payer)
     load_governance(gov_acc, mint.pubkey)

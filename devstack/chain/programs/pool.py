@@ -1,20 +1,19 @@
 """Reference implementation of the constant-product `pool` program (devstack only).
+Instruction data and the Pool layout come from idl/pool.json (partner.chain.idl).
 
 Base = the coin (SPL tokens in the base vault, the ATA of the pool PDA);
 quote = native SOL held as lamports by the pool account. See docs/onchain.md.
 """
 from __future__ import annotations
 
-import struct
 
-from solders.pubkey import Pubkey
 
 from devstack.chain.runtime import InvokeContext
-from partner.chain import instructions as I
 from partner.chain import layouts as L
 from partner.chain import pool_math as PM
 from partner.chain import programs as P
 from partner.chain.curve import CurveMathError
+from partner.chain.idl import POOL
 from partner.chain.errors import ProgramErrorCode as E
 
 from .launchpad import (
@@ -22,6 +21,7 @@ from .launchpad import (
     account,
     create_account,
     create_ata,
+    dispatch,
     fail,
     is_token_account,
     math_error,
@@ -37,16 +37,14 @@ from .launchpad import (
 PROGRAM_ID = P.POOL_PROGRAM_ID
 
 
-def initialize_pool(ctx: InvokeContext, args: bytes) -> None:
+def initialize_pool(ctx: InvokeContext, args: dict) -> None:
     payer, authority, mint, pool, base_vault, source = (account(ctx, i) for i in range(6))
     require_signer(payer)
     require_signer(authority)
     if authority.pubkey != P.bonding_curve_pda(mint.pubkey)[0]:
         raise fail(E.Unauthorized, "only the launchpad curve of this mint may create its pool")
-    if len(args) != 8 + 8 + 8 + 2 + 32 + 32:
-        raise fail(E.InvalidInput, "bad initialize_pool args")
-    base_amount, quote_amount, open_time, fee_bps = struct.unpack_from("<QQqH", args)
-    fee_recipient, creator = Pubkey.from_bytes(args[26:58]), Pubkey.from_bytes(args[58:90])
+    base_amount, quote_amount, open_time = args["base_amount"], args["quote_amount"], args["open_time"]
+    fee_bps, fee_recipient, creator = args["fee_bps"], args["fee_recipient"], args["creator"]
     key, bump = P.pool_pda(mint.pubkey, PROGRAM_ID)
     require_key(pool, key, "pool")
     require_key(base_vault, P.associated_token_address(key, mint.pubkey), "pool base vault")
@@ -98,11 +96,8 @@ def _buy(ctx: InvokeContext, s: _Swap, r: PM.SwapResult) -> None:
             f"tokens_out={r.amount_out} fee={r.fee}")
 
 
-def swap(ctx: InvokeContext, args: bytes) -> None:
-    if len(args) != 17 or args[0] > 1:
-        raise fail(E.InvalidInput, "bad swap args")
-    base_in = args[0] == 1
-    amount_in, min_out = struct.unpack_from("<QQ", args, 1)
+def swap(ctx: InvokeContext, args: dict) -> None:
+    base_in, amount_in, min_out = args["base_in"], args["amount_in"], args["min_amount_out"]
     if amount_in == 0:
         raise fail(E.InvalidInput, "amount_in must be > 0")
     s = _Swap(ctx)
@@ -139,10 +134,8 @@ def swap(ctx: InvokeContext, args: bytes) -> None:
             f"sol_out={r.amount_out} fee={r.fee}")
 
 
-def swap_exact_out(ctx: InvokeContext, args: bytes) -> None:
-    if len(args) != 16:
-        raise fail(E.InvalidInput, "bad swap_exact_out args")
-    base_out, max_in = struct.unpack("<QQ", args)
+def swap_exact_out(ctx: InvokeContext, args: dict) -> None:
+    base_out, max_in = args["base_out"], args["max_quote_in"]
     if base_out == 0:
         raise fail(E.InvalidInput, "base_out must be > 0")
     s = _Swap(ctx)
@@ -155,17 +148,8 @@ def swap_exact_out(ctx: InvokeContext, args: bytes) -> None:
     _buy(ctx, s, r)
 
 
-HANDLERS = {
-    I.IX_INITIALIZE_POOL: initialize_pool,
-    I.IX_SWAP: swap,
-    I.IX_SWAP_EXACT_OUT: swap_exact_out,
-}
+HANDLERS = {"initialize_pool": initialize_pool, "swap": swap, "swap_exact_out": swap_exact_out}
 
 
 def process(ctx: InvokeContext) -> None:
-    data = bytes(ctx.data)
-    handler = HANDLERS.get(data[:8])
-    if handler is None:
-        raise fail(E.InvalidInput, "unknown instruction")
-    ctx.log(f"Instruction: {handler.__name__}")
-    handler(ctx, data[8:])
+    dispatch(POOL, HANDLERS, ctx)

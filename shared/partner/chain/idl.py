@@ -389,6 +389,11 @@ class Program:
         self.args_codec(name).write(args, out, name)
         return bytes(out)
 
+    def instruction_name(self, data: bytes) -> str | None:
+        """Name of the instruction whose discriminator starts `data` (None if not one of ours)."""
+        ix = self._by_discriminator.get(bytes(data[:8]))
+        return ix["name"] if ix else None
+
     def decode_instruction(self, data: bytes) -> tuple[str, dict]:
         """-> (instruction name, args); LayoutError when unknown, short, malformed or with trailing bytes."""
         data = bytes(data)
