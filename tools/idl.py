@@ -259,7 +259,7 @@ def blocks() -> dict[str, str]:
     return out
 
 
-MARKER = re.compile(r"(<!-- idl:(?P<name>[\w:-]+) -->\n)(?P<body>.*?)(\n<!-- /idl:(?P=name) -->)", re.S)
+MARKER = re.compile(r"(<!-- idl:(?P<name>[\w:-]+) -->\n)(?P<body>.*?)(<!-- /idl:(?P=name) -->)", re.S)
 
 
 def render_doc(text: str) -> str:
@@ -271,7 +271,7 @@ def render_doc(text: str) -> str:
         if name not in generated:
             raise SystemExit(f"docs/onchain.md: unknown idl block {name!r}")
         used.add(name)
-        return m.group(1) + generated[name] + m.group(4)
+        return m.group(1) + generated[name] + "\n" + m.group(4)
 
     out = MARKER.sub(sub, text)
     missing = set(generated) - used
