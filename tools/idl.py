@@ -100,6 +100,14 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def table(head: list[str], rows: list[str]) -> str:
+    return "\n".join(["| " + " | ".join(head) + " |", "|---" * len(head) + "|", *rows])
+
+
+def field_list(fields: list[dict], types: dict) -> str:
+    return ", ".join(f"{f['name']} {type_name(f['type'], types)}" for f in fields)
+
+
 def _notes(docs: list[str]) -> tuple[str, str]:
     api = [d[5:] for d in docs if d.startswith("api: ")]
     rest = [d for d in docs if not d.startswith("api: ")]
@@ -113,16 +121,15 @@ def account_table(idl: dict, name: str) -> str:
     fields = t["type"]["fields"]
     size = 8 + sum(type_size(f["type"], types) for f in fields)
     has_api = any(d.startswith("api: ") for f in fields for d in f.get("docs", []))
-    head = "| Offset | Field | Type | Notes |" + (" API field |" if has_api else "")
-    rows = [f"{size} bytes, discriminator `{bytes(disc).hex()}`. " + " ".join(t.get("docs", [])), "",
-            head, "|---" * (5 if has_api else 4) + "|",
-            "| 0 | discriminator | [u8; 8] | |" + (" |" if has_api else "")]
+    head = ["Offset", "Field", "Type", "Notes"] + (["API field"] if has_api else [])
+    rows = ["| 0 | discriminator | [u8; 8] | |" + (" |" if has_api else "")]
     at = 8
     for f in fields:
         notes, api = _notes(f.get("docs", []))
         rows.append(f"| {at} | {f['name']} | {type_name(f['type'], types)} | {notes} |" + (f" {api} |" if has_api else ""))
         at += type_size(f["type"], types)
-    return "\n".join(rows)
+    intro = f"{size} bytes, discriminator `{bytes(disc).hex()}`. " + " ".join(t.get("docs", []))
+    return intro + "\n\n" + table(head, rows)
 
 
 def _seed(seed: dict) -> str:
@@ -160,9 +167,7 @@ def _pda_text(pda: dict, idl: dict, ids: dict[str, str]) -> str:
 
 
 def program_ids_table(idls: dict) -> str:
-    rows = ["| Program | Id |", "|---|---|"]
-    rows += [f"| {name} | `{idl['address']}` |" for name, idl in idls.items()]
-    return "\n".join(rows)
+    return table(["Program", "Id"], [f"| {name} | `{idl['address']}` |" for name, idl in idls.items()])
 
 
 def pda_table(idls: dict) -> str:
@@ -176,24 +181,20 @@ def pda_table(idls: dict) -> str:
                     seen.setdefault(text, [])
                     if a["name"] not in seen[text]:
                         seen[text].append(a["name"])
-    rows = ["| Address | Derivation | Instruction accounts |", "|---|---|---|"]
-    for text, names in seen.items():
-        rows.append(f"| {names[0]} | {_cell(text)} | {', '.join(names)} |")
-    return "\n".join(rows)
+    return table(["Address", "Derivation", "Instruction accounts"],
+                 [f"| {names[0]} | {_cell(text)} | {', '.join(names)} |" for text, names in seen.items()])
 
 
 def instructions_table(idl: dict) -> str:
     types = _types(idl)
-    rows = ["| Name | Discriminator | Args (Borsh, after the discriminator) |", "|---|---|---|"]
-    for ix in idl["instructions"]:
-        args = ", ".join(f"{a['name']} {type_name(a['type'], types)}" for a in ix["args"]) or "none"
-        rows.append(f"| `{ix['name']}` | `{bytes(ix['discriminator']).hex()}` | {args} |")
-    return "\n".join(rows)
+    return table(["Name", "Discriminator", "Args (Borsh, after the discriminator)"],
+                 [f"| `{ix['name']}` | `{bytes(ix['discriminator']).hex()}` | {field_list(ix['args'], types) or 'none'} |"
+                  for ix in idl["instructions"]])
 
 
 def accounts_table(idl: dict, idls: dict) -> str:
     ids = {i["address"]: n for n, i in idls.items()} | WELL_KNOWN
-    rows = ["| Instruction | Accounts (`s` signer, `w` writable) |", "|---|---|"]
+    rows = []
     for ix in idl["instructions"]:
         parts = []
         for i, a in enumerate(ix["accounts"]):
@@ -206,27 +207,25 @@ def accounts_table(idl: dict, idls: dict) -> str:
             extra += a.get("docs", [])
             parts.append(f"{i} {a['name']}" + (f" ({'; '.join(extra)})" if extra else ""))
         rows.append(f"| `{ix['name']}` | {_cell(', '.join(parts))} |")
-    return "\n".join(rows)
+    return table(["Instruction", "Accounts (`s` signer, `w` writable)"], rows)
+
+
+def _variants(t: dict) -> str:
+    return ", ".join(f"{i} `{v['name']}`" for i, v in enumerate(t["type"]["variants"]))
 
 
 def enums_table(idl: dict) -> str:
-    rows = ["| Enum | Values (u8) | Used by |", "|---|---|---|"]
-    for t in idl["types"]:
-        if t["type"]["kind"] == "enum":
-            values = ", ".join(f"{i} `{v['name']}`" for i, v in enumerate(t["type"]["variants"]))
-            rows.append(f"| `{t['name']}` | {values} | {' '.join(t.get('docs', []))} |")
-    return "\n".join(rows)
+    enums = [t for t in idl["types"] if t["type"]["kind"] == "enum"]
+    return table(["Enum", "Values (u8)", "Used by"],
+                 [f"| `{t['name']}` | {_variants(t)} | {' '.join(t.get('docs', []))} |" for t in enums])
 
 
 def types_table(idl: dict) -> str:
-    types = _types(idl)
-    rows = ["| Type | Fields (Borsh, in order) | Size |", "|---|---|---|"]
-    for t in idl["types"]:
-        if t["type"]["kind"] != "struct" or any(a["name"] == t["name"] for a in idl.get("accounts", [])):
-            continue
-        fields = ", ".join(f"{f['name']} {type_name(f['type'], types)}" for f in t["type"]["fields"])
-        rows.append(f"| `{t['name']}` | {fields} | {type_size({'defined': {'name': t['name']}}, types)} |")
-    return "\n".join(rows)
+    types, accounts = _types(idl), {a["name"] for a in idl.get("accounts", [])}
+    structs = [t for t in idl["types"] if t["type"]["kind"] == "struct" and t["name"] not in accounts]
+    return table(["Type", "Fields (Borsh, in order)", "Size"], [
+        f"| `{t['name']}` | {field_list(t['type']['fields'], types)} | {type_size({'defined': {'name': t['name']}}, types)} |"
+        for t in structs])
 
 
 def errors_table(idl: dict, lo: int, hi: int) -> str:

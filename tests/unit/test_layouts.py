@@ -20,6 +20,9 @@ D = Pubkey(bytes([4] * 32))
     (L.BondingCurve, "17b7f83760d8ac60", 195),
     (L.CoinMetadata, "1c2106645d1e019d", 454),
     (L.Pool, "f19a6d0411b16dbc", 235),
+    (L.Governance, "128f580d49d92f31", 262),
+    (L.Proposal, "1a5ebdbb74883521", 515),
+    (L.VoteReceipt, "6814ccfc2d5425c3", 125),
 ])
 def test_discriminators_and_sizes(cls, hexdisc, size):
     assert cls.DISCRIMINATOR.hex() == hexdisc

@@ -57,14 +57,10 @@ def init_governance(ctx: InvokeContext, creator, gov_acc, mint: Pubkey, params: 
     require_key(gov_acc, key, "governance")
     create_account(ctx, creator, gov_acc, L.Governance.SIZE, PROGRAM_ID, [P.GOVERNANCE_SEED, bytes(mint), bytes([bump])])
     now = ctx.unix_timestamp
-    store(gov_acc, L.Governance(
-        mint=mint, creator=creator.pubkey, total_supply=total_supply, created_at=now,
-        mutable_until=now + params.mutability_window_seconds,
-        min_voter_count=params.min_voter_count, min_lock_amount=params.min_lock_amount,
-        min_participating_supply_bps=params.min_participating_supply_bps, approval_bps=params.approval_bps,
-        proposal_bond_bps=params.proposal_bond_bps, max_extension_seconds=params.max_extension_seconds,
-        min_vote_duration_seconds=params.min_vote_duration_seconds,
-        max_vote_duration_seconds=params.max_vote_duration_seconds, bump=bump))
+    gov = L.Governance(mint=mint, creator=creator.pubkey, total_supply=total_supply, created_at=now,
+                       mutable_until=now + params.mutability_window_seconds, bump=bump)
+    gov.set_params(params)
+    store(gov_acc, gov)
 
 
 # ----------------------------------------------------------------- state access
@@ -269,20 +265,31 @@ def _tally(p: L.Proposal, rec: L.VoteReceipt, sign: int) -> None:
         p.participating_voters += sign
 
 
-def cancel_vote(ctx: InvokeContext, args: dict) -> None:
-    """Retract an active vote while voting is open: tokens return at once, the receipt becomes inactive."""
-    voter, mint, gov_acc, prop_acc, vault, rec_acc, voter_ata = (account(ctx, i) for i in range(7))
-    require_signer(voter)
+def load_escrow(signer, mint, gov_acc, prop_acc, vault) -> L.Proposal:
+    """Checks of the instructions that pay out of a proposal's vault: signer, governance, proposal, vault."""
+    require_signer(signer)
     load_governance(gov_acc, mint.pubkey)
     p = load_proposal(prop_acc, gov_acc)
     require_key(vault, P.associated_token_address(prop_acc.pubkey, mint.pubkey), "proposal vault")
+    return p
+
+
+def pay_out(ctx: InvokeContext, payer, owner, owner_ata, mint, vault, prop_acc, p: L.Proposal, amount: int) -> None:
+    """Vault -> the owner's ATA (re-created, paid by `payer`, when missing), signed by the proposal PDA."""
+    ensure_ata(ctx, payer.pubkey, owner_ata, owner.pubkey, mint.pubkey)
+    token_transfer(ctx, vault.pubkey, owner_ata.pubkey, prop_acc.pubkey, amount, proposal_seeds(p))
+
+
+def cancel_vote(ctx: InvokeContext, args: dict) -> None:
+    """Retract an active vote while voting is open: tokens return at once, the receipt becomes inactive."""
+    voter, mint, gov_acc, prop_acc, vault, rec_acc, voter_ata = (account(ctx, i) for i in range(7))
+    p = load_escrow(voter, mint, gov_acc, prop_acc, vault)
     rec = load_receipt(rec_acc, prop_acc.pubkey, voter.pubkey)
     if not rec.active:
         raise fail(G.VoteNotActive)
     if voting_closed(ctx, p):
         raise fail(G.ProposalClosed)
-    ensure_ata(ctx, voter.pubkey, voter_ata, voter.pubkey, mint.pubkey)
-    token_transfer(ctx, vault.pubkey, voter_ata.pubkey, prop_acc.pubkey, rec.amount, proposal_seeds(p))
+    pay_out(ctx, voter, voter, voter_ata, mint, vault, prop_acc, p, rec.amount)
     _tally(p, rec, -1)
     rec.active = False
     store(rec_acc, rec)
@@ -293,10 +300,7 @@ def cancel_vote(ctx: InvokeContext, args: dict) -> None:
 def withdraw_vote(ctx: InvokeContext, args: dict) -> None:
     """Permissionless crank after settlement; tokens always go to the voter's ATA."""
     payer, voter, mint, gov_acc, prop_acc, vault, rec_acc, voter_ata = (account(ctx, i) for i in range(8))
-    require_signer(payer)
-    load_governance(gov_acc, mint.pubkey)
-    p = load_proposal(prop_acc, gov_acc)
-    require_key(vault, P.associated_token_address(prop_acc.pubkey, mint.pubkey), "proposal vault")
+    p = load_escrow(payer, mint, gov_acc, prop_acc, vault)
     rec = load_receipt(rec_acc, prop_acc.pubkey, voter.pubkey)
     if not rec.active:
         raise fail(G.VoteNotActive)
@@ -304,8 +308,7 @@ def withdraw_vote(ctx: InvokeContext, args: dict) -> None:
         raise fail(G.VoteAlreadyWithdrawn)
     if not p.settled:
         raise fail(G.ProposalNotSettled)
-    ensure_ata(ctx, payer.pubkey, voter_ata, voter.pubkey, mint.pubkey)
-    token_transfer(ctx, vault.pubkey, voter_ata.pubkey, prop_acc.pubkey, rec.amount, proposal_seeds(p))
+    pay_out(ctx, payer, voter, voter_ata, mint, vault, prop_acc, p, rec.amount)
     rec.withdrawn = True
     store(rec_acc, rec)
     ctx.log(f"withdraw_vote proposal={prop_acc.pubkey} voter={voter.pubkey} amount={rec.amount} by={payer.pubkey}")
@@ -397,19 +400,15 @@ def finalize_expired(ctx: InvokeContext, args: dict) -> None:
 def withdraw_bond(ctx: InvokeContext, args: dict) -> None:
     """Permissionless crank after settlement, whatever the outcome; the bond goes to the proposer's ATA."""
     payer, proposer, mint, gov_acc, prop_acc, vault, proposer_ata = (account(ctx, i) for i in range(7))
-    require_signer(payer)
-    load_governance(gov_acc, mint.pubkey)
-    p = load_proposal(prop_acc, gov_acc)
+    p = load_escrow(payer, mint, gov_acc, prop_acc, vault)
     require_key(proposer, p.proposer, "proposer")
-    require_key(vault, P.associated_token_address(prop_acc.pubkey, mint.pubkey), "proposal vault")
     if p.bond_amount == 0:
         raise fail(G.NoProposalBond)
     if p.bond_withdrawn:
         raise fail(G.ProposalBondAlreadyWithdrawn)
     if not p.settled:
         raise fail(G.ProposalNotSettled)
-    ensure_ata(ctx, payer.pubkey, proposer_ata, proposer.pubkey, mint.pubkey)
-    token_transfer(ctx, vault.pubkey, proposer_ata.pubkey, prop_acc.pubkey, p.bond_amount, proposal_seeds(p))
+    pay_out(ctx, payer, proposer, proposer_ata, mint, vault, prop_acc, p, p.bond_amount)
     p.bond_withdrawn = True
     store(prop_acc, p)
     ctx.log(f"withdraw_bond proposal={prop_acc.pubkey} amount={p.bond_amount} to={proposer.pubkey}")

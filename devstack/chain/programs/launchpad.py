@@ -107,6 +107,38 @@ def move_lamports(src, dst, lamports: int) -> None:
     dst.lamports = dst.lamports + lamports
 
 
+def run_math(fn, *args):
+    """Curve / pool math, its errors as program errors."""
+    try:
+        return fn(*args)
+    except C.CurveMathError as exc:
+        raise math_error(exc) from None
+
+
+def require_out(out: int, min_out: int, unit: str) -> None:
+    """A trade must give something, and at least its slippage bound."""
+    if out == 0:
+        raise fail(E.InvalidInput, f"amount too small: no {unit} out")
+    if out < min_out:
+        raise fail(E.SlippageExceeded, f"{unit} out {out} < min {min_out}")
+
+
+def require_sellable(user_ata, mint, user, amount: int) -> None:
+    if not is_token_account(user_ata, mint.pubkey, user.pubkey):
+        raise fail(E.MissingSellTokenAccount)
+    held = token_balance(user_ata)
+    if held < amount:
+        raise fail(E.InsufficientTokens, f"need {amount} tokens, have {held}")
+
+
+def pay_seller(ctx: InvokeContext, user, user_ata, vault, tokens_in: int, venue, fee_recipient, sol_out: int,
+               fee: int) -> None:
+    """Tokens user -> venue vault; SOL from the venue account to the user (net) and the fee recipient."""
+    token_transfer(ctx, user_ata.pubkey, vault.pubkey, user.pubkey, tokens_in)
+    move_lamports(venue, user, sol_out)
+    move_lamports(venue, fee_recipient, fee)
+
+
 def math_error(exc: C.CurveMathError) -> ProgramError:
     if isinstance(exc, C.MathOverflow):
         return fail(E.MathOverflow, str(exc))
@@ -308,19 +340,10 @@ def _buy(ctx: InvokeContext, args: dict, exact_out: bool) -> None:
     if amount == 0:
         raise fail(E.InvalidInput, "amount must be > 0")
     t = _Trade(ctx)
-    try:
-        if exact_out:
-            r = C.buy_exact_out(t.curve, amount, t.g.protocol_fee_bps)
-        else:
-            r = C.buy(t.curve, amount, t.g.protocol_fee_bps)
-    except C.CurveMathError as exc:
-        raise math_error(exc) from None
-    if r.tokens_out == 0:
-        raise fail(E.InvalidInput, "amount too small: no tokens out")
+    r = run_math(C.buy_exact_out if exact_out else C.buy, t.curve, amount, t.g.protocol_fee_bps)
+    require_out(r.tokens_out, 0 if exact_out else bound, "tokens")
     if exact_out and r.sol_in > bound:
         raise fail(E.SlippageExceeded, f"sol in {r.sol_in} > max {bound}")
-    if not exact_out and r.tokens_out < bound:
-        raise fail(E.SlippageExceeded, f"tokens out {r.tokens_out} < min {bound}")
     has_ata = is_token_account(t.user_ata, t.mint.pubkey, t.user.pubkey)
     held = token_balance(t.user_ata) if has_ata else 0
     if t.g.wallet_cap_bps < 10_000:
@@ -355,22 +378,10 @@ def sell(ctx: InvokeContext, args: dict) -> None:
     if tokens_in == 0:
         raise fail(E.InvalidInput, "tokens_in must be > 0")
     t = _Trade(ctx)
-    if not is_token_account(t.user_ata, t.mint.pubkey, t.user.pubkey):
-        raise fail(E.MissingSellTokenAccount)
-    held = token_balance(t.user_ata)
-    if held < tokens_in:
-        raise fail(E.InsufficientTokens, f"need {tokens_in} tokens, have {held}")
-    try:
-        r = C.sell(t.curve, tokens_in, t.g.protocol_fee_bps)
-    except C.CurveMathError as exc:
-        raise math_error(exc) from None
-    if r.sol_out == 0:
-        raise fail(E.InvalidInput, "amount too small: no SOL out")
-    if r.sol_out < min_sol_out:
-        raise fail(E.SlippageExceeded, f"sol out {r.sol_out} < min {min_sol_out}")
-    token_transfer(ctx, t.user_ata.pubkey, t.vault.pubkey, t.user.pubkey, tokens_in)
-    move_lamports(t.curve_acc, t.user, r.sol_out)
-    move_lamports(t.curve_acc, t.fee_recipient, r.fee)
+    require_sellable(t.user_ata, t.mint, t.user, tokens_in)
+    r = run_math(C.sell, t.curve, tokens_in, t.g.protocol_fee_bps)
+    require_out(r.sol_out, min_sol_out, "SOL")
+    pay_seller(ctx, t.user, t.user_ata, t.vault, tokens_in, t.curve_acc, t.fee_recipient, r.sol_out, r.fee)
     t.save(r.state_after)
     ctx.log(f"sell mint={t.mint.pubkey} user={t.user.pubkey} tokens_in={tokens_in} sol_out={r.sol_out} fee={r.fee}")
 

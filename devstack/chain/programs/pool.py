@@ -6,15 +6,12 @@ quote = native SOL held as lamports by the pool account. See docs/onchain.md.
 """
 from __future__ import annotations
 
-
-
 from devstack.chain.runtime import InvokeContext
 from partner.chain import layouts as L
 from partner.chain import pool_math as PM
 from partner.chain import programs as P
-from partner.chain.curve import CurveMathError
-from partner.chain.idl import POOL
 from partner.chain.errors import ProgramErrorCode as E
+from partner.chain.idl import POOL
 
 from .launchpad import (
     TOKEN_ACCOUNT_SIZE,
@@ -24,13 +21,14 @@ from .launchpad import (
     dispatch,
     fail,
     is_token_account,
-    math_error,
-    move_lamports,
+    pay_seller,
     require_key,
+    require_out,
+    require_sellable,
     require_signer,
+    run_math,
     store,
     system_transfer,
-    token_balance,
     token_transfer,
 )
 
@@ -103,32 +101,14 @@ def swap(ctx: InvokeContext, args: dict) -> None:
     s = _Swap(ctx)
     state = PM.PoolState.of(s.pool)
     if not base_in:
-        try:
-            r = PM.swap_quote_in(state, amount_in, s.pool.fee_bps)
-        except CurveMathError as exc:
-            raise math_error(exc) from None
-        if r.amount_out == 0:
-            raise fail(E.InvalidInput, "amount too small: no tokens out")
-        if r.amount_out < min_out:
-            raise fail(E.SlippageExceeded, f"tokens out {r.amount_out} < min {min_out}")
+        r = run_math(PM.swap_quote_in, state, amount_in, s.pool.fee_bps)
+        require_out(r.amount_out, min_out, "tokens")
         _buy(ctx, s, r)
         return
-    if not is_token_account(s.user_ata, s.mint.pubkey, s.user.pubkey):
-        raise fail(E.MissingSellTokenAccount)
-    held = token_balance(s.user_ata)
-    if held < amount_in:
-        raise fail(E.InsufficientTokens, f"need {amount_in} tokens, have {held}")
-    try:
-        r = PM.swap_base_in(state, amount_in, s.pool.fee_bps)
-    except CurveMathError as exc:
-        raise math_error(exc) from None
-    if r.amount_out == 0:
-        raise fail(E.InvalidInput, "amount too small: no SOL out")
-    if r.amount_out < min_out:
-        raise fail(E.SlippageExceeded, f"sol out {r.amount_out} < min {min_out}")
-    token_transfer(ctx, s.user_ata.pubkey, s.base_vault.pubkey, s.user.pubkey, amount_in)
-    move_lamports(s.pool_acc, s.user, r.amount_out)
-    move_lamports(s.pool_acc, s.fee_recipient, r.fee)
+    require_sellable(s.user_ata, s.mint, s.user, amount_in)
+    r = run_math(PM.swap_base_in, state, amount_in, s.pool.fee_bps)
+    require_out(r.amount_out, min_out, "SOL")
+    pay_seller(ctx, s.user, s.user_ata, s.base_vault, amount_in, s.pool_acc, s.fee_recipient, r.amount_out, r.fee)
     s.save(r.state_after)
     ctx.log(f"swap sell mint={s.mint.pubkey} user={s.user.pubkey} tokens_in={amount_in} "
             f"sol_out={r.amount_out} fee={r.fee}")
@@ -139,10 +119,7 @@ def swap_exact_out(ctx: InvokeContext, args: dict) -> None:
     if base_out == 0:
         raise fail(E.InvalidInput, "base_out must be > 0")
     s = _Swap(ctx)
-    try:
-        r = PM.swap_base_out(PM.PoolState.of(s.pool), base_out, s.pool.fee_bps)
-    except CurveMathError as exc:
-        raise math_error(exc) from None
+    r = run_math(PM.swap_base_out, PM.PoolState.of(s.pool), base_out, s.pool.fee_bps)
     if r.amount_in > max_in:
         raise fail(E.SlippageExceeded, f"sol in {r.amount_in} > max {max_in}")
     _buy(ctx, s, r)

@@ -123,6 +123,13 @@ def decode_account(data: bytes):
 
 # ---- SPL Token (no discriminator; standard layouts) ----
 
+def _sized(cls, data: bytes) -> bytes:
+    data = bytes(data)
+    if len(data) < cls.SIZE:
+        raise LayoutError(f"{cls.__name__}: short data")
+    return data
+
+
 @dataclass
 class SplMint:
     """SPL Token mint, 82 bytes."""
@@ -136,9 +143,7 @@ class SplMint:
 
     @classmethod
     def decode(cls, data: bytes) -> "SplMint":
-        data = bytes(data)
-        if len(data) < cls.SIZE:
-            raise LayoutError("SplMint: short data")
+        data = _sized(cls, data)
         ma_tag, ma, supply, decimals, init, fa_tag, fa = struct.unpack_from("<I32sQB?I32s", data)
         return cls(_pk(ma) if ma_tag else None, supply, decimals, init, _pk(fa) if fa_tag else None)
 
@@ -162,9 +167,7 @@ class SplTokenAccount:
 
     @classmethod
     def decode(cls, data: bytes) -> "SplTokenAccount":
-        data = bytes(data)
-        if len(data) < cls.SIZE:
-            raise LayoutError("SplTokenAccount: short data")
+        data = _sized(cls, data)
         mint, owner, amount = struct.unpack_from("<32s32sQ", data)
         return cls(_pk(mint), _pk(owner), amount, data[108])
 
