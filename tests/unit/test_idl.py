@@ -117,6 +117,8 @@ def test_decoder_rejects_bad_data():
         I.buy(A, B, C, 2**64, 0)
     with pytest.raises(IDL.LayoutError, match="must be given"):
         IDL.LAUNCHPAD.instruction("buy", {"user": A}, sol_in=1, min_tokens_out=1)
+    with pytest.raises(IDL.LayoutError, match="expected"):
+        IDL.LAUNCHPAD.instruction("buy", {"user": A, "mint": B, "fee_recipient": C}, sol_in=1)
 
 
 # ----------------------------------------------------------------- code that mirrors the IDL

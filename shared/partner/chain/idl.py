@@ -385,8 +385,12 @@ class Program:
         return bytes(self.instructions[name]["discriminator"])
 
     def encode_args(self, name: str, args: dict) -> bytes:
+        codec = self.args_codec(name)
+        expected = [n for n, _ in codec.fields]
+        if sorted(args) != sorted(expected):
+            raise LayoutError(f"{name}: args {sorted(args)}, expected {expected}")
         out = bytearray(self.discriminator(name))
-        self.args_codec(name).write(args, out, name)
+        codec.write(args, out, name)
         return bytes(out)
 
     def instruction_name(self, data: bytes) -> str | None:
