@@ -121,6 +121,17 @@ def decode_account(data: bytes):
     return cls.decode(data)
 
 
+def decode_owned(cls, account, owner: Pubkey):
+    """`cls.decode(account.data)` when the account (anything with .owner and .data) exists,
+    belongs to `owner` and decodes; else None."""
+    if account is None or account.owner != owner:
+        return None
+    try:
+        return cls.decode(account.data)
+    except (ValueError, struct.error):   # LayoutError is a ValueError
+        return None
+
+
 # ---- SPL Token (no discriminator; standard layouts) ----
 
 def _sized(cls, data: bytes) -> bytes:
