@@ -105,7 +105,8 @@ def table(head: list[str], rows: list[str]) -> str:
 
 
 def field_list(fields: list[dict], types: dict) -> str:
-    return ", ".join(f"{f['name']} {type_name(f['type'], types)}" for f in fields)
+    return ", ".join(f"{f['name']} {type_name(f['type'], types)}" + (f" ({'; '.join(f['docs'])})" if f.get("docs") else "")
+                     for f in fields)
 
 
 def _notes(docs: list[str]) -> tuple[str, str]:
@@ -187,9 +188,9 @@ def pda_table(idls: dict) -> str:
 
 def instructions_table(idl: dict) -> str:
     types = _types(idl)
-    return table(["Name", "Discriminator", "Args (Borsh, after the discriminator)"],
-                 [f"| `{ix['name']}` | `{bytes(ix['discriminator']).hex()}` | {field_list(ix['args'], types) or 'none'} |"
-                  for ix in idl["instructions"]])
+    return table(["Name", "Discriminator", "Args (Borsh, after the discriminator)", "Does"],
+                 [f"| `{ix['name']}` | `{bytes(ix['discriminator']).hex()}` | {field_list(ix['args'], types) or 'none'}"
+                  f" | {_cell(' '.join(ix.get('docs', [])))} |" for ix in idl["instructions"]])
 
 
 def accounts_table(idl: dict, idls: dict) -> str:
