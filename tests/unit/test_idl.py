@@ -196,3 +196,28 @@ def test_string_capacities_come_from_the_idl():
     assert (L.NAME_MAX_BYTES, L.SYMBOL_MAX_BYTES, L.URI_MAX_BYTES) == (32, 10, 200)
     with pytest.raises(ValueError, match="name over 32 bytes"):
         I.create_coin(A, B, "é" * 17, "S", "u")
+
+
+def test_nested_structs_and_arrays_without_a_bound_class():
+    raw = copy.deepcopy(IDL.POOL.idl)
+    raw["types"].append({"name": "Pair", "type": {"kind": "struct", "fields": [
+        {"name": "a", "type": "u16"}, {"name": "b", "type": {"defined": {"name": "OptionalU8"}}}]}})
+    raw["types"].append({"name": "OptionalU8", "type": {"kind": "struct", "fields": [
+        {"name": "is_some", "type": "bool"}, {"name": "value", "type": "u8"}]}})
+    pool = next(t for t in raw["types"] if t["name"] == "Pool")
+    pool["type"]["fields"][-1:-1] = [{"name": "pair", "type": {"defined": {"name": "Pair"}}},
+                                     {"name": "history", "type": {"array": ["u32", 3]}}]
+    program = IDL.Program(raw)
+
+    class Pool(IDL.IdlAccount, program=program):
+        pass
+
+    x, y = Pool(), Pool()
+    x.pair["a"], x.history[1] = 7, 9
+    assert y.pair == {"a": 0, "b": None} and y.history == [0, 0, 0]     # defaults are not shared
+    assert Pool.decode(x.encode()) == x
+
+    raw["types"][-2]["type"]["fields"][1]["type"] = {"option": "u8"}     # Borsh option: variable size
+    with pytest.raises(IDL.IdlMismatch, match="fixed size"):
+        class Pool(IDL.IdlAccount, program=IDL.Program(raw)):  # noqa: F811
+            pass

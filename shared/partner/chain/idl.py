@@ -24,6 +24,7 @@ by member, so code and IDL cannot disagree silently. The IDL JSON ships in the l
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import struct
@@ -502,11 +503,18 @@ class IdlAccount:
         cls.OFFSETS, at = {}, 8
         annotations = {}
         for field_name, field_codec in codec.fields:
+            if field_codec.size is None:
+                raise IdlMismatch(f"{name}.{field_name}: account fields must have a fixed size "
+                                  "(use the fixed string / option conventions)")
             cls.OFFSETS[field_name] = at
             at += field_codec.size
             annotations[field_name] = field_codec.annotation
-            setattr(cls, field_name, dataclasses.field(default=field_codec.zero,
-                                                       repr=not isinstance(field_codec, ByteArray)))
+            zero, show = field_codec.zero, not isinstance(field_codec, ByteArray)
+            if isinstance(zero, (dict, list)):   # nested unbound structs / arrays: a fresh copy each
+                default = dataclasses.field(default_factory=lambda z=zero: copy.deepcopy(z), repr=show)
+            else:
+                default = dataclasses.field(default=zero, repr=show)
+            setattr(cls, field_name, default)
         cls.SIZE = at
         cls.__annotations__ = annotations
         dataclasses.dataclass(cls)
