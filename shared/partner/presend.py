@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from partner import txrecords
+from partner import idempotency, txrecords
 
 if TYPE_CHECKING:
     from partner.access import Principal
@@ -51,4 +51,5 @@ class Outgoing:
 
 def before_send(principal: Principal, outgoing: Outgoing) -> None:
     """Make `outgoing` durable for `principal`'s request before it is sent."""
+    idempotency.record_send(outgoing)
     txrecords.record(principal, outgoing)

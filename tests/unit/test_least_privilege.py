@@ -15,6 +15,7 @@ must grant exactly that, no more:
 * kms:Decrypt of wallet secrets only where a transaction is signed (`partner.wallets`),
   always under the wallet encryption context;
 * s3:PutObject only under `staging/` of the staging bucket, for the two pinning routes;
+* idempotency table UpdateItem only for the writes (the Idempotency-Key claim);
 * the transaction record (issue 11): PutItem on the transactions table for every sending
   route (BatchWriteItem too for coins/create, whose bundle has two records); the status route
   reads the record inside the token's BatchGetItem; the tracker queries only the `open`
@@ -44,10 +45,13 @@ READ_COUNTER = {("CountersTable", "dynamodb:GetItem")}
 SIGN = {("WalletKey", "kms:Decrypt")}
 STAGE = {("StagingBucket/staging/*", "s3:PutObject")}
 RECORD = {("TransactionsTable", "dynamodb:PutItem")}
+# Idempotency-Key (partner.idempotency): one UpdateItem claims or returns the stored answer
+# (ReturnValuesOnConditionCheckFailure), others record the signatures and store the answer
+IDEMPOTENT = {("IdempotencyTable", "dynamodb:UpdateItem")}
 
 READ_ROUTE = AUTHN | WINDOWS | MAC
-GOVERNANCE_WRITE = AUTHN | WINDOWS | MAC | SIGN | RECORD
-TRADE = AUTHN | WINDOWS | READ_COUNTER | MAC | SIGN | RECORD
+GOVERNANCE_WRITE = AUTHN | WINDOWS | MAC | SIGN | IDEMPOTENT | RECORD
+TRADE = AUTHN | WINDOWS | READ_COUNTER | MAC | SIGN | IDEMPOTENT | RECORD
 
 EXPECTED: dict[str, set[tuple[str, str]]] = {
     "OAuthAuthorizeFunction": {
@@ -73,6 +77,8 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
     "TradesBuyFunction": TRADE,
     "TradesBuyExactOutFunction": TRADE,
     "TradesSellFunction": TRADE,
+    # reads the chain only: nothing signed, counted or stored
+    "TradesQuoteFunction": READ_ROUTE,
     "GovernanceVoteFunction": GOVERNANCE_WRITE,
     "GovernanceVoteCancelFunction": GOVERNANCE_WRITE,
     "GovernanceVoteWithdrawFunction": GOVERNANCE_WRITE,
