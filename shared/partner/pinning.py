@@ -12,8 +12,8 @@ Steps for each upload:
    node stored something other than what we sent.
 
 Any transport error, timeout, non-2xx, unreadable answer or CID mismatch is
-`ApiError("pinning_unavailable")` (502, retryable). httpx and boto3 are imported
-and their clients made on first use only.
+`ApiError("pinning_unavailable")` (502, retryable). httpx is imported (partner.lazy)
+and the clients made on first use only.
 
 Hook seam (devstack fault injection only; production adds none): `add_hook(fn)`,
 where `fn(operation)` returns an exception to fail that call with, or None; the
@@ -30,7 +30,10 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from partner import cid as cids
+from partner import lazy, snapshot, tls
 from partner.errors import ApiError
+
+httpx = lazy.module("httpx")
 
 __all__ = ["Pinned", "pin_bytes", "pin_json", "json_bytes", "staging_key", "add_hook", "remove_hook", "TIMEOUT", "reset"]
 
@@ -68,10 +71,6 @@ def http_client(timeout: float):
     """The process's httpx client for the pinning node with this timeout (made on first use)."""
     client = _clients.get(timeout)
     if client is None:
-        import httpx
-
-        from partner import tls
-
         with _lock:
             client = _clients.get(timeout)
             if client is None:
@@ -81,8 +80,9 @@ def http_client(timeout: float):
     return client
 
 
+@snapshot.after_restore
 def reset() -> None:
-    """Close cached HTTP clients (tests switch pin servers)."""
+    """Close cached HTTP clients (tests switch pin servers; a restored environment opens its own)."""
     with _lock:
         for client in _clients.values():
             client.close()
@@ -141,8 +141,6 @@ def _ascii(text: str) -> str:
 
 
 def _add(data: bytes, filename: str, content_type: str, timeout: float) -> dict[str, Any]:
-    import httpx
-
     from partner.settings import get_settings
 
     _run_hooks("add")

@@ -11,6 +11,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from partner import lazy, snapshot
+
+httpx = lazy.module("httpx")
 _lock = threading.Lock()
 _context: Any = None
 
@@ -20,7 +23,13 @@ def context() -> Any:
     if _context is None:
         with _lock:
             if _context is None:
-                import httpx
-
                 _context = httpx.create_ssl_context()
     return _context
+
+
+@snapshot.after_restore
+def reset() -> None:
+    """A fresh context per restored environment (TLS session caches are not shared)."""
+    global _context
+    with _lock:
+        _context = None

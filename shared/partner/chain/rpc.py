@@ -13,7 +13,7 @@ import functools
 import json
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from solders.account_decoder import UiAccountEncoding
 from solders.hash import Hash
@@ -25,14 +25,11 @@ from solders.signature import Signature
 from solders.commitment_config import CommitmentLevel
 from solders.transaction import Transaction, VersionedTransaction
 
-from partner import observability
+from partner import lazy, observability, snapshot, tls
 from partner.errors import ApiError
 
-if TYPE_CHECKING:
-    import httpx
-
-# httpx is imported on the first RPC call, not at module import: functions whose request
-# never reaches the chain (and the import phase of the others) skip its import.
+# imported on the first RPC call: functions whose request never reaches the chain skip it
+httpx = lazy.module("httpx")
 _lock = threading.Lock()
 _clients: dict[float, httpx.Client] = {}
 
@@ -40,16 +37,21 @@ _clients: dict[float, httpx.Client] = {}
 def _http(timeout: float) -> httpx.Client:
     client = _clients.get(timeout)
     if client is None:
-        import httpx
-
-        from partner import tls
-
         with _lock:
             client = _clients.get(timeout)
             if client is None:
                 client = _clients[timeout] = httpx.Client(timeout=timeout, verify=tls.context(),
                                                           headers={"Content-Type": "application/json"})
     return client
+
+
+@snapshot.after_restore
+def reset() -> None:
+    """Close the pooled HTTP clients (a restored environment opens its own connections)."""
+    with _lock:
+        for client in _clients.values():
+            client.close()
+        _clients.clear()
 
 
 class RpcError(Exception):
@@ -106,8 +108,6 @@ class Rpc:
         self.round_trips = 0
 
     def _post(self, payload: str, *, sending: bool = False) -> Any:
-        import httpx
-
         self.round_trips += 1
         try:
             response = _http(self.timeout).post(self.url, content=payload)

@@ -180,12 +180,10 @@ def read_document(uri: str) -> dict[str, Any]:
     cid = uri[len("ipfs://"):].split("/", 1)[0]
     if not cids.is_cid(cid):
         return {}
-    import httpx
-
     url = get_settings().pinning_url.rstrip("/") + "/api/v0/cat"
     try:
         response = pinning.http_client(CAT_TIMEOUT).post(url, params={"arg": cid})
-    except httpx.HTTPError as exc:
+    except pinning.httpx.HTTPError as exc:
         raise pinning.unavailable("The current metadata could not be read.") from exc
     if response.status_code >= 500 or response.status_code == 429:
         raise pinning.unavailable("The current metadata could not be read.")
