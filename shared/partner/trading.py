@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
@@ -27,7 +25,7 @@ from partner.chain.rpc import Rpc
 from partner.chain.state import CoinState, read_coin
 from partner.chain.tx import WriteFees, assemble, network_fee, sign, submit
 from partner.errors import ApiError
-from partner.inputs import Address, Amount, PositiveAmount, WriteFields
+from partner.inputs import Address, Amount, Integer, IntOrString, PositiveAmount, WriteFields
 from partner.settings import get_settings
 from partner.store import counters
 from partner.wallets import SealedWalletSigner
@@ -37,28 +35,25 @@ ATA_RENT = P.rent_exempt_minimum(165)
 TRADE_UNITS = 200_000
 
 
-class TradeCommon(WriteFields):
-    mint: Address
-    # absent = explicit mode; present must be an integer (null is not a number: invalid_input)
-    slippageBps: Annotated[int, Field(ge=0, le=5000)] = None  # type: ignore[assignment]
-    partnerFeeBps: int | str | None = None
-
-    @field_validator("partnerFeeBps")
-    @classmethod
-    def _fee(cls, value: int | str | None) -> int | None:
-        if value is None:
-            return None
-        if isinstance(value, str):
-            if not value.isascii() or not value.isdigit() or len(value) > 4:
-                raise ValueError("must be an integer from 0 to 9999")
-            value = int(value)
-        if not 0 <= value <= 9999:
+def _fee(value: int | str) -> int:
+    if isinstance(value, str):
+        if not value.isascii() or not value.isdigit() or len(value) > 4:
             raise ValueError("must be an integer from 0 to 9999")
-        return value
+        value = int(value)
+    if not 0 <= value <= 9999:
+        raise ValueError("must be an integer from 0 to 9999")
+    return value
+
+
+class TradeCommon(WriteFields):
+    mint = Address()
+    # absent = explicit mode; present must be an integer (null is not a number: invalid_input)
+    slippageBps = Integer(0, 5000, default=None)
+    partnerFeeBps = IntOrString(optional=True, check=_fee)  # a number or a string
 
     @property
     def slippage_mode(self) -> bool:
-        return "slippageBps" in self.model_fields_set
+        return "slippageBps" in self.fields_set
 
     @property
     def fee_bps(self) -> int:
@@ -66,18 +61,18 @@ class TradeCommon(WriteFields):
 
 
 class BuyRequest(TradeCommon):
-    maxSolIn: PositiveAmount
-    minTokensOut: Amount | None = None
+    maxSolIn = PositiveAmount()
+    minTokensOut = Amount(optional=True)
 
 
 class BuyExactOutRequest(TradeCommon):
-    tokensOut: PositiveAmount
-    maxSolIn: PositiveAmount | None = None
+    tokensOut = PositiveAmount()
+    maxSolIn = PositiveAmount(optional=True)
 
 
 class SellRequest(TradeCommon):
-    tokensIn: PositiveAmount
-    minSolOut: Amount | None = None
+    tokensIn = PositiveAmount()
+    minSolOut = Amount(optional=True)
 
 
 TradeRequest = BuyRequest | BuyExactOutRequest | SellRequest

@@ -52,7 +52,7 @@ from partner.chain.state import CLOCK_SYSVAR
 from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
 from partner.coin_fields import Image, normalize_name, normalize_symbol, read_image
 from partner.errors import ApiError
-from partner.inputs import Address, Amount, PositiveAmount, WriteFields, validate
+from partner.inputs import Address, Amount, PositiveAmount, Text, WriteFields, validate
 from partner.settings import get_settings
 from partner.wallets import SealedWalletSigner
 
@@ -71,15 +71,15 @@ MAX_DOCUMENT_BYTES = 256 * 1024
 
 
 class _Fields(WriteFields):
-    mint: Address
-    voteDurationSeconds: PositiveAmount | None = None
-    baseContentRevision: Amount | None = None
-    name: str | None = None
-    symbol: str | None = None
-    description: str | None = None
-    website: str | None = None
-    twitter: str | None = None
-    telegram: str | None = None
+    mint = Address()
+    voteDurationSeconds = PositiveAmount(optional=True)
+    baseContentRevision = Amount(optional=True)
+    name = Text(optional=True)
+    symbol = Text(optional=True)
+    description = Text(optional=True)
+    website = Text(optional=True)
+    twitter = Text(optional=True)
+    telegram = Text(optional=True)
 
 
 
