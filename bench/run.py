@@ -352,60 +352,123 @@ def _layer_path(build: Path) -> str | None:
     return os.pathsep.join(map(str, (shared, deps, runtime)))
 
 
-def _child(spec: dict[str, Any], floor: bool, env: dict[str, str], isolated: bool = False) -> dict[str, Any]:
+def _child(spec: dict[str, Any], floor: bool, env: dict[str, str], isolated: bool = False,
+           importtime: bool = False) -> dict[str, Any]:
     path = OUT / ("floor.json" if floor else f"cold-{spec['function']}.json")
     path.write_text(json.dumps(spec))
+    flags = [*(["-S"] if isolated else []), *(["-X", "importtime"] if importtime else [])]
     t0 = time.perf_counter()
     # isolated: no site-packages (-S), so only the PYTHONPATH of _layer_path is importable
-    proc = subprocess.run([PY, *(["-S"] if isolated else []), CHILD, *(["--floor"] if floor else []), str(path)],
+    proc = subprocess.run([PY, *flags, CHILD, *(["--floor"] if floor else []), str(path)],
                           env=env, capture_output=True, text=True, timeout=120)
     wall = (time.perf_counter() - t0) * 1000
     if proc.returncode != 0:
         raise RuntimeError(f"cold start child failed ({spec.get('function', 'floor')}): {proc.stderr[-2000:]}")
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     out["wall_ms"] = wall
+    # the child's perf_counter is the same CLOCK_MONOTONIC: spawn to the response being ready
+    out["response_ms"] = (out.pop("done_at") - t0) * 1000
+    if importtime:
+        out["importtime"] = proc.stderr
     return out
 
 
+def import_breakdown(stderr: str, top: int = 15) -> dict[str, Any]:
+    """`python -X importtime` output as the top modules by cumulative time (at most two levels
+    below the function's app) and by self time."""
+    rows = []
+    for line in stderr.splitlines():
+        if not line.startswith("import time:") or line.count("|") != 2:
+            continue
+        self_us, cum_us, name = line[len("import time:"):].split("|")
+        if not self_us.strip().isdigit():
+            continue  # the header line
+        depth = (len(name) - 1 - len(name[1:].lstrip(" "))) // 2
+        rows.append({"module": name.strip(), "self_ms": round(int(self_us) / 1000, 1),
+                     "cumulative_ms": round(int(cum_us) / 1000, 1), "depth": depth})
+    total = sum(r["self_ms"] for r in rows)
+    app = next((r for r in rows if r["module"] == "app"), None)
+    near = [r for r in rows if app is None or r["depth"] <= app["depth"] + 2]
+    return {"total_ms": round(total, 1), "app_ms": app["cumulative_ms"] if app else None,
+            "cumulative": sorted(near, key=lambda r: -r["cumulative_ms"])[:top],
+            "self": sorted(rows, key=lambda r: -r["self_ms"])[:top]}
+
+
+def _tree_env(env: dict[str, str], tree: Path | None, layers: str | None) -> dict[str, str]:
+    """The child's environment for the code in `tree` (None: this checkout)."""
+    env = dict(env)
+    if layers is not None:
+        env["PYTHONPATH"] = layers
+    elif tree is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(tree / "shared"), str(tree)])
+    elif os.environ.get("BENCH_SHARED"):  # an alternative copy of shared/ (before/after comparisons)
+        env["PYTHONPATH"] = os.environ["BENCH_SHARED"]
+    return env
+
+
+def _summary(rows: list[dict[str, Any]], floor_ms: float, floor_response_ms: float) -> dict[str, Any]:
+    wall = statistics.median(r["wall_ms"] for r in rows)
+    response = statistics.median(r["response_ms"] for r in rows)
+    return {
+        "ms": round(wall, 1), "ratio": round(wall / floor_ms, 2),
+        "response_ms": round(response, 1), "response_ratio": round(response / floor_response_ms, 2),
+        "import_ms": round(statistics.median(r["import_ms"] for r in rows), 1),
+        "first_request_ms": round(statistics.median(r["first_ms"] for r in rows), 1),
+        "status": sorted({r["status"] for r in rows}, key=str),
+        "goal_met": wall / floor_ms <= GOALS["cold_ratio"],
+    }
+
+
 def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
-                layers: str | None = None) -> dict[str, Any]:
+                layers: str | None = None, before: Path | None = None,
+                before_layers: str | None = None) -> dict[str, Any]:
     """Cold starts in the dev venv, or (`layers`: a PYTHONPATH from _layer_path) with only
-    what a deployed function can import."""
+    what a deployed function can import. `before`: another checkout (e.g. `git archive` of an
+    older commit) measured in the same rounds, alternating with this one, so both see the
+    same load (with `layers`, its own build's layers: `before_layers`)."""
     from partner.settings import get_settings
 
-    env = {k: v for k, v in bench.env.items() if not k.startswith("PYTEST")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    if os.environ.get("BENCH_SHARED"):  # an alternative copy of shared/ (before/after comparisons)
-        env["PYTHONPATH"] = os.environ["BENCH_SHARED"]
+    base = {k: v for k, v in bench.env.items() if not k.startswith("PYTEST")}
+    base.pop("PYTHONDONTWRITEBYTECODE", None)
     iso = layers is not None
-    if iso:
-        env["PYTHONPATH"] = layers
+    env = _tree_env(base, None, layers)
+    trees: dict[str, tuple[Path, dict[str, str]]] = {"now": (ROOT, env)}
+    if before is not None and (not iso or before_layers):
+        trees["before"] = (before, _tree_env(base, before, before_layers if iso else None))
     table = get_settings().users_table
     floor_spec = {"table": table, "key": {"pk": {"S": "bench-none"}}}
     _child(floor_spec, True, env, iso)  # warm the OS file cache and .pyc files once
     names = only or FUNCTIONS
-    for name in names:
-        _child({"root": str(ROOT), "function": name, "event": event_for(reqs.make(name, 0))}, False, env, iso)
-    floors: list[float] = []
-    per: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
-    for i in range(runs):
-        floors.append(_child(floor_spec, True, env, iso)["wall_ms"])
+    for _, (root, tree_env) in trees.items():
         for name in names:
-            spec = {"root": str(ROOT), "function": name, "event": event_for(reqs.make(name, i + 1))}
-            per[name].append(_child(spec, False, env, iso))
-        log(f"cold start ({'layers' if iso else 'venv'}) round {i + 1}/{runs}: floor {floors[-1]:.0f} ms")
-    floor_ms = statistics.median(floors)
-    result: dict[str, Any] = {"runs": runs, "floor_ms": round(floor_ms, 1), "functions": {},
-                              "python_path": "layers" if iso else "venv"}
-    for name, rows in per.items():
-        wall = statistics.median(r["wall_ms"] for r in rows)
-        result["functions"][name] = {
-            "ms": round(wall, 1), "ratio": round(wall / floor_ms, 2),
-            "import_ms": round(statistics.median(r["import_ms"] for r in rows), 1),
-            "first_request_ms": round(statistics.median(r["first_ms"] for r in rows), 1),
-            "status": sorted({r["status"] for r in rows}),
-            "goal_met": wall / floor_ms <= GOALS["cold_ratio"],
-        }
+            _child({"root": str(root), "function": name, "event": event_for(reqs.make(name, 0))}, False, tree_env, iso)
+    floors: list[dict[str, Any]] = []
+    per: dict[str, dict[str, list[dict[str, Any]]]] = {t: {n: [] for n in names} for t in trees}
+    for i in range(runs):
+        floors.append(_child(floor_spec, True, env, iso))
+        order = list(trees) if i % 2 == 0 else list(reversed(trees))
+        for name in names:
+            for tree in order:
+                root, tree_env = trees[tree]
+                spec = {"root": str(root), "function": name, "event": event_for(reqs.make(name, i + 1))}
+                per[tree][name].append(_child(spec, False, tree_env, iso))
+        log(f"cold start ({'layers' if iso else 'venv'}) round {i + 1}/{runs}: floor {floors[-1]['wall_ms']:.0f} ms")
+    floor_ms = statistics.median(f["wall_ms"] for f in floors)
+    floor_response = statistics.median(f["response_ms"] for f in floors)
+    result: dict[str, Any] = {"runs": runs, "floor_ms": round(floor_ms, 1), "floor_response_ms": round(floor_response, 1),
+                              "functions": {}, "python_path": "layers" if iso else "venv"}
+    for name in names:
+        result["functions"][name] = _summary(per["now"][name], floor_ms, floor_response)
+        if "before" in per:
+            result["functions"][name]["before"] = _summary(per["before"][name], floor_ms, floor_response)
+    if "before" in trees:
+        result["before"] = str(before)
+    slowest = max(names, key=lambda n: result["functions"][n]["ms"])
+    spec = {"root": str(ROOT), "function": slowest, "event": event_for(reqs.make(slowest, runs + 1))}
+    result["import_breakdown"] = {"function": slowest, **import_breakdown(_child(spec, False, env, iso, True)["importtime"])}
+    log(f"import breakdown of the slowest function ({slowest}, {'layers' if iso else 'venv'}):")
+    for row in result["import_breakdown"]["cumulative"]:
+        log(f"  {row['cumulative_ms']:8.1f} ms cumulative {row['self_ms']:7.1f} ms self  {row['module']}")
     return result
 
 
@@ -669,6 +732,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="limit to these functions")
     parser.add_argument("--parts", default=DEFAULT_PARTS)
     parser.add_argument("--build-dir", default=str(ROOT / ".aws-sam" / "build"))
+    parser.add_argument("--before", help="another checkout (e.g. `git archive REV | tar -x -C DIR`) to measure "
+                                         "in the same cold-start rounds; its DIR/.aws-sam/build for the layers")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results.json"))
     parser.add_argument("--doc", default=str(ROOT / "docs" / "benchmarks.md"))
     args = parser.parse_args(argv)
@@ -700,11 +765,14 @@ def main(argv: list[str] | None = None) -> int:
                 log("cold starts")
                 layers = _layer_path(Path(args.build_dir))
                 load("cold")
-                results["cold_start"] = cold_starts(bench, reqs, max(5, args.runs), args.only)
+                before = Path(args.before).resolve() if args.before else None
+                before_layers = _layer_path(before / ".aws-sam" / "build") if before else None
+                results["cold_start"] = cold_starts(bench, reqs, max(5, args.runs), args.only, before=before)
                 if layers:  # again with only what the deployed function can import
                     load("cold_layers")
                     try:
-                        results["cold_start_layers"] = cold_starts(bench, reqs, max(5, args.runs), args.only, layers)
+                        results["cold_start_layers"] = cold_starts(bench, reqs, max(5, args.runs), args.only, layers,
+                                                                   before=before, before_layers=before_layers)
                     except RuntimeError as exc:
                         results["cold_start_layers"] = {"error": str(exc)[-500:]}
         finally:
