@@ -169,8 +169,12 @@ def tracer() -> Any | None:
 
                     if importlib.util.find_spec("aws_xray_sdk") is not None:
                         from aws_lambda_powertools import Tracer
+                        from aws_xray_sdk.ext.httplib import add_ignored
 
-                        _tracer = Tracer(service=SERVICE, patch_modules=("botocore", "httpx"))
+                        # httplib: the RPC node, block engine and pin server (partner.transport);
+                        # AWS calls are traced by the botocore patch, not twice
+                        add_ignored(subclass="botocore.awsrequest.AWSHTTPConnection")
+                        _tracer = Tracer(service=SERVICE, patch_modules=("botocore", "httplib"))
     return _tracer or None
 
 

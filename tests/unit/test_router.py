@@ -115,7 +115,7 @@ def test_current_event_is_per_thread():
 def test_functions_import_neither_powertools_resolvers_nor_asyncio():
     code = ("import sys, runpy; sys.path.insert(0, 'functions/trades_buy'); import app; "
             "print(sorted(m for m in sys.modules if m.startswith(('aws_lambda_powertools.event_handler', "
-            "'asyncio', 'pydantic'))))")
+            "'asyncio', 'pydantic', 'httpx'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                          cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]))
     assert out.returncode == 0, out.stderr

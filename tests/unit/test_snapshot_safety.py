@@ -54,8 +54,7 @@ def test_shared_layer_and_functions_are_snapshot_safe() -> None:
     report = run_scan()
     assert problems(report) == []
     # what it did find are the cases the hooks exist for (the warmed boto3 session)
-    assert {"partner.aws", "partner.crypto", "partner.chain.rpc", "partner.tls", "partner.pinning"} <= \
-        set(report["hooked"])
+    assert {"partner.aws", "partner.crypto", "partner.transport", "partner.tls"} <= set(report["hooked"])
 
 
 def test_scan_fails_on_planted_hazards(tmp_path: Path) -> None:
@@ -102,15 +101,14 @@ def test_hooks_reach_the_runtime_library(tmp_path: Path) -> None:
     before, after = json.loads(proc.stdout)
     assert "partner.aws.warm" in before and "partner.lazy.warm" in before
     assert {"partner.snapshot._reseed_random", "partner.aws.restored", "partner.crypto.reset",
-            "partner.chain.rpc.reset", "partner.tls.reset"} <= set(after)
+            "partner.transport.reset", "partner.tls.reset"} <= set(after)
 
 
 # ------------------------------------------------------------------ the hooks, called directly
 
 
 def test_after_restore_drops_clients_secret_and_connections(monkeypatch: pytest.MonkeyPatch) -> None:
-    from partner import aws, crypto, pinning, snapshot, tls
-    from partner.chain import rpc
+    from partner import aws, crypto, snapshot, tls, transport
 
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
     snapshot.run_before_snapshot()
@@ -118,8 +116,9 @@ def test_after_restore_drops_clients_secret_and_connections(monkeypatch: pytest.
     loader = aws._session._session.get_component("data_loader")
     session = aws._session
     ddb = aws.dynamodb()
-    http = rpc._http(3.0)
-    pin = pinning.http_client(3.0)
+    plain = transport._pool(3.0, 3.0, False)
+    plain.connection_from_url("http://127.0.0.1:1")  # a pool (no connection is opened)
+    secure = transport._pool(2.0, 15.0, True)
     ctx = tls.context()
     monkeypatch.setattr(crypto, "_secret", b"k" * 32)
 
@@ -129,7 +128,7 @@ def test_after_restore_drops_clients_secret_and_connections(monkeypatch: pytest.
     assert aws._clients == {} and aws._session is not session
     assert aws._session._session.get_component("data_loader") is loader  # the loaded models stay
     assert aws.dynamodb() is not ddb
-    assert http.is_closed and pin.is_closed and rpc._clients == {} and pinning._clients == {}
+    assert transport._pools == {} and len(plain.pools) == 0 and len(secure.pools) == 0
     assert tls.context() is not ctx
 
 

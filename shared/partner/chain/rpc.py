@@ -1,4 +1,4 @@
-"""Sync Solana JSON-RPC and block-engine client over httpx, with solders' request types.
+"""Sync Solana JSON-RPC and block-engine client over partner.transport, with solders' request types.
 
 Requests are built with `solders.rpc.requests` and successful responses parsed with
 `solders.rpc.responses`; JSON-RPC errors are read from the raw body so preflight
@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import functools
 import json
-import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,33 +24,10 @@ from solders.signature import Signature
 from solders.commitment_config import CommitmentLevel
 from solders.transaction import Transaction, VersionedTransaction
 
-from partner import lazy, observability, snapshot, tls
+from partner import observability, transport
 from partner.errors import ApiError
 
-# imported on the first RPC call: functions whose request never reaches the chain skip it
-httpx = lazy.module("httpx")
-_lock = threading.Lock()
-_clients: dict[float, httpx.Client] = {}
-
-
-def _http(timeout: float) -> httpx.Client:
-    client = _clients.get(timeout)
-    if client is None:
-        with _lock:
-            client = _clients.get(timeout)
-            if client is None:
-                client = _clients[timeout] = httpx.Client(timeout=timeout, verify=tls.context(),
-                                                          headers={"Content-Type": "application/json"})
-    return client
-
-
-@snapshot.after_restore
-def reset() -> None:
-    """Close the pooled HTTP clients (a restored environment opens its own connections)."""
-    with _lock:
-        for client in _clients.values():
-            client.close()
-        _clients.clear()
+JSON_HEADERS = {"Content-Type": "application/json"}
 
 
 class RpcError(Exception):
@@ -110,19 +86,15 @@ class Rpc:
     def _post(self, payload: str, *, sending: bool = False) -> Any:
         self.round_trips += 1
         try:
-            response = _http(self.timeout).post(self.url, content=payload)
-        except httpx.TimeoutException as exc:
-            if sending and not isinstance(exc, httpx.ConnectTimeout):
+            response = transport.post(self.url, body=payload.encode(), timeout=self.timeout, headers=JSON_HEADERS)
+        except transport.Failed as exc:
+            if sending and exc.maybe_sent:  # a read timeout or a dropped connection after sending
                 raise Ambiguous() from exc
             raise unavailable() from exc
-        except httpx.TransportError as exc:
-            if sending and isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError):
-                raise Ambiguous() from exc
-            raise unavailable() from exc
-        if response.status_code >= 500 or response.status_code == 429:
+        if response.status >= 500 or response.status == 429:
             raise unavailable()
         try:
-            return response.json()
+            return json.loads(response.data)
         except ValueError as exc:
             raise unavailable("The chain network answered with something that is not JSON-RPC.") from exc
 

@@ -180,19 +180,18 @@ def read_document(uri: str) -> dict[str, Any]:
     cid = uri[len("ipfs://"):].split("/", 1)[0]
     if not cids.is_cid(cid):
         return {}
-    url = get_settings().pinning_url.rstrip("/") + "/api/v0/cat"
     try:
-        response = pinning.http_client(CAT_TIMEOUT).post(url, params={"arg": cid})
-    except pinning.httpx.HTTPError as exc:
+        response = pinning.post("/api/v0/cat", CAT_TIMEOUT, params={"arg": cid})
+    except ApiError as exc:
         raise pinning.unavailable("The current metadata could not be read.") from exc
-    if response.status_code >= 500 or response.status_code == 429:
+    if response.status >= 500 or response.status == 429:
         raise pinning.unavailable("The current metadata could not be read.")
-    if not 200 <= response.status_code < 300 or len(response.content) > MAX_DOCUMENT_BYTES:
+    if not 200 <= response.status < 300 or len(response.data) > MAX_DOCUMENT_BYTES:
         return {}
-    if cid.startswith("Qm") and cids.cid_v0(response.content) != cid:
+    if cid.startswith("Qm") and cids.cid_v0(response.data) != cid:
         raise pinning.unavailable("The pinning node returned content that does not match its CID.")
     try:
-        document = json.loads(response.content)
+        document = json.loads(response.data)
     except ValueError:
         return {}
     return document if isinstance(document, dict) else {}
