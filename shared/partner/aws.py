@@ -14,9 +14,12 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from partner import lazy, snapshot
+import boto3  # every function's first request creates a client
+import botocore.session
+from botocore.config import Config
 
-boto3 = lazy.module("boto3")
+from partner import snapshot
+
 _lock = threading.Lock()
 _clients: dict[str, Any] = {}
 _session: Any = None  # one boto3 Session for every client: each new Session reloads botocore's data
@@ -41,9 +44,7 @@ def client(name: str) -> Any:
         return _clients[name]
 
 
-def _config() -> Any:
-    from botocore.config import Config  # botocore is loaded by boto3 already
-
+def _config() -> Config:
     return Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=2, read_timeout=5,
                   max_pool_connections=50)
 
@@ -114,8 +115,6 @@ def restored() -> None:
     with _lock:
         _clients.clear()
         if _session is not None:
-            import botocore.session
-
             fresh = botocore.session.get_session()
             fresh.register_component("data_loader", _session._session.get_component("data_loader"))
             _session = boto3.session.Session(botocore_session=fresh)

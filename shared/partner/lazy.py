@@ -1,14 +1,16 @@
 """The one way the shared layer defers an import: `name = lazy.module("name")`.
 
-A cold start pays for every module imported before the handler's first line runs. A
-module that only some requests need (httpx for the chain and the pin server, boto3's
-session machinery, ...) is bound at module level with `lazy.module(...)`: the name is a
-real module object (the standard library's `importlib.util.LazyLoader`), and the module
-executes on its first attribute access, e.g. the first `httpx.Client(...)`.
+A cold start pays for every module imported before the handler's first line runs. The
+rule for third-party packages:
 
-The rule: a module-level import of a third-party package that a function's import path
-does not need on every request goes through `lazy.module`; everything else is a plain
-import at the top of the file. No imports inside functions for speed.
+* every request of the functions importing the module needs it: a plain import at the top
+  of the file (boto3, solders, Powertools' logger);
+* only some requests need it: bind it at module level with `lazy.module(...)`; the name is
+  a real module object (the standard library's `importlib.util.LazyLoader`) that executes on
+  its first attribute access (urllib3 in partner.transport: only requests that reach the
+  chain or the pin server);
+* an import inside a function only for an optional package (the X-Ray SDK exists only in
+  Lambda) or to break an import cycle, never for speed.
 
 With SnapStart every deferred module is imported before the snapshot (`warm`, a
 before-snapshot hook), so a restored environment pays for none of them.

@@ -13,6 +13,8 @@ import ssl
 import threading
 from typing import Any
 
+import certifi
+
 from partner import snapshot
 
 _lock = threading.Lock()
@@ -26,8 +28,6 @@ def context() -> Any:
             if _context is None:
                 cafile, capath = os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR")
                 if not (cafile or capath):
-                    import certifi  # a data file, no import cost worth deferring further
-
                     cafile = certifi.where()
                 _context = ssl.create_default_context(cafile=cafile, capath=capath)
     return _context
