@@ -174,8 +174,8 @@ def _cold(cold: dict[str, Any], g: dict[str, Any], column: str) -> list[str]:
 
 def _breakdown(b: dict[str, Any], label: str) -> list[str]:
     lines = [f"Import-time breakdown of the slowest function, `{b['function']}` ({label}; one "
-             f"`python -X importtime` run: `import app` {b.get('app_ms')} ms of {b.get('total_ms')} ms of imports; "
-             "cumulative ms at most two levels below `app`):", "",
+             f"`python -X importtime` run: app.py's imports {b.get('app_ms')} ms, {b.get('total_ms')} ms of imports "
+             "in all; what app.py imports and one level below, by cumulative ms):", "",
              "| module | cumulative ms | self ms |", "|---|---:|---:|"]
     for row in b["cumulative"]:
         lines.append(f"| {'&nbsp;' * 2 * row['depth']}{row['module']} | {row['cumulative_ms']} | {row['self_ms']} |")
