@@ -251,6 +251,13 @@ By hand (PKCE):
 Trade (the demo page shows a ready access token after Connect):
   curl -s {base}/partner/v1/trades/buy -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \\
        -d '{{"mint":"{mint}","maxSolIn":"100000000","slippageBps":100,"priorityFeeLamports":"10000","tipLamports":"1000000"}}'
+  # safe retries: the same Idempotency-Key again replays the first answer (idempotent-replayed: true), one trade
+  curl -si {base}/partner/v1/trades/buy -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \\
+       -H 'Idempotency-Key: my-first-buy-1' \\
+       -d '{{"mint":"{mint}","maxSolIn":"100000000","minTokensOut":"0","priorityFeeLamports":"10000","tipLamports":"1000000"}}'
+  # quote first (nothing signed or sent), then trade in explicit mode with the quote's bound
+  curl -s {base}/partner/v1/trades/quote -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \\
+       -d '{{"side":"buy","mint":"{mint}","maxSolIn":"100000000","slippageBps":100}}'
   curl -s {base}/partner/v1/trades/sell -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \\
        -d '{{"mint":"{mint}","tokensIn":"1000000000","slippageBps":100,"priorityFeeLamports":"10000","tipLamports":"1000000"}}'
   curl -s {base}/partner/v1/transactions/<signature>/status -H 'Authorization: Bearer <app_at_...>'
@@ -262,7 +269,7 @@ Governance (each of alice, bob and carol connects through /demo and buys some of
 the proposer needs 1% of supply, 10,000,000 tokens, for the bond; 3 voters make quorum):
   curl -s {base}/partner/v1/governance/{mint} -H 'Authorization: Bearer <app_at_...>'
   curl -s {base}/partner/v1/governance/proposals/update-content -H 'Authorization: Bearer <app_at_...>' \\
-       -F name='New Name' -F description='Changed by vote' -F image=@logo.png -F voteDurationSeconds=60 \\
+       -F mint={mint} -F name='New Name' -F description='Changed by vote' -F image=@logo.png -F voteDurationSeconds=60 \\
        -F priorityFeeLamports=10000 -F tipLamports=1000000
   curl -s {base}/partner/v1/governance/votes -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \\
        -d '{{"proposal":"<proposal>","side":"yes","amount":"1000000","priorityFeeLamports":"10000","tipLamports":"1000000"}}'

@@ -108,7 +108,7 @@ def _doc_type(name: str, spec: inputs.Field) -> Any:
     return tp | None if spec.optional else tp
 
 
-# fields whose rule lives in a field_validator rather than in the annotation
+# fields whose rule is written here rather than derived from the annotation
 FIELD_SCHEMAS: dict[str, dict[str, Any]] = {
     "partnerFeeBps": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 9999},
                                 {"type": "string", "pattern": "^[0-9]{1,4}$"}, {"type": "null"}],
@@ -183,7 +183,11 @@ CoinCreateForm.__doc__ = ("initialBuySol and initialBuyTokens are mutually exclu
 
 AUTH = ("invalid_token", "rate_limit_exceeded", "internal")
 WRITE = AUTH + ("insufficient_scope", "delegation_missing", "invalid_input", "invalid_wallet", "insufficient_sol",
-                "rpc_unavailable", "wallet_sign_failed", "tx_expired", "tx_failed", "tx_too_large")
+                "rpc_unavailable", "wallet_sign_failed", "tx_expired", "tx_failed", "tx_too_large",
+                "idempotency_key_reused", "idempotency_key_in_use")
+QUOTE = AUTH + ("insufficient_scope", "invalid_input", "invalid_wallet", "invalid_partner_fee",
+                "partner_fee_not_configured", "migration_pending", "pool_not_open", "insufficient_liquidity",
+                "curve_complete", "math_overflow", "rpc_unavailable")
 TRADE = WRITE + ("invalid_partner_fee", "partner_fee_not_configured", "trade_cap_exceeded", "daily_cap_exceeded",
                  "migration_pending", "pool_not_open", "insufficient_tokens", "insufficient_liquidity",
                  "curve_complete", "missing_sell_token_account", "slippage_exceeded", "buy_limit_exceeded",
@@ -229,6 +233,12 @@ class Operation:
     description: str = ""
     status: int = 200
     per_endpoint_limit: bool = True  # the bucket's 429 without an `error` code
+
+    @property
+    def keyed(self) -> bool:
+        """A write: takes an Idempotency-Key (every POST /partner/v1 route but the quote)."""
+        return self.method == "POST" and self.path.startswith("/partner/v1/") and self.response is not \
+            schemas.QuoteResponse
 
 
 def _ops() -> list[Operation]:
@@ -280,6 +290,19 @@ def _ops() -> list[Operation]:
                   schemas.TradeResponse, TRADE, scope="trade:execute", body=documented(trading.BuyExactOutRequest)),
         Operation("POST", f"{P}/trades/sell", "tradeSell", "Sell tokensIn", "Trades",
                   schemas.TradeResponse, TRADE, scope="trade:execute", body=documented(trading.SellRequest)),
+        Operation("POST", f"{P}/trades/quote", "tradeQuote", "Quote a trade: nothing signed, sent or counted",
+                  "Trades", schemas.QuoteResponse, QUOTE, scope="trade:execute",
+                  body=documented(trading.QuoteRequest, descriptions={
+                      "maxSolIn": "side buy: lamports to spend, partner fee included.",
+                      "tokensOut": "side buy-exact-out: tokens to receive.",
+                      "tokensIn": "side sell: tokens to sell.",
+                      "slippageBps": "0 to 5000 (default 0): the bound in the answer is the one a trade in "
+                                     "slippage mode with this value would use."}),
+                  description="The read bucket (300/min per token); no delegation needed. The amounts come from "
+                              "the trade endpoints' own math on the state read at `contextSlot`: the same trade "
+                              "sent at once in explicit mode with the quote's bound (`minTokensOut`, `maxSolIn` "
+                              "or `minSolOut`) and the same `partnerFeeBps` moves exactly these amounts on-chain "
+                              "unless the venue's state changes in between."),
         Operation("POST", f"{P}/governance/votes", "castVote", "Cast a vote", "Governance writes",
                   schemas.GovernanceWriteResponse, GOVERNANCE_WRITE, scope=gv, body=documented(writes.VoteRequest)),
         Operation("POST", f"{P}/governance/votes/cancel", "cancelVote", "Cancel an active vote", "Governance writes",
@@ -427,7 +450,8 @@ DESCRIPTION = """Trading, governance and coin launch on behalf of a connected us
 
 Amounts are integer strings in base units (SOL in lamports, tokens 1e6 units per token);
 addresses are Base58 public keys. Every error is the Error object: match on `error`.
-A returned status is never proof of landing; no write endpoint is idempotent."""
+A returned status is never proof of landing. Writes are idempotent only under an
+`Idempotency-Key` header: without one, resending a write can execute it twice."""
 
 
 def generate(auth_url: str = AUTH_URL, base_url: str = BASE_URL) -> dict[str, Any]:
@@ -442,6 +466,23 @@ def generate(auth_url: str = AUTH_URL, base_url: str = BASE_URL) -> dict[str, An
         security_schemes=_security_schemes(auth_url),
     )
     return _post_process(json.loads(raw))
+
+
+IDEMPOTENCY_PARAMETER = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7E]{1,255}$"},
+    "description": "1 to 255 printable ASCII characters, scoped to the client and the user, kept 24 hours. "
+                   "The first request claims the key; its answer (success or any error after admission and "
+                   "validation) is stored and a later request with the same key and the same request (method, "
+                   "path, canonical body) gets it again byte for byte with `idempotent-replayed: true`: nothing "
+                   "is built, signed, sent or counted again. Another request under a used key: 422 "
+                   "idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 "
+                   "(the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave "
+                   "the key unused. Without the "
+                   "header the write behaves as before: every request is its own transaction.",
+}
+REPLAYED_HEADER = {"description": "`true` when this is the stored answer of an earlier request with the same "
+                                  "Idempotency-Key.", "schema": {"type": "string", "enum": ["true"]}}
 
 
 def _post_process(doc: dict[str, Any]) -> dict[str, Any]:
@@ -462,6 +503,15 @@ def _post_process(doc: dict[str, Any]) -> dict[str, Any]:
                 body[MULTIPART]["encoding"] = {"image": {"contentType": IMAGE_TYPES}}
             if "requestBody" in operation:
                 operation["requestBody"]["required"] = True
+            if op.keyed:
+                operation.setdefault("parameters", []).append(IDEMPOTENCY_PARAMETER)
+                for status, response in responses.items():
+                    if status != "429":
+                        response.setdefault("headers", {})["idempotent-replayed"] = REPLAYED_HEADER
+                responses["409"]["description"] += ". idempotency_key_in_use carries retry-after."
+                responses["409"].setdefault("headers", {})["retry-after"] = {
+                    "description": "idempotency_key_in_use: seconds to wait before sending again.",
+                    "schema": {"type": "integer"}}
     for _ in range(3):  # Powertools' validation components, where nothing refers to them
         used = json.dumps(doc["paths"]) + json.dumps({k: v for k, v in components.items() if k not in POWERTOOLS})
         for name in POWERTOOLS:

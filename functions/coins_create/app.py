@@ -10,7 +10,7 @@ app = http.make_app()
 @app.post("/partner/v1/coins/create")
 def create_coin() -> Response:
     event = app.current_event
-    return http.json_response(200, launch.handle(event.raw_event, event.headers, http.set_bucket))
+    return launch.handle(event.raw_event, event.headers, http.set_bucket)
 
 
 lambda_handler = http.entry(app, launch.ROUTE.bucket)

@@ -11,7 +11,7 @@ app = http.make_app()
 @app.post("/partner/v1/governance/proposals/update-content")
 def update_content() -> Response:
     event = app.current_event
-    return http.json_response(200, content.handle(event.raw_event, event.headers, http.set_bucket))
+    return content.handle(event.raw_event, event.headers, http.set_bucket)
 
 
 lambda_handler = http.entry(app, content.ROUTE.bucket)

@@ -89,6 +89,9 @@ CATALOGUE: dict[str, tuple[int, str, bool]] = {
     "invalid_wallet": (422, "The user's wallet address is invalid.", False),
     "deploy_cooldown_active": (429, "The creator launched a coin too recently.", True),
     "launch_identity_limit_reached": (422, "The creator already launched a coin with this name or symbol.", False),
+    # Idempotency-Key (additive)
+    "idempotency_key_reused": (422, "This Idempotency-Key was used for a different request.", False),
+    "idempotency_key_in_use": (409, "A request with this Idempotency-Key is still running.", True),
     "not_found": (404, "No such resource.", False),
     "method_not_allowed": (405, "Method not allowed.", False),
     "payload_too_large": (413, "The request body is too large.", False),

@@ -54,14 +54,20 @@ def _rate_limited(exc: RateLimited) -> Response:
     )
 
 
+def _api_error(exc: ApiError) -> Response:
+    if exc.status >= 500:
+        logger.warning("request failed", extra={"error": exc.code})
+    return error_response(exc)
+
+
+def _unexpected(exc: Exception) -> Response:
+    logger.exception("unhandled error", extra={"error_type": type(exc).__name__})
+    return error_response(ApiError("internal"))
+
+
 def make_app() -> App:
     app = App()
-
-    @app.exception_handler(ApiError)
-    def _api_error(exc: ApiError) -> Response:
-        if exc.status >= 500:
-            logger.warning("request failed", extra={"error": exc.code})
-        return error_response(exc)
+    app.exception_handler(ApiError)(_api_error)
 
     @app.exception_handler(RateLimited)
     def _limited(exc: RateLimited) -> Response:
@@ -71,11 +77,7 @@ def make_app() -> App:
     def _not_found(_exc: Exception) -> Response:
         return error_response(ApiError("not_found"))
 
-    @app.exception_handler(Exception)
-    def _unexpected(exc: Exception) -> Response:
-        logger.exception("unhandled error", extra={"error_type": type(exc).__name__})
-        return error_response(ApiError("internal"))
-
+    app.exception_handler(Exception)(_unexpected)
     return app
 
 
@@ -143,9 +145,63 @@ def parse_params(body: str | None, content_type: str | None, *, allow_json: bool
     )
 
 
-def write_endpoint(method_path: str, bucket: str, scope: str, model: type, action, special: dict[str, str] | None = None):
-    """A /partner/v1 JSON write: admit -> parse `model` -> `action(principal, request)` -> 200 JSON."""
-    from partner import access
+def write_once(event: dict, principal, body_digest: Callable[[], str], action: Callable[[], Any]) -> Response:
+    """Run a write (`action()` -> the 200 body) under the request's Idempotency-Key, if it has one.
+
+    Without the header this is exactly `json_response(200, action())`, errors raised as before.
+    With it (checked here: 400 invalid_input, not stored): claim the key, then replay the stored
+    answer, or run and store whatever the write answers (partner.idempotency).
+    """
+    from partner import idempotency
+
+    key = idempotency.key_from(event.get("headers"), event.get("multiValueHeaders"))
+    if key is None:
+        return json_response(200, action())
+    route = event.get("resource") or event.get("path") or ""
+    got = idempotency.claim(principal, key, idempotency.fingerprint(event.get("httpMethod") or "POST", route,
+                                                                    body_digest()))
+    if isinstance(got, idempotency.Stored):
+        return _stored_response(got, replayed=True)
+    if got.recovery is not None:
+        answer, response = got.recovery, _stored_response(got.recovery, replayed=False)
+    else:
+        token = idempotency.activate(got)
+        try:
+            response = json_response(200, action())
+        except ApiError as exc:
+            response = _api_error(exc)
+        except Exception as exc:  # noqa: BLE001 - answered (and stored) as the resolver would
+            response = _unexpected(exc)
+        finally:
+            idempotency.deactivate(token)
+        answer = idempotency.Stored(response.status_code, response.body, idempotency.stored_headers(response.headers))
+    try:
+        if answer.status == 429:  # a rate limit builds nothing: the key stays unused
+            idempotency.release(got)
+        elif not idempotency.finish(got, answer):
+            logger.warning("idempotency claim lost before its answer was stored")
+    except ApiError:
+        logger.warning("idempotency answer not stored", extra={"error": "internal"})
+    return response
+
+
+def _stored_response(stored, *, replayed: bool) -> Response:
+    headers = dict(stored.headers)
+    if replayed:
+        headers["idempotent-replayed"] = "true"
+    if stored.status >= 400:
+        try:
+            _local.code = json.loads(stored.body).get("error") or "error"
+        except (ValueError, AttributeError):
+            _local.code = "error"
+    return Response(status_code=stored.status, content_type=None, body=stored.body, headers=headers)
+
+
+def write_endpoint(method_path: str, bucket: str, scope: str, model: type, action, special: dict[str, str] | None = None,
+                   *, keyed: bool = True):
+    """A /partner/v1 JSON POST: admit -> parse `model` -> `action(principal, request)` -> 200 JSON,
+    under the request's Idempotency-Key when `keyed` (every write; not the quote, which writes nothing)."""
+    from partner import access, idempotency
     from partner.inputs import parse_json
 
     route = access.Route(bucket=bucket, scope=scope)
@@ -156,6 +212,9 @@ def write_endpoint(method_path: str, bucket: str, scope: str, model: type, actio
         event = app.current_event
         principal = access.admit(event.headers, route, set_bucket)
         request = parse_json(event.decoded_body, header(event.headers, "content-type"), model, special)
-        return json_response(200, action(principal, request))
+        if not keyed:
+            return json_response(200, action(principal, request))
+        return write_once(event.raw_event, principal, lambda: idempotency.json_digest(event.decoded_body),
+                          lambda: action(principal, request))
 
     return app, entry(app, bucket)

@@ -47,7 +47,9 @@ from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
-from partner import access, clock, links, multipart, pinning, presend, txstatus
+from aws_lambda_powertools.event_handler import Response
+
+from partner import access, clock, http, links, multipart, pinning, presend, txstatus
 from partner.access import Principal
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
@@ -400,13 +402,25 @@ def _send_bundle(engine: BlockEngine, txs: list[Transaction]) -> str:
                           action="Check the signatures' status before resending.") from exc
 
 
-def _bundle_failed(engine: BlockEngine, bundle_id: str) -> bool:
-    """Whether the engine already knows the bundle failed (then nothing of it landed)."""
+def _bundle_failed(engine: BlockEngine, bundle_id: str, chain: Rpc, signatures: list[str]) -> bool:
+    """Whether the engine already knows the bundle failed (then nothing of it landed).
+
+    A bundle whose transactions the network already processed (`AlreadyProcessed`: this very
+    bundle was sent before) is reported `Failed` too, although it landed: the transactions'
+    own statuses tell the two apart, so that is never answered as a failure."""
     try:
         found = engine.rpc.call("getInflightBundleStatuses", [[bundle_id]])["value"][0] or {}
     except (ApiError, RpcError, KeyError, IndexError, TypeError):
         return False
-    return found.get("status") == "Failed"
+    if found.get("status") != "Failed":
+        return False
+    try:
+        from solders.signature import Signature
+
+        statuses = chain.signature_statuses([Signature.from_string(s) for s in signatures])
+    except (ApiError, RpcError, KeyError, IndexError, TypeError, ValueError):
+        return True
+    return not all(s is not None and s.get("err") is None for s in statuses)
 
 
 def _metadata(form: LaunchForm, image_uri: str) -> dict[str, str]:
@@ -472,7 +486,7 @@ def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, 
                                                         last_valid))
         bundle_id = _send_bundle(engine, [launch_tx, buy_tx])
         txstatus.record_bundle(bundle_id, signatures, last_valid_block_height=last_valid)
-        if _bundle_failed(engine, bundle_id):
+        if _bundle_failed(engine, bundle_id, chain, signatures):
             raise ApiError("tx_failed", "The launch bundle failed; neither transaction landed.",
                            mint=str(mint), signatures=signatures, bundleId=bundle_id)
         out.update(initialBuyPlan=plan.to_json(), signatures=signatures, bundleId=bundle_id)
@@ -486,8 +500,9 @@ def _content_type(headers: dict[str, str] | None) -> str | None:
     return None
 
 
-def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> dict[str, Any]:
-    """The whole endpoint after routing: admit, parse the form, launch."""
+def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> Response:
+    """The whole endpoint after routing: admit, parse the form, launch (under an Idempotency-Key)."""
     principal = access.admit(headers, ROUTE, on_bucket)
     form = multipart.parse(multipart.body_bytes(event), _content_type(headers))
-    return execute(principal, parse_form(form))
+    parsed = parse_form(form)
+    return http.write_once(event, principal, form.digest, lambda: execute(principal, parsed))

@@ -57,6 +57,12 @@ class Form:
     def file(self, name: str) -> UploadedFile | None:
         return self.files.get(name)
 
+    def digest(self) -> str:
+        """The form's identity for Idempotency-Key: its text fields and its files' bytes."""
+        from partner.idempotency import form_digest
+
+        return form_digest(self.fields, {name: f.data for name, f in self.files.items()})
+
     def names(self) -> set[str]:
         return set(self.fields) | set(self.files)
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from partner import idempotency
+
 if TYPE_CHECKING:
     from partner.access import Principal
 
@@ -49,3 +51,4 @@ class Outgoing:
 
 def before_send(principal: Principal, outgoing: Outgoing) -> None:
     """Make `outgoing` durable for `principal`'s request before it is sent."""
+    idempotency.record_send(outgoing)

@@ -185,6 +185,31 @@ class TradeResponse(_Out):
     status: Literal["submitted"]
 
 
+class QuoteResponse(_Out):
+    """What the same trade would do now. Exactly one of the expected/bound pairs is present, by side:
+    buy -> expectedTokensOut, minTokensOut; buy-exact-out -> expectedSolIn, maxSolIn (both include
+    the partner fee, as a trade's maxSolIn does); sell -> expectedSolOut, minSolOut (what the venue
+    pays, before the partner fee is transferred out of it)."""
+
+    venue: Literal["curve", "pool"]
+    expectedTokensOut: str | None = Field(default=None, description="buy: tokens out.", pattern="^[0-9]+$")
+    minTokensOut: str | None = Field(default=None, description="buy: the bound with this slippageBps.",
+                                     pattern="^[0-9]+$")
+    expectedSolIn: str | None = Field(default=None, description="buy-exact-out: lamports in, venue and partner fee.",
+                                      pattern="^[0-9]+$")
+    maxSolIn: str | None = Field(default=None, description="buy-exact-out: the bound with this slippageBps.",
+                                 pattern="^[0-9]+$")
+    expectedSolOut: str | None = Field(default=None, description="sell: lamports the venue pays.", pattern="^[0-9]+$")
+    minSolOut: str | None = Field(default=None, description="sell: the bound with this slippageBps.",
+                                  pattern="^[0-9]+$")
+    protocolFeeLamports: str = _units("The venue's protocol fee.")
+    partnerFeeLamports: str = _units("The partner fee (0 without partnerFeeBps).")
+    priceImpactBps: int = Field(ge=0, description="The trade's price against the venue's price before it, fees "
+                                                  "left out, in basis points.")
+    completesCurve: bool = Field(description="The trade takes the curve's last tokens (migration follows).")
+    contextSlot: int = Field(description="The slot the state was read at.")
+
+
 class GovernanceWriteResponse(_Out):
     signature: str = Field(description="Transaction signature (Base58).")
     status: Literal["processed"]

@@ -29,6 +29,8 @@ class Settings:
     hash_key_id: str = _env("HASH_KEY_ID")
     wallet_key_id: str = _env("WALLET_KEY_ID")
     staging_bucket: str = _env("STAGING_BUCKET", "")
+    # Idempotency-Key claims and stored answers (partner.idempotency); empty: keys are refused (500)
+    idempotency_table: str = _env("IDEMPOTENCY_TABLE", "")
     rpc_url: str = _env("RPC_URL", "http://127.0.0.1:8899")
     block_engine_url: str = _env("BLOCK_ENGINE_URL", "http://127.0.0.1:8899/api/v1/bundles")
     pinning_url: str = _env("PINNING_URL", "http://127.0.0.1:5001")

@@ -21,11 +21,12 @@ from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
 from partner.chain import pool_math
 from partner.chain import programs as P
+from partner.chain import unique
 from partner.chain.rpc import Rpc
 from partner.chain.state import CoinState, read_coin
 from partner.chain.tx import WriteFees, assemble, network_fee, sign, submit
 from partner.errors import ApiError
-from partner.inputs import Address, Amount, Integer, IntOrString, PositiveAmount, WriteFields
+from partner.inputs import Address, Amount, Choice, Integer, IntOrString, PositiveAmount, Request, WriteFields
 from partner.settings import get_settings
 from partner.store import counters
 from partner.wallets import SealedWalletSigner
@@ -35,7 +36,8 @@ ATA_RENT = P.rent_exempt_minimum(165)
 TRADE_UNITS = 200_000
 
 
-def _fee(value: int | str) -> int:
+def _partner_fee(value: int | str) -> int:
+    """`partnerFeeBps`: a JSON integer or an integer string, 0 to 9999 (else invalid_partner_fee)."""
     if isinstance(value, str):
         if not value.isascii() or not value.isdigit() or len(value) > 4:
             raise ValueError("must be an integer from 0 to 9999")
@@ -45,19 +47,28 @@ def _fee(value: int | str) -> int:
     return value
 
 
-class TradeCommon(WriteFields):
+def PartnerFeeBps() -> IntOrString:
+    """`partnerFeeBps`: absent or null = none; a number or a string (checked by `_partner_fee`)."""
+    return IntOrString(optional=True, check=_partner_fee)
+
+
+class FeeBps:
+    """`fee_bps` of a request with a `partnerFeeBps` field."""
+
+    @property
+    def fee_bps(self) -> int:
+        return int(self.partnerFeeBps or 0)  # type: ignore[attr-defined]
+
+
+class TradeCommon(WriteFields, FeeBps):
     mint = Address()
     # absent = explicit mode; present must be an integer (null is not a number: invalid_input)
     slippageBps = Integer(0, 5000, default=None)
-    partnerFeeBps = IntOrString(optional=True, check=_fee)  # a number or a string
+    partnerFeeBps = PartnerFeeBps()
 
     @property
     def slippage_mode(self) -> bool:
         return "slippageBps" in self.fields_set
-
-    @property
-    def fee_bps(self) -> int:
-        return int(self.partnerFeeBps or 0)
 
 
 class BuyRequest(TradeCommon):
@@ -122,26 +133,88 @@ def _math(call):
         raise ApiError("invalid_input", str(exc)) from exc
 
 
-def _quote_buy(state: CoinState, venue: str, sol_in: int) -> int:
-    fee_bps = state.global_config.protocol_fee_bps
+@dataclass(frozen=True)
+class Fill:
+    """What the venue does for one trade, by the same integer math as the programs.
+
+    `sol`: lamports the venue takes for a buy (protocol fee included), or pays for a sell (after
+    it); `tokens`: tokens out of a buy or into a sell. `price_impact_bps`: how far the trade's
+    own price (fees left out) is from the venue's price before it.
+    """
+
+    sol: int
+    tokens: int
+    protocol_fee: int
+    price_impact_bps: int
+    completes_curve: bool
+
+
+def _impact_bps(num: int, den: int) -> int:
+    """round(10000 * num / den), at least 0; a trade that gets nothing has all impact (10000)."""
+    if den <= 0:
+        return BPS
+    return max(0, (2 * BPS * num + den) // (2 * den))
+
+
+def _spot(state: CoinState, venue: str) -> tuple[int, int]:
+    """(SOL reserve, token reserve) whose ratio is the venue's price now."""
     if venue == "curve":
-        return _math(lambda: curve_math.buy_quote(curve_math.CurveState.of(state.curve), sol_in, fee_bps))[0]
-    return _math(lambda: pool_math.buy_quote(pool_math.PoolState.of(state.pool), sol_in, state.pool.fee_bps))[0]
+        return state.curve.virtual_sol_reserves, state.curve.virtual_token_reserves
+    assert state.pool is not None
+    return state.pool.quote_reserve, state.pool.base_reserve
 
 
-def _quote_buy_exact(state: CoinState, venue: str, tokens: int) -> int:
+def _buy_fill(state: CoinState, venue: str, tokens: int, sol: int, fee: int, completes: bool) -> Fill:
+    sol_reserve, token_reserve = _spot(state, venue)
+    net = sol - fee  # what reached the reserves: price = net / tokens against sol_reserve / token_reserve
+    impact = _impact_bps(net * token_reserve - tokens * sol_reserve, tokens * sol_reserve)
+    return Fill(sol, tokens, fee, impact, completes)
+
+
+def fill_buy(state: CoinState, venue: str, sol_in: int) -> Fill:
+    """Spend `sol_in` (protocol fee included) at the venue."""
     if venue == "curve":
         fee_bps = state.global_config.protocol_fee_bps
-        return _math(lambda: curve_math.buy_exact_out_quote(curve_math.CurveState.of(state.curve), tokens, fee_bps))[0]
-    return _math(lambda: pool_math.buy_exact_out_quote(pool_math.PoolState.of(state.pool), tokens,
-                                                        state.pool.fee_bps))[0]
+        r = _math(lambda: curve_math.buy(curve_math.CurveState.of(state.curve), sol_in, fee_bps))
+        return _buy_fill(state, venue, r.tokens_out, r.sol_in, r.fee, r.completes)
+    p = _math(lambda: pool_math.swap_quote_in(pool_math.PoolState.of(state.pool), sol_in, state.pool.fee_bps))
+    return _buy_fill(state, venue, p.amount_out, p.amount_in, p.fee, False)
 
 
-def _quote_sell(state: CoinState, venue: str, tokens: int) -> int:
+def fill_buy_exact(state: CoinState, venue: str, tokens: int) -> Fill:
+    """Receive exactly `tokens` from the venue (on the curve: at most what is left on it)."""
     if venue == "curve":
         fee_bps = state.global_config.protocol_fee_bps
-        return _math(lambda: curve_math.sell_quote(curve_math.CurveState.of(state.curve), tokens, fee_bps))[0]
-    return _math(lambda: pool_math.sell_quote(pool_math.PoolState.of(state.pool), tokens, state.pool.fee_bps))[0]
+        r = _math(lambda: curve_math.buy_exact_out(curve_math.CurveState.of(state.curve), tokens, fee_bps))
+        return _buy_fill(state, venue, r.tokens_out, r.sol_in, r.fee, r.completes)
+    p = _math(lambda: pool_math.swap_base_out(pool_math.PoolState.of(state.pool), tokens, state.pool.fee_bps))
+    return _buy_fill(state, venue, p.amount_out, p.amount_in, p.fee, False)
+
+
+def fill_sell(state: CoinState, venue: str, tokens: int) -> Fill:
+    """Sell `tokens` at the venue."""
+    if venue == "curve":
+        fee_bps = state.global_config.protocol_fee_bps
+        r = _math(lambda: curve_math.sell(curve_math.CurveState.of(state.curve), tokens, fee_bps))
+        out, fee = r.sol_out, r.fee
+    else:
+        p = _math(lambda: pool_math.swap_base_in(pool_math.PoolState.of(state.pool), tokens, state.pool.fee_bps))
+        out, fee = p.amount_out, p.fee
+    sol_reserve, token_reserve = _spot(state, venue)
+    gross = out + fee
+    impact = _impact_bps(tokens * sol_reserve - gross * token_reserve, tokens * sol_reserve)
+    return Fill(out, tokens, fee, impact, False)
+
+
+def min_out_bound(expected: int, slippage_bps: int) -> int:
+    """Slippage mode's floor for an amount out: floor(expected * (10000 - slippageBps) / 10000)."""
+    return _floor_bps(expected, BPS - slippage_bps)
+
+
+def max_in_bound(venue_quote: int, slippage_bps: int, partner_fee_bps: int) -> int:
+    """Slippage mode's `maxSolIn` for buy-exact-out: the venue's ceiling
+    ceil(quote * (10000 + slippageBps) / 10000), grossed up so that it is left after the partner fee."""
+    return _gross_up(-(-venue_quote * (BPS + slippage_bps) // BPS), partner_fee_bps)
 
 
 def _fee_recipient(state: CoinState, venue: str) -> Pubkey:
@@ -155,8 +228,7 @@ def plan_buy(req: BuyRequest, state: CoinState, venue: str, user: Pubkey) -> Pla
     if venue_in <= 0:
         raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.")
     if req.slippage_mode:
-        expected = _quote_buy(state, venue, venue_in)
-        min_out = _floor_bps(expected, BPS - int(req.slippageBps))
+        min_out = min_out_bound(fill_buy(state, venue, venue_in).tokens, int(req.slippageBps))
     else:
         min_out = _require_explicit(req.minTokensOut, "minTokensOut")
     recipient = _fee_recipient(state, venue)
@@ -170,9 +242,7 @@ def plan_buy(req: BuyRequest, state: CoinState, venue: str, user: Pubkey) -> Pla
 def plan_buy_exact_out(req: BuyExactOutRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
     tokens = int(req.tokensOut)
     if req.slippage_mode:
-        quote = _quote_buy_exact(state, venue, tokens)
-        venue_ceiling = -(-quote * (BPS + int(req.slippageBps)) // BPS)
-        max_in = _gross_up(venue_ceiling, req.fee_bps)
+        max_in = max_in_bound(fill_buy_exact(state, venue, tokens).sol, int(req.slippageBps), req.fee_bps)
         if req.maxSolIn is not None:
             max_in = min(max_in, int(req.maxSolIn))
     else:
@@ -195,9 +265,9 @@ def plan_sell(req: SellRequest, state: CoinState, venue: str, user: Pubkey) -> P
         raise ApiError("missing_sell_token_account")
     if state.token_balance < tokens:
         raise ApiError("insufficient_tokens", requiredTokens=str(tokens), availableTokens=str(state.token_balance))
-    quote = _quote_sell(state, venue, tokens)
+    quote = fill_sell(state, venue, tokens).sol
     if req.slippage_mode:
-        min_out = _floor_bps(quote, BPS - int(req.slippageBps))
+        min_out = min_out_bound(quote, int(req.slippageBps))
     else:
         min_out = _require_explicit(req.minSolOut, "minSolOut")
     partner_fee = _floor_bps(min_out, req.fee_bps)
@@ -243,9 +313,7 @@ def rpc() -> Rpc:
 def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -> dict[str, str]:
     access.require_delegation(principal)
     client = principal.client
-    if req.fee_bps > 0 and (client.tier != "Partner" or not client.fee_wallet):
-        raise ApiError("partner_fee_not_configured",
-                       "Partner fees need the Partner tier and a registered fee wallet.")
+    require_fee_configured(principal, req.fee_bps)
     known_value = None
     if isinstance(req, BuyRequest) or (isinstance(req, BuyExactOutRequest) and not req.slippage_mode):
         # buy-exact-out in explicit mode needs maxSolIn: a 400, not a TypeError
@@ -263,7 +331,7 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
     fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
     partner = (Pubkey.from_string(client.fee_wallet), plan.partner_fee) if plan.partner_fee and client.fee_wallet else None
     message = assemble(signer.pubkey, [plan.instruction], fees=fees, blockhash=state.blockhash,
-                       partner_fee=partner, units=TRADE_UNITS)
+                       partner_fee=partner, units=TRADE_UNITS, memo=unique.request_memo(signer.pubkey))
     required = plan.spend_lamports + network_fee(message, fees) + (0 if state.token_account_exists else ATA_RENT)
     if isinstance(req, SellRequest):
         required = network_fee(message, fees) - fees.tip_lamports  # the tip and fee come out of the proceeds
@@ -286,3 +354,74 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
             counters.release(volume_key, plan.value_lamports)
     observability.count("Trades", venue=venue, kind=KINDS[type(req)])
     return {"signature": str(signature), "mint": req.mint, "status": "submitted"}
+
+
+# ------------------------------------------------------------------ quote
+
+
+AMOUNT_FIELDS = {"buy": "maxSolIn", "buy-exact-out": "tokensOut", "sell": "tokensIn"}
+
+
+class QuoteRequest(Request, FeeBps):
+    side = Choice("buy", "buy-exact-out", "sell")
+    mint = Address()
+    maxSolIn = PositiveAmount(optional=True)
+    tokensOut = PositiveAmount(optional=True)
+    tokensIn = PositiveAmount(optional=True)
+    slippageBps = Integer(0, 5000, default=0)
+    partnerFeeBps = PartnerFeeBps()
+
+    @property
+    def amount(self) -> int:
+        name = AMOUNT_FIELDS[self.side]
+        value = getattr(self, name)
+        if value is None:
+            raise ApiError("invalid_input", f"{name}: required for side {self.side}.", field=name)
+        for other in set(AMOUNT_FIELDS.values()) - {name}:
+            if getattr(self, other) is not None:
+                raise ApiError("invalid_input", f"{other}: not read for side {self.side}; send {name}.", field=other)
+        return int(value)
+
+
+def require_fee_configured(principal: Principal, fee_bps: int) -> None:
+    client = principal.client
+    if fee_bps > 0 and (client.tier != "Partner" or not client.fee_wallet):
+        raise ApiError("partner_fee_not_configured",
+                       "Partner fees need the Partner tier and a registered fee wallet.")
+
+
+def quote(principal: Principal, req: QuoteRequest, chain: Rpc | None = None) -> dict[str, object]:
+    """What the same trade would do now, by the planners' own math; nothing is signed, sent or counted.
+
+    Each expected amount has the basis of the bound beside it: `expectedSolIn` and `maxSolIn`
+    include the partner fee (as a trade's `maxSolIn` does); `expectedSolOut` and `minSolOut` are
+    what the venue pays, before the partner fee is transferred out of it.
+    """
+    amount = req.amount
+    require_fee_configured(principal, req.fee_bps)
+    if not principal.user.wallet:
+        raise ApiError("invalid_wallet")
+    chain = chain or rpc()
+    state = read_coin(chain, Pubkey.from_string(req.mint), Pubkey.from_string(principal.user.wallet))
+    venue = state.venue
+    slip = int(req.slippageBps)
+    out: dict[str, object] = {"venue": venue}
+    if req.side == "buy":
+        partner_fee = _floor_bps(amount, req.fee_bps)
+        if amount - partner_fee <= 0:
+            raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.")
+        fill = fill_buy(state, venue, amount - partner_fee)
+        out.update(expectedTokensOut=str(fill.tokens), minTokensOut=str(min_out_bound(fill.tokens, slip)))
+    elif req.side == "buy-exact-out":
+        fill = fill_buy_exact(state, venue, amount)
+        max_in = max_in_bound(fill.sol, slip, req.fee_bps)
+        partner_fee = _floor_bps(max_in, req.fee_bps)
+        out.update(expectedSolIn=str(fill.sol + partner_fee), maxSolIn=str(max_in))
+    else:
+        fill = fill_sell(state, venue, amount)
+        min_out = min_out_bound(fill.sol, slip)
+        partner_fee = _floor_bps(min_out, req.fee_bps)
+        out.update(expectedSolOut=str(fill.sol), minSolOut=str(min_out))
+    out.update(protocolFeeLamports=str(fill.protocol_fee), partnerFeeLamports=str(partner_fee),
+               priceImpactBps=fill.price_impact_bps, completesCurve=fill.completes_curve, contextSlot=state.slot)
+    return out

@@ -116,3 +116,25 @@ def test_refresh_rotates_and_revoke_needs_reauthorization(devstack, trader):
     assert store.needs_reauthorization(user["user_id"])
     with pytest.raises(AuthenticationError):
         PartnerClient(devstack.url, fresh.access_token, http=api.http).me()
+
+
+def test_quote_then_keyed_trade_over_http(devstack, chain, trader):
+    """A new partner's first steps: quote, trade at once with the quote's bound, send it again with the
+    same key and see one trade."""
+    _, user, _, _, api = trader
+    mint = new_coin(chain.url, "SDK Quote", "SDKQ")
+    quote = api.quote(mint, "buy", SOL // 10, slippage_bps=100)
+    assert quote.venue == "curve" and quote.completes_curve is False
+    first = api.buy(mint, SOL // 10, min_tokens_out=quote.bound, idempotency_key="sdk-order-1")
+    assert wait(chain.url, first.signature)["err"] is None
+    held = token_balance(chain.url, user["wallet"], mint)
+    assert held == int(quote.expected_tokens_out)
+    again = api.buy(mint, SOL // 10, min_tokens_out=quote.bound, idempotency_key="sdk-order-1")
+    assert again.signature == first.signature and again.raw == first.raw
+    assert token_balance(chain.url, user["wallet"], mint) == held  # one trade
+    response = api.http.post(f"{api.base_url}/partner/v1/trades/buy", headers={
+        "Authorization": f"Bearer {api.auth.token()}", "Idempotency-Key": "sdk-order-1"},
+        json={"mint": mint, "maxSolIn": str(SOL // 10), "minTokensOut": quote.bound,
+              "priorityFeeLamports": "10000", "tipLamports": "1000000"})
+    assert response.status_code == 200 and response.headers["idempotent-replayed"] == "true"
+    assert response.json()["signature"] == first.signature

@@ -58,10 +58,11 @@ def ok(body):
     return httpx.Response(200, json=body)
 
 
-def make(script, token="app_at_1", **policy):
+def make(script, token="app_at_1", keys: bool = True, **policy):
     sleeps: list[float] = []
     retry = RetryPolicy(sleep=sleeps.append, jitter=0, **policy)
-    client = PartnerClient(BASE, token, http=httpx.Client(transport=httpx.MockTransport(script)), retry=retry)
+    client = PartnerClient(BASE, token, http=httpx.Client(transport=httpx.MockTransport(script)), retry=retry,
+                           idempotency_keys=keys)
     return client, sleeps
 
 
@@ -183,16 +184,100 @@ def test_write_5xx_is_never_retried_and_carries_signature(status, code):
     assert len(script.requests) == 1 and sleeps == []
 
 
-@pytest.mark.parametrize("call", [
+WRITES = [
     lambda c: c.sell(MINT, 5, slippage_bps=1), lambda c: c.vote("P", "yes", 5), lambda c: c.settle_proposal("P"),
-    lambda c: c.create_coin("N", "SYM", b"\x89PNG\r\n\x1a\n"), lambda c: c.propose_update_content(MINT, name="X")])
-def test_write_timeout_is_never_retried(call):
+    lambda c: c.create_coin("N", "SYM", b"\x89PNG\r\n\x1a\n"), lambda c: c.propose_update_content(MINT, name="X")]
+
+
+@pytest.mark.parametrize("call", WRITES)
+def test_write_timeout_without_a_key_is_never_retried(call):
     script = Script(httpx.ReadTimeout("slow"))
-    client, sleeps = make(script)
+    client, sleeps = make(script, keys=False)
     with pytest.raises(AmbiguousWriteError) as info:
         call(client)
-    assert info.value.code == "timeout" and info.value.signature is None
+    assert info.value.code == "timeout" and info.value.signature is None and info.value.idempotency_key is None
     assert len(script.requests) == 1 and sleeps == []
+    assert "idempotency-key" not in script.requests[0].headers
+
+
+@pytest.mark.parametrize("call", WRITES)
+def test_keyed_write_timeout_is_retried_with_the_same_key(call):
+    script = Script(httpx.ReadTimeout("slow"), httpx.ReadTimeout("slow"), ok(TRADE | {"status": "submitted"}))
+    client, sleeps = make(script)
+    call(client)
+    keys = [r.headers["idempotency-key"] for r in script.requests]
+    assert len(keys) == 3 and len(set(keys)) == 1 and len(keys[0]) == 36  # one uuid4 for the call
+    assert sleeps == [0.5, 1.0]
+
+
+def test_keyed_write_timeouts_are_bounded_and_carry_the_key():
+    script = Script(httpx.ReadTimeout("slow"))
+    client, _ = make(script)
+    with pytest.raises(AmbiguousWriteError) as info:
+        client.buy(MINT, 5, slippage_bps=1, idempotency_key="order-7")
+    assert len(script.requests) == 3 and info.value.idempotency_key == "order-7"
+    assert {r.headers["idempotency-key"] for r in script.requests} == {"order-7"}
+
+
+def test_every_write_call_gets_its_own_key_and_reads_none():
+    script = Script(ok(TRADE), ok(TRADE), ok(PROFILE))
+    client, _ = make(script)
+    client.buy(MINT, 5, slippage_bps=1)
+    client.buy(MINT, 5, slippage_bps=1)
+    client.me()
+    first, second, read = script.requests
+    assert first.headers["idempotency-key"] != second.headers["idempotency-key"]
+    assert "idempotency-key" not in read.headers
+
+
+def test_key_in_use_waits_retry_after_with_the_same_key():
+    script = Script(err(409, "idempotency_key_in_use", {"retry-after": "1"}, retryable=True), ok(TRADE))
+    client, sleeps = make(script)
+    assert client.sell(MINT, 5, min_sol_out=0).signature == "5igSig"
+    assert sleeps == [1.0]
+    assert len({r.headers["idempotency-key"] for r in script.requests}) == 1
+
+
+def test_stored_venue_409_is_retried_under_a_new_key():
+    script = Script(err(409, "migration_pending", retryable=True), ok(TRADE))
+    client, _ = make(script)
+    client.buy(MINT, 5, slippage_bps=1)
+    assert len({r.headers["idempotency-key"] for r in script.requests}) == 2
+
+
+def test_key_reused_is_typed_and_not_retried():
+    from partner_sdk import IdempotencyError
+
+    script = Script(err(422, "idempotency_key_reused"))
+    client, _ = make(script)
+    with pytest.raises(IdempotencyError):
+        client.buy(MINT, 5, slippage_bps=1, idempotency_key="k")
+    assert len(script.requests) == 1
+
+
+def test_keyed_write_5xx_is_not_retried_and_carries_the_key():
+    script = Script(err(502, "rpc_unavailable", signature="3xSig"))
+    client, _ = make(script)
+    with pytest.raises(AmbiguousWriteError) as info:
+        client.vote("P", "yes", 5, idempotency_key="vote-1")
+    assert info.value.idempotency_key == "vote-1" and info.value.signature == "3xSig"
+    assert len(script.requests) == 1
+
+
+def test_quote_is_a_read_with_a_typed_answer():
+    answer = {"venue": "curve", "expectedSolIn": "1010", "maxSolIn": "1041", "protocolFeeLamports": "10",
+              "partnerFeeLamports": "0", "priceImpactBps": 3, "completesCurve": False, "contextSlot": 42}
+    script = Script(ok(answer))
+    client, _ = make(script)
+    q = client.quote(MINT, "buy-exact-out", 1_000_000, slippage_bps=300)
+    assert (q.venue, q.expected_sol_in, q.bound, q.price_impact_bps, q.context_slot) == (
+        "curve", "1010", "1041", 3, 42)
+    sent = script.requests[0]
+    assert sent.url.path == "/partner/v1/trades/quote" and "idempotency-key" not in sent.headers
+    assert json.loads(sent.content) == {"side": "buy-exact-out", "mint": MINT, "tokensOut": "1000000",
+                                        "slippageBps": 300}
+    with pytest.raises(ValueError):
+        client.quote(MINT, "swap", 1)
 
 
 def test_write_connect_error_is_retried_since_nothing_was_sent():

@@ -14,7 +14,8 @@ must grant exactly that, no more:
   record inside the token's BatchGetItem, so it has BatchGetItem on counters instead);
 * kms:Decrypt of wallet secrets only where a transaction is signed (`partner.wallets`),
   always under the wallet encryption context;
-* s3:PutObject only under `staging/` of the staging bucket, for the two pinning routes.
+* s3:PutObject only under `staging/` of the staging bucket, for the two pinning routes;
+* idempotency table UpdateItem only for the writes (the Idempotency-Key claim).
 
 A change that makes a function touch something new must change this map too.
 """
@@ -37,10 +38,13 @@ WINDOWS = {("CountersTable", "dynamodb:UpdateItem")}
 READ_COUNTER = {("CountersTable", "dynamodb:GetItem")}
 SIGN = {("WalletKey", "kms:Decrypt")}
 STAGE = {("StagingBucket/staging/*", "s3:PutObject")}
+# Idempotency-Key (partner.idempotency): one UpdateItem claims or returns the stored answer
+# (ReturnValuesOnConditionCheckFailure), others record the signatures and store the answer
+IDEMPOTENT = {("IdempotencyTable", "dynamodb:UpdateItem")}
 
 READ_ROUTE = AUTHN | WINDOWS | MAC
-GOVERNANCE_WRITE = AUTHN | WINDOWS | MAC | SIGN
-TRADE = AUTHN | WINDOWS | READ_COUNTER | MAC | SIGN
+GOVERNANCE_WRITE = AUTHN | WINDOWS | MAC | SIGN | IDEMPOTENT
+TRADE = AUTHN | WINDOWS | READ_COUNTER | MAC | SIGN | IDEMPOTENT
 
 EXPECTED: dict[str, set[tuple[str, str]]] = {
     "OAuthAuthorizeFunction": {
@@ -64,6 +68,8 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
     "TradesBuyFunction": TRADE,
     "TradesBuyExactOutFunction": TRADE,
     "TradesSellFunction": TRADE,
+    # reads the chain only: nothing signed, counted or stored
+    "TradesQuoteFunction": READ_ROUTE,
     "GovernanceVoteFunction": GOVERNANCE_WRITE,
     "GovernanceVoteCancelFunction": GOVERNANCE_WRITE,
     "GovernanceVoteWithdrawFunction": GOVERNANCE_WRITE,

@@ -8,6 +8,7 @@ from .errors import (
     AuthenticationError,
     CapExceededError,
     GovernanceError,
+    IdempotencyError,
     LaunchError,
     NotFoundError,
     OAuthError,
@@ -29,13 +30,14 @@ from .models import (
     InitialBuyPlan,
     Profile,
     Proposal,
+    Quote,
     TokenSet,
     TradeResult,
     TransactionStatus,
     Vote,
 )
 from .oauth import ALL_SCOPES, AuthorizationRequest, OAuthClient, pkce_pair, s256
-from .retry import NO_RETRY, RetryPolicy
+from .retry import NO_RETRY, IdempotencyKey, RetryPolicy
 from .tokens import InMemoryTokenStorage, StaticToken, TokenSource, TokenStorage, TokenStore, UserTokens
 
 __version__ = "0.1.0"
@@ -43,8 +45,8 @@ __version__ = "0.1.0"
 __all__ = [
     "ALL_SCOPES", "NO_RETRY", "AccessError", "AmbiguousWriteError", "AuthenticationError", "AuthorizationRequest",
     "CapExceededError", "CoinCreateResult", "Governance", "GovernanceError", "GovernanceView",
-    "GovernanceWriteResult", "InMemoryTokenStorage", "InitialBuyPlan", "LaunchError", "NotFoundError", "OAuthClient",
-    "OAuthError", "PartnerClient", "PartnerError", "Profile", "Proposal", "RateLimitError",
+    "GovernanceWriteResult", "IdempotencyError", "IdempotencyKey", "InMemoryTokenStorage", "InitialBuyPlan", "LaunchError", "NotFoundError", "OAuthClient",
+    "OAuthError", "PartnerClient", "PartnerError", "Profile", "Proposal", "Quote", "RateLimitError",
     "ReauthorizationRequired", "RetryPolicy", "ServerError", "StaticToken", "TokenSet", "TokenSource",
     "TokenStorage", "TokenStore", "TradeError", "TradeResult", "TransactionError", "TransactionStatus",
     "TransportError", "UserTokens", "ValidationError", "VenueNotReadyError", "Vote", "pkce_pair", "s256",

@@ -15,12 +15,13 @@ from .models import (
     GovernanceView,
     GovernanceWriteResult,
     Profile,
+    Quote,
     TradeResult,
     TransactionStatus,
     Vote,
     from_json,
 )
-from .retry import RetryPolicy, send
+from .retry import IdempotencyKey, RetryPolicy, send
 from .tokens import StaticToken, TokenSource
 
 DEFAULT_PRIORITY_FEE = 10_000      # lamports (minimum 1000)
@@ -51,17 +52,22 @@ def _image_part(image: Image) -> tuple[str, Any, str | None]:
 
 class PartnerClient:
     """Calls on behalf of one user. `auth` is a `TokenSource`: `token_store.for_user(user)` (refreshes
-    once on 401 `invalid_token`, then retries once) or an access-token string (never refreshed)."""
+    once on 401 `invalid_token`, then retries once) or an access-token string (never refreshed).
+
+    Every write sends an `Idempotency-Key` (a uuid4 per call, the same on the SDK's own retries; pass
+    `idempotency_key=` to choose it, e.g. your order id); `idempotency_keys=False` sends none."""
 
     def __init__(self, base_url: str, auth: TokenSource | str, *, http: httpx.Client | None = None,
                  retry: RetryPolicy | None = None, timeout: float = 30.0,
-                 priority_fee_lamports: Amount = DEFAULT_PRIORITY_FEE, tip_lamports: Amount = DEFAULT_TIP) -> None:
+                 priority_fee_lamports: Amount = DEFAULT_PRIORITY_FEE, tip_lamports: Amount = DEFAULT_TIP,
+                 idempotency_keys: bool = True) -> None:
         self.base_url = base_url.rstrip("/")
         self.auth: TokenSource = StaticToken(auth) if isinstance(auth, str) else auth
         self._own_http = http is None
         self.http = http or httpx.Client(timeout=timeout)
         self.retry = retry or RetryPolicy()
         self.fees = {"priorityFeeLamports": _amount(priority_fee_lamports), "tipLamports": _amount(tip_lamports)}
+        self.idempotency_keys = idempotency_keys
 
     def close(self) -> None:
         if self._own_http:
@@ -76,7 +82,7 @@ class PartnerClient:
     # ------------------------------------------------------------------ plumbing
     def _call(self, method: str, path: str, *, write: bool, json: dict[str, Any] | None = None,
               form: dict[str, Any] | None = None, files: list[tuple[str, Any]] | None = None,
-              params: dict[str, Any] | None = None) -> Any:
+              params: dict[str, Any] | None = None, key: IdempotencyKey | None = None) -> Any:
         current: dict[str, str] = {}
 
         def build() -> dict[str, Any]:
@@ -93,10 +99,17 @@ class PartnerClient:
             return kwargs
 
         return send(self.http, self.retry, method, f"{self.base_url}{path}", write=write, build=build,
-                    on_invalid_token=lambda: self.auth.refresh(current["token"]))
+                    on_invalid_token=lambda: self.auth.refresh(current["token"]), key=key)
+
+    def _key(self, value: str | None) -> IdempotencyKey | None:
+        """The Idempotency-Key of one write call: `value`, else a fresh uuid4 (unless keys are off)."""
+        if value is None and not self.idempotency_keys:
+            return None
+        return IdempotencyKey(value)
 
     def _write(self, path: str, body: dict[str, Any], fees: dict[str, Any]) -> Any:
-        return self._call("POST", path, write=True, json=_compact({**body, **self._fees(fees)}))
+        key = self._key(fees.pop("idempotency_key", None))
+        return self._call("POST", path, write=True, json=_compact({**body, **self._fees(fees)}), key=key)
 
     def _fees(self, fees: dict[str, Any]) -> dict[str, str]:
         out = dict(self.fees)
@@ -132,6 +145,17 @@ class PartnerClient:
         body = {"mint": mint, "tokensIn": _amount(tokens_in), "slippageBps": slippage_bps,
                 "minSolOut": None if min_sol_out is None else _amount(min_sol_out), "partnerFeeBps": partner_fee_bps}
         return from_json(TradeResult, self._write("/partner/v1/trades/sell", body, fees))
+
+    def quote(self, mint: str, side: str, amount: Amount, *, slippage_bps: int | None = None,
+              partner_fee_bps: int | None = None) -> Quote:
+        """What `side` (`buy`: amount = maxSolIn; `buy-exact-out`: tokensOut; `sell`: tokensIn) would do
+        now; nothing is signed or sent. Trade at once in explicit mode with `quote.bound`."""
+        fields = {"buy": "maxSolIn", "buy-exact-out": "tokensOut", "sell": "tokensIn"}
+        if side not in fields:
+            raise ValueError("side is 'buy', 'buy-exact-out' or 'sell'")
+        body = _compact({"side": side, "mint": mint, fields[side]: _amount(amount), "slippageBps": slippage_bps,
+                         "partnerFeeBps": partner_fee_bps})
+        return from_json(Quote, self._call("POST", "/partner/v1/trades/quote", write=False, json=body))
 
     # ------------------------------------------------------------------ governance reads
     def governance(self, mint: str) -> GovernanceView:
@@ -182,14 +206,15 @@ class PartnerClient:
     def propose_update_content(self, mint: str, *, name: str | None = None, symbol: str | None = None,
                                description: str | None = None, website: str | None = None,
                                twitter: str | None = None, telegram: str | None = None, image: Image | None = None,
-                               vote_duration_seconds: int | None = None, **fees: Any) -> GovernanceWriteResult:
+                               vote_duration_seconds: int | None = None, idempotency_key: str | None = None,
+                               **fees: Any) -> GovernanceWriteResult:
         """Multipart. Omitted fields stay unchanged; an empty string clears a link or description."""
         form = _compact({"mint": mint, "name": name, "symbol": symbol, "description": description,
                          "website": website, "twitter": twitter, "telegram": telegram,
                          "voteDurationSeconds": vote_duration_seconds, **self._fees(fees)})
         files = [("image", _image_part(image))] if image is not None else None
         body = self._call("POST", "/partner/v1/governance/proposals/update-content", write=True, form=form,
-                          files=files)
+                          files=files, key=self._key(idempotency_key))
         return from_json(GovernanceWriteResult, body)
 
     # ------------------------------------------------------------------ coins
@@ -198,7 +223,8 @@ class PartnerClient:
                     initial_buy_sol: Amount | None = None, initial_buy_tokens: Amount | None = None,
                     initial_buy_max_sol_in: Amount | None = None, slippage_bps: int | None = None,
                     max_bypass_fee_lamports: Amount | None = None,
-                    priority_fee_lamports: Amount | None = None) -> CoinCreateResult:
+                    priority_fee_lamports: Amount | None = None,
+                    idempotency_key: str | None = None) -> CoinCreateResult:
         """Multipart launch; a first buy (`initial_buy_sol` or `initial_buy_tokens`) makes it a bundle."""
         form = _compact({
             "name": name, "symbol": symbol, "description": description, "website": website, "twitter": twitter,
@@ -211,7 +237,7 @@ class PartnerClient:
             "slippageBps": slippage_bps,
             "maxBypassFeeLamports": None if max_bypass_fee_lamports is None else _amount(max_bypass_fee_lamports)})
         body = self._call("POST", "/partner/v1/coins/create", write=True, form=form,
-                          files=[("image", _image_part(image))])
+                          files=[("image", _image_part(image))], key=self._key(idempotency_key))
         return CoinCreateResult.from_json(body)
 
     # ------------------------------------------------------------------ transactions

@@ -79,6 +79,13 @@ class RateLimitError(PartnerError):
             return None
 
 
+class IdempotencyError(PartnerError):
+    """`422 idempotency_key_reused` (another request under a used key: use a new key) or
+    `409 idempotency_key_in_use` (the first request with the key still runs: wait `retry_after`)."""
+
+    retry_after = RateLimitError.retry_after
+
+
 class VenueNotReadyError(PartnerError):
     """409 `migration_pending` / `pool_not_open`: nothing was submitted; safe to retry."""
 
@@ -118,7 +125,8 @@ class ServerError(PartnerError):
 class AmbiguousWriteError(PartnerError):
     """A write timed out or answered 5xx: the transaction may be in flight. It was NOT retried.
     Reconcile first (`client.reconcile(err.signature)` when a signature is known; otherwise
-    check the chain) before sending it again: no write endpoint is idempotent."""
+    check the chain) before sending it again, or send it again with `idempotency_key=err.idempotency_key`
+    (the server then replays the first answer, or runs it once if it never arrived)."""
 
     def __init__(self, code: str, status: int | None = None, message: str | None = None, *,
                  signature: str | None = None, cause: BaseException | None = None, **kwargs: Any) -> None:
@@ -126,6 +134,7 @@ class AmbiguousWriteError(PartnerError):
         self.signature = signature or self.extra.get("signature")
         self.cause = cause
         self.retryable = False
+        self.idempotency_key: str | None = None  # send the write again with it: replayed or run once
 
 
 class TransportError(PartnerError):
@@ -138,6 +147,7 @@ OAUTH_CODES = {"invalid_grant", "invalid_request", "unsupported_grant_type", "in
                "invalid_redirect_uri", "unknown_client", "access_denied", "invalid_client_metadata"}
 CAP_CODES = {"trade_cap_exceeded", "daily_cap_exceeded"}
 VENUE_CODES = {"migration_pending", "pool_not_open"}
+IDEMPOTENCY_CODES = {"idempotency_key_reused", "idempotency_key_in_use"}
 TRADE_CODES = {"invalid_partner_fee", "partner_fee_not_configured", "insufficient_sol", "insufficient_tokens",
                "insufficient_liquidity", "curve_complete", "missing_sell_token_account", "slippage_exceeded",
                "buy_limit_exceeded", "same_slot_trading_blocked", "math_overflow", "oracle_stale",
@@ -165,6 +175,8 @@ def family(code: str, status: int | None) -> type[PartnerError]:
         return CapExceededError
     if code in VENUE_CODES:
         return VenueNotReadyError
+    if code in IDEMPOTENCY_CODES:
+        return IdempotencyError
     if code in TRADE_CODES:
         return TradeError
     if code in GOVERNANCE_CODES:

@@ -247,3 +247,29 @@ class TransactionStatus:
 
 def snake_keys(data: dict[str, Any]) -> dict[str, Any]:
     return {_snake(k): v for k, v in data.items()}
+
+
+@dataclass
+class Quote:
+    """`POST /partner/v1/trades/quote`: what the trade would do now. Amounts are integer strings;
+    per side one pair is set: buy `expected_tokens_out`/`min_tokens_out`, buy-exact-out
+    `expected_sol_in`/`max_sol_in` (partner fee included), sell `expected_sol_out`/`min_sol_out`."""
+
+    venue: str
+    protocol_fee_lamports: str
+    partner_fee_lamports: str
+    price_impact_bps: int
+    completes_curve: bool
+    context_slot: int
+    expected_tokens_out: str | None = None
+    min_tokens_out: str | None = None
+    expected_sol_in: str | None = None
+    max_sol_in: str | None = None
+    expected_sol_out: str | None = None
+    min_sol_out: str | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def bound(self) -> str:
+        """The explicit-mode bound to send with the same trade."""
+        return next(v for v in (self.min_tokens_out, self.max_sol_in, self.min_sol_out) if v is not None)

@@ -6,12 +6,22 @@
 4. 400/401/403/404/most 422: never retried unchanged (401 `invalid_token` refreshes once, then retries once).
 5. Writes: no automatic retry on a timeout or 5xx -> `AmbiguousWriteError` (carrying `signature`
    when the answer had one); reconcile before resending.
+
+With an `Idempotency-Key` (the client sends one on every write by default) a write is safe to
+send again under the same key: the server replays the first answer or runs it once. So:
+- a timeout or broken answer on a keyed write is retried with the same key (`keyed_write_retries`);
+- 409 `idempotency_key_in_use` (the first attempt still runs) waits `retry-after` and retries;
+- a 5xx answer is the key's stored answer (a retry would replay it): `AmbiguousWriteError` as before;
+- 409 `migration_pending` / `pool_not_open` are stored under the key too, and nothing was built: the
+  retry after the back-off is a new attempt under a new key.
+`AmbiguousWriteError.idempotency_key` is the key to send the write again with, safely.
 """
 
 from __future__ import annotations
 
 import random
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +45,8 @@ class RetryPolicy:
     read_attempts: int = 4               # rule 3: hard ceiling on attempts (first try included)
     read_backoff: float = 0.5
     read_backoff_max: float = 8.0
+    keyed_write_retries: int = 2         # a keyed write after a timeout: same key, backoff as reads
+    in_use_retries: int = 30             # 409 idempotency_key_in_use: wait retry-after (1 s) each time
     jitter: float = 0.1                  # +/- fraction of each backoff
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
 
@@ -50,7 +62,19 @@ class RetryPolicy:
         return self._jittered(min(self.read_backoff * 2 ** retry, self.read_backoff_max))
 
 
-NO_RETRY = RetryPolicy(rate_limit_retries=0, conflict_retries=0, read_attempts=1)
+NO_RETRY = RetryPolicy(rate_limit_retries=0, conflict_retries=0, read_attempts=1, keyed_write_retries=0,
+                       in_use_retries=0)
+
+
+class IdempotencyKey:
+    """The key of one logical write: the same on every retry, a new one only when the server stored
+    an answer that says nothing was built (409 migration_pending / pool_not_open)."""
+
+    def __init__(self, value: str | None = None) -> None:
+        self.value = value or str(uuid.uuid4())
+
+    def renew(self) -> None:
+        self.value = str(uuid.uuid4())
 
 
 def decode(response: httpx.Response) -> Any:
@@ -61,18 +85,22 @@ def decode(response: httpx.Response) -> Any:
 
 
 def send(http: httpx.Client, policy: RetryPolicy, method: str, url: str, *, write: bool,
-         build: Callable[[], dict[str, Any]], on_invalid_token: Callable[[], bool] | None = None) -> Any:
+         build: Callable[[], dict[str, Any]], on_invalid_token: Callable[[], bool] | None = None,
+         key: IdempotencyKey | None = None) -> Any:
     """Send one logical request under the retry rules; returns the decoded 2xx body.
 
     `build()` gives fresh keyword arguments for `http.request` on every attempt (the bearer
     header may change after a refresh). `on_invalid_token()` refreshes and returns True when a
     retry is worth it; it is called at most once.
     """
-    rate_limited = conflicts = read_failures = 0
+    rate_limited = conflicts = read_failures = keyed_retries = in_use = 0
     refreshed = False
     while True:
+        kwargs = build()
+        if key is not None:
+            kwargs["headers"] = {**kwargs.get("headers", {}), "Idempotency-Key": key.value}
         try:
-            response = http.request(method, url, **build())
+            response = http.request(method, url, **kwargs)
         except httpx.ConnectError as exc:  # nothing reached the server: safe for writes too
             read_failures += 1
             if read_failures >= policy.read_attempts:
@@ -80,10 +108,17 @@ def send(http: httpx.Client, policy: RetryPolicy, method: str, url: str, *, writ
             policy.sleep(policy.read_delay(read_failures - 1))
             continue
         except httpx.TransportError as exc:  # timeout or broken answer: a write may be in flight
+            if write and key is not None and keyed_retries < policy.keyed_write_retries:
+                policy.sleep(policy.read_delay(keyed_retries))  # the same key: replayed or run once
+                keyed_retries += 1
+                continue
             if write:
-                raise AmbiguousWriteError("timeout" if isinstance(exc, httpx.TimeoutException) else "transport_error",
-                                          None, f"{type(exc).__name__}: {exc}; not retried, reconcile first",
-                                          cause=exc) from exc
+                error = AmbiguousWriteError(
+                    "timeout" if isinstance(exc, httpx.TimeoutException) else "transport_error", None,
+                    f"{type(exc).__name__}: {exc}; not retried, reconcile first"
+                    + (" or send it again with the same idempotency_key" if key is not None else ""), cause=exc)
+                error.idempotency_key = key.value if key is not None else None
+                raise error from exc
             read_failures += 1
             if read_failures >= policy.read_attempts:
                 raise TransportError("transport_error", None, str(exc)) from exc
@@ -109,17 +144,29 @@ def send(http: httpx.Client, policy: RetryPolicy, method: str, url: str, *, writ
             rate_limited += 1
             policy.sleep(wait)
             continue
+        if status == 409 and error.code == "idempotency_key_in_use" and key is not None:
+            if in_use >= policy.in_use_retries:
+                raise error
+            wait = getattr(error, "retry_after", None)
+            policy.sleep(policy.default_retry_after if wait is None else wait)
+            in_use += 1
+            continue
         if status == 409 and error.code in RETRY_CONFLICTS:
             if conflicts >= policy.conflict_retries:
                 raise error
             policy.sleep(policy.conflict_delay(conflicts))
             conflicts += 1
+            if key is not None:
+                key.renew()  # the 409 is the old key's stored answer; nothing was built
             continue
         if status >= 500:
             if write:
-                raise AmbiguousWriteError(error.code, status, error.message or "server error on a write; not retried",
-                                          extra=error.extra, action=error.action, headers=error.headers,
-                                          cause=error)
+                ambiguous = AmbiguousWriteError(error.code, status,
+                                                error.message or "server error on a write; not retried",
+                                                extra=error.extra, action=error.action, headers=error.headers,
+                                                cause=error)
+                ambiguous.idempotency_key = key.value if key is not None else None
+                raise ambiguous
             read_failures += 1
             if read_failures >= policy.read_attempts:
                 raise error
@@ -128,4 +175,4 @@ def send(http: httpx.Client, policy: RetryPolicy, method: str, url: str, *, writ
         raise error
 
 
-__all__ = ["NO_RETRY", "PartnerError", "RetryPolicy", "send"]
+__all__ = ["NO_RETRY", "IdempotencyKey", "PartnerError", "RetryPolicy", "send"]

@@ -44,12 +44,15 @@ class WriteFees:
 
 def assemble(payer: Pubkey, program_ixs: Sequence[Instruction], *, fees: WriteFees, blockhash: Hash,
              partner_fee: tuple[Pubkey, int] | None = None, units: int = DEFAULT_UNITS,
-             tip_account: Pubkey | None = None) -> Message:
+             tip_account: Pubkey | None = None, memo: Instruction | None = None) -> Message:
+    """`memo`: the request's unique memo (partner.chain.unique), last."""
     instructions = list(ix.compute_budget_instructions(fees.priority_fee_lamports, units))
     instructions += program_ixs
     if partner_fee and partner_fee[1] > 0:
         instructions.append(ix.partner_fee_transfer(payer, partner_fee[0], partner_fee[1]))
     instructions.append(ix.tip_transfer(payer, tip_account or secrets.choice(TIP_ACCOUNTS), fees.tip_lamports))
+    if memo is not None:
+        instructions.append(memo)
     return check_size(Message.new_with_blockhash(instructions, payer, blockhash))
 
 
@@ -84,12 +87,26 @@ def map_failure(err: object, message: Message, logs: list[str] | None = None) ->
     return ApiError(code, retryable=None)
 
 
+def already_processed(exc: RpcError) -> bool:
+    """The network answered that it already holds this very transaction (the same signature)."""
+    if isinstance(exc.data, dict) and exc.data.get("err") == "AlreadyProcessed":
+        return True
+    return "already been processed" in (exc.message or "").lower()
+
+
 def submit(rpc: Rpc, tx: Transaction) -> Signature:
-    """sendTransaction with preflight. The network accepted it when this returns."""
+    """sendTransaction with preflight. The network accepted it when this returns.
+
+    `AlreadyProcessed` is not a failure: the network already has this exact transaction (same
+    bytes, same signature), so it was accepted, by an earlier send of it. Every write the service
+    builds is unique per request (partner.chain.unique), so this is the same request's own send.
+    """
     signature = tx.signatures[0]
     try:
         return rpc.send_transaction(tx)
     except RpcError as exc:
+        if already_processed(exc):
+            return signature
         if exc.code == PREFLIGHT_FAILURE and isinstance(exc.data, dict):
             raise map_failure(exc.data.get("err"), tx.message, exc.data.get("logs")) from exc
         raise ApiError("tx_failed", f"The network rejected the transaction: {exc.message[:200]}") from exc

@@ -40,12 +40,15 @@ from typing import Any
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
-from partner import access, links, multipart, pinning, presend
+from aws_lambda_powertools.event_handler import Response
+
+from partner import access, http, links, multipart, pinning, presend
 from partner import cid as cids
 from partner.access import Principal
 from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
 from partner.chain import programs as P
+from partner.chain import unique
 from partner.chain.layouts import CoinMetadata, Governance, LayoutError, Proposal, token_account_amount
 from partner.chain.rpc import AccountData, Rpc
 from partner.chain.state import CLOCK_SYSVAR
@@ -270,12 +273,15 @@ def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = N
     fees = WriteFees(form.priority_fee_lamports, form.tip_lamports)
     index = gov.next_proposal_index
 
+    memo = unique.request_memo(signer.pubkey)
+
     def build(uri: str | None):
         instruction = ix.propose_update_content(
             signer.pubkey, mint, index, base_content_revision=gov.content_revision,
             changed_fields=tuple(changes), name=changes.get("name"), symbol=changes.get("symbol"), uri=uri,
             vote_duration_seconds=form.vote_duration_seconds)
-        return assemble(signer.pubkey, [instruction], fees=fees, blockhash=state.blockhash, units=PROPOSAL_UNITS)
+        return assemble(signer.pubkey, [instruction], fees=fees, blockhash=state.blockhash, units=PROPOSAL_UNITS,
+                        memo=memo)
 
     uri_change = any(f in changes for f in GM.URI_FIELDS)
     placeholder = "ipfs://" + cids.cid_v0(b"") if uri_change else None
@@ -311,12 +317,13 @@ def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = N
     }
 
 
-def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> dict[str, Any]:
-    """The whole endpoint after routing: admit, parse the form, execute."""
+def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> Response:
+    """The whole endpoint after routing: admit, parse the form, execute (under an Idempotency-Key)."""
     principal = access.admit(headers, ROUTE, on_bucket)
     content_type = None
     for name, value in (headers or {}).items():
         if name.lower() == "content-type":
             content_type = value
     form = multipart.parse(multipart.body_bytes(event), content_type, max_files=1)
-    return execute(principal, parse_form(form))
+    parsed = parse_form(form)
+    return http.write_once(event, principal, form.digest, lambda: execute(principal, parsed))

@@ -28,6 +28,7 @@ from partner.access import Principal
 from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
 from partner.chain import programs as P
+from partner.chain import unique
 from partner.chain.layouts import Governance, LayoutError, Proposal, VoteReceipt, token_account_amount
 from partner.chain.rpc import AccountData, Rpc
 from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
@@ -226,7 +227,7 @@ def _land(principal: Principal, kind: str, mint: Pubkey, chain: Rpc, signer: Sea
           instruction: Instruction, req: WriteFields, snap: Snapshot, wallet_lamports: int, rent: int = 0) -> str:
     fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
     message: Message = assemble(signer.pubkey, [instruction], fees=fees, blockhash=snap.blockhash,
-                                units=GOVERNANCE_UNITS)
+                                units=GOVERNANCE_UNITS, memo=unique.request_memo(signer.pubkey))
     required = network_fee(message, fees) + rent
     if wallet_lamports < required:
         raise ApiError("insufficient_sol", requiredLamports=str(required), availableLamports=str(wallet_lamports))

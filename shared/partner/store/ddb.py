@@ -117,6 +117,30 @@ def update(table: str, pk: str, expression: str, *, condition: str | None = None
     return from_item(out.get("Attributes")) or {}
 
 
+def update_or_current(table: str, pk: str, expression: str, *, condition: str,
+                      names: dict[str, str] | None = None, vals: dict[str, Any] | None = None,
+                      return_values: str = "NONE") -> tuple[bool, dict[str, Any] | None]:
+    """A conditional UpdateItem that also tells why it failed, in the same call:
+    (True, the attributes asked for) or (False, the item as it is, None if there is none)
+    (ReturnValuesOnConditionCheckFailure=ALL_OLD)."""
+    kwargs: dict[str, Any] = {"TableName": table, "Key": {"pk": {"S": pk}}, "UpdateExpression": expression,
+                              "ConditionExpression": condition, "ReturnValues": return_values,
+                              "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}
+    if names:
+        kwargs["ExpressionAttributeNames"] = names
+    if vals:
+        kwargs["ExpressionAttributeValues"] = values(vals)
+    try:
+        out = aws.dynamodb().update_item(**kwargs)
+    except ClientError as exc:
+        if is_conditional_failure(exc):
+            return False, from_item(exc.response.get("Item"))
+        raise wrap(exc) from exc
+    except BotoCoreError as exc:
+        raise wrap(exc) from exc
+    return True, from_item(out.get("Attributes")) or {}
+
+
 def batch_get(requests: dict[str, list[str]]) -> dict[str, dict[str, dict[str, Any]]]:
     """Strongly consistent BatchGetItem over several tables: {table: {pk: item}}."""
     pending = {

@@ -1,0 +1,126 @@
+"""Every request builds its own transaction (a per-wallet numbered memo), and the network's
+`AlreadyProcessed` is never reported as an on-chain failure."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from tests.chainutil import rpc, token_balance, wait
+from tests.integration.test_trades import coin, fee_wallet, partner_conn, trade  # noqa: F401 (fixtures)
+
+SOL = 10**9
+TIP = 1_000_000
+PRIO = 10_000
+
+
+def test_six_concurrent_identical_buys_without_a_key_are_six_trades(chain, coin, partner_conn):
+    """The race of the issue: 6 identical buys at once used to build byte-identical transactions;
+    one in six answered 422 tx_failed although its twin had landed."""
+    body = {"mint": coin, "maxSolIn": str(SOL // 20), "minTokensOut": "0", "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP)}
+    barrier = threading.Barrier(6)
+
+    def call(_):
+        barrier.wait()
+        return trade(partner_conn, "buy", body)
+
+    with ThreadPoolExecutor(6) as pool:
+        results = list(pool.map(call, range(6)))
+    assert [r.status for r in results] == [200] * 6, [r.body for r in results]
+    sigs = {r.json["signature"] for r in results}
+    assert len(sigs) == 6
+    memos = set()
+    for signature in sigs:
+        assert wait(chain.url, signature)["err"] is None
+        logs = rpc(chain.url, "getTransaction", [signature, {"encoding": "json"}])["meta"]["logMessages"]
+        memos |= {line for line in logs if "Memo (len" in line}
+    assert len(memos) == 6  # six different memos: six different transactions
+    assert token_balance(chain.url, partner_conn.user["wallet"], coin) > 0
+
+
+def test_the_wallet_counter_is_strictly_increasing(aws_stack):
+    from solders.keypair import Keypair
+
+    from partner.chain import unique
+
+    wallet = Keypair().pubkey()
+    with ThreadPoolExecutor(8) as pool:
+        numbers = list(pool.map(lambda _: unique.next_number(wallet), range(40)))
+    assert sorted(numbers) == list(range(1, 41))
+
+
+def test_resending_the_same_transaction_is_not_a_failure(chain, aws_stack):
+    """submit() of a transaction the network already holds returns its signature (it was accepted),
+    never 422 tx_failed."""
+    from solders.keypair import Keypair
+
+    from partner.chain import instructions as ix
+    from partner.chain.rpc import Rpc
+    from partner.chain.tx import WriteFees, assemble, sign, submit
+    from partner.wallets import KeypairSigner
+    from tests.chainutil import airdrop
+
+    payer = Keypair()
+    airdrop(chain.url, str(payer.pubkey()), SOL)
+    client = Rpc(chain.url)
+    blockhash, _ = client.latest_blockhash()
+    message = assemble(payer.pubkey(), [ix.system_transfer(payer.pubkey(), Keypair().pubkey(), 1_000_000)],
+                       fees=WriteFees(PRIO, TIP), blockhash=blockhash)
+    tx = sign(message, [KeypairSigner(payer)])
+    first = submit(client, tx)
+    wait(chain.url, str(first))
+    again = submit(client, tx)  # the chain answers AlreadyProcessed
+    assert again == first == tx.signatures[0]
+    assert len(rpc(chain.url, "getSignaturesForAddress", [str(payer.pubkey())])) == 2  # airdrop + one transfer
+
+
+@pytest.mark.parametrize("data,message,expected", [
+    ({"err": "AlreadyProcessed", "logs": []}, "Transaction simulation failed: This transaction has already been "
+                                              "processed", True),
+    (None, "This transaction has already been processed", True),
+    ({"err": "BlockhashNotFound"}, "Transaction simulation failed: Blockhash not found", False),
+])
+def test_already_processed_detection(data, message, expected):
+    from partner.chain.rpc import PREFLIGHT_FAILURE, RpcError
+    from partner.chain.tx import already_processed
+
+    assert already_processed(RpcError(PREFLIGHT_FAILURE, message, data)) is expected
+
+
+def test_a_bundle_sent_again_is_not_reported_failed(chain, aws_stack):
+    """The engine reports a re-sent bundle `Failed` (its transactions are AlreadyProcessed) although it
+    landed; the launch path checks the transactions' statuses before answering tx_failed."""
+    from solders.keypair import Keypair
+
+    from partner.chain import instructions as ix
+    from partner.chain.rpc import BlockEngine, Rpc
+    from partner.chain.tx import WriteFees, assemble, sign
+    from partner.launch import _bundle_failed
+    from partner.wallets import KeypairSigner
+    from tests.chainutil import airdrop
+
+    payer = Keypair()
+    airdrop(chain.url, str(payer.pubkey()), SOL)
+    client = Rpc(chain.url)
+    engine = BlockEngine(chain.bundle_url)
+    blockhash, _ = client.latest_blockhash()
+    txs = [sign(assemble(payer.pubkey(), [ix.system_transfer(payer.pubkey(), Keypair().pubkey(), 1_000_000)],
+                         fees=WriteFees(PRIO, TIP), blockhash=blockhash), [KeypairSigner(payer)]) for _ in range(2)]
+    signatures = [str(t.signatures[0]) for t in txs]
+    bundle = engine.send_bundle(txs)
+    for signature in signatures:
+        wait(chain.url, signature)
+    assert not _bundle_failed(engine, bundle, client, signatures)
+    assert engine.send_bundle(txs) == bundle  # the same bundle again: the engine now says Failed
+    status = engine.rpc.call("getInflightBundleStatuses", [[bundle]])["value"][0]
+    assert status["status"] == "Failed"
+    assert not _bundle_failed(engine, bundle, client, signatures)  # it landed: not a failure
+    # a bundle that really failed (its payer cannot pay) is still reported failed
+    broke = Keypair()
+    failing = [sign(assemble(broke.pubkey(), [ix.system_transfer(broke.pubkey(), payer.pubkey(), 1)],
+                             fees=WriteFees(PRIO, TIP), blockhash=blockhash), [KeypairSigner(broke)])]
+    failed_id = engine.send_bundle(failing)
+    assert _bundle_failed(engine, failed_id, client, [str(failing[0].signatures[0])])

@@ -1,0 +1,39 @@
+"""The `make run` banner: its curl examples work as printed."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+from devstack.run import usage
+
+MINT = "Mint1111111111111111111111111111111111111111"
+
+
+def _banner() -> str:
+    stack = SimpleNamespace(url="http://127.0.0.1:3000", moto=SimpleNamespace(url="http://127.0.0.1:5000"),
+                            chain=SimpleNamespace(url="http://127.0.0.1:8899", bundle_url="http://127.0.0.1:8899/b"),
+                            pinning=SimpleNamespace(url="http://127.0.0.1:5001"))
+    seeded = {"client": {"client_id": "cid", "api_key": "app_sk_x"},
+              "users": [{"user_id": "u1", "wallet": "W1"}],
+              "coin": {"mint": MINT}, "crank": {"wallet": "C1"}}
+    return usage(stack, seeded)
+
+
+def _commands(text: str) -> list[str]:
+    """Each curl command with its continuation lines joined."""
+    joined = re.sub(r"\\\n\s*", " ", text)
+    return [line.strip() for line in joined.splitlines() if line.strip().startswith("curl ")]
+
+
+def test_update_content_example_names_the_mint():
+    examples = [c for c in _commands(_banner()) if "update-content" in c]
+    assert examples and all(f"-F mint={MINT}" in c for c in examples)
+
+
+def test_banner_shows_a_keyed_buy_and_a_quote():
+    commands = _commands(_banner())
+    keyed = [c for c in commands if "Idempotency-Key:" in c]
+    assert keyed and all("/partner/v1/trades/" in c for c in keyed)
+    quotes = [c for c in commands if "/partner/v1/trades/quote" in c]
+    assert quotes and '"side":"buy"' in quotes[0] and MINT in quotes[0]
