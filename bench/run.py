@@ -148,14 +148,15 @@ class Requests:
     """One representative request per function. `make(name, i)` returns the request for
     the i-th call (some need a fresh code, token or wallet per call)."""
 
-    READ_ONLY = ("me", "governance_read", "governance_votes_list", "transaction_status", "oauth_authorize")
+    READ_ONLY = ("me", "governance_read", "governance_votes_list", "transaction_status", "oauth_authorize",
+                 "trades_quote")
 
     def __init__(self, bench: Bench) -> None:
         self.b = bench
         self.reader = bench.member(sol=0)
         # each read endpoint its own connection: the read bucket is 300/min per token
         self.readers = {"me": self.reader, "governance_read": bench.member(sol=0),
-                        "governance_votes_list": bench.member(sol=0)}
+                        "governance_votes_list": bench.member(sol=0), "trades_quote": bench.member(sol=0)}
         self.traders = {name: bench.member(sol=20, tokens=True)
                         for name in ("trades_buy", "trades_buy_exact_out", "trades_sell")}
         # every governance endpoint draws on its own member's bucket (60/min per token)
@@ -229,6 +230,9 @@ class Requests:
         if name == "transaction_status":
             return {"method": "GET", "path": f"/partner/v1/transactions/{self.signature}/status",
                     "headers": self.gov.bearer(), "resource": "/partner/v1/transactions/{signature}/status"}
+        if name == "trades_quote":
+            return self._json(self.readers[name], "/partner/v1/trades/quote",
+                              {"side": "buy", "mint": b.coin, "maxSolIn": str(SOL // 100 + i), "slippageBps": 500})
         if name == "trades_buy":
             return self._json(self.traders[name], "/partner/v1/trades/buy", b.buy_body(SOL // 100 + i))
         if name == "trades_buy_exact_out":
@@ -441,9 +445,14 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
     floor_spec = {"table": table, "key": {"pk": {"S": "bench-none"}}}
     _child(floor_spec, True, env, iso)  # warm the OS file cache and .pyc files once
     names = only or FUNCTIONS
+    def has(root: Path, name: str) -> bool:  # a function the other checkout does not have yet
+        return (root / "functions" / name / "app.py").exists()
+
     for _, (root, tree_env) in trees.items():
         for name in names:
-            _child({"root": str(root), "function": name, "event": event_for(reqs.make(name, 0))}, False, tree_env, iso)
+            if has(root, name):
+                _child({"root": str(root), "function": name, "event": event_for(reqs.make(name, 0))}, False, tree_env,
+                       iso)
     floors: list[dict[str, Any]] = []
     per: dict[str, dict[str, list[dict[str, Any]]]] = {t: {n: [] for n in names} for t in trees}
     for i in range(runs):
@@ -452,6 +461,8 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
         for name in names:
             for tree in order:
                 root, tree_env = trees[tree]
+                if not has(root, name):
+                    continue
                 spec = {"root": str(root), "function": name, "event": event_for(reqs.make(name, i + 1))}
                 per[tree][name].append(_child(spec, False, tree_env, iso))
         log(f"cold start ({'layers' if iso else 'venv'}) round {i + 1}/{runs}: floor {floors[-1]['wall_ms']:.0f} ms")
@@ -461,7 +472,7 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
                               "functions": {}, "python_path": "layers" if iso else "venv"}
     for name in names:
         result["functions"][name] = _summary(per["now"][name], floor_ms, floor_response)
-        if "before" in per:
+        if "before" in per and per["before"][name]:
             result["functions"][name]["before"] = _summary(per["before"][name], floor_ms, floor_response)
     if "before" in trees:
         result["before"] = str(before)
