@@ -111,6 +111,7 @@ def test_after_restore_drops_clients_secret_and_connections(monkeypatch: pytest.
     from partner import aws, crypto, snapshot, tls, transport
 
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    aws.reset()  # as after init: no client yet (earlier tests in this worker made some)
     snapshot.run_before_snapshot()
     assert aws._session is not None and aws._clients == {}  # warmed, no client kept
     loader = aws._session._session.get_component("data_loader")
