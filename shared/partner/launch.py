@@ -47,8 +47,6 @@ from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
-from aws_lambda_powertools.event_handler import Response
-
 from partner import access, clock, http, links, multipart, pinning, presend, txstatus
 from partner.access import Principal
 from partner.chain import curve as curve_math
@@ -60,6 +58,7 @@ from partner.chain.tx import WriteFees, assemble, check_size, sign, submit
 from partner.coin_fields import Image, normalize_name, normalize_symbol, read_image
 from partner.errors import ApiError
 from partner.inputs import Amount, PositiveAmount, PriorityFee, Request, Text, validate
+from partner.router import Response
 from partner.settings import get_settings
 from partner.store import ddb
 from partner.wallets import SealedWalletSigner, KeypairSigner

@@ -40,8 +40,6 @@ from typing import Any
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
-from aws_lambda_powertools.event_handler import Response
-
 from partner import access, http, links, multipart, pinning, presend
 from partner import cid as cids
 from partner.access import Principal
@@ -56,6 +54,7 @@ from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, s
 from partner.coin_fields import Image, normalize_name, normalize_symbol, read_image
 from partner.errors import ApiError
 from partner.inputs import Address, Amount, PositiveAmount, Text, WriteFields, validate
+from partner.router import Response
 from partner.settings import get_settings
 from partner.wallets import SealedWalletSigner
 
