@@ -12,7 +12,7 @@ PY313 := $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.13
 export SAM_CLI_TELEMETRY := 0
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help run test lint unit integration e2e browser build deploy clean openapi bench
+.PHONY: help run test lint unit integration e2e browser build deploy clean openapi idl bench
 
 help:
 	@echo "make run    start the whole service on 127.0.0.1 (gateway :3000, chain :8899), seeded"
@@ -20,6 +20,7 @@ help:
 	@echo "make lint   cfn-lint and sam validate --lint on template.yaml"
 	@echo "make build  sam build (no Docker; uses Python 3.13)"
 	@echo "make openapi  regenerate docs/openapi.json (Swagger UI: /docs on make run)"
+	@echo "make idl    regenerate what comes from idl/*.json (the layer's copy, docs/onchain.md tables)"
 	@echo "make bench  figures: bench/results.json and docs/benchmarks.md (runs make build first;"
 	@echo "            BEFORE=<rev> also measures that commit's code in the same cold-start rounds)"
 
@@ -56,6 +57,9 @@ unit: $(VENV)/.ready
 
 openapi: $(VENV)/.ready
 	$(PY) -m tools.openapi
+
+idl: $(VENV)/.ready
+	$(PY) -m tools.idl
 
 run: $(VENV)/.ready
 	$(PY) -m devstack.run

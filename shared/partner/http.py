@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
-from partner import observability, ratelimit
+from partner import observability, ratelimit, requestid
 from partner.errors import ApiError, RateLimited
 from partner.ratelimit import BucketState
 from partner.router import App, Response
@@ -85,6 +85,7 @@ def entry(app: App, bucket: str | None = None) -> Callable[[dict, Any], dict]:
     """The Lambda handler for `app`: resolve, then add the bucket's headers; logs, metrics, trace."""
 
     def lambda_handler(event: dict, context: Any) -> dict:
+        requestid.begin(event)
         _local.code = None
         _local.bucket = ratelimit.untouched(bucket) if bucket else None
         response = app.resolve(event, context)

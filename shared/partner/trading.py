@@ -331,7 +331,7 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
     fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
     partner = (Pubkey.from_string(client.fee_wallet), plan.partner_fee) if plan.partner_fee and client.fee_wallet else None
     message = assemble(signer.pubkey, [plan.instruction], fees=fees, blockhash=state.blockhash,
-                       partner_fee=partner, units=TRADE_UNITS, memo=unique.request_memo(signer.pubkey))
+                       partner_fee=partner, units=TRADE_UNITS, memo=unique.request_memo())
     required = plan.spend_lamports + network_fee(message, fees) + (0 if state.token_account_exists else ATA_RENT)
     if isinstance(req, SellRequest):
         required = network_fee(message, fees) - fees.tip_lamports  # the tip and fee come out of the proceeds

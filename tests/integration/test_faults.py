@@ -324,8 +324,7 @@ def test_dynamodb_failing_in_the_request_path_is_internal_retryable(chain, coin,
 
 
 def test_dynamodb_throttled_on_the_volume_reservation(chain, coin, partner_conn):
-    """The reservation is the fourth UpdateItem (bucket, tier, the wallet's transaction number,
-    volume): nothing is sent or counted."""
+    """The reservation is the third UpdateItem (bucket, tier, volume): nothing is sent or counted."""
     from partner import aws
 
     updates: list[str] = []
@@ -343,7 +342,6 @@ def test_dynamodb_throttled_on_the_volume_reservation(chain, coin, partner_conn)
         aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", record)
     assert_error(result, 500, "internal", True)
     assert [u.split("#")[:2] for u in updates] == [["RL", "trade"], ["RL", "tier"],
-                                                   ["TXN", partner_conn.user["wallet"]],
                                                    ["VOL", partner_conn.client["client_id"]]]
     assert snapshot(chain, partner_conn, coin) == before
 

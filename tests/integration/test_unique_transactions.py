@@ -1,9 +1,11 @@
-"""Every request builds its own transaction (a per-wallet numbered memo), and the network's
+"""Every request builds its own transaction (a memo naming the request), and the network's
 `AlreadyProcessed` is never reported as an on-chain failure."""
 
 from __future__ import annotations
 
+import json
 import threading
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -41,15 +43,35 @@ def test_six_concurrent_identical_buys_without_a_key_are_six_trades(chain, coin,
     assert token_balance(chain.url, partner_conn.user["wallet"], coin) > 0
 
 
-def test_the_wallet_counter_is_strictly_increasing(aws_stack):
-    from solders.keypair import Keypair
+def test_the_memo_names_the_api_gateway_request(chain, coin, partner_conn):
+    """The memo is `partner:<requestContext.requestId>`: unique because API Gateway's ids are,
+    and the on-chain link to the request's log line."""
+    from devstack.events import api_event, lambda_context
+    from tests.helpers import handler
 
+    request_id = str(uuid.uuid4())
+    event = api_event("POST", "/partner/v1/trades/buy", headers={**partner_conn.bearer(),
+                                                                "Content-Type": "application/json"},
+                      body={"mint": coin, "maxSolIn": str(SOL // 50), "minTokensOut": "0",
+                            "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    event["requestContext"]["requestId"] = request_id
+    out = handler("trades_buy")(event, lambda_context("trades_buy"))
+    assert out["statusCode"] == 200, out["body"]
+    signature = json.loads(out["body"])["signature"]
+    assert wait(chain.url, signature)["err"] is None
+    logs = rpc(chain.url, "getTransaction", [signature, {"encoding": "json"}])["meta"]["logMessages"]
+    assert any(f'"partner:{request_id}"' in line for line in logs), logs
+
+
+def test_the_memo_outside_a_request_is_random_and_unique():
+    from partner import requestid
     from partner.chain import unique
 
-    wallet = Keypair().pubkey()
-    with ThreadPoolExecutor(8) as pool:
-        numbers = list(pool.map(lambda _: unique.next_number(wallet), range(40)))
-    assert sorted(numbers) == list(range(1, 41))
+    requestid.begin({})  # no request id bound
+    memos = {bytes(unique.request_memo().data) for _ in range(1000)}
+    assert len(memos) == 1000 and all(m.startswith(b"partner:") and len(m) == 40 for m in memos)
+    requestid.begin({"requestContext": {"requestId": "x" * 65}})  # not an API Gateway id
+    assert len(bytes(unique.request_memo().data)) == 40
 
 
 def test_resending_the_same_transaction_is_not_a_failure(chain, aws_stack):

@@ -1,6 +1,5 @@
 """Governance accounts, instruction encodings and error table: fixed bytes at the
 offsets documented in docs/onchain.md "Governance", round-trips, one spec code per error."""
-import hashlib
 import pathlib
 import re
 import struct
@@ -17,40 +16,12 @@ from partner.chain import layouts as L
 from partner.chain import programs as P
 from partner.chain.governance_math import ActionKind, Outcome, VoteSide
 
-A = Pubkey(bytes([1] * 32))
-B = Pubkey(bytes([2] * 32))
-C = Pubkey(bytes([3] * 32))
-
-USER = A          # 4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi
-MINT = B          # 8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR
-GLOBAL = "AdgiwJYTCUnNrEKiLFZpZmzWaECUQ7vj6RWi4owGAxoF"
-META = "4qWtgsJhhZ4gEVPC4QATSaemhGsNGJFWLW2nR4iKwq7j"
-GOV = "3YkehQFPskMb5fQ54ma7Z4mZXpJWpPM3qBNxHg6LQjz9"
-PROP0 = "DYTDi1Vsh88HJsrXB1GGp6JLtzL4W5PDnqPADm2hwTrT"
-VAULT0 = "ESRhXkppMbhiEg3pcYjdosKuNVfTZjMXWV9RkLC6PMBT"
-VOTE0 = "DPaVFD96CseSzSxME6Q7xpMkrSbcqZazzBahMWGocKtV"
-USER_ATA = "CsYkfSfTUTWwnoeRkGchtai5kkYz2SC33kKJwA99wVr3"
-SYS = "11111111111111111111111111111111"
-TOK = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
-ATA = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL"
-
-
-def metas(ix):
-    return [(str(m.pubkey), m.is_signer, m.is_writable) for m in ix.accounts]
+from tests.goldens import (
+    ATA, GLOBAL, GOVERNANCE, META, MINT, PROP0, SYS, TOK, USER, USER_ATA, VAULT0, VOTE0, A, B, C, metas,
+)
 
 
 # ----------------------------------------------------------------- accounts
-
-@pytest.mark.parametrize("cls,hexdisc,size", [
-    (L.Governance, "128f580d49d92f31", 262),
-    (L.Proposal, "1a5ebdbb74883521", 515),
-    (L.VoteReceipt, "6814ccfc2d5425c3", 125),
-])
-def test_discriminators_and_sizes(cls, hexdisc, size):
-    assert cls.DISCRIMINATOR.hex() == hexdisc
-    assert hashlib.sha256(f"account:{cls.NAME}".encode()).digest()[:8].hex() == hexdisc
-    assert cls.SIZE == size
-
 
 def test_documented_offsets():
     g = L.Governance.OFFSETS
@@ -79,7 +50,8 @@ def test_documented_offsets():
 
 
 def test_governance_golden():
-    g = L.Governance(B, A, 10**15, 1_700_000_000, 1_700_000_000 + 30 * 86_400, bump=254)
+    defaults = {k: v for k, v in vars(GM.DEFAULT_PARAMS).items() if k != "mutability_window_seconds"}
+    g = L.Governance(B, A, 10**15, 1_700_000_000, 1_700_000_000 + 30 * 86_400, bump=254, **defaults)
     raw = g.encode()
     assert raw.hex() == (
         "128f580d49d92f31" + "02" * 32 + "01" * 32 + "0080c6a47e8d0300" "00f1536500000000" "007e7b6500000000"
@@ -138,7 +110,8 @@ def test_proposal_golden():
 
 
 def test_vote_receipt_golden():
-    v = L.VoteReceipt(C, A, VoteSide.NO, 1_000_000, counted_as_voter=True, created_at=1_700_000_000, bump=252)
+    v = L.VoteReceipt(C, A, VoteSide.NO, 1_000_000, counted_as_voter=True, active=True, created_at=1_700_000_000,
+                      bump=252)
     raw = v.encode()
     assert raw.hex() == ("6814ccfc2d5425c3" + "03" * 32 + "01" * 32 + "01" "40420f0000000000" "01" "01" "00"
                          "00f1536500000000" "fc" + "00" * 32)
@@ -163,8 +136,8 @@ def test_fixed_strings_limits_and_wrong_discriminator():
 
 
 def test_global_governance_params():
-    g = L.Global(A, B)
-    assert g.governance_params() == GM.DEFAULT_PARAMS  # zero reserved bytes: design section 8 defaults
+    g = L.Global(admin=A, fee_recipient=B)
+    assert g.governance_params() == GM.DEFAULT_PARAMS  # zero bytes: design section 8 defaults
     custom = GM.GovernanceParams(1, 2, 3, 4, 5, 6, 7, 8, 9)
     g.set_governance_params(custom)
     raw = g.encode()
@@ -174,7 +147,7 @@ def test_global_governance_params():
     assert raw[168:] == bytes(77)
     assert L.Global.decode(raw).governance_params() == custom
     g.set_governance_params(None)
-    assert g.encode() == L.Global(A, B).encode()
+    assert g.encode() == L.Global(admin=A, fee_recipient=B).encode()
 
 
 keys = st.binary(min_size=32, max_size=32).map(Pubkey)
@@ -230,8 +203,8 @@ def test_discriminators(name, hexdisc):
 
 
 def test_governance_pdas():
-    assert str(P.governance_pda(MINT)[0]) == GOV
-    assert str(P.proposal_pda(GOV, 0)[0]) == PROP0
+    assert str(P.governance_pda(MINT)[0]) == GOVERNANCE
+    assert str(P.proposal_pda(GOVERNANCE, 0)[0]) == PROP0
     assert str(I.proposal_vault(Pubkey.from_string(PROP0), MINT)) == VAULT0
     assert str(P.vote_pda(PROP0, USER)[0]) == VOTE0
 
@@ -243,7 +216,7 @@ def test_create_proposal_update_content():
     assert bytes(ix.data).hex() == (
         "847444aed8a0c616" "00" "0200000000000000" "5802000000000000"
         "01" "03000000" "4e6577" "00" "01" "08000000" "697066733a2f2f78" "00" "05")
-    assert metas(ix) == [(str(USER), True, True), (str(MINT), False, False), (GOV, False, True),
+    assert metas(ix) == [(str(USER), True, True), (str(MINT), False, False), (GOVERNANCE, False, True),
                          (META, False, False), (PROP0, False, True), (VAULT0, False, True), (USER_ATA, False, True),
                          (SYS, False, False), (TOK, False, False), (ATA, False, False)]
     assert ix == I.create_proposal(USER, MINT, 0, 0, base_content_revision=2, name="New", uri="ipfs://x",
@@ -262,7 +235,7 @@ def test_create_proposal_other_kinds():
     ix = I.propose_extend_mutability(USER, MINT, 1, 86_400, base_content_revision=0, vote_duration_seconds=60)
     assert bytes(ix.data).hex() == ("847444aed8a0c616" "01" "0000000000000000" "3c00000000000000"
                                     "00" "00" "00" "01" "8051010000000000" "00")
-    assert metas(ix)[4] == (str(P.proposal_pda(GOV, 1)[0]), False, True)
+    assert metas(ix)[4] == (str(P.proposal_pda(GOVERNANCE, 1)[0]), False, True)
     ix = I.propose_finalize_metadata(USER, MINT, 0, base_content_revision=1)
     assert bytes(ix.data).hex() == ("847444aed8a0c616" "02" "0100000000000000" "5802000000000000"
                                     "00" "00" "00" "00" "00")
@@ -275,7 +248,7 @@ def test_vote_instructions():
     ix = I.cast_vote(USER, MINT, prop, "no", 1_000_000)
     assert bytes(ix.data).hex() == "14d40fbd45b44597" "01" "40420f0000000000"
     assert I.cast_vote(USER, MINT, prop, VoteSide.YES, 1).data[8] == 0
-    assert metas(ix) == [(str(USER), True, True), (str(MINT), False, False), (GOV, False, False),
+    assert metas(ix) == [(str(USER), True, True), (str(MINT), False, False), (GOVERNANCE, False, False),
                          (PROP0, False, True), (VAULT0, False, True), (VOTE0, False, True), (USER_ATA, False, True),
                          (SYS, False, False), (TOK, False, False)]
     with pytest.raises(ValueError):
@@ -284,13 +257,13 @@ def test_vote_instructions():
         I.cast_vote(USER, MINT, prop, "yes", 2**64)
     ix = I.cancel_vote(USER, MINT, prop)
     assert bytes(ix.data).hex() == "3828f34bd914492b"
-    assert metas(ix) == [(str(USER), True, True), (str(MINT), False, False), (GOV, False, False),
+    assert metas(ix) == [(str(USER), True, True), (str(MINT), False, False), (GOVERNANCE, False, False),
                          (PROP0, False, True), (VAULT0, False, True), (VOTE0, False, True), (USER_ATA, False, True),
                          (SYS, False, False), (TOK, False, False), (ATA, False, False)]
     ix = I.withdraw_vote(C, USER, MINT, prop)
     assert bytes(ix.data).hex() == "f3ff46c803f26789"
     assert metas(ix) == [(str(C), True, True), (str(USER), False, False), (str(MINT), False, False),
-                         (GOV, False, False), (PROP0, False, False), (VAULT0, False, True), (VOTE0, False, True),
+                         (GOVERNANCE, False, False), (PROP0, False, False), (VAULT0, False, True), (VOTE0, False, True),
                          (USER_ATA, False, True), (SYS, False, False), (TOK, False, False), (ATA, False, False)]
 
 
@@ -298,14 +271,14 @@ def test_settlement_instructions():
     prop = Pubkey.from_string(PROP0)
     ix = I.settle_proposal(C, MINT, prop)
     assert bytes(ix.data).hex() == "76e062de9e14cdbe"
-    assert metas(ix) == [(str(C), True, False), (GOV, False, True), (PROP0, False, True), (META, False, True)]
+    assert metas(ix) == [(str(C), True, False), (GOVERNANCE, False, True), (PROP0, False, True), (META, False, True)]
     ix = I.finalize_expired(C, MINT)
     assert bytes(ix.data).hex() == "15961cb9fcf16d75"
-    assert metas(ix) == [(str(C), True, False), (GOV, False, True)]
+    assert metas(ix) == [(str(C), True, False), (GOVERNANCE, False, True)]
     ix = I.withdraw_bond(C, USER, MINT, prop)
     assert bytes(ix.data).hex() == "dec78d1fbc5d9b28"
     assert metas(ix) == [(str(C), True, True), (str(USER), False, False), (str(MINT), False, False),
-                         (GOV, False, False), (PROP0, False, True), (VAULT0, False, True), (USER_ATA, False, True),
+                         (GOVERNANCE, False, False), (PROP0, False, True), (VAULT0, False, True), (USER_ATA, False, True),
                          (SYS, False, False), (TOK, False, False), (ATA, False, False)]
     ix = I.set_governance_params(USER, GM.DEFAULT_PARAMS)
     assert bytes(ix.data).hex() == (

@@ -9,27 +9,10 @@ from solders.system_program import TransferParams, transfer
 from partner.chain import instructions as I
 from partner.chain import programs as P
 
-USER = Pubkey(bytes([1] * 32))   # 4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi
-MINT = Pubkey(bytes([2] * 32))   # 8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR
-FEE = Pubkey(bytes([3] * 32))    # CktRuQ2mttgRGkXJtyksdKHjUdc2C4TgDzyB98oEzy8
-
-GLOBAL = "AdgiwJYTCUnNrEKiLFZpZmzWaECUQ7vj6RWi4owGAxoF"
-CURVE = "5QjguRTPiPmsWmPxWN92c7mfXzvye7K3tNugGRgoxdXV"
-META = "4qWtgsJhhZ4gEVPC4QATSaemhGsNGJFWLW2nR4iKwq7j"
-GOVERNANCE = "3YkehQFPskMb5fQ54ma7Z4mZXpJWpPM3qBNxHg6LQjz9"
-POOL = "4ikxspnMZhQbPuy6faEcdA2XxjK8JEEbeunmCDQDmGBK"
-CURVE_VAULT = "6BM52hqRerir2qxFytJF5ttFVrczaSG4AHivN1whbZEM"
-POOL_VAULT = "At2BmXfB5YYJv6HwZQD8Lt5y8aKJhFxqU9Vn5BPpEgVF"
-USER_ATA = "CsYkfSfTUTWwnoeRkGchtai5kkYz2SC33kKJwA99wVr3"
-SYS = "11111111111111111111111111111111"
-TOK = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
-ATA = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL"
-LAUNCHPAD = "JAt1NcDQrQs3NLNqLvq3EbBfxLDeBwkKMb3vM2Dw5Exk"
-POOLPROG = "3rqyi8EBdPLANFc9MA5U6aPKHuZoKxmm4voFexqu1R7f"
-
-
-def metas(ix):
-    return [(str(m.pubkey), m.is_signer, m.is_writable) for m in ix.accounts]
+from tests.goldens import (  # noqa: F401
+    ATA, CURVE, CURVE_VAULT, FEE, GLOBAL, GOVERNANCE, LAUNCHPAD, META, MINT, POOL, POOL_VAULT, POOLPROG, SYS, TOK,
+    USER, USER_ATA, metas,
+)
 
 
 def test_program_ids():

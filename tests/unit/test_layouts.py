@@ -20,6 +20,9 @@ D = Pubkey(bytes([4] * 32))
     (L.BondingCurve, "17b7f83760d8ac60", 195),
     (L.CoinMetadata, "1c2106645d1e019d", 454),
     (L.Pool, "f19a6d0411b16dbc", 235),
+    (L.Governance, "128f580d49d92f31", 262),
+    (L.Proposal, "1a5ebdbb74883521", 515),
+    (L.VoteReceipt, "6814ccfc2d5425c3", 125),
 ])
 def test_discriminators_and_sizes(cls, hexdisc, size):
     assert cls.DISCRIMINATOR.hex() == hexdisc
@@ -27,8 +30,13 @@ def test_discriminators_and_sizes(cls, hexdisc, size):
     assert cls.SIZE == size
 
 
+DEVSTACK_GLOBAL = dict(protocol_fee_bps=100, wallet_cap_bps=10_000, pool_open_delay_seconds=2,
+                       initial_virtual_token_reserves=1_073_000_000 * 10**6, initial_virtual_sol_reserves=30 * 10**9,
+                       initial_real_token_reserves=793_100_000 * 10**6, token_total_supply=10**15)
+
+
 def test_global_golden():
-    g = L.Global(A, B, bump=254)
+    g = L.Global(admin=A, fee_recipient=B, bump=254, **DEVSTACK_GLOBAL)
     raw = g.encode()
     assert raw.hex() == (
         "a7e8e8b1c86c727f" "fe" + "01" * 32 + "02" * 32 + "6400" "1027" "0200000000000000"
@@ -132,7 +140,9 @@ def test_pool_roundtrip(a, b, c, d, e, f, g, h, i, j):
 @settings(max_examples=100, deadline=None)
 @given(keys, keys, st.integers(0, 65535), st.integers(0, 65535), i64, u64, u64, u64, u64, st.integers(0, 255))
 def test_global_roundtrip(a, b, c, d, e, f, g, h, i, j):
-    x = L.Global(a, b, c, d, e, f, g, h, i, j)
+    x = L.Global(admin=a, fee_recipient=b, protocol_fee_bps=c, wallet_cap_bps=d, pool_open_delay_seconds=e,
+                 initial_virtual_token_reserves=f, initial_virtual_sol_reserves=g, initial_real_token_reserves=h,
+                 token_total_supply=i, bump=j)
     assert L.Global.decode(x.encode()) == x
 
 

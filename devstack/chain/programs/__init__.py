@@ -11,6 +11,7 @@ import hashlib
 
 from solders.keypair import Keypair
 
+from partner.chain import curve as C
 from partner.chain import layouts as L
 from partner.chain import programs as P
 
@@ -29,6 +30,9 @@ DEFAULT_POOL_OPEN_DELAY_SECONDS = 2
 def genesis_global(**overrides) -> L.Global:
     g = L.Global(admin=ADMIN, fee_recipient=FEE_RECIPIENT, protocol_fee_bps=DEFAULT_PROTOCOL_FEE_BPS,
                  wallet_cap_bps=DEFAULT_WALLET_CAP_BPS, pool_open_delay_seconds=DEFAULT_POOL_OPEN_DELAY_SECONDS,
+                 initial_virtual_token_reserves=C.INITIAL_VIRTUAL_TOKEN_RESERVES,
+                 initial_virtual_sol_reserves=C.INITIAL_VIRTUAL_SOL_RESERVES,
+                 initial_real_token_reserves=C.INITIAL_REAL_TOKEN_RESERVES, token_total_supply=C.TOKEN_TOTAL_SUPPLY,
                  bump=P.global_pda()[1])
     for k, v in overrides.items():
         setattr(g, k, v)

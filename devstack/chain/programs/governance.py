@@ -25,9 +25,9 @@ from partner.chain.governance_math import ActionKind, Outcome, VoteSide
 from .launchpad import (
     PROGRAM_ID,
     TOKEN_ACCOUNT_SIZE,
-    _check_text,
-    _Reader,
     account,
+    check_text,
+    check_uri,
     create_account,
     create_ata,
     fail,
@@ -57,14 +57,10 @@ def init_governance(ctx: InvokeContext, creator, gov_acc, mint: Pubkey, params: 
     require_key(gov_acc, key, "governance")
     create_account(ctx, creator, gov_acc, L.Governance.SIZE, PROGRAM_ID, [P.GOVERNANCE_SEED, bytes(mint), bytes([bump])])
     now = ctx.unix_timestamp
-    store(gov_acc, L.Governance(
-        mint=mint, creator=creator.pubkey, total_supply=total_supply, created_at=now,
-        mutable_until=now + params.mutability_window_seconds,
-        min_voter_count=params.min_voter_count, min_lock_amount=params.min_lock_amount,
-        min_participating_supply_bps=params.min_participating_supply_bps, approval_bps=params.approval_bps,
-        proposal_bond_bps=params.proposal_bond_bps, max_extension_seconds=params.max_extension_seconds,
-        min_vote_duration_seconds=params.min_vote_duration_seconds,
-        max_vote_duration_seconds=params.max_vote_duration_seconds, bump=bump))
+    gov = L.Governance(mint=mint, creator=creator.pubkey, total_supply=total_supply, created_at=now,
+                       mutable_until=now + params.mutability_window_seconds, bump=bump)
+    gov.set_params(params)
+    store(gov_acc, gov)
 
 
 # ----------------------------------------------------------------- state access
@@ -115,40 +111,20 @@ def ensure_ata(ctx: InvokeContext, payer: Pubkey, ata_acc, owner: Pubkey, mint: 
         create_ata(ctx, payer, owner, mint)
 
 
-def _opt(r: _Reader, parse):
-    tag = r.take(1)[0]
-    if tag == 0:
-        return None
-    if tag != 1:
-        raise fail(E.InvalidInput, "bad option tag")
-    return parse()
-
-
 # ----------------------------------------------------------------- create_proposal
 
-def _parse_create_args(args: bytes):
-    r = _Reader(args)
-    try:
-        kind = ActionKind(r.take(1)[0])
-    except ValueError:
-        raise fail(E.InvalidInput, "unknown action kind") from None
-    base_rev, duration = struct.unpack("<QQ", r.take(16))
-    name = _opt(r, lambda: _check_text(r.string(), L.NAME_MAX_BYTES, E.NameEmpty, E.NameTooLong))
-    symbol = _opt(r, lambda: _check_text(r.string(), L.SYMBOL_MAX_BYTES, E.SymbolEmpty, E.SymbolTooLong))
-    uri_raw = _opt(r, r.string)
-    additional = _opt(r, lambda: struct.unpack("<Q", r.take(8))[0])
-    mask = r.take(1)[0]
-    r.end()
+def _parse_create_args(args: dict):
+    kind, base_rev, duration = args["action_kind"], args["base_content_revision"], args["vote_duration_seconds"]
+    name, symbol, uri = args["name"], args["symbol"], args["uri"]
+    if name is not None:
+        check_text(name, L.NAME_MAX_BYTES, E.NameEmpty, E.NameTooLong)
+    if symbol is not None:
+        check_text(symbol, L.SYMBOL_MAX_BYTES, E.SymbolEmpty, E.SymbolTooLong)
+    if uri is not None:
+        check_uri(uri)
+    additional, mask = args["additional_seconds"], args["changed_fields"]
     if mask > GM.ALL_FIELDS_MASK:
         raise fail(E.InvalidInput, "bad field mask")
-    uri = None
-    if uri_raw is not None:
-        if len(uri_raw) > L.URI_MAX_BYTES:
-            raise fail(E.UriTooLong)
-        try:
-            uri = uri_raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise fail(E.InvalidInput, "uri not utf-8") from None
     has = {f: bool(mask >> i & 1) for i, f in enumerate(GM.CONTENT_FIELDS)}
     if kind == ActionKind.UPDATE_CONTENT:
         if additional is not None:
@@ -170,7 +146,7 @@ def _parse_create_args(args: bytes):
     return kind, base_rev, duration, name, symbol, uri, additional, mask
 
 
-def create_proposal(ctx: InvokeContext, args: bytes) -> None:
+def create_proposal(ctx: InvokeContext, args: dict) -> None:
     proposer, mint, gov_acc, meta_acc, prop_acc, vault, proposer_ata = (account(ctx, i) for i in range(7))
     kind, base_rev, duration, name, symbol, uri, additional, mask = _parse_create_args(args)
     require_signer(proposer)
@@ -240,15 +216,9 @@ def create_proposal(ctx: InvokeContext, args: bytes) -> None:
 
 # ----------------------------------------------------------------- votes
 
-def cast_vote(ctx: InvokeContext, args: bytes) -> None:
+def cast_vote(ctx: InvokeContext, args: dict) -> None:
     voter, mint, gov_acc, prop_acc, vault, rec_acc, voter_ata = (account(ctx, i) for i in range(7))
-    if len(args) != 9:
-        raise fail(E.InvalidInput, "expected side u8, amount u64")
-    try:
-        side = VoteSide(args[0])
-    except ValueError:
-        raise fail(E.InvalidInput, "side must be 0 (yes) or 1 (no)") from None
-    (amount,) = struct.unpack("<Q", args[1:])
+    side, amount = args["side"], args["amount"]
     if amount == 0:
         raise fail(G.InvalidVoteAmount, "amount must be > 0")
     require_signer(voter)
@@ -295,22 +265,31 @@ def _tally(p: L.Proposal, rec: L.VoteReceipt, sign: int) -> None:
         p.participating_voters += sign
 
 
-def cancel_vote(ctx: InvokeContext, args: bytes) -> None:
-    """Retract an active vote while voting is open: tokens return at once, the receipt becomes inactive."""
-    if args:
-        raise fail(E.InvalidInput, "cancel_vote takes no args")
-    voter, mint, gov_acc, prop_acc, vault, rec_acc, voter_ata = (account(ctx, i) for i in range(7))
-    require_signer(voter)
+def load_escrow(signer, mint, gov_acc, prop_acc, vault) -> L.Proposal:
+    """Checks of the instructions that pay out of a proposal's vault: signer, governance, proposal, vault."""
+    require_signer(signer)
     load_governance(gov_acc, mint.pubkey)
     p = load_proposal(prop_acc, gov_acc)
     require_key(vault, P.associated_token_address(prop_acc.pubkey, mint.pubkey), "proposal vault")
+    return p
+
+
+def pay_out(ctx: InvokeContext, payer, owner, owner_ata, mint, vault, prop_acc, p: L.Proposal, amount: int) -> None:
+    """Vault -> the owner's ATA (re-created, paid by `payer`, when missing), signed by the proposal PDA."""
+    ensure_ata(ctx, payer.pubkey, owner_ata, owner.pubkey, mint.pubkey)
+    token_transfer(ctx, vault.pubkey, owner_ata.pubkey, prop_acc.pubkey, amount, proposal_seeds(p))
+
+
+def cancel_vote(ctx: InvokeContext, args: dict) -> None:
+    """Retract an active vote while voting is open: tokens return at once, the receipt becomes inactive."""
+    voter, mint, gov_acc, prop_acc, vault, rec_acc, voter_ata = (account(ctx, i) for i in range(7))
+    p = load_escrow(voter, mint, gov_acc, prop_acc, vault)
     rec = load_receipt(rec_acc, prop_acc.pubkey, voter.pubkey)
     if not rec.active:
         raise fail(G.VoteNotActive)
     if voting_closed(ctx, p):
         raise fail(G.ProposalClosed)
-    ensure_ata(ctx, voter.pubkey, voter_ata, voter.pubkey, mint.pubkey)
-    token_transfer(ctx, vault.pubkey, voter_ata.pubkey, prop_acc.pubkey, rec.amount, proposal_seeds(p))
+    pay_out(ctx, voter, voter, voter_ata, mint, vault, prop_acc, p, rec.amount)
     _tally(p, rec, -1)
     rec.active = False
     store(rec_acc, rec)
@@ -318,15 +297,10 @@ def cancel_vote(ctx: InvokeContext, args: bytes) -> None:
     ctx.log(f"cancel_vote proposal={prop_acc.pubkey} voter={voter.pubkey} returned={rec.amount}")
 
 
-def withdraw_vote(ctx: InvokeContext, args: bytes) -> None:
+def withdraw_vote(ctx: InvokeContext, args: dict) -> None:
     """Permissionless crank after settlement; tokens always go to the voter's ATA."""
-    if args:
-        raise fail(E.InvalidInput, "withdraw_vote takes no args")
     payer, voter, mint, gov_acc, prop_acc, vault, rec_acc, voter_ata = (account(ctx, i) for i in range(8))
-    require_signer(payer)
-    load_governance(gov_acc, mint.pubkey)
-    p = load_proposal(prop_acc, gov_acc)
-    require_key(vault, P.associated_token_address(prop_acc.pubkey, mint.pubkey), "proposal vault")
+    p = load_escrow(payer, mint, gov_acc, prop_acc, vault)
     rec = load_receipt(rec_acc, prop_acc.pubkey, voter.pubkey)
     if not rec.active:
         raise fail(G.VoteNotActive)
@@ -334,8 +308,7 @@ def withdraw_vote(ctx: InvokeContext, args: bytes) -> None:
         raise fail(G.VoteAlreadyWithdrawn)
     if not p.settled:
         raise fail(G.ProposalNotSettled)
-    ensure_ata(ctx, payer.pubkey, voter_ata, voter.pubkey, mint.pubkey)
-    token_transfer(ctx, vault.pubkey, voter_ata.pubkey, prop_acc.pubkey, rec.amount, proposal_seeds(p))
+    pay_out(ctx, payer, voter, voter_ata, mint, vault, prop_acc, p, rec.amount)
     rec.withdrawn = True
     store(rec_acc, rec)
     ctx.log(f"withdraw_vote proposal={prop_acc.pubkey} voter={voter.pubkey} amount={rec.amount} by={payer.pubkey}")
@@ -343,9 +316,7 @@ def withdraw_vote(ctx: InvokeContext, args: bytes) -> None:
 
 # ----------------------------------------------------------------- settlement
 
-def settle_proposal(ctx: InvokeContext, args: bytes) -> None:
-    if args:
-        raise fail(E.InvalidInput, "settle_proposal takes no args")
+def settle_proposal(ctx: InvokeContext, args: dict) -> None:
     payer, gov_acc, prop_acc, meta_acc = (account(ctx, i) for i in range(4))
     require_signer(payer)
     gov = load_governance(gov_acc)
@@ -410,10 +381,8 @@ def _execute(ctx: InvokeContext, gov: L.Governance, p: L.Proposal, meta_acc) -> 
     return ""
 
 
-def finalize_expired(ctx: InvokeContext, args: bytes) -> None:
+def finalize_expired(ctx: InvokeContext, args: dict) -> None:
     """Permissionless: record a lapsed mutability window (finalized by expiry, every field locked)."""
-    if args:
-        raise fail(E.InvalidInput, "finalize_expired takes no args")
     payer, gov_acc = account(ctx, 0), account(ctx, 1)
     require_signer(payer)
     gov = load_governance(gov_acc)
@@ -428,24 +397,18 @@ def finalize_expired(ctx: InvokeContext, args: bytes) -> None:
     ctx.log(f"finalize_expired governance={gov_acc.pubkey}")
 
 
-def withdraw_bond(ctx: InvokeContext, args: bytes) -> None:
+def withdraw_bond(ctx: InvokeContext, args: dict) -> None:
     """Permissionless crank after settlement, whatever the outcome; the bond goes to the proposer's ATA."""
-    if args:
-        raise fail(E.InvalidInput, "withdraw_bond takes no args")
     payer, proposer, mint, gov_acc, prop_acc, vault, proposer_ata = (account(ctx, i) for i in range(7))
-    require_signer(payer)
-    load_governance(gov_acc, mint.pubkey)
-    p = load_proposal(prop_acc, gov_acc)
+    p = load_escrow(payer, mint, gov_acc, prop_acc, vault)
     require_key(proposer, p.proposer, "proposer")
-    require_key(vault, P.associated_token_address(prop_acc.pubkey, mint.pubkey), "proposal vault")
     if p.bond_amount == 0:
         raise fail(G.NoProposalBond)
     if p.bond_withdrawn:
         raise fail(G.ProposalBondAlreadyWithdrawn)
     if not p.settled:
         raise fail(G.ProposalNotSettled)
-    ensure_ata(ctx, payer.pubkey, proposer_ata, proposer.pubkey, mint.pubkey)
-    token_transfer(ctx, vault.pubkey, proposer_ata.pubkey, prop_acc.pubkey, p.bond_amount, proposal_seeds(p))
+    pay_out(ctx, payer, proposer, proposer_ata, mint, vault, prop_acc, p, p.bond_amount)
     p.bond_withdrawn = True
     store(prop_acc, p)
     ctx.log(f"withdraw_bond proposal={prop_acc.pubkey} amount={p.bond_amount} to={proposer.pubkey}")

@@ -1,13 +1,15 @@
 """Reference implementation of the `launchpad` program (devstack only, never deployed).
 
-Layouts, math and error numbers come from partner.chain (single source of truth);
-see docs/onchain.md. Token movements go through CPI into SPL Token; SOL moves
+Instruction data, account layouts and error numbers come from the program's IDL
+(idl/launchpad.json through partner.chain.idl), math from partner.chain; see
+docs/onchain.md. Token movements go through CPI into SPL Token; SOL moves
 by system CPI from user-owned payers or by lamport changes on program-owned
 accounts.
 """
 from __future__ import annotations
 
 import struct
+from functools import cache
 
 from solders import system_program as sp
 from solders.instruction import AccountMeta, Instruction
@@ -15,7 +17,7 @@ from solders.pubkey import Pubkey
 
 from devstack.chain.runtime import InstructionFailure, InvokeContext, ProgramError
 from partner.chain import curve as C
-from partner.chain import governance_math as GM
+from partner.chain.idl import LAUNCHPAD, LayoutError, Program
 from partner.chain import instructions as I
 from partner.chain import layouts as L
 from partner.chain import programs as P
@@ -105,6 +107,38 @@ def move_lamports(src, dst, lamports: int) -> None:
     dst.lamports = dst.lamports + lamports
 
 
+def run_math(fn, *args):
+    """Curve / pool math, its errors as program errors."""
+    try:
+        return fn(*args)
+    except C.CurveMathError as exc:
+        raise math_error(exc) from None
+
+
+def require_out(out: int, min_out: int, unit: str) -> None:
+    """A trade must give something, and at least its slippage bound."""
+    if out == 0:
+        raise fail(E.InvalidInput, f"amount too small: no {unit} out")
+    if out < min_out:
+        raise fail(E.SlippageExceeded, f"{unit} out {out} < min {min_out}")
+
+
+def require_sellable(user_ata, mint, user, amount: int) -> None:
+    if not is_token_account(user_ata, mint.pubkey, user.pubkey):
+        raise fail(E.MissingSellTokenAccount)
+    held = token_balance(user_ata)
+    if held < amount:
+        raise fail(E.InsufficientTokens, f"need {amount} tokens, have {held}")
+
+
+def pay_seller(ctx: InvokeContext, user, user_ata, vault, tokens_in: int, venue, fee_recipient, sol_out: int,
+               fee: int) -> None:
+    """Tokens user -> venue vault; SOL from the venue account to the user (net) and the fee recipient."""
+    token_transfer(ctx, user_ata.pubkey, vault.pubkey, user.pubkey, tokens_in)
+    move_lamports(venue, user, sol_out)
+    move_lamports(venue, fee_recipient, fee)
+
+
 def math_error(exc: C.CurveMathError) -> ProgramError:
     if isinstance(exc, C.MathOverflow):
         return fail(E.MathOverflow, str(exc))
@@ -115,30 +149,17 @@ def math_error(exc: C.CurveMathError) -> ProgramError:
     return fail(E.InvalidInput, str(exc))
 
 
-def read_u64_pair(data: bytes) -> tuple[int, int]:
-    if len(data) != 16:
-        raise fail(E.InvalidInput, "expected two u64 args")
-    return struct.unpack("<QQ", data)
-
-
-class _Reader:
-    def __init__(self, data: bytes):
-        self.data, self.pos = data, 0
-
-    def take(self, n: int) -> bytes:
-        if self.pos + n > len(self.data):
-            raise fail(E.InvalidInput, "instruction data too short")
-        out = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return out
-
-    def string(self) -> bytes:
-        (n,) = struct.unpack("<I", self.take(4))
-        return self.take(n)
-
-    def end(self) -> None:
-        if self.pos != len(self.data):
-            raise fail(E.InvalidInput, "trailing instruction data")
+def dispatch(program: Program, handlers: dict, ctx: InvokeContext) -> None:
+    """Run the handler of the instruction in ctx.data with its IDL-decoded args (bad data: InvalidInput)."""
+    name = program.instruction_name(ctx.data)
+    if name not in handlers:
+        raise fail(E.InvalidInput, "unknown instruction")
+    ctx.log(f"Instruction: {name}")
+    try:
+        _, args = program.decode_instruction(ctx.data)
+    except LayoutError as exc:
+        raise fail(E.InvalidInput, str(exc)) from None
+    handlers[name](ctx, args)
 
 
 # ----------------------------------------------------------------- state access
@@ -174,83 +195,71 @@ def _validate_global_params(fee_bps: int, cap_bps: int, delay: int) -> None:
 
 # ----------------------------------------------------------------- instructions
 
-def initialize_global(ctx: InvokeContext, args: bytes) -> None:
+def initialize_global(ctx: InvokeContext, args: dict) -> None:
     admin, glob = account(ctx, 0), account(ctx, 1)
     require_signer(admin)
     key, bump = P.global_pda(PROGRAM_ID)
     require_key(glob, key, "global")
     if glob.owner == PROGRAM_ID and glob.data:
         raise fail(E.AlreadyInitialized)
-    if len(args) != 32 + 2 + 2 + 8 + 32:
-        raise fail(E.InvalidInput, "bad initialize_global args")
-    fee_recipient = Pubkey.from_bytes(args[:32])
-    fee_bps, cap_bps, delay, ivt, ivs, irt, supply = struct.unpack("<HHqQQQQ", args[32:])
-    _validate_global_params(fee_bps, cap_bps, delay)
-    if not (0 < irt < ivt and irt <= supply and ivs > 0):
+    g = L.Global(admin=admin.pubkey, bump=bump, **args)
+    _validate_global_params(g.protocol_fee_bps, g.wallet_cap_bps, g.pool_open_delay_seconds)
+    irt, ivt = g.initial_real_token_reserves, g.initial_virtual_token_reserves
+    if not (0 < irt < ivt and irt <= g.token_total_supply and g.initial_virtual_sol_reserves > 0):
         raise fail(E.InvalidInput, "bad curve parameters")
     create_account(ctx, admin, glob, L.Global.SIZE, PROGRAM_ID, [P.GLOBAL_SEED, bytes([bump])])
-    store(glob, L.Global(admin.pubkey, fee_recipient, fee_bps, cap_bps, delay, ivt, ivs, irt, supply, bump))
-
-
-def set_params(ctx: InvokeContext, args: bytes) -> None:
-    admin, glob = account(ctx, 0), account(ctx, 1)
-    require_signer(admin)
-    g = load_global(ctx, glob)
-    if admin.pubkey != g.admin:
-        raise fail(E.Unauthorized)
-    if len(args) != 32 + 32 + 2 + 2 + 8:
-        raise fail(E.InvalidInput, "bad set_params args")
-    new_admin, fee_recipient = Pubkey.from_bytes(args[:32]), Pubkey.from_bytes(args[32:64])
-    fee_bps, cap_bps, delay = struct.unpack("<HHq", args[64:])
-    _validate_global_params(fee_bps, cap_bps, delay)
-    g.admin, g.fee_recipient = new_admin, fee_recipient
-    g.protocol_fee_bps, g.wallet_cap_bps, g.pool_open_delay_seconds = fee_bps, cap_bps, delay
     store(glob, g)
 
 
-def set_governance_params(ctx: InvokeContext, args: bytes) -> None:
-    """Admin: the governance params create_coin copies into each new coin's Governance."""
+def load_global_as_admin(ctx: InvokeContext) -> tuple:
+    """(global account, Global) for the admin instructions: accounts 0 admin (signer), 1 global."""
     admin, glob = account(ctx, 0), account(ctx, 1)
     require_signer(admin)
     g = load_global(ctx, glob)
     if admin.pubkey != g.admin:
         raise fail(E.Unauthorized)
-    fmt = L.Global.GOVERNANCE_PARAMS_FMT
-    if len(args) != fmt.size - 1:
-        raise fail(E.InvalidInput, "bad set_governance_params args")
-    params = GM.GovernanceParams(*fmt.unpack(b"\x01" + args)[1:])
+    return glob, g
+
+
+def set_params(ctx: InvokeContext, args: dict) -> None:
+    glob, g = load_global_as_admin(ctx)
+    _validate_global_params(args["protocol_fee_bps"], args["wallet_cap_bps"], args["pool_open_delay_seconds"])
+    g.admin = args.pop("new_admin")
+    for name, value in args.items():
+        setattr(g, name, value)
+    store(glob, g)
+
+
+def set_governance_params(ctx: InvokeContext, args: dict) -> None:
+    """Admin: the governance params create_coin copies into each new coin's Governance."""
+    glob, g = load_global_as_admin(ctx)
+    params = args["params"]
     if params.problems():
         raise fail(E.InvalidInput, "; ".join(params.problems()))
     g.set_governance_params(params)
     store(glob, g)
 
 
-def _check_text(raw: bytes, limit: int, empty: E, too_long: E) -> str:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise fail(E.InvalidInput, "not utf-8") from None
+def check_text(text: str, limit: int, empty: E, too_long: E) -> str:
     if not text.strip():
         raise fail(empty)
-    if len(raw) > limit:
+    if len(text.encode("utf-8")) > limit:
         raise fail(too_long)
     return text
 
 
-def create_coin(ctx: InvokeContext, args: bytes) -> None:
+def check_uri(uri: str) -> str:
+    if len(uri.encode("utf-8")) > L.URI_MAX_BYTES:
+        raise fail(E.UriTooLong)
+    return uri
+
+
+def create_coin(ctx: InvokeContext, args: dict) -> None:
     creator, mint, glob, curve_acc, vault, meta = (account(ctx, i) for i in range(6))
     gov_acc = account(ctx, 9)
-    r = _Reader(args)
-    name = _check_text(r.string(), L.NAME_MAX_BYTES, E.NameEmpty, E.NameTooLong)
-    symbol = _check_text(r.string(), L.SYMBOL_MAX_BYTES, E.SymbolEmpty, E.SymbolTooLong)
-    uri_raw = r.string()
-    r.end()
-    if len(uri_raw) > L.URI_MAX_BYTES:
-        raise fail(E.UriTooLong)
-    try:
-        uri = uri_raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise fail(E.InvalidInput, "uri not utf-8") from None
+    name = check_text(args["name"], L.NAME_MAX_BYTES, E.NameEmpty, E.NameTooLong)
+    symbol = check_text(args["symbol"], L.SYMBOL_MAX_BYTES, E.SymbolEmpty, E.SymbolTooLong)
+    uri = check_uri(args["uri"])
 
     require_signer(creator)
     require_signer(mint)
@@ -326,24 +335,15 @@ class _Trade:
         store(self.curve_acc, c)
 
 
-def _buy(ctx: InvokeContext, args: bytes, exact_out: bool) -> None:
-    amount, bound = read_u64_pair(args)
+def _buy(ctx: InvokeContext, args: dict, exact_out: bool) -> None:
+    amount, bound = args.values()   # (sol_in, min_tokens_out) or (tokens_out, max_sol_in)
     if amount == 0:
         raise fail(E.InvalidInput, "amount must be > 0")
     t = _Trade(ctx)
-    try:
-        if exact_out:
-            r = C.buy_exact_out(t.curve, amount, t.g.protocol_fee_bps)
-        else:
-            r = C.buy(t.curve, amount, t.g.protocol_fee_bps)
-    except C.CurveMathError as exc:
-        raise math_error(exc) from None
-    if r.tokens_out == 0:
-        raise fail(E.InvalidInput, "amount too small: no tokens out")
+    r = run_math(C.buy_exact_out if exact_out else C.buy, t.curve, amount, t.g.protocol_fee_bps)
+    require_out(r.tokens_out, 0 if exact_out else bound, "tokens")
     if exact_out and r.sol_in > bound:
         raise fail(E.SlippageExceeded, f"sol in {r.sol_in} > max {bound}")
-    if not exact_out and r.tokens_out < bound:
-        raise fail(E.SlippageExceeded, f"tokens out {r.tokens_out} < min {bound}")
     has_ata = is_token_account(t.user_ata, t.mint.pubkey, t.user.pubkey)
     held = token_balance(t.user_ata) if has_ata else 0
     if t.g.wallet_cap_bps < 10_000:
@@ -365,42 +365,28 @@ def _buy(ctx: InvokeContext, args: bytes, exact_out: bool) -> None:
         ctx.log(f"curve complete mint={t.mint.pubkey}")
 
 
-def buy(ctx: InvokeContext, args: bytes) -> None:
+def buy(ctx: InvokeContext, args: dict) -> None:
     _buy(ctx, args, exact_out=False)
 
 
-def buy_exact_out(ctx: InvokeContext, args: bytes) -> None:
+def buy_exact_out(ctx: InvokeContext, args: dict) -> None:
     _buy(ctx, args, exact_out=True)
 
 
-def sell(ctx: InvokeContext, args: bytes) -> None:
-    tokens_in, min_sol_out = read_u64_pair(args)
+def sell(ctx: InvokeContext, args: dict) -> None:
+    tokens_in, min_sol_out = args["tokens_in"], args["min_sol_out"]
     if tokens_in == 0:
         raise fail(E.InvalidInput, "tokens_in must be > 0")
     t = _Trade(ctx)
-    if not is_token_account(t.user_ata, t.mint.pubkey, t.user.pubkey):
-        raise fail(E.MissingSellTokenAccount)
-    held = token_balance(t.user_ata)
-    if held < tokens_in:
-        raise fail(E.InsufficientTokens, f"need {tokens_in} tokens, have {held}")
-    try:
-        r = C.sell(t.curve, tokens_in, t.g.protocol_fee_bps)
-    except C.CurveMathError as exc:
-        raise math_error(exc) from None
-    if r.sol_out == 0:
-        raise fail(E.InvalidInput, "amount too small: no SOL out")
-    if r.sol_out < min_sol_out:
-        raise fail(E.SlippageExceeded, f"sol out {r.sol_out} < min {min_sol_out}")
-    token_transfer(ctx, t.user_ata.pubkey, t.vault.pubkey, t.user.pubkey, tokens_in)
-    move_lamports(t.curve_acc, t.user, r.sol_out)
-    move_lamports(t.curve_acc, t.fee_recipient, r.fee)
+    require_sellable(t.user_ata, t.mint, t.user, tokens_in)
+    r = run_math(C.sell, t.curve, tokens_in, t.g.protocol_fee_bps)
+    require_out(r.sol_out, min_sol_out, "SOL")
+    pay_seller(ctx, t.user, t.user_ata, t.vault, tokens_in, t.curve_acc, t.fee_recipient, r.sol_out, r.fee)
     t.save(r.state_after)
     ctx.log(f"sell mint={t.mint.pubkey} user={t.user.pubkey} tokens_in={tokens_in} sol_out={r.sol_out} fee={r.fee}")
 
 
-def migrate(ctx: InvokeContext, args: bytes) -> None:
-    if args:
-        raise fail(E.InvalidInput, "migrate takes no args")
+def migrate(ctx: InvokeContext, args: dict) -> None:
     payer, glob, mint, curve_acc, vault, pool, pool_vault, pool_program = (account(ctx, i) for i in range(8))
     require_signer(payer)
     g = load_global(ctx, glob)
@@ -432,35 +418,18 @@ def migrate(ctx: InvokeContext, args: bytes) -> None:
             f"open_time={open_time}")
 
 
-HANDLERS = {
-    I.IX_INITIALIZE_GLOBAL: initialize_global,
-    I.IX_SET_PARAMS: set_params,
-    I.IX_SET_GOVERNANCE_PARAMS: set_governance_params,
-    I.IX_CREATE_COIN: create_coin,
-    I.IX_BUY: buy,
-    I.IX_BUY_EXACT_OUT: buy_exact_out,
-    I.IX_SELL: sell,
-    I.IX_MIGRATE: migrate,
-}
-
-
-def _governance_handlers() -> dict:
+@cache
+def _handlers() -> dict:
     from . import governance as GOV  # imported lazily: governance.py imports helpers from this module
     return {
-        I.IX_CREATE_PROPOSAL: GOV.create_proposal,
-        I.IX_CAST_VOTE: GOV.cast_vote,
-        I.IX_CANCEL_VOTE: GOV.cancel_vote,
-        I.IX_WITHDRAW_VOTE: GOV.withdraw_vote,
-        I.IX_SETTLE_PROPOSAL: GOV.settle_proposal,
-        I.IX_FINALIZE_EXPIRED: GOV.finalize_expired,
-        I.IX_WITHDRAW_BOND: GOV.withdraw_bond,
+        "initialize_global": initialize_global, "set_params": set_params,
+        "set_governance_params": set_governance_params, "create_coin": create_coin, "buy": buy,
+        "buy_exact_out": buy_exact_out, "sell": sell, "migrate": migrate,
+        "create_proposal": GOV.create_proposal, "cast_vote": GOV.cast_vote, "cancel_vote": GOV.cancel_vote,
+        "withdraw_vote": GOV.withdraw_vote, "settle_proposal": GOV.settle_proposal,
+        "finalize_expired": GOV.finalize_expired, "withdraw_bond": GOV.withdraw_bond,
     }
 
 
 def process(ctx: InvokeContext) -> None:
-    data = bytes(ctx.data)
-    handler = HANDLERS.get(data[:8]) or _governance_handlers().get(data[:8])
-    if handler is None:
-        raise fail(E.InvalidInput, "unknown instruction")
-    ctx.log(f"Instruction: {handler.__name__}")
-    handler(ctx, data[8:])
+    dispatch(LAUNCHPAD, _handlers(), ctx)

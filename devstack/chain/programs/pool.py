@@ -1,52 +1,48 @@
 """Reference implementation of the constant-product `pool` program (devstack only).
+Instruction data and the Pool layout come from idl/pool.json (partner.chain.idl).
 
 Base = the coin (SPL tokens in the base vault, the ATA of the pool PDA);
 quote = native SOL held as lamports by the pool account. See docs/onchain.md.
 """
 from __future__ import annotations
 
-import struct
-
-from solders.pubkey import Pubkey
-
 from devstack.chain.runtime import InvokeContext
-from partner.chain import instructions as I
 from partner.chain import layouts as L
 from partner.chain import pool_math as PM
 from partner.chain import programs as P
-from partner.chain.curve import CurveMathError
 from partner.chain.errors import ProgramErrorCode as E
+from partner.chain.idl import POOL
 
 from .launchpad import (
     TOKEN_ACCOUNT_SIZE,
     account,
     create_account,
     create_ata,
+    dispatch,
     fail,
     is_token_account,
-    math_error,
-    move_lamports,
+    pay_seller,
     require_key,
+    require_out,
+    require_sellable,
     require_signer,
+    run_math,
     store,
     system_transfer,
-    token_balance,
     token_transfer,
 )
 
 PROGRAM_ID = P.POOL_PROGRAM_ID
 
 
-def initialize_pool(ctx: InvokeContext, args: bytes) -> None:
+def initialize_pool(ctx: InvokeContext, args: dict) -> None:
     payer, authority, mint, pool, base_vault, source = (account(ctx, i) for i in range(6))
     require_signer(payer)
     require_signer(authority)
     if authority.pubkey != P.bonding_curve_pda(mint.pubkey)[0]:
         raise fail(E.Unauthorized, "only the launchpad curve of this mint may create its pool")
-    if len(args) != 8 + 8 + 8 + 2 + 32 + 32:
-        raise fail(E.InvalidInput, "bad initialize_pool args")
-    base_amount, quote_amount, open_time, fee_bps = struct.unpack_from("<QQqH", args)
-    fee_recipient, creator = Pubkey.from_bytes(args[26:58]), Pubkey.from_bytes(args[58:90])
+    base_amount, quote_amount, open_time = args["base_amount"], args["quote_amount"], args["open_time"]
+    fee_bps, fee_recipient, creator = args["fee_bps"], args["fee_recipient"], args["creator"]
     key, bump = P.pool_pda(mint.pubkey, PROGRAM_ID)
     require_key(pool, key, "pool")
     require_key(base_vault, P.associated_token_address(key, mint.pubkey), "pool base vault")
@@ -98,74 +94,39 @@ def _buy(ctx: InvokeContext, s: _Swap, r: PM.SwapResult) -> None:
             f"tokens_out={r.amount_out} fee={r.fee}")
 
 
-def swap(ctx: InvokeContext, args: bytes) -> None:
-    if len(args) != 17 or args[0] > 1:
-        raise fail(E.InvalidInput, "bad swap args")
-    base_in = args[0] == 1
-    amount_in, min_out = struct.unpack_from("<QQ", args, 1)
+def swap(ctx: InvokeContext, args: dict) -> None:
+    base_in, amount_in, min_out = args["base_in"], args["amount_in"], args["min_amount_out"]
     if amount_in == 0:
         raise fail(E.InvalidInput, "amount_in must be > 0")
     s = _Swap(ctx)
     state = PM.PoolState.of(s.pool)
     if not base_in:
-        try:
-            r = PM.swap_quote_in(state, amount_in, s.pool.fee_bps)
-        except CurveMathError as exc:
-            raise math_error(exc) from None
-        if r.amount_out == 0:
-            raise fail(E.InvalidInput, "amount too small: no tokens out")
-        if r.amount_out < min_out:
-            raise fail(E.SlippageExceeded, f"tokens out {r.amount_out} < min {min_out}")
+        r = run_math(PM.swap_quote_in, state, amount_in, s.pool.fee_bps)
+        require_out(r.amount_out, min_out, "tokens")
         _buy(ctx, s, r)
         return
-    if not is_token_account(s.user_ata, s.mint.pubkey, s.user.pubkey):
-        raise fail(E.MissingSellTokenAccount)
-    held = token_balance(s.user_ata)
-    if held < amount_in:
-        raise fail(E.InsufficientTokens, f"need {amount_in} tokens, have {held}")
-    try:
-        r = PM.swap_base_in(state, amount_in, s.pool.fee_bps)
-    except CurveMathError as exc:
-        raise math_error(exc) from None
-    if r.amount_out == 0:
-        raise fail(E.InvalidInput, "amount too small: no SOL out")
-    if r.amount_out < min_out:
-        raise fail(E.SlippageExceeded, f"sol out {r.amount_out} < min {min_out}")
-    token_transfer(ctx, s.user_ata.pubkey, s.base_vault.pubkey, s.user.pubkey, amount_in)
-    move_lamports(s.pool_acc, s.user, r.amount_out)
-    move_lamports(s.pool_acc, s.fee_recipient, r.fee)
+    require_sellable(s.user_ata, s.mint, s.user, amount_in)
+    r = run_math(PM.swap_base_in, state, amount_in, s.pool.fee_bps)
+    require_out(r.amount_out, min_out, "SOL")
+    pay_seller(ctx, s.user, s.user_ata, s.base_vault, amount_in, s.pool_acc, s.fee_recipient, r.amount_out, r.fee)
     s.save(r.state_after)
     ctx.log(f"swap sell mint={s.mint.pubkey} user={s.user.pubkey} tokens_in={amount_in} "
             f"sol_out={r.amount_out} fee={r.fee}")
 
 
-def swap_exact_out(ctx: InvokeContext, args: bytes) -> None:
-    if len(args) != 16:
-        raise fail(E.InvalidInput, "bad swap_exact_out args")
-    base_out, max_in = struct.unpack("<QQ", args)
+def swap_exact_out(ctx: InvokeContext, args: dict) -> None:
+    base_out, max_in = args["base_out"], args["max_quote_in"]
     if base_out == 0:
         raise fail(E.InvalidInput, "base_out must be > 0")
     s = _Swap(ctx)
-    try:
-        r = PM.swap_base_out(PM.PoolState.of(s.pool), base_out, s.pool.fee_bps)
-    except CurveMathError as exc:
-        raise math_error(exc) from None
+    r = run_math(PM.swap_base_out, PM.PoolState.of(s.pool), base_out, s.pool.fee_bps)
     if r.amount_in > max_in:
         raise fail(E.SlippageExceeded, f"sol in {r.amount_in} > max {max_in}")
     _buy(ctx, s, r)
 
 
-HANDLERS = {
-    I.IX_INITIALIZE_POOL: initialize_pool,
-    I.IX_SWAP: swap,
-    I.IX_SWAP_EXACT_OUT: swap_exact_out,
-}
+HANDLERS = {"initialize_pool": initialize_pool, "swap": swap, "swap_exact_out": swap_exact_out}
 
 
 def process(ctx: InvokeContext) -> None:
-    data = bytes(ctx.data)
-    handler = HANDLERS.get(data[:8])
-    if handler is None:
-        raise fail(E.InvalidInput, "unknown instruction")
-    ctx.log(f"Instruction: {handler.__name__}")
-    handler(ctx, data[8:])
+    dispatch(POOL, HANDLERS, ctx)

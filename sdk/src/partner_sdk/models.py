@@ -129,6 +129,10 @@ class CoinCreateResult:
 
 @dataclass
 class Governance:
+    """`Governance`, `Proposal` and `Vote` carry the on-chain accounts of the launchpad IDL
+    (idl/launchpad.json; each account field documented `api: <name>`); a test checks them
+    against the IDL field by field."""
+
     governance: str
     mint: str
     metadata: str

@@ -39,37 +39,32 @@ ONCHAIN_FIELDS = ("name", "symbol")
 URI_FIELDS = ("image", "description", "website", "twitter", "telegram")
 
 
-class ActionKind(IntEnum):
+class _ApiEnum(IntEnum):
+    @property
+    def api_name(self) -> str:
+        """The spec's string for this value."""
+        return self.name.lower()
+
+
+class ActionKind(_ApiEnum):
     """Proposal.action_kind (u8)."""
     UPDATE_CONTENT = 0
     EXTEND_MUTABILITY = 1
     FINALIZE_METADATA = 2
 
-    @property
-    def api_name(self) -> str:
-        return self.name.lower()
 
-
-class Outcome(IntEnum):
+class Outcome(_ApiEnum):
     """Proposal.outcome (u8)."""
     PENDING = 0
     PASSED = 1
     REJECTED = 2
     QUORUM_NOT_MET = 3
 
-    @property
-    def api_name(self) -> str:
-        return self.name.lower()
 
-
-class VoteSide(IntEnum):
+class VoteSide(_ApiEnum):
     """VoteReceipt.side / cast_vote side (u8)."""
     YES = 0
     NO = 1
-
-    @property
-    def api_name(self) -> str:
-        return self.name.lower()
 
 
 @dataclass(frozen=True)

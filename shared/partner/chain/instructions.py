@@ -1,8 +1,10 @@
 """Pure instruction builders (return solders Instructions; no RPC).
 
-Launchpad and pool instruction data = 8-byte discriminator
-sha256("global:<name>")[:8] followed by the little-endian args (Borsh).
-See docs/onchain.md "Instructions".
+Launchpad and pool instructions are built from the programs' IDLs (idl/*.json via
+``partner.chain.idl``): data = the IDL discriminator sha256("global:<name>")[:8] +
+the Borsh args, account metas in IDL order with their flags, fixed addresses and
+PDAs / ATAs derived from the IDL seeds. The functions below only name the
+accounts the IDL cannot derive. See docs/onchain.md "Instructions".
 """
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from solders.pubkey import Pubkey
 from . import programs as P
 from . import governance_math as GM
 from .governance_math import ActionKind, VoteSide
-from .layouts import NAME_MAX_BYTES, SYMBOL_MAX_BYTES, URI_MAX_BYTES, Global, governance_params_tuple
+from .idl import LAUNCHPAD, POOL
+from .layouts import NAME_MAX_BYTES, SYMBOL_MAX_BYTES, URI_MAX_BYTES
 
 U64_MAX = (1 << 64) - 1
 MAX_COMPUTE_UNITS = 1_400_000
@@ -27,26 +30,26 @@ def instruction_discriminator(name: str) -> bytes:
 
 
 # Launchpad
-IX_INITIALIZE_GLOBAL = instruction_discriminator("initialize_global")
-IX_SET_PARAMS = instruction_discriminator("set_params")
-IX_CREATE_COIN = instruction_discriminator("create_coin")
-IX_BUY = instruction_discriminator("buy")
-IX_BUY_EXACT_OUT = instruction_discriminator("buy_exact_out")
-IX_SELL = instruction_discriminator("sell")
-IX_MIGRATE = instruction_discriminator("migrate")
-IX_SET_GOVERNANCE_PARAMS = instruction_discriminator("set_governance_params")
+IX_INITIALIZE_GLOBAL = LAUNCHPAD.discriminator("initialize_global")
+IX_SET_PARAMS = LAUNCHPAD.discriminator("set_params")
+IX_CREATE_COIN = LAUNCHPAD.discriminator("create_coin")
+IX_BUY = LAUNCHPAD.discriminator("buy")
+IX_BUY_EXACT_OUT = LAUNCHPAD.discriminator("buy_exact_out")
+IX_SELL = LAUNCHPAD.discriminator("sell")
+IX_MIGRATE = LAUNCHPAD.discriminator("migrate")
+IX_SET_GOVERNANCE_PARAMS = LAUNCHPAD.discriminator("set_governance_params")
 # Launchpad: metadata governance
-IX_CREATE_PROPOSAL = instruction_discriminator("create_proposal")
-IX_CAST_VOTE = instruction_discriminator("cast_vote")
-IX_CANCEL_VOTE = instruction_discriminator("cancel_vote")
-IX_WITHDRAW_VOTE = instruction_discriminator("withdraw_vote")
-IX_SETTLE_PROPOSAL = instruction_discriminator("settle_proposal")
-IX_FINALIZE_EXPIRED = instruction_discriminator("finalize_expired")
-IX_WITHDRAW_BOND = instruction_discriminator("withdraw_bond")
+IX_CREATE_PROPOSAL = LAUNCHPAD.discriminator("create_proposal")
+IX_CAST_VOTE = LAUNCHPAD.discriminator("cast_vote")
+IX_CANCEL_VOTE = LAUNCHPAD.discriminator("cancel_vote")
+IX_WITHDRAW_VOTE = LAUNCHPAD.discriminator("withdraw_vote")
+IX_SETTLE_PROPOSAL = LAUNCHPAD.discriminator("settle_proposal")
+IX_FINALIZE_EXPIRED = LAUNCHPAD.discriminator("finalize_expired")
+IX_WITHDRAW_BOND = LAUNCHPAD.discriminator("withdraw_bond")
 # Pool
-IX_INITIALIZE_POOL = instruction_discriminator("initialize_pool")
-IX_SWAP = instruction_discriminator("swap")
-IX_SWAP_EXACT_OUT = instruction_discriminator("swap_exact_out")
+IX_INITIALIZE_POOL = POOL.discriminator("initialize_pool")
+IX_SWAP = POOL.discriminator("swap")
+IX_SWAP_EXACT_OUT = POOL.discriminator("swap_exact_out")
 
 # Names reserved for later instructions (launch fee / bypass, governance);
 # their discriminators follow the same rule. The governance ones are now
@@ -67,11 +70,10 @@ def _u64(v: int, name: str = "amount") -> bytes:
     return struct.pack("<Q", v)
 
 
-def _borsh_str(s: str, limit: int, what: str) -> bytes:
-    raw = s.encode("utf-8")
-    if len(raw) > limit:
+def _text(s: str | None, limit: int, what: str) -> str | None:
+    if s is not None and len(s.encode("utf-8")) > limit:
         raise ValueError(f"{what} over {limit} bytes")
-    return struct.pack("<I", len(raw)) + raw
+    return s
 
 
 def _m(pubkey: Pubkey, signer: bool = False, writable: bool = False) -> AccountMeta:
@@ -91,109 +93,51 @@ def initialize_global(
     initial_real_token_reserves: int = 793_100_000 * 10**6,
     token_total_supply: int = 1_000_000_000 * 10**6,
 ) -> Instruction:
-    data = (IX_INITIALIZE_GLOBAL + bytes(fee_recipient)
-            + struct.pack("<HHqQQQQ", protocol_fee_bps, wallet_cap_bps, pool_open_delay_seconds,
-                          initial_virtual_token_reserves, initial_virtual_sol_reserves,
-                          initial_real_token_reserves, token_total_supply))
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, data, [
-        _m(admin, True, True),
-        _m(P.global_pda()[0], False, True),
-        _m(P.SYSTEM_PROGRAM_ID),
-    ])
+    return LAUNCHPAD.instruction(
+        "initialize_global", {"admin": admin}, fee_recipient=fee_recipient, protocol_fee_bps=protocol_fee_bps,
+        wallet_cap_bps=wallet_cap_bps, pool_open_delay_seconds=pool_open_delay_seconds,
+        initial_virtual_token_reserves=initial_virtual_token_reserves,
+        initial_virtual_sol_reserves=initial_virtual_sol_reserves,
+        initial_real_token_reserves=initial_real_token_reserves, token_total_supply=token_total_supply)
 
 
-def set_params(
-    admin: Pubkey,
-    new_admin: Pubkey,
-    fee_recipient: Pubkey,
-    protocol_fee_bps: int,
-    wallet_cap_bps: int,
-    pool_open_delay_seconds: int,
-) -> Instruction:
-    data = (IX_SET_PARAMS + bytes(new_admin) + bytes(fee_recipient)
-            + struct.pack("<HHq", protocol_fee_bps, wallet_cap_bps, pool_open_delay_seconds))
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, data, [
-        _m(admin, True, False),
-        _m(P.global_pda()[0], False, True),
-    ])
+def set_params(admin: Pubkey, new_admin: Pubkey, fee_recipient: Pubkey, protocol_fee_bps: int, wallet_cap_bps: int,
+               pool_open_delay_seconds: int) -> Instruction:
+    return LAUNCHPAD.instruction("set_params", {"admin": admin}, new_admin=new_admin, fee_recipient=fee_recipient,
+                                 protocol_fee_bps=protocol_fee_bps, wallet_cap_bps=wallet_cap_bps,
+                                 pool_open_delay_seconds=pool_open_delay_seconds)
 
 
 def create_coin(creator: Pubkey, mint: Pubkey, name: str, symbol: str, uri: str) -> Instruction:
-    data = (IX_CREATE_COIN + _borsh_str(name, NAME_MAX_BYTES, "name")
-            + _borsh_str(symbol, SYMBOL_MAX_BYTES, "symbol") + _borsh_str(uri, URI_MAX_BYTES, "uri"))
-    curve = P.bonding_curve_pda(mint)[0]
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, data, [
-        _m(creator, True, True),
-        _m(mint, True, True),
-        _m(P.global_pda()[0]),
-        _m(curve, False, True),
-        _m(P.associated_token_address(curve, mint), False, True),
-        _m(P.metadata_pda(mint)[0], False, True),
-        _m(P.SYSTEM_PROGRAM_ID),
-        _m(P.TOKEN_PROGRAM_ID),
-        _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),
-        _m(P.governance_pda(mint)[0], False, True),
-    ])
+    return LAUNCHPAD.instruction("create_coin", {"creator": creator, "mint": mint},
+                                 name=_text(name, NAME_MAX_BYTES, "name"),
+                                 symbol=_text(symbol, SYMBOL_MAX_BYTES, "symbol"), uri=_text(uri, URI_MAX_BYTES, "uri"))
 
 
 def set_governance_params(admin: Pubkey, params: GM.GovernanceParams) -> Instruction:
     """Admin: governance params that create_coin copies into each new Governance."""
-    data = IX_SET_GOVERNANCE_PARAMS + Global.GOVERNANCE_PARAMS_FMT.pack(
-        1, *governance_params_tuple(params))[1:]
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, data, [
-        _m(admin, True, False),
-        _m(P.global_pda()[0], False, True),
-    ])
+    return LAUNCHPAD.instruction("set_governance_params", {"admin": admin}, params=params)
 
 
-def _trade_accounts(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey) -> list[AccountMeta]:
-    curve = P.bonding_curve_pda(mint)[0]
-    return [
-        _m(user, True, True),
-        _m(P.global_pda()[0]),
-        _m(fee_recipient, False, True),
-        _m(mint),
-        _m(curve, False, True),
-        _m(P.associated_token_address(curve, mint), False, True),
-        _m(P.associated_token_address(user, mint), False, True),
-        _m(P.SYSTEM_PROGRAM_ID),
-        _m(P.TOKEN_PROGRAM_ID),
-        _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),
-    ]
+def _trade(name: str, user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, **args) -> Instruction:
+    return LAUNCHPAD.instruction(name, {"user": user, "mint": mint, "fee_recipient": fee_recipient}, **args)
 
 
 def buy(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, sol_in: int, min_tokens_out: int) -> Instruction:
     """Spend sol_in lamports in total (protocol fee included)."""
-    data = IX_BUY + _u64(sol_in, "sol_in") + _u64(min_tokens_out, "min_tokens_out")
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, data, _trade_accounts(user, mint, fee_recipient))
+    return _trade("buy", user, mint, fee_recipient, sol_in=sol_in, min_tokens_out=min_tokens_out)
 
 
 def buy_exact_out(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, tokens_out: int, max_sol_in: int) -> Instruction:
-    data = IX_BUY_EXACT_OUT + _u64(tokens_out, "tokens_out") + _u64(max_sol_in, "max_sol_in")
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, data, _trade_accounts(user, mint, fee_recipient))
+    return _trade("buy_exact_out", user, mint, fee_recipient, tokens_out=tokens_out, max_sol_in=max_sol_in)
 
 
 def sell(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, tokens_in: int, min_sol_out: int) -> Instruction:
-    data = IX_SELL + _u64(tokens_in, "tokens_in") + _u64(min_sol_out, "min_sol_out")
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, data, _trade_accounts(user, mint, fee_recipient))
+    return _trade("sell", user, mint, fee_recipient, tokens_in=tokens_in, min_sol_out=min_sol_out)
 
 
 def migrate(payer: Pubkey, mint: Pubkey) -> Instruction:
-    curve = P.bonding_curve_pda(mint)[0]
-    pool = P.pool_pda(mint)[0]
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, IX_MIGRATE, [
-        _m(payer, True, True),
-        _m(P.global_pda()[0]),
-        _m(mint),
-        _m(curve, False, True),
-        _m(P.associated_token_address(curve, mint), False, True),
-        _m(pool, False, True),
-        _m(P.associated_token_address(pool, mint), False, True),
-        _m(P.POOL_PROGRAM_ID),
-        _m(P.SYSTEM_PROGRAM_ID),
-        _m(P.TOKEN_PROGRAM_ID),
-        _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),
-    ])
+    return LAUNCHPAD.instruction("migrate", {"payer": payer, "mint": mint})
 
 
 # ------------------------------------------------------------------ launchpad: governance
@@ -201,14 +145,6 @@ def migrate(payer: Pubkey, mint: Pubkey) -> Instruction:
 def proposal_vault(proposal: Pubkey, mint: Pubkey) -> Pubkey:
     """Escrow of a proposal's bond and votes: ATA(owner = proposal PDA, mint)."""
     return P.associated_token_address(proposal, mint)
-
-
-def _borsh_opt_str(s: str | None, limit: int, what: str) -> bytes:
-    return b"\x00" if s is None else b"\x01" + _borsh_str(s, limit, what)
-
-
-def _borsh_opt_u64(v: int | None, what: str) -> bytes:
-    return b"\x00" if v is None else b"\x01" + _u64(v, what)
 
 
 def _field_mask(fields) -> int:
@@ -241,26 +177,13 @@ def create_proposal(
     so `uri` is required iff one of them is flagged). finalize_metadata: the
     fields to lock (empty = all = full finalization). extend_mutability: none.
     """
-    kind = ActionKind(kind)
-    data = (IX_CREATE_PROPOSAL + bytes([kind]) + _u64(base_content_revision, "base_content_revision")
-            + _u64(vote_duration_seconds, "vote_duration_seconds")
-            + _borsh_opt_str(name, NAME_MAX_BYTES, "name") + _borsh_opt_str(symbol, SYMBOL_MAX_BYTES, "symbol")
-            + _borsh_opt_str(uri, URI_MAX_BYTES, "uri") + _borsh_opt_u64(additional_seconds, "additional_seconds")
-            + bytes([_field_mask(changed_fields)]))
-    governance = P.governance_pda(mint)[0]
-    proposal = P.proposal_pda(governance, proposal_index)[0]
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, data, [
-        _m(proposer, True, True),
-        _m(mint),
-        _m(governance, False, True),
-        _m(P.metadata_pda(mint)[0]),
-        _m(proposal, False, True),
-        _m(P.associated_token_address(proposal, mint), False, True),
-        _m(P.associated_token_address(proposer, mint), False, True),
-        _m(P.SYSTEM_PROGRAM_ID),
-        _m(P.TOKEN_PROGRAM_ID),
-        _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),
-    ])
+    return LAUNCHPAD.instruction(
+        "create_proposal",
+        {"proposer": proposer, "mint": mint, "governance.next_proposal_index": proposal_index},
+        action_kind=ActionKind(kind), base_content_revision=base_content_revision,
+        vote_duration_seconds=vote_duration_seconds, name=_text(name, NAME_MAX_BYTES, "name"),
+        symbol=_text(symbol, SYMBOL_MAX_BYTES, "symbol"), uri=_text(uri, URI_MAX_BYTES, "uri"),
+        additional_seconds=additional_seconds, changed_fields=_field_mask(changed_fields))
 
 
 def propose_update_content(proposer: Pubkey, mint: Pubkey, proposal_index: int, *, base_content_revision: int,
@@ -296,84 +219,33 @@ def _side(side) -> int:
 
 def cast_vote(voter: Pubkey, mint: Pubkey, proposal: Pubkey, side: VoteSide | int | str, amount: int) -> Instruction:
     """side: VoteSide / 0 = yes, 1 = no / "yes" | "no"; amount in base units."""
-    data = IX_CAST_VOTE + bytes([_side(side)]) + _u64(amount, "amount")
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, data, [
-        _m(voter, True, True),
-        _m(mint),
-        _m(P.governance_pda(mint)[0]),
-        _m(proposal, False, True),
-        _m(P.associated_token_address(proposal, mint), False, True),
-        _m(P.vote_pda(proposal, voter)[0], False, True),
-        _m(P.associated_token_address(voter, mint), False, True),
-        _m(P.SYSTEM_PROGRAM_ID),
-        _m(P.TOKEN_PROGRAM_ID),
-    ])
+    return LAUNCHPAD.instruction("cast_vote", {"voter": voter, "mint": mint, "proposal": proposal},
+                                 side=_side(side), amount=amount)
 
 
 def cancel_vote(voter: Pubkey, mint: Pubkey, proposal: Pubkey) -> Instruction:
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, IX_CANCEL_VOTE, [
-        _m(voter, True, True),
-        _m(mint),
-        _m(P.governance_pda(mint)[0]),
-        _m(proposal, False, True),
-        _m(P.associated_token_address(proposal, mint), False, True),
-        _m(P.vote_pda(proposal, voter)[0], False, True),
-        _m(P.associated_token_address(voter, mint), False, True),
-        _m(P.SYSTEM_PROGRAM_ID),
-        _m(P.TOKEN_PROGRAM_ID),
-        _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),
-    ])
+    return LAUNCHPAD.instruction("cancel_vote", {"voter": voter, "mint": mint, "proposal": proposal})
 
 
 def withdraw_vote(payer: Pubkey, voter: Pubkey, mint: Pubkey, proposal: Pubkey) -> Instruction:
     """Permissionless crank: `payer` signs (and pays a re-created voter ATA's rent); tokens go to the voter's ATA."""
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, IX_WITHDRAW_VOTE, [
-        _m(payer, True, True),
-        _m(voter),
-        _m(mint),
-        _m(P.governance_pda(mint)[0]),
-        _m(proposal),
-        _m(P.associated_token_address(proposal, mint), False, True),
-        _m(P.vote_pda(proposal, voter)[0], False, True),
-        _m(P.associated_token_address(voter, mint), False, True),
-        _m(P.SYSTEM_PROGRAM_ID),
-        _m(P.TOKEN_PROGRAM_ID),
-        _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),
-    ])
+    return LAUNCHPAD.instruction("withdraw_vote", {"payer": payer, "voter": voter, "mint": mint, "proposal": proposal})
 
 
 def settle_proposal(payer: Pubkey, mint: Pubkey, proposal: Pubkey) -> Instruction:
     """Permissionless."""
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, IX_SETTLE_PROPOSAL, [
-        _m(payer, True, False),
-        _m(P.governance_pda(mint)[0], False, True),
-        _m(proposal, False, True),
-        _m(P.metadata_pda(mint)[0], False, True),
-    ])
+    return LAUNCHPAD.instruction("settle_proposal", {"payer": payer, "governance.mint": mint, "proposal": proposal})
 
 
 def finalize_expired(payer: Pubkey, mint: Pubkey) -> Instruction:
     """Permissionless, after Governance.mutable_until."""
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, IX_FINALIZE_EXPIRED, [
-        _m(payer, True, False),
-        _m(P.governance_pda(mint)[0], False, True),
-    ])
+    return LAUNCHPAD.instruction("finalize_expired", {"payer": payer, "governance.mint": mint})
 
 
 def withdraw_bond(payer: Pubkey, proposer: Pubkey, mint: Pubkey, proposal: Pubkey) -> Instruction:
     """Permissionless crank; the bond always goes to the proposer's ATA."""
-    return Instruction(P.LAUNCHPAD_PROGRAM_ID, IX_WITHDRAW_BOND, [
-        _m(payer, True, True),
-        _m(proposer),
-        _m(mint),
-        _m(P.governance_pda(mint)[0]),
-        _m(proposal, False, True),
-        _m(P.associated_token_address(proposal, mint), False, True),
-        _m(P.associated_token_address(proposer, mint), False, True),
-        _m(P.SYSTEM_PROGRAM_ID),
-        _m(P.TOKEN_PROGRAM_ID),
-        _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),
-    ])
+    return LAUNCHPAD.instruction("withdraw_bond",
+                                 {"payer": payer, "proposer": proposer, "mint": mint, "proposal": proposal})
 
 
 # ------------------------------------------------------------------ pool
@@ -383,49 +255,22 @@ def initialize_pool(
     fee_recipient: Pubkey, creator: Pubkey,
 ) -> Instruction:
     """CPI-only (signed by the launchpad's bonding-curve PDA during migrate)."""
-    curve = P.bonding_curve_pda(mint)[0]
-    pool = P.pool_pda(mint)[0]
-    data = (IX_INITIALIZE_POOL + struct.pack("<QQqH", base_amount, quote_amount, open_time, fee_bps)
-            + bytes(fee_recipient) + bytes(creator))
-    return Instruction(P.POOL_PROGRAM_ID, data, [
-        _m(payer, True, True),
-        _m(curve, True, False),
-        _m(mint),
-        _m(pool, False, True),
-        _m(P.associated_token_address(pool, mint), False, True),
-        _m(P.associated_token_address(curve, mint), False, True),
-        _m(P.SYSTEM_PROGRAM_ID),
-        _m(P.TOKEN_PROGRAM_ID),
-        _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),
-    ])
-
-
-def _swap_accounts(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey) -> list[AccountMeta]:
-    pool = P.pool_pda(mint)[0]
-    return [
-        _m(user, True, True),
-        _m(pool, False, True),
-        _m(mint),
-        _m(P.associated_token_address(pool, mint), False, True),
-        _m(P.associated_token_address(user, mint), False, True),
-        _m(fee_recipient, False, True),
-        _m(P.SYSTEM_PROGRAM_ID),
-        _m(P.TOKEN_PROGRAM_ID),
-        _m(P.ASSOCIATED_TOKEN_PROGRAM_ID),
-    ]
+    return POOL.instruction("initialize_pool", {"payer": payer, "mint": mint}, base_amount=base_amount,
+                            quote_amount=quote_amount, open_time=open_time, fee_bps=fee_bps,
+                            fee_recipient=fee_recipient, creator=creator)
 
 
 def swap(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, base_in: bool, amount_in: int,
          min_amount_out: int) -> Instruction:
     """base_in False: pay amount_in lamports (fee included) for tokens; True: sell amount_in tokens."""
-    data = IX_SWAP + bytes([1 if base_in else 0]) + _u64(amount_in, "amount_in") + _u64(min_amount_out, "min_amount_out")
-    return Instruction(P.POOL_PROGRAM_ID, data, _swap_accounts(user, mint, fee_recipient))
+    return POOL.instruction("swap", {"user": user, "mint": mint, "fee_recipient": fee_recipient},
+                            base_in=bool(base_in), amount_in=amount_in, min_amount_out=min_amount_out)
 
 
 def swap_exact_out(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, base_out: int, max_quote_in: int) -> Instruction:
     """Buy exactly base_out tokens paying at most max_quote_in lamports (fee included)."""
-    data = IX_SWAP_EXACT_OUT + _u64(base_out, "base_out") + _u64(max_quote_in, "max_quote_in")
-    return Instruction(P.POOL_PROGRAM_ID, data, _swap_accounts(user, mint, fee_recipient))
+    return POOL.instruction("swap_exact_out", {"user": user, "mint": mint, "fee_recipient": fee_recipient},
+                            base_out=base_out, max_quote_in=max_quote_in)
 
 
 # ------------------------------------------------------------------ well-known programs

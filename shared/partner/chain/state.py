@@ -10,8 +10,8 @@ from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
 from partner.chain import programs as P
-from partner.chain.layouts import BondingCurve, Global, LayoutError, Pool, token_account_amount
-from partner.chain.rpc import AccountData, Rpc
+from partner.chain.layouts import BondingCurve, Global, Pool, decode_owned, token_account_amount
+from partner.chain.rpc import Rpc
 from partner.errors import ApiError
 
 CLOCK_SYSVAR = Pubkey.from_string("SysvarC1ock11111111111111111111111111111111")
@@ -44,15 +44,6 @@ class CoinState:
         return "pool"
 
 
-def _decode(cls, account: AccountData | None, owner: Pubkey):
-    if account is None or account.owner != owner:
-        return None
-    try:
-        return cls.decode(account.data)
-    except (LayoutError, ValueError, struct.error):
-        return None
-
-
 def read_coin(rpc: Rpc, mint: Pubkey, wallet: Pubkey) -> CoinState:
     curve_key, _ = P.bonding_curve_pda(mint)
     pool_key, _ = P.pool_pda(mint)
@@ -62,13 +53,13 @@ def read_coin(rpc: Rpc, mint: Pubkey, wallet: Pubkey) -> CoinState:
     accounts_raw, blockhash_raw = rpc.batch([Rpc.multiple_accounts_request(keys, 1), rq.GetLatestBlockhash(id=2)])
     accounts = Rpc.parse_multiple_accounts(accounts_raw)
     blockhash, last_valid = Rpc.parse_latest_blockhash(blockhash_raw)
-    global_config = _decode(Global, accounts[0], P.LAUNCHPAD_PROGRAM_ID)
-    curve = _decode(BondingCurve, accounts[1], P.LAUNCHPAD_PROGRAM_ID)
+    global_config = decode_owned(Global, accounts[0], P.LAUNCHPAD_PROGRAM_ID)
+    curve = decode_owned(BondingCurve, accounts[1], P.LAUNCHPAD_PROGRAM_ID)
     if global_config is None:
         raise ApiError("rpc_unavailable", "The launchpad's global configuration could not be read.")
     if curve is None or curve.mint != mint:
         raise ApiError("invalid_input", "mint is not a coin of this launchpad.", field="mint")
-    pool = _decode(Pool, accounts[2], P.POOL_PROGRAM_ID)
+    pool = decode_owned(Pool, accounts[2], P.POOL_PROGRAM_ID)
     token_account = accounts[3]
     balance = 0
     if token_account is not None and token_account.owner == P.TOKEN_PROGRAM_ID:

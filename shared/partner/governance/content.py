@@ -47,8 +47,8 @@ from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
 from partner.chain import programs as P
 from partner.chain import unique
-from partner.chain.layouts import CoinMetadata, Governance, LayoutError, Proposal, token_account_amount
-from partner.chain.rpc import AccountData, Rpc
+from partner.chain.layouts import CoinMetadata, Governance, Proposal, decode_owned, token_account_amount
+from partner.chain.rpc import Rpc
 from partner.chain.state import CLOCK_SYSVAR
 from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
 from partner.coin_fields import Image, normalize_name, normalize_symbol, read_image
@@ -145,23 +145,14 @@ class ChainState:
     last_valid_block_height: int
 
 
-def _decode(cls, account: AccountData | None):
-    if account is None or account.owner != P.LAUNCHPAD_PROGRAM_ID:
-        return None
-    try:
-        return cls.decode(account.data)
-    except (LayoutError, ValueError, struct.error):
-        return None
-
-
 def read_state(chain: Rpc, mint: Pubkey, wallet: Pubkey) -> ChainState:
     gov_key = P.governance_pda(mint)[0]
     keys = [gov_key, P.metadata_pda(mint)[0], P.associated_token_address(wallet, mint), wallet, CLOCK_SYSVAR]
     raw_accounts, raw_hash = chain.batch([Rpc.multiple_accounts_request(keys, 1), rq.GetLatestBlockhash(id=2)])
     accounts = Rpc.parse_multiple_accounts(raw_accounts)
     blockhash, last_valid = Rpc.parse_latest_blockhash(raw_hash)
-    gov = _decode(Governance, accounts[0])
-    meta = _decode(CoinMetadata, accounts[1])
+    gov = decode_owned(Governance, accounts[0], P.LAUNCHPAD_PROGRAM_ID)
+    meta = decode_owned(CoinMetadata, accounts[1], P.LAUNCHPAD_PROGRAM_ID)
     if gov is None or gov.mint != mint or meta is None:
         raise ApiError("governance_not_found")
     ata = accounts[2]
@@ -272,7 +263,7 @@ def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = N
     fees = WriteFees(form.priority_fee_lamports, form.tip_lamports)
     index = gov.next_proposal_index
 
-    memo = unique.request_memo(signer.pubkey)
+    memo = unique.request_memo()
 
     def build(uri: str | None):
         instruction = ix.propose_update_content(

@@ -227,7 +227,7 @@ def _land(principal: Principal, kind: str, mint: Pubkey, chain: Rpc, signer: Sea
           instruction: Instruction, req: WriteFields, snap: Snapshot, wallet_lamports: int, rent: int = 0) -> str:
     fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
     message: Message = assemble(signer.pubkey, [instruction], fees=fees, blockhash=snap.blockhash,
-                                units=GOVERNANCE_UNITS, memo=unique.request_memo(signer.pubkey))
+                                units=GOVERNANCE_UNITS, memo=unique.request_memo())
     required = network_fee(message, fees) + rent
     if wallet_lamports < required:
         raise ApiError("insufficient_sol", requiredLamports=str(required), availableLamports=str(wallet_lamports))
