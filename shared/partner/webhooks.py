@@ -261,8 +261,8 @@ def _client_hook(client_id: str) -> tuple[str, str] | None:
 
 
 def post(url: str, secret: str, ev: dict[str, Any], timeout: float = TIMEOUT_SECONDS) -> tuple[int | None, str]:
-    """One signed POST: (HTTP status or None, a short outcome)."""
-    import httpx
+    """One signed POST (no redirects followed): (HTTP status or None, a short outcome)."""
+    from partner import transport
 
     body = json.dumps(ev, separators=(",", ":"))
     timestamp = int(time.time())
@@ -270,13 +270,12 @@ def post(url: str, secret: str, ev: dict[str, Any], timeout: float = TIMEOUT_SEC
                "webhook-id": ev["id"], "webhook-timestamp": str(timestamp),
                "webhook-signature": sign(secret, ev["id"], timestamp, body)}
     try:
-        with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as http:
-            answer = http.post(url, content=body.encode(), headers=headers)
-    except httpx.TimeoutException:
-        return None, "timeout"
-    except httpx.HTTPError as exc:
-        return None, f"error: {type(exc).__name__}"
-    return answer.status_code, "delivered" if 200 <= answer.status_code < 300 else f"http {answer.status_code}"
+        answer = transport.post(url, timeout=timeout, body=body.encode(), headers=headers)
+    except transport.Failed as exc:
+        if isinstance(exc.__cause__, transport.urllib3.exceptions.TimeoutError):
+            return None, "timeout"
+        return None, f"error: {type(exc.__cause__ or exc).__name__}"
+    return answer.status, "delivered" if 200 <= answer.status < 300 else f"http {answer.status}"
 
 
 def _log_attempt(client_id: str, ev: dict[str, Any], attempt: int, status: int | None, outcome: str,
