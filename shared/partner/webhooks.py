@@ -272,9 +272,12 @@ def post(url: str, secret: str, ev: dict[str, Any], timeout: float = TIMEOUT_SEC
     try:
         answer = transport.post(url, timeout=timeout, body=body.encode(), headers=headers)
     except transport.Failed as exc:
-        if isinstance(exc.__cause__, transport.urllib3.exceptions.TimeoutError):
+        errors = transport.urllib3.exceptions
+        cause = exc.__cause__
+        # urllib3 files a refused connection (NewConnectionError) under ConnectTimeoutError: not a timeout
+        if isinstance(cause, errors.TimeoutError) and not isinstance(cause, errors.NewConnectionError):
             return None, "timeout"
-        return None, f"error: {type(exc.__cause__ or exc).__name__}"
+        return None, f"error: {type(cause or exc).__name__}"
     return answer.status, "delivered" if 200 <= answer.status < 300 else f"http {answer.status}"
 
 
