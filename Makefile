@@ -21,7 +21,8 @@ help:
 	@echo "make build  sam build (no Docker; uses Python 3.13)"
 	@echo "make openapi  regenerate docs/openapi.json (Swagger UI: /docs on make run)"
 	@echo "make idl    regenerate what comes from idl/*.json (the layer's copy, docs/onchain.md tables)"
-	@echo "make bench  figures: bench/results.json and docs/benchmarks.md (runs make build first)"
+	@echo "make bench  figures: bench/results.json and docs/benchmarks.md (runs make build first;"
+	@echo "            BEFORE=<rev> also measures that commit's code in the same cold-start rounds)"
 
 $(VENV)/.ready: requirements-dev.txt layers/dependencies/requirements.txt
 	test -x $(PY) || $(PY313) -m venv $(VENV)
@@ -66,8 +67,16 @@ run: $(VENV)/.ready
 build: $(TOOLS)/.ready
 	PATH="$$(dirname $(PY313)):$$PATH" $(TOOLS)/bin/sam build --template-file template.yaml
 
+# BEFORE=<git rev>: also measure that commit's code in the same cold-start rounds (its own
+# `sam build` for the layers column), e.g. `make bench BEFORE=e5af6ab`
 bench: $(VENV)/.ready build
+ifdef BEFORE
+	rm -rf bench/out/before && mkdir -p bench/out/before && git archive $(BEFORE) | tar -x -C bench/out/before
+	cd bench/out/before && PATH="$$(dirname $(PY313)):$$PATH" $(CURDIR)/$(TOOLS)/bin/sam build --template-file template.yaml
+	$(PY) -m bench.run --before bench/out/before
+else
 	$(PY) -m bench.run
+endif
 
 deploy: build
 	$(TOOLS)/bin/sam deploy

@@ -148,14 +148,15 @@ class Requests:
     """One representative request per function. `make(name, i)` returns the request for
     the i-th call (some need a fresh code, token or wallet per call)."""
 
-    READ_ONLY = ("me", "governance_read", "governance_votes_list", "transaction_status", "oauth_authorize")
+    READ_ONLY = ("me", "governance_read", "governance_votes_list", "transaction_status", "oauth_authorize",
+                 "trades_quote")
 
     def __init__(self, bench: Bench) -> None:
         self.b = bench
         self.reader = bench.member(sol=0)
         # each read endpoint its own connection: the read bucket is 300/min per token
         self.readers = {"me": self.reader, "governance_read": bench.member(sol=0),
-                        "governance_votes_list": bench.member(sol=0)}
+                        "governance_votes_list": bench.member(sol=0), "trades_quote": bench.member(sol=0)}
         self.traders = {name: bench.member(sol=20, tokens=True)
                         for name in ("trades_buy", "trades_buy_exact_out", "trades_sell")}
         # every governance endpoint draws on its own member's bucket (60/min per token)
@@ -229,6 +230,9 @@ class Requests:
         if name == "transaction_status":
             return {"method": "GET", "path": f"/partner/v1/transactions/{self.signature}/status",
                     "headers": self.gov.bearer(), "resource": "/partner/v1/transactions/{signature}/status"}
+        if name == "trades_quote":
+            return self._json(self.readers[name], "/partner/v1/trades/quote",
+                              {"side": "buy", "mint": b.coin, "maxSolIn": str(SOL // 100 + i), "slippageBps": 500})
         if name == "trades_buy":
             return self._json(self.traders[name], "/partner/v1/trades/buy", b.buy_body(SOL // 100 + i))
         if name == "trades_buy_exact_out":
@@ -352,61 +356,142 @@ def _layer_path(build: Path) -> str | None:
     return os.pathsep.join(map(str, (shared, deps, runtime)))
 
 
-def _child(spec: dict[str, Any], floor: bool, env: dict[str, str], isolated: bool = False) -> dict[str, Any]:
+def _child(spec: dict[str, Any], floor: bool, env: dict[str, str], isolated: bool = False,
+           importtime: bool = False) -> dict[str, Any]:
     path = OUT / ("floor.json" if floor else f"cold-{spec['function']}.json")
     path.write_text(json.dumps(spec))
+    flags = [*(["-S"] if isolated else []), *(["-X", "importtime"] if importtime else [])]
     t0 = time.perf_counter()
     # isolated: no site-packages (-S), so only the PYTHONPATH of _layer_path is importable
-    proc = subprocess.run([PY, *(["-S"] if isolated else []), CHILD, *(["--floor"] if floor else []), str(path)],
+    proc = subprocess.run([PY, *flags, CHILD, *(["--floor"] if floor else []), str(path)],
                           env=env, capture_output=True, text=True, timeout=120)
     wall = (time.perf_counter() - t0) * 1000
     if proc.returncode != 0:
         raise RuntimeError(f"cold start child failed ({spec.get('function', 'floor')}): {proc.stderr[-2000:]}")
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     out["wall_ms"] = wall
+    # the child's perf_counter is the same CLOCK_MONOTONIC: spawn to the response being ready
+    out["response_ms"] = (out.pop("done_at") - t0) * 1000
+    if importtime:
+        out["importtime"] = proc.stderr
     return out
 
 
+def import_breakdown(stderr: str, top_n: int = 15) -> dict[str, Any]:
+    """`python -X importtime` output as the top modules by cumulative time (what app.py imports
+    and one level below) and by self time."""
+    rows = []
+    for line in stderr.splitlines():
+        if not line.startswith("import time:") or line.count("|") != 2:
+            continue
+        self_us, cum_us, name = line[len("import time:"):].split("|")
+        if not self_us.strip().isdigit():
+            continue  # the header line
+        depth = (len(name) - 1 - len(name[1:].lstrip(" "))) // 2
+        rows.append({"module": name.strip(), "self_ms": round(int(self_us) / 1000, 1),
+                     "cumulative_ms": round(int(cum_us) / 1000, 1), "depth": depth})
+    total = sum(r["self_ms"] for r in rows)
+    # the child executes app.py itself (not through the import system), so its own imports
+    # are the depth-0 rows
+    top = sum(r["cumulative_ms"] for r in rows if r["depth"] == 0)
+    near = [r for r in rows if r["depth"] <= 1]
+    return {"total_ms": round(total, 1), "app_ms": round(top, 1),
+            "cumulative": sorted(near, key=lambda r: -r["cumulative_ms"])[:top_n],
+            "self": sorted(rows, key=lambda r: -r["self_ms"])[:top_n]}
+
+
+def _tree_env(env: dict[str, str], tree: Path | None, layers: str | None) -> dict[str, str]:
+    """The child's environment for the code in `tree` (None: this checkout)."""
+    env = dict(env)
+    if layers is not None:
+        env["PYTHONPATH"] = layers
+    elif tree is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(tree / "shared"), str(tree)])
+    elif os.environ.get("BENCH_SHARED"):  # an alternative copy of shared/ (before/after comparisons)
+        env["PYTHONPATH"] = os.environ["BENCH_SHARED"]
+    return env
+
+
+def _summary(rows: list[dict[str, Any]], floor_ms: float, floor_response_ms: float) -> dict[str, Any]:
+    wall = statistics.median(r["wall_ms"] for r in rows)
+    response = statistics.median(r["response_ms"] for r in rows)
+    return {
+        "ms": round(wall, 1), "ratio": round(wall / floor_ms, 2),
+        "response_ms": round(response, 1), "response_ratio": round(response / floor_response_ms, 2),
+        "import_ms": round(statistics.median(r["import_ms"] for r in rows), 1),
+        "first_request_ms": round(statistics.median(r["first_ms"] for r in rows), 1),
+        "status": sorted({r["status"] for r in rows}, key=str),
+        "goal_met": wall / floor_ms <= GOALS["cold_ratio"],
+    }
+
+
 def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
-                layers: str | None = None) -> dict[str, Any]:
+                layers: str | None = None, before: Path | None = None,
+                before_layers: str | None = None) -> dict[str, Any]:
     """Cold starts in the dev venv, or (`layers`: a PYTHONPATH from _layer_path) with only
-    what a deployed function can import."""
+    what a deployed function can import. `before`: another checkout (e.g. `git archive` of an
+    older commit) measured in the same rounds, alternating with this one, so both see the
+    same load (with `layers`, its own build's layers: `before_layers`)."""
     from partner.settings import get_settings
 
-    env = {k: v for k, v in bench.env.items() if not k.startswith("PYTEST")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    if os.environ.get("BENCH_SHARED"):  # an alternative copy of shared/ (before/after comparisons)
-        env["PYTHONPATH"] = os.environ["BENCH_SHARED"]
+    base = {k: v for k, v in bench.env.items() if not k.startswith("PYTEST")}
+    base.pop("PYTHONDONTWRITEBYTECODE", None)
     iso = layers is not None
-    if iso:
-        env["PYTHONPATH"] = layers
+    env = _tree_env(base, None, layers)
+    trees: dict[str, tuple[Path, dict[str, str]]] = {"now": (ROOT, env)}
+    if before is not None and (not iso or before_layers):
+        trees["before"] = (before, _tree_env(base, before, before_layers if iso else None))
     table = get_settings().users_table
     floor_spec = {"table": table, "key": {"pk": {"S": "bench-none"}}}
     _child(floor_spec, True, env, iso)  # warm the OS file cache and .pyc files once
     names = only or FUNCTIONS
-    for name in names:
-        _child({"root": str(ROOT), "function": name, "event": event_for(reqs.make(name, 0))}, False, env, iso)
-    floors: list[float] = []
-    per: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
-    for i in range(runs):
-        floors.append(_child(floor_spec, True, env, iso)["wall_ms"])
+    def has(root: Path, name: str) -> bool:  # a function the other checkout does not have yet
+        return (root / "functions" / name / "app.py").exists()
+
+    for _, (root, tree_env) in trees.items():
         for name in names:
-            spec = {"root": str(ROOT), "function": name, "event": event_for(reqs.make(name, i + 1))}
-            per[name].append(_child(spec, False, env, iso))
-        log(f"cold start ({'layers' if iso else 'venv'}) round {i + 1}/{runs}: floor {floors[-1]:.0f} ms")
-    floor_ms = statistics.median(floors)
-    result: dict[str, Any] = {"runs": runs, "floor_ms": round(floor_ms, 1), "functions": {},
-                              "python_path": "layers" if iso else "venv"}
-    for name, rows in per.items():
-        wall = statistics.median(r["wall_ms"] for r in rows)
-        result["functions"][name] = {
-            "ms": round(wall, 1), "ratio": round(wall / floor_ms, 2),
-            "import_ms": round(statistics.median(r["import_ms"] for r in rows), 1),
-            "first_request_ms": round(statistics.median(r["first_ms"] for r in rows), 1),
-            "status": sorted({r["status"] for r in rows}),
-            "goal_met": wall / floor_ms <= GOALS["cold_ratio"],
-        }
+            if has(root, name):
+                _child({"root": str(root), "function": name, "event": event_for(reqs.make(name, 0))}, False, tree_env,
+                       iso)
+    floors: list[dict[str, Any]] = []
+    per: dict[str, dict[str, list[dict[str, Any]]]] = {t: {n: [] for n in names} for t in trees}
+    for i in range(runs):
+        floors.append(_child(floor_spec, True, env, iso))
+        order = list(trees) if i % 2 == 0 else list(reversed(trees))
+        for name in names:
+            for tree in order:
+                root, tree_env = trees[tree]
+                if not has(root, name):
+                    continue
+                spec = {"root": str(root), "function": name, "event": event_for(reqs.make(name, i + 1))}
+                per[tree][name].append(_child(spec, False, tree_env, iso))
+        log(f"cold start ({'layers' if iso else 'venv'}) round {i + 1}/{runs}: floor {floors[-1]['wall_ms']:.0f} ms")
+    floor_ms = statistics.median(f["wall_ms"] for f in floors)
+    floor_response = statistics.median(f["response_ms"] for f in floors)
+    result: dict[str, Any] = {"runs": runs, "floor_ms": round(floor_ms, 1), "floor_response_ms": round(floor_response, 1),
+                              "functions": {}, "python_path": "layers" if iso else "venv"}
+    for name in names:
+        result["functions"][name] = _summary(per["now"][name], floor_ms, floor_response)
+        if "before" in per and per["before"][name]:
+            result["functions"][name]["before"] = _summary(per["before"][name], floor_ms, floor_response)
+    if "before" in trees:
+        result["before"] = str(before)
+    slowest = max(names, key=lambda n: result["functions"][n]["ms"])
+    result["import_breakdown"] = breakdown_of(bench, reqs, slowest, layers, runs + 1)
     return result
+
+
+def breakdown_of(bench: Bench, reqs: Requests, name: str, layers: str | None, i: int = 0) -> dict[str, Any]:
+    """One cold start of `name` under `python -X importtime`, as `import_breakdown`; logged."""
+    base = {k: v for k, v in bench.env.items() if not k.startswith("PYTEST")}
+    base.pop("PYTHONDONTWRITEBYTECODE", None)
+    spec = {"root": str(ROOT), "function": name, "event": event_for(reqs.make(name, 9000 + i))}
+    out = {"function": name, **import_breakdown(_child(spec, False, _tree_env(base, None, layers), layers is not None,
+                                                       True)["importtime"])}
+    log(f"import breakdown of the slowest function ({name}, {'layers' if layers else 'venv'}):")
+    for row in out["cumulative"]:
+        log(f"  {row['cumulative_ms']:8.1f} ms cumulative {row['self_ms']:7.1f} ms self  {'  ' * row['depth']}{row['module']}")
+    return out
 
 
 # --------------------------------------------------------------------------- 2. call budgets
@@ -669,6 +754,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="limit to these functions")
     parser.add_argument("--parts", default=DEFAULT_PARTS)
     parser.add_argument("--build-dir", default=str(ROOT / ".aws-sam" / "build"))
+    parser.add_argument("--before", help="another checkout (e.g. `git archive REV | tar -x -C DIR`) to measure "
+                                         "in the same cold-start rounds; its DIR/.aws-sam/build for the layers")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results.json"))
     parser.add_argument("--doc", default=str(ROOT / "docs" / "benchmarks.md"))
     args = parser.parse_args(argv)
@@ -686,7 +773,7 @@ def main(argv: list[str] | None = None) -> int:
         log(f"{section}: load average {results['load_average'][section]}")
 
     load("start")
-    if parts & {"cold", "calls", "warm"}:
+    if parts & {"cold", "calls", "warm", "imports"}:
         bench = Bench()
         try:
             reqs = Requests(bench)
@@ -700,13 +787,23 @@ def main(argv: list[str] | None = None) -> int:
                 log("cold starts")
                 layers = _layer_path(Path(args.build_dir))
                 load("cold")
-                results["cold_start"] = cold_starts(bench, reqs, max(5, args.runs), args.only)
+                before = Path(args.before).resolve() if args.before else None
+                before_layers = _layer_path(before / ".aws-sam" / "build") if before else None
+                results["cold_start"] = cold_starts(bench, reqs, max(5, args.runs), args.only, before=before)
                 if layers:  # again with only what the deployed function can import
                     load("cold_layers")
                     try:
-                        results["cold_start_layers"] = cold_starts(bench, reqs, max(5, args.runs), args.only, layers)
+                        results["cold_start_layers"] = cold_starts(bench, reqs, max(5, args.runs), args.only, layers,
+                                                                   before=before, before_layers=before_layers)
                     except RuntimeError as exc:
                         results["cold_start_layers"] = {"error": str(exc)[-500:]}
+            if "imports" in parts and "cold" not in parts:  # again, for the stored cold-start results
+                layers = _layer_path(Path(args.build_dir))
+                for key, path in (("cold_start", None), ("cold_start_layers", layers)):
+                    stored = (previous.get(key) or {}).get("functions")
+                    if stored and (key == "cold_start" or path):
+                        slowest = max(stored, key=lambda n: stored[n]["ms"])
+                        results[key] = {**previous[key], "import_breakdown": breakdown_of(bench, reqs, slowest, path)}
         finally:
             bench.stop()
     if "tps" in parts:

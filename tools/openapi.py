@@ -6,10 +6,11 @@ and `responses=` carrying the spec's error codes per status; the document comes 
 `get_openapi_json_schema(...)`, then a small post-processing step adds what Powertools
 cannot express (the shared Error component, the form media type of /oauth/token).
 
-The request models are the handlers' own (`partner.trading.BuyRequest`, ...). Their
-amount and address fields are validated by functions, which pydantic cannot turn into
-JSON Schema, so `documented()` rebuilds each model with the matching schema fragment
-(`partner.schemas.AMOUNT`, ...) attached to those fields; an unknown validator fails.
+The request bodies are the handlers' own declarations (`partner.trading.BuyRequest`, ...,
+`partner.inputs` fields, no pydantic at run time). `documented()` builds a pydantic model
+from each: a field's type from its kind (`Text`, `Integer`, `Choice`), and the rule of its
+`check` function as the matching schema fragment (`partner.schemas.AMOUNT`, ...); an
+unknown check fails.
 
     python -m tools.openapi            # writes docs/openapi.json
     python -m tools.openapi --check    # exit 1 when docs/openapi.json is stale
@@ -20,13 +21,12 @@ from __future__ import annotations
 import inspect
 import json
 import sys
-import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, create_model
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "docs" / "openapi.json"
@@ -88,21 +88,24 @@ def _validator_fragment(func: Any) -> dict[str, Any] | None:
     return None
 
 
-def _doc_type(tp: Any) -> Any:
-    """`tp` with a JSON-Schema fragment attached to every function-validated string."""
-    origin = get_origin(tp)
-    if origin is Annotated:
-        base, *meta = get_args(tp)
-        for item in meta:
-            if isinstance(item, AfterValidator):
-                fragment = _validator_fragment(item.func)
-                if fragment is None:
-                    raise ValueError(f"no JSON-Schema fragment for validator {item.func!r}; add one to tools.openapi")
-                return Annotated[tp, WithJsonSchema(dict(fragment))]
-        return tp
-    if origin in (Union, types.UnionType):
-        return Union[tuple(_doc_type(a) for a in get_args(tp))]  # noqa: UP007
-    return tp
+def _doc_type(name: str, spec: inputs.Field) -> Any:
+    """The pydantic type of a declared request field, its check's rule as a JSON-Schema fragment."""
+    if name in FIELD_SCHEMAS:
+        return Annotated[Any, WithJsonSchema(FIELD_SCHEMAS[name])]
+    if isinstance(spec, inputs.Text):
+        tp: Any = str
+        if spec.check is not None:
+            fragment = _validator_fragment(spec.check)
+            if fragment is None:
+                raise ValueError(f"no JSON-Schema fragment for check {spec.check!r}; add one to tools.openapi")
+            tp = Annotated[str, WithJsonSchema(dict(fragment))]
+    elif isinstance(spec, inputs.Integer):
+        tp = Annotated[int, Field(ge=spec.minimum, le=spec.maximum)]
+    elif isinstance(spec, inputs.Choice):
+        tp = Literal[spec.choices]
+    else:
+        raise ValueError(f"no JSON Schema for {type(spec).__name__} field {name}; add it to tools.openapi")
+    return tp | None if spec.optional else tp
 
 
 # fields whose rule is written here rather than derived from the annotation
@@ -115,9 +118,9 @@ FIELD_SCHEMAS: dict[str, dict[str, Any]] = {
 _DOC_MODELS: dict[tuple[type, str], type[BaseModel]] = {}
 
 
-def documented(model: type[BaseModel], name: str | None = None, *, extra: dict[str, Any] | None = None,
+def documented(model: type[inputs.Request], name: str | None = None, *, extra: dict[str, Any] | None = None,
                required: tuple[str, ...] = (), descriptions: dict[str, str] | None = None) -> type[BaseModel]:
-    """A copy of the request model `model` whose JSON Schema carries the validators' rules.
+    """A pydantic model of the request `model` whose JSON Schema carries the fields' rules.
 
     `extra` adds fields (name -> (type, FieldInfo)); `required` marks defaulted fields as
     required in the document (multipart fields the handler checks itself)."""
@@ -125,18 +128,15 @@ def documented(model: type[BaseModel], name: str | None = None, *, extra: dict[s
     if key in _DOC_MODELS:
         return _DOC_MODELS[key]
     fields: dict[str, Any] = {}
-    for fname, info in model.model_fields.items():
-        if fname in FIELD_SCHEMAS:
-            tp = Annotated[Any, WithJsonSchema(FIELD_SCHEMAS[fname])]
-        else:
-            tp = _doc_type(info.rebuild_annotation())
+    for fname, spec in model.fields.items():
+        tp = _doc_type(fname, spec)
         kwargs: dict[str, Any] = {}
         if descriptions and fname in descriptions:
             kwargs["description"] = descriptions[fname]
-        if info.is_required() or fname in required:
+        if spec.required or fname in required:
             fields[fname] = (tp, Field(**kwargs))
         else:
-            fields[fname] = (tp, Field(default=info.default, **kwargs))
+            fields[fname] = (tp, Field(default=spec.default, **kwargs))
     for fname, spec in (extra or {}).items():
         fields[fname] = spec
     doc = create_model(name or model.__name__, __config__=ConfigDict(extra="forbid"),
@@ -154,7 +154,7 @@ _SYMBOL = {"type": "string", "pattern": r"^\s*[A-Za-z0-9]{1,10}\s*$",
 _LINK = {"type": "string", "maxLength": 300}
 
 
-def _form_model(model: type[BaseModel], name: str, *, image_required: bool, required: tuple[str, ...] = ()) \
+def _form_model(model: type[inputs.Request], name: str, *, image_required: bool, required: tuple[str, ...] = ()) \
         -> type[BaseModel]:
     image = (ImageFile, Field()) if image_required else (ImageFile | None, Field(default=None))
     base = documented(model, name, extra={"image": image}, required=required)

@@ -1,8 +1,7 @@
 """GET /partner/v1/fees/estimate?mint=...: priority fee percentiles for a trade. Any valid token, no scope."""
 
-from aws_lambda_powertools.event_handler import Response
-
 from partner import access, fees, http
+from partner.router import Response
 
 ROUTE = access.Route(bucket="read")
 app = http.make_app()

@@ -1,10 +1,9 @@
 """GET /partner/v1/governance/{mint}: governance config, proposals (newest first, at most 100)
 and the connected user's votes on them. Any valid access token, no scope."""
 
-from aws_lambda_powertools.event_handler import Response
-
 from partner import access, http
 from partner.governance import reads
+from partner.router import Response
 
 ROUTE = access.Route(bucket="read")
 app = http.make_app()

@@ -1,10 +1,9 @@
 """POST /partner/v1/governance/proposals/update-content (multipart/form-data): propose a
 metadata change; pins the image and metadata JSON first. Scope governance:propose."""
 
-from aws_lambda_powertools.event_handler import Response
-
 from partner import http
 from partner.governance import content
+from partner.router import Response
 
 app = http.make_app()
 

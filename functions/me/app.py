@@ -1,9 +1,8 @@
 """GET /partner/v1/me: the connected user's profile."""
 
-from aws_lambda_powertools.event_handler import Response
-
 from partner import access, http
 from partner.profile import profile
+from partner.router import Response
 
 ROUTE = access.Route(bucket="read", scope="profile:read")
 app = http.make_app()

@@ -1,10 +1,9 @@
 """GET and POST {auth_url}/oauth/authorize: the consent screen."""
 
-from aws_lambda_powertools.event_handler import Response
-
 from partner import http
 from partner.errors import ApiError
 from partner.oauth import authorize, pages, web
+from partner.router import Response
 
 app = web.oauth_app()
 

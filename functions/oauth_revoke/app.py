@@ -1,9 +1,8 @@
 """POST /oauth/revoke (RFC 7009)."""
 
-from aws_lambda_powertools.event_handler import Response
-
 from partner import http
 from partner.oauth import client_auth, grants, web
+from partner.router import Response
 
 app = web.oauth_app(no_store=True)
 

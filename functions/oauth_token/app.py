@@ -1,9 +1,8 @@
 """POST /oauth/token: authorization_code (PKCE S256) and refresh_token (rotation) grants."""
 
-from aws_lambda_powertools.event_handler import Response
-
 from partner import http
 from partner.oauth import client_auth, grants, web
+from partner.router import Response
 
 app = web.oauth_app(no_store=True)
 

@@ -1,8 +1,7 @@
 """GET /partner/v1/transactions/{signature}/status: any valid access token, no scope."""
 
-from aws_lambda_powertools.event_handler import Response
-
 from partner import access, http, txstatus
+from partner.router import Response
 
 ROUTE = access.Route(bucket="read")
 app = http.make_app()

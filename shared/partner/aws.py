@@ -14,6 +14,12 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import boto3  # every function's first request creates a client
+import botocore.session
+from botocore.config import Config
+
+from partner import snapshot
+
 _lock = threading.Lock()
 _clients: dict[str, Any] = {}
 _session: Any = None  # one boto3 Session for every client: each new Session reloads botocore's data
@@ -29,22 +35,18 @@ def client(name: str) -> Any:
         return found
     with _lock:
         if name not in _clients:
-            import boto3
-            from botocore.config import Config
-
-            config = Config(
-                retries={"max_attempts": 3, "mode": "standard"},
-                connect_timeout=2,
-                read_timeout=5,
-                max_pool_connections=50,
-            )
             if _session is None:
                 _session = boto3.session.Session()
-            created = _session.client(name, config=config)
+            created = _session.client(name, config=_config())
             for event_name, handler in HOOKS:
                 created.meta.events.register(event_name, handler)
             _clients[name] = created
         return _clients[name]
+
+
+def _config() -> Config:
+    return Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=2, read_timeout=5,
+                  max_pool_connections=50)
 
 
 def dynamodb() -> Any:
@@ -85,3 +87,34 @@ def reset() -> None:
     with _lock:
         _clients.clear()
         _session = None
+
+
+# ---------------------------------------------------------------- SnapStart
+
+WARM_SERVICES = ("dynamodb", "kms", "s3")
+
+
+@snapshot.before_snapshot
+def warm() -> None:
+    """Load botocore's data for the services the layer calls (service models, endpoint
+    rules, partitions) into the shared session's loader, without resolving credentials or
+    keeping a client: the throwaway clients carry placeholder keys and never send."""
+    global _session
+    with _lock:
+        if _session is None:
+            _session = boto3.session.Session()
+        for name in WARM_SERVICES:
+            _session.client(name, config=_config(), aws_access_key_id="snapshot", aws_secret_access_key="snapshot")
+
+
+@snapshot.after_restore
+def restored() -> None:
+    """Drop every client (pooled connections, credentials resolved before the snapshot)
+    and the session's cached credentials; keep the loaded botocore data."""
+    global _session
+    with _lock:
+        _clients.clear()
+        if _session is not None:
+            fresh = botocore.session.get_session()
+            fresh.register_component("data_loader", _session._session.get_component("data_loader"))
+            _session = boto3.session.Session(botocore_session=fresh)

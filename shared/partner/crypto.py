@@ -15,7 +15,7 @@ import secrets
 import threading
 from typing import Any
 
-from partner import aws
+from partner import aws, snapshot
 from partner.settings import get_settings
 
 _DERIVATION_MESSAGE = b"partner-api/secret-hash/v1"
@@ -37,7 +37,10 @@ def _hash_secret() -> bytes:
     return _secret
 
 
+@snapshot.after_restore
 def reset() -> None:
+    """Forget the derived secret (re-derived on first use). Also after a SnapStart restore:
+    it is never derived before the snapshot, and a restored copy derives its own."""
     global _secret
     with _lock:
         _secret = None

@@ -13,11 +13,10 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
-
 from partner import observability, ratelimit, requestid
 from partner.errors import ApiError, RateLimited
 from partner.ratelimit import BucketState
+from partner.router import App, Response
 
 logger = observability.logger  # structured JSON, redacting, correlation id = API Gateway request id
 _local = threading.local()
@@ -66,8 +65,8 @@ def _unexpected(exc: Exception) -> Response:
     return error_response(ApiError("internal"))
 
 
-def make_app() -> APIGatewayRestResolver:
-    app = APIGatewayRestResolver()
+def make_app() -> App:
+    app = App()
     app.exception_handler(ApiError)(_api_error)
 
     @app.exception_handler(RateLimited)
@@ -82,7 +81,7 @@ def make_app() -> APIGatewayRestResolver:
     return app
 
 
-def entry(app: APIGatewayRestResolver, bucket: str | None = None) -> Callable[[dict, Any], dict]:
+def entry(app: App, bucket: str | None = None) -> Callable[[dict, Any], dict]:
     """The Lambda handler for `app`: resolve, then add the bucket's headers; logs, metrics, trace."""
 
     def lambda_handler(event: dict, context: Any) -> dict:

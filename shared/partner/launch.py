@@ -38,17 +38,14 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import AfterValidator
 from solders.hash import Hash
 from solders.instruction import Instruction
 from solders.keypair import Keypair
 from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
-
-from aws_lambda_powertools.event_handler import Response
 
 from partner import access, clock, http, links, multipart, pinning, presend, txstatus
 from partner.access import Principal
@@ -60,7 +57,8 @@ from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, unavailable
 from partner.chain.tx import WriteFees, assemble, check_size, sign, submit
 from partner.coin_fields import Image, normalize_name, normalize_symbol, read_image
 from partner.errors import ApiError
-from partner.inputs import Amount, PositiveAmount, PriorityFee, StrictModel, validate
+from partner.inputs import Amount, PositiveAmount, PriorityFee, Request, Text, validate
+from partner.router import Response
 from partner.settings import get_settings
 from partner.store import ddb
 from partner.wallets import SealedWalletSigner, KeypairSigner
@@ -102,19 +100,19 @@ def _slippage(value: str) -> str:
     return value
 
 
-class _Fields(StrictModel):
-    name: str = ""
-    symbol: str = ""
-    description: str | None = None
-    website: str | None = None
-    twitter: str | None = None
-    telegram: str | None = None
-    priorityFeeLamports: PriorityFee | None = None
-    initialBuySol: PositiveAmount | None = None
-    initialBuyTokens: PositiveAmount | None = None
-    initialBuyMaxSolIn: PositiveAmount | None = None
-    slippageBps: Annotated[str, AfterValidator(_slippage)] | None = None
-    maxBypassFeeLamports: Amount | None = None
+class _Fields(Request):
+    name = Text(default="")
+    symbol = Text(default="")
+    description = Text(optional=True)
+    website = Text(optional=True)
+    twitter = Text(optional=True)
+    telegram = Text(optional=True)
+    priorityFeeLamports = PriorityFee(optional=True)
+    initialBuySol = PositiveAmount(optional=True)
+    initialBuyTokens = PositiveAmount(optional=True)
+    initialBuyMaxSolIn = PositiveAmount(optional=True)
+    slippageBps = Text(optional=True, check=_slippage)
+    maxBypassFeeLamports = Amount(optional=True)
 
 
 

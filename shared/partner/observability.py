@@ -38,7 +38,10 @@ from collections.abc import Callable
 from typing import Any
 
 from aws_lambda_powertools import Logger
+from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import AmazonCloudWatchEMFProvider
 
 SERVICE = "partner-api"
 NAMESPACE = "PartnerApi"
@@ -113,9 +116,6 @@ ROLLUPS = {"RpcUnavailable": ("service",)}
 def _flush(pending: dict[tuple, dict[str, int]]) -> None:
     if not pending or not _metrics_enabled():
         return
-    from aws_lambda_powertools.metrics import MetricUnit
-    from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import AmazonCloudWatchEMFProvider
-
     namespace = os.getenv("POWERTOOLS_METRICS_NAMESPACE") or NAMESPACE
     service = os.getenv("POWERTOOLS_METRICS_SERVICE") or SERVICE
     for dims, metrics in pending.items():
@@ -169,8 +169,12 @@ def tracer() -> Any | None:
 
                     if importlib.util.find_spec("aws_xray_sdk") is not None:
                         from aws_lambda_powertools import Tracer
+                        from aws_xray_sdk.ext.httplib import add_ignored
 
-                        _tracer = Tracer(service=SERVICE, patch_modules=("botocore", "httpx"))
+                        # httplib: the RPC node, block engine and pin server (partner.transport);
+                        # AWS calls are traced by the botocore patch, not twice
+                        add_ignored(subclass="botocore.awsrequest.AWSHTTPConnection")
+                        _tracer = Tracer(service=SERVICE, patch_modules=("botocore", "httplib"))
     return _tracer or None
 
 
@@ -185,8 +189,6 @@ def instrument_api(handler: Callable[[dict, Any], dict], outcome: Callable[[], s
 
     `outcome()` gives the error code the request ended with (None for success).
     """
-    from aws_lambda_powertools.logging import correlation_paths
-
     @functools.wraps(handler)
     def _run(event: dict, context: Any) -> dict:
         started = time.perf_counter()

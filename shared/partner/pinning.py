@@ -12,8 +12,8 @@ Steps for each upload:
    node stored something other than what we sent.
 
 Any transport error, timeout, non-2xx, unreadable answer or CID mismatch is
-`ApiError("pinning_unavailable")` (502, retryable). httpx and boto3 are imported
-and their clients made on first use only.
+`ApiError("pinning_unavailable")` (502, retryable). HTTP goes through partner.transport
+(pooled urllib3, made on first use).
 
 Hook seam (devstack fault injection only; production adds none): `add_hook(fn)`,
 where `fn(operation)` returns an exception to fail that call with, or None; the
@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from partner import cid as cids
+from partner import transport
 from partner.errors import ApiError
 
 __all__ = ["Pinned", "pin_bytes", "pin_json", "json_bytes", "staging_key", "add_hook", "remove_hook", "TIMEOUT", "reset"]
@@ -39,7 +40,6 @@ CONNECT_TIMEOUT = 2.0
 STAGING_PREFIX = "staging/"
 
 _lock = threading.Lock()
-_clients: dict[float, Any] = {}
 Hook = Callable[[str], "BaseException | None"]
 _hooks: list[Hook] = []
 
@@ -64,29 +64,20 @@ def staging_key(data: bytes) -> str:
     return STAGING_PREFIX + hashlib.sha256(data).hexdigest()
 
 
-def http_client(timeout: float):
-    """The process's httpx client for the pinning node with this timeout (made on first use)."""
-    client = _clients.get(timeout)
-    if client is None:
-        import httpx
+def post(path: str, timeout: float, **kw: Any) -> transport.Answer:
+    """POST to the pinning node's `path` (`/api/v0/...`); transport failures -> pinning_unavailable."""
+    from partner.settings import get_settings
 
-        from partner import tls
-
-        with _lock:
-            client = _clients.get(timeout)
-            if client is None:
-                client = _clients[timeout] = httpx.Client(
-                    timeout=httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout)), verify=tls.context()
-                )
-    return client
+    url = get_settings().pinning_url.rstrip("/") + path
+    try:
+        return transport.post(url, timeout=timeout, connect=min(CONNECT_TIMEOUT, timeout), **kw)
+    except transport.Failed as exc:  # transport errors and timeouts
+        raise unavailable() from exc
 
 
 def reset() -> None:
-    """Close cached HTTP clients (tests switch pin servers)."""
-    with _lock:
-        for client in _clients.values():
-            client.close()
-        _clients.clear()
+    """Close pooled connections (tests switch pin servers)."""
+    transport.reset()
 
 
 def add_hook(handler: Hook) -> None:
@@ -141,22 +132,11 @@ def _ascii(text: str) -> str:
 
 
 def _add(data: bytes, filename: str, content_type: str, timeout: float) -> dict[str, Any]:
-    import httpx
-
-    from partner.settings import get_settings
-
     _run_hooks("add")
-    url = get_settings().pinning_url.rstrip("/") + "/api/v0/add"
-    try:
-        response = http_client(timeout).post(
-            url,
-            params={"pin": "true", "cid-version": "0"},
-            files={"file": (filename, data, content_type)},
-        )
-    except httpx.HTTPError as exc:  # transport errors and timeouts
-        raise unavailable() from exc
-    if not 200 <= response.status_code < 300:
-        raise unavailable(f"The pinning node answered HTTP {response.status_code}.")
+    response = post("/api/v0/add", timeout, params={"pin": "true", "cid-version": "0"},
+                    fields={"file": (filename, data, content_type)})
+    if not 200 <= response.status < 300:
+        raise unavailable(f"The pinning node answered HTTP {response.status}.")
     return _last_added(response.text)
 
 

@@ -1,15 +1,21 @@
-"""One TLS context per process, shared by every httpx client (RPC, block engine, pinning).
+"""One TLS context per process, shared by every HTTPS pool (RPC, block engine, pinning).
 
-Each `httpx.Client()` otherwise builds its own `ssl.SSLContext` and loads the certifi CA
-bundle into it (about 20 ms per client); a cold start that talks to the chain and the pin
-server paid it twice. Built on first use (nothing at import). Same trust as httpx's
-default: certifi, or SSL_CERT_FILE / SSL_CERT_DIR when set.
+Building an `ssl.SSLContext` loads the CA bundle into it (about 20 ms); a cold start that
+talks to the chain and the pin server would pay it twice. Built on first use (nothing at
+import). Trust: the certifi bundle, or SSL_CERT_FILE / SSL_CERT_DIR when set (as httpx,
+which the service used before, did).
 """
 
 from __future__ import annotations
 
+import os
+import ssl
 import threading
 from typing import Any
+
+import certifi
+
+from partner import snapshot
 
 _lock = threading.Lock()
 _context: Any = None
@@ -20,7 +26,16 @@ def context() -> Any:
     if _context is None:
         with _lock:
             if _context is None:
-                import httpx
-
-                _context = httpx.create_ssl_context()
+                cafile, capath = os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR")
+                if not (cafile or capath):
+                    cafile = certifi.where()
+                _context = ssl.create_default_context(cafile=cafile, capath=capath)
     return _context
+
+
+@snapshot.after_restore
+def reset() -> None:
+    """A fresh context per restored environment (TLS session caches are not shared)."""
+    global _context
+    with _lock:
+        _context = None

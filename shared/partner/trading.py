@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
@@ -28,7 +26,7 @@ from partner.chain.rpc import Rpc
 from partner.chain.state import CoinState, read_coin
 from partner.chain.tx import WriteFees, assemble, network_fee, sign, submit
 from partner.errors import ApiError
-from partner.inputs import Address, Amount, PositiveAmount, StrictModel, WriteFields
+from partner.inputs import Address, Amount, Choice, Integer, IntOrString, PositiveAmount, Request, WriteFields
 from partner.limits import TRADE_UNITS
 from partner.settings import get_settings
 from partner.store import counters
@@ -38,10 +36,8 @@ BPS = 10_000
 ATA_RENT = P.rent_exempt_minimum(165)
 
 
-def _partner_fee(value: int | str | None) -> int | None:
+def _partner_fee(value: int | str) -> int:
     """`partnerFeeBps`: a JSON integer or an integer string, 0 to 9999 (else invalid_partner_fee)."""
-    if value is None:
-        return None
     if isinstance(value, str):
         if not value.isascii() or not value.isdigit() or len(value) > 4:
             raise ValueError("must be an integer from 0 to 9999")
@@ -51,11 +47,13 @@ def _partner_fee(value: int | str | None) -> int | None:
     return value
 
 
-PartnerFeeBps = Annotated[int | str | None, AfterValidator(_partner_fee)]
+def PartnerFeeBps() -> IntOrString:
+    """`partnerFeeBps`: absent or null = none; a number or a string (checked by `_partner_fee`)."""
+    return IntOrString(optional=True, check=_partner_fee)
 
 
 class FeeBps:
-    """`fee_bps` of a model with a `partnerFeeBps` field."""
+    """`fee_bps` of a request with a `partnerFeeBps` field."""
 
     @property
     def fee_bps(self) -> int:
@@ -63,29 +61,29 @@ class FeeBps:
 
 
 class TradeCommon(WriteFields, FeeBps):
-    mint: Address
+    mint = Address()
     # absent = explicit mode; present must be an integer (null is not a number: invalid_input)
-    slippageBps: Annotated[int, Field(ge=0, le=5000)] = None  # type: ignore[assignment]
-    partnerFeeBps: PartnerFeeBps = None
+    slippageBps = Integer(0, 5000, default=None)
+    partnerFeeBps = PartnerFeeBps()
 
     @property
     def slippage_mode(self) -> bool:
-        return "slippageBps" in self.model_fields_set
+        return "slippageBps" in self.fields_set
 
 
 class BuyRequest(TradeCommon):
-    maxSolIn: PositiveAmount
-    minTokensOut: Amount | None = None
+    maxSolIn = PositiveAmount()
+    minTokensOut = Amount(optional=True)
 
 
 class BuyExactOutRequest(TradeCommon):
-    tokensOut: PositiveAmount
-    maxSolIn: PositiveAmount | None = None
+    tokensOut = PositiveAmount()
+    maxSolIn = PositiveAmount(optional=True)
 
 
 class SellRequest(TradeCommon):
-    tokensIn: PositiveAmount
-    minSolOut: Amount | None = None
+    tokensIn = PositiveAmount()
+    minSolOut = Amount(optional=True)
 
 
 TradeRequest = BuyRequest | BuyExactOutRequest | SellRequest
@@ -364,14 +362,14 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
 AMOUNT_FIELDS = {"buy": "maxSolIn", "buy-exact-out": "tokensOut", "sell": "tokensIn"}
 
 
-class QuoteRequest(StrictModel, FeeBps):
-    side: Literal["buy", "buy-exact-out", "sell"]
-    mint: Address
-    maxSolIn: PositiveAmount | None = None
-    tokensOut: PositiveAmount | None = None
-    tokensIn: PositiveAmount | None = None
-    slippageBps: Annotated[int, Field(ge=0, le=5000)] = 0
-    partnerFeeBps: PartnerFeeBps = None
+class QuoteRequest(Request, FeeBps):
+    side = Choice("buy", "buy-exact-out", "sell")
+    mint = Address()
+    maxSolIn = PositiveAmount(optional=True)
+    tokensOut = PositiveAmount(optional=True)
+    tokensIn = PositiveAmount(optional=True)
+    slippageBps = Integer(0, 5000, default=0)
+    partnerFeeBps = PartnerFeeBps()
 
     @property
     def amount(self) -> int:

@@ -172,17 +172,12 @@ def test_fault_control_route(pin_server):
 
 
 def test_malformed_answers_are_pinning_unavailable(pin_server, monkeypatch):
-    class Answer:
-        def __init__(self, status: int, text: str) -> None:
-            self.status_code, self.text = status, text
+    from partner import transport
 
-    for answer in (Answer(200, "not json"), Answer(200, '{"Name": "x"}'), Answer(500, '{"Message": "boom", "Type": "error"}'),
-                   Answer(200, '{"Message": "blockstore full", "Type": "error"}')):
-        class Client:
-            def post(self, *args, **kwargs):
-                return answer
-
-        monkeypatch.setattr(pinning, "http_client", lambda timeout: Client())
+    for status, text in ((200, "not json"), (200, '{"Name": "x"}'), (500, '{"Message": "boom", "Type": "error"}'),
+                         (200, '{"Message": "blockstore full", "Type": "error"}')):
+        answer = transport.Answer(status, text.encode())
+        monkeypatch.setattr(transport, "post", lambda *args, answer=answer, **kwargs: answer)
         with pytest.raises(ApiError) as excinfo:
             pinning.pin_bytes(b"data", "d.bin")
         _assert_unavailable(excinfo)

@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import pytest
-from pydantic import ValidationError
 
 from partner import inputs, launch, scopes, trading
 from partner.errors import CATALOGUE
@@ -197,8 +196,8 @@ def _body_schema(doc: dict, path: str, media: str) -> dict:
 def test_json_request_schema_matches_the_handler_model(doc, path):
     model = JSON_BODIES[path]
     schema = _body_schema(doc, path, "application/json")
-    assert set(schema["properties"]) == set(model.model_fields)
-    assert set(schema["required"]) == {n for n, f in model.model_fields.items() if f.is_required()}
+    assert set(schema["properties"]) == set(model.fields)
+    assert set(schema["required"]) == {n for n, f in model.fields.items() if f.required}
     assert schema["additionalProperties"] is False
     for name in ("priorityFeeLamports", "tipLamports"):
         assert schema["properties"][name]["type"] == "string" and "pattern" in schema["properties"][name]
@@ -210,8 +209,8 @@ def test_json_request_schema_matches_the_handler_model(doc, path):
 ])
 def test_multipart_request_schema_lists_the_form_fields(doc, path, model, extra):
     schema = _body_schema(doc, path, "multipart/form-data")
-    assert set(schema["properties"]) == set(model.model_fields) | {"image"}
-    assert set(schema["required"]) == {n for n, f in model.model_fields.items() if f.is_required()} | extra
+    assert set(schema["properties"]) == set(model.fields) | {"image"}
+    assert set(schema["required"]) == {n for n, f in model.fields.items() if f.required} | extra
     assert schema["properties"]["image"].get("format") == "binary" or \
         schema["properties"]["image"]["anyOf"][0]["format"] == "binary"
 
@@ -237,7 +236,7 @@ def test_amount_patterns_agree_with_the_validators(fragment_name, check):
         try:
             check(value)
             valid = True
-        except (ValueError, ValidationError):
+        except ValueError:
             valid = False
         assert _accepts(fragment, value) == valid, (fragment_name, value)
 

@@ -61,7 +61,65 @@ def test_rpc_unavailable_alarm_watches_the_emf_rollup(template):
 def test_migrator_errors_alarm(template):
     alarm = _props(template, "MigratorErrorsAlarm")
     assert (alarm["Namespace"], alarm["MetricName"]) == ("AWS/Lambda", "Errors")
-    assert alarm["Dimensions"] == [{"Name": "FunctionName", "Value": {"Ref": "MigratorFunction"}}]
+    # the alias the schedule invokes (SnapStart publishes versions behind it)
+    assert alarm["Dimensions"] == [{"Name": "FunctionName", "Value": {"Ref": "MigratorFunction"}},
+                                   {"Name": "Resource", "Value": {"Fn::Sub": "${MigratorFunction}:live"}}]
+
+
+def test_snapstart_on_every_function_behind_the_live_alias(template):
+    glob = template.globals["Function"]
+    assert glob["AutoPublishAlias"] == "live"
+    assert glob["SnapStart"] == {"ApplyOn": "PublishedVersions"}
+    assert glob["Runtime"] in ("python3.12", "python3.13")  # SnapStart for Python: 3.12+
+    functions = template.resources_of_type("AWS::Serverless::Function")
+    assert len(functions) >= 21
+    for name, res in functions.items():
+        props = res.get("Properties") or {}
+        # nothing turns it off or conflicts with it (provisioned concurrency, EFS, > 512 MB /tmp)
+        assert "SnapStart" not in props and "AutoPublishAlias" not in props, name
+        assert "ProvisionedConcurrencyConfig" not in props and "FileSystemConfigs" not in props, name
+        assert (props.get("EphemeralStorage") or {}).get("Size", 512) <= 512, name
+
+
+def test_sam_wires_api_schedule_and_outputs_to_the_alias():
+    """What SAM makes of it (samtranslator from the tools venv, as `make lint` uses)."""
+    tools = ROOT / ".venv-tools" / "bin" / "python"
+    if not tools.exists():
+        pytest.skip("needs .venv-tools (make test / make lint set it up)")
+    script = r"""
+import json, re, sys
+from samtranslator.translator.transform import transform
+from samtranslator.yaml_helper import yaml_parse
+text = re.sub(r"(CodeUri|ContentUri): \S+", r"\1: s3://bucket/key", open(sys.argv[1]).read())
+class Loader:
+    def load(self): return {}
+out = transform(yaml_parse(text), {}, Loader())
+res = out["Resources"]
+fns = [k for k, v in res.items() if v["Type"] == "AWS::Lambda::Function"]
+perms = {k: v["Properties"]["FunctionName"] for k, v in res.items() if v["Type"] == "AWS::Lambda::Permission"}
+rules = {k: v["Properties"]["Targets"][0]["Arn"] for k, v in res.items() if v["Type"] == "AWS::Events::Rule"}
+uris = [op["x-amazon-apigateway-integration"]["uri"]["Fn::Sub"]
+        for path in res["PartnerApi"]["Properties"]["Body"]["paths"].values() for op in path.values()]
+print(json.dumps({"snap": {k: res[k]["Properties"].get("SnapStart") for k in fns},
+                  "aliases": sorted(k for k, v in res.items() if v["Type"] == "AWS::Lambda::Alias"),
+                  "perms": perms, "rules": rules, "uris": uris, "out": out["Outputs"]["MigratorFunctionAlias"]}))
+"""
+    import json
+    import os
+    import subprocess
+
+    proc = subprocess.run([str(tools), "-c", script, str(ROOT / "template.yaml")], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "AWS_DEFAULT_REGION": "us-east-1"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    got = json.loads(proc.stdout)
+    assert got["snap"] and all(v == {"ApplyOn": "PublishedVersions"} for v in got["snap"].values())
+    assert got["aliases"] == sorted(f"{fn}Aliaslive" for fn in got["snap"])
+    assert got["perms"] and all(v == {"Ref": k.split("Function")[0] + "FunctionAliaslive"}
+                                for k, v in got["perms"].items())
+    assert got["rules"] == {"MigratorFunctionEveryMinute": {"Ref": "MigratorFunctionAliaslive"},
+                            "TrackerFunctionEveryMinute": {"Ref": "TrackerFunctionAliaslive"}}
+    assert got["uris"] and all(u.endswith("Aliaslive}/invocations") for u in got["uris"])
+    assert got["out"]["Value"] == {"Ref": "MigratorFunctionAliaslive"}
 
 
 def test_alarm_topic_is_encrypted_with_a_key_only_cloudwatch_uses(template):
@@ -146,6 +204,7 @@ def test_outputs_name_the_urls_and_the_migrator(template):
     assert outputs["BaseUrl"]["Value"]["Fn::If"][0] == "HasBaseDomain"
     assert outputs["AuthUrl"]["Value"]["Fn::If"][0] == "HasAuthDomain"
     assert outputs["MigratorFunctionName"]["Value"] == {"Ref": "MigratorFunction"}
+    assert outputs["MigratorFunctionAlias"]["Value"] == {"Ref": "MigratorFunction.Alias"}
     for name in ("ClientsTableName", "AuthTableName", "UsersTableName", "CountersTableName", "HashKeyId",
                  "WalletKeyId"):
         assert name in outputs  # what partnerctl needs (docs/operations.md)

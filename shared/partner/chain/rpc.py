@@ -1,4 +1,4 @@
-"""Sync Solana JSON-RPC and block-engine client over httpx, with solders' request types.
+"""Sync Solana JSON-RPC and block-engine client over partner.transport, with solders' request types.
 
 Requests are built with `solders.rpc.requests` and successful responses parsed with
 `solders.rpc.responses`; JSON-RPC errors are read from the raw body so preflight
@@ -11,9 +11,8 @@ from __future__ import annotations
 import base64
 import functools
 import json
-import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from solders.account_decoder import UiAccountEncoding
 from solders.hash import Hash
@@ -25,31 +24,10 @@ from solders.signature import Signature
 from solders.commitment_config import CommitmentLevel
 from solders.transaction import Transaction, VersionedTransaction
 
-from partner import observability
+from partner import observability, transport
 from partner.errors import ApiError
 
-if TYPE_CHECKING:
-    import httpx
-
-# httpx is imported on the first RPC call, not at module import: functions whose request
-# never reaches the chain (and the import phase of the others) skip its import.
-_lock = threading.Lock()
-_clients: dict[float, httpx.Client] = {}
-
-
-def _http(timeout: float) -> httpx.Client:
-    client = _clients.get(timeout)
-    if client is None:
-        import httpx
-
-        from partner import tls
-
-        with _lock:
-            client = _clients.get(timeout)
-            if client is None:
-                client = _clients[timeout] = httpx.Client(timeout=timeout, verify=tls.context(),
-                                                          headers={"Content-Type": "application/json"})
-    return client
+JSON_HEADERS = {"Content-Type": "application/json"}
 
 
 class RpcError(Exception):
@@ -106,23 +84,17 @@ class Rpc:
         self.round_trips = 0
 
     def _post(self, payload: str, *, sending: bool = False) -> Any:
-        import httpx
-
         self.round_trips += 1
         try:
-            response = _http(self.timeout).post(self.url, content=payload)
-        except httpx.TimeoutException as exc:
-            if sending and not isinstance(exc, httpx.ConnectTimeout):
+            response = transport.post(self.url, body=payload.encode(), timeout=self.timeout, headers=JSON_HEADERS)
+        except transport.Failed as exc:
+            if sending and exc.maybe_sent:  # a read timeout or a dropped connection after sending
                 raise Ambiguous() from exc
             raise unavailable() from exc
-        except httpx.TransportError as exc:
-            if sending and isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError):
-                raise Ambiguous() from exc
-            raise unavailable() from exc
-        if response.status_code >= 500 or response.status_code == 429:
+        if response.status >= 500 or response.status == 429:
             raise unavailable()
         try:
-            return response.json()
+            return json.loads(response.data)
         except ValueError as exc:
             raise unavailable("The chain network answered with something that is not JSON-RPC.") from exc
 

@@ -7,7 +7,7 @@ and the tip transfer of tipLamports to one of the configured tip accounts.
 
 from __future__ import annotations
 
-import random
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -50,7 +50,7 @@ def assemble(payer: Pubkey, program_ixs: Sequence[Instruction], *, fees: WriteFe
     instructions += program_ixs
     if partner_fee and partner_fee[1] > 0:
         instructions.append(ix.partner_fee_transfer(payer, partner_fee[0], partner_fee[1]))
-    instructions.append(ix.tip_transfer(payer, tip_account or random.choice(TIP_ACCOUNTS), fees.tip_lamports))
+    instructions.append(ix.tip_transfer(payer, tip_account or secrets.choice(TIP_ACCOUNTS), fees.tip_lamports))
     if memo is not None:
         instructions.append(memo)
     return check_size(Message.new_with_blockhash(instructions, payer, blockhash))

@@ -40,8 +40,6 @@ from typing import Any
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
-from aws_lambda_powertools.event_handler import Response
-
 from partner import access, http, links, multipart, pinning, presend
 from partner import cid as cids
 from partner.access import Principal
@@ -55,7 +53,8 @@ from partner.chain.state import CLOCK_SYSVAR
 from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
 from partner.coin_fields import Image, normalize_name, normalize_symbol, read_image
 from partner.errors import ApiError
-from partner.inputs import Address, Amount, PositiveAmount, WriteFields, validate
+from partner.inputs import Address, Amount, PositiveAmount, Text, WriteFields, validate
+from partner.router import Response
 from partner.settings import get_settings
 from partner.wallets import SealedWalletSigner
 
@@ -74,15 +73,15 @@ MAX_DOCUMENT_BYTES = 256 * 1024
 
 
 class _Fields(WriteFields):
-    mint: Address
-    voteDurationSeconds: PositiveAmount | None = None
-    baseContentRevision: Amount | None = None
-    name: str | None = None
-    symbol: str | None = None
-    description: str | None = None
-    website: str | None = None
-    twitter: str | None = None
-    telegram: str | None = None
+    mint = Address()
+    voteDurationSeconds = PositiveAmount(optional=True)
+    baseContentRevision = Amount(optional=True)
+    name = Text(optional=True)
+    symbol = Text(optional=True)
+    description = Text(optional=True)
+    website = Text(optional=True)
+    twitter = Text(optional=True)
+    telegram = Text(optional=True)
 
 
 
@@ -174,21 +173,18 @@ def read_document(uri: str) -> dict[str, Any]:
     cid = uri[len("ipfs://"):].split("/", 1)[0]
     if not cids.is_cid(cid):
         return {}
-    import httpx
-
-    url = get_settings().pinning_url.rstrip("/") + "/api/v0/cat"
     try:
-        response = pinning.http_client(CAT_TIMEOUT).post(url, params={"arg": cid})
-    except httpx.HTTPError as exc:
+        response = pinning.post("/api/v0/cat", CAT_TIMEOUT, params={"arg": cid})
+    except ApiError as exc:
         raise pinning.unavailable("The current metadata could not be read.") from exc
-    if response.status_code >= 500 or response.status_code == 429:
+    if response.status >= 500 or response.status == 429:
         raise pinning.unavailable("The current metadata could not be read.")
-    if not 200 <= response.status_code < 300 or len(response.content) > MAX_DOCUMENT_BYTES:
+    if not 200 <= response.status < 300 or len(response.data) > MAX_DOCUMENT_BYTES:
         return {}
-    if cid.startswith("Qm") and cids.cid_v0(response.content) != cid:
+    if cid.startswith("Qm") and cids.cid_v0(response.data) != cid:
         raise pinning.unavailable("The pinning node returned content that does not match its CID.")
     try:
-        document = json.loads(response.content)
+        document = json.loads(response.data)
     except ValueError:
         return {}
     return document if isinstance(document, dict) else {}

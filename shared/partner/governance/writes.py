@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Literal
 
 from solders.hash import Hash
 from solders.instruction import Instruction
@@ -34,7 +33,7 @@ from partner.chain.layouts import Governance, LayoutError, Proposal, VoteReceipt
 from partner.chain.rpc import AccountData, Rpc
 from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
 from partner.errors import ApiError
-from partner.inputs import Address, PositiveAmount, WriteFields
+from partner.inputs import Address, Choice, PositiveAmount, WriteFields
 from partner.settings import get_settings
 from partner.wallets import SealedWalletSigner
 
@@ -45,12 +44,12 @@ GOVERNANCE_UNITS = 200_000
 # ------------------------------------------------------------------ request models
 
 class ProposalRef(WriteFields):
-    proposal: Address
+    proposal = Address()
 
 
 class VoteRequest(ProposalRef):
-    side: Literal["yes", "no"]
-    amount: PositiveAmount
+    side = Choice("yes", "no")
+    amount = PositiveAmount()
 
 
 class CancelVoteRequest(ProposalRef):
@@ -58,7 +57,7 @@ class CancelVoteRequest(ProposalRef):
 
 
 class WithdrawVoteRequest(ProposalRef):
-    voter: Address | None = None
+    voter = Address(optional=True)
 
 
 class SettleRequest(ProposalRef):
@@ -67,7 +66,7 @@ class SettleRequest(ProposalRef):
 
 class ProposeFields(WriteFields):
     """Shared by every endpoint of the proposals group (spec: `voteDurationSeconds` string, > 0, default 600)."""
-    voteDurationSeconds: PositiveAmount | None = None
+    voteDurationSeconds = PositiveAmount(optional=True)
 
     @property
     def vote_duration(self) -> int:
@@ -76,20 +75,20 @@ class ProposeFields(WriteFields):
 
 
 class ExtendMutabilityRequest(ProposeFields):
-    mint: Address
-    additionalSeconds: PositiveAmount
+    mint = Address()
+    additionalSeconds = PositiveAmount()
 
 
 class FinalizeMetadataRequest(ProposeFields):
-    mint: Address
+    mint = Address()
 
 
 class FinalizeExpiredRequest(ProposeFields):
-    mint: Address  # voteDurationSeconds accepted but ignored (spec)
+    mint = Address()  # voteDurationSeconds accepted but ignored (spec)
 
 
 class BondWithdrawRequest(ProposeFields):
-    proposal: Address  # voteDurationSeconds accepted but ignored
+    proposal = Address()  # voteDurationSeconds accepted but ignored
 
 
 # ------------------------------------------------------------------ chain reads

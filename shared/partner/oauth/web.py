@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
-
 from partner import http, ratelimit
 from partner.errors import ApiError, RateLimited
 from partner.oauth import pages
+from partner.router import App, Response
 from partner.settings import get_settings
 
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
 
-def oauth_app(*, no_store: bool = False) -> APIGatewayRestResolver:
+def oauth_app(*, no_store: bool = False) -> App:
     """A resolver whose errors also carry `error_description` (RFC 6749 section 5.2)."""
     app = http.make_app()
 
@@ -42,11 +41,11 @@ def oauth_app(*, no_store: bool = False) -> APIGatewayRestResolver:
     return app
 
 
-def take_ip_bucket(app: APIGatewayRestResolver, bucket: str) -> None:
+def take_ip_bucket(app: App, bucket: str) -> None:
     http.set_bucket(ratelimit.take(bucket, http.source_ip(app.current_event.raw_event)))
 
 
-def wants_json(app: APIGatewayRestResolver) -> bool:
+def wants_json(app: App) -> bool:
     accept = http.header(app.current_event.headers, "accept") or ""
     return "application/json" in accept.lower()
 
@@ -56,14 +55,14 @@ def html(status: int, body: str, headers: dict[str, str] | None = None) -> Respo
                     headers={**pages.SECURITY_HEADERS, **(headers or {})})
 
 
-def authorize_error(app: APIGatewayRestResolver, exc: ApiError) -> Response:
+def authorize_error(app: App, exc: ApiError) -> Response:
     if wants_json(app):
         exc.extra.setdefault("error_description", exc.message)
         return http.json_response(exc.status, exc.body(), {**exc.headers, **NO_STORE})
     return html(exc.status, pages.error(exc.code, exc.message))
 
 
-def login_location(app: APIGatewayRestResolver) -> str | None:
+def login_location(app: App) -> str | None:
     login = get_settings().login_url
     if not login:
         return None

@@ -1,0 +1,80 @@
+"""Lambda SnapStart: what runs before the snapshot and what runs after each restore.
+
+With SnapStart (template.yaml Globals) Lambda initializes a function once per published
+version, snapshots the memory, and starts every later execution environment from a copy of
+that snapshot. Anything created at init is therefore shared by every environment restored
+from it. A module that keeps per-process state which must be unique or fresh per
+environment registers a hook here, next to that state:
+
+* `after_restore(fn)`: runs in each restored environment before its first request, in
+  registration order (re-seed, drop connections, clients and cached secrets; they are
+  re-created on first use).
+* `before_snapshot(fn)`: runs once, after init and before the snapshot, in reverse
+  registration order (warm what is safe to share: imports, botocore's service models).
+
+The hooks go to `snapshot_restore_py` (the SnapStart library, present only in the Lambda
+Python runtime). Elsewhere that import fails and the hooks are only kept in the local
+registry, which tests and `run_before_snapshot` / `run_after_restore` call directly, so
+the same code runs the same way here.
+
+`random` (the module's global generator, used by botocore's retry jitter) is re-seeded
+after every restore here; service code never uses `random` for anything that must be
+unpredictable (`secrets` / `os.urandom` only: tests/unit/test_snapshot_safety.py).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+Hook = Callable[[], Any]
+
+BEFORE: list[Hook] = []
+AFTER: list[Hook] = []
+
+try:  # the Lambda Python runtime (3.12+) ships it; nowhere else
+    from snapshot_restore_py import register_after_restore as _runtime_after
+    from snapshot_restore_py import register_before_snapshot as _runtime_before
+except ImportError:  # pragma: no cover - depends on the runtime
+    _runtime_after = _runtime_before = None
+
+
+def before_snapshot(fn: Hook) -> Hook:
+    """Register `fn` to run once before the snapshot is taken (decorator)."""
+    BEFORE.append(fn)
+    if _runtime_before is not None:
+        _runtime_before(fn)
+    return fn
+
+
+def after_restore(fn: Hook) -> Hook:
+    """Register `fn` to run in every restored environment before its first request (decorator)."""
+    AFTER.append(fn)
+    if _runtime_after is not None:
+        _runtime_after(fn)
+    return fn
+
+
+def run_before_snapshot() -> None:
+    """What the runtime does before the snapshot (reverse order of registration)."""
+    for fn in reversed(BEFORE):
+        fn()
+
+
+def run_after_restore() -> None:
+    """What the runtime does after a restore (order of registration)."""
+    for fn in AFTER:
+        fn()
+
+
+def hooked_modules() -> set[str]:
+    """Modules that registered an after-restore hook (the snapshot-safety test reads it)."""
+    return {fn.__module__ for fn in AFTER}
+
+
+@after_restore
+def _reseed_random() -> None:
+    # the global generator was seeded once at init; every restored copy would draw the same
+    # sequence (botocore's retry jitter uses it)
+    random.seed()
