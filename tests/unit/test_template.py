@@ -116,7 +116,8 @@ print(json.dumps({"snap": {k: res[k]["Properties"].get("SnapStart") for k in fns
     assert got["aliases"] == sorted(f"{fn}Aliaslive" for fn in got["snap"])
     assert got["perms"] and all(v == {"Ref": k.split("Function")[0] + "FunctionAliaslive"}
                                 for k, v in got["perms"].items())
-    assert got["rules"] == {"MigratorFunctionEveryMinute": {"Ref": "MigratorFunctionAliaslive"}}
+    assert got["rules"] == {"MigratorFunctionEveryMinute": {"Ref": "MigratorFunctionAliaslive"},
+                            "TrackerFunctionEveryMinute": {"Ref": "TrackerFunctionAliaslive"}}
     assert got["uris"] and all(u.endswith("Aliaslive}/invocations") for u in got["uris"])
     assert got["out"]["Value"] == {"Ref": "MigratorFunctionAliaslive"}
 
