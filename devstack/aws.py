@@ -84,6 +84,11 @@ class _AtomicMotoServer:
         lock = threading.Lock()
 
         def atomic(environ, start_response):
+            if environ.get("HTTP_X_AMZ_TARGET") == "AmazonSQS.ReceiveMessage":
+                # a long poll waits (up to WaitTimeSeconds) on moto's own queue condition; under the
+                # lock it would hold up every other request, and a poller re-polling at once could
+                # starve a waiting DynamoDB write for good
+                return app(environ, start_response)
             with lock:
                 result = app(environ, start_response)
                 try:
