@@ -75,7 +75,6 @@ CLAMP_LIMITS = ("token_balance", "net_bought", "migration_threshold")
 _DIGITS = re.compile(r"^[0-9]{1,5}$")
 
 
-
 @dataclass(frozen=True)
 class LaunchRules:
     """Design section 8 defaults (tests may swap `RULES`)."""
@@ -113,7 +112,6 @@ class _Fields(Request):
     initialBuyMaxSolIn = PositiveAmount(optional=True)
     slippageBps = Text(optional=True, check=_slippage)
     maxBypassFeeLamports = Amount(optional=True)
-
 
 
 @dataclass(frozen=True)

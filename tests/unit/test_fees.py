@@ -21,7 +21,6 @@ def test_percentiles_are_monotonic_and_never_below_the_minimums(prices):
         assert all(isinstance(v, str) and v.isdigit() for v in out["priorityFeeLamports"].values())
 
 
-
 def test_nearest_rank_percentiles_and_rounding_up():
     assert fees.percentile([], 50) == 0
     assert [fees.percentile([1, 2, 3, 4], p) for p in (25, 50, 75, 95)] == [1, 2, 3, 4]

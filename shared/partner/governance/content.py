@@ -71,7 +71,6 @@ CAT_TIMEOUT = 10.0
 MAX_DOCUMENT_BYTES = 256 * 1024
 
 
-
 class _Fields(WriteFields):
     mint = Address()
     voteDurationSeconds = PositiveAmount(optional=True)
@@ -82,7 +81,6 @@ class _Fields(WriteFields):
     website = Text(optional=True)
     twitter = Text(optional=True)
     telegram = Text(optional=True)
-
 
 
 @dataclass(frozen=True)
