@@ -10,6 +10,7 @@ spawn-to-response without the interpreter's exit).
 """
 
 import json
+import os
 import sys
 import time
 
@@ -56,7 +57,15 @@ def function(spec: dict) -> dict:
     sys.modules["app"] = module
     module_spec.loader.exec_module(module)
     t1 = time.perf_counter()
-    out = module.lambda_handler(spec["event"], Context(spec["function"]))
+    profile_dir = os.environ.get("BENCH_PROFILE")  # a cProfile of the first request, for digging
+    if profile_dir:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        out = profiler.runcall(module.lambda_handler, spec["event"], Context(spec["function"]))
+        profiler.dump_stats(f"{profile_dir}/{spec['function']}.prof")
+    else:
+        out = module.lambda_handler(spec["event"], Context(spec["function"]))
     done = time.perf_counter()
     status = out.get("statusCode") if isinstance(out, dict) else None
     return {"import_ms": (t1 - T0) * 1000, "first_ms": (done - t1) * 1000, "done_at": done, "status": status}

@@ -9,7 +9,7 @@ cannot express (the shared Error component, the form media type of /oauth/token)
 The request bodies are the handlers' own declarations (`partner.trading.BuyRequest`, ...,
 `partner.inputs` fields, no pydantic at run time). `documented()` builds a pydantic model
 from each: a field's type from its kind (`Text`, `Integer`, `Choice`), and the rule of its
-`check` function as the matching schema fragment (`partner.schemas.AMOUNT`, ...); an
+`check` function as the matching schema fragment (`tools.schemas.AMOUNT`, ...); an
 unknown check fails.
 
     python -m tools.openapi            # writes docs/openapi.json
@@ -46,10 +46,11 @@ from aws_lambda_powertools.event_handler.openapi.models import (  # noqa: E402
 )
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path as PathParam, Query  # noqa: E402
 
-from partner import inputs, launch, schemas, scopes, trading  # noqa: E402
+from partner import inputs, launch, scopes, trading  # noqa: E402
 from partner.errors import CATALOGUE  # noqa: E402
 from partner.governance import content, writes  # noqa: E402
-from partner.profile import Profile  # noqa: E402
+from tools import schemas  # noqa: E402
+from tools.schemas import Profile  # noqa: E402
 
 TITLE = "Partner API"
 VERSION = "1.0.0"

@@ -1,21 +1,25 @@
 """Logs, metrics and traces, wired once into `partner.http.entry` (and the migrator).
 
-* Logger: Powertools structured JSON with a redacting formatter. Every line is scrubbed
-  after serialization: values matching `app_(at|rt|ac|sk|ss)_...` (tokens, codes, API
+* Logger: structured JSON lines (`partner.jsonlog`: the shape Powertools' Logger gave,
+  without its import cost) through a redacting formatter. Every line is scrubbed after
+  serialization: values matching `app_(at|rt|ac|sk|ss)_...` (tokens, codes, API
   keys, sessions) become `app_xx_[REDACTED]`, and the values under sensitive keys
   (`Authorization`, `Cookie`, `Set-Cookie`, `client_secret`, `code_verifier`, ... in any
   case, at any depth, also inside `headers`/`multiValueHeaders`) become `[REDACTED]`.
   The correlation id is API Gateway's request id (`requestContext.requestId`).
-* Metrics: CloudWatch EMF on stdout, namespace `POWERTOOLS_METRICS_NAMESPACE` (template:
-  `PartnerApi`). Domain code calls `count(name, **dimensions)` where the event happens;
+* Metrics: CloudWatch EMF lines on stdout (`emf`, the format Powertools' Metrics wrote),
+  namespace `POWERTOOLS_METRICS_NAMESPACE` (template: `PartnerApi`). Domain code calls `count(name, **dimensions)` where the event happens;
   counts are kept per invocation (thread-local, so the threaded devstack never mixes two
   requests) and flushed as one EMF blob per dimension set when the invocation ends.
   Outside an instrumented invocation (partnerctl, unit tests of domain code) counts are
   dropped. Emitted only inside Lambda (`AWS_LAMBDA_FUNCTION_NAME`) unless
   `POWERTOOLS_METRICS_DISABLED=false` asks for them elsewhere (tests), and never when it
   is true.
-* Tracer: built lazily on the first invocation, only inside Lambda and only when the
-  X-Ray SDK is importable; nothing X-Ray is imported at module import (cold starts).
+* Tracer: Powertools' Tracer, built lazily on the first invocation, only inside Lambda
+  and only when the X-Ray SDK is importable; nothing X-Ray or Powertools is imported at
+  module import (cold starts). With SnapStart its modules are imported before the
+  snapshot (`_warm_tracer`); the tracer itself, which holds the X-Ray daemon's socket, is
+  built after restore.
 
 Metric names (all Count, dimension `service` plus those listed):
   Requests        endpoint, status, code   one per API invocation (`code` = error code or `ok`)
@@ -29,7 +33,7 @@ Metric names (all Count, dimension `service` plus those listed):
 from __future__ import annotations
 
 import functools
-import logging
+import json
 import os
 import re
 import threading
@@ -37,11 +41,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from aws_lambda_powertools import Logger
-from aws_lambda_powertools.logging import correlation_paths
-from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
-from aws_lambda_powertools.metrics import MetricUnit
-from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import AmazonCloudWatchEMFProvider
+import partner
+from partner import snapshot
+from partner.jsonlog import JsonFormatter, JsonLogger
 
 SERVICE = "partner-api"
 NAMESPACE = "PartnerApi"
@@ -73,15 +75,15 @@ def scrub(value: Any) -> Any:
     return value
 
 
-class RedactingFormatter(LambdaPowertoolsFormatter):
-    """Powertools' JSON formatter; the structure and then the serialized line are scrubbed."""
+class RedactingFormatter(JsonFormatter):
+    """The JSON formatter; the structure and then the serialized line are scrubbed."""
 
-    def serialize(self, log: Any) -> str:
+    def serialize(self, log: dict[str, Any]) -> str:
         return scrub_text(super().serialize(scrub(log)))
 
 
-def make_logger(service: str = SERVICE) -> Logger:
-    return Logger(service=service, logger_formatter=RedactingFormatter())
+def make_logger(service: str = SERVICE) -> JsonLogger:
+    return JsonLogger(service, RedactingFormatter(service))
 
 
 logger = make_logger(SERVICE)
@@ -113,20 +115,29 @@ def count(name: str, value: int = 1, /, **dimensions: str) -> None:
 ROLLUPS = {"RpcUnavailable": ("service",)}
 
 
+def emf(namespace: str, dimensions: dict[str, str], metrics: dict[str, float],
+        extra_dimension_sets: list[list[str]] | None = None) -> str:
+    """One CloudWatch embedded-metric-format line: Count metrics under `dimensions`
+    (and under each of `extra_dimension_sets`, whose names must be in `dimensions`)."""
+    return json.dumps({
+        "_aws": {"Timestamp": int(time.time() * 1000), "CloudWatchMetrics": [{
+            "Namespace": namespace,
+            "Dimensions": [list(dimensions), *(extra_dimension_sets or [])],
+            "Metrics": [{"Name": name, "Unit": "Count"} for name in metrics],
+        }]},
+        **dimensions,
+        **{name: [float(val)] for name, val in metrics.items()},
+    }, separators=(",", ":"))
+
+
 def _flush(pending: dict[tuple, dict[str, int]]) -> None:
     if not pending or not _metrics_enabled():
         return
     namespace = os.getenv("POWERTOOLS_METRICS_NAMESPACE") or NAMESPACE
     service = os.getenv("POWERTOOLS_METRICS_SERVICE") or SERVICE
     for dims, metrics in pending.items():
-        provider = AmazonCloudWatchEMFProvider(namespace=namespace, service=service)
-        for key, val in dims:
-            provider.add_dimension(key, val)
-        if dims and any(name in ROLLUPS for name in metrics):
-            provider.add_dimensions(service=service)
-        for name, val in metrics.items():
-            provider.add_metric(name=name, unit=MetricUnit.Count, value=val)
-        provider.flush_metrics()
+        rollup = [["service"]] if dims and any(name in ROLLUPS for name in metrics) else None
+        print(emf(namespace, {**dict(dims), "service": service}, metrics, rollup), flush=True)
 
 
 class _Invocation:
@@ -157,6 +168,21 @@ _tracer: Any = None
 _tracer_lock = threading.Lock()
 
 
+def _tracing() -> bool:
+    if not os.getenv("AWS_LAMBDA_FUNCTION_NAME") or os.getenv("POWERTOOLS_TRACE_DISABLED", "").lower() == "true":
+        return False
+    import importlib.util  # optional package: the X-Ray SDK exists only in the Lambda layer
+
+    return importlib.util.find_spec("aws_xray_sdk") is not None
+
+
+@snapshot.before_snapshot
+def _warm_tracer() -> None:
+    if _tracing():
+        import aws_lambda_powertools.tracing  # noqa: F401 - imported for the snapshot
+        import aws_xray_sdk.ext.httplib  # noqa: F401
+
+
 def tracer() -> Any | None:
     """The Powertools Tracer, or None outside Lambda or without the X-Ray SDK (built once)."""
     global _tracer
@@ -164,17 +190,14 @@ def tracer() -> Any | None:
         with _tracer_lock:
             if _tracer is None:
                 _tracer = False
-                if os.getenv("AWS_LAMBDA_FUNCTION_NAME") and os.getenv("POWERTOOLS_TRACE_DISABLED", "").lower() != "true":
-                    import importlib.util
+                if _tracing():
+                    from aws_lambda_powertools.tracing import Tracer
+                    from aws_xray_sdk.ext.httplib import add_ignored
 
-                    if importlib.util.find_spec("aws_xray_sdk") is not None:
-                        from aws_lambda_powertools import Tracer
-                        from aws_xray_sdk.ext.httplib import add_ignored
-
-                        # httplib: the RPC node, block engine and pin server (partner.transport);
-                        # AWS calls are traced by the botocore patch, not twice
-                        add_ignored(subclass="botocore.awsrequest.AWSHTTPConnection")
-                        _tracer = Tracer(service=SERVICE, patch_modules=("botocore", "httplib"))
+                    # httplib: the RPC node, block engine and pin server (partner.transport);
+                    # AWS calls are traced by the botocore patch, not twice
+                    add_ignored(subclass="botocore.awsrequest.AWSHTTPConnection")
+                    _tracer = Tracer(service=SERVICE, patch_modules=("botocore", "httplib"))
     return _tracer or None
 
 
@@ -189,6 +212,7 @@ def instrument_api(handler: Callable[[dict, Any], dict], outcome: Callable[[], s
 
     `outcome()` gives the error code the request ended with (None for success).
     """
+    partner.init_done()
     @functools.wraps(handler)
     def _run(event: dict, context: Any) -> dict:
         started = time.perf_counter()
@@ -213,8 +237,7 @@ def instrument_api(handler: Callable[[dict, Any], dict], outcome: Callable[[], s
             })
         return response
 
-    injected = logger.inject_lambda_context(_run, correlation_id_path=correlation_paths.API_GATEWAY_REST,
-                                            clear_state=True)
+    injected = logger.inject_lambda_context(_run, correlation_id_path="requestContext.requestId")
 
     @functools.wraps(handler)
     def lambda_handler(event: dict, context: Any) -> dict:
@@ -227,6 +250,7 @@ def instrument_api(handler: Callable[[dict, Any], dict], outcome: Callable[[], s
 
 def instrument_scheduled(handler: Callable[[dict, Any], Any]) -> Callable[[dict, Any], Any]:
     """Metrics for a scheduled function (the migrator): counts flushed when it returns."""
+    partner.init_done()
 
     @functools.wraps(handler)
     def _run(event: dict, context: Any) -> Any:

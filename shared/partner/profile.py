@@ -4,8 +4,8 @@ The body is built as a plain dict (same keys, order and types as the spec's Prof
 `user.walletSolana`, `user.twitterHandle`, `user.tradingEnabled`, `client`, `scopes`).
 Its fields come typed from the stores (str | None, bool, str, tuple of str), so the
 pydantic models added no validation, and importing pydantic was ~60-70 ms of /me's cold
-start (nothing else /me imports uses it). The models live in partner.profile_models for
-the OpenAPI document and are imported only on demand (`partner.profile.Profile`).
+start (nothing else /me imports uses it). The OpenAPI document's model of this body is
+`tools.schemas.Profile`.
 """
 
 from __future__ import annotations
@@ -27,12 +27,3 @@ def profile(principal: Principal) -> dict[str, Any]:
         "scopes": list(principal.scopes),
     }
 
-
-def __getattr__(name: str) -> Any:
-    """`Profile` / `ProfileUser`: the pydantic models of this body, imported on demand
-    (the OpenAPI generator uses them; the handler does not)."""
-    if name in ("Profile", "ProfileUser"):
-        from partner import profile_models
-
-        return getattr(profile_models, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -24,6 +24,7 @@ unpredictable (`secrets` / `os.urandom` only: tests/unit/test_snapshot_safety.py
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Callable
 from typing import Any
@@ -78,3 +79,13 @@ def _reseed_random() -> None:
     # the global generator was seeded once at init; every restored copy would draw the same
     # sequence (botocore's retry jitter uses it)
     random.seed()
+
+
+@before_snapshot
+def _collect_init_garbage() -> None:
+    # registered first, so it runs last: init froze everything it created (partner.init_done,
+    # without a collection, to keep cold starts short); before the snapshot a full collection
+    # costs no request anything, and the restored copies start without init's garbage
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()

@@ -229,7 +229,7 @@ def _accepts(fragment: dict, value: str) -> bool:
     ("PRIORITY_FEE", inputs._at_least(1000)), ("TIP", inputs._at_least(1_000_000)),
 ])
 def test_amount_patterns_agree_with_the_validators(fragment_name, check):
-    from partner import schemas
+    from tools import schemas
 
     fragment = getattr(schemas, fragment_name)
     for value in SAMPLES:

@@ -1,6 +1,7 @@
-"""Response (and documentation-only request) models for the OpenAPI document.
+"""Response (and documentation-only request) models for the OpenAPI document (tools/openapi.py).
 
-Handlers build their JSON by hand (see `partner.trading`, `partner.governance.*`,
+They live in tools/, not in the code layer: pydantic is a development dependency, and no
+function imports it (a cold start would pay 60-70 ms for it). Handlers build their JSON by hand (see `partner.trading`, `partner.governance.*`,
 `partner.launch`, `partner.oauth.grants`); these models describe those shapes exactly,
 field for field, as the spec names them. Nothing here is used to validate a request:
 the request models live next to their handlers and are reused by `tools.openapi`.
@@ -385,3 +386,15 @@ class WebhookEvent(_Out):
     type: Literal["transaction.confirmed", "transaction.finalized", "transaction.failed", "transaction.expired"]
     created: int = Field(description="Unix seconds when the event was made.")
     data: WebhookEventData
+
+
+class ProfileUser(BaseModel):
+    walletSolana: str | None
+    twitterHandle: str | None
+    tradingEnabled: bool
+
+
+class Profile(BaseModel):  # GET /partner/v1/me (partner.profile builds it as a plain dict)
+    user: ProfileUser
+    client: str | None
+    scopes: list[str] = Field(default_factory=list)

@@ -1,0 +1,47 @@
+"""Init and the garbage collector (partner/__init__.py): the youngest generation's threshold
+is raised while a function's module is imported, then what init created is frozen and the
+default thresholds come back; before a SnapStart snapshot init's garbage is collected."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CODE = """
+import gc, json, sys
+default = gc.get_threshold()
+import partner
+during = gc.get_threshold()
+sys.path.insert(0, 'functions/{function}')
+import app
+after = gc.get_threshold()
+frozen = gc.get_freeze_count()
+from partner import snapshot
+snapshot.run_before_snapshot()
+refrozen = gc.get_freeze_count()
+gc.unfreeze()
+left = gc.collect()
+print(json.dumps({{"default": default, "during": during, "after": after, "frozen": frozen,
+                  "refrozen": refrozen, "left": left}}))
+"""
+
+
+@pytest.mark.parametrize("function", ["trades_buy", "me", "migrator", "tracker"])
+def test_threshold_raised_during_init_then_frozen_and_restored(function):
+    out = subprocess.run([sys.executable, "-c", CODE.format(function=function)], cwd=str(ROOT),
+                         capture_output=True, text=True, timeout=120,
+                         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": f"{ROOT / 'shared'}:{ROOT}",
+                              "AWS_DEFAULT_REGION": "us-east-1"})
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["during"][0] == 100_000 and got["during"][1:] == got["default"][1:]
+    assert got["after"] == got["default"]          # restored once the handler was built
+    assert got["frozen"] > 20_000                  # what init created, out of every later collection
+    assert got["refrozen"] > 20_000
+    assert got["left"] == 0                        # the before-snapshot hook collected init's garbage

@@ -1,0 +1,194 @@
+"""partner.jsonlog and observability.emf write the lines Powertools' Logger and Metrics wrote
+(field by field, same order), so log queries, metric filters and alarms keep working after
+the service stopped importing Powertools for them (issue 12: about 70 ms of every cold start).
+
+Powertools stays a test dependency here (it is still in the layer for the X-Ray Tracer): each
+test emits the same records through both and compares."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import re
+import threading
+import uuid
+
+import pytest
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.logging import logger as pt_logger_module
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import AmazonCloudWatchEMFProvider
+
+from devstack.events import api_event, lambda_context
+from partner import jsonlog, observability
+from partner.jsonlog import JsonFormatter, JsonLogger
+
+TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}[+-]\d{4}$")
+
+
+def _ours(stream: io.StringIO, service: str = "svc-test") -> JsonLogger:
+    log = JsonLogger(service)
+    log.registered_handler.stream = stream
+    return log
+
+
+def _emit(log, event: dict, context) -> None:
+    """The same calls, from the same lines, through either logger."""
+    def handler(_event, _context):
+        log.info("request", extra={"endpoint": "/partner/v1/me", "status": 200, "duration_ms": 12.5})
+        log.warning("slow %s after %d ms", "rpc", 700)
+        log.info('{"already": "json"}')
+        log.info({"a": "dict message"})
+        try:
+            raise ValueError("bad thing")
+        except ValueError:
+            log.exception("unhandled error", extra={"error_type": "ValueError"})
+        return {"ok": True}
+
+    wrapped = log.inject_lambda_context(handler, correlation_id_path=correlation_paths.API_GATEWAY_REST)
+    assert wrapped(event, context) == {"ok": True}
+
+
+def _lines(stream: io.StringIO) -> list[dict]:
+    return [json.loads(line) for line in stream.getvalue().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("trace", [None, "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"])
+def test_lines_match_powertools_field_by_field(monkeypatch, trace):
+    if trace:
+        monkeypatch.setenv("_X_AMZN_TRACE_ID", trace)
+    else:
+        monkeypatch.delenv("_X_AMZN_TRACE_ID", raising=False)
+    monkeypatch.setenv("POWERTOOLS_LOG_LEVEL", "INFO")
+    event = api_event("GET", "/partner/v1/me", resource="/partner/v1/me", request_id="req-77")
+    context = lambda_context("MeFunction", aws_request_id="11111111-2222-4333-8444-555555555555")
+
+    theirs_out, ours_out = io.StringIO(), io.StringIO()
+    service = f"svc-{uuid.uuid4().hex[:8]}"  # Powertools keeps one stdlib logger per service name
+    monkeypatch.setattr(pt_logger_module, "is_cold_start", True)
+    _emit(Logger(service=service, logger_handler=logging.StreamHandler(theirs_out)), event, context)
+    monkeypatch.setattr(jsonlog, "_cold", True)
+    _emit(_ours(ours_out, service), event, context)
+
+    theirs, ours = _lines(theirs_out), _lines(ours_out)
+    assert len(ours) == len(theirs) == 5
+    for mine, pt in zip(ours, theirs, strict=True):
+        assert TIMESTAMP.match(mine.pop("timestamp")) and TIMESTAMP.match(pt.pop("timestamp"))
+        assert list(mine) == list(pt)  # same keys, same order
+        assert mine == pt
+    assert ours[0]["correlation_id"] == "req-77" and ours[0]["cold_start"] is True
+    assert ours[0]["function_request_id"] == "11111111-2222-4333-8444-555555555555"
+    assert ours[1]["message"] == "slow rpc after 700 ms" and ours[2]["message"] == {"already": "json"}
+    assert ours[4]["exception_name"] == "ValueError" and ours[4]["stack_trace"]["value"] == "bad thing"
+    assert ("xray_trace_id" in ours[0]) == bool(trace)
+    if trace:
+        assert ours[0]["xray_trace_id"] == "1-5759e988-bd862e3fe1be46a994272793"
+
+
+def test_second_invocation_is_not_cold_and_keys_do_not_outlive_it(monkeypatch):
+    monkeypatch.setattr(jsonlog, "_cold", True)
+    out = io.StringIO()
+    log = _ours(out)
+    wrapped = log.inject_lambda_context(lambda e, c: log.info("x"), correlation_id_path="requestContext.requestId")
+    for rid in ("r1", "r2"):
+        wrapped(api_event("GET", "/x", request_id=rid), lambda_context("F"))
+    log.info("outside")
+    first, second, outside = _lines(out)
+    assert (first["cold_start"], first["correlation_id"]) == (True, "r1")
+    assert (second["cold_start"], second["correlation_id"]) == (False, "r2")
+    assert "cold_start" not in outside and "correlation_id" not in outside
+
+
+def test_provisioned_concurrency_is_never_cold(monkeypatch):
+    monkeypatch.setattr(jsonlog, "_cold", True)
+    monkeypatch.setenv("AWS_LAMBDA_INITIALIZATION_TYPE", "provisioned-concurrency")
+    out = io.StringIO()
+    log = _ours(out)
+    log.inject_lambda_context(lambda e, c: log.info("x"))({}, lambda_context("F"))
+    assert _lines(out)[0]["cold_start"] is False
+
+
+def test_context_is_per_thread():
+    """The devstack serves requests on threads: one request's ids never reach another's lines."""
+    out = io.StringIO()
+    log = _ours(out)
+    barrier = threading.Barrier(2)
+
+    def handler(event, _context):
+        barrier.wait(timeout=5)
+        log.info("line", extra={"mine": event["requestContext"]["requestId"]})
+        barrier.wait(timeout=5)
+
+    wrapped = log.inject_lambda_context(handler, correlation_id_path="requestContext.requestId")
+    threads = [threading.Thread(target=wrapped, args=(api_event("GET", "/x", request_id=rid), lambda_context("F")))
+               for rid in ("thread-a", "thread-b")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    lines = _lines(out)
+    assert sorted(line["mine"] for line in lines) == ["thread-a", "thread-b"]
+    assert all(line["correlation_id"] == line["mine"] for line in lines)
+
+
+@pytest.mark.parametrize("env,level", [({"POWERTOOLS_LOG_LEVEL": "debug"}, logging.DEBUG),
+                                       ({"LOG_LEVEL": "WARNING"}, logging.WARNING),
+                                       ({"POWERTOOLS_LOG_LEVEL": "ERROR", "LOG_LEVEL": "DEBUG"}, logging.ERROR),
+                                       ({"POWERTOOLS_LOG_LEVEL": "nonsense"}, logging.INFO),
+                                       ({}, logging.INFO)])
+def test_level_from_environment(monkeypatch, env, level):
+    monkeypatch.delenv("POWERTOOLS_LOG_LEVEL", raising=False)
+    monkeypatch.delenv("LOG_LEVEL", raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert JsonLogger("x").level == level
+
+
+def test_log_event_env_logs_the_event(monkeypatch):
+    monkeypatch.setenv("POWERTOOLS_LOGGER_LOG_EVENT", "true")
+    out = io.StringIO()
+    log = _ours(out)
+    log.inject_lambda_context(lambda e, c: None)({"detail": {"n": 1}}, lambda_context("F"))
+    assert _lines(out)[0]["message"] == {"detail": {"n": 1}}
+
+
+def test_redacting_formatter_still_redacts_through_jsonlog():
+    out = io.StringIO()
+    log = observability.make_logger("svc")
+    log.registered_handler.stream = out
+    token = "app_at_" + "x" * 86
+    log.info(f"token {token}", extra={"headers": {"Authorization": "Bearer abc"}})
+    line = _lines(out)[0]
+    assert token not in out.getvalue() and line["headers"]["Authorization"] == "[REDACTED]"
+    assert isinstance(log.registered_handler.formatter, JsonFormatter)
+
+
+# ---------------------------------------------------------------- EMF
+
+def _powertools_emf(dims: dict[str, str], metrics: dict[str, int], rollup: bool) -> dict:
+    provider = AmazonCloudWatchEMFProvider(namespace="PartnerApi", service="partner-api")
+    for key, val in dims.items():
+        provider.add_dimension(key, val)
+    if rollup:
+        provider.add_dimensions(service="partner-api")
+    for name, val in metrics.items():
+        provider.add_metric(name=name, unit=MetricUnit.Count, value=val)
+    return provider.serialize_metric_set()
+
+
+@pytest.mark.parametrize("dims,metrics,rollup", [
+    ({"endpoint": "/partner/v1/me", "status": "200", "code": "ok"}, {"Requests": 1}, False),
+    ({"kind": "buy", "venue": "curve"}, {"Trades": 3}, False),
+    ({"upstream": "rpc"}, {"RpcUnavailable": 2}, True),
+    ({}, {"SigningFailures": 1}, False),
+    ({"layer": "bucket"}, {"RateLimited": 1, "Requests": 1}, False),
+])
+def test_emf_matches_powertools(dims, metrics, rollup):
+    ours = json.loads(observability.emf("PartnerApi", {**dims, "service": "partner-api"}, metrics,
+                                        [["service"]] if rollup else None))
+    theirs = _powertools_emf(dims, metrics, rollup)
+    assert abs(ours["_aws"].pop("Timestamp") - theirs["_aws"].pop("Timestamp")) < 5000
+    assert ours == json.loads(json.dumps(theirs))
+    assert list(ours) == list(theirs)
