@@ -3,7 +3,9 @@
 Run by bench/run.py as `python bench/coldstart_child.py SPEC.json`; the spec names the
 function directory and carries a prebuilt event (built by the driver, so this process
 imports nothing the Lambda runtime would not). `--floor` instead imports boto3 and makes
-one DynamoDB GetItem: the floor every function is compared with. Prints one JSON line:
+one DynamoDB GetItem: the floor every function is compared with. With `"repeat": n` in the spec
+(read-only requests) the same request is then served n more times, as `warm_ms`: warm
+latency, in-process, for paired comparisons. Prints one JSON line:
 import_ms, first_ms (handler call), status, and done_at (time.perf_counter() when the
 response was ready: CLOCK_MONOTONIC, the same clock as the driver's, so the driver gets
 spawn-to-response without the interpreter's exit).
@@ -68,7 +70,15 @@ def function(spec: dict) -> dict:
         out = module.lambda_handler(spec["event"], Context(spec["function"]))
     done = time.perf_counter()
     status = out.get("statusCode") if isinstance(out, dict) else None
-    return {"import_ms": (t1 - T0) * 1000, "first_ms": (done - t1) * 1000, "done_at": done, "status": status}
+    result = {"import_ms": (t1 - T0) * 1000, "first_ms": (done - t1) * 1000, "done_at": done, "status": status}
+    if spec.get("repeat"):  # warm: the same (read-only) request again, in this now-warm process
+        warm = []
+        for _ in range(spec["repeat"]):
+            t = time.perf_counter()
+            module.lambda_handler(spec["event"], Context(spec["function"]))
+            warm.append((time.perf_counter() - t) * 1000)
+        result["warm_ms"] = warm
+    return result
 
 
 def main() -> None:

@@ -172,6 +172,11 @@ class Requests:
         out = invoke("trades_buy", "POST", "/partner/v1/trades/buy", body=bench.buy_body(SOL // 100),
                      headers={**self.gov.bearer(), "Content-Type": "application/json"})
         self.signature = out.json["signature"]
+        from partner import txrecords
+        from partner.store import ddb
+
+        # the tracker's cold start gets the same work every time (below): this landed buy's record
+        self.tracked = {**ddb.get(txrecords.table(), self.signature), "status": "sent"}
         # a real proposal on the bench coin, open for the whole run: reads, votes and cancels
         # answer 200; proposing again on this coin answers 422 active_proposal_exists
         self.proposal = self._propose(bench.coin, "3600")
@@ -343,6 +348,15 @@ class Requests:
         if name == "migrator":
             return {"scheduled": "MigratorFunction"}
         if name == "tracker":
+            # the same pass for every cold start, this checkout's and the one compared alike:
+            # drain what the other functions' sends left open (a warm pass in this process),
+            # then reopen one landed buy, which the measured pass moves to finalized (statuses,
+            # the client's webhook settings, the record's update, its events enqueued)
+            from partner import tracker, txrecords
+            from partner.store import ddb
+
+            tracker.run()
+            ddb.put(txrecords.table(), self.tracked)
             return {"scheduled": "TrackerFunction"}
         if name == "fees_estimate":
             return {"method": "GET", "path": "/partner/v1/fees/estimate", "query": {"mint": b.coin},
@@ -462,7 +476,10 @@ def _summary(rows: list[dict[str, Any]], floor_ms: float, floor_response_ms: flo
         "import_ms": round(statistics.median(r["import_ms"] for r in rows), 1),
         "first_request_ms": round(statistics.median(r["first_ms"] for r in rows), 1),
         "status": sorted({r["status"] for r in rows}, key=str),
-        "goal_met": wall / floor_ms <= GOALS["cold_ratio"],
+        # both clocks: spawn to exit (the goal as first set) and spawn to response (what a Lambda
+        # cold start is; init is frozen out of the collector, which also makes the interpreter's
+        # exit cheaper, a gain Lambda never sees)
+        "goal_met": max(wall / floor_ms, response / floor_response_ms) <= GOALS["cold_ratio"],
     }
 
 
@@ -517,9 +534,35 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
             result["functions"][name]["before"] = _summary(per["before"][name], floor_ms, floor_response)
     if "before" in trees:
         result["before"] = str(before)
-    slowest = max(names, key=lambda n: result["functions"][n]["ms"])
+        result["warm_paired"] = warm_paired(reqs, [n for n in names if n in WARM_PAIRED], trees, iso)
+    slowest = max(names, key=lambda n: result["functions"][n]["response_ms"])
     result["import_breakdown"] = breakdown_of(bench, reqs, slowest, layers, runs + 1)
     return result
+
+
+WARM_PAIRED = ("me", "governance_read", "governance_votes_list", "transaction_status", "trades_quote",
+               "fees_estimate")
+
+
+def warm_paired(reqs: Requests, names: list[str], trees: dict[str, tuple[Path, dict[str, str]]], iso: bool,
+                processes: int = 3, repeat: int = 30) -> dict[str, Any]:
+    """Warm latency of the read endpoints, both checkouts alternating under the same load: in
+    each of `processes` fresh processes per checkout, `repeat` more of the same request after
+    the cold one (in-process handler calls against the devstack; percentiles of those)."""
+    out: dict[str, Any] = {"processes": processes, "repeat": repeat, "functions": {}}
+    for name in names:
+        times: dict[str, list[float]] = {t: [] for t in trees}
+        for i in range(processes):
+            for tree in (list(trees) if i % 2 == 0 else list(reversed(trees))):
+                root, tree_env = trees[tree]
+                spec = {"root": str(root), "function": name, "event": event_for(reqs.make(name, 7000 + i)),
+                        "repeat": repeat}
+                times[tree] += _child(spec, False, tree_env, iso)["warm_ms"]
+        out["functions"][name] = {t: {"p50_ms": round(pct(v, 0.5), 2), "p90_ms": round(pct(v, 0.9), 2)}
+                                  for t, v in times.items()}
+        log(f"warm (paired) {name}: " + ", ".join(f"{t} p50 {v['p50_ms']} ms"
+                                                  for t, v in out["functions"][name].items()))
+    return out
 
 
 def breakdown_of(bench: Bench, reqs: Requests, name: str, layers: str | None, i: int = 0) -> dict[str, Any]:
