@@ -8,8 +8,8 @@
   case, at any depth, also inside `headers`/`multiValueHeaders`) become `[REDACTED]`.
   The correlation id is API Gateway's request id (`requestContext.requestId`).
 * Metrics: CloudWatch EMF lines on stdout (`emf`, the format Powertools' Metrics wrote),
-  namespace `POWERTOOLS_METRICS_NAMESPACE` (template: `PartnerApi`). Domain code calls `count(name, **dimensions)` where the event happens;
-  counts are kept per invocation (thread-local, so the threaded devstack never mixes two
+  namespace `POWERTOOLS_METRICS_NAMESPACE` (template: `PartnerApi`). Domain code calls
+  `count(name, **dimensions)` where the event happens; counts are kept per invocation (thread-local, so the threaded devstack never mixes two
   requests) and flushed as one EMF blob per dimension set when the invocation ends.
   Outside an instrumented invocation (partnerctl, unit tests of domain code) counts are
   dropped. Emitted only inside Lambda (`AWS_LAMBDA_FUNCTION_NAME`) unless
@@ -136,8 +136,8 @@ def _flush(pending: dict[tuple, dict[str, int]]) -> None:
     namespace = os.getenv("POWERTOOLS_METRICS_NAMESPACE") or NAMESPACE
     service = os.getenv("POWERTOOLS_METRICS_SERVICE") or SERVICE
     for dims, metrics in pending.items():
-        rollup = [["service"]] if dims and any(name in ROLLUPS for name in metrics) else None
-        print(emf(namespace, {**dict(dims), "service": service}, metrics, rollup), flush=True)
+        rollups = [list(r) for r in sorted({ROLLUPS[name] for name in metrics if name in ROLLUPS})] if dims else []
+        print(emf(namespace, {**dict(dims), "service": service}, metrics, rollups), flush=True)
 
 
 class _Invocation:
