@@ -9,8 +9,9 @@
   The correlation id is API Gateway's request id (`requestContext.requestId`).
 * Metrics: CloudWatch EMF lines on stdout (`emf`, the format Powertools' Metrics wrote),
   namespace `POWERTOOLS_METRICS_NAMESPACE` (template: `PartnerApi`). Domain code calls
-  `count(name, **dimensions)` where the event happens; counts are kept per invocation (thread-local, so the threaded devstack never mixes two
-  requests) and flushed as one EMF blob per dimension set when the invocation ends.
+  `count(name, **dimensions)` where the event happens; counts are kept per invocation
+  (thread-local, so the threaded devstack never mixes two requests) and flushed as one EMF
+  blob per dimension set when the invocation ends.
   Outside an instrumented invocation (partnerctl, unit tests of domain code) counts are
   dropped. Emitted only inside Lambda (`AWS_LAMBDA_FUNCTION_NAME`) unless
   `POWERTOOLS_METRICS_DISABLED=false` asks for them elsewhere (tests), and never when it
