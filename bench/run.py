@@ -145,6 +145,9 @@ class Bench:
         self.stack.stop()
 
 
+LISTED_VOTES = 10  # votes on the proposal whose votes the bench lists
+
+
 class Requests:
     """One representative request per function. `make(name, i)` returns the request for
     the i-th call (some need a fresh code, token or wallet per call)."""
@@ -180,6 +183,12 @@ class Requests:
         # a real proposal on the bench coin, open for the whole run: reads, votes and cancels
         # answer 200; proposing again on this coin answers 422 active_proposal_exists
         self.proposal = self._propose(bench.coin, "3600")
+        # the votes to list: a proposal of its own with a fixed set of votes (the one above gains a
+        # voter with every governance_vote request, which would grow the listing as the run goes on)
+        listed_coin = bench.new_coin()
+        self.listed = self._propose(listed_coin, "3600")
+        for _ in range(LISTED_VOTES):
+            self._voter(listed_coin, self.listed)
         self.hook_client = self._webhook_receiver()
         self._closed: list[tuple[Any, Any, str]] = []  # (proposer, voter, proposal): voting over
         self._settled_voters: list[tuple[Any, str]] = []
@@ -255,7 +264,7 @@ class Requests:
             return {"method": "GET", "path": f"/partner/v1/governance/{b.coin}", "headers": self.readers[name].bearer(),
                     "resource": "/partner/v1/governance/{mint}"}
         if name == "governance_votes_list":
-            return {"method": "GET", "path": f"/partner/v1/governance/proposals/{self.proposal}/votes",
+            return {"method": "GET", "path": f"/partner/v1/governance/proposals/{self.listed}/votes",
                     "headers": self.readers[name].bearer(),
                     "resource": "/partner/v1/governance/proposals/{proposal}/votes"}
         if name == "transaction_status":
