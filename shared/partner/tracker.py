@@ -27,7 +27,7 @@ from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.rpc import BlockEngine, Rpc
 from partner.settings import get_settings
 from partner.store import ddb
-from partner.txstatus import INFLIGHT, _bundle_pk, _program_ids
+from partner.txstatus import INFLIGHT, bundle_pk, program_ids
 
 STATUS_BATCH = 256  # getSignatureStatuses' limit
 RANK = {"processed": 0, "confirmed": 1, "finalized": 2}
@@ -93,9 +93,9 @@ def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 
     clients = sorted({r["client_id"] for r in records})
     keys: dict[str, list[str]] = {settings.clients_table: clients}
     if unknown_bundled:
-        keys[settings.counters_table] = [_bundle_pk(r["pk"]) for r in unknown_bundled]
+        keys[settings.counters_table] = [bundle_pk(r["pk"]) for r in unknown_bundled]
     read = ddb.batch_get(keys)
-    bundle_of = {r["pk"]: (read.get(settings.counters_table, {}).get(_bundle_pk(r["pk"])) or {}).get("bundle_id")
+    bundle_of = {r["pk"]: (read.get(settings.counters_table, {}).get(bundle_pk(r["pk"])) or {}).get("bundle_id")
                  for r in unknown_bundled}
     failed_bundles = _failed_bundles(engine, {b for b in bundle_of.values() if b})
     hooks = {cid: item for cid, item in read[settings.clients_table].items() if webhooks.wants_events(item)}
@@ -123,7 +123,7 @@ def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 
 
 def _failure_code(rpc: Rpc, signature: str, found: dict[str, Any] | None) -> str:
     err = (found or {}).get("err")
-    return spec_code_for_transaction_error(err, _program_ids(rpc, Signature.from_string(signature))) or "tx_failed"
+    return spec_code_for_transaction_error(err, program_ids(rpc, Signature.from_string(signature))) or "tx_failed"
 
 
 def run_for(seconds: float, every: float = 5.0, **kwargs: Any) -> list[dict[str, Any]]:

@@ -43,10 +43,11 @@ def bundle_keys(signature: str) -> dict[str, list[str]]:
     over-long path value)."""
     if len(signature) > 100:
         return {}
-    return {get_settings().counters_table: [_bundle_pk(signature)], **txrecords.keys(signature)}
+    return {get_settings().counters_table: [bundle_pk(signature)], **txrecords.keys(signature)}
 
 
-def _bundle_pk(signature: str) -> str:
+def bundle_pk(signature: str) -> str:
+    """The counters-table key of the launch bundle a signature was sent in (read here and by the tracker)."""
     return f"BUNDLE#{signature}"
 
 
@@ -62,7 +63,7 @@ def record_bundle(bundle_id: str, signatures: list[str], *, last_valid_block_hei
         if last_valid_block_height is not None:
             values[":h"] = last_valid_block_height
             expression += ", last_valid_block_height = :h"
-        ddb.update(table, _bundle_pk(signature), expression, vals=values)
+        ddb.update(table, bundle_pk(signature), expression, vals=values)
 
 
 def _bundle_status(engine: BlockEngine, bundle_id: str) -> str:
@@ -73,7 +74,7 @@ def _bundle_status(engine: BlockEngine, bundle_id: str) -> str:
     return INFLIGHT.get(str(inflight.get("status")), "pending")
 
 
-def _program_ids(rpc: Rpc, signature: Signature) -> list[Pubkey] | None:
+def program_ids(rpc: Rpc, signature: Signature) -> list[Pubkey] | None:
     """Top-level program ids of a landed transaction (to map Custom(1) of System vs Token)."""
     found = rpc.call("getTransaction", [str(signature), {"encoding": "json", "maxSupportedTransactionVersion": 0}])
     if not found:
@@ -104,7 +105,7 @@ def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[
         out["slot"] = found.get("slot")
         if found.get("err") is not None:
             out["status"] = "failed"
-            out["error"] = spec_code_for_transaction_error(found["err"], _program_ids(rpc, signature)) or "tx_failed"
+            out["error"] = spec_code_for_transaction_error(found["err"], program_ids(rpc, signature)) or "tx_failed"
         else:
             out["status"] = found.get("confirmationStatus") or "processed"
     elif record is not None:
@@ -126,4 +127,4 @@ def lookup(text: str, read: dict[str, dict[str, Any]]) -> dict[str, Any]:
     signature = parse_signature(text)
     settings = get_settings()
     return status_of(signature, Rpc(settings.rpc_url), BlockEngine(settings.block_engine_url),
-                     read.get(_bundle_pk(text)), read.get(text))
+                     read.get(bundle_pk(text)), read.get(text))
