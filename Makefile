@@ -72,6 +72,7 @@ build: $(TOOLS)/.ready
 bench: $(VENV)/.ready build
 ifdef BEFORE
 	rm -rf bench/out/before && mkdir -p bench/out/before && git archive $(BEFORE) | tar -x -C bench/out/before
+	git rev-parse --short $(BEFORE) > bench/out/before/.rev
 	cd bench/out/before && PATH="$$(dirname $(PY313)):$$PATH" $(CURDIR)/$(TOOLS)/bin/sam build --template-file template.yaml
 	$(PY) -m bench.run --before bench/out/before
 else

@@ -542,7 +542,8 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
         if "before" in per and per["before"][name]:
             result["functions"][name]["before"] = _summary(per["before"][name], floor_ms, floor_response)
     if "before" in trees:
-        result["before"] = str(before)
+        rev = before / ".rev"  # written by `make bench BEFORE=<rev>`
+        result["before"] = rev.read_text().strip() if rev.exists() else str(before)
         result["warm_paired"] = warm_paired(reqs, [n for n in names if n in WARM_PAIRED], trees, iso)
     slowest = max(names, key=lambda n: result["functions"][n]["response_ms"])
     result["import_breakdown"] = breakdown_of(bench, reqs, slowest, layers, runs + 1)
