@@ -147,7 +147,8 @@ def _cold(cold: dict[str, Any], g: dict[str, Any], column: str) -> list[str]:
         intro = (f"A fresh `.venv/bin/python` process imports the function's `app.py` and serves one request "
                  f"against the devstack (wall time of the whole process, spawn to exit), median of {cold['runs']} "
                  f"runs. Floor: a fresh process that imports boto3 and makes one DynamoDB GetItem on the same "
-                 f"moto: **{cold['floor_ms']} ms** ({cold.get('floor_response_ms')} ms to its response).")
+                 f"moto: **{cold['floor_ms']} ms** ({cold.get('floor_response_ms')} ms to its response; "
+                 f"median of {cold.get('floor_runs', cold['runs'])} floor runs spread through the rounds).")
     else:
         intro = ("With only the layers: the same, run with `python -S` and only the `sam build` layers "
                  "(SharedLayer, DependenciesLayer) plus the runtime's boto3/botocore on the path, as in Lambda "

@@ -492,6 +492,9 @@ def _summary(rows: list[dict[str, Any]], floor_ms: float, floor_response_ms: flo
     }
 
 
+FLOOR_EVERY = 5  # a floor measurement before every 5 functions of a round (not once per round)
+
+
 def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
                 layers: str | None = None, before: Path | None = None,
                 before_layers: str | None = None) -> dict[str, Any]:
@@ -523,19 +526,22 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
     floors: list[dict[str, Any]] = []
     per: dict[str, dict[str, list[dict[str, Any]]]] = {t: {n: [] for n in names} for t in trees}
     for i in range(runs):
-        floors.append(_child(floor_spec, True, env, iso))
         order = list(trees) if i % 2 == 0 else list(reversed(trees))
-        for name in names:
+        for k, name in enumerate(names):
+            if k % FLOOR_EVERY == 0:  # the denominator of every ratio, sampled through the round
+                floors.append(_child(floor_spec, True, env, iso))
             for tree in order:
                 root, tree_env = trees[tree]
                 if not has(root, name):
                     continue
                 spec = {"root": str(root), "function": name, "event": event_for(reqs.make(name, i + 1))}
                 per[tree][name].append(_child(spec, False, tree_env, iso))
-        log(f"cold start ({'layers' if iso else 'venv'}) round {i + 1}/{runs}: floor {floors[-1]['wall_ms']:.0f} ms")
+        log(f"cold start ({'layers' if iso else 'venv'}) round {i + 1}/{runs}: floor "
+            f"{statistics.median(f['wall_ms'] for f in floors[-(len(names) + FLOOR_EVERY - 1) // FLOOR_EVERY:]):.0f} ms")
     floor_ms = statistics.median(f["wall_ms"] for f in floors)
     floor_response = statistics.median(f["response_ms"] for f in floors)
-    result: dict[str, Any] = {"runs": runs, "floor_ms": round(floor_ms, 1), "floor_response_ms": round(floor_response, 1),
+    result: dict[str, Any] = {"runs": runs, "floor_runs": len(floors),
+                              "floor_ms": round(floor_ms, 1), "floor_response_ms": round(floor_response, 1),
                               "functions": {}, "python_path": "layers" if iso else "venv"}
     for name in names:
         result["functions"][name] = _summary(per["now"][name], floor_ms, floor_response)
