@@ -143,17 +143,20 @@ def _cold(cold: dict[str, Any], g: dict[str, Any], column: str) -> list[str]:
     fns = cold["functions"]
     met = sum(1 for v in fns.values() if v["goal_met"])
     before = any("before" in v for v in fns.values())
+    split = (f"; import {cold['floor_import_ms']} ms, client and GetItem {cold['floor_first_ms']} ms"
+             if cold.get("floor_import_ms") is not None else "")
     if column == "venv":
         intro = (f"A fresh `.venv/bin/python` process imports the function's `app.py` and serves one request "
                  f"against the devstack (wall time of the whole process, spawn to exit), median of {cold['runs']} "
                  f"runs. Floor: a fresh process that imports boto3 and makes one DynamoDB GetItem on the same "
                  f"moto: **{cold['floor_ms']} ms** ({cold.get('floor_response_ms')} ms to its response; "
-                 f"median of {cold.get('floor_runs', cold['runs'])} floor runs spread through the rounds).")
+                 f"median of {cold.get('floor_runs', cold['runs'])} floor runs spread through the rounds{split}).")
     else:
         intro = ("With only the layers: the same, run with `python -S` and only the `sam build` layers "
                  "(SharedLayer, DependenciesLayer) plus the runtime's boto3/botocore on the path, as in Lambda "
                  "(the dev venv also holds dev-only packages such as rich and click, which `import httpx` picks "
-                 f"up). Floor there: **{cold['floor_ms']} ms** ({cold.get('floor_response_ms')} ms to its response).")
+                 f"up). Floor there: **{cold['floor_ms']} ms** ({cold.get('floor_response_ms')} ms to its response"
+                 f"{split}).")
     lines = [intro + f" Goal: every function at most {g.get('cold_ratio')}x the floor — "
              f"{_yes(met == len(fns))} ({met}/{len(fns)}).", ""]
     if before:

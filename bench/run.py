@@ -541,6 +541,8 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
     floor_ms = statistics.median(f["wall_ms"] for f in floors)
     floor_response = statistics.median(f["response_ms"] for f in floors)
     result: dict[str, Any] = {"runs": runs, "floor_runs": len(floors),
+                              "floor_import_ms": round(statistics.median(f["import_ms"] for f in floors), 1),
+                              "floor_first_ms": round(statistics.median(f["first_ms"] for f in floors), 1),
                               "floor_ms": round(floor_ms, 1), "floor_response_ms": round(floor_response, 1),
                               "functions": {}, "python_path": "layers" if iso else "venv"}
     for name in names:
