@@ -492,6 +492,11 @@ def _summary(rows: list[dict[str, Any]], floor_ms: float, floor_response_ms: flo
     }
 
 
+def _has(root: Path, name: str) -> bool:
+    """Whether the checkout at `root` has function `name` (an older one may not have it yet)."""
+    return (root / "functions" / name / "app.py").exists()
+
+
 FLOOR_EVERY = 5  # a floor measurement before every 5 functions of a round (not once per round)
 
 
@@ -515,12 +520,9 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
     floor_spec = {"table": table, "key": {"pk": {"S": "bench-none"}}}
     _child(floor_spec, True, env, iso)  # warm the OS file cache and .pyc files once
     names = only or FUNCTIONS
-    def has(root: Path, name: str) -> bool:  # a function the other checkout does not have yet
-        return (root / "functions" / name / "app.py").exists()
-
     for _, (root, tree_env) in trees.items():
         for name in names:
-            if has(root, name):
+            if _has(root, name):
                 _child({"root": str(root), "function": name, "event": event_for(reqs.make(name, 0))}, False, tree_env,
                        iso)
     floors: list[dict[str, Any]] = []
@@ -532,7 +534,7 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
                 floors.append(_child(floor_spec, True, env, iso))
             for tree in order:
                 root, tree_env = trees[tree]
-                if not has(root, name):
+                if not _has(root, name):
                     continue
                 spec = {"root": str(root), "function": name, "event": event_for(reqs.make(name, i + 1))}
                 per[tree][name].append(_child(spec, False, tree_env, iso))
@@ -573,7 +575,7 @@ def warm_paired(reqs: Requests, names: list[str], trees: dict[str, tuple[Path, d
         for i in range(processes):
             for tree in (list(trees) if i % 2 == 0 else list(reversed(trees))):
                 root, tree_env = trees[tree]
-                if not (root / "functions" / name / "app.py").exists():  # not in the older checkout
+                if not _has(root, name):
                     continue
                 spec = {"root": str(root), "function": name, "event": event_for(reqs.make(name, 7000 + i)),
                         "repeat": repeat}
