@@ -5,7 +5,8 @@ function directory and carries a prebuilt event (built by the driver, so this pr
 imports nothing the Lambda runtime would not). `--floor` instead imports boto3 and makes
 one DynamoDB GetItem: the floor every function is compared with. With `"repeat": n` in the spec
 (read-only requests) the same request is then served n more times, as `warm_ms`: warm
-latency, in-process, for paired comparisons. Prints one JSON line:
+latency, in-process, for paired comparisons. `--snapstart` serves a SnapStart restore instead
+(`snapstart` below). Prints one JSON line:
 import_ms, first_ms (handler call), status, and done_at (time.perf_counter() when the
 response was ready: CLOCK_MONOTONIC, the same clock as the driver's, so the driver gets
 spawn-to-response without the interpreter's exit).
@@ -49,7 +50,8 @@ def floor(spec: dict) -> dict:
             "status": out["ResponseMetadata"]["HTTPStatusCode"]}
 
 
-def function(spec: dict) -> dict:
+def load(spec: dict):
+    """Import the function's app.py as the Lambda runtime does (module `app`)."""
     import importlib.util
 
     path = f"{spec['root']}/functions/{spec['function']}/app.py"
@@ -58,6 +60,11 @@ def function(spec: dict) -> dict:
     module = importlib.util.module_from_spec(module_spec)
     sys.modules["app"] = module
     module_spec.loader.exec_module(module)
+    return module
+
+
+def function(spec: dict) -> dict:
+    module = load(spec)
     t1 = time.perf_counter()
     profile_dir = os.environ.get("BENCH_PROFILE")  # a cProfile of the first request, for digging
     if profile_dir:
@@ -69,8 +76,7 @@ def function(spec: dict) -> dict:
     else:
         out = module.lambda_handler(spec["event"], Context(spec["function"]))
     done = time.perf_counter()
-    status = out.get("statusCode") if isinstance(out, dict) else None
-    result = {"import_ms": (t1 - T0) * 1000, "first_ms": (done - t1) * 1000, "done_at": done, "status": status}
+    result = {"import_ms": (t1 - T0) * 1000, "first_ms": (done - t1) * 1000, "done_at": done, "status": _status(out)}
     if spec.get("repeat"):  # warm: the same (read-only) request again, in this now-warm process
         warm = []
         for _ in range(spec["repeat"]):
@@ -81,10 +87,67 @@ def function(spec: dict) -> dict:
     return result
 
 
+def _status(out) -> int | None:
+    return out.get("statusCode") if isinstance(out, dict) else None
+
+
+def snapstart(spec: dict) -> dict:
+    """SnapStart as Lambda pays it. This process is init: it imports the function and runs the
+    before-snapshot hooks (`partner.snapshot`), as Lambda does once per published version. Each
+    of `spec["events"]` is then served by a fork of it, the stand-in for an environment
+    restored from the snapshot: the child runs the after-restore hooks and serves that one
+    first request. `restore_ms` is fork to response (the same monotonic clock on both sides).
+    `warm_ms`: this process then restores too and serves `spec["warm"]` (its first request
+    excluded), the same function's warm latency for the same kind of request."""
+    module = load(spec)
+    from partner import snapshot
+
+    t1 = time.perf_counter()
+    snapshot.run_before_snapshot()
+    before_ms = (time.perf_counter() - t1) * 1000
+    restores = []
+    for event in spec["events"]:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        read_end, write_end = os.pipe()
+        t0 = time.perf_counter()
+        pid = os.fork()
+        if pid == 0:  # the restored environment
+            os.close(read_end)
+            try:
+                snapshot.run_after_restore()
+                out = module.lambda_handler(event, Context(spec["function"]))
+                row = {"restore_ms": (time.perf_counter() - t0) * 1000, "status": _status(out)}
+            except BaseException as exc:  # noqa: BLE001 - reported to the driver, which fails the run
+                row = {"error": repr(exc)}
+            os.write(write_end, json.dumps(row).encode())
+            sys.stdout.flush()
+            os._exit(0)
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as pipe:
+            data = pipe.read()
+        os.waitpid(pid, 0)
+        row = json.loads(data or b'{"error": "the restored child died"}')
+        if "error" in row:
+            raise RuntimeError(f"restored child failed: {row['error']}")
+        restores.append(row)
+    snapshot.run_after_restore()
+    warm = []
+    for k, event in enumerate(spec["warm"]):
+        t = time.perf_counter()
+        out = module.lambda_handler(event, Context(spec["function"]))
+        if k:
+            warm.append((time.perf_counter() - t) * 1000)
+    return {"before_snapshot_ms": before_ms, "restores": restores, "warm_ms": warm, "warm_status": _status(out)}
+
+
 def main() -> None:
     with open(sys.argv[-1]) as f:
         spec = json.load(f)
-    result = floor(spec) if "--floor" in sys.argv else function(spec)
+    if "--snapstart" in sys.argv:
+        result = snapstart(spec)
+    else:
+        result = floor(spec) if "--floor" in sys.argv else function(spec)
     if "--modules" in sys.argv:
         result["modules"] = sorted(m for m in sys.modules if "." not in m)
     sys.stdout.write(json.dumps(result) + "\n")

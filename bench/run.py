@@ -27,7 +27,7 @@ OUT = ROOT / "bench" / "out"
 PY = str(ROOT / ".venv" / "bin" / "python")
 CHILD = str(ROOT / "bench" / "coldstart_child.py")
 SOL = 10**9
-GOALS = {"cold_ratio": 1.5, "get_ddb_calls": 3, "trade_rpc": 3, "trade_kms": 1, "tps_ratio": 0.25, "layer_mb": 60}
+GOALS = {"cold_ratio": 1.5, "snapstart_ratio": 1.5, "get_ddb_calls": 3, "trade_rpc": 3, "trade_kms": 1, "tps_ratio": 0.25, "layer_mb": 60}
 REDIRECT = "http://localhost:8080/callback"
 PRIO = {"priorityFeeLamports": "1000", "tipLamports": "1000000"}
 T = 10**6  # one token in base units
@@ -560,6 +560,44 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
     return result
 
 
+SNAP_WARM = 10  # warm requests after the parent's own restore (the first is left out of the p50)
+
+
+def snapstart_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
+                     layers: str | None = None) -> dict[str, Any]:
+    """SnapStart: per function, one init process (import + before-snapshot hooks) forks `runs`
+    restored children, each serving one first request (bench/coldstart_child.py `snapstart`).
+    Goal: the median fork-to-response at most GOALS["snapstart_ratio"] x the same function's
+    own warm p50 for the same kind of request, measured in the parent after its own restore."""
+    base = {k: v for k, v in bench.env.items() if not k.startswith("PYTEST")}
+    base.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = _tree_env(base, None, layers)
+    result: dict[str, Any] = {"runs": runs, "warm_requests": SNAP_WARM - 1,
+                              "python_path": "layers" if layers else "venv", "functions": {}}
+    for name in only or FUNCTIONS:
+        spec = {"root": str(ROOT), "function": name,
+                "events": [event_for(reqs.make(name, 5000 + i)) for i in range(runs)],
+                "warm": [event_for(reqs.make(name, 5500 + i)) for i in range(SNAP_WARM)]}
+        path = OUT / f"snap-{name}.json"
+        path.write_text(json.dumps(spec))
+        proc = subprocess.run([PY, *(["-S"] if layers else []), CHILD, "--snapstart", str(path)],
+                              env=env, capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0:
+            raise RuntimeError(f"snapstart child failed ({name}): {proc.stderr[-2000:]}")
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+        restore = statistics.median(r["restore_ms"] for r in out["restores"])
+        warm = pct(out["warm_ms"], 0.5)
+        ratio = restore / warm if warm else float("inf")
+        result["functions"][name] = {
+            "restore_ms": round(restore, 1), "restore_max_ms": round(max(r["restore_ms"] for r in out["restores"]), 1),
+            "warm_p50_ms": round(warm, 1), "ratio": round(ratio, 2),
+            "before_snapshot_ms": round(out["before_snapshot_ms"], 1),
+            "status": sorted({r["status"] for r in out["restores"]} | {out["warm_status"]}, key=str),
+            "goal_met": ratio <= GOALS["snapstart_ratio"]}
+        log(f"snapstart {name}: restore {restore:.1f} ms, warm p50 {warm:.1f} ms ({ratio:.2f}x)")
+    return result
+
+
 # the read endpoints (not the tracker, a stateful batch, nor authorize, which renders a page)
 WARM_PAIRED = tuple(n for n in Requests.READ_ONLY if n not in ("tracker", "oauth_authorize"))
 
@@ -850,7 +888,7 @@ def machine() -> dict[str, Any]:
     return info
 
 
-DEFAULT_PARTS = "cold,calls,warm,tps,layers"
+DEFAULT_PARTS = "cold,snap,calls,warm,tps,layers"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -890,7 +928,7 @@ def main(argv: list[str] | None = None) -> int:
         log(f"{section}: load average {results['load_average'][section]}")
 
     load("start")
-    if parts & {"cold", "calls", "warm", "imports"}:
+    if parts & {"cold", "snap", "calls", "warm", "imports"}:
         bench = Bench()
         try:
             reqs = Requests(bench)
@@ -914,6 +952,10 @@ def main(argv: list[str] | None = None) -> int:
                                                                    before=before, before_layers=before_layers)
                     except RuntimeError as exc:
                         results["cold_start_layers"] = {"error": str(exc)[-500:]}
+            if "snap" in parts:
+                load("snapstart")
+                results["snapstart"] = snapstart_starts(bench, reqs, max(7, args.runs), args.only,
+                                                        _layer_path(Path(args.build_dir)))
             if "imports" in parts and "cold" not in parts:  # again, for the stored cold-start results
                 layers = _layer_path(Path(args.build_dir))
                 for key, path in (("cold_start", None), ("cold_start_layers", layers)):
@@ -928,7 +970,7 @@ def main(argv: list[str] | None = None) -> int:
         results["chain_tps"] = chain_tps(args.tx)
     if "layers" in parts:
         results["layers"] = layer_sizes(Path(args.build_dir))
-    for key in ("cold_start", "cold_start_layers", "calls", "warm", "chain_tps", "layers"):
+    for key in ("cold_start", "cold_start_layers", "snapstart", "calls", "warm", "chain_tps", "layers"):
         if key not in results and key in previous:
             results[key] = previous[key]  # a partial run keeps the other sections
         elif args.only and key in ("calls", "warm") and key in previous:
