@@ -45,7 +45,7 @@ PIN_PREFIX = "pins/"
 FAULT_MODES = ("down", "slow", "wrong_cid")
 WRONG_CID = "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQH"  # the empty file's CID
 
-_CID_RE = re.compile(r"^(Qm[1-9A-HJ-NP-Za-km-z]{44}|b[a-z2-7]{20,})$")
+_CID_RE = re.compile(r"Qm[1-9A-HJ-NP-Za-km-z]{44}|b[a-z2-7]{20,}")  # fullmatch
 
 # --------------------------------------------------------------------------- faults
 
@@ -355,7 +355,7 @@ def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
 
         def _gateway(self, rest: str) -> None:
             cid = rest.split("/", 1)[0].split("?", 1)[0]
-            if not _CID_RE.match(cid):
+            if not _CID_RE.fullmatch(cid):
                 return self._send(400, f"invalid CID {cid!r}\n".encode(), "text/plain")
             found = server.get(cid)
             if found is None:

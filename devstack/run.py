@@ -311,6 +311,18 @@ Stop with Ctrl-C. State lives in memory and is gone when it stops.
 """
 
 
+def write_env_file(stack: Devstack, directory: Path = STATE) -> Path:
+    """`<directory>/env.json` (mode 0600): the functions' environment plus `GATEWAY_URL`, so that
+    partnerctl run from the repository root reaches this stack, on whatever port it runs
+    (`dev fault kms|dynamodb|pinning` and `dev fault clear` talk to the gateway)."""
+    directory.mkdir(exist_ok=True)
+    env_file = directory / "env.json"
+    env_file.touch(mode=0o600)
+    env_file.chmod(0o600)
+    env_file.write_text(json.dumps({**stack.env, "GATEWAY_URL": stack.url}, indent=2))
+    return env_file
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=int(os.environ.get("GATEWAY_PORT", 3000)))
@@ -321,10 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         seeded = seed(stack)
         stack.start_schedules(SCHEDULE_SECONDS)
-        STATE.mkdir(exist_ok=True)
-        env_file = STATE / "env.json"
-        env_file.write_text(json.dumps(stack.env, indent=2))
-        env_file.chmod(0o600)
+        write_env_file(stack)
         (STATE / "seed.json").write_text(json.dumps(seeded, indent=2))
         print(usage(stack, seeded), flush=True)
         stopped = threading.Event()

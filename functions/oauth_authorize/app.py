@@ -31,7 +31,8 @@ def show() -> Response:
 def decide() -> Response:
     web.take_ip_bucket(app, "authorize")
     try:
-        form = http.parse_params(app.current_event.decoded_body, http.header(app.current_event.headers, "content-type"),
+        event = app.current_event
+        form = http.parse_params(http.body_text(event, "invalid_request"), http.header(event.headers, "content-type"),
                                  allow_json=False)
         session = authorize.session_from_cookie(http.header(app.current_event.headers, "cookie"))
         if session is None:

@@ -11,7 +11,7 @@ app = web.oauth_app(no_store=True)
 def revoke() -> Response:
     web.take_ip_bucket(app, "oauth")
     event = app.current_event
-    params = http.parse_params(event.decoded_body, http.header(event.headers, "content-type"))
+    params = http.parse_params(http.body_text(event, "invalid_request"), http.header(event.headers, "content-type"))
     caller = client_auth.authenticate(http.header(event.headers, "authorization"), params)
     grants.revoke(caller, params)
     return http.json_response(200, {}, web.NO_STORE)

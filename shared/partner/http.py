@@ -2,12 +2,16 @@
 
 Each function builds its resolver with `make_app()` and exposes `entry(app, bucket)` as
 its handler. Every response of a route that has a rate-limit bucket carries the bucket's
-`x-ratelimit-*` headers; errors become the spec's Error object.
+`x-ratelimit-*` headers; errors become the spec's Error object. Every response carries
+`Strict-Transport-Security`, and every /partner/v1 response `Cache-Control: no-store`
+(`secure_headers`). A request body is text (`body_text`) and a JSON body is parsed with
+its nesting bounded (`loads`), so neither bytes nor depth can end in a 500.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -22,7 +26,13 @@ logger = observability.logger  # structured JSON, redacting, correlation id = AP
 _local = threading.local()
 
 MAX_JSON_BODY = 64 * 1024
+MAX_JSON_DEPTH = 64  # request bodies are flat; json.loads recurses once per level
 JSON = "application/json"
+# Two years, every subdomain; no `preload` while the API host is not final (spec, Versioning).
+HSTS = "max-age=63072000; includeSubDomains"
+PARTNER_PREFIX = "/partner/v1/"
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
 
 
 def set_bucket(state: BucketState) -> None:
@@ -89,18 +99,56 @@ def entry(app: App, bucket: str | None = None) -> Callable[[dict, Any], dict]:
         _local.code = None
         _local.bucket = ratelimit.untouched(bucket) if bucket else None
         response = app.resolve(event, context)
+        multi = response.get("multiValueHeaders") or {}
         state: BucketState | None = getattr(_local, "bucket", None)
         if state is not None:
-            multi = response.setdefault("multiValueHeaders", {}) or {}
             for name, value in state.headers().items():
                 multi[name] = [value]
-            response["multiValueHeaders"] = multi
+        secure_headers(multi, str(event.get("path") or ""))
+        response["multiValueHeaders"] = multi
         return response
 
     return observability.instrument_api(lambda_handler, lambda: getattr(_local, "code", None))
 
 
+def secure_headers(multi: dict[str, list[str]], path: str) -> None:
+    """Add HSTS to every answer and `Cache-Control: no-store` to every /partner/v1 answer (all
+    statuses: answers carry user data, errors and 429s too), unless the answer set its own."""
+    present = {name.lower() for name in multi}
+    if "strict-transport-security" not in present:
+        multi["Strict-Transport-Security"] = [HSTS]
+    if path.startswith(PARTNER_PREFIX) and "cache-control" not in present:
+        multi["Cache-Control"] = ["no-store"]
+
+
 # ---------------------------------------------------------------- request helpers
+
+class TooDeep(ValueError):
+    """A JSON text nested deeper than `MAX_JSON_DEPTH`."""
+
+
+def loads(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """`json.loads`, refusing (TooDeep) a text nested deeper than `max_depth` before parsing it, so
+    no depth reaches the parser's recursion limit (a RecursionError). Brackets inside strings do
+    not count; a text with at most `max_depth` brackets in all is parsed at once."""
+    if text.count("[") + text.count("{") > max_depth:
+        depth = 0
+        for bracket in _BRACKET.findall(_JSON_STRING.sub("", text)):
+            depth += 1 if bracket in "[{" else -1
+            if depth > max_depth:
+                raise TooDeep(f"nested deeper than {max_depth} levels")
+    return json.loads(text)
+
+
+def body_text(event: Any, code: str) -> str | None:
+    """The request body as text (`event`: a router Event); a base64 body that does not decode, or
+    bytes that are not UTF-8, is 400 `code` (`invalid_input`, or OAuth's `invalid_request`)."""
+    try:
+        return event.decoded_body
+    except ValueError as exc:  # binascii.Error, UnicodeDecodeError
+        raise ApiError(code, "The request body is not UTF-8 text.") from exc
+
+
 
 def header(event_headers: dict[str, str] | None, name: str) -> str | None:
     lname = name.lower()
@@ -134,7 +182,9 @@ def parse_params(body: str | None, content_type: str | None, *, allow_json: bool
         return single_params(parse_qsl(text, keep_blank_values=True, strict_parsing=False))
     if ctype == JSON and allow_json:
         try:
-            data = json.loads(text or "null")
+            data = loads(text or "null")
+        except TooDeep as exc:
+            raise ApiError("invalid_request", f"The JSON body is {exc}.") from exc
         except ValueError as exc:
             raise ApiError("invalid_request", "The body is not valid JSON.") from exc
         if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
@@ -212,10 +262,11 @@ def write_endpoint(method_path: str, bucket: str, scope: str, model: type, actio
     def _write() -> Response:
         event = app.current_event
         principal = access.admit(event.headers, route, set_bucket)
-        request = parse_json(event.decoded_body, header(event.headers, "content-type"), model, special)
+        text = body_text(event, "invalid_input")
+        request = parse_json(text, header(event.headers, "content-type"), model, special)
         if not keyed:
             return json_response(200, action(principal, request))
-        return write_once(event.raw_event, principal, lambda: idempotency.json_digest(event.decoded_body),
+        return write_once(event.raw_event, principal, lambda: idempotency.json_digest(text),
                           lambda: action(principal, request))
 
     return app, entry(app, bucket)

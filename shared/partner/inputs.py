@@ -1,7 +1,9 @@
 """Request bodies of the write endpoints: strict, exact to the spec's field rules.
 
-Amounts are integer strings in base units (`^[0-9]+$`, at most u64 max); a decimal, a
-number, a sign or whitespace is `invalid_input`. Unknown fields are refused.
+Amounts are integer strings in base units (digits only, matched in full: `$` would also
+match before a final newline; at most u64 max); a decimal, a number, a sign or whitespace
+(a trailing newline too) is `invalid_input`. Unknown fields are refused. A JSON body nested
+deeper than `http.MAX_JSON_DEPTH` is `invalid_input` before it is parsed (`http.loads`).
 
 A request is a class of declared fields (no pydantic at run time: building pydantic models
 cost every write function ~50-60 ms of cold start; docs/benchmarks.md):
@@ -21,25 +23,25 @@ tools/openapi.py builds the OpenAPI schemas from the same declarations.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 
 from partner.errors import ApiError
+from partner.http import TooDeep, loads
 from partner.limits import MIN_PRIORITY_FEE, MIN_TIP, check_address
 
 U64_MAX = 2**64 - 1
 MAX_JSON_BODY = 64 * 1024
-_DIGITS = re.compile(r"^[0-9]+$")
+_DIGITS = re.compile(r"[0-9]+")  # with fullmatch: `$` also matches before a trailing newline
 
 
 # ------------------------------------------------------------------ value rules
 
 
 def _amount(value: str) -> str:
-    if not _DIGITS.match(value) or len(value) > 20 or int(value) > U64_MAX:
+    if not _DIGITS.fullmatch(value) or len(value) > 20 or int(value) > U64_MAX:
         raise ValueError("must be an integer string of base units (no sign, no decimals) within u64")
     return value
 
@@ -221,6 +223,8 @@ class WriteFields(Request):
 M = TypeVar("M", bound=Request)
 
 
+
+
 def parse_json(body: str | None, content_type: str | None, model: type[M],
                special: dict[str, str] | None = None) -> M:
     """Parse a JSON body into `model`; `special` maps a field to its own error code."""
@@ -231,7 +235,9 @@ def parse_json(body: str | None, content_type: str | None, model: type[M],
     if len(text.encode()) > MAX_JSON_BODY:
         raise ApiError("invalid_input", "The JSON body is over 64 KiB.")
     try:
-        data = json.loads(text)
+        data = loads(text)
+    except TooDeep as exc:
+        raise ApiError("invalid_input", f"The JSON body is {exc}.") from exc
     except ValueError as exc:
         raise ApiError("invalid_input", "The body is not valid JSON.") from exc
     if not isinstance(data, dict):

@@ -55,7 +55,7 @@ from partner.chain import programs as P
 from partner.chain.layouts import Global, LayoutError
 from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, unavailable
 from partner.chain.tx import WriteFees, assemble, check_size, sign, submit
-from partner.coin_fields import Image, normalize_name, normalize_symbol, read_image
+from partner.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
 from partner.errors import ApiError
 from partner.inputs import Amount, PositiveAmount, PriorityFee, Request, Text, validate
 from partner.router import Response
@@ -72,7 +72,7 @@ LAUNCH_UNITS = 300_000
 BUY_UNITS = 200_000
 DOCUMENT_FIELDS = ("name", "symbol", "description", "image", "website", "twitter", "telegram")
 CLAMP_LIMITS = ("token_balance", "net_bought", "migration_threshold")
-_DIGITS = re.compile(r"^[0-9]{1,5}$")
+_DIGITS = re.compile(r"[0-9]{1,5}")  # fullmatch: `$` also matches before "\n"
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ RULES = LaunchRules()
 
 
 def _slippage(value: str) -> str:
-    if not _DIGITS.match(value) or int(value) > BPS:
+    if not _DIGITS.fullmatch(value) or int(value) > BPS:
         raise ValueError("must be an integer from 0 to 10000")
     return value
 
@@ -164,7 +164,7 @@ def parse_form(form: multipart.Form) -> LaunchForm:
         return None if value is None else int(value)
 
     return LaunchForm(
-        name=name, symbol=symbol, description=fields.description or "", links=normalized, image=image,
+        name=name, symbol=symbol, description=clean_description(fields.description or ""), links=normalized, image=image,
         priority_fee_lamports=prio, initial_buy_sol=_int(fields.initialBuySol),
         initial_buy_tokens=_int(fields.initialBuyTokens), initial_buy_max_sol_in=_int(fields.initialBuyMaxSolIn),
         slippage_bps=int(fields.slippageBps or 0), max_bypass_fee_lamports=_int(fields.maxBypassFeeLamports),

@@ -10,12 +10,12 @@ from solders.pubkey import Pubkey
 TRADE_UNITS = 200_000  # the compute-unit limit the service sets on a trade
 MIN_PRIORITY_FEE = 1000  # lamports, the spec's minimums
 MIN_TIP = 1_000_000
-_BASE58 = re.compile(r"^[1-9A-HJ-NP-Za-km-z]{32,44}$")
+_BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")  # fullmatch: `$` also matches before "\n"
 
 
 def check_address(value: str) -> str:
     """A Base58 public key, else ValueError."""
-    if not _BASE58.match(value):
+    if not _BASE58.fullmatch(value):
         raise ValueError("must be a Base58 public key")
     try:
         Pubkey.from_string(value)

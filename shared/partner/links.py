@@ -33,10 +33,10 @@ __all__ = ["MAX_LINK_CHARS", "LINK_FIELDS", "website", "twitter", "telegram", "n
 MAX_LINK_CHARS = 300
 LINK_FIELDS = ("website", "twitter", "telegram")
 
-_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
-_TLD = re.compile(r"^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$")
-_TWITTER_HANDLE = re.compile(r"^[A-Za-z0-9_]{1,15}$")
-_TELEGRAM_HANDLE = re.compile(r"^[A-Za-z0-9_]{5,32}$")
+_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")  # these four with fullmatch, never `$`
+_TLD = re.compile(r"(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})")
+_TWITTER_HANDLE = re.compile(r"[A-Za-z0-9_]{1,15}")
+_TELEGRAM_HANDLE = re.compile(r"[A-Za-z0-9_]{5,32}")
 _TWITTER_HOSTS = {"twitter.com", "x.com"}
 _TELEGRAM_HOSTS = {"t.me", "telegram.me"}
 _HOST_PREFIXES = ("www.", "mobile.")
@@ -83,9 +83,9 @@ def _dotted_host(host: str) -> bool:
     if not host or len(host) > 253 or "." not in host:
         return False
     labels = host.rstrip(".").split(".") if host.endswith(".") else host.split(".")
-    if len(labels) < 2 or not all(_LABEL.match(label) for label in labels):
+    if len(labels) < 2 or not all(_LABEL.fullmatch(label) for label in labels):
         return False
-    return bool(_TLD.match(labels[-1]))
+    return bool(_TLD.fullmatch(labels[-1]))
 
 
 def website(value: str) -> str:
@@ -110,7 +110,7 @@ def _handle(value: str, field: str, hosts: set[str], pattern: re.Pattern, reserv
     if value == "":
         return ""
     bare = value[1:] if value.startswith("@") else value
-    if pattern.match(bare):
+    if pattern.fullmatch(bare):
         return bare
     if value.startswith("@"):
         raise _invalid(field, f"{field} handle must match {rule}.")
@@ -127,7 +127,7 @@ def _handle(value: str, field: str, hosts: set[str], pattern: re.Pattern, reserv
     if len(segments) != 1:
         raise _invalid(field, f"{field} URL must name exactly one account, like {sorted(hosts)[0]}/<handle>.")
     handle = segments[0].lstrip("@")
-    if not pattern.match(handle) or handle.lower() in reserved:
+    if not pattern.fullmatch(handle) or handle.lower() in reserved:
         raise _invalid(field, f"{field} handle must match {rule}.")
     return handle
 

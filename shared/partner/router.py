@@ -114,7 +114,8 @@ class App:
 
     def route(self, rule: str, method: str) -> Callable[[Callable[..., Response]], Callable[..., Response]]:
         rule = rule.rstrip("/")
-        pattern = re.compile("^" + _PARAM.sub(rf"(?P<\1>[{_SAFE_URI}{_UNSAFE_URI}\\w]+)", rule) + "/*$")
+        # matched with fullmatch: `$` would also match before a trailing newline
+        pattern = re.compile(_PARAM.sub(rf"(?P<\1>[{_SAFE_URI}{_UNSAFE_URI}\\w]+)", rule) + "/*")
 
         def register(fn: Callable[..., Response]) -> Callable[..., Response]:
             self._routes.append((method.upper(), pattern, fn))
@@ -154,7 +155,7 @@ class App:
         try:
             for route_method, pattern, fn in self._routes:
                 if route_method == method:
-                    match = pattern.match(path)
+                    match = pattern.fullmatch(path)
                     if match:
                         return fn(**match.groupdict())
             if self._not_found is None:

@@ -51,7 +51,7 @@ from partner.chain.layouts import CoinMetadata, Governance, Proposal, decode_own
 from partner.chain.rpc import Rpc
 from partner.chain.state import CLOCK_SYSVAR
 from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
-from partner.coin_fields import Image, normalize_name, normalize_symbol, read_image
+from partner.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
 from partner.errors import ApiError
 from partner.inputs import Address, Amount, PositiveAmount, Text, WriteFields, validate
 from partner.router import Response
@@ -108,7 +108,7 @@ def parse_form(form: multipart.Form) -> UpdateContentForm:
     if fields.symbol is not None:
         patch["symbol"] = normalize_symbol(fields.symbol)
     if fields.description is not None:
-        patch["description"] = fields.description
+        patch["description"] = clean_description(fields.description)
     for name in links.LINK_FIELDS:
         value = getattr(fields, name)
         if value is not None:

@@ -51,8 +51,8 @@ MAX_VOTES = 200
 SIGNATURE_PAGE = 1000
 MAX_SIGNATURE_PAGES = 20
 RECEIPT_SIGNATURES = 50
-_BASE58 = re.compile(r"^[1-9A-HJ-NP-Za-km-z]{32,44}$")
-_DIGITS = re.compile(r"^[0-9]+$")
+_BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")  # fullmatch: `$` also matches before "\n"
+_DIGITS = re.compile(r"[0-9]+")
 _B58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
 
@@ -62,7 +62,7 @@ def rpc() -> Rpc:
 
 def parse_address(text: str | None) -> Pubkey | None:
     """A Base58 public key, or None when malformed (never raises)."""
-    if not isinstance(text, str) or not _BASE58.match(text):
+    if not isinstance(text, str) or not _BASE58.fullmatch(text):
         return None
     try:
         return Pubkey.from_string(text)
@@ -75,7 +75,7 @@ def parse_limit(value: str | None) -> int:
     if value is None:
         return DEFAULT_VOTES
     text = value.strip()
-    if not _DIGITS.match(text):
+    if not _DIGITS.fullmatch(text):
         return DEFAULT_VOTES
     n = int(text[:12]) if len(text) <= 12 else MAX_VOTES + 1
     if n <= 0:
