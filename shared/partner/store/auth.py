@@ -4,9 +4,12 @@ Items live in the auth table under digests of the secrets (never the secrets):
   AC#<digest>          authorization code (single use, 5 minutes)
   AT#<digest>          access token (30 minutes)
   RT#<digest>          refresh token (60 days, single use: rotation)
-  GRANT#<user>#<client> the user's grant to a client: a generation number and the set of
-                       revoked token families. Bumping the generation revokes every token
-                       of the grant; a family is everything issued from one code.
+  GRANT#<user>#<client> the user's grant to a client: a generation number, the set of
+                       revoked token families and an access generation. Bumping the
+                       generation revokes every token of the grant; a family is everything
+                       issued from one code; bumping the access generation (`agen`) revokes
+                       every access token of the grant issued before (each access token
+                       records the `agen` it was issued in).
   SES#<digest>         a platform session (the consent page's login)
 The per-request token check reads the token item, the grant, the client and the user in
 one strongly consistent BatchGetItem, so revocation is immediate.
@@ -98,6 +101,14 @@ def revoke_family(user_id: str, client_id: str, family: str) -> None:
     )
 
 
+def revoke_family_and_access(user_id: str, client_id: str, family: str) -> None:
+    """Revoking a refresh token: its family, and every access token of the grant (one UpdateItem)."""
+    ddb.update(
+        table(), grant_pk(user_id, client_id), "ADD revoked_fams :fam, agen :one",
+        vals={":fam": {family}, ":one": 1},
+    )
+
+
 def revoke_grant(user_id: str, client_id: str) -> None:
     ddb.update(table(), grant_pk(user_id, client_id), "ADD gen :one", vals={":one": 1})
 
@@ -107,9 +118,12 @@ def revoke_access_token(pk: str) -> None:
 
 
 def grant_allows(grant: dict[str, Any] | None, token: dict[str, Any]) -> bool:
-    """A token is live only in its grant's current generation and unrevoked family."""
+    """A token is live only in its grant's current generation and unrevoked family; an
+    access token also only in the grant's current access generation."""
     if grant is None:
         return False
     if int(grant.get("gen", 0)) != int(token["gen"]):
+        return False
+    if token.get("kind") == "access" and int(token.get("agen", 0)) < int(grant.get("agen", 0)):
         return False
     return token["fam"] not in (grant.get("revoked_fams") or set())
