@@ -1,4 +1,5 @@
-"""Fixed 60-second windows: per-endpoint buckets, the tier budget and the auth lockout."""
+"""Fixed 60-second windows for the per-endpoint buckets and the tier budget; a sliding
+five-minute window for the failed-authentication lockout."""
 
 from __future__ import annotations
 
@@ -77,25 +78,44 @@ def take_tier(client_id: str, tier: str) -> None:
         )
 
 
-def _lockout_key(client_id: str, now: float) -> tuple[str, int]:
-    start, reset = _window(now, LOCKOUT_WINDOW)
-    return f"FAIL#{client_id}#{start}", reset
+def _lockout_pk(client_id: str) -> str:
+    return f"FAIL#{client_id}"
+
+
+def lockout_retry_after(stamps_ms: list[int], now: float) -> int | None:
+    """Seconds until fewer than LOCKOUT_FAILURES failures lie within the last LOCKOUT_WINDOW
+    seconds (a sliding window: any five minutes), or None when there are fewer already.
+    A failure at t counts while now - t < LOCKOUT_WINDOW."""
+    now_ms, window_ms = now * 1000, LOCKOUT_WINDOW * 1000
+    recent = sorted(t for t in stamps_ms if t > now_ms - window_ms)
+    if len(recent) < LOCKOUT_FAILURES:
+        return None
+    # the client is back under the limit once this one, the 20th newest, is out of the window
+    pivot = recent[len(recent) - LOCKOUT_FAILURES]
+    return max(1, math.ceil((pivot + window_ms - now_ms) / 1000))
 
 
 def check_lockout(client_id: str) -> None:
-    pk, reset = _lockout_key(client_id, clock.now())
-    if counters.read(pk) >= LOCKOUT_FAILURES:
+    retry_after = lockout_retry_after(counters.events(_lockout_pk(client_id)), clock.now())
+    if retry_after is not None:
         observability.count("RateLimited", layer="lockout")
         raise ApiError(
             "too_many_failed_attempts",
-            "Too many failed client authentications for this client; wait for the window to end.",
-            headers={"retry-after": str(reset)},
-            retryAfterSeconds=reset,
+            "Too many failed client authentications for this client in the last five minutes; "
+            "retry after retry-after seconds.",
+            headers={"retry-after": str(retry_after)},
+            retryAfterSeconds=retry_after,
         )
 
 
 def record_failure(client_id: str) -> None:
+    """Append the failure to the client's list (one UpdateItem, never lost under concurrency);
+    once LOCKOUT_FAILURES entries have expired, drop them (one conditional UpdateItem), so the
+    list stays small: about twice the limit at most, plus what a burst adds at once."""
     now = clock.now()
-    pk, _ = _lockout_key(client_id, now)
-    start = int(now // LOCKOUT_WINDOW) * LOCKOUT_WINDOW
-    counters.add(pk, 1, start + LOCKOUT_WINDOW + 60)
+    pk = _lockout_pk(client_id)
+    stamps, trims = counters.append_event(pk, int(now * 1000), int(now) + LOCKOUT_WINDOW + 60)
+    cutoff = now * 1000 - LOCKOUT_WINDOW * 1000
+    expired = [i for i, t in enumerate(stamps) if t <= cutoff]
+    if len(expired) >= LOCKOUT_FAILURES:
+        counters.drop_events(pk, expired, trims)  # a concurrent trim that won did the same work

@@ -92,19 +92,35 @@ def test_revoke_rotated_refresh_token_kills_the_whole_chain(client, user, ip):
     assert_invalid_grant(refresh(client, pair["refresh_token"], ip=ip))
 
 
-def test_revoke_refresh_token_leaves_other_authorizations(aws_stack, client, user, ip):
-    """Documented decision (grants.revoke): the tokens issued from the same code (RFC 7009's
-    'same authorization grant'); another consent of the same user keeps working."""
+def test_revoke_refresh_token_revokes_every_access_token_of_its_grant(aws_stack, client, user, ip):
+    """Design section 3 (RFC 7009 2.1): revoking a refresh token revokes its grant's access
+    tokens: every access token of this user and client, not only those of the token's own
+    code (issue 17, item 8). The refresh token and its rotation chain die; another consent's
+    refresh token is not revoked and mints working access tokens; other grants are untouched."""
     from partner import admin
 
     conn = connect(client, user, ip=ip)
     other = connect(client, user, ip=ip)
+    rotated = refresh(client, other.refresh, ip=ip).json          # the other consent, refreshed once
     bob = connect(client, admin.create_user(twitter="bob"), ip=ip)
+    elsewhere = connect(admin.create_client(name="Elsewhere", redirect_uri=REDIRECT), user, ip=ip)
+
     assert_revoked_ok(revoke(client, {"token": conn.refresh}, ip=ip))
     assert_invalid_token(me(conn.access))
-    assert me(other.access).status == 200
-    assert refresh(client, other.refresh, ip=ip).status == 200
+    assert_invalid_grant(refresh(client, conn.refresh, ip=ip))
+    # every access token of the grant is dead, whichever code issued it
+    assert_invalid_token(me(other.access))
+    assert_invalid_token(me(rotated["access_token"]))
+    # the other consent's live refresh token still works, and what it mints now is live
+    fresh = refresh(client, rotated["refresh_token"], ip=ip)
+    assert fresh.status == 200, fresh.body
+    assert me(fresh.json["access_token"]).status == 200
+    # other grants: another user of this client, this user with another client
     assert me(bob.access).status == 200
+    assert me(elsewhere.access).status == 200
+    # a new consent after the revocation works
+    again = connect(client, user, ip=ip)
+    assert me(again.access).status == 200
 
 
 @pytest.mark.parametrize("token", [

@@ -58,10 +58,12 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
         ("ClientsTable", "dynamodb:GetItem"), ("UsersTable", "dynamodb:GetItem"),
         ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:PutItem"),
     } | WINDOWS | MAC,
+    # issuance is one TransactWriteItems (consume, grant check, the new pair): IAM authorizes
+    # it by its actions' UpdateItem, ConditionCheckItem and PutItem (issue 17)
     "OAuthTokenFunction": {
         ("ClientsTable", "dynamodb:GetItem"),
         ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:UpdateItem"),
-        ("AuthTable", "dynamodb:BatchWriteItem"),
+        ("AuthTable", "dynamodb:PutItem"), ("AuthTable", "dynamodb:ConditionCheckItem"),
     } | WINDOWS | READ_COUNTER | MAC,
     "OAuthRevokeFunction": {
         ("ClientsTable", "dynamodb:GetItem"),

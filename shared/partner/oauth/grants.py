@@ -27,24 +27,28 @@ def _required(params: dict[str, str], *names: str) -> list[str]:
     return [params[n] for n in names]
 
 
-def issue_pair(*, user_id: str, client_id: str, key_id: str, family: str, gen: int,
-               granted: tuple[str, ...]) -> dict[str, Any]:
+def new_pair(*, user_id: str, client_id: str, key_id: str, family: str, grant: dict[str, Any],
+             gen: int, granted: tuple[str, ...]) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """A fresh access and refresh token: (their auth-table items, the token response). The
+    access token records the grant's access generation (revoking a refresh token bumps it)."""
     now = clock.now_int()
     access = tokens.new_bound_token(tokens.ACCESS, user_id, client_id)
     refresh = tokens.new_bound_token(tokens.REFRESH, user_id, client_id)
     common = {"uid": user_id, "cid": client_id, "key_id": key_id, "fam": family, "gen": gen,
               "scopes": list(granted)}
-    store.put_many({
-        f"AT#{crypto.digest(access, 'access')}": dict(common, kind="access", exp=now + ACCESS_TTL, revoked=False),
+    items = {
+        f"AT#{crypto.digest(access, 'access')}": dict(common, kind="access", exp=now + ACCESS_TTL, revoked=False,
+                                                      agen=int(grant.get("agen", 0))),
         f"RT#{crypto.digest(refresh, 'refresh')}": dict(common, kind="refresh", exp=now + REFRESH_TTL, used=False),
-    })
-    return {
+    }
+    answer = {
         "access_token": access,
         "token_type": "Bearer",
         "expires_in": ACCESS_TTL,
         "refresh_token": refresh,
         "scope": " ".join(granted),
     }
+    return items, answer
 
 
 def _check_scope_param(params: dict[str, str], granted: tuple[str, ...]) -> None:
@@ -75,12 +79,20 @@ def authorization_code(caller: AuthenticatedClient, params: dict[str, str]) -> d
         raise invalid_grant("code_verifier does not match the code_challenge.")
     granted = tuple(item["scopes"])
     _check_scope_param(params, granted)
-    if not store.consume(pk, now):
-        store.revoke_family(item["uid"], client_id, item["fam"])
-        raise invalid_grant("The authorization code was already used; every token issued from it is revoked.")
-    grant = store.open_grant(item["uid"], client_id)
-    return issue_pair(user_id=item["uid"], client_id=client_id, key_id=caller.key_id, family=item["fam"],
-                      gen=int(grant["gen"]), granted=granted)
+    # Consuming the code and writing the pair are one transaction (a failed write consumes
+    # nothing). Codes outlive a grant revocation, so a generation moved meanwhile is retried.
+    for _ in range(3):
+        grant = store.open_grant(item["uid"], client_id)
+        items, answer = new_pair(user_id=item["uid"], client_id=client_id, key_id=caller.key_id,
+                                 family=item["fam"], grant=grant, gen=int(grant["gen"]), granted=granted)
+        outcome = store.consume_and_put(pk, now, user_id=item["uid"], client_id=client_id, gen=int(grant["gen"]),
+                                        family=item["fam"], items=items)
+        if outcome is None:
+            return answer
+        if outcome == store.USED:
+            store.revoke_family(item["uid"], client_id, item["fam"])
+            raise invalid_grant("The authorization code was already used; every token issued from it is revoked.")
+    raise ApiError("internal", "The grant changed while the code was exchanged.", retryable=True)
 
 
 def refresh_token(caller: AuthenticatedClient, params: dict[str, str]) -> dict[str, Any]:
@@ -104,12 +116,18 @@ def refresh_token(caller: AuthenticatedClient, params: dict[str, str]) -> dict[s
         raise invalid_grant("The refresh token has expired.")
     granted = tuple(item["scopes"])
     _check_scope_param(params, granted)
-    if not store.consume(pk, now):
+    # The new pair is bound to the key that authenticated this call (rebinding). Consuming the
+    # token and writing the pair are one transaction: a failed write consumes nothing.
+    items, answer = new_pair(user_id=ids.user_id, client_id=client.client_id, key_id=caller.key_id,
+                             family=item["fam"], grant=grant, gen=int(item["gen"]), granted=granted)
+    outcome = store.consume_and_put(pk, now, user_id=ids.user_id, client_id=client.client_id, gen=int(item["gen"]),
+                                    family=item["fam"], items=items)
+    if outcome == store.USED:
         store.revoke_grant(ids.user_id, client.client_id)
         raise invalid_grant("The refresh token was already rotated out; the user's grant is revoked.")
-    # The new pair is bound to the key that authenticated this call (rebinding).
-    return issue_pair(user_id=ids.user_id, client_id=client.client_id, key_id=caller.key_id,
-                      family=item["fam"], gen=int(item["gen"]), granted=granted)
+    if outcome == store.REVOKED:
+        raise invalid_grant("The refresh token has been revoked.")
+    return answer
 
 
 def exchange(caller: AuthenticatedClient, params: dict[str, str]) -> dict[str, Any]:
@@ -143,5 +161,6 @@ def revoke(caller: AuthenticatedClient, params: dict[str, str]) -> None:
             return
         item = store.get(f"RT#{crypto.digest(token, 'refresh')}")
         if item is not None and item["cid"] == client_id:
-            # the refresh token and every access token of its family
-            store.revoke_family(item["uid"], client_id, item["fam"])
+            # the refresh token with its family, and every access token of its grant (design
+            # section 3, RFC 7009 2.1); other consents' refresh tokens live on
+            store.revoke_family_and_access(item["uid"], client_id, item["fam"])

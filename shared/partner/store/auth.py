@@ -4,9 +4,12 @@ Items live in the auth table under digests of the secrets (never the secrets):
   AC#<digest>          authorization code (single use, 5 minutes)
   AT#<digest>          access token (30 minutes)
   RT#<digest>          refresh token (60 days, single use: rotation)
-  GRANT#<user>#<client> the user's grant to a client: a generation number and the set of
-                       revoked token families. Bumping the generation revokes every token
-                       of the grant; a family is everything issued from one code.
+  GRANT#<user>#<client> the user's grant to a client: a generation number, the set of
+                       revoked token families and an access generation. Bumping the
+                       generation revokes every token of the grant; a family is everything
+                       issued from one code; bumping the access generation (`agen`) revokes
+                       every access token of the grant issued before (each access token
+                       records the `agen` it was issued in).
   SES#<digest>         a platform session (the consent page's login)
 The per-request token check reads the token item, the grant, the client and the user in
 one strongly consistent BatchGetItem, so revocation is immediate.
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from partner.errors import ApiError
 from partner.settings import get_settings
 from partner.store import ddb
 
@@ -40,23 +44,42 @@ def put(pk: str, data: dict[str, Any]) -> None:
     ddb.put(table(), item)
 
 
-def put_many(items: dict[str, dict[str, Any]]) -> None:
-    """Write several new items in one BatchWriteItem."""
-    rows = []
-    for pk, data in items.items():
-        item = dict(data, pk=pk)
+USED = "used"
+REVOKED = "revoked"
+
+
+def consume_and_put(pk: str, now: int, *, user_id: str, client_id: str, gen: int, family: str,
+                    items: dict[str, dict[str, Any]]) -> str | None:
+    """Consume a code or refresh token and write the new tokens in one TransactWriteItems,
+    so both happen or neither does: a failed write consumes nothing and can be retried.
+
+    The transaction also checks that the grant is still in generation `gen` with `family`
+    unrevoked, so no pair is issued into a grant revoked meanwhile. None when it committed;
+    USED when the code or token was consumed already (a replay, or the loser of concurrent
+    uses); REVOKED when only the grant check failed."""
+    t = table()
+    actions: list[dict[str, Any]] = [
+        {"Update": {"TableName": t, "Key": {"pk": {"S": pk}}, "UpdateExpression": "SET used = :t, used_at = :now",
+                    "ConditionExpression": "attribute_exists(pk) AND used = :f",
+                    "ExpressionAttributeValues": ddb.values({":t": True, ":f": False, ":now": now})}},
+        {"ConditionCheck": {"TableName": t, "Key": {"pk": {"S": grant_pk(user_id, client_id)}},
+                            "ConditionExpression": "gen = :gen AND NOT contains(revoked_fams, :fam)",
+                            "ExpressionAttributeValues": ddb.values({":gen": gen, ":fam": family})}},
+    ]
+    for new_pk, data in items.items():
+        item = dict(data, pk=new_pk)
         item.setdefault("expires_at", int(data["exp"]) + GRACE_SECONDS)
-        rows.append(item)
-    ddb.batch_write(table(), rows)
-
-
-def consume(pk: str, now: int) -> bool:
-    """Mark a code or refresh token used; True only for the one caller that flips it."""
-    return ddb.update(
-        table(), pk, "SET used = :t, used_at = :now",
-        condition="attribute_exists(pk) AND used = :f",
-        vals={":t": True, ":f": False, ":now": now},
-    ) is not None
+        actions.append({"Put": {"TableName": t, "Item": ddb.to_item(item),
+                                "ConditionExpression": "attribute_not_exists(pk)"}})
+    failed = ddb.transact_write(actions)
+    if not failed:
+        return None
+    if 0 in failed:
+        return USED
+    if failed == [1]:
+        return REVOKED
+    # a new token's digest already taken: 256 random bits make this unreachable in practice
+    raise ApiError("internal", "A storage operation failed.", retryable=True)
 
 
 def open_grant(user_id: str, client_id: str) -> dict[str, Any]:
@@ -78,6 +101,14 @@ def revoke_family(user_id: str, client_id: str, family: str) -> None:
     )
 
 
+def revoke_family_and_access(user_id: str, client_id: str, family: str) -> None:
+    """Revoking a refresh token: its family, and every access token of the grant (one UpdateItem)."""
+    ddb.update(
+        table(), grant_pk(user_id, client_id), "ADD revoked_fams :fam, agen :one",
+        vals={":fam": {family}, ":one": 1},
+    )
+
+
 def revoke_grant(user_id: str, client_id: str) -> None:
     ddb.update(table(), grant_pk(user_id, client_id), "ADD gen :one", vals={":one": 1})
 
@@ -87,9 +118,12 @@ def revoke_access_token(pk: str) -> None:
 
 
 def grant_allows(grant: dict[str, Any] | None, token: dict[str, Any]) -> bool:
-    """A token is live only in its grant's current generation and unrevoked family."""
+    """A token is live only in its grant's current generation and unrevoked family; an
+    access token also only in the grant's current access generation."""
     if grant is None:
         return False
     if int(grant.get("gen", 0)) != int(token["gen"]):
+        return False
+    if token.get("kind") == "access" and int(token.get("agen", 0)) < int(grant.get("agen", 0)):
         return False
     return token["fam"] not in (grant.get("revoked_fams") or set())

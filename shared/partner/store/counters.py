@@ -1,4 +1,5 @@
-"""Atomic counters: rate-limit windows, failed-authentication lockouts, daily volume.
+"""Atomic counters: rate-limit windows, daily volume, and the event lists of the failed-authentication
+lockout.
 
 Each counter is one item updated with a single conditional UpdateItem, so concurrent
 Lambdas never overshoot a limit. TTL only cleans up expired windows.
@@ -68,3 +69,36 @@ def reserve(pk: str, amount: int, cap: int, expires_at: int) -> tuple[bool, int]
 
 def release(pk: str, amount: int) -> None:
     ddb.update(_table(), pk, "ADD #c :n", names={"#c": "count"}, vals={":n": -amount})
+
+
+# ------------------------------------------------------------------ event lists (the lockout)
+# One item holds the timestamps (ms) of a key's recent events in `ev`, in the order they were
+# appended. Appending is one unconditional UpdateItem (list_append), so concurrent events are
+# never lost; `trims` versions the removal of expired entries, so two trims never both remove.
+
+
+def events(pk: str) -> list[int]:
+    item = ddb.get(_table(), pk)
+    return [int(t) for t in (item or {}).get("ev", [])]
+
+
+def append_event(pk: str, stamp_ms: int, expires_at: int) -> tuple[list[int], int]:
+    """Append one event; returns (every stored event, the trim version), from the same call."""
+    out = ddb.update(
+        _table(), pk, "SET ev = list_append(if_not_exists(ev, :empty), :one), expires_at = :exp",
+        vals={":empty": [], ":one": [stamp_ms], ":exp": expires_at},
+        return_values="ALL_NEW",
+    )
+    assert out is not None
+    return [int(t) for t in out.get("ev", [])], int(out.get("trims", 0))
+
+
+def drop_events(pk: str, indexes: list[int], trims: int) -> bool:
+    """Remove the entries at `indexes` if no other trim ran since version `trims` (appends only
+    add at the end, so the indexes still point at the same entries); False if one did."""
+    removes = ", ".join(f"ev[{i}]" for i in indexes)
+    if trims:
+        condition, vals = "trims = :v", {":v": trims, ":next": trims + 1}
+    else:
+        condition, vals = "attribute_not_exists(trims)", {":next": 1}
+    return ddb.update(_table(), pk, f"REMOVE {removes} SET trims = :next", condition=condition, vals=vals) is not None
