@@ -33,8 +33,9 @@ def http(devstack):
         yield client
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture()
 def creator(devstack, chain, http):
+    """A fresh creator per test (the launch cooldown is per creator)."""
     from partner import admin
 
     client = admin.create_client(name="Gateway Limits", redirect_uri=REDIRECT)
@@ -90,8 +91,9 @@ def test_a_5_mib_image_sent_directly_is_payload_too_large_and_creates_nothing(de
     assert balance(chain.url, creator["user"]["wallet"]) == lamports_before  # no transaction, no mint
 
 
-def test_a_1_mib_image_sent_directly_still_launches(devstack, http, creator):
-    image = PNG_HEAD + os.urandom(1024 * 1024 - len(PNG_HEAD))
+@pytest.mark.parametrize("size", [1024 * 1024, 4 * 1024 * 1024])  # 4 MiB: the documented direct limit
+def test_an_image_up_to_4_mib_sent_directly_still_launches(devstack, http, creator, size):
+    image = PNG_HEAD + os.urandom(size - len(PNG_HEAD))
     response = _launch(http, creator, image)
     assert response.status_code == 200, response.text
     body = response.json()
