@@ -426,6 +426,7 @@ class ApiEvent:
     path: str  # e.g. /partner/v1/governance/{mint}
     method: str  # upper case; ANY for SAM's "any"
     rest_api_id: Any = None  # raw (usually {"Ref": "PartnerApi"}) or None
+    timeout_in_millis: int | None = None  # the event's TimeoutInMillis (integration timeout), if set
 
 
 @dataclass
@@ -527,8 +528,10 @@ class Template:
                     continue
                 ep = ev.get("Properties") or {}
                 method = str(ep.get("Method", "ANY")).upper()
+                timeout = ep.get("TimeoutInMillis")
                 api_events.append(
-                    ApiEvent(name=name, path=str(ep.get("Path", "/")), method=method, rest_api_id=ep.get("RestApiId"))
+                    ApiEvent(name=name, path=str(ep.get("Path", "/")), method=method, rest_api_id=ep.get("RestApiId"),
+                             timeout_in_millis=int(timeout) if timeout is not None else None)
                 )
             out.append(
                 Function(
@@ -590,11 +593,63 @@ class Template:
             return next(iter(apis.values())).get("Properties") or {}
         return {}
 
+    def _api_logical_id(self, rest_api_id: Any = None) -> str | None:
+        apis = self.apis()
+        if isinstance(rest_api_id, Mapping) and rest_api_id.get("Ref") in apis:
+            return str(rest_api_id["Ref"])
+        if isinstance(rest_api_id, str) and rest_api_id in apis:
+            return rest_api_id
+        return next(iter(apis), None)
+
     def binary_media_types(self, rest_api_id: Any = None) -> list[str]:
         """The API's BinaryMediaTypes with ``~1`` unescaped to ``/``."""
         props = _deep_merge(self.globals.get("Api") or {}, self._api_for(rest_api_id))
         types = self.resolve(props.get("BinaryMediaTypes") or [], strict=False)
         return [str(t).replace("~1", "/") for t in types]
+
+    def gateway_responses(self, rest_api_id: Any = None) -> dict[str, dict[str, Any]]:
+        """The API's gateway responses by type (``DEFAULT_4XX``, ``THROTTLED``, ...), each as
+        ``{"StatusCode": int | None, "Headers": {name: mapping expression}, "Templates": {media type: text}}``.
+
+        Read from the SAM Api's ``GatewayResponses`` property and from
+        ``AWS::ApiGateway::GatewayResponse`` resources whose ``RestApiId`` names the API
+        (``ResponseParameters`` ``gatewayresponse.header.NAME`` keys)."""
+        props = _deep_merge(self.globals.get("Api") or {}, self._api_for(rest_api_id))
+        out: dict[str, dict[str, Any]] = {}
+        for kind, spec in (self.resolve(props.get("GatewayResponses") or {}, strict=False) or {}).items():
+            spec = spec or {}
+            params = spec.get("ResponseParameters") or {}
+            out[str(kind)] = {
+                "StatusCode": int(spec["StatusCode"]) if spec.get("StatusCode") not in (None, "") else None,
+                "Headers": {str(k): str(v) for k, v in (params.get("Headers") or {}).items()},
+                "Templates": {str(k): str(v) for k, v in (spec.get("ResponseTemplates") or {}).items()},
+            }
+        api_id = self._api_logical_id(rest_api_id)
+        for res in self.resources_of_type("AWS::ApiGateway::GatewayResponse").values():
+            rp = res.get("Properties") or {}
+            target = rp.get("RestApiId")
+            if isinstance(target, Mapping) and target.get("Ref") != api_id:
+                continue
+            spec = self.resolve(rp, strict=False) or {}
+            out[str(spec.get("ResponseType"))] = {
+                "StatusCode": int(spec["StatusCode"]) if spec.get("StatusCode") not in (None, "") else None,
+                "Headers": {k[len("gatewayresponse.header."):]: str(v)
+                            for k, v in (spec.get("ResponseParameters") or {}).items()
+                            if k.startswith("gatewayresponse.header.")},
+                "Templates": {str(k): str(v) for k, v in (spec.get("ResponseTemplates") or {}).items()},
+            }
+        return out
+
+    def method_throttle(self, rest_api_id: Any = None) -> tuple[float, float] | None:
+        """(ThrottlingRateLimit, ThrottlingBurstLimit) of the API's ``MethodSettings`` entry
+        for every method (``ResourcePath: /*``, ``HttpMethod: *``), or None."""
+        props = _deep_merge(self.globals.get("Api") or {}, self._api_for(rest_api_id))
+        for setting in self.resolve(props.get("MethodSettings") or [], strict=False) or []:
+            if setting.get("ResourcePath") == "/*" and setting.get("HttpMethod") == "*":
+                rate, burst = setting.get("ThrottlingRateLimit"), setting.get("ThrottlingBurstLimit")
+                if rate is not None and burst is not None:
+                    return float(rate), float(burst)
+        return None
 
     def stage_name(self, rest_api_id: Any = None, parameters: Mapping[str, Any] | None = None) -> str:
         props = _deep_merge(self.globals.get("Api") or {}, self._api_for(rest_api_id))

@@ -14,6 +14,14 @@ event (``devstack.events.api_event``) and a Lambda context.
 with headers a dict or a list of (name, value) pairs and body bytes (or str).
 They are checked before template routes; the dict is kept by reference, so
 routes added to ``handle.extra_routes`` later are served too.
+
+It is no kinder than API Gateway and Lambda: routes are selected on the resource
+tree as API Gateway selects them (a literal segment wins over ``{param}``, no
+backing up), the stage throttle of the template's ``MethodSettings`` applies, and
+the quotas of ``devstack.limits`` (10 MB request, Lambda's 6,291,456-byte request
+and response payloads, the 29 s integration timeout) are enforced. Whatever API
+Gateway answers itself is the template's gateway response for that case, rendered
+by ``devstack.gateway_responses``.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import threading
 import time
 import traceback
 import uuid
+from datetime import datetime, timezone
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -33,12 +42,14 @@ from types import ModuleType
 from typing import Any, Callable, Mapping
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from . import limits
 from .cfn import Function, Template, load_template
-from .events import api_event, lambda_context, match_path
+from .events import api_event, lambda_context
+from .gateway_responses import GatewayError, render
 from .tcp import NoDelay
 
 __all__ = [
-    "MAX_PAYLOAD_BYTES",
+    "GatewayError",
     "Request",
     "Route",
     "Gateway",
@@ -46,7 +57,6 @@ __all__ = [
     "start_gateway",
 ]
 
-MAX_PAYLOAD_BYTES = 10 * 1024 * 1024  # API Gateway's request payload quota
 HEALTH_PATH = "/_devstack/health"
 
 Response = tuple[int, Any, bytes]  # status, headers (dict or list of pairs), body
@@ -93,6 +103,7 @@ class Route:
     rest_api_id: Any = None
     binary_media_types: list[str] = field(default_factory=list)
     stage: str = "api"
+    timeout_ms: int = limits.INTEGRATION_TIMEOUT_MS  # the event's TimeoutInMillis, else API Gateway's 29 s
 
     @property
     def specificity(self) -> tuple[int, ...]:
@@ -111,6 +122,43 @@ class Route:
 def _json_response(status: int, payload: Any, extra_headers: list[tuple[str, str]] | None = None) -> Response:
     headers = [("Content-Type", "application/json")] + list(extra_headers or [])
     return status, headers, json.dumps(payload).encode()
+
+
+def _segments(path: str, *, decode: bool = False) -> list[str]:
+    stripped = path.strip("/")
+    if not stripped:
+        return []
+    return [unquote(seg) for seg in stripped.split("/")] if decode else stripped.split("/")
+
+
+def _params(resource: tuple[str, ...], raw: list[str]) -> dict[str, str]:
+    params: dict[str, str] = {}
+    for i, name in enumerate(resource):
+        if name.startswith("{") and name.endswith("+}"):
+            params[name[1:-2]] = unquote("/".join(raw[i:]))
+        elif name.startswith("{") and name.endswith("}"):
+            params[name[1:-1]] = unquote(raw[i])
+    return params
+
+
+class _TokenBucket:
+    """API Gateway's throttle: ``burst`` tokens, refilled at ``rate`` per second."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = float(rate), float(burst)
+        self.tokens = float(burst)
+        self.updated = time.monotonic()
+        self.lock = threading.Lock()
+
+    def take(self) -> bool:
+        with self.lock:
+            now = time.monotonic()
+            self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+            self.updated = now
+            if self.tokens >= 1:
+                self.tokens -= 1
+                return True
+            return False
 
 
 def _header_list(headers: Any) -> list[tuple[str, str]]:
@@ -154,8 +202,23 @@ class Gateway:
                         rest_api_id=ev.rest_api_id,
                         binary_media_types=self.template.binary_media_types(ev.rest_api_id),
                         stage=self.template.stage_name(ev.rest_api_id, parameters),
+                        timeout_ms=ev.timeout_in_millis or limits.INTEGRATION_TIMEOUT_MS,
                     )
                 )
+        # API Gateway's resource tree: every route path and each of its prefixes is a resource
+        self.resources: set[tuple[str, ...]] = {()}
+        for route in self.routes:
+            segments = _segments(route.path)
+            self.resources.update(tuple(segments[:i]) for i in range(len(segments) + 1))
+        self.stage = self.template.stage_name(None, parameters)
+        self.gateway_responses = self.template.gateway_responses()
+        # the stage's method throttle (MethodSettings /* *): one bucket per method and resource
+        self.stage_throttle: tuple[float, float] | None = self.template.method_throttle()
+        self._buckets: dict[tuple[str, str], _TokenBucket] = {}
+        self._buckets_guard = threading.Lock()
+        # Tests only: the integration timeout in milliseconds, over every route's own
+        # (TimeoutInMillis, else limits.INTEGRATION_TIMEOUT_MS). None: the template's.
+        self.integration_timeout_ms: int | None = None
         self._modules: dict[str, ModuleType] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
@@ -208,26 +271,39 @@ class Gateway:
     # -- routing ---------------------------------------------------------
 
     def match(self, method: str, path: str) -> tuple[Route | None, dict[str, str], list[str]]:
-        """(route, path params, allowed methods). route None + allowed empty: no resource;
-        route None + allowed non-empty: wrong method (405)."""
-        candidates = []
-        for route in self.routes:
-            params = match_path(route.path, path)
-            if params is not None:
-                candidates.append((route.specificity, route, params))
-        if not candidates:
+        """(route, path params, methods of the resource) as API Gateway selects them: walk the
+        resource tree one segment at a time, a literal child before ``{param}`` before
+        ``{proxy+}``, never backing up; then the method on that resource, else ANY. route None:
+        no such resource, or no such method on it (both MISSING_AUTHENTICATION_TOKEN)."""
+        resource = self._resource_for(_segments(path, decode=True))
+        if resource is None:
             return None, {}, []
-        best_key = min(c[0] for c in candidates)
-        # API Gateway picks the most specific resource first, then its method.
-        resource = next(c for c in candidates if c[0] == best_key)[1].path
-        on_resource = [(r, p) for k, r, p in candidates if r.path == resource]
-        for r, p in on_resource:
-            if r.method == method:
-                return r, p, []
-        for r, p in on_resource:
-            if r.method == "ANY":
-                return r, p, []
-        return None, {}, sorted({r.method for r, _ in on_resource})
+        on_resource = [r for r in self.routes if tuple(_segments(r.path)) == resource]
+        params = _params(resource, _segments(path))
+        for wanted in (method, "ANY"):
+            for r in on_resource:
+                if r.method == wanted:
+                    return r, params, []
+        return None, {}, sorted({r.method for r in on_resource})
+
+    def _resource_for(self, segments: list[str]) -> tuple[str, ...] | None:
+        current: tuple[str, ...] = ()
+        for i, seg in enumerate(segments):
+            if seg == "":
+                return None
+            children = [r[-1] for r in self.resources if len(r) == len(current) + 1 and r[:-1] == current]
+            if seg in children:
+                current = current + (seg,)
+                continue
+            param = next((c for c in children if c.startswith("{") and not c.endswith("+}")), None)
+            if param is not None:
+                current = current + (param,)
+                continue
+            proxy = next((c for c in children if c.endswith("+}")), None)
+            if proxy is not None:
+                return current + (proxy,)
+            return None
+        return current if current in self.resources else None
 
     def _extra_route(self, method: str, path: str) -> ExtraRoute | None:
         for (m, p), fn in list(self.extra_routes.items()):
@@ -252,18 +328,42 @@ class Gateway:
                 body = body.encode()
             return int(status), _header_list(headers), bytes(body or b"")
 
-        route, params, allowed = self.match(method, request.path)
-        if route is None and not allowed:
-            return _json_response(
-                404, {"error": "not_found", "message": f"No route for {method} {request.path}"}
-            )
-        if route is None:
-            return _json_response(
-                405,
-                {"error": "method_not_allowed", "message": f"{method} is not allowed on {request.path}"},
-                [("Allow", ", ".join(allowed))],
-            )
+        route, params, _ = self.match(method, request.path)
+        if route is None:  # no resource, or no such method on it: API Gateway's 403 unless customized
+            return self.gateway_error(GatewayError.of("MISSING_AUTHENTICATION_TOKEN"), request)
+        if not self._admit(route):
+            return self.gateway_error(GatewayError.of("THROTTLED"), request, route)
         return self.invoke(route, params, request, server_port=server_port)
+
+    def gateway_error(self, error: GatewayError, request: Request, route: Route | None = None,
+                      request_id: str | None = None) -> Response:
+        """The template's gateway response for ``error`` (see ``devstack.gateway_responses``)."""
+        now = time.time()
+        context = {
+            "requestId": request_id or str(uuid.uuid4()),
+            "httpMethod": request.method.upper(),
+            "path": f"/{route.stage if route else self.stage}{request.raw_path or request.path}",
+            "resourcePath": route.path if route else "",
+            "stage": route.stage if route else self.stage,
+            "identity.sourceIp": request.source_ip,
+            "identity.userAgent": request.header("User-Agent") or "",
+            "domainName": request.header("Host") or "",
+            "requestTimeEpoch": int(now * 1000),
+            "requestTime": datetime.fromtimestamp(now, tz=timezone.utc).strftime("%d/%b/%Y:%H:%M:%S +0000"),
+        }
+        return render(self.gateway_responses, error, context, request_headers=request.headers, query=request.query)
+
+    def _admit(self, route: Route) -> bool:
+        """The stage throttle (template MethodSettings, or ``stage_throttle`` set by a test)."""
+        throttle = self.stage_throttle
+        if throttle is None:
+            return True
+        key = (route.method, route.path)
+        with self._buckets_guard:
+            bucket = self._buckets.get(key)
+            if bucket is None or (bucket.rate, bucket.burst) != (float(throttle[0]), float(throttle[1])):
+                bucket = self._buckets[key] = _TokenBucket(*throttle)
+        return bucket.take()
 
     def build_event(self, route: Route, params: dict[str, str], request: Request, *, server_port: int = 0) -> dict:
         headers = list(request.headers)
@@ -295,20 +395,55 @@ class Gateway:
         fn = route.function
         event = self.build_event(route, params, request, server_port=server_port)
         request_id = event["requestContext"]["requestId"]
-        error_headers = [("x-amzn-RequestId", request_id), ("x-amzn-ErrorType", "InternalServerErrorException")]
-        try:
-            handler = self.handler_for(fn)
-            context = lambda_context(fn.logical_id, memory_limit_in_mb=fn.memory_size, timeout_seconds=fn.timeout)
-            result = handler(event, context)
-        except Exception:  # noqa: BLE001 - API Gateway answers 502
+
+        def failed(kind: str) -> Response:
+            return self.gateway_error(GatewayError.of(kind), request, route, request_id)
+
+        # Lambda's synchronous request payload quota, on the event JSON the function receives
+        size = len(json.dumps(event, separators=(",", ":")).encode("utf-8"))
+        if size > limits.LAMBDA_MAX_REQUEST_BYTES:
+            print(f"devstack.gateway: {fn.logical_id}: {size} byte payload is too large for the RequestResponse "
+                  f"invocation type (limit {limits.LAMBDA_MAX_REQUEST_BYTES} bytes)", file=sys.stderr)
+            return failed("REQUEST_TOO_LARGE")
+        outcome: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                handler = self.handler_for(fn)
+                context = lambda_context(fn.logical_id, memory_limit_in_mb=fn.memory_size, timeout_seconds=fn.timeout)
+                outcome["result"] = handler(event, context)
+            except BaseException as exc:  # noqa: BLE001 - a failed invoke; shown below
+                outcome["error"] = exc
+
+        # the function runs on after API Gateway stops waiting, as a Lambda does until its own timeout
+        worker = threading.Thread(target=run, name=f"devstack-invoke-{fn.logical_id}", daemon=True)
+        worker.start()
+        timeout_ms = self.integration_timeout_ms if self.integration_timeout_ms is not None else route.timeout_ms
+        worker.join(timeout_ms / 1000)
+        if worker.is_alive():
+            print(f"devstack.gateway: {fn.logical_id}: no answer within {timeout_ms} ms on {request.method} "
+                  f"{request.path}", file=sys.stderr)
+            return failed("INTEGRATION_TIMEOUT")
+        if "error" in outcome:
             print(f"devstack.gateway: {fn.logical_id} raised on {request.method} {request.path}:", file=sys.stderr)
-            traceback.print_exc(file=sys.stderr)
-            return _json_response(502, {"message": "Internal server error"}, error_headers)
+            exc = outcome["error"]
+            traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+            return failed("INTEGRATION_FAILURE")
+        result = outcome.get("result")
+        try:
+            size = len(json.dumps(result, separators=(",", ":")).encode("utf-8"))
+        except (TypeError, ValueError) as exc:
+            print(f"devstack.gateway: {fn.logical_id}: result is not JSON: {exc}", file=sys.stderr)
+            return failed("INTEGRATION_FAILURE")
+        if size > limits.LAMBDA_MAX_RESPONSE_BYTES:  # Function.ResponseSizeTooLarge
+            print(f"devstack.gateway: {fn.logical_id}: response payload of {size} bytes is over Lambda's "
+                  f"{limits.LAMBDA_MAX_RESPONSE_BYTES}", file=sys.stderr)
+            return failed("INTEGRATION_FAILURE")
         try:
             status, headers, body = self.proxy_response(result)
         except ValueError as exc:
             print(f"devstack.gateway: {fn.logical_id}: malformed Lambda proxy response: {exc}", file=sys.stderr)
-            return _json_response(502, {"message": "Internal server error"}, error_headers)
+            return failed("INTEGRATION_FAILURE")
         if not any(k.lower() == "content-type" for k, _ in headers):
             headers.append(("Content-Type", "application/json"))
         headers.append(("x-amzn-RequestId", request_id))
@@ -374,13 +509,13 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
                         pass  # trailers
                     break
                 total += size
-                if total > MAX_PAYLOAD_BYTES:
+                if total > limits.API_GATEWAY_MAX_REQUEST_BYTES:
                     raise _PayloadTooLarge()
                 chunks.append(self.rfile.read(size))
                 self.rfile.readline(3)
             return b"".join(chunks)
         length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_PAYLOAD_BYTES:
+        if length > limits.API_GATEWAY_MAX_REQUEST_BYTES:
             raise _PayloadTooLarge()
         return self.rfile.read(length) if length > 0 else b""
 
@@ -392,30 +527,27 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
             raw = parts.path + (f"?{parts.query}" if parts.query else "")
         raw_path, _, query = raw.partition("?")
         raw_path = raw_path or "/"
+        request = Request(
+            method=self.command.upper(),
+            path=unquote(raw_path),
+            query_string=query,
+            headers=list(self.headers.items()),
+            body=b"",
+            source_ip=self.client_address[0],
+            source_port=int(self.client_address[1]) if len(self.client_address) > 1 else 0,
+            raw_path=raw_path,
+        )
         try:
-            body = self._read_body()
-        except _PayloadTooLarge:
+            request.body = self._read_body()
+        except _PayloadTooLarge:  # API Gateway's 10 MB request quota (devstack.limits)
             self.close_connection = True
-            status, headers, data = _json_response(
-                413,
-                {"error": "payload_too_large", "message": f"Request payload exceeds {MAX_PAYLOAD_BYTES} bytes"},
-            )
+            status, headers, data = self.gateway.gateway_error(GatewayError.of("REQUEST_TOO_LARGE"), request)
             self._write(status, headers + [("Connection", "close")], data)
             return
         except (ValueError, OSError):
             self.close_connection = True
             self._write(*_json_response(400, {"error": "bad_request", "message": "Malformed request body"}))
             return
-        request = Request(
-            method=self.command.upper(),
-            path=unquote(raw_path),
-            query_string=query,
-            headers=list(self.headers.items()),
-            body=body,
-            source_ip=self.client_address[0],
-            source_port=int(self.client_address[1]) if len(self.client_address) > 1 else 0,
-            raw_path=raw_path,
-        )
         try:
             status, headers, data = self.gateway.handle(request, server_port=self.server.server_address[1])
         except Exception:  # noqa: BLE001 - a devstack bug, not a handler error
@@ -444,8 +576,8 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _serve
 
     def __getattr__(self, name: str):
-        # any other method (TRACE, CONNECT, made-up ones) is routed too, so it gets the JSON
-        # 404/405 with Allow rather than http.server's 501 HTML page
+        # any other method (TRACE, CONNECT, made-up ones) is routed too, so it gets the
+        # template's MISSING_AUTHENTICATION_TOKEN response rather than http.server's 501 HTML page
         if name.startswith("do_"):
             return self._serve
         raise AttributeError(name)

@@ -242,6 +242,16 @@ class Operation:
             schemas.QuoteResponse
 
 
+# GET on these answers 404 governance_not_found (the function of GET governance/{mint}): on
+# API Gateway a fixed resource wins over {mint}, so template.yaml routes GET on each to it.
+FIXED_GOVERNANCE = ("votes", "proposals", "metadata", "bonds")
+FIXED_PATH_GETS = {("get", f"/partner/v1/governance/{f}") for f in FIXED_GOVERNANCE}
+BIG_IMAGES = ("A multipart body reaches the function base64-encoded inside an event of at most 6,291,456 "
+              "bytes (Lambda's quota), so a direct image part carries images up to 4 MiB. A bigger request "
+              "answers API Gateway's 413 payload_too_large: upload images over 4 MiB with POST "
+              "/partner/v1/uploads and send `imageUploadId` instead of the `image` part.")
+
+
 def _ops() -> list[Operation]:
     P = "/partner/v1"
     gv = "governance:vote"
@@ -279,7 +289,9 @@ def _ops() -> list[Operation]:
         Operation("GET", f"{P}/governance/{{mint}}", "getGovernance", "A token's governance, proposals and the "
                   "viewer's votes", "Governance reads", schemas.GovernanceView,
                   AUTH + ("governance_not_found", "rpc_unavailable"), scope="",
-                  description="A malformed mint yields 404 governance_not_found, not 400."),
+                  description="A malformed mint yields 404 governance_not_found, not 400. So do the fixed "
+                              "paths beside `{mint}`: GET on " + ", ".join(f"`{P}/governance/{f}`" for f in FIXED_GOVERNANCE)
+                              + " answers 404 governance_not_found."),
         Operation("GET", f"{P}/governance/proposals/{{proposal}}/votes", "listProposalVotes", "A proposal's votes",
                   "Governance reads", schemas.VotesList, AUTH + ("rpc_unavailable",), scope="",
                   query={"limit": (str | None, Query(description="Default 50, at most 200; anything that is not a "
@@ -317,7 +329,7 @@ def _ops() -> list[Operation]:
                   body=documented(writes.SettleRequest)),
         Operation("POST", f"{P}/governance/proposals/update-content", "proposeUpdateContent",
                   "Propose a metadata change", "Governance writes", schemas.UpdateContentResponse, UPDATE_CONTENT,
-                  scope=gp, body=UpdateContentForm, media_type=MULTIPART),
+                  scope=gp, body=UpdateContentForm, media_type=MULTIPART, description=BIG_IMAGES),
         Operation("POST", f"{P}/governance/proposals/extend-mutability", "proposeExtendMutability",
                   "Propose extending the mutable window", "Governance writes", schemas.GovernanceWriteResponse,
                   GOVERNANCE_WRITE, scope=gp, body=documented(writes.ExtendMutabilityRequest)),
@@ -332,7 +344,7 @@ def _ops() -> list[Operation]:
                   body=documented(writes.BondWithdrawRequest)),
         Operation("POST", f"{P}/coins/create", "createCoin", "Launch a coin, optionally with a first buy", "Coins",
                   schemas.CoinCreateResponse, COIN_CREATE, scope="coin:create", body=CoinCreateForm,
-                  media_type=MULTIPART),
+                  media_type=MULTIPART, description=BIG_IMAGES),
         Operation("GET", f"{P}/transactions/{{signature}}/status", "getTransactionStatus",
                   "A transaction's (or launch bundle's) status", "Transactions", schemas.TransactionStatus,
                   AUTH + ("invalid_input", "rpc_unavailable"), scope="",
@@ -461,7 +473,14 @@ DESCRIPTION = """Trading, governance and coin launch on behalf of a connected us
 Amounts are integer strings in base units (SOL in lamports, tokens 1e6 units per token);
 addresses are Base58 public keys. Every error is the Error object: match on `error`.
 A returned status is never proof of landing. Writes are idempotent only under an
-`Idempotency-Key` header: without one, resending a write can execute it twice."""
+`Idempotency-Key` header: without one, resending a write can execute it twice.
+
+What API Gateway answers itself is the Error object too: 404 not_found (no such route or
+method), 429 rate_limit_exceeded with `retry-after` (the stage throttle),
+413 payload_too_large (a request over 10 MB, or a multipart image over 4 MiB: send those
+with POST /partner/v1/uploads), 504 gateway_timeout (no answer within 29 s; a write may
+still land: check it before resending), 502 internal (the function failed), any other 4xx
+request_rejected and any other 5xx internal."""
 
 
 def generate(auth_url: str = AUTH_URL, base_url: str = BASE_URL) -> dict[str, Any]:

@@ -95,6 +95,9 @@ CATALOGUE: dict[str, tuple[int, str, bool]] = {
     "not_found": (404, "No such resource.", False),
     "method_not_allowed": (405, "Method not allowed.", False),
     "payload_too_large": (413, "The request body is too large.", False),
+    # API Gateway's own answers (template.yaml GatewayResponses; additive)
+    "request_rejected": (400, "API Gateway refused the request.", False),
+    "gateway_timeout": (504, "The API did not answer within 29 seconds.", False),
     # infrastructure
     "rpc_unavailable": (502, "The chain network or landing service is unavailable.", True),
     "wallet_sign_failed": (502, "The wallet signing service failed.", True),

@@ -19,7 +19,8 @@ import pytest
 from devstack.aws import aws_env, create_resources, start_moto
 from devstack.cfn import load_template
 from devstack.events import api_event, is_binary_media_type, lambda_context, match_path
-from devstack.gateway import MAX_PAYLOAD_BYTES, Gateway, start_gateway
+from devstack.gateway import Gateway, start_gateway
+from devstack.limits import API_GATEWAY_MAX_REQUEST_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL_TEMPLATE = ROOT / "template.yaml"
@@ -123,10 +124,11 @@ def test_literal_segment_beats_parameter(client):
     assert r.json() == {"function": "special", "module": "fn_SpecialFunction"}
     assert r.headers["content-type"] == "application/json"  # API Gateway's default
     assert echo(client.get("/items/specia1"))["event"]["pathParameters"] == {"id": "specia1"}
-    # like API Gateway: the most specific resource is chosen first, then its method
+    # like API Gateway: the most specific resource is chosen first, then its method; none on
+    # it is API Gateway's MISSING_AUTHENTICATION_TOKEN (the fixture customizes no response)
     r = client.post("/items/special", content=b"{}")
-    assert r.status_code == 405
-    assert r.json()["error"] == "method_not_allowed" and r.headers["allow"] == "GET"
+    assert r.status_code == 403 and r.json() == {"message": "Missing Authentication Token"}
+    assert r.headers["x-amzn-errortype"] == "MissingAuthenticationTokenException"
 
 
 def test_handlers_load_as_unique_modules_with_layer_and_env(gateway, client, stack, moto):
@@ -210,18 +212,17 @@ def test_source_ip_is_the_tcp_peer(gateway):
     assert ev["headers"]["X-Forwarded-For"] == "203.0.113.9, 127.0.0.2"
 
 
-def test_not_found_and_method_not_allowed(client):
-    r = client.get("/nope")
-    assert r.status_code == 404
-    assert r.json()["error"] == "not_found" and "GET /nope" in r.json()["message"]
-    assert client.get("/items").status_code == 404
-    assert client.get("/items/1/extra").status_code == 404
-    assert client.get("/any").status_code == 404  # {proxy+} needs at least one segment
-    r = client.put("/items/1", content=b"x")
-    assert r.status_code == 405
-    body = r.json()
-    assert body["error"] == "method_not_allowed" and body["message"]
-    assert r.headers["allow"] == "GET, POST"
+def test_no_route_is_api_gateways_missing_authentication_token(client):
+    # without GatewayResponses in the template: API Gateway's built-in 403, for an unknown
+    # path, a resource without that method, and an intermediate resource with no method
+    for method, path in [("GET", "/nope"), ("GET", "/items"), ("GET", "/items/1/extra"),
+                         ("GET", "/any"),  # {proxy+} needs at least one segment
+                         ("PUT", "/items/1"), ("GET", "/things/one/sub")]:
+        r = client.request(method, path, content=b"x" if method == "PUT" else None)
+        assert r.status_code == 403, (method, path)
+        assert r.json() == {"message": "Missing Authentication Token"}
+        assert r.headers["content-type"] == "application/json" and "allow" not in r.headers
+        assert r.headers["x-amzn-errortype"] == "MissingAuthenticationTokenException"
 
 
 def test_handler_exception_is_502(client, capsys):
@@ -239,11 +240,11 @@ def test_payload_limit_413(gateway):
     conn = http.client.HTTPConnection(gateway.host, gateway.port, timeout=30)
     conn.putrequest("POST", "/upload")
     conn.putheader("Content-Type", "application/octet-stream")
-    conn.putheader("Content-Length", str(MAX_PAYLOAD_BYTES + 1))
+    conn.putheader("Content-Length", str(API_GATEWAY_MAX_REQUEST_BYTES + 1))
     conn.endheaders()
     resp = conn.getresponse()
     assert resp.status == 413
-    assert json.loads(resp.read())["error"] == "payload_too_large"
+    assert json.loads(resp.read()) == {"message": "Request Too Long"}  # no GatewayResponses: AWS's default
     conn.close()
 
 
@@ -440,7 +441,7 @@ def test_gateway_stop_frees_port():
     assert not any(t.name == f"devstack-gateway-{handle.port}" and t.is_alive() for t in threading.enumerate())
 
 
-def test_unknown_methods_get_the_json_405_not_a_501_page(tmp_path):
+def test_unknown_methods_get_the_templates_not_found_not_a_501_page(tmp_path):
     import http.client
 
     from devstack.gateway import start_gateway
@@ -452,8 +453,8 @@ def test_unknown_methods_get_the_json_405_not_a_501_page(tmp_path):
             conn.request(method, "/oauth/token")
             response = conn.getresponse()
             body = response.read()
-            assert response.status == 405, (method, response.status, body[:200])
-            assert b'"error"' in body and response.getheader("Allow")
+            assert response.status == 404, (method, response.status, body[:200])
+            assert json.loads(body)["error"] == "not_found"
             conn.close()
     finally:
         handle.stop()
