@@ -80,6 +80,8 @@ def _validator_fragment(func: Any) -> dict[str, Any] | None:
         return schemas.POSITIVE_AMOUNT
     if func is inputs.check_address:
         return schemas.ADDRESS
+    if func is inputs._priority_fee:
+        return schemas.PRIORITY_FEE
     if func is launch._slippage:
         return {"type": "string", "pattern": schemas.bps_pattern(10_000), "maxLength": 5,
                 "description": "Integer string 0 to 10000."}
