@@ -320,6 +320,7 @@ def test_crash_after_a_send_that_never_landed_answers_tx_expired(chain, coin, pa
     retry = keyed(partner_conn, "buy", buy_body(coin), "crash-dropped")
     assert retry.status == 422, retry.body
     assert retry.json["error"] == "tx_expired" and retry.json["signature"] == claim["signatures"][0]
+    assert retry.json["retryable"] is False  # stored: a retry with this key only replays it (issue 17 item 5)
     after = snapshot(chain, partner_conn, coin)
     assert after["signatures"] == before["signatures"] and after["tokens"] == before["tokens"]
 
