@@ -49,6 +49,15 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--fee-wallet", default=None)
     create.add_argument("--max-trade-lamports", type=int, default=None)
     create.add_argument("--daily-volume-cap-lamports", type=int, default=None)
+    create.add_argument("--max-fee-lamports", type=int, default=None,
+                        help="ceiling on priorityFeeLamports + tipLamports per transaction (default 100000000)")
+    limits = client.add_parser("limits", help="show or change a client's per-trade cap, daily volume cap and "
+                                              "fee ceiling")
+    limits.add_argument("client_id")
+    limits.add_argument("--max-trade-lamports", type=int, default=None)
+    limits.add_argument("--daily-volume-cap-lamports", type=int, default=None)
+    limits.add_argument("--max-fee-lamports", type=int, default=None,
+                        help="ceiling on priorityFeeLamports + tipLamports per transaction")
     key = client.add_parser("key").add_subparsers(dest="keycmd", required=True)
     rotate = key.add_parser("rotate")
     rotate.add_argument("client_id")
@@ -99,8 +108,14 @@ def run(args: argparse.Namespace) -> Any:
                 kwargs["max_trade_lamports"] = args.max_trade_lamports
             if args.daily_volume_cap_lamports is not None:
                 kwargs["daily_volume_cap_lamports"] = args.daily_volume_cap_lamports
+            if args.max_fee_lamports is not None:
+                kwargs["max_fee_lamports"] = args.max_fee_lamports
             return admin.create_client(name=args.name, redirect_uri=args.redirect_uri, tier=args.tier,
                                        status=args.status, scope=args.scopes, fee_wallet=args.fee_wallet, **kwargs)
+        if args.cmd == "limits":
+            return admin.set_limits(args.client_id, max_trade_lamports=args.max_trade_lamports,
+                                    daily_volume_cap_lamports=args.daily_volume_cap_lamports,
+                                    max_fee_lamports=args.max_fee_lamports)
         if args.cmd == "key":
             if args.keycmd == "rotate":
                 return admin.rotate_key(args.client_id)

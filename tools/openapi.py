@@ -80,6 +80,8 @@ def _validator_fragment(func: Any) -> dict[str, Any] | None:
         return schemas.POSITIVE_AMOUNT
     if func is inputs.check_address:
         return schemas.ADDRESS
+    if func is inputs._priority_fee:
+        return schemas.PRIORITY_FEE
     if func is launch._slippage:
         return {"type": "string", "pattern": schemas.bps_pattern(10_000), "maxLength": 5,
                 "description": "Integer string 0 to 10000."}
@@ -178,7 +180,10 @@ UpdateContentForm.__doc__ = ("Omitted fields are left unchanged; at least one of
                              "website, twitter, telegram. An empty description/website/twitter/telegram clears it.")
 CoinCreateForm = _form_model(launch._Fields, "CoinCreateForm", image_required=True, required=("name", "symbol"))
 CoinCreateForm.__doc__ = ("initialBuySol and initialBuyTokens are mutually exclusive; initialBuyTokens needs "
-                          "initialBuyMaxSolIn. At most 16 form fields and 4 files.")
+                          "initialBuyMaxSolIn. At most 16 form fields and 4 files. The client's fee ceiling "
+                          "counts the launch's priorityFeeLamports, or with a first buy the bundle's total: "
+                          "2 x priorityFeeLamports + the bundle's tip of 1000000 lamports (over it: 400 "
+                          "invalid_input, field priorityFeeLamports, with maxFeeLamports).")
 
 # ------------------------------------------------------------------ error codes per operation
 

@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from partner.limits import MAX_PRIORITY_FEE
+
 BASE58_PATTERN = r"^[1-9A-HJ-NP-Za-km-z]{32,44}$"
 SIGNATURE_PATTERN = r"^[1-9A-HJ-NP-Za-km-z]{64,88}$"
 U64_MAX = "18446744073709551615"
@@ -33,13 +35,17 @@ def _at_most(bound: str) -> str:
     return "|".join(parts)
 
 
-def amount_pattern(minimum: int = 0) -> str:
+def amount_pattern(minimum: int = 0, maximum: int | None = None) -> str:
     """The JSON-Schema pattern of an integer string of base units, in u64, at least `minimum`.
 
     Mirrors `partner.inputs`: digits only (leading zeros allowed), at most 20 characters,
-    value <= u64 max; `minimum` 1 means greater than 0.
+    value <= u64 max (or `maximum`); `minimum` 1 means greater than 0.
     """
-    body = f"(?:[0-9]{{1,19}}|{_at_most(U64_MAX)})"
+    if maximum is None:
+        body = f"(?:[0-9]{{1,19}}|{_at_most(U64_MAX)})"
+    else:  # leading zeros, then fewer digits than the bound or as many and at most it
+        bound = str(maximum)
+        body = f"0*(?:[0-9]{{1,{len(bound) - 1}}}|{_at_most(bound)})"
     if minimum <= 0:
         look = ""
     elif minimum == 1:
@@ -63,10 +69,15 @@ AMOUNT = {"type": "string", "pattern": amount_pattern(0), "maxLength": 20,
           "description": "Integer string of base units (no sign, no decimals), at most u64 max."}
 POSITIVE_AMOUNT = {"type": "string", "pattern": amount_pattern(1), "maxLength": 20,
                    "description": "Integer string of base units, greater than 0, at most u64 max."}
-PRIORITY_FEE = {"type": "string", "pattern": amount_pattern(1000), "maxLength": 20,
-                "description": "Lamports, integer string, minimum 1000."}
+FEE_CEILING = ("With tipLamports, at most the client's fee ceiling per transaction (priorityFeeLamports + "
+               "tipLamports; a launch bundle counts by its total), set by the operator, default 100000000 "
+               "(0.1 SOL); over it: 400 invalid_input naming the larger of the two, with maxFeeLamports.")
+PRIORITY_FEE = {"type": "string", "pattern": amount_pattern(1000, MAX_PRIORITY_FEE), "maxLength": 20,
+                "description": f"Lamports, integer string, minimum 1000, at most {MAX_PRIORITY_FEE} (the "
+                               "compute-unit price fits u64). " + FEE_CEILING}
 TIP = {"type": "string", "pattern": amount_pattern(1_000_000), "maxLength": 20,
-       "description": "Lamports, integer string, minimum 1000000."}
+       "description": "Lamports, integer string, minimum 1000000. " + FEE_CEILING.replace("With tipLamports",
+                                                                                          "With priorityFeeLamports")}
 ADDRESS = {"type": "string", "pattern": BASE58_PATTERN, "minLength": 32, "maxLength": 44,
            "format": "solana-pubkey", "description": "Base58 public key (decodes to 32 bytes)."}
 

@@ -128,7 +128,12 @@ class ApiError(Exception):
         self.status = status or default_status
         self.message = message or default_message
         self.action = action
-        self.retryable = default_retryable if retryable is None else retryable
+        if retryable is None:
+            # a 5xx carrying the signature(s) of a sent write: it may be in flight, so an identical
+            # retry could execute it twice (spec retry rule 5: reconcile on-chain first)
+            in_flight = self.status >= 500 and ("signature" in extra or "signatures" in extra)
+            retryable = default_retryable and not in_flight
+        self.retryable = retryable
         self.headers = headers or {}
         self.extra = extra
         super().__init__(f"{code}: {self.message}")

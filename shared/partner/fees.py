@@ -1,5 +1,14 @@
-"""GET /partner/v1/fees/estimate (issue 11): what priority fee a trade on a mint needs now.
+"""Fees: the client's fee ceiling on every write (issue 17), and GET /partner/v1/fees/estimate
+(issue 11): what priority fee a trade on a mint needs now.
 
+Ceiling: a tip or a priority fee is not trade volume, so the caps do not bound it; each client has
+`max_fee_lamports` (default 0.1 SOL, the `default_max_fee_lamports` setting; `partnerctl client
+limits`), and every write refuses a transaction whose `priorityFeeLamports + tipLamports` is over
+it (a launch bundle: the sum over its transactions) with 400 `invalid_input` naming the larger of
+the two fields (the tip on a tie) and `maxFeeLamports`. It is checked with the caps (design
+section 2, step 7): after delegation, before any chain read.
+
+Estimate:
 The chain's `getRecentPrioritizationFees` for the accounts a trade on the mint writes (its
 bonding curve and its pool: whichever is live is the contended one; the other is idle and
 adds nothing) gives, per recent slot, the compute-unit price (micro-lamports) that landed a
@@ -12,7 +21,7 @@ spec's minimum. `tipLamports` is the spec's minimum tip.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from partner.chain import programs as P
 from partner.chain.rpc import Rpc
@@ -20,8 +29,25 @@ from partner.errors import ApiError
 from partner.limits import MIN_PRIORITY_FEE, MIN_TIP, TRADE_UNITS, check_address
 from partner.settings import get_settings
 
+if TYPE_CHECKING:
+    from partner.access import Principal
+
 PERCENTILES = (25, 50, 75, 95)
 MICRO_LAMPORTS = 1_000_000
+
+
+def check_ceiling(principal: Principal, priority_fee: int, tip: int, *, transactions: int = 1,
+                  extra_tip: int = 0, field: str | None = None) -> None:
+    """400 invalid_input when `transactions` x `priority_fee` + `tip` + `extra_tip` (what the write's
+    transactions spend besides their program's movements) is over the client's ceiling."""
+    ceiling = principal.client.max_fee_lamports
+    total = transactions * priority_fee + tip + extra_tip
+    if total <= ceiling:
+        return
+    name = field or ("tipLamports" if tip >= priority_fee else "priorityFeeLamports")
+    raise ApiError("invalid_input", f"{name}: priorityFeeLamports + tipLamports come to {total} lamports, over "
+                                    f"this client's fee ceiling of {ceiling} per transaction.",
+                   field=name, maxFeeLamports=str(ceiling))
 
 
 def parse_mint(query: dict[str, list[str]]) -> str:

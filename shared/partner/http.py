@@ -70,9 +70,9 @@ def _api_error(exc: ApiError) -> Response:
     return error_response(exc)
 
 
-def _unexpected(exc: Exception) -> Response:
+def _unexpected(exc: Exception, retryable: bool = True) -> Response:
     logger.exception("unhandled error", extra={"error_type": type(exc).__name__})
-    return error_response(ApiError("internal"))
+    return error_response(ApiError("internal", retryable=retryable))
 
 
 def make_app() -> App:
@@ -201,7 +201,9 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
 
     Without the header this is exactly `json_response(200, action())`, errors raised as before.
     With it (checked here: 400 invalid_input, not stored): claim the key, then replay the stored
-    answer, or run and store whatever the write answers (partner.idempotency).
+    answer, or run and store what the write answers (partner.idempotency): an answer that invites a
+    retry before anything was sent (5xx, 429, retryable 4xx) releases the key instead, and once
+    something may be in flight the stored answer says `retryable: false`.
     """
     from partner import idempotency
 
@@ -213,6 +215,7 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
                                                                     body_digest()))
     if isinstance(got, idempotency.Stored):
         return _stored_response(got, replayed=True)
+    retry_invited = False  # nothing was sent and the answer invites a retry: give the key back
     if got.recovery is not None:
         answer, response = got.recovery, _stored_response(got.recovery, replayed=False)
     else:
@@ -220,14 +223,18 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
         try:
             response = json_response(200, action())
         except ApiError as exc:
+            if got.sent:  # the send started: it may be in flight; this answer is stored and final
+                exc.retryable = False
+            retry_invited = not got.sent and (exc.retryable or exc.status >= 500 or exc.status == 429)
             response = _api_error(exc)
-        except Exception as exc:  # noqa: BLE001 - answered (and stored) as the resolver would
-            response = _unexpected(exc)
+        except Exception as exc:  # noqa: BLE001 - answered as the resolver would
+            retry_invited = not got.sent
+            response = _unexpected(exc, retryable=not got.sent)
         finally:
             idempotency.deactivate(token)
         answer = idempotency.Stored(response.status_code, response.body, idempotency.stored_headers(response.headers))
     try:
-        if answer.status == 429:  # a rate limit builds nothing: the key stays unused
+        if retry_invited:  # a retry with the same key runs the write afresh
             idempotency.release(got)
         elif not idempotency.finish(got, answer):
             logger.warning("idempotency claim lost before its answer was stored")

@@ -22,14 +22,21 @@ A write that carries the header runs under a claim, one item of the idempotency 
      signatures, the first invocation may have sent them: nothing is built or sent again; the answer
      is what the chain says about them (see `recovered_answer`: a trade that landed gets the 200 it
      would have had), and it is stored.
-2. Run the write. Its final answer (200, or any error after admission and validation: delegation,
-   caps, venue, chain, 5xx with or without a signature) is stored with the status, the body and the
-   headers the partner needs (all but the bucket's `x-ratelimit-*`, which a replay takes from the
-   bucket of the moment: replays still pass admission and count against the rate limits).
+2. Run the write. Its final answer (200, or an error after admission and validation: delegation,
+   caps, venue, chain, a 5xx once something may be in flight) is stored with the status, the body
+   and the headers the partner needs (all but the bucket's `x-ratelimit-*`, which a replay takes
+   from the bucket of the moment: replays still pass admission and count against the rate limits).
+
+A stored answer never says `retryable: true`: a retry with the key only replays it (issue 17).
+- Before anything was sent (presend had not finished: `sending`), an answer that
+  invites a retry (any 5xx, such as the RPC down before the send or a failed write of the
+  transaction record; a 429, coin create's launch cooldown; a retryable 4xx, such as 409
+  `migration_pending`) is not stored: the claim is released, so the retry with the same key runs.
+- Once presend finished, anything may be in flight: the answer is stored and says
+  `retryable: false` (a 502 with the signature says so anyway: spec retry rule 5).
 
 Answers before the claim (401, 429, 403 scope, 400 including a malformed key) are not stored and do
-not use the key up; nor does a 429 after it (coin create's launch cooldown, which builds nothing):
-the claim is released, so a retry after `retry-after` with the same key runs.
+not use the key up.
 
 The lease is 60 s: a write cannot run longer than its function (Timeout 29 s, the longest step is
 the governance wait for `processed`, at most 20 s), so when the lease is over the first invocation
@@ -79,6 +86,7 @@ class Claim:
     pk: str
     owner: str
     recovery: Stored | None = None  # set when a takeover found signatures: answer this, run nothing
+    sent: bool = False  # presend finished: from here on something may be in flight (`sending`)
 
 
 _current: contextvars.ContextVar[Claim | None] = contextvars.ContextVar("idempotency_claim", default=None)
@@ -231,7 +239,7 @@ def recovered_answer(signatures: list[str], last_valid_block_height: int, kind: 
         return Stored(response.status_code, response.body, stored_headers(response.headers))
     if statuses is not None and expired:
         error = ApiError("tx_expired", "An earlier attempt with this Idempotency-Key sent this transaction; it "
-                                       "expired without landing.", **ids,
+                                       "expired without landing.", **ids, retryable=False,  # stored: final
                          action="Nothing landed. Send the write again under a new Idempotency-Key.")
     elif statuses is not None and any(s is not None and s.get("err") is not None for s in statuses):
         failed = next(s for s in statuses if s is not None and s.get("err") is not None)
@@ -277,6 +285,14 @@ def record_send(outgoing: Outgoing) -> None:
         raise ApiError("internal", "This request's Idempotency-Key claim ran out before sending; nothing was sent.")
 
 
+def sending() -> None:
+    """presend's last step: everything is durable and the send starts now; from here on the write
+    may be in flight, so its answer is stored and final (no key: nothing)."""
+    c = _current.get()
+    if c is not None:
+        c.sent = True
+
+
 def stored_headers(headers: dict[str, Any] | None) -> dict[str, str]:
     out: dict[str, str] = {}
     for name, value in (headers or {}).items():
@@ -287,8 +303,8 @@ def stored_headers(headers: dict[str, Any] | None) -> dict[str, str]:
 
 
 def release(c: Claim) -> None:
-    """Give the key back unused (a 429 after the claim: the launch cooldown; nothing was built):
-    the item expires now, so the next request with the key claims it afresh."""
+    """Give the key back unused (nothing was sent, and the answer invites a retry: a 5xx, a 429, a
+    retryable 4xx): the item expires now, so the next request with the key claims it afresh."""
     ddb.update(_table(), c.pk, "SET expires_at = :gone REMOVE lease_until", condition="#o = :me",
                names={"#o": "owner"}, vals={":gone": 0, ":me": c.owner})
 

@@ -30,7 +30,7 @@ from typing import Any, ClassVar, TypeVar
 
 from partner.errors import ApiError
 from partner.http import TooDeep, loads
-from partner.limits import MIN_PRIORITY_FEE, MIN_TIP, check_address
+from partner.limits import MAX_PRIORITY_FEE, MIN_PRIORITY_FEE, MIN_TIP, check_address
 
 U64_MAX = 2**64 - 1
 MAX_JSON_BODY = 64 * 1024
@@ -60,7 +60,12 @@ def _at_least(minimum: int):
     return check
 
 
-_priority_fee = _at_least(MIN_PRIORITY_FEE)
+def _priority_fee(value: str) -> str:
+    _at_least(MIN_PRIORITY_FEE)(value)
+    if int(value) > MAX_PRIORITY_FEE:  # the compute-unit price would not fit u64
+        raise ValueError(f"must be at most {MAX_PRIORITY_FEE}")
+    return value
+
 _tip = _at_least(MIN_TIP)
 
 

@@ -8,7 +8,9 @@ Order (after admission: bucket `coin` keyed on the token, scope `coin:create`):
    priorityFeeLamports < 1000, slippageBps outside 0..10000, both first-buy modes,
    `initialBuyMaxSolIn` without `initialBuyTokens` and `initialBuyTokens` without it), the
    link fields through partner.links.
-2. delegation (403 `delegation_missing`).
+2. delegation (403 `delegation_missing`), then the client's fee ceiling (400 `invalid_input`
+   naming priorityFeeLamports, partner.fees): the launch transaction's priority fee, or with a
+   first buy the bundle's total (the priority fee of both transactions and the bundle's tip).
 3. per-creator restrictions, per user (not per client), before anything is uploaded:
    `deploy_cooldown_active` (429, `retry-after`, `cooldownRemainingSeconds`), then
    `launch_identity_limit_reached` (422, `totalBypassFeeLamports`) unless
@@ -22,7 +24,9 @@ Order (after admission: bucket `coin` keyed on the token, scope `coin:create`):
 7. submit: without a first buy `sendTransaction` with preflight; with one, both as ONE
    bundle to the block engine (`record_bundle` so the status endpoint reports it; a bundle
    the engine already reports `Failed` answers 422 `tx_failed`, nothing landed).
-8. record the launch (cooldown and identity) in one UpdateItem, only once it was submitted.
+8. record the launch (cooldown and identity) in one UpdateItem once it was submitted, or when the
+   send was ambiguous (a timeout after sending: 502 with the signature(s) and the mint; it may
+   still land, so the creator's cooldown and identity allowance count it).
 
 First-buy plan (rules 1-6 of the spec): the cap is 2.5% of supply (and the per-wallet cap
 when one is set); capacity = min over `token_balance` (cap - balance), `net_bought`
@@ -48,6 +52,7 @@ from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
 from partner import access, clock, http, links, multipart, pinning, presend, txstatus
+from partner import fees as write_fees
 from partner.access import Principal
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
@@ -388,14 +393,14 @@ def _launch_message(creator: Pubkey, mint: Pubkey, form: LaunchForm, uri: str, b
     return check_size(Message.new_with_blockhash(instructions, creator, blockhash))
 
 
-def _send_bundle(engine: BlockEngine, txs: list[Transaction]) -> str:
+def _send_bundle(engine: BlockEngine, txs: list[Transaction], mint: Pubkey) -> str:
     try:
         return engine.send_bundle(txs)
     except RpcError as exc:
         raise ApiError("tx_failed", f"The block engine rejected the bundle: {exc.message[:200]}") from exc
     except Ambiguous as exc:
         raise unavailable("The block engine did not answer after the bundle was sent; it may still land.",
-                          signatures=[str(t.signatures[0]) for t in txs],
+                          signatures=[str(t.signatures[0]) for t in txs], mint=str(mint),
                           action="Check the signatures' status before resending.") from exc
 
 
@@ -427,15 +432,33 @@ def _metadata(form: LaunchForm, image_uri: str) -> dict[str, str]:
     return {name: document[name] for name in DOCUMENT_FIELDS}
 
 
+def check_fee_ceiling(principal: Principal, form: LaunchForm) -> None:
+    """The launch alone: one transaction at the priority fee, no tip. With a first buy, the bundle by
+    its total: the launch's and the buy's priority fee and the bundle's tip."""
+    if form.first_buy:
+        write_fees.check_ceiling(principal, form.priority_fee_lamports, 0, transactions=2,
+                                 extra_tip=RULES.bundle_tip_lamports, field="priorityFeeLamports")
+    else:
+        write_fees.check_ceiling(principal, form.priority_fee_lamports, 0, field="priorityFeeLamports")
+
+
+def _ambiguous(exc: ApiError) -> bool:
+    """The send timed out: the launch (or its bundle) may still land."""
+    return exc.code == "rpc_unavailable" and ("signature" in exc.extra or "signatures" in exc.extra)
+
+
 def execute(principal: Principal, form: LaunchForm, chain: Rpc | None = None,
             engine: BlockEngine | None = None) -> dict[str, Any]:
     access.require_delegation(principal)
+    check_fee_ceiling(principal, form)
     user = principal.user
     restrictions = claim_launch(user.user_id, form.name, form.symbol, form.max_bypass_fee_lamports)
     try:
         out = _launch(principal, form, restrictions, chain, engine)
     except ApiError as exc:
-        if not (exc.code == "rpc_unavailable" and "signature" in exc.extra):  # ambiguous: may still land
+        if _ambiguous(exc):  # it may land: the cooldown and the identity count as for a submitted launch
+            record_launch(user.user_id, form.name, form.symbol, str(exc.extra.get("mint", "")))
+        else:
             release_launch(user.user_id)
         raise
     except Exception:
@@ -473,7 +496,12 @@ def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, 
     if buy_message is None:
         presend.before_send(principal, presend.Outgoing("coin_create", (out["signature"],), str(mint), str(creator),
                                                         last_valid))
-        submit(chain, launch_tx)
+        try:
+            submit(chain, launch_tx)
+        except ApiError as exc:
+            if _ambiguous(exc):
+                exc.extra.setdefault("mint", str(mint))  # to reconcile, and the launch record's
+            raise
     else:
         assert plan is not None
         buy_tx = sign(buy_message, [signer])
@@ -481,7 +509,7 @@ def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, 
         engine = engine or BlockEngine(settings.block_engine_url)
         presend.before_send(principal, presend.Outgoing("coin_create", tuple(signatures), str(mint), str(creator),
                                                         last_valid))
-        bundle_id = _send_bundle(engine, [launch_tx, buy_tx])
+        bundle_id = _send_bundle(engine, [launch_tx, buy_tx], mint)
         txstatus.record_bundle(bundle_id, signatures, last_valid_block_height=last_valid)
         if _bundle_failed(engine, bundle_id, chain, signatures):
             raise ApiError("tx_failed", "The launch bundle failed; neither transaction landed.",

@@ -53,3 +53,4 @@ def before_send(principal: Principal, outgoing: Outgoing) -> None:
     """Make `outgoing` durable for `principal`'s request before it is sent."""
     idempotency.record_send(outgoing)
     txrecords.record(principal, outgoing)
+    idempotency.sending()

@@ -1,10 +1,12 @@
 """Trades: buy, buy exact out, sell — on the curve or the pool the curve migrated to.
 
-Order (after admission): input (400) -> delegation (403) -> partner fee configuration
-and the per-trade cap where the value is known without a quote (400/403) -> chain state
-and venue (409/422) -> quote, slippage bound, quote-valued caps -> daily volume
-reserved atomically -> build (422 tx_too_large) -> sign (502) -> submit (502/422).
-A reservation is released whenever nothing reached the network.
+Order (after admission, design section 2): input (400; explicit mode's bound field included)
+-> delegation (403) -> partner fee configuration, the fee ceiling and, where the value is known
+without a quote (buy; buy-exact-out in explicit mode), the per-trade cap and the daily volume
+reserved atomically (400/403) -> chain state: one batched read, the venue (409) and the quote
+(a dust amount: 400 naming it) -> for a quote-valued trade (sell, buy-exact-out in slippage
+mode) the caps now, before any balance -> balances (422) -> build (422 tx_too_large) -> sign
+(502) -> submit (502/422). A reservation is released whenever nothing reached the network.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from datetime import UTC, datetime
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
-from partner import access, clock, observability, presend
+from partner import access, clock, fees as write_fees, observability, presend
 from partner.access import Principal
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
@@ -104,6 +106,25 @@ def _require_explicit(value: str | None, name: str) -> int:
     if value is None:
         raise ApiError("invalid_input", f"{name} is required without slippageBps (explicit mode).", field=name)
     return int(value)
+
+
+EXPLICIT_BOUNDS = {"BuyRequest": "minTokensOut", "BuyExactOutRequest": "maxSolIn", "SellRequest": "minSolOut"}
+
+
+def require_bound(req: TradeRequest) -> None:
+    """Explicit mode (no slippageBps) needs its bound field: input validation, before delegation."""
+    if not req.slippage_mode:
+        name = EXPLICIT_BOUNDS[type(req).__name__]
+        _require_explicit(getattr(req, name), name)
+
+
+def require_fill(fill: Fill, name: str) -> Fill:
+    """A dust amount: a buy that gets no token, a sell that pays 0 lamports. 400 naming the amount, the
+    same on the trade and on the quote (the amount is too small for this venue's price now)."""
+    if fill.tokens == 0 or fill.sol == 0:
+        what = "buys no token" if name == "maxSolIn" else "sells for 0 lamports"
+        raise ApiError("invalid_input", f"{name}: too small; at the venue's price now it {what}.", field=name)
+    return fill
 
 
 def _floor_bps(amount: int, bps: int) -> int:
@@ -226,9 +247,11 @@ def plan_buy(req: BuyRequest, state: CoinState, venue: str, user: Pubkey) -> Pla
     partner_fee = _floor_bps(max_in, req.fee_bps)
     venue_in = max_in - partner_fee
     if venue_in <= 0:
-        raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.")
+        raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.",
+                       field="maxSolIn")
+    fill = require_fill(fill_buy(state, venue, venue_in), "maxSolIn")
     if req.slippage_mode:
-        min_out = min_out_bound(fill_buy(state, venue, venue_in).tokens, int(req.slippageBps))
+        min_out = min_out_bound(fill.tokens, int(req.slippageBps))
     else:
         min_out = _require_explicit(req.minTokensOut, "minTokensOut")
     recipient = _fee_recipient(state, venue)
@@ -250,7 +273,8 @@ def plan_buy_exact_out(req: BuyExactOutRequest, state: CoinState, venue: str, us
     partner_fee = _floor_bps(max_in, req.fee_bps)
     venue_max = max_in - partner_fee
     if venue_max <= 0:
-        raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.")
+        raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.",
+                       field="maxSolIn")
     recipient = _fee_recipient(state, venue)
     if venue == "curve":
         instruction = ix.buy_exact_out(user, state.mint, recipient, tokens, venue_max)
@@ -260,12 +284,9 @@ def plan_buy_exact_out(req: BuyExactOutRequest, state: CoinState, venue: str, us
 
 
 def plan_sell(req: SellRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
+    """The sell as quoted now; the wallet's tokens are checked after the caps (`require_tokens`)."""
     tokens = int(req.tokensIn)
-    if not state.token_account_exists or state.token_balance == 0:
-        raise ApiError("missing_sell_token_account")
-    if state.token_balance < tokens:
-        raise ApiError("insufficient_tokens", requiredTokens=str(tokens), availableTokens=str(state.token_balance))
-    quote = fill_sell(state, venue, tokens).sol
+    quote = require_fill(fill_sell(state, venue, tokens), "tokensIn").sol
     if req.slippage_mode:
         min_out = min_out_bound(quote, int(req.slippageBps))
     else:
@@ -277,6 +298,14 @@ def plan_sell(req: SellRequest, state: CoinState, venue: str, user: Pubkey) -> P
     else:
         instruction = ix.swap(user, state.mint, recipient, True, tokens, min_out)
     return Plan(instruction, quote, partner_fee, 0)
+
+
+def require_tokens(state: CoinState, tokens: int) -> None:
+    """A sell's balance checks (chain state, after the caps)."""
+    if not state.token_account_exists or state.token_balance == 0:
+        raise ApiError("missing_sell_token_account")
+    if state.token_balance < tokens:
+        raise ApiError("insufficient_tokens", requiredTokens=str(tokens), availableTokens=str(state.token_balance))
 
 
 PLANNERS = {BuyRequest: plan_buy, BuyExactOutRequest: plan_buy_exact_out, SellRequest: plan_sell}
@@ -310,37 +339,52 @@ def rpc() -> Rpc:
     return Rpc(get_settings().rpc_url)
 
 
+def _known_value(req: TradeRequest) -> int | None:
+    """The trade's lamport value when the request gives it: maxSolIn (buy; buy-exact-out in explicit
+    mode). A sell's (the quoted SOL out) and a slippage-mode buy-exact-out's need the venue's state."""
+    if isinstance(req, BuyRequest) or (isinstance(req, BuyExactOutRequest) and not req.slippage_mode):
+        return int(req.maxSolIn)  # type: ignore[arg-type]
+    return None
+
+
+def _caps(principal: Principal, value: int) -> tuple[str, int]:
+    """Step 7: the per-trade cap, then the daily volume reserved atomically. -> (counter, reserved)."""
+    _check_trade_cap(principal, value)
+    return reserve_volume(principal, value), value
+
+
 def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -> dict[str, str]:
+    require_bound(req)
     access.require_delegation(principal)
     client = principal.client
     require_fee_configured(principal, req.fee_bps)
-    known_value = None
-    if isinstance(req, BuyRequest) or (isinstance(req, BuyExactOutRequest) and not req.slippage_mode):
-        # buy-exact-out in explicit mode needs maxSolIn: a 400, not a TypeError
-        known_value = _require_explicit(req.maxSolIn, "maxSolIn")
-        _check_trade_cap(principal, known_value)
-
-    signer = SealedWalletSigner(principal.user)
-    chain = chain or rpc()
-    state = read_coin(chain, Pubkey.from_string(req.mint), signer.pubkey)
-    venue = state.venue
-    plan = PLANNERS[type(req)](req, state, venue, signer.pubkey)  # type: ignore[operator]
-    if known_value is None:
-        _check_trade_cap(principal, plan.value_lamports)
-
     fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
-    partner = (Pubkey.from_string(client.fee_wallet), plan.partner_fee) if plan.partner_fee and client.fee_wallet else None
-    message = assemble(signer.pubkey, [plan.instruction], fees=fees, blockhash=state.blockhash,
-                       partner_fee=partner, units=TRADE_UNITS, memo=unique.request_memo())
-    required = plan.spend_lamports + network_fee(message, fees) + (0 if state.token_account_exists else ATA_RENT)
-    if isinstance(req, SellRequest):
-        required = network_fee(message, fees) - fees.tip_lamports  # the tip and fee come out of the proceeds
-    if state.wallet_lamports < required:
-        raise ApiError("insufficient_sol", requiredLamports=str(required), availableLamports=str(state.wallet_lamports))
-
-    volume_key = reserve_volume(principal, plan.value_lamports)
+    write_fees.check_ceiling(principal, fees.priority_fee_lamports, fees.tip_lamports)
+    known_value = _known_value(req)
+    reserved = _caps(principal, known_value) if known_value is not None else None
     sent = False
     try:
+        signer = SealedWalletSigner(principal.user)
+        chain = chain or rpc()
+        state = read_coin(chain, Pubkey.from_string(req.mint), signer.pubkey)
+        venue = state.venue
+        plan = PLANNERS[type(req)](req, state, venue, signer.pubkey)  # type: ignore[operator]
+        if reserved is None:  # valued by the quote: the caps before any balance
+            reserved = _caps(principal, plan.value_lamports)
+        if isinstance(req, SellRequest):
+            require_tokens(state, int(req.tokensIn))
+
+        partner = (Pubkey.from_string(client.fee_wallet), plan.partner_fee) \
+            if plan.partner_fee and client.fee_wallet else None
+        message = assemble(signer.pubkey, [plan.instruction], fees=fees, blockhash=state.blockhash,
+                           partner_fee=partner, units=TRADE_UNITS, memo=unique.request_memo())
+        required = plan.spend_lamports + network_fee(message, fees) + (0 if state.token_account_exists else ATA_RENT)
+        if isinstance(req, SellRequest):
+            required = network_fee(message, fees) - fees.tip_lamports  # the tip and fee come out of the proceeds
+        if state.wallet_lamports < required:
+            raise ApiError("insufficient_sol", requiredLamports=str(required),
+                           availableLamports=str(state.wallet_lamports))
+
         tx = sign(message, [signer])
         presend.before_send(principal, presend.Outgoing(KINDS[type(req)], (str(tx.signatures[0]),), req.mint,
                                                         str(signer.pubkey), state.last_valid_block_height))
@@ -350,8 +394,8 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
         sent = "signature" in exc.extra  # ambiguous: it may land, so it stays counted
         raise
     finally:
-        if not sent:
-            counters.release(volume_key, plan.value_lamports)
+        if not sent and reserved is not None:
+            counters.release(*reserved)
     observability.count("Trades", venue=venue, kind=KINDS[type(req)])
     return {"signature": str(signature), "mint": req.mint, "status": "submitted"}
 
@@ -409,8 +453,9 @@ def quote(principal: Principal, req: QuoteRequest, chain: Rpc | None = None) -> 
     if req.side == "buy":
         partner_fee = _floor_bps(amount, req.fee_bps)
         if amount - partner_fee <= 0:
-            raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.")
-        fill = fill_buy(state, venue, amount - partner_fee)
+            raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.",
+                           field="maxSolIn")
+        fill = require_fill(fill_buy(state, venue, amount - partner_fee), "maxSolIn")
         out.update(expectedTokensOut=str(fill.tokens), minTokensOut=str(min_out_bound(fill.tokens, slip)))
     elif req.side == "buy-exact-out":
         fill = fill_buy_exact(state, venue, amount)
@@ -418,7 +463,7 @@ def quote(principal: Principal, req: QuoteRequest, chain: Rpc | None = None) -> 
         partner_fee = _floor_bps(max_in, req.fee_bps)
         out.update(expectedSolIn=str(fill.sol + partner_fee), maxSolIn=str(max_in))
     else:
-        fill = fill_sell(state, venue, amount)
+        fill = require_fill(fill_sell(state, venue, amount), "tokensIn")
         min_out = min_out_bound(fill.sol, slip)
         partner_fee = _floor_bps(min_out, req.fee_bps)
         out.update(expectedSolOut=str(fill.sol), minSolOut=str(min_out))

@@ -168,18 +168,13 @@ def _edge_bodies(path: str) -> list[tuple[str, bytes | str, str]]:
 
 
 _OPERATIONS = [result.ok() for result in schema.get_all_operations()]
-# issue 17 item 2: a u64 priority fee overflows the compute-unit price (500 after pinning), fixed on i17-money
-KNOWN_5XX = {("/partner/v1/coins/create", f"priorityFeeLamports-u64-{2**64 - 1}")}
 
 
-def _send_edges(operation, devstack, caller, unhandled, only: set[str] | None = None) -> None:
+def _send_edges(operation, devstack, caller, unhandled) -> None:
     party, session = caller
     case = operation.Case()
     headers = headers_for(case, party)
     for what, body, ctype in _edge_bodies(operation.path):
-        known = (operation.path, what) in KNOWN_5XX
-        if (only is None and known) or (only is not None and what not in only):
-            continue
         response = session.request(operation.method.upper(), devstack.url + operation.path, data=body,
                                    headers={**headers, "Content-Type": ctype}, timeout=30, allow_redirects=False)
         assert response.status_code < 500, (what, response.status_code, response.text[:300])
@@ -191,9 +186,3 @@ def _send_edges(operation, devstack, caller, unhandled, only: set[str] | None = 
 def test_edge_bodies_never_5xx(operation, devstack, caller, unhandled):
     _send_edges(operation, devstack, caller, unhandled)
 
-
-@pytest.mark.xfail(strict=True, reason="issue 17 item 2/3, fixed on branch i17-money")
-@pytest.mark.parametrize("path,what", sorted(KNOWN_5XX))
-def test_known_edge_5xx(path, what, devstack, caller, unhandled):
-    operation = next(op for op in _OPERATIONS if op.path == path and op.method.upper() == "POST")
-    _send_edges(operation, devstack, caller, unhandled, only={what})

@@ -138,16 +138,19 @@ def test_image_type_is_read_from_content_not_declared_type(conn, pin_server):
     ({"initialBuySol": "0.5"}, "invalid_input"),
     ({"initialBuySol": "0"}, "invalid_input"),
     ({"priorityFeeLamports": "999"}, "invalid_input"),
+    ({"priorityFeeLamports": "18446744073709551615"}, "invalid_input"),  # issue 17 item 2: was 500
     ({"slippageBps": "10001"}, "invalid_input"),
     ({"slippageBps": "-1"}, "invalid_input"),
     ({"maxBypassFeeLamports": "1e9"}, "invalid_input"),
     ({"surprise": "x"}, "invalid_input"),
     ({"website": "ftp://example.com"}, "invalid_website"),
 ])
-def test_form_errors(conn, creator, kwargs, code):
+def test_form_errors(conn, creator, kwargs, code, pin_server):
+    pinned = len(pin_server.pinned())
     result = create(conn, form(**kwargs))
     assert result.status == 400, result.body
     assert result.json["error"] == code
+    assert len(pin_server.pinned()) == pinned  # refused before anything was pinned
     assert no_launch(creator["user_id"])
 
 
@@ -389,6 +392,38 @@ def test_block_engine_down_leaves_nothing_on_chain(chain, conn, creator):
     assert no_launch(creator["user_id"])
     again = create(conn, form(initialBuySol=str(SOL // 2)))
     assert again.status == 200, again.body
+
+
+@pytest.mark.parametrize("first_buy", [True, False])
+def test_an_ambiguous_launch_keeps_the_cooldown_and_the_identity(chain, conn, creator, clock, monkeypatch,
+                                                                  first_buy):
+    """Issue 17 item 4: the send times out (`bundle slow` / `rpc slow`), so the launch may still land:
+    the 502 carries the signature(s) and the mint, says retryable false, and the creator's cooldown
+    and identity are recorded as for a submitted launch."""
+    from partner import launch
+    from partner.chain.rpc import BlockEngine, Rpc
+
+    monkeypatch.setattr(launch, "BlockEngine", lambda url: BlockEngine(url, timeout=0.5))
+    monkeypatch.setattr(launch, "Rpc", lambda url: Rpc(url, timeout=0.5))
+    extra = {"initialBuySol": str(SOL // 100)} if first_buy else {}
+    target, method = ("bundle", "sendBundle") if first_buy else ("rpc", "sendTransaction")
+    rpc(chain.url, "devstack_setFault", [{"target": target, "mode": "slow", "delayMs": 1500, "count": 1,
+                                          "methods": [method]}])
+    first = create(conn, form(name="Maybe", symbol="MAYBE", **extra))
+    assert first.status == 502 and first.json["error"] == "rpc_unavailable", first.body
+    assert first.json["retryable"] is False
+    if first_buy:
+        assert len(first.json["signatures"]) == 2
+    else:
+        assert first.json["signature"]
+    again = create(conn, form(name="Other", symbol="OTHER"))
+    assert again.status == 429 and again.json["error"] == "deploy_cooldown_active", again.body
+    assert first.json["mint"]
+    clock.advance(61)
+    same = create(conn, form(name="Maybe", symbol="MAYBE2"))
+    assert same.status == 422 and same.json["error"] == "launch_identity_limit_reached", same.body
+    record = launches(creator["user_id"])
+    assert [entry["m"] for entry in record["launches"]] == [first.json["mint"]]
 
 
 def test_rpc_down_before_upload(chain, conn, creator, pin_server):

@@ -215,7 +215,7 @@ def test_timeout_after_sending_is_ambiguous_and_keeps_the_volume(chain, coin, pa
     chain_fault(chain, "slow", methods=["sendTransaction"], delay_ms=1500)
     chain_fault(chain, "drop", methods=["sendTransaction"])
     result = buy(partner_conn, coin, max_in)
-    body = assert_error(result, 502, "rpc_unavailable", True)
+    body = assert_error(result, 502, "rpc_unavailable", False)  # it may be in flight: spec retry rule 5
     signature = body["signature"]
     assert Signature.from_string(signature) != Signature.default()
     assert "before resending" in body["action"]
@@ -246,7 +246,7 @@ def test_slow_send_that_lands_is_ambiguous_and_counted_once(chain, coin, partner
     before = snapshot(chain, partner_conn, coin)
     chain_fault(chain, "slow", methods=["sendTransaction"], delay_ms=1500)
     result = buy(partner_conn, coin, max_in)
-    body = assert_error(result, 502, "rpc_unavailable", True)
+    body = assert_error(result, 502, "rpc_unavailable", False)
     assert wait(chain.url, body["signature"])["err"] is None
     after = snapshot(chain, partner_conn, coin)
     assert after["signatures"][0] == body["signature"]

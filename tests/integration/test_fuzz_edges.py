@@ -201,19 +201,13 @@ U64_FIELDS = {
     "governance_update_content": ["priorityFeeLamports", "tipLamports", "voteDurationSeconds",
                                   "baseContentRevision"],
 }
-# issue 17 item 2 (the compute-unit price of a u64 priority fee overflows: 500 internal), fixed on i17-money
-# (the other writes refuse these bodies on chain state first: no tokens, no proposal, no vote)
-KNOWN_OVERFLOW = {(f, "priorityFeeLamports", str(2**64 - 1)) for f in ("trades_buy", "trades_buy_exact_out",
-                                                                       "coins_create")}
-ITEM_2 = pytest.mark.xfail(strict=True, reason="issue 17 item 2/3, fixed on branch i17-money")
 
 
 def _u64_cases():
     for function, names in U64_FIELDS.items():
         for name in names:
             for value in U64_EXTREMES:
-                marks = [ITEM_2] if (function, name, value) in KNOWN_OVERFLOW else []
-                yield pytest.param(function, name, value, marks=marks, id=f"{function}-{name}-{value}")
+                yield pytest.param(function, name, value, id=f"{function}-{name}-{value}")
 
 
 @pytest.fixture(scope="module")

@@ -171,6 +171,9 @@ def close_and_settle(chain, conn, proposal: str, seconds: int = 61) -> dict:
     ("vote", {"side": "yes", "amount": "1000000", "proposal": "not-a-key"}, "proposal"),
     ("vote", {"side": "yes", "amount": "1000000", "priorityFeeLamports": "999"}, "priorityFeeLamports"),
     ("vote", {"side": "yes", "amount": "1000000", "tipLamports": "999999"}, "tipLamports"),
+    ("vote", {"side": "yes", "amount": "1000000", "priorityFeeLamports": "18446744073709551615"},
+     "priorityFeeLamports"),  # issue 17 item 2: was 500 internal (compute-unit price past u64)
+    ("settle", {"priorityFeeLamports": "18446744073709551615"}, "priorityFeeLamports"),
     ("vote", {"side": "yes", "amount": "1000000", "mint": "x"}, "mint"),
     ("cancel", {"amount": "1"}, "amount"),
     ("withdraw", {"voter": "0OIl"}, "voter"),
@@ -193,6 +196,7 @@ def test_vote_group_input_errors(aws_stack, chain, app_client, name, body, field
     ("finalize", {"voteDurationSeconds": "600.0"}, "voteDurationSeconds"),
     ("finalize", {"mint": "short"}, "mint"),
     ("expired", {"proposal": "x"}, "proposal"),
+    ("finalize", {"priorityFeeLamports": "18446744073709551615"}, "priorityFeeLamports"),
 ])
 def test_propose_group_input_errors(aws_stack, chain, app_client, name, body, field):
     conn = member(chain, app_client, sol=0)

@@ -320,6 +320,7 @@ def test_crash_after_a_send_that_never_landed_answers_tx_expired(chain, coin, pa
     retry = keyed(partner_conn, "buy", buy_body(coin), "crash-dropped")
     assert retry.status == 422, retry.body
     assert retry.json["error"] == "tx_expired" and retry.json["signature"] == claim["signatures"][0]
+    assert retry.json["retryable"] is False  # stored: a retry with this key only replays it (issue 17 item 5)
     after = snapshot(chain, partner_conn, coin)
     assert after["signatures"] == before["signatures"] and after["tokens"] == before["tokens"]
 
@@ -347,6 +348,88 @@ def test_crash_before_sending_lets_the_retry_execute(chain, coin, partner_conn, 
     assert retry.status == 200, retry.body
     assert wait(chain.url, retry.json["signature"])["err"] is None
     assert len(signatures(chain, wallet)) == len(before) + 1
+
+
+# ------------------------------------------------------------------ issue 17 item 5: no stored invitation to retry
+
+
+def _released(conn, key: str) -> bool:
+    item = _claim_item(conn, key)
+    return item is None or (item.get("state") != "done" and int(item.get("expires_at", 1)) == 0)
+
+
+def test_a_5xx_before_the_send_releases_the_key(chain, coin, partner_conn):
+    """RPC down before anything is sent: 502, nothing stored; the retry with the same key executes."""
+    wallet = partner_conn.user["wallet"]
+    before = signatures(chain, wallet)
+    chain_fault(chain, "down")
+    first = keyed(partner_conn, "buy", buy_body(coin), "rpc-down")
+    assert first.status == 502 and first.json["error"] == "rpc_unavailable", first.body
+    assert first.json["retryable"] is True and "signature" not in first.json
+    assert _released(partner_conn, "rpc-down")
+    retry = keyed(partner_conn, "buy", buy_body(coin), "rpc-down")
+    assert retry.status == 200, retry.body
+    assert "idempotent-replayed" not in retry.headers
+    assert wait(chain.url, retry.json["signature"])["err"] is None
+    assert len(signatures(chain, wallet)) == len(before) + 1
+    assert keyed(partner_conn, "buy", buy_body(coin), "rpc-down").body == retry.body  # now it is stored
+
+
+def test_an_internal_error_before_the_send_releases_the_key(chain, coin, partner_conn):
+    """The transaction record (PutItem, written before the send) fails: 500, and the key is free."""
+    from devstack import faults
+
+    faults.set_fault("dynamodb", "error", count=1, operations=["PutItem"])
+    first = keyed(partner_conn, "buy", buy_body(coin), "ddb-error")
+    assert first.status == 500 and first.json["error"] == "internal", first.body
+    assert _released(partner_conn, "ddb-error")
+    retry = keyed(partner_conn, "buy", buy_body(coin), "ddb-error")
+    assert retry.status == 200 and "idempotent-replayed" not in retry.headers, retry.body
+
+
+def test_a_retryable_answer_before_the_send_is_not_stored(chain, coin, partner_conn, monkeypatch):
+    """409 migration_pending is retryable and nothing was built: the key stays free for the retry."""
+    from partner import trading
+    from partner.errors import ApiError
+
+    real = trading.read_coin
+    calls = {"n": 0}
+
+    def pending_once(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise ApiError("migration_pending")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(trading, "read_coin", pending_once)
+    first = keyed(partner_conn, "buy", buy_body(coin), "pending")
+    assert first.status == 409 and first.json["retryable"] is True, first.body
+    assert _released(partner_conn, "pending")
+    retry = keyed(partner_conn, "buy", buy_body(coin), "pending")
+    assert retry.status == 200 and "idempotent-replayed" not in retry.headers, retry.body
+
+
+def test_an_ambiguous_502_says_not_retryable_and_is_stored(chain, coin, partner_conn, monkeypatch):
+    """A timeout after the send: the 502 carries the signature, says retryable false (spec retry rule 5),
+    and that is what the key replays."""
+    _timeout_after_send(chain, monkeypatch, lands=True)
+    first = keyed(partner_conn, "buy", buy_body(coin), "ambiguous")
+    assert first.status == 502 and first.json["error"] == "rpc_unavailable", first.body
+    assert first.json["signature"] and first.json["retryable"] is False
+    again = keyed(partner_conn, "buy", buy_body(coin), "ambiguous")
+    assert again.body == first.body and again.headers["idempotent-replayed"] == "true"
+    assert json.loads(_claim_item(partner_conn, "ambiguous")["body"])["retryable"] is False
+
+
+def test_a_dust_sell_is_stored_as_its_400_not_a_500(chain, coin, partner_conn):
+    """Issue 17 item 3: the dust sell's answer under a key is the clear 400 (was a stored 500)."""
+    bought = keyed(partner_conn, "buy", buy_body(coin), None)
+    assert bought.status == 200 and wait(chain.url, bought.json["signature"])["err"] is None
+    body = {"mint": coin, "tokensIn": "1000", "minSolOut": "0", "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP)}
+    first = keyed(partner_conn, "sell", body, "dust")
+    assert first.status == 400 and first.json["field"] == "tokensIn", first.body
+    assert int(_claim_item(partner_conn, "dust")["status"]) == 400
 
 
 def test_an_expired_key_is_free_again(chain, coin, partner_conn, clock, ip):

@@ -206,3 +206,18 @@ def test_quote_needs_the_trade_scope(aws_stack, chain, ip):
     conn = connect(client, admin.create_user(), scope="profile:read", ip=ip)
     result = quote(conn, {"side": "buy", "mint": str(Keypair().pubkey()), "maxSolIn": "1"})
     assert result.status == 403 and result.json["error"] == "insufficient_scope"
+
+
+@pytest.mark.parametrize("side,body,field", [
+    ("buy", {"maxSolIn": "1"}, "maxSolIn"),
+    ("buy", {"maxSolIn": "1", "slippageBps": 100}, "maxSolIn"),
+    ("sell", {"tokensIn": "1000"}, "tokensIn"),
+    ("sell", {"tokensIn": "1000", "slippageBps": 100}, "tokensIn"),
+])
+def test_dust_quotes_give_the_trades_error(chain, trader, side, body, field):
+    """Issue 17 item 3: an amount that buys nothing or sells for 0 lamports is the same clear 400 on the
+    quote as on the trade (tests/integration/test_trades.py test_a_dust_*), not a 200 quoting 0."""
+    mint = new_coin(chain.url, "Dust Coin", "DUST")
+    result = quote(trader, {"side": side, "mint": mint, **body})
+    assert result.status == 400, result.body
+    assert (result.json["error"], result.json["field"]) == ("invalid_input", field)

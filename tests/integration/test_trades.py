@@ -107,6 +107,11 @@ def _sell_net(chain, coin, tokens, before_tokens):
     ({"maxSolIn": "1000", "mint": "not-a-key"}, "invalid_input", "mint"),
     ({"maxSolIn": "1000", "surprise": "x"}, "invalid_input", "surprise"),
     ({"maxSolIn": "1000"}, "invalid_input", "minTokensOut"),  # explicit mode needs the bound
+    # issue 17 item 2: a priority fee whose compute-unit price would overflow u64 (was 500 internal)
+    ({"maxSolIn": "1000", "minTokensOut": "0", "priorityFeeLamports": "18446744073709551615"},
+     "invalid_input", "priorityFeeLamports"),
+    ({"maxSolIn": "1000", "minTokensOut": "0", "priorityFeeLamports": "18446744073710"},
+     "invalid_input", "priorityFeeLamports"),
 ])
 def test_buy_input_errors(coin, partner_conn, body, code, field):
     full = {"mint": coin, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP), **body}
@@ -165,8 +170,25 @@ def test_trade_cap_and_daily_cap(aws_stack, chain, coin, ip):
     assert daily.json["spentTodayLamports"] == str(SOL)
 
 
-def test_sell_without_tokens(coin, partner_conn):
-    result = trade(partner_conn, "sell", {"mint": coin, "tokensIn": "1000", "slippageBps": 100,
+def liquid(chain, coin: str, sol: int = SOL) -> None:
+    """Another user (of another client) buys `sol` of `coin`, so that the curve can pay a sell."""
+    from partner import admin
+
+    buyer = admin.create_user()
+    airdrop(chain.url, buyer["wallet"], 2 * sol)
+    client = admin.create_client(name="Liquidity", redirect_uri="http://localhost:8080/callback")
+    other = connect(client, buyer, scope="trade:execute", ip="10.250.0.1")
+    bought = trade(other, "buy", {"mint": coin, "maxSolIn": str(sol), "minTokensOut": "0",
+                                  "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    assert bought.status == 200, bought.body
+    assert wait(chain.url, bought.json["signature"])["err"] is None
+
+
+def test_sell_without_tokens(chain, coin, partner_conn):
+    # a sell is valued by its quote first (issue 17 item 13), so the curve must be able to pay it
+    # (a fresh curve holds no SOL: insufficient_liquidity), and it must not be dust (item 3)
+    liquid(chain, coin)
+    result = trade(partner_conn, "sell", {"mint": coin, "tokensIn": str(1000 * 10**6), "slippageBps": 100,
                                           "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
     assert result.status == 422 and result.json["error"] == "missing_sell_token_account"
 
@@ -181,3 +203,107 @@ def test_unknown_mint_is_invalid_input(partner_conn):
     result = trade(partner_conn, "buy", {"mint": str(Keypair().pubkey()), "maxSolIn": "1000", "slippageBps": 1,
                                          "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
     assert result.status == 400 and result.json["error"] == "invalid_input"
+
+
+# ------------------------------------------------------------------ issue 17: check order and dust
+
+
+@pytest.mark.parametrize("kind,body,field", [
+    ("buy", {"maxSolIn": "1000000"}, "minTokensOut"),
+    ("buy-exact-out", {"tokensOut": "1000000"}, "maxSolIn"),
+    ("sell", {"tokensIn": "1000000"}, "minSolOut"),
+])
+def test_explicit_mode_bound_is_input_validation_before_delegation(aws_stack, chain, coin, partner_conn, kind,
+                                                                   body, field):
+    """Design section 2: input validation (5) before delegation (6)."""
+    from partner import admin
+
+    admin.set_delegation(partner_conn.user["user_id"], False)
+    result = trade(partner_conn, kind, {"mint": coin, **body, "priorityFeeLamports": str(PRIO),
+                                        "tipLamports": str(TIP)})
+    assert result.status == 400, result.body
+    assert (result.json["error"], result.json["field"]) == ("invalid_input", field)
+
+
+def test_caps_come_before_chain_state(aws_stack, chain, coin, ip):
+    """Caps (7) before balances (8): a poor wallet over the daily cap gets daily_cap_exceeded, and a
+    sell over the per-trade cap of tokens the wallet does not hold gets trade_cap_exceeded."""
+    from partner import admin
+
+    client = admin.create_client(name="Capped", redirect_uri="http://localhost:8080/callback",
+                                 max_trade_lamports=10 * SOL, daily_volume_cap_lamports=SOL)
+    poor = admin.create_user()
+    airdrop(chain.url, poor["wallet"], SOL // 1000)
+    conn = connect(client, poor, scope="trade:execute", ip=ip)
+    fees = {"priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)}
+    daily = trade(conn, "buy", {"mint": coin, "maxSolIn": str(2 * SOL), "minTokensOut": "0", **fees})
+    assert daily.status == 403 and daily.json["error"] == "daily_cap_exceeded", daily.body
+    assert daily.json["spentTodayLamports"] == "0"
+    exact = trade(conn, "buy-exact-out", {"mint": coin, "tokensOut": str(10**12), "maxSolIn": str(2 * SOL),
+                                          **fees})
+    assert exact.status == 403 and exact.json["error"] == "daily_cap_exceeded", exact.body
+    small = admin.create_client(name="Small", redirect_uri="http://localhost:8080/callback",
+                                max_trade_lamports=SOL // 100)
+    seller = connect(small, poor, scope="trade:execute", ip=ip)
+    liquid(chain, coin)
+    # about 0.28 SOL of tokens on a fresh curve, none of them held
+    sell = trade(seller, "sell", {"mint": coin, "tokensIn": str(10_000_000 * 10**6), "minSolOut": "0", **fees})
+    assert sell.status == 403 and sell.json["error"] == "trade_cap_exceeded", sell.body
+    slip = trade(seller, "buy-exact-out", {"mint": coin, "tokensOut": str(10_000_000 * 10**6), "slippageBps": 100,
+                                           **fees})
+    assert slip.status == 403 and slip.json["error"] == "trade_cap_exceeded", slip.body
+    # within the caps, the balance check answers as before
+    within = trade(conn, "buy", {"mint": coin, "maxSolIn": str(SOL // 2), "minTokensOut": "0", **fees})
+    assert within.status == 422 and within.json["error"] == "insufficient_sol", within.body
+    assert volume_today(client["client_id"]) == 0  # nothing stays reserved
+
+
+def volume_today(client_id: str) -> int:
+    from tests.integration.test_faults import volume
+
+    return volume(client_id)
+
+
+def _holder_of(chain, coin, partner_conn, tokens: int) -> None:
+    bought = trade(partner_conn, "buy-exact-out", {"mint": coin, "tokensOut": str(tokens), "maxSolIn": str(SOL),
+                                                   "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    assert bought.status == 200, bought.body
+    assert wait(chain.url, bought.json["signature"])["err"] is None
+
+
+@pytest.mark.parametrize("slippage", [None, 100])
+def test_a_dust_sell_is_400_naming_tokens_in(chain, coin, partner_conn, slippage):
+    """A sell whose proceeds round to 0 lamports (was 500: a KeyError reserving 0 volume)."""
+    _holder_of(chain, coin, partner_conn, 10**9)
+    wallet = partner_conn.user["wallet"]
+    before = balance(chain.url, wallet)
+    bound = {"slippageBps": slippage} if slippage is not None else {"minSolOut": "0"}
+    result = trade(partner_conn, "sell", {"mint": coin, "tokensIn": "1000", **bound,
+                                          "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    assert result.status == 400, result.body
+    assert (result.json["error"], result.json["field"]) == ("invalid_input", "tokensIn")
+    assert balance(chain.url, wallet) == before
+    assert volume_today(partner_conn.client["client_id"]) == SOL  # only the first buy's maxSolIn
+
+
+@pytest.mark.parametrize("slippage", [None, 100])
+def test_a_dust_buy_is_400_naming_max_sol_in(chain, coin, partner_conn, slippage):
+    """maxSolIn "1" buys nothing (was a bare 400 without `field` from the program's simulation)."""
+    bound = {"slippageBps": slippage} if slippage is not None else {"minTokensOut": "0"}
+    result = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": "1", **bound,
+                                         "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    assert result.status == 400, result.body
+    assert (result.json["error"], result.json["field"]) == ("invalid_input", "maxSolIn")
+    assert volume_today(partner_conn.client["client_id"]) == 0
+
+
+def test_reserving_zero_volume_is_a_no_op(aws_stack):
+    """Issue 17 item 3: reserving 0 raised KeyError (an ADD of 0 updates nothing, so no count comes back)."""
+    from partner.store import counters
+
+    assert counters.reserve("VOL#zero-test#used", 5, SOL, 2**31) == (True, 5)
+    assert counters.reserve("VOL#zero-test#used", 0, SOL, 2**31)[0] is True
+    assert counters.reserve("VOL#zero-test#fresh", 0, SOL, 2**31)[0] is True
+    assert counters.read("VOL#zero-test#fresh") == 0
+    counters.release("VOL#zero-test#used", 0)
+    assert counters.read("VOL#zero-test#used") == 5

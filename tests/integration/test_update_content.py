@@ -209,6 +209,7 @@ def test_oversize_file(conn):
     ({"name": "x" * 33}, "name_too_long"),
     ({"colour": "red"}, "invalid_input"),
     ({"description": "x", "voteDurationSeconds": "1.5"}, "invalid_input"),
+    ({"description": "x", "priorityFeeLamports": "18446744073709551615"}, "invalid_input"),  # issue 17 item 2
 ])
 def test_field_validation(conn, fields, code):
     result = post_form(conn, base_fields("So11111111111111111111111111111111111111112", **fields))

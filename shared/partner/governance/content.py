@@ -10,7 +10,8 @@ Order (after admission, design section 2):
    `name_too_long`); symbol trim + upper, then `A-Z0-9` (`invalid_symbol`) and at most 10
    bytes (`symbol_too_long`); links through partner.links (six codes); the image by its
    magic bytes (PNG, JPEG, WebP, GIF) else `invalid_image_type`.
-2. delegation (403 `delegation_missing`).
+2. delegation (403 `delegation_missing`), then the client's fee ceiling on priorityFeeLamports +
+   tipLamports (400 `invalid_input`, partner.fees).
 3. chain state, one batch (404/422): governance (`governance_not_found`), `governance_finalized`,
    `metadata_not_mutable`, `active_proposal_exists`, `stale_content_revision` (a sent
    `baseContentRevision` behind the chain's), then the current content: name and symbol from
@@ -41,6 +42,7 @@ from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
 from partner import access, http, links, multipart, pinning, presend
+from partner import fees as write_fees
 from partner import cid as cids
 from partner.access import Principal
 from partner.chain import governance_math as GM
@@ -247,6 +249,7 @@ def _check_governance(form: UpdateContentForm, state: ChainState) -> None:
 
 def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = None) -> dict[str, Any]:
     access.require_delegation(principal)
+    write_fees.check_ceiling(principal, form.priority_fee_lamports, form.tip_lamports)
     signer = SealedWalletSigner(principal.user)
     chain = chain or Rpc(get_settings().rpc_url)
     mint = Pubkey.from_string(form.mint)

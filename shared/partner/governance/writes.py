@@ -1,6 +1,7 @@
 """Governance writes: votes, cancel, withdraw, settle, proposals, finalize-expired, bond withdraw.
 
-Order (after admission): input (400) -> delegation (403) -> chain state, read in one
+Order (after admission): input (400) -> delegation (403) -> the client's fee ceiling on
+priorityFeeLamports + tipLamports (400, partner.fees) -> chain state, read in one
 batched RPC round trip (two for the proposal-keyed endpoints: the mint and governance
 are only known once the proposal is read) -> the program's own checks, mirrored in the
 program's order so the spec's code comes back before anything is built or spent
@@ -23,7 +24,7 @@ from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
-from partner import access, presend
+from partner import access, fees as write_fees, presend
 from partner.access import Principal
 from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
@@ -244,15 +245,17 @@ def _response(signature: str, mint: Pubkey, governance: Pubkey, proposal: Pubkey
     return out
 
 
-def _start(principal: Principal, chain: Rpc | None) -> tuple[SealedWalletSigner, Rpc]:
+def _start(principal: Principal, req: WriteFields, chain: Rpc | None) -> tuple[SealedWalletSigner, Rpc]:
+    """Delegation (403), then the client's fee ceiling (400), before anything is read."""
     access.require_delegation(principal)
+    write_fees.check_ceiling(principal, int(req.priorityFeeLamports), int(req.tipLamports))
     return SealedWalletSigner(principal.user), chain or rpc()
 
 
 # ------------------------------------------------------------------ votes
 
 def cast_vote(principal: Principal, req: VoteRequest, chain: Rpc | None = None) -> dict[str, str]:
-    signer, chain = _start(principal, chain)
+    signer, chain = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
     state = read_proposal(chain, key, signer.pubkey, with_tokens=True)
     amount, gov, p = int(req.amount), state.governance, state.proposal
@@ -275,7 +278,7 @@ def cast_vote(principal: Principal, req: VoteRequest, chain: Rpc | None = None) 
 
 
 def cancel_vote(principal: Principal, req: CancelVoteRequest, chain: Rpc | None = None) -> dict[str, str]:
-    signer, chain = _start(principal, chain)
+    signer, chain = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
     state = read_proposal(chain, key, signer.pubkey)
     if state.receipt is None:
@@ -292,7 +295,7 @@ def cancel_vote(principal: Principal, req: CancelVoteRequest, chain: Rpc | None 
 
 def withdraw_vote(principal: Principal, req: WithdrawVoteRequest, chain: Rpc | None = None) -> dict[str, str]:
     """Anyone may crank it; the tokens always go to the voter's token account."""
-    signer, chain = _start(principal, chain)
+    signer, chain = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
     voter = Pubkey.from_string(req.voter) if req.voter else signer.pubkey
     state = read_proposal(chain, key, signer.pubkey, voter=voter)
@@ -313,7 +316,7 @@ def withdraw_vote(principal: Principal, req: WithdrawVoteRequest, chain: Rpc | N
 
 def settle(principal: Principal, req: SettleRequest, chain: Rpc | None = None) -> dict[str, str]:
     """Permissionless."""
-    signer, chain = _start(principal, chain)
+    signer, chain = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
     state = read_proposal(chain, key, signer.pubkey)
     if state.proposal.settled:
@@ -328,7 +331,7 @@ def settle(principal: Principal, req: SettleRequest, chain: Rpc | None = None) -
 
 def withdraw_bond(principal: Principal, req: BondWithdrawRequest, chain: Rpc | None = None) -> dict[str, str]:
     """Anyone may crank it; the bond always goes to the proposer's token account."""
-    signer, chain = _start(principal, chain)
+    signer, chain = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
     state = read_proposal(chain, key, signer.pubkey)
     p = state.proposal
@@ -348,7 +351,7 @@ def withdraw_bond(principal: Principal, req: BondWithdrawRequest, chain: Rpc | N
 
 def _propose(principal: Principal, req: ExtendMutabilityRequest | FinalizeMetadataRequest,
              chain: Rpc | None) -> dict[str, str]:
-    signer, chain = _start(principal, chain)
+    signer, chain = _start(principal, req, chain)
     mint = Pubkey.from_string(req.mint)
     state = read_governance(chain, mint, signer.pubkey)
     gov, now = state.governance, state.snapshot.unix_timestamp
@@ -406,7 +409,7 @@ def finalize_metadata(principal: Principal, req: FinalizeMetadataRequest, chain:
 
 def finalize_expired(principal: Principal, req: FinalizeExpiredRequest, chain: Rpc | None = None) -> dict[str, str]:
     """Records an already-lapsed mutability window; no vote."""
-    signer, chain = _start(principal, chain)
+    signer, chain = _start(principal, req, chain)
     mint = Pubkey.from_string(req.mint)
     state = read_governance(chain, mint, signer.pubkey)
     gov = state.governance

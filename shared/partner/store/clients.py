@@ -33,6 +33,9 @@ class Client:
     max_trade_lamports: int
     daily_volume_cap_lamports: int
     keys: dict[str, ApiKey] = field(default_factory=dict)
+    # ceiling on priorityFeeLamports + tipLamports per transaction (a launch bundle: its total);
+    # default: the `default_max_fee_lamports` setting (also for items written before it existed)
+    max_fee_lamports: int = field(default_factory=lambda: default_max_fee_lamports())
 
     @property
     def suspended(self) -> bool:
@@ -59,7 +62,12 @@ class Client:
             max_trade_lamports=int(item["max_trade_lamports"]),
             daily_volume_cap_lamports=int(item["daily_volume_cap_lamports"]),
             keys=keys,
+            max_fee_lamports=int(item.get("max_fee_lamports", default_max_fee_lamports())),
         )
+
+
+def default_max_fee_lamports() -> int:
+    return int(get_settings().default_max_fee_lamports)
 
 
 def _table() -> str:
@@ -82,6 +90,7 @@ def create_client(client: Client) -> None:
         "fee_wallet": client.fee_wallet,
         "max_trade_lamports": client.max_trade_lamports,
         "daily_volume_cap_lamports": client.daily_volume_cap_lamports,
+        "max_fee_lamports": client.max_fee_lamports,
         "keys": {
             k.key_id: {"digest": k.digest, "status": k.status, "created_at": k.created_at}
             for k in client.keys.values()

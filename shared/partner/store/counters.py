@@ -52,7 +52,13 @@ def add(pk: str, amount: int, expires_at: int) -> int:
 
 
 def reserve(pk: str, amount: int, cap: int, expires_at: int) -> tuple[bool, int]:
-    """Add `amount` if the total stays within `cap`. Returns (reserved, total)."""
+    """Add `amount` if the total stays within `cap`. Returns (reserved, total).
+
+    Reserving nothing (`amount` <= 0) changes nothing and always succeeds (no write; the total is
+    not read, -1). An `ADD` of 0 leaves the item as it was, so DynamoDB returns no updated
+    attribute to read the total from."""
+    if amount <= 0:
+        return True, -1
     if amount > cap:
         return False, read(pk)
     out = ddb.update(
@@ -68,6 +74,8 @@ def reserve(pk: str, amount: int, cap: int, expires_at: int) -> tuple[bool, int]
 
 
 def release(pk: str, amount: int) -> None:
+    if amount <= 0:  # nothing was reserved
+        return
     ddb.update(_table(), pk, "ADD #c :n", names={"#c": "count"}, vals={":n": -amount})
 
 
