@@ -157,7 +157,7 @@ def test_quote_then_keyed_trade_over_http(devstack, chain, trader):
     assert response.json()["signature"] == first.signature
 
 
-def test_upload_image_and_a_staged_launch(devstack, chain, tmp_path):
+def test_upload_image_and_a_staged_launch(devstack, chain, tmp_path, clock):
     """`upload_image(path)` stages a file through POST /partner/v1/uploads and S3; create_coin stages an
     image over 4 MiB by itself (sent as imageUploadId)."""
     from partner import admin, cid
@@ -181,3 +181,7 @@ def test_upload_image_and_a_staged_launch(devstack, chain, tmp_path):
         launched = api.create_coin("SDK Big", "SDKB", path)
         assert launched.image_uri == "ipfs://" + cid.cid_v0(image)
         assert wait(chain.url, launched.signature)["err"] is None
+        # an upload staged by hand, named by id (examples/staged_launch.py), after the launch cooldown
+        clock.advance(61)
+        by_id = api.create_coin("SDK Small", "SDKS", image_upload_id=upload_id)
+        assert by_id.image_uri == "ipfs://" + cid.cid_v0(small.read_bytes())

@@ -272,7 +272,8 @@ class PartnerClient:
         return [("image", (filename, data, declared))], {}
 
     # ------------------------------------------------------------------ coins
-    def create_coin(self, name: str, symbol: str, image: Image, *, description: str | None = None,
+    def create_coin(self, name: str, symbol: str, image: Image | None = None, *, image_upload_id: str | None = None,
+                    description: str | None = None,
                     website: str | None = None, twitter: str | None = None, telegram: str | None = None,
                     initial_buy_sol: Amount | None = None, initial_buy_tokens: Amount | None = None,
                     initial_buy_max_sol_in: Amount | None = None, slippage_bps: int | None = None,
@@ -280,7 +281,8 @@ class PartnerClient:
                     priority_fee_lamports: Amount | None = None,
                     idempotency_key: str | None = None) -> CoinCreateResult:
         """Multipart launch; a first buy (`initial_buy_sol` or `initial_buy_tokens`) makes it a bundle.
-        An image over 4 MiB is staged first (`upload_image`) and sent as `imageUploadId`."""
+        An image over 4 MiB is staged first (`upload_image`) and sent as `imageUploadId`; or pass
+        `image_upload_id` (from `upload_image`) instead of `image`."""
         form = _compact({
             "name": name, "symbol": symbol, "description": description, "website": website, "twitter": twitter,
             "telegram": telegram,
@@ -291,7 +293,9 @@ class PartnerClient:
             "initialBuyMaxSolIn": None if initial_buy_max_sol_in is None else _amount(initial_buy_max_sol_in),
             "slippageBps": slippage_bps,
             "maxBypassFeeLamports": None if max_bypass_fee_lamports is None else _amount(max_bypass_fee_lamports)})
-        files, staged = self._image(image)
+        files, staged = self._image(image) if image is not None else (None, {})
+        if image_upload_id is not None:
+            staged["imageUploadId"] = image_upload_id
         form.update(staged)
         body = self._call("POST", "/partner/v1/coins/create", write=True, form=form, files=files,
                           key=self._key(idempotency_key))
