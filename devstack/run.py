@@ -288,6 +288,14 @@ Trade (the demo page shows a ready access token after Connect):
 Launch a coin (image pinned to the devstack IPFS node; an optional first buy makes a bundle):
   curl -s {base}/partner/v1/coins/create -H 'Authorization: Bearer <app_at_...>' \\
        -F name='My Coin' -F symbol=MINE -F image=@logo.png -F initialBuySol=500000000 -F priorityFeeLamports=10000
+Launch with a big image (up to 5 MiB), staged: ask for an upload, POST the file straight to S3 (here moto on
+127.0.0.1) with the answer's fields, then name the upload (once, within 15 minutes; needs jq):
+  UP=$(curl -s {base}/partner/v1/uploads -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \\
+       -d "{{\\"contentType\\":\\"image/png\\",\\"contentLength\\":\\"$(stat -c%s big.png)\\"}}")
+  curl -s "$(echo "$UP" | jq -r .url)" $(echo "$UP" | jq -r '.fields | to_entries[] | "-F \\(.key)=\\(.value)"') \\
+       -F file=@big.png
+  curl -s {base}/partner/v1/coins/create -H 'Authorization: Bearer <app_at_...>' \\
+       -F name='Big Coin' -F symbol=BIG -F imageUploadId="$(echo "$UP" | jq -r .uploadId)"
 
 Governance (each of alice, bob and carol connects through /demo and buys some of the coin first;
 the proposer needs 1% of supply, 10,000,000 tokens, for the bond; 3 voters make quorum):

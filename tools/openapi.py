@@ -46,7 +46,7 @@ from aws_lambda_powertools.event_handler.openapi.models import (  # noqa: E402
 )
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path as PathParam, Query  # noqa: E402
 
-from partner import inputs, launch, scopes, trading  # noqa: E402
+from partner import inputs, launch, scopes, trading, uploads  # noqa: E402
 from partner.errors import CATALOGUE  # noqa: E402
 from partner.governance import content, writes  # noqa: E402
 from tools import schemas  # noqa: E402
@@ -82,6 +82,14 @@ def _validator_fragment(func: Any) -> dict[str, Any] | None:
         return schemas.ADDRESS
     if func is inputs._priority_fee:
         return schemas.PRIORITY_FEE
+    if func is uploads.check_upload_id:
+        return {"type": "string", "pattern": r"^upl_[A-Za-z0-9_-]{22}$",
+                "description": "Added: the uploadId of a staged image (POST /partner/v1/uploads) in place of "
+                               "the `image` part; not with it. Usable once, by the same client and user, "
+                               "before it expires. The way to send images too big for a direct multipart body."}
+    if func is uploads._content_length:
+        return {"type": "string", "pattern": "^[0-9]{1,7}$",
+                "description": "The file's size in bytes, an integer string from 1 to 5242880 (5 MiB)."}
     if func is launch._slippage:
         return {"type": "string", "pattern": schemas.bps_pattern(10_000), "maxLength": 5,
                 "description": "Integer string 0 to 10000."}
@@ -178,8 +186,10 @@ def _form_model(model: type[inputs.Request], name: str, *, image_required: bool,
 UpdateContentForm = _form_model(content._Fields, "UpdateContentForm", image_required=False)
 UpdateContentForm.__doc__ = ("Omitted fields are left unchanged; at least one of name, symbol, image, description, "
                              "website, twitter, telegram. An empty description/website/twitter/telegram clears it.")
-CoinCreateForm = _form_model(launch._Fields, "CoinCreateForm", image_required=True, required=("name", "symbol"))
-CoinCreateForm.__doc__ = ("initialBuySol and initialBuyTokens are mutually exclusive; initialBuyTokens needs "
+CoinCreateForm = _form_model(launch._Fields, "CoinCreateForm", image_required=False, required=("name", "symbol"))
+CoinCreateForm.__doc__ = ("The image is required: as the file `image`, or (added) staged with POST /partner/v1/uploads "
+                          "and named by `imageUploadId` (both: invalid_input; neither: image_required). "
+                          "initialBuySol and initialBuyTokens are mutually exclusive; initialBuyTokens needs "
                           "initialBuyMaxSolIn. At most 16 form fields and 4 files. The client's fee ceiling "
                           "counts the launch's priorityFeeLamports, or with a first buy the bundle's total: "
                           "2 x priorityFeeLamports + the bundle's tip of 1000000 lamports (over it: 400 "
@@ -231,7 +241,8 @@ class Operation:
     tag: str
     response: Any  # pydantic model, or None for a non-JSON success
     errors: tuple[str, ...]
-    scope: str | None = None  # partner scope; "" = a valid token, no scope; None = no bearer token
+    scope: str | tuple[str, ...] | None = None  # partner scope (a tuple: any one); "" = a valid token, no scope;
+    # None = no bearer token
     client_auth: bool = False  # HTTP Basic client credentials (or body fields)
     body: Any = None
     media_type: str = JSON_TYPE
@@ -242,9 +253,9 @@ class Operation:
 
     @property
     def keyed(self) -> bool:
-        """A write: takes an Idempotency-Key (every POST /partner/v1 route but the quote)."""
-        return self.method == "POST" and self.path.startswith("/partner/v1/") and self.response is not \
-            schemas.QuoteResponse
+        """A write: takes an Idempotency-Key (every POST /partner/v1 route but the quote and uploads)."""
+        return self.method == "POST" and self.path.startswith("/partner/v1/") and self.response not in (
+            schemas.QuoteResponse, schemas.UploadResponse)
 
 
 # GET on these answers 404 governance_not_found (the function of GET governance/{mint}): on
@@ -350,6 +361,18 @@ def _ops() -> list[Operation]:
         Operation("POST", f"{P}/coins/create", "createCoin", "Launch a coin, optionally with a first buy", "Coins",
                   schemas.CoinCreateResponse, COIN_CREATE, scope="coin:create", body=CoinCreateForm,
                   media_type=MULTIPART, description=BIG_IMAGES),
+        Operation("POST", f"{P}/uploads", "createUpload", "Stage an image for coins/create or update-content",
+                  "Coins", schemas.UploadResponse, AUTH + ("insufficient_scope", "invalid_input"),
+                  scope=uploads.ROUTE.scope, body=documented(uploads.UploadRequest, "UploadRequest", descriptions={
+                      "contentType": "The image's type; the policy pins it as the upload's Content-Type.",
+                  }),
+                  description="Added (not in the spec). Scope `coin:create` or `governance:propose` (either "
+                              "one); its own bucket, 30/min per access token, plus the tier budget; no "
+                              "delegation. Answers an S3 presigned POST for one image of at most contentLength "
+                              "bytes (at most 5 MiB), valid 15 minutes: the way to send images too big for a "
+                              "direct multipart body (API Gateway hands a multipart body to Lambda "
+                              "base64-encoded, and Lambda takes at most 6 MB). Then send its uploadId as "
+                              "`imageUploadId` in place of the `image` part."),
         Operation("GET", f"{P}/transactions/{{signature}}/status", "getTransactionStatus",
                   "A transaction's (or launch bundle's) status", "Transactions", schemas.TransactionStatus,
                   AUTH + ("invalid_input", "rpc_unavailable"), scope="",
@@ -423,6 +446,8 @@ def _security(op: Operation) -> list[dict[str, list[str]]]:
         return [{"clientBasic": []}, {}]  # or client_id/client_secret body fields
     if op.scope is None:
         return []
+    if isinstance(op.scope, tuple):  # any one of these scopes (alternatives are OR-ed requirements)
+        return [*({"oauth2": [one]} for one in op.scope), {"bearerAuth": []}]
     scopes_needed = [op.scope] if op.scope else []
     return [{"oauth2": scopes_needed}, {"bearerAuth": []}]
 

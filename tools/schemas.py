@@ -368,6 +368,22 @@ class FeePercentiles(_Out):
     p95: str = Field(pattern=r"^[0-9]+$")
 
 
+class UploadResponse(_Out):
+    """A staged image upload: POST `fields`, then the file as the form field `file`, to `url` (the
+    standard S3 browser upload, multipart/form-data, no bearer token); then send `uploadId` as
+    `imageUploadId` on coins/create or update-content. The policy signed into `fields` pins the key,
+    the exact Content-Type, a size of 1 to maxBytes and the expiry."""
+
+    uploadId: str = Field(pattern=r"^upl_[A-Za-z0-9_-]{22}$",
+                          description="Send as `imageUploadId`. Usable once, by this client and user, until "
+                                      "expiresAt.")
+    url: str = Field(description="Where to POST the form (S3; on the devstack the moto server on 127.0.0.1).")
+    fields: dict[str, str] = Field(description="Form fields to send first, unchanged (key, Content-Type, policy, "
+                                               "signature...); then the file as `file`.")
+    expiresAt: int = Field(description="Unix seconds, 15 minutes after creation: upload and launch before.")
+    maxBytes: int = Field(description="The largest file the policy accepts: the contentLength sent.")
+
+
 class FeeEstimate(_Out):
     mint: str = _addr("The mint asked about.")
     computeUnitLimit: int = Field(description="The compute-unit limit the service sets on a trade.")

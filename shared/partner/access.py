@@ -25,7 +25,13 @@ from partner.store.users import User
 @dataclass(frozen=True)
 class Route:
     bucket: str
-    scope: str | None = None
+    scope: str | tuple[str, ...] | None = None  # a tuple: any one of these scopes admits
+
+    @property
+    def scopes(self) -> tuple[str, ...]:
+        if self.scope is None:
+            return ()
+        return (self.scope,) if isinstance(self.scope, str) else self.scope
 
 
 @dataclass(frozen=True)
@@ -106,12 +112,15 @@ def admit(headers: dict[str, str] | None, route: Route, on_bucket,
     principal = authenticate(bearer_token(headers), also)
     on_bucket(ratelimit.take(route.bucket, principal.token_digest))
     ratelimit.take_tier(principal.client.client_id, principal.client.tier)
-    if route.scope and route.scope not in principal.scopes:
+    needed = route.scopes
+    if needed and not set(needed) & set(principal.scopes):
+        wanted = " ".join(needed)
         raise ApiError(
             "insufficient_scope",
-            f"This endpoint requires the {route.scope} scope.",
-            headers={"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{route.scope}"'},
-            requiredScope=route.scope,
+            f"This endpoint requires the {needed[0]} scope." if len(needed) == 1 else
+            f"This endpoint requires one of the scopes {' or '.join(needed)}.",
+            headers={"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{wanted}"'},
+            requiredScope=wanted,
         )
     return principal
 

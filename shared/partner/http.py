@@ -255,8 +255,8 @@ def _stored_response(stored, *, replayed: bool) -> Response:
     return Response(status_code=stored.status, content_type=None, body=stored.body, headers=headers)
 
 
-def write_endpoint(method_path: str, bucket: str, scope: str, model: type, action, special: dict[str, str] | None = None,
-                   *, keyed: bool = True):
+def write_endpoint(method_path: str, bucket: str, scope: str | tuple[str, ...], model: type, action,
+                   special: dict[str, str] | None = None, *, keyed: bool = True):
     """A /partner/v1 JSON POST: admit -> parse `model` -> `action(principal, request)` -> 200 JSON,
     under the request's Idempotency-Key when `keyed` (every write; not the quote, which writes nothing)."""
     from partner import access, idempotency

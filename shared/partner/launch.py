@@ -7,7 +7,9 @@ Order (after admission: bucket `coin` keyed on the token, scope `coin:create`):
    `A-Z0-9`), `invalid_input` (unknown fields, amounts that are not integer strings,
    priorityFeeLamports < 1000, slippageBps outside 0..10000, both first-buy modes,
    `initialBuyMaxSolIn` without `initialBuyTokens` and `initialBuyTokens` without it), the
-   link fields through partner.links.
+   link fields through partner.links. Added: `imageUploadId` (a staged image, partner.uploads)
+   in place of `image`: both -> `invalid_input`; the upload's checks (400 `invalid_input` naming
+   the failed check, `invalid_image_type` by the staged bytes) run before the Idempotency-Key claim.
 2. delegation (403 `delegation_missing`), then the client's fee ceiling (400 `invalid_input`
    naming priorityFeeLamports, partner.fees): the launch transaction's priority fee, or with a
    first buy the bundle's total (the priority fee of both transactions and the bundle's tip).
@@ -15,7 +17,8 @@ Order (after admission: bucket `coin` keyed on the token, scope `coin:create`):
    `deploy_cooldown_active` (429, `retry-after`, `cooldownRemainingSeconds`), then
    `launch_identity_limit_reached` (422, `totalBypassFeeLamports`) unless
    `maxBypassFeeLamports` >= the quote, in which case the quoted fee goes to the platform
-   treasury in the launch transaction.
+   treasury in the launch transaction. A staged image is consumed with the slot (one conditional
+   UpdateItem) and given back with it when nothing reached the network.
 4. the launchpad's Global config (502 `rpc_unavailable`) and the first-buy plan on the fresh
    curve (422 `buy_limit_exceeded`, `slippage_exceeded`), still before any upload.
 5. pin the image, then the metadata JSON (502 `pinning_unavailable`; nothing is sent).
@@ -39,6 +42,7 @@ capacity with `max_sol_in` = initialBuySol; `initialBuyTokens` above it -> 422
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass
@@ -51,7 +55,7 @@ from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
-from partner import access, clock, http, links, multipart, pinning, presend, txstatus
+from partner import access, clock, http, idempotency, links, multipart, pinning, presend, txstatus, uploads
 from partner import fees as write_fees
 from partner.access import Principal
 from partner.chain import curve as curve_math
@@ -117,6 +121,7 @@ class _Fields(Request):
     initialBuyMaxSolIn = PositiveAmount(optional=True)
     slippageBps = Text(optional=True, check=_slippage)
     maxBypassFeeLamports = Amount(optional=True)
+    imageUploadId = Text(optional=True, check=uploads.check_upload_id)  # added: a staged image (partner.uploads)
 
 
 @dataclass(frozen=True)
@@ -125,13 +130,15 @@ class LaunchForm:
     symbol: str
     description: str
     links: dict[str, str]
-    image: Image
+    image: Image | None  # None with an imageUploadId until the upload is consumed
     priority_fee_lamports: int
     initial_buy_sol: int | None = None
     initial_buy_tokens: int | None = None
     initial_buy_max_sol_in: int | None = None
     slippage_bps: int = 0
     max_bypass_fee_lamports: int | None = None
+    image_upload_id: str | None = None
+    staged: uploads.Staged | None = None  # the checked upload, set by `handle`
 
     @property
     def first_buy(self) -> bool:
@@ -144,12 +151,17 @@ def _invalid(message: str, name: str) -> ApiError:
 
 def parse_form(form: multipart.Form) -> LaunchForm:
     upload = form.file("image")
-    if upload is None:
-        raise ApiError("image_required", "Send the coin's image as the file field `image`.", field="image")
+    upload_id = form.fields.get(uploads.FIELD)
+    if upload is not None and upload_id is not None:
+        raise _invalid("Send the image either as the file field `image` or as `imageUploadId`, not both.",
+                       uploads.FIELD)
+    if upload is None and upload_id is None:
+        raise ApiError("image_required", "Send the coin's image as the file field `image`, or stage it with "
+                                         "POST /partner/v1/uploads and send its `imageUploadId`.", field="image")
     unknown_files = sorted(set(form.files) - {"image"})
     if unknown_files:
         raise _invalid(f"{unknown_files[0][:40]}: unknown file field", unknown_files[0][:40])
-    image = read_image(upload.data)
+    image = read_image(upload.data) if upload is not None else None
     name = normalize_name(form.fields.get("name", ""))
     symbol = normalize_symbol(form.fields.get("symbol", ""))
     fields = validate(_Fields, form.fields)
@@ -173,6 +185,7 @@ def parse_form(form: multipart.Form) -> LaunchForm:
         priority_fee_lamports=prio, initial_buy_sol=_int(fields.initialBuySol),
         initial_buy_tokens=_int(fields.initialBuyTokens), initial_buy_max_sol_in=_int(fields.initialBuyMaxSolIn),
         slippage_bps=int(fields.slippageBps or 0), max_bypass_fee_lamports=_int(fields.maxBypassFeeLamports),
+        image_upload_id=fields.imageUploadId,
     )
 
 
@@ -453,18 +466,25 @@ def execute(principal: Principal, form: LaunchForm, chain: Rpc | None = None,
     check_fee_ceiling(principal, form)
     user = principal.user
     restrictions = claim_launch(user.user_id, form.name, form.symbol, form.max_bypass_fee_lamports)
+    used = None
     try:
+        if form.staged is not None:  # a staged image: consumed with the launch slot (partner.uploads)
+            used = uploads.consume(principal, form.staged)
+            form = dataclasses.replace(form, image=used.image)
         out = _launch(principal, form, restrictions, chain, engine)
     except ApiError as exc:
         if _ambiguous(exc):  # it may land: the cooldown and the identity count as for a submitted launch
             record_launch(user.user_id, form.name, form.symbol, str(exc.extra.get("mint", "")))
         else:
             release_launch(user.user_id)
+        if not uploads.reached_network(exc):
+            uploads.release(used)
         raise
     except Exception:
         release_launch(user.user_id)
         raise
     record_launch(user.user_id, form.name, form.symbol, out["mint"])
+    uploads.finished(used)
     return out
 
 
@@ -530,4 +550,8 @@ def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> Response:
     principal = access.admit(headers, ROUTE, on_bucket)
     form = multipart.parse(multipart.body_bytes(event), _content_type(headers))
     parsed = parse_form(form)
+    if parsed.image_upload_id is not None:
+        staged = uploads.load(principal, parsed.image_upload_id, keyed=idempotency.key_from(
+            event.get("headers"), event.get("multiValueHeaders")) is not None)
+        parsed = dataclasses.replace(parsed, staged=staged, image=staged.image)
     return http.write_once(event, principal, form.digest, lambda: execute(principal, parsed))

@@ -19,6 +19,7 @@ BUCKETS: dict[str, int] = {
     "trade": 60,
     "governance": 60,
     "coin": 20,
+    "upload": 30,  # POST /partner/v1/uploads (added; not in the spec's table)
     "authorize": 30,
     "oauth": 30,
 }

@@ -31,6 +31,8 @@ class Settings:
     staging_bucket: str = _env("STAGING_BUCKET", "")
     # Idempotency-Key claims and stored answers (partner.idempotency); empty: keys are refused (500)
     idempotency_table: str = _env("IDEMPOTENCY_TABLE", "")
+    # staged image uploads (partner.uploads): their records; empty: imageUploadId is refused (500)
+    uploads_table: str = _env("UPLOADS_TABLE", "")
     rpc_url: str = _env("RPC_URL", "http://127.0.0.1:8899")
     block_engine_url: str = _env("BLOCK_ENGINE_URL", "http://127.0.0.1:8899/api/v1/bundles")
     pinning_url: str = _env("PINNING_URL", "http://127.0.0.1:5001")

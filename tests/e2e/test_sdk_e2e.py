@@ -155,3 +155,33 @@ def test_quote_then_keyed_trade_over_http(devstack, chain, trader):
               "priorityFeeLamports": "10000", "tipLamports": "1000000"})
     assert response.status_code == 200 and response.headers["idempotent-replayed"] == "true"
     assert response.json()["signature"] == first.signature
+
+
+def test_upload_image_and_a_staged_launch(devstack, chain, tmp_path, clock):
+    """`upload_image(path)` stages a file through POST /partner/v1/uploads and S3; create_coin stages an
+    image over 4 MiB by itself (sent as imageUploadId)."""
+    from partner import admin, cid
+    from partner_sdk.client import STAGED_UPLOAD_BYTES
+    from tests.e2e.test_uploads_http import big_png
+
+    client = admin.create_client(name="SDK Launcher", redirect_uri=REDIRECT, tier="Partner")
+    user = admin.create_user()
+    airdrop(chain.url, user["wallet"], 5 * SOL)
+    with _http() as http:
+        _, store = _connect(devstack, client, user, http, scopes=("coin:create",))
+        api = PartnerClient(devstack.url, store.for_user(user["user_id"]), http=http)
+        small = tmp_path / "small.png"
+        small.write_bytes(big_png(2048))
+        upload_id = api.upload_image(small)
+        assert upload_id.startswith("upl_")
+
+        image = big_png(STAGED_UPLOAD_BYTES + 4096)
+        path = tmp_path / "big.png"
+        path.write_bytes(image)
+        launched = api.create_coin("SDK Big", "SDKB", path)
+        assert launched.image_uri == "ipfs://" + cid.cid_v0(image)
+        assert wait(chain.url, launched.signature)["err"] is None
+        # an upload staged by hand, named by id (examples/staged_launch.py), after the launch cooldown
+        clock.advance(61)
+        by_id = api.create_coin("SDK Small", "SDKS", image_upload_id=upload_id)
+        assert by_id.image_uri == "ipfs://" + cid.cid_v0(small.read_bytes())

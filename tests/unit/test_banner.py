@@ -37,3 +37,15 @@ def test_banner_shows_a_keyed_buy_and_a_quote():
     assert keyed and all("/partner/v1/trades/" in c for c in keyed)
     quotes = [c for c in commands if "/partner/v1/trades/quote" in c]
     assert quotes and '"side":"buy"' in quotes[0] and MINT in quotes[0]
+
+
+def test_banner_shows_one_staged_launch():
+    """POST uploads (JSON), the S3 browser upload (fields, then the file as `file`), coins/create by id."""
+    joined = re.sub(r"\\\n\s*", " ", _banner())
+    commands = [line.strip() for line in joined.splitlines() if "curl " in line]
+    asked = [c for c in commands if "/partner/v1/uploads" in c]
+    assert len(asked) == 1 and '\\"contentType\\":\\"image/png\\"' in asked[0] and "contentLength" in asked[0]
+    (s3,) = [c for c in commands if "jq -r .url" in c]
+    assert "-F file=@big.png" in s3 and s3.index(".fields") < s3.index("-F file=@big.png")
+    (launch,) = [c for c in commands if "imageUploadId=" in c]
+    assert "/partner/v1/coins/create" in launch and "image=@" not in launch

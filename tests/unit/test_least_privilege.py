@@ -15,6 +15,10 @@ must grant exactly that, no more:
 * kms:Decrypt of wallet secrets only where a transaction is signed (`partner.wallets`),
   always under the wallet encryption context;
 * s3:PutObject only under `staging/` of the staging bucket, for the two pinning routes;
+* staged image uploads (issue 18): the uploads function records the upload (PutItem on the
+  uploads table) and signs presigned POSTs, whose reach is its own s3:PutObject, on `uploads/`
+  only; the two routes that take `imageUploadId` read and consume the record (GetItem,
+  UpdateItem) and may only read and delete objects under `uploads/` (never put one there);
 * idempotency table UpdateItem only for the writes (the Idempotency-Key claim);
 * the transaction record (issue 11): PutItem on the transactions table for every sending
   route (BatchWriteItem too for coins/create, whose bundle has two records); the status route
@@ -44,6 +48,8 @@ WINDOWS = {("CountersTable", "dynamodb:UpdateItem")}
 READ_COUNTER = {("CountersTable", "dynamodb:GetItem")}
 SIGN = {("WalletKey", "kms:Decrypt")}
 STAGE = {("StagingBucket/staging/*", "s3:PutObject")}
+UPLOAD_READ = {("UploadsTable", "dynamodb:GetItem"), ("UploadsTable", "dynamodb:UpdateItem"),
+               ("StagingBucket/uploads/*", "s3:GetObject"), ("StagingBucket/uploads/*", "s3:DeleteObject")}
 RECORD = {("TransactionsTable", "dynamodb:PutItem")}
 # Idempotency-Key (partner.idempotency): one UpdateItem claims or returns the stored answer
 # (ReturnValuesOnConditionCheckFailure), others record the signatures and store the answer
@@ -89,8 +95,11 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
     "GovernanceFinalizeMetadataFunction": GOVERNANCE_WRITE,
     "GovernanceFinalizeExpiredFunction": GOVERNANCE_WRITE,
     "GovernanceBondWithdrawFunction": GOVERNANCE_WRITE,
-    "GovernanceUpdateContentFunction": GOVERNANCE_WRITE | STAGE,
-    "CoinsCreateFunction": TRADE | STAGE | {("TransactionsTable", "dynamodb:BatchWriteItem")},
+    "GovernanceUpdateContentFunction": GOVERNANCE_WRITE | STAGE | UPLOAD_READ,
+    "CoinsCreateFunction": TRADE | STAGE | UPLOAD_READ | {("TransactionsTable", "dynamodb:BatchWriteItem")},
+    # signs presigned POSTs (with its own credentials: s3:PutObject on uploads/ is all they can do)
+    "UploadsCreateFunction": READ_ROUTE | {("UploadsTable", "dynamodb:PutItem"),
+                                           ("StagingBucket/uploads/*", "s3:PutObject")},
     # the scheduled crank: reads its own sealed wallet and signs `migrate`
     "MigratorFunction": {("UsersTable", "dynamodb:GetItem")} | SIGN,
     "TrackerFunction": {
@@ -177,9 +186,9 @@ def test_no_wildcard_action_or_resource_in_any_function_policy(template):
             for resource in _list(st["Resource"]):
                 name = resource_name(resource)
                 # the one exception is an object-key prefix: uploads are staged as
-                # staging/<sha256>, which no finite list of ARNs can name
+                # staging/<sha256> and uploads/<uploadId>, which no finite list of ARNs can name
                 if "*" in name:
-                    assert name == "StagingBucket/staging/*", (fn.logical_id, name)
+                    assert name in ("StagingBucket/staging/*", "StagingBucket/uploads/*"), (fn.logical_id, name)
 
 
 def test_each_function_is_granted_exactly_what_its_code_path_uses(template):
@@ -306,6 +315,8 @@ def test_staging_bucket_is_private_tls_only_encrypted_and_expiring(template):
     rules = [r for r in props["LifecycleConfiguration"]["Rules"] if r["Status"] == "Enabled"]
     assert any(int(r.get("ExpirationInDays", 0)) > 0 and "Prefix" not in r and "Filter" not in r for r in rules)
     assert any(r.get("AbortIncompleteMultipartUpload") for r in rules)
+    # staged image uploads are deleted after a day
+    assert any(r.get("Prefix") == "uploads/" and int(r["ExpirationInDays"]) == 1 for r in rules)
 
     policies = [res["Properties"] for res in template.resources_of_type("AWS::S3::BucketPolicy").values()
                 if res["Properties"]["Bucket"] == {"Ref": "StagingBucket"}]
@@ -335,3 +346,19 @@ def test_every_bucket_topic_and_queue_is_encrypted(template):
     for name, res in template.resources_of_type("AWS::SQS::Queue").items():
         props = res.get("Properties") or {}
         assert props.get("KmsMasterKeyId") or props.get("SqsManagedSseEnabled") is not False, name
+
+
+def test_only_the_uploads_function_may_put_under_uploads_and_readers_only_read_and_delete(template):
+    """A presigned POST can do what its signer can: the uploads function puts under uploads/ only,
+    and nothing else may put there; the imageUploadId routes read and delete there, nothing more."""
+    by_resource: dict[str, set[tuple[str, str]]] = {}
+    for fn in template.functions():
+        for resource, action in grants(fn):
+            if resource.startswith("StagingBucket"):
+                by_resource.setdefault(resource, set()).add((fn.logical_id, action))
+    assert by_resource["StagingBucket/uploads/*"] == {
+        ("UploadsCreateFunction", "s3:PutObject"),
+        ("CoinsCreateFunction", "s3:GetObject"), ("CoinsCreateFunction", "s3:DeleteObject"),
+        ("GovernanceUpdateContentFunction", "s3:GetObject"), ("GovernanceUpdateContentFunction", "s3:DeleteObject"),
+    }
+    assert not any(fn == "UploadsCreateFunction" for fn, _ in by_resource["StagingBucket/staging/*"])

@@ -217,7 +217,8 @@ def test_json_request_schema_matches_the_handler_model(doc, path):
 
 @pytest.mark.parametrize("path,model,extra", [
     ("/partner/v1/governance/proposals/update-content", content._Fields, set()),
-    ("/partner/v1/coins/create", launch._Fields, {"name", "symbol", "image"}),
+    # `image` or (added, issue 18) `imageUploadId`: neither is required alone
+    ("/partner/v1/coins/create", launch._Fields, {"name", "symbol"}),
 ])
 def test_multipart_request_schema_lists_the_form_fields(doc, path, model, extra):
     schema = _body_schema(doc, path, "multipart/form-data")
@@ -225,6 +226,7 @@ def test_multipart_request_schema_lists_the_form_fields(doc, path, model, extra)
     assert set(schema["required"]) == {n for n, f in model.fields.items() if f.required} | extra
     assert schema["properties"]["image"].get("format") == "binary" or \
         schema["properties"]["image"]["anyOf"][0]["format"] == "binary"
+    assert "imageUploadId" in schema["properties"]
 
 
 SAMPLES = ["0", "00", "1", "999", "1000", "0001000", "999999", "1000000", "18446744073709551615",
@@ -287,3 +289,14 @@ def test_cli_check_mode(tmp_path, monkeypatch):
     assert openapi.main([]) == 0
     assert openapi.main(["--check"]) == 0
     assert json.loads((tmp_path / "openapi.json").read_text())["info"]["title"] == "Partner API"
+
+
+def test_uploads_route_is_documented_with_either_scope_and_no_idempotency_key(doc):
+    op = doc["paths"]["/partner/v1/uploads"]["post"]
+    assert op["security"] == [{"oauth2": ["coin:create"]}, {"oauth2": ["governance:propose"]}, {"bearerAuth": []}]
+    assert "Idempotency-Key" not in {p.get("name") for p in op.get("parameters", [])}
+    assert _body_schema(doc, "/partner/v1/uploads", "application/json")["required"] == ["contentType", "contentLength"]
+    response = op["responses"]["200"]["content"]["application/json"]["schema"]
+    ref = response["$ref"].rsplit("/", 1)[-1]
+    assert set(doc["components"]["schemas"][ref]["properties"]) == {"uploadId", "url", "fields", "expiresAt",
+                                                                    "maxBytes"}

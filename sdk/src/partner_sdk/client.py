@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import mimetypes
+import os
 import time
 from collections.abc import Callable
 from typing import Any, BinaryIO
@@ -21,6 +23,7 @@ from .models import (
     Vote,
     from_json,
 )
+from .errors import ValidationError
 from .lifecycle import FeeEstimate, WebhookEvent
 from .lifecycle import verify_webhook as _verify_webhook
 from .retry import IdempotencyKey, RetryPolicy, send
@@ -29,9 +32,15 @@ from .tokens import StaticToken, TokenSource
 DEFAULT_PRIORITY_FEE = 10_000      # lamports (minimum 1000)
 DEFAULT_TIP = 1_000_000            # lamports (minimum 1000000)
 
+# images over this go to S3 through POST /partner/v1/uploads (a direct multipart body that big
+# would not reach the function on AWS: Lambda's 6 MB request limit, after base64)
+STAGED_UPLOAD_BYTES = 4 * 1024 * 1024
+
 Amount = int | str
-# an image: raw bytes, an open binary file, or (filename, bytes, content_type)
-Image = bytes | BinaryIO | tuple[str, Any, str]
+# an image: a file path, raw bytes, an open binary file, or (filename, bytes, content_type)
+Image = str | os.PathLike | bytes | BinaryIO | tuple[str, Any, str]
+_MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
+          (b"GIF89a", "image/gif"))
 
 
 def _amount(value: Amount) -> str:
@@ -44,12 +53,27 @@ def _compact(fields: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v is not None}
 
 
-def _image_part(image: Image) -> tuple[str, Any, str | None]:
+def _image_part(image: Image) -> tuple[str, bytes, str | None]:
+    """(filename, bytes, declared type or None) of any accepted image form."""
+    if isinstance(image, str | os.PathLike):
+        with open(image, "rb") as f:
+            return (os.path.basename(os.fspath(image)), f.read(), None)
     if isinstance(image, tuple):
-        return image
+        filename, data, ctype = image
+        return (filename, data if isinstance(data, bytes) else data.read(), ctype)
     if isinstance(image, bytes | bytearray):
         return ("image", bytes(image), None)
-    return (getattr(image, "name", "image"), image, None)
+    return (os.path.basename(str(getattr(image, "name", "image"))), image.read(), None)
+
+
+def _content_type(filename: str, data: bytes, declared: str | None) -> str:
+    """The image's type by its bytes (as the service decides), else the declared or guessed one."""
+    for magic, ctype in _MAGIC:
+        if data.startswith(magic):
+            return ctype
+    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return declared or mimetypes.guess_type(filename)[0] or "application/octet-stream"
 
 
 class PartnerClient:
@@ -214,20 +238,51 @@ class PartnerClient:
         form = _compact({"mint": mint, "name": name, "symbol": symbol, "description": description,
                          "website": website, "twitter": twitter, "telegram": telegram,
                          "voteDurationSeconds": vote_duration_seconds, **self._fees(fees)})
-        files = [("image", _image_part(image))] if image is not None else None
+        files = None
+        if image is not None:
+            files, staged = self._image(image)
+            form.update(staged)
         body = self._call("POST", "/partner/v1/governance/proposals/update-content", write=True, form=form,
                           files=files, key=self._key(idempotency_key))
         return from_json(GovernanceWriteResult, body)
 
+    # ------------------------------------------------------------------ staged uploads
+    def upload_image(self, image: Image, *, content_type: str | None = None) -> str:
+        """Stage an image in S3 and return its `uploadId`, for `imageUploadId` on `create_coin` and
+        `propose_update_content` (each upload once, by this user, within 15 minutes). `create_coin`
+        and `propose_update_content` do this themselves for images over 4 MiB.
+
+        `POST /partner/v1/uploads`, then the standard S3 browser upload: the answer's `fields`,
+        then the file as `file`, POSTed to its `url` (no bearer token goes to S3)."""
+        filename, data, declared = _image_part(image)
+        ctype = content_type or _content_type(filename, data, declared)
+        staged = self._call("POST", "/partner/v1/uploads", write=False,
+                            json={"contentType": ctype, "contentLength": str(len(data))})
+        sent = self.http.post(staged["url"], data=staged["fields"], files={"file": (filename, data, ctype)})
+        if sent.status_code not in (200, 201, 204):
+            raise ValidationError("upload_failed", sent.status_code,
+                                  f"The staged upload was refused by storage: {sent.text[:300]}")
+        return staged["uploadId"]
+
+    def _image(self, image: Image) -> tuple[list[tuple[str, Any]] | None, dict[str, str]]:
+        """The image as a multipart part, or (over 4 MiB) staged: the `imageUploadId` field."""
+        filename, data, declared = _image_part(image)
+        if len(data) > STAGED_UPLOAD_BYTES:
+            return None, {"imageUploadId": self.upload_image((filename, data, declared))}
+        return [("image", (filename, data, declared))], {}
+
     # ------------------------------------------------------------------ coins
-    def create_coin(self, name: str, symbol: str, image: Image, *, description: str | None = None,
+    def create_coin(self, name: str, symbol: str, image: Image | None = None, *, image_upload_id: str | None = None,
+                    description: str | None = None,
                     website: str | None = None, twitter: str | None = None, telegram: str | None = None,
                     initial_buy_sol: Amount | None = None, initial_buy_tokens: Amount | None = None,
                     initial_buy_max_sol_in: Amount | None = None, slippage_bps: int | None = None,
                     max_bypass_fee_lamports: Amount | None = None,
                     priority_fee_lamports: Amount | None = None,
                     idempotency_key: str | None = None) -> CoinCreateResult:
-        """Multipart launch; a first buy (`initial_buy_sol` or `initial_buy_tokens`) makes it a bundle."""
+        """Multipart launch; a first buy (`initial_buy_sol` or `initial_buy_tokens`) makes it a bundle.
+        An image over 4 MiB is staged first (`upload_image`) and sent as `imageUploadId`; or pass
+        `image_upload_id` (from `upload_image`) instead of `image`."""
         form = _compact({
             "name": name, "symbol": symbol, "description": description, "website": website, "twitter": twitter,
             "telegram": telegram,
@@ -238,8 +293,12 @@ class PartnerClient:
             "initialBuyMaxSolIn": None if initial_buy_max_sol_in is None else _amount(initial_buy_max_sol_in),
             "slippageBps": slippage_bps,
             "maxBypassFeeLamports": None if max_bypass_fee_lamports is None else _amount(max_bypass_fee_lamports)})
-        body = self._call("POST", "/partner/v1/coins/create", write=True, form=form,
-                          files=[("image", _image_part(image))], key=self._key(idempotency_key))
+        files, staged = self._image(image) if image is not None else (None, {})
+        if image_upload_id is not None:
+            staged["imageUploadId"] = image_upload_id
+        form.update(staged)
+        body = self._call("POST", "/partner/v1/coins/create", write=True, form=form, files=files,
+                          key=self._key(idempotency_key))
         return CoinCreateResult.from_json(body)
 
     # ------------------------------------------------------------------ transactions

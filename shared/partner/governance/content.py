@@ -9,7 +9,9 @@ Order (after admission, design section 2):
    all -> `invalid_input`; name NFC + trim, then 1..32 bytes (`invalid_name`,
    `name_too_long`); symbol trim + upper, then `A-Z0-9` (`invalid_symbol`) and at most 10
    bytes (`symbol_too_long`); links through partner.links (six codes); the image by its
-   magic bytes (PNG, JPEG, WebP, GIF) else `invalid_image_type`.
+   magic bytes (PNG, JPEG, WebP, GIF) else `invalid_image_type`. Added: `imageUploadId` (a staged
+   image, partner.uploads) in place of the `image` part; both -> `invalid_input`; the upload's
+   checks run before the Idempotency-Key claim, and it is consumed after delegation.
 2. delegation (403 `delegation_missing`), then the client's fee ceiling on priorityFeeLamports +
    tipLamports (400 `invalid_input`, partner.fees).
 3. chain state, one batch (404/422): governance (`governance_not_found`), `governance_finalized`,
@@ -33,6 +35,7 @@ URIs; the current ones when that part did not change, null when there is none).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import struct
 from dataclasses import dataclass, field
@@ -41,7 +44,7 @@ from typing import Any
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
-from partner import access, http, links, multipart, pinning, presend
+from partner import access, http, idempotency, links, multipart, pinning, presend, uploads
 from partner import fees as write_fees
 from partner import cid as cids
 from partner.access import Principal
@@ -83,6 +86,7 @@ class _Fields(WriteFields):
     website = Text(optional=True)
     twitter = Text(optional=True)
     telegram = Text(optional=True)
+    imageUploadId = Text(optional=True, check=uploads.check_upload_id)  # added: a staged image (partner.uploads)
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,8 @@ class UpdateContentForm:
     base_content_revision: int | None
     patch: dict[str, str]  # normalized text fields that were sent
     image: Image | None
+    image_upload_id: str | None = None
+    staged: uploads.Staged | None = None  # the checked upload, set by `handle`
 
 
 def parse_form(form: multipart.Form) -> UpdateContentForm:
@@ -117,16 +123,19 @@ def parse_form(form: multipart.Form) -> UpdateContentForm:
             patch[name] = links.normalize(name, value)
     image = None
     upload = form.file("image")
+    if upload is not None and fields.imageUploadId is not None:
+        raise ApiError("invalid_input", "Send the image either as the file field `image` or as `imageUploadId`, "
+                                        "not both.", field=uploads.FIELD)
     if upload is not None:
         image = read_image(upload.data)
-    if not patch and image is None:
+    if not patch and image is None and fields.imageUploadId is None:
         raise ApiError("invalid_input", "Send at least one of name, symbol, image, description, website, "
                                         "twitter, telegram.")
     duration = int(fields.voteDurationSeconds) if fields.voteDurationSeconds is not None \
         else GM.DEFAULT_VOTE_DURATION_SECONDS
     base = int(fields.baseContentRevision) if fields.baseContentRevision is not None else None
     return UpdateContentForm(fields.mint, int(fields.priorityFeeLamports), int(fields.tipLamports), duration,
-                             base, patch, image)
+                             base, patch, image, fields.imageUploadId)
 
 
 # ------------------------------------------------------------------ chain state
@@ -250,6 +259,21 @@ def _check_governance(form: UpdateContentForm, state: ChainState) -> None:
 def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = None) -> dict[str, Any]:
     access.require_delegation(principal)
     write_fees.check_ceiling(principal, form.priority_fee_lamports, form.tip_lamports)
+    if form.staged is None:
+        return _execute(principal, form, chain)
+    # a staged image: consumed here, given back when nothing reached the network (partner.uploads)
+    used = uploads.consume(principal, form.staged)
+    try:
+        out = _execute(principal, dataclasses.replace(form, image=used.image), chain)
+    except ApiError as exc:
+        if not uploads.reached_network(exc):
+            uploads.release(used)
+        raise
+    uploads.finished(used)
+    return out
+
+
+def _execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None) -> dict[str, Any]:
     signer = SealedWalletSigner(principal.user)
     chain = chain or Rpc(get_settings().rpc_url)
     mint = Pubkey.from_string(form.mint)
@@ -317,4 +341,8 @@ def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> Response:
             content_type = value
     form = multipart.parse(multipart.body_bytes(event), content_type, max_files=1)
     parsed = parse_form(form)
+    if parsed.image_upload_id is not None:
+        staged = uploads.load(principal, parsed.image_upload_id, keyed=idempotency.key_from(
+            event.get("headers"), event.get("multiValueHeaders")) is not None)
+        parsed = dataclasses.replace(parsed, staged=staged, image=staged.image)
     return http.write_once(event, principal, form.digest, lambda: execute(principal, parsed))
