@@ -45,6 +45,7 @@ class AuthorizeRequest:
                 "cc": self.code_challenge,
                 "sd": session_digest,
                 "iat": clock.now_int(),
+                "n": crypto.random_id(),  # the form's id: its first decision consumes it
             },
             "authorize-request",
         )
@@ -146,20 +147,38 @@ def decide(form: dict[str, str], session_digest: str, user: User) -> str:
     granted = tuple(data["sc"])
     scopes.check_allowed(granted, client.scopes)
     state = {"state": data["st"]} if data.get("st") is not None else {}
+    used = _form_used_item(data)
     if decision == "deny":
+        if not store.put_once(*used):
+            raise _form_used()
         return _redirect(data["ru"], {"error": "access_denied", **state})
     code = tokens.new_secret(tokens.CODE)
-    store.put(f"AC#{crypto.digest(code, 'code')}", {
-        "uid": user.user_id,
-        "cid": client.client_id,
-        "redirect_uri": data["ru"],
-        "scopes": list(granted),
-        "challenge": data["cc"],
-        "fam": crypto.random_id(),
-        "exp": clock.now_int() + CODE_TTL,
-        "used": False,
-    })
+    writes = [
+        store.put_action(*used, condition="attribute_not_exists(pk)"),
+        store.put_action(f"AC#{crypto.digest(code, 'code')}", {
+            "uid": user.user_id,
+            "cid": client.client_id,
+            "redirect_uri": data["ru"],
+            "scopes": list(granted),
+            "challenge": data["cc"],
+            "fam": crypto.random_id(),
+            "exp": clock.now_int() + CODE_TTL,
+            "used": False,
+        }),
+    ]
+    if not store.write_together(writes):
+        raise _form_used()
     return _redirect(data["ru"], {"code": code, **state})
+
+
+def _form_used_item(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The item whose conditional put consumes a consent form (`CONSENT#<form id>`), kept
+    until the signed request could no longer be accepted anyway."""
+    return f"CONSENT#{data.get('n', '')}", {"exp": int(data.get("iat", 0)) + REQUEST_TTL}
+
+
+def _form_used() -> ApiError:
+    return ApiError("invalid_request", "This consent form was already used; start the connection again from the app.")
 
 
 def view_model(request: AuthorizeRequest, session_digest: str, user: User) -> dict[str, Any]:
