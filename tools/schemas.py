@@ -394,7 +394,21 @@ class ProfileUser(BaseModel):
     tradingEnabled: bool
 
 
+class ProfileLimits(BaseModel):
+    maxTradeLamports: str = Field(pattern=r"^[0-9]+$", description=(
+        "The effective per-trade cap of this grant: the lower of the client's cap and the limit the user chose "
+        "(at consent or on /account/apps). A trade above it answers 403 trade_cap_exceeded with this value."))
+    dailyVolumeCapLamports: str = Field(pattern=r"^[0-9]+$", description=(
+        "The effective daily volume cap of this grant (UTC day), the lower of the client's and the user's. "
+        "A trade past it answers 403 daily_cap_exceeded with this value (or the client's cap, when the "
+        "client's own daily volume is what ran out)."))
+    spentTodayLamports: str = Field(pattern=r"^[0-9]+$", description=(
+        "What this grant's trades reserved today (UTC), counted against dailyVolumeCapLamports."))
+
+
 class Profile(BaseModel):  # GET /partner/v1/me (partner.profile builds it as a plain dict)
     user: ProfileUser
     client: str | None
     scopes: list[str] = Field(default_factory=list)
+    limits: ProfileLimits = Field(description="Added (issue 20): this grant's caps and today's spend, so a partner "
+                                              "can show them before a trade.")

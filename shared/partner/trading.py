@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
-from partner import access, clock, observability, presend
+from partner import access, clock, grantlimits, observability, presend
 from partner.access import Principal
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
@@ -284,7 +284,7 @@ KINDS = {BuyRequest: "buy", BuyExactOutRequest: "buy_exact_out", SellRequest: "s
 
 
 def _check_trade_cap(principal: Principal, value: int) -> None:
-    cap = principal.client.max_trade_lamports
+    cap = grantlimits.effective(principal.client, principal.grant).max_trade_lamports
     if value > cap:
         raise ApiError("trade_cap_exceeded", f"The trade's value {value} exceeds the per-trade limit {cap}.",
                        maxTradeLamports=str(cap))
@@ -296,14 +296,23 @@ def _volume_key(client_id: str) -> tuple[str, int]:
     return f"VOL#{client_id}#{day}", int(now) + 2 * 86_400
 
 
-def reserve_volume(principal: Principal, value: int) -> str:
+def reserve_volume(principal: Principal, value: int) -> list[str]:
+    """Reserve the trade's value on the client's day (its cap) and the grant's day (the
+    effective cap: the user's own limit, else the client's), both or neither."""
     key, expires = _volume_key(principal.client.client_id)
+    grant_key = grantlimits.grant_volume_key(principal.client.client_id, principal.user.user_id, key.rsplit("#", 1)[1])
     cap = principal.client.daily_volume_cap_lamports
-    ok, spent = counters.reserve(key, value, cap, expires)
-    if not ok:
-        raise ApiError("daily_cap_exceeded", "The trade would exceed the client's daily volume cap (resets 00:00 UTC).",
-                       dailyVolumeCapLamports=str(cap), spentTodayLamports=str(spent))
-    return key
+    own = grantlimits.effective(principal.client, principal.grant).daily_volume_cap_lamports
+    refused = counters.reserve_all(value, [(key, cap), (grant_key, own)], expires)
+    if refused is not None:
+        which, spent = refused
+        if which == 0:
+            raise ApiError("daily_cap_exceeded", "The trade would exceed the client's daily volume cap (resets 00:00 UTC).",
+                           dailyVolumeCapLamports=str(cap), spentTodayLamports=str(spent))
+        raise ApiError("daily_cap_exceeded",
+                       "The trade would exceed the daily limit the user set for this app (resets 00:00 UTC).",
+                       dailyVolumeCapLamports=str(own), spentTodayLamports=str(spent))
+    return [key, grant_key]
 
 
 def rpc() -> Rpc:
@@ -338,7 +347,7 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
     if state.wallet_lamports < required:
         raise ApiError("insufficient_sol", requiredLamports=str(required), availableLamports=str(state.wallet_lamports))
 
-    volume_key = reserve_volume(principal, plan.value_lamports)
+    volume_keys = reserve_volume(principal, plan.value_lamports)
     sent = False
     try:
         tx = sign(message, [signer])
@@ -351,7 +360,7 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
         raise
     finally:
         if not sent:
-            counters.release(volume_key, plan.value_lamports)
+            counters.release_all(volume_keys, plan.value_lamports)
     observability.count("Trades", venue=venue, kind=KINDS[type(req)])
     return {"signature": str(signature), "mint": req.mint, "status": "submitted"}
 

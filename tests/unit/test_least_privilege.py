@@ -57,6 +57,8 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
     "OAuthAuthorizeFunction": {
         ("ClientsTable", "dynamodb:GetItem"), ("UsersTable", "dynamodb:GetItem"),
         ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:PutItem"),
+        # the approve transaction updates the grant (limits, scopes, times) and the apps index (issue 20)
+        ("AuthTable", "dynamodb:UpdateItem"),
     } | WINDOWS | MAC,
     "OAuthTokenFunction": {
         ("ClientsTable", "dynamodb:GetItem"),
@@ -67,7 +69,8 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
         ("ClientsTable", "dynamodb:GetItem"),
         ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:UpdateItem"),
     } | WINDOWS | READ_COUNTER | MAC,
-    "MeFunction": READ_ROUTE,
+    # the grant's spend today is read in the token's BatchGetItem (issue 20)
+    "MeFunction": READ_ROUTE | {("CountersTable", "dynamodb:BatchGetItem")},
     "GovernanceReadFunction": READ_ROUTE,
     "GovernanceVotesListFunction": READ_ROUTE,
     # the bundle record is read in the token's BatchGetItem (one call, not a second GetItem)

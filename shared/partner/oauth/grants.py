@@ -8,6 +8,7 @@ from partner import clock, crypto, scopes, tokens
 from partner.errors import ApiError
 from partner.oauth import pkce
 from partner.oauth.client_auth import AuthenticatedClient
+from partner.store import apps as apps_store
 from partner.store import auth as store
 
 ACCESS_TTL = 1800
@@ -108,8 +109,10 @@ def refresh_token(caller: AuthenticatedClient, params: dict[str, str]) -> dict[s
         store.revoke_grant(ids.user_id, client.client_id)
         raise invalid_grant("The refresh token was already rotated out; the user's grant is revoked.")
     # The new pair is bound to the key that authenticated this call (rebinding).
-    return issue_pair(user_id=ids.user_id, client_id=client.client_id, key_id=caller.key_id,
+    pair = issue_pair(user_id=ids.user_id, client_id=client.client_id, key_id=caller.key_id,
                       family=item["fam"], gen=int(item["gen"]), granted=granted)
+    apps_store.note_use(grant, now)  # "last used" on /account/apps (issue 20)
+    return pair
 
 
 def exchange(caller: AuthenticatedClient, params: dict[str, str]) -> dict[str, Any]:

@@ -27,6 +27,11 @@ ul{padding-left:1.2rem}li{margin:.4rem 0}
 button{flex:1;padding:.7rem;border-radius:8px;border:1px solid #c9ced6;font-size:1rem;cursor:pointer;background:#fff}
 button.approve{background:#1f6feb;color:#fff;border-color:#1f6feb}
 .note{font-size:.85rem;color:#5b6270}
+.limits{background:#f4f5f7;border-radius:8px;padding:.75rem 1rem;margin:1rem 0}
+.limits p{margin:.3rem 0 .6rem}
+.field{display:flex;align-items:center;gap:.5rem;margin:.4rem 0}
+.field label{flex:1;font-size:.95rem}
+.field input{width:8.5rem;max-width:45%;padding:.45rem;border:1px solid #c9ced6;border-radius:6px;font-size:1rem}
 .code{font-family:ui-monospace,monospace;color:#b42318}
 """
 
@@ -38,6 +43,25 @@ def _page(title: str, body: str) -> str:
         f"<title>{escape(title)}</title><style>{_STYLE}</style></head>"
         f"<body><main>{body}</main></body></html>"
     )
+
+
+def limits_text(limits: dict[str, Any]) -> str:
+    """The app's caps in plain words."""
+    fee = (f", and at most <strong>{escape(limits['fee_cap'])} SOL</strong> in priority fees and tips per transaction"
+           if limits.get("fee_cap") is not None else "")
+    return (f"This app may spend up to <strong id=\"trade-cap\">{escape(limits['trade_cap'])} SOL per trade</strong> "
+            f"and <strong id=\"daily-cap\">{escape(limits['daily_cap'])} SOL per day</strong> from your wallet{fee}.")
+
+
+def limit_inputs(limits: dict[str, Any]) -> str:
+    """Number inputs for the user's own limits (in SOL), bounded by the app's caps."""
+    def one(name: str, label: str, value: str, cap: str) -> str:
+        return (f"<div class=\"field\"><label for=\"{name}\">{label}</label>"
+                f"<input type=\"number\" id=\"{name}\" name=\"{name}\" value=\"{escape(value)}\" "
+                f"min=\"0.000000001\" max=\"{escape(cap)}\" step=\"0.000000001\" inputmode=\"decimal\" required>"
+                "</div>")
+    return (one("max_trade_sol", "Your limit per trade (SOL)", limits["trade"], limits["trade_cap"])
+            + one("daily_cap_sol", "Your limit per day (SOL)", limits["daily"], limits["daily_cap"]))
 
 
 def consent(model: dict[str, Any]) -> str:
@@ -53,10 +77,13 @@ def consent(model: dict[str, Any]) -> str:
         f"<p class=\"note\">You will be returned to {escape(model['redirect_host'])}. "
         "Trades and launches spend real SOL. You can revoke access at any time.</p>"
         "<form method=\"post\">"
-        f"<input type=\"hidden\" name=\"request\" value=\"{escape(model['request'])}\">"
+        + (f"<div class=\"limits\" id=\"limits\"><p>{limits_text(model['limits'])}</p>"
+           "<p class=\"note\">You may lower either limit for this app; it can never go above the app's.</p>"
+           f"{limit_inputs(model['limits'])}</div>" if model.get("limits") else "")
+        + f"<input type=\"hidden\" name=\"request\" value=\"{escape(model['request'])}\">"
         f"<input type=\"hidden\" name=\"csrf\" value=\"{escape(model['csrf'])}\">"
         "<div class=\"buttons\">"
-        "<button type=\"submit\" name=\"decision\" value=\"deny\">Deny</button>"
+        "<button type=\"submit\" name=\"decision\" value=\"deny\" formnovalidate>Deny</button>"
         "<button type=\"submit\" name=\"decision\" value=\"approve\" class=\"approve\">Approve</button>"
         "</div></form>"
     )

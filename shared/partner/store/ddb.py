@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+import time
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -183,6 +185,9 @@ def batch_get(requests: dict[str, list[str]]) -> dict[str, dict[str, dict[str, A
 
 
 
+TRANSACT_ATTEMPTS = 4  # a transaction cancelled only by conflicts with others is retried
+
+
 @dataclass(frozen=True)
 class Cancelled:
     """Why one action of a cancelled transaction failed: its condition (`failed`) and the item
@@ -196,16 +201,24 @@ def transact(actions: list[dict[str, Any]]) -> list[Cancelled] | None:
     TableName, Key/Item and expressions serialized, e.g. by `put_action`/`update_action`).
     None when it committed; one `Cancelled` per action when a condition failed (nothing was
     written). Conflicts and throttles are storage errors (retryable 500), nothing written."""
-    try:
-        aws.dynamodb().transact_write_items(TransactItems=actions)
-    except ClientError as exc:
-        reasons = exc.response.get("CancellationReasons") or []
-        if not any(r.get("Code") == "ConditionalCheckFailed" for r in reasons):
+    for attempt in range(TRANSACT_ATTEMPTS):
+        try:
+            aws.dynamodb().transact_write_items(TransactItems=actions)
+        except ClientError as exc:
+            reasons = exc.response.get("CancellationReasons") or []
+            if any(r.get("Code") == "ConditionalCheckFailed" for r in reasons):
+                return [Cancelled(r.get("Code") == "ConditionalCheckFailed", from_item(r.get("Item")))
+                        for r in reasons]
+            conflict = any(r.get("Code") == "TransactionConflict" for r in reasons)
+            if not conflict or attempt == TRANSACT_ATTEMPTS - 1:
+                raise wrap(exc) from exc
+            # another transaction held one of the items: nothing was written, try again shortly
+            time.sleep((10 + secrets.randbelow(40)) * (attempt + 1) / 1000)
+        except BotoCoreError as exc:
             raise wrap(exc) from exc
-        return [Cancelled(r.get("Code") == "ConditionalCheckFailed", from_item(r.get("Item"))) for r in reasons]
-    except BotoCoreError as exc:
-        raise wrap(exc) from exc
-    return None
+        else:
+            return None
+    raise AssertionError("unreachable")
 
 
 def put_action(table: str, data: dict[str, Any], condition: str | None = None) -> dict[str, Any]:
