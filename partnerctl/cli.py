@@ -49,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--fee-wallet", default=None)
     create.add_argument("--max-trade-lamports", type=int, default=None)
     create.add_argument("--daily-volume-cap-lamports", type=int, default=None)
+    create.add_argument("--website", default=None, help="the app's website (http/https), shown to users on /account/apps")
     key = client.add_parser("key").add_subparsers(dest="keycmd", required=True)
     rotate = key.add_parser("rotate")
     rotate.add_argument("client_id")
@@ -99,6 +100,8 @@ def run(args: argparse.Namespace) -> Any:
                 kwargs["max_trade_lamports"] = args.max_trade_lamports
             if args.daily_volume_cap_lamports is not None:
                 kwargs["daily_volume_cap_lamports"] = args.daily_volume_cap_lamports
+            if args.website is not None:
+                kwargs["website"] = args.website
             return admin.create_client(name=args.name, redirect_uri=args.redirect_uri, tier=args.tier,
                                        status=args.status, scope=args.scopes, fee_wallet=args.fee_wallet, **kwargs)
         if args.cmd == "key":

@@ -175,6 +175,24 @@ class ConsentDecision(BaseModel):
     request: str = Field(description="The signed authorization request from the page.")
     csrf: str = Field(description="The page's CSRF token.")
     decision: Literal["approve", "deny"]
+    max_trade_sol: str | None = Field(None, description=(
+        "With trade:execute: the user's per-trade limit for this app in SOL (at most the client's cap; "
+        "absent: unchanged). Added, issue 20."))
+    daily_cap_sol: str | None = Field(None, description=(
+        "With trade:execute: the user's daily limit for this app in SOL (at most the client's cap; "
+        "absent: unchanged). Added, issue 20."))
+
+
+class AppsChange(BaseModel):
+    """A form of /account/apps (browser only)."""
+
+    action: Literal["limits", "disconnect"]
+    client_id: str = Field(description="The app.")
+    csrf: str = Field(description="The page's CSRF token.")
+    max_trade_sol: str | None = Field(None, description="action=limits: the per-trade limit in SOL (at most the "
+                                                        "app's cap).")
+    daily_cap_sol: str | None = Field(None, description="action=limits: the daily limit in SOL (at most the app's "
+                                                       "cap).")
 
 
 # ------------------------------------------------------------------ writes

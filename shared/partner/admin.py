@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from partner import clock, crypto, scopes, tokens
 from partner.oauth import authorize
@@ -25,17 +26,22 @@ def _new_key() -> tuple[str, ApiKey]:
 def create_client(*, name: str, redirect_uri: str, tier: str = "Basic", status: str = "development",
                   scope: str | None = None, fee_wallet: str | None = None,
                   max_trade_lamports: int = DEFAULT_MAX_TRADE,
-                  daily_volume_cap_lamports: int = DEFAULT_DAILY_CAP) -> dict[str, Any]:
+                  daily_volume_cap_lamports: int = DEFAULT_DAILY_CAP,
+                  website: str | None = None) -> dict[str, Any]:
     if tier not in TIERS:
         raise ValueError(f"tier must be one of {TIERS}")
     if status not in client_store.STATUSES:
         raise ValueError(f"status must be one of {client_store.STATUSES}")
+    if website is not None:
+        parts = urlsplit(website)
+        if parts.scheme not in ("https", "http") or not parts.netloc or len(website) > 200:
+            raise ValueError("website must be an http(s) URL of at most 200 characters")
     approved = scopes.parse(scope) if scope else scopes.ALL
     api_key, key = _new_key()
     client = Client(
         client_id=crypto.random_id(), name=name, redirect_uri=redirect_uri, tier=tier, status=status,
         scopes=approved, fee_wallet=fee_wallet, max_trade_lamports=max_trade_lamports,
-        daily_volume_cap_lamports=daily_volume_cap_lamports, keys={key.key_id: key},
+        daily_volume_cap_lamports=daily_volume_cap_lamports, keys={key.key_id: key}, website=website,
     )
     client_store.create_client(client)
     return {"client_id": client.client_id, "api_key": api_key, "key_id": key.key_id}

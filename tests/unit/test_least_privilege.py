@@ -69,6 +69,13 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
         ("ClientsTable", "dynamodb:GetItem"),
         ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:UpdateItem"),
     } | WINDOWS | READ_COUNTER | MAC,
+    # issue 20: the user's connected apps, behind the consent page's session
+    "AccountAppsFunction": {
+        ("ClientsTable", "dynamodb:GetItem"), ("UsersTable", "dynamodb:GetItem"),
+        ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:BatchGetItem"), ("AuthTable", "dynamodb:UpdateItem"),
+        ("ClientsTable", "dynamodb:BatchGetItem"), ("CountersTable", "dynamodb:BatchGetItem"),
+        ("WebhookQueue", "sqs:SendMessage"),
+    } | WINDOWS | MAC,
     # the grant's spend today is read in the token's BatchGetItem (issue 20)
     "MeFunction": READ_ROUTE | {("CountersTable", "dynamodb:BatchGetItem")},
     "GovernanceReadFunction": READ_ROUTE,

@@ -13,6 +13,7 @@ replay does), removes `connected_at` and `scopes`, and takes the client out of t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from partner.errors import ApiError
@@ -105,7 +106,7 @@ def note_use(grant: dict[str, Any] | None, now: int) -> None:
         pass  # a lost "last used" is not worth a failed refresh
 
 
-def connected(user_id: str, volume_keys: dict[str, str] | None = None) -> list[dict[str, Any]]:
+def connected(user_id: str, volume_key: Callable[[str], str]) -> list[dict[str, Any]]:
     """Every live grant of the user with its client item and (by client id) today's grant
     counter: [{"grant", "client", "spent"}], oldest connection first. Two calls: the index
     item, then one BatchGetItem of grants, clients and counters."""
@@ -114,11 +115,11 @@ def connected(user_id: str, volume_keys: dict[str, str] | None = None) -> list[d
     if not client_ids:
         return []
     s = get_settings()
-    volume_keys = volume_keys or {}
+    volume_keys = {c: volume_key(c) for c in client_ids}
     found = ddb.batch_get({
         s.auth_table: [auth.grant_pk(user_id, c) for c in client_ids],
         s.clients_table: client_ids,
-        s.counters_table: [volume_keys[c] for c in client_ids if c in volume_keys],
+        s.counters_table: list(volume_keys.values()),
     })
     out = []
     for c in client_ids:
@@ -126,7 +127,7 @@ def connected(user_id: str, volume_keys: dict[str, str] | None = None) -> list[d
         client = found[s.clients_table].get(c)
         if grant is None or client is None or "connected_at" not in grant:
             continue
-        counter = found[s.counters_table].get(volume_keys.get(c, ""))
+        counter = found[s.counters_table].get(volume_keys[c])
         out.append({"grant": grant, "client": client, "spent": int((counter or {}).get("count", 0))})
     out.sort(key=lambda a: (int(a["grant"]["connected_at"]), a["client"]["pk"]))
     return out

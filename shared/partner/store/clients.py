@@ -33,6 +33,7 @@ class Client:
     max_trade_lamports: int
     daily_volume_cap_lamports: int
     keys: dict[str, ApiKey] = field(default_factory=dict)
+    website: str | None = None  # shown to users on /account/apps (issue 20)
 
     @property
     def suspended(self) -> bool:
@@ -59,6 +60,7 @@ class Client:
             max_trade_lamports=int(item["max_trade_lamports"]),
             daily_volume_cap_lamports=int(item["daily_volume_cap_lamports"]),
             keys=keys,
+            website=item.get("website"),
         )
 
 
@@ -87,6 +89,7 @@ def create_client(client: Client) -> None:
             for k in client.keys.values()
         },
         "created_at": clock.now_int(),
+        "website": client.website,
     }
     if not ddb.put(_table(), item, condition="attribute_not_exists(pk)"):
         raise ValueError(f"client {client.client_id} exists")
