@@ -37,3 +37,9 @@ def test_banner_shows_a_keyed_buy_and_a_quote():
     assert keyed and all("/partner/v1/trades/" in c for c in keyed)
     quotes = [c for c in commands if "/partner/v1/trades/quote" in c]
     assert quotes and '"side":"buy"' in quotes[0] and MINT in quotes[0]
+
+
+def test_banner_walks_through_limits_apps_page_and_disconnect():
+    text = _banner()
+    assert "0.1 SOL" in text and "403 daily_cap_exceeded" in text
+    assert "http://127.0.0.1:3000/account/apps" in text and "Disconnect" in text and "401" in text
