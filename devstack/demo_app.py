@@ -3,7 +3,11 @@
 /dev/login       signs the browser in as a platform user (the consent page's session)
 /demo            the demo app: "Connect" starts the OAuth flow with PKCE
 /demo/callback   exchanges the code at /oauth/token (HTTP, with the demo client's key)
-                 and shows the tokens' scopes and the /partner/v1/me answer
+                 and shows the tokens' scopes and the /partner/v1/me answer (with `limits`)
+/demo/buy        POST: buys the demo coin with the connection's token and shows the answer
+                 (a 403 daily_cap_exceeded once past the daily limit the user chose)
+/demo/me         POST: calls /partner/v1/me again (401 once the user disconnected the app
+                 on /account/apps)
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import secrets
 import threading
 from html import escape
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import parse_qs, quote, urlencode
 
 import httpx
 
@@ -34,17 +38,21 @@ def _page(title: str, body: str) -> tuple[int, dict[str, str], bytes]:
 
 
 class DevPages:
-    def __init__(self, base_url: str, demo_client: dict[str, Any], users: list[dict[str, Any]]) -> None:
+    def __init__(self, base_url: str, demo_client: dict[str, Any], users: list[dict[str, Any]],
+                 mint: str | None = None) -> None:
         self.base_url = base_url
         self.client = demo_client
         self.users = users
+        self.mint = mint
+        self._connections: dict[str, dict[str, str]] = {}  # demo connection id -> tokens (devstack only)
         self.redirect_uri = f"{base_url}/demo/callback"
         self._pending: dict[str, str] = {}  # state -> PKCE verifier
         self._lock = threading.Lock()
 
     def routes(self) -> dict[tuple[str, str], Any]:
         return {("GET", "/dev/login"): self.login, ("GET", "/demo"): self.demo,
-                ("GET", "/demo/callback"): self.callback}
+                ("GET", "/demo/callback"): self.callback, ("POST", "/demo/buy"): self.buy,
+                ("POST", "/demo/me"): self.me, ("POST", "/demo/refresh"): self.refresh}
 
     # -------------------------------------------------------------- platform sign-in
     def login(self, request: Request):
@@ -98,10 +106,83 @@ class DevPages:
                        headers={"Authorization": f"Bearer {tokens['access_token']}"}, timeout=30)
         shown = {"scope": tokens["scope"], "expires_in": tokens["expires_in"]}
         curl = (f"curl -s {self.base_url}/partner/v1/me -H 'Authorization: Bearer {tokens['access_token']}'")
+        sid = secrets.token_urlsafe(16)
+        with self._lock:
+            self._connections[sid] = tokens
         return _page("Connected",
                      "<h1>Connected</h1>"
                      f"<p>Token response (secrets not shown):</p><pre>{escape(json.dumps(shown, indent=2))}</pre>"
-                     f"<p>GET /partner/v1/me answered {me.status_code}:</p>"
-                     f"<pre id=result>{escape(json.dumps(me.json(), indent=2))}</pre>"
+                     f"<p>GET /partner/v1/me answered {me.status_code} (<code>limits</code>: what this app may "
+                     f"spend for you):</p><pre id=result>{escape(json.dumps(me.json(), indent=2))}</pre>"
+                     + self._actions(sid) +
                      f"<p>Try it yourself (the access token is valid 30 minutes):</p><pre>{escape(curl)}</pre>"
                      f"<p><a href=\"/demo\">Connect again</a> · <a href=\"/dev/login?next={quote('/demo')}\">switch user</a></p>")
+
+    # -------------------------------------------------------------- the user in control (issue 20)
+    def _actions(self, sid: str) -> str:
+        hidden = f"<input type=hidden name=sid value=\"{escape(sid)}\">"
+        buy = (f"<form method=post action=\"/demo/buy\">{hidden}<label>Buy the demo coin for "
+               "<input name=sol id=buy-sol value=\"0.2\" size=6> SOL</label> "
+               "<button id=buy type=submit>Buy</button></form>") if self.mint else ""
+        return ("<h2>Try your limits</h2>"
+                "<p>Connect with a low daily limit (e.g. 0.1 SOL) on the consent page, then buy more: the API "
+                "answers <code>403 daily_cap_exceeded</code> with your limit.</p>" + buy +
+                "<p>Then open <a id=apps href=\"/account/apps\">your connected apps</a>, change the limit or "
+                "disconnect this app, and call the API again:</p>"
+                f"<form method=post action=\"/demo/me\">{hidden}<button id=me type=submit>Call /partner/v1/me again"
+                "</button></form>"
+                f"<form method=post action=\"/demo/refresh\">{hidden}<button id=refresh type=submit>Refresh the tokens"
+                "</button></form>")
+
+    def _token(self, request: Request) -> tuple[str, str | None, dict[str, str]]:
+        form = {k: v[0] for k, v in parse_qs(request.body.decode(errors="replace")).items()}
+        sid = form.get("sid", "")
+        with self._lock:
+            tokens = self._connections.get(sid)
+        return sid, tokens["access_token"] if tokens else None, form
+
+    def refresh(self, request: Request):
+        sid, _, _ = self._token(request)
+        with self._lock:
+            tokens = self._connections.get(sid)
+        if tokens is None:
+            return _page("Not connected", "<h1>Not connected</h1><p><a href=\"/demo\">Connect</a> first.</p>")
+        answer = httpx.post(f"{self.base_url}/oauth/token", auth=(self.client["client_id"], self.client["api_key"]),
+                            data={"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]}, timeout=30)
+        if answer.status_code == 200:
+            with self._lock:
+                self._connections[sid] = answer.json()
+            shown = httpx.Response(200, json={"scope": answer.json()["scope"], "rotated": True})
+            return self._answer("Tokens refreshed", sid, shown)
+        return self._answer("Refresh", sid, answer)
+
+    def _answer(self, title: str, sid: str, response: httpx.Response) -> tuple[int, dict[str, str], bytes]:
+        try:
+            shown = json.dumps(response.json(), indent=2)
+        except ValueError:
+            shown = response.text
+        return _page(title, f"<h1>{escape(title)}</h1><p>The API answered <strong id=status>{response.status_code}"
+                            f"</strong>:</p><pre id=result>{escape(shown)}</pre>" + self._actions(sid) +
+                     "<p><a href=\"/demo\">Connect again</a></p>")
+
+    def buy(self, request: Request):
+        from decimal import Decimal, InvalidOperation
+
+        sid, token, form = self._token(request)
+        if token is None or not self.mint:
+            return _page("Not connected", "<h1>Not connected</h1><p><a href=\"/demo\">Connect</a> first.</p>")
+        try:
+            lamports = int(Decimal(form.get("sol", "0.2")) * 10**9)
+        except InvalidOperation:
+            lamports = 200_000_000
+        answer = httpx.post(f"{self.base_url}/partner/v1/trades/buy", headers={"Authorization": f"Bearer {token}"},
+                            json={"mint": self.mint, "maxSolIn": str(max(lamports, 1)), "slippageBps": 500,
+                                  "priorityFeeLamports": "10000", "tipLamports": "1000000"}, timeout=30)
+        return self._answer("Buy", sid, answer)
+
+    def me(self, request: Request):
+        sid, token, _ = self._token(request)
+        if token is None:
+            return _page("Not connected", "<h1>Not connected</h1><p><a href=\"/demo\">Connect</a> first.</p>")
+        answer = httpx.get(f"{self.base_url}/partner/v1/me", headers={"Authorization": f"Bearer {token}"}, timeout=30)
+        return self._answer("GET /partner/v1/me", sid, answer)

@@ -215,7 +215,8 @@ def seed(stack: Devstack) -> dict[str, Any]:
     from partner import admin
 
     base = stack.url
-    demo = admin.create_client(name="Demo Partner App", redirect_uri=f"{base}/demo/callback", tier="Partner")
+    demo = admin.create_client(name="Demo Partner App", redirect_uri=f"{base}/demo/callback", tier="Partner",
+                               website=f"{base}/demo")
     users = []
     for label, twitter in (("alice", "alice"), ("bob", "bob"), ("carol", "carol")):
         created = admin.create_user(twitter=twitter)
@@ -235,7 +236,7 @@ def seed(stack: Devstack) -> dict[str, Any]:
         alice = users[0]
         seeded["coin"] = {**dev.create_coin(alice["user_id"], "Alice Demo Coin", "ALICE"),
                           "creator": alice["user_id"]}
-    pages = DevPages(base, demo, users)
+    pages = DevPages(base, demo, users, mint=seeded.get("coin", {}).get("mint"))
     assert stack.gateway is not None
     stack.gateway.extra_routes.update(pages.routes())
     return seeded
@@ -261,6 +262,10 @@ Partner API devstack is up.
   pinning   {stack.pinning.url if stack.pinning else "not running"} (Kubo RPC /api/v0/add; gateway /ipfs/<cid>)
 
 Connect in a browser:  {base}/demo   -> Connect -> sign in as alice -> Approve
+You stay in control:   on the consent page set "Your limit per day" to 0.1 SOL -> Approve -> Buy 0.2 SOL
+                       on the demo page -> 403 daily_cap_exceeded (dailyVolumeCapLamports 100000000);
+                       open {base}/account/apps -> today's spend, change limits, Disconnect ->
+                       "Call /partner/v1/me again" on the demo page -> 401 invalid_token
 Demo client:           client_id {client['client_id']}
                        api_key   {client['api_key']}
                        redirect  {base}/demo/callback

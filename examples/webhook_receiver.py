@@ -8,6 +8,9 @@ signature with the SDK's `verify_webhook` and prints the event (400 for a bad on
     .venv/bin/python -m examples.webhook_receiver --secret whsec_...   # terminal 2 (or WEBHOOK_SECRET)
 
 then buy with that client's token: transaction.confirmed, then transaction.finalized, arrive.
+On /account/apps, a user who changes the app's limits sends grant.updated (data.limits), and
+one who disconnects it sends grant.revoked (data.reason user_disconnected): the app should
+then forget that user's tokens, which already answer 401 / invalid_grant.
 """
 
 from __future__ import annotations
@@ -41,6 +44,12 @@ def make_handler(secret: str, seen: set[str]) -> type[BaseHTTPRequestHandler]:
             repeat = " (repeat)" if event.id in seen else ""
             seen.add(event.id)
             print(f"{event.type}{repeat} {event.id}: {json.dumps(event.data)}", flush=True)
+            if event.type == "grant.revoked":
+                print(f"  the user of wallet {event.data.get('wallet')} disconnected this app: drop their tokens",
+                      flush=True)
+            elif event.type == "grant.updated":
+                print(f"  the user of wallet {event.data.get('wallet')} set new limits: {event.data.get('limits')}",
+                      flush=True)
             self._answer(200, {"received": event.id})
 
         def _answer(self, status: int, payload: dict) -> None:

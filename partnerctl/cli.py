@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     limits.add_argument("--daily-volume-cap-lamports", type=int, default=None)
     limits.add_argument("--max-fee-lamports", type=int, default=None,
                         help="ceiling on priorityFeeLamports + tipLamports per transaction")
+    create.add_argument("--website", default=None, help="the app's website (http/https), shown to users on /account/apps")
     key = client.add_parser("key").add_subparsers(dest="keycmd", required=True)
     rotate = key.add_parser("rotate")
     rotate.add_argument("client_id")
@@ -110,6 +111,8 @@ def run(args: argparse.Namespace) -> Any:
                 kwargs["daily_volume_cap_lamports"] = args.daily_volume_cap_lamports
             if args.max_fee_lamports is not None:
                 kwargs["max_fee_lamports"] = args.max_fee_lamports
+            if args.website is not None:
+                kwargs["website"] = args.website
             return admin.create_client(name=args.name, redirect_uri=args.redirect_uri, tier=args.tier,
                                        status=args.status, scope=args.scopes, fee_wallet=args.fee_wallet, **kwargs)
         if args.cmd == "limits":

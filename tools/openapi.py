@@ -289,6 +289,19 @@ def _ops() -> list[Operation]:
                   None, AUTHORIZE, body=schemas.ConsentDecision, media_type=FORM, status=302,
                   description="Posted by the consent page with the platform session cookie; redirects to the "
                               "client's redirect URI with `code` (or `error=access_denied`) and `state`."),
+        Operation("GET", "/account/apps", "accountApps", "The user's connected apps (browser page)", "Account",
+                  None, ("internal",), query={"done": (str | None, Query(
+                      description="`limits` or `disconnected`: the notice after a change."))},
+                  description="Served on `{auth_url}` behind the platform session cookie (added, issue 20): every "
+                              "app with a live grant, its scopes, connected and last-used times, today's spend "
+                              "against its daily limit, and forms to change the limits or disconnect."),
+        Operation("POST", "/account/apps", "accountAppsChange", "Change an app's limits or disconnect it (posted by "
+                  "the page)", "Account", None, ("invalid_request", "internal"), body=schemas.AppsChange,
+                  media_type=FORM, status=303,
+                  description="Posted by /account/apps with the platform session cookie; redirects (303) back to "
+                              "the page. A limit above the app's cap, a missing session or a bad CSRF token: 400 "
+                              "(HTML, or the Error object with `Accept: application/json`). Sends the client's "
+                              "webhook `grant.updated` or `grant.revoked`."),
         Operation("POST", "/oauth/token", "oauthToken", "Issue tokens (authorization_code or refresh_token)", "OAuth",
                   schemas.TokenResponse, TOKEN, client_auth=True,
                   body=Annotated[schemas.AuthorizationCodeGrant | schemas.RefreshTokenGrant,
@@ -409,6 +422,9 @@ def _responses(op: Operation) -> dict[int, Any]:
     if op.status == 302:
         out[302] = {"description": "Redirect to the client's redirect URI.",
                     "headers": {"Location": {"schema": {"type": "string"}}}}
+    elif op.status == 303:
+        out[303] = {"description": "Back to the page, with its notice.",
+                    "headers": {"Location": {"schema": {"type": "string"}}}}
     elif op.response is None:
         out[200] = {"description": "The sign-in or consent page.",
                     "content": {"text/html": {"schema": {"type": "string"}}}}
@@ -429,7 +445,7 @@ def _responses(op: Operation) -> dict[int, Any]:
         if status == 401 and op.client_auth:
             headers["WWW-Authenticate"] = {"schema": {"type": "string"}}
         response: dict[str, Any] = {"description": ", ".join(codes), "content": {JSON_TYPE: {"schema": schema}}}
-        if op.path == "/oauth/authorize":
+        if op.path in ("/oauth/authorize", "/account/apps"):
             response["content"]["text/html"] = {"schema": {"type": "string"}}
         if headers:
             response["headers"] = headers

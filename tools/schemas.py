@@ -186,6 +186,24 @@ class ConsentDecision(BaseModel):
     request: str = Field(description="The signed authorization request from the page.")
     csrf: str = Field(description="The page's CSRF token.")
     decision: Literal["approve", "deny"]
+    max_trade_sol: str | None = Field(None, description=(
+        "With trade:execute: the user's per-trade limit for this app in SOL (at most the client's cap; "
+        "absent: unchanged). Added, issue 20."))
+    daily_cap_sol: str | None = Field(None, description=(
+        "With trade:execute: the user's daily limit for this app in SOL (at most the client's cap; "
+        "absent: unchanged). Added, issue 20."))
+
+
+class AppsChange(BaseModel):
+    """A form of /account/apps (browser only)."""
+
+    action: Literal["limits", "disconnect"]
+    client_id: str = Field(description="The app.")
+    csrf: str = Field(description="The page's CSRF token.")
+    max_trade_sol: str | None = Field(None, description="action=limits: the per-trade limit in SOL (at most the "
+                                                        "app's cap).")
+    daily_cap_sol: str | None = Field(None, description="action=limits: the daily limit in SOL (at most the app's "
+                                                       "cap).")
 
 
 # ------------------------------------------------------------------ writes
@@ -421,7 +439,21 @@ class ProfileUser(BaseModel):
     tradingEnabled: bool
 
 
+class ProfileLimits(BaseModel):
+    maxTradeLamports: str = Field(pattern=r"^[0-9]+$", description=(
+        "The effective per-trade cap of this grant: the lower of the client's cap and the limit the user chose "
+        "(at consent or on /account/apps). A trade above it answers 403 trade_cap_exceeded with this value."))
+    dailyVolumeCapLamports: str = Field(pattern=r"^[0-9]+$", description=(
+        "The effective daily volume cap of this grant (UTC day), the lower of the client's and the user's. "
+        "A trade past it answers 403 daily_cap_exceeded with this value (or the client's cap, when the "
+        "client's own daily volume is what ran out)."))
+    spentTodayLamports: str = Field(pattern=r"^[0-9]+$", description=(
+        "What this grant's trades reserved today (UTC), counted against dailyVolumeCapLamports."))
+
+
 class Profile(BaseModel):  # GET /partner/v1/me (partner.profile builds it as a plain dict)
     user: ProfileUser
     client: str | None
     scopes: list[str] = Field(default_factory=list)
+    limits: ProfileLimits = Field(description="Added (issue 20): this grant's caps and today's spend, so a partner "
+                                              "can show them before a trade.")

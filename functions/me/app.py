@@ -1,7 +1,7 @@
 """GET /partner/v1/me: the connected user's profile."""
 
 from partner import access, http
-from partner.profile import profile
+from partner.profile import also_read, profile
 from partner.router import Response
 
 ROUTE = access.Route(bucket="read", scope="profile:read")
@@ -10,7 +10,7 @@ app = http.make_app()
 
 @app.get("/partner/v1/me")
 def me() -> Response:
-    principal = access.admit(app.current_event.headers, ROUTE, http.set_bucket)
+    principal = access.admit(app.current_event.headers, ROUTE, http.set_bucket, also=also_read)
     return http.json_response(200, profile(principal))
 
 

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from partner import clock, crypto, ratelimit, tokens
@@ -42,6 +43,7 @@ class Principal:
     scopes: tuple[str, ...]
     key_id: str
     also: dict[str, dict[str, Any]] = field(default_factory=dict)  # extra items read with the token
+    grant: dict[str, Any] = field(default_factory=dict)  # the user's grant item (own limits, times)
 
 
 def invalid_token(message: str = "The access token is missing, malformed, expired or revoked.") -> ApiError:
@@ -66,12 +68,18 @@ def bearer_token(headers: dict[str, str] | None) -> str:
     return token.strip()
 
 
-def authenticate(token: str, also: dict[str, list[str]] | None = None) -> Principal:
-    """Resolve a bearer token. `also` names extra items ({table: [pk]}) a route needs; they
-    are read in the same BatchGetItem and returned in `Principal.also` ({pk: item})."""
+Also = dict[str, list[str]] | Callable[[str, str], dict[str, list[str]]]
+
+
+def authenticate(token: str, also: Also | None = None) -> Principal:
+    """Resolve a bearer token. `also` names extra items ({table: [pk]}, or a function of the
+    token's user and client ids giving them) a route needs; they are read in the same
+    BatchGetItem and returned in `Principal.also` ({pk: item})."""
     ids = tokens.parse_bound_token(tokens.ACCESS, token)
     if ids is None:
         raise invalid_token()
+    if callable(also):
+        also = also(ids.user_id, ids.client_id)
     s = get_settings()
     digest = crypto.digest(token, "access")
     at_pk = f"AT#{digest}"
@@ -102,11 +110,11 @@ def authenticate(token: str, also: dict[str, list[str]] | None = None) -> Princi
     if client.suspended or not client.active_key(item["key_id"]):
         raise invalid_token()
     extra = {pk: found[table][pk] for table, pks in (also or {}).items() for pk in pks if pk in found[table]}
-    return Principal(digest, User.from_item(user_item), client, tuple(item["scopes"]), item["key_id"], extra)
+    return Principal(digest, User.from_item(user_item), client, tuple(item["scopes"]), item["key_id"], extra, grant)
 
 
 def admit(headers: dict[str, str] | None, route: Route, on_bucket,
-          also: dict[str, list[str]] | None = None) -> Principal:
+          also: Also | None = None) -> Principal:
     """Steps 1-4. `on_bucket(state)` receives the bucket state for the response headers;
     `also` reads extra items with the token (see `authenticate`)."""
     principal = authenticate(bearer_token(headers), also)

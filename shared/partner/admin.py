@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from partner import clock, crypto, scopes, tokens
 from partner.oauth import authorize
@@ -26,7 +27,7 @@ def create_client(*, name: str, redirect_uri: str, tier: str = "Basic", status: 
                   scope: str | None = None, fee_wallet: str | None = None,
                   max_trade_lamports: int = DEFAULT_MAX_TRADE,
                   daily_volume_cap_lamports: int = DEFAULT_DAILY_CAP,
-                  max_fee_lamports: int | None = None) -> dict[str, Any]:
+                  max_fee_lamports: int | None = None, website: str | None = None) -> dict[str, Any]:
     """`max_fee_lamports`: the ceiling on priorityFeeLamports + tipLamports per transaction
     (default: the `default_max_fee_lamports` setting, 0.1 SOL)."""
     if tier not in TIERS:
@@ -36,11 +37,15 @@ def create_client(*, name: str, redirect_uri: str, tier: str = "Basic", status: 
     limits = _limits(max_trade_lamports=max_trade_lamports, daily_volume_cap_lamports=daily_volume_cap_lamports,
                      max_fee_lamports=client_store.default_max_fee_lamports() if max_fee_lamports is None
                      else max_fee_lamports)
+    if website is not None:
+        parts = urlsplit(website)
+        if parts.scheme not in ("https", "http") or not parts.netloc or len(website) > 200:
+            raise ValueError("website must be an http(s) URL of at most 200 characters")
     approved = scopes.parse(scope) if scope else scopes.ALL
     api_key, key = _new_key()
     client = Client(
         client_id=crypto.random_id(), name=name, redirect_uri=redirect_uri, tier=tier, status=status,
-        scopes=approved, fee_wallet=fee_wallet, keys={key.key_id: key}, **limits,
+        scopes=approved, fee_wallet=fee_wallet, keys={key.key_id: key}, **limits, website=website,
     )
     client_store.create_client(client)
     return {"client_id": client.client_id, "api_key": api_key, "key_id": key.key_id}

@@ -12,7 +12,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from partner import grantlimits
 from partner.access import Principal
+from partner.settings import get_settings
+
+
+def also_read(user_id: str, client_id: str) -> dict[str, list[str]]:
+    """Today's grant counter, read with the token (so /me stays at one BatchGetItem)."""
+    return {get_settings().counters_table: [grantlimits.grant_volume_key(client_id, user_id)]}
+
+
+def limits(principal: Principal) -> dict[str, str]:
+    """The effective caps of this grant (the lower of the client's and the user's own) and
+    what this grant spent today (UTC) against them (additive, issue 20)."""
+    effective = grantlimits.effective(principal.client, principal.grant)
+    counter = principal.also.get(grantlimits.grant_volume_key(principal.client.client_id, principal.user.user_id))
+    return {
+        "maxTradeLamports": str(effective.max_trade_lamports),
+        "dailyVolumeCapLamports": str(effective.daily_volume_cap_lamports),
+        "spentTodayLamports": str(int((counter or {}).get("count", 0))),
+    }
 
 
 def profile(principal: Principal) -> dict[str, Any]:
@@ -25,5 +44,6 @@ def profile(principal: Principal) -> dict[str, Any]:
         },
         "client": principal.client.client_id,
         "scopes": list(principal.scopes),
+        "limits": limits(principal),
     }
 

@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
-from partner import access, clock, fees as write_fees, observability, presend
+from partner import access, clock, grantlimits, observability, presend
+from partner import fees as write_fees
 from partner.access import Principal
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
@@ -313,7 +314,7 @@ KINDS = {BuyRequest: "buy", BuyExactOutRequest: "buy_exact_out", SellRequest: "s
 
 
 def _check_trade_cap(principal: Principal, value: int) -> None:
-    cap = principal.client.max_trade_lamports
+    cap = grantlimits.effective(principal.client, principal.grant).max_trade_lamports
     if value > cap:
         raise ApiError("trade_cap_exceeded", f"The trade's value {value} exceeds the per-trade limit {cap}.",
                        maxTradeLamports=str(cap))
@@ -325,14 +326,23 @@ def _volume_key(client_id: str) -> tuple[str, int]:
     return f"VOL#{client_id}#{day}", int(now) + 2 * 86_400
 
 
-def reserve_volume(principal: Principal, value: int) -> str:
+def reserve_volume(principal: Principal, value: int) -> list[str]:
+    """Reserve the trade's value on the client's day (its cap) and the grant's day (the
+    effective cap: the user's own limit, else the client's), both or neither."""
     key, expires = _volume_key(principal.client.client_id)
+    grant_key = grantlimits.grant_volume_key(principal.client.client_id, principal.user.user_id, key.rsplit("#", 1)[1])
     cap = principal.client.daily_volume_cap_lamports
-    ok, spent = counters.reserve(key, value, cap, expires)
-    if not ok:
-        raise ApiError("daily_cap_exceeded", "The trade would exceed the client's daily volume cap (resets 00:00 UTC).",
-                       dailyVolumeCapLamports=str(cap), spentTodayLamports=str(spent))
-    return key
+    own = grantlimits.effective(principal.client, principal.grant).daily_volume_cap_lamports
+    refused = counters.reserve_all(value, [(key, cap), (grant_key, own)], expires)
+    if refused is not None:
+        which, spent = refused
+        if which == 0:
+            raise ApiError("daily_cap_exceeded", "The trade would exceed the client's daily volume cap (resets 00:00 UTC).",
+                           dailyVolumeCapLamports=str(cap), spentTodayLamports=str(spent))
+        raise ApiError("daily_cap_exceeded",
+                       "The trade would exceed the daily limit the user set for this app (resets 00:00 UTC).",
+                       dailyVolumeCapLamports=str(own), spentTodayLamports=str(spent))
+    return [key, grant_key]
 
 
 def rpc() -> Rpc:
@@ -347,8 +357,8 @@ def _known_value(req: TradeRequest) -> int | None:
     return None
 
 
-def _caps(principal: Principal, value: int) -> tuple[str, int]:
-    """Step 7: the per-trade cap, then the daily volume reserved atomically. -> (counter, reserved)."""
+def _caps(principal: Principal, value: int) -> tuple[list[str], int]:
+    """Step 7: the per-trade cap, then the daily volume reserved atomically. -> (counters, reserved)."""
     _check_trade_cap(principal, value)
     return reserve_volume(principal, value), value
 
@@ -395,7 +405,7 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
         raise
     finally:
         if not sent and reserved is not None:
-            counters.release(*reserved)
+            counters.release_all(*reserved)
     observability.count("Trades", venue=venue, kind=KINDS[type(req)])
     return {"signature": str(signature), "mint": req.mint, "status": "submitted"}
 

@@ -47,6 +47,7 @@ from partner.store import ddb
 
 SECRET_PREFIX = "whsec_"
 EVENT_TYPES = ("transaction.confirmed", "transaction.finalized", "transaction.failed", "transaction.expired")
+GRANT_EVENT_TYPES = ("grant.updated", "grant.revoked")  # issue 20, queued by /account/apps
 TIMEOUT_SECONDS = 5.0
 MAX_SQS_DELAY = 900
 MAX_BACKOFF = 6 * 3600
@@ -212,6 +213,15 @@ def event(record: dict[str, Any], status: str, slot: int | None, error: str | No
     }
 
 
+def grant_event(kind: str, wallet: str | None, data: dict[str, Any]) -> dict[str, Any]:
+    """`grant.updated` (the user changed the app's limits: data.limits) or `grant.revoked` (the
+    user disconnected the app: data.reason `user_disconnected`), for the user's wallet. Each
+    change is its own event: a random id, kept across retries."""
+    assert kind in GRANT_EVENT_TYPES
+    return {"id": "evt_" + secrets.token_hex(16), "type": kind, "created": clock.now_int(),
+            "data": {"wallet": wallet, **data}}
+
+
 def _sqs() -> Any:
     return aws.client("sqs")
 
@@ -286,7 +296,7 @@ def _log_attempt(client_id: str, ev: dict[str, Any], attempt: int, status: int |
     table = get_settings().deliveries_table
     now = clock.now()
     item = {"pk": client_id, "sk": f"{int(now * 1000):013d}#{ev['id']}#{attempt}", "event_id": ev["id"],
-            "type": ev["type"], "signature": ev["data"]["signature"], "attempt": attempt, "at": int(now),
+            "type": ev["type"], "signature": ev["data"].get("signature"), "attempt": attempt, "at": int(now),
             "http_status": status, "outcome": outcome, "retry_in": next_in,
             "expires_at": int(now) + DELIVERY_DAYS * 86_400}
     try:

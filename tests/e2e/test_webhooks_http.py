@@ -65,3 +65,57 @@ def test_partnerctl_webhook_then_buy_delivers_signed_events_to_the_example_recei
     log = json.loads(capsys.readouterr().out)["deliveries"]
     assert [(d["type"], d["outcome"], d["http_status"]) for d in log] == [
         ("transaction.finalized", "delivered", 200), ("transaction.confirmed", "delivered", 200)]
+
+
+def test_grant_updated_and_revoked_arrive_signed_at_the_example_receiver(devstack, chain, capsys):
+    """Issue 20: a user's change of limits and disconnect on /account/apps, over the gateway,
+    reach the client's webhook signed (verified by the SDK's verify_webhook in the receiver)."""
+    import re
+    from html import unescape
+
+    from examples.webhook_receiver import make_handler
+    from partner import admin, webhooks
+    from partnerctl.cli import main
+
+    redirect = "http://localhost:8080/callback"
+    client = admin.create_client(name="Grant Hooks", redirect_uri=redirect)
+    user = admin.create_user()
+    seen: set[str] = set()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler("whsec_placeholder", seen))
+    url = f"http://127.0.0.1:{server.server_address[1]}/webhooks"
+    capsys.readouterr()
+    assert main(["--json", "client", "webhook", "set", client["client_id"], url]) == 0
+    secret = json.loads(capsys.readouterr().out)["webhook_secret"]
+    server.RequestHandlerClass = make_handler(secret, seen)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with httpx.Client(base_url=devstack.url, timeout=30) as http:
+            bearer = connect_http(http, client, user, "profile:read trade:execute", redirect)
+            cookie = admin.create_session(user["user_id"])["cookie"]
+            apps = http.get("/account/apps", headers={"Cookie": cookie})
+            csrf = unescape(re.search(r'name="csrf" value="([^"]+)"', apps.text).group(1))
+            form = {"client_id": client["client_id"], "csrf": csrf}
+            changed = http.post("/account/apps", headers={"Cookie": cookie},
+                                data={**form, "action": "limits", "daily_cap_sol": "0.25"})
+            assert changed.status_code == 303, changed.text
+            deadline = time.monotonic() + 30
+            while len(seen) < 1 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            gone = http.post("/account/apps", headers={"Cookie": cookie}, data={**form, "action": "disconnect"})
+            assert gone.status_code == 303, gone.text
+            while len(seen) < 2 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert http.get("/partner/v1/me", headers=bearer).status_code == 401
+    finally:
+        server.shutdown()
+        server.server_close()
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("grant.")]
+    assert [line.split(" ", 1)[0] for line in printed] == ["grant.updated", "grant.revoked"]
+    updated, revoked = (json.loads(line.split(": ", 1)[1]) for line in printed)
+    assert updated == {"wallet": user["wallet"], "limits": {"maxTradeLamports": str(10 * SOL),
+                                                            "dailyVolumeCapLamports": "250000000"}}
+    assert revoked == {"wallet": user["wallet"], "reason": "user_disconnected"}
+    assert main(["--json", "client", "webhook", "deliveries", client["client_id"]]) == 0
+    log = json.loads(capsys.readouterr().out)["deliveries"]
+    assert [(d["type"], d["outcome"]) for d in log] == [("grant.revoked", "delivered"), ("grant.updated", "delivered")]
+    assert webhooks.GRANT_EVENT_TYPES == ("grant.updated", "grant.revoked")

@@ -324,25 +324,31 @@ def test_dynamodb_failing_in_the_request_path_is_internal_retryable(chain, coin,
 
 
 def test_dynamodb_throttled_on_the_volume_reservation(chain, coin, partner_conn):
-    """The reservation is the third UpdateItem (bucket, tier, volume): nothing is sent or counted."""
+    """The reservation is the third write (bucket, tier, volume): nothing is sent or counted.
+    Since issue 20 the volume is reserved on the client's and the grant's day in one transaction."""
     from partner import aws
 
-    updates: list[str] = []
+    updates: list[list[str]] = []
 
     def record(params=None, **_):
-        updates.append(params["Key"]["pk"]["S"])
-        if params["Key"]["pk"]["S"].startswith("VOL#"):
-            faults.set_fault("dynamodb", "throttle", count=1, operations=["UpdateItem"])
+        updates.append([params["Key"]["pk"]["S"]])
+
+    def record_transaction(params=None, **_):
+        updates.append([a["Update"]["Key"]["pk"]["S"] for a in params["TransactItems"]])
+        faults.set_fault("dynamodb", "throttle", count=1, operations=["TransactWriteItems"])
 
     aws.add_hook("before-parameter-build.dynamodb.UpdateItem", record)
+    aws.add_hook("before-parameter-build.dynamodb.TransactWriteItems", record_transaction)
     try:
         before = snapshot(chain, partner_conn, coin)
         result = buy(partner_conn, coin)
     finally:
         aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", record)
+        aws.remove_hook("before-parameter-build.dynamodb.TransactWriteItems", record_transaction)
     assert_error(result, 500, "internal", True)
-    assert [u.split("#")[:2] for u in updates] == [["RL", "trade"], ["RL", "tier"],
-                                                   ["VOL", partner_conn.client["client_id"]]]
+    client_id = partner_conn.client["client_id"]
+    assert [[u.split("#")[:2] for u in group] for group in updates] == [
+        [["RL", "trade"]], [["RL", "tier"]], [["VOL", client_id], ["GVOL", client_id]]]
     assert snapshot(chain, partner_conn, coin) == before
 
 

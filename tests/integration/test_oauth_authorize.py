@@ -549,6 +549,24 @@ def test_consent_form_expires_after_ten_minutes(aws_stack, user, ip, clock):
     assert post.json["error"] == "invalid_request"
 
 
+@pytest.mark.parametrize("first", ["approve", "deny"])
+def test_consent_form_is_used_once(aws_stack, user, ip, first):
+    """Issue 17 item 7: the first decision consumes the form; a second POST of the same signed
+    request and CSRF token (approve or deny, within the 10 minutes) is 400 and issues no code."""
+    c = _client()
+    cookie, form = _consent(c, user, ip)
+    post = post_form({**form, "decision": first}, cookie=cookie, ip=ip)
+    assert post.status == 302, post.body
+    for again in ("approve", "deny"):
+        replay = post_form({**form, "decision": again}, cookie=cookie, ip=ip, accept="application/json")
+        assert_not_redirect(replay)
+        assert replay.json["error"] == "invalid_request"
+        assert "already" in replay.json["message"]
+    # a fresh consent page of the same session still works
+    _, fresh = _consent(c, user, ip, cookie)
+    assert post_form({**fresh, "decision": "approve"}, cookie=cookie, ip=ip).status == 302
+
+
 def test_client_suspended_between_page_and_post(aws_stack, user, ip):
     from partner import admin
 

@@ -49,3 +49,9 @@ def test_banner_shows_one_staged_launch():
     assert "-F file=@big.png" in s3 and s3.index(".fields") < s3.index("-F file=@big.png")
     (launch,) = [c for c in commands if "imageUploadId=" in c]
     assert "/partner/v1/coins/create" in launch and "image=@" not in launch
+
+
+def test_banner_walks_through_limits_apps_page_and_disconnect():
+    text = _banner()
+    assert "0.1 SOL" in text and "403 daily_cap_exceeded" in text
+    assert "http://127.0.0.1:3000/account/apps" in text and "Disconnect" in text and "401" in text

@@ -63,6 +63,8 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
     "OAuthAuthorizeFunction": {
         ("ClientsTable", "dynamodb:GetItem"), ("UsersTable", "dynamodb:GetItem"),
         ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:PutItem"),
+        # the approve transaction updates the grant (limits, scopes, times) and the apps index (issue 20)
+        ("AuthTable", "dynamodb:UpdateItem"),
     } | WINDOWS | MAC,
     # issuance is one TransactWriteItems (consume, grant check, the new pair): IAM authorizes
     # it by its actions' UpdateItem, ConditionCheckItem and PutItem (issue 17)
@@ -75,7 +77,15 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
         ("ClientsTable", "dynamodb:GetItem"),
         ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:UpdateItem"),
     } | WINDOWS | READ_COUNTER | MAC,
-    "MeFunction": READ_ROUTE,
+    # issue 20: the user's connected apps, behind the consent page's session
+    "AccountAppsFunction": {
+        ("ClientsTable", "dynamodb:GetItem"), ("UsersTable", "dynamodb:GetItem"),
+        ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:BatchGetItem"), ("AuthTable", "dynamodb:UpdateItem"),
+        ("ClientsTable", "dynamodb:BatchGetItem"), ("CountersTable", "dynamodb:BatchGetItem"),
+        ("WebhookQueue", "sqs:SendMessage"),
+    } | WINDOWS | MAC,
+    # the grant's spend today is read in the token's BatchGetItem (issue 20)
+    "MeFunction": READ_ROUTE | {("CountersTable", "dynamodb:BatchGetItem")},
     "GovernanceReadFunction": READ_ROUTE,
     "GovernanceVotesListFunction": READ_ROUTE,
     # the bundle record is read in the token's BatchGetItem (one call, not a second GetItem)

@@ -29,6 +29,7 @@ from .models import (
     GovernanceView,
     GovernanceWriteResult,
     InitialBuyPlan,
+    Limits,
     Profile,
     Proposal,
     Quote,
@@ -46,7 +47,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ALL_SCOPES", "NO_RETRY", "AccessError", "AmbiguousWriteError", "AuthenticationError", "AuthorizationRequest",
     "CapExceededError", "CoinCreateResult", "FeeEstimate", "Governance", "GovernanceError", "GovernanceView",
-    "GovernanceWriteResult", "IdempotencyError", "IdempotencyKey", "InMemoryTokenStorage", "InitialBuyPlan", "LaunchError", "NotFoundError", "OAuthClient",
+    "GovernanceWriteResult", "IdempotencyError", "IdempotencyKey", "InMemoryTokenStorage", "InitialBuyPlan", "LaunchError", "Limits", "NotFoundError", "OAuthClient",
     "OAuthError", "PartnerClient", "PartnerError", "Profile", "Proposal", "Quote", "RateLimitError",
     "ReauthorizationRequired", "RetryPolicy", "ServerError", "StaticToken", "TokenSet", "TokenSource",
     "TokenStorage", "TokenStore", "TradeError", "TradeResult", "TransactionError", "TransactionStatus",

@@ -27,14 +27,31 @@ class WebhookVerificationError(Exception):
 
 @dataclass(frozen=True)
 class WebhookEvent:
-    """A verified event: `type` is transaction.confirmed|finalized|failed|expired; `data` holds
-    signature, kind, mint, wallet, slot and error. `id` never changes across retries: dedupe on it."""
+    """A verified event. `id` never changes across retries: dedupe on it.
+
+    - `transaction.confirmed|finalized|failed|expired`: `data` holds signature, kind, mint,
+      wallet, slot and error.
+    - `grant.updated`: the user changed this app's limits on /account/apps; `data` holds wallet
+      and limits (maxTradeLamports, dailyVolumeCapLamports: the effective caps from now on).
+    - `grant.revoked`: the user disconnected this app; `data` holds wallet and reason
+      (`user_disconnected`). Every token of that user already answers 401 / invalid_grant.
+    """
 
     id: str
     type: str
     created: int
     data: dict[str, Any]
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def is_grant_event(self) -> bool:
+        return self.type.startswith("grant.")
+
+    @property
+    def limits(self) -> dict[str, str] | None:
+        """grant.updated: the new effective caps (lamports as integer strings)."""
+        value = self.data.get("limits")
+        return dict(value) if isinstance(value, dict) else None
 
 
 def _signature(secret: str, msg_id: str, timestamp: str, body: bytes) -> bytes:

@@ -61,6 +61,21 @@ class TokenSet:
 
 
 @dataclass
+class Limits:
+    """This grant's effective caps (the lower of the app's and the user's own) and today's spend
+    (UTC), in lamports as integer strings."""
+
+    max_trade_lamports: str
+    daily_volume_cap_lamports: str
+    spent_today_lamports: str
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def remaining_today_lamports(self) -> int:
+        return max(0, int(self.daily_volume_cap_lamports) - int(self.spent_today_lamports))
+
+
+@dataclass
 class Profile:
     wallet_solana: str | None
     twitter_handle: str | None
@@ -68,12 +83,14 @@ class Profile:
     client: str | None
     scopes: list[str]
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    limits: Limits | None = None  # None from a server without them
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Profile:
         user = data.get("user") or {}
+        limits = from_json(Limits, data["limits"]) if isinstance(data.get("limits"), dict) else None
         return cls(user.get("walletSolana"), user.get("twitterHandle"), bool(user.get("tradingEnabled")),
-                   data.get("client"), list(data.get("scopes") or []), data)
+                   data.get("client"), list(data.get("scopes") or []), data, limits)
 
 
 @dataclass

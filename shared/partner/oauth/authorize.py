@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from partner import clock, crypto, scopes, tokens
+from partner import clock, crypto, grantlimits, scopes, tokens
 from partner.errors import ApiError
 from partner.http import single_params
 from partner.oauth import pkce
 from partner.oauth.grants import CODE_TTL
+from partner.store import apps as apps_store
 from partner.store import auth as store
 from partner.store.clients import Client, get_client
 from partner.store.users import User, get_user
@@ -25,6 +26,7 @@ SESSION_TTL = 12 * 3600
 REQUEST_TTL = 600
 MAX_STATE = 512
 LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
+TRADE_SCOPE = "trade:execute"  # the limits on the consent page bound trades only
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class AuthorizeRequest:
                 "cc": self.code_challenge,
                 "sd": session_digest,
                 "iat": clock.now_int(),
+                "n": crypto.random_id(),  # the form's id: its first decision consumes it
             },
             "authorize-request",
         )
@@ -146,25 +149,64 @@ def decide(form: dict[str, str], session_digest: str, user: User) -> str:
     granted = tuple(data["sc"])
     scopes.check_allowed(granted, client.scopes)
     state = {"state": data["st"]} if data.get("st") is not None else {}
+    used = _form_used_item(data)
     if decision == "deny":
+        if not store.put_once(*used):
+            raise _form_used()
         return _redirect(data["ru"], {"error": "access_denied", **state})
+    trade, daily = grantlimits.parse_form(form, client) if TRADE_SCOPE in granted else (None, None)
     code = tokens.new_secret(tokens.CODE)
-    store.put(f"AC#{crypto.digest(code, 'code')}", {
-        "uid": user.user_id,
-        "cid": client.client_id,
-        "redirect_uri": data["ru"],
-        "scopes": list(granted),
-        "challenge": data["cc"],
-        "fam": crypto.random_id(),
-        "exp": clock.now_int() + CODE_TTL,
-        "used": False,
-    })
+    writes = [
+        store.put_action(*used, condition="attribute_not_exists(pk)"),
+        store.put_action(f"AC#{crypto.digest(code, 'code')}", {
+            "uid": user.user_id,
+            "cid": client.client_id,
+            "redirect_uri": data["ru"],
+            "scopes": list(granted),
+            "challenge": data["cc"],
+            "fam": crypto.random_id(),
+            "exp": clock.now_int() + CODE_TTL,
+            "used": False,
+        }),
+        # the grant: its scopes, times and the limits the user chose (issue 20), and the index
+        # of the user's connected apps
+        *apps_store.approve_actions(user.user_id, client, granted, trade, daily, clock.now_int()),
+    ]
+    if not store.write_together(writes):
+        raise _form_used()
     return _redirect(data["ru"], {"code": code, **state})
+
+
+def _form_used_item(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The item whose conditional put consumes a consent form (`CONSENT#<form id>`), kept
+    until the signed request could no longer be accepted anyway."""
+    return f"CONSENT#{data.get('n', '')}", {"exp": int(data.get("iat", 0)) + REQUEST_TTL}
+
+
+def _form_used() -> ApiError:
+    return ApiError("invalid_request", "This consent form was already used; start the connection again from the app.")
+
+
+def limits_model(client: Client, grant: dict[str, Any] | None) -> dict[str, Any]:
+    """The app's caps and the user's current limits, in SOL, for a limits form."""
+    current = grantlimits.effective(client, grant)
+    fee = getattr(client, "max_fee_lamports", None)  # the per-transaction fee ceiling, where clients have one
+    return {
+        "trade_cap": grantlimits.sol(client.max_trade_lamports),
+        "daily_cap": grantlimits.sol(client.daily_volume_cap_lamports),
+        "trade": grantlimits.sol(current.max_trade_lamports),
+        "daily": grantlimits.sol(current.daily_volume_cap_lamports),
+        "fee_cap": grantlimits.sol(fee) if fee is not None else None,
+    }
 
 
 def view_model(request: AuthorizeRequest, session_digest: str, user: User) -> dict[str, Any]:
     signed = request.signed(session_digest)
+    limits = None
+    if TRADE_SCOPE in request.scopes:
+        limits = limits_model(request.client, store.get(store.grant_pk(user.user_id, request.client.client_id)))
     return {
+        "limits": limits,
         "client_name": request.client.name,
         "client_id": request.client.client_id,
         "redirect_host": urlsplit(request.redirect_uri).netloc,

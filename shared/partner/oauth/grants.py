@@ -8,6 +8,7 @@ from partner import clock, crypto, scopes, tokens
 from partner.errors import ApiError
 from partner.oauth import pkce
 from partner.oauth.client_auth import AuthenticatedClient
+from partner.store import apps as apps_store
 from partner.store import auth as store
 
 ACCESS_TTL = 1800
@@ -127,6 +128,7 @@ def refresh_token(caller: AuthenticatedClient, params: dict[str, str]) -> dict[s
         raise invalid_grant("The refresh token was already rotated out; the user's grant is revoked.")
     if outcome == store.REVOKED:
         raise invalid_grant("The refresh token has been revoked.")
+    apps_store.note_use(grant, now)  # "last used" on /account/apps (issue 20)
     return answer
 
 

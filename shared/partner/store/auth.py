@@ -127,3 +127,23 @@ def grant_allows(grant: dict[str, Any] | None, token: dict[str, Any]) -> bool:
     if token.get("kind") == "access" and int(token.get("agen", 0)) < int(grant.get("agen", 0)):
         return False
     return token["fam"] not in (grant.get("revoked_fams") or set())
+
+
+# ---------------------------------------------------------------- consent forms (issue 17 item 7)
+
+def put_once(pk: str, data: dict[str, Any]) -> bool:
+    """Put a new item; False when one with this key exists (a consent form's first decision)."""
+    item = dict(data, pk=pk)
+    item.setdefault("expires_at", int(data["exp"]) + GRACE_SECONDS)
+    return ddb.put(table(), item, condition="attribute_not_exists(pk)")
+
+
+def put_action(pk: str, data: dict[str, Any], condition: str | None = None) -> dict[str, Any]:
+    item = dict(data, pk=pk)
+    item.setdefault("expires_at", int(data["exp"]) + GRACE_SECONDS)
+    return ddb.put_action(table(), item, condition)
+
+
+def write_together(actions: list[dict[str, Any]]) -> bool:
+    """One transaction; False when a condition failed (nothing written)."""
+    return ddb.transact(actions) is None

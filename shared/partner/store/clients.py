@@ -36,6 +36,7 @@ class Client:
     # ceiling on priorityFeeLamports + tipLamports per transaction (a launch bundle: its total);
     # default: the `default_max_fee_lamports` setting (also for items written before it existed)
     max_fee_lamports: int = field(default_factory=lambda: default_max_fee_lamports())
+    website: str | None = None  # shown to users on /account/apps (issue 20)
 
     @property
     def suspended(self) -> bool:
@@ -63,6 +64,7 @@ class Client:
             daily_volume_cap_lamports=int(item["daily_volume_cap_lamports"]),
             keys=keys,
             max_fee_lamports=int(item.get("max_fee_lamports", default_max_fee_lamports())),
+            website=item.get("website"),
         )
 
 
@@ -96,6 +98,7 @@ def create_client(client: Client) -> None:
             for k in client.keys.values()
         },
         "created_at": clock.now_int(),
+        "website": client.website,
     }
     if not ddb.put(_table(), item, condition="attribute_not_exists(pk)"):
         raise ValueError(f"client {client.client_id} exists")

@@ -110,3 +110,31 @@ def drop_events(pk: str, indexes: list[int], trims: int) -> bool:
     else:
         condition, vals = "attribute_not_exists(trims)", {":next": 1}
     return ddb.update(_table(), pk, f"REMOVE {removes} SET trims = :next", condition=condition, vals=vals) is not None
+
+
+def reserve_all(amount: int, caps: list[tuple[str, int]], expires_at: int) -> tuple[int, int] | None:
+    """Add `amount` to every counter of `caps` ([(pk, cap)]) if each stays within its cap,
+    all or none (one TransactWriteItems of conditional updates, so parallel reservations
+    never overshoot any of them). None when reserved; else (index of the first counter that
+    refused, its count then)."""
+    for i, (pk, cap) in enumerate(caps):
+        if amount > cap:
+            return i, read(pk)
+    actions = [
+        ddb.update_action(_table(), pk, "ADD #c :n SET expires_at = :exp",
+                          condition="attribute_not_exists(#c) OR #c <= :room", names={"#c": "count"},
+                          vals={":n": amount, ":room": cap - amount, ":exp": expires_at}, old_on_failure=True)
+        for pk, cap in caps
+    ]
+    reasons = ddb.transact(actions)
+    if reasons is None:
+        return None
+    i = next(i for i, reason in enumerate(reasons) if reason.failed)
+    item = reasons[i].item
+    return i, int(item.get("count", 0)) if item else read(caps[i][0])
+
+
+def release_all(pks: list[str], amount: int) -> None:
+    """Give back a reservation of `reserve_all` (one transaction)."""
+    ddb.transact([ddb.update_action(_table(), pk, "ADD #c :n", names={"#c": "count"}, vals={":n": -amount})
+                  for pk in pks])

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import secrets
+import time
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -204,3 +207,62 @@ def batch_get(requests: dict[str, list[str]]) -> dict[str, dict[str, dict[str, A
         if pending and attempts >= 5:
             raise ApiError("internal", "A storage operation was throttled.", retryable=True)
     return found
+
+
+
+TRANSACT_ATTEMPTS = 4  # a transaction cancelled only by conflicts with others is retried
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    """Why one action of a cancelled transaction failed: its condition (`failed`) and the item
+    as it was (when the action asked for ReturnValuesOnConditionCheckFailure=ALL_OLD)."""
+    failed: bool
+    item: dict[str, Any] | None
+
+
+def transact(actions: list[dict[str, Any]]) -> list[Cancelled] | None:
+    """One TransactWriteItems of low-level actions ({"Put": {...}} / {"Update": {...}}, with
+    TableName, Key/Item and expressions serialized, e.g. by `put_action`/`update_action`).
+    None when it committed; one `Cancelled` per action when a condition failed (nothing was
+    written). Conflicts and throttles are storage errors (retryable 500), nothing written."""
+    for attempt in range(TRANSACT_ATTEMPTS):
+        try:
+            aws.dynamodb().transact_write_items(TransactItems=actions)
+        except ClientError as exc:
+            reasons = exc.response.get("CancellationReasons") or []
+            if any(r.get("Code") == "ConditionalCheckFailed" for r in reasons):
+                return [Cancelled(r.get("Code") == "ConditionalCheckFailed", from_item(r.get("Item")))
+                        for r in reasons]
+            conflict = any(r.get("Code") == "TransactionConflict" for r in reasons)
+            if not conflict or attempt == TRANSACT_ATTEMPTS - 1:
+                raise wrap(exc) from exc
+            # another transaction held one of the items: nothing was written, try again shortly
+            time.sleep((10 + secrets.randbelow(40)) * (attempt + 1) / 1000)
+        except BotoCoreError as exc:
+            raise wrap(exc) from exc
+        else:
+            return None
+    raise AssertionError("unreachable")
+
+
+def put_action(table: str, data: dict[str, Any], condition: str | None = None) -> dict[str, Any]:
+    action: dict[str, Any] = {"TableName": table, "Item": to_item(data)}
+    if condition:
+        action["ConditionExpression"] = condition
+    return {"Put": action}
+
+
+def update_action(table: str, pk: str, expression: str, *, condition: str | None = None,
+                  names: dict[str, str] | None = None, vals: dict[str, Any] | None = None,
+                  old_on_failure: bool = False) -> dict[str, Any]:
+    action: dict[str, Any] = {"TableName": table, "Key": {"pk": {"S": pk}}, "UpdateExpression": expression}
+    if condition:
+        action["ConditionExpression"] = condition
+    if names:
+        action["ExpressionAttributeNames"] = names
+    if vals:
+        action["ExpressionAttributeValues"] = values(vals)
+    if old_on_failure:
+        action["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
+    return {"Update": action}
