@@ -128,10 +128,24 @@ def _level() -> str | None:
     return None if not name or name in logging.getLevelNamesMapping() else "INFO"
 
 
+_loggers: list[PartnerLogger] = []
+
+
 def make_logger(service: str = SERVICE) -> PartnerLogger:
     log = PartnerLogger(service=service, level=_level(), logger_formatter=RedactingFormatter())
     log._logger.propagate = False  # one line per record: stdout only, never again through the root logger
+    _loggers.append(log)
     return log
+
+
+@snapshot.after_restore
+def _resample() -> None:
+    # POWERTOOLS_LOGGER_SAMPLE_RATE: the DEBUG-or-not draw was made at init, so every copy
+    # restored from one snapshot would share it for its first invocation; each draws its own
+    # (after partner.snapshot re-seeded `random`)
+    for log in _loggers:
+        if log.sampling_rate:
+            log.refresh_sample_rate_calculation()
 
 
 logger = make_logger(SERVICE)

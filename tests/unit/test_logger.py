@@ -179,3 +179,17 @@ def test_redacting_formatter_redacts_at_any_depth():
     assert line["headers"]["Authorization"] == "[REDACTED]"
     assert line["deep"][0]["inner"] == {"client_secret": "[REDACTED]", "note": "k=app_at_[REDACTED]"}
     assert isinstance(log.registered_formatter, RedactingFormatter)
+
+
+def test_each_restored_copy_draws_its_own_debug_sample(monkeypatch):
+    """SnapStart: the sampling draw made at init is not shared by every copy of the snapshot."""
+    from partner import snapshot
+
+    monkeypatch.setenv("POWERTOOLS_LOG_LEVEL", "INFO")
+    monkeypatch.setenv("POWERTOOLS_LOGGER_SAMPLE_RATE", "0.5")
+    draws = iter([0.1, 0.9])  # init: sampled (DEBUG); after the restore: not sampled
+    monkeypatch.setattr("aws_lambda_powertools.logging.logger.random.random", lambda: next(draws, 0.9))
+    log = _ours(io.StringIO())
+    assert log.log_level == logging.DEBUG
+    snapshot.run_after_restore()
+    assert log.log_level == logging.INFO
