@@ -115,9 +115,18 @@ def snapstart(spec: dict) -> dict:
         if pid == 0:  # the restored environment
             os.close(read_end)
             try:
+                profile_dir = os.environ.get("BENCH_PROFILE")  # a cProfile of restore + first request
+                if profile_dir:
+                    import cProfile
+
+                    profiler = cProfile.Profile()
+                    profiler.enable()
                 snapshot.run_after_restore()
                 out = module.lambda_handler(event, Context(spec["function"]))
                 row = {"restore_ms": (time.perf_counter() - t0) * 1000, "status": _status(out)}
+                if profile_dir:
+                    profiler.disable()
+                    profiler.dump_stats(f"{profile_dir}/{spec['function']}-restore-{len(restores)}.prof")
             except BaseException as exc:  # noqa: BLE001 - reported to the driver, which fails the run
                 row = {"error": repr(exc)}
             os.write(write_end, json.dumps(row).encode())

@@ -19,9 +19,14 @@ fresh per execution environment:
 show the scan catches a hazard).
 
 Then it runs the after-restore hooks and lists which of those objects are still referenced.
+A boto3/botocore session or client may stay (its loaded service models are what the
+snapshot is for) only when it holds no credentials and no open connection after the hooks:
+its credentials are `partner.aws.DeferredCredentials` with nothing resolved (before the
+snapshot too) and its connection pools are empty.
 Prints one JSON object: findings (module, name, kind), hooked (modules with an
-after-restore hook), kept (findings still referenced after the restore hooks), secret
-(whether the KMS-derived hash secret exists before the snapshot).
+after-restore hook), kept (findings still referenced after the restore hooks, the safe AWS
+objects left out), kept_safe (those AWS objects), secret (whether the KMS-derived hash
+secret exists before the snapshot).
 """
 
 from __future__ import annotations
@@ -107,6 +112,29 @@ def import_all(extra: list[Path]) -> list[str]:
     return names
 
 
+def _credentials_of(value: Any) -> Any:
+    if hasattr(value, "_request_signer"):  # a botocore client
+        return value._request_signer._credentials
+    core = getattr(value, "_session", value)  # a boto3 session wraps a botocore one
+    return getattr(core, "_credentials", None)
+
+
+def aws_holds_nothing(value: Any) -> bool:
+    """A session or client whose credentials are deferred and unresolved, with no pooled connection."""
+    from partner.aws import DeferredCredentials
+
+    creds = _credentials_of(value)
+    if creds is not None and not (isinstance(creds, DeferredCredentials) and not creds.resolved):
+        return False
+    endpoint = getattr(value, "_endpoint", None)
+    if endpoint is not None:
+        http = endpoint.http_session
+        managers = [http._manager, *http._proxy_managers.values()]
+        if any(len(m.pools) for m in managers):
+            return False
+    return True
+
+
 def main(argv: list[str]) -> None:
     extra = [Path(a) for a in argv if a != "--extra"]
     prefixes = ("partner", "fn_", *(p.stem for p in extra))
@@ -115,12 +143,23 @@ def main(argv: list[str]) -> None:
 
     snapshot.run_before_snapshot()
     findings = scan(prefixes)
+    objects = {f["id"]: f for f in findings}
+    values = {id(v): v for m in list(sys.modules.values()) if isinstance(m, ModuleType)
+              for name, value in list(vars(m).items()) for v in [value, *(x for _, x in _values(value))]
+              if id(v) in objects}
+    unsafe_before = {i for i, v in values.items() if objects[i]["kind"].startswith("aws") and not aws_holds_nothing(v)}
     secret = crypto._secret is not None
     snapshot.run_after_restore()
     after = {f["id"] for f in scan(prefixes)}
-    kept = [f for f in findings if f["id"] in after and f["kind"] != "random module"]
+    kept, kept_safe = [], []
+    for f in findings:
+        if f["id"] not in after or f["kind"] == "random module":
+            continue
+        safe = (f["kind"].startswith("aws") and f["id"] not in unsafe_before
+                and aws_holds_nothing(values[f["id"]]))
+        (kept_safe if safe else kept).append(f)
     print(json.dumps({"findings": findings, "hooked": sorted(snapshot.hooked_modules()), "kept": kept,
-                      "secret": secret}))
+                      "kept_safe": kept_safe, "secret": secret}))
 
 
 if __name__ == "__main__":

@@ -1,26 +1,31 @@
 """Logs, metrics and traces, wired once into `partner.http.entry` (and the migrator).
 
-* Logger: structured JSON lines (`partner.jsonlog`: the shape Powertools' Logger gave,
-  without its import cost) through a redacting formatter. Every line is scrubbed after
-  serialization: values matching `app_(at|rt|ac|sk|ss)_...` (tokens, codes, API
-  keys, sessions) become `app_xx_[REDACTED]`, and the values under sensitive keys
-  (`Authorization`, `Cookie`, `Set-Cookie`, `client_secret`, `code_verifier`, ... in any
-  case, at any depth, also inside `headers`/`multiValueHeaders`) become `[REDACTED]`.
-  The correlation id is API Gateway's request id (`requestContext.requestId`).
-* Metrics: CloudWatch EMF lines on stdout (`emf`, the format Powertools' Metrics wrote),
-  namespace `POWERTOOLS_METRICS_NAMESPACE` (template: `PartnerApi`). Domain code calls
-  `count(name, **dimensions)` where the event happens; counts are kept per invocation
-  (thread-local, so the threaded devstack never mixes two requests) and flushed as one EMF
-  blob per dimension set when the invocation ends.
+* Logger: Powertools' `Logger` (structured JSON lines on stdout) with a redacting
+  formatter. Every line is scrubbed before and after serialization: values matching
+  `app_(at|rt|ac|sk|ss)_...` (tokens, codes, API keys, sessions) become
+  `app_xx_[REDACTED]`, and the values under sensitive keys (`Authorization`, `Cookie`,
+  `Set-Cookie`, `client_secret`, `code_verifier`, ... in any case, at any depth, also inside
+  `headers`/`multiValueHeaders`) become `[REDACTED]`. The correlation id is API Gateway's
+  request id (`correlation_paths.API_GATEWAY_REST`). The keys of one invocation (Lambda
+  context, cold start, correlation id) are Powertools' thread-safe keys (a context
+  variable: the devstack serves requests on threads, Lambda one at a time), removed when
+  the invocation ends. Operators' controls are Powertools' own: `POWERTOOLS_LOG_LEVEL` (else
+  `LOG_LEVEL`; Lambda's `AWS_LAMBDA_LOG_LEVEL` wins; an unknown name means INFO),
+  `POWERTOOLS_LOGGER_SAMPLE_RATE`, `POWERTOOLS_LOGGER_LOG_EVENT`.
+* Metrics: Powertools' `Metrics` on its CloudWatch EMF provider, namespace
+  `POWERTOOLS_METRICS_NAMESPACE` (template: `PartnerApi`). Domain code calls
+  `count(name, **dimensions)` where the event happens; each invocation keeps its own
+  `Metrics` objects, one per dimension set, each with its own provider and storage (never
+  Powertools' class-level shared storage: the threaded devstack serves several invocations at
+  once), and flushes them when it ends, one EMF blob per dimension set.
   Outside an instrumented invocation (partnerctl, unit tests of domain code) counts are
   dropped. Emitted only inside Lambda (`AWS_LAMBDA_FUNCTION_NAME`) unless
   `POWERTOOLS_METRICS_DISABLED=false` asks for them elsewhere (tests), and never when it
-  is true.
+  is true (nor under `POWERTOOLS_DEV` without it: Powertools' rule).
 * Tracer: Powertools' Tracer, built lazily on the first invocation, only inside Lambda
-  and only when the X-Ray SDK is importable; nothing X-Ray or Powertools is imported at
-  module import (cold starts). With SnapStart its modules are imported before the
-  snapshot (`_warm_tracer`); the tracer itself, which holds the X-Ray daemon's socket, is
-  built after restore.
+  and only when the X-Ray SDK is importable. With SnapStart its modules are imported
+  before the snapshot (`_warm_tracer`); the tracer itself, which holds the X-Ray daemon's
+  socket, is built after restore.
 
 Metric names (all Count, dimension `service` plus those listed):
   Requests        endpoint, status, code   one per API invocation (`code` = error code or `ok`)
@@ -34,7 +39,7 @@ Metric names (all Count, dimension `service` plus those listed):
 from __future__ import annotations
 
 import functools
-import json
+import logging
 import os
 import re
 import threading
@@ -42,9 +47,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import AmazonCloudWatchEMFProvider
+
 import partner
 from partner import snapshot
-from partner.jsonlog import JsonFormatter, JsonLogger
 
 SERVICE = "partner-api"
 NAMESPACE = "PartnerApi"
@@ -76,15 +86,66 @@ def scrub(value: Any) -> Any:
     return value
 
 
-class RedactingFormatter(JsonFormatter):
-    """The JSON formatter; the structure and then the serialized line are scrubbed."""
+class RedactingFormatter(LambdaPowertoolsFormatter):
+    """Powertools' JSON formatter; the structure and then the serialized line are scrubbed."""
 
     def serialize(self, log: dict[str, Any]) -> str:
         return scrub_text(super().serialize(scrub(log)))
 
 
-def make_logger(service: str = SERVICE) -> JsonLogger:
-    return JsonLogger(service, RedactingFormatter(service))
+class PartnerLogger(Logger):
+    """Powertools' Logger whose per-invocation keys are per thread (and per invocation).
+
+    `inject_lambda_context` and `set_correlation_id` store their keys with `append_keys`;
+    here that is Powertools' `thread_safe_append_keys` (a context variable), so a request
+    served on one devstack thread never puts its ids on another's lines. The keys are
+    cleared when the decorated invocation ends."""
+
+    def append_keys(self, **additional_keys: object) -> None:
+        self.thread_safe_append_keys(**additional_keys)
+
+    def get_correlation_id(self) -> str | None:
+        return self.thread_safe_get_current_keys().get("correlation_id")
+
+    def inject_lambda_context(self, lambda_handler: Callable[..., Any] | None = None, **options: Any) -> Any:
+        if lambda_handler is None:
+            return functools.partial(self.inject_lambda_context, **options)
+        injected = super().inject_lambda_context(lambda_handler, **options)
+
+        @functools.wraps(lambda_handler)
+        def _run(event: Any, context: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return injected(event, context, *args, **kwargs)
+            finally:
+                self.thread_safe_clear_keys()
+
+        return _run
+
+
+def _level() -> str | None:
+    """None (Powertools reads the environment) unless the level named there is unknown: INFO."""
+    name = (os.getenv("POWERTOOLS_LOG_LEVEL") or os.getenv("LOG_LEVEL") or "").upper()
+    return None if not name or name in logging.getLevelNamesMapping() else "INFO"
+
+
+_loggers: list[PartnerLogger] = []
+
+
+def make_logger(service: str = SERVICE) -> PartnerLogger:
+    log = PartnerLogger(service=service, level=_level(), logger_formatter=RedactingFormatter())
+    log._logger.propagate = False  # one line per record: stdout only, never again through the root logger
+    _loggers.append(log)
+    return log
+
+
+@snapshot.after_restore
+def _resample() -> None:
+    # POWERTOOLS_LOGGER_SAMPLE_RATE: the DEBUG-or-not draw was made at init, so every copy
+    # restored from one snapshot would share it for its first invocation; each draws its own
+    # (after partner.snapshot re-seeded `random`)
+    for log in _loggers:
+        if log.sampling_rate:
+            log.refresh_sample_rate_calculation()
 
 
 logger = make_logger(SERVICE)
@@ -102,43 +163,40 @@ def _metrics_enabled() -> bool:
     return flag in ("0", "false", "no", "off") or bool(os.getenv("AWS_LAMBDA_FUNCTION_NAME"))
 
 
-def count(name: str, value: int = 1, /, **dimensions: str) -> None:
-    """Count `name` with `dimensions` for the current invocation (dropped outside one)."""
-    pending: dict[tuple, dict[str, int]] | None = getattr(_local, "pending", None)
-    if pending is None:
-        return
-    key = tuple(sorted((k, str(v)) for k, v in dimensions.items()))
-    group = pending.setdefault(key, {})
-    group[name] = group.get(name, 0) + value
-
-
 # metric -> extra, coarser dimension set it is also published under (for alarms)
 ROLLUPS = {"RpcUnavailable": ("service",)}
 
 
-def emf(namespace: str, dimensions: dict[str, str], metrics: dict[str, float],
-        extra_dimension_sets: list[list[str]] | None = None) -> str:
-    """One CloudWatch embedded-metric-format line: Count metrics under `dimensions`
-    (and under each of `extra_dimension_sets`, whose names must be in `dimensions`)."""
-    return json.dumps({
-        "_aws": {"Timestamp": int(time.time() * 1000), "CloudWatchMetrics": [{
-            "Namespace": namespace,
-            "Dimensions": [list(dimensions), *(extra_dimension_sets or [])],
-            "Metrics": [{"Name": name, "Unit": "Count"} for name in metrics],
-        }]},
-        **dimensions,
-        **{name: [float(val)] for name, val in metrics.items()},
-    }, separators=(",", ":"))
+def _metrics(dimensions: dict[str, str]) -> Metrics:
+    """A Powertools `Metrics` with its own provider and storage (not the class-level one every
+    `Metrics()` shares), for one dimension set of one invocation."""
+    provider = AmazonCloudWatchEMFProvider(namespace=os.getenv("POWERTOOLS_METRICS_NAMESPACE") or NAMESPACE,
+                                           service=SERVICE)
+    for name, value in dimensions.items():
+        provider.add_dimension(name=name, value=value)
+    return Metrics(provider=provider)
 
 
-def _flush(pending: dict[tuple, dict[str, int]]) -> None:
+def count(name: str, value: int = 1, /, **dimensions: str) -> None:
+    """Count `name` with `dimensions` for the current invocation (dropped outside one)."""
+    pending: dict[tuple, Metrics] | None = getattr(_local, "pending", None)
+    if pending is None:
+        return
+    key = tuple(sorted((k, str(v)) for k, v in dimensions.items()))
+    metrics = pending.get(key)
+    if metrics is None:
+        metrics = pending[key] = _metrics(dict(key))
+    metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
+
+
+def _flush(pending: dict[tuple, Metrics]) -> None:
     if not pending or not _metrics_enabled():
         return
-    namespace = os.getenv("POWERTOOLS_METRICS_NAMESPACE") or NAMESPACE
-    service = os.getenv("POWERTOOLS_METRICS_SERVICE") or SERVICE
     for dims, metrics in pending.items():
-        rollups = [list(r) for r in sorted({ROLLUPS[name] for name in metrics if name in ROLLUPS})] if dims else []
-        print(emf(namespace, {**dict(dims), "service": service}, metrics, rollups), flush=True)
+        if dims:  # a metric with its own dimensions is also published under its roll-up set
+            for rollup in sorted({ROLLUPS[name] for name in metrics.provider.metric_set if name in ROLLUPS}):
+                metrics.provider.add_dimensions(**{dim: SERVICE for dim in rollup})
+        metrics.flush_metrics()
 
 
 class _Invocation:
@@ -238,7 +296,7 @@ def instrument_api(handler: Callable[[dict, Any], dict], outcome: Callable[[], s
             })
         return response
 
-    injected = logger.inject_lambda_context(_run, correlation_id_path="requestContext.requestId")
+    injected = logger.inject_lambda_context(_run, correlation_id_path=correlation_paths.API_GATEWAY_REST)
 
     @functools.wraps(handler)
     def lambda_handler(event: dict, context: Any) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import threading
 from types import SimpleNamespace
 
 import pytest
@@ -252,3 +253,29 @@ def test_tracer_is_not_built_outside_lambda(monkeypatch):
     monkeypatch.delenv("AWS_LAMBDA_FUNCTION_NAME", raising=False)
     monkeypatch.setattr(observability, "_tracer", None)
     assert observability.tracer() is None
+
+
+def test_concurrent_invocations_never_mix_metrics(emf):
+    """The devstack serves invocations on threads at once: each flushes only its own counts
+    (Powertools' `Metrics()` shares one class-level store; each invocation here has its own)."""
+    barrier = threading.Barrier(2)
+
+    def invoke(endpoint: str, trades: int) -> None:
+        with observability.invocation():
+            barrier.wait(timeout=5)
+            for _ in range(trades):
+                observability.count("Trades", venue="curve", kind="buy")
+            observability.count("Requests", endpoint=endpoint, status="200", code="ok")
+            barrier.wait(timeout=5)  # both have counted before either flushes
+
+    threads = [threading.Thread(target=invoke, args=(ep, n)) for ep, n in (("/a", 1), ("/b", 2))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    blobs = emf()
+    requests = sorted((b["endpoint"], _value(b, "Requests")) for b in blobs if "Requests" in b)
+    trades = sorted(_value(b, "Trades") for b in blobs if "Trades" in b)
+    assert requests == [("/a", 1), ("/b", 1)]
+    assert trades == [1, 2]
+    assert all(len(_metrics(b)[1]) == 1 for b in blobs)

@@ -55,6 +55,9 @@ def test_shared_layer_and_functions_are_snapshot_safe() -> None:
     assert problems(report) == []
     # what it did find are the cases the hooks exist for (the warmed boto3 session)
     assert {"partner.aws", "partner.crypto", "partner.transport", "partner.tls"} <= set(report["hooked"])
+    # the clients made before the snapshot stay, holding no credentials and no connection
+    assert {f["name"] for f in report["kept_safe"]} == {"_session", "_clients['dynamodb']", "_clients['kms']",
+                                                       "_clients['s3']"}
 
 
 def test_scan_fails_on_planted_hazards(tmp_path: Path) -> None:
@@ -79,12 +82,40 @@ def test_scan_fails_on_planted_hazards(tmp_path: Path) -> None:
         def restored():
             pass  # registered, but keeps the client
     """))
-    report = run_scan(unsafe, sloppy)
+    keyed = tmp_path / "keyed_mod.py"  # a boto3 client with credentials of its own, kept across restore
+    keyed.write_text(textwrap.dedent("""
+        import boto3
+        from partner import snapshot
+        DDB = boto3.client("dynamodb", region_name="us-east-1", aws_access_key_id="AKIAINIT",
+                           aws_secret_access_key="init-secret")
+
+        @snapshot.after_restore
+        def restored():
+            DDB.close()  # connections dropped, credentials kept
+    """))
+    report = run_scan(unsafe, sloppy, keyed)
     found = problems(report)
     for name in ("unsafe_mod.random", "unsafe_mod.RNG", "unsafe_mod.SOCK", "unsafe_mod.CTX",
                  "unsafe_mod.CLIENTS[10.0]"):
         assert any(line.startswith(name + ":") for line in found), (name, found)
     assert any(line.startswith("sloppy_mod.CLIENT:") and "still referenced" in line for line in found), found
+    assert any(line.startswith("keyed_mod.DDB:") and "still referenced" in line for line in found), found
+
+
+def test_scan_fails_on_credentials_resolved_before_the_snapshot(tmp_path: Path) -> None:
+    """The layer's own clients are flagged as soon as their credentials were resolved at init."""
+    eager = tmp_path / "eager_mod.py"
+    eager.write_text(textwrap.dedent("""
+        from partner import aws, snapshot
+
+        @snapshot.before_snapshot
+        def resolve():  # registered last, so it runs first: before partner.aws.warm
+            aws.dynamodb()._request_signer._credentials.get_frozen_credentials()
+    """))
+    report = run_scan(eager, env={"AWS_ACCESS_KEY_ID": "AKIAINIT", "AWS_SECRET_ACCESS_KEY": "init-secret"})
+    found = problems(report)
+    assert any(line.startswith("partner.aws._clients['dynamodb']:") and "still referenced" in line
+               for line in found), found
 
 
 def test_hooks_reach_the_runtime_library(tmp_path: Path) -> None:
@@ -107,16 +138,21 @@ def test_hooks_reach_the_runtime_library(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ the hooks, called directly
 
 
-def test_after_restore_drops_clients_secret_and_connections(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_after_restore_keeps_clients_without_credentials_secret_or_connections(monkeypatch: pytest.MonkeyPatch) -> None:
     from partner import aws, crypto, snapshot, tls, transport
 
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIAINIT")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "init-secret")
     aws.reset()  # as after init: no client yet (earlier tests in this worker made some)
     snapshot.run_before_snapshot()
-    assert aws._session is not None and aws._clients == {}  # warmed, no client kept
-    loader = aws._session._session.get_component("data_loader")
-    session = aws._session
-    ddb = aws.dynamodb()
+    session, ddb = aws._session, aws._clients["dynamodb"]
+    assert set(aws._clients) == {"dynamodb", "kms", "s3"}  # made before the snapshot...
+    assert aws._credentials is not None and not aws._credentials.resolved  # ...holding no credentials
+    assert ddb._request_signer._credentials is aws._credentials
+    aws._credentials.get_frozen_credentials()  # as a request would: resolved credentials, a pool
+    ddb._endpoint.http_session._manager.connection_from_url(ddb.meta.endpoint_url)
+    assert aws._credentials.resolved and len(ddb._endpoint.http_session._manager.pools) == 1
     plain = transport._pool(3.0, 3.0, False)
     plain.connection_from_url("http://127.0.0.1:1")  # a pool (no connection is opened)
     secure = transport._pool(2.0, 15.0, True)
@@ -126,11 +162,48 @@ def test_after_restore_drops_clients_secret_and_connections(monkeypatch: pytest.
     snapshot.run_after_restore()
 
     assert crypto._secret is None
-    assert aws._clients == {} and aws._session is not session
-    assert aws._session._session.get_component("data_loader") is loader  # the loaded models stay
-    assert aws.dynamodb() is not ddb
+    assert aws._session is session and aws.dynamodb() is ddb  # the loaded models stay
+    assert not aws._credentials.resolved and len(ddb._endpoint.http_session._manager.pools) == 0
     assert transport._pools == {} and len(plain.pools) == 0 and len(secure.pools) == 0
     assert tls.context() is not ctx
+    aws.reset()
+
+
+def _answer_locally(request, **_):
+    """A before-send handler: botocore takes its answer as the response and sends nothing."""
+    from botocore.awsrequest import AWSResponse
+
+    _answer_locally.signed.append(request.headers["Authorization"].decode())
+    response = AWSResponse(request.url, 200, {}, None)
+    response._content = b"{}"
+    return response
+
+
+_answer_locally.signed = []
+
+
+def test_restored_copy_signs_with_the_credentials_of_its_own_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Credentials are resolved on the first request after a restore, from that environment."""
+    from partner import aws, snapshot
+
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIAINIT")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "init-secret")
+    aws.reset()
+    snapshot.run_before_snapshot()
+    ddb = aws.dynamodb()
+    ddb.meta.events.register("before-send.dynamodb", _answer_locally)
+    _answer_locally.signed.clear()
+    ddb.get_item(TableName="t", Key={"k": {"S": "v"}})  # served at init (not in production: a dry run)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIARESTORED")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "restored-secret")
+
+    snapshot.run_after_restore()
+    ddb.get_item(TableName="t", Key={"k": {"S": "v"}})
+
+    assert [sig.split("Credential=")[1].split("/")[0] for sig in _answer_locally.signed] == ["AKIAINIT", "AKIARESTORED"]
+    ddb.meta.events.unregister("before-send.dynamodb", _answer_locally)
+    aws.reset()
 
 
 def test_after_restore_reseeds_random() -> None:
@@ -154,3 +227,35 @@ def test_lazy_module_defers_until_first_use_and_warm_loads_it(tmp_path: Path) ->
                           env={**os.environ, "AWS_DEFAULT_REGION": "us-east-1"})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "(False, False) (True, True, 42)"
+
+
+def test_warm_makes_each_layer_call_without_network_or_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dry run before the snapshot: every call in DRY_CALLS goes through botocore (serialize,
+    sign with placeholder keys, parse) and none reaches a socket or resolves credentials."""
+    import socket
+
+    from partner import aws
+
+    def refuse(*_a, **_k):
+        raise AssertionError("the dry run opened a connection")
+
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIAINIT")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "init-secret")
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    seen: list[str] = []
+
+    def after_call(model, **_):
+        seen.append(model.name)
+
+    aws.reset()
+    aws.add_hook("after-call", after_call)
+    try:
+        aws.warm()
+    finally:
+        aws.remove_hook("after-call", after_call)
+    assert len(seen) == sum(len(calls) for calls in aws.DRY_CALLS.values())
+    assert {"GetItem", "GenerateMac", "PutObject"} <= set(seen)
+    assert not aws._credentials.resolved
+    assert all(len(c._endpoint.http_session._manager.pools) == 0 for c in aws._clients.values())
+    aws.reset()

@@ -1,9 +1,7 @@
-"""partner.jsonlog and observability.emf write the lines Powertools' Logger and Metrics wrote
-(field by field, same order), so log queries, metric filters and alarms keep working after
-the service stopped importing Powertools for them (issue 12: about 70 ms of every cold start).
-
-Powertools stays a test dependency here (it is still in the layer for the X-Ray Tracer): each
-test emits the same records through both and compares."""
+"""The service logs through Powertools' Logger (partner.observability.make_logger): the lines
+keep the fields, key order and timestamp they had (the shape Powertools' Logger writes, which
+partner.jsonlog copied until issue 19), with the redaction, per-thread invocation keys and
+the operators' environment controls on top."""
 
 from __future__ import annotations
 
@@ -18,18 +16,18 @@ import pytest
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.logging import logger as pt_logger_module
-from aws_lambda_powertools.metrics import MetricUnit
-from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import AmazonCloudWatchEMFProvider
 
 from devstack.events import api_event, lambda_context
-from partner import jsonlog, observability
-from partner.jsonlog import JsonFormatter, JsonLogger
+from partner import observability
+from partner.observability import PartnerLogger, RedactingFormatter
 
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}[+-]\d{4}$")
+CONTEXT_KEYS = ["cold_start", "function_name", "function_memory_size", "function_arn", "function_request_id",
+                "correlation_id"]
 
 
-def _ours(stream: io.StringIO, service: str = "svc-test") -> JsonLogger:
-    log = JsonLogger(service)
+def _ours(stream: io.StringIO, service: str | None = None) -> PartnerLogger:
+    log = observability.make_logger(service or f"svc-{uuid.uuid4().hex[:8]}")  # one stdlib logger per name
     log.registered_handler.stream = stream
     return log
 
@@ -56,7 +54,7 @@ def _lines(stream: io.StringIO) -> list[dict]:
 
 
 @pytest.mark.parametrize("trace", [None, "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"])
-def test_lines_match_powertools_field_by_field(monkeypatch, trace):
+def test_lines_keep_their_fields_and_order(monkeypatch, trace):
     if trace:
         monkeypatch.setenv("_X_AMZN_TRACE_ID", trace)
     else:
@@ -66,29 +64,33 @@ def test_lines_match_powertools_field_by_field(monkeypatch, trace):
     context = lambda_context("MeFunction", aws_request_id="11111111-2222-4333-8444-555555555555")
 
     theirs_out, ours_out = io.StringIO(), io.StringIO()
-    service = f"svc-{uuid.uuid4().hex[:8]}"  # Powertools keeps one stdlib logger per service name
+    service = f"svc-{uuid.uuid4().hex[:8]}"
     monkeypatch.setattr(pt_logger_module, "is_cold_start", True)
-    _emit(Logger(service=service, logger_handler=logging.StreamHandler(theirs_out)), event, context)
-    monkeypatch.setattr(jsonlog, "_cold", True)
+    _emit(Logger(service=service + "-plain", logger_handler=logging.StreamHandler(theirs_out)), event, context)
+    monkeypatch.setattr(pt_logger_module, "is_cold_start", True)
     _emit(_ours(ours_out, service), event, context)
 
     theirs, ours = _lines(theirs_out), _lines(ours_out)
     assert len(ours) == len(theirs) == 5
+    trace_key = ["xray_trace_id"] if trace else []
+    head = ["level", "location", "message", "timestamp", "service", *CONTEXT_KEYS]
+    assert list(ours[0]) == [*head, "endpoint", "status", "duration_ms", *trace_key]
+    assert list(ours[4]) == [*head, "error_type", "exception", "exception_name", "stack_trace", *trace_key]
     for mine, pt in zip(ours, theirs, strict=True):
         assert TIMESTAMP.match(mine.pop("timestamp")) and TIMESTAMP.match(pt.pop("timestamp"))
-        assert list(mine) == list(pt)  # same keys, same order
+        pt["service"] = service
+        assert list(mine) == list(pt)  # same keys, same order as a plain Powertools Logger
         assert mine == pt
     assert ours[0]["correlation_id"] == "req-77" and ours[0]["cold_start"] is True
     assert ours[0]["function_request_id"] == "11111111-2222-4333-8444-555555555555"
     assert ours[1]["message"] == "slow rpc after 700 ms" and ours[2]["message"] == {"already": "json"}
     assert ours[4]["exception_name"] == "ValueError" and ours[4]["stack_trace"]["value"] == "bad thing"
-    assert ("xray_trace_id" in ours[0]) == bool(trace)
     if trace:
         assert ours[0]["xray_trace_id"] == "1-5759e988-bd862e3fe1be46a994272793"
 
 
 def test_second_invocation_is_not_cold_and_keys_do_not_outlive_it(monkeypatch):
-    monkeypatch.setattr(jsonlog, "_cold", True)
+    monkeypatch.setattr(pt_logger_module, "is_cold_start", True)
     out = io.StringIO()
     log = _ours(out)
     wrapped = log.inject_lambda_context(lambda e, c: log.info("x"), correlation_id_path="requestContext.requestId")
@@ -102,7 +104,7 @@ def test_second_invocation_is_not_cold_and_keys_do_not_outlive_it(monkeypatch):
 
 
 def test_provisioned_concurrency_is_never_cold(monkeypatch):
-    monkeypatch.setattr(jsonlog, "_cold", True)
+    monkeypatch.setattr(pt_logger_module, "is_cold_start", True)
     monkeypatch.setenv("AWS_LAMBDA_INITIALIZATION_TYPE", "provisioned-concurrency")
     out = io.StringIO()
     log = _ours(out)
@@ -111,7 +113,8 @@ def test_provisioned_concurrency_is_never_cold(monkeypatch):
 
 
 def test_context_is_per_thread():
-    """The devstack serves requests on threads: one request's ids never reach another's lines."""
+    """The devstack serves requests on threads: one request's ids never reach another's lines
+    (Powertools' own append_keys would share them: they live on the formatter)."""
     out = io.StringIO()
     log = _ours(out)
     barrier = threading.Barrier(2)
@@ -120,6 +123,7 @@ def test_context_is_per_thread():
         barrier.wait(timeout=5)
         log.info("line", extra={"mine": event["requestContext"]["requestId"]})
         barrier.wait(timeout=5)
+        assert log.get_correlation_id() == event["requestContext"]["requestId"]
 
     wrapped = log.inject_lambda_context(handler, correlation_id_path="requestContext.requestId")
     threads = [threading.Thread(target=wrapped, args=(api_event("GET", "/x", request_id=rid), lambda_context("F")))
@@ -131,6 +135,7 @@ def test_context_is_per_thread():
     lines = _lines(out)
     assert sorted(line["mine"] for line in lines) == ["thread-a", "thread-b"]
     assert all(line["correlation_id"] == line["mine"] for line in lines)
+    assert "correlation_id" not in log.registered_formatter.log_format  # nothing on the shared formatter
 
 
 @pytest.mark.parametrize("env,level", [({"POWERTOOLS_LOG_LEVEL": "debug"}, logging.DEBUG),
@@ -139,11 +144,20 @@ def test_context_is_per_thread():
                                        ({"POWERTOOLS_LOG_LEVEL": "nonsense"}, logging.INFO),
                                        ({}, logging.INFO)])
 def test_level_from_environment(monkeypatch, env, level):
-    monkeypatch.delenv("POWERTOOLS_LOG_LEVEL", raising=False)
-    monkeypatch.delenv("LOG_LEVEL", raising=False)
+    for name in ("POWERTOOLS_LOG_LEVEL", "LOG_LEVEL", "AWS_LAMBDA_LOG_LEVEL", "POWERTOOLS_LOGGER_SAMPLE_RATE"):
+        monkeypatch.delenv(name, raising=False)
     for key, value in env.items():
         monkeypatch.setenv(key, value)
-    assert JsonLogger("x").level == level
+    assert _ours(io.StringIO()).log_level == level
+
+
+def test_sample_rate_from_environment_turns_on_debug(monkeypatch):
+    monkeypatch.setenv("POWERTOOLS_LOG_LEVEL", "INFO")
+    monkeypatch.setenv("POWERTOOLS_LOGGER_SAMPLE_RATE", "1")
+    out = io.StringIO()
+    log = _ours(out)
+    log.debug("sampled")
+    assert log.log_level == logging.DEBUG and _lines(out)[0]["message"] == "sampled"
 
 
 def test_log_event_env_logs_the_event(monkeypatch):
@@ -154,41 +168,28 @@ def test_log_event_env_logs_the_event(monkeypatch):
     assert _lines(out)[0]["message"] == {"detail": {"n": 1}}
 
 
-def test_redacting_formatter_still_redacts_through_jsonlog():
+def test_redacting_formatter_redacts_at_any_depth():
     out = io.StringIO()
-    log = observability.make_logger("svc")
-    log.registered_handler.stream = out
+    log = _ours(out)
     token = "app_at_" + "x" * 86
-    log.info(f"token {token}", extra={"headers": {"Authorization": "Bearer abc"}})
+    log.info(f"token {token}", extra={"headers": {"Authorization": "Bearer abc"},
+                                      "deep": [{"inner": {"client_secret": "hunter2", "note": f"k={token}"}}]})
     line = _lines(out)[0]
-    assert token not in out.getvalue() and line["headers"]["Authorization"] == "[REDACTED]"
-    assert isinstance(log.registered_handler.formatter, JsonFormatter)
+    assert token not in out.getvalue() and "hunter2" not in out.getvalue()
+    assert line["headers"]["Authorization"] == "[REDACTED]"
+    assert line["deep"][0]["inner"] == {"client_secret": "[REDACTED]", "note": "k=app_at_[REDACTED]"}
+    assert isinstance(log.registered_formatter, RedactingFormatter)
 
 
-# ---------------------------------------------------------------- EMF
+def test_each_restored_copy_draws_its_own_debug_sample(monkeypatch):
+    """SnapStart: the sampling draw made at init is not shared by every copy of the snapshot."""
+    from partner import snapshot
 
-def _powertools_emf(dims: dict[str, str], metrics: dict[str, int], rollup: bool) -> dict:
-    provider = AmazonCloudWatchEMFProvider(namespace="PartnerApi", service="partner-api")
-    for key, val in dims.items():
-        provider.add_dimension(key, val)
-    if rollup:
-        provider.add_dimensions(service="partner-api")
-    for name, val in metrics.items():
-        provider.add_metric(name=name, unit=MetricUnit.Count, value=val)
-    return provider.serialize_metric_set()
-
-
-@pytest.mark.parametrize("dims,metrics,rollup", [
-    ({"endpoint": "/partner/v1/me", "status": "200", "code": "ok"}, {"Requests": 1}, False),
-    ({"kind": "buy", "venue": "curve"}, {"Trades": 3}, False),
-    ({"upstream": "rpc"}, {"RpcUnavailable": 2}, True),
-    ({}, {"SigningFailures": 1}, False),
-    ({"layer": "bucket"}, {"RateLimited": 1, "Requests": 1}, False),
-])
-def test_emf_matches_powertools(dims, metrics, rollup):
-    ours = json.loads(observability.emf("PartnerApi", {**dims, "service": "partner-api"}, metrics,
-                                        [["service"]] if rollup else None))
-    theirs = _powertools_emf(dims, metrics, rollup)
-    assert abs(ours["_aws"].pop("Timestamp") - theirs["_aws"].pop("Timestamp")) < 5000
-    assert ours == json.loads(json.dumps(theirs))
-    assert list(ours) == list(theirs)
+    monkeypatch.setenv("POWERTOOLS_LOG_LEVEL", "INFO")
+    monkeypatch.setenv("POWERTOOLS_LOGGER_SAMPLE_RATE", "0.5")
+    draws = iter([0.1, 0.9])  # init: sampled (DEBUG); after the restore: not sampled
+    monkeypatch.setattr("aws_lambda_powertools.logging.logger.random.random", lambda: next(draws, 0.9))
+    log = _ours(io.StringIO())
+    assert log.log_level == logging.DEBUG
+    snapshot.run_after_restore()
+    assert log.log_level == logging.INFO
