@@ -223,3 +223,39 @@ def test_exactly_one_of_8_concurrent_code_exchanges_wins(client, user, ip):
     assert all(r.status == 400 and r.json["error"] == "invalid_grant" for r in results if r.status != 200)
     items = family_items(user["user_id"], client["client_id"])
     assert len(items["RT"]) == 1 and len(items["AT"]) == 1
+
+
+def commit_then_retry(monkeypatch):
+    """The SDK-retry case: the first TransactWriteItems commits but its answer is lost (a read
+    timeout under load), and botocore sends the same call again. DynamoDB answers such a retry
+    from its ClientRequestToken; a store that does not (moto) cancels it on the consumed item's
+    condition. Either way the issue committed, so it is no replay."""
+    from partner import aws
+
+    real = aws.dynamodb()
+
+    class Retrying:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def transact_write_items(self, **kwargs):
+            real.transact_write_items(**kwargs)
+            return real.transact_write_items(**kwargs)
+
+    monkeypatch.setattr(aws, "dynamodb", lambda: Retrying())
+
+
+@pytest.mark.parametrize("grant", ["authorization_code", "refresh_token"])
+def test_an_sdk_retry_of_a_committed_issue_is_not_a_replay(client, user, ip, monkeypatch, grant):
+    if grant == "authorization_code":
+        code, verifier, _ = get_code(client, user, ip=ip)
+        commit_then_retry(monkeypatch)
+        result = exchange(client, code, verifier, ip=ip)
+    else:
+        conn = connect(client, user, ip=ip)
+        commit_then_retry(monkeypatch)
+        result = refresh(client, conn.tokens["refresh_token"], ip=ip)
+    assert result.status == 200, result.body
+    monkeypatch.undo()
+    assert me(result.json["access_token"]).status == 200
+    assert refresh(client, result.json["refresh_token"], ip=ip).status == 200

@@ -17,6 +17,7 @@ one strongly consistent BatchGetItem, so revocation is immediate.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from partner.errors import ApiError
@@ -56,12 +57,19 @@ def consume_and_put(pk: str, now: int, *, user_id: str, client_id: str, gen: int
     The transaction also checks that the grant is still in generation `gen` with `family`
     unrevoked, so no pair is issued into a grant revoked meanwhile. None when it committed;
     USED when the code or token was consumed already (a replay, or the loser of concurrent
-    uses); REVOKED when only the grant check failed."""
+    uses); REVOKED when only the grant check failed.
+
+    The consumed item records this attempt's random id (`used_by`). If the transaction committed
+    but its answer was lost and the SDK sent it again, DynamoDB answers the retry from its
+    ClientRequestToken; a store that does not (moto) cancels it on the consumed condition, and
+    the item's `used_by` (returned with the cancellation, ALL_OLD) shows it was this attempt:
+    committed, not a replay."""
+    attempt = secrets.token_hex(16)
     t = table()
     actions: list[dict[str, Any]] = [
-        {"Update": {"TableName": t, "Key": {"pk": {"S": pk}}, "UpdateExpression": "SET used = :t, used_at = :now",
-                    "ConditionExpression": "attribute_exists(pk) AND used = :f",
-                    "ExpressionAttributeValues": ddb.values({":t": True, ":f": False, ":now": now})}},
+        ddb.update_action(t, pk, "SET used = :t, used_at = :now, used_by = :by",
+                          condition="attribute_exists(pk) AND used = :f",
+                          vals={":t": True, ":f": False, ":now": now, ":by": attempt}, old_on_failure=True),
         {"ConditionCheck": {"TableName": t, "Key": {"pk": {"S": grant_pk(user_id, client_id)}},
                             "ConditionExpression": "gen = :gen AND NOT contains(revoked_fams, :fam)",
                             "ExpressionAttributeValues": ddb.values({":gen": gen, ":fam": family})}},
@@ -69,14 +77,16 @@ def consume_and_put(pk: str, now: int, *, user_id: str, client_id: str, gen: int
     for new_pk, data in items.items():
         item = dict(data, pk=new_pk)
         item.setdefault("expires_at", int(data["exp"]) + GRACE_SECONDS)
-        actions.append({"Put": {"TableName": t, "Item": ddb.to_item(item),
-                                "ConditionExpression": "attribute_not_exists(pk)"}})
-    failed = ddb.transact_write(actions)
-    if not failed:
+        actions.append(ddb.put_action(t, item, condition="attribute_not_exists(pk)"))
+    cancelled = ddb.transact(actions)
+    if cancelled is None:
         return None
-    if 0 in failed:
+    if cancelled[0].failed:
+        consumed = cancelled[0].item if cancelled[0].item is not None else ddb.get(t, pk)
+        if consumed is not None and consumed.get("used_by") == attempt:
+            return None  # this very attempt committed; a retry of it was refused
         return USED
-    if failed == [1]:
+    if [i for i, reason in enumerate(cancelled) if reason.failed] == [1]:
         return REVOKED
     # a new token's digest already taken: 256 random bits make this unreachable in practice
     raise ApiError("internal", "A storage operation failed.", retryable=True)

@@ -26,7 +26,6 @@ THROTTLE_CODES = {
     "TransactionConflictException",
 }
 # CancellationReasons codes of a cancelled transaction that a retry can get past
-TRANSACTION_TRANSIENT = {"TransactionConflict", "ProvisionedThroughputExceeded", "ThrottlingError"}
 
 
 def _plain(value: Any) -> Any:
@@ -134,29 +133,6 @@ def batch_write(table: str, items: list[dict[str, Any]]) -> None:
         if not pending:
             return
     raise wrap(RuntimeError("unprocessed items"))
-
-
-def transact_write(actions: list[dict[str, Any]]) -> list[int]:
-    """One TransactWriteItems: every action or none. `actions` are low-level TransactItems
-    (`{"Update": {...}}`, `{"Put": {...}}`, `{"ConditionCheck": {...}}`). Returns [] when it
-    committed, else the indexes of the actions whose condition failed; any other cancellation
-    (a conflicting transaction, throttling) is wrapped like every storage failure, retryable
-    when transient. botocore gives the call an idempotency token (ClientRequestToken), so its
-    own retries after a timeout never apply it twice."""
-    try:
-        aws.dynamodb().transact_write_items(TransactItems=actions)
-    except ClientError as exc:
-        reasons = [r.get("Code") for r in exc.response.get("CancellationReasons") or []]
-        failed = [i for i, code in enumerate(reasons) if code == "ConditionalCheckFailed"]
-        if exc.response.get("Error", {}).get("Code") == "TransactionCanceledException":
-            if failed:
-                return failed
-            retryable = any(code in TRANSACTION_TRANSIENT for code in reasons)
-            raise ApiError("internal", "A storage operation failed.", retryable=retryable) from exc
-        raise wrap(exc) from exc
-    except BotoCoreError as exc:
-        raise wrap(exc) from exc
-    return []
 
 
 def update_or_current(table: str, pk: str, expression: str, *, condition: str,
