@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -160,3 +161,32 @@ def connect_http(http, client: dict, user: dict, scope: str, redirect_uri: str) 
         "grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier})
     assert token.status_code == 200, token.text
     return {"Authorization": f"Bearer {token.json()['access_token']}"}
+
+
+@contextlib.contextmanager
+def fail_one_write(table: str, operation: str = "PutItem"):
+    """The devstack's DynamoDB `error` fault (`partnerctl dev fault dynamodb error`), once, on the
+    next `operation` on `table` made by this process. A process-wide one-shot fault could be taken
+    by another thread's write of the same operation (a devstack's webhook deliverer in the same
+    test worker); this one raises only from the matching call's own before-call hook."""
+    from devstack import faults
+    from partner import aws
+
+    fired: list[str] = []
+
+    def mark(params=None, model=None, context=None, **_):
+        if model.name == operation and params.get("TableName") == table and not fired:
+            fired.append(model.name)
+            context["fail_one_write"] = True
+
+    def fail(model=None, context=None, **_):
+        if context.get("fail_one_write"):
+            raise faults.error_for("dynamodb", "error", model.name)
+
+    aws.add_hook("before-parameter-build.dynamodb", mark)
+    aws.add_hook("before-call.dynamodb", fail)
+    try:
+        yield fired
+    finally:
+        aws.remove_hook("before-parameter-build.dynamodb", mark)
+        aws.remove_hook("before-call.dynamodb", fail)

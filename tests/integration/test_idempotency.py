@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.chainutil import airdrop, rpc, token_balance, wait, warp
-from tests.helpers import connect, invoke
+from tests.helpers import connect, fail_one_write, invoke
 from tests.integration.test_faults import chain_fault, no_faults_left, snapshot, volume  # noqa: F401 (autouse)
 from tests.integration.test_trades import coin, fee_wallet, partner_conn, trade  # noqa: F401 (fixtures)
 
@@ -377,10 +377,11 @@ def test_a_5xx_before_the_send_releases_the_key(chain, coin, partner_conn):
 
 def test_an_internal_error_before_the_send_releases_the_key(chain, coin, partner_conn):
     """The transaction record (PutItem, written before the send) fails: 500, and the key is free."""
-    from devstack import faults
+    from partner import txrecords
 
-    faults.set_fault("dynamodb", "error", count=1, operations=["PutItem"])
-    first = keyed(partner_conn, "buy", buy_body(coin), "ddb-error")
+    with fail_one_write(txrecords.table()) as fired:
+        first = keyed(partner_conn, "buy", buy_body(coin), "ddb-error")
+    assert fired == ["PutItem"]
     assert first.status == 500 and first.json["error"] == "internal", first.body
     assert _released(partner_conn, "ddb-error")
     retry = keyed(partner_conn, "buy", buy_body(coin), "ddb-error")

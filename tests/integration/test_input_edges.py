@@ -165,12 +165,14 @@ def test_oauth_body_that_is_not_utf8_is_invalid_request(client, ip, clock, funct
     assert out["multiValueHeaders"]["Cache-Control"] == ["no-store"]
 
 
-def test_consent_post_body_that_is_not_utf8_is_invalid_request(client, user, ip, clock):
+@pytest.mark.parametrize("function,path", [("oauth_authorize", "/oauth/authorize"),
+                                           ("account_apps", "/account/apps")])
+def test_web_form_post_body_that_is_not_utf8_is_invalid_request(client, user, ip, clock, function, path):
     from partner import admin
 
     cookie = admin.create_session(user["user_id"])["cookie"]
     for accept, marker in (("application/json", '"error":"invalid_request"'), ("text/html", "invalid_request")):
-        out = _oauth_binary("oauth_authorize", "/oauth/authorize", {"Cookie": cookie, "Accept": accept},
+        out = _oauth_binary(function, path, {"Cookie": cookie, "Accept": accept},
                             "application/x-www-form-urlencoded", ip)
         assert out["statusCode"] == 400, out
         assert marker in out["body"]

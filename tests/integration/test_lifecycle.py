@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from tests.chainutil import airdrop, new_coin, rpc, wait, warp
-from tests.helpers import connect, handler, invoke
+from tests.helpers import connect, fail_one_write, handler, invoke
 
 SOL = 10**9
 TIP = 1_000_000
@@ -391,22 +391,19 @@ def test_redriven_event_gets_a_new_window_and_a_long_backoff_hops_without_an_att
 
 def test_a_failed_record_write_sends_nothing_and_releases_the_volume(chain, trader):
     """before_send raising means nothing went out: 500 internal, no lamports moved, volume back."""
-    from devstack import faults
-    from partner import trading
+    from partner import trading, txrecords
     from partner.store import counters
     from tests.chainutil import balance
 
     mint = new_coin(chain.url, "Unrecorded Coin", "UNRC")
     key, _ = trading._volume_key(trader.client["client_id"])
     spent, lamports = counters.read(key), balance(chain.url, trader.user["wallet"])
-    faults.set_fault("dynamodb", "error", count=1, operations=["PutItem"])
-    try:
+    with fail_one_write(txrecords.table()) as fired:
         result = invoke("trades_buy", "POST", "/partner/v1/trades/buy",
                         headers={**trader.bearer(), "Content-Type": "application/json"},
                         body={"mint": mint, "maxSolIn": str(SOL // 20), "slippageBps": 500,
                               "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
-    finally:
-        faults.clear("dynamodb")
+    assert fired == ["PutItem"]
     assert result.status == 500 and result.json["error"] == "internal", result.body
     assert "signature" not in result.json
     warp(chain.url, 1)
