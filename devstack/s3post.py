@@ -51,7 +51,7 @@ from xml.sax.saxutils import escape
 
 __all__ = ["PostPolicyCheck", "PolicyError", "check", "sigv4_signature"]
 
-_BUCKET_PATH = re.compile(r"^/([a-z0-9][a-z0-9.\-]{1,61}[a-z0-9])/?$")
+_BUCKET_PATH = re.compile(r"^/([^/]+)/?$")
 _EXPIRATION = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$")
 _SIGV4_FIELDS = ("x-amz-algorithm", "x-amz-credential", "x-amz-date", "x-amz-signature")
 _SIGV2_FIELDS = ("awsaccesskeyid", "signature")
@@ -186,7 +186,7 @@ def check(bucket: str, fields: list[tuple[str, str]], file: tuple[str, int] | No
             raise _failed(condition)
         op, subject, want = condition[0].lower(), condition[1], condition[2]
         if op == "content-length-range":
-            if isinstance(subject, bool) or isinstance(want, bool) or not (isinstance(subject, int) and isinstance(want, int)):
+            if not all(isinstance(bound, int) and not isinstance(bound, bool) for bound in (subject, want)):
                 raise _failed(condition)
             ranges.append((subject, want))
             continue
