@@ -71,12 +71,17 @@ class _AtomicMotoServer:
     each request atomically. Here connections are still served on their own threads, but
     one request at a time reaches the backends: callers' multi-request sequences still
     interleave, so concurrency tests race exactly where the service could race in AWS.
+
+    In front of it all, an S3 browser upload (a multipart POST to a bucket) is checked against its
+    POST policy as S3 checks it (``devstack.s3post``): signature, expiry, every condition.
     """
 
     def __init__(self, host: str, port: int, verbose: bool) -> None:
         import threading
 
         from moto.moto_server.threaded_moto_server import MotoRequestHandler
+
+        from .s3post import PostPolicyCheck
         from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
         from werkzeug.serving import make_server
 
@@ -99,7 +104,9 @@ class _AtomicMotoServer:
                         close()
             return [body]
 
-        self._server = make_server(host, port, atomic, threaded=True, request_handler=MotoRequestHandler)
+        # S3 browser uploads are checked against their POST policy as S3 checks them (moto checks none of it)
+        checked = PostPolicyCheck(atomic, {TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"]: TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"]})
+        self._server = make_server(host, port, checked, threaded=True, request_handler=MotoRequestHandler)
         self._thread = threading.Thread(target=self._server.serve_forever, name="moto", daemon=True)
 
     def start(self) -> None:

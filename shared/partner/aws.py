@@ -135,16 +135,19 @@ def client(name: str) -> Any:
         if name not in _clients:
             if _session is None:
                 _session = _new_session()
-            created = _session.client(name, config=_config())
+            created = _session.client(name, config=_config(name))
             for event_name, handler in HOOKS:
                 created.meta.events.register(event_name, handler)
             _clients[name] = created
         return _clients[name]
 
 
-def _config() -> Config:
+def _config(name: str) -> Config:
+    # S3: SigV4 named explicitly, or botocore signs presigned POSTs with SigV2, which buckets created
+    # after June 24, 2020 refuse (the staging bucket's uploads, partner.store.uploads.presigned_post)
+    signing = {"signature_version": "s3v4"} if name == "s3" else {}
     return Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=2, read_timeout=5,
-                  max_pool_connections=50)
+                  max_pool_connections=50, **signing)
 
 
 def dynamodb() -> Any:

@@ -18,8 +18,8 @@ content-length-range of 1 to `contentLength` (at most 5 MiB) and an expiry of 15
 signed with the uploads function's credentials, which may put objects under `uploads/` only. The
 upload is bound to the client and the user who asked for it: only they can use it, once, before it
 expires. The service never trusts the object: it reads the bytes and checks them as it checks a
-direct upload (type by magic bytes -> `invalid_image_type`; size), so a store that does not enforce
-a policy (moto on the devstack checks none of its conditions) cannot let more through.
+direct upload (type by magic bytes -> `invalid_image_type`; size), so a store that skipped a policy
+condition could not let more through. (The devstack checks the policy as S3 does: devstack/s3post.py.)
 
 Checks, each `400 invalid_input` with `field` imageUploadId and a message naming it: unknown upload,
 another client's, another user's, already used, expired, nothing uploaded yet, bigger than the

@@ -6,8 +6,11 @@ each upload once, by its own client and user, before it expires, and only an ima
 from __future__ import annotations
 
 import base64
+import calendar
 import json
 import os
+import time
+import xml.etree.ElementTree as ET
 
 import httpx
 import pytest
@@ -116,6 +119,10 @@ def test_upload_answers_a_presigned_post_bound_to_type_length_key_and_expiry(con
     assert {"key": f"uploads/{upload_id}"} in conditions
     assert {"bucket": aws_stack.physical_id("StagingBucket")} in conditions
     assert policy["expiration"].endswith("Z")
+    # SigV4: S3 buckets created after June 24, 2020 refuse SigV2 (AWSAccessKeyId + signature)
+    assert fields["x-amz-algorithm"] == "AWS4-HMAC-SHA256" and "signature" not in fields
+    assert {"x-amz-algorithm": "AWS4-HMAC-SHA256"} in conditions
+    assert {"x-amz-credential": fields["x-amz-credential"]} in conditions
 
     stored = record(upload_id)
     assert (stored["cid"], stored["uid"], stored["ctype"], stored["length"], stored["used"]) == (
@@ -222,9 +229,15 @@ def test_bytes_that_are_not_an_image_are_refused_and_do_not_use_the_upload(conn)
 
 
 def test_a_file_over_the_declared_length_is_refused_by_the_service(conn):
-    """moto checks none of a presigned POST's conditions; the service reads the object and checks it."""
-    staged = upload(conn, PNG + b"\0" * 100, length=len(PNG))
-    refused(launch(conn, staged["uploadId"]), "bigger than the contentLength")
+    """S3 (and the devstack, see below) refuses such a form; were the object there anyway, the service
+    reads it and checks it: here it is put in the bucket past the policy."""
+    from partner import aws
+    from partner.settings import get_settings
+
+    asked = ask(conn, {"contentType": "image/png", "contentLength": str(len(PNG))})
+    upload_id = asked.json["uploadId"]
+    aws.s3().put_object(Bucket=get_settings().staging_bucket, Key=f"uploads/{upload_id}", Body=PNG + b"\0" * 100)
+    refused(launch(conn, upload_id), "bigger than the contentLength")
 
 
 def test_both_image_and_upload_is_invalid_input_and_neither_is_image_required(conn):
@@ -286,3 +299,167 @@ def test_update_content_takes_a_staged_image(chain, pin_server, clock, ip):
                      [("image", "pic.png", "image/png", image)])
     assert both.status == 400 and both.json["error"] == "invalid_input" and both.json["field"] == "imageUploadId"
     refused(post_form(proposer, base_fields(coin, imageUploadId=staged["uploadId"])), "already used")
+
+
+# ------------------------------------------------------------------ the presigned POST's policy, as S3 checks it
+# The devstack's S3 (devstack/s3post.py, in front of moto) checks a browser upload as S3 does: the SigV4
+# signature over the policy, its expiry, every condition, no field outside them. Each refusal is S3's
+# status and XML error, and nothing reaches the bucket.
+
+
+def stage(conn, data: bytes = PNG, ctype: str = "image/png") -> dict:
+    asked = ask(conn, {"contentType": ctype, "contentLength": str(len(data))})
+    assert asked.status == 200, asked.body
+    return asked.json
+
+
+def post_to_s3(staged: dict, data: bytes = PNG, ctype: str = "image/png", url: str | None = None,
+               **changes: str | None) -> httpx.Response:
+    """The browser upload of `data` with the answer's fields, some changed (None: left out)."""
+    fields = {**staged["fields"], **changes}
+    fields = {name: value for name, value in fields.items() if value is not None}
+    return httpx.post(url or staged["url"], data=fields, files={"file": ("image", data, ctype)}, timeout=30)
+
+
+def s3_error(response: httpx.Response, status: int, code: str) -> dict[str, str]:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/xml"
+    error = ET.fromstring(response.content)
+    assert error.tag == "Error" and error.findtext("Code") == code, response.text
+    assert error.findtext("RequestId") and error.findtext("HostId")
+    return {child.tag: child.text or "" for child in error}
+
+
+def stored_keys() -> list[str]:
+    from partner import aws
+    from partner.settings import get_settings
+
+    listed = aws.s3().list_objects_v2(Bucket=get_settings().staging_bucket, Prefix="uploads/")
+    return [item["Key"] for item in listed.get("Contents", [])]
+
+
+def policy_of(staged: dict) -> dict:
+    return json.loads(base64.b64decode(staged["fields"]["policy"]))
+
+
+def test_s3_stores_a_form_that_keeps_the_policy(conn):
+    staged = stage(conn)
+    sent = post_to_s3(staged, **{"x-ignore-note": "not in the policy, and allowed"})
+    assert sent.status_code == 204, sent.text
+    assert staged_object(staged["uploadId"]) == PNG
+
+
+def test_s3_refuses_a_file_over_the_content_length_range(conn):
+    staged = stage(conn)
+    error = s3_error(post_to_s3(staged, PNG + b"\0"), 400, "EntityTooLarge")
+    assert error["Message"] == "Your proposed upload exceeds the maximum allowed size"
+    assert (error["ProposedSize"], error["MaxSizeAllowed"]) == (str(len(PNG) + 1), str(len(PNG)))
+    assert f"uploads/{staged['uploadId']}" not in stored_keys()
+
+
+def test_s3_refuses_an_empty_file(conn):
+    staged = stage(conn)
+    error = s3_error(post_to_s3(staged, b""), 400, "EntityTooSmall")
+    assert error["Message"] == "Your proposed upload is smaller than the minimum allowed size"
+    assert (error["ProposedSize"], error["MinSizeAllowed"]) == ("0", "1")
+    assert f"uploads/{staged['uploadId']}" not in stored_keys()
+
+
+def test_s3_refuses_another_content_type(conn):
+    staged = stage(conn)
+    error = s3_error(post_to_s3(staged, ctype="image/gif", **{"Content-Type": "image/gif"}), 403, "AccessDenied")
+    assert error["Message"] == 'Invalid according to Policy: Policy Condition failed: ["eq", "$Content-Type", "image/png"]'
+    missing = s3_error(post_to_s3(staged, **{"Content-Type": None}), 403, "AccessDenied")
+    assert missing["Message"] == error["Message"]
+    assert f"uploads/{staged['uploadId']}" not in stored_keys()
+
+
+def test_s3_refuses_another_key(conn):
+    staged, other = stage(conn), stage(conn)
+    error = s3_error(post_to_s3(staged, key=f"uploads/{other['uploadId']}"), 403, "AccessDenied")
+    assert error["Message"] == (
+        f'Invalid according to Policy: Policy Condition failed: ["eq", "$key", "uploads/{staged["uploadId"]}"]')
+    assert not {f"uploads/{staged['uploadId']}", f"uploads/{other['uploadId']}"} & set(stored_keys())
+
+
+def test_s3_refuses_another_bucket(conn, aws_stack):
+    from partner import aws
+
+    aws.s3().create_bucket(Bucket="partner-test-elsewhere")
+    staged = stage(conn)
+    url = staged["url"].rstrip("/").rsplit("/", 1)[0] + "/partner-test-elsewhere"
+    error = s3_error(post_to_s3(staged, url=url), 403, "AccessDenied")
+    bucket = aws_stack.physical_id("StagingBucket")
+    assert error["Message"] == f'Invalid according to Policy: Policy Condition failed: ["eq", "$bucket", "{bucket}"]'
+    assert aws.s3().list_objects_v2(Bucket="partner-test-elsewhere").get("KeyCount") == 0
+
+
+def test_s3_refuses_an_expired_policy(conn, clock):
+    staged = stage(conn)
+    clock.t = float(calendar.timegm(time.strptime(policy_of(staged)["expiration"], "%Y-%m-%dT%H:%M:%SZ")))
+    assert post_to_s3(staged).status_code == 204  # S3: "not valid after" the expiration
+    clock.advance(1)
+    error = s3_error(post_to_s3(staged), 403, "AccessDenied")
+    assert error["Message"] == "Invalid according to Policy: Policy expired."
+
+
+def test_s3_refuses_a_tampered_policy_or_signature(conn):
+    staged = stage(conn)
+    policy = policy_of(staged)
+    policy["conditions"] = [["content-length-range", 1, 100 * 1024 * 1024] if isinstance(c, list) else c
+                            for c in policy["conditions"]]
+    tampered = base64.b64encode(json.dumps(policy).encode()).decode()
+    big = PNG + b"\0" * 1000
+    error = s3_error(post_to_s3(staged, big, policy=tampered), 403, "SignatureDoesNotMatch")
+    assert error["Message"] == ("The request signature we calculated does not match the signature you provided. "
+                                "Check your key and signing method.")
+    assert error["StringToSign"] == tampered
+    assert error["SignatureProvided"] == staged["fields"]["x-amz-signature"]
+    assert error["AWSAccessKeyId"] == staged["fields"]["x-amz-credential"].split("/")[0]
+
+    signature = staged["fields"]["x-amz-signature"]
+    forged = signature[:-1] + ("0" if signature[-1] != "0" else "1")
+    error = s3_error(post_to_s3(staged, **{"x-amz-signature": forged}), 403, "SignatureDoesNotMatch")
+    assert error["SignatureProvided"] == forged
+    other_date = s3_error(post_to_s3(staged, **{"x-amz-credential": staged["fields"]["x-amz-credential"].replace(
+        "/20", "/19", 1)}), 403, "SignatureDoesNotMatch")
+    assert other_date["StringToSign"] == staged["fields"]["policy"]
+    assert f"uploads/{staged['uploadId']}" not in stored_keys()
+
+
+def test_s3_refuses_a_field_the_policy_does_not_cover(conn):
+    staged = stage(conn)
+    error = s3_error(post_to_s3(staged, **{"x-amz-meta-owner": "someone"}), 403, "AccessDenied")
+    assert error["Message"] == "Invalid according to Policy: Extra input fields: x-amz-meta-owner"
+    acl = s3_error(post_to_s3(staged, acl="public-read"), 403, "AccessDenied")
+    assert acl["Message"] == "Invalid according to Policy: Extra input fields: acl"
+    assert f"uploads/{staged['uploadId']}" not in stored_keys()
+
+
+def test_s3_refuses_a_sigv2_form(conn, aws_stack):
+    """What a client without signature_version s3v4 gets from boto3's generate_presigned_post."""
+    import boto3
+    from botocore.config import Config
+
+    legacy = boto3.client("s3", endpoint_url=os.environ["AWS_ENDPOINT_URL"], region_name="us-east-1",
+                          config=Config(signature_version="s3"))
+    post = legacy.generate_presigned_post(Bucket=aws_stack.physical_id("StagingBucket"), Key="uploads/upl_legacy")
+    assert "signature" in post["fields"] and "x-amz-signature" not in post["fields"]
+    sent = httpx.post(post["url"], data=post["fields"], files={"file": ("image", PNG, "image/png")}, timeout=30)
+    error = s3_error(sent, 400, "InvalidRequest")
+    assert error["Message"] == ("The authorization mechanism you have provided is not supported. "
+                                "Please use AWS4-HMAC-SHA256.")
+    assert "uploads/upl_legacy" not in stored_keys()
+
+
+def test_s3_refuses_a_form_without_its_key_or_file_or_signature(conn):
+    staged = stage(conn)
+    error = s3_error(post_to_s3(staged, key=None), 400, "InvalidArgument")
+    assert error["Message"] == ("Bucket POST must contain a field named 'key'.  If it is specified, please check "
+                                "the order of the fields.")
+    no_file = httpx.post(staged["url"], data=staged["fields"], files={"other": ("x", b"x")}, timeout=30)
+    assert s3_error(no_file, 400, "InvalidArgument")["Message"] == "POST requires exactly one file upload per request."
+    anonymous = post_to_s3(staged, policy=None, **{"x-amz-signature": None, "x-amz-algorithm": None,
+                                                    "x-amz-credential": None, "x-amz-date": None})
+    assert s3_error(anonymous, 403, "AccessDenied")["Message"] == "Access Denied"
+    assert f"uploads/{staged['uploadId']}" not in stored_keys()

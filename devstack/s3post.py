@@ -1,0 +1,287 @@
+"""The devstack's S3 checks a browser upload (POST Object with a POST policy) as S3 does.
+
+moto stores any ``multipart/form-data`` POST to a bucket: it checks neither the signature over
+the policy, nor its expiration, nor any of its conditions. S3 checks all of them, so a presigned
+POST (``POST /partner/v1/uploads``) that passed on moto would say nothing about the policy. This
+WSGI middleware sits in front of moto (``devstack.aws.start_moto``) and refuses a browser upload
+as S3 refuses it, before moto sees it; every other request passes through untouched.
+
+    app = PostPolicyCheck(moto_app, {"<access key id>": "<secret access key>"})
+
+A POST with a multipart body to a bucket (``/<bucket>``, path style as the devstack's ``url``), in
+S3's order:
+
+1. the form: a ``key`` field, then exactly one ``file`` (fields after it are ignored, as S3 does):
+   400 ``InvalidArgument``;
+2. authentication: no policy nor signature -> 403 ``AccessDenied`` (every devstack bucket is
+   private); SigV2 (``AWSAccessKeyId``, ``signature``) -> 400 ``InvalidRequest``: S3 buckets created
+   after June 24, 2020 accept SigV4 only; SigV4 (``x-amz-algorithm`` AWS4-HMAC-SHA256,
+   ``x-amz-credential``, ``x-amz-date``, ``x-amz-signature``: the hex HMAC-SHA256 of the base64
+   policy under the signing key derived from the credential's date, region and service) with a key
+   the devstack handed out -> 403 ``InvalidAccessKeyId`` / ``SignatureDoesNotMatch``;
+3. the policy document: base64 JSON with ``expiration`` and ``conditions`` -> 400
+   ``InvalidPolicyDocument``; past ``expiration`` (``partner.clock``, which tests move) -> 403
+   ``AccessDenied`` "Invalid according to Policy: Policy expired.";
+4. each condition in order (``{"f": v}`` / ``["eq", "$f", v]``, ``["starts-with", "$f", prefix]``;
+   ``bucket`` is the request's bucket, ``key`` after ``${filename}``) -> 403 ``AccessDenied``
+   "Invalid according to Policy: Policy Condition failed: [...]";
+5. every field covered by a condition, except ``x-amz-signature``, ``file``, ``policy`` and
+   ``x-ignore-*`` -> 403 ``AccessDenied`` "Invalid according to Policy: Extra input fields: ...";
+6. the file's size in each ``content-length-range`` -> 400 ``EntityTooSmall`` / ``EntityTooLarge``.
+
+Field names are case-insensitive. Errors are S3's XML error documents (``application/xml``, with
+``RequestId`` and ``HostId``). Not modelled: a credential region other than the bucket's, STS
+session tokens and the per-field limits on ``starts-with`` (the devstack's policies use neither).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import calendar
+import hashlib
+import hmac
+import io
+import json
+import re
+import secrets
+import time
+from typing import Any, Callable, Iterable, Mapping
+from xml.sax.saxutils import escape
+
+__all__ = ["PostPolicyCheck", "PolicyError", "check", "sigv4_signature"]
+
+_BUCKET_PATH = re.compile(r"^/([^/]+)/?$")
+_EXPIRATION = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$")
+_SIGV4_FIELDS = ("x-amz-algorithm", "x-amz-credential", "x-amz-date", "x-amz-signature")
+_SIGV2_FIELDS = ("awsaccesskeyid", "signature")
+_NOT_IN_POLICY = ("x-amz-signature", "file", "policy")
+_REASONS = {400: "Bad Request", 403: "Forbidden"}
+_DENIED = "Invalid according to Policy: "
+
+
+class PolicyError(Exception):
+    """One of S3's refusals: its status, error code, message and extra elements."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status, self.code, self.message, self.extra = status, code, message, extra
+
+    def xml(self, request_id: str, host_id: str) -> bytes:
+        elements = [("Code", self.code), ("Message", self.message), *self.extra.items(),
+                    ("RequestId", request_id), ("HostId", host_id)]
+        inner = "".join(f"<{name}>{escape(str(value))}</{name}>" for name, value in elements)
+        return f'<?xml version="1.0" encoding="UTF-8"?>\n<Error>{inner}</Error>'.encode()
+
+
+def _now() -> float:
+    from partner import clock  # the clock tests move (the moto server runs in their process)
+
+    return clock.now()
+
+
+def _hmac(key: bytes, message: str) -> bytes:
+    return hmac.new(key, message.encode("utf-8"), hashlib.sha256).digest()
+
+
+def sigv4_signature(secret: str, date: str, region: str, service: str, policy: str) -> str:
+    """SigV4 for a POST: hex HMAC-SHA256 of the base64 policy under the derived signing key."""
+    key = _hmac(_hmac(_hmac(_hmac(("AWS4" + secret).encode("utf-8"), date), region), service), "aws4_request")
+    return hmac.new(key, policy.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def _invalid_argument(message: str, name: str, value: str) -> PolicyError:
+    return PolicyError(400, "InvalidArgument", message, ArgumentName=name, ArgumentValue=value)
+
+
+def _missing(name: str) -> PolicyError:
+    return _invalid_argument(f"Bucket POST must contain a field named '{name}'.  If it is specified, please check "
+                             "the order of the fields.", name, "")
+
+
+def _authenticate(form: Mapping[str, str], credentials: Mapping[str, str]) -> str | None:
+    """The policy the form is signed with (None: an anonymous form), or the refusal."""
+    v4 = [name for name in _SIGV4_FIELDS if name in form]
+    if not v4 and any(name in form for name in _SIGV2_FIELDS):
+        # SigV2: buckets created after June 24, 2020 (every bucket of this stack) accept SigV4 only
+        raise PolicyError(400, "InvalidRequest", "The authorization mechanism you have provided is not supported. "
+                          "Please use AWS4-HMAC-SHA256.")
+    if not v4 and "policy" not in form:
+        return None
+    for name in (*_SIGV4_FIELDS, "policy"):
+        if name not in form:
+            raise _missing("-".join(part.capitalize() for part in name.split("-")))
+    policy, provided = form["policy"], form["x-amz-signature"]
+    scope = form["x-amz-credential"].split("/")
+    access_key = scope[0]
+    if access_key not in credentials:
+        raise PolicyError(403, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our "
+                          "records.", AWSAccessKeyId=access_key)
+    if (form["x-amz-algorithm"] != "AWS4-HMAC-SHA256" or len(scope) != 5 or scope[4] != "aws4_request"
+            or not hmac.compare_digest(sigv4_signature(credentials[access_key], *scope[1:4], policy), provided)):
+        raise PolicyError(403, "SignatureDoesNotMatch", "The request signature we calculated does not match the "
+                          "signature you provided. Check your key and signing method.", AWSAccessKeyId=access_key,
+                          StringToSign=policy, SignatureProvided=provided,
+                          StringToSignBytes=policy.encode("utf-8").hex(" "))
+    return policy
+
+
+def _document(policy: str) -> dict[str, Any]:
+    try:
+        document = json.loads(base64.b64decode(policy, validate=True).decode("utf-8"))
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raise PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: Invalid JSON.") from None
+    if not isinstance(document, dict):
+        raise PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: Invalid JSON.")
+    if "expiration" not in document:
+        raise PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: Policy missing expiration.")
+    if not isinstance(document.get("conditions"), list):
+        raise PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: Policy missing conditions.")
+    return document
+
+
+def _expires(expiration: Any) -> float:
+    match = _EXPIRATION.match(expiration) if isinstance(expiration, str) else None
+    if not match:
+        raise PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: Invalid 'expiration' value: "
+                          f"'{expiration}'")
+    return float(calendar.timegm(time.strptime(match.group(1), "%Y-%m-%dT%H:%M:%S")))
+
+
+def _failed(condition: Any) -> PolicyError:
+    return PolicyError(403, "AccessDenied", _DENIED + "Policy Condition failed: " + json.dumps(condition))
+
+
+def check(bucket: str, fields: list[tuple[str, str]], file: tuple[str, int] | None,
+          credentials: Mapping[str, str], now: float) -> None:
+    """Raise S3's refusal of this browser upload, or return: `fields` as sent (name, value) before the
+    file, `file` (its filename, its size) or None."""
+    form = {name.lower(): value for name, value in reversed(fields)}  # the first of a repeated field
+    if not form.get("key"):
+        raise _missing("key")
+    if file is None:
+        raise _invalid_argument("POST requires exactly one file upload per request.", "file", "0")
+    policy = _authenticate(form, credentials)
+    if policy is None:
+        raise PolicyError(403, "AccessDenied", "Access Denied")
+    document = _document(policy)
+    if now > _expires(document["expiration"]):
+        raise PolicyError(403, "AccessDenied", _DENIED + "Policy expired.")
+
+    filename, size = file
+    values = {**form, "bucket": bucket, "key": form["key"].replace("${filename}", filename)}
+    covered: set[str] = set()
+    ranges: list[tuple[int, int]] = []
+    for condition in document["conditions"]:
+        if isinstance(condition, dict):
+            if len(condition) != 1:
+                raise PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: Invalid Simple-Condition: "
+                                  "Simple-Conditions must have exactly one property specified.")
+            (name, want), = condition.items()
+            covered.add(name.lower())
+            if values.get(name.lower()) != want:
+                raise _failed(["eq", "$" + name, want])
+            continue
+        if not isinstance(condition, list) or len(condition) != 3 or not isinstance(condition[0], str):
+            raise _failed(condition)
+        op, subject, want = condition[0].lower(), condition[1], condition[2]
+        if op == "content-length-range":
+            if not all(isinstance(bound, int) and not isinstance(bound, bool) for bound in (subject, want)):
+                raise _failed(condition)
+            ranges.append((subject, want))
+            continue
+        if op not in ("eq", "starts-with") or not isinstance(subject, str) or not subject.startswith("$") \
+                or not isinstance(want, str):
+            raise _failed(condition)
+        name = subject[1:].lower()
+        covered.add(name)
+        got = values.get(name)
+        if op == "eq":
+            holds = got == want
+        elif name == "content-type":  # a list of types: each must start with the prefix
+            holds = want == "" or (got is not None and all(part.strip().startswith(want) for part in got.split(",")))
+        else:
+            holds = want == "" or (got is not None and got.startswith(want))
+        if not holds:
+            raise _failed(condition)
+
+    extra = [name for name, _ in fields if name.lower() not in covered and name.lower() not in _NOT_IN_POLICY
+             and not name.lower().startswith("x-ignore-")]
+    if extra:
+        raise PolicyError(403, "AccessDenied", _DENIED + "Extra input fields: " + ", ".join(dict.fromkeys(extra)))
+    for low, high in ranges:
+        if size < low:
+            raise PolicyError(400, "EntityTooSmall", "Your proposed upload is smaller than the minimum allowed size",
+                              ProposedSize=size, MinSizeAllowed=low)
+        if size > high:
+            raise PolicyError(400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed size",
+                              ProposedSize=size, MaxSizeAllowed=high)
+
+
+def _parse(body: bytes, boundary: bytes) -> tuple[list[tuple[str, str]], tuple[str, int] | None]:
+    """The fields before the part named `file`, and that part's (filename, size); parts after it are
+    ignored, as S3 ignores them."""
+    from werkzeug.sansio.multipart import NEED_DATA, Data, Epilogue, Field, File, MultipartDecoder
+
+    decoder = MultipartDecoder(boundary)
+    decoder.receive_data(body)
+    decoder.receive_data(None)
+    fields: list[tuple[str, str]] = []
+    current: tuple[str, str] | None = None  # (name, filename) of the part being read
+    chunks: list[bytes] = []
+    while True:
+        event = decoder.next_event()
+        if event is NEED_DATA or isinstance(event, Epilogue):
+            return fields, None
+        if isinstance(event, (Field, File)):
+            current, chunks = (event.name, getattr(event, "filename", "") or ""), []
+        elif isinstance(event, Data) and current is not None:
+            chunks.append(event.data)
+            if not event.more_data:
+                name, filename = current
+                data = b"".join(chunks)
+                if name.lower() == "file":
+                    return fields, (filename, len(data))
+                fields.append((name, data.decode("utf-8", "replace")))
+                current = None
+
+
+class PostPolicyCheck:
+    """WSGI middleware: S3's checks of a browser upload in front of `app` (moto)."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]], credentials: Mapping[str, str]) -> None:
+        self.app, self.credentials = app, dict(credentials)
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        from werkzeug.http import parse_options_header
+        from werkzeug.wsgi import get_input_stream
+
+        mimetype, options = parse_options_header(environ.get("CONTENT_TYPE", ""))
+        match = _BUCKET_PATH.match(environ.get("PATH_INFO", ""))
+        if (environ.get("REQUEST_METHOD") != "POST" or mimetype != "multipart/form-data" or not match
+                or environ.get("QUERY_STRING")):
+            return self.app(environ, start_response)
+        body = get_input_stream(environ).read()
+        environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
+        environ.pop("HTTP_TRANSFER_ENCODING", None)
+        environ["wsgi.input_terminated"] = False
+        try:
+            boundary = options.get("boundary", "").encode("latin-1")
+            if not boundary:
+                raise PolicyError(400, "MalformedPOSTRequest",
+                                  "The body of your POST request is not well-formed multipart/form-data.")
+            try:
+                fields, file = _parse(body, boundary)
+            except ValueError:
+                raise PolicyError(400, "MalformedPOSTRequest",
+                                  "The body of your POST request is not well-formed multipart/form-data.") from None
+            check(match.group(1), fields, file, self.credentials, _now())
+        except PolicyError as refused:
+            request_id = secrets.token_hex(8).upper()
+            host_id = base64.b64encode(secrets.token_bytes(48)).decode()
+            payload = refused.xml(request_id, host_id)
+            start_response(f"{refused.status} {_REASONS.get(refused.status, '')}".rstrip(), [
+                ("Content-Type", "application/xml"), ("Content-Length", str(len(payload))),
+                ("x-amz-request-id", request_id), ("x-amz-id-2", host_id)])
+            return [payload]
+        return self.app(environ, start_response)
