@@ -110,13 +110,14 @@ def sign_in(login_url: str | None) -> str:
     return _page("Sign in", "<h1>Sign in to continue</h1><p>An app is asking to connect to your account.</p>" + link)
 
 
+def _error(title: str, heading: str, code: str, message: str, after: str) -> str:
+    return _page(title, f"<h1>{heading}</h1><p class=\"code\" id=\"error\">{escape(code)}</p>"
+                        f"<p>{escape(message)}</p>{after}")
+
+
 def error(code: str, message: str) -> str:
-    return _page(
-        "Authorization error",
-        "<h1>This connection request cannot continue</h1>"
-        f"<p class=\"code\" id=\"error\">{escape(code)}</p><p>{escape(message)}</p>"
-        "<p class=\"note\">Return to the app that sent you here and try again.</p>",
-    )
+    return _error("Authorization error", "This connection request cannot continue", code, message,
+                  "<p class=\"note\">Return to the app that sent you here and try again.</p>")
 
 
 def _meter(spent: str, cap: str) -> str:
@@ -164,9 +165,5 @@ def apps(models: list[dict[str, Any]], csrf: str, notice: str | None = None) -> 
 
 
 def apps_error(code: str, message: str) -> str:
-    return _page(
-        "Connected apps",
-        "<h1>That change was not made</h1>"
-        f"<p class=\"code\" id=\"error\">{escape(code)}</p><p>{escape(message)}</p>"
-        "<p><a href=\"/account/apps\">Back to your connected apps</a></p>",
-    )
+    return _error("Connected apps", "That change was not made", code, message,
+                  "<p><a href=\"/account/apps\">Back to your connected apps</a></p>")

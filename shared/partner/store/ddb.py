@@ -85,15 +85,20 @@ def get(table: str, pk: str, consistent: bool = True) -> dict[str, Any] | None:
     return from_item(out.get("Item"))
 
 
+def _expressions(request: dict[str, Any], condition: str | None, names: dict | None, vals: dict | None) -> None:
+    """Add the condition and the expression names and values (serialized) that are given."""
+    if condition:
+        request["ConditionExpression"] = condition
+    if names:
+        request["ExpressionAttributeNames"] = names
+    if vals:
+        request["ExpressionAttributeValues"] = values(vals)
+
+
 def _conditional(operation: str, kwargs: dict[str, Any], condition: str | None, names: dict | None,
                  vals: dict | None) -> dict[str, Any] | None:
     """Call a conditional write; None when its condition failed, storage errors wrapped."""
-    if condition:
-        kwargs["ConditionExpression"] = condition
-    if names:
-        kwargs["ExpressionAttributeNames"] = names
-    if vals:
-        kwargs["ExpressionAttributeValues"] = values(vals)
+    _expressions(kwargs, condition, names, vals)
     try:
         return getattr(aws.dynamodb(), operation)(**kwargs)
     except ClientError as exc:
@@ -233,12 +238,7 @@ def update_action(table: str, pk: str, expression: str, *, condition: str | None
                   names: dict[str, str] | None = None, vals: dict[str, Any] | None = None,
                   old_on_failure: bool = False) -> dict[str, Any]:
     action: dict[str, Any] = {"TableName": table, "Key": {"pk": {"S": pk}}, "UpdateExpression": expression}
-    if condition:
-        action["ConditionExpression"] = condition
-    if names:
-        action["ExpressionAttributeNames"] = names
-    if vals:
-        action["ExpressionAttributeValues"] = values(vals)
+    _expressions(action, condition, names, vals)
     if old_on_failure:
         action["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
     return {"Update": action}
