@@ -18,17 +18,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-try:
-    import partner_sdk  # noqa: F401
-except ImportError:  # run from the repository without installing the SDK
-    sys.path.insert(0, str(ROOT / "sdk" / "src"))
-
-from partner_sdk import WebhookVerificationError, verify_webhook  # noqa: E402
+from partner_sdk import WebhookVerificationError, verify_webhook
 
 
 def make_handler(secret: str, seen: set[str]) -> type[BaseHTTPRequestHandler]:

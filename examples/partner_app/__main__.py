@@ -15,12 +15,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-try:
-    import partner_sdk  # noqa: F401
-except ImportError:  # run from the repository without installing the SDK
-    sys.path.insert(0, str(ROOT / "sdk" / "src"))
 
-from examples.partner_app.app import PartnerApp, attach, bind  # noqa: E402
+from examples.partner_app.app import PartnerApp, attach, bind
 
 
 def register_client(redirect_uri: str) -> dict[str, str]:
