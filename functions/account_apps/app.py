@@ -30,7 +30,8 @@ def show():
 def change():
     web.take_ip_bucket(app, "authorize")
     try:
-        form = http.parse_params(app.current_event.decoded_body, http.header(app.current_event.headers, "content-type"),
+        form = http.parse_params(http.body_text(app.current_event, "invalid_request"),
+                                 http.header(app.current_event.headers, "content-type"),
                                  allow_json=False)
         session = _session()
         if session is None:
