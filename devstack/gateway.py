@@ -655,6 +655,9 @@ def start_gateway(
     folders (``shared/``) go on ``sys.path``.  Handlers are imported lazily on
     their first request.
     """
+    from devstack import isolation
+
+    isolation.install()  # many requests at once in one process: give each thread its own resolver state
     gateway = Gateway(template_path, extra_routes=extra_routes, parameters=parameters, log=log)
     saved: dict[str, str | None] = {}
     for k, v in (env or {}).items():

@@ -10,6 +10,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+from devstack import isolation  # noqa: E402
+
+isolation.install()  # threaded tests run many handler invocations in one process
+
 _ips = itertools.count(1)
 
 

@@ -6,11 +6,9 @@ and `responses=` carrying the spec's error codes per status; the document comes 
 `get_openapi_json_schema(...)`, then a small post-processing step adds what Powertools
 cannot express (the shared Error component, the form media type of /oauth/token).
 
-The request bodies are the handlers' own declarations (`partner.trading.BuyRequest`, ...,
-`partner.inputs` fields, no pydantic at run time). `documented()` builds a pydantic model
-from each: a field's type from its kind (`Text`, `Integer`, `Choice`), and the rule of its
-`check` function as the matching schema fragment (`tools.schemas.AMOUNT`, ...); an
-unknown check fails.
+The request bodies are the pydantic models the functions' resolvers validate with
+(`partner.trading.BuyRequest`, ..., `partner.models`: each field's rule carries its JSON-Schema
+fragment), the responses the models of `partner.responses`.
 
     python -m tools.openapi            # writes docs/openapi.json
     python -m tools.openapi --check    # exit 1 when docs/openapi.json is stale
@@ -24,9 +22,9 @@ import sys
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
+from pydantic import Field
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "docs" / "openapi.json"
@@ -46,11 +44,11 @@ from aws_lambda_powertools.event_handler.openapi.models import (  # noqa: E402
 )
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path as PathParam, Query  # noqa: E402
 
-from partner import inputs, launch, scopes, trading, uploads  # noqa: E402
+from partner import launch, models, scopes, trading, uploads  # noqa: E402
+from partner import responses as schemas  # noqa: E402
 from partner.errors import CATALOGUE  # noqa: E402
 from partner.governance import content, writes  # noqa: E402
-from tools import schemas  # noqa: E402
-from tools.schemas import Profile  # noqa: E402
+from partner.responses import Profile  # noqa: E402
 
 TITLE = "Partner API"
 VERSION = "1.0.0"
@@ -66,134 +64,16 @@ POWERTOOLS = ("HTTPValidationError", "ValidationError", "ResponseValidationError
 PATH_PARAMS = {
     "mint": PathParam(description="Token mint. Not checked for Base58: a malformed value is 404."),
     "proposal": PathParam(description="Proposal account. A malformed value yields an empty list."),
-    "signature": PathParam(pattern=schemas.SIGNATURE_PATTERN, description="Base58 transaction signature "
+    "signature": PathParam(pattern=models.SIGNATURE_PATTERN, description="Base58 transaction signature "
                                                                          "(64 bytes); else 400 invalid_input."),
 }
 
 # ------------------------------------------------------------------ request models
 
-
-def _validator_fragment(func: Any) -> dict[str, Any] | None:
-    if func is inputs._amount:
-        return schemas.AMOUNT
-    if func is inputs._positive:
-        return schemas.POSITIVE_AMOUNT
-    if func is inputs.check_address:
-        return schemas.ADDRESS
-    if func is inputs._priority_fee:
-        return schemas.PRIORITY_FEE
-    if func is uploads.check_upload_id:
-        return {"type": "string", "pattern": r"^upl_[A-Za-z0-9_-]{22}$",
-                "description": "Added: the uploadId of a staged image (POST /partner/v1/uploads) in place of "
-                               "the `image` part; not with it. Usable once, by the same client and user, "
-                               "before it expires. The way to send images too big for a direct multipart body."}
-    if func is uploads._content_length:
-        return {"type": "string", "pattern": "^[0-9]{1,7}$",
-                "description": "The file's size in bytes, an integer string from 1 to 5242880 (5 MiB)."}
-    if func is launch._slippage:
-        return {"type": "string", "pattern": schemas.bps_pattern(10_000), "maxLength": 5,
-                "description": "Integer string 0 to 10000."}
-    if getattr(func, "__qualname__", "") == "_at_least.<locals>.check":
-        minimum = func.__closure__[0].cell_contents
-        return {1000: schemas.PRIORITY_FEE, 1_000_000: schemas.TIP}.get(minimum)
-    return None
-
-
-def _doc_type(name: str, spec: inputs.Field) -> Any:
-    """The pydantic type of a declared request field, its check's rule as a JSON-Schema fragment."""
-    if name in FIELD_SCHEMAS:
-        return Annotated[Any, WithJsonSchema(FIELD_SCHEMAS[name])]
-    if isinstance(spec, inputs.Text):
-        tp: Any = str
-        if spec.check is not None:
-            fragment = _validator_fragment(spec.check)
-            if fragment is None:
-                raise ValueError(f"no JSON-Schema fragment for check {spec.check!r}; add one to tools.openapi")
-            tp = Annotated[str, WithJsonSchema(dict(fragment))]
-    elif isinstance(spec, inputs.Integer):
-        tp = Annotated[int, Field(ge=spec.minimum, le=spec.maximum)]
-    elif isinstance(spec, inputs.Choice):
-        tp = Literal[spec.choices]
-    else:
-        raise ValueError(f"no JSON Schema for {type(spec).__name__} field {name}; add it to tools.openapi")
-    return tp | None if spec.optional else tp
-
-
-# fields whose rule is written here rather than derived from the annotation
-FIELD_SCHEMAS: dict[str, dict[str, Any]] = {
-    "partnerFeeBps": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 9999},
-                                {"type": "string", "pattern": "^[0-9]{1,4}$"}, {"type": "null"}],
-                      "description": "Integer 0 to 9999, as a number or a string. Non-zero adds a partner fee."},
-}
-
-_DOC_MODELS: dict[tuple[type, str], type[BaseModel]] = {}
-
-
-def documented(model: type[inputs.Request], name: str | None = None, *, extra: dict[str, Any] | None = None,
-               required: tuple[str, ...] = (), descriptions: dict[str, str] | None = None) -> type[BaseModel]:
-    """A pydantic model of the request `model` whose JSON Schema carries the fields' rules.
-
-    `extra` adds fields (name -> (type, FieldInfo)); `required` marks defaulted fields as
-    required in the document (multipart fields the handler checks itself)."""
-    key = (model, name or model.__name__)
-    if key in _DOC_MODELS:
-        return _DOC_MODELS[key]
-    fields: dict[str, Any] = {}
-    for fname, spec in model.fields.items():
-        tp = _doc_type(fname, spec)
-        kwargs: dict[str, Any] = {}
-        if descriptions and fname in descriptions:
-            kwargs["description"] = descriptions[fname]
-        if spec.required or fname in required:
-            fields[fname] = (tp, Field(**kwargs))
-        else:
-            fields[fname] = (tp, Field(default=spec.default, **kwargs))
-    for fname, spec in (extra or {}).items():
-        fields[fname] = spec
-    doc = create_model(name or model.__name__, __config__=ConfigDict(extra="forbid"),
-                       __doc__=(model.__doc__ or "").strip() or None, __module__=__name__, **fields)
-    _DOC_MODELS[key] = doc
-    return doc
-
-
-ImageFile = Annotated[bytes, WithJsonSchema({"type": "string", "format": "binary", "contentMediaType": "image/*",
-                                             "description": "PNG, JPEG, WebP or GIF; at most 5 MiB."})]
-_NAME = {"type": "string", "minLength": 1, "maxLength": 32, "pattern": r"\S",
-         "description": "NFC-normalized and trimmed, then 1 to 32 bytes of UTF-8."}
-_SYMBOL = {"type": "string", "pattern": r"^\s*[A-Za-z0-9]{1,10}\s*$",
-           "description": "Trimmed and upper-cased, then 1 to 10 characters A-Z and 0-9."}
-_LINK = {"type": "string", "maxLength": 300}
-
-
-def _form_model(model: type[inputs.Request], name: str, *, image_required: bool, required: tuple[str, ...] = ()) \
-        -> type[BaseModel]:
-    image = (ImageFile, Field()) if image_required else (ImageFile | None, Field(default=None))
-    base = documented(model, name, extra={"image": image}, required=required)
-    overrides: dict[str, Any] = {}
-    for fname, fragment in (("name", _NAME), ("symbol", _SYMBOL), ("website", _LINK), ("twitter", _LINK),
-                            ("telegram", _LINK)):
-        if fname in base.model_fields:
-            info = base.model_fields[fname]
-            if fname in required:
-                overrides[fname] = (Annotated[str, WithJsonSchema(fragment)], Field())
-            else:
-                overrides[fname] = (Annotated[str, WithJsonSchema(fragment)] | None, Field(default=info.default))
-    doc = create_model(name, __base__=base, __module__=__name__, **overrides)
-    doc.__doc__ = base.__doc__
-    return doc
-
-
-UpdateContentForm = _form_model(content._Fields, "UpdateContentForm", image_required=False)
-UpdateContentForm.__doc__ = ("Omitted fields are left unchanged; at least one of name, symbol, image, description, "
-                             "website, twitter, telegram. An empty description/website/twitter/telegram clears it.")
-CoinCreateForm = _form_model(launch._Fields, "CoinCreateForm", image_required=False, required=("name", "symbol"))
-CoinCreateForm.__doc__ = ("The image is required: as the file `image`, or (added) staged with POST /partner/v1/uploads "
-                          "and named by `imageUploadId` (both: invalid_input; neither: image_required). "
-                          "initialBuySol and initialBuyTokens are mutually exclusive; initialBuyTokens needs "
-                          "initialBuyMaxSolIn. At most 16 form fields and 4 files. The client's fee ceiling "
-                          "counts the launch's priorityFeeLamports, or with a first buy the bundle's total: "
-                          "2 x priorityFeeLamports + the bundle's tip of 1000000 lamports (over it: 400 "
-                          "invalid_input, field priorityFeeLamports, with maxFeeLamports).")
+IMAGE = {"type": "string", "format": "binary", "contentMediaType": "image/*",
+         "description": "PNG, JPEG, WebP or GIF; at most 5 MiB."}
+UpdateContentForm = content.UpdateContentFields
+CoinCreateForm = launch.CoinCreateForm
 
 # ------------------------------------------------------------------ error codes per operation
 
@@ -327,58 +207,51 @@ def _ops() -> list[Operation]:
                                                                  "positive integer is treated as 50; never 400."))},
                   description="Largest stake first. A malformed proposal address yields an empty array."),
         Operation("POST", f"{P}/trades/buy", "tradeBuy", "Buy: spend up to maxSolIn", "Trades",
-                  schemas.TradeResponse, TRADE, scope="trade:execute", body=documented(trading.BuyRequest)),
+                  schemas.TradeResponse, TRADE, scope="trade:execute", body=trading.BuyRequest),
         Operation("POST", f"{P}/trades/buy-exact-out", "tradeBuyExactOut", "Buy exactly tokensOut", "Trades",
-                  schemas.TradeResponse, TRADE, scope="trade:execute", body=documented(trading.BuyExactOutRequest)),
+                  schemas.TradeResponse, TRADE, scope="trade:execute", body=trading.BuyExactOutRequest),
         Operation("POST", f"{P}/trades/sell", "tradeSell", "Sell tokensIn", "Trades",
-                  schemas.TradeResponse, TRADE, scope="trade:execute", body=documented(trading.SellRequest)),
+                  schemas.TradeResponse, TRADE, scope="trade:execute", body=trading.SellRequest),
         Operation("POST", f"{P}/trades/quote", "tradeQuote", "Quote a trade: nothing signed, sent or counted",
                   "Trades", schemas.QuoteResponse, QUOTE, scope="trade:execute",
-                  body=documented(trading.QuoteRequest, descriptions={
-                      "maxSolIn": "side buy: lamports to spend, partner fee included.",
-                      "tokensOut": "side buy-exact-out: tokens to receive.",
-                      "tokensIn": "side sell: tokens to sell.",
-                      "slippageBps": "0 to 5000 (default 0): the bound in the answer is the one a trade in "
-                                     "slippage mode with this value would use."}),
+                  body=trading.QuoteRequest,
                   description="The read bucket (300/min per token); no delegation needed. The amounts come from "
                               "the trade endpoints' own math on the state read at `contextSlot`: the same trade "
                               "sent at once in explicit mode with the quote's bound (`minTokensOut`, `maxSolIn` "
                               "or `minSolOut`) and the same `partnerFeeBps` moves exactly these amounts on-chain "
                               "unless the venue's state changes in between."),
         Operation("POST", f"{P}/governance/votes", "castVote", "Cast a vote", "Governance writes",
-                  schemas.GovernanceWriteResponse, GOVERNANCE_WRITE, scope=gv, body=documented(writes.VoteRequest)),
+                  schemas.GovernanceWriteResponse, GOVERNANCE_WRITE, scope=gv, body=writes.VoteRequest),
         Operation("POST", f"{P}/governance/votes/cancel", "cancelVote", "Cancel an active vote", "Governance writes",
                   schemas.GovernanceWriteResponse, GOVERNANCE_WRITE, scope=gv,
-                  body=documented(writes.CancelVoteRequest)),
+                  body=writes.CancelVoteRequest),
         Operation("POST", f"{P}/governance/votes/withdraw", "withdrawVote", "Withdraw a vote's locked tokens",
                   "Governance writes", schemas.GovernanceWriteResponse, GOVERNANCE_WRITE, scope=gv,
-                  body=documented(writes.WithdrawVoteRequest)),
+                  body=writes.WithdrawVoteRequest),
         Operation("POST", f"{P}/governance/proposals/settle", "settleProposal", "Settle a closed proposal",
                   "Governance writes", schemas.GovernanceWriteResponse, GOVERNANCE_WRITE, scope=gv,
-                  body=documented(writes.SettleRequest)),
+                  body=writes.SettleRequest),
         Operation("POST", f"{P}/governance/proposals/update-content", "proposeUpdateContent",
                   "Propose a metadata change", "Governance writes", schemas.UpdateContentResponse, UPDATE_CONTENT,
                   scope=gp, body=UpdateContentForm, media_type=MULTIPART, description=BIG_IMAGES),
         Operation("POST", f"{P}/governance/proposals/extend-mutability", "proposeExtendMutability",
                   "Propose extending the mutable window", "Governance writes", schemas.GovernanceWriteResponse,
-                  GOVERNANCE_WRITE, scope=gp, body=documented(writes.ExtendMutabilityRequest)),
+                  GOVERNANCE_WRITE, scope=gp, body=writes.ExtendMutabilityRequest),
         Operation("POST", f"{P}/governance/proposals/finalize-metadata", "proposeFinalizeMetadata",
                   "Propose locking metadata permanently", "Governance writes", schemas.GovernanceWriteResponse,
-                  GOVERNANCE_WRITE, scope=gp, body=documented(writes.FinalizeMetadataRequest)),
+                  GOVERNANCE_WRITE, scope=gp, body=writes.FinalizeMetadataRequest),
         Operation("POST", f"{P}/governance/metadata/finalize-expired", "finalizeExpiredMetadata",
                   "Record a lapsed mutability window", "Governance writes", schemas.GovernanceWriteResponse,
-                  GOVERNANCE_WRITE, scope=gp, body=documented(writes.FinalizeExpiredRequest)),
+                  GOVERNANCE_WRITE, scope=gp, body=writes.FinalizeExpiredRequest),
         Operation("POST", f"{P}/governance/bonds/withdraw", "withdrawProposalBond", "Withdraw a proposal bond",
                   "Governance writes", schemas.GovernanceWriteResponse, GOVERNANCE_WRITE, scope=gp,
-                  body=documented(writes.BondWithdrawRequest)),
+                  body=writes.BondWithdrawRequest),
         Operation("POST", f"{P}/coins/create", "createCoin", "Launch a coin, optionally with a first buy", "Coins",
                   schemas.CoinCreateResponse, COIN_CREATE, scope="coin:create", body=CoinCreateForm,
                   media_type=MULTIPART, description=BIG_IMAGES),
         Operation("POST", f"{P}/uploads", "createUpload", "Stage an image for coins/create or update-content",
                   "Coins", schemas.UploadResponse, AUTH + ("insufficient_scope", "invalid_input"),
-                  scope=uploads.ROUTE.scope, body=documented(uploads.UploadRequest, "UploadRequest", descriptions={
-                      "contentType": "The image's type; the policy pins it as the upload's Content-Type.",
-                  }),
+                  scope=uploads.ROUTE.scope, body=uploads.UploadRequest,
                   description="Added (not in the spec). Scope `coin:create` or `governance:propose` (either "
                               "one); its own bucket, 30/min per access token, plus the tier budget; no "
                               "delegation. Answers an S3 presigned POST for one image of at most contentLength "
@@ -394,7 +267,7 @@ def _ops() -> list[Operation]:
                               "not_found. A launch bundle keeps answering failed with tx_expired."),
         Operation("GET", f"{P}/fees/estimate", "getFeeEstimate", "Priority fee percentiles for a trade on a mint",
                   "Transactions", schemas.FeeEstimate, AUTH + ("invalid_input", "rpc_unavailable"), scope="",
-                  query={"mint": (str, Query(description="The coin's mint (Base58).", pattern=schemas.BASE58_PATTERN))},
+                  query={"mint": (str, Query(description="The coin's mint (Base58).", pattern=models.BASE58_PATTERN))},
                   description="Added (not in the spec). Percentiles of the compute-unit prices that recently "
                               "landed transactions writing the mint's bonding curve or pool, as lamports for the "
                               "service's compute-unit limit; amounts never below the spec minimums. Read bucket."),
@@ -576,6 +449,8 @@ def _post_process(doc: dict[str, Any]) -> dict[str, Any]:
                 body[JSON_TYPE] = body[FORM]
             if MULTIPART in body:
                 body[MULTIPART]["encoding"] = {"image": {"contentType": IMAGE_TYPES}}
+                form = components[body[MULTIPART]["schema"]["$ref"].rsplit("/", 1)[1]]
+                form["properties"]["image"] = {"anyOf": [dict(IMAGE), {"type": "null"}], "title": "Image"}
             if "requestBody" in operation:
                 operation["requestBody"]["required"] = True
             if op.keyed:

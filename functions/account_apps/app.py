@@ -3,7 +3,7 @@
 from partner import connected_apps, http
 from partner.errors import ApiError
 from partner.oauth import authorize, pages, web
-from partner.router import Response
+from aws_lambda_powertools.event_handler import Response
 
 app = web.oauth_app()
 NOTICES = {"limits": "Limits saved. The app's next request uses them.",
@@ -15,7 +15,7 @@ def _session():
 
 
 @app.get(connected_apps.PATH)
-def show() -> Response:
+def show():
     web.take_ip_bucket(app, "authorize")
     session = _session()
     if session is None:
@@ -27,7 +27,7 @@ def show() -> Response:
 
 
 @app.post(connected_apps.PATH)
-def change() -> Response:
+def change():
     web.take_ip_bucket(app, "authorize")
     try:
         event = app.current_event

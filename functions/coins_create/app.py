@@ -2,13 +2,13 @@
 creator's first buy in one bundle. Scope coin:create; bucket `coin` (20/min per token)."""
 
 from partner import http, launch
-from partner.router import Response
+from aws_lambda_powertools.event_handler import Response
 
 app = http.make_app()
 
 
 @app.post("/partner/v1/coins/create")
-def create_coin() -> Response:
+def create_coin():
     event = app.current_event
     return launch.handle(event.raw_event, event.headers, http.set_bucket)
 

@@ -3,14 +3,14 @@ and the connected user's votes on them. Any valid access token, no scope."""
 
 from partner import access, http
 from partner.governance import reads
-from partner.router import Response
+from aws_lambda_powertools.event_handler import Response
 
 ROUTE = access.Route(bucket="read")
 app = http.make_app()
 
 
 @app.get("/partner/v1/governance/<mint>")
-def governance_read(mint: str) -> Response:
+def governance_read(mint: str):
     principal = access.admit(app.current_event.headers, ROUTE, http.set_bucket)
     return http.json_response(200, reads.governance_view(reads.rpc(), mint, principal.user.wallet))
 

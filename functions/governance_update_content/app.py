@@ -3,13 +3,13 @@ metadata change; pins the image and metadata JSON first. Scope governance:propos
 
 from partner import http
 from partner.governance import content
-from partner.router import Response
+from aws_lambda_powertools.event_handler import Response
 
 app = http.make_app()
 
 
 @app.post("/partner/v1/governance/proposals/update-content")
-def update_content() -> Response:
+def update_content():
     event = app.current_event
     return content.handle(event.raw_event, event.headers, http.set_bucket)
 

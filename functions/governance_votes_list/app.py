@@ -3,14 +3,14 @@ first. `limit` defaults to 50, is clamped to 200 and never rejected. No scope.""
 
 from partner import access, http
 from partner.governance import reads
-from partner.router import Response
+from aws_lambda_powertools.event_handler import Response
 
 ROUTE = access.Route(bucket="read")
 app = http.make_app()
 
 
 @app.get("/partner/v1/governance/proposals/<proposal>/votes")
-def governance_votes(proposal: str) -> Response:
+def governance_votes(proposal: str):
     access.admit(app.current_event.headers, ROUTE, http.set_bucket)
     limit = reads.parse_limit(app.current_event.get_query_string_value("limit"))
     return http.json_response(200, reads.votes_view(reads.rpc(), proposal, limit))

@@ -2,14 +2,14 @@
 
 from partner import access, http
 from partner.profile import also_read, profile
-from partner.router import Response
+from aws_lambda_powertools.event_handler import Response
 
 ROUTE = access.Route(bucket="read", scope="profile:read")
 app = http.make_app()
 
 
 @app.get("/partner/v1/me")
-def me() -> Response:
+def me():
     principal = access.admit(app.current_event.headers, ROUTE, http.set_bucket, also=also_read)
     return http.json_response(200, profile(principal))
 

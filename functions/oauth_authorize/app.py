@@ -3,7 +3,7 @@
 from partner import http
 from partner.errors import ApiError
 from partner.oauth import authorize, pages, web
-from partner.router import Response
+from aws_lambda_powertools.event_handler import Response
 
 app = web.oauth_app()
 
@@ -14,7 +14,7 @@ def _query() -> list[tuple[str, str]]:
 
 
 @app.get("/oauth/authorize")
-def show() -> Response:
+def show():
     web.take_ip_bucket(app, "authorize")
     try:
         request = authorize.validate(_query())
@@ -28,7 +28,7 @@ def show() -> Response:
 
 
 @app.post("/oauth/authorize")
-def decide() -> Response:
+def decide():
     web.take_ip_bucket(app, "authorize")
     try:
         event = app.current_event

@@ -2,13 +2,13 @@
 
 from partner import http
 from partner.oauth import client_auth, grants, web
-from partner.router import Response
+from aws_lambda_powertools.event_handler import Response
 
 app = web.oauth_app(no_store=True)
 
 
 @app.post("/oauth/revoke")
-def revoke() -> Response:
+def revoke():
     web.take_ip_bucket(app, "oauth")
     event = app.current_event
     params = http.parse_params(http.body_text(event, "invalid_request"), http.header(event.headers, "content-type"))

@@ -1,14 +1,14 @@
 """GET /partner/v1/transactions/{signature}/status: any valid access token, no scope."""
 
 from partner import access, http, txstatus
-from partner.router import Response
+from aws_lambda_powertools.event_handler import Response
 
 ROUTE = access.Route(bucket="read")
 app = http.make_app()
 
 
 @app.get("/partner/v1/transactions/<signature>/status")
-def transaction_status(signature: str) -> Response:
+def transaction_status(signature: str):
     principal = access.admit(app.current_event.headers, ROUTE, http.set_bucket, also=txstatus.bundle_keys(signature))
     return http.json_response(200, txstatus.lookup(signature, principal.also))
 

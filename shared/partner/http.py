@@ -1,7 +1,13 @@
 """The one place that turns domain results and errors into API Gateway responses.
 
-Each function builds its resolver with `make_app()` and exposes `entry(app, bucket)` as
-its handler. Every response of a route that has a rate-limit bucket carries the bucket's
+Each function builds its resolver with `make_app()` (Powertools' `APIGatewayRestResolver`
+with `enable_validation=True`: a route's annotated pydantic body is validated before the route
+runs, and `RequestValidationError` becomes the spec's `invalid_input`, `models.invalid`) and
+exposes `entry(app, bucket)` as its handler. Check order (design section 2) puts admission
+before input: a route's `edge` (`before_validation`) runs ahead of Powertools' validation, with
+the thin body pre-check (`json_body`: Content-Type, size, UTF-8, depth, an object) that Powertools
+does not make. Route functions have no return annotation: Powertools would validate the (already
+serialized) body against it; responses are documented by their models (`partner.responses`). Every response of a route that has a rate-limit bucket carries the bucket's
 `x-ratelimit-*` headers; errors become the spec's Error object. Every response carries
 `Strict-Transport-Security`, and every /partner/v1 response `Cache-Control: no-store`
 (`secure_headers`). A request body is text (`body_text`) and a JSON body is parsed with
@@ -10,17 +16,21 @@ its nesting bounded (`loads`), so neither bytes nor depth can end in a 500.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import parse_qsl
 
-from partner import observability, ratelimit, requestid
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.params import Body
+
+from partner import models, observability, ratelimit, requestid, snapshot
 from partner.errors import ApiError, RateLimited
 from partner.ratelimit import BucketState
-from partner.router import App, Response
 
 logger = observability.logger  # structured JSON, redacting, correlation id = API Gateway request id
 _local = threading.local()
@@ -75,20 +85,47 @@ def _unexpected(exc: Exception, retryable: bool = True) -> Response:
     return error_response(ApiError("internal", retryable=retryable))
 
 
-def make_app() -> App:
-    app = App()
+def make_app() -> APIGatewayRestResolver:
+    app = APIGatewayRestResolver(enable_validation=True)
+    validation = app._request_validation_middleware  # Powertools runs it first: our edge goes before it
+
+    def edge_then_validation(app: APIGatewayRestResolver, next_middleware: Callable) -> Any:
+        route = app.context.get("_route")
+        edge = getattr(getattr(route, "func", None), "edge", None)
+        if edge is not None:
+            edge(app)
+        return validation(app, next_middleware)
+
+    app._request_validation_middleware = edge_then_validation
+    snapshot.before_snapshot(lambda: compile_routes(app))
     app.exception_handler(ApiError)(_api_error)
+
+    @app.exception_handler(RequestValidationError)
+    def _invalid(exc: RequestValidationError) -> Response:
+        route = app.context.get("_route")
+        special = getattr(getattr(route, "func", None), "special", None)
+        return error_response(models.invalid(list(exc.errors()), special, skip=1))
 
     @app.exception_handler(RateLimited)
     def _limited(exc: RateLimited) -> Response:
         return _rate_limited(exc)
 
     @app.not_found
-    def _not_found(_exc: Exception) -> Response:
+    def _not_found(_exc: Exception) -> Response:  # noqa: ARG001
         return error_response(ApiError("not_found"))
 
     app.exception_handler(Exception)(_unexpected)
     return app
+
+
+def compile_routes(app: APIGatewayRestResolver) -> None:
+    """Build what Powertools builds on a route's first request: its dependant (the pydantic fields and
+    type adapters it validates with) and its middleware stack. Before the SnapStart snapshot, so no
+    restored copy pays for it."""
+    for route in app._static_routes + app._dynamic_routes:
+        route.dependant  # noqa: B018 - builds and caches it
+        if not route._middleware_stack_built:
+            route._build_middleware_stack(router_middlewares=app._router_middlewares, app=app)
 
 
 def entry(app: App, bucket: str | None = None) -> Callable[[dict, Any], dict]:
@@ -99,7 +136,7 @@ def entry(app: App, bucket: str | None = None) -> Callable[[dict, Any], dict]:
         _local.code = None
         _local.bucket = ratelimit.untouched(bucket) if bucket else None
         response = app.resolve(event, context)
-        multi = response.get("multiValueHeaders") or {}
+        multi = dict(response.get("multiValueHeaders") or {})
         state: BucketState | None = getattr(_local, "bucket", None)
         if state is not None:
             for name, value in state.headers().items():
@@ -141,7 +178,7 @@ def loads(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
 
 
 def body_text(event: Any, code: str) -> str | None:
-    """The request body as text (`event`: a router Event); a base64 body that does not decode, or
+    """The request body as text (`event`: Powertools' event); a base64 body that does not decode, or
     bytes that are not UTF-8, is 400 `code` (`invalid_input`, or OAuth's `invalid_request`)."""
     try:
         return event.decoded_body
@@ -255,25 +292,77 @@ def _stored_response(stored, *, replayed: bool) -> Response:
     return Response(status_code=stored.status, content_type=None, body=stored.body, headers=headers)
 
 
+def json_body(app: APIGatewayRestResolver) -> str:
+    """The pre-check of a JSON body, before Powertools parses it: Content-Type application/json, at most
+    64 KiB of UTF-8 text, nested at most `MAX_JSON_DEPTH` deep, an object; else 400 invalid_input. The
+    parsed object is the event's `json_body` (what Powertools validates); returns the text."""
+    event = app.current_event
+    text = body_text(event, "invalid_input") or ""
+    ctype = (header(event.headers, "content-type") or "").split(";")[0].strip().lower()
+    if ctype != JSON:
+        raise ApiError("invalid_input", "Content-Type must be application/json.")
+    if len(text.encode()) > MAX_JSON_BODY:
+        raise ApiError("invalid_input", "The JSON body is over 64 KiB.")
+    try:
+        data = loads(text)
+    except TooDeep as exc:
+        raise ApiError("invalid_input", f"The JSON body is {exc}.") from exc
+    except ValueError as exc:
+        raise ApiError("invalid_input", "The body is not valid JSON.") from exc
+    if not isinstance(data, dict):
+        raise ApiError("invalid_input", "The body must be a JSON object.")
+    event.__dict__["json_body"] = data  # Powertools' cached property: parsed once, depth-bounded
+    headers = event.raw_event.get("headers") or {}
+    for name in [n for n in headers if n.lower() == "content-type"]:  # Powertools matches it case-sensitively
+        headers[name] = headers[name].strip().lower()
+    return text
+
+
+def before_validation(edge: Callable[[APIGatewayRestResolver], None], special: dict[str, str] | None = None):
+    """Mark a route function: `edge(app)` runs before Powertools validates its parameters (admission,
+    the body pre-check); `special` maps a body field to its own error code."""
+
+    def mark(fn: Callable) -> Callable:
+        fn.edge, fn.special = edge, special  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
+
+def with_body(model: type) -> Callable[[Callable], Callable]:
+    """Declare a route function's one parameter `body` as the JSON body `model` (what Powertools validates
+    and documents), whatever the module's annotations are."""
+
+    def declare(fn: Callable) -> Callable:
+        fn.__signature__ = inspect.Signature([inspect.Parameter(  # type: ignore[attr-defined]
+            "body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[model, Body()])])
+        return fn
+
+    return declare
+
+
 def write_endpoint(method_path: str, bucket: str, scope: str | tuple[str, ...], model: type, action,
-                   special: dict[str, str] | None = None, *, keyed: bool = True):
-    """A /partner/v1 JSON POST: admit -> parse `model` -> `action(principal, request)` -> 200 JSON,
-    under the request's Idempotency-Key when `keyed` (every write; not the quote, which writes nothing)."""
+                   special: dict[str, str] | None = None, *, keyed: bool = True, **doc: Any):
+    """A /partner/v1 JSON POST: admit -> pre-check and validate `model` (Powertools) -> `action(principal,
+    request)` -> 200 JSON, under the request's Idempotency-Key when `keyed` (every write; not the quote,
+    which writes nothing). `doc`: the route's OpenAPI fields (summary, responses, ...)."""
     from partner import access, idempotency
-    from partner.inputs import parse_json
 
     route = access.Route(bucket=bucket, scope=scope)
     app = make_app()
 
-    @app.post(method_path)
-    def _write() -> Response:
-        event = app.current_event
-        principal = access.admit(event.headers, route, set_bucket)
-        text = body_text(event, "invalid_input")
-        request = parse_json(text, header(event.headers, "content-type"), model, special)
-        if not keyed:
-            return json_response(200, action(principal, request))
-        return write_once(event.raw_event, principal, lambda: idempotency.json_digest(text),
-                          lambda: action(principal, request))
+    def edge(app: APIGatewayRestResolver) -> None:
+        app.append_context(principal=access.admit(app.current_event.headers, route, set_bucket))
+        app.append_context(text=json_body(app))
 
+    def _write(body: Any) -> Response:
+        event = app.current_event
+        principal, text = app.context["principal"], app.context["text"]
+        if not keyed:
+            return json_response(200, action(principal, body))
+        return write_once(event.raw_event, principal, lambda: idempotency.json_digest(text),
+                          lambda: action(principal, body))
+
+    _write.__name__ = doc.get("operation_id") or "write"
+    app.post(method_path, **doc)(before_validation(edge, special)(with_body(model)(_write)))
     return app, entry(app, bucket)

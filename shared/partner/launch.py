@@ -48,6 +48,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ConfigDict
+
 from solders.hash import Hash
 from solders.instruction import Instruction
 from solders.keypair import Keypair
@@ -66,8 +68,8 @@ from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, unavailable
 from partner.chain.tx import WriteFees, assemble, check_size, sign, submit
 from partner.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
 from partner.errors import ApiError
-from partner.inputs import Amount, PositiveAmount, PriorityFee, Request, Text, validate
-from partner.router import Response
+from partner.models import LINK, NAME, SYMBOL, Amount, PositiveAmount, PriorityFee, Request, bps_pattern, rule, validate
+from aws_lambda_powertools.event_handler import Response
 from partner.settings import get_settings
 from partner.store import ddb
 from partner.wallets import SealedWalletSigner, KeypairSigner
@@ -108,20 +110,37 @@ def _slippage(value: str) -> str:
     return value
 
 
-class _Fields(Request):
-    name = Text(default="")
-    symbol = Text(default="")
-    description = Text(optional=True)
-    website = Text(optional=True)
-    twitter = Text(optional=True)
-    telegram = Text(optional=True)
-    priorityFeeLamports = PriorityFee(optional=True)
-    initialBuySol = PositiveAmount(optional=True)
-    initialBuyTokens = PositiveAmount(optional=True)
-    initialBuyMaxSolIn = PositiveAmount(optional=True)
-    slippageBps = Text(optional=True, check=_slippage)
-    maxBypassFeeLamports = Amount(optional=True)
-    imageUploadId = Text(optional=True, check=uploads.check_upload_id)  # added: a staged image (partner.uploads)
+def _required(schema: dict[str, Any], *names: str) -> None:
+    """Document `names` as required (the handler checks them itself, after the image)."""
+    schema["required"] = list(names)
+    for name in names:
+        schema["properties"][name].pop("default", None)
+
+
+class CoinCreateForm(Request):
+    """The image is required: as the file `image`, or (added) staged with POST /partner/v1/uploads and named by
+    `imageUploadId` (both: invalid_input; neither: image_required). initialBuySol and initialBuyTokens are
+    mutually exclusive; initialBuyTokens needs initialBuyMaxSolIn. At most 16 form fields and 4 files. The
+    client's fee ceiling counts the launch's priorityFeeLamports, or with a first buy the bundle's total:
+    2 x priorityFeeLamports + the bundle's tip of 1000000 lamports (over it: 400 invalid_input, field
+    priorityFeeLamports, with maxFeeLamports)."""
+
+    model_config = ConfigDict(json_schema_extra=lambda schema: _required(schema, "name", "symbol"))
+
+    name: NAME = ""  # required (the document says so); an empty one is invalid_name after the image's check
+    symbol: SYMBOL = ""
+    description: str | None = None
+    website: LINK | None = None
+    twitter: LINK | None = None
+    telegram: LINK | None = None
+    priorityFeeLamports: PriorityFee | None = None
+    initialBuySol: PositiveAmount | None = None
+    initialBuyTokens: PositiveAmount | None = None
+    initialBuyMaxSolIn: PositiveAmount | None = None
+    slippageBps: rule(_slippage, {"type": "string", "pattern": bps_pattern(10_000), "maxLength": 5,
+                                  "description": "Integer string 0 to 10000."}) | None = None
+    maxBypassFeeLamports: Amount | None = None
+    imageUploadId: uploads.UploadId | None = None  # added: a staged image (partner.uploads)
 
 
 @dataclass(frozen=True)
@@ -164,7 +183,7 @@ def parse_form(form: multipart.Form) -> LaunchForm:
     image = read_image(upload.data) if upload is not None else None
     name = normalize_name(form.fields.get("name", ""))
     symbol = normalize_symbol(form.fields.get("symbol", ""))
-    fields = validate(_Fields, form.fields)
+    fields = validate(CoinCreateForm, form.fields)
     if fields.initialBuySol is not None and fields.initialBuyTokens is not None:
         raise _invalid("initialBuySol and initialBuyTokens are mutually exclusive.", "initialBuyTokens")
     if fields.initialBuyMaxSolIn is not None and fields.initialBuyTokens is None:

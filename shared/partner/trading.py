@@ -12,6 +12,9 @@ mode) the caps now, before any balance -> balances (422) -> build (422 tx_too_la
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, WithJsonSchema
 from datetime import UTC, datetime
 
 from solders.instruction import Instruction
@@ -29,7 +32,7 @@ from partner.chain.rpc import Rpc
 from partner.chain.state import CoinState, read_coin
 from partner.chain.tx import WriteFees, assemble, network_fee, sign, submit
 from partner.errors import ApiError
-from partner.inputs import Address, Amount, Choice, Integer, IntOrString, PositiveAmount, Request, WriteFields
+from partner.models import Address, Amount, Field, IntOrString, PositiveAmount, Request, WriteFields
 from partner.limits import TRADE_UNITS
 from partner.settings import get_settings
 from partner.store import counters
@@ -50,9 +53,11 @@ def _partner_fee(value: int | str) -> int:
     return value
 
 
-def PartnerFeeBps() -> IntOrString:
-    """`partnerFeeBps`: absent or null = none; a number or a string (checked by `_partner_fee`)."""
-    return IntOrString(optional=True, check=_partner_fee)
+# `partnerFeeBps`: absent or null = none; a number or a string (checked by `_partner_fee`)
+PartnerFeeBps = Annotated[Annotated[IntOrString, AfterValidator(_partner_fee)] | None, WithJsonSchema({
+    "anyOf": [{"type": "integer", "minimum": 0, "maximum": 9999}, {"type": "string", "pattern": "^[0-9]{1,4}$"},
+              {"type": "null"}],
+    "description": "Integer 0 to 9999, as a number or a string. Non-zero adds a partner fee."})]
 
 
 class FeeBps:
@@ -64,29 +69,29 @@ class FeeBps:
 
 
 class TradeCommon(WriteFields, FeeBps):
-    mint = Address()
+    mint: Address
     # absent = explicit mode; present must be an integer (null is not a number: invalid_input)
-    slippageBps = Integer(0, 5000, default=None)
-    partnerFeeBps = PartnerFeeBps()
+    slippageBps: Annotated[int, Field(ge=0, le=5000)] = None  # type: ignore[assignment]
+    partnerFeeBps: PartnerFeeBps = None
 
     @property
     def slippage_mode(self) -> bool:
-        return "slippageBps" in self.fields_set
+        return "slippageBps" in self.model_fields_set
 
 
 class BuyRequest(TradeCommon):
-    maxSolIn = PositiveAmount()
-    minTokensOut = Amount(optional=True)
+    maxSolIn: PositiveAmount
+    minTokensOut: Amount | None = None
 
 
 class BuyExactOutRequest(TradeCommon):
-    tokensOut = PositiveAmount()
-    maxSolIn = PositiveAmount(optional=True)
+    tokensOut: PositiveAmount
+    maxSolIn: PositiveAmount | None = None
 
 
 class SellRequest(TradeCommon):
-    tokensIn = PositiveAmount()
-    minSolOut = Amount(optional=True)
+    tokensIn: PositiveAmount
+    minSolOut: Amount | None = None
 
 
 TradeRequest = BuyRequest | BuyExactOutRequest | SellRequest
@@ -417,13 +422,14 @@ AMOUNT_FIELDS = {"buy": "maxSolIn", "buy-exact-out": "tokensOut", "sell": "token
 
 
 class QuoteRequest(Request, FeeBps):
-    side = Choice("buy", "buy-exact-out", "sell")
-    mint = Address()
-    maxSolIn = PositiveAmount(optional=True)
-    tokensOut = PositiveAmount(optional=True)
-    tokensIn = PositiveAmount(optional=True)
-    slippageBps = Integer(0, 5000, default=0)
-    partnerFeeBps = PartnerFeeBps()
+    side: Literal["buy", "buy-exact-out", "sell"]
+    mint: Address
+    maxSolIn: PositiveAmount | None = Field(None, description="side buy: lamports to spend, partner fee included.")
+    tokensOut: PositiveAmount | None = Field(None, description="side buy-exact-out: tokens to receive.")
+    tokensIn: PositiveAmount | None = Field(None, description="side sell: tokens to sell.")
+    slippageBps: Annotated[int, Field(ge=0, le=5000)] = Field(0, description=(
+        "0 to 5000 (default 0): the bound in the answer is the one a trade in slippage mode with this value would use."))
+    partnerFeeBps: PartnerFeeBps = None
 
     @property
     def amount(self) -> int:

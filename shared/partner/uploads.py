@@ -38,13 +38,13 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from partner import clock, observability
 from partner.access import Principal, Route
 from partner.coin_fields import Image, read_image
 from partner.errors import ApiError
-from partner.inputs import Choice, Request, Text
+from partner.models import Field, Request, rule
 from partner.multipart import MAX_FILE_BYTES
 from partner.store import uploads as store
 
@@ -74,9 +74,18 @@ def check_upload_id(value: str) -> str:
     return value
 
 
+UploadId = rule(check_upload_id, {
+    "type": "string", "pattern": r"^upl_[A-Za-z0-9_-]{22}$",
+    "description": "Added: the uploadId of a staged image (POST /partner/v1/uploads) in place of the `image` part; "
+                   "not with it. Usable once, by the same client and user, before it expires. The way to send "
+                   "images too big for a direct multipart body."})
+
+
 class UploadRequest(Request):
-    contentType = Choice(*CONTENT_TYPES)
-    contentLength = Text(check=_content_length)
+    contentType: Literal[CONTENT_TYPES] = Field(description="The image's type; the policy pins it as the upload's Content-Type.")
+    contentLength: rule(_content_length, {
+        "type": "string", "pattern": "^[0-9]{1,7}$",
+        "description": "The file's size in bytes, an integer string from 1 to 5242880 (5 MiB)."})
 
 
 def create(principal: Principal, request: UploadRequest) -> dict[str, Any]:

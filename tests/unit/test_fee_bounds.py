@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from partner import inputs
+from partner import models
 from partner.chain import instructions as ix
 from partner.errors import ApiError
 from partner.limits import MAX_PRIORITY_FEE
@@ -18,7 +18,7 @@ BUY = {"mint": "So11111111111111111111111111111111111111112", "maxSolIn": "1000"
 
 @pytest.mark.parametrize("units", [1, 200_000, 300_000, ix.MAX_COMPUTE_UNITS])
 def test_the_largest_accepted_priority_fee_prices_within_u64(units):
-    request = inputs.validate(BuyRequest, {**BUY, "priorityFeeLamports": str(MAX_PRIORITY_FEE)})
+    request = models.validate(BuyRequest, {**BUY, "priorityFeeLamports": str(MAX_PRIORITY_FEE)})
     _, micro = ix.compute_budget_for_priority_fee(int(request.priorityFeeLamports), units)
     assert micro <= U64_MAX
 
@@ -26,7 +26,7 @@ def test_the_largest_accepted_priority_fee_prices_within_u64(units):
 @pytest.mark.parametrize("fee", [MAX_PRIORITY_FEE + 1, U64_MAX])
 def test_a_larger_priority_fee_is_invalid_input(fee):
     with pytest.raises(ApiError) as info:
-        inputs.validate(BuyRequest, {**BUY, "priorityFeeLamports": str(fee)})
+        models.validate(BuyRequest, {**BUY, "priorityFeeLamports": str(fee)})
     assert (info.value.code, info.value.extra["field"]) == ("invalid_input", "priorityFeeLamports")
     assert str(MAX_PRIORITY_FEE) in info.value.message
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from partner import inputs, launch, scopes, trading
+from partner import launch, models, scopes, trading
 from partner.errors import CATALOGUE
 from partner.governance import content, writes
 from tools import openapi
@@ -208,22 +208,22 @@ def _body_schema(doc: dict, path: str, media: str) -> dict:
 def test_json_request_schema_matches_the_handler_model(doc, path):
     model = JSON_BODIES[path]
     schema = _body_schema(doc, path, "application/json")
-    assert set(schema["properties"]) == set(model.fields)
-    assert set(schema["required"]) == {n for n, f in model.fields.items() if f.required}
+    assert set(schema["properties"]) == set(model.model_fields)
+    assert set(schema["required"]) == {n for n, f in model.model_fields.items() if f.is_required()}
     assert schema["additionalProperties"] is False
     for name in ("priorityFeeLamports", "tipLamports"):
         assert schema["properties"][name]["type"] == "string" and "pattern" in schema["properties"][name]
 
 
 @pytest.mark.parametrize("path,model,extra", [
-    ("/partner/v1/governance/proposals/update-content", content._Fields, set()),
+    ("/partner/v1/governance/proposals/update-content", content.UpdateContentFields, set()),
     # `image` or (added, issue 18) `imageUploadId`: neither is required alone
-    ("/partner/v1/coins/create", launch._Fields, {"name", "symbol"}),
+    ("/partner/v1/coins/create", launch.CoinCreateForm, {"name", "symbol"}),
 ])
 def test_multipart_request_schema_lists_the_form_fields(doc, path, model, extra):
     schema = _body_schema(doc, path, "multipart/form-data")
-    assert set(schema["properties"]) == set(model.fields) | {"image"}
-    assert set(schema["required"]) == {n for n, f in model.fields.items() if f.required} | extra
+    assert set(schema["properties"]) == set(model.model_fields) | {"image"}
+    assert set(schema["required"]) == {n for n, f in model.model_fields.items() if f.is_required()} | extra
     assert schema["properties"]["image"].get("format") == "binary" or \
         schema["properties"]["image"]["anyOf"][0]["format"] == "binary"
     assert "imageUploadId" in schema["properties"]
@@ -241,13 +241,11 @@ def _accepts(fragment: dict, value: str) -> bool:
 
 
 @pytest.mark.parametrize("fragment_name,check", [
-    ("AMOUNT", inputs._amount), ("POSITIVE_AMOUNT", inputs._positive),
-    ("PRIORITY_FEE", inputs._priority_fee), ("TIP", inputs._at_least(1_000_000)),
+    ("AMOUNT", models._amount), ("POSITIVE_AMOUNT", models._positive),
+    ("PRIORITY_FEE", models._priority_fee), ("TIP", models._at_least(1_000_000)),
 ])
 def test_amount_patterns_agree_with_the_validators(fragment_name, check):
-    from tools import schemas
-
-    fragment = getattr(schemas, fragment_name)
+    fragment = getattr(models, fragment_name)
     for value in SAMPLES:
         try:
             check(value)

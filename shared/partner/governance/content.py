@@ -58,8 +58,8 @@ from partner.chain.state import CLOCK_SYSVAR
 from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
 from partner.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
 from partner.errors import ApiError
-from partner.inputs import Address, Amount, PositiveAmount, Text, WriteFields, validate
-from partner.router import Response
+from partner.models import LINK, NAME, SYMBOL, Address, Amount, PositiveAmount, WriteFields, validate
+from aws_lambda_powertools.event_handler import Response
 from partner.settings import get_settings
 from partner.wallets import SealedWalletSigner
 
@@ -76,17 +76,20 @@ CAT_TIMEOUT = 10.0
 MAX_DOCUMENT_BYTES = 256 * 1024
 
 
-class _Fields(WriteFields):
-    mint = Address()
-    voteDurationSeconds = PositiveAmount(optional=True)
-    baseContentRevision = Amount(optional=True)
-    name = Text(optional=True)
-    symbol = Text(optional=True)
-    description = Text(optional=True)
-    website = Text(optional=True)
-    twitter = Text(optional=True)
-    telegram = Text(optional=True)
-    imageUploadId = Text(optional=True, check=uploads.check_upload_id)  # added: a staged image (partner.uploads)
+class UpdateContentFields(WriteFields):
+    """Omitted fields are left unchanged; at least one of name, symbol, image, description, website, twitter,
+    telegram. An empty description/website/twitter/telegram clears it."""
+
+    mint: Address
+    voteDurationSeconds: PositiveAmount | None = None
+    baseContentRevision: Amount | None = None
+    name: NAME | None = None
+    symbol: SYMBOL | None = None
+    description: str | None = None
+    website: LINK | None = None
+    twitter: LINK | None = None
+    telegram: LINK | None = None
+    imageUploadId: uploads.UploadId | None = None  # added: a staged image (partner.uploads)
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,7 @@ def parse_form(form: multipart.Form) -> UpdateContentForm:
         raise ApiError("invalid_input", f"{name[:40]}: unknown file field", field=name[:40])
     if "image" in form.fields:
         raise ApiError("invalid_input", "image must be sent as a file.", field="image")
-    fields = validate(_Fields, form.fields)
+    fields = validate(UpdateContentFields, form.fields)
     patch: dict[str, str] = {}
     if fields.name is not None:
         patch["name"] = normalize_name(fields.name)

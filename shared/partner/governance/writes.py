@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from typing import Literal
 
 from solders.hash import Hash
 from solders.instruction import Instruction
@@ -34,7 +35,7 @@ from partner.chain.layouts import Governance, LayoutError, Proposal, VoteReceipt
 from partner.chain.rpc import AccountData, Rpc
 from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
 from partner.errors import ApiError
-from partner.inputs import Address, Choice, PositiveAmount, WriteFields
+from partner.models import Address, PositiveAmount, WriteFields
 from partner.settings import get_settings
 from partner.wallets import SealedWalletSigner
 
@@ -45,12 +46,12 @@ GOVERNANCE_UNITS = 200_000
 # ------------------------------------------------------------------ request models
 
 class ProposalRef(WriteFields):
-    proposal = Address()
+    proposal: Address
 
 
 class VoteRequest(ProposalRef):
-    side = Choice("yes", "no")
-    amount = PositiveAmount()
+    side: Literal["yes", "no"]
+    amount: PositiveAmount
 
 
 class CancelVoteRequest(ProposalRef):
@@ -58,7 +59,7 @@ class CancelVoteRequest(ProposalRef):
 
 
 class WithdrawVoteRequest(ProposalRef):
-    voter = Address(optional=True)
+    voter: Address | None = None
 
 
 class SettleRequest(ProposalRef):
@@ -67,7 +68,7 @@ class SettleRequest(ProposalRef):
 
 class ProposeFields(WriteFields):
     """Shared by every endpoint of the proposals group (spec: `voteDurationSeconds` string, > 0, default 600)."""
-    voteDurationSeconds = PositiveAmount(optional=True)
+    voteDurationSeconds: PositiveAmount | None = None
 
     @property
     def vote_duration(self) -> int:
@@ -76,20 +77,20 @@ class ProposeFields(WriteFields):
 
 
 class ExtendMutabilityRequest(ProposeFields):
-    mint = Address()
-    additionalSeconds = PositiveAmount()
+    mint: Address
+    additionalSeconds: PositiveAmount
 
 
 class FinalizeMetadataRequest(ProposeFields):
-    mint = Address()
+    mint: Address
 
 
 class FinalizeExpiredRequest(ProposeFields):
-    mint = Address()  # voteDurationSeconds accepted but ignored (spec)
+    mint: Address  # voteDurationSeconds accepted but ignored (spec)
 
 
 class BondWithdrawRequest(ProposeFields):
-    proposal = Address()  # voteDurationSeconds accepted but ignored
+    proposal: Address  # voteDurationSeconds accepted but ignored
 
 
 # ------------------------------------------------------------------ chain reads

@@ -7,7 +7,7 @@ from urllib.parse import quote
 from partner import http, ratelimit
 from partner.errors import ApiError, RateLimited
 from partner.oauth import pages
-from partner.router import App, Response
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver as App, Response
 from partner.settings import get_settings
 
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}

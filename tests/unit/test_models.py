@@ -1,13 +1,15 @@
-"""partner.inputs: declared request fields, strict types, the first problem's code, field and message.
-
-The expected messages are those of the pydantic models the declarations replaced (the
-switch was checked with a 4549-case differential run over every write model)."""
+"""partner.models: pydantic request models, strict types, the first problem's code, field and message,
+directly (`models.validate`, as the multipart forms use it) and through Powertools' resolver
+(`http.make_app`: `RequestValidationError` mapped by `models.invalid`), with the same answers."""
 
 from __future__ import annotations
 
-import pytest
+import json
 
-from partner import inputs, launch, trading
+import pytest
+from devstack.events import api_event
+
+from partner import http, launch, models, trading
 from partner.errors import ApiError
 from partner.governance import content, writes
 
@@ -18,8 +20,23 @@ BUY = {"mint": PK, "maxSolIn": "1000", **FEES}
 
 def error(model, data, special=None) -> tuple[str, str, str]:
     with pytest.raises(ApiError) as info:
-        inputs.validate(model, data, special)
+        models.validate(model, data, special)
     return info.value.code, info.value.extra.get("field"), info.value.message
+
+
+def resolved(model, data, special=None) -> dict:
+    """`data` POSTed as JSON to a route of `model` on the functions' resolver (no admission)."""
+    app = http.make_app()
+
+    @app.post("/x")
+    @http.before_validation(http.json_body, special)
+    @http.with_body(model)
+    def _route(body):
+        return http.json_response(200, body.model_dump())
+
+    event = api_event("POST", "/x", body=json.dumps(data), headers={"Content-Type": "application/json"})
+    out = app.resolve(event, None)
+    return {"status": out["statusCode"], **json.loads(out["body"])}
 
 
 @pytest.mark.parametrize("change,expected", [
@@ -51,6 +68,44 @@ def error(model, data, special=None) -> tuple[str, str, str]:
 ])
 def test_buy_errors(change, expected):
     assert error(trading.BuyRequest, {**BUY, **change}, trading.SPECIAL_CODES) == expected
+    code, field, message = expected
+    assert resolved(trading.BuyRequest, {**BUY, **change}, trading.SPECIAL_CODES) == \
+        {"status": 400, "error": code, "field": field, "message": message, "retryable": False}
+
+
+@pytest.mark.parametrize("body,ctype,message", [
+    ("[]", "application/json", "The body must be a JSON object."),
+    ("{", "application/json", "The body is not valid JSON."),
+    ("", "application/json", "The body is not valid JSON."),
+    ("[" * 65 + "]" * 65, "application/json", "The JSON body is nested deeper than 64 levels."),
+    ("{}", "text/plain", "Content-Type must be application/json."),
+    ('{"a":"' + "x" * 65536 + '"}', "application/json", "The JSON body is over 64 KiB."),
+])
+def test_the_body_pre_check_answers_before_powertools_parses(body, ctype, message):
+    app = http.make_app()
+
+    @app.post("/x")
+    @http.before_validation(http.json_body)
+    @http.with_body(trading.BuyRequest)
+    def _route(body):
+        return http.json_response(200, {})
+
+    out = app.resolve(api_event("POST", "/x", body=body, headers={"Content-Type": ctype}), None)
+    assert (out["statusCode"], json.loads(out["body"])["message"]) == (400, message)
+
+
+def test_a_mixed_case_json_content_type_is_validated_as_json():
+    app = http.make_app()
+
+    @app.post("/x")
+    @http.before_validation(http.json_body)
+    @http.with_body(trading.BuyRequest)
+    def _route(body):
+        return http.json_response(200, {"mint": body.mint})
+
+    out = app.resolve(api_event("POST", "/x", body=json.dumps(BUY), headers={"content-type": "Application/JSON"}),
+                      None)
+    assert (out["statusCode"], json.loads(out["body"])) == (200, {"mint": PK})
 
 
 def test_missing_fields_in_declaration_order_base_first():
@@ -67,34 +122,34 @@ def test_special_code_wins_over_an_earlier_problem_and_unknown_fields_come_last(
 
 
 def test_values_defaults_and_fields_set():
-    req = inputs.validate(trading.BuyRequest, {**BUY, "partnerFeeBps": "25", "minTokensOut": None})
+    req = models.validate(trading.BuyRequest, {**BUY, "partnerFeeBps": "25", "minTokensOut": None})
     assert (req.mint, req.maxSolIn, req.minTokensOut, req.slippageBps, req.fee_bps) == (PK, "1000", None, None, 25)
-    assert req.fields_set == {"mint", "maxSolIn", "minTokensOut", "partnerFeeBps", "priorityFeeLamports",
+    assert req.model_fields_set == {"mint", "maxSolIn", "minTokensOut", "partnerFeeBps", "priorityFeeLamports",
                               "tipLamports"}
     assert not req.slippage_mode
-    assert inputs.validate(trading.BuyRequest, {**BUY, "slippageBps": 0}).slippage_mode
-    with pytest.raises(AttributeError):
+    assert models.validate(trading.BuyRequest, {**BUY, "slippageBps": 0}).slippage_mode
+    with pytest.raises(ValueError):  # frozen
         req.mint = "other"
 
 
 def test_choice_and_optional_address():
     vote = {"proposal": PK, "side": "maybe", "amount": "5", **FEES}
     assert error(writes.VoteRequest, vote)[2] == "side: Input should be 'yes' or 'no'"
-    assert inputs.validate(writes.WithdrawVoteRequest, {"proposal": PK, "voter": None, **FEES}).voter is None
-    assert inputs.validate(writes.ExtendMutabilityRequest, {"mint": PK, "additionalSeconds": "9", **FEES}) \
+    assert models.validate(writes.WithdrawVoteRequest, {"proposal": PK, "voter": None, **FEES}).voter is None
+    assert models.validate(writes.ExtendMutabilityRequest, {"mint": PK, "additionalSeconds": "9", **FEES}) \
         .vote_duration == 600
 
 
 def test_form_fields_text_defaults():
-    form = inputs.validate(launch._Fields, {"initialBuySol": "5"})
+    form = models.validate(launch.CoinCreateForm, {"initialBuySol": "5"})
     assert (form.name, form.symbol, form.description, form.initialBuySol) == ("", "", None, "5")
-    assert error(launch._Fields, {"slippageBps": "10001"})[2] == \
+    assert error(launch.CoinCreateForm, {"slippageBps": "10001"})[2] == \
         "slippageBps: Value error, must be an integer from 0 to 10000"
-    assert error(content._Fields, {"mint": PK, **FEES, "name": 5})[2] == "name: Input should be a valid string"
+    assert error(content.UpdateContentFields, {"mint": PK, **FEES, "name": 5})[2] == "name: Input should be a valid string"
 
 
 def test_fields_are_declared_in_order_with_their_requirement():
-    assert list(trading.SellRequest.fields) == ["priorityFeeLamports", "tipLamports", "mint", "slippageBps",
+    assert list(trading.SellRequest.model_fields) == ["priorityFeeLamports", "tipLamports", "mint", "slippageBps",
                                                 "partnerFeeBps", "tokensIn", "minSolOut"]
-    assert {n for n, f in trading.SellRequest.fields.items() if f.required} == \
+    assert {n for n, f in trading.SellRequest.model_fields.items() if f.is_required()} == \
         {"priorityFeeLamports", "tipLamports", "mint", "tokensIn"}

@@ -1,93 +1,17 @@
-"""Response (and documentation-only request) models for the OpenAPI document (tools/openapi.py).
-
-They live in tools/, not in the code layer: pydantic is a development dependency, and no
-function imports it (a cold start would pay 60-70 ms for it). Handlers build their JSON by hand (see `partner.trading`, `partner.governance.*`,
-`partner.launch`, `partner.oauth.grants`); these models describe those shapes exactly,
-field for field, as the spec names them. Nothing here is used to validate a request:
-the request models live next to their handlers and are reused by `tools.openapi`.
+"""Response models (and the OAuth forms' documentation models): what each endpoint answers, field for
+field as the spec names them. The handlers build these shapes as plain dicts (`partner.trading`,
+`partner.governance.*`, `partner.launch`, `partner.oauth.grants`) and answer them byte for byte as
+before; the routes' OpenAPI responses (tools/openapi.py) name these models. Request models live next
+to their handlers (`partner.models`).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from partner.limits import MAX_PRIORITY_FEE
-
-BASE58_PATTERN = r"^[1-9A-HJ-NP-Za-km-z]{32,44}$"
-SIGNATURE_PATTERN = r"^[1-9A-HJ-NP-Za-km-z]{64,88}$"
-U64_MAX = "18446744073709551615"
-
-
-def _at_most(bound: str) -> str:
-    """A regex (no anchors) for a digit string of exactly len(bound) digits <= bound."""
-    parts = []
-    for i, digit in enumerate(bound):
-        d = int(digit)
-        if d == 0:
-            continue
-        rest = len(bound) - i - 1
-        low = "0" if d == 1 else f"[0-{d - 1}]"
-        parts.append(bound[:i] + low + (f"[0-9]{{{rest}}}" if rest else ""))
-    parts.append(bound)
-    return "|".join(parts)
-
-
-def amount_pattern(minimum: int = 0, maximum: int | None = None) -> str:
-    """The JSON-Schema pattern of an integer string of base units, in u64, at least `minimum`.
-
-    Mirrors `partner.inputs`: digits only (leading zeros allowed), at most 20 characters,
-    value <= u64 max (or `maximum`); `minimum` 1 means greater than 0.
-    """
-    if maximum is None:
-        body = f"(?:[0-9]{{1,19}}|{_at_most(U64_MAX)})"
-    else:  # leading zeros, then fewer digits than the bound or as many and at most it
-        bound = str(maximum)
-        body = f"0*(?:[0-9]{{1,{len(bound) - 1}}}|{_at_most(bound)})"
-    if minimum <= 0:
-        look = ""
-    elif minimum == 1:
-        look = "(?=[0-9]*[1-9])"
-    else:
-        digits = len(str(minimum))
-        if minimum != 10 ** (digits - 1):
-            raise ValueError("only powers of ten are supported as minimums")
-        look = f"(?=0*[1-9][0-9]{{{digits - 1}}})"
-    return f"^{look}{body}$"
-
-
-def bps_pattern(maximum: int) -> str:
-    """An integer string 0..maximum of at most len(str(maximum)) digits (coins/create slippageBps)."""
-    digits = len(str(maximum))
-    return f"^(?:[0-9]{{1,{digits - 1}}}|{_at_most(str(maximum))})$"
-
-
-# Named JSON-Schema fragments (used by tools.openapi to annotate the request models).
-AMOUNT = {"type": "string", "pattern": amount_pattern(0), "maxLength": 20,
-          "description": "Integer string of base units (no sign, no decimals), at most u64 max."}
-POSITIVE_AMOUNT = {"type": "string", "pattern": amount_pattern(1), "maxLength": 20,
-                   "description": "Integer string of base units, greater than 0, at most u64 max."}
-FEE_CEILING = ("With tipLamports, at most the client's fee ceiling per transaction (priorityFeeLamports + "
-               "tipLamports; a launch bundle counts by its total), set by the operator, default 100000000 "
-               "(0.1 SOL); over it: 400 invalid_input naming the larger of the two, with maxFeeLamports.")
-PRIORITY_FEE = {"type": "string", "pattern": amount_pattern(1000, MAX_PRIORITY_FEE), "maxLength": 20,
-                "description": f"Lamports, integer string, minimum 1000, at most {MAX_PRIORITY_FEE} (the "
-                               "compute-unit price fits u64). " + FEE_CEILING}
-TIP = {"type": "string", "pattern": amount_pattern(1_000_000), "maxLength": 20,
-       "description": "Lamports, integer string, minimum 1000000. " + FEE_CEILING.replace("With tipLamports",
-                                                                                          "With priorityFeeLamports")}
-ADDRESS = {"type": "string", "pattern": BASE58_PATTERN, "minLength": 32, "maxLength": 44,
-           "format": "solana-pubkey", "description": "Base58 public key (decodes to 32 bytes)."}
-
-
-def _check_patterns() -> None:
-    for fragment in (AMOUNT, POSITIVE_AMOUNT, PRIORITY_FEE, TIP, ADDRESS):
-        re.compile(fragment["pattern"])
-
-
-_check_patterns()
+from partner.models import BASE58_PATTERN
 
 
 class _Out(BaseModel):
