@@ -36,10 +36,9 @@ def render(r: dict[str, Any]) -> str:
                   "first handler call (it derives the per-process hash secret with KMS GenerateMac, creates "
                   "the boto3 clients and the RPC client). `to response` is spawn to the first response being "
                   "ready (the same clock in both processes), i.e. without the interpreter's exit, which a "
-                  "Lambda cold start does not include. The goal column needs both ratios at most the goal: spawn to exit "
-                  "(as first set) and spawn to response (init is frozen out of the garbage collector, "
-                  "partner/__init__.py, which also makes the interpreter's exit cheaper: a gain a Lambda cold "
-                  "start never sees, so the exit clock alone would flatter it).", ""]
+                  "Lambda cold start does not include. The goal (issue 19, now that SnapStart pays for imports) "
+                  "is judged to the response, in the layers column: a cold start without SnapStart at most "
+                  f"{g.get('cold_ratio')}x the floor's; spawn to exit is shown beside it.", ""]
         for key, label in (("cold_start", "dev venv"), ("cold_start_layers", "layers")):
             breakdown = (r.get(key) or {}).get("import_breakdown")
             if breakdown:
@@ -181,8 +180,11 @@ def _cold(cold: dict[str, Any], g: dict[str, Any], column: str) -> list[str]:
                  "(the dev venv also holds dev-only packages such as rich and click, which `import httpx` picks "
                  f"up). Floor there: **{cold['floor_ms']} ms** ({cold.get('floor_response_ms')} ms to its response"
                  f"{split}).")
-    lines = [intro + f" Goal: every function at most {g.get('cold_ratio')}x the floor — "
-             f"{_yes(met == len(fns))} ({met}/{len(fns)}).", ""]
+    goal = (f" Goal (this column, as deployed): every function at most {g.get('cold_ratio')}x the floor to the "
+            f"response — {_yes(met == len(fns))} ({met}/{len(fns)})." if column == "layers" else
+            f" (The goal is judged in the layers column; here {met}/{len(fns)} are within {g.get('cold_ratio')}x "
+            "to the response.)")
+    lines = [intro + goal, ""]
     if before:
         lines += [f"`before`: the checkout `{cold.get('before')}` (the code before this round), measured in the "
                   "same rounds, alternating with this one, so both saw the same load.", ""]

@@ -72,7 +72,8 @@ class _AtomicMotoServer:
     one request at a time reaches the backends: callers' multi-request sequences still
     interleave, so concurrency tests race exactly where the service could race in AWS.
 
-    In front of it all, an S3 browser upload (a multipart POST to a bucket) is checked against its
+    A repeated TransactWriteItems with the same ClientRequestToken is answered as DynamoDB
+    answers it (``devstack.ddb_tokens``). In front of it all, an S3 browser upload (a multipart POST to a bucket) is checked against its
     POST policy as S3 checks it (``devstack.s3post``): signature, expiry, every condition.
     """
 
@@ -81,6 +82,7 @@ class _AtomicMotoServer:
 
         from moto.moto_server.threaded_moto_server import MotoRequestHandler
 
+        from .ddb_tokens import TransactionTokens
         from .s3post import PostPolicyCheck
         from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
         from werkzeug.serving import make_server
@@ -105,7 +107,9 @@ class _AtomicMotoServer:
             return [body]
 
         # S3 browser uploads are checked against their POST policy as S3 checks them (moto checks none of it)
-        checked = PostPolicyCheck(atomic, {TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"]: TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"]})
+        # and a repeated TransactWriteItems (same ClientRequestToken) answered as DynamoDB answers it
+        checked = PostPolicyCheck(TransactionTokens(atomic),
+                                  {TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"]: TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"]})
         self._server = make_server(host, port, checked, threaded=True, request_handler=MotoRequestHandler)
         self._thread = threading.Thread(target=self._server.serve_forever, name="moto", daemon=True)
 

@@ -227,9 +227,12 @@ def test_exactly_one_of_8_concurrent_code_exchanges_wins(client, user, ip):
 
 def commit_then_retry(monkeypatch):
     """The SDK-retry case: the first TransactWriteItems commits but its answer is lost (a read
-    timeout under load), and botocore sends the same call again. DynamoDB answers such a retry
-    from its ClientRequestToken; a store that does not (moto) cancels it on the consumed item's
-    condition. Either way the issue committed, so it is no replay."""
+    timeout under load), and botocore sends the same request again, with the same
+    ClientRequestToken. DynamoDB answers the repeat as committed (the devstack too:
+    devstack.ddb_tokens), so the issue is no replay. Seen as a flake before: moto re-executed the
+    repeat, it was cancelled on the consumed token, and the fresh family was revoked."""
+    import uuid
+
     from partner import aws
 
     real = aws.dynamodb()
@@ -239,6 +242,7 @@ def commit_then_retry(monkeypatch):
             return getattr(real, name)
 
         def transact_write_items(self, **kwargs):
+            kwargs.setdefault("ClientRequestToken", str(uuid.uuid4()))
             real.transact_write_items(**kwargs)
             return real.transact_write_items(**kwargs)
 
@@ -259,3 +263,12 @@ def test_an_sdk_retry_of_a_committed_issue_is_not_a_replay(client, user, ip, mon
     monkeypatch.undo()
     assert me(result.json["access_token"]).status == 200
     assert refresh(client, result.json["refresh_token"], ip=ip).status == 200
+
+
+def test_an_sdk_retry_of_a_committed_consent_is_not_a_used_form(client, user, ip, monkeypatch):
+    """The consent approve is one transaction too (the form's marker, the code, the grant)."""
+    commit_then_retry(monkeypatch)
+    code, verifier, query = get_code(client, user, ip=ip)  # asserts the 302
+    assert code.startswith("app_ac_"), query
+    monkeypatch.undo()
+    assert exchange(client, code, verifier, ip=ip).status == 200

@@ -17,7 +17,6 @@ one strongly consistent BatchGetItem, so revocation is immediate.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from partner.errors import ApiError
@@ -57,19 +56,13 @@ def consume_and_put(pk: str, now: int, *, user_id: str, client_id: str, gen: int
     The transaction also checks that the grant is still in generation `gen` with `family`
     unrevoked, so no pair is issued into a grant revoked meanwhile. None when it committed;
     USED when the code or token was consumed already (a replay, or the loser of concurrent
-    uses); REVOKED when only the grant check failed.
-
-    The consumed item records this attempt's random id (`used_by`). If the transaction committed
-    but its answer was lost and the SDK sent it again, DynamoDB answers the retry from its
-    ClientRequestToken; a store that does not (moto) cancels it on the consumed condition, and
-    the item's `used_by` (returned with the cancellation, ALL_OLD) shows it was this attempt:
-    committed, not a replay."""
-    attempt = secrets.token_hex(16)
+    uses); REVOKED when only the grant check failed. A committed transaction whose answer was
+    lost and that botocore sent again is answered by DynamoDB from its ClientRequestToken, as
+    committed (the devstack's moto likewise: devstack.ddb_tokens), never as a replay."""
     t = table()
     actions: list[dict[str, Any]] = [
-        ddb.update_action(t, pk, "SET used = :t, used_at = :now, used_by = :by",
-                          condition="attribute_exists(pk) AND used = :f",
-                          vals={":t": True, ":f": False, ":now": now, ":by": attempt}, old_on_failure=True),
+        ddb.update_action(t, pk, "SET used = :t, used_at = :now", condition="attribute_exists(pk) AND used = :f",
+                          vals={":t": True, ":f": False, ":now": now}),
         {"ConditionCheck": {"TableName": t, "Key": {"pk": {"S": grant_pk(user_id, client_id)}},
                             "ConditionExpression": "gen = :gen AND NOT contains(revoked_fams, :fam)",
                             "ExpressionAttributeValues": ddb.values({":gen": gen, ":fam": family})}},
@@ -82,9 +75,6 @@ def consume_and_put(pk: str, now: int, *, user_id: str, client_id: str, gen: int
     if cancelled is None:
         return None
     if cancelled[0].failed:
-        consumed = cancelled[0].item if cancelled[0].item is not None else ddb.get(t, pk)
-        if consumed is not None and consumed.get("used_by") == attempt:
-            return None  # this very attempt committed; a retry of it was refused
         return USED
     if [i for i, reason in enumerate(cancelled) if reason.failed] == [1]:
         return REVOKED
