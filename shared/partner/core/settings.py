@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -76,16 +76,22 @@ class Settings:
     def model_copy(self, update: Mapping[str, Any] | None = None) -> Settings:
         return dataclasses.replace(self, **(update or {}))
 
+_RESETS: list[Callable[[], None]] = []
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     return Settings.model_validate(dict(os.environ))
 
 
-def reset_settings() -> None:
-    """Forget cached settings and clients (tests and the devstack switch environments)."""
-    get_settings.cache_clear()
-    from partner.store import aws, crypto
+def on_reset(hook: Callable[[], None]) -> Callable[[], None]:
+    """Decorator: `hook` forgets what a module built from the settings (clients, a derived key)."""
+    _RESETS.append(hook)
+    return hook
 
-    aws.reset()
-    crypto.reset()
+
+def reset_settings() -> None:
+    """Forget cached settings and what was built from them (tests and the devstack switch environments)."""
+    get_settings.cache_clear()
+    for hook in _RESETS:
+        hook()

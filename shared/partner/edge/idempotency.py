@@ -61,7 +61,7 @@ from partner.store import ddb
 
 if TYPE_CHECKING:
     from partner.edge.access import Principal
-    from partner.features.presend import Outgoing
+    from partner.store.txrecords import Outgoing
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "idempotent-replayed"
@@ -216,8 +216,6 @@ def recovered_answer(signatures: list[str], last_valid_block_height: int, kind: 
       or the chain cannot tell now) -> the ambiguous 502 rpc_unavailable a timeout after sending
       answers, with the signature(s) to reconcile.
     """
-    from partner.edge import http
-
     ids = {"signature": signatures[0]} if len(signatures) == 1 else {"signature": signatures[0],
                                                                       "signatures": signatures}
     statuses: list[dict[str, Any] | None] | None = None
@@ -235,8 +233,7 @@ def recovered_answer(signatures: list[str], last_valid_block_height: int, kind: 
         statuses = None
     landed = statuses is not None and all(s is not None and s.get("err") is None for s in statuses)
     if landed and kind in TRADE_KINDS and mint:
-        response = http.json_response(200, {"signature": signatures[0], "mint": mint, "status": "submitted"})
-        return Stored(response.status_code, response.body, stored_headers(response.headers))
+        return _json_answer(200, {"signature": signatures[0], "mint": mint, "status": "submitted"})
     if statuses is not None and expired:
         error = ApiError("tx_expired", "An earlier attempt with this Idempotency-Key sent this transaction; it "
                                        "expired without landing.", **ids, retryable=False,  # stored: final
@@ -249,8 +246,14 @@ def recovered_answer(signatures: list[str], last_valid_block_height: int, kind: 
         error = ApiError("rpc_unavailable", "An earlier attempt with this Idempotency-Key sent this transaction "
                                             "and its answer was lost; it may have landed.", **ids,
                          action="Check the signature's status before resending.")
-    response = http.error_response(error)
-    return Stored(response.status_code, response.body, stored_headers(response.headers))
+    return _json_answer(error.status, error.body(), error.headers)
+
+
+def _json_answer(status: int, body: Any, headers: dict[str, str] | None = None) -> Stored:
+    """What `http.json_response(status, body, headers)` answers, as stored (the edge imports this module)."""
+    headers = headers or {}
+    return Stored(status, json.dumps(body, separators=(",", ":")),
+                  stored_headers({**headers, "Content-Type": headers.get("Content-Type", "application/json")}))
 
 
 # ------------------------------------------------------------------ while running

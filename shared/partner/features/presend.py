@@ -14,41 +14,14 @@ A failure here is a failure before sending: nothing went out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from partner.edge import idempotency
 from partner.store import txrecords
+from partner.store.txrecords import Outgoing
 
 if TYPE_CHECKING:
     from partner.edge.access import Principal
-
-# What the service sends, by kind (the transaction record's `kind`).
-KINDS = frozenset({
-    "buy", "buy_exact_out", "sell",
-    "vote", "vote_cancel", "vote_withdraw", "settle",
-    "propose_update_content", "propose_extend_mutability", "propose_finalize_metadata",
-    "finalize_expired", "bond_withdraw",
-    "coin_create",
-})
-
-
-@dataclass(frozen=True)
-class Outgoing:
-    """One transaction about to be sent, or the transactions of one bundle (in bundle order)."""
-
-    kind: str
-    signatures: tuple[str, ...]
-    mint: str | None
-    wallet: str
-    last_valid_block_height: int
-
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"unknown transaction kind {self.kind!r}")
-        if not self.signatures:
-            raise ValueError("an outgoing send has at least one signature")
-
 
 def before_send(principal: Principal, outgoing: Outgoing) -> None:
     """Make `outgoing` durable for `principal`'s request before it is sent."""

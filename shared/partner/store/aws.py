@@ -29,7 +29,7 @@ from botocore.awsrequest import AWSResponse
 from botocore.config import Config
 from botocore.exceptions import NoCredentialsError
 
-from partner.core import snapshot
+from partner.core import settings, snapshot
 
 _lock = threading.Lock()
 _clients: dict[str, Any] = {}
@@ -182,6 +182,7 @@ def remove_hook(event_name: str, handler: Hook) -> None:
             existing.meta.events.unregister(event_name, handler)
 
 
+@settings.on_reset
 def reset() -> None:
     """Forget the clients and their session (hooks stay: new clients get them)."""
     global _session

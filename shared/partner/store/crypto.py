@@ -15,7 +15,7 @@ import secrets
 import threading
 from typing import Any
 
-from partner.core import snapshot
+from partner.core import settings, snapshot
 from partner.store import aws
 from partner.core.settings import get_settings
 
@@ -39,6 +39,7 @@ def _hash_secret() -> bytes:
 
 
 @snapshot.after_restore
+@settings.on_reset
 def reset() -> None:
     """Forget the derived secret (re-derived on first use). Also after a SnapStart restore:
     it is never derived before the snapshot, and a restored copy derives its own."""

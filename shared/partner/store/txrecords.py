@@ -18,6 +18,7 @@ one item each, written in one BatchWriteItem), keyed on the signature:
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -29,7 +30,6 @@ from partner.store import ddb
 
 if TYPE_CHECKING:
     from partner.edge.access import Principal
-    from partner.features.presend import Outgoing
 
 RECORD_DAYS = 30
 OPEN_INDEX = "open"
@@ -37,6 +37,33 @@ TRACK_SHARDS = 4  # the open index's partitions (spreads the index's write load)
 OPEN = ("sent", "confirmed")
 FINAL = ("finalized", "failed", "expired")
 MAX_PK_CHARS = 100
+
+
+# What the service sends, by kind (the transaction record's `kind`).
+KINDS = frozenset({
+    "buy", "buy_exact_out", "sell",
+    "vote", "vote_cancel", "vote_withdraw", "settle",
+    "propose_update_content", "propose_extend_mutability", "propose_finalize_metadata",
+    "finalize_expired", "bond_withdraw",
+    "coin_create",
+})
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One transaction about to be sent, or the transactions of one bundle (in bundle order)."""
+
+    kind: str
+    signatures: tuple[str, ...]
+    mint: str | None
+    wallet: str
+    last_valid_block_height: int
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown transaction kind {self.kind!r}")
+        if not self.signatures:
+            raise ValueError("an outgoing send has at least one signature")
 
 
 def table() -> str:
