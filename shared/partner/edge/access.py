@@ -16,11 +16,10 @@ from typing import Any
 
 from partner.core import clock
 from partner.edge import ratelimit
-from partner.store import crypto, tokens
+from partner.store import crypto, ddb, tokens
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
 from partner.store import auth as auth_store
-from partner.store import ddb
 from partner.store.clients import Client
 from partner.store.users import User
 

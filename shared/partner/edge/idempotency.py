@@ -233,7 +233,7 @@ def recovered_answer(signatures: list[str], last_valid_block_height: int, kind: 
         statuses = None
     landed = statuses is not None and all(s is not None and s.get("err") is None for s in statuses)
     if landed and kind in TRADE_KINDS and mint:
-        return _json_answer(200, {"signature": signatures[0], "mint": mint, "status": "submitted"})
+        return _json_answer(200, {"signature": signatures[0], "mint": mint, "status": "submitted"}, {})
     if statuses is not None and expired:
         error = ApiError("tx_expired", "An earlier attempt with this Idempotency-Key sent this transaction; it "
                                        "expired without landing.", **ids, retryable=False,  # stored: final
@@ -249,9 +249,8 @@ def recovered_answer(signatures: list[str], last_valid_block_height: int, kind: 
     return _json_answer(error.status, error.body(), error.headers)
 
 
-def _json_answer(status: int, body: Any, headers: dict[str, str] | None = None) -> Stored:
-    """What `http.json_response(status, body, headers)` answers, as stored (the edge imports this module)."""
-    headers = headers or {}
+def _json_answer(status: int, body: Any, headers: dict[str, str]) -> Stored:
+    """What `http.json_response(status, body, headers)` answers, as stored (http imports this module)."""
     return Stored(status, json.dumps(body, separators=(",", ":")),
                   stored_headers({**headers, "Content-Type": headers.get("Content-Type", "application/json")}))
 

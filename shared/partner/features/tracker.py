@@ -23,11 +23,10 @@ from typing import Any
 from solders.signature import Signature
 
 from partner.features import webhooks
-from partner.store import txrecords
+from partner.store import ddb, txrecords
 from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.rpc import BlockEngine, Rpc
 from partner.core.settings import get_settings
-from partner.store import ddb
 from partner.features.txstatus import INFLIGHT, bundle_pk, program_ids
 
 STATUS_BATCH = 256  # getSignatureStatuses' limit

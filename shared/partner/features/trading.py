@@ -27,9 +27,8 @@ from partner.features import fees as write_fees
 from partner.edge.access import Principal
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
-from partner.chain import pool_math
+from partner.chain import pool_math, unique
 from partner.chain import programs as P
-from partner.chain import unique
 from partner.chain.rpc import Rpc
 from partner.chain.state import CoinState, read_coin
 from partner.chain.tx import WriteFees, assemble, network_fee, sign, submit

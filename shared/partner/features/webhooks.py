@@ -41,13 +41,11 @@ from urllib.parse import urlsplit
 from botocore.exceptions import BotoCoreError, ClientError
 
 from partner.core import clock
-from partner.store import aws, crypto
+from partner.store import aws, crypto, ddb
 from partner.core.settings import get_settings
 from partner.store import clients as client_store
-from partner.store import ddb
 
 SECRET_PREFIX = "whsec_"
-EVENT_TYPES = ("transaction.confirmed", "transaction.finalized", "transaction.failed", "transaction.expired")
 GRANT_EVENT_TYPES = ("grant.updated", "grant.revoked")  # issue 20, queued by /account/apps
 TIMEOUT_SECONDS = 5.0
 MAX_SQS_DELAY = 900

@@ -219,7 +219,6 @@ DRY_CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("put_object", {"Bucket": "snapshot", "Key": "snapshot", "Body": b"snapshot"}),
     ],
 }
-WARM_SERVICES = tuple(DRY_CALLS)
 
 
 def _local_answer(request: Any, **_: Any) -> AWSResponse:

@@ -17,7 +17,6 @@ from typing import Any
 
 from partner.core import settings, snapshot
 from partner.store import aws
-from partner.core.settings import get_settings
 
 _DERIVATION_MESSAGE = b"partner-api/secret-hash/v1"
 _lock = threading.Lock()
@@ -30,7 +29,7 @@ def _hash_secret() -> bytes:
         with _lock:
             if _secret is None:
                 response = aws.kms().generate_mac(
-                    KeyId=get_settings().hash_key_id,
+                    KeyId=settings.get_settings().hash_key_id,
                     Message=_DERIVATION_MESSAGE,
                     MacAlgorithm="HMAC_SHA_256",
                 )
@@ -75,10 +74,6 @@ def b64url_decode(text: str) -> bytes:
 
 
 _B64URL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-
-
-def random_token(nbytes: int = 32) -> str:
-    return b64url(secrets.token_bytes(nbytes))
 
 
 def random_id(nbytes: int = 16) -> str:

@@ -68,7 +68,6 @@ __all__ = ["UpdateContentForm", "parse_form", "detect_image", "normalize_name", 
            "execute", "handle", "read_document", "ROUTE"]
 
 ROUTE = access.Route(bucket="governance", scope="governance:propose")
-TEXT_PATCH_FIELDS = ("name", "symbol", "description", "website", "twitter", "telegram")
 DOCUMENT_FIELDS = ("name", "symbol", "description", "image", "website", "twitter", "telegram")
 PROPOSAL_UNITS = 200_000
 ATA_RENT = P.rent_exempt_minimum(165)
