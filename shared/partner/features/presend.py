@@ -14,14 +14,11 @@ A failure here is a failure before sending: nothing went out.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from partner.edge import idempotency
+from partner.edge.access import Principal
 from partner.store import txrecords
 from partner.store.txrecords import Outgoing
 
-if TYPE_CHECKING:
-    from partner.edge.access import Principal
 
 def before_send(principal: Principal, outgoing: Outgoing) -> None:
     """Make `outgoing` durable for `principal`'s request before it is sent."""
