@@ -93,14 +93,14 @@ def _status(out) -> int | None:
 
 def snapstart(spec: dict) -> dict:
     """SnapStart as Lambda pays it. This process is init: it imports the function and runs the
-    before-snapshot hooks (`partner.snapshot`), as Lambda does once per published version. Each
+    before-snapshot hooks (`partner.core.snapshot`), as Lambda does once per published version. Each
     of `spec["events"]` is then served by a fork of it, the stand-in for an environment
     restored from the snapshot: the child runs the after-restore hooks and serves that one
     first request. `restore_ms` is fork to response (the same monotonic clock on both sides).
     `warm_ms`: this process then restores too and serves `spec["warm"]` (its first request
     excluded), the same function's warm latency for the same kind of request."""
     module = load(spec)
-    from partner import snapshot
+    from partner.core import snapshot
 
     t1 = time.perf_counter()
     snapshot.run_before_snapshot()

@@ -52,7 +52,7 @@ def render(r: dict[str, Any]) -> str:
             "## 2. AWS calls and RPC round trips per request",
             "",
             "Counted in-process on the second request (per-process work such as the hash-secret derivation "
-            "is done by the first), with botocore `before-call` hooks (`partner.aws.add_hook`) and by "
+            "is done by the first), with botocore `before-call` hooks (`partner.store.aws.add_hook`) and by "
             f"counting `Rpc._post`. Goals: authenticated GET at most {g.get('get_ddb_calls')} DynamoDB calls; "
             f"a trade at most {g.get('trade_rpc')} RPC round trips and {g.get('trade_kms')} KMS call.",
             "",

@@ -72,11 +72,11 @@ class Bench:
         os.environ.update(self.stack.env)
         os.environ["RPC_URL"] = self.stack.chain.url
         os.environ["BLOCK_ENGINE_URL"] = self.stack.chain.bundle_url
-        from partner.settings import reset_settings
+        from partner.core.settings import reset_settings
 
         reset_settings()
         self.env = {**os.environ}
-        from partner import admin
+        from partner.features import admin
 
         # the setup buys (governance bonds, fresh voters) add up to more than the default daily
         # volume cap; the cap check itself still runs on every trade
@@ -103,8 +103,8 @@ class Bench:
 
     def member(self, sol: int = 5, tokens: bool = False) -> Any:
         """A funded user connected with every scope (optionally holding some of the coin)."""
-        from partner import admin
-        from partner.scopes import ALL
+        from partner.features import admin
+        from partner.core.scopes import ALL
         from tests.chainutil import airdrop, wait
         from tests.helpers import connect, invoke
 
@@ -167,7 +167,7 @@ class Requests:
         # every governance endpoint draws on its own member's bucket (60/min per token)
         self.gov_members = {name: bench.member(sol=2, tokens=True) for name in GOV_WRITES}
         self.gov = self.gov_members["governance_vote"]
-        from partner import admin
+        from partner.features import admin
 
         self.cookie = admin.create_session(self.reader.user["user_id"])["cookie"]
         from tests.helpers import invoke
@@ -175,7 +175,7 @@ class Requests:
         out = invoke("trades_buy", "POST", "/partner/v1/trades/buy", body=bench.buy_body(SOL // 100),
                      headers={**self.gov.bearer(), "Content-Type": "application/json"})
         self.signature = out.json["signature"]
-        from partner import txrecords
+        from partner.store import txrecords
         from partner.store import ddb
 
         # the tracker's cold start gets the same work every time (below): this landed buy's record
@@ -237,7 +237,7 @@ class Requests:
         import threading
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-        from partner import webhooks
+        from partner.features import webhooks
 
         class Ok(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
@@ -361,7 +361,8 @@ class Requests:
             # drain what the other functions' sends left open (a warm pass in this process),
             # then reopen one landed buy, which the measured pass moves to finalized (statuses,
             # the client's webhook settings, the record's update, its events enqueued)
-            from partner import tracker, txrecords
+            from partner.features import tracker
+            from partner.store import txrecords
             from partner.store import ddb
 
             tracker.run()
@@ -371,7 +372,7 @@ class Requests:
             return {"method": "GET", "path": "/partner/v1/fees/estimate", "query": {"mint": b.coin},
                     "headers": self.readers[name].bearer(), "resource": "/partner/v1/fees/estimate"}
         if name == "webhook_delivery":  # one signed event, delivered to the bench's receiver
-            from partner import clock
+            from partner.core import clock
 
             event = {"id": f"evt_bench{i:028d}", "type": "transaction.confirmed", "created": clock.now_int(),
                      "data": {"signature": self.signature, "kind": "buy", "mint": b.coin, "wallet": None,
@@ -509,7 +510,7 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
     what a deployed function can import. `before`: another checkout (e.g. `git archive` of an
     older commit) measured in the same rounds, alternating with this one, so both see the
     same load (with `layers`, its own build's layers: `before_layers`)."""
-    from partner.settings import get_settings
+    from partner.core.settings import get_settings
 
     base = {k: v for k, v in bench.env.items() if not k.startswith("PYTEST")}
     base.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -643,7 +644,7 @@ def breakdown_of(bench: Bench, reqs: Requests, name: str, layers: str | None, i:
 # --------------------------------------------------------------------------- 2. call budgets
 
 def call_budgets(bench: Bench, reqs: Requests, names: list[str]) -> dict[str, Any]:
-    from partner import aws
+    from partner.store import aws
     from partner.chain import rpc as rpc_module
     from tests.helpers import handler
 
@@ -703,7 +704,7 @@ WARM_LIMITS = {"trades_buy": 40, "trades_buy_exact_out": 40, "trades_sell": 40, 
 def warm_latency(bench: Bench, reqs: Requests, names: list[str], n: int) -> dict[str, Any]:
     import httpx
 
-    from partner import ratelimit
+    from partner.edge import ratelimit
 
     out: dict[str, Any] = {}
     base = bench.stack.url

@@ -2,7 +2,7 @@
 
 Starts moto (server mode, the template's tables and queues) and the devstack chain, writes N
 open records whose signatures the chain does not know (the worst case: every one is looked
-up, none moves), and times `partner.tracker.run()`: the open-index queries, one
+up, none moves), and times `partner.features.tracker.run()`: the open-index queries, one
 getBlockHeight, getSignatureStatuses in batches of 256, one BatchGetItem of clients. Prints
 figures only (bench/results.json belongs to `make bench`).
 """
@@ -29,8 +29,9 @@ def main(argv: list[str]) -> int:
         os.environ.update({"RPC_URL": chain.url, "BLOCK_ENGINE_URL": chain.bundle_url})
         from solders.keypair import Keypair
 
-        from partner import tracker, txrecords
-        from partner.settings import reset_settings
+        from partner.features import tracker
+        from partner.store import txrecords
+        from partner.core.settings import reset_settings
         from partner.store import ddb
 
         reset_settings()

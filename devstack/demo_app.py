@@ -56,7 +56,7 @@ class DevPages:
 
     # -------------------------------------------------------------- platform sign-in
     def login(self, request: Request):
-        from partner import admin
+        from partner.features import admin
 
         query = {k: v[0] for k, v in request.query.items()}
         target = query.get("next", "/demo")

@@ -6,7 +6,7 @@
     faults.clear()
 
 Targets: `kms`, `dynamodb` (through a `before-call.<service>` hook installed with
-`partner.aws.add_hook`, so every client of this process sees it) and `pinning` (a
+`partner.store.aws.add_hook`, so every client of this process sees it) and `pinning` (a
 registry entry the pinning client consults with `take("pinning", operation)`).
 Modes: `throttle` (ThrottlingException, or ProvisionedThroughputExceededException on
 DynamoDB), `error` (InternalFailure, HTTP 500) and `down` (EndpointConnectionError).
@@ -144,14 +144,14 @@ _HOOKS = {target: _hook_for(target) for target in SERVICE_HOOKS}
 
 def install() -> None:
     """Register the AWS hooks (once; add_hook ignores repeats)."""
-    from partner import aws
+    from partner.store import aws
 
     for target, event_name in SERVICE_HOOKS.items():
         aws.add_hook(event_name, _HOOKS[target])
 
 
 def uninstall() -> None:
-    from partner import aws
+    from partner.store import aws
 
     for target, event_name in SERVICE_HOOKS.items():
         aws.remove_hook(event_name, _HOOKS[target])

@@ -14,7 +14,7 @@ Routes (Kubo RPC answers POST only, like Kubo):
     POST /_devstack/fault             {"mode": "down"|"slow"|"wrong_cid"|"none", "count": N, "delay": s}
     GET  /_devstack/fault             the current fault
 
-CIDs are the real ones (`partner.cid`, Kubo defaults). Content lives in S3: the
+CIDs are the real ones (`partner.features.cid`, Kubo defaults). Content lives in S3: the
 object `ipfs/<cid>` (ContentType from the part), pins as `pins/<cid>` markers.
 
 Faults (module-wide, also `set_fault(mode, count)`): `down` answers 503 to every
@@ -327,7 +327,7 @@ def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
             return self._error(404, f"unknown command \"{command}\"")
 
         def _add(self, query: dict[str, str], *, wrong_cid: bool) -> None:
-            from partner import cid as cids
+            from partner.features import cid as cids
 
             version = int(query.get("cid-version") or 0)
             if version not in (0, 1):

@@ -74,7 +74,7 @@ class Devstack:
 
         self.gateway.extra_routes.update(faults.routes())
         self.gateway.extra_routes.update(docs_routes.routes())  # Swagger UI at /docs
-        from partner.settings import reset_settings
+        from partner.core.settings import reset_settings
 
         reset_settings()
         self._start_queue_pollers()
@@ -105,7 +105,7 @@ class Devstack:
 
         from devstack import faults
         from devstack.pinserver import start_pin_server
-        from partner import pinning
+        from partner.features import pinning
 
         self.pinning = start_pin_server(stack.physical_id("StagingBucket"), port=self.pin_port,
                                         endpoint_url=self.moto.url)
@@ -134,7 +134,7 @@ class Devstack:
                 except Exception as exc:  # keep stopping the rest
                     print(f"devstack: stop failed: {exc}", file=sys.stderr)
         if self._pin_hook is not None:
-            from partner import pinning
+            from partner.features import pinning
 
             pinning.remove_hook(self._pin_hook)
             self._pin_hook = None
@@ -212,7 +212,7 @@ def seed(stack: Devstack) -> dict[str, Any]:
     """A demo client, two funded users, the funded crank wallet, a coin by alice on a fresh
     curve, and the devstack pages."""
     from devstack.demo_app import DevPages
-    from partner import admin
+    from partner.features import admin
 
     base = stack.url
     demo = admin.create_client(name="Demo Partner App", redirect_uri=f"{base}/demo/callback", tier="Partner",

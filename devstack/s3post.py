@@ -20,7 +20,7 @@ S3's order:
    policy under the signing key derived from the credential's date, region and service) with a key
    the devstack handed out -> 403 ``InvalidAccessKeyId`` / ``SignatureDoesNotMatch``;
 3. the policy document: base64 JSON with ``expiration`` and ``conditions`` -> 400
-   ``InvalidPolicyDocument``; past ``expiration`` (``partner.clock``, which tests move) -> 403
+   ``InvalidPolicyDocument``; past ``expiration`` (``partner.core.clock``, which tests move) -> 403
    ``AccessDenied`` "Invalid according to Policy: Policy expired.";
 4. each condition in order (``{"f": v}`` / ``["eq", "$f", v]``, ``["starts-with", "$f", prefix]``;
    ``bucket`` is the request's bucket, ``key`` after ``${filename}``) -> 403 ``AccessDenied``
@@ -75,7 +75,7 @@ class PolicyError(Exception):
 
 
 def _now() -> float:
-    from partner import clock  # the clock tests move (the moto server runs in their process)
+    from partner.core import clock  # the clock tests move (the moto server runs in their process)
 
     return clock.now()
 

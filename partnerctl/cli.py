@@ -100,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> Any:
-    from partner import admin
+    from partner.features import admin
 
     if args.group == "client":
         if args.cmd == "create":
@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> Any:
         if args.cmd == "status":
             return admin.set_client_status(args.client_id, args.status)
         if args.cmd == "webhook":
-            from partner import webhooks
+            from partner.features import webhooks
 
             if args.hookcmd == "set":
                 return {"webhook_secret": webhooks.configure(args.client_id, args.url)["webhook_secret"]}

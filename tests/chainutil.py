@@ -51,11 +51,11 @@ def warp(url: str, seconds: int) -> Any:
 
 def new_coin(url: str, name: str = "Test Coin", symbol: str = "TEST") -> str:
     """A coin on a fresh curve, created by its own funded user, one second in the past."""
-    from partner import admin
+    from partner.features import admin
     from partner.chain.rpc import Rpc
-    from partner.coins import create_coin_now
+    from partner.features.coins import create_coin_now
     from partner.store.users import get_user
-    from partner.wallets import SealedWalletSigner
+    from partner.store.wallets import SealedWalletSigner
 
     creator = admin.create_user()
     airdrop(url, creator["wallet"], 10**9)

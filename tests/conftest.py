@@ -31,7 +31,7 @@ def aws_stack():
     from devstack.run import DEVSTACK_TREASURY
 
     os.environ.setdefault("PLATFORM_TREASURY", DEVSTACK_TREASURY)
-    from partner.settings import reset_settings
+    from partner.core.settings import reset_settings
 
     reset_settings()
     yield stack
@@ -42,7 +42,7 @@ def aws_stack():
 def chain(aws_stack):
     """The devstack chain (JSON-RPC + block engine) with the reference programs."""
     from devstack.chain.server import start_chain
-    from partner.settings import reset_settings
+    from partner.core.settings import reset_settings
 
     handle = start_chain(port=0)
     from tests.chainutil import POOL_OPEN_DELAY, set_pool_open_delay
@@ -56,7 +56,7 @@ def chain(aws_stack):
 
 
 class FakeClock:
-    """A settable stand-in for partner.clock.now."""
+    """A settable stand-in for partner.core.clock.now."""
 
     def __init__(self, t: float) -> None:
         self.t = t
@@ -73,7 +73,7 @@ def clock(monkeypatch):
     """Frozen at one second past the start of a 5-minute window (so also of a 1-minute one)."""
     import time
 
-    from partner import clock as partner_clock
+    from partner.core import clock as partner_clock
 
     fake = FakeClock(float((int(time.time()) // 300) * 300 + 1))
     monkeypatch.setattr(partner_clock, "now", fake)
@@ -89,13 +89,13 @@ def ip() -> str:
 
 @pytest.fixture
 def client(aws_stack):
-    from partner import admin
+    from partner.features import admin
 
     return admin.create_client(name="Demo App", redirect_uri="http://localhost:8080/callback")
 
 
 @pytest.fixture
 def user(aws_stack):
-    from partner import admin
+    from partner.features import admin
 
     return admin.create_user(twitter="alice")

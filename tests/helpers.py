@@ -111,7 +111,7 @@ def authorize_query(client: dict, challenge: str, scope: str = "profile:read", s
 def get_code(client: dict, user: dict, *, scope: str = "profile:read", decision: str = "approve",
              redirect_uri: str = "http://localhost:8080/callback", ip: str = "127.0.0.1") -> tuple[str, str, dict]:
     """Walk the consent screen; returns (code or error, verifier, redirect query)."""
-    from partner import admin
+    from partner.features import admin
 
     verifier, challenge = pkce_pair()
     cookie = admin.create_session(user["user_id"])["cookie"]
@@ -144,7 +144,7 @@ def connect(client: dict, user: dict, scope: str = "profile:read", ip: str = "12
 
 def connect_http(http, client: dict, user: dict, scope: str, redirect_uri: str) -> dict[str, str]:
     """The whole connect flow over HTTP (consent page, approve, code exchange); the bearer header."""
-    from partner import admin
+    from partner.features import admin
 
     cookie = admin.create_session(user["user_id"])["cookie"]
     verifier, challenge = pkce_pair()
@@ -170,7 +170,7 @@ def fail_one_write(table: str, operation: str = "PutItem"):
     by another thread's write of the same operation (a devstack's webhook deliverer in the same
     test worker); this one raises only from the matching call's own before-call hook."""
     from devstack import faults
-    from partner import aws
+    from partner.store import aws
 
     fired: list[str] = []
 

@@ -21,7 +21,7 @@ show the scan catches a hazard).
 Then it runs the after-restore hooks and lists which of those objects are still referenced.
 A boto3/botocore session or client may stay (its loaded service models are what the
 snapshot is for) only when it holds no credentials and no open connection after the hooks:
-its credentials are `partner.aws.DeferredCredentials` with nothing resolved (before the
+its credentials are `partner.store.aws.DeferredCredentials` with nothing resolved (before the
 snapshot too) and its connection pools are empty.
 Prints one JSON object: findings (module, name, kind), hooked (modules with an
 after-restore hook), kept (findings still referenced after the restore hooks, the safe AWS
@@ -121,7 +121,7 @@ def _credentials_of(value: Any) -> Any:
 
 def aws_holds_nothing(value: Any) -> bool:
     """A session or client whose credentials are deferred and unresolved, with no pooled connection."""
-    from partner.aws import DeferredCredentials
+    from partner.store.aws import DeferredCredentials
 
     creds = _credentials_of(value)
     if creds is not None and not (isinstance(creds, DeferredCredentials) and not creds.resolved):
@@ -139,7 +139,8 @@ def main(argv: list[str]) -> None:
     extra = [Path(a) for a in argv if a != "--extra"]
     prefixes = ("partner", "fn_", *(p.stem for p in extra))
     import_all(extra)
-    from partner import crypto, snapshot
+    from partner.core import snapshot
+    from partner.store import crypto
 
     snapshot.run_before_snapshot()
     findings = scan(prefixes)

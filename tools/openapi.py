@@ -7,8 +7,8 @@ and `responses=` carrying the spec's error codes per status; the document comes 
 cannot express (the shared Error component, the form media type of /oauth/token).
 
 The request bodies are the pydantic models the functions' resolvers validate with
-(`partner.trading.BuyRequest`, ..., `partner.models`: each field's rule carries its JSON-Schema
-fragment), the responses the models of `partner.responses`.
+(`partner.features.trading.BuyRequest`, ..., `partner.edge.models`: each field's rule carries its
+JSON-Schema fragment), the responses the models of `partner.edge.responses`.
 
     python -m tools.openapi            # writes docs/openapi.json
     python -m tools.openapi --check    # exit 1 when docs/openapi.json is stale
@@ -44,11 +44,13 @@ from aws_lambda_powertools.event_handler.openapi.models import (  # noqa: E402
 )
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path as PathParam, Query  # noqa: E402
 
-from partner import launch, models, scopes, trading, uploads  # noqa: E402
-from partner import responses as schemas  # noqa: E402
-from partner.errors import CATALOGUE  # noqa: E402
-from partner.governance import content, writes  # noqa: E402
-from partner.responses import Profile  # noqa: E402
+from partner.core import scopes  # noqa: E402
+from partner.core.errors import CATALOGUE  # noqa: E402
+from partner.edge import models  # noqa: E402
+from partner.edge import responses as schemas  # noqa: E402
+from partner.edge.responses import Profile  # noqa: E402
+from partner.features import launch, trading, uploads  # noqa: E402
+from partner.features.governance import content, writes  # noqa: E402
 
 TITLE = "Partner API"
 VERSION = "1.0.0"

@@ -1,8 +1,9 @@
 """GET and POST {auth_url}/account/apps: the user's connected apps (issue 20)."""
 
-from partner import connected_apps, http
-from partner.errors import ApiError
-from partner.oauth import authorize, pages, web
+from partner.edge import http
+from partner.features import connected_apps
+from partner.core.errors import ApiError
+from partner.features.oauth import authorize, pages, web
 from aws_lambda_powertools.event_handler import Response
 
 app = web.oauth_app()

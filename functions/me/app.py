@@ -1,7 +1,7 @@
 """GET /partner/v1/me: the connected user's profile."""
 
-from partner import access, http
-from partner.profile import also_read, profile
+from partner.edge import access, http
+from partner.features.profile import also_read, profile
 from aws_lambda_powertools.event_handler import Response
 
 ROUTE = access.Route(bucket="read", scope="profile:read")

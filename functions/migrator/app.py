@@ -2,7 +2,8 @@
 
 from typing import Any
 
-from partner import migration, observability
+from partner.core import observability
+from partner.features import migration
 
 logger = observability.make_logger("partner-migrator")
 

@@ -1,8 +1,8 @@
 """GET and POST {auth_url}/oauth/authorize: the consent screen."""
 
-from partner import http
-from partner.errors import ApiError
-from partner.oauth import authorize, pages, web
+from partner.edge import http
+from partner.core.errors import ApiError
+from partner.features.oauth import authorize, pages, web
 from aws_lambda_powertools.event_handler import Response
 
 app = web.oauth_app()

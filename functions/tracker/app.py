@@ -2,8 +2,9 @@
 
 from typing import Any
 
-from partner import observability, tracker
-from partner.settings import get_settings
+from partner.core import observability
+from partner.features import tracker
+from partner.core.settings import get_settings
 
 logger = observability.make_logger("partner-tracker")
 

@@ -1,6 +1,7 @@
 """GET /partner/v1/transactions/{signature}/status: any valid access token, no scope."""
 
-from partner import access, http, txstatus
+from partner.edge import access, http
+from partner.features import txstatus
 from aws_lambda_powertools.event_handler import Response
 
 ROUTE = access.Route(bucket="read")

@@ -2,7 +2,8 @@
 
 from typing import Any
 
-from partner import observability, webhooks
+from partner.core import observability
+from partner.features import webhooks
 
 logger = observability.make_logger("partner-webhooks")
 

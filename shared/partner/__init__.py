@@ -9,7 +9,7 @@ called where a function's handler is built (`observability.instrument_api`, whic
 `http.entry` calls, and `instrument_scheduled`), moves what init created to the permanent generation
 (`gc.freeze`: no later collection walks it again) and restores the thresholds. Nothing is
 switched off: collections still run during init, only rarely. With SnapStart the init
-garbage is collected before the snapshot (`partner.snapshot`). docs/architecture.md "Cold
+garbage is collected before the snapshot (`partner.core.snapshot`). docs/architecture.md "Cold
 start" has the figures.
 """
 

@@ -13,7 +13,7 @@ from devstack.ddb_tokens import WINDOW_SECONDS, TransactionTokens
 
 
 def _add(table: str, pk: str, token: str | None, n: int = 1) -> dict:
-    from partner import aws
+    from partner.store import aws
 
     kwargs = {"TransactItems": [{"Update": {"TableName": table, "Key": {"pk": {"S": pk}},
                                             "UpdateExpression": "ADD #c :n", "ExpressionAttributeNames": {"#c": "count"},
@@ -30,7 +30,7 @@ def _count(table: str, pk: str) -> int:
 
 
 def test_a_repeated_token_is_applied_once(aws_stack):
-    from partner.settings import get_settings
+    from partner.core.settings import get_settings
 
     table, pk, token = get_settings().counters_table, f"TOKENS#{uuid.uuid4()}", str(uuid.uuid4())
     _add(table, pk, token)
@@ -41,7 +41,7 @@ def test_a_repeated_token_is_applied_once(aws_stack):
 
 
 def test_the_same_token_with_other_parameters_is_a_mismatch(aws_stack):
-    from partner.settings import get_settings
+    from partner.core.settings import get_settings
 
     table, pk, token = get_settings().counters_table, f"TOKENS#{uuid.uuid4()}", str(uuid.uuid4())
     _add(table, pk, token)

@@ -15,7 +15,7 @@ from devstack import limits
 from devstack.cfn import load_template
 from devstack.gateway import Gateway, Request
 from devstack.gateway_responses import GatewayError, render, substitute
-from partner.errors import CATALOGUE
+from partner.core.errors import CATALOGUE
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL_TEMPLATE = ROOT / "template.yaml"

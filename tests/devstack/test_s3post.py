@@ -116,7 +116,7 @@ def test_only_form_posts_to_a_bucket_are_checked_and_their_body_reaches_moto(mon
     assert len(seen) == 3
     fields = [("key", "k"), *signed([{"bucket": "b"}, {"key": "k"}])]
     data = {**dict(fields), "file": (io.BytesIO(b"the bytes"), "a.png")}
-    from partner import clock
+    from partner.core import clock
 
     monkeypatch.setattr(clock, "now", lambda: NOW)
     passed = http.post("/b", data=data)

@@ -10,7 +10,7 @@ from tests.helpers import hidden_inputs, pkce_pair
 
 
 def test_connect_flow_over_http(devstack):
-    from partner import admin
+    from partner.features import admin
 
     base = devstack.url
     client = admin.create_client(name="HTTP App", redirect_uri="http://127.0.0.1:9/cb")

@@ -26,7 +26,7 @@ def account(chain, pubkey, cls):
 
 
 def test_curve_to_pool_lifecycle_over_http(devstack, chain):
-    from partner import admin
+    from partner.features import admin
     from partner.chain import curve, pool_math
     from partner.chain.layouts import BondingCurve, Pool
     from partner.chain.programs import bonding_curve_pda, pool_base_vault, pool_pda

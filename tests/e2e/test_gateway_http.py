@@ -36,7 +36,7 @@ def http(devstack):
 @pytest.fixture()
 def creator(devstack, chain, http):
     """A fresh creator per test (the launch cooldown is per creator)."""
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="Gateway Limits", redirect_uri=REDIRECT)
     user = admin.create_user()

@@ -26,14 +26,14 @@ def _decode(chain, cls, key) -> object:
 
 
 def test_proposal_votes_settle_and_withdrawals_over_http(devstack, chain):
-    from partner import admin
+    from partner.features import admin
     from partner.chain import layouts as L
     from partner.chain import programs as P
     from partner.chain.governance_math import Outcome
     from partner.chain.rpc import Rpc
-    from partner.coins import create_coin_now
+    from partner.features.coins import create_coin_now
     from partner.store.users import get_user
-    from partner.wallets import SealedWalletSigner
+    from partner.store.wallets import SealedWalletSigner
 
     client = admin.create_client(name="HTTP Governance", redirect_uri="http://localhost:8080/callback",
                                  tier="Partner", daily_volume_cap_lamports=10**15)

@@ -61,7 +61,7 @@ class _SourceAddressAdapter(HTTPAdapter):
 @pytest.fixture
 def unhandled(monkeypatch):
     """Every `unhandled error` the resolvers log (an exception no code path expected)."""
-    from partner import http
+    from partner.edge import http
 
     seen: list[str] = []
     original = http.logger.exception

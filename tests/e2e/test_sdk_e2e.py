@@ -32,7 +32,7 @@ def _http() -> httpx.Client:
 
 def _connect(devstack, client: dict, user: dict, http: httpx.Client,
              scopes=("profile:read", "trade:execute")) -> tuple[OAuthClient, TokenStore]:
-    from partner import admin
+    from partner.features import admin
 
     oauth = OAuthClient(devstack.url, client["client_id"], client["api_key"], REDIRECT, http=http)
     request = oauth.authorization_request(scopes)
@@ -53,7 +53,7 @@ def _connect(devstack, client: dict, user: dict, http: httpx.Client,
 
 @pytest.fixture
 def trader(devstack, chain):
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="SDK App", redirect_uri=REDIRECT, tier="Partner")
     user = admin.create_user(twitter="sdkuser")
@@ -161,7 +161,7 @@ def test_quote_then_keyed_trade_over_http(devstack, chain, trader):
 def test_upload_image_and_a_staged_launch(devstack, chain, tmp_path, clock):
     """`upload_image(path)` stages a file through POST /partner/v1/uploads and S3; create_coin stages an
     image over 4 MiB by itself (sent as imageUploadId)."""
-    from partner import admin, cid
+    from partner.features import admin, cid
     from partner_sdk.client import STAGED_UPLOAD_BYTES
     from tests.e2e.test_uploads_http import big_png
 

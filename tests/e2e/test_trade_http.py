@@ -14,7 +14,7 @@ PRIO = 5_000
 
 
 def test_buy_then_sell_over_http_moves_exact_amounts(devstack, chain, ip):
-    from partner import admin
+    from partner.features import admin
     from partner.chain import curve
     from partner.chain.tx import TIP_ACCOUNTS
 
@@ -25,9 +25,9 @@ def test_buy_then_sell_over_http_moves_exact_amounts(devstack, chain, ip):
     airdrop(chain.url, user["wallet"], 10 * SOL)
     conn = connect(client, user, scope="trade:execute", ip=ip)
     from partner.chain.rpc import Rpc
-    from partner.coins import create_coin_now
+    from partner.features.coins import create_coin_now
     from partner.store.users import get_user
-    from partner.wallets import SealedWalletSigner
+    from partner.store.wallets import SealedWalletSigner
 
     creator = admin.create_user()
     airdrop(chain.url, creator["wallet"], SOL)

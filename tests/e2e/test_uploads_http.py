@@ -34,7 +34,7 @@ def big_png(size: int) -> bytes:
 
 
 def test_a_5_mib_png_launches_through_a_staged_upload_over_http(devstack, chain):
-    from partner import admin
+    from partner.features import admin
 
     image = big_png(5_240_000)
     assert len(image) >= 5_200_000

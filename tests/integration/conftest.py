@@ -12,7 +12,7 @@ def pin_server(aws_stack):
     """A Kubo-RPC-compatible pin server storing content in the template's staging bucket;
     PINNING_URL points at it for the rest of the session."""
     from devstack.pinserver import clear_fault, start_pin_server
-    from partner.settings import reset_settings
+    from partner.core.settings import reset_settings
 
     handle = start_pin_server(aws_stack.physical_id("StagingBucket"), port=0, endpoint_url=aws_stack.endpoint_url)
     previous = os.environ.get("PINNING_URL")

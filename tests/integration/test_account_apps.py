@@ -13,7 +13,7 @@ from tests.integration.test_trades import coin  # noqa: F401 (fixture)
 
 
 def cookie_for(user) -> str:
-    from partner import admin
+    from partner.features import admin
 
     return admin.create_session(user["user_id"])["cookie"]
 
@@ -35,8 +35,8 @@ def post(cookie, ip, form, accept=None):
 
 
 def test_lists_each_connected_app_with_scopes_times_and_todays_spend(aws_stack, chain, coin, ip):  # noqa: F811
-    from partner import admin
-    from partner.scopes import DESCRIPTIONS
+    from partner.features import admin
+    from partner.core.scopes import DESCRIPTIONS
 
     c = _client(max_trade_lamports=1 * SOL, daily_volume_cap_lamports=5 * SOL)
     other = admin.create_client(name="Reader <b>", redirect_uri="https://reader.example/cb", status="live",
@@ -69,7 +69,7 @@ def test_lists_each_connected_app_with_scopes_times_and_todays_spend(aws_stack, 
 
 
 def test_without_a_session_the_page_asks_to_sign_in(aws_stack, ip):
-    from partner import admin
+    from partner.features import admin
 
     result = invoke("account_apps", "GET", "/account/apps", source_ip=ip)
     assert result.status == 200 and "Sign in to continue" in result.body and "csrf" not in result.body
@@ -77,7 +77,7 @@ def test_without_a_session_the_page_asks_to_sign_in(aws_stack, ip):
 
 
 def test_raising_the_limit_up_to_the_cap_takes_effect_and_above_is_refused(aws_stack, chain, coin, ip):  # noqa: F811
-    from partner import admin
+    from partner.features import admin
 
     c = _client(max_trade_lamports=1 * SOL, daily_volume_cap_lamports=5 * SOL)
     user = admin.create_user()
@@ -115,7 +115,7 @@ def test_raising_the_limit_up_to_the_cap_takes_effect_and_above_is_refused(aws_s
 
 
 def test_disconnect_revokes_every_token_at_once(aws_stack, ip):
-    from partner import admin
+    from partner.features import admin
 
     c = _client()
     user = admin.create_user()
@@ -143,7 +143,7 @@ def test_disconnect_revokes_every_token_at_once(aws_stack, ip):
 
 
 def test_last_used_is_recorded_on_refresh_at_most_hourly(aws_stack, ip, clock):
-    from partner import admin
+    from partner.features import admin
     from partner.store import auth
 
     c = _client()

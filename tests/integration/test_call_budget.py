@@ -9,7 +9,7 @@ from tests.helpers import connect, invoke
 
 
 def _counting():
-    from partner import aws
+    from partner.store import aws
 
     calls: Counter[str] = Counter()
 
@@ -21,7 +21,7 @@ def _counting():
 
 
 def test_authenticated_get_makes_three_dynamodb_calls(aws_stack, client, user, ip):
-    from partner import aws
+    from partner.store import aws
 
     conn = connect(client, user, ip=ip)
     invoke("me", "GET", "/partner/v1/me", headers=conn.bearer())  # the hash secret is derived once per process
@@ -35,7 +35,8 @@ def test_authenticated_get_makes_three_dynamodb_calls(aws_stack, client, user, i
 
 
 def test_trade_makes_one_kms_call_and_two_rpc_round_trips(aws_stack, chain, ip, monkeypatch):
-    from partner import admin, aws, trading
+    from partner.features import admin, trading
+    from partner.store import aws
     from partner.chain import rpc as rpc_module
 
     client = admin.create_client(name="Budget", redirect_uri="http://localhost:8080/callback")
@@ -68,7 +69,7 @@ def test_trade_makes_one_kms_call_and_two_rpc_round_trips(aws_stack, chain, ip, 
 
 
 def test_transaction_status_reads_the_bundle_record_with_the_token(aws_stack, chain, client, user, ip):
-    from partner import aws
+    from partner.store import aws
     from tests.chainutil import rpc
 
     conn = connect(client, user, ip=ip)

@@ -51,7 +51,7 @@ def no_launch(user_id: str) -> bool:
 
 
 def launches(user_id: str) -> dict | None:
-    from partner.settings import get_settings
+    from partner.core.settings import get_settings
     from partner.store import ddb
 
     return ddb.get(get_settings().counters_table, f"LAUNCH#{user_id}")
@@ -59,7 +59,7 @@ def launches(user_id: str) -> dict | None:
 
 @pytest.fixture
 def creator(aws_stack, chain):
-    from partner import admin
+    from partner.features import admin
 
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10 * SOL)
@@ -68,7 +68,7 @@ def creator(aws_stack, chain):
 
 @pytest.fixture
 def conn(aws_stack, chain, pin_server, clock, ip, creator):
-    from partner import admin
+    from partner.features import admin
 
     app = admin.create_client(name="Launcher", redirect_uri="http://localhost:8080/callback")
     return connect(app, creator, scope="coin:create", ip=ip)
@@ -77,7 +77,7 @@ def conn(aws_stack, chain, pin_server, clock, ip, creator):
 @pytest.fixture
 def second_conn(aws_stack, ip, creator, conn):
     """The same user through another client."""
-    from partner import admin
+    from partner.features import admin
 
     app = admin.create_client(name="Other Launcher", redirect_uri="http://localhost:8080/callback")
     return connect(app, creator, scope="coin:create", ip=ip)
@@ -162,7 +162,7 @@ def test_unparseable_form_is_invalid_multipart(conn):
 
 
 def test_validation_before_delegation_then_403(chain, pin_server, clock, ip):
-    from partner import admin
+    from partner.features import admin
 
     user = admin.create_user(trading=False)
     app = admin.create_client(name="No Delegation", redirect_uri="http://localhost:8080/callback")
@@ -173,7 +173,7 @@ def test_validation_before_delegation_then_403(chain, pin_server, clock, ip):
 
 
 def test_scope_is_required(chain, pin_server, clock, ip, creator):
-    from partner import admin
+    from partner.features import admin
 
     app = admin.create_client(name="Trader Only", redirect_uri="http://localhost:8080/callback")
     conn = connect(app, creator, scope="trade:execute", ip=ip)
@@ -198,7 +198,7 @@ def test_cooldown_belongs_to_the_user_across_clients(conn, second_conn, clock):
 
 
 def test_identity_allowance_and_bypass_fee_across_clients(chain, conn, second_conn, clock, creator):
-    from partner.settings import get_settings
+    from partner.core.settings import get_settings
 
     treasury = get_settings().platform_treasury
     assert create(conn, form(name="Moon", symbol="MOON")).status == 200
@@ -228,8 +228,8 @@ def test_identity_allowance_and_bypass_fee_across_clients(chain, conn, second_co
 
 
 def test_without_a_treasury_no_bypass_is_offered_or_taken(chain, conn, clock, monkeypatch):
-    from partner import launch
-    from partner.settings import get_settings
+    from partner.features import launch
+    from partner.core.settings import get_settings
 
     unconfigured = get_settings().model_copy(update={"platform_treasury": None})
     monkeypatch.setattr(launch, "get_settings", lambda: unconfigured)
@@ -241,7 +241,7 @@ def test_without_a_treasury_no_bypass_is_offered_or_taken(chain, conn, clock, mo
 
 
 def test_identity_is_per_user(chain, conn, pin_server, clock, ip):
-    from partner import admin
+    from partner.features import admin
 
     assert create(conn, form(name="Shared", symbol="SHARE")).status == 200
     other = admin.create_user()
@@ -297,7 +297,7 @@ def test_first_buy_sol_above_the_cap_is_clamped(chain, conn, creator):
 
 
 def test_first_buy_tokens_exact_and_per_trade_caps_do_not_apply(chain, aws_stack, pin_server, clock, ip):
-    from partner import admin
+    from partner.features import admin
     from partner.chain import curve
 
     user = admin.create_user()
@@ -326,7 +326,7 @@ def test_first_buy_tokens_above_the_cap_is_refused_before_upload(chain, conn, cr
 
 def test_failing_first_buy_lands_neither_transaction(chain, conn, creator, monkeypatch):
     """The buy's ceiling is one lamport short of its cost on-chain: the bundle lands nothing."""
-    from partner import launch
+    from partner.features import launch
 
     real = launch.plan_first_buy
 
@@ -352,7 +352,7 @@ def test_failing_first_buy_lands_neither_transaction(chain, conn, creator, monke
 
 
 def test_first_buy_the_creator_cannot_pay_lands_nothing(chain, aws_stack, pin_server, clock, ip):
-    from partner import admin
+    from partner.features import admin
 
     poor = admin.create_user()
     airdrop(chain.url, poor["wallet"], SOL // 10)  # enough to create, not to buy 0.5 SOL
@@ -400,7 +400,7 @@ def test_an_ambiguous_launch_keeps_the_cooldown_and_the_identity(chain, conn, cr
     """Issue 17 item 4: the send times out (`bundle slow` / `rpc slow`), so the launch may still land:
     the 502 carries the signature(s) and the mint, says retryable false, and the creator's cooldown
     and identity are recorded as for a submitted launch."""
-    from partner import launch
+    from partner.features import launch
     from partner.chain.rpc import BlockEngine, Rpc
 
     monkeypatch.setattr(launch, "BlockEngine", lambda url: BlockEngine(url, timeout=0.5))

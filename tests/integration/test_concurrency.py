@@ -10,7 +10,8 @@ from tests.helpers import connect, invoke, token_call
 
 def test_exactly_120_of_150_concurrent_first_requests(aws_stack, user, ip, monkeypatch):
     """With the window pinned, 150 concurrent requests on a fresh 120 budget admit exactly 120."""
-    from partner import admin, clock
+    from partner.core import clock
+    from partner.features import admin
 
     fixed = (int(clock.now()) // 60) * 60 + 1.0
     monkeypatch.setattr(clock, "now", lambda: fixed)

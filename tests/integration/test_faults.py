@@ -3,7 +3,7 @@ chain: the spec's status, `error` and `retryable`, and nothing lost or double-co
 client's daily volume, the wallet's balances, what reached the chain).
 
 Chain faults go through the chain's own `devstack_setFault`; AWS faults through
-`devstack.faults` (a `partner.aws` hook in this process, where the handlers run).
+`devstack.faults` (a `partner.store.aws` hook in this process, where the handlers run).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def chain_fault(chain, mode: str, *, methods: list[str] | None = None, count: in
 
 
 def volume(client_id: str) -> int:
-    from partner import clock
+    from partner.core import clock
     from partner.store import counters
 
     day = datetime.fromtimestamp(clock.now(), UTC).strftime("%Y-%m-%d")
@@ -90,7 +90,7 @@ def assert_retry_counts_once(chain, conn, mint: str, before: dict, max_in: int =
 
 
 def test_aws_hooks_reach_existing_and_new_clients(aws_stack):
-    from partner import aws
+    from partner.store import aws
 
     seen: list[str] = []
 
@@ -112,7 +112,7 @@ def test_aws_hooks_reach_existing_and_new_clients(aws_stack):
 
 
 def test_fault_registry_counts_down_and_filters_operations(aws_stack):
-    from partner.errors import ApiError
+    from partner.core.errors import ApiError
     from partner.store import counters
 
     faults.set_fault("dynamodb", "throttle", count=2, operations=["GetItem"])
@@ -190,7 +190,7 @@ def test_rpc_failing_on_send_releases_the_volume(chain, coin, partner_conn, mode
 
 def test_rpc_slower_than_the_client_timeout(chain, coin, partner_conn, monkeypatch):
     """A read that times out is rpc_unavailable. (A send that times out is ambiguous, below.)"""
-    from partner import trading
+    from partner.features import trading
     from partner.chain.rpc import Rpc
 
     monkeypatch.setattr(trading, "rpc", lambda: Rpc(chain.url, timeout=0.5))
@@ -203,7 +203,7 @@ def test_rpc_slower_than_the_client_timeout(chain, coin, partner_conn, monkeypat
 
 
 def test_timeout_after_sending_is_ambiguous_and_keeps_the_volume(chain, coin, partner_conn, monkeypatch):
-    from partner import trading
+    from partner.features import trading
     from partner.chain.confirm import wait_for
     from partner.chain.rpc import Rpc
     from solders.signature import Signature
@@ -237,7 +237,7 @@ def test_timeout_after_sending_is_ambiguous_and_keeps_the_volume(chain, coin, pa
 
 def test_slow_send_that_lands_is_ambiguous_and_counted_once(chain, coin, partner_conn, monkeypatch):
     """The answer comes too late but the transaction executes: the caller reconciles and finds it."""
-    from partner import trading
+    from partner.features import trading
     from partner.chain.rpc import Rpc
     from tests.chainutil import wait
 
@@ -256,7 +256,7 @@ def test_slow_send_that_lands_is_ambiguous_and_counted_once(chain, coin, partner
 
 def test_expired_blockhash_is_tx_expired_and_releases_the_volume(chain, coin, partner_conn, monkeypatch):
     """The chain moves past the blockhash's validity between the read and the send."""
-    from partner import trading
+    from partner.features import trading
 
     real_read = trading.read_coin
 
@@ -291,7 +291,7 @@ def test_kms_failing_on_decrypt_is_wallet_sign_failed(chain, coin, partner_conn,
 
 
 def test_dynamodb_throttled_on_the_rate_limit_update_is_internal(chain, coin, partner_conn):
-    from partner import aws
+    from partner.store import aws
 
     updates: list[str] = []
 
@@ -326,7 +326,7 @@ def test_dynamodb_failing_in_the_request_path_is_internal_retryable(chain, coin,
 def test_dynamodb_throttled_on_the_volume_reservation(chain, coin, partner_conn):
     """The reservation is the third write (bucket, tier, volume): nothing is sent or counted.
     Since issue 20 the volume is reserved on the client's and the grant's day in one transaction."""
-    from partner import aws
+    from partner.store import aws
 
     updates: list[list[str]] = []
 

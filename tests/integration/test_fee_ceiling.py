@@ -31,7 +31,7 @@ def coin(chain, aws_stack):
 
 
 def _trader(chain, ip, sol: int = 20 * SOL, **limits):
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="Capped", redirect_uri="http://localhost:8080/callback", **limits)
     user = admin.create_user()
@@ -139,8 +139,8 @@ def test_coin_create_counts_a_bundle_by_its_total(aws_stack, chain, pin_server, 
 
 
 def test_older_client_items_read_the_default(aws_stack):
-    from partner import admin
-    from partner.settings import get_settings
+    from partner.features import admin
+    from partner.core.settings import get_settings
     from partner.store import clients, ddb
 
     made = admin.create_client(name="Old", redirect_uri="http://localhost:8080/callback")

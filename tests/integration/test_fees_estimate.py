@@ -15,7 +15,7 @@ def estimate(headers: dict | None, query=None):
 
 
 def test_estimate_reflects_what_trades_on_the_mint_paid(aws_stack, chain, ip):
-    from partner import admin, fees
+    from partner.features import admin, fees
     from partner.chain import programs as P
 
     mint = new_coin(chain.url, "Fee Coin", "FEES")

@@ -83,7 +83,7 @@ CONTENT_TYPES = ["application/json", "application/octet-stream", "multipart/form
 
 @pytest.fixture
 def caller(aws_stack, chain, pin_server, clock, ip):
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="Fuzz App", redirect_uri="http://localhost:8080/callback", tier="Partner")
     user = admin.create_user(twitter="fuzz")
@@ -96,7 +96,7 @@ def _headers(function: str, conn, content_type: str | None, cookie: str | None =
     if function in ("oauth_token", "oauth_revoke"):
         headers["Authorization"] = basic(conn.client["client_id"], conn.client["api_key"])
     elif function == "oauth_authorize":
-        from partner import admin
+        from partner.features import admin
 
         headers["Cookie"] = cookie or admin.create_session(conn.user["user_id"])["cookie"]
     else:
@@ -217,7 +217,7 @@ def live_coin(chain):
 
 @pytest.mark.parametrize("function,name,value", list(_u64_cases()))
 def test_u64_extremes_never_5xx(aws_stack, chain, pin_server, clock, ip, live_coin, function, name, value):
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="U64 App", redirect_uri="http://localhost:8080/callback", tier="Partner")
     user = admin.create_user()

@@ -43,7 +43,7 @@ def land(chain_url: str, user: dict, instruction) -> str:
     from partner.chain.rpc import Rpc
     from partner.chain.tx import WriteFees, assemble, land_processed, sign
     from partner.store.users import get_user
-    from partner.wallets import SealedWalletSigner
+    from partner.store.wallets import SealedWalletSigner
 
     chain = Rpc(chain_url)
     signer = SealedWalletSigner(get_user(user["user_id"]))
@@ -89,7 +89,7 @@ def scene(chain, pin_server, aws_stack):
     airdrop(chain.url, str(settler.pubkey()), 10**9)
     from partner.chain.rpc import Rpc
     from partner.chain.tx import WriteFees, assemble, land_processed, sign
-    from partner.wallets import KeypairSigner
+    from partner.store.wallets import KeypairSigner
 
     rpc_client = Rpc(chain.url)
     blockhash, last_valid = rpc_client.latest_blockhash()
@@ -187,7 +187,7 @@ def test_votes_limit_never_400(scene, limit, count):
 
 
 def test_votes_limit_rules_unit():
-    from partner.governance.reads import parse_limit
+    from partner.features.governance.reads import parse_limit
 
     assert [parse_limit(v) for v in (None, "", "0", "-5", "x", "1.5", "7", "200", "201", "10" * 20)] == \
         [50, 50, 50, 50, 50, 50, 7, 200, 200, 200]
@@ -212,7 +212,7 @@ def test_a_coin_without_proposals(chain, scene):
 
 
 def test_reads_need_a_valid_token_but_no_scope(scene):
-    from partner import admin
+    from partner.features import admin
 
     bad = invoke("governance_read", "GET", f"/partner/v1/governance/{scene['mint']}",
                  headers={"Authorization": "Bearer app_at_nope"}, resource="/partner/v1/governance/{mint}")
@@ -227,8 +227,8 @@ def test_reads_need_a_valid_token_but_no_scope(scene):
 
 def test_round_trips_are_batched(scene, monkeypatch):
     from partner.chain.rpc import Rpc
-    from partner.governance import reads
-    from partner.settings import get_settings
+    from partner.features.governance import reads
+    from partner.core.settings import get_settings
 
     made: list[Rpc] = []
 

@@ -82,7 +82,7 @@ def receipt_of(chain, proposal: str, voter: str):
 
 @pytest.fixture
 def app_client(aws_stack):
-    from partner import admin
+    from partner.features import admin
 
     return admin.create_client(name="Governance App", redirect_uri="http://localhost:8080/callback",
                                tier="Partner", daily_volume_cap_lamports=10**15)
@@ -104,7 +104,7 @@ def buy_tokens(chain, conn, mint: str, tokens: int) -> None:
 
 def member(chain, client, mint: str | None = None, tokens: int = 0, sol: int = 10 * SOL, scope: str = SCOPES):
     """A connected user with SOL and (bought through trades/buy-exact-out) `tokens` of `mint`."""
-    from partner import admin
+    from partner.features import admin
 
     user = admin.create_user()
     if sol:
@@ -144,7 +144,7 @@ def vote_on_chain(chain, conn, mint: str, proposal: str, side: str, amount: int)
     from partner.chain.rpc import Rpc
     from partner.chain.tx import WriteFees, assemble, land_processed, sign
     from partner.store.users import get_user
-    from partner.wallets import SealedWalletSigner
+    from partner.store.wallets import SealedWalletSigner
 
     signer = SealedWalletSigner(get_user(conn.user["user_id"]))
     client = Rpc(chain.url)
@@ -205,7 +205,7 @@ def test_propose_group_input_errors(aws_stack, chain, app_client, name, body, fi
 
 
 def test_scope_then_input_then_delegation(aws_stack, chain, app_client):
-    from partner import admin
+    from partner.features import admin
 
     voter_only = member(chain, app_client, sol=0, scope="governance:vote")
     result = gov(voter_only, "extend", {"mint": "x"})
@@ -353,7 +353,7 @@ def test_no_proposal_bond(chain, app_client):
     from partner.chain import instructions as ix
     from partner.chain.rpc import Rpc
     from partner.chain.tx import WriteFees, assemble, land_processed, sign
-    from partner.wallets import KeypairSigner
+    from partner.store.wallets import KeypairSigner
 
     admin_key = devstack_programs.ADMIN_KEYPAIR
     airdrop(chain.url, str(admin_key.pubkey()), SOL)
@@ -484,7 +484,7 @@ def test_content_proposal_then_finalize_metadata(chain, coin, app_client):
     from partner.chain.rpc import Rpc
     from partner.chain.tx import WriteFees, assemble, land_processed, sign
     from partner.store.users import get_user
-    from partner.wallets import SealedWalletSigner
+    from partner.store.wallets import SealedWalletSigner
 
     proposer = member(chain, app_client, coin, BOND)
     voters = [(member(chain, app_client, coin, QUORUM - 2 * T), QUORUM - 2 * T),
@@ -551,7 +551,7 @@ def test_vote_durations_and_mutability_expiry(chain, coin, app_client):
 
 def test_program_is_the_backstop_for_a_stale_read(chain, coin, app_client, monkeypatch):
     """When the chain moved between the read and landing, the program's error maps to the spec code."""
-    from partner.governance import writes
+    from partner.features.governance import writes
 
     proposer = member(chain, app_client, coin, BOND)
     voter = member(chain, app_client, coin, 2 * T)

@@ -25,14 +25,14 @@ REDIRECT = "http://localhost:8080/callback"
 
 
 def _client(**caps):
-    from partner import admin
+    from partner.features import admin
 
     return admin.create_client(name="Capped App", redirect_uri=REDIRECT, tier="Partner",
                                **caps)
 
 
 def _page(client, user, ip, scope="profile:read trade:execute"):
-    from partner import admin
+    from partner.features import admin
 
     cookie = admin.create_session(user["user_id"])["cookie"]
     verifier, challenge = pkce_pair()
@@ -103,7 +103,7 @@ def test_without_trade_scope_no_limits_are_shown_or_stored(aws_stack, user, ip):
 
 
 def test_lower_limits_are_enforced_and_shown_in_me(aws_stack, chain, coin, ip):  # noqa: F811
-    from partner import admin
+    from partner.features import admin
 
     c = _client(max_trade_lamports=1 * SOL, daily_volume_cap_lamports=5 * SOL)
     user = admin.create_user()
@@ -179,9 +179,9 @@ VALUES = [60_000_000 - i * 1_000_003 for i in range(PARALLEL)]  # distinct, ~2.9
 def test_parallel_buys_never_overshoot_the_users_limit(aws_stack, chain, coin, ip):  # noqa: F811
     """20 parallel buys against a user limit below the client's cap (moto in server mode: the
     reservation is one transaction on the client's and the grant's counters)."""
-    from partner import admin, grantlimits
+    from partner.features import admin, grantlimits
     from partner.store import counters
-    from partner.trading import _volume_key
+    from partner.features.trading import _volume_key
 
     assert sum(VALUES) > 2 * USER_CAP
     c = _client(daily_volume_cap_lamports=10 * SOL)
@@ -213,9 +213,9 @@ def test_parallel_buys_never_overshoot_the_users_limit(aws_stack, chain, coin, i
 
 @pytest.mark.parametrize("which", ["client", "user"])
 def test_a_failed_send_releases_both_counters(aws_stack, chain, coin, ip, which):  # noqa: F811
-    from partner import admin, grantlimits
+    from partner.features import admin, grantlimits
     from partner.store import counters
-    from partner.trading import _volume_key
+    from partner.features.trading import _volume_key
 
     c = _client(daily_volume_cap_lamports=10 * SOL)
     user = admin.create_user()

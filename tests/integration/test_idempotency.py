@@ -89,7 +89,7 @@ def test_another_request_under_a_used_key_is_422(chain, coin, partner_conn):
 
 
 def test_keys_are_scoped_to_client_and_user(aws_stack, chain, coin, partner_conn, ip):
-    from partner import admin
+    from partner.features import admin
 
     first = keyed(partner_conn, "buy", buy_body(coin), "shared-key")
     assert first.status == 200, first.body
@@ -165,7 +165,7 @@ def test_a_repeated_header_is_400(chain, coin, partner_conn):
 
 
 def test_answers_before_the_claim_do_not_use_the_key(aws_stack, chain, coin, partner_conn, ip):
-    from partner import admin
+    from partner.features import admin
 
     key = "not-used-up"
     # 400: the body fails validation
@@ -188,7 +188,7 @@ def test_answers_before_the_claim_do_not_use_the_key(aws_stack, chain, coin, par
 
 
 def test_an_error_after_the_claim_is_stored_and_replayed(aws_stack, chain, coin, partner_conn):
-    from partner import admin
+    from partner.features import admin
 
     admin.set_delegation(partner_conn.user["user_id"], False)
     first = keyed(partner_conn, "buy", buy_body(coin), "stored-error")
@@ -223,7 +223,7 @@ class Crash(BaseException):
 
 @pytest.fixture
 def crash_before_storing(monkeypatch):
-    from partner import idempotency
+    from partner.edge import idempotency
 
     calls = {"n": 0}
     real = idempotency.finish
@@ -239,7 +239,7 @@ def crash_before_storing(monkeypatch):
 
 
 def _timeout_after_send(chain, monkeypatch, *, lands: bool) -> None:
-    from partner import trading
+    from partner.features import trading
     from partner.chain.rpc import Rpc
 
     monkeypatch.setattr(trading, "rpc", lambda: Rpc(chain.url, timeout=0.5))
@@ -250,7 +250,7 @@ def _timeout_after_send(chain, monkeypatch, *, lands: bool) -> None:
 
 def test_crash_after_a_send_that_landed_answers_its_200(chain, coin, partner_conn, clock, monkeypatch,
                                                         crash_before_storing):
-    from partner import idempotency
+    from partner.edge import idempotency
 
     wallet = partner_conn.user["wallet"]
     before = snapshot(chain, partner_conn, coin)
@@ -282,7 +282,7 @@ def test_crash_after_a_send_that_landed_answers_its_200(chain, coin, partner_con
 
 def test_crash_after_a_send_the_chain_cannot_confirm_answers_the_ambiguous_502(chain, coin, partner_conn, clock,
                                                                              monkeypatch, crash_before_storing):
-    from partner import idempotency
+    from partner.edge import idempotency
 
     wallet = partner_conn.user["wallet"]
     before = snapshot(chain, partner_conn, coin)
@@ -306,7 +306,7 @@ def test_crash_after_a_send_the_chain_cannot_confirm_answers_the_ambiguous_502(c
 
 def test_crash_after_a_send_that_never_landed_answers_tx_expired(chain, coin, partner_conn, clock, monkeypatch,
                                                                  crash_before_storing):
-    from partner import idempotency
+    from partner.edge import idempotency
 
     wallet = partner_conn.user["wallet"]
     before = snapshot(chain, partner_conn, coin)
@@ -326,7 +326,8 @@ def test_crash_after_a_send_that_never_landed_answers_tx_expired(chain, coin, pa
 
 
 def test_crash_before_sending_lets_the_retry_execute(chain, coin, partner_conn, clock, monkeypatch):
-    from partner import idempotency, trading
+    from partner.edge import idempotency
+    from partner.features import trading
 
     wallet = partner_conn.user["wallet"]
     before = signatures(chain, wallet)
@@ -377,7 +378,7 @@ def test_a_5xx_before_the_send_releases_the_key(chain, coin, partner_conn):
 
 def test_an_internal_error_before_the_send_releases_the_key(chain, coin, partner_conn):
     """The transaction record (PutItem, written before the send) fails: 500, and the key is free."""
-    from partner import txrecords
+    from partner.store import txrecords
 
     with fail_one_write(txrecords.table()) as fired:
         first = keyed(partner_conn, "buy", buy_body(coin), "ddb-error")
@@ -390,8 +391,8 @@ def test_an_internal_error_before_the_send_releases_the_key(chain, coin, partner
 
 def test_a_retryable_answer_before_the_send_is_not_stored(chain, coin, partner_conn, monkeypatch):
     """409 migration_pending is retryable and nothing was built: the key stays free for the retry."""
-    from partner import trading
-    from partner.errors import ApiError
+    from partner.features import trading
+    from partner.core.errors import ApiError
 
     real = trading.read_coin
     calls = {"n": 0}
@@ -434,7 +435,7 @@ def test_a_dust_sell_is_stored_as_its_400_not_a_500(chain, coin, partner_conn):
 
 
 def test_an_expired_key_is_free_again(chain, coin, partner_conn, clock, ip):
-    from partner import idempotency
+    from partner.edge import idempotency
 
     first = keyed(partner_conn, "buy", buy_body(coin), "day-old")
     assert first.status == 200, first.body
@@ -446,9 +447,9 @@ def test_an_expired_key_is_free_again(chain, coin, partner_conn, clock, ip):
 
 
 def _claim_item(conn, key: str) -> dict:
-    from partner import idempotency
-    from partner.access import authenticate
-    from partner.settings import get_settings
+    from partner.edge import idempotency
+    from partner.edge.access import authenticate
+    from partner.core.settings import get_settings
     from partner.store import ddb
 
     principal = authenticate(conn.access)
@@ -497,7 +498,7 @@ def test_the_launch_cooldown_429_does_not_use_the_key(chain, pin_server, launch_
 
 
 def test_governance_write_answers_are_stored(chain, coin, ip, aws_stack):
-    from partner import admin
+    from partner.features import admin
     from solders.keypair import Keypair
 
     user = admin.create_user()
@@ -513,7 +514,7 @@ def test_governance_write_answers_are_stored(chain, coin, ip, aws_stack):
 
 @pytest.fixture
 def launch_conn(aws_stack, chain, pin_server, clock, ip, creator):
-    from partner import admin
+    from partner.features import admin
 
     app = admin.create_client(name="Launcher", redirect_uri="http://localhost:8080/callback")
     return connect(app, creator, scope="coin:create", ip=ip)
@@ -521,7 +522,7 @@ def launch_conn(aws_stack, chain, pin_server, clock, ip, creator):
 
 @pytest.fixture
 def creator(aws_stack, chain):
-    from partner import admin
+    from partner.features import admin
 
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10 * SOL)

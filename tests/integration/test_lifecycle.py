@@ -74,8 +74,8 @@ def receiver():
 @pytest.fixture
 def retries(monkeypatch):
     """Fast retries: backoff from 1 s; `window` seconds of retrying (default one minute)."""
-    from partner import webhooks
-    from partner.settings import get_settings
+    from partner.features import webhooks
+    from partner.core.settings import get_settings
 
     def set_window(window: int = 60) -> None:
         fast = get_settings().model_copy({"webhook_backoff_seconds": "1", "webhook_retry_seconds": str(window)})
@@ -103,7 +103,7 @@ def deliver_until(poller, done, timeout: float = 30) -> None:
 @pytest.fixture
 def trader(aws_stack, chain, ip):
     """A connected trader whose client has a webhook; `secret` is the one shown once."""
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="Hooked", redirect_uri="http://localhost:8080/callback")
     user = admin.create_user()
@@ -113,7 +113,7 @@ def trader(aws_stack, chain, ip):
 
 
 def hook(trader, url: str) -> str:
-    from partner import webhooks
+    from partner.features import webhooks
 
     out = webhooks.configure(trader.client["client_id"], url)
     assert out["webhook_secret"].startswith("whsec_")
@@ -130,7 +130,7 @@ def buy(trader, mint: str):
 
 
 def record(signature: str) -> dict | None:
-    from partner import txrecords
+    from partner.store import txrecords
     from partner.store import ddb
 
     return ddb.get(txrecords.table(), signature)
@@ -142,7 +142,7 @@ def status(trader, signature: str):
 
 
 def track_until(signature: str, wanted: str, timeout: float = 20) -> dict:
-    from partner import tracker
+    from partner.features import tracker
 
     deadline = time.monotonic() + timeout
     while True:
@@ -198,7 +198,7 @@ def test_buy_is_recorded_before_sending_then_confirmed_then_finalized_by_signed_
 
 
 def test_receiver_failing_twice_gets_the_same_event_three_times(chain, trader, receiver, poller, retries):
-    from partner import webhooks
+    from partner.features import webhooks
 
     mint = new_coin(chain.url, "Retry Coin", "RTRY")
     rx = receiver([500, 503])
@@ -221,7 +221,7 @@ def test_receiver_failing_twice_gets_the_same_event_three_times(chain, trader, r
 def test_dead_receiver_sends_the_event_to_the_dead_letter_queue(chain, trader, receiver, poller, retries, aws_stack):
     import boto3
 
-    from partner import webhooks
+    from partner.features import webhooks
 
     retries(4)  # give up four seconds after the first attempt (attempts at about 0, 1 and 3 s)
     mint = new_coin(chain.url, "Dead Coin", "DEAD")
@@ -281,7 +281,7 @@ def test_dropped_transaction_becomes_expired_in_status_and_by_webhook(chain, tra
 
 def test_failed_launch_bundle_gives_transaction_failed_with_its_code(chain, trader, receiver, poller, pin_server,
                                                                    monkeypatch):
-    from partner import launch
+    from partner.features import launch
     from partner_sdk import verify_webhook
     from tests.integration.test_coins_create import create, form
 
@@ -310,7 +310,7 @@ def test_failed_launch_bundle_gives_transaction_failed_with_its_code(chain, trad
 
 def test_landed_transaction_failure_maps_to_its_spec_code():
     """A landed error maps through the same table as the status endpoint (pure transition)."""
-    from partner import tracker
+    from partner.features import tracker
 
     record_ = {"pk": "sig", "status": "sent", "last_valid_block_height": 100, "signatures": ["sig"]}
     assert tracker.transitions(record_, {"slot": 5, "err": {"InstructionError": [0, "X"]}}, 10, False) == (
@@ -325,7 +325,7 @@ def test_landed_transaction_failure_maps_to_its_spec_code():
 
 
 def test_webhook_urls_follow_the_client_status(aws_stack):
-    from partner import admin, webhooks
+    from partner.features import admin, webhooks
 
     dev = admin.create_client(name="Dev", redirect_uri="http://localhost:8080/callback")["client_id"]
     live = admin.create_client(name="Live", redirect_uri="https://example.com/cb", status="live")["client_id"]
@@ -341,7 +341,7 @@ def test_webhook_urls_follow_the_client_status(aws_stack):
         webhooks.configure("nope", "https://example.com/hooks")
     # the secret is stored encrypted, never in the clear
     from partner.store import ddb
-    from partner.settings import get_settings
+    from partner.core.settings import get_settings
 
     item = ddb.get(get_settings().clients_table, live)
     secret = webhooks.rotate(live)["webhook_secret"]
@@ -357,7 +357,7 @@ def test_webhook_urls_follow_the_client_status(aws_stack):
 def test_redriven_event_gets_a_new_window_and_a_long_backoff_hops_without_an_attempt(aws_stack, trader, receiver):
     import boto3
 
-    from partner import webhooks
+    from partner.features import webhooks
 
     rx = receiver([500])
     hook(trader, rx.url)
@@ -377,7 +377,7 @@ def test_redriven_event_gets_a_new_window_and_a_long_backoff_hops_without_an_att
         delayed = sqs.get_queue_attributes(QueueUrl=aws_stack.physical_id("WebhookQueue"),
                                            AttributeNames=["ApproximateNumberOfMessagesDelayed"])
         assert int(delayed["Attributes"]["ApproximateNumberOfMessagesDelayed"]) >= 1
-        from partner import admin
+        from partner.features import admin
 
         admin.set_client_status(client_id, "suspended")  # a suspended client gets nothing
         assert webhooks.deliver({"client_id": client_id, "event": ev, "attempt": 1}) == "no_webhook"
@@ -391,7 +391,8 @@ def test_redriven_event_gets_a_new_window_and_a_long_backoff_hops_without_an_att
 
 def test_a_failed_record_write_sends_nothing_and_releases_the_volume(chain, trader):
     """before_send raising means nothing went out: 500 internal, no lamports moved, volume back."""
-    from partner import trading, txrecords
+    from partner.features import trading
+    from partner.store import txrecords
     from partner.store import counters
     from tests.chainutil import balance
 

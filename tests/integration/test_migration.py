@@ -47,7 +47,7 @@ def pool_of(chain, mint):
 
 def spent_today(client_id: str) -> int:
     from partner.store import counters
-    from partner.trading import _volume_key
+    from partner.features.trading import _volume_key
 
     return counters.read(_volume_key(client_id)[0])
 
@@ -60,7 +60,7 @@ def coin(chain, aws_stack):
 @pytest.fixture
 def whales(aws_stack, chain, ip):
     """Two traders of one client whose caps allow buying a whole curve."""
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="Whale App", redirect_uri="http://localhost:8080/callback",
                                  max_trade_lamports=200 * SOL, daily_volume_cap_lamports=1000 * SOL)
@@ -74,7 +74,7 @@ def whales(aws_stack, chain, ip):
 
 @pytest.fixture
 def crank_signer(aws_stack, chain):
-    from partner import admin, migration
+    from partner.features import admin, migration
 
     wallet = admin.create_crank_wallet()
     assert admin.create_crank_wallet() == wallet  # idempotent
@@ -111,7 +111,7 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
     from partner.chain import pool_math
     from partner.chain.programs import pool_base_vault
     from partner.chain.rpc import Rpc
-    from partner.migration import crank
+    from partner.features.migration import crank
 
     complete(chain, coin, whales)
     flags = curve_of(chain, coin)
@@ -189,7 +189,7 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
 
 def test_scheduled_handler_reports_each_mint_and_survives_a_bad_one(chain, coin, whales, crank_signer,
                                                                     monkeypatch):
-    from partner import migration
+    from partner.features import migration
     from devstack.events import lambda_context
 
     complete(chain, coin, whales)
@@ -206,7 +206,7 @@ def test_scheduled_handler_reports_each_mint_and_survives_a_bad_one(chain, coin,
 
 def test_a_crank_that_lost_the_race_reports_already_migrated(chain, coin, whales, crank_signer, monkeypatch):
     """Two cranks saw the same complete curve; the program refuses the second migrate."""
-    from partner import migration
+    from partner.features import migration
     from partner.chain.rpc import Rpc
 
     complete(chain, coin, whales)
@@ -224,7 +224,7 @@ def test_a_crank_that_lost_the_race_reports_already_migrated(chain, coin, whales
 
 
 def test_crank_with_nothing_to_do(chain, crank_signer, monkeypatch):
-    from partner import migration
+    from partner.features import migration
     from partner.chain.rpc import Rpc
 
     monkeypatch.setattr(migration, "pending_mints", lambda r: [])

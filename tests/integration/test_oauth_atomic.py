@@ -43,7 +43,7 @@ def fail_the_token_write():
     """Arm a one-shot DynamoDB `error` fault on the call that writes the new access token,
     whatever operation carries it (the `partnerctl dev fault dynamodb error` fault); returns
     the operations it fired on and a remover."""
-    from partner import aws
+    from partner.store import aws
 
     fired: list[str] = []
 
@@ -66,8 +66,8 @@ def assert_internal_retryable(result):
 
 def family_items(user_id: str, client_id: str) -> dict[str, list[dict]]:
     """The auth table's token items of one user and client: {'AT': [...], 'RT': [...], 'AC': [...]}."""
-    from partner import aws
-    from partner.settings import get_settings
+    from partner.store import aws
+    from partner.core.settings import get_settings
     from partner.store import ddb
 
     out: dict[str, list[dict]] = {"AT": [], "RT": [], "AC": []}
@@ -82,7 +82,7 @@ def family_items(user_id: str, client_id: str) -> dict[str, list[dict]]:
 
 
 def digest_pk(kind: str, token: str) -> str:
-    from partner import crypto
+    from partner.store import crypto
 
     return f"{kind}#{crypto.digest(token, {'AT': 'access', 'RT': 'refresh', 'AC': 'code'}[kind])}"
 
@@ -92,8 +92,8 @@ def test_moto_transact_write_items_honours_conditions_and_rolls_back(aws_stack):
     TransactWriteItems all or nothing, and names the failed action in CancellationReasons."""
     from botocore.exceptions import ClientError
 
-    from partner import aws
-    from partner.settings import get_settings
+    from partner.store import aws
+    from partner.core.settings import get_settings
 
     db, table = aws.dynamodb(), get_settings().auth_table
     db.put_item(TableName=table, Item={"pk": {"S": "TXN#grant"}, "gen": {"N": "3"}})
@@ -233,7 +233,7 @@ def commit_then_retry(monkeypatch):
     repeat, it was cancelled on the consumed token, and the fresh family was revoked."""
     import uuid
 
-    from partner import aws
+    from partner.store import aws
 
     real = aws.dynamodb()
 

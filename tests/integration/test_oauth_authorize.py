@@ -20,7 +20,7 @@ REDIRECT = "http://localhost:8080/callback"
 
 
 def cookie_for(user) -> str:
-    from partner import admin
+    from partner.features import admin
 
     return admin.create_session(user["user_id"])["cookie"]
 
@@ -64,8 +64,8 @@ def location_params(result) -> tuple[str, dict[str, list[str]]]:
 # ---------------------------------------------------------------- consent page
 
 def test_consent_page_names_client_wallet_and_each_scope(aws_stack, user, ip):
-    from partner import admin
-    from partner.scopes import DESCRIPTIONS
+    from partner.features import admin
+    from partner.core.scopes import DESCRIPTIONS
 
     client = admin.create_client(name="Moon <Trader> & Co", redirect_uri=REDIRECT)
     _, challenge = pkce_pair()
@@ -128,7 +128,7 @@ def test_approve_without_state_redirects_without_state(client, user, ip):
 
 
 def test_redirect_uri_query_is_preserved(aws_stack, user, ip):
-    from partner import admin
+    from partner.features import admin
 
     uri = "https://app.example.com/cb?tenant=7"
     client = admin.create_client(name="Q", redirect_uri=uri, status="live")
@@ -167,8 +167,8 @@ def test_without_session_cookie_page_asks_to_sign_in(client, ip):
 
 
 def test_sign_in_page_links_to_login_with_the_request_as_next(client, ip, monkeypatch):
-    from partner.oauth import web
-    from partner.settings import get_settings
+    from partner.features.oauth import web
+    from partner.core.settings import get_settings
 
     settings = get_settings().model_copy(update={"login_url": "https://platform.example/login"})
     monkeypatch.setattr(web, "get_settings", lambda: settings)
@@ -211,7 +211,7 @@ def test_expired_session_asks_to_sign_in(client, user, ip, clock):
 # ---------------------------------------------------------------- validation errors
 
 def _client(**kw):
-    from partner import admin
+    from partner.features import admin
 
     kw.setdefault("name", "Err App")
     kw.setdefault("redirect_uri", REDIRECT)
@@ -243,7 +243,7 @@ def case_missing_client():
 
 def case_suspended_client():
     c = _client()
-    from partner import admin
+    from partner.features import admin
 
     admin.set_client_status(c["client_id"], "suspended")
     return _q(c)
@@ -519,7 +519,7 @@ def test_request_signed_for_another_client_cannot_be_swapped(aws_stack, user, ip
 
 
 def test_another_users_session_cannot_post_the_form(aws_stack, user, ip):
-    from partner import admin
+    from partner.features import admin
 
     c = _client()
     _, form = _consent(c, user, ip)
@@ -568,7 +568,7 @@ def test_consent_form_is_used_once(aws_stack, user, ip, first):
 
 
 def test_client_suspended_between_page_and_post(aws_stack, user, ip):
-    from partner import admin
+    from partner.features import admin
 
     c = _client()
     cookie, form = _consent(c, user, ip)

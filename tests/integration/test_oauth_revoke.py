@@ -9,15 +9,15 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.helpers import FORM, basic, connect, invoke, token_call
-from partner import tokens
+from partner.store import tokens
 
 REDIRECT = "http://localhost:8080/callback"
 
 
 @pytest.fixture
 def frozen(monkeypatch):
-    """Freeze partner.clock one second into a minute, so fixed windows cannot roll mid-test."""
-    from partner import clock as partner_clock
+    """Freeze partner.core.clock one second into a minute, so fixed windows cannot roll mid-test."""
+    from partner.core import clock as partner_clock
 
     t = float((int(time.time()) // 300) * 300 + 1)
     monkeypatch.setattr(partner_clock, "now", lambda: t)
@@ -97,7 +97,7 @@ def test_revoke_refresh_token_revokes_every_access_token_of_its_grant(aws_stack,
     tokens: every access token of this user and client, not only those of the token's own
     code (issue 17, item 8). The refresh token and its rotation chain die; another consent's
     refresh token is not revoked and mints working access tokens; other grants are untouched."""
-    from partner import admin
+    from partner.features import admin
 
     conn = connect(client, user, ip=ip)
     other = connect(client, user, ip=ip)
@@ -151,7 +151,7 @@ def test_well_formed_token_with_this_clients_ids_but_unknown(client, user, ip):
 
 @pytest.mark.parametrize("kind", ["access", "refresh"])
 def test_another_clients_token_is_200_and_untouched(aws_stack, client, user, ip, kind):
-    from partner import admin
+    from partner.features import admin
 
     owner = admin.create_client(name="Owner", redirect_uri=REDIRECT)
     conn = connect(owner, user, ip=ip)
@@ -196,7 +196,7 @@ def test_bad_client_auth_is_401_and_revokes_nothing(client, user, ip, secret):
 
 def test_revoked_tokens_of_a_revoked_key(aws_stack, user, ip):
     """Revoking an API key (operator) invalidates every token it issued: access and refresh."""
-    from partner import admin
+    from partner.features import admin
 
     c = admin.create_client(name="Key", redirect_uri=REDIRECT)
     conn = connect(c, user, ip=ip)

@@ -21,7 +21,7 @@ def s256(verifier: str) -> str:
 
 
 def code_for_challenge(client, user, challenge, *, ip, scope="profile:read") -> str:
-    from partner import admin
+    from partner.features import admin
 
     cookie = admin.create_session(user["user_id"])["cookie"]
     page = invoke("oauth_authorize", "GET", "/oauth/authorize", query=authorize_query(client, challenge, scope),
@@ -82,7 +82,7 @@ def test_token_response_shape_and_headers(client, user, ip):
 
 
 def test_scopes_of_the_token_are_the_codes(aws_stack, user, ip):
-    from partner import admin
+    from partner.features import admin
 
     c = admin.create_client(name="S", redirect_uri=REDIRECT, scope="profile:read governance:vote")
     conn = connect(c, user, scope="governance:vote profile:read", ip=ip)
@@ -264,7 +264,7 @@ def test_code_expires_after_five_minutes(client, user, ip, clock):
 
 
 def test_code_of_another_client_is_invalid_grant_and_not_consumed(aws_stack, client, user, ip):
-    from partner import admin
+    from partner.features import admin
 
     other = admin.create_client(name="Other", redirect_uri=REDIRECT)
     code, verifier, _ = get_code(client, user, ip=ip)
@@ -301,7 +301,7 @@ def test_denied_authorization_yields_no_code(client, user, ip):
 
 
 def test_unexpected_failure_is_500_internal_and_not_cached(client, ip, monkeypatch):
-    from partner.oauth import grants
+    from partner.features.oauth import grants
 
     def boom(*_a, **_k):
         raise RuntimeError("storage exploded")

@@ -1,4 +1,4 @@
-"""partner.pinning against the devstack pin server (Kubo RPC) backed by moto S3."""
+"""partner.features.pinning against the devstack pin server (Kubo RPC) backed by moto S3."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ import zlib
 import httpx
 import pytest
 
-from partner import aws, cid, pinning
-from partner.errors import ApiError
-from partner.settings import get_settings
+from partner.features import cid, pinning
+from partner.store import aws
+from partner.core.errors import ApiError
+from partner.core.settings import get_settings
 
 
 def _png(width: int = 2, height: int = 2, extra: bytes = b"") -> bytes:
@@ -172,7 +173,7 @@ def test_fault_control_route(pin_server):
 
 
 def test_malformed_answers_are_pinning_unavailable(pin_server, monkeypatch):
-    from partner import transport
+    from partner.core import transport
 
     for status, text in ((200, "not json"), (200, '{"Name": "x"}'), (500, '{"Message": "boom", "Type": "error"}'),
                          (200, '{"Message": "blockstore full", "Type": "error"}')):

@@ -1,7 +1,7 @@
 """The /partner/v1 request path (design section 2): token, per-endpoint bucket, tier budget, scope.
 
 Also the per-IP OAuth bucket on /oauth/token. Every test that counts requests freezes
-partner.clock one second into a window, so no fixed window can roll over mid-test.
+partner.core.clock one second into a window, so no fixed window can roll over mid-test.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import secrets
 
 import pytest
 
-from partner import tokens
+from partner.store import tokens
 from tests.helpers import FORM, basic, connect, get_code, invoke, token_call
 
 REDIRECT = "http://localhost:8080/callback"
@@ -42,7 +42,7 @@ def assert_invalid_token(result):
 
 
 def _client(tier="Basic", **kw):
-    from partner import admin
+    from partner.features import admin
 
     return admin.create_client(name=kw.pop("name", "Path App"), redirect_uri=REDIRECT, tier=tier, **kw)
 
@@ -93,7 +93,7 @@ def test_malformed_or_unknown_bearer_is_invalid_token(client, user, ip, clock, v
 
 def _swap_ids(access: str, user_id: str) -> str:
     """The random part of a real token re-wrapped with another user id."""
-    from partner.crypto import b64url, b64url_decode
+    from partner.store.crypto import b64url, b64url_decode
 
     raw = b64url_decode(access[len(tokens.ACCESS):])
     return b64url(bytes.fromhex(user_id) + raw[16:])
@@ -115,7 +115,7 @@ def test_access_token_expires_after_30_minutes(client, user, ip, clock):
 
 
 def test_token_of_a_suspended_client_is_invalid_token(aws_stack, user, ip):
-    from partner import admin
+    from partner.features import admin
 
     c = _client()
     conn = connect(c, user, ip=ip)
@@ -139,7 +139,7 @@ def test_token_without_profile_read_is_insufficient_scope(client, user, ip, cloc
 # ---------------------------------------------------------------- step 2: per-endpoint bucket
 
 def test_ratelimit_headers_count_down_exactly_per_token(aws_stack, user, ip, clock):
-    from partner import admin
+    from partner.features import admin
 
     c = _client()
     conn = connect(c, user, ip=ip)
@@ -159,7 +159,7 @@ def test_ratelimit_headers_count_down_exactly_per_token(aws_stack, user, ip, clo
 
 
 def test_exhausting_the_300_per_minute_bucket(aws_stack, user, ip, clock):
-    from partner import admin
+    from partner.features import admin
 
     c = _client(tier="Partner")                               # 1,200/min: the tier is not what binds
     conn = connect(c, user, ip=ip)
@@ -188,7 +188,7 @@ def test_exhausting_the_300_per_minute_bucket(aws_stack, user, ip, clock):
 # ---------------------------------------------------------------- step 3: tier budget
 
 def test_basic_tier_budget_120_per_minute_across_users(aws_stack, ip, clock):
-    from partner import admin
+    from partner.features import admin
 
     c = _client()
     conns = [connect(c, admin.create_user(twitter=f"u{i}"), ip=ip) for i in range(3)]
@@ -213,7 +213,7 @@ def test_basic_tier_budget_120_per_minute_across_users(aws_stack, ip, clock):
 
 
 def test_partner_tier_uses_its_own_budget(aws_stack, user, ip, clock, monkeypatch):
-    from partner import ratelimit
+    from partner.edge import ratelimit
 
     monkeypatch.setattr(ratelimit, "TIER_LIMITS", {"Basic": 2, "Partner": 4})
     c = _client(tier="Partner")
@@ -225,7 +225,7 @@ def test_partner_tier_uses_its_own_budget(aws_stack, user, ip, clock, monkeypatc
 
 
 def test_limits_match_the_spec():
-    from partner import ratelimit
+    from partner.edge import ratelimit
 
     assert ratelimit.TIER_LIMITS == {"Basic": 120, "Partner": 1200}
     assert ratelimit.BUCKETS["read"] == 300
@@ -239,7 +239,7 @@ def test_limits_match_the_spec():
 # ---------------------------------------------------------------- check order
 
 def test_tier_is_checked_before_scope(aws_stack, user, ip, clock, monkeypatch):
-    from partner import ratelimit
+    from partner.edge import ratelimit
 
     monkeypatch.setattr(ratelimit, "TIER_LIMITS", {"Basic": 2, "Partner": 2})
     c = _client()
@@ -252,7 +252,8 @@ def test_tier_is_checked_before_scope(aws_stack, user, ip, clock, monkeypatch):
 
 def test_bucket_is_checked_before_tier_and_a_refusal_does_not_draw_on_the_tier(aws_stack, user, ip, clock,
                                                                                monkeypatch):
-    from partner import admin, ratelimit
+    from partner.edge import ratelimit
+    from partner.features import admin
 
     monkeypatch.setattr(ratelimit, "BUCKETS", {**ratelimit.BUCKETS, "read": 2})
     monkeypatch.setattr(ratelimit, "TIER_LIMITS", {"Basic": 3, "Partner": 3})
@@ -273,7 +274,7 @@ def test_bucket_is_checked_before_tier_and_a_refusal_does_not_draw_on_the_tier(a
 
 
 def test_token_is_checked_before_the_bucket(aws_stack, user, ip, clock, monkeypatch):
-    from partner import ratelimit
+    from partner.edge import ratelimit
 
     monkeypatch.setattr(ratelimit, "BUCKETS", {**ratelimit.BUCKETS, "read": 1})
     c = _client()

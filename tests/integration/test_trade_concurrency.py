@@ -28,7 +28,7 @@ VALUES = [120_000_000 - i * 7_919_000 for i in range(PARALLEL)]
 
 
 def _volume(client_id: str) -> int:
-    from partner import clock
+    from partner.core import clock
     from partner.store import counters
 
     day = datetime.fromtimestamp(clock.now(), UTC).strftime("%Y-%m-%d")
@@ -51,7 +51,7 @@ def _sol_in_of(chain_url: str, signature: str) -> int:
 
 
 def test_parallel_trades_never_exceed_the_daily_cap(aws_stack, chain, coin, ip):  # noqa: F811
-    from partner import admin
+    from partner.features import admin
 
     assert sum(VALUES) > 2 * CAP and min(VALUES) < CAP // 4 and len(set(VALUES)) == PARALLEL
     client = admin.create_client(name="Busy App", redirect_uri="http://localhost:8080/callback", tier="Partner",
@@ -116,7 +116,7 @@ def test_concurrent_requests_in_one_process_each_see_their_own_event(aws_stack, 
     event (bearer token, body). Thread switches are forced very often to make a mix-up likely."""
     import sys
 
-    from partner import admin
+    from partner.features import admin
     from tests.helpers import invoke
 
     client = admin.create_client(name="Many Users", redirect_uri="http://localhost:8080/callback", tier="Partner")

@@ -31,7 +31,7 @@ def fee_wallet():
 
 @pytest.fixture
 def partner_conn(aws_stack, chain, ip, fee_wallet):
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="Partner App", redirect_uri="http://localhost:8080/callback", tier="Partner",
                                  fee_wallet=fee_wallet)
@@ -122,7 +122,7 @@ def test_buy_input_errors(coin, partner_conn, body, code, field):
 
 
 def test_partner_fee_needs_partner_tier_and_fee_wallet(aws_stack, chain, coin, ip):
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="Basic App", redirect_uri="http://localhost:8080/callback", tier="Basic")
     user = admin.create_user()
@@ -138,7 +138,7 @@ def test_partner_fee_needs_partner_tier_and_fee_wallet(aws_stack, chain, coin, i
 
 
 def test_delegation_missing_comes_after_validation(aws_stack, chain, coin, partner_conn):
-    from partner import admin
+    from partner.features import admin
 
     admin.set_delegation(partner_conn.user["user_id"], False)
     bad = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": "x", "priorityFeeLamports": str(PRIO),
@@ -150,7 +150,7 @@ def test_delegation_missing_comes_after_validation(aws_stack, chain, coin, partn
 
 
 def test_trade_cap_and_daily_cap(aws_stack, chain, coin, ip):
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="Capped", redirect_uri="http://localhost:8080/callback",
                                  max_trade_lamports=SOL // 2, daily_volume_cap_lamports=SOL)
@@ -172,7 +172,7 @@ def test_trade_cap_and_daily_cap(aws_stack, chain, coin, ip):
 
 def liquid(chain, coin: str, sol: int = SOL) -> None:
     """Another user (of another client) buys `sol` of `coin`, so that the curve can pay a sell."""
-    from partner import admin
+    from partner.features import admin
 
     buyer = admin.create_user()
     airdrop(chain.url, buyer["wallet"], 2 * sol)
@@ -216,7 +216,7 @@ def test_unknown_mint_is_invalid_input(partner_conn):
 def test_explicit_mode_bound_is_input_validation_before_delegation(aws_stack, chain, coin, partner_conn, kind,
                                                                    body, field):
     """Design section 2: input validation (5) before delegation (6)."""
-    from partner import admin
+    from partner.features import admin
 
     admin.set_delegation(partner_conn.user["user_id"], False)
     result = trade(partner_conn, kind, {"mint": coin, **body, "priorityFeeLamports": str(PRIO),
@@ -228,7 +228,7 @@ def test_explicit_mode_bound_is_input_validation_before_delegation(aws_stack, ch
 def test_caps_come_before_chain_state(aws_stack, chain, coin, ip):
     """Caps (7) before balances (8): a poor wallet over the daily cap gets daily_cap_exceeded, and a
     sell over the per-trade cap of tokens the wallet does not hold gets trade_cap_exceeded."""
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="Capped", redirect_uri="http://localhost:8080/callback",
                                  max_trade_lamports=10 * SOL, daily_volume_cap_lamports=SOL)

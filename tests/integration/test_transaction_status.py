@@ -32,7 +32,7 @@ def coin(chain, aws_stack):
 @pytest.fixture
 def reader(aws_stack, chain, ip):
     """A token with only profile:read: the endpoint needs no scope."""
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="Status App", redirect_uri="http://localhost:8080/callback")
     return connect(client, admin.create_user(), scope="profile:read", ip=ip)
@@ -48,7 +48,7 @@ def funded(chain):
 def _send(chain, keypair: Keypair, instructions, *, skip_preflight: bool = False) -> str:
     from partner.chain.rpc import Rpc
     from partner.chain.tx import WriteFees, assemble, sign
-    from partner.wallets import KeypairSigner
+    from partner.store.wallets import KeypairSigner
 
     chain_rpc = Rpc(chain.url)
     blockhash, _ = chain_rpc.latest_blockhash()
@@ -57,7 +57,7 @@ def _send(chain, keypair: Keypair, instructions, *, skip_preflight: bool = False
 
 
 def test_landed_trade_processed_then_finalized(chain, coin, reader, ip):
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="Trader", redirect_uri="http://localhost:8080/callback")
     trader = admin.create_user()
@@ -145,11 +145,11 @@ def test_no_token_is_401_before_input_checks(aws_stack, chain):
 
 
 def test_bundle_signature_carries_its_bundle(chain, reader, funded):
-    from partner import txstatus
+    from partner.features import txstatus
     from partner.chain import instructions as ix
     from partner.chain.rpc import BlockEngine, Rpc
     from partner.chain.tx import WriteFees, assemble, sign
-    from partner.wallets import KeypairSigner
+    from partner.store.wallets import KeypairSigner
 
     chain_rpc = Rpc(chain.url)
     blockhash, last_valid = chain_rpc.latest_blockhash()
@@ -174,11 +174,11 @@ def test_bundle_signature_carries_its_bundle(chain, reader, funded):
 
 
 def test_dropped_bundle_is_pending_then_expired(chain, reader, funded):
-    from partner import txstatus
+    from partner.features import txstatus
     from partner.chain import instructions as ix
     from partner.chain.rpc import BlockEngine, Rpc
     from partner.chain.tx import WriteFees, assemble, sign
-    from partner.wallets import KeypairSigner
+    from partner.store.wallets import KeypairSigner
 
     chain_rpc = Rpc(chain.url)
     blockhash, last_valid = chain_rpc.latest_blockhash()

@@ -64,7 +64,7 @@ def test_the_memo_names_the_api_gateway_request(chain, coin, partner_conn):
 
 
 def test_the_memo_outside_a_request_is_random_and_unique():
-    from partner import requestid
+    from partner.core import requestid
     from partner.chain import unique
 
     requestid.begin({})  # no request id bound
@@ -82,7 +82,7 @@ def test_resending_the_same_transaction_is_not_a_failure(chain, aws_stack):
     from partner.chain import instructions as ix
     from partner.chain.rpc import Rpc
     from partner.chain.tx import WriteFees, assemble, sign, submit
-    from partner.wallets import KeypairSigner
+    from partner.store.wallets import KeypairSigner
     from tests.chainutil import airdrop
 
     payer = Keypair()
@@ -120,8 +120,8 @@ def test_a_bundle_sent_again_is_not_reported_failed(chain, aws_stack):
     from partner.chain import instructions as ix
     from partner.chain.rpc import BlockEngine, Rpc
     from partner.chain.tx import WriteFees, assemble, sign
-    from partner.launch import _bundle_failed
-    from partner.wallets import KeypairSigner
+    from partner.features.launch import _bundle_failed
+    from partner.store.wallets import KeypairSigner
     from tests.chainutil import airdrop
 
     payer = Keypair()

@@ -53,7 +53,7 @@ def buy_tokens(chain_url: str, conn, mint: str, tokens: int) -> None:
 
 def holder(chain_url: str, ip: str, mint: str, tokens: int, scope: str = "trade:execute governance:propose"):
     """A connected user holding `tokens` of `mint` (bought through trades/buy-exact-out)."""
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="Gov App", redirect_uri="http://localhost:8080/callback")
     user = admin.create_user()
@@ -104,7 +104,7 @@ def proposer(chain, coin, ip):
 @pytest.fixture
 def conn(aws_stack, chain, ip):
     """A connected user without tokens (for checks that stop before the chain)."""
-    from partner import admin
+    from partner.features import admin
 
     client = admin.create_client(name="Gov App", redirect_uri="http://localhost:8080/callback")
     return connect(client, admin.create_user(), scope="governance:propose", ip=ip)
@@ -217,7 +217,7 @@ def test_field_validation(conn, fields, code):
 
 
 def test_missing_mint_and_scope(conn, aws_stack, ip):
-    from partner import admin
+    from partner.features import admin
 
     result = post_form(conn, {"priorityFeeLamports": PRIO, "tipLamports": TIP, "name": "x"})
     assert result.status == 400 and result.json["error"] == "invalid_input"

@@ -71,7 +71,7 @@ def refused(result, words: str) -> None:
 
 
 def new_user(chain):
-    from partner import admin
+    from partner.features import admin
 
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10 * SOL)
@@ -80,7 +80,7 @@ def new_user(chain):
 
 @pytest.fixture
 def app(aws_stack):
-    from partner import admin
+    from partner.features import admin
 
     return admin.create_client(name="Uploader", redirect_uri=REDIRECT)
 
@@ -99,7 +99,7 @@ def conn(chain, pin_server, clock, ip, app, creator):
 
 
 def test_upload_answers_a_presigned_post_bound_to_type_length_key_and_expiry(conn, clock, app, creator, aws_stack):
-    from partner import uploads
+    from partner.features import uploads
 
     result = ask(conn, {"contentType": "image/webp", "contentLength": "5242880"})
     assert result.status == 200, result.body
@@ -176,7 +176,7 @@ def test_upload_bucket_is_30_per_minute_per_token(conn, clock):
 
 
 def test_staged_image_launches_once_with_the_direct_upload_cid(chain, pin_server, conn):
-    from partner import cid
+    from partner.features import cid
 
     staged = upload(conn, PNG)
     assert staged_object(staged["uploadId"]) == PNG  # the browser upload reached the bucket
@@ -194,7 +194,7 @@ def test_staged_image_launches_once_with_the_direct_upload_cid(chain, pin_server
 
 
 def test_an_upload_is_refused_to_another_user_and_another_client(chain, pin_server, clock, ip, app, conn, creator):
-    from partner import admin
+    from partner.features import admin
 
     staged = upload(conn, PNG)
     other_user = connect(app, new_user(chain), scope="coin:create", ip=ip)
@@ -231,8 +231,8 @@ def test_bytes_that_are_not_an_image_are_refused_and_do_not_use_the_upload(conn)
 def test_a_file_over_the_declared_length_is_refused_by_the_service(conn):
     """S3 (and the devstack, see below) refuses such a form; were the object there anyway, the service
     reads it and checks it: here it is put in the bucket past the policy."""
-    from partner import aws
-    from partner.settings import get_settings
+    from partner.store import aws
+    from partner.core.settings import get_settings
 
     asked = ask(conn, {"contentType": "image/png", "contentLength": str(len(PNG))})
     upload_id = asked.json["uploadId"]
@@ -281,7 +281,7 @@ def test_idempotency_key_covers_the_upload_id(chain, pin_server, conn, clock):
 
 
 def test_update_content_takes_a_staged_image(chain, pin_server, clock, ip):
-    from partner import cid
+    from partner.features import cid
     from tests.chainutil import new_coin
 
     coin = new_coin(chain.url, "Staged Gov", "SGOV")
@@ -331,8 +331,8 @@ def s3_error(response: httpx.Response, status: int, code: str) -> dict[str, str]
 
 
 def stored_keys() -> list[str]:
-    from partner import aws
-    from partner.settings import get_settings
+    from partner.store import aws
+    from partner.core.settings import get_settings
 
     listed = aws.s3().list_objects_v2(Bucket=get_settings().staging_bucket, Prefix="uploads/")
     return [item["Key"] for item in listed.get("Contents", [])]
@@ -383,7 +383,7 @@ def test_s3_refuses_another_key(conn):
 
 
 def test_s3_refuses_another_bucket(conn, aws_stack):
-    from partner import aws
+    from partner.store import aws
 
     aws.s3().create_bucket(Bucket="partner-test-elsewhere")
     staged = stage(conn)

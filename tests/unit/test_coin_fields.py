@@ -1,4 +1,4 @@
-"""partner.coin_fields: no control, format or bidi characters in coin text (issue 17 item 14).
+"""partner.features.coin_fields: no control, format or bidi characters in coin text (issue 17 item 14).
 
 `name` and `symbol` refuse them (`invalid_name`, `invalid_symbol`); `description` has them
 removed (tab, line feed and carriage return kept). Shared by coins/create and update-content."""
@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from partner import launch, multipart
-from partner.coin_fields import clean_description, normalize_name, normalize_symbol
-from partner.errors import ApiError
-from partner.governance import content
+from partner.edge import multipart
+from partner.features import launch
+from partner.features.coin_fields import clean_description, normalize_name, normalize_symbol
+from partner.core.errors import ApiError
+from partner.features.governance import content
 
 PK = "So11111111111111111111111111111111111111112"
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 40

@@ -3,7 +3,7 @@
 By inspection of the code: no `==`/`!=` in the service's code (shared/partner, functions)
 has an operand that names a digest, a MAC, a secret, a CSRF token, a PKCE challenge or
 verifier, or a signed session digest; `hmac.compare_digest` and `hmac.new` appear only in
-`partner.crypto`; and `partner.crypto.equal` is `hmac.compare_digest`.
+`partner.store.crypto`; and `partner.store.crypto.equal` is `hmac.compare_digest`.
 """
 
 from __future__ import annotations
@@ -82,14 +82,14 @@ def check(item, presented, form, data, session_digest, key):
 def test_no_equality_operator_on_secrets_or_digests():
     offenders = [f"{path.relative_to(ROOT)}:{line}: {code}"
                  for path in _sources() for line, code in secret_equality_comparisons(path.read_text())]
-    assert offenders == [], "use partner.crypto.equal:\n" + "\n".join(offenders)
+    assert offenders == [], "use partner.store.crypto.equal:\n" + "\n".join(offenders)
 
 
 def test_hmac_lives_only_in_partner_crypto():
     """One module computes and compares MACs; everything else goes through it."""
     users = []
     for path in _sources():
-        if path == ROOT / "shared" / "partner" / "crypto.py":
+        if path == ROOT / "shared" / "partner" / "store" / "crypto.py":
             continue
         text = path.read_text()
         if re.search(r"\bhmac\b|compare_digest", text):
@@ -98,7 +98,7 @@ def test_hmac_lives_only_in_partner_crypto():
 
 
 def _crypto_tree() -> ast.Module:
-    return ast.parse((ROOT / "shared" / "partner" / "crypto.py").read_text())
+    return ast.parse((ROOT / "shared" / "partner" / "store" / "crypto.py").read_text())
 
 
 def test_every_mac_check_in_crypto_is_compare_digest():
@@ -111,7 +111,7 @@ def test_every_mac_check_in_crypto_is_compare_digest():
 
 
 def test_equal_is_compare_digest_based(monkeypatch):
-    from partner import crypto
+    from partner.store import crypto
 
     equal = next(n for n in _crypto_tree().body if isinstance(n, ast.FunctionDef) and n.name == "equal")
     calls = [ast.unparse(n.func) for n in ast.walk(equal) if isinstance(n, ast.Call)]
@@ -138,9 +138,10 @@ def test_equal_is_compare_digest_based(monkeypatch):
 @pytest.mark.parametrize("presented_index", [None, 0, 2])
 def test_api_key_check_compares_every_key_without_early_exit(monkeypatch, presented_index):
     """The key loop compares the presented digest with every key of the client."""
-    from partner import crypto, ratelimit
-    from partner.errors import ApiError
-    from partner.oauth import client_auth
+    from partner.edge import ratelimit
+    from partner.store import crypto
+    from partner.core.errors import ApiError
+    from partner.features.oauth import client_auth
     from partner.store.clients import ApiKey
 
     keys = {f"k{i}": ApiKey(f"k{i}", f"digest-{i}", "active", 0) for i in range(3)}

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from partner import models
+from partner.edge import models
 from partner.chain import instructions as ix
-from partner.errors import ApiError
-from partner.limits import MAX_PRIORITY_FEE
-from partner.trading import BuyRequest
+from partner.core.errors import ApiError
+from partner.core.limits import MAX_PRIORITY_FEE
+from partner.features.trading import BuyRequest
 
 U64_MAX = 2**64 - 1
 BUY = {"mint": "So11111111111111111111111111111111111111112", "maxSolIn": "1000", "tipLamports": "1000000"}

@@ -1,11 +1,11 @@
-"""Fee estimate math (partner/fees.py): percentiles, lamports for the trade's compute-unit limit."""
+"""Fee estimate math (partner/features/fees.py): percentiles, lamports for the trade's compute-unit limit."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from partner import fees
+from partner.features import fees
 
 
 @settings(deadline=None)

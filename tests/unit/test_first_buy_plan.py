@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from partner.chain import curve
-from partner.errors import ApiError
-from partner.launch import first_buy_cap, plan_first_buy
+from partner.core.errors import ApiError
+from partner.features.launch import first_buy_cap, plan_first_buy
 
 SUPPLY = curve.TOKEN_TOTAL_SUPPLY
 CAP = 25_000_000 * 10**6  # 2.5% of supply

@@ -18,7 +18,7 @@ from partner.chain import idl as IDL
 from partner.chain import instructions as I
 from partner.chain import layouts as L
 from partner.chain import programs as P
-from partner.errors import CATALOGUE
+from partner.core.errors import CATALOGUE
 from tests.idl_decoder import Decoder, service_plain
 from tools import idl as tool
 

@@ -22,7 +22,7 @@ sys.path.insert(0, 'functions/{function}')
 import app
 after = gc.get_threshold()
 frozen = gc.get_freeze_count()
-from partner import snapshot
+from partner.core import snapshot
 snapshot.run_before_snapshot()
 refrozen = gc.get_freeze_count()
 gc.unfreeze()

@@ -18,10 +18,10 @@ from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.system_program import TransferParams, transfer
 
-from partner import aws
+from partner.store import aws
 from partner.chain.tx import sign as sign_tx
-from partner.errors import ApiError
-from partner.wallets import (
+from partner.core.errors import ApiError
+from partner.store.wallets import (
     KmsEd25519Signer,
     Signer,
     ed25519_public_key_from_spki,

@@ -5,14 +5,14 @@ The expected access map below is derived from the code paths of each function (w
 must grant exactly that, no more:
 
 * every /partner/v1 route authenticates with one BatchGetItem over the auth, clients and
-  users tables (`partner.access.authenticate`) and draws on rate-limit windows with
-  UpdateItem on counters (`partner.ratelimit.take`/`take_tier`); hashing a presented
-  token needs kms:GenerateMac on the HashKey once per process (`partner.crypto`);
+  users tables (`partner.edge.access.authenticate`) and draws on rate-limit windows with
+  UpdateItem on counters (`partner.edge.ratelimit.take`/`take_tier`); hashing a presented
+  token needs kms:GenerateMac on the HashKey once per process (`partner.store.crypto`);
 * counters GetItem only where a counter is read: the daily-volume reservation of trades
   (`counters.reserve` -> `read`), the lockout check of /oauth/token and /oauth/revoke,
   the launch slot and bundle records of coins/create (transaction status reads its bundle
   record inside the token's BatchGetItem, so it has BatchGetItem on counters instead);
-* kms:Decrypt of wallet secrets only where a transaction is signed (`partner.wallets`),
+* kms:Decrypt of wallet secrets only where a transaction is signed (`partner.store.wallets`),
   always under the wallet encryption context;
 * s3:PutObject only under `staging/` of the staging bucket, for the two pinning routes;
 * staged image uploads (issue 18): the uploads function records the upload (PutItem on the
@@ -51,7 +51,7 @@ STAGE = {("StagingBucket/staging/*", "s3:PutObject")}
 UPLOAD_READ = {("UploadsTable", "dynamodb:GetItem"), ("UploadsTable", "dynamodb:UpdateItem"),
                ("StagingBucket/uploads/*", "s3:GetObject"), ("StagingBucket/uploads/*", "s3:DeleteObject")}
 RECORD = {("TransactionsTable", "dynamodb:PutItem")}
-# Idempotency-Key (partner.idempotency): one UpdateItem claims or returns the stored answer
+# Idempotency-Key (partner.edge.idempotency): one UpdateItem claims or returns the stored answer
 # (ReturnValuesOnConditionCheckFailure), others record the signatures and store the answer
 IDEMPOTENT = {("IdempotencyTable", "dynamodb:UpdateItem")}
 
@@ -306,7 +306,7 @@ def test_hash_key_use_is_generate_mac_only(template):
 
 
 def test_wallet_secrets_carry_the_context_the_policies_require():
-    from partner import wallets
+    from partner.store import wallets
 
     context = wallets.encryption_context("u1", "W1")
     assert context["purpose"] == WALLET_CONTEXT["kms:EncryptionContext:purpose"]

@@ -1,11 +1,11 @@
-"""partner.links: normalization of website / twitter / telegram and their six 400 codes."""
+"""partner.features.links: normalization of website / twitter / telegram and their six 400 codes."""
 
 from __future__ import annotations
 
 import pytest
 
-from partner import links
-from partner.errors import ApiError
+from partner.features import links
+from partner.core.errors import ApiError
 
 
 def code_of(field: str, value: str) -> str:

@@ -1,4 +1,4 @@
-"""The service logs through Powertools' Logger (partner.observability.make_logger): the lines
+"""The service logs through Powertools' Logger (partner.core.observability.make_logger): the lines
 keep the fields, key order and timestamp they had (the shape Powertools' Logger writes, which
 partner.jsonlog copied until issue 19), with the redaction, per-thread invocation keys and
 the operators' environment controls on top."""
@@ -18,8 +18,8 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.logging import logger as pt_logger_module
 
 from devstack.events import api_event, lambda_context
-from partner import observability
-from partner.observability import PartnerLogger, RedactingFormatter
+from partner.core import observability
+from partner.core.observability import PartnerLogger, RedactingFormatter
 
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}[+-]\d{4}$")
 CONTEXT_KEYS = ["cold_start", "function_name", "function_memory_size", "function_arn", "function_request_id",
@@ -183,7 +183,7 @@ def test_redacting_formatter_redacts_at_any_depth():
 
 def test_each_restored_copy_draws_its_own_debug_sample(monkeypatch):
     """SnapStart: the sampling draw made at init is not shared by every copy of the snapshot."""
-    from partner import snapshot
+    from partner.core import snapshot
 
     monkeypatch.setenv("POWERTOOLS_LOG_LEVEL", "INFO")
     monkeypatch.setenv("POWERTOOLS_LOGGER_SAMPLE_RATE", "0.5")

@@ -1,4 +1,4 @@
-"""partner.models: pydantic request models, strict types, the first problem's code, field and message,
+"""partner.edge.models: pydantic request models, strict types, the first problem's code, field and message,
 directly (`models.validate`, as the multipart forms use it) and through Powertools' resolver
 (`http.make_app`: `RequestValidationError` mapped by `models.invalid`), with the same answers."""
 
@@ -9,9 +9,10 @@ import json
 import pytest
 from devstack.events import api_event
 
-from partner import http, launch, models, trading
-from partner.errors import ApiError
-from partner.governance import content, writes
+from partner.edge import http, models
+from partner.features import launch, trading
+from partner.core.errors import ApiError
+from partner.features.governance import content, writes
 
 PK = "So11111111111111111111111111111111111111112"
 FEES = {"priorityFeeLamports": "1000", "tipLamports": "1000000"}

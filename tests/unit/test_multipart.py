@@ -1,4 +1,4 @@
-"""partner.multipart: fields, files, limits and the codes for broken forms."""
+"""partner.edge.multipart: fields, files, limits and the codes for broken forms."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import secrets
 
 import pytest
 
-from partner import multipart
-from partner.errors import ApiError
+from partner.edge import multipart
+from partner.core.errors import ApiError
 
 
 def encode(fields: dict[str, str] | list[tuple[str, str]] = (), files: list[tuple[str, str, str, bytes]] = (),

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from partner import launch, models, scopes, trading
-from partner.errors import CATALOGUE
-from partner.governance import content, writes
+from partner.core import scopes
+from partner.edge import models
+from partner.features import launch, trading
+from partner.core.errors import CATALOGUE
+from partner.features.governance import content, writes
 from tools import openapi
 
 ROOT = Path(__file__).resolve().parents[2]

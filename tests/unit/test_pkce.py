@@ -7,7 +7,7 @@ import hashlib
 
 import pytest
 
-from partner.oauth import pkce
+from partner.features.oauth import pkce
 
 # RFC 7636 appendix B: the 32 octets, the verifier they encode, and its S256 challenge.
 RFC_OCTETS = bytes([116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186,

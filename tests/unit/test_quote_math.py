@@ -1,4 +1,4 @@
-"""Property tests of the quote's math (partner.trading fills and bounds), the same functions the
+"""Property tests of the quote's math (partner.features.trading fills and bounds), the same functions the
 trade planners use: fills agree with the curve and pool math, bounds are the slippage-mode bounds,
 the price impact is exact."""
 
@@ -10,7 +10,7 @@ from types import SimpleNamespace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from partner import trading
+from partner.features import trading
 from partner.chain import curve as C
 from partner.chain import pool_math as PM
 from tests.unit.test_curve_math import curve_states

@@ -12,8 +12,8 @@ import threading
 from aws_lambda_powertools.event_handler import Response
 
 from devstack.events import api_event
-from partner import http
-from partner.errors import ApiError
+from partner.edge import http
+from partner.core.errors import ApiError
 
 
 def test_errors_and_unknown_routes_are_the_error_object():
@@ -73,7 +73,7 @@ def test_current_event_and_route_are_per_thread():
 
 def test_api_functions_use_powertools_and_pydantic_and_not_httpx():
     """Every API function answers through Powertools' event handler with pydantic validation
-    (docs/architecture.md, "Dependencies"); none imports httpx (partner.transport)."""
+    (docs/architecture.md, "Dependencies"); none imports httpx (partner.core.transport)."""
     root = __import__("pathlib").Path(__file__).resolve().parents[2]
     code = ("import importlib.util, json, sys\n"
             "out = {}\n"

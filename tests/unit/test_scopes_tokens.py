@@ -8,8 +8,9 @@ import secrets
 
 import pytest
 
-from partner import scopes, tokens
-from partner.errors import ApiError
+from partner.core import scopes
+from partner.store import tokens
+from partner.core.errors import ApiError
 
 SPEC_SCOPES = ("profile:read", "trade:execute", "governance:vote", "governance:propose", "coin:create")
 

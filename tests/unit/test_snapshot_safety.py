@@ -39,14 +39,14 @@ def problems(report: dict) -> list[str]:
     hooked = set(report["hooked"])
     for f in report["findings"]:
         if f["kind"] == "random module":
-            if f["module"] != "partner.snapshot":  # the one place that re-seeds it
+            if f["module"] != "partner.core.snapshot":  # the one place that re-seeds it
                 out.append(f"{f['module']}.{f['name']}: uses the `random` module; use `secrets`")
         elif f["module"] not in hooked:
             out.append(f"{f['module']}.{f['name']}: {f['kind']} created at init without an after-restore hook")
     for f in report["kept"]:
         out.append(f"{f['module']}.{f['name']}: {f['kind']} still referenced after the restore hooks ran")
     if report["secret"]:
-        out.append("partner.crypto: the KMS-derived hash secret exists before the snapshot")
+        out.append("partner.store.crypto: the KMS-derived hash secret exists before the snapshot")
     return out
 
 
@@ -54,7 +54,7 @@ def test_shared_layer_and_functions_are_snapshot_safe() -> None:
     report = run_scan()
     assert problems(report) == []
     # what it did find are the cases the hooks exist for (the warmed boto3 session)
-    assert {"partner.aws", "partner.crypto", "partner.transport", "partner.tls"} <= set(report["hooked"])
+    assert {"partner.store.aws", "partner.store.crypto", "partner.core.transport", "partner.core.tls"} <= set(report["hooked"])
     # the clients made before the snapshot stay, holding no credentials and no connection
     assert {f["name"] for f in report["kept_safe"]} == {"_session", "_clients['dynamodb']", "_clients['kms']",
                                                        "_clients['s3']"}
@@ -75,7 +75,7 @@ def test_scan_fails_on_planted_hazards(tmp_path: Path) -> None:
     sloppy = tmp_path / "sloppy_mod.py"
     sloppy.write_text(textwrap.dedent("""
         import httpx
-        from partner import snapshot
+        from partner.core import snapshot
         CLIENT = httpx.Client()
 
         @snapshot.after_restore
@@ -85,7 +85,7 @@ def test_scan_fails_on_planted_hazards(tmp_path: Path) -> None:
     keyed = tmp_path / "keyed_mod.py"  # a boto3 client with credentials of its own, kept across restore
     keyed.write_text(textwrap.dedent("""
         import boto3
-        from partner import snapshot
+        from partner.core import snapshot
         DDB = boto3.client("dynamodb", region_name="us-east-1", aws_access_key_id="AKIAINIT",
                            aws_secret_access_key="init-secret")
 
@@ -106,15 +106,16 @@ def test_scan_fails_on_credentials_resolved_before_the_snapshot(tmp_path: Path) 
     """The layer's own clients are flagged as soon as their credentials were resolved at init."""
     eager = tmp_path / "eager_mod.py"
     eager.write_text(textwrap.dedent("""
-        from partner import aws, snapshot
+        from partner.core import snapshot
+        from partner.store import aws
 
         @snapshot.before_snapshot
-        def resolve():  # registered last, so it runs first: before partner.aws.warm
+        def resolve():  # registered last, so it runs first: before partner.store.aws.warm
             aws.dynamodb()._request_signer._credentials.get_frozen_credentials()
     """))
     report = run_scan(eager, env={"AWS_ACCESS_KEY_ID": "AKIAINIT", "AWS_SECRET_ACCESS_KEY": "init-secret"})
     found = problems(report)
-    assert any(line.startswith("partner.aws._clients['dynamodb']:") and "still referenced" in line
+    assert any(line.startswith("partner.store.aws._clients['dynamodb']:") and "still referenced" in line
                for line in found), found
 
 
@@ -124,22 +125,23 @@ def test_hooks_reach_the_runtime_library(tmp_path: Path) -> None:
     fake.write_text("BEFORE, AFTER = [], []\n"
                     "def register_before_snapshot(fn, *a, **k): BEFORE.append(fn.__module__ + '.' + fn.__name__)\n"
                     "def register_after_restore(fn, *a, **k): AFTER.append(fn.__module__ + '.' + fn.__name__)\n")
-    code = ("import json, partner.aws, partner.crypto, partner.chain.rpc, snapshot_restore_py as s;"
+    code = ("import json, partner.store.aws, partner.store.crypto, partner.chain.rpc, snapshot_restore_py as s;"
             "print(json.dumps([s.BEFORE, s.AFTER]))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "shared")])})
     assert proc.returncode == 0, proc.stderr
     before, after = json.loads(proc.stdout)
-    assert "partner.aws.warm" in before and "partner.lazy.warm" in before
-    assert {"partner.snapshot._reseed_random", "partner.aws.restored", "partner.crypto.reset",
-            "partner.transport.reset", "partner.tls.reset"} <= set(after)
+    assert "partner.store.aws.warm" in before and "partner.core.lazy.warm" in before
+    assert {"partner.core.snapshot._reseed_random", "partner.store.aws.restored", "partner.store.crypto.reset",
+            "partner.core.transport.reset", "partner.core.tls.reset"} <= set(after)
 
 
 # ------------------------------------------------------------------ the hooks, called directly
 
 
 def test_after_restore_keeps_clients_without_credentials_secret_or_connections(monkeypatch: pytest.MonkeyPatch) -> None:
-    from partner import aws, crypto, snapshot, tls, transport
+    from partner.core import snapshot, tls, transport
+    from partner.store import aws, crypto
 
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIAINIT")
@@ -184,7 +186,8 @@ _answer_locally.signed = []
 
 def test_restored_copy_signs_with_the_credentials_of_its_own_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """Credentials are resolved on the first request after a restore, from that environment."""
-    from partner import aws, snapshot
+    from partner.core import snapshot
+    from partner.store import aws
 
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIAINIT")
@@ -207,7 +210,7 @@ def test_restored_copy_signs_with_the_credentials_of_its_own_environment(monkeyp
 
 
 def test_after_restore_reseeds_random() -> None:
-    from partner import snapshot
+    from partner.core import snapshot
 
     random.seed(1234)
     first = [random.random() for _ in range(4)]
@@ -219,7 +222,7 @@ def test_after_restore_reseeds_random() -> None:
 def test_lazy_module_defers_until_first_use_and_warm_loads_it(tmp_path: Path) -> None:
     (tmp_path / "slowmod.py").write_text("import sys\nsys.modules['__main__'].LOADED = True\nVALUE = 42\n")
     code = ("import sys, __main__; __main__.LOADED = False; sys.path.insert(0, %r)\n"
-            "from partner import lazy, snapshot\n"
+            "from partner.core import lazy, snapshot\n"
             "m = lazy.module('slowmod'); a = (__main__.LOADED, lazy.loaded('slowmod'))\n"
             "snapshot.run_before_snapshot(); b = (__main__.LOADED, lazy.loaded('slowmod'), m.VALUE)\n"
             "print(a, b)") % str(tmp_path)
@@ -234,7 +237,7 @@ def test_warm_makes_each_layer_call_without_network_or_credentials(monkeypatch: 
     sign with placeholder keys, parse) and none reaches a socket or resolves credentials."""
     import socket
 
-    from partner import aws
+    from partner.store import aws
 
     def refuse(*_a, **_k):
         raise AssertionError("the dry run opened a connection")

@@ -52,7 +52,7 @@ def test_api_5xx_alarm_watches_this_api_and_stage(template):
 def test_rpc_unavailable_alarm_watches_the_emf_rollup(template):
     alarm = _props(template, "RpcUnavailableAlarm")
     assert (alarm["Namespace"], alarm["MetricName"], alarm["Statistic"]) == ("PartnerApi", "RpcUnavailable", "Sum")
-    # the service-only dimension set partner.observability publishes RpcUnavailable under
+    # the service-only dimension set partner.core.observability publishes RpcUnavailable under
     assert alarm["Dimensions"] == [{"Name": "service", "Value": "partner-api"}]
     assert alarm["Threshold"] == {"Ref": "RpcUnavailableThreshold"}
     assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]

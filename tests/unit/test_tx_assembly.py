@@ -29,8 +29,8 @@ from partner.chain.tx import (
     network_fee,
     sign,
 )
-from partner.errors import ApiError
-from partner.wallets import KeypairSigner
+from partner.core.errors import ApiError
+from partner.store.wallets import KeypairSigner
 
 PAYER = Keypair()
 BLOCKHASH = Hash.new_unique()

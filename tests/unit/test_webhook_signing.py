@@ -8,7 +8,7 @@ import time
 import pytest
 from standardwebhooks import Webhook, WebhookVerificationError as ReferenceError_
 
-from partner import webhooks
+from partner.features import webhooks
 from partner_sdk import WebhookVerificationError, verify_webhook
 
 # the specification's test vector

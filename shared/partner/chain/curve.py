@@ -234,11 +234,6 @@ def sell_quote(state, tokens_in: int, fee_bps: int = DEFAULT_PROTOCOL_FEE_BPS) -
     return r.sol_out, r.fee
 
 
-def tokens_remaining(state) -> int:
-    """Real tokens still on sale before completion (for migration_threshold clamps)."""
-    return CurveState.of(state).real_token_reserves
-
-
 def sol_to_complete(state, fee_bps: int = DEFAULT_PROTOCOL_FEE_BPS) -> int:
     """Total lamports (fee included) a buy needs to take all remaining tokens."""
     s = CurveState.of(state)

@@ -34,8 +34,7 @@ DEFAULT_VOTE_DURATION_SECONDS = 600
 # the seven content fields, in flag / bit order (bit i of a field mask)
 CONTENT_FIELDS = ("name", "symbol", "image", "description", "website", "twitter", "telegram")
 ALL_FIELDS_MASK = (1 << len(CONTENT_FIELDS)) - 1
-# fields stored on-chain in CoinMetadata; the others live in the JSON at `uri`
-ONCHAIN_FIELDS = ("name", "symbol")
+# URI_FIELDS live in the JSON at `uri`; name and symbol are stored on-chain in CoinMetadata
 URI_FIELDS = ("image", "description", "website", "twitter", "telegram")
 
 

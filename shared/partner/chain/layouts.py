@@ -8,7 +8,6 @@ Adding a field: change the IDL, run `make idl`; nothing here changes.
 """
 from __future__ import annotations
 
-import hashlib
 import struct
 from dataclasses import dataclass
 from typing import ClassVar
@@ -22,10 +21,6 @@ from .idl import LAUNCHPAD, POOL, IdlAccount, LayoutError  # noqa: F401 (LayoutE
 NAME_MAX_BYTES = LAUNCHPAD.capacity("CoinMetadata", "name")        # 32
 SYMBOL_MAX_BYTES = LAUNCHPAD.capacity("CoinMetadata", "symbol")    # 10
 URI_MAX_BYTES = LAUNCHPAD.capacity("CoinMetadata", "uri")          # 200
-
-
-def account_discriminator(name: str) -> bytes:
-    return hashlib.sha256(f"account:{name}".encode()).digest()[:8]
 
 
 def _pk(b: bytes) -> Pubkey:

@@ -1,4 +1,4 @@
-"""Sync Solana JSON-RPC and block-engine client over partner.transport, with solders' request types.
+"""Sync Solana JSON-RPC and block-engine client over partner.core.transport, with solders' request types.
 
 Requests are built with `solders.rpc.requests` and successful responses parsed with
 `solders.rpc.responses`; JSON-RPC errors are read from the raw body so preflight
@@ -24,8 +24,8 @@ from solders.signature import Signature
 from solders.commitment_config import CommitmentLevel
 from solders.transaction import Transaction, VersionedTransaction
 
-from partner import observability, transport
-from partner.errors import ApiError
+from partner.core import observability, transport
+from partner.core.errors import ApiError
 
 JSON_HEADERS = {"Content-Type": "application/json"}
 

@@ -12,7 +12,7 @@ from solders.rpc import requests as rq
 from partner.chain import programs as P
 from partner.chain.layouts import BondingCurve, Global, Pool, decode_owned, token_account_amount
 from partner.chain.rpc import Rpc
-from partner.errors import ApiError
+from partner.core.errors import ApiError
 
 CLOCK_SYSVAR = Pubkey.from_string("SysvarC1ock11111111111111111111111111111111")
 

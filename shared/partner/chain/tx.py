@@ -21,8 +21,8 @@ from solders.transaction import Transaction
 from partner.chain import instructions as ix
 from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, Rpc, RpcError, unavailable
-from partner.errors import ApiError
-from partner.wallets import Signer
+from partner.core.errors import ApiError
+from partner.store.wallets import Signer
 
 PACKET_DATA_SIZE = 1232
 DEFAULT_UNITS = 200_000

@@ -7,7 +7,7 @@ network takes the second for the first (`AlreadyProcessed`) although it never ra
 Guarantee: each trade and governance write puts `partner:<request id>` in an SPL Memo instruction
 (v2, no accounts: it only logs the text). The request id is API Gateway's
 `requestContext.requestId`, which API Gateway assigns uniquely to every request (bound by
-`partner.http.entry`, see `partner.requestid`), so two requests never carry the same memo and
+`partner.edge.http.entry`, see `partner.core.requestid`), so two requests never carry the same memo and
 their transactions' bytes, hence signatures, always differ. A caller outside a request (a script,
 a test calling the domain directly) gets 128 random bits from `secrets` instead. It costs no
 call, and the memo ties each transaction on-chain to its request's log line (the logs'
@@ -24,7 +24,7 @@ import secrets
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
-from partner import requestid
+from partner.core import requestid
 
 MEMO_PROGRAM_ID = Pubkey.from_string("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr")
 MEMO_PREFIX = "partner:"

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from partner.errors import ApiError
-from partner.settings import get_settings
+from partner.core.errors import ApiError
+from partner.core.settings import get_settings
 from partner.store import auth, ddb
 
 TOUCH_EVERY = 3600  # last_used is recorded at most once an hour per grant

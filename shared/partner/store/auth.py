@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from partner.errors import ApiError
-from partner.settings import get_settings
+from partner.core.errors import ApiError
+from partner.core.settings import get_settings
 from partner.store import ddb
 
 GRACE_SECONDS = 86_400  # items outlive their expiry a day, so replays are still recognised

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from partner.settings import get_settings
+from partner.core.settings import get_settings
 from partner.store import ddb
 
 

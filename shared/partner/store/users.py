@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from partner import clock
-from partner.settings import get_settings
+from partner.core import clock
+from partner.core.settings import get_settings
 from partner.store import ddb
 
 

@@ -1,0 +1,320 @@
+"""Logs, metrics and traces, wired once into `partner.edge.http.entry` (and the migrator).
+
+* Logger: Powertools' `Logger` (structured JSON lines on stdout) with a redacting
+  formatter. Every line is scrubbed before and after serialization: values matching
+  `app_(at|rt|ac|sk|ss)_...` (tokens, codes, API keys, sessions) become
+  `app_xx_[REDACTED]`, and the values under sensitive keys (`Authorization`, `Cookie`,
+  `Set-Cookie`, `client_secret`, `code_verifier`, ... in any case, at any depth, also inside
+  `headers`/`multiValueHeaders`) become `[REDACTED]`. The correlation id is API Gateway's
+  request id (`correlation_paths.API_GATEWAY_REST`). The keys of one invocation (Lambda
+  context, cold start, correlation id) are Powertools' thread-safe keys (a context
+  variable: the devstack serves requests on threads, Lambda one at a time), removed when
+  the invocation ends. Operators' controls are Powertools' own: `POWERTOOLS_LOG_LEVEL` (else
+  `LOG_LEVEL`; Lambda's `AWS_LAMBDA_LOG_LEVEL` wins; an unknown name means INFO),
+  `POWERTOOLS_LOGGER_SAMPLE_RATE`, `POWERTOOLS_LOGGER_LOG_EVENT`.
+* Metrics: Powertools' `Metrics` on its CloudWatch EMF provider, namespace
+  `POWERTOOLS_METRICS_NAMESPACE` (template: `PartnerApi`). Domain code calls
+  `count(name, **dimensions)` where the event happens; each invocation keeps its own
+  `Metrics` objects, one per dimension set, each with its own provider and storage (never
+  Powertools' class-level shared storage: the threaded devstack serves several invocations at
+  once), and flushes them when it ends, one EMF blob per dimension set.
+  Outside an instrumented invocation (partnerctl, unit tests of domain code) counts are
+  dropped. Emitted only inside Lambda (`AWS_LAMBDA_FUNCTION_NAME`) unless
+  `POWERTOOLS_METRICS_DISABLED=false` asks for them elsewhere (tests), and never when it
+  is true (nor under `POWERTOOLS_DEV` without it: Powertools' rule).
+* Tracer: Powertools' Tracer, built lazily on the first invocation, only inside Lambda
+  and only when the X-Ray SDK is importable. With SnapStart its modules are imported
+  before the snapshot (`_warm_tracer`); the tracer itself, which holds the X-Ray daemon's
+  socket, is built after restore.
+
+Metric names (all Count, dimension `service` plus those listed):
+  Requests        endpoint, status, code   one per API invocation (`code` = error code or `ok`)
+  Trades          venue, kind              a trade the network accepted
+  RateLimited     layer                    `bucket` (per-endpoint/IP), `tier`, `lockout`
+  RpcUnavailable  upstream                 `rpc` or `block_engine`; also rolled up on `service` alone
+  SigningFailures                          `wallet_sign_failed` answers
+  Migrations      status                   one per mint the migrator handled
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import AmazonCloudWatchEMFProvider
+
+import partner
+from partner.core import snapshot
+
+SERVICE = "partner-api"
+NAMESPACE = "PartnerApi"
+REDACTED = "[REDACTED]"
+
+SECRET_VALUE = re.compile(r"app_(at|rt|ac|sk|ss)_[A-Za-z0-9_-]+")
+# form/query/cookie fragments of other secrets that carry no app_ prefix
+SECRET_PARAM = re.compile(r"(?i)\b(client_secret|code_verifier|password)=[^&\s\"';,]+")
+SENSITIVE_KEYS = frozenset({
+    "authorization", "cookie", "set-cookie", "x-api-key", "proxy-authorization",
+    "client_secret", "code_verifier", "access_token", "refresh_token", "api_key", "password",
+})
+
+
+def scrub_text(text: str) -> str:
+    text = SECRET_VALUE.sub(lambda m: f"app_{m.group(1)}_{REDACTED}", text)
+    return SECRET_PARAM.sub(lambda m: f"{m.group(1)}={REDACTED}", text)
+
+
+def scrub(value: Any) -> Any:
+    """A copy of `value` with sensitive keys' values and secret-looking strings redacted."""
+    if isinstance(value, dict):
+        return {k: (REDACTED if isinstance(k, str) and k.lower() in SENSITIVE_KEYS and v is not None else scrub(v))
+                for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [scrub(v) for v in value]
+    if isinstance(value, str):
+        return scrub_text(value)
+    return value
+
+
+class RedactingFormatter(LambdaPowertoolsFormatter):
+    """Powertools' JSON formatter; the structure and then the serialized line are scrubbed."""
+
+    def serialize(self, log: dict[str, Any]) -> str:
+        return scrub_text(super().serialize(scrub(log)))
+
+
+class PartnerLogger(Logger):
+    """Powertools' Logger whose per-invocation keys are per thread (and per invocation).
+
+    `inject_lambda_context` and `set_correlation_id` store their keys with `append_keys`;
+    here that is Powertools' `thread_safe_append_keys` (a context variable), so a request
+    served on one devstack thread never puts its ids on another's lines. The keys are
+    cleared when the decorated invocation ends."""
+
+    def append_keys(self, **additional_keys: object) -> None:
+        self.thread_safe_append_keys(**additional_keys)
+
+    def get_correlation_id(self) -> str | None:
+        return self.thread_safe_get_current_keys().get("correlation_id")
+
+    def inject_lambda_context(self, lambda_handler: Callable[..., Any] | None = None, **options: Any) -> Any:
+        if lambda_handler is None:
+            return functools.partial(self.inject_lambda_context, **options)
+        injected = super().inject_lambda_context(lambda_handler, **options)
+
+        @functools.wraps(lambda_handler)
+        def _run(event: Any, context: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return injected(event, context, *args, **kwargs)
+            finally:
+                self.thread_safe_clear_keys()
+
+        return _run
+
+
+def _level() -> str | None:
+    """None (Powertools reads the environment) unless the level named there is unknown: INFO."""
+    name = (os.getenv("POWERTOOLS_LOG_LEVEL") or os.getenv("LOG_LEVEL") or "").upper()
+    return None if not name or name in logging.getLevelNamesMapping() else "INFO"
+
+
+_loggers: list[PartnerLogger] = []
+
+
+def make_logger(service: str = SERVICE) -> PartnerLogger:
+    log = PartnerLogger(service=service, level=_level(), logger_formatter=RedactingFormatter())
+    log._logger.propagate = False  # one line per record: stdout only, never again through the root logger
+    _loggers.append(log)
+    return log
+
+
+@snapshot.after_restore
+def _resample() -> None:
+    # POWERTOOLS_LOGGER_SAMPLE_RATE: the DEBUG-or-not draw was made at init, so every copy
+    # restored from one snapshot would share it for its first invocation; each draws its own
+    # (after partner.core.snapshot re-seeded `random`)
+    for log in _loggers:
+        if log.sampling_rate:
+            log.refresh_sample_rate_calculation()
+
+
+logger = make_logger(SERVICE)
+
+
+# ---------------------------------------------------------------- metrics
+
+_local = threading.local()
+
+
+def _metrics_enabled() -> bool:
+    flag = os.getenv("POWERTOOLS_METRICS_DISABLED", "").strip().lower()
+    if flag in ("1", "true", "yes", "on"):
+        return False
+    return flag in ("0", "false", "no", "off") or bool(os.getenv("AWS_LAMBDA_FUNCTION_NAME"))
+
+
+# metric -> extra, coarser dimension set it is also published under (for alarms)
+ROLLUPS = {"RpcUnavailable": ("service",)}
+
+
+def _metrics(dimensions: dict[str, str]) -> Metrics:
+    """A Powertools `Metrics` with its own provider and storage (not the class-level one every
+    `Metrics()` shares), for one dimension set of one invocation."""
+    provider = AmazonCloudWatchEMFProvider(namespace=os.getenv("POWERTOOLS_METRICS_NAMESPACE") or NAMESPACE,
+                                           service=SERVICE)
+    for name, value in dimensions.items():
+        provider.add_dimension(name=name, value=value)
+    return Metrics(provider=provider)
+
+
+def count(name: str, value: int = 1, /, **dimensions: str) -> None:
+    """Count `name` with `dimensions` for the current invocation (dropped outside one)."""
+    pending: dict[tuple, Metrics] | None = getattr(_local, "pending", None)
+    if pending is None:
+        return
+    key = tuple(sorted((k, str(v)) for k, v in dimensions.items()))
+    metrics = pending.get(key)
+    if metrics is None:
+        metrics = pending[key] = _metrics(dict(key))
+    metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
+
+
+def _flush(pending: dict[tuple, Metrics]) -> None:
+    if not pending or not _metrics_enabled():
+        return
+    for dims, metrics in pending.items():
+        if dims:  # a metric with its own dimensions is also published under its roll-up set
+            for rollup in sorted({ROLLUPS[name] for name in metrics.provider.metric_set if name in ROLLUPS}):
+                metrics.provider.add_dimensions(**{dim: SERVICE for dim in rollup})
+        metrics.flush_metrics()
+
+
+class _Invocation:
+    """Collects counts for one invocation; nests (an inner one adds to the outer)."""
+
+    def __enter__(self) -> _Invocation:
+        self.outer = getattr(_local, "pending", None)
+        if self.outer is None:
+            _local.pending = {}
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.outer is None:
+            pending, _local.pending = _local.pending, None
+            try:
+                _flush(pending)
+            except Exception:  # never let telemetry fail a request
+                logger.warning("metrics flush failed", exc_info=True)
+
+
+def invocation() -> _Invocation:
+    return _Invocation()
+
+
+# ---------------------------------------------------------------- tracer
+
+_tracer: Any = None
+_tracer_lock = threading.Lock()
+
+
+def _tracing() -> bool:
+    if not os.getenv("AWS_LAMBDA_FUNCTION_NAME") or os.getenv("POWERTOOLS_TRACE_DISABLED", "").lower() == "true":
+        return False
+    import importlib.util  # optional package: the X-Ray SDK exists only in the Lambda layer
+
+    return importlib.util.find_spec("aws_xray_sdk") is not None
+
+
+@snapshot.before_snapshot
+def _warm_tracer() -> None:
+    if _tracing():
+        import aws_lambda_powertools.tracing  # noqa: F401 - imported for the snapshot
+        import aws_xray_sdk.ext.httplib  # noqa: F401
+
+
+def tracer() -> Any | None:
+    """The Powertools Tracer, or None outside Lambda or without the X-Ray SDK (built once)."""
+    global _tracer
+    if _tracer is None:
+        with _tracer_lock:
+            if _tracer is None:
+                _tracer = False
+                if _tracing():
+                    from aws_lambda_powertools.tracing import Tracer
+                    from aws_xray_sdk.ext.httplib import add_ignored
+
+                    # httplib: the RPC node, block engine and pin server (partner.core.transport);
+                    # AWS calls are traced by the botocore patch, not twice
+                    add_ignored(subclass="botocore.awsrequest.AWSHTTPConnection")
+                    _tracer = Tracer(service=SERVICE, patch_modules=("botocore", "httplib"))
+    return _tracer or None
+
+
+# ---------------------------------------------------------------- handler wrapper
+
+def _endpoint(event: dict) -> str:
+    return str(event.get("resource") or event.get("path") or "unknown")[:120]
+
+
+def instrument_api(handler: Callable[[dict, Any], dict], outcome: Callable[[], str | None]) -> Callable[[dict, Any], dict]:
+    """Wrap an API Gateway handler: request logging context, one access line, metrics, a trace span.
+
+    `outcome()` gives the error code the request ended with (None for success).
+    """
+    partner.init_done()
+    @functools.wraps(handler)
+    def _run(event: dict, context: Any) -> dict:
+        started = time.perf_counter()
+        endpoint = _endpoint(event)
+        with invocation():
+            t = tracer()
+            if t is not None:
+                with t.provider.in_subsegment(f"## {endpoint}") as segment:
+                    response = handler(event, context)
+                    segment.put_annotation("endpoint", endpoint)
+                    segment.put_annotation("status", int(response.get("statusCode", 0)))
+            else:
+                response = handler(event, context)
+            status = int(response.get("statusCode", 0))
+            code = outcome() or ("ok" if status < 400 else "error")
+            count("Requests", endpoint=endpoint, status=str(status), code=code)
+            if code == "wallet_sign_failed":
+                count("SigningFailures")
+            logger.info("request", extra={
+                "endpoint": endpoint, "method": event.get("httpMethod"), "status": status, "code": code,
+                "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+            })
+        return response
+
+    injected = logger.inject_lambda_context(_run, correlation_id_path=correlation_paths.API_GATEWAY_REST)
+
+    @functools.wraps(handler)
+    def lambda_handler(event: dict, context: Any) -> dict:
+        if getattr(context, "aws_request_id", None) is None:  # a bare call without a Lambda context
+            return _run(event, context)
+        return injected(event, context)
+
+    return lambda_handler
+
+
+def instrument_scheduled(handler: Callable[[dict, Any], Any]) -> Callable[[dict, Any], Any]:
+    """Metrics for a scheduled function (the migrator): counts flushed when it returns."""
+    partner.init_done()
+
+    @functools.wraps(handler)
+    def _run(event: dict, context: Any) -> Any:
+        with invocation():
+            return handler(event, context)
+
+    return _run
+

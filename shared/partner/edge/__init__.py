@@ -1,0 +1,1 @@
+"""The HTTP edge: admission, resolver and error mapping, request/response models, idempotency, limits."""

@@ -1,0 +1,324 @@
+"""`Idempotency-Key` on every /partner/v1 write: a retry gets the first answer, never a second send.
+
+A write that carries the header runs under a claim, one item of the idempotency table:
+
+    pk           IDEM#<client>#<user>#<sha256(key)>   (keys are scoped to client and user)
+    fp           sha256 of method, route and the canonical body (JSON: parsed and re-serialized with
+                 sorted keys; multipart: every text field and the sha256 of every file's bytes)
+    state        running | done
+    owner        a random token of the invocation that holds the claim
+    lease_until  while running: when another invocation may take the claim over
+    signatures   what `presend.before_send` recorded before the first byte was sent (+ lvbh, kind, mint)
+    status, body, headers      the stored answer, once done
+    expires_at   24 hours after the claim (TTL; also checked on every read, TTL deletes lazily)
+
+1. Claim: one conditional UpdateItem ("no live item under this key"), before anything is built.
+   On a failed condition the same call returns the item as it is
+   (ReturnValuesOnConditionCheckFailure), so a replay costs one call too:
+   - another request under the key (method, route or body differ) -> 422 idempotency_key_reused
+   - done -> the stored answer, byte for byte, with `idempotent-replayed: true`
+   - running, lease live -> 409 idempotency_key_in_use (retryable, retry-after)
+   - running, lease over -> take the claim over (conditional on the old owner). If the claim holds
+     signatures, the first invocation may have sent them: nothing is built or sent again; the answer
+     is what the chain says about them (see `recovered_answer`: a trade that landed gets the 200 it
+     would have had), and it is stored.
+2. Run the write. Its final answer (200, or an error after admission and validation: delegation,
+   caps, venue, chain, a 5xx once something may be in flight) is stored with the status, the body
+   and the headers the partner needs (all but the bucket's `x-ratelimit-*`, which a replay takes
+   from the bucket of the moment: replays still pass admission and count against the rate limits).
+
+A stored answer never says `retryable: true`: a retry with the key only replays it (issue 17).
+- Before anything was sent (presend had not finished: `sending`), an answer that
+  invites a retry (any 5xx, such as the RPC down before the send or a failed write of the
+  transaction record; a 429, coin create's launch cooldown; a retryable 4xx, such as 409
+  `migration_pending`) is not stored: the claim is released, so the retry with the same key runs.
+- Once presend finished, anything may be in flight: the answer is stored and says
+  `retryable: false` (a 502 with the signature says so anyway: spec retry rule 5).
+
+Answers before the claim (401, 429, 403 scope, 400 including a malformed key) are not stored and do
+not use the key up.
+
+The lease is 60 s: a write cannot run longer than its function (Timeout 29 s, the longest step is
+the governance wait for `processed`, at most 20 s), so when the lease is over the first invocation
+is gone; 60 s leaves room for clock differences between invocations. Every write of the owner is
+conditional on still owning the claim: the signatures are recorded only while the lease is live, so
+a takeover either sees them or the owner's recording fails (and then the owner sends nothing).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from partner.core import clock
+from partner.core.errors import ApiError
+from partner.core.settings import get_settings
+from partner.store import ddb
+
+if TYPE_CHECKING:
+    from partner.edge.access import Principal
+    from partner.store.txrecords import Outgoing
+
+HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "idempotent-replayed"
+MAX_KEY_LENGTH = 255
+RETENTION_SECONDS = 24 * 3600
+LEASE_SECONDS = 60
+IN_USE_RETRY_AFTER = 1
+_STORED_HEADERS_SKIP = ("x-ratelimit-",)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """An answer as it was given: replayed byte for byte."""
+
+    status: int
+    body: str
+    headers: dict[str, str]
+
+
+@dataclass
+class Claim:
+    pk: str
+    owner: str
+    recovery: Stored | None = None  # set when a takeover found signatures: answer this, run nothing
+    sent: bool = False  # presend finished: from here on something may be in flight (`sending`)
+
+
+_current: contextvars.ContextVar[Claim | None] = contextvars.ContextVar("idempotency_claim", default=None)
+
+
+# ------------------------------------------------------------------ the header and the fingerprint
+
+
+def key_from(headers: dict[str, str] | None, multi: dict[str, list[str]] | None = None) -> str | None:
+    """The request's key, None without the header; a malformed or repeated one is 400 invalid_input."""
+    values = [v for name, vs in (multi or {}).items() if name.lower() == HEADER.lower() for v in (vs or [])]
+    if len(values) > 1:
+        raise ApiError("invalid_input", "Send one Idempotency-Key header.", field=HEADER)
+    value = values[0] if values else next((v for n, v in (headers or {}).items() if n.lower() == HEADER.lower()),
+                                          None)
+    if value is None:
+        return None
+    if not 1 <= len(value) <= MAX_KEY_LENGTH or not all(" " <= ch <= "~" for ch in value):
+        raise ApiError("invalid_input", "Idempotency-Key must be 1 to 255 printable ASCII characters.",
+                       field=HEADER)
+    return value
+
+
+def json_digest(body: str | bytes | None) -> str:
+    """The canonical JSON body: parsed, then serialized with sorted keys and no spaces."""
+    data = json.loads(body or "null")
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def form_digest(fields: dict[str, str], files: dict[str, bytes]) -> str:
+    """A multipart body: its text fields and the bytes of its files (not file names or declared types,
+    which the service does not read)."""
+    canonical = json.dumps({"fields": fields, "files": {n: hashlib.sha256(d).hexdigest() for n, d in files.items()}},
+                           sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def fingerprint(method: str, route: str, body_digest: str) -> str:
+    return hashlib.sha256(f"{method.upper()}\n{route}\n{body_digest}".encode()).hexdigest()
+
+
+def claim_pk(principal: Principal, key: str) -> str:
+    return f"IDEM#{principal.client.client_id}#{principal.user.user_id}#{hashlib.sha256(key.encode()).hexdigest()}"
+
+
+# ------------------------------------------------------------------ claim
+
+
+def _table() -> str:
+    table = get_settings().idempotency_table
+    if not table:
+        raise ApiError("internal", "Idempotency keys are not configured on this deployment.", retryable=False)
+    return table
+
+
+def _in_use() -> ApiError:
+    return ApiError("idempotency_key_in_use", headers={"retry-after": str(IN_USE_RETRY_AFTER)},
+                    retryAfterSeconds=IN_USE_RETRY_AFTER,
+                    action="Wait retry-after, then send the same request with the same key again.")
+
+
+def claim(principal: Principal, key: str, fp: str) -> Claim | Stored:
+    """Claim `key` for this request: a Claim to run under, or the stored answer to replay."""
+    table, pk = _table(), claim_pk(principal, key)
+    for _ in range(3):  # a claim that expires or changes hands between two reads: look again
+        now = int(clock.now())
+        owner = secrets.token_hex(16)
+        ok, current = ddb.update_or_current(
+            table, pk,
+            "SET fp = :fp, #s = :running, #o = :owner, lease_until = :lease, expires_at = :exp, created_at = :now "
+            "REMOVE signatures, lvbh, kind, mint, #st, body, hdrs",
+            condition="attribute_not_exists(pk) OR expires_at <= :now",
+            names={"#s": "state", "#o": "owner", "#st": "status"},
+            vals={":fp": fp, ":running": "running", ":owner": owner, ":lease": now + LEASE_SECONDS,
+                  ":exp": now + RETENTION_SECONDS, ":now": now},
+        )
+        if ok:
+            return Claim(pk, owner)
+        if current is None:
+            continue
+        if current.get("fp") != fp:
+            raise ApiError("idempotency_key_reused",
+                           action="Use a new Idempotency-Key for a different request.")
+        if current.get("state") == "done":
+            return Stored(int(current["status"]), current["body"], dict(current.get("hdrs") or {}))
+        if int(current.get("lease_until", 0)) > now:
+            raise _in_use()
+        taken = _take_over(table, pk, current, owner, now)
+        if taken is not None:
+            return taken
+    raise _in_use()
+
+
+def _take_over(table: str, pk: str, current: dict[str, Any], owner: str, now: int) -> Claim | None:
+    """The lease ran out: the first invocation is gone. Take the claim (None: someone else did)."""
+    ok, _ = ddb.update_or_current(
+        table, pk, "SET #o = :owner, lease_until = :lease",
+        condition="#o = :old AND #s = :running",
+        names={"#o": "owner", "#s": "state"},
+        vals={":owner": owner, ":old": current.get("owner", ""), ":running": "running",
+              ":lease": now + LEASE_SECONDS},
+    )
+    if not ok:
+        return None
+    taken = Claim(pk, owner)
+    signatures = list(current.get("signatures") or [])
+    if signatures:  # the first invocation may have sent these: answer with them, send nothing
+        taken.recovery = recovered_answer(signatures, int(current.get("lvbh", 0)), current.get("kind"),
+                                          current.get("mint"))
+    return taken
+
+
+TRADE_KINDS = ("buy", "buy_exact_out", "sell")
+
+
+def recovered_answer(signatures: list[str], last_valid_block_height: int, kind: str | None = None,
+                     mint: str | None = None) -> Stored:
+    """What a takeover answers for a send whose answer was lost, from what the chain says now:
+
+    - a trade that landed without error -> the 200 the trade would have answered (its body is
+      the signature, the mint and `submitted`, all known), byte for byte;
+    - every transaction unseen and its blockhash expired: it never landed and never will ->
+      422 tx_expired (rebuild and send again, under a new key);
+    - one landed with an error -> 422 tx_failed with the chain's error;
+    - otherwise (pending; a landed governance write or launch, whose full answer is not known here;
+      or the chain cannot tell now) -> the ambiguous 502 rpc_unavailable a timeout after sending
+      answers, with the signature(s) to reconcile.
+    """
+    ids = {"signature": signatures[0]} if len(signatures) == 1 else {"signature": signatures[0],
+                                                                      "signatures": signatures}
+    statuses: list[dict[str, Any] | None] | None = None
+    expired = False
+    try:
+        from solders.signature import Signature
+
+        from partner.chain.rpc import Rpc
+
+        chain = Rpc(get_settings().rpc_url, timeout=5.0)
+        statuses = chain.signature_statuses([Signature.from_string(s) for s in signatures])
+        if all(s is None for s in statuses):
+            expired = chain.call("getBlockHeight") > last_valid_block_height
+    except Exception:  # noqa: BLE001 - the chain cannot tell now: the ambiguous answer below
+        statuses = None
+    landed = statuses is not None and all(s is not None and s.get("err") is None for s in statuses)
+    if landed and kind in TRADE_KINDS and mint:
+        return _json_answer(200, {"signature": signatures[0], "mint": mint, "status": "submitted"}, {})
+    if statuses is not None and expired:
+        error = ApiError("tx_expired", "An earlier attempt with this Idempotency-Key sent this transaction; it "
+                                       "expired without landing.", **ids, retryable=False,  # stored: final
+                         action="Nothing landed. Send the write again under a new Idempotency-Key.")
+    elif statuses is not None and any(s is not None and s.get("err") is not None for s in statuses):
+        failed = next(s for s in statuses if s is not None and s.get("err") is not None)
+        error = ApiError("tx_failed", "An earlier attempt with this Idempotency-Key sent this transaction; it "
+                                      "failed on-chain.", **ids, chainError=failed["err"])
+    else:
+        error = ApiError("rpc_unavailable", "An earlier attempt with this Idempotency-Key sent this transaction "
+                                            "and its answer was lost; it may have landed.", **ids,
+                         action="Check the signature's status before resending.")
+    return _json_answer(error.status, error.body(), error.headers)
+
+
+def _json_answer(status: int, body: Any, headers: dict[str, str]) -> Stored:
+    """What `http.json_response(status, body, headers)` answers, as stored (http imports this module)."""
+    return Stored(status, json.dumps(body, separators=(",", ":")),
+                  stored_headers({**headers, "Content-Type": headers.get("Content-Type", "application/json")}))
+
+
+# ------------------------------------------------------------------ while running
+
+
+def current() -> Claim | None:
+    return _current.get()
+
+
+def activate(c: Claim | None) -> contextvars.Token:
+    return _current.set(c)
+
+
+def deactivate(token: contextvars.Token) -> None:
+    _current.reset(token)
+
+
+def record_send(outgoing: Outgoing) -> None:
+    """presend step: put the signatures on the request's claim before they are sent (no key: nothing).
+    Only while the claim is still this invocation's; otherwise nothing may be sent."""
+    c = _current.get()
+    if c is None:
+        return
+    ok = ddb.update(
+        _table(), c.pk, "SET signatures = :sigs, lvbh = :lvbh, kind = :kind, mint = :mint",
+        condition="#o = :me AND lease_until > :now",
+        names={"#o": "owner"},
+        vals={":sigs": list(outgoing.signatures), ":lvbh": outgoing.last_valid_block_height,
+              ":kind": outgoing.kind, ":mint": outgoing.mint or "", ":me": c.owner, ":now": int(clock.now())},
+    )
+    if ok is None:
+        raise ApiError("internal", "This request's Idempotency-Key claim ran out before sending; nothing was sent.")
+
+
+def sending() -> None:
+    """presend's last step: everything is durable and the send starts now; from here on the write
+    may be in flight, so its answer is stored and final (no key: nothing)."""
+    c = _current.get()
+    if c is not None:
+        c.sent = True
+
+
+def stored_headers(headers: dict[str, Any] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, value in (headers or {}).items():
+        if name.lower().startswith(_STORED_HEADERS_SKIP):
+            continue
+        out[name] = ", ".join(value) if isinstance(value, list) else str(value)
+    return out
+
+
+def release(c: Claim) -> None:
+    """Give the key back unused (nothing was sent, and the answer invites a retry: a 5xx, a 429, a
+    retryable 4xx): the item expires now, so the next request with the key claims it afresh."""
+    ddb.update(_table(), c.pk, "SET expires_at = :gone REMOVE lease_until", condition="#o = :me",
+               names={"#o": "owner"}, vals={":gone": 0, ":me": c.owner})
+
+
+def finish(c: Claim, answer: Stored) -> bool:
+    """Store the final answer (only while the claim is this invocation's)."""
+    out = ddb.update(
+        _table(), c.pk, "SET #s = :done, #st = :status, body = :body, hdrs = :hdrs, done_at = :now "
+                        "REMOVE lease_until",
+        condition="#o = :me",
+        names={"#s": "state", "#st": "status", "#o": "owner"},
+        vals={":done": "done", ":status": answer.status, ":body": answer.body, ":hdrs": answer.headers,
+              ":me": c.owner, ":now": int(clock.now())},
+    )
+    return out is not None

@@ -1,0 +1,193 @@
+"""Request models: pydantic v2, the one declaration of each request body.
+
+Powertools' resolver (`http.make_app`, `enable_validation=True`) validates a JSON body against
+the route's model, and the OpenAPI document (`tools/openapi.py`) comes from the same models.
+Amounts are integer strings in base units (digits only, matched in full: `$` would also match
+before a final newline; at most u64 max); a decimal, a number, a sign or whitespace (a
+trailing newline too) is `invalid_input`. Unknown fields are refused; types are strict (a
+number is not a string, a string or 1.0 not an integer).
+
+    class VoteRequest(WriteFields):
+        proposal: Address
+        side: Literal["yes", "no"]
+        amount: PositiveAmount
+        voter: Address | None = None       # absent or null -> None
+
+`invalid(errors, special)` turns pydantic's errors into the API's: the first problem is
+`invalid_input` naming its `field` (`partnerFeeBps.int` below a union member), or the field's
+own code from `special`; messages are pydantic's ("Field required", "Input should be a valid
+string", "Value error, ..."), an unknown field's "unknown field". Each `Annotated` type carries
+its rule as a JSON-Schema fragment for the document (`WithJsonSchema`), not as a second check.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, TypeVar
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import WithJsonSchema
+
+from partner.core.errors import ApiError
+from partner.core.limits import MAX_PRIORITY_FEE, MIN_PRIORITY_FEE, MIN_TIP, check_address
+
+U64_MAX = 2**64 - 1
+_DIGITS = re.compile(r"[0-9]+")  # with fullmatch: `$` also matches before a trailing newline
+BASE58_PATTERN = r"^[1-9A-HJ-NP-Za-km-z]{32,44}$"
+SIGNATURE_PATTERN = r"^[1-9A-HJ-NP-Za-km-z]{64,88}$"
+
+
+# ------------------------------------------------------------------ value rules
+
+
+def _amount(value: str) -> str:
+    if not _DIGITS.fullmatch(value) or len(value) > 20 or int(value) > U64_MAX:
+        raise ValueError("must be an integer string of base units (no sign, no decimals) within u64")
+    return value
+
+
+def _positive(value: str) -> str:
+    if int(_amount(value)) == 0:
+        raise ValueError("must be greater than 0")
+    return value
+
+
+def _at_least(minimum: int):
+    def check(value: str) -> str:
+        if int(_amount(value)) < minimum:
+            raise ValueError(f"must be at least {minimum}")
+        return value
+    return check
+
+
+def _priority_fee(value: str) -> str:
+    _at_least(MIN_PRIORITY_FEE)(value)
+    if int(value) > MAX_PRIORITY_FEE:  # the compute-unit price would not fit u64
+        raise ValueError(f"must be at most {MAX_PRIORITY_FEE}")
+    return value
+
+
+# ------------------------------------------------------------------ the rules as JSON Schema (document only)
+
+
+def _at_most(bound: str) -> str:
+    """A regex (no anchors) for a digit string of exactly len(bound) digits <= bound."""
+    parts = []
+    for i, digit in enumerate(bound):
+        d = int(digit)
+        if d == 0:
+            continue
+        rest = len(bound) - i - 1
+        low = "0" if d == 1 else f"[0-{d - 1}]"
+        parts.append(bound[:i] + low + (f"[0-9]{{{rest}}}" if rest else ""))
+    parts.append(bound)
+    return "|".join(parts)
+
+
+def amount_pattern(minimum: int = 0, maximum: int | None = None) -> str:
+    """The JSON-Schema pattern of an integer string of base units, in u64 (or at most `maximum`), at least
+    `minimum` (0, 1: greater than 0, or a power of ten); leading zeros allowed, at most 20 characters."""
+    if maximum is None:
+        body = f"(?:[0-9]{{1,19}}|{_at_most(str(U64_MAX))})"
+    else:  # leading zeros, then fewer digits than the bound or as many and at most it
+        bound = str(maximum)
+        body = f"0*(?:[0-9]{{1,{len(bound) - 1}}}|{_at_most(bound)})"
+    if minimum <= 0:
+        look = ""
+    elif minimum == 1:
+        look = "(?=[0-9]*[1-9])"
+    else:
+        digits = len(str(minimum))
+        if minimum != 10 ** (digits - 1):
+            raise ValueError("only powers of ten are supported as minimums")
+        look = f"(?=0*[1-9][0-9]{{{digits - 1}}})"
+    return f"^{look}{body}$"
+
+
+def bps_pattern(maximum: int) -> str:
+    """An integer string 0..maximum of at most len(str(maximum)) digits (coins/create slippageBps)."""
+    digits = len(str(maximum))
+    return f"^(?:[0-9]{{1,{digits - 1}}}|{_at_most(str(maximum))})$"
+
+
+AMOUNT = {"type": "string", "pattern": amount_pattern(0), "maxLength": 20,
+          "description": "Integer string of base units (no sign, no decimals), at most u64 max."}
+POSITIVE_AMOUNT = {"type": "string", "pattern": amount_pattern(1), "maxLength": 20,
+                   "description": "Integer string of base units, greater than 0, at most u64 max."}
+FEE_CEILING = ("With tipLamports, at most the client's fee ceiling per transaction (priorityFeeLamports + "
+               "tipLamports; a launch bundle counts by its total), set by the operator, default 100000000 "
+               "(0.1 SOL); over it: 400 invalid_input naming the larger of the two, with maxFeeLamports.")
+PRIORITY_FEE = {"type": "string", "pattern": amount_pattern(1000, MAX_PRIORITY_FEE), "maxLength": 20,
+                "description": f"Lamports, integer string, minimum 1000, at most {MAX_PRIORITY_FEE} (the "
+                               "compute-unit price fits u64). " + FEE_CEILING}
+TIP = {"type": "string", "pattern": amount_pattern(1_000_000), "maxLength": 20,
+       "description": "Lamports, integer string, minimum 1000000. " + FEE_CEILING.replace("With tipLamports",
+                                                                                          "With priorityFeeLamports")}
+ADDRESS = {"type": "string", "pattern": BASE58_PATTERN, "minLength": 32, "maxLength": 44,
+           "format": "solana-pubkey", "description": "Base58 public key (decodes to 32 bytes)."}
+
+
+# ------------------------------------------------------------------ field types
+
+
+def rule(check: Any, schema: dict[str, Any]) -> Any:
+    """A string field checked by `check` (ValueError -> "Value error, ..."), documented as `schema`."""
+    return Annotated[str, AfterValidator(check), WithJsonSchema(dict(schema))]
+
+
+Amount = rule(_amount, AMOUNT)
+PositiveAmount = rule(_positive, POSITIVE_AMOUNT)
+PriorityFee = rule(_priority_fee, PRIORITY_FEE)
+Tip = rule(_at_least(MIN_TIP), TIP)
+Address = rule(check_address, ADDRESS)
+NAME = rule(lambda v: v, {"type": "string", "minLength": 1, "maxLength": 32, "pattern": r"\S",
+                          "description": "NFC-normalized and trimmed, then 1 to 32 bytes of UTF-8."})
+SYMBOL = rule(lambda v: v, {"type": "string", "pattern": r"^\s*[A-Za-z0-9]{1,10}\s*$",
+                            "description": "Trimmed and upper-cased, then 1 to 10 characters A-Z and 0-9."})
+LINK = rule(lambda v: v, {"type": "string", "maxLength": 300})
+IntOrString = StrictInt | StrictStr  # a union: its members' errors name `field.int`, `field.str`
+
+
+class Request(BaseModel):
+    """A request body: strict types, unknown fields refused, frozen."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class WriteFields(Request):
+    priorityFeeLamports: PriorityFee
+    tipLamports: Tip
+
+
+# ------------------------------------------------------------------ errors
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def invalid(errors: list[dict[str, Any]], special: dict[str, str] | None = None, *, skip: int = 0) -> ApiError:
+    """The API error of pydantic's `errors` (locations past their first `skip` parts: Powertools puts
+    "body" first): the first naming a field of `special` gets that code, else the first is invalid_input."""
+    found: list[tuple[str, str, str]] = []  # (field name, field path, message)
+    for error in errors:
+        loc = [str(part) for part in error.get("loc", ())][skip:]
+        path = ".".join(loc) or "body"
+        message = "unknown field" if error.get("type") == "extra_forbidden" else error["msg"]
+        found.append((loc[0] if loc else "", path, message))
+    for name, path, message in found:
+        code = (special or {}).get(name)
+        if code:
+            return ApiError(code, f"{path}: {message}", field=path)
+    _, path, message = found[0]
+    return ApiError("invalid_input", f"{path}: {message}", field=path)
+
+
+def validate(model: type[M], data: dict[str, Any], special: dict[str, str] | None = None) -> M:
+    """Validate `data` (multipart form fields) into `model`; a problem is `invalid(...)`."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise invalid(exc.errors(include_url=False), special) from exc
+
+
+__all__ = ["Address", "Amount", "Field", "IntOrString", "PositiveAmount", "PriorityFee", "Request", "Tip",
+           "WriteFields", "invalid", "rule", "validate"]

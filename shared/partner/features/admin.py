@@ -1,0 +1,137 @@
+"""Operator actions behind partnerctl: clients, keys, users, delegation, sessions."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from partner.core import clock, scopes
+from partner.store import crypto, tokens
+from partner.features.oauth import authorize
+from partner.store import clients as client_store
+from partner.store import users as user_store
+from partner.store.clients import TIERS, ApiKey, Client
+from partner.store.users import User
+from partner.store.wallets import new_wallet
+
+DEFAULT_MAX_TRADE = 10 * 10**9
+DEFAULT_DAILY_CAP = 100 * 10**9
+
+
+def _new_key() -> tuple[str, ApiKey]:
+    api_key = tokens.new_secret(tokens.API_KEY)
+    key = ApiKey(crypto.random_id(8), crypto.digest(api_key, "api_key"), "active", clock.now_int())
+    return api_key, key
+
+
+def create_client(*, name: str, redirect_uri: str, tier: str = "Basic", status: str = "development",
+                  scope: str | None = None, fee_wallet: str | None = None,
+                  max_trade_lamports: int = DEFAULT_MAX_TRADE,
+                  daily_volume_cap_lamports: int = DEFAULT_DAILY_CAP,
+                  max_fee_lamports: int | None = None, website: str | None = None) -> dict[str, Any]:
+    """`max_fee_lamports`: the ceiling on priorityFeeLamports + tipLamports per transaction
+    (default: the `default_max_fee_lamports` setting, 0.1 SOL)."""
+    if tier not in TIERS:
+        raise ValueError(f"tier must be one of {TIERS}")
+    if status not in client_store.STATUSES:
+        raise ValueError(f"status must be one of {client_store.STATUSES}")
+    limits = _limits(max_trade_lamports=max_trade_lamports, daily_volume_cap_lamports=daily_volume_cap_lamports,
+                     max_fee_lamports=client_store.default_max_fee_lamports() if max_fee_lamports is None
+                     else max_fee_lamports)
+    if website is not None:
+        parts = urlsplit(website)
+        if parts.scheme not in ("https", "http") or not parts.netloc or len(website) > 200:
+            raise ValueError("website must be an http(s) URL of at most 200 characters")
+    approved = scopes.parse(scope) if scope else scopes.ALL
+    api_key, key = _new_key()
+    client = Client(
+        client_id=crypto.random_id(), name=name, redirect_uri=redirect_uri, tier=tier, status=status,
+        scopes=approved, fee_wallet=fee_wallet, keys={key.key_id: key}, **limits, website=website,
+    )
+    client_store.create_client(client)
+    return {"client_id": client.client_id, "api_key": api_key, "key_id": key.key_id}
+
+
+LIMITS = ("max_trade_lamports", "daily_volume_cap_lamports", "max_fee_lamports")
+
+
+def _limits(**values: int | None) -> dict[str, int]:
+    """The given client limits (None: not given), each a non-negative integer lamport amount."""
+    out: dict[str, int] = {}
+    for name, value in values.items():
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be a non-negative integer (lamports)")
+        out[name] = value
+    return out
+
+
+def set_limits(client_id: str, *, max_trade_lamports: int | None = None,
+               daily_volume_cap_lamports: int | None = None, max_fee_lamports: int | None = None) -> dict[str, Any]:
+    """Change any of a client's limits (per-trade cap, daily volume cap, fee ceiling); answer all three."""
+    changes = _limits(max_trade_lamports=max_trade_lamports, daily_volume_cap_lamports=daily_volume_cap_lamports,
+                      max_fee_lamports=max_fee_lamports)
+    if changes and not client_store.set_fields(client_id, **changes):
+        raise LookupError(f"no client {client_id}")
+    client = client_store.get_client(client_id)
+    if client is None:
+        raise LookupError(f"no client {client_id}")
+    return {"client_id": client_id, **{name: getattr(client, name) for name in LIMITS}}
+
+
+def rotate_key(client_id: str) -> dict[str, Any]:
+    api_key, key = _new_key()
+    if not client_store.add_key(client_id, key):
+        raise LookupError(f"no client {client_id}")
+    return {"api_key": api_key, "key_id": key.key_id}
+
+
+def revoke_key(client_id: str, key_id: str) -> dict[str, Any]:
+    if not client_store.revoke_key(client_id, key_id):
+        raise LookupError(f"no key {key_id} on client {client_id}")
+    return {"client_id": client_id, "key_id": key_id, "status": "revoked"}
+
+
+def set_client_status(client_id: str, status: str) -> dict[str, Any]:
+    if status not in client_store.STATUSES:
+        raise ValueError(f"status must be one of {client_store.STATUSES}")
+    if not client_store.set_status(client_id, status):
+        raise LookupError(f"no client {client_id}")
+    return {"client_id": client_id, "status": status}
+
+
+def create_user(*, twitter: str | None = None, trading: bool = True) -> dict[str, Any]:
+    user_id = crypto.random_id()
+    wallet, sealed = new_wallet(user_id)
+    user_store.create_user(User(user_id, wallet, twitter.lstrip("@") if twitter else None, trading, sealed))
+    return {"user_id": user_id, "wallet": wallet}
+
+
+def set_delegation(user_id: str, enabled: bool) -> dict[str, Any]:
+    if not user_store.set_trading_enabled(user_id, enabled):
+        raise LookupError(f"no user {user_id}")
+    return {"user_id": user_id, "tradingEnabled": enabled}
+
+
+def create_session(user_id: str) -> dict[str, Any]:
+    if user_store.get_user(user_id) is None:
+        raise LookupError(f"no user {user_id}")
+    return {"cookie": f"{authorize.SESSION_COOKIE}={authorize.create_session(user_id)}"}
+
+
+def create_crank_wallet() -> dict[str, Any]:
+    """The migration crank's service wallet, stored like a user (`service-crank`), sealed under
+    the same KMS envelope with that user id in the encryption context. Idempotent."""
+    from partner.features.migration import CRANK_USER_ID
+
+    existing = user_store.get_user(CRANK_USER_ID)
+    if existing is None:
+        wallet, sealed = new_wallet(CRANK_USER_ID)
+        try:
+            user_store.create_user(User(CRANK_USER_ID, wallet, None, False, sealed))
+        except ValueError:  # created concurrently: keep the first
+            pass
+        existing = user_store.get_user(CRANK_USER_ID)
+    assert existing is not None
+    return {"user_id": CRANK_USER_ID, "wallet": existing.wallet}

@@ -1,0 +1,1 @@
+"""Metadata governance: the write endpoints (`partner.features.governance.writes`)."""

@@ -1,0 +1,425 @@
+"""Governance writes: votes, cancel, withdraw, settle, proposals, finalize-expired, bond withdraw.
+
+Order (after admission): input (400) -> delegation (403) -> the client's fee ceiling on
+priorityFeeLamports + tipLamports (400, partner.features.fees) -> chain state, read in one
+batched RPC round trip (two for the proposal-keyed endpoints: the mint and governance
+are only known once the proposal is read) -> the program's own checks, mirrored in the
+program's order so the spec's code comes back before anything is built or spent
+(404 governance_not_found, else 422) and the API-only rule that a vote locks at least
+`minLockAmount` (design section 6) -> SOL for fees and rent (422 insufficient_sol) ->
+build (compute budget + tip; 422 tx_too_large) -> sign (502) -> land, waiting for
+`processed` (design section 5: 422 tx_expired / the mapped program error / 502 with the
+signature). The program stays the backstop: a state change between the read and landing
+fails on-chain with its mapped code.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Literal
+
+from solders.hash import Hash
+from solders.instruction import Instruction
+from solders.message import Message
+from solders.pubkey import Pubkey
+from solders.rpc import requests as rq
+
+from partner.edge import access
+from partner.features import fees as write_fees, presend
+from partner.edge.access import Principal
+from partner.chain import governance_math as GM
+from partner.chain import instructions as ix
+from partner.chain import programs as P
+from partner.chain import unique
+from partner.chain.layouts import Governance, LayoutError, Proposal, VoteReceipt, token_account_amount
+from partner.chain.rpc import AccountData, Rpc
+from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
+from partner.core.errors import ApiError
+from partner.edge.models import Address, PositiveAmount, WriteFields
+from partner.core.settings import get_settings
+from partner.store.wallets import SealedWalletSigner
+
+TOKEN_ACCOUNT_SIZE = 165
+GOVERNANCE_UNITS = 200_000
+
+
+# ------------------------------------------------------------------ request models
+
+class ProposalRef(WriteFields):
+    proposal: Address
+
+
+class VoteRequest(ProposalRef):
+    side: Literal["yes", "no"]
+    amount: PositiveAmount
+
+
+class CancelVoteRequest(ProposalRef):
+    pass
+
+
+class WithdrawVoteRequest(ProposalRef):
+    voter: Address | None = None
+
+
+class SettleRequest(ProposalRef):
+    pass
+
+
+class ProposeFields(WriteFields):
+    """Shared by every endpoint of the proposals group (spec: `voteDurationSeconds` string, > 0, default 600)."""
+    voteDurationSeconds: PositiveAmount | None = None
+
+    @property
+    def vote_duration(self) -> int:
+        return int(self.voteDurationSeconds) if self.voteDurationSeconds is not None \
+            else GM.DEFAULT_VOTE_DURATION_SECONDS
+
+
+class ExtendMutabilityRequest(ProposeFields):
+    mint: Address
+    additionalSeconds: PositiveAmount
+
+
+class FinalizeMetadataRequest(ProposeFields):
+    mint: Address
+
+
+class FinalizeExpiredRequest(ProposeFields):
+    mint: Address  # voteDurationSeconds accepted but ignored (spec)
+
+
+class BondWithdrawRequest(ProposeFields):
+    proposal: Address  # voteDurationSeconds accepted but ignored
+
+
+# ------------------------------------------------------------------ chain reads
+
+@dataclass(frozen=True)
+class Snapshot:
+    accounts: list[AccountData | None]
+    unix_timestamp: int
+    blockhash: Hash
+    last_valid_block_height: int
+
+
+def rpc() -> Rpc:
+    return Rpc(get_settings().rpc_url)
+
+
+def _read(chain: Rpc, keys: list[Pubkey]) -> Snapshot:
+    """`keys` plus the clock and a blockhash, in one batched round trip."""
+    accounts_raw, blockhash_raw = chain.batch([Rpc.multiple_accounts_request([*keys, P.CLOCK_SYSVAR_ID], 1),
+                                               rq.GetLatestBlockhash(id=2)])
+    accounts = Rpc.parse_multiple_accounts(accounts_raw)
+    blockhash, last_valid = Rpc.parse_latest_blockhash(blockhash_raw)
+    clock = accounts[-1]
+    if clock is None or len(clock.data) < 40:
+        raise ApiError("rpc_unavailable", "The chain clock could not be read.")
+    _, _, _, _, unix_ts = struct.unpack_from("<QqQQq", clock.data)
+    return Snapshot(accounts[:-1], unix_ts, blockhash, last_valid)
+
+
+def _owned(account: AccountData | None) -> bool:
+    return account is not None and account.owner == P.LAUNCHPAD_PROGRAM_ID and bool(account.data)
+
+
+def _governance(account: AccountData | None, mint: Pubkey) -> Governance:
+    if not _owned(account):
+        raise ApiError("governance_not_found")
+    try:
+        gov = Governance.decode(account.data)  # type: ignore[union-attr]
+    except (LayoutError, ValueError, struct.error) as exc:
+        raise ApiError("governance_not_found") from exc
+    if gov.mint != mint:
+        raise ApiError("governance_not_found")
+    return gov
+
+
+def _proposal(account: AccountData | None, key: Pubkey) -> Proposal:
+    if not _owned(account):
+        raise ApiError("proposal_not_found")
+    try:
+        proposal = Proposal.decode(account.data)  # type: ignore[union-attr]
+    except (LayoutError, ValueError, struct.error) as exc:
+        raise ApiError("invalid_proposal") from exc
+    if P.proposal_pda(proposal.governance, proposal.index)[0] != key:
+        raise ApiError("invalid_proposal", "The account is not a proposal of this launchpad.")
+    return proposal
+
+
+def _receipt(account: AccountData | None) -> VoteReceipt | None:
+    if not _owned(account):
+        return None
+    try:
+        return VoteReceipt.decode(account.data)  # type: ignore[union-attr]
+    except (LayoutError, ValueError, struct.error) as exc:
+        raise ApiError("invalid_proposal", "The vote receipt is unreadable.") from exc
+
+
+def _token_balance(account: AccountData | None) -> int | None:
+    if account is None or account.owner != P.TOKEN_PROGRAM_ID:
+        return None
+    return token_account_amount(account.data)
+
+
+def _lamports(account: AccountData | None) -> int:
+    return account.lamports if account else 0
+
+
+@dataclass(frozen=True)
+class ProposalState:
+    key: Pubkey
+    proposal: Proposal
+    governance_key: Pubkey
+    governance: Governance
+    receipt: VoteReceipt | None
+    receipt_lamports: int
+    wallet_lamports: int
+    token_balance: int | None  # the voter's, when asked for
+    snapshot: Snapshot
+
+    def voting_closed(self) -> bool:
+        return self.proposal.settled or self.snapshot.unix_timestamp >= self.proposal.voting_ends_at
+
+
+def read_proposal(chain: Rpc, proposal_key: Pubkey, wallet: Pubkey, voter: Pubkey | None = None,
+                  with_tokens: bool = False) -> ProposalState:
+    """Proposal, the voter's receipt, the wallet, clock and blockhash; then governance (and the voter's tokens)."""
+    voter = voter or wallet
+    receipt_key = P.vote_pda(proposal_key, voter)[0]
+    snap = _read(chain, [proposal_key, receipt_key, wallet])
+    proposal = _proposal(snap.accounts[0], proposal_key)
+    second = [proposal.governance]
+    if with_tokens:
+        second.append(P.associated_token_address(voter, proposal.mint))
+    found = chain.accounts(second)
+    governance = _governance(found[0], proposal.mint)
+    if P.governance_pda(proposal.mint)[0] != proposal.governance:
+        raise ApiError("invalid_proposal", "The proposal's governance does not match its mint.")
+    return ProposalState(
+        key=proposal_key, proposal=proposal, governance_key=proposal.governance, governance=governance,
+        receipt=_receipt(snap.accounts[1]), receipt_lamports=_lamports(snap.accounts[1]),
+        wallet_lamports=_lamports(snap.accounts[2]),
+        token_balance=_token_balance(found[1]) if with_tokens else None, snapshot=snap,
+    )
+
+
+@dataclass(frozen=True)
+class GovernanceState:
+    mint: Pubkey
+    key: Pubkey
+    governance: Governance
+    wallet_lamports: int
+    token_balance: int | None
+    snapshot: Snapshot
+
+
+def read_governance(chain: Rpc, mint: Pubkey, wallet: Pubkey) -> GovernanceState:
+    key = P.governance_pda(mint)[0]
+    snap = _read(chain, [key, P.associated_token_address(wallet, mint), wallet])
+    governance = _governance(snap.accounts[0], mint)
+    return GovernanceState(mint, key, governance, _lamports(snap.accounts[2]), _token_balance(snap.accounts[1]),
+                           snap)
+
+
+# ------------------------------------------------------------------ landing
+
+def _land(principal: Principal, kind: str, mint: Pubkey, chain: Rpc, signer: SealedWalletSigner,
+          instruction: Instruction, req: WriteFields, snap: Snapshot, wallet_lamports: int, rent: int = 0) -> str:
+    fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
+    message: Message = assemble(signer.pubkey, [instruction], fees=fees, blockhash=snap.blockhash,
+                                units=GOVERNANCE_UNITS, memo=unique.request_memo())
+    required = network_fee(message, fees) + rent
+    if wallet_lamports < required:
+        raise ApiError("insufficient_sol", requiredLamports=str(required), availableLamports=str(wallet_lamports))
+    tx = sign(message, [signer])
+    presend.before_send(principal, presend.Outgoing(kind, (str(tx.signatures[0]),), str(mint), str(signer.pubkey),
+                                                    snap.last_valid_block_height))
+    return str(land_processed(chain, tx, snap.last_valid_block_height))
+
+
+def _response(signature: str, mint: Pubkey, governance: Pubkey, proposal: Pubkey | None = None) -> dict[str, str]:
+    out = {"signature": signature, "status": "processed", "mint": str(mint), "governance": str(governance)}
+    if proposal is not None:
+        out["proposal"] = str(proposal)
+    return out
+
+
+def _start(principal: Principal, req: WriteFields, chain: Rpc | None) -> tuple[SealedWalletSigner, Rpc]:
+    """Delegation (403), then the client's fee ceiling (400), before anything is read."""
+    access.require_delegation(principal)
+    write_fees.check_ceiling(principal, int(req.priorityFeeLamports), int(req.tipLamports))
+    return SealedWalletSigner(principal.user), chain or rpc()
+
+
+# ------------------------------------------------------------------ votes
+
+def cast_vote(principal: Principal, req: VoteRequest, chain: Rpc | None = None) -> dict[str, str]:
+    signer, chain = _start(principal, req, chain)
+    key = Pubkey.from_string(req.proposal)
+    state = read_proposal(chain, key, signer.pubkey, with_tokens=True)
+    amount, gov, p = int(req.amount), state.governance, state.proposal
+    if state.voting_closed():
+        raise ApiError("proposal_closed")
+    if state.receipt is not None and state.receipt.active:
+        raise ApiError("already_voted")
+    if not state.token_balance:
+        raise ApiError("missing_vote_token_account")
+    if amount < gov.min_lock_amount or amount > state.token_balance:
+        raise ApiError("invalid_vote_amount",
+                       f"The amount must be at least {gov.min_lock_amount} and at most the balance "
+                       f"{state.token_balance}.", minLockAmount=str(gov.min_lock_amount),
+                       availableTokens=str(state.token_balance))
+    rent = 0 if state.receipt is not None else max(0, P.rent_exempt_minimum(VoteReceipt.SIZE) - state.receipt_lamports)
+    instruction = ix.cast_vote(signer.pubkey, p.mint, key, req.side, amount)
+    signature = _land(principal, "vote", p.mint, chain, signer, instruction, req,
+                      state.snapshot, state.wallet_lamports, rent)
+    return _response(signature, p.mint, state.governance_key, key)
+
+
+def cancel_vote(principal: Principal, req: CancelVoteRequest, chain: Rpc | None = None) -> dict[str, str]:
+    signer, chain = _start(principal, req, chain)
+    key = Pubkey.from_string(req.proposal)
+    state = read_proposal(chain, key, signer.pubkey)
+    if state.receipt is None:
+        raise ApiError("vote_receipt_not_found")
+    if not state.receipt.active:
+        raise ApiError("vote_not_active")
+    if state.voting_closed():
+        raise ApiError("proposal_closed")
+    instruction = ix.cancel_vote(signer.pubkey, state.proposal.mint, key)
+    signature = _land(principal, "vote_cancel", state.proposal.mint, chain, signer, instruction, req,
+                      state.snapshot, state.wallet_lamports)
+    return _response(signature, state.proposal.mint, state.governance_key, key)
+
+
+def withdraw_vote(principal: Principal, req: WithdrawVoteRequest, chain: Rpc | None = None) -> dict[str, str]:
+    """Anyone may crank it; the tokens always go to the voter's token account."""
+    signer, chain = _start(principal, req, chain)
+    key = Pubkey.from_string(req.proposal)
+    voter = Pubkey.from_string(req.voter) if req.voter else signer.pubkey
+    state = read_proposal(chain, key, signer.pubkey, voter=voter)
+    receipt = state.receipt
+    if receipt is None:
+        raise ApiError("vote_receipt_not_found")
+    if not receipt.active:
+        raise ApiError("vote_not_active")
+    if receipt.withdrawn:
+        raise ApiError("vote_already_withdrawn")
+    if not state.proposal.settled:
+        raise ApiError("proposal_not_settled")
+    instruction = ix.withdraw_vote(signer.pubkey, voter, state.proposal.mint, key)
+    signature = _land(principal, "vote_withdraw", state.proposal.mint, chain, signer, instruction, req,
+                      state.snapshot, state.wallet_lamports)
+    return _response(signature, state.proposal.mint, state.governance_key, key)
+
+
+def settle(principal: Principal, req: SettleRequest, chain: Rpc | None = None) -> dict[str, str]:
+    """Permissionless."""
+    signer, chain = _start(principal, req, chain)
+    key = Pubkey.from_string(req.proposal)
+    state = read_proposal(chain, key, signer.pubkey)
+    if state.proposal.settled:
+        raise ApiError("proposal_already_settled")
+    if state.snapshot.unix_timestamp < state.proposal.voting_ends_at:
+        raise ApiError("proposal_still_open", votingEndsAtUnix=str(state.proposal.voting_ends_at))
+    instruction = ix.settle_proposal(signer.pubkey, state.proposal.mint, key)
+    signature = _land(principal, "settle", state.proposal.mint, chain, signer, instruction, req,
+                      state.snapshot, state.wallet_lamports)
+    return _response(signature, state.proposal.mint, state.governance_key, key)
+
+
+def withdraw_bond(principal: Principal, req: BondWithdrawRequest, chain: Rpc | None = None) -> dict[str, str]:
+    """Anyone may crank it; the bond always goes to the proposer's token account."""
+    signer, chain = _start(principal, req, chain)
+    key = Pubkey.from_string(req.proposal)
+    state = read_proposal(chain, key, signer.pubkey)
+    p = state.proposal
+    if p.bond_amount == 0:
+        raise ApiError("no_proposal_bond")
+    if p.bond_withdrawn:
+        raise ApiError("proposal_bond_already_withdrawn")
+    if not p.settled:
+        raise ApiError("proposal_not_settled")
+    instruction = ix.withdraw_bond(signer.pubkey, p.proposer, p.mint, key)
+    signature = _land(principal, "bond_withdraw", p.mint, chain, signer, instruction, req,
+                      state.snapshot, state.wallet_lamports)
+    return _response(signature, p.mint, state.governance_key, key)
+
+
+# ------------------------------------------------------------------ proposals
+
+def _propose(principal: Principal, req: ExtendMutabilityRequest | FinalizeMetadataRequest,
+             chain: Rpc | None) -> dict[str, str]:
+    signer, chain = _start(principal, req, chain)
+    mint = Pubkey.from_string(req.mint)
+    state = read_governance(chain, mint, signer.pubkey)
+    gov, now = state.governance, state.snapshot.unix_timestamp
+    extend = isinstance(req, ExtendMutabilityRequest)
+    if gov.finalized:
+        raise ApiError("governance_finalized")
+    if now >= gov.mutable_until:
+        raise ApiError("mutability_expired" if extend else "metadata_not_mutable")
+    if gov.active_proposal is not None:
+        raise ApiError("active_proposal_exists", activeProposal=str(gov.active_proposal))
+    if extend:
+        problem = GM.extension_error(int(req.additionalSeconds), gov.mutability_extended, gov.max_extension_seconds)
+        if problem:
+            raise ApiError(problem)
+    elif GM.ALL_FIELDS_MASK & ~gov.locked_mask == 0:
+        raise ApiError("no_metadata_changes")
+    duration = req.vote_duration
+    problem = GM.vote_duration_error(now, duration, gov.mutable_until, gov.min_vote_duration_seconds,
+                                     gov.max_vote_duration_seconds)
+    if problem:
+        raise ApiError(problem, minVoteDurationSeconds=str(gov.min_vote_duration_seconds),
+                       maxVoteDurationSeconds=str(gov.max_vote_duration_seconds),
+                       mutableUntilUnix=str(gov.mutable_until))
+    if not state.token_balance:
+        raise ApiError("missing_proposal_token_account")
+    bond = GM.bond_amount(gov.total_supply, gov.proposal_bond_bps)
+    if state.token_balance < bond:
+        raise ApiError("insufficient_proposal_bond", requiredTokens=str(bond),
+                       availableTokens=str(state.token_balance))
+    index = gov.next_proposal_index
+    proposal = P.proposal_pda(state.key, index)[0]
+    if extend:
+        instruction = ix.propose_extend_mutability(signer.pubkey, mint, index, int(req.additionalSeconds),
+                                                   base_content_revision=gov.content_revision,
+                                                   vote_duration_seconds=duration)
+    else:
+        instruction = ix.propose_finalize_metadata(signer.pubkey, mint, index,
+                                                   base_content_revision=gov.content_revision,
+                                                   vote_duration_seconds=duration)
+    rent = P.rent_exempt_minimum(Proposal.SIZE) + P.rent_exempt_minimum(TOKEN_ACCOUNT_SIZE)
+    kind = "propose_extend_mutability" if extend else "propose_finalize_metadata"
+    signature = _land(principal, kind, mint, chain, signer, instruction, req, state.snapshot, state.wallet_lamports,
+                      rent)
+    return _response(signature, mint, state.key, proposal)
+
+
+def extend_mutability(principal: Principal, req: ExtendMutabilityRequest, chain: Rpc | None = None) -> dict[str, str]:
+    return _propose(principal, req, chain)
+
+
+def finalize_metadata(principal: Principal, req: FinalizeMetadataRequest, chain: Rpc | None = None) -> dict[str, str]:
+    """Proposes locking every field (full finalization)."""
+    return _propose(principal, req, chain)
+
+
+def finalize_expired(principal: Principal, req: FinalizeExpiredRequest, chain: Rpc | None = None) -> dict[str, str]:
+    """Records an already-lapsed mutability window; no vote."""
+    signer, chain = _start(principal, req, chain)
+    mint = Pubkey.from_string(req.mint)
+    state = read_governance(chain, mint, signer.pubkey)
+    gov = state.governance
+    if gov.finalized:
+        raise ApiError("governance_finalized")
+    if state.snapshot.unix_timestamp < gov.mutable_until:
+        raise ApiError("metadata_still_mutable", mutableUntilUnix=str(gov.mutable_until))
+    instruction = ix.finalize_expired(signer.pubkey, mint)
+    signature = _land(principal, "finalize_expired", mint, chain, signer, instruction, req,
+                      state.snapshot, state.wallet_lamports)
+    return _response(signature, mint, state.key)

@@ -1,0 +1,92 @@
+"""The user's own limits for one app (issue 20): chosen at consent, changed on /account/apps.
+
+A client's per-trade cap and daily volume cap bound every user of the app; a user may lower
+either for their own grant (`GRANT#<user>#<client>`: `max_trade_lamports`,
+`daily_volume_cap_lamports`). A limit is stored only when it is below the client's cap: a
+value at the cap means "the app's cap", so a user who keeps the defaults stores nothing and
+follows later changes of the client's caps. The effective caps are the lower of the two.
+
+Daily volume is counted per client (`VOL#<client>#<day>`, the client's cap, as before) and
+per grant (`GVOL#<client>#<user>#<day>`, the effective cap); a trade reserves on both in one
+transaction, so no race overshoots either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from partner.core import clock
+from partner.core.errors import ApiError
+
+LAMPORTS_PER_SOL = 10**9
+# the form fields of the consent page and the apps page, in SOL
+TRADE_FIELD = "max_trade_sol"
+DAILY_FIELD = "daily_cap_sol"
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_trade_lamports: int
+    daily_volume_cap_lamports: int
+
+
+def own(grant: dict[str, Any] | None) -> tuple[int | None, int | None]:
+    """The user's own limits stored on the grant (None: the client's cap)."""
+    grant = grant or {}
+    trade, daily = grant.get("max_trade_lamports"), grant.get("daily_volume_cap_lamports")
+    return (int(trade) if trade is not None else None, int(daily) if daily is not None else None)
+
+
+def effective(client: Any, grant: dict[str, Any] | None) -> Limits:
+    trade, daily = own(grant)
+    return Limits(
+        min(client.max_trade_lamports, trade) if trade is not None else client.max_trade_lamports,
+        min(client.daily_volume_cap_lamports, daily) if daily is not None else client.daily_volume_cap_lamports,
+    )
+
+
+def day() -> str:
+    return datetime.fromtimestamp(clock.now(), UTC).strftime("%Y-%m-%d")
+
+
+def grant_volume_key(client_id: str, user_id: str, on: str | None = None) -> str:
+    return f"GVOL#{client_id}#{user_id}#{on or day()}"
+
+
+# ---------------------------------------------------------------- SOL in plain words
+
+def sol(lamports: int) -> str:
+    """Lamports as a plain SOL amount: 1000000000 -> "1", 100000000 -> "0.1"."""
+    whole, frac = divmod(int(lamports), LAMPORTS_PER_SOL)
+    return f"{whole}.{frac:09d}".rstrip("0").rstrip(".") if frac else str(whole)
+
+
+def parse_sol(form: dict[str, str], name: str, cap: int, what: str) -> int | None:
+    """A limit posted in SOL, in lamports; None when the form does not carry it. A value that
+    is not a positive amount, or is above the app's cap, is refused (400 invalid_request)."""
+    raw = form.get(name)
+    if raw is None:
+        return None
+    text = raw.strip()
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        value = Decimal("NaN")
+    if not text or not value.is_finite() or value <= 0 or (value * LAMPORTS_PER_SOL) % 1 != 0 or "e" in text.lower():
+        raise ApiError("invalid_request", f"The {what} must be a positive amount of SOL with at most 9 decimals.",
+                       field=name)
+    lamports = int(value * LAMPORTS_PER_SOL)
+    if lamports > cap:
+        raise ApiError("invalid_request",
+                       f"The {what} of {sol(lamports)} SOL is above what this app may spend: at most {sol(cap)} SOL.",
+                       field=name)
+    return lamports
+
+
+def parse_form(form: dict[str, str], client: Any) -> tuple[int | None, int | None]:
+    """(per-trade, daily) limits in lamports from a posted form; None where not posted."""
+    return (parse_sol(form, TRADE_FIELD, client.max_trade_lamports, "per-trade limit"),
+            parse_sol(form, DAILY_FIELD, client.daily_volume_cap_lamports, "daily limit"))

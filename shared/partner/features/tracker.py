@@ -1,0 +1,137 @@
+"""The tracker: follows every open transaction record to the end (issue 11).
+
+One pass: query the open records (the sparse `open` index, never a scan), read the block
+height, then `getSignatureStatuses` in batches of 256, and move each record:
+
+  sent       -> confirmed                 (confirmed, or finalized: both events, in order)
+  sent/confirmed -> finalized
+  sent/confirmed -> failed (error = the mapped spec code; a failed launch bundle: tx_failed)
+  sent       -> expired  (the block height read before the statuses is past the record's
+                          lastValidBlockHeight and the chain does not know the signature)
+
+For each move, a webhook event per new status is enqueued (clients with a webhook only)
+before the record is updated, so a crash in between re-sends the same event id next pass
+(at least once). Delivery is the delivery function's (partner/features/webhooks.py); the tracker
+never waits on a receiver.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from solders.signature import Signature
+
+from partner.features import webhooks
+from partner.store import ddb, txrecords
+from partner.chain.errors import spec_code_for_transaction_error
+from partner.chain.rpc import BlockEngine, Rpc
+from partner.core.settings import get_settings
+from partner.features.txstatus import INFLIGHT, bundle_pk, program_ids
+
+STATUS_BATCH = 256  # getSignatureStatuses' limit
+RANK = {"processed": 0, "confirmed": 1, "finalized": 2}
+
+
+def _statuses(rpc: Rpc, signatures: list[str]) -> dict[str, dict[str, Any] | None]:
+    out: dict[str, dict[str, Any] | None] = {}
+    for start in range(0, len(signatures), STATUS_BATCH):
+        chunk = signatures[start:start + STATUS_BATCH]
+        for text, found in zip(chunk, rpc.signature_statuses([Signature.from_string(s) for s in chunk]), strict=True):
+            out[text] = found
+    return out
+
+
+def _failed_bundles(engine: BlockEngine, bundle_ids: set[str]) -> set[str]:
+    if not bundle_ids:
+        return set()
+    ordered = sorted(bundle_ids)
+    found = engine.rpc.call("getInflightBundleStatuses", [ordered])["value"]
+    return {bid for bid, entry in zip(ordered, found, strict=False)
+            if INFLIGHT.get(str((entry or {}).get("status"))) == "failed"}
+
+
+def transitions(record: dict[str, Any], found: dict[str, Any] | None, height: int,
+                bundle_failed: bool) -> tuple[str, list[str], int | None, str | None] | None:
+    """(new status, the event statuses to emit in order, slot, error), or None for no change.
+    Pure: `found` is the signature's getSignatureStatuses entry, `height` the block height
+    read before it."""
+    old = record["status"]
+    if found is not None:
+        slot = found.get("slot")
+        if found.get("err") is not None:
+            return "failed", ["failed"], slot, None  # the error code is mapped by the caller
+        level = RANK.get(str(found.get("confirmationStatus") or "processed"), 0)
+        if level >= RANK["finalized"]:
+            return "finalized", (["confirmed"] if old == "sent" else []) + ["finalized"], slot, None
+        if level >= RANK["confirmed"] and old == "sent":
+            return "confirmed", ["confirmed"], slot, None
+        return None
+    if old != "sent":
+        return None  # confirmed records do not vanish; wait for finalized
+    if bundle_failed:
+        return "failed", ["failed"], None, "tx_failed"
+    if height > int(record["last_valid_block_height"]):
+        return "expired", ["expired"], None, "tx_expired"
+    return None
+
+
+def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 2000) -> dict[str, Any]:
+    """One pass over the open records; a summary of what moved."""
+    settings = get_settings()
+    rpc = rpc or Rpc(settings.rpc_url)
+    engine = engine or BlockEngine(settings.block_engine_url)
+    records = txrecords.open_records(limit)
+    summary: dict[str, Any] = {"open": len(records), "moved": 0, "events": 0,
+                               "statuses": {s: 0 for s in (*txrecords.OPEN[1:], *txrecords.FINAL)}}
+    if not records:
+        return summary
+    height = int(rpc.call("getBlockHeight"))
+    found = _statuses(rpc, [r["pk"] for r in records])
+    # launch bundles (several signatures) that the chain does not know yet: their bundle records
+    unknown_bundled = [r for r in records if len(r.get("signatures") or ()) > 1 and found.get(r["pk"]) is None]
+    clients = sorted({r["client_id"] for r in records})
+    keys: dict[str, list[str]] = {settings.clients_table: clients}
+    if unknown_bundled:
+        keys[settings.counters_table] = [bundle_pk(r["pk"]) for r in unknown_bundled]
+    read = ddb.batch_get(keys)
+    bundle_of = {r["pk"]: (read.get(settings.counters_table, {}).get(bundle_pk(r["pk"])) or {}).get("bundle_id")
+                 for r in unknown_bundled}
+    failed_bundles = _failed_bundles(engine, {b for b in bundle_of.values() if b})
+    hooks = {cid: item for cid, item in read[settings.clients_table].items() if webhooks.wants_events(item)}
+
+    moves = []
+    for record in records:
+        change = transitions(record, found.get(record["pk"]), height, bundle_of.get(record["pk"]) in failed_bundles)
+        if change is None:
+            continue
+        new, emit, slot, error = change
+        if new == "failed" and error is None:
+            error = _failure_code(rpc, record["pk"], found[record["pk"]])
+        moves.append((record, new, emit, slot, error))
+
+    events = [(record["client_id"], webhooks.event(record, status, slot, error))
+              for record, _new, emit, slot, error in moves if record["client_id"] in hooks for status in emit]
+    webhooks.enqueue(events)
+    summary["events"] = len(events)
+    for record, new, _emit, slot, error in moves:
+        if txrecords.move(record["pk"], record["status"], new, slot=slot, error=error):
+            summary["moved"] += 1
+            summary["statuses"][new] += 1
+    return summary
+
+
+def _failure_code(rpc: Rpc, signature: str, found: dict[str, Any] | None) -> str:
+    err = (found or {}).get("err")
+    return spec_code_for_transaction_error(err, program_ids(rpc, Signature.from_string(signature))) or "tx_failed"
+
+
+def run_for(seconds: float, every: float = 5.0, **kwargs: Any) -> list[dict[str, Any]]:
+    """Passes every `every` seconds for about `seconds` (at least one): a scheduled run once a
+    minute still moves records within seconds of the chain."""
+    started = time.monotonic()
+    out = [run(**kwargs)]
+    while time.monotonic() - started + every < seconds:
+        time.sleep(every)
+        out.append(run(**kwargs))
+    return out

@@ -1,0 +1,489 @@
+"""Trades: buy, buy exact out, sell — on the curve or the pool the curve migrated to.
+
+Order (after admission, design section 2): input (400; explicit mode's bound field included)
+-> delegation (403) -> partner fee configuration, the fee ceiling and, where the value is known
+without a quote (buy; buy-exact-out in explicit mode), the per-trade cap and the daily volume
+reserved atomically (400/403) -> chain state: one batched read, the venue (409) and the quote
+(a dust amount: 400 naming it) -> for a quote-valued trade (sell, buy-exact-out in slippage
+mode) the caps now, before any balance -> balances (422) -> build (422 tx_too_large) -> sign
+(502) -> submit (502/422). A reservation is released whenever nothing reached the network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, WithJsonSchema
+from datetime import UTC, datetime
+
+from solders.instruction import Instruction
+from solders.pubkey import Pubkey
+
+from partner.core import clock, observability
+from partner.edge import access
+from partner.features import grantlimits, presend
+from partner.features import fees as write_fees
+from partner.edge.access import Principal
+from partner.chain import curve as curve_math
+from partner.chain import instructions as ix
+from partner.chain import pool_math, unique
+from partner.chain import programs as P
+from partner.chain.rpc import Rpc
+from partner.chain.state import CoinState, read_coin
+from partner.chain.tx import WriteFees, assemble, network_fee, sign, submit
+from partner.core.errors import ApiError
+from partner.edge.models import Address, Amount, Field, IntOrString, PositiveAmount, Request, WriteFields
+from partner.core.limits import TRADE_UNITS
+from partner.core.settings import get_settings
+from partner.store import counters
+from partner.store.wallets import SealedWalletSigner
+
+BPS = 10_000
+ATA_RENT = P.rent_exempt_minimum(165)
+
+
+def _partner_fee(value: int | str) -> int:
+    """`partnerFeeBps`: a JSON integer or an integer string, 0 to 9999 (else invalid_partner_fee)."""
+    if isinstance(value, str):
+        if not value.isascii() or not value.isdigit() or len(value) > 4:
+            raise ValueError("must be an integer from 0 to 9999")
+        value = int(value)
+    if not 0 <= value <= 9999:
+        raise ValueError("must be an integer from 0 to 9999")
+    return value
+
+
+# `partnerFeeBps`: absent or null = none; a number or a string (checked by `_partner_fee`)
+PartnerFeeBps = Annotated[Annotated[IntOrString, AfterValidator(_partner_fee)] | None, WithJsonSchema({
+    "anyOf": [{"type": "integer", "minimum": 0, "maximum": 9999}, {"type": "string", "pattern": "^[0-9]{1,4}$"},
+              {"type": "null"}],
+    "description": "Integer 0 to 9999, as a number or a string. Non-zero adds a partner fee."})]
+
+
+class FeeBps:
+    """`fee_bps` of a request with a `partnerFeeBps` field."""
+
+    @property
+    def fee_bps(self) -> int:
+        return int(self.partnerFeeBps or 0)  # type: ignore[attr-defined]
+
+
+class TradeCommon(WriteFields, FeeBps):
+    mint: Address
+    # absent = explicit mode; present must be an integer (null is not a number: invalid_input)
+    slippageBps: Annotated[int, Field(ge=0, le=5000)] = None  # type: ignore[assignment]
+    partnerFeeBps: PartnerFeeBps = None
+
+    @property
+    def slippage_mode(self) -> bool:
+        return "slippageBps" in self.model_fields_set
+
+
+class BuyRequest(TradeCommon):
+    maxSolIn: PositiveAmount
+    minTokensOut: Amount | None = None
+
+
+class BuyExactOutRequest(TradeCommon):
+    tokensOut: PositiveAmount
+    maxSolIn: PositiveAmount | None = None
+
+
+class SellRequest(TradeCommon):
+    tokensIn: PositiveAmount
+    minSolOut: Amount | None = None
+
+
+TradeRequest = BuyRequest | BuyExactOutRequest | SellRequest
+SPECIAL_CODES = {"partnerFeeBps": "invalid_partner_fee"}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What will be sent: the venue instruction, the fee and the trade's lamport value."""
+
+    instruction: Instruction
+    value_lamports: int
+    partner_fee: int
+    spend_lamports: int  # SOL the wallet commits to the venue and the partner fee
+
+
+def _require_explicit(value: str | None, name: str) -> int:
+    if value is None:
+        raise ApiError("invalid_input", f"{name} is required without slippageBps (explicit mode).", field=name)
+    return int(value)
+
+
+EXPLICIT_BOUNDS = {"BuyRequest": "minTokensOut", "BuyExactOutRequest": "maxSolIn", "SellRequest": "minSolOut"}
+
+
+def require_bound(req: TradeRequest) -> None:
+    """Explicit mode (no slippageBps) needs its bound field: input validation, before delegation."""
+    if not req.slippage_mode:
+        name = EXPLICIT_BOUNDS[type(req).__name__]
+        _require_explicit(getattr(req, name), name)
+
+
+def require_fill(fill: Fill, name: str) -> Fill:
+    """A dust amount: a buy that gets no token, a sell that pays 0 lamports. 400 naming the amount, the
+    same on the trade and on the quote (the amount is too small for this venue's price now)."""
+    if fill.tokens == 0 or fill.sol == 0:
+        what = "buys no token" if name == "maxSolIn" else "sells for 0 lamports"
+        raise ApiError("invalid_input", f"{name}: too small; at the venue's price now it {what}.", field=name)
+    return fill
+
+
+def _floor_bps(amount: int, bps: int) -> int:
+    return amount * bps // BPS
+
+
+def _gross_up(net: int, bps: int) -> int:
+    """Smallest m with m - floor(m * bps / 10000) >= net."""
+    m = -(-net * BPS // (BPS - bps)) if bps else net
+    while m - _floor_bps(m, bps) < net:
+        m += 1
+    while m > 0 and (m - 1) - _floor_bps(m - 1, bps) >= net:
+        m -= 1
+    return m
+
+
+def _math(call):
+    try:
+        return call()
+    except curve_math.MathOverflow as exc:
+        raise ApiError("math_overflow") from exc
+    except (curve_math.InsufficientLiquidity, pool_math.InsufficientLiquidity) as exc:
+        raise ApiError("insufficient_liquidity") from exc
+    except curve_math.CurveComplete as exc:
+        raise ApiError("curve_complete") from exc
+    except curve_math.InvalidAmount as exc:
+        raise ApiError("invalid_input", str(exc)) from exc
+
+
+@dataclass(frozen=True)
+class Fill:
+    """What the venue does for one trade, by the same integer math as the programs.
+
+    `sol`: lamports the venue takes for a buy (protocol fee included), or pays for a sell (after
+    it); `tokens`: tokens out of a buy or into a sell. `price_impact_bps`: how far the trade's
+    own price (fees left out) is from the venue's price before it.
+    """
+
+    sol: int
+    tokens: int
+    protocol_fee: int
+    price_impact_bps: int
+    completes_curve: bool
+
+
+def _impact_bps(num: int, den: int) -> int:
+    """round(10000 * num / den), at least 0; a trade that gets nothing has all impact (10000)."""
+    if den <= 0:
+        return BPS
+    return max(0, (2 * BPS * num + den) // (2 * den))
+
+
+def _spot(state: CoinState, venue: str) -> tuple[int, int]:
+    """(SOL reserve, token reserve) whose ratio is the venue's price now."""
+    if venue == "curve":
+        return state.curve.virtual_sol_reserves, state.curve.virtual_token_reserves
+    assert state.pool is not None
+    return state.pool.quote_reserve, state.pool.base_reserve
+
+
+def _buy_fill(state: CoinState, venue: str, tokens: int, sol: int, fee: int, completes: bool) -> Fill:
+    sol_reserve, token_reserve = _spot(state, venue)
+    net = sol - fee  # what reached the reserves: price = net / tokens against sol_reserve / token_reserve
+    impact = _impact_bps(net * token_reserve - tokens * sol_reserve, tokens * sol_reserve)
+    return Fill(sol, tokens, fee, impact, completes)
+
+
+def fill_buy(state: CoinState, venue: str, sol_in: int) -> Fill:
+    """Spend `sol_in` (protocol fee included) at the venue."""
+    if venue == "curve":
+        fee_bps = state.global_config.protocol_fee_bps
+        r = _math(lambda: curve_math.buy(curve_math.CurveState.of(state.curve), sol_in, fee_bps))
+        return _buy_fill(state, venue, r.tokens_out, r.sol_in, r.fee, r.completes)
+    p = _math(lambda: pool_math.swap_quote_in(pool_math.PoolState.of(state.pool), sol_in, state.pool.fee_bps))
+    return _buy_fill(state, venue, p.amount_out, p.amount_in, p.fee, False)
+
+
+def fill_buy_exact(state: CoinState, venue: str, tokens: int) -> Fill:
+    """Receive exactly `tokens` from the venue (on the curve: at most what is left on it)."""
+    if venue == "curve":
+        fee_bps = state.global_config.protocol_fee_bps
+        r = _math(lambda: curve_math.buy_exact_out(curve_math.CurveState.of(state.curve), tokens, fee_bps))
+        return _buy_fill(state, venue, r.tokens_out, r.sol_in, r.fee, r.completes)
+    p = _math(lambda: pool_math.swap_base_out(pool_math.PoolState.of(state.pool), tokens, state.pool.fee_bps))
+    return _buy_fill(state, venue, p.amount_out, p.amount_in, p.fee, False)
+
+
+def fill_sell(state: CoinState, venue: str, tokens: int) -> Fill:
+    """Sell `tokens` at the venue."""
+    if venue == "curve":
+        fee_bps = state.global_config.protocol_fee_bps
+        r = _math(lambda: curve_math.sell(curve_math.CurveState.of(state.curve), tokens, fee_bps))
+        out, fee = r.sol_out, r.fee
+    else:
+        p = _math(lambda: pool_math.swap_base_in(pool_math.PoolState.of(state.pool), tokens, state.pool.fee_bps))
+        out, fee = p.amount_out, p.fee
+    sol_reserve, token_reserve = _spot(state, venue)
+    gross = out + fee
+    impact = _impact_bps(tokens * sol_reserve - gross * token_reserve, tokens * sol_reserve)
+    return Fill(out, tokens, fee, impact, False)
+
+
+def min_out_bound(expected: int, slippage_bps: int) -> int:
+    """Slippage mode's floor for an amount out: floor(expected * (10000 - slippageBps) / 10000)."""
+    return _floor_bps(expected, BPS - slippage_bps)
+
+
+def max_in_bound(venue_quote: int, slippage_bps: int, partner_fee_bps: int) -> int:
+    """Slippage mode's `maxSolIn` for buy-exact-out: the venue's ceiling
+    ceil(quote * (10000 + slippageBps) / 10000), grossed up so that it is left after the partner fee."""
+    return _gross_up(-(-venue_quote * (BPS + slippage_bps) // BPS), partner_fee_bps)
+
+
+def _fee_recipient(state: CoinState, venue: str) -> Pubkey:
+    return state.global_config.fee_recipient if venue == "curve" else state.pool.fee_recipient
+
+
+def plan_buy(req: BuyRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
+    max_in = int(req.maxSolIn)
+    partner_fee = _floor_bps(max_in, req.fee_bps)
+    venue_in = max_in - partner_fee
+    if venue_in <= 0:
+        raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.",
+                       field="maxSolIn")
+    fill = require_fill(fill_buy(state, venue, venue_in), "maxSolIn")
+    if req.slippage_mode:
+        min_out = min_out_bound(fill.tokens, int(req.slippageBps))
+    else:
+        min_out = _require_explicit(req.minTokensOut, "minTokensOut")
+    recipient = _fee_recipient(state, venue)
+    if venue == "curve":
+        instruction = ix.buy(user, state.mint, recipient, venue_in, min_out)
+    else:
+        instruction = ix.swap(user, state.mint, recipient, False, venue_in, min_out)
+    return Plan(instruction, max_in, partner_fee, max_in)
+
+
+def plan_buy_exact_out(req: BuyExactOutRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
+    tokens = int(req.tokensOut)
+    if req.slippage_mode:
+        max_in = max_in_bound(fill_buy_exact(state, venue, tokens).sol, int(req.slippageBps), req.fee_bps)
+        if req.maxSolIn is not None:
+            max_in = min(max_in, int(req.maxSolIn))
+    else:
+        max_in = _require_explicit(req.maxSolIn, "maxSolIn")
+    partner_fee = _floor_bps(max_in, req.fee_bps)
+    venue_max = max_in - partner_fee
+    if venue_max <= 0:
+        raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.",
+                       field="maxSolIn")
+    recipient = _fee_recipient(state, venue)
+    if venue == "curve":
+        instruction = ix.buy_exact_out(user, state.mint, recipient, tokens, venue_max)
+    else:
+        instruction = ix.swap_exact_out(user, state.mint, recipient, tokens, venue_max)
+    return Plan(instruction, max_in, partner_fee, max_in)
+
+
+def plan_sell(req: SellRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
+    """The sell as quoted now; the wallet's tokens are checked after the caps (`require_tokens`)."""
+    tokens = int(req.tokensIn)
+    quote = require_fill(fill_sell(state, venue, tokens), "tokensIn").sol
+    if req.slippage_mode:
+        min_out = min_out_bound(quote, int(req.slippageBps))
+    else:
+        min_out = _require_explicit(req.minSolOut, "minSolOut")
+    partner_fee = _floor_bps(min_out, req.fee_bps)
+    recipient = _fee_recipient(state, venue)
+    if venue == "curve":
+        instruction = ix.sell(user, state.mint, recipient, tokens, min_out)
+    else:
+        instruction = ix.swap(user, state.mint, recipient, True, tokens, min_out)
+    return Plan(instruction, quote, partner_fee, 0)
+
+
+def require_tokens(state: CoinState, tokens: int) -> None:
+    """A sell's balance checks (chain state, after the caps)."""
+    if not state.token_account_exists or state.token_balance == 0:
+        raise ApiError("missing_sell_token_account")
+    if state.token_balance < tokens:
+        raise ApiError("insufficient_tokens", requiredTokens=str(tokens), availableTokens=str(state.token_balance))
+
+
+PLANNERS = {BuyRequest: plan_buy, BuyExactOutRequest: plan_buy_exact_out, SellRequest: plan_sell}
+KINDS = {BuyRequest: "buy", BuyExactOutRequest: "buy_exact_out", SellRequest: "sell"}
+
+
+def _check_trade_cap(principal: Principal, value: int) -> None:
+    cap = grantlimits.effective(principal.client, principal.grant).max_trade_lamports
+    if value > cap:
+        raise ApiError("trade_cap_exceeded", f"The trade's value {value} exceeds the per-trade limit {cap}.",
+                       maxTradeLamports=str(cap))
+
+
+def _volume_key(client_id: str) -> tuple[str, int]:
+    now = clock.now()
+    day = datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%d")
+    return f"VOL#{client_id}#{day}", int(now) + 2 * 86_400
+
+
+def reserve_volume(principal: Principal, value: int) -> list[str]:
+    """Reserve the trade's value on the client's day (its cap) and the grant's day (the
+    effective cap: the user's own limit, else the client's), both or neither."""
+    key, expires = _volume_key(principal.client.client_id)
+    grant_key = grantlimits.grant_volume_key(principal.client.client_id, principal.user.user_id, key.rsplit("#", 1)[1])
+    cap = principal.client.daily_volume_cap_lamports
+    own = grantlimits.effective(principal.client, principal.grant).daily_volume_cap_lamports
+    refused = counters.reserve_all(value, [(key, cap), (grant_key, own)], expires)
+    if refused is not None:
+        which, spent = refused
+        if which == 0:
+            raise ApiError("daily_cap_exceeded", "The trade would exceed the client's daily volume cap (resets 00:00 UTC).",
+                           dailyVolumeCapLamports=str(cap), spentTodayLamports=str(spent))
+        raise ApiError("daily_cap_exceeded",
+                       "The trade would exceed the daily limit the user set for this app (resets 00:00 UTC).",
+                       dailyVolumeCapLamports=str(own), spentTodayLamports=str(spent))
+    return [key, grant_key]
+
+
+def rpc() -> Rpc:
+    return Rpc(get_settings().rpc_url)
+
+
+def _known_value(req: TradeRequest) -> int | None:
+    """The trade's lamport value when the request gives it: maxSolIn (buy; buy-exact-out in explicit
+    mode). A sell's (the quoted SOL out) and a slippage-mode buy-exact-out's need the venue's state."""
+    if isinstance(req, BuyRequest) or (isinstance(req, BuyExactOutRequest) and not req.slippage_mode):
+        return int(req.maxSolIn)  # type: ignore[arg-type]
+    return None
+
+
+def _caps(principal: Principal, value: int) -> tuple[list[str], int]:
+    """Step 7: the per-trade cap, then the daily volume reserved atomically. -> (counters, reserved)."""
+    _check_trade_cap(principal, value)
+    return reserve_volume(principal, value), value
+
+
+def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -> dict[str, str]:
+    require_bound(req)
+    access.require_delegation(principal)
+    client = principal.client
+    require_fee_configured(principal, req.fee_bps)
+    fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
+    write_fees.check_ceiling(principal, fees.priority_fee_lamports, fees.tip_lamports)
+    known_value = _known_value(req)
+    reserved = _caps(principal, known_value) if known_value is not None else None
+    sent = False
+    try:
+        signer = SealedWalletSigner(principal.user)
+        chain = chain or rpc()
+        state = read_coin(chain, Pubkey.from_string(req.mint), signer.pubkey)
+        venue = state.venue
+        plan = PLANNERS[type(req)](req, state, venue, signer.pubkey)  # type: ignore[operator]
+        if reserved is None:  # valued by the quote: the caps before any balance
+            reserved = _caps(principal, plan.value_lamports)
+        if isinstance(req, SellRequest):
+            require_tokens(state, int(req.tokensIn))
+
+        partner = (Pubkey.from_string(client.fee_wallet), plan.partner_fee) \
+            if plan.partner_fee and client.fee_wallet else None
+        message = assemble(signer.pubkey, [plan.instruction], fees=fees, blockhash=state.blockhash,
+                           partner_fee=partner, units=TRADE_UNITS, memo=unique.request_memo())
+        required = plan.spend_lamports + network_fee(message, fees) + (0 if state.token_account_exists else ATA_RENT)
+        if isinstance(req, SellRequest):
+            required = network_fee(message, fees) - fees.tip_lamports  # the tip and fee come out of the proceeds
+        if state.wallet_lamports < required:
+            raise ApiError("insufficient_sol", requiredLamports=str(required),
+                           availableLamports=str(state.wallet_lamports))
+
+        tx = sign(message, [signer])
+        presend.before_send(principal, presend.Outgoing(KINDS[type(req)], (str(tx.signatures[0]),), req.mint,
+                                                        str(signer.pubkey), state.last_valid_block_height))
+        signature = submit(chain, tx)
+        sent = True
+    except ApiError as exc:
+        sent = "signature" in exc.extra  # ambiguous: it may land, so it stays counted
+        raise
+    finally:
+        if not sent and reserved is not None:
+            counters.release_all(*reserved)
+    observability.count("Trades", venue=venue, kind=KINDS[type(req)])
+    return {"signature": str(signature), "mint": req.mint, "status": "submitted"}
+
+
+# ------------------------------------------------------------------ quote
+
+
+AMOUNT_FIELDS = {"buy": "maxSolIn", "buy-exact-out": "tokensOut", "sell": "tokensIn"}
+
+
+class QuoteRequest(Request, FeeBps):
+    side: Literal["buy", "buy-exact-out", "sell"]
+    mint: Address
+    maxSolIn: PositiveAmount | None = Field(None, description="side buy: lamports to spend, partner fee included.")
+    tokensOut: PositiveAmount | None = Field(None, description="side buy-exact-out: tokens to receive.")
+    tokensIn: PositiveAmount | None = Field(None, description="side sell: tokens to sell.")
+    slippageBps: Annotated[int, Field(ge=0, le=5000)] = Field(0, description=(
+        "0 to 5000 (default 0): the bound in the answer is the one a trade in slippage mode with this value would use."))
+    partnerFeeBps: PartnerFeeBps = None
+
+    @property
+    def amount(self) -> int:
+        name = AMOUNT_FIELDS[self.side]
+        value = getattr(self, name)
+        if value is None:
+            raise ApiError("invalid_input", f"{name}: required for side {self.side}.", field=name)
+        for other in set(AMOUNT_FIELDS.values()) - {name}:
+            if getattr(self, other) is not None:
+                raise ApiError("invalid_input", f"{other}: not read for side {self.side}; send {name}.", field=other)
+        return int(value)
+
+
+def require_fee_configured(principal: Principal, fee_bps: int) -> None:
+    client = principal.client
+    if fee_bps > 0 and (client.tier != "Partner" or not client.fee_wallet):
+        raise ApiError("partner_fee_not_configured",
+                       "Partner fees need the Partner tier and a registered fee wallet.")
+
+
+def quote(principal: Principal, req: QuoteRequest, chain: Rpc | None = None) -> dict[str, object]:
+    """What the same trade would do now, by the planners' own math; nothing is signed, sent or counted.
+
+    Each expected amount has the basis of the bound beside it: `expectedSolIn` and `maxSolIn`
+    include the partner fee (as a trade's `maxSolIn` does); `expectedSolOut` and `minSolOut` are
+    what the venue pays, before the partner fee is transferred out of it.
+    """
+    amount = req.amount
+    require_fee_configured(principal, req.fee_bps)
+    if not principal.user.wallet:
+        raise ApiError("invalid_wallet")
+    chain = chain or rpc()
+    state = read_coin(chain, Pubkey.from_string(req.mint), Pubkey.from_string(principal.user.wallet))
+    venue = state.venue
+    slip = int(req.slippageBps)
+    out: dict[str, object] = {"venue": venue}
+    if req.side == "buy":
+        partner_fee = _floor_bps(amount, req.fee_bps)
+        if amount - partner_fee <= 0:
+            raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.",
+                           field="maxSolIn")
+        fill = require_fill(fill_buy(state, venue, amount - partner_fee), "maxSolIn")
+        out.update(expectedTokensOut=str(fill.tokens), minTokensOut=str(min_out_bound(fill.tokens, slip)))
+    elif req.side == "buy-exact-out":
+        fill = fill_buy_exact(state, venue, amount)
+        max_in = max_in_bound(fill.sol, slip, req.fee_bps)
+        partner_fee = _floor_bps(max_in, req.fee_bps)
+        out.update(expectedSolIn=str(fill.sol + partner_fee), maxSolIn=str(max_in))
+    else:
+        fill = require_fill(fill_sell(state, venue, amount), "tokensIn")
+        min_out = min_out_bound(fill.sol, slip)
+        partner_fee = _floor_bps(min_out, req.fee_bps)
+        out.update(expectedSolOut=str(fill.sol), minSolOut=str(min_out))
+    out.update(protocolFeeLamports=str(fill.protocol_fee), partnerFeeLamports=str(partner_fee),
+               priceImpactBps=fill.price_impact_bps, completesCurve=fill.completes_curve, contextSlot=state.slot)
+    return out

@@ -1,0 +1,130 @@
+"""The status of a transaction by signature (design section 6), and the bundle records it reads.
+
+`status` is the chain's commitment (`processed`, `confirmed`, `finalized`), `failed` when it
+landed with an error (`error` = the mapped spec code), `pending` when this service sent it in
+a bundle that has not landed yet, `expired` (`error` = `tx_expired`) when this service sent
+it alone and its blockhash expired before it landed (the transaction record says so, or the
+block height is past the record's `lastValidBlockHeight`), and `not_found` when neither the
+chain nor the service knows it. `bundle` describes the bundle the signature was sent in, if any.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solders.pubkey import Pubkey
+from solders.signature import Signature
+
+from partner.core import clock
+from partner.store import ddb, txrecords
+from partner.chain.errors import spec_code_for_transaction_error
+from partner.chain.rpc import BlockEngine, Rpc
+from partner.core.errors import ApiError
+from partner.core.settings import get_settings
+
+MAX_SIGNATURE_CHARS = 88
+BUNDLE_RECORD_DAYS = 7
+INFLIGHT = {"Landed": "processed", "Failed": "failed", "Pending": "pending", "Invalid": "invalid"}
+
+
+def parse_signature(text: str) -> Signature:
+    """A transaction signature: base58 of exactly 64 bytes, else 400 invalid_input."""
+    try:
+        if len(text) > MAX_SIGNATURE_CHARS:
+            raise ValueError
+        return Signature.from_string(text)
+    except ValueError as exc:
+        raise ApiError("invalid_input", "signature must be the base58 encoding of 64 bytes.",
+                       field="signature") from exc
+
+
+def bundle_keys(signature: str) -> dict[str, list[str]]:
+    """The bundle and transaction records to read with the access token (nothing for an
+    over-long path value)."""
+    if len(signature) > 100:
+        return {}
+    return {get_settings().counters_table: [bundle_pk(signature)], **txrecords.keys(signature)}
+
+
+def bundle_pk(signature: str) -> str:
+    """The counters-table key of the launch bundle a signature was sent in (read here and by the tracker)."""
+    return f"BUNDLE#{signature}"
+
+
+def record_bundle(bundle_id: str, signatures: list[str], *, last_valid_block_height: int | None = None) -> None:
+    """Remember that `signatures` were sent together as bundle `bundle_id` (one record per
+    signature, so any of them finds the bundle). `last_valid_block_height` of the bundle's
+    blockhash lets the status tell an expired bundle from a pending one."""
+    table = get_settings().counters_table
+    expires = clock.now_int() + BUNDLE_RECORD_DAYS * 86_400
+    for signature in signatures:
+        values: dict[str, Any] = {":b": bundle_id, ":s": list(signatures), ":e": expires}
+        expression = "SET bundle_id = :b, signatures = :s, expires_at = :e"
+        if last_valid_block_height is not None:
+            values[":h"] = last_valid_block_height
+            expression += ", last_valid_block_height = :h"
+        ddb.update(table, bundle_pk(signature), expression, vals=values)
+
+
+def _bundle_status(engine: BlockEngine, bundle_id: str) -> str:
+    landed = engine.bundle_statuses([bundle_id])[0]
+    if landed is not None:
+        return str(landed.get("confirmation_status") or "processed")
+    inflight = engine.rpc.call("getInflightBundleStatuses", [[bundle_id]])["value"][0] or {}
+    return INFLIGHT.get(str(inflight.get("status")), "pending")
+
+
+def program_ids(rpc: Rpc, signature: Signature) -> list[Pubkey] | None:
+    """Top-level program ids of a landed transaction (to map Custom(1) of System vs Token)."""
+    found = rpc.call("getTransaction", [str(signature), {"encoding": "json", "maxSupportedTransactionVersion": 0}])
+    if not found:
+        return None
+    message = found["transaction"]["message"]
+    keys = message["accountKeys"]
+    return [Pubkey.from_string(keys[i["programIdIndex"]]) for i in message["instructions"]]
+
+
+def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[str, Any] | None,
+              sent: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`record` is the bundle record, `sent` the transaction record (either may be None)."""
+    text = str(signature)
+    out: dict[str, Any] = {"signature": text, "status": "not_found", "slot": None, "error": None, "bundle": None}
+    alone = sent is not None and record is None  # a bundle keeps its own answers (failed + tx_expired)
+    if alone and sent.get("status") == "expired":
+        out["status"], out["error"] = "expired", "tx_expired"
+        return out
+    # the height before the status: a transaction unknown at a height past its expiry never lands
+    height = rpc.call("getBlockHeight") if alone and sent.get("status") == "sent" else None
+    found = rpc.signature_statuses([signature])[0]
+    bundle_status = None
+    if record is not None:
+        bundle_status = _bundle_status(engine, record["bundle_id"])
+        out["bundle"] = {"bundleId": record["bundle_id"], "signatures": list(record["signatures"]),
+                         "status": bundle_status}
+    if found is not None:
+        out["slot"] = found.get("slot")
+        if found.get("err") is not None:
+            out["status"] = "failed"
+            out["error"] = spec_code_for_transaction_error(found["err"], program_ids(rpc, signature)) or "tx_failed"
+        else:
+            out["status"] = found.get("confirmationStatus") or "processed"
+    elif record is not None:
+        expiry = record.get("last_valid_block_height")
+        if bundle_status == "failed":
+            out["status"], out["error"] = "failed", "tx_failed"
+        elif expiry is not None and rpc.call("getBlockHeight") > int(expiry):
+            out["status"], out["error"] = "failed", "tx_expired"
+        else:
+            out["status"] = "pending"
+    elif alone and height is not None and height > int(sent["last_valid_block_height"]):
+        out["status"], out["error"] = "expired", "tx_expired"
+    return out
+
+
+def lookup(text: str, read: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The status answer for a signature string from the path; `read` holds what the
+    admission batch fetched (the bundle record, when there is one)."""
+    signature = parse_signature(text)
+    settings = get_settings()
+    return status_of(signature, Rpc(settings.rpc_url), BlockEngine(settings.block_engine_url),
+                     read.get(bundle_pk(text)), read.get(text))

@@ -1,0 +1,209 @@
+"""Staged image uploads: `POST /partner/v1/uploads`, then `imageUploadId` on coins/create and
+governance/proposals/update-content.
+
+An image as big as the spec allows (5 MiB) cannot reach a function through API Gateway: the
+multipart body is a binary media type, so it reaches Lambda base64-encoded, and Lambda refuses a
+synchronous request over 6,291,456 bytes. So the partner asks for an upload (JSON: `contentType`,
+`contentLength`), POSTs the file straight to S3 with the presigned POST it gets (the standard S3
+browser upload: `fields`, then the file as `file`), and names the upload in the launch.
+
+    create(principal, request)        -> {uploadId, url, fields, expiresAt, maxBytes}   (scope coin:create
+                                         or governance:propose; bucket `upload`, 30/min per token)
+    staged = load(principal, id, keyed=...)   # before the Idempotency-Key claim: 400s are not stored
+    used = consume(principal, staged)         # in the write, after delegation: one conditional UpdateItem
+    release(used) / finished(used)            # nothing reached the network / it did (object deleted)
+
+The presigned policy pins the key `uploads/<uploadId>`, the exact Content-Type, a
+content-length-range of 1 to `contentLength` (at most 5 MiB) and an expiry of 15 minutes; it is
+signed with the uploads function's credentials, which may put objects under `uploads/` only. The
+upload is bound to the client and the user who asked for it: only they can use it, once, before it
+expires. The service never trusts the object: it reads the bytes and checks them as it checks a
+direct upload (type by magic bytes -> `invalid_image_type`; size), so a store that skipped a policy
+condition could not let more through. (The devstack checks the policy as S3 does: devstack/s3post.py.)
+
+Checks, each `400 invalid_input` with `field` imageUploadId and a message naming it: unknown upload,
+another client's, another user's, already used, expired, nothing uploaded yet, bigger than the
+declared `contentLength`; then `invalid_image_type`, and `payload_too_large` over 5 MiB.
+
+Consumption: the write consumes the upload (unused, unexpired, this client and user: one
+conditional UpdateItem, so of two concurrent requests exactly one gets it) after delegation and,
+on coins/create, after the creator's launch slot; a request that fails without any transaction
+reaching the network (no `signature` in its answer) gives it back, so the partner can retry with
+the same upload; one whose answer names a signature keeps it used. After a success the staged
+object is deleted; the bucket's lifecycle rule deletes what is left after a day.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from partner.core import clock, observability
+from partner.edge.access import Principal, Route
+from partner.features.coin_fields import Image, read_image
+from partner.core.errors import ApiError
+from partner.edge.models import Field, Request, rule
+from partner.edge.multipart import MAX_FILE_BYTES
+from partner.store import uploads as store
+
+__all__ = ["ROUTE", "UploadRequest", "Staged", "Consumed", "create", "load", "consume", "release", "finished",
+           "reached_network", "check_upload_id", "CONTENT_TYPES", "EXPIRES_IN", "FIELD"]
+
+logger = observability.logger
+
+ROUTE = Route(bucket="upload", scope=("coin:create", "governance:propose"))
+CONTENT_TYPES = ("image/png", "image/jpeg", "image/webp", "image/gif")
+EXPIRES_IN = 15 * 60
+FIELD = "imageUploadId"
+PREFIX = "upl_"
+_ID = re.compile(r"^upl_[A-Za-z0-9_-]{22}$")
+_LENGTH = re.compile(r"^[0-9]{1,7}$")
+
+
+def _content_length(value: str) -> str:
+    if not _LENGTH.match(value) or not 1 <= int(value) <= MAX_FILE_BYTES:
+        raise ValueError(f"must be an integer string from 1 to {MAX_FILE_BYTES}")
+    return value
+
+
+def check_upload_id(value: str) -> str:
+    if not _ID.match(value):
+        raise ValueError("must be an uploadId (upl_...) from POST /partner/v1/uploads")
+    return value
+
+
+UploadId = rule(check_upload_id, {
+    "type": "string", "pattern": r"^upl_[A-Za-z0-9_-]{22}$",
+    "description": "Added: the uploadId of a staged image (POST /partner/v1/uploads) in place of the `image` part; "
+                   "not with it. Usable once, by the same client and user, before it expires. The way to send "
+                   "images too big for a direct multipart body."})
+
+
+class UploadRequest(Request):
+    contentType: Literal[CONTENT_TYPES] = Field(description="The image's type; the policy pins it as the upload's Content-Type.")
+    contentLength: rule(_content_length, {
+        "type": "string", "pattern": "^[0-9]{1,7}$",
+        "description": "The file's size in bytes, an integer string from 1 to 5242880 (5 MiB)."})
+
+
+def create(principal: Principal, request: UploadRequest) -> dict[str, Any]:
+    """A new upload of this client and user: the presigned POST and the record it is checked against."""
+    upload_id = PREFIX + secrets.token_urlsafe(16)
+    length = int(request.contentLength)
+    expires = clock.now_int() + EXPIRES_IN
+    post = store.presigned_post(upload_id, request.contentType, length, EXPIRES_IN)
+    store.put(upload_id, principal.client.client_id, principal.user.user_id, request.contentType, length, expires)
+    return {"uploadId": upload_id, "url": post["url"], "fields": post["fields"], "expiresAt": expires,
+            "maxBytes": length}
+
+
+# ------------------------------------------------------------------ using an upload
+
+
+@dataclass(frozen=True)
+class Staged:
+    upload_id: str
+    image: Image | None  # None: already used, and the request carries an Idempotency-Key (a replay?)
+
+
+@dataclass(frozen=True)
+class Consumed:
+    upload_id: str
+    owner: str
+    image: Image
+
+
+def _invalid(message: str) -> ApiError:
+    return ApiError("invalid_input", f"{FIELD}: {message}", field=FIELD)
+
+
+def _refusal(record: dict[str, Any] | None, principal: Principal, now: int) -> ApiError | None:
+    """Why `record` cannot be used by `principal` now (ownership first), or None."""
+    if record is None:
+        return _invalid("no such upload; create one with POST /partner/v1/uploads.")
+    if record.get("cid") != principal.client.client_id:
+        return _invalid("the upload belongs to another client.")
+    if record.get("uid") != principal.user.user_id:
+        return _invalid("the upload belongs to another user.")
+    if record.get("used"):
+        return _invalid("the upload was already used; create a new one for each launch or proposal.")
+    if int(record.get("exp", 0)) <= now:
+        return _invalid("the upload expired; create a new one and launch within 15 minutes.")
+    return None
+
+
+def _read(upload_id: str, declared: int) -> Image:
+    try:
+        data = store.read_object(upload_id, min(declared, MAX_FILE_BYTES))
+    except store.ObjectTooLarge as exc:
+        if exc.size > MAX_FILE_BYTES:
+            raise ApiError("payload_too_large", f"The uploaded file is over {MAX_FILE_BYTES} bytes.",
+                           maxFileBytes=MAX_FILE_BYTES, field=FIELD) from exc
+        raise _invalid("the uploaded file is bigger than the contentLength the upload was created with.") from exc
+    if data is None:
+        raise _invalid("nothing was uploaded; POST the upload's fields and the file to its url first.")
+    try:
+        return read_image(data)
+    except ApiError as exc:
+        raise ApiError(exc.code, "The uploaded file is not a PNG, JPEG, WebP or GIF image.", field=FIELD) from exc
+
+
+def load(principal: Principal, upload_id: str, *, keyed: bool) -> Staged:
+    """Check the upload and read its bytes, before the Idempotency-Key claim (so these 400s are not
+    stored). A used upload under an Idempotency-Key is let through unread: the request may be the
+    replay of the one that used it (the claim answers it); otherwise `consume` refuses it."""
+    record = store.get(upload_id)
+    if (keyed and record is not None and record.get("used") and record.get("cid") == principal.client.client_id
+            and record.get("uid") == principal.user.user_id):
+        return Staged(upload_id, None)
+    problem = _refusal(record, principal, clock.now_int())
+    if problem is not None:
+        raise problem
+    assert record is not None
+    return Staged(upload_id, _read(upload_id, int(record.get("length", MAX_FILE_BYTES))))
+
+
+def consume(principal: Principal, staged: Staged) -> Consumed:
+    """Take the upload for this request (one conditional UpdateItem); 400 invalid_input when it can no
+    longer be used (another request took it meanwhile, or it expired)."""
+    owner = secrets.token_hex(16)
+    now = clock.now_int()
+    ok, current = store.consume(staged.upload_id, principal.client.client_id, principal.user.user_id, owner, now)
+    if not ok:
+        raise _refusal(current, principal, now) or _invalid("the upload can no longer be used.")
+    image = staged.image
+    if image is None:  # released by a failed request since `load`: read it now
+        try:
+            record = store.get(staged.upload_id) or {}
+            image = _read(staged.upload_id, int(record.get("length", MAX_FILE_BYTES)))
+        except ApiError:
+            store.release(staged.upload_id, owner)
+            raise
+    return Consumed(staged.upload_id, owner, image)
+
+
+def reached_network(exc: BaseException) -> bool:
+    """Whether a failed write's answer names a transaction (it may have reached the network)."""
+    return isinstance(exc, ApiError) and ("signature" in exc.extra or "signatures" in exc.extra)
+
+
+def release(used: Consumed | None) -> None:
+    """Give the upload back: the request failed before any transaction reached the network."""
+    if used is None:
+        return
+    try:
+        store.release(used.upload_id, used.owner)
+    except ApiError:
+        logger.warning("staged upload not released")
+
+
+def finished(used: Consumed | None) -> None:
+    """The upload served a write that reached the network: delete its object (best effort)."""
+    if used is None:
+        return
+    try:
+        store.delete_object(used.upload_id)
+    except ApiError:
+        logger.warning("staged upload object not deleted")

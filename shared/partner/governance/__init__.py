@@ -1,1 +1,0 @@
-"""Metadata governance: the write endpoints (`partner.governance.writes`)."""

@@ -1,0 +1,152 @@
+"""The transaction record: one item per transaction the service sends (issue 11).
+
+Written by `presend.before_send` before the first byte goes out (so an ambiguous timeout is
+tracked too), followed to the end by the tracker, read by the status endpoint inside the
+access token's BatchGetItem. One item per signature (a launch bundle's two transactions get
+one item each, written in one BatchWriteItem), keyed on the signature:
+
+  pk                        the signature
+  signatures                every signature of the send (one, or the bundle's in order)
+  kind, client_id, user_id, mint, wallet, last_valid_block_height, sent_at
+  status                    sent -> confirmed -> finalized | failed (+ error) | expired
+  slot, error, updated_at   once known
+  track                     the open-record index's partition ("0".."3") while the record is
+                            open; removed at a final status, so the index holds open records only
+  expires_at                TTL (RECORD_DAYS after sending)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from partner.core import clock
+from partner.store import aws, ddb
+from partner.core.settings import get_settings
+
+if TYPE_CHECKING:
+    from partner.edge.access import Principal
+
+RECORD_DAYS = 30
+OPEN_INDEX = "open"
+TRACK_SHARDS = 4  # the open index's partitions (spreads the index's write load)
+OPEN = ("sent", "confirmed")
+FINAL = ("finalized", "failed", "expired")
+MAX_PK_CHARS = 100
+
+
+# What the service sends, by kind (the transaction record's `kind`).
+KINDS = frozenset({
+    "buy", "buy_exact_out", "sell",
+    "vote", "vote_cancel", "vote_withdraw", "settle",
+    "propose_update_content", "propose_extend_mutability", "propose_finalize_metadata",
+    "finalize_expired", "bond_withdraw",
+    "coin_create",
+})
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One transaction about to be sent, or the transactions of one bundle (in bundle order)."""
+
+    kind: str
+    signatures: tuple[str, ...]
+    mint: str | None
+    wallet: str
+    last_valid_block_height: int
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown transaction kind {self.kind!r}")
+        if not self.signatures:
+            raise ValueError("an outgoing send has at least one signature")
+
+
+def table() -> str:
+    name = get_settings().transactions_table
+    if not name:
+        raise RuntimeError("TRANSACTIONS_TABLE is not configured")
+    return name
+
+
+def shard(signature: str) -> str:
+    return str(hashlib.sha256(signature.encode()).digest()[0] % TRACK_SHARDS)
+
+
+def items_for(principal: Principal, outgoing: Outgoing, now: float | None = None) -> list[dict[str, Any]]:
+    sent_at = clock.now() if now is None else now
+    base = {
+        "signatures": list(outgoing.signatures), "kind": outgoing.kind,
+        "client_id": principal.client.client_id, "user_id": principal.user.user_id,
+        "mint": outgoing.mint, "wallet": outgoing.wallet,
+        "last_valid_block_height": int(outgoing.last_valid_block_height),
+        "sent_at": int(sent_at * 1000), "status": "sent",
+        "expires_at": int(sent_at) + RECORD_DAYS * 86_400,
+    }
+    return [dict(base, pk=signature, track=shard(signature)) for signature in outgoing.signatures]
+
+
+def record(principal: Principal, outgoing: Outgoing) -> None:
+    """Write the record(s) of one send: one PutItem, or one BatchWriteItem for a bundle.
+    A failure raises (500 internal): the caller then sends nothing."""
+    items = items_for(principal, outgoing)
+    if len(items) == 1:
+        ddb.put(table(), items[0])
+    else:
+        ddb.batch_write(table(), items)
+
+
+def keys(signature: str) -> dict[str, list[str]]:
+    """The record to read with the access token (nothing for an over-long path value)."""
+    return {table(): [signature]} if len(signature) <= MAX_PK_CHARS else {}
+
+
+def open_records(limit: int = 2000) -> list[dict[str, Any]]:
+    """Open records, oldest first per index partition (a Query per partition, never a scan);
+    at most `limit` in all, an equal share per partition so none starves the others."""
+    out: list[dict[str, Any]] = []
+    share = max(1, limit // TRACK_SHARDS)
+    for part in range(TRACK_SHARDS):
+        start: dict[str, Any] | None = None
+        taken = 0
+        while taken < share:
+            kwargs: dict[str, Any] = {
+                "TableName": table(), "IndexName": OPEN_INDEX,
+                "KeyConditionExpression": "track = :t", "ExpressionAttributeValues": {":t": {"S": str(part)}},
+                "Limit": min(1000, share - taken),
+            }
+            if start:
+                kwargs["ExclusiveStartKey"] = start
+            try:
+                page = aws.dynamodb().query(**kwargs)
+            except (ClientError, BotoCoreError) as exc:
+                raise ddb.wrap(exc) from exc
+            items = [item for item in (ddb.from_item(raw) for raw in page.get("Items", [])) if item]
+            out.extend(items)
+            taken += len(items)
+            start = page.get("LastEvaluatedKey")
+            if not start:
+                break
+    return out
+
+
+def move(signature: str, old: str, new: str, *, slot: int | None = None, error: str | None = None) -> bool:
+    """Move a record from `old` to `new` status (conditional: a concurrent tracker run that
+    already moved it wins). A final status leaves the open index."""
+    expression = "SET #st = :new, updated_at = :now"
+    vals: dict[str, Any] = {":new": new, ":old": old, ":now": clock.now_int()}
+    if slot is not None:
+        expression += ", slot = :slot"
+        vals[":slot"] = slot
+    if error is not None:
+        expression += ", #err = :err"
+        vals[":err"] = error
+    if new in FINAL:
+        expression += " REMOVE track"
+    names = {"#st": "status"}
+    if error is not None:
+        names["#err"] = "error"
+    return ddb.update(table(), signature, expression, condition="#st = :old", names=names, vals=vals) is not None
