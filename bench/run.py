@@ -152,7 +152,7 @@ class Requests:
     """One representative request per function. `make(name, i)` returns the request for
     the i-th call (some need a fresh code, token or wallet per call)."""
 
-    READ_ONLY = ("me", "governance_read", "governance_votes_list", "transaction_status", "oauth_authorize",
+    READ_ONLY = ("me", "governance_read", "governance_votes_list", "transaction_status", "oauth_authorize", "account_apps",
                  "trades_quote", "fees_estimate", "tracker")
 
     def __init__(self, bench: Bench) -> None:
@@ -192,6 +192,7 @@ class Requests:
         self.hook_client = self._webhook_receiver()
         self._closed: list[tuple[Any, Any, str]] = []  # (proposer, voter, proposal): voting over
         self._settled_voters: list[tuple[Any, str]] = []
+        self._uploaders: dict[int, Any] = {}
 
     def _propose(self, mint: str, duration: str) -> str:
         proposer = self.b.member(sol=5)
@@ -378,6 +379,13 @@ class Requests:
                      "data": {"signature": self.signature, "kind": "buy", "mint": b.coin, "wallet": None,
                               "slot": None, "error": None}}
             return {"sqs": {"event": event, "client_id": self.hook_client}}
+        if name == "account_apps":  # the user's connected apps page (a platform session, per-IP bucket)
+            return {"method": "GET", "path": "/account/apps", "headers": {"Cookie": self.cookie}, "source_ip": b.ip()}
+        if name == "uploads_create":  # a presigned POST; the upload bucket is 30/min per token: a member per 25
+            if i // 25 not in self._uploaders:
+                self._uploaders[i // 25] = b.member(sol=0)
+            return self._json(self._uploaders[i // 25], "/partner/v1/uploads",
+                              {"contentType": "image/png", "contentLength": str(100_000 + i)})
         raise KeyError(name)
 
 
