@@ -50,7 +50,10 @@ lint: $(TOOLS)/.ready
 	$(TOOLS)/bin/sam validate --lint --region us-east-1 --template-file template.yaml
 
 test: $(VENV)/.ready $(TOOLS)/.ready .chromium lint
-	$(PY) -m pytest -n 2 --dist loadfile -q tests
+	# unit tests in processes of their own: the integration and e2e workers run a devstack's timers and
+	# pollers in the background, and some unit tests drive process-wide state (the AWS session)
+	$(PY) -m pytest -n 2 --dist loadfile -q tests/unit
+	$(PY) -m pytest -n 2 --dist loadfile -q tests --ignore=tests/unit
 
 unit: $(VENV)/.ready
 	$(PY) -m pytest -q tests/unit

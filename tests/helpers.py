@@ -6,6 +6,7 @@ import base64
 import contextlib
 import hashlib
 import importlib.util
+import itertools
 import json
 import re
 import secrets
@@ -190,3 +191,17 @@ def fail_one_write(table: str, operation: str = "PutItem"):
     finally:
         aws.remove_hook("before-parameter-build.dynamodb", mark)
         aws.remove_hook("before-call.dynamodb", fail)
+
+
+_loopbacks = itertools.count(1)
+
+
+def gateway_client(base_url: str, **kwargs: Any):
+    """An HTTP client to the devstack gateway from its own loopback address (127.1.x.y): the
+    gateway puts the peer address in `sourceIp`, so each client has its own per-IP OAuth
+    buckets (30/min) instead of every test of a worker sharing 127.0.0.1's."""
+    import httpx
+
+    n = next(_loopbacks)
+    transport = httpx.HTTPTransport(local_address=f"127.1.{(n >> 8) & 255}.{n & 255 or 1}")
+    return httpx.Client(base_url=base_url, transport=transport, **kwargs)

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
-from tests.helpers import hidden_inputs, pkce_pair
+from tests.helpers import gateway_client, hidden_inputs, pkce_pair
 
 
 def test_connect_flow_over_http(devstack):
@@ -17,7 +17,7 @@ def test_connect_flow_over_http(devstack):
     user = admin.create_user(twitter="carol")
     cookie = admin.create_session(user["user_id"])["cookie"]
     verifier, challenge = pkce_pair()
-    with httpx.Client(base_url=base, timeout=30, follow_redirects=False) as http:
+    with gateway_client(base, timeout=30, follow_redirects=False) as http:
         page = http.get("/oauth/authorize", params={
             "response_type": "code", "client_id": client["client_id"], "redirect_uri": "http://127.0.0.1:9/cb",
             "scope": "profile:read trade:execute", "state": "st-1", "code_challenge": challenge,

@@ -10,7 +10,7 @@ import time
 import httpx
 
 from tests.chainutil import POOL_OPEN_DELAY, airdrop, balance, rpc, token_balance, wait, warp
-from tests.helpers import connect_http
+from tests.helpers import gateway_client, connect_http
 
 SOL = 10**9
 TIP = 1_000_000
@@ -44,7 +44,7 @@ def test_curve_to_pool_lifecycle_over_http(devstack, chain):
     for user in users:
         airdrop(chain.url, user["wallet"], 100 * SOL)
 
-    with httpx.Client(base_url=devstack.url, timeout=60) as http:
+    with gateway_client(devstack.url, timeout=60) as http:
         auth = [connect_http(http, client, user, "trade:execute", REDIRECT) for user in users]
 
         def trade(i: int, kind: str, **body: str) -> httpx.Response:

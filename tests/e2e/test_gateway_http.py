@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from tests.chainutil import airdrop, balance
-from tests.helpers import connect_http
+from tests.helpers import gateway_client, connect_http
 
 SOL = 10**9
 REDIRECT = "http://127.0.0.1:9/cb"
@@ -29,7 +29,7 @@ def assert_error(response: httpx.Response, status: int, code: str) -> dict:
 
 @pytest.fixture(scope="module")
 def http(devstack):
-    with httpx.Client(base_url=devstack.url, timeout=120) as client:
+    with gateway_client(devstack.url, timeout=120) as client:
         yield client
 
 

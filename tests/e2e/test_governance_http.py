@@ -8,7 +8,7 @@ import base64
 import httpx
 
 from tests.chainutil import airdrop, rpc, token_balance, wait, warp
-from tests.helpers import connect
+from tests.helpers import gateway_client, connect
 
 SOL = 10**9
 TIP = 1_000_000
@@ -43,7 +43,7 @@ def test_proposal_votes_settle_and_withdrawals_over_http(devstack, chain):
     warp(chain.url, 1)
     holdings = {"proposer": BOND, "v1": QUORUM - 2 * T, "v2": T, "v3": T}
     people = {}
-    with httpx.Client(base_url=devstack.url, timeout=30) as http:
+    with gateway_client(devstack.url, timeout=30) as http:
         for n, (name, amount) in enumerate(holdings.items()):
             user = admin.create_user()
             airdrop(chain.url, user["wallet"], 10 * SOL)

@@ -8,7 +8,7 @@ import os
 import httpx
 
 from tests.chainutil import airdrop, balance, token_balance, wait, warp
-from tests.helpers import connect_http
+from tests.helpers import gateway_client, connect_http
 
 SOL = 10**9
 TIP = 1_000_000
@@ -25,7 +25,7 @@ def test_launch_with_image_and_first_buy_then_sell_over_http(devstack, chain):
     creator = admin.create_user()
     airdrop(chain.url, creator["wallet"], 5 * SOL)
     sol = SOL // 2
-    with httpx.Client(base_url=devstack.url, timeout=60) as http:
+    with gateway_client(devstack.url, timeout=60) as http:
         headers = connect_http(http, client, creator, "coin:create trade:execute", REDIRECT)
         launched = http.post("/partner/v1/coins/create", headers=headers,
                              data={"name": "Gateway Launch", "symbol": "gwl", "description": "over HTTP",

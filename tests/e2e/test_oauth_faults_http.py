@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from devstack import faults
-from tests.helpers import connect
+from tests.helpers import gateway_client, connect
 
 REDIRECT = "http://localhost:8080/callback"
 
@@ -33,7 +33,7 @@ def cli(devstack, monkeypatch, capsys):
 
 @pytest.fixture
 def http(devstack):
-    with httpx.Client(base_url=devstack.url, timeout=30) as client:
+    with gateway_client(devstack.url, timeout=30) as client:
         yield client
 
 

@@ -6,7 +6,7 @@ import httpx
 from solders.keypair import Keypair
 
 from tests.chainutil import airdrop, balance, token_balance, wait, warp
-from tests.helpers import connect
+from tests.helpers import gateway_client, connect
 
 SOL = 10**9
 TIP = 1_000_000
@@ -39,7 +39,7 @@ def test_buy_then_sell_over_http_moves_exact_amounts(devstack, chain, ip):
     max_in, bps = 2 * SOL, 125
     fee = max_in * bps // 10_000
     expected, _ = curve.buy_quote(curve.INITIAL_CURVE, max_in - fee)
-    with httpx.Client(base_url=devstack.url, timeout=30) as http:
+    with gateway_client(devstack.url, timeout=30) as http:
         bought = http.post("/partner/v1/trades/buy", headers=headers, json={
             "mint": mint, "maxSolIn": str(max_in), "slippageBps": 50, "partnerFeeBps": bps,
             "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})

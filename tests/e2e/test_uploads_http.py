@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from tests.chainutil import airdrop, wait
-from tests.helpers import connect_http
+from tests.helpers import gateway_client, connect_http
 
 SOL = 10**9
 REDIRECT = "http://127.0.0.1:9/cb"
@@ -41,7 +41,7 @@ def test_a_5_mib_png_launches_through_a_staged_upload_over_http(devstack, chain)
     client = admin.create_client(name="Staged Launcher", redirect_uri=REDIRECT)
     creator = admin.create_user()
     airdrop(chain.url, creator["wallet"], 5 * SOL)
-    with httpx.Client(base_url=devstack.url, timeout=60) as http:
+    with gateway_client(devstack.url, timeout=60) as http:
         headers = connect_http(http, client, creator, "coin:create", REDIRECT)
         asked = http.post("/partner/v1/uploads", headers=headers,
                           json={"contentType": "image/png", "contentLength": str(len(image))})

@@ -12,7 +12,7 @@ from http.server import ThreadingHTTPServer
 import httpx
 
 from tests.chainutil import airdrop, new_coin, wait, warp
-from tests.helpers import connect_http
+from tests.helpers import gateway_client, connect_http
 
 SOL = 10**9
 
@@ -39,7 +39,7 @@ def test_partnerctl_webhook_then_buy_delivers_signed_events_to_the_example_recei
     threading.Thread(target=server.serve_forever, daemon=True).start()
     timer = devstack.start_schedules(0.5)
     try:
-        with httpx.Client(base_url=devstack.url, timeout=30) as http:
+        with gateway_client(devstack.url, timeout=30) as http:
             headers = connect_http(http, client, user, "trade:execute", redirect)
             bought = http.post("/partner/v1/trades/buy", headers=headers, json={
                 "mint": mint, "maxSolIn": str(SOL // 20), "slippageBps": 500,
@@ -89,7 +89,7 @@ def test_grant_updated_and_revoked_arrive_signed_at_the_example_receiver(devstac
     server.RequestHandlerClass = make_handler(secret, seen)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        with httpx.Client(base_url=devstack.url, timeout=30) as http:
+        with gateway_client(devstack.url, timeout=30) as http:
             bearer = connect_http(http, client, user, "profile:read trade:execute", redirect)
             cookie = admin.create_session(user["user_id"])["cookie"]
             apps = http.get("/account/apps", headers={"Cookie": cookie})

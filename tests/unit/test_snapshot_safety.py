@@ -24,6 +24,18 @@ ROOT = Path(__file__).resolve().parents[2]
 SCAN = ROOT / "tests" / "snapshot_scan.py"
 
 
+@pytest.fixture(autouse=True)
+def fresh_aws_state(monkeypatch: pytest.MonkeyPatch):
+    """These tests drive partner.store.aws's process-wide session with placeholder keys; after
+    each, the environment is restored first and then the session forgotten, so nothing later in
+    this process signs with them (a leaked AKIAINIT once failed a staged upload's S3 policy)."""
+    yield
+    from partner.store import aws
+
+    monkeypatch.undo()
+    aws.reset()
+
+
 def run_scan(*extra: Path, env: dict[str, str] | None = None) -> dict:
     args = [a for p in extra for a in ("--extra", str(p))]
     environ = {**os.environ, "AWS_DEFAULT_REGION": os.environ.get("AWS_DEFAULT_REGION", "us-east-1"), **(env or {})}
