@@ -80,12 +80,6 @@ def random_id(nbytes: int = 16) -> str:
     return secrets.token_hex(nbytes)
 
 
-def webhook_signature(key: bytes, msg_id: str, timestamp: int, body: bytes) -> str:
-    """Standard Webhooks v1: `v1,` + base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")."""
-    mac = hmac.new(key, f"{msg_id}.{timestamp}.".encode() + body, hashlib.sha256).digest()
-    return "v1," + base64.b64encode(mac).decode()
-
-
 def sign(payload: dict[str, Any], purpose: str) -> str:
     """A compact signed (not encrypted) token: b64url(json).b64url(hmac)."""
     body = b64url(json.dumps(payload, separators=(",", ":"), sort_keys=True).encode())
