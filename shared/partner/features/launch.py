@@ -58,7 +58,7 @@ from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
 from partner.core import clock
-from partner.edge import access, http, idempotency, multipart
+from partner.edge import access, http, multipart
 from partner.features import links, pinning, presend, txstatus, uploads
 from partner.features import fees as write_fees
 from partner.edge.access import Principal
@@ -559,20 +559,9 @@ def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, 
     return out
 
 
-def _content_type(headers: dict[str, str] | None) -> str | None:
-    for name, value in (headers or {}).items():
-        if name.lower() == "content-type":
-            return value
-    return None
-
-
 def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> Response:
     """The whole endpoint after routing: admit, parse the form, launch (under an Idempotency-Key)."""
     principal = access.admit(headers, ROUTE, on_bucket)
-    form = multipart.parse(multipart.body_bytes(event), _content_type(headers))
-    parsed = parse_form(form)
-    if parsed.image_upload_id is not None:
-        staged = uploads.load(principal, parsed.image_upload_id, keyed=idempotency.key_from(
-            event.get("headers"), event.get("multiValueHeaders")) is not None)
-        parsed = dataclasses.replace(parsed, staged=staged, image=staged.image)
+    form = multipart.parse(multipart.body_bytes(event), http.header(headers, "content-type"))
+    parsed = uploads.stage(principal, parse_form(form), event)
     return http.write_once(event, principal, form.digest, lambda: execute(principal, parsed))

@@ -35,12 +35,14 @@ object is deleted; the bucket's lifecycle rule deletes what is left after a day.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import secrets
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from partner.core import clock, observability
+from partner.edge import idempotency
 from partner.edge.access import Principal, Route
 from partner.features.coin_fields import Image, read_image
 from partner.core.errors import ApiError
@@ -163,6 +165,16 @@ def load(principal: Principal, upload_id: str, *, keyed: bool) -> Staged:
         raise problem
     assert record is not None
     return Staged(upload_id, _read(upload_id, int(record.get("length", MAX_FILE_BYTES))))
+
+
+def stage(principal: Principal, form: Any, event: dict[str, Any]) -> Any:
+    """A parsed coin or content form (`image_upload_id`, `staged`, `image`) with its named upload
+    checked and read (`load`); a form without one as it is."""
+    if form.image_upload_id is None:
+        return form
+    keyed = idempotency.key_from(event.get("headers"), event.get("multiValueHeaders")) is not None
+    staged = load(principal, form.image_upload_id, keyed=keyed)
+    return dataclasses.replace(form, staged=staged, image=staged.image)
 
 
 def consume(principal: Principal, staged: Staged) -> Consumed:

@@ -44,7 +44,7 @@ from typing import Any
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
-from partner.edge import access, http, idempotency, multipart
+from partner.edge import access, http, multipart
 from partner.features import links, pinning, presend, uploads
 from partner.features import fees as write_fees
 from partner.features import cid as cids
@@ -338,14 +338,6 @@ def _execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None) -
 def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> Response:
     """The whole endpoint after routing: admit, parse the form, execute (under an Idempotency-Key)."""
     principal = access.admit(headers, ROUTE, on_bucket)
-    content_type = None
-    for name, value in (headers or {}).items():
-        if name.lower() == "content-type":
-            content_type = value
-    form = multipart.parse(multipart.body_bytes(event), content_type, max_files=1)
-    parsed = parse_form(form)
-    if parsed.image_upload_id is not None:
-        staged = uploads.load(principal, parsed.image_upload_id, keyed=idempotency.key_from(
-            event.get("headers"), event.get("multiValueHeaders")) is not None)
-        parsed = dataclasses.replace(parsed, staged=staged, image=staged.image)
+    form = multipart.parse(multipart.body_bytes(event), http.header(headers, "content-type"), max_files=1)
+    parsed = uploads.stage(principal, parse_form(form), event)
     return http.write_once(event, principal, form.digest, lambda: execute(principal, parsed))
