@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import secrets
 import time
 from dataclasses import dataclass
@@ -164,31 +165,37 @@ def update_or_current(table: str, pk: str, expression: str, *, condition: str,
     return True, from_item(out.get("Attributes")) or {}
 
 
+BATCH_GET_KEYS = 100  # BatchGetItem's limit per request, across its tables
+BATCH_GET_ATTEMPTS = 6  # per chunk; unprocessed keys are retried after a growing pause
+
+
 def batch_get(requests: dict[str, list[str]]) -> dict[str, dict[str, dict[str, Any]]]:
-    """Strongly consistent BatchGetItem over several tables: {table: {pk: item}}."""
-    pending = {
-        table: {"Keys": [{"pk": {"S": pk}} for pk in dict.fromkeys(pks)], "ConsistentRead": True}
-        for table, pks in requests.items()
-        if pks
-    }
+    """Strongly consistent BatchGetItem over several tables: {table: {pk: item}}. Any number of
+    keys: requests of at most 100 keys, unprocessed keys retried with jittered backoff."""
+    keys = [(table, pk) for table, pks in requests.items() for pk in dict.fromkeys(pks)]
     found: dict[str, dict[str, dict[str, Any]]] = {table: {} for table in requests}
-    attempts = 0
-    while pending:
-        attempts += 1
-        try:
-            out = aws.dynamodb().batch_get_item(RequestItems=pending)
-        except (ClientError, BotoCoreError) as exc:
-            raise wrap(exc) from exc
-        for table, items in out.get("Responses", {}).items():
-            for raw in items:
-                item = from_item(raw)
-                assert item is not None
-                found[table][item["pk"]] = item
-        pending = out.get("UnprocessedKeys") or {}
-        if pending and attempts >= 5:
+    for start in range(0, len(keys), BATCH_GET_KEYS):
+        pending: dict[str, Any] = {}
+        for table, pk in keys[start:start + BATCH_GET_KEYS]:
+            pending.setdefault(table, {"Keys": [], "ConsistentRead": True})["Keys"].append({"pk": {"S": pk}})
+        for attempt in range(BATCH_GET_ATTEMPTS):
+            if attempt:
+                time.sleep(random.uniform(0, 0.025 * 2 ** attempt))
+            try:
+                out = aws.dynamodb().batch_get_item(RequestItems=pending)
+            except (ClientError, BotoCoreError) as exc:
+                raise wrap(exc) from exc
+            for table, items in out.get("Responses", {}).items():
+                for raw in items:
+                    item = from_item(raw)
+                    assert item is not None
+                    found[table][item["pk"]] = item
+            pending = out.get("UnprocessedKeys") or {}
+            if not pending:
+                break
+        else:
             raise ApiError("internal", "A storage operation was throttled.", retryable=True)
     return found
-
 
 
 TRANSACT_ATTEMPTS = 4  # a transaction cancelled only by conflicts with others is retried
