@@ -274,8 +274,8 @@ def target(url: str, *, allow_loopback: bool = False) -> Target:
     port = parts.port or (443 if parts.scheme == "https" else 80)
     name = host.rstrip(".")
     address = literal(name)
-    if address is not None:
-        addresses = [address]
+    if address is not None:  # `127.1` or `[::1]`: the address itself (also for TLS and Host)
+        name, addresses = str(address), [address]
     else:
         addresses = resolve(name, port)
         if not addresses:
