@@ -72,7 +72,11 @@ def family_items(user_id: str, client_id: str) -> dict[str, list[dict]]:
 
     out: dict[str, list[dict]] = {"AT": [], "RT": [], "AC": []}
     paginator = aws.dynamodb().get_paginator("scan")
-    for page in paginator.paginate(TableName=get_settings().auth_table, ConsistentRead=True):
+    # filtered server-side: a worker's auth table holds thousands of items by now, and moto takes
+    # milliseconds to serialize each one it returns (a whole-table page outran the 5 s read timeout)
+    for page in paginator.paginate(TableName=get_settings().auth_table, ConsistentRead=True,
+                                   FilterExpression="uid = :u AND cid = :c",
+                                   ExpressionAttributeValues={":u": {"S": user_id}, ":c": {"S": client_id}}):
         for raw in page["Items"]:
             item = ddb.from_item(raw)
             kind = item["pk"].split("#", 1)[0]
