@@ -46,9 +46,12 @@ def parse_signature(text: str) -> Signature:
 
 
 def bundle_keys(signature: str) -> dict[str, list[str]]:
-    """The bundle and transaction records to read with the access token (nothing for an
-    over-long path value)."""
-    if len(signature) > 100:
+    """The bundle and transaction records to read with the access token (nothing for a path value
+    that is not a signature: empty or over-long keys are not even valid DynamoDB keys; it is
+    answered 400 after admission)."""
+    try:
+        parse_signature(signature)
+    except ApiError:
         return {}
     return {get_settings().counters_table: [bundle_pk(signature)], **txrecords.keys(signature)}
 
