@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+
+import pytest
 from html import escape, unescape
 from urllib.parse import urlencode
 
@@ -157,3 +159,25 @@ def test_last_used_is_recorded_on_refresh_at_most_hourly(aws_stack, ip, clock):
     clock.advance(2500)
     assert token_call(c, {"grant_type": "refresh_token", "refresh_token": pair["refresh_token"]}, ip=ip).status == 200
     assert auth.get(pk)["last_used"] == connected + 3700
+
+
+@pytest.mark.parametrize("value", ["10000000000000000000", "1" * 40, "\uff11", "\u0661", "1_0", "+1", " 1 ", "5\n"])
+def test_a_huge_or_not_plain_limit_is_invalid_request_and_changes_nothing(aws_stack, ip, value):
+    """Issue 23 items 1 and 4: 400 invalid_request naming the field (HTML for a browser, JSON
+    otherwise), never a 500, and the stored limits stay."""
+    from partner.features import admin
+
+    c = _client(max_trade_lamports=100 * SOL, daily_volume_cap_lamports=500 * SOL)  # 1_0, +1, 5\n: under the caps
+    user = admin.create_user()
+    conn = consent(c, user, ip, max_trade_sol="0.1", daily_cap_sol="0.2")
+    cookie = cookie_for(user)
+    base = {"action": "limits", "client_id": c["client_id"], "csrf": csrf_of(page(cookie, ip).body)}
+    for field in ("max_trade_sol", "daily_cap_sol"):
+        as_json = post(cookie, ip, {**base, field: value}, accept="application/json")
+        assert as_json.status == 400, (field, value, as_json.body)
+        assert as_json.json["error"] == "invalid_request" and as_json.json["field"] == field
+        as_html = post(cookie, ip, {**base, field: value})
+        assert as_html.status == 400 and as_html.headers["content-type"].startswith("text/html")
+        assert 'id="error">invalid_request<' in as_html.body and "Back to your connected apps" in as_html.body
+    assert me(conn)["limits"]["maxTradeLamports"] == "100000000"
+    assert me(conn)["limits"]["dailyVolumeCapLamports"] == "200000000"

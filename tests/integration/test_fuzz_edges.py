@@ -4,7 +4,9 @@
   Gateway does for a binary media type, under several content types), deep nesting (1 to
   60,000 levels, bare or inside a field) and a valid body with one field given a trailing
   newline (or CR LF, NUL, U+2028). Every answer is a 4xx with the Error shape (the consent
-  page may answer HTML), never a 5xx.
+  page may answer HTML), never a 5xx; an integer or an id with a trailing character is 400
+  naming the field (an id: its format error, not "no such upload"), on every suffix for the
+  staged-upload fields (`contentLength`, `imageUploadId`).
 * Every integer field of every write (and the quote), `priorityFeeLamports` and
   `tipLamports` included, at the u64 extremes 0, 2^64-1 and 2^64, on a real coin with a
   funded, delegated user: never a 5xx.
@@ -36,6 +38,7 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + os.urandom(32)
 ALL_SCOPES = "profile:read trade:execute governance:vote governance:propose coin:create"
 U64_EXTREMES = ["0", str(2**64 - 1), str(2**64)]
 EXAMPLES = 10
+UPLOAD_ID = "upl_" + "A" * 22  # well-formed, no such upload
 
 # function -> (method, path, resource, a body that passes validation; None for GET routes)
 ROUTES = {
@@ -71,12 +74,20 @@ ROUTES = {
     "transaction_status": ("GET", "/partner/v1/transactions/abc/status",
                            "/partner/v1/transactions/{signature}/status", None),
     "fees_estimate": ("GET", "/partner/v1/fees/estimate", None, None),
+    "uploads_create": ("POST", "/partner/v1/uploads", None, {"contentType": "image/png", "contentLength": "70"}),
+    "coins_create_staged": ("POST", "/partner/v1/coins/create", None,
+                            {"name": "Fuzz Coin", "symbol": "FUZZ", "priorityFeeLamports": "10000",
+                             "imageUploadId": UPLOAD_ID}),
     "oauth_token": ("POST", "/oauth/token", None, {"grant_type": "refresh_token", "refresh_token": "app_rt_x"}),
     "oauth_revoke": ("POST", "/oauth/revoke", None, {"token": "app_at_x"}),
     "oauth_authorize": ("POST", "/oauth/authorize", None, {"decision": "approve", "request": "x", "csrf": "y"}),
 }
-MULTIPART = {"coins_create", "governance_update_content"}
+MULTIPART = {"coins_create", "coins_create_staged", "governance_update_content"}
+FUNCTION = {"coins_create_staged": "coins_create"}  # a second body for one function: a staged image
+# a field whose format is checked before any lookup: the format error, not an answer about a record
+FORMAT_ERRORS = {"imageUploadId": "must be an uploadId"}
 FORM_ROUTES = {"oauth_token", "oauth_revoke", "oauth_authorize"}
+TRAILING = ["\n", "\r\n", " ", "\x00", "\u2028", "\t"]
 CONTENT_TYPES = ["application/json", "application/octet-stream", "multipart/form-data; boundary=xyz",
                  "application/x-www-form-urlencoded", "text/plain", None]
 
@@ -111,7 +122,8 @@ def call(function: str, conn, ip: str, body: str | bytes | None, content_type: s
     method, path, resource, _ = ROUTES[function]
     event = api_event(method, path, headers=_headers(function, conn, content_type), body=body, source_ip=ip,
                       resource=resource, binary_media_types=["*/*"] if binary else None)
-    return handler(function)(event, lambda_context(function))
+    name = FUNCTION.get(function, function)
+    return handler(name)(event, lambda_context(name))
 
 
 def assert_no_5xx(out: dict, what) -> None:
@@ -166,7 +178,7 @@ def test_deep_nesting_never_5xx(caller, function, depth, kind, where):
 
 @pytest.mark.parametrize("function", sorted(f for f, r in ROUTES.items() if r[3]))
 @FUZZ
-@given(data=st.data(), suffix=st.sampled_from(["\n", "\r\n", " ", "\x00", "\u2028", "\t"]))
+@given(data=st.data(), suffix=st.sampled_from(TRAILING))
 def test_a_trailing_character_on_any_field_never_5xx(caller, function, data, suffix):
     conn, ip = caller
     fields = dict(ROUTES[function][3])
@@ -175,10 +187,31 @@ def test_a_trailing_character_on_any_field_never_5xx(caller, function, data, suf
     body, ctype = encode(function, fields)
     out = call(function, conn, ip, body, ctype)
     assert_no_5xx(out, (function, name, suffix))
-    integer = fields[name].rstrip(suffix).isdigit()
-    if integer and function not in FORM_ROUTES:
+    assert_trailing_refused(out, function, name, fields[name].removesuffix(suffix))
+
+
+def assert_trailing_refused(out: dict, function: str, name: str, value: str) -> None:
+    """An integer or an id with a trailing character is 400 naming the field (an id: its format error)."""
+    if (value.isdigit() or name in FORMAT_ERRORS) and function not in FORM_ROUTES:
         assert out["statusCode"] == 400, out["body"][:200]
-        assert json.loads(out["body"]).get("field") == name, out["body"][:200]
+        body = json.loads(out["body"])
+        assert body.get("field") == name, out["body"][:200]
+        assert FORMAT_ERRORS.get(name, "") in body["message"], out["body"][:200]
+
+
+@pytest.mark.parametrize("suffix", TRAILING)
+@pytest.mark.parametrize("function,name", [("uploads_create", "contentLength"),
+                                           ("coins_create_staged", "imageUploadId")])
+def test_a_trailing_character_on_an_upload_field_is_refused(caller, function, name, suffix):
+    """Issue 23 item 5: `contentLength: "70\n"` was 200 and `imageUploadId=upl_...\n` "no such upload"
+    (re.match with `$`); every suffix, not only those Hypothesis draws."""
+    conn, ip = caller
+    fields = dict(ROUTES[function][3])
+    fields[name] += suffix
+    body, ctype = encode(function, fields)
+    out = call(function, conn, ip, body, ctype)
+    assert_trailing_refused(out, function, name, ROUTES[function][3][name])
+    assert json.loads(out["body"])["error"] == "invalid_input"
 
 
 # ------------------------------------------------------------------ u64 extremes on a real coin

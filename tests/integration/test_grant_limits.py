@@ -229,3 +229,33 @@ def test_a_failed_send_releases_both_counters(aws_stack, chain, coin, ip, which)
     assert failed.status == 502 and failed.json["error"] == "wallet_sign_failed", failed.body
     assert counters.read(grantlimits.grant_volume_key(c["client_id"], user["user_id"])) == 0
     assert counters.read(_volume_key(c["client_id"])[0]) == 0
+
+
+# Issue 23 items 1 and 4: a limit is ASCII digits with at most one `.` and at most 9 decimals;
+# anything else (and a value too big for any cap) is 400 invalid_request naming the field, never a 500.
+HUGE = ["10000000000000000000", "1" * 40, "9" * 29 + ".5", "1" * 5000]
+NOT_PLAIN = ["\uff11", "\u0661", "1_0", "+1", " 1 ", "5\n", "1e0", "0x1", "1.2.3", ".", "", "1,5", "\u00b9", "Infinity"]
+
+
+@pytest.mark.parametrize("value", HUGE + NOT_PLAIN)
+@pytest.mark.parametrize("field", ["max_trade_sol", "daily_cap_sol"])
+def test_a_huge_or_not_plain_limit_is_invalid_request_at_consent(aws_stack, user, ip, field, value):
+    c = _client(max_trade_lamports=100 * SOL, daily_volume_cap_lamports=500 * SOL)  # 1_0, +1, 5\n: under the caps
+    cookie, _, page = _page(c, user, ip)
+    form = {**hidden_inputs(page.body), field: value, "decision": "approve"}
+    refused = _post(form, cookie, ip, accept="application/json")
+    assert refused.status == 400, (value, refused.body)
+    assert "location" not in refused.headers
+    assert refused.json["error"] == "invalid_request" and refused.json["field"] == field
+    html = _post(form, cookie, ip)  # a browser: the HTML error page, not JSON
+    assert html.status == 400 and html.headers["content-type"].startswith("text/html")
+    assert 'id="error">invalid_request<' in html.body
+    assert (grant(user, c) or {}).get("connected_at") is None  # no code, no grant
+
+
+@pytest.mark.parametrize("value,lamports", [("0.5", 500_000_000), (".5", 500_000_000), ("1.", SOL),
+                                            ("0.000000001", 1), ("0001", SOL), ("0.100000000", 100_000_000)])
+def test_a_plain_decimal_limit_is_accepted(aws_stack, user, ip, value, lamports):
+    c = _client(max_trade_lamports=2 * SOL, daily_volume_cap_lamports=5 * SOL)
+    consent(c, user, ip, max_trade_sol=value)
+    assert grant(user, c)["max_trade_lamports"] == lamports

@@ -45,6 +45,25 @@ def funded(chain):
     return keypair
 
 
+def sent_by(conn, signatures: list[str], last_valid: int, status: str = "sent") -> None:
+    """The service's transaction records of a send by `conn`'s client and user (as presend writes them)."""
+    from types import SimpleNamespace
+
+    from partner.store import ddb, txrecords
+
+    owner = SimpleNamespace(client=SimpleNamespace(client_id=conn.client["client_id"]),
+                            user=SimpleNamespace(user_id=conn.user["user_id"]))
+    outgoing = txrecords.Outgoing("coin_create", tuple(signatures), None, conn.user["wallet"], last_valid)
+    for item in txrecords.items_for(owner, outgoing):
+        item["status"] = status
+        ddb.put(txrecords.table(), item)
+
+
+def unrecorded(signature: str, status: str = "not_found", slot: int | None = None) -> dict:
+    """The answer for a signature the service has no record of (the chain's view alone)."""
+    return {"signature": signature, "status": status, "slot": slot, "error": None, "bundle": None}
+
+
 def _send(chain, keypair: Keypair, instructions, *, skip_preflight: bool = False) -> str:
     from partner.chain.rpc import Rpc
     from partner.chain.tx import WriteFees, assemble, sign
@@ -159,6 +178,7 @@ def test_bundle_signature_carries_its_bundle(chain, reader, funded):
     bundle_id = BlockEngine(chain.bundle_url).send_bundle([tx])
     signature = str(tx.signatures[0])
     txstatus.record_bundle(bundle_id, [signature], last_valid_block_height=last_valid)
+    sent_by(reader, [signature], last_valid)
     landed = wait(chain.url, signature)
 
     result = status(signature, reader.bearer())
@@ -189,6 +209,7 @@ def test_dropped_bundle_is_pending_then_expired(chain, reader, funded):
     bundle_id = BlockEngine(chain.bundle_url).send_bundle([tx])
     signature = str(tx.signatures[0])
     txstatus.record_bundle(bundle_id, [signature], last_valid_block_height=last_valid)
+    sent_by(reader, [signature], last_valid)
 
     pending = status(signature, reader.bearer()).json
     assert pending["status"] == "pending" and pending["slot"] is None and pending["error"] is None
@@ -205,3 +226,77 @@ def test_chain_down_is_rpc_unavailable(chain, reader):
     result = status(str(Signature(os.urandom(64))), reader.bearer())
     assert result.status == 502, result.body
     assert result.json["error"] == "rpc_unavailable"
+
+
+# ------------------------------------------------------------------ whose records (issue 23 item 3)
+
+
+@pytest.fixture
+def strangers(aws_stack, reader, ip):
+    """Another client's token, and another user's token of the reader's own client."""
+    from partner.features import admin
+
+    other_app = admin.create_client(name="Other Status App", redirect_uri="http://localhost:8080/callback")
+    return [connect(other_app, reader.user, scope="profile:read", ip=ip),
+            connect(reader.client, admin.create_user(), scope="profile:read", ip=ip)]
+
+
+def _bundle(chain, funded, *, drop: bool = False) -> tuple[str, str, int]:
+    from partner.features import txstatus
+    from partner.chain import instructions as ix
+    from partner.chain.rpc import BlockEngine, Rpc
+    from partner.chain.tx import WriteFees, assemble, sign
+    from partner.store.wallets import KeypairSigner
+
+    blockhash, last_valid = Rpc(chain.url).latest_blockhash()
+    message = assemble(funded.pubkey(), [ix.system_transfer(funded.pubkey(), Keypair().pubkey(), 10_000_000)],
+                       fees=WriteFees(PRIO, TIP), blockhash=blockhash)
+    tx = sign(message, [KeypairSigner(funded)])
+    if drop:
+        rpc(chain.url, "devstack_setFault", [{"target": "bundle", "mode": "drop", "methods": ["sendBundle"],
+                                              "count": 1}])
+    bundle_id = BlockEngine(chain.bundle_url).send_bundle([tx])
+    signature = str(tx.signatures[0])
+    txstatus.record_bundle(bundle_id, [signature], last_valid_block_height=last_valid)
+    return bundle_id, signature, last_valid
+
+
+def test_another_caller_sees_a_landed_bundle_as_the_chain_does(chain, reader, strangers, funded):
+    bundle_id, signature, last_valid = _bundle(chain, funded)
+    sent_by(reader, [signature], last_valid)
+    landed = wait(chain.url, signature)
+    warp(chain.url, 15)  # finalized: the chain's answer no longer moves between the calls below
+
+    own = status(signature, reader.bearer())
+    assert own.status == 200 and own.json["bundle"]["bundleId"] == bundle_id
+    for stranger in strangers:
+        seen = status(signature, stranger.bearer())
+        assert seen.status == 200, seen.body
+        assert seen.json == unrecorded(signature, "finalized", landed["slot"])  # no bundle id, no signatures
+
+
+def test_another_caller_sees_a_pending_bundle_as_an_unknown_signature(chain, reader, strangers, funded):
+    bundle_id, signature, last_valid = _bundle(chain, funded, drop=True)
+    sent_by(reader, [signature], last_valid)
+    assert status(signature, reader.bearer()).json["bundle"] == {"bundleId": bundle_id, "signatures": [signature],
+                                                                 "status": "pending"}
+    unknown = str(Signature(os.urandom(64)))
+    for stranger in strangers:
+        seen = status(signature, stranger.bearer())
+        assert seen.status == 200 and seen.json == unrecorded(signature), seen.body
+        assert status(unknown, stranger.bearer()).json == unrecorded(unknown)  # the same answer, shape and all
+
+
+def test_another_caller_sees_an_expired_send_as_an_unknown_signature(chain, reader, strangers):
+    signature = str(Signature(os.urandom(64)))
+    sent_by(reader, [signature], 1, status="expired")
+    own = status(signature, reader.bearer())
+    assert own.json["status"] == "expired" and own.json["error"] == "tx_expired"
+    for stranger in strangers:
+        assert status(signature, stranger.bearer()).json == unrecorded(signature)
+
+
+def test_a_bundle_record_without_its_owners_transaction_record_is_not_shown(chain, reader, funded):
+    """The transaction record names the owner; a bundle record alone (no owner) is nobody's."""
+    _, signature, _ = _bundle(chain, funded, drop=True)
+    assert status(signature, reader.bearer()).json == unrecorded(signature)

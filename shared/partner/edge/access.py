@@ -16,6 +16,7 @@ from typing import Any
 
 from partner.core import clock
 from partner.edge import ratelimit
+from partner.edge.headers import repeated
 from partner.store import crypto, ddb, tokens
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
@@ -56,6 +57,8 @@ def invalid_token(message: str = "The access token is missing, malformed, expire
 
 
 def bearer_token(headers: dict[str, str] | None) -> str:
+    if repeated("authorization"):  # API Gateway's `headers` holds only the last one
+        raise invalid_token("Send one Authorization header.")
     value = None
     for name, v in (headers or {}).items():
         if name.lower() == "authorization":

@@ -11,7 +11,12 @@ serialized) body against it; responses are documented by their models (`partner.
 `x-ratelimit-*` headers; errors become the spec's Error object. Every response carries
 `Strict-Transport-Security`, and every /partner/v1 response `Cache-Control: no-store`
 (`secure_headers`). A request body is text (`body_text`) and a JSON body is parsed with
-its nesting bounded (`loads`), so neither bytes nor depth can end in a 500.
+its nesting bounded and no key repeated in any object (`loads`), so neither bytes nor depth can
+end in a 500 and no duplicate is read as "the last one wins". Nor is a repeated header: API
+Gateway keeps the last value in `headers` and all of them in `multiValueHeaders`; `entry` notes
+which headers came more than once (`partner.edge.headers`), and the readers of Authorization and
+Content-Type refuse them (`access.bearer_token`, `client_auth.credentials`, `content_type`,
+`parse_params`).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from partner.core import observability, requestid, snapshot
+from partner.edge import headers as request_headers
 from partner.edge import models, ratelimit
 from partner.core.errors import ApiError, RateLimited
 from partner.edge.ratelimit import BucketState
@@ -86,8 +92,33 @@ def _unexpected(exc: Exception, retryable: bool = True) -> Response:
     return error_response(ApiError("internal", retryable=retryable))
 
 
+_ROUTE_PARAM = re.compile(r"<(\w+)>")
+
+
+class Resolver(APIGatewayRestResolver):
+    """Powertools' REST resolver, routing a request as API Gateway already did: an event whose `resource`
+    is a route's template (`/partner/v1/governance/{mint}`) runs that route with API Gateway's
+    `pathParameters` (decoded once; any character, `/` too, or empty), not with what Powertools' pattern
+    finds in `path` (still percent-encoded: `%41` is not `A`; no `/`, no empty value: a malformed
+    parameter would answer a generic 404 before the route could give the spec's answer). Any other
+    event (no template: tests, static routes) is matched on its path, as Powertools does."""
+
+    def _resolve(self):  # noqa: ANN202 - Powertools' ResponseBuilder
+        event = self.current_event
+        resource = event.resource if "resource" in event.raw_event else None
+        if resource and "{" in resource:
+            method = event.http_method.upper()
+            for route in self._dynamic_routes:
+                if route.method == method and _ROUTE_PARAM.sub(r"{\1}", route.path) == resource:
+                    self.append_context(_route=route, _path=self._remove_prefix(event.path))
+                    given = event.path_parameters or {}
+                    values = {name: str(given.get(name) or "") for name in _ROUTE_PARAM.findall(route.path)}
+                    return self._call_route(route, values)
+        return super()._resolve()
+
+
 def make_app() -> APIGatewayRestResolver:
-    app = APIGatewayRestResolver(enable_validation=True)
+    app = Resolver(enable_validation=True)
     validation = app._request_validation_middleware  # Powertools runs it first: our edge goes before it
 
     def edge_then_validation(app: APIGatewayRestResolver, next_middleware: Callable) -> Any:
@@ -134,6 +165,7 @@ def entry(app: App, bucket: str | None = None) -> Callable[[dict, Any], dict]:
 
     def lambda_handler(event: dict, context: Any) -> dict:
         requestid.begin(event)
+        request_headers.begin(event)
         _local.code = None
         _local.bucket = ratelimit.untouched(bucket) if bucket else None
         response = app.resolve(event, context)
@@ -165,17 +197,31 @@ class TooDeep(ValueError):
     """A JSON text nested deeper than `MAX_JSON_DEPTH`."""
 
 
+class RepeatedKey(ValueError):
+    """A JSON object that names one key twice (after unescaping: "a" and "\\u0061" are one key)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise RepeatedKey(f"repeats the key {json.dumps(key[:40])}")
+        out[key] = value
+    return out
+
+
 def loads(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """`json.loads`, refusing (TooDeep) a text nested deeper than `max_depth` before parsing it, so
-    no depth reaches the parser's recursion limit (a RecursionError). Brackets inside strings do
-    not count; a text with at most `max_depth` brackets in all is parsed at once."""
+    no depth reaches the parser's recursion limit (a RecursionError), and (RepeatedKey) an object
+    at any depth that repeats a key. Brackets inside strings do not count; a text with at most
+    `max_depth` brackets in all is parsed at once."""
     if text.count("[") + text.count("{") > max_depth:
         depth = 0
         for bracket in _BRACKET.findall(_JSON_STRING.sub("", text)):
             depth += 1 if bracket in "[{" else -1
             if depth > max_depth:
                 raise TooDeep(f"nested deeper than {max_depth} levels")
-    return json.loads(text)
+    return json.loads(text, object_pairs_hook=_unique_keys)
 
 
 def body_text(event: Any, code: str) -> str | None:
@@ -196,6 +242,13 @@ def header(event_headers: dict[str, str] | None, name: str) -> str | None:
     return None
 
 
+def content_type(event_headers: dict[str, str] | None, code: str) -> str | None:
+    """The request's Content-Type; sent more than once: 400 `code` (`invalid_input`, or `invalid_request`)."""
+    if request_headers.repeated("content-type"):
+        raise ApiError(code, "Send one Content-Type header.")
+    return header(event_headers, "content-type")
+
+
 def source_ip(event: dict) -> str:
     return ((event.get("requestContext") or {}).get("identity") or {}).get("sourceIp") or "unknown"
 
@@ -211,7 +264,10 @@ def single_params(pairs: list[tuple[str, str]]) -> dict[str, str]:
 
 
 def parse_params(body: str | None, content_type: str | None, *, allow_json: bool = True) -> dict[str, str]:
-    """Form or JSON parameters; a repeated or non-string parameter is invalid_request."""
+    """Form or JSON parameters; a repeated Content-Type header, or a repeated or non-string parameter,
+    is invalid_request."""
+    if request_headers.repeated("content-type"):
+        raise ApiError("invalid_request", "Send one Content-Type header.")
     ctype = (content_type or "").split(";")[0].strip().lower()
     text = body or ""
     if len(text.encode()) > MAX_JSON_BODY:
@@ -223,6 +279,8 @@ def parse_params(body: str | None, content_type: str | None, *, allow_json: bool
             data = loads(text or "null")
         except TooDeep as exc:
             raise ApiError("invalid_request", f"The JSON body is {exc}.") from exc
+        except RepeatedKey as exc:
+            raise ApiError("invalid_request", f"The JSON body {exc}.") from exc
         except ValueError as exc:
             raise ApiError("invalid_request", "The body is not valid JSON.") from exc
         if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
@@ -294,12 +352,13 @@ def _stored_response(stored, *, replayed: bool) -> Response:
 
 
 def json_body(app: APIGatewayRestResolver) -> str:
-    """The pre-check of a JSON body, before Powertools parses it: Content-Type application/json, at most
-    64 KiB of UTF-8 text, nested at most `MAX_JSON_DEPTH` deep, an object; else 400 invalid_input. The
-    parsed object is the event's `json_body` (what Powertools validates); returns the text."""
+    """The pre-check of a JSON body, before Powertools parses it: one Content-Type, application/json, at
+    most 64 KiB of UTF-8 text, nested at most `MAX_JSON_DEPTH` deep, no key repeated, an object; else 400
+    invalid_input. The parsed object is the event's `json_body` (what Powertools validates); returns the
+    text."""
     event = app.current_event
     text = body_text(event, "invalid_input") or ""
-    ctype = (header(event.headers, "content-type") or "").split(";")[0].strip().lower()
+    ctype = (content_type(event.headers, "invalid_input") or "").split(";")[0].strip().lower()
     if ctype != JSON:
         raise ApiError("invalid_input", "Content-Type must be application/json.")
     if len(text.encode()) > MAX_JSON_BODY:
@@ -308,6 +367,8 @@ def json_body(app: APIGatewayRestResolver) -> str:
         data = loads(text)
     except TooDeep as exc:
         raise ApiError("invalid_input", f"The JSON body is {exc}.") from exc
+    except RepeatedKey as exc:
+        raise ApiError("invalid_input", f"The JSON body {exc}.") from exc
     except ValueError as exc:
         raise ApiError("invalid_input", "The body is not valid JSON.") from exc
     if not isinstance(data, dict):

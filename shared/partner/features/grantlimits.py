@@ -13,9 +13,9 @@ transaction, so no race overshoots either.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from partner.core import clock
@@ -25,6 +25,8 @@ LAMPORTS_PER_SOL = 10**9
 # the form fields of the consent page and the apps page, in SOL
 TRADE_FIELD = "max_trade_sol"
 DAILY_FIELD = "daily_cap_sol"
+# ASCII digits with at most one "." and at most 9 decimals (fullmatch: `$` would pass a trailing "\n")
+_PLAIN_SOL = re.compile(r"[0-9]*(?:\.[0-9]{0,9})?")
 
 
 @dataclass(frozen=True)
@@ -65,20 +67,22 @@ def sol(lamports: int) -> str:
 
 
 def parse_sol(form: dict[str, str], name: str, cap: int, what: str) -> int | None:
-    """A limit posted in SOL, in lamports; None when the form does not carry it. A value that
-    is not a positive amount, or is above the app's cap, is refused (400 invalid_request)."""
+    """A limit posted in SOL, in lamports; None when the form does not carry it. The value is
+    ASCII digits with at most one `.` and at most 9 decimals, nothing else (no sign, space, `_`,
+    exponent or other script's digits); one that is not, is 0, or is above the app's cap is
+    refused (400 invalid_request naming the field). Whole integers, no Decimal: any length."""
     raw = form.get(name)
     if raw is None:
         return None
-    text = raw.strip()
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        value = Decimal("NaN")
-    if not text or not value.is_finite() or value <= 0 or (value * LAMPORTS_PER_SOL) % 1 != 0 or "e" in text.lower():
-        raise ApiError("invalid_request", f"The {what} must be a positive amount of SOL with at most 9 decimals.",
+    if not _PLAIN_SOL.fullmatch(raw) or not raw.strip(".0"):
+        raise ApiError("invalid_request", f"The {what} must be a positive amount of SOL with at most 9 decimals "
+                       "(digits 0-9 and one '.', nothing else).", field=name)
+    whole, _, frac = raw.partition(".")
+    whole = whole.lstrip("0")
+    if len(whole) > len(str(cap // LAMPORTS_PER_SOL)):  # more SOL than any cap: not converted at all
+        raise ApiError("invalid_request", f"The {what} is above what this app may spend: at most {sol(cap)} SOL.",
                        field=name)
-    lamports = int(value * LAMPORTS_PER_SOL)
+    lamports = int(whole or "0") * LAMPORTS_PER_SOL + int(frac.ljust(9, "0"))
     if lamports > cap:
         raise ApiError("invalid_request",
                        f"The {what} of {sol(lamports)} SOL is above what this app may spend: at most {sol(cap)} SOL.",

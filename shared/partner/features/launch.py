@@ -562,6 +562,6 @@ def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, 
 def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> Response:
     """The whole endpoint after routing: admit, parse the form, launch (under an Idempotency-Key)."""
     principal = access.admit(headers, ROUTE, on_bucket)
-    form = multipart.parse(multipart.body_bytes(event), http.header(headers, "content-type"))
+    form = multipart.parse(multipart.body_bytes(event), http.content_type(headers, "invalid_input"))
     parsed = uploads.stage(principal, parse_form(form), event)
     return http.write_once(event, principal, form.digest, lambda: execute(principal, parsed))

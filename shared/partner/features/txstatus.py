@@ -6,6 +6,13 @@ a bundle that has not landed yet, `expired` (`error` = `tx_expired`) when this s
 it alone and its blockhash expired before it landed (the transaction record says so, or the
 block height is past the record's `lastValidBlockHeight`), and `not_found` when neither the
 chain nor the service knows it. `bundle` describes the bundle the signature was sent in, if any.
+
+The service's records (the transaction record, and the bundle record of a launch) belong to
+the client and user whose request sent them: the transaction record names both. Any other
+caller gets exactly the answer for a signature the service has no record of: the chain's
+view (`status`, `slot`, the mapped `error` of a landed failure), else `not_found`; never
+`pending`, `expired`, a bundle id or the bundle's other signatures. A bundle record without
+its owner's transaction record is shown to nobody.
 """
 
 from __future__ import annotations
@@ -39,9 +46,12 @@ def parse_signature(text: str) -> Signature:
 
 
 def bundle_keys(signature: str) -> dict[str, list[str]]:
-    """The bundle and transaction records to read with the access token (nothing for an
-    over-long path value)."""
-    if len(signature) > 100:
+    """The bundle and transaction records to read with the access token (nothing for a path value
+    that is not a signature: empty or over-long keys are not even valid DynamoDB keys; it is
+    answered 400 after admission)."""
+    try:
+        parse_signature(signature)
+    except ApiError:
         return {}
     return {get_settings().counters_table: [bundle_pk(signature)], **txrecords.keys(signature)}
 
@@ -121,10 +131,19 @@ def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[
     return out
 
 
-def lookup(text: str, read: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The status answer for a signature string from the path; `read` holds what the
-    admission batch fetched (the bundle record, when there is one)."""
+def owned(sent: dict[str, Any] | None, client_id: str, user_id: str) -> bool:
+    """Whether the transaction record `sent` is of a send by this client and user."""
+    return sent is not None and sent.get("client_id") == client_id and sent.get("user_id") == user_id
+
+
+def lookup(text: str, read: dict[str, dict[str, Any]], client_id: str, user_id: str) -> dict[str, Any]:
+    """The status answer for a signature string from the path, for the caller `client_id`/`user_id`;
+    `read` holds what the admission batch fetched (the transaction and bundle records, when there
+    are); records of another caller's send are left out, as if there were none."""
     signature = parse_signature(text)
     settings = get_settings()
+    sent = read.get(text)
+    if not owned(sent, client_id, user_id):
+        return status_of(signature, Rpc(settings.rpc_url), BlockEngine(settings.block_engine_url), None, None)
     return status_of(signature, Rpc(settings.rpc_url), BlockEngine(settings.block_engine_url),
-                     read.get(bundle_pk(text)), read.get(text))
+                     read.get(bundle_pk(text)), sent)

@@ -60,18 +60,18 @@ CONTENT_TYPES = ("image/png", "image/jpeg", "image/webp", "image/gif")
 EXPIRES_IN = 15 * 60
 FIELD = "imageUploadId"
 PREFIX = "upl_"
-_ID = re.compile(r"^upl_[A-Za-z0-9_-]{22}$")
-_LENGTH = re.compile(r"^[0-9]{1,7}$")
+_ID = re.compile(r"upl_[A-Za-z0-9_-]{22}")  # with fullmatch: `$` also matches before a trailing newline
+_LENGTH = re.compile(r"[0-9]{1,7}")
 
 
 def _content_length(value: str) -> str:
-    if not _LENGTH.match(value) or not 1 <= int(value) <= MAX_FILE_BYTES:
+    if not _LENGTH.fullmatch(value) or not 1 <= int(value) <= MAX_FILE_BYTES:
         raise ValueError(f"must be an integer string from 1 to {MAX_FILE_BYTES}")
     return value
 
 
 def check_upload_id(value: str) -> str:
-    if not _ID.match(value):
+    if not _ID.fullmatch(value):
         raise ValueError("must be an uploadId (upl_...) from POST /partner/v1/uploads")
     return value
 

@@ -338,6 +338,6 @@ def _execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None) -
 def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> Response:
     """The whole endpoint after routing: admit, parse the form, execute (under an Idempotency-Key)."""
     principal = access.admit(headers, ROUTE, on_bucket)
-    form = multipart.parse(multipart.body_bytes(event), http.header(headers, "content-type"), max_files=1)
+    form = multipart.parse(multipart.body_bytes(event), http.content_type(headers, "invalid_input"), max_files=1)
     parsed = uploads.stage(principal, parse_form(form), event)
     return http.write_once(event, principal, form.digest, lambda: execute(principal, parsed))

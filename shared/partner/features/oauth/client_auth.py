@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
 from partner.edge import ratelimit
+from partner.edge.headers import repeated
 from partner.store import crypto, tokens
 from partner.core.errors import ApiError
 from partner.store.clients import Client, get_client
@@ -30,6 +31,8 @@ def invalid_client(message: str = "Client authentication failed.") -> ApiError:
 
 
 def credentials(authorization: str | None, params: dict[str, str]) -> tuple[str, str]:
+    if repeated("authorization"):  # API Gateway's `headers` holds only the last one
+        raise invalid_client("Send one Authorization header.")
     body_id, body_secret = params.get("client_id"), params.get("client_secret")
     if authorization:
         scheme, _, value = authorization.partition(" ")
