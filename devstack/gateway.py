@@ -570,11 +570,13 @@ class _Handler(StrictRequestReading, NoDelay, BaseHTTPRequestHandler):
         try:
             request.body = read_body(self.rfile, self.headers, limits.API_GATEWAY_MAX_REQUEST_BYTES)
         except PayloadTooLarge:  # API Gateway's 10 MB request quota (devstack.limits)
+            self.end_reading()
             self.close_connection = True
             status, headers, data = self.gateway.gateway_error(GatewayError.of("REQUEST_TOO_LARGE"), request)
             self._write(status, headers + [("Connection", "close")], data)
             return
         except FramingError as exc:
+            self.end_reading()
             self.error_response(400, f"Malformed request: {exc}")
             return
         # a TimeoutError (the body's deadline) goes up to StrictRequestReading: 408

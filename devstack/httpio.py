@@ -210,6 +210,7 @@ class StrictRequestReading:
             phrase = "Error"
         if code == 431:
             message = "Request header fields too large"
+        self._reader.end()  # no read deadline on the answer
         self.error_response(code, message or phrase)
 
     def handle_one_request(self) -> None:
