@@ -10,9 +10,9 @@ held for minutes, a body sent at 1 byte/s was accepted, a chunk size of ``-1`` h
   ``mod_reqtimeout`` defaults (``RequestReadTimeout header=20-40,MinRate=500
   body=20,MinRate=500``): the request line and headers within 20 s, extended by 1 s for every
   500 bytes received, never past 40 s; the body within 20 s, extended by 1 s for every 500 bytes
-  received (so a body must average 500 bytes/s once past its first 20 s). An idle keep-alive
-  connection is closed after the header deadline too. Past a deadline with part of a request
-  received: ``408``; with nothing received: the connection is closed.
+  received (so a body must average 500 bytes/s once past its first 20 s). The header deadline
+  starts with a request's first byte; a connection with no request (new, or kept alive after
+  one) is closed after 60 s idle (an ALB's default idle timeout). Past a deadline: ``408``.
 * **strict framing** (RFC 9112 section 6, with no leniency): one ``Content-Length`` of ASCII
   digits, else ``400``; ``Transfer-Encoding`` exactly ``chunked`` and never with a
   ``Content-Length``, else ``400``; chunk sizes of 1 to 16 hex digits with optional extensions
@@ -62,6 +62,7 @@ class PayloadTooLarge(Exception):
 class ReadTimeouts:
     """Apache mod_reqtimeout's defaults: header=20-40,MinRate=500 body=20,MinRate=500."""
 
+    idle: float = 60.0  # a connection waiting for its (next) request
     header: float = 20.0
     header_max: float = 40.0
     body: float = 20.0
@@ -215,9 +216,17 @@ class StrictRequestReading:
 
     def handle_one_request(self) -> None:
         t = self.read_timeouts
-        self._reader.begin(t.header, t.header_max, t.min_rate)
-        received_at_start = self._reader.received
         self.raw_requestline = b""
+        self._reader.begin(t.idle, t.idle, 0.0)
+        try:
+            waiting = self.rfile.peek(1)  # type: ignore[attr-defined]
+        except (TimeoutError, OSError):
+            waiting = b""
+        if not waiting:  # closed, or idle too long: nothing to answer
+            self._reader.end()
+            self.close_connection = True
+            return
+        self._reader.begin(t.header, t.header_max, t.min_rate)
         try:
             self.raw_requestline = self.rfile.readline(self.max_head_bytes + 3)
             if not self.raw_requestline:
@@ -242,14 +251,13 @@ class StrictRequestReading:
                 return
             method()
             self.wfile.flush()  # type: ignore[attr-defined]
-        except TimeoutError:
+        except TimeoutError:  # part of a request came, not all of it in time: say why it ends
             self.close_connection = True
-            if self._reader.received > received_at_start:  # part of a request came: say why it ends
-                try:
-                    self._reader.end()
-                    self.error_response(HTTPStatus.REQUEST_TIMEOUT, "The request was not received in time")
-                    self.wfile.flush()  # type: ignore[attr-defined]
-                except OSError:
-                    pass
+            try:
+                self._reader.end()
+                self.error_response(HTTPStatus.REQUEST_TIMEOUT, "The request was not received in time")
+                self.wfile.flush()  # type: ignore[attr-defined]
+            except OSError:
+                pass
         finally:
             self._reader.end()

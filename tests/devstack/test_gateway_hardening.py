@@ -20,7 +20,7 @@ from devstack.httpio import ReadTimeouts
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_TEMPLATE = Path(__file__).resolve().parent / "fixtures" / "template.yaml"
-SHORT = ReadTimeouts(header=0.5, header_max=1.0, body=0.5, min_rate=500)
+SHORT = ReadTimeouts(idle=0.5, header=0.5, header_max=1.0, body=0.5, min_rate=500)
 WAIT = 15  # seconds any single socket read may take before the test fails (never reached when it passes)
 
 
