@@ -546,7 +546,8 @@ class _Handler(StrictRequestReading, NoDelay, BaseHTTPRequestHandler):
         out_status, headers, data = self.gateway.gateway_error(error, self._bare_request())
         self._write(out_status, headers + [("Connection", "close")], data)
         if self.gateway.log_requests:
-            sys.stderr.write(f"devstack.gateway: {self.client_address[0]} refused -> {out_status} ({message})\n")
+            # not the message: http.server's quote the request line, query string included
+            sys.stderr.write(f"devstack.gateway: {self.client_address[0]} refused -> {out_status}\n")
 
     def _serve(self) -> None:
         started = time.monotonic()

@@ -315,8 +315,11 @@ def test_the_access_log_has_no_query_values(gateway, capsys):
     try:
         with httpx.Client(base_url=gateway.url, timeout=WAIT) as client:
             client.get("/items/1?access_token=app_at_s3cr3t&code=app_ac_s3cr3t&plain")
+        # a refused request too: http.server's message quotes the request line
+        refused(raw_exchange(gateway, b"GET /items/1?access_token=app_at_s3cr3t HTTP/9.9\r\n\r\n"), 505)
     finally:
         gateway.gateway.log_requests = False
     err = capsys.readouterr().err
     assert "/items/1?access_token=REDACTED&code=REDACTED&plain=REDACTED -> 200" in err
+    assert "refused -> 505" in err
     assert "s3cr3t" not in err
