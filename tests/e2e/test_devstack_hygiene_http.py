@@ -69,6 +69,33 @@ def test_safe_next_accepts_only_same_origin_paths():
         assert safe_next(bad) == "/demo", bad
 
 
+# --------------------------------------------------------------------------- 7: path parameters
+
+
+@pytest.mark.parametrize("path,resource,params", [
+    ("/partner/v1/governance/a%2Fb", "/partner/v1/governance/{mint}", {"mint": "a/b"}),
+    ("/partner/v1/governance/a%252Fb", "/partner/v1/governance/{mint}", {"mint": "a%2Fb"}),
+    ("/partner/v1/transactions/x%2Fy/status", "/partner/v1/transactions/{signature}/status", {"signature": "x/y"}),
+])
+def test_an_encoded_slash_reaches_the_function_as_api_gateway_hands_it(devstack, http, monkeypatch, path, resource,
+                                                                       params):
+    """The event the function receives (the service's answer to it is its own check)."""
+    gateway = devstack.gateway.gateway
+    events = []
+    build = gateway.build_event
+
+    def recording(*args, **kwargs):
+        events.append(build(*args, **kwargs))
+        return events[-1]
+
+    monkeypatch.setattr(gateway, "build_event", recording)
+    response = http.get(path, headers={"Authorization": "Bearer app_at_x"})
+    assert response.headers["content-type"].startswith("application/json")
+    assert len(events) == 1, response.text  # routed to a function, not the gateway's not_found
+    event = events[0]
+    assert event["resource"] == resource and event["pathParameters"] == params and event["path"] == path
+
+
 # --------------------------------------------------------------------------- 8: refusals in the Error shape
 
 
