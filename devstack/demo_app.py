@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import secrets
 import threading
 from html import escape
@@ -29,6 +30,21 @@ _STYLE = ("body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem aut
           "pre{background:#f4f5f7;padding:1rem;border-radius:8px;overflow:auto}"
           "a.button{display:inline-block;background:#1f6feb;color:#fff;padding:.6rem 1rem;border-radius:8px;"
           "text-decoration:none}")
+
+
+_SAME_ORIGIN_PATH = re.compile(r"/(?![/\\])[\x21-\x7e]*")
+
+
+def safe_next(target: str | None, default: str = "/demo") -> str:
+    """``target`` if it is a path on this origin, else ``default``.
+
+    Only printable ASCII with no backslash, starting with one ``/`` that no ``/`` or ``\\``
+    follows: ``//host`` and ``/\\host`` are other origins to a browser (which reads ``\\`` as
+    ``/``), a control character would split the ``Location`` header (``/x%0d%0aSet-Cookie:...``)
+    and browsers drop tabs and newlines from URLs (``/\\t/host`` is ``//host``)."""
+    if target and _SAME_ORIGIN_PATH.fullmatch(target) and "\\" not in target:
+        return target
+    return default
 
 
 def _page(title: str, body: str) -> tuple[int, dict[str, str], bytes]:
@@ -59,9 +75,7 @@ class DevPages:
         from partner.features import admin
 
         query = {k: v[0] for k, v in request.query.items()}
-        target = query.get("next", "/demo")
-        if not target.startswith("/") or target.startswith("//"):
-            target = "/demo"
+        target = safe_next(query.get("next"))
         user_id = query.get("user")
         if user_id:
             cookie = admin.create_session(user_id)["cookie"]

@@ -46,6 +46,7 @@ from . import limits
 from .cfn import Function, Template, load_template
 from .events import api_event, lambda_context
 from .gateway_responses import GatewayError, render
+from .httpio import FramingError, PayloadTooLarge, ReadTimeouts, StrictRequestReading, read_body
 from .tcp import NoDelay
 
 __all__ = [
@@ -132,6 +133,9 @@ def _segments(path: str, *, decode: bool = False) -> list[str]:
 
 
 def _params(resource: tuple[str, ...], raw: list[str]) -> dict[str, str]:
+    """Path parameters from the raw (still percent-encoded) segments, each decoded once: API
+    Gateway REST splits the path on its literal ``/`` and hands the function each parameter
+    URL-decoded, so ``a%2Fb`` in a ``{param}`` segment is ``a/b`` and ``a%252Fb`` is ``a%2Fb``."""
     params: dict[str, str] = {}
     for i, name in enumerate(resource):
         if name.startswith("{") and name.endswith("+}"):
@@ -219,6 +223,9 @@ class Gateway:
         # Tests only: the integration timeout in milliseconds, over every route's own
         # (TimeoutInMillis, else limits.INTEGRATION_TIMEOUT_MS). None: the template's.
         self.integration_timeout_ms: int | None = None
+        # The HTTP server's read deadlines (devstack.httpio: Apache mod_reqtimeout's defaults);
+        # tests shorten them.
+        self.read_timeouts = ReadTimeouts()
         self._modules: dict[str, ModuleType] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
@@ -274,22 +281,27 @@ class Gateway:
         """(route, path params, methods of the resource) as API Gateway selects them: walk the
         resource tree one segment at a time, a literal child before ``{param}`` before
         ``{proxy+}``, never backing up; then the method on that resource, else ANY. route None:
-        no such resource, or no such method on it (both MISSING_AUTHENTICATION_TOKEN)."""
-        resource = self._resource_for(_segments(path, decode=True))
+        no such resource, or no such method on it (both MISSING_AUTHENTICATION_TOKEN).
+
+        ``path`` is the path as received, still percent-encoded: segments are split on its
+        literal ``/`` only, compared with the resource tree decoded once, and each ``{param}``
+        is decoded once (``_params``)."""
+        raw = _segments(path)  # `path` as received: an encoded slash (%2F) does not split a segment
+        resource = self._resource_for([unquote(seg) for seg in raw], raw)
         if resource is None:
             return None, {}, []
         on_resource = [r for r in self.routes if tuple(_segments(r.path)) == resource]
-        params = _params(resource, _segments(path))
+        params = _params(resource, raw)
         for wanted in (method, "ANY"):
             for r in on_resource:
                 if r.method == wanted:
                     return r, params, []
         return None, {}, sorted({r.method for r in on_resource})
 
-    def _resource_for(self, segments: list[str]) -> tuple[str, ...] | None:
+    def _resource_for(self, segments: list[str], raw: list[str]) -> tuple[str, ...] | None:
         current: tuple[str, ...] = ()
         for i, seg in enumerate(segments):
-            if seg == "":
+            if raw[i] == "":
                 return None
             children = [r[-1] for r in self.resources if len(r) == len(current) + 1 and r[:-1] == current]
             if seg in children:
@@ -328,7 +340,7 @@ class Gateway:
                 body = body.encode()
             return int(status), _header_list(headers), bytes(body or b"")
 
-        route, params, _ = self.match(method, request.path)
+        route, params, _ = self.match(method, request.raw_path or request.path)
         if route is None:  # no resource, or no such method on it: API Gateway's 403 unless customized
             return self.gateway_error(GatewayError.of("MISSING_AUTHENTICATION_TOKEN"), request)
         if not self._admit(route):
@@ -487,37 +499,55 @@ class Gateway:
 # --------------------------------------------------------------------------- HTTP server
 
 
-class _PayloadTooLarge(Exception):
-    pass
+def _redacted(target: str) -> str:
+    """The request target for the access log: each query value replaced by ``REDACTED`` (a query
+    carries tokens, ``?access_token=app_at_...``, and codes; the log must not)."""
+    path, sep, query = target.partition("?")
+    if not sep:
+        return path
+    names = [part.split("=", 1)[0] for part in query.split("&") if part]
+    return path + "?" + "&".join(f"{name}=REDACTED" for name in names)
 
 
-class _Handler(NoDelay, BaseHTTPRequestHandler):
+def _unsafe_header(name: str, value: str) -> bool:
+    """A response header that would split the response (CR, LF or NUL in it)."""
+    return any(c in name or c in value for c in "\r\n\0")
+
+
+class _Handler(StrictRequestReading, NoDelay, BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "devstack-gateway"
     sys_version = ""
     gateway: Gateway  # set on the subclass made by start_gateway
 
-    def _read_body(self) -> bytes:
-        te = (self.headers.get("Transfer-Encoding") or "").lower()
-        if "chunked" in te:
-            chunks, total = [], 0
-            while True:
-                line = self.rfile.readline(65537)
-                size = int(line.split(b";", 1)[0].strip() or b"0", 16)
-                if size == 0:
-                    while self.rfile.readline(65537) not in (b"\r\n", b"\n", b""):
-                        pass  # trailers
-                    break
-                total += size
-                if total > limits.API_GATEWAY_MAX_REQUEST_BYTES:
-                    raise _PayloadTooLarge()
-                chunks.append(self.rfile.read(size))
-                self.rfile.readline(3)
-            return b"".join(chunks)
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > limits.API_GATEWAY_MAX_REQUEST_BYTES:
-            raise _PayloadTooLarge()
-        return self.rfile.read(length) if length > 0 else b""
+    @property
+    def read_timeouts(self) -> ReadTimeouts:  # type: ignore[override]
+        return self.gateway.read_timeouts
+
+    def _bare_request(self) -> Request:
+        """What is known of a request the server refuses before routing it."""
+        raw = getattr(self, "path", "") or "/"
+        raw_path, _, query = raw.partition("?")
+        headers = getattr(self, "headers", None)
+        return Request(
+            method=(getattr(self, "command", "") or "GET").upper(),
+            path=unquote(raw_path),
+            query_string=query,
+            headers=list(headers.items()) if headers is not None else [],
+            body=b"",
+            source_ip=self.client_address[0],
+            raw_path=raw_path,
+        )
+
+    def error_response(self, status: int, message: str) -> None:
+        """The server's own refusals (framing, 408, 414, 431): the template's DEFAULT_4XX shape."""
+        self.close_connection = True
+        error = GatewayError("DEFAULT_4XX", int(status), message, "BadRequestException")
+        out_status, headers, data = self.gateway.gateway_error(error, self._bare_request())
+        self._write(out_status, headers + [("Connection", "close")], data)
+        if self.gateway.log_requests:
+            # not the message: http.server's quote the request line, query string included
+            sys.stderr.write(f"devstack.gateway: {self.client_address[0]} refused -> {out_status}\n")
 
     def _serve(self) -> None:
         started = time.monotonic()
@@ -537,19 +567,28 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
             source_port=int(self.client_address[1]) if len(self.client_address) > 1 else 0,
             raw_path=raw_path,
         )
+        self.begin_body()
         try:
-            request.body = self._read_body()
-        except _PayloadTooLarge:  # API Gateway's 10 MB request quota (devstack.limits)
+            request.body = read_body(self.rfile, self.headers, limits.API_GATEWAY_MAX_REQUEST_BYTES)
+        except PayloadTooLarge:  # API Gateway's 10 MB request quota (devstack.limits)
+            self.end_reading()
             self.close_connection = True
             status, headers, data = self.gateway.gateway_error(GatewayError.of("REQUEST_TOO_LARGE"), request)
             self._write(status, headers + [("Connection", "close")], data)
             return
-        except (ValueError, OSError):
-            self.close_connection = True
-            self._write(*_json_response(400, {"error": "bad_request", "message": "Malformed request body"}))
+        except FramingError as exc:
+            self.end_reading()
+            self.error_response(400, f"Malformed request: {exc}")
             return
+        # a TimeoutError (the body's deadline) goes up to StrictRequestReading: 408
+        self.end_reading()
         try:
             status, headers, data = self.gateway.handle(request, server_port=self.server.server_address[1])
+            bad = [k for k, v in headers if _unsafe_header(str(k), str(v))]
+            if bad:
+                print(f"devstack.gateway: refused a response header with CR/LF/NUL ({', '.join(bad)}) on "
+                      f"{request.method} {request.raw_path}", file=sys.stderr)
+                status, headers, data = self.gateway.gateway_error(GatewayError.of("INTEGRATION_FAILURE"), request)
         except Exception:  # noqa: BLE001 - a devstack bug, not a handler error
             traceback.print_exc(file=sys.stderr)
             status, headers, data = _json_response(500, {"error": "internal_error", "message": "devstack gateway failed"})
@@ -557,7 +596,7 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
         if self.gateway.log_requests:
             ms = (time.monotonic() - started) * 1000
             sys.stderr.write(
-                f"devstack.gateway: {request.source_ip} {request.method} {raw} -> {status} ({ms:.0f} ms)\n"
+                f"devstack.gateway: {request.source_ip} {request.method} {_redacted(raw)} -> {status} ({ms:.0f} ms)\n"
             )
 
     def _write(self, status: int, headers: list[tuple[str, str]], data: bytes) -> None:

@@ -20,6 +20,10 @@ Past each quota the devstack answers what API Gateway answers (docs/architecture
 * ``LAMBDA_MAX_RESPONSE_BYTES``: a proxy result JSON over 6,291,456 bytes fails the
   invoke (``Function.ResponseSizeTooLarge``); API Gateway answers 502, rendered from
   ``INTEGRATION_FAILURE`` like every other failed invoke.
+* ``API_GATEWAY_MAX_HEADER_BYTES``: API Gateway's header quota, 10,240 bytes (REST APIs: a
+  header value; HTTP APIs: the request line and header values combined). The devstack bounds
+  the combined size, the stricter reading: past it ``431`` (a request line alone: ``414``), in
+  the template's ``DEFAULT_4XX`` shape (``devstack.httpio``).
 * ``INTEGRATION_TIMEOUT_MS``: no answer within 29 s -> ``INTEGRATION_TIMEOUT`` (504);
   the function itself runs on until its own timeout, as on AWS.
 """
@@ -27,12 +31,14 @@ Past each quota the devstack answers what API Gateway answers (docs/architecture
 from __future__ import annotations
 
 API_GATEWAY_MAX_REQUEST_BYTES = 10 * 1024 * 1024  # 10,485,760: REST API payload quota
+API_GATEWAY_MAX_HEADER_BYTES = 10_240  # request line + header values (see above)
 LAMBDA_MAX_REQUEST_BYTES = 6_291_456  # synchronous invoke request payload (the event JSON)
 LAMBDA_MAX_RESPONSE_BYTES = 6_291_456  # synchronous invoke response payload (the proxy result JSON)
 INTEGRATION_TIMEOUT_MS = 29_000  # REST API integration timeout (default and maximum of TimeoutInMillis)
 
 __all__ = [
     "API_GATEWAY_MAX_REQUEST_BYTES",
+    "API_GATEWAY_MAX_HEADER_BYTES",
     "LAMBDA_MAX_REQUEST_BYTES",
     "LAMBDA_MAX_RESPONSE_BYTES",
     "INTEGRATION_TIMEOUT_MS",

@@ -10,12 +10,19 @@ Routes (Kubo RPC answers POST only, like Kubo):
     POST /api/v0/cat?arg=<cid>        the bytes
     POST /api/v0/pin/ls[?arg=<cid>]   {"Keys": {"<cid>": {"Type": "recursive"}}}
     POST /api/v0/version              {"Version", ...}
-    GET  /ipfs/<cid>                  the gateway, for people
+    GET  /ipfs/<cid>                  the gateway, for people: the stored Content-Type if it is one
+                                      the service pins (PNG, JPEG, GIF, WebP, JSON, text), else
+                                      application/octet-stream; always `X-Content-Type-Options:
+                                      nosniff` and `Content-Security-Policy: default-src 'none';
+                                      sandbox` (docs/security.md, "Pinned files")
     POST /_devstack/fault             {"mode": "down"|"slow"|"wrong_cid"|"none", "count": N, "delay": s}
     GET  /_devstack/fault             the current fault
 
 CIDs are the real ones (`partner.features.cid`, Kubo defaults). Content lives in S3: the
 object `ipfs/<cid>` (ContentType from the part), pins as `pins/<cid>` markers.
+
+Requests are read as the gateway reads them (``devstack.httpio``): read deadlines, strict
+framing (no hang on a chunk size of ``-1``), a bounded head; refusals in Kubo's error shape.
 
 Faults (module-wide, also `set_fault(mode, count)`): `down` answers 503 to every
 /api/v0 call, `slow` sleeps `delay` seconds first, `wrong_cid` answers a CID that
@@ -34,6 +41,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from devstack.httpio import FramingError, PayloadTooLarge, StrictRequestReading, read_body
 from devstack.tcp import NoDelay
 
 __all__ = ["PinServer", "start_pin_server", "set_fault", "clear_fault", "fault_state", "MAX_BODY"]
@@ -44,6 +52,13 @@ CONTENT_PREFIX = "ipfs/"
 PIN_PREFIX = "pins/"
 FAULT_MODES = ("down", "slow", "wrong_cid")
 WRONG_CID = "QmbFMke1KXqnYyBBWxB74N4c5SBnJMVAiMNRcGu6x1AwQH"  # the empty file's CID
+
+# What the gateway serves under its own type: what the service pins (coin images, sniffed by their
+# magic bytes, and metadata JSON). Anything else is application/octet-stream, which no browser renders.
+SERVED_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp", "application/json", "text/plain"})
+# On every answer: no MIME sniffing, and a document rendered from here (an SVG, an HTML page opened
+# by hand) runs no script, loads nothing and has an opaque origin.
+SAFE_HEADERS = {"X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox"}
 
 _CID_RE = re.compile(r"Qm[1-9A-HJ-NP-Za-km-z]{44}|b[a-z2-7]{20,}")  # fullmatch
 
@@ -199,7 +214,7 @@ class PinServer:
 
 
 def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(NoDelay, BaseHTTPRequestHandler):
+    class Handler(StrictRequestReading, NoDelay, BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "devstack-pinserver/1"
 
@@ -213,7 +228,7 @@ def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
-            for k, v in (headers or {}).items():
+            for k, v in {**SAFE_HEADERS, **(headers or {})}.items():
                 self.send_header(k, v)
             self.end_headers()
             if self.command != "HEAD":
@@ -226,23 +241,18 @@ def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
             # Kubo's error shape
             self._json(status, {"Message": message, "Code": 0, "Type": "error"})
 
+        def error_response(self, status: int, message: str) -> None:
+            self.close_connection = True
+            self._error(status, message)
+
         def _body(self) -> bytes:
-            if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
-                out = bytearray()
-                while True:
-                    size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-                    if size == 0:
-                        while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                            pass
-                        return bytes(out)
-                    out += self.rfile.read(size)
-                    self.rfile.readline()
-                    if len(out) > MAX_BODY:
-                        raise OverflowError
-            length = int(self.headers.get("Content-Length") or 0)
-            if length > MAX_BODY:
-                raise OverflowError
-            return self.rfile.read(length) if length else b""
+            self.begin_body()
+            try:
+                return read_body(self.rfile, self.headers, MAX_BODY)
+            except PayloadTooLarge:
+                raise OverflowError from None
+            finally:
+                self.end_reading()
 
         # ------------------------------------------------------------ dispatch
 
@@ -259,7 +269,7 @@ def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
             url = urlsplit(self.path)
             query = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
             try:
-                self.body = self._body() if method == "POST" else b""  # always drain (keep-alive)
+                self.body = self._body()  # always drain (keep-alive); ends the read deadlines
                 if url.path == "/_devstack/fault":
                     return self._fault(method)
                 if url.path.startswith("/ipfs/") and method in ("GET", "HEAD"):
@@ -277,6 +287,11 @@ def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
             except OverflowError:
                 self.close_connection = True
                 return self._error(413, "request body too large")
+            except FramingError as exc:
+                self.close_connection = True
+                return self._error(400, f"malformed request: {exc}")
+            except TimeoutError:
+                raise  # the body's deadline: StrictRequestReading answers 408
             except (BrokenPipeError, ConnectionResetError):
                 self.close_connection = True
             except Exception as exc:  # noqa: BLE001 - answer like Kubo, keep serving
@@ -360,7 +375,9 @@ def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
             found = server.get(cid)
             if found is None:
                 return self._send(404, b"not found\n", "text/plain")
-            data, content_type = found
+            data, stored_type = found
+            media = stored_type.split(";", 1)[0].strip().lower()
+            content_type = stored_type if media in SERVED_TYPES else "application/octet-stream"
             headers = {"Etag": f'"{cid}"', "X-Ipfs-Path": f"/ipfs/{cid}", "Cache-Control": "public, max-age=29030400, immutable"}
             return self._send(200, data, content_type, headers)
 

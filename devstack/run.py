@@ -328,12 +328,31 @@ def write_env_file(stack: Devstack, directory: Path = STATE) -> Path:
     """`<directory>/env.json` (mode 0600): the functions' environment plus `GATEWAY_URL`, so that
     partnerctl run from the repository root reaches this stack, on whatever port it runs
     (`dev fault kms|dynamodb|pinning` and `dev fault clear` talk to the gateway)."""
-    directory.mkdir(exist_ok=True)
+    directory.mkdir(mode=0o700, exist_ok=True)
     env_file = directory / "env.json"
-    env_file.touch(mode=0o600)
-    env_file.chmod(0o600)
-    env_file.write_text(json.dumps({**stack.env, "GATEWAY_URL": stack.url}, indent=2))
+    write_private(env_file, json.dumps({**stack.env, "GATEWAY_URL": stack.url}, indent=2))
     return env_file
+
+
+def write_private(path: Path, text: str) -> Path:
+    """Write `text` to `path`, readable by its owner only (0600), even if it existed with a wider
+    mode: the files under `.devstack/` hold secrets (the demo API key, KMS key ids, tokens)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            fd = -1
+            out.write(text)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    return path
+
+
+def write_seed_file(seeded: dict[str, Any], directory: Path = STATE) -> Path:
+    """`<directory>/seed.json` (mode 0600): the seeded client (with its API key) and users."""
+    directory.mkdir(mode=0o700, exist_ok=True)
+    return write_private(directory / "seed.json", json.dumps(seeded, indent=2))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -347,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         seeded = seed(stack)
         stack.start_schedules(SCHEDULE_SECONDS)
         write_env_file(stack)
-        (STATE / "seed.json").write_text(json.dumps(seeded, indent=2))
+        write_seed_file(seeded)
         print(usage(stack, seeded), flush=True)
         stopped = threading.Event()
         signal.signal(signal.SIGTERM, lambda *_: stopped.set())

@@ -4,7 +4,23 @@ moto stores any ``multipart/form-data`` POST to a bucket: it checks neither the 
 the policy, nor its expiration, nor any of its conditions. S3 checks all of them, so a presigned
 POST (``POST /partner/v1/uploads``) that passed on moto would say nothing about the policy. This
 WSGI middleware sits in front of moto (``devstack.aws.start_moto``) and refuses a browser upload
-as S3 refuses it, before moto sees it; every other request passes through untouched.
+as S3 refuses it, before moto sees it. Every other request must be signed, as S3 (and every AWS
+service) requires: moto answers anonymous calls, so without this an anonymous ``GET /<bucket>``
+listed the staging bucket and an anonymous ``PUT /<bucket>/uploads/<id>`` stored an object with
+no presigned policy at all. S3 refuses both with ``403 AccessDenied`` (every devstack bucket is
+private, no bucket policy grants anonymous access), and so does the devstack (``check_signed``):
+
+* a SigV4 ``Authorization`` header (``AWS4-HMAC-SHA256 Credential=<key>/...``) or a presigned
+  URL (``X-Amz-Algorithm=AWS4-HMAC-SHA256``, ``X-Amz-Credential``, ``X-Amz-Signature`` in the
+  query) with a key the devstack handed out passes (boto3 in the service, the pin server and the
+  tests); an unknown key -> 403 ``InvalidAccessKeyId``; SigV2 (``Authorization: AWS ...``,
+  ``AWSAccessKeyId``/``Signature`` in the query) -> 400 ``InvalidRequest``;
+* neither -> 403 ``AccessDenied`` "Access Denied", except a CORS preflight (``OPTIONS``, which S3
+  answers unsigned) and the browser upload above, which its POST policy authenticates.
+
+The signature itself is not recomputed for these calls (only their form and key): what the
+devstack guards against is an anonymous caller, and every client that signs uses the devstack's
+own credentials.
 
     app = PostPolicyCheck(moto_app, {"<access key id>": "<secret access key>"})
 
@@ -49,12 +65,13 @@ import time
 from typing import Any, Callable, Iterable, Mapping
 from xml.sax.saxutils import escape
 
-__all__ = ["PostPolicyCheck", "PolicyError", "check", "sigv4_signature"]
+__all__ = ["PostPolicyCheck", "PolicyError", "check", "check_signed", "sigv4_signature"]
 
 _BUCKET_PATH = re.compile(r"^/([^/]+)/?$")
 _EXPIRATION = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$")
 _SIGV4_FIELDS = ("x-amz-algorithm", "x-amz-credential", "x-amz-date", "x-amz-signature")
 _SIGV2_FIELDS = ("awsaccesskeyid", "signature")
+_CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/")
 _NOT_IN_POLICY = ("x-amz-signature", "file", "policy")
 _REASONS = {400: "Bad Request", 403: "Forbidden"}
 _DENIED = "Invalid according to Policy: "
@@ -124,6 +141,29 @@ def _authenticate(form: Mapping[str, str], credentials: Mapping[str, str]) -> st
                           StringToSign=policy, SignatureProvided=provided,
                           StringToSignBytes=policy.encode("utf-8").hex(" "))
     return policy
+
+
+def check_signed(environ: Mapping[str, Any], credentials: Mapping[str, str]) -> None:
+    """Raise S3's refusal of a call that is not signed with a key of ``credentials``, or return."""
+    from urllib.parse import parse_qs
+
+    if environ.get("REQUEST_METHOD") == "OPTIONS":
+        return  # a CORS preflight: S3 answers it unsigned
+    authorization = str(environ.get("HTTP_AUTHORIZATION") or "")
+    query = parse_qs(str(environ.get("QUERY_STRING") or ""), keep_blank_values=True)
+    if authorization.startswith("AWS4-HMAC-SHA256 "):
+        match = _CREDENTIAL.search(authorization)
+        access_key = match.group(1) if match else ""
+    elif query.get("X-Amz-Algorithm") == ["AWS4-HMAC-SHA256"] and "X-Amz-Signature" in query:
+        access_key = (query.get("X-Amz-Credential") or [""])[0].split("/", 1)[0]
+    elif authorization.startswith("AWS ") or "AWSAccessKeyId" in query or "Signature" in query:
+        raise PolicyError(400, "InvalidRequest", "The authorization mechanism you have provided is not supported. "
+                          "Please use AWS4-HMAC-SHA256.")
+    else:
+        raise PolicyError(403, "AccessDenied", "Access Denied")
+    if access_key not in credentials:
+        raise PolicyError(403, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our "
+                          "records.", AWSAccessKeyId=access_key)
 
 
 def _document(policy: str) -> dict[str, Any]:
@@ -260,6 +300,10 @@ class PostPolicyCheck:
         match = _BUCKET_PATH.match(environ.get("PATH_INFO", ""))
         if (environ.get("REQUEST_METHOD") != "POST" or mimetype != "multipart/form-data" or not match
                 or environ.get("QUERY_STRING")):
+            try:
+                check_signed(environ, self.credentials)
+            except PolicyError as refused:
+                return self._refuse(refused, start_response)
             return self.app(environ, start_response)
         body = get_input_stream(environ).read()
         environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
@@ -277,11 +321,16 @@ class PostPolicyCheck:
                                   "The body of your POST request is not well-formed multipart/form-data.") from None
             check(match.group(1), fields, file, self.credentials, _now())
         except PolicyError as refused:
-            request_id = secrets.token_hex(8).upper()
-            host_id = base64.b64encode(secrets.token_bytes(48)).decode()
-            payload = refused.xml(request_id, host_id)
-            start_response(f"{refused.status} {_REASONS.get(refused.status, '')}".rstrip(), [
-                ("Content-Type", "application/xml"), ("Content-Length", str(len(payload))),
-                ("x-amz-request-id", request_id), ("x-amz-id-2", host_id)])
-            return [payload]
+            return self._refuse(refused, start_response)
         return self.app(environ, start_response)
+
+    @staticmethod
+    def _refuse(refused: PolicyError, start_response: Callable[..., Any]) -> list[bytes]:
+        """S3's XML error document for `refused`."""
+        request_id = secrets.token_hex(8).upper()
+        host_id = base64.b64encode(secrets.token_bytes(48)).decode()
+        payload = refused.xml(request_id, host_id)
+        start_response(f"{refused.status} {_REASONS.get(refused.status, '')}".rstrip(), [
+            ("Content-Type", "application/xml"), ("Content-Length", str(len(payload))),
+            ("x-amz-request-id", request_id), ("x-amz-id-2", host_id)])
+        return [payload]

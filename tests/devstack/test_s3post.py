@@ -108,9 +108,11 @@ def test_only_form_posts_to_a_bucket_are_checked_and_their_body_reaches_moto(mon
         return Response("ok", 200)(environ, start_response)
 
     http = Client(PostPolicyCheck(moto, KEYS))
-    assert http.post("/b?delete", data=b"<Delete/>", content_type="application/xml").status_code == 200
-    assert http.put("/b/k", data=b"x").status_code == 200
-    assert http.post("/b/k?uploads", data={"f": "x"}).status_code == 200  # multipart upload API, not a form
+    auth = {"Authorization": f"AWS4-HMAC-SHA256 Credential={CREDENTIAL}, SignedHeaders=host, Signature=ab"}
+    assert http.post("/b?delete", data=b"<Delete/>", content_type="application/xml", headers=auth).status_code == 200
+    assert http.put("/b/k", data=b"x", headers=auth).status_code == 200
+    # multipart upload API, not a form
+    assert http.post("/b/k?uploads", data={"f": "x"}, headers=auth).status_code == 200
     refused = http.post("/b", data={"key": "k", "file": (io.BytesIO(b"x"), "a.png")})
     assert refused.status_code == 403 and b"<Code>AccessDenied</Code><Message>Access Denied</Message>" in refused.data
     assert len(seen) == 3
@@ -121,3 +123,76 @@ def test_only_form_posts_to_a_bucket_are_checked_and_their_body_reaches_moto(mon
     monkeypatch.setattr(clock, "now", lambda: NOW)
     passed = http.post("/b", data=data)
     assert passed.status_code == 200 and seen[-1][0:2] == ("POST", "/b") and b"the bytes" in seen[-1][2]
+
+
+# --------------------------------------------------------------------------- anonymous calls
+
+
+@pytest.fixture(scope="module")
+def s3_server():
+    """moto behind the devstack's S3 front, with one private bucket holding one object."""
+    import boto3
+
+    from devstack.aws import TEST_CREDENTIALS, start_moto
+
+    moto = start_moto(port=0)
+    s3 = boto3.client("s3", endpoint_url=moto.url, region_name="us-east-1",
+                      aws_access_key_id=TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"],
+                      aws_secret_access_key=TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"])
+    s3.create_bucket(Bucket="staging")
+    s3.put_object(Bucket="staging", Key="uploads/upl_seen", Body=b"kept")
+    yield moto, s3
+    moto.stop()
+
+
+def s3_error(response) -> tuple[int, str]:
+    assert response.headers["content-type"] == "application/xml", response.text
+    code = response.text.split("<Code>", 1)[1].split("</Code>", 1)[0]
+    return response.status_code, code
+
+
+def test_an_anonymous_call_is_refused_as_s3_refuses_it(s3_server):
+    import httpx
+
+    moto, s3 = s3_server
+    listed = httpx.get(f"{moto.url}/staging")
+    assert s3_error(listed) == (403, "AccessDenied") and "upl_seen" not in listed.text
+    assert s3_error(httpx.get(f"{moto.url}/staging?list-type=2&prefix=uploads/")) == (403, "AccessDenied")
+    assert s3_error(httpx.get(f"{moto.url}/staging/uploads/upl_seen")) == (403, "AccessDenied")
+    put = httpx.put(f"{moto.url}/staging/uploads/upl_anonymous", content=b"<html>no policy</html>",
+                    headers={"Content-Type": "text/html"})
+    assert s3_error(put) == (403, "AccessDenied")
+    assert s3_error(httpx.delete(f"{moto.url}/staging/uploads/upl_seen")) == (403, "AccessDenied")
+    assert s3_error(httpx.get(f"{moto.url}/")) == (403, "AccessDenied")  # ListBuckets
+    # SigV2 and unknown keys, as S3 answers them
+    assert s3_error(httpx.get(f"{moto.url}/staging", headers={"Authorization": "AWS testing:c2ln"})) \
+        == (400, "InvalidRequest")
+    other = httpx.get(f"{moto.url}/staging", headers={
+        "Authorization": "AWS4-HMAC-SHA256 Credential=AKIAOTHER/20300102/us-east-1/s3/aws4_request, "
+                         "SignedHeaders=host, Signature=00"})
+    assert s3_error(other) == (403, "InvalidAccessKeyId")
+    # nothing was stored or removed
+    keys = [o["Key"] for o in s3.list_objects_v2(Bucket="staging").get("Contents", [])]
+    assert keys == ["uploads/upl_seen"]
+
+
+def test_signed_and_presigned_calls_still_pass(s3_server):
+    import httpx
+
+    moto, s3 = s3_server
+    s3.put_object(Bucket="staging", Key="uploads/upl_signed", Body=b"signed")
+    assert s3.get_object(Bucket="staging", Key="uploads/upl_signed")["Body"].read() == b"signed"
+    import boto3
+    from botocore.config import Config
+
+    v4 = boto3.client("s3", endpoint_url=moto.url, region_name="us-east-1", aws_access_key_id="testing",
+                      aws_secret_access_key="testing", config=Config(signature_version="s3v4"))
+    url = v4.generate_presigned_url("get_object", Params={"Bucket": "staging", "Key": "uploads/upl_seen"})
+    assert "X-Amz-Signature=" in url
+    fetched = httpx.get(url)
+    assert fetched.status_code == 200 and fetched.content == b"kept"
+    # a SigV2 presigned URL (AWSAccessKeyId, Signature): SigV4 only, as for every bucket since June 2020
+    v2 = s3.generate_presigned_url("get_object", Params={"Bucket": "staging", "Key": "uploads/upl_seen"})
+    if "AWSAccessKeyId=" in v2:
+        assert s3_error(httpx.get(v2)) == (400, "InvalidRequest")
+    s3.delete_object(Bucket="staging", Key="uploads/upl_signed")
