@@ -126,4 +126,4 @@ def test_delegation_off_makes_the_next_trade_answer_delegation_missing(devstack,
     on = signed(devstack, "PUT", f"/platform/v1/users/{sub}/delegation", {"tradingEnabled": True})
     assert on.json()["tradingEnabled"] is True
     me = httpx.get(f"{devstack.url}/partner/v1/me", headers={"Authorization": f"Bearer {token}"}, timeout=30)
-    assert me.status_code == 200 and me.json()["tradingEnabled"] is True
+    assert me.status_code == 200 and me.json()["user"]["tradingEnabled"] is True
