@@ -72,7 +72,6 @@ class Devstack:
         stack = create_resources(ROOT / "template.yaml", self.moto.url, prefix=self.prefix, parameters=parameters)
         self.stack = stack
         self.env = {**aws_env(self.moto.url), **stack.environment()}
-        self.env["LOGIN_URL"] = "/dev/login"
         self.env["TRACKER_RUN_SECONDS"] = "0"  # one pass per tick: the schedule timer ticks every 2 s
         self.env.setdefault("PLATFORM_TREASURY", DEVSTACK_TREASURY)
         self._start_pinning(stack, parameters)
@@ -309,8 +308,12 @@ Partner API devstack is up.
   chain     {chain}
   aws       {stack.moto.url} (moto: DynamoDB, S3, KMS)
   pinning   {stack.pinning.url if stack.pinning else "not running"} (Kubo RPC /api/v0/add; gateway /ipfs/<cid>)
+  platform  {stack.provider.url if stack.provider else "-"} (the stand-in OpenID provider: alice, bob, carol)
+            /platform/v1/* answers SigV4 by the platform's credentials (.devstack/env.json:
+            PLATFORM_ACCESS_KEY_ID / PLATFORM_SECRET_ACCESS_KEY, service execute-api, us-east-1)
 
-Connect in a browser:  {base}/demo   -> Connect -> sign in as alice -> Approve
+Connect in a browser:  {base}/demo   -> Connect -> the platform's sign-in ({stack.provider.url if stack.provider else "-"}):
+                       Authorize as alice -> Approve
 You stay in control:   on the consent page set "Your limit per day" to 0.1 SOL -> Approve -> Buy 0.2 SOL
                        on the demo page -> 403 daily_cap_exceeded (dailyVolumeCapLamports 100000000);
                        open {base}/account/apps -> today's spend, change limits, Disconnect ->
