@@ -230,14 +230,14 @@ def test_an_unprovisioned_subject_gets_no_session(oidc, ip):
     params, cookie = _start(ip)
     oidc.codes["c-unknown-sub"] = oidc.id_token(params["nonce"], "never-provisioned")
     result = _callback(ip, cookie, code="c-unknown-sub", state=params["state"])
-    assert result.status == 403 and "provisions" in result.body
+    assert result.status == 400 and "provisions" in result.body
     _no_session(result)
 
 
 def test_a_cancelled_sign_in_gets_no_session(oidc, ip):
     params, cookie = _start(ip)
     result = _callback(ip, cookie, error="access_denied", state=params["state"])
-    assert result.status == 403 and "cancelled" in result.body
+    assert result.status == 400 and "cancelled" in result.body
     _no_session(result)
 
 

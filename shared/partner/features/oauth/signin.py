@@ -291,7 +291,7 @@ def finish(query: dict[str, str], cookie_state: str | None) -> tuple[str, str]:
     if query.get("error"):
         message = "You cancelled the sign-in." if query["error"] == "access_denied" else \
             "The platform refused the sign-in."
-        raise SigninRefused("access_denied", message, 403)
+        raise SigninRefused("access_denied", message)
     code = query.get("code") or ""
     if not code:
         raise SigninRefused("invalid_request", "The platform sent no code.")
@@ -300,7 +300,7 @@ def finish(query: dict[str, str], cookie_state: str | None) -> tuple[str, str]:
     user_id = user_store.user_id_for_sub(claims["sub"])
     if user_id is None or user_store.get_user(user_id) is None:
         raise SigninRefused("access_denied", "Your platform account has no wallet here yet; the platform "
-                            "provisions it (platform API) before you can connect apps.", 403)
+                            "provisions it (platform API) before you can connect apps.")
     return authorize.create_session(user_id), safe_next(str(item.get("next") or ""))
 
 
