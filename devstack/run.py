@@ -294,6 +294,7 @@ def usage(stack: Devstack, seeded: dict[str, Any]) -> str:
     base = stack.url
     client = seeded["client"]
     alice = seeded["users"][0]
+    provider = getattr(stack, "provider", None)
     chain = f"{stack.chain.url} (block engine {stack.chain.bundle_url})" if stack.chain else "not available"
     coin = ""
     mint = seeded.get("coin", {}).get("mint", "<mint>")
@@ -308,11 +309,11 @@ Partner API devstack is up.
   chain     {chain}
   aws       {stack.moto.url} (moto: DynamoDB, S3, KMS)
   pinning   {stack.pinning.url if stack.pinning else "not running"} (Kubo RPC /api/v0/add; gateway /ipfs/<cid>)
-  platform  {stack.provider.url if stack.provider else "-"} (the stand-in OpenID provider: alice, bob, carol)
+  platform  {provider.url if provider else "-"} (the stand-in OpenID provider: alice, bob, carol)
             /platform/v1/* answers SigV4 by the platform's credentials (.devstack/env.json:
             PLATFORM_ACCESS_KEY_ID / PLATFORM_SECRET_ACCESS_KEY, service execute-api, us-east-1)
 
-Connect in a browser:  {base}/demo   -> Connect -> the platform's sign-in ({stack.provider.url if stack.provider else "-"}):
+Connect in a browser:  {base}/demo   -> Connect -> the platform's sign-in ({provider.url if provider else "-"}):
                        Authorize as alice -> Approve
 You stay in control:   on the consent page set "Your limit per day" to 0.1 SOL -> Approve -> Buy 0.2 SOL
                        on the demo page -> 403 daily_cap_exceeded (dailyVolumeCapLamports 100000000);
