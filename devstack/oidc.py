@@ -18,6 +18,26 @@ from typing import Any
 import httpx
 
 SECRET_PARAMETER = "/partner-dev/oidc-client-secret"
+# The package's page frame loads its stylesheet from a CDN; this one is self-contained (the
+# devstack reaches nothing outside the machine) and says what the page stands in for.
+_BASE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Platform sign-in (devstack stand-in)</title><style>
+body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;color:#1c2028}
+main{max-width:36rem;margin:2rem auto;background:#fff;border-radius:12px;padding:1.5rem 2rem;
+box-shadow:0 1px 3px rgba(0,0,0,.08)}
+ul{list-style:none;padding:0;display:flex;gap:.5rem;flex-wrap:wrap}
+button{font-size:1rem;padding:.55rem 1.1rem;border-radius:8px;border:1px solid #1f6feb;background:#1f6feb;
+color:#fff;cursor:pointer}
+button.secondary{background:#fff;color:#1f6feb}
+input{font-size:1rem;padding:.5rem;border:1px solid #c9ced6;border-radius:6px}
+fieldset{border:0;padding:0;display:flex;gap:.5rem}
+table{font-size:.85rem}code{word-break:break-all}
+.stand-in{font-size:.85rem;color:#5b6270}
+</style></head><body><main>
+<p class="stand-in">The platform's OpenID provider, stood in on the devstack: pick a platform user.</p>
+{% block content %}{{ content }}{% endblock %}</main></body></html>
+"""
 
 
 class Provider:
@@ -51,6 +71,9 @@ def start_provider(subjects: list[tuple[str, dict[str, Any]]], port: int = 0) ->
                                  user_claims=[oidc_provider_mock.User(sub=sub, claims=claims)
                                               for sub, claims in subjects])
     app.debug = False  # init_app turns Flask's debug mode on; no tracebacks to the browser here
+    import jinja2
+
+    app.jinja_loader = jinja2.ChoiceLoader([jinja2.DictLoader({"_base.html": _BASE}), app.jinja_loader])
     server = werkzeug.serving.make_server("127.0.0.1", port, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, name="devstack-oidc",
                               daemon=True)
