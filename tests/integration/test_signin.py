@@ -264,3 +264,23 @@ def test_without_a_session_the_consent_page_redirects_to_sign_in(oidc, client, i
     assert {k: v[0] for k, v in parse_qs(urlsplit(nxt).query).items()} == query
     apps = invoke("account_apps", "GET", "/account/apps", source_ip=ip)
     assert apps.status == 302 and apps.headers["location"] == "../account/signin?next=account%2Fapps"
+
+
+def test_a_rotated_signing_key_is_fetched_once_its_kid_appears(oidc, linked, ip):
+    """The cached key set does not know the new kid: one refetch of the JWKS (PyJWKClient, cooldown 0
+    here) finds it, and the sign-in succeeds; the old key is no longer published."""
+    params, cookie = _start(ip)
+    oidc.codes["c-before"] = oidc.id_token(params["nonce"], linked["sub"])
+    assert _callback(ip, cookie, code="c-before", state=params["state"]).status == 302  # caches k1
+    old_key, old_kid = oidc.key, oidc.kid
+    oidc.key, oidc.kid = rsa.generate_private_key(public_exponent=65537, key_size=2048), "k2"
+    try:
+        params, cookie = _start(ip)
+        oidc.codes["c-after"] = oidc.id_token(params["nonce"], linked["sub"])
+        assert _callback(ip, cookie, code="c-after", state=params["state"]).status == 302
+        params, cookie = _start(ip)  # a token by the retired key: k1 is gone from the refetched set
+        oidc.codes["c-retired"] = oidc.id_token(params["nonce"], linked["sub"], key=old_key, kid=old_kid)
+        retired = _callback(ip, cookie, code="c-retired", state=params["state"])
+        assert retired.status == 401 and "unknown kid" in retired.body
+    finally:
+        oidc.key, oidc.kid = old_key, old_kid
