@@ -24,7 +24,7 @@ help:
 	@echo "make bench  figures: bench/results.json and docs/benchmarks.md (runs make build first;"
 	@echo "            BEFORE=<rev> also measures that commit's code in the same cold-start rounds)"
 
-$(VENV)/.ready: requirements-dev.txt layers/dependencies/requirements.txt
+$(VENV)/.ready: requirements-dev.txt layers/dependencies/requirements.txt functions/account_signin/requirements.txt
 	test -x $(PY) || $(PY313) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements-dev.txt

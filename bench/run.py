@@ -194,6 +194,8 @@ class Requests:
         self._settled_voters: list[tuple[Any, str]] = []
         self._uploaders: dict[int, Any] = {}
         self.revoker = admin.create_user()
+        self.platform_sub = f"bench-platform-{uuid.uuid4().hex[:8]}"
+        admin.create_user(sub=self.platform_sub)  # with its wallet: the wallet call answers the same one
 
     def _propose(self, mint: str, duration: str) -> str:
         proposer = self.b.member(sol=5)
@@ -283,6 +285,19 @@ class Requests:
         if name == "trades_sell":
             return self._json(self.traders[name], "/partner/v1/trades/sell",
                               {"mint": b.coin, "tokensIn": str(1_000_000 + i), "slippageBps": 500, **prio})
+        if name.startswith("platform_user_"):  # the platform API (issue 28): IAM is API Gateway's, not timed here
+            sub = f"bench-{name}-{i}" if name == "platform_user_upsert" else self.platform_sub
+            path = f"/platform/v1/users/{sub}" + {"platform_user_wallet": "/wallet",
+                                                   "platform_user_delegation": "/delegation"}.get(name, "")
+            method = {"platform_user_read": "GET", "platform_user_wallet": "POST"}.get(name, "PUT")
+            body = {"platform_user_upsert": {"twitterHandle": "bench"},
+                    "platform_user_delegation": {"tradingEnabled": bool(i % 2)}}.get(name)
+            return {"method": method, "path": path, "body": json.dumps(body) if body is not None else None,
+                    "headers": {"Content-Type": "application/json"},
+                    "resource": path.replace(sub, "{sub}")}
+        if name == "account_signin":  # without a configured provider: its "not configured" page
+            return {"method": "GET", "path": "/account/signin", "query": {"next": "account/apps"},
+                    "source_ip": b.ip()}
         if name == "oauth_authorize":
             from tests.helpers import authorize_query, pkce_pair
 

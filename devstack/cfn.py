@@ -427,6 +427,7 @@ class ApiEvent:
     method: str  # upper case; ANY for SAM's "any"
     rest_api_id: Any = None  # raw (usually {"Ref": "PartnerApi"}) or None
     timeout_in_millis: int | None = None  # the event's TimeoutInMillis (integration timeout), if set
+    authorizer: str | None = None  # the event's Auth.Authorizer (AWS_IAM: SigV4, devstack.sigv4)
 
 
 @dataclass
@@ -529,9 +530,11 @@ class Template:
                 ep = ev.get("Properties") or {}
                 method = str(ep.get("Method", "ANY")).upper()
                 timeout = ep.get("TimeoutInMillis")
+                authorizer = (ep.get("Auth") or {}).get("Authorizer")
                 api_events.append(
                     ApiEvent(name=name, path=str(ep.get("Path", "/")), method=method, rest_api_id=ep.get("RestApiId"),
-                             timeout_in_millis=int(timeout) if timeout is not None else None)
+                             timeout_in_millis=int(timeout) if timeout is not None else None,
+                             authorizer=str(authorizer) if authorizer else None)
                 )
             out.append(
                 Function(

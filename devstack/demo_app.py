@@ -1,6 +1,6 @@
-"""Devstack-only pages on the gateway: a platform sign-in stand-in and a tiny demo partner app.
+"""Devstack-only pages on the gateway: a tiny demo partner app. (The platform's sign-in is its
+stand-in OpenID provider, devstack.oidc, on a port of its own.)
 
-/dev/login       signs the browser in as a platform user (the consent page's session)
 /demo            the demo app: "Connect" starts the OAuth flow with PKCE
 /demo/callback   exchanges the code at /oauth/token (HTTP, with the demo client's key)
                  and shows the tokens' scopes and the /partner/v1/me answer (with `limits`)
@@ -15,12 +15,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import re
 import secrets
 import threading
 from html import escape
 from typing import Any
-from urllib.parse import parse_qs, quote, urlencode
+from urllib.parse import parse_qs, urlencode
 
 import httpx
 
@@ -30,21 +29,6 @@ _STYLE = ("body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem aut
           "pre{background:#f4f5f7;padding:1rem;border-radius:8px;overflow:auto}"
           "a.button{display:inline-block;background:#1f6feb;color:#fff;padding:.6rem 1rem;border-radius:8px;"
           "text-decoration:none}")
-
-
-_SAME_ORIGIN_PATH = re.compile(r"/(?![/\\])[\x21-\x7e]*")
-
-
-def safe_next(target: str | None, default: str = "/demo") -> str:
-    """``target`` if it is a path on this origin, else ``default``.
-
-    Only printable ASCII with no backslash, starting with one ``/`` that no ``/`` or ``\\``
-    follows: ``//host`` and ``/\\host`` are other origins to a browser (which reads ``\\`` as
-    ``/``), a control character would split the ``Location`` header (``/x%0d%0aSet-Cookie:...``)
-    and browsers drop tabs and newlines from URLs (``/\\t/host`` is ``//host``)."""
-    if target and _SAME_ORIGIN_PATH.fullmatch(target) and "\\" not in target:
-        return target
-    return default
 
 
 def _page(title: str, body: str) -> tuple[int, dict[str, str], bytes]:
@@ -66,27 +50,9 @@ class DevPages:
         self._lock = threading.Lock()
 
     def routes(self) -> dict[tuple[str, str], Any]:
-        return {("GET", "/dev/login"): self.login, ("GET", "/demo"): self.demo,
+        return {("GET", "/demo"): self.demo,
                 ("GET", "/demo/callback"): self.callback, ("POST", "/demo/buy"): self.buy,
                 ("POST", "/demo/me"): self.me, ("POST", "/demo/refresh"): self.refresh}
-
-    # -------------------------------------------------------------- platform sign-in
-    def login(self, request: Request):
-        from partner.features import admin
-
-        query = {k: v[0] for k, v in request.query.items()}
-        target = safe_next(query.get("next"))
-        user_id = query.get("user")
-        if user_id:
-            cookie = admin.create_session(user_id)["cookie"]
-            return 303, {"Location": target, "Set-Cookie": f"{cookie}; Path=/; HttpOnly; SameSite=Lax"}, b""
-        links = "".join(
-            f"<li><a id=\"login-{i}\" href=\"/dev/login?{urlencode({'user': u['user_id'], 'next': target})}\">"
-            f"Sign in as {escape(u['label'])}</a> <code>{escape(u['wallet'])}</code></li>"
-            for i, u in enumerate(self.users)
-        )
-        return _page("Platform sign-in (devstack)",
-                     f"<h1>Platform sign-in</h1><p>Devstack stand-in for the platform login.</p><ul>{links}</ul>")
 
     # -------------------------------------------------------------- demo partner app
     def demo(self, request: Request):
@@ -130,7 +96,8 @@ class DevPages:
                      f"spend for you):</p><pre id=result>{escape(json.dumps(me.json(), indent=2))}</pre>"
                      + self._actions(sid) +
                      f"<p>Try it yourself (the access token is valid 30 minutes):</p><pre>{escape(curl)}</pre>"
-                     f"<p><a href=\"/demo\">Connect again</a> · <a href=\"/dev/login?next={quote('/demo')}\">switch user</a></p>")
+                     "<p><a href=\"/demo\">Connect again</a> (as another platform user: in a private window, which "
+                     "signs in afresh)</p>")
 
     # -------------------------------------------------------------- the user in control (issue 20)
     def _actions(self, sid: str) -> str:

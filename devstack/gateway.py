@@ -105,6 +105,7 @@ class Route:
     binary_media_types: list[str] = field(default_factory=list)
     stage: str = "api"
     timeout_ms: int = limits.INTEGRATION_TIMEOUT_MS  # the event's TimeoutInMillis, else API Gateway's 29 s
+    authorizer: str | None = None  # AWS_IAM: SigV4 checked before the function runs (devstack.sigv4)
 
     @property
     def specificity(self) -> tuple[int, ...]:
@@ -207,6 +208,7 @@ class Gateway:
                         binary_media_types=self.template.binary_media_types(ev.rest_api_id),
                         stage=self.template.stage_name(ev.rest_api_id, parameters),
                         timeout_ms=ev.timeout_in_millis or limits.INTEGRATION_TIMEOUT_MS,
+                        authorizer=ev.authorizer,
                     )
                 )
         # API Gateway's resource tree: every route path and each of its prefixes is a resource
@@ -226,6 +228,9 @@ class Gateway:
         # The HTTP server's read deadlines (devstack.httpio: Apache mod_reqtimeout's defaults);
         # tests shorten them.
         self.read_timeouts = ReadTimeouts()
+        # AWS_IAM routes: access key id -> (secret access key, principal ARN) of the callers IAM
+        # would allow (the devstack's platform credentials); empty: every signed request is refused
+        self.iam_credentials: dict[str, tuple[str, str]] = {}
         self._modules: dict[str, ModuleType] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
@@ -345,7 +350,18 @@ class Gateway:
             return self.gateway_error(GatewayError.of("MISSING_AUTHENTICATION_TOKEN"), request)
         if not self._admit(route):
             return self.gateway_error(GatewayError.of("THROTTLED"), request, route)
-        return self.invoke(route, params, request, server_port=server_port)
+        caller = None
+        if route.authorizer == "AWS_IAM":
+            from devstack import sigv4
+            from devstack.events import REGION
+
+            checked = sigv4.verify(method, request.header("Host") or "", request.raw_path or request.path,
+                                   request.query_string, request.headers, request.body, self.iam_credentials, REGION)
+            if isinstance(checked, sigv4.Refusal):
+                return self.gateway_error(GatewayError(checked.type, checked.status, checked.message,
+                                                       checked.error_type), request, route)
+            caller = checked
+        return self.invoke(route, params, request, server_port=server_port, caller=caller)
 
     def gateway_error(self, error: GatewayError, request: Request, route: Route | None = None,
                       request_id: str | None = None) -> Response:
@@ -403,9 +419,16 @@ class Gateway:
             protocol="HTTP/1.1",
         )
 
-    def invoke(self, route: Route, params: dict[str, str], request: Request, *, server_port: int = 0) -> Response:
+    def invoke(self, route: Route, params: dict[str, str], request: Request, *, server_port: int = 0,
+               caller: Any = None) -> Response:
         fn = route.function
         event = self.build_event(route, params, request, server_port=server_port)
+        if caller is not None:  # what API Gateway's IAM authorization puts in the identity
+            from devstack.events import ACCOUNT_ID
+
+            event["requestContext"]["identity"].update({
+                "accessKey": caller.access_key, "accountId": ACCOUNT_ID, "caller": caller.access_key,
+                "user": caller.access_key, "userArn": caller.user_arn})
         request_id = event["requestContext"]["requestId"]
 
         def failed(kind: str) -> Response:

@@ -22,6 +22,11 @@ ROOT = Path(__file__).resolve().parents[1]
 # address, off the ed25519 curve, so no key exists for it. Never configure it on a real cluster.
 DEVSTACK_TREASURY = "3rTbQhrFfJAcSuU5cbEAJ7JuuKN9Dbv1CMhLpBT7DTgB"
 STATE = ROOT / ".devstack"
+# The platform's users as its OpenID provider knows them (the stand-in's sign-in page lists them);
+# seed() links each to a service user with a funded wallet through the platform's domain functions.
+PLATFORM_USERS = (("alice", {"name": "Alice", "preferred_username": "alice"}),
+                  ("bob", {"name": "Bob", "preferred_username": "bob"}),
+                  ("carol", {"name": "Carol", "preferred_username": "carol"}))
 
 
 class Devstack:
@@ -29,12 +34,16 @@ class Devstack:
 
     def __init__(self, *, gateway_port: int = 3000, chain_port: int = 8899, moto_port: int = 0,
                  prefix: str = "partner-dev", log: bool = True, moto: Any = None, chain: Any = None,
-                 pin_port: int | None = None) -> None:
+                 pin_port: int | None = None, oidc_port: int | None = None) -> None:
         """`moto` and `chain` may be handles already running (tests share them); they are
         then left running by `stop()`. `pin_port` defaults to 5001, or to any free port
         when `gateway_port` is 0 (tests)."""
         self.gateway_port, self.chain_port, self.moto_port = gateway_port, chain_port, moto_port
         self.pin_port = pin_port if pin_port is not None else (5001 if gateway_port else 0)
+        self.oidc_port = oidc_port if oidc_port is not None else (9400 if gateway_port else 0)
+        self.provider: Any = None
+        self.platform_credentials: tuple[str, str] | None = None
+        self._saved_env: dict[str, str | None] = {}
         self.pinning: Any = None
         self._pin_hook: Any = None
         self.prefix, self.log = prefix, log
@@ -63,7 +72,6 @@ class Devstack:
         stack = create_resources(ROOT / "template.yaml", self.moto.url, prefix=self.prefix, parameters=parameters)
         self.stack = stack
         self.env = {**aws_env(self.moto.url), **stack.environment()}
-        self.env["LOGIN_URL"] = "/dev/login"
         self.env["TRACKER_RUN_SECONDS"] = "0"  # one pass per tick: the schedule timer ticks every 2 s
         self.env.setdefault("PLATFORM_TREASURY", DEVSTACK_TREASURY)
         self._start_pinning(stack, parameters)
@@ -74,11 +82,41 @@ class Devstack:
 
         self.gateway.extra_routes.update(faults.routes())
         self.gateway.extra_routes.update(docs_routes.routes())  # Swagger UI at /docs
+        self._start_platform()
         from partner.core.settings import reset_settings
 
         reset_settings()
         self._start_queue_pollers()
         return self
+
+    def _start_platform(self) -> None:
+        """The platform's parts (issue 28): its credentials for the IAM-authorized /platform/v1 routes
+        (the gateway checks their SigV4 signatures), and its OpenID provider (devstack.oidc) with this
+        service registered as a client, its secret in SSM."""
+        import secrets
+
+        from devstack import oidc
+        from devstack.events import ACCOUNT_ID
+
+        assert self.gateway is not None
+        key_id = "AKIA" + secrets.token_hex(8).upper()
+        secret = secrets.token_urlsafe(30)
+        self.platform_credentials = (key_id, secret)
+        self.gateway.gateway.iam_credentials[key_id] = (secret, f"arn:aws:iam::{ACCOUNT_ID}:role/platform-backend")
+        self.provider = oidc.start_provider(list(PLATFORM_USERS), port=self.oidc_port)
+        self._owned.append(self.provider)
+        redirect = f"{self.url}/account/signin/callback"
+        registered = self.provider.register_client(redirect)
+        added = {
+            "PLATFORM_ACCESS_KEY_ID": key_id, "PLATFORM_SECRET_ACCESS_KEY": secret,
+            "OIDC_ISSUER": self.provider.url, "OIDC_CLIENT_ID": registered["client_id"],
+            "OIDC_CLIENT_SECRET_PARAMETER": oidc.store_secret(self.moto.url, registered["client_secret"]),
+            "OIDC_REDIRECT_URI": redirect,
+        }
+        for name, value in added.items():
+            self._saved_env.setdefault(name, os.environ.get(name))
+            os.environ[name] = value
+        self.env.update(added)
 
     def _start_queue_pollers(self) -> None:
         """Each function with an SQS event gets a poller thread (Lambda's event source mapping)."""
@@ -138,6 +176,16 @@ class Devstack:
 
             pinning.remove_hook(self._pin_hook)
             self._pin_hook = None
+        for name, value in self._saved_env.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        if self._saved_env:
+            from partner.core.settings import reset_settings
+
+            reset_settings()
+        self._saved_env.clear()
 
 
 def scheduled_event(rule: str) -> dict[str, Any]:
@@ -218,8 +266,8 @@ def seed(stack: Devstack) -> dict[str, Any]:
     demo = admin.create_client(name="Demo Partner App", redirect_uri=f"{base}/demo/callback", tier="Partner",
                                website=f"{base}/demo")
     users = []
-    for label, twitter in (("alice", "alice"), ("bob", "bob"), ("carol", "carol")):
-        created = admin.create_user(twitter=twitter)
+    for label, _claims in PLATFORM_USERS:
+        created = admin.create_user(twitter=label, sub=label)
         created["label"] = label
         if stack.chain is not None:
             from partnerctl import dev
@@ -246,6 +294,7 @@ def usage(stack: Devstack, seeded: dict[str, Any]) -> str:
     base = stack.url
     client = seeded["client"]
     alice = seeded["users"][0]
+    provider = getattr(stack, "provider", None)
     chain = f"{stack.chain.url} (block engine {stack.chain.bundle_url})" if stack.chain else "not available"
     coin = ""
     mint = seeded.get("coin", {}).get("mint", "<mint>")
@@ -260,8 +309,12 @@ Partner API devstack is up.
   chain     {chain}
   aws       {stack.moto.url} (moto: DynamoDB, S3, KMS)
   pinning   {stack.pinning.url if stack.pinning else "not running"} (Kubo RPC /api/v0/add; gateway /ipfs/<cid>)
+  platform  {provider.url if provider else "-"} (the stand-in OpenID provider: alice, bob, carol)
+            /platform/v1/* answers SigV4 by the platform's credentials (.devstack/env.json:
+            PLATFORM_ACCESS_KEY_ID / PLATFORM_SECRET_ACCESS_KEY, service execute-api, us-east-1)
 
-Connect in a browser:  {base}/demo   -> Connect -> sign in as alice -> Approve
+Connect in a browser:  {base}/demo   -> Connect -> the platform's sign-in ({provider.url if provider else "-"}):
+                       Authorize as alice -> Approve
 You stay in control:   on the consent page set "Your limit per day" to 0.1 SOL -> Approve -> Buy 0.2 SOL
                        on the demo page -> 403 daily_cap_exceeded (dailyVolumeCapLamports 100000000);
                        open {base}/account/apps -> today's spend, change limits, Disconnect ->
@@ -360,8 +413,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=int(os.environ.get("GATEWAY_PORT", 3000)))
     parser.add_argument("--chain-port", type=int, default=int(os.environ.get("CHAIN_PORT", 8899)))
     parser.add_argument("--pin-port", type=int, default=int(os.environ.get("PIN_PORT", 5001)))
+    parser.add_argument("--oidc-port", type=int, default=int(os.environ.get("OIDC_PORT", 9400)),
+                        help="the stand-in platform OpenID provider")
     args = parser.parse_args(argv)
-    stack = Devstack(gateway_port=args.port, chain_port=args.chain_port, pin_port=args.pin_port).start()
+    stack = Devstack(gateway_port=args.port, chain_port=args.chain_port, pin_port=args.pin_port,
+                     oidc_port=args.oidc_port).start()
     try:
         seeded = seed(stack)
         stack.start_schedules(SCHEDULE_SECONDS)

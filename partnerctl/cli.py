@@ -91,8 +91,13 @@ def build_parser() -> argparse.ArgumentParser:
     ucreate.add_argument("--twitter", default=None)
     ucreate.add_argument("--no-trading", action="store_true")
     ucreate.add_argument("--sol", type=int, default=None, help="lamports to airdrop to the new wallet (devstack)")
+    ucreate.add_argument("--sub", default=None,
+                         help="the platform OpenID provider's subject to link (default: a new local-... one); "
+                              "an existing sub updates that user (idempotent, as the platform API's upsert)")
+    ushow = user.add_parser("show", help="a user by the provider's sub (the platform API's read)")
+    ushow.add_argument("sub")
     deleg = user.add_parser("delegation")
-    deleg.add_argument("user_id")
+    deleg.add_argument("user_id", help="the user id, or the provider's sub")
     deleg.add_argument("state", choices=["on", "off"])
     session = user.add_parser("session")
     session.add_argument("user_id")
@@ -143,13 +148,15 @@ def run(args: argparse.Namespace) -> Any:
             return {"deliveries": webhooks.deliveries(args.client_id, max(1, min(args.limit, 200)))}
     if args.group == "user":
         if args.cmd == "create":
-            result = admin.create_user(twitter=args.twitter, trading=not args.no_trading)
+            result = admin.create_user(twitter=args.twitter, trading=not args.no_trading, sub=args.sub)
             if args.sol:
                 from partnerctl import dev
 
                 dev.airdrop(result["wallet"], args.sol)
                 result["lamports"] = args.sol
             return result
+        if args.cmd == "show":
+            return admin.show_user(args.sub)
         if args.cmd == "delegation":
             return admin.set_delegation(args.user_id, args.state == "on")
         if args.cmd == "session":

@@ -184,6 +184,25 @@ def _ops() -> list[Operation]:
                               "the page. A limit above the app's cap, a missing session or a bad CSRF token: 400 "
                               "(HTML, or the Error object with `Accept: application/json`). Sends the client's "
                               "webhook `grant.updated` or `grant.revoked`."),
+        Operation("GET", "/account/signin", "accountSignin", "Sign in through the platform's OpenID provider "
+                  "(browser redirect)", "Account", None, ("internal",), status=302,
+                  query={"next": (str | None, Query(description="Where to come back to: `oauth/authorize?...` or "
+                                                                "`account/apps` (anything else: `account/apps`)."))},
+                  description="Served on `{auth_url}` (added, issue 28). The consent page and /account/apps send a "
+                              "visitor without a session here; it redirects to the platform's OpenID provider "
+                              "(authorization code, PKCE S256, `state` bound to the browser by the `app_signin` "
+                              "cookie, `nonce`)."),
+        Operation("GET", "/account/signin/callback", "accountSigninCallback", "The provider's redirect back "
+                  "(browser)", "Account", None, ("invalid_request", "access_denied", "invalid_grant", "invalid_token",
+                                                 "internal"), status=302,
+                  query={"code": (str | None, Query()), "state": (str | None, Query()),
+                         "error": (str | None, Query())},
+                  description="The redirect URI registered with the platform's provider (added, issue 28). Checks "
+                              "`state` against the `app_signin` cookie, exchanges the code, verifies the ID token "
+                              "(JWKS signature, algorithm, iss, aud, exp, iat, nonce), maps `sub` to the user, sets "
+                              "the `app_session` cookie and redirects to the original page. Every refusal is an "
+                              "HTML error page and no session (502 `temporarily_unavailable` when the provider "
+                              "cannot be reached)."),
         Operation("POST", "/oauth/token", "oauthToken", "Issue tokens (authorization_code or refresh_token)", "OAuth",
                   schemas.TokenResponse, TOKEN, client_auth=True,
                   body=Annotated[schemas.AuthorizationCodeGrant | schemas.RefreshTokenGrant,
@@ -295,7 +314,9 @@ RATE_HEADERS = {
 def _responses(op: Operation) -> dict[int, Any]:
     out: dict[int, Any] = {}
     if op.status == 302:
-        out[302] = {"description": "Redirect to the client's redirect URI.",
+        where = ("To the platform's OpenID provider, or back to the original page." if op.path.startswith(
+            "/account/signin") else "Redirect to the client's redirect URI.")
+        out[302] = {"description": where,
                     "headers": {"Location": {"schema": {"type": "string"}}}}
     elif op.status == 303:
         out[303] = {"description": "Back to the page, with its notice.",
@@ -320,7 +341,7 @@ def _responses(op: Operation) -> dict[int, Any]:
         if status == 401 and op.client_auth:
             headers["WWW-Authenticate"] = {"schema": {"type": "string"}}
         response: dict[str, Any] = {"description": ", ".join(codes), "content": {JSON_TYPE: {"schema": schema}}}
-        if op.path in ("/oauth/authorize", "/account/apps"):
+        if op.path in ("/oauth/authorize", "/account/apps", "/account/signin", "/account/signin/callback"):
             response["content"]["text/html"] = {"schema": {"type": "string"}}
         if headers:
             response["headers"] = headers

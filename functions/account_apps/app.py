@@ -20,7 +20,7 @@ def show():
     web.take_ip_bucket(app, "authorize")
     session = _session()
     if session is None:
-        return web.html(200, pages.sign_in(web.login_location(app)))
+        return web.no_session(app)
     digest, user = session
     done = (app.current_event.query_string_parameters or {}).get("done")
     return web.html(200, pages.apps(connected_apps.list_apps(user), connected_apps.csrf_token(digest),

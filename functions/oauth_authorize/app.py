@@ -20,7 +20,7 @@ def show():
         request = authorize.validate(_query())
         session = authorize.session_from_cookie(http.header(app.current_event.headers, "cookie"))
         if session is None:
-            return web.html(200, pages.sign_in(web.login_location(app)))
+            return web.no_session(app)
         digest, user = session
         return web.html(200, pages.consent(authorize.view_model(request, digest, user)))
     except ApiError as exc:

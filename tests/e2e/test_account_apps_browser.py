@@ -6,6 +6,8 @@ refresh token invalid_grant). With UPDATE_SCREENSHOTS=1 it also writes the READM
 
 from __future__ import annotations
 
+from tests.e2e.test_consent_browser import sign_in_at_the_provider
+
 import json
 import os
 from pathlib import Path
@@ -30,8 +32,7 @@ def test_limits_at_consent_apps_page_and_disconnect(browser, devstack, tmp_path)
     demo = context.new_page()
     demo.goto(f"{devstack.url}/demo")
     demo.click("#connect")
-    demo.click("#login")
-    demo.click("#login-2")  # carol
+    sign_in_at_the_provider(demo, devstack, "carol")
     demo.wait_for_selector("#limits")
     assert "This app may spend up to 10 SOL per trade and 100 SOL per day from your wallet" in demo.inner_text("#limits")
     assert demo.input_value("#daily_cap_sol") == "100" and demo.get_attribute("#daily_cap_sol", "max") == "100"

@@ -3,6 +3,8 @@ connect -> profile -> trade, checked on the chain."""
 
 from __future__ import annotations
 
+from tests.e2e.test_consent_browser import sign_in_at_the_provider
+
 import threading
 
 import pytest
@@ -38,9 +40,7 @@ def test_connect_profile_trade(browser, devstack, chain, partner_app):
     page = context.new_page()
     page.goto(partner_app)
     page.click("#connect")
-    assert "Sign in to continue" in page.content()  # the consent screen on the gateway
-    page.click("#login")
-    page.click("#login-1")  # bob
+    sign_in_at_the_provider(page, devstack, "bob")  # the consent screen sent the browser to the platform
     page.wait_for_selector("#client-name")
     assert page.inner_text("#client-name") == "Example Partner App"
     page.click("button[value=approve]")

@@ -26,3 +26,14 @@ def pin_server(aws_stack):
     else:
         os.environ["PINNING_URL"] = previous
     reset_settings()
+
+
+@pytest.fixture(autouse=True)
+def _no_platform_sign_in(request, monkeypatch):
+    """The pages' own no-session answer (the sign-in page) in every integration test but the OIDC
+    ones (fixture `oidc`), even where the session's e2e devstack configured its stand-in provider."""
+    if "oidc" in request.fixturenames:
+        return
+    from partner.features.oauth import signin
+
+    monkeypatch.setattr(signin, "configured", lambda: False)

@@ -26,6 +26,11 @@ must grant exactly that, no more:
   index, updates records, reads clients and bundle records in one BatchGetItem and sends to
   the webhook queue; the delivery function reads the client, decrypts webhook secrets under
   the webhook context only, logs attempts and sends to the queue (retries) or the DLQ.
+* the platform API (issue 28, /platform/v1, IAM-authorized): each function reaches the users
+  table only as its step needs (the sub link and the user: GetItem; upsert: PutItem in one
+  transaction, UpdateItem for the handle; wallet and delegation: UpdateItem); only the wallet
+  function may kms:Encrypt (seal a new seed), under the wallet context, and none decrypts;
+  none hashes a token (no HashKey) since IAM, not a bearer token, authenticates the caller.
 
 A change that makes a function touch something new must change this map too.
 """
@@ -41,6 +46,7 @@ from devstack.cfn import load_template
 
 ROOT = Path(__file__).resolve().parents[2]
 
+SSM_SECRET_ARN = "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${OidcClientSecretParameter}"
 AUTHN = {("AuthTable", "dynamodb:BatchGetItem"), ("ClientsTable", "dynamodb:BatchGetItem"),
          ("UsersTable", "dynamodb:BatchGetItem")}
 MAC = {("HashKey", "kms:GenerateMac")}
@@ -84,6 +90,12 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
         ("ClientsTable", "dynamodb:BatchGetItem"), ("CountersTable", "dynamodb:BatchGetItem"),
         ("WebhookQueue", "sqs:SendMessage"),
     } | WINDOWS | MAC,
+    # issue 28: sign-in through the platform's OpenID provider: the single-use sign-in item, the
+    # session, the sub link and user; the client secret from its one SSM parameter
+    "AccountSigninFunction": {
+        ("UsersTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:PutItem"), ("AuthTable", "dynamodb:UpdateItem"),
+        ("ssm:OidcClientSecretParameter", "ssm:GetParameter"),
+    } | WINDOWS | MAC,
     # the grant's spend today is read in the token's BatchGetItem (issue 20)
     "MeFunction": READ_ROUTE | {("CountersTable", "dynamodb:BatchGetItem")},
     "GovernanceReadFunction": READ_ROUTE,
@@ -117,6 +129,12 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
         ("ClientsTable", "dynamodb:BatchGetItem"), ("CountersTable", "dynamodb:BatchGetItem"),
         ("WebhookQueue", "sqs:SendMessage"),
     },
+    "PlatformUserReadFunction": {("UsersTable", "dynamodb:GetItem")},
+    "PlatformUserUpsertFunction": {("UsersTable", "dynamodb:GetItem"), ("UsersTable", "dynamodb:PutItem"),
+                                   ("UsersTable", "dynamodb:UpdateItem")},
+    "PlatformUserWalletFunction": {("UsersTable", "dynamodb:GetItem"), ("UsersTable", "dynamodb:UpdateItem"),
+                                   ("WalletKey", "kms:Encrypt")},
+    "PlatformUserDelegationFunction": {("UsersTable", "dynamodb:GetItem"), ("UsersTable", "dynamodb:UpdateItem")},
     "WebhookDeliveryFunction": {
         ("ClientsTable", "dynamodb:GetItem"), ("WebhookDeliveriesTable", "dynamodb:PutItem"),
         ("WebhookKey", "kms:Decrypt"),
@@ -125,6 +143,7 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
         ("WebhookQueue", "sqs:GetQueueAttributes"), ("WebhookQueue", "sqs:ChangeMessageVisibility"),
     },
 }
+PLATFORM = {name for name in EXPECTED if name.startswith("Platform")}
 WEBHOOK_CONTEXT = {"kms:EncryptionContext:purpose": "partner-webhook"}
 
 SIGNERS = {name for name, grants in EXPECTED.items() if ("WalletKey", "kms:Decrypt") in grants}
@@ -155,6 +174,8 @@ def resource_name(value: Any) -> str:
     if isinstance(value, dict) and "Fn::Sub" in value:
         text = value["Fn::Sub"]
         assert isinstance(text, str), value
+        if text == SSM_SECRET_ARN:
+            return "ssm:OidcClientSecretParameter"
         prefix = "${"
         assert text.startswith(prefix) and ".Arn}" in text, value
         logical, _, rest = text[2:].partition(".Arn}")
@@ -220,6 +241,13 @@ def test_only_signing_functions_decrypt_and_only_under_the_wallet_context(templa
         kms_statements = [st for st in statements(fn) if any(a.startswith("kms:") for a in _list(st["Action"]))]
         for st in kms_statements:
             actions = set(_list(st["Action"]))
+            if "kms:Encrypt" in actions:
+                # sealing a new wallet seed: the platform API's wallet function only, wallet context only
+                assert fn.logical_id == "PlatformUserWalletFunction"
+                assert actions == {"kms:Encrypt"}
+                assert [resource_name(r) for r in _list(st["Resource"])] == ["WalletKey"]
+                assert st.get("Condition") == {"StringEquals": WALLET_CONTEXT}
+                continue
             assert not actions & (KMS_USE - {"kms:Decrypt", "kms:GenerateMac"}), (fn.logical_id, actions)
             if "kms:Decrypt" in actions and fn.logical_id == "WebhookDeliveryFunction":
                 # webhook secrets only, under the webhook context only
@@ -244,7 +272,7 @@ def test_only_signing_functions_decrypt_and_only_under_the_wallet_context(templa
 def test_only_request_path_functions_derive_the_hash_secret(template):
     with_mac = {fn.logical_id for fn in template.functions() if ("HashKey", "kms:GenerateMac") in grants(fn)}
     api_functions = {fn.logical_id for fn in template.functions() if fn.api_events}
-    assert with_mac == api_functions and "MigratorFunction" not in with_mac
+    assert with_mac == api_functions - PLATFORM and "MigratorFunction" not in with_mac
     for fn in template.functions():
         for st in statements(fn):
             if "kms:GenerateMac" in _list(st["Action"]):
@@ -293,7 +321,7 @@ def test_no_key_policy_grants_a_wildcard_action(template):
 
 def test_wallet_key_use_is_bound_to_the_wallet_context(template):
     uses = [st for st in key_statements(template, "WalletKey") if set(_list(st["Action"])) & KMS_USE]
-    assert {a for st in uses for a in _list(st["Action"])} == {"kms:GenerateDataKey", "kms:Decrypt"}
+    assert {a for st in uses for a in _list(st["Action"])} == {"kms:Encrypt", "kms:GenerateDataKey", "kms:Decrypt"}
     for st in uses:
         assert st["Condition"] == {"StringEquals": WALLET_CONTEXT}
     assert template.resources["WalletKey"]["Properties"]["EnableKeyRotation"] is True
@@ -372,3 +400,29 @@ def test_only_the_uploads_function_may_put_under_uploads_and_readers_only_read_a
         ("GovernanceUpdateContentFunction", "s3:GetObject"), ("GovernanceUpdateContentFunction", "s3:DeleteObject"),
     }
     assert not any(fn == "UploadsCreateFunction" for fn, _ in by_resource["StagingBucket/staging/*"])
+
+
+# ---------------------------------------------------------------- the platform API (issue 28)
+
+def test_platform_routes_are_iam_authorized_and_nothing_else_is(template):
+    """Every /platform/v1 route is AWS_IAM (SigV4, invoked through the function's resource policy,
+    never the caller's credentials); no partner or OAuth route is, and no platform function serves
+    any other path."""
+    for fn in template.functions():
+        for ev in fn.events.values():
+            if (ev or {}).get("Type") != "Api":
+                continue
+            props = ev["Properties"]
+            auth = props.get("Auth")
+            if props["Path"].startswith("/platform/v1/"):
+                assert fn.logical_id in PLATFORM
+                assert auth == {"Authorizer": "AWS_IAM", "InvokeRole": "NONE"}, (fn.logical_id, auth)
+            else:
+                assert fn.logical_id not in PLATFORM and auth is None, (fn.logical_id, props["Path"])
+    api = template.resources["PartnerApi"]["Properties"]
+    assert "Auth" not in api  # no default authorizer would put partner routes behind IAM or open platform ones
+
+
+def test_platform_functions_never_decrypt_a_wallet(template):
+    for name in PLATFORM:
+        assert not {a for _, a in grants(template.function(name))} & {"kms:Decrypt", "kms:GenerateMac"}

@@ -65,7 +65,9 @@ def test_every_template_route_is_documented_with_its_method(doc):
     from devstack.cfn import load_template
 
     template = load_template(ROOT / "template.yaml")
-    routes = {(ev.method.lower(), ev.path) for fn in template.functions() for ev in fn.api_events}
+    # the platform API (IAM, the platform's back end only) is not the partners' document: docs/operations.md
+    routes = {(ev.method.lower(), ev.path) for fn in template.functions() for ev in fn.api_events
+              if not ev.path.startswith("/platform/v1/")}
     assert len(routes) >= 21
     documented = {(m, p) for p, item in doc["paths"].items() for m in item}
     # GET on the fixed governance paths is GET governance/{mint} with a malformed mint (404)

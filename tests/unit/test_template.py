@@ -192,11 +192,24 @@ def test_treasury_comes_from_ssm_at_deploy_time_only_for_coin_create(template):
                                 {"Ref": "AWS::NoValue"}]}
 
 
-def test_no_function_reads_ssm_at_run_time(template):
+def test_only_the_sign_in_function_reads_ssm_at_run_time_and_only_its_secret(template):
+    """Configuration comes from SSM at deploy time; the one run-time read is the OIDC client secret
+    (issue 28: a secret never goes into the template or the environment), by the sign-in function,
+    from its one parameter."""
     for fn in template.functions():
         for policy in _list(fn.properties.get("Policies") or []):
             for st in _list((policy or {}).get("Statement") or []) if isinstance(policy, dict) else []:
-                assert not any(str(a).startswith("ssm:") for a in _list(st.get("Action", []))), fn.logical_id
+                actions = [str(a) for a in _list(st.get("Action", [])) if str(a).startswith("ssm:")]
+                if fn.logical_id == "AccountSigninFunction" and actions:
+                    assert actions == ["ssm:GetParameter"]
+                    assert st["Resource"] == {"Fn::Sub": "arn:${AWS::Partition}:ssm:${AWS::Region}:"
+                                                         "${AWS::AccountId}:parameter${OidcClientSecretParameter}"}
+                    continue
+                assert not actions, fn.logical_id
+    env = template.function("AccountSigninFunction").environment
+    assert env["OIDC_CLIENT_SECRET_PARAMETER"] == {"Ref": "OidcClientSecretParameter"}  # a name, not the secret
+    assert not any("SECRET" in name and name != "OIDC_CLIENT_SECRET_PARAMETER" for fn in template.functions()
+                   for name in fn.environment)
 
 
 def test_outputs_name_the_urls_and_the_migrator(template):

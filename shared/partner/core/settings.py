@@ -38,8 +38,17 @@ class Settings:
     pinning_url: str = _env("PINNING_URL", "http://127.0.0.1:5001")
     # where launch bypass fees go; no default: without one, no bypass is offered
     platform_treasury: str | None = _env("PLATFORM_TREASURY", None)
-    # where the consent page sends a visitor without a platform session (optional)
+    # where the consent page sends a visitor without a platform session (optional; without OIDC)
     login_url: str | None = _env("LOGIN_URL", None)
+    # sign-in through the platform's OpenID provider (issue 28, partner.features.oauth.signin):
+    # the issuer (discovery), this service's client id, the SSM SecureString parameter holding
+    # its secret, and the redirect URI registered with the provider ({auth_url}/account/signin/callback)
+    oidc_issuer: str | None = _env("OIDC_ISSUER", None)
+    oidc_client_id: str | None = _env("OIDC_CLIENT_ID", None)
+    oidc_client_secret_parameter: str | None = _env("OIDC_CLIENT_SECRET_PARAMETER", None)
+    oidc_redirect_uri: str | None = _env("OIDC_REDIRECT_URI", None)
+    # least seconds between two JWKS refetches forced by an unknown kid (PyJWKClient's cooldown)
+    oidc_jwks_cooldown_seconds: str = _env("OIDC_JWKS_COOLDOWN_SECONDS", "30")
     # transaction lifecycle (issue 11): the record per send, webhooks and their delivery
     transactions_table: str = _env("TRANSACTIONS_TABLE", "")
     deliveries_table: str = _env("WEBHOOK_DELIVERIES_TABLE", "")

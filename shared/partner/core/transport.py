@@ -79,6 +79,17 @@ def post(url: str, *, timeout: float, connect: float | None = None, body: bytes 
     return Answer(response.status, response.data)
 
 
+def get(url: str, *, timeout: float, headers: dict[str, str] | None = None) -> Answer:
+    """GET `url` (no redirects followed); raises `Failed`."""
+    pool = _pool(timeout, timeout, url.lower().startswith("https:"))
+    errors = urllib3.exceptions
+    try:
+        response = pool.request("GET", url, headers=headers, redirect=False)
+    except errors.HTTPError as exc:
+        raise Failed(str(exc), maybe_sent=False) from exc
+    return Answer(response.status, response.data)
+
+
 @snapshot.after_restore
 def reset() -> None:
     """Close every pooled connection (tests switch servers; a restored environment opens its own)."""

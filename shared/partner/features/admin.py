@@ -101,17 +101,46 @@ def set_client_status(client_id: str, status: str) -> dict[str, Any]:
     return {"client_id": client_id, "status": status}
 
 
-def create_user(*, twitter: str | None = None, trading: bool = True) -> dict[str, Any]:
-    user_id = crypto.random_id()
-    wallet, sealed = new_wallet(user_id)
-    user_store.create_user(User(user_id, wallet, twitter.lstrip("@") if twitter else None, trading, sealed))
-    return {"user_id": user_id, "wallet": wallet}
+def _platform(call, *args: Any) -> dict[str, Any]:
+    """A platform-API domain call with its refusals as the CLI's ValueError / LookupError."""
+    from partner.core.errors import ApiError
+
+    try:
+        return call(*args)
+    except ApiError as exc:
+        raise (LookupError if exc.code == "not_found" else ValueError)(exc.message) from exc
+
+
+def create_user(*, twitter: str | None = None, trading: bool = True, sub: str | None = None) -> dict[str, Any]:
+    """The platform API's steps (features.platform): upsert by `sub` (default: a new `local-...`
+    subject), provision the wallet, set delegation. With an existing `sub`, idempotent."""
+    from partner.features import platform
+
+    sub = sub or f"local-{crypto.random_id(8)}"
+    _platform(platform.upsert_user, sub, twitter)
+    _platform(platform.provision_wallet, sub)
+    user = _platform(platform.set_delegation, sub, trading)
+    return {"user_id": user["userId"], "wallet": user["wallet"], "sub": sub}
+
+
+def show_user(sub: str) -> dict[str, Any]:
+    from partner.features import platform
+
+    return _platform(platform.read_user, sub)
 
 
 def set_delegation(user_id: str, enabled: bool) -> dict[str, Any]:
-    if not user_store.set_trading_enabled(user_id, enabled):
+    """By user id or by `sub` (the platform API's key), through the platform API's domain function."""
+    from partner.features import platform
+
+    user = user_store.get_user(user_id) or user_store.get_user_by_sub(user_id)
+    if user is None:
         raise LookupError(f"no user {user_id}")
-    return {"user_id": user_id, "tradingEnabled": enabled}
+    if user.sub is not None:
+        _platform(platform.set_delegation, user.sub, enabled)
+    elif not user_store.set_trading_enabled(user.user_id, enabled):  # a user without a linked sub
+        raise LookupError(f"no user {user_id}")
+    return {"user_id": user.user_id, "tradingEnabled": enabled}
 
 
 def create_session(user_id: str) -> dict[str, Any]:

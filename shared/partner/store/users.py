@@ -25,6 +25,7 @@ class User:
     twitter_handle: str | None
     trading_enabled: bool
     secret: EncryptedSecret | None
+    sub: str | None = None  # the platform OpenID provider's subject, when the platform linked one
 
     @classmethod
     def from_item(cls, item: dict[str, Any]) -> User:
@@ -38,6 +39,7 @@ class User:
             twitter_handle=item.get("twitter_handle"),
             trading_enabled=bool(item.get("trading_enabled", False)),
             secret=secret,
+            sub=item.get("sub"),
         )
 
 
@@ -45,9 +47,57 @@ def _table() -> str:
     return get_settings().users_table
 
 
+# The provider's subject -> user id link: an item `SUB#<sub>` in the users table beside the
+# user item (which carries `sub` too), written in one transaction with it.
+SUB_PREFIX = "SUB#"
+
+
 def get_user(user_id: str) -> User | None:
+    if user_id.startswith(SUB_PREFIX):
+        return None  # a link item, never a user
     item = ddb.get(_table(), user_id)
     return User.from_item(item) if item else None
+
+
+def user_id_for_sub(sub: str) -> str | None:
+    item = ddb.get(_table(), SUB_PREFIX + sub)
+    return str(item["user_id"]) if item else None
+
+
+def get_user_by_sub(sub: str) -> User | None:
+    user_id = user_id_for_sub(sub)
+    return get_user(user_id) if user_id else None
+
+
+def create_linked_user(user_id: str, sub: str, twitter_handle: str | None) -> bool:
+    """A new user (no wallet yet, delegation off) linked to `sub`, both items in one transaction;
+    False when `sub` is linked already (nothing written)."""
+    now = clock.now_int()
+    t = _table()
+    cancelled = ddb.transact([
+        ddb.put_action(t, {"pk": SUB_PREFIX + sub, "user_id": user_id, "created_at": now},
+                       condition="attribute_not_exists(pk)"),
+        ddb.put_action(t, {"pk": user_id, "sub": sub, "twitter_handle": twitter_handle, "trading_enabled": False,
+                           "created_at": now}, condition="attribute_not_exists(pk)"),
+    ])
+    return cancelled is None
+
+
+def set_twitter_handle(user_id: str, handle: str | None) -> bool:
+    if handle is None:
+        expression, vals = "REMOVE twitter_handle", None
+    else:
+        expression, vals = "SET twitter_handle = :h", {":h": handle}
+    return ddb.update(_table(), user_id, expression, condition="attribute_exists(pk)", vals=vals) is not None
+
+
+def set_wallet_once(user_id: str, wallet: str, secret: EncryptedSecret) -> bool:
+    """Store the user's delegated wallet unless one is stored already (False then, or no user)."""
+    return ddb.update(
+        _table(), user_id, "SET wallet = :w, wallet_secret = :s",
+        condition="attribute_exists(pk) AND attribute_not_exists(wallet)",
+        vals={":w": wallet, ":s": {"ct": secret.ciphertext, "key_id": secret.key_id}},
+    ) is not None
 
 
 def create_user(user: User) -> None:

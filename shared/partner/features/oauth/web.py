@@ -62,6 +62,24 @@ def authorize_error(app: App, exc: ApiError) -> Response:
     return html(exc.status, pages.error(exc.code, exc.message))
 
 
+def no_session(app: App) -> Response:
+    """A visitor without a platform session: with the platform's OpenID provider configured, a 302
+    to this service's sign-in (`../account/signin`, relative: right under the execute-api stage and
+    on a custom domain alike), which comes back to this very request; else the sign-in page."""
+    from partner.features.oauth import signin
+
+    if signin.configured():
+        event = app.current_event
+        query = "&".join(
+            f"{quote(k, safe='')}={quote(v, safe='')}"
+            for k, vs in (event.multi_value_query_string_parameters or {}).items() for v in vs
+        )
+        here = event.path.lstrip("/") + (f"?{query}" if query else "")
+        return Response(status_code=302, headers={"Location": f"../account/signin?next={quote(here, safe='')}",
+                                                  **NO_STORE})
+    return html(200, pages.sign_in(login_location(app)))
+
+
 def login_location(app: App) -> str | None:
     login = get_settings().login_url
     if not login:

@@ -1,0 +1,117 @@
+"""API Gateway's IAM authorization (`AWS_IAM`), as the devstack gateway applies it (issue 28).
+
+A route whose event says `Auth: Authorizer: AWS_IAM` answers only requests signed with Signature
+Version 4 for `execute-api` by credentials the devstack knows (its platform credentials, the
+stand-in for the platform back end's IAM role). The signature is recomputed with botocore's own
+SigV4 signer (the one every AWS SDK for Python signs with) over exactly the headers the request
+says it signed, and compared in constant time. What API Gateway answers itself on each failure:
+
+* no `Authorization` header: `MISSING_AUTHENTICATION_TOKEN` (403 "Missing Authentication Token";
+  this template renders it as its 404);
+* an `Authorization` that is not SigV4 (a partner's `Bearer app_at_...`): 403
+  `IncompleteSignatureException` (the API's DEFAULT_4XX);
+* an unknown access key: 403 `UnrecognizedClientException` (DEFAULT_4XX);
+* a wrong signature, another service or region in the scope, or a date more than 5 minutes off:
+  `INVALID_SIGNATURE` (403).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Mapping
+
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.credentials import Credentials
+
+SERVICE = "execute-api"
+MAX_SKEW_SECONDS = 300
+_AUTH = re.compile(
+    r"AWS4-HMAC-SHA256 Credential=([A-Z0-9]{16,128})/(\d{8})/([a-z0-9-]+)/([a-z0-9-]+)/aws4_request,\s*"
+    r"SignedHeaders=([a-z0-9;-]+),\s*Signature=([0-9a-f]{64})")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """API Gateway's own answer: the gateway response type, status, message and x-amzn-ErrorType."""
+
+    type: str
+    status: int
+    message: str
+    error_type: str
+
+
+MISSING = Refusal("MISSING_AUTHENTICATION_TOKEN", 403, "Missing Authentication Token",
+                  "MissingAuthenticationTokenException")
+INCOMPLETE = Refusal("DEFAULT_4XX", 403, "Authorization header requires 'Credential' parameter. Authorization "
+                     "header requires 'Signature' parameter. Authorization header requires 'SignedHeaders' "
+                     "parameter. Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' "
+                     "header.", "IncompleteSignatureException")
+UNRECOGNIZED = Refusal("DEFAULT_4XX", 403, "The security token included in the request is invalid.",
+                       "UnrecognizedClientException")
+
+
+def _invalid(message: str) -> Refusal:
+    return Refusal("INVALID_SIGNATURE", 403, message, "InvalidSignatureException")
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who signed: what API Gateway puts in `requestContext.identity`."""
+
+    access_key: str
+    user_arn: str
+
+
+def verify(method: str, host: str, raw_path: str, query_string: str, headers: list[tuple[str, str]], body: bytes,
+           credentials: Mapping[str, tuple[str, str]], region: str, now: float | None = None) -> Caller | Refusal:
+    """`credentials`: access key id -> (secret access key, the principal's ARN)."""
+    values: dict[str, list[str]] = {}
+    for name, value in headers:
+        values.setdefault(name.lower(), []).append(value)
+    authorization = values.get("authorization")
+    if not authorization:
+        return MISSING
+    match = _AUTH.fullmatch(authorization[-1].strip())
+    amz_date = (values.get("x-amz-date") or [None])[-1]
+    if match is None or not amz_date:
+        return INCOMPLETE
+    key_id, day, scope_region, service, signed, signature = match.groups()
+    if key_id not in credentials:
+        return UNRECOGNIZED
+    if scope_region != region or service != SERVICE:
+        return _invalid(f"Credential should be scoped to a valid region and to the service '{SERVICE}'.")
+    try:
+        signed_at = datetime.strptime(amz_date, "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
+    except ValueError:
+        return INCOMPLETE
+    if day != amz_date[:8]:
+        return _invalid("Credential should be scoped to the date of X-Amz-Date.")
+    if abs((now if now is not None else time.time()) - signed_at.timestamp()) > MAX_SKEW_SECONDS:
+        return _invalid(f"Signature expired: {amz_date} is not within 5 minutes of the server's time.")
+    names = signed.split(";")
+    if "host" not in names or any(n not in values for n in names if n != "host"):
+        return _invalid("The request signature we calculated does not match the signature you provided.")
+    digest = hashlib.sha256(body).hexdigest()
+    declared = (values.get("x-amz-content-sha256") or [None])[-1]
+    if declared is not None and declared != digest:
+        return _invalid("The request body does not match its X-Amz-Content-Sha256.")
+    # botocore's signer over the very headers the caller signed (their values as received)
+    signed_headers = {n: ",".join(v.strip() for v in values[n]) for n in names if n != "host"}
+    signed_headers["host"] = (values.get("host") or [host])[-1]
+    url = f"https://{signed_headers['host']}{raw_path}" + (f"?{query_string}" if query_string else "")
+    request = AWSRequest(method=method.upper(), url=url, data=body, headers=signed_headers)
+    request.context["timestamp"] = amz_date
+    secret, arn = credentials[key_id]
+    signer = SigV4Auth(Credentials(key_id, secret), SERVICE, region)
+    canonical = signer.canonical_request(request)
+    expected = signer.signature(signer.string_to_sign(request, canonical), request)
+    if not hmac.compare_digest(expected, signature):
+        return _invalid("The request signature we calculated does not match the signature you provided. Check "
+                        "your AWS Secret Access Key and signing method.")
+    return Caller(key_id, arn)
