@@ -22,7 +22,7 @@ from solders.pubkey import Pubkey
 
 from partner.core import clock, observability
 from partner.edge import access
-from partner.features import grantlimits, presend
+from partner.features import grantlimits, pipeline
 from partner.features import fees as write_fees
 from partner.edge.access import Principal
 from partner.chain import curve as curve_math
@@ -31,10 +31,9 @@ from partner.chain import pool_math, unique
 from partner.chain import programs as P
 from partner.chain.rpc import Rpc
 from partner.chain.state import CoinState, read_coin
-from partner.chain.tx import WriteFees, assemble, network_fee, sign, submit
+from partner.chain.tx import WriteFees, sign
 from partner.core.errors import ApiError
 from partner.edge.models import Address, Amount, Field, IntOrString, PositiveAmount, Request, WriteFields
-from partner.core.limits import TRADE_UNITS
 from partner.core.settings import get_settings
 from partner.store import counters
 from partner.store.wallets import SealedWalletSigner
@@ -377,43 +376,37 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
     fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
     write_fees.check_ceiling(principal, fees.priority_fee_lamports, fees.tip_lamports)
     known_value = _known_value(req)
-    reserved = _caps(principal, known_value) if known_value is not None else None
-    sent = False
-    try:
+    with pipeline.Held() as held:  # the day's volume, given back when nothing reached the network
+        if known_value is not None:
+            held.add(_release(_caps(principal, known_value)))
         signer = SealedWalletSigner(principal.user)
         chain = chain or rpc()
         state = read_coin(chain, Pubkey.from_string(req.mint), signer.pubkey)
         venue = state.venue
         plan = PLANNERS[type(req)](req, state, venue, signer.pubkey)  # type: ignore[operator]
-        if reserved is None:  # valued by the quote: the caps before any balance
-            reserved = _caps(principal, plan.value_lamports)
-        if isinstance(req, SellRequest):
+        if known_value is None:  # valued by the quote: the caps before any balance
+            held.add(_release(_caps(principal, plan.value_lamports)))
+        selling = isinstance(req, SellRequest)
+        if selling:
             require_tokens(state, int(req.tokensIn))
 
         partner = (Pubkey.from_string(client.fee_wallet), plan.partner_fee) \
             if plan.partner_fee and client.fee_wallet else None
-        message = assemble(signer.pubkey, [plan.instruction], fees=fees, blockhash=state.blockhash,
-                           partner_fee=partner, units=TRADE_UNITS, memo=unique.request_memo())
-        required = plan.spend_lamports + network_fee(message, fees) + (0 if state.token_account_exists else ATA_RENT)
-        if isinstance(req, SellRequest):
-            required = network_fee(message, fees) - fees.tip_lamports  # the tip and fee come out of the proceeds
-        if state.wallet_lamports < required:
-            raise ApiError("insufficient_sol", requiredLamports=str(required),
-                           availableLamports=str(state.wallet_lamports))
-
-        tx = sign(message, [signer])
-        presend.before_send(principal, presend.Outgoing(KINDS[type(req)], (str(tx.signatures[0]),), req.mint,
-                                                        str(signer.pubkey), state.last_valid_block_height))
-        signature = submit(chain, tx)
-        sent = True
-    except ApiError as exc:
-        sent = "signature" in exc.extra  # ambiguous: it may land, so it stays counted
-        raise
-    finally:
-        if not sent and reserved is not None:
-            counters.release_all(*reserved)
+        transaction = pipeline.Tx("trade", [plan.instruction], [signer], fees, partner_fee=partner,
+                                  memo=unique.request_memo())
+        # a buy commits its SOL (and the token account's rent the first time); a sell's tip and
+        # fee come out of its proceeds
+        spend = plan.spend_lamports + (0 if state.token_account_exists else ATA_RENT)
+        write = pipeline.Write(KINDS[type(req)], req.mint, [transaction], state.blockhash,
+                               state.last_valid_block_height,
+                               funds=pipeline.Funds(state.wallet_lamports, spend, tip_from_proceeds=selling))
+        sent = pipeline.send(principal, write, pipeline.Submit(chain), held=held, sign=sign)
     observability.count("Trades", venue=venue, kind=KINDS[type(req)])
-    return {"signature": str(signature), "mint": req.mint, "status": "submitted"}
+    return {"signature": sent.signature, "mint": req.mint, "status": "submitted"}
+
+
+def _release(reserved: tuple[list[str], int]):
+    return lambda: counters.release_all(*reserved)
 
 
 # ------------------------------------------------------------------ quote

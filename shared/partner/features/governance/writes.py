@@ -21,12 +21,11 @@ from typing import Literal
 
 from solders.hash import Hash
 from solders.instruction import Instruction
-from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
 from partner.edge import access
-from partner.features import fees as write_fees, presend
+from partner.features import fees as write_fees, pipeline
 from partner.edge.access import Principal
 from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
@@ -34,14 +33,13 @@ from partner.chain import programs as P
 from partner.chain import unique
 from partner.chain.layouts import Governance, LayoutError, Proposal, VoteReceipt, token_account_amount
 from partner.chain.rpc import AccountData, Rpc
-from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
+from partner.chain.tx import WriteFees
 from partner.core.errors import ApiError
 from partner.edge.models import Address, PositiveAmount, WriteFields
 from partner.core.settings import get_settings
 from partner.store.wallets import SealedWalletSigner
 
 TOKEN_ACCOUNT_SIZE = 165
-GOVERNANCE_UNITS = 200_000
 
 
 # ------------------------------------------------------------------ request models
@@ -229,15 +227,10 @@ def read_governance(chain: Rpc, mint: Pubkey, wallet: Pubkey) -> GovernanceState
 def _land(principal: Principal, kind: str, mint: Pubkey, chain: Rpc, signer: SealedWalletSigner,
           instruction: Instruction, req: WriteFields, snap: Snapshot, wallet_lamports: int, rent: int = 0) -> str:
     fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
-    message: Message = assemble(signer.pubkey, [instruction], fees=fees, blockhash=snap.blockhash,
-                                units=GOVERNANCE_UNITS, memo=unique.request_memo())
-    required = network_fee(message, fees) + rent
-    if wallet_lamports < required:
-        raise ApiError("insufficient_sol", requiredLamports=str(required), availableLamports=str(wallet_lamports))
-    tx = sign(message, [signer])
-    presend.before_send(principal, presend.Outgoing(kind, (str(tx.signatures[0]),), str(mint), str(signer.pubkey),
-                                                    snap.last_valid_block_height))
-    return str(land_processed(chain, tx, snap.last_valid_block_height))
+    transaction = pipeline.Tx("governance", [instruction], [signer], fees, memo=unique.request_memo())
+    write = pipeline.Write(kind, str(mint), [transaction], snap.blockhash, snap.last_valid_block_height,
+                           funds=pipeline.Funds(wallet_lamports, rent))
+    return pipeline.send(principal, write, pipeline.Processed(chain)).signature
 
 
 def _response(signature: str, mint: Pubkey, governance: Pubkey, proposal: Pubkey | None = None) -> dict[str, str]:
