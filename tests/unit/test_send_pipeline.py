@@ -272,3 +272,79 @@ def test_a_bundle_is_signed_by_each_transactions_signers_and_recorded_in_order(l
 def test_signatures_are_real_signatures(log):
     sent = run(log, write())
     assert Signature.from_string(sent.signature) != Signature.default()
+
+
+# ------------------------------------------------------------------ added checks (issue 25 item 5)
+
+
+class SimulatingRpc(FakeRpc):
+    """simulateTransaction answers `err`; counts the calls."""
+
+    def __init__(self, err=None) -> None:
+        super().__init__()
+        self.err, self.simulated = err, 0
+
+    def call(self, method, params=None):
+        assert method == "simulateTransaction" and params[1]["sigVerify"] is False
+        self.simulated += 1
+        return {"context": {"slot": 1}, "value": {"err": self.err, "logs": []}}
+
+
+def refuse(log: Log, code: str = "invalid_input"):
+    def check():
+        log.steps.append("added")
+        raise ApiError(code, field="tipLamports")
+    return check
+
+
+def test_added_checks_run_after_the_spec_checks_and_finish_and_before_signing(log):
+    def passes():
+        log.steps.append("added")
+
+    run(log, write(finish=lambda: log.steps.append("finish"), added=[pipeline.Added(passes)]))
+    assert log.steps == ["finish", "added", "sign", "record", "submit"]
+    log.steps.clear()
+    with pytest.raises(ApiError) as caught:  # the balance (a spec error) before any added refusal
+        run(log, write(funds=pipeline.Funds(0), added=[pipeline.Added(refuse(log))]))
+    assert caught.value.code == "insufficient_sol" and log.steps == []
+
+
+def test_an_added_refusal_stands_when_the_program_would_take_the_transaction(log):
+    chain = SimulatingRpc(err=None)
+    with pytest.raises(ApiError) as caught:
+        run(log, write(added=[pipeline.Added(refuse(log))]), pipeline.Submit(chain))  # type: ignore[arg-type]
+    assert (caught.value.code, caught.value.extra["field"]) == ("invalid_input", "tipLamports")
+    assert chain.simulated == 1 and chain.sent == [] and log.recorded == []
+
+
+def test_an_added_refusal_yields_to_the_programs_own_error(log):
+    """The launchpad would fail the trade with SlippageExceeded (custom error 6001): the spec's
+    slippage_exceeded answers, as a preflight failure of the same transaction would have."""
+    from partner.chain import programs as P
+
+    trade = pipeline.Tx("trade", [Instruction(P.LAUNCHPAD_PROGRAM_ID, b"\x01", [AccountMeta(PAYER.pubkey, True, True)])],
+                        [PAYER], FEES)
+    chain = SimulatingRpc(err={"InstructionError": [2, {"Custom": 6001}]})
+    released: list[int] = []
+    with pytest.raises(ApiError) as caught, pipeline.Held() as held:
+        held.add(lambda: released.append(1))
+        run(log, write([trade], added=[pipeline.Added(refuse(log))]), pipeline.Submit(chain), held=held)  # type: ignore[arg-type]
+    assert (caught.value.code, caught.value.status) == ("slippage_exceeded", 422)
+    assert chain.simulated == 1 and chain.sent == [] and log.recorded == [] and released == [1]
+
+
+def test_an_added_refusal_that_is_the_programs_own_answer_is_not_simulated(log):
+    chain = SimulatingRpc(err={"InstructionError": [2, {"Custom": 6000}]})
+    with pytest.raises(ApiError) as caught:
+        run(log, write(added=[pipeline.Added(refuse(log), program=False)]), pipeline.Submit(chain))  # type: ignore[arg-type]
+    assert caught.value.code == "invalid_input" and chain.simulated == 0
+
+
+def test_an_added_refusal_stands_when_the_node_cannot_simulate(log):
+    class Down(FakeRpc):
+        def call(self, method, params=None):
+            raise RpcError(-32000, "node is behind")
+
+    with pytest.raises(ApiError) as caught:
+        run(log, write(added=[pipeline.Added(refuse(log))]), pipeline.Submit(Down()))  # type: ignore[arg-type]
+    assert caught.value.code == "invalid_input"

@@ -451,7 +451,6 @@ def _ambiguous(exc: ApiError) -> bool:
 def execute(principal: Principal, form: LaunchForm, chain: Rpc | None = None,
             engine: BlockEngine | None = None) -> dict[str, Any]:
     access.require_delegation(principal)
-    check_fee_ceiling(principal, form)
     user = principal.user
     restrictions = claim_launch(user.user_id, form.name, form.symbol, form.max_bypass_fee_lamports)
     try:
@@ -498,7 +497,8 @@ def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, 
     if plan is not None:  # the first buy: a second transaction, with the block engine's tip
         txs.append(pipeline.Tx("first_buy", [plan.instruction(creator, mint, global_config.fee_recipient)],
                                [signer], WriteFees(form.priority_fee_lamports, RULES.bundle_tip_lamports)))
-    write = pipeline.Write("coin_create", str(mint), txs, blockhash, last_valid)
+    write = pipeline.Write("coin_create", str(mint), txs, blockhash, last_valid,
+                           added=[pipeline.Added(lambda: check_fee_ceiling(principal, form))])
     ambiguous = {"mint": str(mint)}  # to reconcile, and the launch record's
     if plan is None:
         delivery: pipeline.Delivery = pipeline.Submit(chain, ambiguous)

@@ -11,6 +11,11 @@ then hands what it will send to `send`, which runs the rest, always in this orde
    priority fee, tip) -> 422 insufficient_sol;
 3. `finish` (optional): the last step before signing that may still refuse or change the
    transactions (update-content pins its content here, only once the checks above passed);
+   then the write's `Added` checks: the refusals the API adds to the spec's (a dust amount, the
+   client's fee ceiling, the user's own limits). They run after every check of the spec's (the
+   write's own, then size, balance and pinning here), so none pre-empts a spec error; one that
+   refuses also yields to the program: the transaction is simulated first, and if the program
+   would refuse it, the program's error (the spec's, as the send would have answered) stands;
 4. sign each transaction with its signers (502 wallet_sign_failed);
 5. record: `presend.before_send` makes the signature(s) durable on the Idempotency-Key claim and in
    the transaction record before the first byte goes out;
@@ -26,6 +31,7 @@ bundle) means it did not.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,6 +102,16 @@ class Funds:
 
 
 @dataclass(frozen=True)
+class Added:
+    """A check the API adds to the spec's; raises its ApiError to refuse (module docstring, step 3).
+    `program=False` when the refusal is the program's own answer, already in the program's order
+    (a dust amount: the programs refuse a trade that moves nothing with `invalid_input` themselves)."""
+
+    check: Callable[[], None]
+    program: bool = True
+
+
+@dataclass(frozen=True)
 class Write:
     kind: str  # the transaction record's kind (partner.store.txrecords.KINDS)
     mint: str | None
@@ -105,6 +121,7 @@ class Write:
     funds: Funds | None = None  # None: no balance check (a launch: the program's own)
     # after the checks, before signing: the transactions to send instead (None: as they are)
     finish: Callable[[], Sequence[Tx] | None] | None = None
+    added: Sequence[Added] = ()  # in order, after finish
 
 
 @dataclass(frozen=True)
@@ -153,6 +170,8 @@ def names_a_signature(exc: BaseException) -> bool:
 
 class Delivery:
     """How the signed transactions go out. `send` returns the bundle id (or None)."""
+
+    chain: Rpc  # the node that simulates (and, but for a bundle, takes) the transactions
 
     def send(self, txs: list[Transaction], last_valid_block_height: int) -> str | None:  # pragma: no cover
         raise NotImplementedError
@@ -259,6 +278,33 @@ def check_funds(funds: Funds, txs: Sequence[Tx], messages: Sequence[Message]) ->
         raise ApiError("insufficient_sol", requiredLamports=str(required), availableLamports=str(funds.available))
 
 
+def program_answer(chain: Rpc, message: Message) -> ApiError | None:
+    """What the network would answer `message` now, as the spec's error (the mapping a preflight
+    failure gets): simulateTransaction of the unsigned transaction (sigVerify false, so nothing is
+    signed for a write that may be refused); None when it would succeed or the node cannot tell."""
+    encoded = base64.b64encode(bytes(Transaction.new_unsigned(message))).decode()
+    try:
+        result = chain.call("simulateTransaction", [encoded, {"encoding": "base64", "sigVerify": False,
+                                                              "commitment": "processed"}])
+        err = result["value"].get("err")
+    except (ApiError, RpcError, KeyError, TypeError, AttributeError):
+        return None
+    return None if err is None else T.map_failure(err, message)
+
+
+def run_added(write: Write, delivery: Delivery, messages: Sequence[Message]) -> None:
+    """The write's added checks (step 3). A refusal yields to the program's own answer, if any (for a
+    bundle: its first transaction's, the one that stands alone)."""
+    for added in write.added:
+        try:
+            added.check()
+        except ApiError as refusal:
+            answer = program_answer(delivery.chain, messages[0]) if added.program else None
+            if answer is not None:
+                raise answer from refusal
+            raise
+
+
 def send(principal: Principal, write: Write, delivery: Delivery, *, held: Held | None = None,
          sign: Callable[[Message, Sequence[Signer]], Transaction] = T.sign) -> Sent:
     """Assemble, check the funds, finish, sign, record and submit `write` (module docstring).
@@ -273,6 +319,7 @@ def send(principal: Principal, write: Write, delivery: Delivery, *, held: Held |
         if final is not None:
             txs = list(final)
             messages = [assemble(t, write.blockhash) for t in txs]
+    run_added(write, delivery, messages)
     signed = [sign(m, t.signers) for t, m in zip(txs, messages, strict=True)]
     signatures = tuple(str(s.signatures[0]) for s in signed)
     presend.before_send(principal, presend.Outgoing(write.kind, signatures, write.mint, str(txs[0].payer),

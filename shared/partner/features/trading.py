@@ -12,6 +12,8 @@ mode) the caps now, before any balance -> balances (422) -> build (422 tx_too_la
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, WithJsonSchema
@@ -106,6 +108,9 @@ class Plan:
     value_lamports: int
     partner_fee: int
     spend_lamports: int  # SOL the wallet commits to the venue and the partner fee
+    # the fill of a buy or a sell and the amount's field: a dust amount is refused last (`require_fill`)
+    fill: Fill | None = None
+    amount_field: str = ""
 
 
 def _require_explicit(value: str | None, name: str) -> int:
@@ -255,7 +260,7 @@ def plan_buy(req: BuyRequest, state: CoinState, venue: str, user: Pubkey) -> Pla
     if venue_in <= 0:
         raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.",
                        field="maxSolIn")
-    fill = require_fill(fill_buy(state, venue, venue_in), "maxSolIn")
+    fill = fill_buy(state, venue, venue_in)  # dust: refused after the spec's checks (execute)
     if req.slippage_mode:
         min_out = min_out_bound(fill.tokens, int(req.slippageBps))
     else:
@@ -265,7 +270,7 @@ def plan_buy(req: BuyRequest, state: CoinState, venue: str, user: Pubkey) -> Pla
         instruction = ix.buy(user, state.mint, recipient, venue_in, min_out)
     else:
         instruction = ix.swap(user, state.mint, recipient, False, venue_in, min_out)
-    return Plan(instruction, max_in, partner_fee, max_in)
+    return Plan(instruction, max_in, partner_fee, max_in, fill, "maxSolIn")
 
 
 def plan_buy_exact_out(req: BuyExactOutRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
@@ -290,9 +295,11 @@ def plan_buy_exact_out(req: BuyExactOutRequest, state: CoinState, venue: str, us
 
 
 def plan_sell(req: SellRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
-    """The sell as quoted now; the wallet's tokens are checked after the caps (`require_tokens`)."""
+    """The sell as quoted now; the wallet's tokens are checked after the caps (`require_tokens`), and a
+    dust amount after every spec check (execute)."""
     tokens = int(req.tokensIn)
-    quote = require_fill(fill_sell(state, venue, tokens), "tokensIn").sol
+    fill = fill_sell(state, venue, tokens)
+    quote = fill.sol
     if req.slippage_mode:
         min_out = min_out_bound(quote, int(req.slippageBps))
     else:
@@ -303,7 +310,7 @@ def plan_sell(req: SellRequest, state: CoinState, venue: str, user: Pubkey) -> P
         instruction = ix.sell(user, state.mint, recipient, tokens, min_out)
     else:
         instruction = ix.swap(user, state.mint, recipient, True, tokens, min_out)
-    return Plan(instruction, quote, partner_fee, 0)
+    return Plan(instruction, quote, partner_fee, 0, fill, "tokensIn")
 
 
 def require_tokens(state: CoinState, tokens: int) -> None:
@@ -318,11 +325,9 @@ PLANNERS = {BuyRequest: plan_buy, BuyExactOutRequest: plan_buy_exact_out, SellRe
 KINDS = {BuyRequest: "buy", BuyExactOutRequest: "buy_exact_out", SellRequest: "sell"}
 
 
-def _check_trade_cap(principal: Principal, value: int) -> None:
-    cap = grantlimits.effective(principal.client, principal.grant).max_trade_lamports
-    if value > cap:
-        raise ApiError("trade_cap_exceeded", f"The trade's value {value} exceeds the per-trade limit {cap}.",
-                       maxTradeLamports=str(cap))
+def _trade_cap_exceeded(value: int, cap: int) -> ApiError:
+    return ApiError("trade_cap_exceeded", f"The trade's value {value} exceeds the per-trade limit {cap}.",
+                    maxTradeLamports=str(cap))
 
 
 def _volume_key(client_id: str) -> tuple[str, int]:
@@ -331,23 +336,62 @@ def _volume_key(client_id: str) -> tuple[str, int]:
     return f"VOL#{client_id}#{day}", int(now) + 2 * 86_400
 
 
-def reserve_volume(principal: Principal, value: int) -> list[str]:
-    """Reserve the trade's value on the client's day (its cap) and the grant's day (the
-    effective cap: the user's own limit, else the client's), both or neither."""
-    key, expires = _volume_key(principal.client.client_id)
-    grant_key = grantlimits.grant_volume_key(principal.client.client_id, principal.user.user_id, key.rsplit("#", 1)[1])
-    cap = principal.client.daily_volume_cap_lamports
-    own = grantlimits.effective(principal.client, principal.grant).daily_volume_cap_lamports
+CLIENT_DAY = "The trade would exceed the client's daily volume cap (resets 00:00 UTC)."
+OWN_DAY = "The trade would exceed the daily limit the user set for this app (resets 00:00 UTC)."
+
+
+@dataclass(frozen=True)
+class Reserved:
+    """The caps' outcome for one trade: what gives its reservation back (None: nothing reserved), and
+    the refusal of the user's own limits, answered last (None: within them)."""
+
+    release: Callable[[], None] | None
+    own_refusal: ApiError | None
+
+
+def reserve_caps(principal: Principal, value: int) -> Reserved:
+    """The caps (design section 2, step 7) for a trade of `value` lamports.
+
+    The spec's caps, the client's per-trade cap and daily volume cap, answer here. The user's own
+    limits (issue 20: the lower of theirs and the client's) are added to the spec's: they are decided
+    here, in the same reservation (one transaction of two conditional updates: the client's day within
+    its cap, the grant's day within the user's), but answered last, as an added check of the send
+    pipeline, so that a spec error of the same request (chain state, balance, the program's) stands."""
+    client = principal.client
+    if value > client.max_trade_lamports:
+        raise _trade_cap_exceeded(value, client.max_trade_lamports)
+    if value <= 0:  # a dust sell's value: nothing to count (and refused as dust, last)
+        return Reserved(None, None)
+    limits = grantlimits.effective(client, principal.grant)
+    key, expires = _volume_key(client.client_id)
+    grant_key = grantlimits.grant_volume_key(client.client_id, principal.user.user_id, key.rsplit("#", 1)[1])
+    cap, own = client.daily_volume_cap_lamports, limits.daily_volume_cap_lamports
+    over_own_trade = _trade_cap_exceeded(value, limits.max_trade_lamports) \
+        if value > limits.max_trade_lamports else None
     refused = counters.reserve_all(value, [(key, cap), (grant_key, own)], expires)
-    if refused is not None:
-        which, spent = refused
-        if which == 0:
-            raise ApiError("daily_cap_exceeded", "The trade would exceed the client's daily volume cap (resets 00:00 UTC).",
-                           dailyVolumeCapLamports=str(cap), spentTodayLamports=str(spent))
-        raise ApiError("daily_cap_exceeded",
-                       "The trade would exceed the daily limit the user set for this app (resets 00:00 UTC).",
-                       dailyVolumeCapLamports=str(own), spentTodayLamports=str(spent))
-    return [key, grant_key]
+    if refused is None:
+        return Reserved(lambda: counters.release_all([key, grant_key], value), over_own_trade)
+    which, spent = refused
+    if which == 0:
+        raise ApiError("daily_cap_exceeded", CLIENT_DAY, dailyVolumeCapLamports=str(cap),
+                       spentTodayLamports=str(spent))
+    # the user's day ran out; the client's cap must still answer first if it is out too
+    reserved, client_spent = counters.reserve(key, value, cap, expires)
+    if not reserved:
+        raise ApiError("daily_cap_exceeded", CLIENT_DAY, dailyVolumeCapLamports=str(cap),
+                       spentTodayLamports=str(client_spent))
+    return Reserved(lambda: counters.release(key, value), over_own_trade or ApiError(
+        "daily_cap_exceeded", OWN_DAY, dailyVolumeCapLamports=str(own), spentTodayLamports=str(spent)))
+
+
+def _hold(held: pipeline.Held, caps: Reserved) -> Reserved:
+    if caps.release is not None:
+        held.add(caps.release)
+    return caps
+
+
+def _refuse(error: ApiError) -> None:
+    raise error
 
 
 def rpc() -> Rpc:
@@ -362,30 +406,25 @@ def _known_value(req: TradeRequest) -> int | None:
     return None
 
 
-def _caps(principal: Principal, value: int) -> tuple[list[str], int]:
-    """Step 7: the per-trade cap, then the daily volume reserved atomically. -> (counters, reserved)."""
-    _check_trade_cap(principal, value)
-    return reserve_volume(principal, value), value
-
-
 def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -> dict[str, str]:
     require_bound(req)
     access.require_delegation(principal)
     client = principal.client
     require_fee_configured(principal, req.fee_bps)
     fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
-    write_fees.check_ceiling(principal, fees.priority_fee_lamports, fees.tip_lamports)
     known_value = _known_value(req)
     with pipeline.Held() as held:  # the day's volume, given back when nothing reached the network
+        caps = None
         if known_value is not None:
-            held.add(_release(_caps(principal, known_value)))
+            caps = _hold(held, reserve_caps(principal, known_value))
         signer = SealedWalletSigner(principal.user)
         chain = chain or rpc()
         state = read_coin(chain, Pubkey.from_string(req.mint), signer.pubkey)
         venue = state.venue
         plan = PLANNERS[type(req)](req, state, venue, signer.pubkey)  # type: ignore[operator]
-        if known_value is None:  # valued by the quote: the caps before any balance
-            held.add(_release(_caps(principal, plan.value_lamports)))
+        value = plan.value_lamports if known_value is None else known_value
+        if caps is None:  # valued by the quote: the caps before any balance
+            caps = _hold(held, reserve_caps(principal, value))
         selling = isinstance(req, SellRequest)
         if selling:
             require_tokens(state, int(req.tokensIn))
@@ -397,16 +436,22 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
         # a buy commits its SOL (and the token account's rent the first time); a sell's tip and
         # fee come out of its proceeds
         spend = plan.spend_lamports + (0 if state.token_account_exists else ATA_RENT)
+        # the added refusals, after every spec check: dust (the programs refuse it themselves, after
+        # the same checks), the client's fee ceiling, the user's own limits
+        added = []
+        if plan.fill is not None:
+            added.append(pipeline.Added(partial(require_fill, plan.fill, plan.amount_field), program=False))
+        added.append(pipeline.Added(partial(write_fees.check_ceiling, principal, fees.priority_fee_lamports,
+                                            fees.tip_lamports)))
+        if caps.own_refusal is not None:
+            added.append(pipeline.Added(partial(_refuse, caps.own_refusal)))
         write = pipeline.Write(KINDS[type(req)], req.mint, [transaction], state.blockhash,
                                state.last_valid_block_height,
-                               funds=pipeline.Funds(state.wallet_lamports, spend, tip_from_proceeds=selling))
+                               funds=pipeline.Funds(state.wallet_lamports, spend, tip_from_proceeds=selling),
+                               added=added)
         sent = pipeline.send(principal, write, pipeline.Submit(chain), held=held, sign=sign)
     observability.count("Trades", venue=venue, kind=KINDS[type(req)])
     return {"signature": sent.signature, "mint": req.mint, "status": "submitted"}
-
-
-def _release(reserved: tuple[list[str], int]):
-    return lambda: counters.release_all(*reserved)
 
 
 # ------------------------------------------------------------------ quote

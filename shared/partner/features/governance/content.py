@@ -260,7 +260,6 @@ def _check_governance(form: UpdateContentForm, state: ChainState) -> None:
 
 def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = None) -> dict[str, Any]:
     access.require_delegation(principal)
-    write_fees.check_ceiling(principal, form.priority_fee_lamports, form.tip_lamports)
     if form.staged is None:
         return _execute(principal, form, chain)
     # a staged image: consumed here, given back when nothing reached the network (partner.features.uploads)
@@ -317,7 +316,8 @@ def _execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None,
                            state.last_valid_block_height,
                            funds=pipeline.Funds(state.wallet_lamports,
                                                 PROPOSAL_RENT + (0 if vault_exists else ATA_RENT)),
-                           finish=pin)
+                           finish=pin, added=[pipeline.Added(lambda: write_fees.check_ceiling(
+                               principal, form.priority_fee_lamports, form.tip_lamports))])
     sent = pipeline.send(principal, write, pipeline.Processed(chain), held=held)
     return {
         "signature": sent.signature,

@@ -228,8 +228,10 @@ def _land(principal: Principal, kind: str, mint: Pubkey, chain: Rpc, signer: Sea
           instruction: Instruction, req: WriteFields, snap: Snapshot, wallet_lamports: int, rent: int = 0) -> str:
     fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
     transaction = pipeline.Tx("governance", [instruction], [signer], fees, memo=unique.request_memo())
+    ceiling = pipeline.Added(lambda: write_fees.check_ceiling(principal, fees.priority_fee_lamports,
+                                                              fees.tip_lamports))
     write = pipeline.Write(kind, str(mint), [transaction], snap.blockhash, snap.last_valid_block_height,
-                           funds=pipeline.Funds(wallet_lamports, rent))
+                           funds=pipeline.Funds(wallet_lamports, rent), added=[ceiling])
     return pipeline.send(principal, write, pipeline.Processed(chain)).signature
 
 
@@ -241,9 +243,9 @@ def _response(signature: str, mint: Pubkey, governance: Pubkey, proposal: Pubkey
 
 
 def _start(principal: Principal, req: WriteFields, chain: Rpc | None) -> tuple[SealedWalletSigner, Rpc]:
-    """Delegation (403), then the client's fee ceiling (400), before anything is read."""
+    """Delegation (403), before anything is read. (The client's fee ceiling is an added check of the
+    send pipeline: after every spec check, so it never pre-empts one.)"""
     access.require_delegation(principal)
-    write_fees.check_ceiling(principal, int(req.priorityFeeLamports), int(req.tipLamports))
     return SealedWalletSigner(principal.user), chain or rpc()
 
 
