@@ -10,9 +10,7 @@ Order (after admission: bucket `coin` keyed on the token, scope `coin:create`):
    link fields through partner.features.links. Added: `imageUploadId` (a staged image, partner.features.uploads)
    in place of `image`: both -> `invalid_input`; the upload's checks (400 `invalid_input` naming
    the failed check, `invalid_image_type` by the staged bytes) run before the Idempotency-Key claim.
-2. delegation (403 `delegation_missing`), then the client's fee ceiling (400 `invalid_input`
-   naming priorityFeeLamports, partner.features.fees): the launch transaction's priority fee, or with a
-   first buy the bundle's total (the priority fee of both transactions and the bundle's tip).
+2. delegation (403 `delegation_missing`).
 3. per-creator restrictions, per user (not per client), before anything is uploaded:
    `deploy_cooldown_active` (429, `retry-after`, `cooldownRemainingSeconds`), then
    `launch_identity_limit_reached` (422, `totalBypassFeeLamports`) unless
@@ -23,8 +21,11 @@ Order (after admission: bucket `coin` keyed on the token, scope `coin:create`):
    curve (422 `buy_limit_exceeded`, `slippage_exceeded`), still before any upload.
 5. pin the image, then the metadata JSON (502 `pinning_unavailable`; nothing is sent).
 6. build: `create_coin` signed by the creator and a fresh mint keypair (+ the bypass fee);
-   with a first buy a second transaction (the buy and the block-engine tip). Steps 6 and 7 are
-   the send pipeline's (partner.features.pipeline).
+   with a first buy a second transaction (the buy and the block-engine tip). Then the client's
+   fee ceiling (400 `invalid_input` naming priorityFeeLamports, partner.features.fees): the launch
+   transaction's priority fee, or with a first buy the bundle's total (the priority fee of both
+   transactions and the bundle's tip); an added check, last, so it never pre-empts a spec error.
+   Steps 6 and 7 are the send pipeline's (partner.features.pipeline).
 7. submit: without a first buy `sendTransaction` with preflight; with one, both as ONE
    bundle to the block engine (`record_bundle` so the status endpoint reports it; a bundle
    the engine already reports `Failed` answers 422 `tx_failed`, nothing landed).

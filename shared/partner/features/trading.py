@@ -1,12 +1,15 @@
 """Trades: buy, buy exact out, sell — on the curve or the pool the curve migrated to.
 
 Order (after admission, design section 2): input (400; explicit mode's bound field included)
--> delegation (403) -> partner fee configuration, the fee ceiling and, where the value is known
-without a quote (buy; buy-exact-out in explicit mode), the per-trade cap and the daily volume
-reserved atomically (400/403) -> chain state: one batched read, the venue (409) and the quote
-(a dust amount: 400 naming it) -> for a quote-valued trade (sell, buy-exact-out in slippage
-mode) the caps now, before any balance -> balances (422) -> build (422 tx_too_large) -> sign
-(502) -> submit (502/422). A reservation is released whenever nothing reached the network.
+-> delegation (403) -> partner fee configuration and, where the value is known without a quote
+(buy; buy-exact-out in explicit mode), the caps: the per-trade cap and the daily volume reserved
+atomically (400/403) -> chain state: one batched read, the venue (409) and the quote -> for a
+quote-valued trade (sell, buy-exact-out in slippage mode) the caps now, before any balance ->
+token balances (422) -> the send pipeline (partner.features.pipeline): build (422 tx_too_large),
+SOL (422 insufficient_sol), then the added refusals, last, so that none pre-empts a spec error
+(issue 25 item 5): a dust amount (400 naming it), the client's fee ceiling (400), the user's own
+limits (403; decided with the caps, in the same reservation) -> sign (502) -> submit (502/422).
+A reservation is released whenever nothing reached the network.
 """
 
 from __future__ import annotations

@@ -12,8 +12,7 @@ Order (after admission, design section 2):
    magic bytes (PNG, JPEG, WebP, GIF) else `invalid_image_type`. Added: `imageUploadId` (a staged
    image, partner.features.uploads) in place of the `image` part; both -> `invalid_input`; the upload's
    checks run before the Idempotency-Key claim, and it is consumed after delegation.
-2. delegation (403 `delegation_missing`), then the client's fee ceiling on priorityFeeLamports +
-   tipLamports (400 `invalid_input`, partner.features.fees).
+2. delegation (403 `delegation_missing`).
 3. chain state, one batch (404/422): governance (`governance_not_found`), `governance_finalized`,
    `metadata_not_mutable`, `active_proposal_exists`, `stale_content_revision` (a sent
    `baseContentRevision` behind the chain's), then the current content: name and symbol from
@@ -27,7 +26,9 @@ Order (after admission, design section 2):
    with the changes) when a field that lives in the JSON changed (the program takes a new
    uri only then).
 5. build `create_proposal` (update_content, the changed-field mask, name / symbol / uri as
-   changed), sign, land `processed`.
+   changed); the client's fee ceiling on priorityFeeLamports + tipLamports (400 `invalid_input`,
+   partner.features.fees: an added check, last, so it never pre-empts a spec error); sign, land
+   `processed`. Steps 3's SOL check to 5 are the send pipeline's (partner.features.pipeline).
 
 Response: the governance write response plus `metadataUri` and `imageUri` (the newly pinned
 URIs; the current ones when that part did not change, null when there is none).
