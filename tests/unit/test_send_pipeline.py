@@ -14,7 +14,6 @@ from solders.hash import Hash
 from solders.instruction import AccountMeta, Instruction
 from solders.keypair import Keypair
 from solders.pubkey import Pubkey
-from solders.signature import Signature
 
 from partner.chain import tx as T
 from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, RpcError
@@ -268,10 +267,6 @@ def test_a_bundle_is_signed_by_each_transactions_signers_and_recorded_in_order(l
     assert SYSTEM not in programs(first.message)  # a launch's own transaction carries no tip
     assert programs(second.message)[-1] == SYSTEM  # the buy's tip, last
 
-
-def test_signatures_are_real_signatures(log):
-    sent = run(log, write())
-    assert Signature.from_string(sent.signature) != Signature.default()
 
 
 # ------------------------------------------------------------------ added checks (issue 25 item 5)

@@ -66,8 +66,9 @@ UNIT_LIMITS: dict[str, int] = {
 
 
 def compute_unit_limit(tx: Tx) -> int:
-    """The SetComputeUnitLimit of `tx`: the seam where measured figures go (the priority fee is
-    spread over this limit, so the fee estimate and the ceiling follow it)."""
+    """The SetComputeUnitLimit of `tx`: the seam where measured figures go. SetComputeUnitPrice
+    spreads `priorityFeeLamports` over this limit; the fee estimate (`fees.from_samples`) prices a
+    trade at `limits.TRADE_UNITS`, the "trade" figure here, so the two move together."""
     return UNIT_LIMITS[tx.purpose]
 
 
