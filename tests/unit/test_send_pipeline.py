@@ -1,8 +1,9 @@
 """partner.features.pipeline: the one send pipeline of every write, with fakes for the chain, the
 record step and the signer's service.
 
-Its order (assemble -> fee and balance check -> finish -> sign -> record -> submit), what a write
-holds being given back only when nothing was sent, and an ambiguous send keeping its signature.
+Its order (assemble -> fee and balance check -> finish -> added checks -> sign -> record -> submit),
+what a write holds being given back only when nothing was sent, an ambiguous send keeping its
+signature, the compute-unit seam, and an added refusal yielding to the program's own error.
 """
 
 from __future__ import annotations
