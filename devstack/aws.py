@@ -73,7 +73,9 @@ class _AtomicMotoServer:
     interleave, so concurrency tests race exactly where the service could race in AWS.
 
     A repeated TransactWriteItems with the same ClientRequestToken is answered as DynamoDB
-    answers it (``devstack.ddb_tokens``). In front of it all, an S3 browser upload (a multipart POST to a bucket) is checked against its
+    answers it (``devstack.ddb_tokens``), and a transaction or single write that overlaps a
+    transaction in progress on one of its items is refused as DynamoDB refuses it
+    (``devstack.ddb_conflicts``). In front of it all, an S3 browser upload (a multipart POST to a bucket) is checked against its
     POST policy as S3 checks it (``devstack.s3post``): signature, expiry, every condition.
     """
 
@@ -82,6 +84,7 @@ class _AtomicMotoServer:
 
         from moto.moto_server.threaded_moto_server import MotoRequestHandler
 
+        from .ddb_conflicts import TransactionConflicts
         from .ddb_tokens import TransactionTokens
         from .s3post import PostPolicyCheck
         from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
@@ -108,7 +111,10 @@ class _AtomicMotoServer:
 
         # S3 browser uploads are checked against their POST policy as S3 checks them (moto checks none of it)
         # and a repeated TransactWriteItems (same ClientRequestToken) answered as DynamoDB answers it
-        checked = PostPolicyCheck(TransactionTokens(atomic),
+        # and transactions that overlap on an item cancelled as DynamoDB cancels them
+        # (outside the token cache, which answers one transaction at a time)
+        self.conflicts = TransactionConflicts(TransactionTokens(atomic))
+        checked = PostPolicyCheck(self.conflicts,
                                   {TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"]: TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"]})
         self._server = make_server(host, port, checked, threaded=True, request_handler=MotoRequestHandler)
         self._thread = threading.Thread(target=self._server.serve_forever, name="moto", daemon=True)

@@ -71,8 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     activate.add_argument("client_id")
     activate.add_argument("status", choices=["development", "live", "suspended"])
     hook = client.add_parser("webhook", help="signed transaction events (the secret is shown once)",
-                             description="A live client needs an https URL; a development client may use "
-                                         "http on localhost or 127.0.0.1.").add_subparsers(dest="hookcmd", required=True)
+                             description="A live client needs an https URL to a public host (no IP literal of a "
+                                         "private, loopback or reserved address in any form, no internal name such "
+                                         "as localhost or *.internal); each delivery also refuses a host that "
+                                         "resolves to such an address (outcome 'refused: ...', not retried). A "
+                                         "development client may use http on localhost or 127.0.0.1, and loopback "
+                                         "hosts.").add_subparsers(dest="hookcmd", required=True)
     hook_set = hook.add_parser("set", help="register (or replace) the URL with a new secret")
     hook_set.add_argument("client_id")
     hook_set.add_argument("url")

@@ -51,6 +51,15 @@ def volume(client_id: str) -> int:
     return counters.read(f"VOL#{client_id}#{day}")
 
 
+def grant_volume(conn) -> int:
+    from partner.core import clock
+    from partner.features import grantlimits
+    from partner.store import counters
+
+    day = datetime.fromtimestamp(clock.now(), UTC).strftime("%Y-%m-%d")
+    return counters.read(grantlimits.grant_volume_key(conn.client["client_id"], conn.user["user_id"], day))
+
+
 def snapshot(chain, conn, mint: str) -> dict:
     wallet = conn.user["wallet"]
     return {
@@ -323,32 +332,55 @@ def test_dynamodb_failing_in_the_request_path_is_internal_retryable(chain, coin,
     assert snapshot(chain, partner_conn, coin) == before
 
 
-def test_dynamodb_throttled_on_the_volume_reservation(chain, coin, partner_conn):
-    """The reservation is the third write (bucket, tier, volume): nothing is sent or counted.
-    Since issue 20 the volume is reserved on the client's and the grant's day in one transaction."""
-    from partner.store import aws
-
-    updates: list[list[str]] = []
+def _volume_writes(fail_at: str):
+    """Records the pk of every UpdateItem; throttles the first one whose pk starts with `fail_at`."""
+    updates: list[str] = []
 
     def record(params=None, **_):
-        updates.append([params["Key"]["pk"]["S"]])
+        pk = params["Key"]["pk"]["S"]
+        updates.append(pk)
+        if pk.startswith(fail_at) and sum(u.startswith(fail_at) for u in updates) == 1:
+            faults.set_fault("dynamodb", "throttle", count=1, operations=["UpdateItem"])
 
-    def record_transaction(params=None, **_):
-        updates.append([a["Update"]["Key"]["pk"]["S"] for a in params["TransactItems"]])
-        faults.set_fault("dynamodb", "throttle", count=1, operations=["TransactWriteItems"])
+    return updates, record
 
+
+def test_dynamodb_throttled_on_the_volume_reservation(chain, coin, partner_conn):
+    """The reservation follows the bucket and the tier budget: the client's day, then the grant's
+    day, each one conditional UpdateItem. Throttled on the client's day: nothing is sent or counted."""
+    from partner.store import aws
+
+    client_id = partner_conn.client["client_id"]
+    grant_before = grant_volume(partner_conn)
+    updates, record = _volume_writes(f"VOL#{client_id}")
     aws.add_hook("before-parameter-build.dynamodb.UpdateItem", record)
-    aws.add_hook("before-parameter-build.dynamodb.TransactWriteItems", record_transaction)
     try:
         before = snapshot(chain, partner_conn, coin)
         result = buy(partner_conn, coin)
     finally:
         aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", record)
-        aws.remove_hook("before-parameter-build.dynamodb.TransactWriteItems", record_transaction)
     assert_error(result, 500, "internal", True)
+    assert [u.split("#")[:2] for u in updates] == [["RL", "trade"], ["RL", "tier"], ["VOL", client_id]]
+    assert snapshot(chain, partner_conn, coin) == before
+    assert grant_volume(partner_conn) == grant_before
+
+
+def test_a_refused_grant_reservation_gives_the_clients_day_back(chain, coin, partner_conn):
+    """Throttled on the grant's day after the client's day was reserved: the client's day is
+    released (the compensation), so nothing stays counted, and nothing is sent."""
+    from partner.store import aws
+
     client_id = partner_conn.client["client_id"]
-    assert [[u.split("#")[:2] for u in group] for group in updates] == [
-        [["RL", "trade"]], [["RL", "tier"]], [["VOL", client_id], ["GVOL", client_id]]]
+    updates, record = _volume_writes(f"GVOL#{client_id}")
+    aws.add_hook("before-parameter-build.dynamodb.UpdateItem", record)
+    try:
+        before = snapshot(chain, partner_conn, coin)
+        result = buy(partner_conn, coin)
+    finally:
+        aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", record)
+    assert_error(result, 500, "internal", True)
+    assert [u.split("#")[:2] for u in updates] == [
+        ["RL", "trade"], ["RL", "tier"], ["VOL", client_id], ["GVOL", client_id], ["VOL", client_id]]
     assert snapshot(chain, partner_conn, coin) == before
 
 

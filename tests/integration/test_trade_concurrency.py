@@ -136,3 +136,51 @@ def test_concurrent_requests_in_one_process_each_see_their_own_event(aws_stack, 
     finally:
         sys.setswitchinterval(interval)
     assert [got for got, _ in answers] == [want for _, want in answers]
+
+
+HOT_USERS, HOT_TRADES = 10, 100
+HOT_CAP = 1_000_000_000
+
+
+def test_a_hundred_concurrent_trades_of_one_client_never_5xx_nor_overshoot(aws_stack, chain, coin, ip):  # noqa: F811
+    """100 buys of one client at once (10 users, 10 each) on the devstack, whose DynamoDB cancels
+    overlapping transactions as DynamoDB does: no 5xx, the client's and every grant's counter is
+    exactly the sum of what was admitted, and that never passes the cap."""
+    from partner.core import clock
+    from partner.features import admin, grantlimits
+    from partner.store import counters
+
+    client = admin.create_client(name="Hot App", redirect_uri="http://localhost:8080/callback", tier="Partner",
+                                 daily_volume_cap_lamports=HOT_CAP)
+    conns = []
+    for i in range(HOT_USERS):
+        user = admin.create_user(twitter=f"hot{i}")
+        airdrop(chain.url, user["wallet"], 3 * SOL)
+        conns.append(connect(client, user, scope="trade:execute", ip=ip))
+    values = [15_000_000 + i * 97_001 for i in range(HOT_TRADES)]  # ~1.98 SOL in all: about half fit
+    start = threading.Barrier(HOT_TRADES)
+
+    def one(i: int):
+        start.wait(30)
+        return i, trade(conns[i % HOT_USERS], "buy", {
+            "mint": coin, "maxSolIn": str(values[i]), "slippageBps": 2000,
+            "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+
+    with ThreadPoolExecutor(max_workers=HOT_TRADES) as pool:
+        outcomes = list(pool.map(one, range(HOT_TRADES)))
+
+    assert [r.status for _, r in outcomes if r.status >= 500] == []
+    for _, r in outcomes:
+        assert r.status in (200, 403), r.body
+        if r.status == 403:
+            assert r.json["error"] == "daily_cap_exceeded"
+    admitted = [i for i, r in outcomes if r.status == 200]
+    assert admitted and len(admitted) < HOT_TRADES
+    total = sum(values[i] for i in admitted)
+    assert total <= HOT_CAP
+    assert _volume(client["client_id"]) == total
+    day = datetime.fromtimestamp(clock.now(), UTC).strftime("%Y-%m-%d")
+    for u, conn in enumerate(conns):
+        mine = sum(values[i] for i in admitted if i % HOT_USERS == u)
+        key = grantlimits.grant_volume_key(client["client_id"], conn.user["user_id"], day)
+        assert counters.read(key) == mine

@@ -51,6 +51,9 @@ class Settings:
     webhook_retry_seconds: str = _env("WEBHOOK_RETRY_SECONDS", "86400")
     # how long one scheduled tracker run keeps passing (0: one pass; the devstack ticks itself)
     tracker_run_seconds: str = _env("TRACKER_RUN_SECONDS", "0")
+    # partitions of the open-records index; passes work on them in parallel. Only ever raise it:
+    # records written under a smaller count sit in partitions the larger count still reads
+    tracker_shards: str = _env("TRACKER_SHARDS", "4")
     # the fee ceiling (priorityFeeLamports + tipLamports per transaction) of a client item that
     # sets none (issue 17): new clients get it, older items read it
     default_max_fee_lamports: str = _env("DEFAULT_MAX_FEE_LAMPORTS", "100000000")

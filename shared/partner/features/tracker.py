@@ -18,6 +18,8 @@ never waits on a receiver.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from solders.signature import Signature
@@ -26,6 +28,7 @@ from partner.features import webhooks
 from partner.store import ddb, txrecords
 from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.rpc import BlockEngine, Rpc
+from partner.core import observability
 from partner.core.settings import get_settings
 from partner.features.txstatus import INFLIGHT, bundle_pk, program_ids
 
@@ -34,12 +37,15 @@ RANK = {"processed": 0, "confirmed": 1, "finalized": 2}
 
 
 def _statuses(rpc: Rpc, signatures: list[str]) -> dict[str, dict[str, Any] | None]:
-    out: dict[str, dict[str, Any] | None] = {}
-    for start in range(0, len(signatures), STATUS_BATCH):
-        chunk = signatures[start:start + STATUS_BATCH]
-        for text, found in zip(chunk, rpc.signature_statuses([Signature.from_string(s) for s in chunk]), strict=True):
-            out[text] = found
-    return out
+    chunks = [signatures[start:start + STATUS_BATCH] for start in range(0, len(signatures), STATUS_BATCH)]
+
+    def lookup(chunk: list[str]) -> list[dict[str, Any] | None]:
+        return rpc.signature_statuses([Signature.from_string(s) for s in chunk])
+
+    with ThreadPoolExecutor(max_workers=max(1, min(8, len(chunks)))) as pool:
+        answers = list(pool.map(lookup, chunks))
+    return {text: found for chunk, answer in zip(chunks, answers, strict=True)
+            for text, found in zip(chunk, answer, strict=True)}
 
 
 def _failed_bundles(engine: BlockEngine, bundle_ids: set[str]) -> set[str]:
@@ -76,13 +82,20 @@ def transitions(record: dict[str, Any], found: dict[str, Any] | None, height: in
     return None
 
 
-def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 2000) -> dict[str, Any]:
-    """One pass over the open records; a summary of what moved."""
+MOVE_WORKERS = 16  # records moved at once (each one conditional UpdateItem)
+MOVE_GROUP = 50  # records whose events are queued together before they move
+
+
+def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 2000,
+        shards: Iterable[int] | None = None) -> dict[str, Any]:
+    """One pass over the open records (of `shards`, default all); a summary of what moved.
+    A failure on one record (its failure lookup, its events, its move) is counted in
+    `errors` and logged; the pass goes on with the others, and the record is retried next pass."""
     settings = get_settings()
     rpc = rpc or Rpc(settings.rpc_url)
     engine = engine or BlockEngine(settings.block_engine_url)
-    records = txrecords.open_records(limit)
-    summary: dict[str, Any] = {"open": len(records), "moved": 0, "events": 0,
+    records = txrecords.open_records(limit, shards)
+    summary: dict[str, Any] = {"open": len(records), "moved": 0, "events": 0, "errors": 0,
                                "statuses": {s: 0 for s in (*txrecords.OPEN[1:], *txrecords.FINAL)}}
     if not records:
         return summary
@@ -98,27 +111,58 @@ def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 
     bundle_of = {r["pk"]: (read.get(settings.counters_table, {}).get(bundle_pk(r["pk"])) or {}).get("bundle_id")
                  for r in unknown_bundled}
     failed_bundles = _failed_bundles(engine, {b for b in bundle_of.values() if b})
-    hooks = {cid: item for cid, item in read[settings.clients_table].items() if webhooks.wants_events(item)}
+    hooks = {cid for cid, item in read[settings.clients_table].items() if webhooks.wants_events(item)}
 
     moves = []
     for record in records:
-        change = transitions(record, found.get(record["pk"]), height, bundle_of.get(record["pk"]) in failed_bundles)
-        if change is None:
+        try:
+            change = transitions(record, found.get(record["pk"]), height,
+                                 bundle_of.get(record["pk"]) in failed_bundles)
+            if change is None:
+                continue
+            new, emit, slot, error = change
+            if new == "failed" and error is None:
+                error = _failure_code(rpc, record["pk"], found[record["pk"]])
+        except Exception:  # noqa: BLE001 - one record's failure must not stop the pass
+            _skip(summary, record, "reading its outcome")
             continue
-        new, emit, slot, error = change
-        if new == "failed" and error is None:
-            error = _failure_code(rpc, record["pk"], found[record["pk"]])
         moves.append((record, new, emit, slot, error))
 
-    events = [(record["client_id"], webhooks.event(record, status, slot, error))
-              for record, _new, emit, slot, error in moves if record["client_id"] in hooks for status in emit]
-    webhooks.enqueue(events)
-    summary["events"] = len(events)
-    for record, new, _emit, slot, error in moves:
-        if txrecords.move(record["pk"], record["status"], new, slot=slot, error=error):
-            summary["moved"] += 1
-            summary["statuses"][new] += 1
+    with ThreadPoolExecutor(max_workers=MOVE_WORKERS) as pool:
+        for start in range(0, len(moves), MOVE_GROUP):
+            group = moves[start:start + MOVE_GROUP]
+            events = [(record["client_id"], webhooks.event(record, status, slot, error))
+                      for record, _new, emit, slot, error in group if record["client_id"] in hooks
+                      for status in emit]
+            try:
+                webhooks.enqueue(events)  # before the moves: a crash in between re-sends the same ids
+            except Exception:  # noqa: BLE001 - these records stay open and are retried next pass
+                for record, *_ in group:
+                    _skip(summary, record, "queueing its events")
+                continue
+            summary["events"] += len(events)
+            for (record, new, *_), moved in zip(group, pool.map(_move, group), strict=True):
+                if moved is None:
+                    _skip(summary, record, "moving it")
+                elif moved:
+                    summary["moved"] += 1
+                    summary["statuses"][new] += 1
     return summary
+
+
+def _move(move: tuple[dict[str, Any], str, list[str], int | None, str | None]) -> bool | None:
+    """Move one record: True, False (another pass moved it first) or None (failed)."""
+    record, new, _emit, slot, error = move
+    try:
+        return txrecords.move(record["pk"], record["status"], new, slot=slot, error=error)
+    except Exception:  # noqa: BLE001 - counted by the caller; the record is retried next pass
+        return None
+
+
+def _skip(summary: dict[str, Any], record: dict[str, Any], doing: str) -> None:
+    summary["errors"] += 1
+    observability.logger.warning("tracker skipped a record", extra={"signature": record["pk"], "failed_at": doing},
+                   exc_info=True)
 
 
 def _failure_code(rpc: Rpc, signature: str, found: dict[str, Any] | None) -> str:
@@ -126,12 +170,16 @@ def _failure_code(rpc: Rpc, signature: str, found: dict[str, Any] | None) -> str
     return spec_code_for_transaction_error(err, program_ids(rpc, Signature.from_string(signature))) or "tx_failed"
 
 
-def run_for(seconds: float, every: float = 5.0, **kwargs: Any) -> list[dict[str, Any]]:
-    """Passes every `every` seconds for about `seconds` (at least one): a scheduled run once a
-    minute still moves records within seconds of the chain."""
+def run_for(seconds: float, every: float = 2.0, **kwargs: Any) -> list[dict[str, Any]]:
+    """Passes for about `seconds` (at least one): the next pass starts at once while the last
+    one was full (a backlog), else after `every` seconds, so a scheduled run once a minute
+    still moves records within seconds of the chain."""
     started = time.monotonic()
+    limit = int(kwargs.get("limit", 2000))
     out = [run(**kwargs)]
-    while time.monotonic() - started + every < seconds:
-        time.sleep(every)
+    while True:
+        pause = 0.0 if out[-1]["open"] >= limit else every
+        if time.monotonic() - started + pause >= seconds:
+            return out
+        time.sleep(pause)
         out.append(run(**kwargs))
-    return out

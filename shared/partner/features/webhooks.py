@@ -17,7 +17,12 @@ Events: `transaction.confirmed|finalized|failed|expired`, body
 (tracker crash, retry) keeps its id and receivers deduplicate on it.
 
 Delivery (at least once): the tracker sends each event to the SQS queue; the delivery
-function POSTs it (5 s timeout, redirects not followed). A 2xx ends it. Otherwise the event is
+function POSTs it (5 s timeout, redirects not followed: a 3xx is a failed attempt). A 2xx ends it.
+Before each attempt the URL is checked again for the client's current status, the host resolved
+once and every address checked; the POST goes to that checked address (`partner.core.egress`:
+no private, loopback, link-local, CGNAT, multicast or reserved address; a development client may
+use loopback). A refusal (`refused: <reason>` in the delivery log) is final: the event goes to
+the dead-letter queue at once, without retries, and nothing is sent. Otherwise the event is
 re-sent to the queue with a delay: exponential backoff from WEBHOOK_BACKOFF_SECONDS (5 s, 10 s,
 20 s, ... capped at 6 h) until WEBHOOK_RETRY_SECONDS (24 h) after the first attempt, then the
 event goes to the dead-letter queue. SQS delays at most 15 minutes, so a longer wait is
@@ -30,7 +35,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import ipaddress
 import json
 import secrets
 import threading
@@ -42,7 +46,7 @@ from urllib.parse import urlsplit
 from botocore.exceptions import BotoCoreError, ClientError
 from standardwebhooks import Webhook
 
-from partner.core import clock
+from partner.core import clock, egress
 from partner.store import aws, crypto, ddb
 from partner.core.settings import get_settings
 from partner.store import clients as client_store
@@ -55,6 +59,7 @@ MAX_BACKOFF = 6 * 3600
 DELIVERY_DAYS = 7
 MAX_URL_CHARS = 2048
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+REFUSED = "refused"  # the outcome of a delivery to a URL or address that may not be reached
 
 
 # ---------------------------------------------------------------- secrets and URLs
@@ -95,7 +100,10 @@ def unseal(client_id: str, ciphertext: bytes, key_id: str) -> str:
 
 def check_url(url: str, client_status: str) -> str:
     """A webhook URL: https for every client; a `development` client may also use http on
-    localhost / 127.0.0.1 / [::1]. No credentials, no fragment. ValueError otherwise."""
+    localhost / 127.0.0.1 / [::1]. No credentials, no fragment. The host must be public
+    (`egress.check_host`: IPv4 in any resolver form, reserved and internal names, names that
+    spell a private address); a `development` client may also name loopback. ValueError
+    (egress.Refused for the host) otherwise."""
     if not isinstance(url, str) or not url or len(url) > MAX_URL_CHARS or any(c.isspace() for c in url):
         raise ValueError("the webhook URL must be a URL of at most 2048 characters, without spaces")
     parts = urlsplit(url)
@@ -113,19 +121,8 @@ def check_url(url: str, client_status: str) -> str:
             raise ValueError("a live client's webhook URL must use https")
         if host not in LOCAL_HOSTS:
             raise ValueError("http is allowed only on localhost or 127.0.0.1 (development clients)")
-    elif client_status == "live" and _is_local(host):
-        raise ValueError("a live client's webhook URL must not point at a local address")
+    egress.check_host(host, allow_loopback=client_status == "development")
     return url
-
-
-def _is_local(host: str) -> bool:
-    if host in LOCAL_HOSTS:
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return address.is_private or address.is_loopback or address.is_link_local
 
 
 def configure(client_id: str, url: str) -> dict[str, str]:
@@ -241,25 +238,38 @@ def wants_events(item: dict[str, Any] | None) -> bool:
     return bool(item and item.get("webhook_url") and item.get("webhook_secret") and item.get("status") != "suspended")
 
 
-def _client_hook(client_id: str) -> tuple[str, str] | None:
+def _client_hook(client_id: str) -> tuple[str, str, str] | None:
+    """(URL, secret, client status) of a client that wants events."""
     item = ddb.get(get_settings().clients_table, client_id)
     if not wants_events(item):
         return None
     assert item is not None
-    return item["webhook_url"], unseal(client_id, item["webhook_secret"], item["webhook_key_id"])
+    return (item["webhook_url"], unseal(client_id, item["webhook_secret"], item["webhook_key_id"]),
+            str(item.get("status") or "live"))
 
 
-def post(url: str, secret: str, ev: dict[str, Any], timeout: float = TIMEOUT_SECONDS) -> tuple[int | None, str]:
-    """One signed POST (no redirects followed): (HTTP status or None, a short outcome)."""
+def post(url: str, secret: str, ev: dict[str, Any], timeout: float = TIMEOUT_SECONDS,
+         client_status: str = "live") -> tuple[int | None, str]:
+    """One signed POST (no redirects followed): (HTTP status or None, a short outcome).
+    The URL is checked again for the client's status as it is now, the name resolved once
+    and every address checked (`egress.target`); the connection goes to that checked address.
+    A URL or address that may not be reached gives `refused: <reason>` and sends nothing."""
     from partner.core import transport
 
+    try:
+        check_url(url, client_status)
+        target = egress.target(url, allow_loopback=client_status == "development")
+    except ValueError as exc:  # egress.Refused included
+        return None, f"{REFUSED}: {exc}"
+    except OSError as exc:  # the resolver failed: a passing fault, retried
+        return None, f"error: dns {type(exc).__name__}"
     body = json.dumps(ev, separators=(",", ":"))
     timestamp = int(time.time())
     headers = {"Content-Type": "application/json", "User-Agent": "partner-api-webhooks/1",
                "webhook-id": ev["id"], "webhook-timestamp": str(timestamp),
                "webhook-signature": sign(secret, ev["id"], timestamp, body)}
     try:
-        answer = transport.post(url, timeout=timeout, body=body.encode(), headers=headers)
+        answer = egress.post(target, timeout=timeout, body=body.encode(), headers=headers)
     except transport.Failed as exc:
         errors = transport.urllib3.exceptions
         cause = exc.__cause__
@@ -285,7 +295,7 @@ def _log_attempt(client_id: str, ev: dict[str, Any], attempt: int, status: int |
 
 
 def deliver(message: dict[str, Any]) -> str:
-    """Handle one queue message; the outcome (delivered, retry, dead_letter, waiting, no_webhook).
+    """Handle one queue message; the outcome (delivered, retry, dead_letter, refused, waiting, no_webhook).
     Raises only when the queue itself fails (then SQS re-delivers the message)."""
     settings = get_settings()
     now = clock.now()
@@ -301,17 +311,18 @@ def deliver(message: dict[str, Any]) -> str:
         return "no_webhook"  # removed since the event was queued: nothing to deliver to
     attempt = int(message.get("attempt") or 0) + 1
     first = float(message.get("first_at") or now)
-    status, outcome = post(hook[0], hook[1], ev)
+    status, outcome = post(hook[0], hook[1], ev, client_status=hook[2])
     if outcome == "delivered":
         _log_attempt(client_id, ev, attempt, status, outcome, None)
         return "delivered"
+    refused = outcome.startswith(REFUSED)  # final: the same URL would be refused again
     wait = backoff(attempt)
-    if now + wait - first > float(settings.webhook_retry_seconds):
+    if refused or now + wait - first > float(settings.webhook_retry_seconds):
         _log_attempt(client_id, ev, attempt, status, outcome, None)
         dead = {**message, "attempt": attempt, "first_at": first, "last_outcome": outcome, "dead_at": int(now)}
         dead.pop("not_before", None)
         _send(settings.webhook_dlq_url, [{"body": dead}])
-        return "dead_letter"
+        return REFUSED if refused else "dead_letter"
     _log_attempt(client_id, ev, attempt, status, outcome, wait)
     retry = {**message, "attempt": attempt, "first_at": first, "not_before": now + wait, "last_outcome": outcome}
     _send(settings.webhook_queue_url, [{"body": retry, "delay": min(MAX_SQS_DELAY, wait)}])

@@ -61,16 +61,14 @@ def reserve(pk: str, amount: int, cap: int, expires_at: int) -> tuple[bool, int]
         return True, -1
     if amount > cap:
         return False, read(pk)
-    out = ddb.update(
+    done, item = ddb.update_or_current(
         _table(), pk, "ADD #c :n SET expires_at = :exp",
         condition="attribute_not_exists(#c) OR #c <= :room",
         names={"#c": "count"},
         vals={":n": amount, ":room": cap - amount, ":exp": expires_at},
         return_values="UPDATED_NEW",
     )
-    if out is None:
-        return False, read(pk)
-    return True, int(out["count"])
+    return done, int((item or {}).get("count", 0))
 
 
 def release(pk: str, amount: int) -> None:
@@ -114,27 +112,35 @@ def drop_events(pk: str, indexes: list[int], trims: int) -> bool:
 
 def reserve_all(amount: int, caps: list[tuple[str, int]], expires_at: int) -> tuple[int, int] | None:
     """Add `amount` to every counter of `caps` ([(pk, cap)]) if each stays within its cap,
-    all or none (one TransactWriteItems of conditional updates, so parallel reservations
-    never overshoot any of them). None when reserved; else (index of the first counter that
-    refused, its count then)."""
-    for i, (pk, cap) in enumerate(caps):
-        if amount > cap:
-            return i, read(pk)
-    actions = [
-        ddb.update_action(_table(), pk, "ADD #c :n SET expires_at = :exp",
-                          condition="attribute_not_exists(#c) OR #c <= :room", names={"#c": "count"},
-                          vals={":n": amount, ":room": cap - amount, ":exp": expires_at}, old_on_failure=True)
-        for pk, cap in caps
-    ]
-    reasons = ddb.transact(actions)
-    if reasons is None:
-        return None
-    i = next(i for i, reason in enumerate(reasons) if reason.failed)
-    item = reasons[i].item
-    return i, int(item.get("count", 0)) if item else read(caps[i][0])
+    all or none. None when reserved; else (index of the first counter that refused, its count then).
+
+    One conditional UpdateItem per counter, in order, and a compensating release of those
+    already taken when a later one refuses or fails. Never one transaction over them: a
+    transaction conflicts with every other on the same item, so a busy client's day counter
+    would cancel most of its concurrent trades, while single-item conditional updates on one
+    item serialize without conflict. Each update is conditional, so no counter ever passes its
+    cap. The order is the caller's: the widest counter first (the client's day before a
+    grant's), so that a later counter, which only ever counts what already passed the first,
+    refuses only on its own cap. What this gives up near a cap: between a reservation and its
+    compensation, the first counter holds volume that is then given back, so a concurrent trade
+    may be refused although it would have fitted a moment later (a refusal, never an
+    overshoot); a process that dies in that moment leaves its reservation counted for the day
+    (the conservative direction)."""
+    taken: list[str] = []
+    try:
+        for i, (pk, cap) in enumerate(caps):
+            reserved, total = reserve(pk, amount, cap, expires_at)
+            if not reserved:
+                release_all(taken, amount)
+                return i, total
+            taken.append(pk)
+    except BaseException:
+        release_all(taken, amount)
+        raise
+    return None
 
 
 def release_all(pks: list[str], amount: int) -> None:
-    """Give back a reservation of `reserve_all` (one transaction)."""
-    ddb.transact([ddb.update_action(_table(), pk, "ADD #c :n", names={"#c": "count"}, vals={":n": -amount})
-                  for pk in pks])
+    """Give back a reservation of `reserve_all` (one unconditional update per counter)."""
+    for pk in pks:
+        release(pk, amount)

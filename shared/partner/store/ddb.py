@@ -26,6 +26,13 @@ THROTTLE_CODES = {
     "TransactionConflictException",
 }
 # CancellationReasons codes of a cancelled transaction that a retry can get past
+RETRYABLE_CANCELLATIONS = {"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded"}
+
+
+def _jitter(most: float) -> float:
+    """A pause in [0, most) seconds. `secrets`, not `random`: after a SnapStart restore every
+    environment would draw the same `random` sequence, and their retries would collide again."""
+    return most * secrets.randbelow(1000) / 1000
 
 
 def _plain(value: Any) -> Any:
@@ -74,6 +81,9 @@ def wrap(exc: Exception) -> ApiError:
         code = exc.response.get("Error", {}).get("Code", "")
         status = int(exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
     retryable = code in THROTTLE_CODES or status >= 500 or isinstance(exc, BotoCoreError)
+    if code == "TransactionCanceledException":  # cancelled by conflicts or throttling only: nothing written
+        reasons = {r.get("Code") for r in exc.response.get("CancellationReasons") or []}  # type: ignore[union-attr]
+        retryable = retryable or bool(reasons) and reasons <= RETRYABLE_CANCELLATIONS | {"None"}
     return ApiError("internal", "A storage operation failed.", retryable=retryable)
 
 
@@ -95,12 +105,30 @@ def _expressions(request: dict[str, Any], condition: str | None, names: dict | N
         request["ExpressionAttributeValues"] = values(vals)
 
 
+CONFLICT_ATTEMPTS = 4  # a single write refused because a transaction held its item is retried
+
+
+def _single_write(operation: str, kwargs: dict[str, Any]) -> Any:
+    """PutItem / UpdateItem / DeleteItem. DynamoDB refuses one whose item an ongoing
+    transaction holds (TransactionConflictException, nothing written) and botocore does not
+    retry it: it is retried here shortly, as `transact` retries a transaction's conflicts."""
+    for attempt in range(CONFLICT_ATTEMPTS):
+        try:
+            return getattr(aws.dynamodb(), operation)(**kwargs)
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") != "TransactionConflictException" \
+                    or attempt == CONFLICT_ATTEMPTS - 1:
+                raise
+        time.sleep((5 + secrets.randbelow(20)) * (attempt + 1) / 1000)
+    raise AssertionError("unreachable")
+
+
 def _conditional(operation: str, kwargs: dict[str, Any], condition: str | None, names: dict | None,
                  vals: dict | None) -> dict[str, Any] | None:
     """Call a conditional write; None when its condition failed, storage errors wrapped."""
     _expressions(kwargs, condition, names, vals)
     try:
-        return getattr(aws.dynamodb(), operation)(**kwargs)
+        return _single_write(operation, kwargs)
     except ClientError as exc:
         if is_conditional_failure(exc):
             return None
@@ -154,7 +182,7 @@ def update_or_current(table: str, pk: str, expression: str, *, condition: str,
     if vals:
         kwargs["ExpressionAttributeValues"] = values(vals)
     try:
-        out = aws.dynamodb().update_item(**kwargs)
+        out = _single_write("update_item", kwargs)
     except ClientError as exc:
         if is_conditional_failure(exc):
             return False, from_item(exc.response.get("Item"))
@@ -164,34 +192,40 @@ def update_or_current(table: str, pk: str, expression: str, *, condition: str,
     return True, from_item(out.get("Attributes")) or {}
 
 
+BATCH_GET_KEYS = 100  # BatchGetItem's limit per request, across its tables
+BATCH_GET_ATTEMPTS = 6  # per chunk; unprocessed keys are retried after a growing pause
+
+
 def batch_get(requests: dict[str, list[str]]) -> dict[str, dict[str, dict[str, Any]]]:
-    """Strongly consistent BatchGetItem over several tables: {table: {pk: item}}."""
-    pending = {
-        table: {"Keys": [{"pk": {"S": pk}} for pk in dict.fromkeys(pks)], "ConsistentRead": True}
-        for table, pks in requests.items()
-        if pks
-    }
+    """Strongly consistent BatchGetItem over several tables: {table: {pk: item}}. Any number of
+    keys: requests of at most 100 keys, unprocessed keys retried with jittered backoff."""
+    keys = [(table, pk) for table, pks in requests.items() for pk in dict.fromkeys(pks)]
     found: dict[str, dict[str, dict[str, Any]]] = {table: {} for table in requests}
-    attempts = 0
-    while pending:
-        attempts += 1
-        try:
-            out = aws.dynamodb().batch_get_item(RequestItems=pending)
-        except (ClientError, BotoCoreError) as exc:
-            raise wrap(exc) from exc
-        for table, items in out.get("Responses", {}).items():
-            for raw in items:
-                item = from_item(raw)
-                assert item is not None
-                found[table][item["pk"]] = item
-        pending = out.get("UnprocessedKeys") or {}
-        if pending and attempts >= 5:
+    for start in range(0, len(keys), BATCH_GET_KEYS):
+        pending: dict[str, Any] = {}
+        for table, pk in keys[start:start + BATCH_GET_KEYS]:
+            pending.setdefault(table, {"Keys": [], "ConsistentRead": True})["Keys"].append({"pk": {"S": pk}})
+        for attempt in range(BATCH_GET_ATTEMPTS):
+            if attempt:
+                time.sleep(_jitter(0.025 * 2 ** attempt))
+            try:
+                out = aws.dynamodb().batch_get_item(RequestItems=pending)
+            except (ClientError, BotoCoreError) as exc:
+                raise wrap(exc) from exc
+            for table, items in out.get("Responses", {}).items():
+                for raw in items:
+                    item = from_item(raw)
+                    assert item is not None
+                    found[table][item["pk"]] = item
+            pending = out.get("UnprocessedKeys") or {}
+            if not pending:
+                break
+        else:
             raise ApiError("internal", "A storage operation was throttled.", retryable=True)
     return found
 
 
-
-TRANSACT_ATTEMPTS = 4  # a transaction cancelled only by conflicts with others is retried
+TRANSACT_ATTEMPTS = 6  # a transaction cancelled only by conflicts with others (or throttling) is retried
 
 
 @dataclass(frozen=True)
@@ -215,11 +249,12 @@ def transact(actions: list[dict[str, Any]]) -> list[Cancelled] | None:
             if any(r.get("Code") == "ConditionalCheckFailed" for r in reasons):
                 return [Cancelled(r.get("Code") == "ConditionalCheckFailed", from_item(r.get("Item")))
                         for r in reasons]
-            conflict = any(r.get("Code") == "TransactionConflict" for r in reasons)
-            if not conflict or attempt == TRANSACT_ATTEMPTS - 1:
+            passing = any(r.get("Code") in RETRYABLE_CANCELLATIONS for r in reasons)
+            if not passing or attempt == TRANSACT_ATTEMPTS - 1:
                 raise wrap(exc) from exc
-            # another transaction held one of the items: nothing was written, try again shortly
-            time.sleep((10 + secrets.randbelow(40)) * (attempt + 1) / 1000)
+            # another transaction held one of the items: nothing was written; try again after a
+            # jittered pause that doubles (10 ms .. 320 ms), so contenders spread out
+            time.sleep(0.005 + _jitter(0.010 * 2 ** attempt))
         except BotoCoreError as exc:
             raise wrap(exc) from exc
         else:

@@ -10,7 +10,7 @@ one item each, written in one BatchWriteItem), keyed on the signature:
   kind, client_id, user_id, mint, wallet, last_valid_block_height, sent_at
   status                    sent -> confirmed -> finalized | failed (+ error) | expired
   slot, error, updated_at   once known
-  track                     the open-record index's partition ("0".."3") while the record is
+  track                     the open-record index's partition ("0".."TRACKER_SHARDS-1") while the record is
                             open; removed at a final status, so the index holds open records only
   expires_at                TTL (RECORD_DAYS after sending)
 """
@@ -18,6 +18,8 @@ one item each, written in one BatchWriteItem), keyed on the signature:
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +34,6 @@ if TYPE_CHECKING:
 
 RECORD_DAYS = 30
 OPEN_INDEX = "open"
-TRACK_SHARDS = 4  # the open index's partitions (spreads the index's write load)
 OPEN = ("sent", "confirmed")
 FINAL = ("finalized", "failed", "expired")
 MAX_PK_CHARS = 100
@@ -72,8 +73,14 @@ def table() -> str:
     return name
 
 
+def shard_count() -> int:
+    """The open index's partitions (TRACKER_SHARDS): they spread the index's write load, and
+    tracker passes work on them in parallel."""
+    return max(1, min(256, int(get_settings().tracker_shards)))
+
+
 def shard(signature: str) -> str:
-    return str(hashlib.sha256(signature.encode()).digest()[0] % TRACK_SHARDS)
+    return str(int.from_bytes(hashlib.sha256(signature.encode()).digest()[:4], "big") % shard_count())
 
 
 def items_for(principal: Principal, outgoing: Outgoing, now: float | None = None) -> list[dict[str, Any]]:
@@ -104,32 +111,38 @@ def keys(signature: str) -> dict[str, list[str]]:
     return {table(): [signature]} if len(signature) <= MAX_PK_CHARS else {}
 
 
-def open_records(limit: int = 2000) -> list[dict[str, Any]]:
-    """Open records, oldest first per index partition (a Query per partition, never a scan);
-    at most `limit` in all, an equal share per partition so none starves the others."""
+def open_records(limit: int = 2000, shards: Iterable[int] | None = None) -> list[dict[str, Any]]:
+    """Open records of the index partitions `shards` (default all), oldest first per partition
+    (one Query per partition, in parallel; never a scan); at most `limit` in all, an equal
+    share per partition so none starves the others."""
+    parts = sorted(set(range(shard_count()) if shards is None else shards))
+    if not parts:
+        return []
+    share = max(1, limit // len(parts))
+    with ThreadPoolExecutor(max_workers=len(parts)) as pool:
+        pages = list(pool.map(lambda part: _open_in(part, share), parts))
+    return [item for page in pages for item in page]
+
+
+def _open_in(part: int, share: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    share = max(1, limit // TRACK_SHARDS)
-    for part in range(TRACK_SHARDS):
-        start: dict[str, Any] | None = None
-        taken = 0
-        while taken < share:
-            kwargs: dict[str, Any] = {
-                "TableName": table(), "IndexName": OPEN_INDEX,
-                "KeyConditionExpression": "track = :t", "ExpressionAttributeValues": {":t": {"S": str(part)}},
-                "Limit": min(1000, share - taken),
-            }
-            if start:
-                kwargs["ExclusiveStartKey"] = start
-            try:
-                page = aws.dynamodb().query(**kwargs)
-            except (ClientError, BotoCoreError) as exc:
-                raise ddb.wrap(exc) from exc
-            items = [item for item in (ddb.from_item(raw) for raw in page.get("Items", [])) if item]
-            out.extend(items)
-            taken += len(items)
-            start = page.get("LastEvaluatedKey")
-            if not start:
-                break
+    start: dict[str, Any] | None = None
+    while len(out) < share:
+        kwargs: dict[str, Any] = {
+            "TableName": table(), "IndexName": OPEN_INDEX,
+            "KeyConditionExpression": "track = :t", "ExpressionAttributeValues": {":t": {"S": str(part)}},
+            "Limit": min(1000, share - len(out)),
+        }
+        if start:
+            kwargs["ExclusiveStartKey"] = start
+        try:
+            page = aws.dynamodb().query(**kwargs)
+        except (ClientError, BotoCoreError) as exc:
+            raise ddb.wrap(exc) from exc
+        out.extend(item for item in (ddb.from_item(raw) for raw in page.get("Items", [])) if item)
+        start = page.get("LastEvaluatedKey")
+        if not start:
+            break
     return out
 
 

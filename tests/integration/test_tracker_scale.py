@@ -1,0 +1,79 @@
+"""The tracker at scale: open records of many clients, and one bad record among many."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+from solders.signature import Signature
+
+from tests.chainutil import rpc
+
+
+def _open_record(client_id: str, height: int) -> dict:
+    from partner.store import txrecords
+
+    signature = str(Signature(secrets.token_bytes(64)))
+    return {
+        "pk": signature, "signatures": [signature], "kind": "buy", "client_id": client_id,
+        "user_id": "usr_scale", "mint": None, "wallet": "11111111111111111111111111111111",
+        "last_valid_block_height": height, "sent_at": 1, "status": "sent",
+        "expires_at": 4_000_000_000, "track": txrecords.shard(signature),
+    }
+
+
+def _put_records(count: int, height: int) -> list[str]:
+    from partner.store import ddb, txrecords
+
+    items = [_open_record(f"cli_scale_{secrets.token_hex(6)}", height) for _ in range(count)]
+    for start in range(0, len(items), 25):
+        ddb.batch_write(txrecords.table(), items[start:start + 25])
+    return [item["pk"] for item in items]
+
+
+def test_open_records_of_more_than_100_clients_all_move_in_one_pass(chain):
+    """BatchGetItem takes at most 100 keys: the client read is chunked, so a pass over the
+    records of 150 clients still moves every one of them (here: expired, never landed)."""
+    from partner.features import tracker
+    from partner.store import ddb, txrecords
+
+    height = int(rpc(chain.url, "getBlockHeight"))
+    signatures = _put_records(150, height - 1)
+    tracker.run(limit=5000)
+    statuses = [ddb.get(txrecords.table(), s)["status"] for s in signatures]
+    assert statuses == ["expired"] * 150
+
+
+def test_a_failing_record_does_not_stop_the_pass_for_the_others(chain, monkeypatch):
+    from partner.features import tracker
+    from partner.store import ddb, txrecords
+
+    height = int(rpc(chain.url, "getBlockHeight"))
+    signatures = _put_records(20, height - 1)
+    bad = signatures[7]
+    real_move = txrecords.move
+
+    def move(signature: str, *args, **kwargs) -> bool:
+        if signature == bad:
+            raise RuntimeError("storage hiccup on one record")
+        return real_move(signature, *args, **kwargs)
+
+    monkeypatch.setattr(txrecords, "move", move)
+    summary = tracker.run(limit=5000)
+    assert summary["errors"] >= 1
+    after = {s: ddb.get(txrecords.table(), s)["status"] for s in signatures}
+    assert after.pop(bad) == "sent"
+    assert set(after.values()) == {"expired"}
+    monkeypatch.setattr(txrecords, "move", real_move)
+    tracker.run(limit=5000)
+    assert ddb.get(txrecords.table(), bad)["status"] == "expired"
+
+
+@pytest.mark.parametrize("count", [0, 1, 100, 101, 250])
+def test_batch_get_chunks_at_100_keys(aws_stack, count):
+    from partner.core.settings import get_settings
+    from partner.store import ddb
+
+    table = get_settings().clients_table
+    pks = [f"cli_missing_{i}" for i in range(count)]
+    assert ddb.batch_get({table: pks}) == {table: {}}
