@@ -357,9 +357,9 @@ def reserve_caps(principal: Principal, value: int) -> Reserved:
 
     The spec's caps, the client's per-trade cap and daily volume cap, answer here. The user's own
     limits (issue 20: the lower of theirs and the client's) are added to the spec's: they are decided
-    here, in the same reservation (one transaction of two conditional updates: the client's day within
-    its cap, the grant's day within the user's), but answered last, as an added check of the send
-    pipeline, so that a spec error of the same request (chain state, balance, the program's) stands."""
+    here, in the same reservation (`counters.reserve_all`: the client's day within its cap first, then
+    the grant's day within the user's), but answered last, as an added check of the send pipeline, so
+    that a spec error of the same request (chain state, balance, the program's) stands."""
     client = principal.client
     if value > client.max_trade_lamports:
         raise _trade_cap_exceeded(value, client.max_trade_lamports)
@@ -378,12 +378,9 @@ def reserve_caps(principal: Principal, value: int) -> Reserved:
     if which == 0:
         raise ApiError("daily_cap_exceeded", CLIENT_DAY, dailyVolumeCapLamports=str(cap),
                        spentTodayLamports=str(spent))
-    # the user's day ran out; the client's cap must still answer first if it is out too
-    reserved, client_spent = counters.reserve(key, value, cap, expires)
-    if not reserved:
-        raise ApiError("daily_cap_exceeded", CLIENT_DAY, dailyVolumeCapLamports=str(cap),
-                       spentTodayLamports=str(client_spent))
-    return Reserved(lambda: counters.release(key, value), over_own_trade or ApiError(
+    # the user's day ran out (the client's, reserved first, had room and was given back): nothing
+    # is held, and the refusal waits for the spec's checks
+    return Reserved(None, over_own_trade or ApiError(
         "daily_cap_exceeded", OWN_DAY, dailyVolumeCapLamports=str(own), spentTodayLamports=str(spent)))
 
 
