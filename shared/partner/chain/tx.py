@@ -44,13 +44,15 @@ class WriteFees:
 
 def assemble(payer: Pubkey, program_ixs: Sequence[Instruction], *, fees: WriteFees, blockhash: Hash,
              partner_fee: tuple[Pubkey, int] | None = None, units: int = DEFAULT_UNITS,
-             tip_account: Pubkey | None = None, memo: Instruction | None = None) -> Message:
-    """`memo`: the request's unique memo (partner.chain.unique), last."""
+             tip_account: Pubkey | None = None, memo: Instruction | None = None, tip: bool = True) -> Message:
+    """`memo`: the request's unique memo (partner.chain.unique), last. `tip=False`: no tip transfer
+    (a launch's own transaction)."""
     instructions = list(ix.compute_budget_instructions(fees.priority_fee_lamports, units))
     instructions += program_ixs
     if partner_fee and partner_fee[1] > 0:
         instructions.append(ix.partner_fee_transfer(payer, partner_fee[0], partner_fee[1]))
-    instructions.append(ix.tip_transfer(payer, tip_account or secrets.choice(TIP_ACCOUNTS), fees.tip_lamports))
+    if tip:
+        instructions.append(ix.tip_transfer(payer, tip_account or secrets.choice(TIP_ACCOUNTS), fees.tip_lamports))
     if memo is not None:
         instructions.append(memo)
     return check_size(Message.new_with_blockhash(instructions, payer, blockhash))

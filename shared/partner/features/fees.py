@@ -5,8 +5,9 @@ Ceiling: a tip or a priority fee is not trade volume, so the caps do not bound i
 `max_fee_lamports` (default 0.1 SOL, the `default_max_fee_lamports` setting; `partnerctl client
 limits`), and every write refuses a transaction whose `priorityFeeLamports + tipLamports` is over
 it (a launch bundle: the sum over its transactions) with 400 `invalid_input` naming the larger of
-the two fields (the tip on a tie) and `maxFeeLamports`. It is checked with the caps (design
-section 2, step 7): after delegation, before any chain read.
+the two fields (the tip on a tie) and `maxFeeLamports`. It is an added refusal, checked last by
+the send pipeline (partner.features.pipeline), after every spec check and before signing, so that
+a spec error of the same request answers first (issue 25 item 5).
 
 Estimate:
 The chain's `getRecentPrioritizationFees` for the accounts a trade on the mint writes (its

@@ -10,9 +10,7 @@ Order (after admission: bucket `coin` keyed on the token, scope `coin:create`):
    link fields through partner.features.links. Added: `imageUploadId` (a staged image, partner.features.uploads)
    in place of `image`: both -> `invalid_input`; the upload's checks (400 `invalid_input` naming
    the failed check, `invalid_image_type` by the staged bytes) run before the Idempotency-Key claim.
-2. delegation (403 `delegation_missing`), then the client's fee ceiling (400 `invalid_input`
-   naming priorityFeeLamports, partner.features.fees): the launch transaction's priority fee, or with a
-   first buy the bundle's total (the priority fee of both transactions and the bundle's tip).
+2. delegation (403 `delegation_missing`).
 3. per-creator restrictions, per user (not per client), before anything is uploaded:
    `deploy_cooldown_active` (429, `retry-after`, `cooldownRemainingSeconds`), then
    `launch_identity_limit_reached` (422, `totalBypassFeeLamports`) unless
@@ -23,7 +21,11 @@ Order (after admission: bucket `coin` keyed on the token, scope `coin:create`):
    curve (422 `buy_limit_exceeded`, `slippage_exceeded`), still before any upload.
 5. pin the image, then the metadata JSON (502 `pinning_unavailable`; nothing is sent).
 6. build: `create_coin` signed by the creator and a fresh mint keypair (+ the bypass fee);
-   with a first buy a second transaction (the buy and the block-engine tip).
+   with a first buy a second transaction (the buy and the block-engine tip). Then the client's
+   fee ceiling (400 `invalid_input` naming priorityFeeLamports, partner.features.fees): the launch
+   transaction's priority fee, or with a first buy the bundle's total (the priority fee of both
+   transactions and the bundle's tip); an added check, last, so it never pre-empts a spec error.
+   Steps 6 and 7 are the send pipeline's (partner.features.pipeline).
 7. submit: without a first buy `sendTransaction` with preflight; with one, both as ONE
    bundle to the block engine (`record_bundle` so the status endpoint reports it; a bundle
    the engine already reports `Failed` answers 422 `tx_failed`, nothing landed).
@@ -50,24 +52,21 @@ from typing import Any
 
 from pydantic import ConfigDict
 
-from solders.hash import Hash
 from solders.instruction import Instruction
 from solders.keypair import Keypair
-from solders.message import Message
 from solders.pubkey import Pubkey
-from solders.transaction import Transaction
 
 from partner.core import clock
 from partner.edge import access, http, multipart
-from partner.features import links, pinning, presend, txstatus, uploads
+from partner.features import links, pinning, pipeline, uploads
 from partner.features import fees as write_fees
 from partner.edge.access import Principal
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
 from partner.chain import programs as P
 from partner.chain.layouts import Global, LayoutError
-from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, unavailable
-from partner.chain.tx import WriteFees, assemble, check_size, sign, submit
+from partner.chain.rpc import BlockEngine, Rpc, unavailable
+from partner.chain.tx import WriteFees
 from partner.features.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
 from partner.core.errors import ApiError
 from partner.edge.models import LINK, NAME, SYMBOL, Amount, PositiveAmount, PriorityFee, Request, bps_pattern, rule, validate
@@ -81,8 +80,6 @@ __all__ = ["LaunchRules", "RULES", "ROUTE", "LaunchForm", "FirstBuyPlan", "plan_
 
 ROUTE = access.Route(bucket="coin", scope="coin:create")
 BPS = 10_000
-LAUNCH_UNITS = 300_000
-BUY_UNITS = 200_000
 DOCUMENT_FIELDS = ("name", "symbol", "description", "image", "website", "twitter", "telegram")
 CLAMP_LIMITS = ("token_balance", "net_bought", "migration_threshold")
 _DIGITS = re.compile(r"[0-9]{1,5}")  # fullmatch: `$` also matches before "\n"
@@ -417,46 +414,17 @@ def _read_global(chain: Rpc) -> Global:
         raise unavailable("The launchpad's global configuration could not be read.") from exc
 
 
-def _launch_message(creator: Pubkey, mint: Pubkey, form: LaunchForm, uri: str, bypass_fee: int,
-                    blockhash: Hash) -> Message:
-    instructions = list(ix.compute_budget_instructions(form.priority_fee_lamports, LAUNCH_UNITS))
-    instructions.append(ix.create_coin(creator, mint, form.name, form.symbol, uri))
+def _launch_instructions(creator: Pubkey, mint: Pubkey, form: LaunchForm, uri: str,
+                         bypass_fee: int) -> list[Instruction]:
+    """`create_coin`, then the bypass fee to the platform treasury when one is due."""
+    instructions = [ix.create_coin(creator, mint, form.name, form.symbol, uri)]
     if bypass_fee > 0:
         treasury = Pubkey.from_string(get_settings().platform_treasury or "")
         instructions.append(ix.system_transfer(creator, treasury, bypass_fee))
-    return check_size(Message.new_with_blockhash(instructions, creator, blockhash))
+    return instructions
 
 
-def _send_bundle(engine: BlockEngine, txs: list[Transaction], mint: Pubkey) -> str:
-    try:
-        return engine.send_bundle(txs)
-    except RpcError as exc:
-        raise ApiError("tx_failed", f"The block engine rejected the bundle: {exc.message[:200]}") from exc
-    except Ambiguous as exc:
-        raise unavailable("The block engine did not answer after the bundle was sent; it may still land.",
-                          signatures=[str(t.signatures[0]) for t in txs], mint=str(mint),
-                          action="Check the signatures' status before resending.") from exc
-
-
-def _bundle_failed(engine: BlockEngine, bundle_id: str, chain: Rpc, signatures: list[str]) -> bool:
-    """Whether the engine already knows the bundle failed (then nothing of it landed).
-
-    A bundle whose transactions the network already processed (`AlreadyProcessed`: this very
-    bundle was sent before) is reported `Failed` too, although it landed: the transactions'
-    own statuses tell the two apart, so that is never answered as a failure."""
-    try:
-        found = engine.rpc.call("getInflightBundleStatuses", [[bundle_id]])["value"][0] or {}
-    except (ApiError, RpcError, KeyError, IndexError, TypeError):
-        return False
-    if found.get("status") != "Failed":
-        return False
-    try:
-        from solders.signature import Signature
-
-        statuses = chain.signature_statuses([Signature.from_string(s) for s in signatures])
-    except (ApiError, RpcError, KeyError, IndexError, TypeError, ValueError):
-        return True
-    return not all(s is not None and s.get("err") is None for s in statuses)
+_bundle_failed = pipeline.bundle_failed  # the launch's check, by the name its tests use
 
 
 def _metadata(form: LaunchForm, image_uri: str) -> dict[str, str]:
@@ -484,22 +452,21 @@ def _ambiguous(exc: ApiError) -> bool:
 def execute(principal: Principal, form: LaunchForm, chain: Rpc | None = None,
             engine: BlockEngine | None = None) -> dict[str, Any]:
     access.require_delegation(principal)
-    check_fee_ceiling(principal, form)
     user = principal.user
     restrictions = claim_launch(user.user_id, form.name, form.symbol, form.max_bypass_fee_lamports)
-    used = None
     try:
-        if form.staged is not None:  # a staged image: consumed with the launch slot (partner.features.uploads)
-            used = uploads.consume(principal, form.staged)
-            form = dataclasses.replace(form, image=used.image)
-        out = _launch(principal, form, restrictions, chain, engine)
+        with pipeline.Held() as held:
+            used = None
+            if form.staged is not None:  # a staged image: consumed with the launch slot (partner.features.uploads)
+                used = uploads.consume(principal, form.staged)
+                held.add(lambda: uploads.release(used))
+                form = dataclasses.replace(form, image=used.image)
+            out = _launch(principal, form, restrictions, chain, engine, held)
     except ApiError as exc:
         if _ambiguous(exc):  # it may land: the cooldown and the identity count as for a submitted launch
             record_launch(user.user_id, form.name, form.symbol, str(exc.extra.get("mint", "")))
         else:
             release_launch(user.user_id)
-        if not uploads.reached_network(exc):
-            uploads.release(used)
         raise
     except Exception:
         release_launch(user.user_id)
@@ -510,7 +477,7 @@ def execute(principal: Principal, form: LaunchForm, chain: Rpc | None = None,
 
 
 def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, chain: Rpc | None,
-            engine: BlockEngine | None) -> dict[str, Any]:
+            engine: BlockEngine | None, held: pipeline.Held) -> dict[str, Any]:
     user = principal.user
     settings = get_settings()
     chain = chain or Rpc(settings.rpc_url)
@@ -525,37 +492,24 @@ def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, 
     mint_keypair = Keypair()
     mint = mint_keypair.pubkey()
     blockhash, last_valid = chain.latest_blockhash()
-    launch_message = _launch_message(creator, mint, form, metadata.uri, restrictions.bypass_fee_lamports, blockhash)
-    buy_message = None
-    if plan is not None:
-        buy_message = assemble(creator, [plan.instruction(creator, mint, global_config.fee_recipient)],
-                               fees=WriteFees(form.priority_fee_lamports, RULES.bundle_tip_lamports),
-                               blockhash=blockhash, units=BUY_UNITS)
-    launch_tx = sign(launch_message, [signer, KeypairSigner(mint_keypair)])
-    out: dict[str, Any] = {"signature": str(launch_tx.signatures[0]), "mint": str(mint), "status": "submitted",
-                           "metadataUri": metadata.uri, "imageUri": image.uri, "initialBuyPlan": None}
-    if buy_message is None:
-        presend.before_send(principal, presend.Outgoing("coin_create", (out["signature"],), str(mint), str(creator),
-                                                        last_valid))
-        try:
-            submit(chain, launch_tx)
-        except ApiError as exc:
-            if _ambiguous(exc):
-                exc.extra.setdefault("mint", str(mint))  # to reconcile, and the launch record's
-            raise
+    txs = [pipeline.Tx("coin_create",
+                       _launch_instructions(creator, mint, form, metadata.uri, restrictions.bypass_fee_lamports),
+                       [signer, KeypairSigner(mint_keypair)], WriteFees(form.priority_fee_lamports, 0), tip=False)]
+    if plan is not None:  # the first buy: a second transaction, with the block engine's tip
+        txs.append(pipeline.Tx("first_buy", [plan.instruction(creator, mint, global_config.fee_recipient)],
+                               [signer], WriteFees(form.priority_fee_lamports, RULES.bundle_tip_lamports)))
+    write = pipeline.Write("coin_create", str(mint), txs, blockhash, last_valid,
+                           added=[pipeline.Added(lambda: check_fee_ceiling(principal, form))])
+    ambiguous = {"mint": str(mint)}  # to reconcile, and the launch record's
+    if plan is None:
+        delivery: pipeline.Delivery = pipeline.Submit(chain, ambiguous)
     else:
-        assert plan is not None
-        buy_tx = sign(buy_message, [signer])
-        signatures = [str(launch_tx.signatures[0]), str(buy_tx.signatures[0])]
-        engine = engine or BlockEngine(settings.block_engine_url)
-        presend.before_send(principal, presend.Outgoing("coin_create", tuple(signatures), str(mint), str(creator),
-                                                        last_valid))
-        bundle_id = _send_bundle(engine, [launch_tx, buy_tx], mint)
-        txstatus.record_bundle(bundle_id, signatures, last_valid_block_height=last_valid)
-        if _bundle_failed(engine, bundle_id, chain, signatures):
-            raise ApiError("tx_failed", "The launch bundle failed; neither transaction landed.",
-                           mint=str(mint), signatures=signatures, bundleId=bundle_id)
-        out.update(initialBuyPlan=plan.to_json(), signatures=signatures, bundleId=bundle_id)
+        delivery = pipeline.Bundle(engine or BlockEngine(settings.block_engine_url), chain, ambiguous)
+    sent = pipeline.send(principal, write, delivery, held=held)
+    out: dict[str, Any] = {"signature": sent.signature, "mint": str(mint), "status": "submitted",
+                           "metadataUri": metadata.uri, "imageUri": image.uri, "initialBuyPlan": None}
+    if plan is not None:
+        out.update(initialBuyPlan=plan.to_json(), signatures=list(sent.signatures), bundleId=sent.bundle_id)
     return out
 
 

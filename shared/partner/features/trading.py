@@ -1,17 +1,22 @@
 """Trades: buy, buy exact out, sell — on the curve or the pool the curve migrated to.
 
 Order (after admission, design section 2): input (400; explicit mode's bound field included)
--> delegation (403) -> partner fee configuration, the fee ceiling and, where the value is known
-without a quote (buy; buy-exact-out in explicit mode), the per-trade cap and the daily volume
-reserved atomically (400/403) -> chain state: one batched read, the venue (409) and the quote
-(a dust amount: 400 naming it) -> for a quote-valued trade (sell, buy-exact-out in slippage
-mode) the caps now, before any balance -> balances (422) -> build (422 tx_too_large) -> sign
-(502) -> submit (502/422). A reservation is released whenever nothing reached the network.
+-> delegation (403) -> partner fee configuration and, where the value is known without a quote
+(buy; buy-exact-out in explicit mode), the caps: the per-trade cap and the daily volume reserved
+atomically (400/403) -> chain state: one batched read, the venue (409) and the quote -> for a
+quote-valued trade (sell, buy-exact-out in slippage mode) the caps now, before any balance ->
+token balances (422) -> the send pipeline (partner.features.pipeline): build (422 tx_too_large),
+SOL (422 insufficient_sol), then the added refusals, last, so that none pre-empts a spec error
+(issue 25 item 5): a dust amount (400 naming it), the client's fee ceiling (400), the user's own
+limits (403; decided with the caps, in the same reservation) -> sign (502) -> submit (502/422).
+A reservation is released whenever nothing reached the network.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, WithJsonSchema
@@ -22,7 +27,7 @@ from solders.pubkey import Pubkey
 
 from partner.core import clock, observability
 from partner.edge import access
-from partner.features import grantlimits, presend
+from partner.features import grantlimits, pipeline
 from partner.features import fees as write_fees
 from partner.edge.access import Principal
 from partner.chain import curve as curve_math
@@ -31,10 +36,9 @@ from partner.chain import pool_math, unique
 from partner.chain import programs as P
 from partner.chain.rpc import Rpc
 from partner.chain.state import CoinState, read_coin
-from partner.chain.tx import WriteFees, assemble, network_fee, sign, submit
+from partner.chain.tx import WriteFees, sign
 from partner.core.errors import ApiError
 from partner.edge.models import Address, Amount, Field, IntOrString, PositiveAmount, Request, WriteFields
-from partner.core.limits import TRADE_UNITS
 from partner.core.settings import get_settings
 from partner.store import counters
 from partner.store.wallets import SealedWalletSigner
@@ -107,6 +111,9 @@ class Plan:
     value_lamports: int
     partner_fee: int
     spend_lamports: int  # SOL the wallet commits to the venue and the partner fee
+    # the fill of a buy or a sell and the amount's field: a dust amount is refused last (`require_fill`)
+    fill: Fill | None = None
+    amount_field: str = ""
 
 
 def _require_explicit(value: str | None, name: str) -> int:
@@ -256,7 +263,7 @@ def plan_buy(req: BuyRequest, state: CoinState, venue: str, user: Pubkey) -> Pla
     if venue_in <= 0:
         raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.",
                        field="maxSolIn")
-    fill = require_fill(fill_buy(state, venue, venue_in), "maxSolIn")
+    fill = fill_buy(state, venue, venue_in)  # dust: refused after the spec's checks (execute)
     if req.slippage_mode:
         min_out = min_out_bound(fill.tokens, int(req.slippageBps))
     else:
@@ -266,7 +273,7 @@ def plan_buy(req: BuyRequest, state: CoinState, venue: str, user: Pubkey) -> Pla
         instruction = ix.buy(user, state.mint, recipient, venue_in, min_out)
     else:
         instruction = ix.swap(user, state.mint, recipient, False, venue_in, min_out)
-    return Plan(instruction, max_in, partner_fee, max_in)
+    return Plan(instruction, max_in, partner_fee, max_in, fill, "maxSolIn")
 
 
 def plan_buy_exact_out(req: BuyExactOutRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
@@ -291,9 +298,11 @@ def plan_buy_exact_out(req: BuyExactOutRequest, state: CoinState, venue: str, us
 
 
 def plan_sell(req: SellRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
-    """The sell as quoted now; the wallet's tokens are checked after the caps (`require_tokens`)."""
+    """The sell as quoted now; the wallet's tokens are checked after the caps (`require_tokens`), and a
+    dust amount after every spec check (execute)."""
     tokens = int(req.tokensIn)
-    quote = require_fill(fill_sell(state, venue, tokens), "tokensIn").sol
+    fill = fill_sell(state, venue, tokens)
+    quote = fill.sol
     if req.slippage_mode:
         min_out = min_out_bound(quote, int(req.slippageBps))
     else:
@@ -304,7 +313,7 @@ def plan_sell(req: SellRequest, state: CoinState, venue: str, user: Pubkey) -> P
         instruction = ix.sell(user, state.mint, recipient, tokens, min_out)
     else:
         instruction = ix.swap(user, state.mint, recipient, True, tokens, min_out)
-    return Plan(instruction, quote, partner_fee, 0)
+    return Plan(instruction, quote, partner_fee, 0, fill, "tokensIn")
 
 
 def require_tokens(state: CoinState, tokens: int) -> None:
@@ -319,11 +328,9 @@ PLANNERS = {BuyRequest: plan_buy, BuyExactOutRequest: plan_buy_exact_out, SellRe
 KINDS = {BuyRequest: "buy", BuyExactOutRequest: "buy_exact_out", SellRequest: "sell"}
 
 
-def _check_trade_cap(principal: Principal, value: int) -> None:
-    cap = grantlimits.effective(principal.client, principal.grant).max_trade_lamports
-    if value > cap:
-        raise ApiError("trade_cap_exceeded", f"The trade's value {value} exceeds the per-trade limit {cap}.",
-                       maxTradeLamports=str(cap))
+def _trade_cap_exceeded(value: int, cap: int) -> ApiError:
+    return ApiError("trade_cap_exceeded", f"The trade's value {value} exceeds the per-trade limit {cap}.",
+                    maxTradeLamports=str(cap))
 
 
 def _volume_key(client_id: str) -> tuple[str, int]:
@@ -332,23 +339,59 @@ def _volume_key(client_id: str) -> tuple[str, int]:
     return f"VOL#{client_id}#{day}", int(now) + 2 * 86_400
 
 
-def reserve_volume(principal: Principal, value: int) -> list[str]:
-    """Reserve the trade's value on the client's day (its cap) and the grant's day (the
-    effective cap: the user's own limit, else the client's), both or neither."""
-    key, expires = _volume_key(principal.client.client_id)
-    grant_key = grantlimits.grant_volume_key(principal.client.client_id, principal.user.user_id, key.rsplit("#", 1)[1])
-    cap = principal.client.daily_volume_cap_lamports
-    own = grantlimits.effective(principal.client, principal.grant).daily_volume_cap_lamports
+CLIENT_DAY = "The trade would exceed the client's daily volume cap (resets 00:00 UTC)."
+OWN_DAY = "The trade would exceed the daily limit the user set for this app (resets 00:00 UTC)."
+
+
+@dataclass(frozen=True)
+class Reserved:
+    """The caps' outcome for one trade: what gives its reservation back (None: nothing reserved), and
+    the refusal of the user's own limits, answered last (None: within them)."""
+
+    release: Callable[[], None] | None
+    own_refusal: ApiError | None
+
+
+def reserve_caps(principal: Principal, value: int) -> Reserved:
+    """The caps (design section 2, step 7) for a trade of `value` lamports.
+
+    The spec's caps, the client's per-trade cap and daily volume cap, answer here. The user's own
+    limits (issue 20: the lower of theirs and the client's) are added to the spec's: they are decided
+    here, in the same reservation (`counters.reserve_all`: the client's day within its cap first, then
+    the grant's day within the user's), but answered last, as an added check of the send pipeline, so
+    that a spec error of the same request (chain state, balance, the program's) stands."""
+    client = principal.client
+    if value > client.max_trade_lamports:
+        raise _trade_cap_exceeded(value, client.max_trade_lamports)
+    if value <= 0:  # a dust sell's value: nothing to count (and refused as dust, last)
+        return Reserved(None, None)
+    limits = grantlimits.effective(client, principal.grant)
+    key, expires = _volume_key(client.client_id)
+    grant_key = grantlimits.grant_volume_key(client.client_id, principal.user.user_id, key.rsplit("#", 1)[1])
+    cap, own = client.daily_volume_cap_lamports, limits.daily_volume_cap_lamports
+    over_own_trade = _trade_cap_exceeded(value, limits.max_trade_lamports) \
+        if value > limits.max_trade_lamports else None
     refused = counters.reserve_all(value, [(key, cap), (grant_key, own)], expires)
-    if refused is not None:
-        which, spent = refused
-        if which == 0:
-            raise ApiError("daily_cap_exceeded", "The trade would exceed the client's daily volume cap (resets 00:00 UTC).",
-                           dailyVolumeCapLamports=str(cap), spentTodayLamports=str(spent))
-        raise ApiError("daily_cap_exceeded",
-                       "The trade would exceed the daily limit the user set for this app (resets 00:00 UTC).",
-                       dailyVolumeCapLamports=str(own), spentTodayLamports=str(spent))
-    return [key, grant_key]
+    if refused is None:
+        return Reserved(lambda: counters.release_all([key, grant_key], value), over_own_trade)
+    which, spent = refused
+    if which == 0:
+        raise ApiError("daily_cap_exceeded", CLIENT_DAY, dailyVolumeCapLamports=str(cap),
+                       spentTodayLamports=str(spent))
+    # the user's day ran out (the client's, reserved first, had room and was given back): nothing
+    # is held, and the refusal waits for the spec's checks
+    return Reserved(None, over_own_trade or ApiError(
+        "daily_cap_exceeded", OWN_DAY, dailyVolumeCapLamports=str(own), spentTodayLamports=str(spent)))
+
+
+def _hold(held: pipeline.Held, caps: Reserved) -> Reserved:
+    if caps.release is not None:
+        held.add(caps.release)
+    return caps
+
+
+def _refuse(error: ApiError) -> None:
+    raise error
 
 
 def rpc() -> Rpc:
@@ -363,57 +406,52 @@ def _known_value(req: TradeRequest) -> int | None:
     return None
 
 
-def _caps(principal: Principal, value: int) -> tuple[list[str], int]:
-    """Step 7: the per-trade cap, then the daily volume reserved atomically. -> (counters, reserved)."""
-    _check_trade_cap(principal, value)
-    return reserve_volume(principal, value), value
-
-
 def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -> dict[str, str]:
     require_bound(req)
     access.require_delegation(principal)
     client = principal.client
     require_fee_configured(principal, req.fee_bps)
     fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
-    write_fees.check_ceiling(principal, fees.priority_fee_lamports, fees.tip_lamports)
     known_value = _known_value(req)
-    reserved = _caps(principal, known_value) if known_value is not None else None
-    sent = False
-    try:
+    with pipeline.Held() as held:  # the day's volume, given back when nothing reached the network
+        caps = None
+        if known_value is not None:
+            caps = _hold(held, reserve_caps(principal, known_value))
         signer = SealedWalletSigner(principal.user)
         chain = chain or rpc()
         state = read_coin(chain, Pubkey.from_string(req.mint), signer.pubkey)
         venue = state.venue
         plan = PLANNERS[type(req)](req, state, venue, signer.pubkey)  # type: ignore[operator]
-        if reserved is None:  # valued by the quote: the caps before any balance
-            reserved = _caps(principal, plan.value_lamports)
-        if isinstance(req, SellRequest):
+        value = plan.value_lamports if known_value is None else known_value
+        if caps is None:  # valued by the quote: the caps before any balance
+            caps = _hold(held, reserve_caps(principal, value))
+        selling = isinstance(req, SellRequest)
+        if selling:
             require_tokens(state, int(req.tokensIn))
 
         partner = (Pubkey.from_string(client.fee_wallet), plan.partner_fee) \
             if plan.partner_fee and client.fee_wallet else None
-        message = assemble(signer.pubkey, [plan.instruction], fees=fees, blockhash=state.blockhash,
-                           partner_fee=partner, units=TRADE_UNITS, memo=unique.request_memo())
-        required = plan.spend_lamports + network_fee(message, fees) + (0 if state.token_account_exists else ATA_RENT)
-        if isinstance(req, SellRequest):
-            required = network_fee(message, fees) - fees.tip_lamports  # the tip and fee come out of the proceeds
-        if state.wallet_lamports < required:
-            raise ApiError("insufficient_sol", requiredLamports=str(required),
-                           availableLamports=str(state.wallet_lamports))
-
-        tx = sign(message, [signer])
-        presend.before_send(principal, presend.Outgoing(KINDS[type(req)], (str(tx.signatures[0]),), req.mint,
-                                                        str(signer.pubkey), state.last_valid_block_height))
-        signature = submit(chain, tx)
-        sent = True
-    except ApiError as exc:
-        sent = "signature" in exc.extra  # ambiguous: it may land, so it stays counted
-        raise
-    finally:
-        if not sent and reserved is not None:
-            counters.release_all(*reserved)
+        transaction = pipeline.Tx("trade", [plan.instruction], [signer], fees, partner_fee=partner,
+                                  memo=unique.request_memo())
+        # a buy commits its SOL (and the token account's rent the first time); a sell's tip and
+        # fee come out of its proceeds
+        spend = plan.spend_lamports + (0 if state.token_account_exists else ATA_RENT)
+        # the added refusals, after every spec check: dust (the programs refuse it themselves, after
+        # the same checks), the client's fee ceiling, the user's own limits
+        added = []
+        if plan.fill is not None:
+            added.append(pipeline.Added(partial(require_fill, plan.fill, plan.amount_field), program=False))
+        added.append(pipeline.Added(partial(write_fees.check_ceiling, principal, fees.priority_fee_lamports,
+                                            fees.tip_lamports)))
+        if caps.own_refusal is not None:
+            added.append(pipeline.Added(partial(_refuse, caps.own_refusal)))
+        write = pipeline.Write(KINDS[type(req)], req.mint, [transaction], state.blockhash,
+                               state.last_valid_block_height,
+                               funds=pipeline.Funds(state.wallet_lamports, spend, tip_from_proceeds=selling),
+                               added=added)
+        sent = pipeline.send(principal, write, pipeline.Submit(chain), held=held, sign=sign)
     observability.count("Trades", venue=venue, kind=KINDS[type(req)])
-    return {"signature": str(signature), "mint": req.mint, "status": "submitted"}
+    return {"signature": sent.signature, "mint": req.mint, "status": "submitted"}
 
 
 # ------------------------------------------------------------------ quote

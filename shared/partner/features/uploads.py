@@ -27,9 +27,10 @@ declared `contentLength`; then `invalid_image_type`, and `payload_too_large` ove
 
 Consumption: the write consumes the upload (unused, unexpired, this client and user: one
 conditional UpdateItem, so of two concurrent requests exactly one gets it) after delegation and,
-on coins/create, after the creator's launch slot; a request that fails without any transaction
-reaching the network (no `signature` in its answer) gives it back, so the partner can retry with
-the same upload; one whose answer names a signature keeps it used. After a success the staged
+on coins/create, after the creator's launch slot; it is held in the send pipeline's `Held`
+(partner.features.pipeline): a request that fails without any transaction reaching the network
+gives it back, so the partner can retry with the same upload; one that may have sent (its answer
+names a signature) keeps it used. After a success the staged
 object is deleted; the bucket's lifecycle rule deletes what is left after a day.
 """
 
@@ -51,7 +52,7 @@ from partner.edge.multipart import MAX_FILE_BYTES
 from partner.store import uploads as store
 
 __all__ = ["ROUTE", "UploadRequest", "Staged", "Consumed", "create", "load", "consume", "release", "finished",
-           "reached_network", "check_upload_id", "CONTENT_TYPES", "EXPIRES_IN", "FIELD"]
+           "check_upload_id", "CONTENT_TYPES", "EXPIRES_IN", "FIELD"]
 
 logger = observability.logger
 
@@ -194,11 +195,6 @@ def consume(principal: Principal, staged: Staged) -> Consumed:
             store.release(staged.upload_id, owner)
             raise
     return Consumed(staged.upload_id, owner, image)
-
-
-def reached_network(exc: BaseException) -> bool:
-    """Whether a failed write's answer names a transaction (it may have reached the network)."""
-    return isinstance(exc, ApiError) and ("signature" in exc.extra or "signatures" in exc.extra)
 
 
 def release(used: Consumed | None) -> None:

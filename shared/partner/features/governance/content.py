@@ -12,8 +12,7 @@ Order (after admission, design section 2):
    magic bytes (PNG, JPEG, WebP, GIF) else `invalid_image_type`. Added: `imageUploadId` (a staged
    image, partner.features.uploads) in place of the `image` part; both -> `invalid_input`; the upload's
    checks run before the Idempotency-Key claim, and it is consumed after delegation.
-2. delegation (403 `delegation_missing`), then the client's fee ceiling on priorityFeeLamports +
-   tipLamports (400 `invalid_input`, partner.features.fees).
+2. delegation (403 `delegation_missing`).
 3. chain state, one batch (404/422): governance (`governance_not_found`), `governance_finalized`,
    `metadata_not_mutable`, `active_proposal_exists`, `stale_content_revision` (a sent
    `baseContentRevision` behind the chain's), then the current content: name and symbol from
@@ -27,7 +26,9 @@ Order (after admission, design section 2):
    with the changes) when a field that lives in the JSON changed (the program takes a new
    uri only then).
 5. build `create_proposal` (update_content, the changed-field mask, name / symbol / uri as
-   changed), sign, land `processed`.
+   changed); the client's fee ceiling on priorityFeeLamports + tipLamports (400 `invalid_input`,
+   partner.features.fees: an added check, last, so it never pre-empts a spec error); sign, land
+   `processed`. Steps 3's SOL check to 5 are the send pipeline's (partner.features.pipeline).
 
 Response: the governance write response plus `metadataUri` and `imageUri` (the newly pinned
 URIs; the current ones when that part did not change, null when there is none).
@@ -45,7 +46,7 @@ from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
 from partner.edge import access, http, multipart
-from partner.features import links, pinning, presend, uploads
+from partner.features import links, pinning, pipeline, uploads
 from partner.features import fees as write_fees
 from partner.features import cid as cids
 from partner.edge.access import Principal
@@ -56,7 +57,7 @@ from partner.chain import unique
 from partner.chain.layouts import CoinMetadata, Governance, Proposal, decode_owned, token_account_amount
 from partner.chain.rpc import Rpc
 from partner.chain.state import CLOCK_SYSVAR
-from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
+from partner.chain.tx import WriteFees
 from partner.features.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
 from partner.core.errors import ApiError
 from partner.edge.models import LINK, NAME, SYMBOL, Address, Amount, PositiveAmount, WriteFields, validate
@@ -69,7 +70,6 @@ __all__ = ["UpdateContentForm", "parse_form", "detect_image", "normalize_name", 
 
 ROUTE = access.Route(bucket="governance", scope="governance:propose")
 DOCUMENT_FIELDS = ("name", "symbol", "description", "image", "website", "twitter", "telegram")
-PROPOSAL_UNITS = 200_000
 ATA_RENT = P.rent_exempt_minimum(165)
 PROPOSAL_RENT = P.rent_exempt_minimum(Proposal.SIZE)
 CAT_TIMEOUT = 10.0
@@ -261,22 +261,19 @@ def _check_governance(form: UpdateContentForm, state: ChainState) -> None:
 
 def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = None) -> dict[str, Any]:
     access.require_delegation(principal)
-    write_fees.check_ceiling(principal, form.priority_fee_lamports, form.tip_lamports)
     if form.staged is None:
         return _execute(principal, form, chain)
     # a staged image: consumed here, given back when nothing reached the network (partner.features.uploads)
-    used = uploads.consume(principal, form.staged)
-    try:
-        out = _execute(principal, dataclasses.replace(form, image=used.image), chain)
-    except ApiError as exc:
-        if not uploads.reached_network(exc):
-            uploads.release(used)
-        raise
+    with pipeline.Held() as held:
+        used = uploads.consume(principal, form.staged)
+        held.add(lambda: uploads.release(used))
+        out = _execute(principal, dataclasses.replace(form, image=used.image), chain, held)
     uploads.finished(used)
     return out
 
 
-def _execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None) -> dict[str, Any]:
+def _execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None,
+             held: pipeline.Held | None = None) -> dict[str, Any]:
     signer = SealedWalletSigner(principal.user)
     chain = chain or Rpc(get_settings().rpc_url)
     mint = Pubkey.from_string(form.mint)
@@ -290,48 +287,47 @@ def _execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None) -
     gov = state.governance
     fees = WriteFees(form.priority_fee_lamports, form.tip_lamports)
     index = gov.next_proposal_index
-
     memo = unique.request_memo()
 
-    def build(uri: str | None):
+    def proposal(uri: str | None) -> pipeline.Tx:
         instruction = ix.propose_update_content(
             signer.pubkey, mint, index, base_content_revision=gov.content_revision,
             changed_fields=tuple(changes), name=changes.get("name"), symbol=changes.get("symbol"), uri=uri,
             vote_duration_seconds=form.vote_duration_seconds)
-        return assemble(signer.pubkey, [instruction], fees=fees, blockhash=state.blockhash, units=PROPOSAL_UNITS,
-                        memo=memo)
+        return pipeline.Tx("propose_update_content", [instruction], [signer], fees, memo=memo)
 
     uri_change = any(f in changes for f in GM.URI_FIELDS)
     placeholder = "ipfs://" + cids.cid_v0(b"") if uri_change else None
-    message = build(placeholder)  # size and SOL checks before anything is pinned
-    vault_exists = False  # a fresh proposal's vault never exists
-    required = PROPOSAL_RENT + (0 if vault_exists else ATA_RENT) + network_fee(message, fees)
-    if state.wallet_lamports < required:
-        raise ApiError("insufficient_sol", requiredLamports=str(required),
-                       availableLamports=str(state.wallet_lamports))
+    uris = {"image": current["image"] or None, "metadata": state.metadata.uri or None}
 
-    image_uri = current["image"] or None
-    metadata_uri = state.metadata.uri or None
-    if "image" in changes and form.image is not None:
-        image_uri = pinning.pin_bytes(form.image.data, f"image.{form.image.extension}", form.image.content_type).uri
-    if uri_change:
+    def pin() -> list[pipeline.Tx] | None:
+        """After the size and SOL checks, so nothing is pinned for a proposal they refuse."""
+        if "image" in changes and form.image is not None:
+            uris["image"] = pinning.pin_bytes(form.image.data, f"image.{form.image.extension}",
+                                              form.image.content_type).uri
+        if not uri_change:
+            return None
         merged = {**current, **changes}
-        merged["image"] = image_uri or ""
-        metadata_uri = pinning.pin_json({name: merged[name] for name in DOCUMENT_FIELDS}).uri
-        message = build(metadata_uri)
+        merged["image"] = uris["image"] or ""
+        uris["metadata"] = pinning.pin_json({name: merged[name] for name in DOCUMENT_FIELDS}).uri
+        return [proposal(uris["metadata"])]
 
-    tx = sign(message, [signer])
-    presend.before_send(principal, presend.Outgoing("propose_update_content", (str(tx.signatures[0]),), form.mint,
-                                                    str(signer.pubkey), state.last_valid_block_height))
-    signature = land_processed(chain, tx, state.last_valid_block_height)
+    vault_exists = False  # a fresh proposal's vault never exists
+    write = pipeline.Write("propose_update_content", form.mint, [proposal(placeholder)], state.blockhash,
+                           state.last_valid_block_height,
+                           funds=pipeline.Funds(state.wallet_lamports,
+                                                PROPOSAL_RENT + (0 if vault_exists else ATA_RENT)),
+                           finish=pin, added=[pipeline.Added(lambda: write_fees.check_ceiling(
+                               principal, form.priority_fee_lamports, form.tip_lamports))])
+    sent = pipeline.send(principal, write, pipeline.Processed(chain), held=held)
     return {
-        "signature": str(signature),
+        "signature": sent.signature,
         "status": "processed",
         "mint": form.mint,
         "governance": str(state.governance_key),
         "proposal": str(P.proposal_pda(state.governance_key, index)[0]),
-        "metadataUri": metadata_uri,
-        "imageUri": image_uri,
+        "metadataUri": uris["metadata"],
+        "imageUri": uris["image"],
     }
 
 

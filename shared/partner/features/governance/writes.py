@@ -1,13 +1,14 @@
 """Governance writes: votes, cancel, withdraw, settle, proposals, finalize-expired, bond withdraw.
 
-Order (after admission): input (400) -> delegation (403) -> the client's fee ceiling on
-priorityFeeLamports + tipLamports (400, partner.features.fees) -> chain state, read in one
+Order (after admission): input (400) -> delegation (403) -> chain state, read in one
 batched RPC round trip (two for the proposal-keyed endpoints: the mint and governance
 are only known once the proposal is read) -> the program's own checks, mirrored in the
 program's order so the spec's code comes back before anything is built or spent
 (404 governance_not_found, else 422) and the API-only rule that a vote locks at least
-`minLockAmount` (design section 6) -> SOL for fees and rent (422 insufficient_sol) ->
-build (compute budget + tip; 422 tx_too_large) -> sign (502) -> land, waiting for
+`minLockAmount` (design section 6) -> the send pipeline (partner.features.pipeline): build
+(compute budget + tip; 422 tx_too_large), SOL for fees and rent (422 insufficient_sol), the
+client's fee ceiling on priorityFeeLamports + tipLamports (400, partner.features.fees; an added
+check, last, so it never pre-empts a spec error) -> sign (502) -> land, waiting for
 `processed` (design section 5: 422 tx_expired / the mapped program error / 502 with the
 signature). The program stays the backstop: a state change between the read and landing
 fails on-chain with its mapped code.
@@ -21,12 +22,11 @@ from typing import Literal
 
 from solders.hash import Hash
 from solders.instruction import Instruction
-from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 
 from partner.edge import access
-from partner.features import fees as write_fees, presend
+from partner.features import fees as write_fees, pipeline
 from partner.edge.access import Principal
 from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
@@ -34,14 +34,13 @@ from partner.chain import programs as P
 from partner.chain import unique
 from partner.chain.layouts import Governance, LayoutError, Proposal, VoteReceipt, token_account_amount
 from partner.chain.rpc import AccountData, Rpc
-from partner.chain.tx import WriteFees, assemble, land_processed, network_fee, sign
+from partner.chain.tx import WriteFees
 from partner.core.errors import ApiError
 from partner.edge.models import Address, PositiveAmount, WriteFields
 from partner.core.settings import get_settings
 from partner.store.wallets import SealedWalletSigner
 
 TOKEN_ACCOUNT_SIZE = 165
-GOVERNANCE_UNITS = 200_000
 
 
 # ------------------------------------------------------------------ request models
@@ -229,15 +228,12 @@ def read_governance(chain: Rpc, mint: Pubkey, wallet: Pubkey) -> GovernanceState
 def _land(principal: Principal, kind: str, mint: Pubkey, chain: Rpc, signer: SealedWalletSigner,
           instruction: Instruction, req: WriteFields, snap: Snapshot, wallet_lamports: int, rent: int = 0) -> str:
     fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
-    message: Message = assemble(signer.pubkey, [instruction], fees=fees, blockhash=snap.blockhash,
-                                units=GOVERNANCE_UNITS, memo=unique.request_memo())
-    required = network_fee(message, fees) + rent
-    if wallet_lamports < required:
-        raise ApiError("insufficient_sol", requiredLamports=str(required), availableLamports=str(wallet_lamports))
-    tx = sign(message, [signer])
-    presend.before_send(principal, presend.Outgoing(kind, (str(tx.signatures[0]),), str(mint), str(signer.pubkey),
-                                                    snap.last_valid_block_height))
-    return str(land_processed(chain, tx, snap.last_valid_block_height))
+    transaction = pipeline.Tx("governance", [instruction], [signer], fees, memo=unique.request_memo())
+    ceiling = pipeline.Added(lambda: write_fees.check_ceiling(principal, fees.priority_fee_lamports,
+                                                              fees.tip_lamports))
+    write = pipeline.Write(kind, str(mint), [transaction], snap.blockhash, snap.last_valid_block_height,
+                           funds=pipeline.Funds(wallet_lamports, rent), added=[ceiling])
+    return pipeline.send(principal, write, pipeline.Processed(chain)).signature
 
 
 def _response(signature: str, mint: Pubkey, governance: Pubkey, proposal: Pubkey | None = None) -> dict[str, str]:
@@ -248,9 +244,9 @@ def _response(signature: str, mint: Pubkey, governance: Pubkey, proposal: Pubkey
 
 
 def _start(principal: Principal, req: WriteFields, chain: Rpc | None) -> tuple[SealedWalletSigner, Rpc]:
-    """Delegation (403), then the client's fee ceiling (400), before anything is read."""
+    """Delegation (403), before anything is read. (The client's fee ceiling is an added check of the
+    send pipeline: after every spec check, so it never pre-empts one.)"""
     access.require_delegation(principal)
-    write_fees.check_ceiling(principal, int(req.priorityFeeLamports), int(req.tipLamports))
     return SealedWalletSigner(principal.user), chain or rpc()
 
 

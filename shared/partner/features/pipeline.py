@@ -1,0 +1,336 @@
+"""The one send pipeline of every partner write (trades, governance writes, update-content, coin create).
+
+A write does its own checks (input, delegation, caps, chain state: design section 2, steps 5-8),
+then hands what it will send to `send`, which runs the rest, always in this order:
+
+1. assemble each transaction: SetComputeUnitLimit (`compute_unit_limit`, the one place the limit
+   is chosen) + SetComputeUnitPrice from `priorityFeeLamports`, the program instructions, the
+   optional partner fee transfer, the tip transfer, the request's memo; over 1232 bytes -> 422
+   tx_too_large;
+2. fee and balance: the payer's lamports against the write's spend and the network fee (signatures,
+   priority fee, tip) -> 422 insufficient_sol;
+3. `finish` (optional): the last step before signing that may still refuse or change the
+   transactions (update-content pins its content here, only once the checks above passed);
+   then the write's `Added` checks: the refusals the API adds to the spec's (a dust amount, the
+   client's fee ceiling, the user's own limits). They run after every check of the spec's (the
+   write's own, then size, balance and pinning here), so none pre-empts a spec error; one that
+   refuses also yields to the program: the transaction is simulated first, and if the program
+   would refuse it, the program's error (the spec's, as the send would have answered) stands;
+4. sign each transaction with its signers (502 wallet_sign_failed);
+5. record: `presend.before_send` makes the signature(s) durable on the Idempotency-Key claim and in
+   the transaction record before the first byte goes out;
+6. submit, as the write's `Delivery` says: `Submit` (sendTransaction with preflight: `submitted`),
+   `Processed` (submit, then wait for `processed`), or `Bundle` (the block engine, all-or-nothing).
+
+What a write holds before it sends (a day's volume reserved, a staged upload consumed) goes in a
+`Held`: given back when the write fails with nothing sent, kept once something may be in flight.
+An answer that names a signature (a timeout after sending, a transaction that landed with an error)
+means it may have reached the network; an error that names none (a preflight failure, a refused
+bundle) means it did not.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from solders.hash import Hash
+from solders.instruction import Instruction
+from solders.message import Message
+from solders.pubkey import Pubkey
+from solders.signature import Signature
+from solders.transaction import Transaction
+
+from partner.chain import tx as T
+from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, unavailable
+from partner.core.errors import ApiError
+from partner.core.limits import TRADE_UNITS
+from partner.edge.access import Principal
+from partner.features import presend, txstatus
+from partner.store.wallets import Signer
+
+# ------------------------------------------------------------------ compute units
+
+# The compute-unit limit each kind of transaction sets, by its purpose (`Tx.purpose`). Today these
+# are fixed figures (what each write set before the pipeline); issue 24 item 8 puts measured units
+# plus a stated margin here. Nothing else builds a SetComputeUnitLimit for a write.
+UNIT_LIMITS: dict[str, int] = {
+    "trade": TRADE_UNITS,
+    "governance": 200_000,
+    "propose_update_content": 200_000,
+    "coin_create": 300_000,
+    "first_buy": 200_000,
+}
+
+
+def compute_unit_limit(tx: Tx) -> int:
+    """The SetComputeUnitLimit of `tx`: the seam where measured figures go. SetComputeUnitPrice
+    spreads `priorityFeeLamports` over this limit; the fee estimate (`fees.from_samples`) prices a
+    trade at `limits.TRADE_UNITS`, the "trade" figure here, so the two move together."""
+    return UNIT_LIMITS[tx.purpose]
+
+
+# ------------------------------------------------------------------ what a write sends
+
+
+@dataclass(frozen=True)
+class Tx:
+    """One transaction of a write, before assembly."""
+
+    purpose: str  # a key of UNIT_LIMITS
+    instructions: Sequence[Instruction]  # the program's, in order
+    signers: Sequence[Signer]  # the fee payer first
+    fees: T.WriteFees
+    partner_fee: tuple[Pubkey, int] | None = None
+    tip: bool = True  # a transfer of `fees.tip_lamports` to a tip account (a launch's own transaction has none)
+    memo: Instruction | None = None  # the request's unique memo (partner.chain.unique), last
+
+    @property
+    def payer(self) -> Pubkey:
+        return self.signers[0].pubkey
+
+
+@dataclass(frozen=True)
+class Funds:
+    """What the payer must hold: `spend` (lamports the write moves besides the network fee: the
+    venue's SOL, rent) plus each transaction's network fee; a sell's tip comes out of its proceeds."""
+
+    available: int
+    spend: int = 0
+    tip_from_proceeds: bool = False
+
+
+@dataclass(frozen=True)
+class Added:
+    """A check the API adds to the spec's; raises its ApiError to refuse (module docstring, step 3).
+    `program=False` when the refusal is the program's own answer, already in the program's order
+    (a dust amount: the programs refuse a trade that moves nothing with `invalid_input` themselves)."""
+
+    check: Callable[[], None]
+    program: bool = True
+
+
+@dataclass(frozen=True)
+class Write:
+    kind: str  # the transaction record's kind (partner.store.txrecords.KINDS)
+    mint: str | None
+    txs: Sequence[Tx]  # one, or a bundle's in order
+    blockhash: Hash
+    last_valid_block_height: int
+    funds: Funds | None = None  # None: no balance check (a launch: the program's own)
+    # after the checks, before signing: the transactions to send instead (None: as they are)
+    finish: Callable[[], Sequence[Tx] | None] | None = None
+    added: Sequence[Added] = ()  # in order, after finish
+
+
+@dataclass(frozen=True)
+class Sent:
+    signatures: tuple[str, ...]
+    bundle_id: str | None = None
+
+    @property
+    def signature(self) -> str:
+        return self.signatures[0]
+
+
+# ------------------------------------------------------------------ holds
+
+
+class Held:
+    """What a write holds until it sends: `with Held() as held: held.add(release) ... send(..., held=held)`.
+
+    Leaving the block with an exception gives everything back (last first) unless the send had
+    started and did not end in a refusal that names no signature: then it may be in flight and
+    stays held (a day's volume stays counted, a staged upload stays used)."""
+
+    def __init__(self) -> None:
+        self._releases: list[Callable[[], None]] = []
+        self.in_flight = False
+
+    def add(self, release: Callable[[], None]) -> None:
+        self._releases.append(release)
+
+    def __enter__(self) -> Held:
+        return self
+
+    def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> None:
+        if exc is not None and not self.in_flight:
+            while self._releases:
+                self._releases.pop()()
+
+
+def names_a_signature(exc: BaseException) -> bool:
+    """Whether an error answers with the transaction(s) it sent: they may have reached the network."""
+    return isinstance(exc, ApiError) and ("signature" in exc.extra or "signatures" in exc.extra)
+
+
+# ------------------------------------------------------------------ delivery
+
+
+class Delivery:
+    """How the signed transactions go out. `send` returns the bundle id (or None)."""
+
+    chain: Rpc  # the node that simulates (and, but for a bundle, takes) the transactions
+
+    def send(self, txs: list[Transaction], last_valid_block_height: int) -> str | None:  # pragma: no cover
+        raise NotImplementedError
+
+
+@dataclass
+class Submit(Delivery):
+    """sendTransaction with preflight (trades, coin create without a first buy): `submitted`.
+    `ambiguous`: fields a timeout after sending answers besides the signature (a launch's `mint`)."""
+
+    chain: Rpc
+    ambiguous: dict[str, str] = field(default_factory=dict)
+
+    def send(self, txs: list[Transaction], last_valid_block_height: int) -> str | None:
+        (tx,) = txs
+        try:
+            T.submit(self.chain, tx)
+        except ApiError as exc:
+            if names_a_signature(exc):
+                for name, value in self.ambiguous.items():
+                    exc.extra.setdefault(name, value)
+            raise
+        return None
+
+
+@dataclass
+class Processed(Delivery):
+    """Submit, then wait (bounded) for `processed` (governance writes; design section 5)."""
+
+    chain: Rpc
+
+    def send(self, txs: list[Transaction], last_valid_block_height: int) -> str | None:
+        (tx,) = txs
+        T.land_processed(self.chain, tx, last_valid_block_height)
+        return None
+
+
+@dataclass
+class Bundle(Delivery):
+    """One all-or-nothing bundle to the block engine (a launch with its first buy). The bundle is
+    recorded for the status endpoint; one the engine already reports `Failed` answers 422 tx_failed
+    (nothing of it landed)."""
+
+    engine: BlockEngine
+    chain: Rpc
+    ambiguous: dict[str, str] = field(default_factory=dict)
+
+    def send(self, txs: list[Transaction], last_valid_block_height: int) -> str | None:
+        signatures = [str(t.signatures[0]) for t in txs]
+        try:
+            bundle_id = self.engine.send_bundle(txs)
+        except RpcError as exc:
+            raise ApiError("tx_failed", f"The block engine rejected the bundle: {exc.message[:200]}") from exc
+        except Ambiguous as exc:
+            raise unavailable("The block engine did not answer after the bundle was sent; it may still land.",
+                              signatures=signatures, **self.ambiguous,
+                              action="Check the signatures' status before resending.") from exc
+        txstatus.record_bundle(bundle_id, signatures, last_valid_block_height=last_valid_block_height)
+        if bundle_failed(self.engine, bundle_id, self.chain, signatures):
+            raise ApiError("tx_failed", "The launch bundle failed; neither transaction landed.",
+                           **self.ambiguous, signatures=signatures, bundleId=bundle_id)
+        return bundle_id
+
+
+def bundle_failed(engine: BlockEngine, bundle_id: str, chain: Rpc, signatures: list[str]) -> bool:
+    """Whether the engine already knows the bundle failed (then nothing of it landed).
+
+    A bundle whose transactions the network already processed (`AlreadyProcessed`: this very
+    bundle was sent before) is reported `Failed` too, although it landed: the transactions'
+    own statuses tell the two apart, so that is never answered as a failure."""
+    try:
+        found = engine.rpc.call("getInflightBundleStatuses", [[bundle_id]])["value"][0] or {}
+    except (ApiError, RpcError, KeyError, IndexError, TypeError):
+        return False
+    if found.get("status") != "Failed":
+        return False
+    try:
+        statuses = chain.signature_statuses([Signature.from_string(s) for s in signatures])
+    except (ApiError, RpcError, KeyError, IndexError, TypeError, ValueError):
+        return True
+    return not all(s is not None and s.get("err") is None for s in statuses)
+
+
+# ------------------------------------------------------------------ the pipeline
+
+
+def assemble(tx: Tx, blockhash: Hash) -> Message:
+    """Step 1 for one transaction (422 tx_too_large over 1232 bytes)."""
+    return T.assemble(tx.payer, tx.instructions, fees=tx.fees, blockhash=blockhash, partner_fee=tx.partner_fee,
+                      units=compute_unit_limit(tx), memo=tx.memo, tip=tx.tip)
+
+
+def required_lamports(funds: Funds, txs: Sequence[Tx], messages: Sequence[Message]) -> int:
+    required = funds.spend + sum(T.network_fee(m, t.fees) for t, m in zip(txs, messages, strict=True))
+    if funds.tip_from_proceeds:
+        required -= sum(t.fees.tip_lamports for t in txs if t.tip)
+    return required
+
+
+def check_funds(funds: Funds, txs: Sequence[Tx], messages: Sequence[Message]) -> None:
+    """Step 2: 422 insufficient_sol when the payer cannot cover the write."""
+    required = required_lamports(funds, txs, messages)
+    if funds.available < required:
+        raise ApiError("insufficient_sol", requiredLamports=str(required), availableLamports=str(funds.available))
+
+
+def program_answer(chain: Rpc, message: Message) -> ApiError | None:
+    """What the network would answer `message` now, as the spec's error (the mapping a preflight
+    failure gets): simulateTransaction of the unsigned transaction (sigVerify false, so nothing is
+    signed for a write that may be refused); None when it would succeed or the node cannot tell."""
+    encoded = base64.b64encode(bytes(Transaction.new_unsigned(message))).decode()
+    try:
+        result = chain.call("simulateTransaction", [encoded, {"encoding": "base64", "sigVerify": False,
+                                                              "commitment": "processed"}])
+        err = result["value"].get("err")
+    except (ApiError, RpcError, KeyError, TypeError, AttributeError):
+        return None
+    return None if err is None else T.map_failure(err, message)
+
+
+def run_added(write: Write, delivery: Delivery, messages: Sequence[Message]) -> None:
+    """The write's added checks (step 3). A refusal yields to the program's own answer, if any (for a
+    bundle: its first transaction's, the one that stands alone)."""
+    for added in write.added:
+        try:
+            added.check()
+        except ApiError as refusal:
+            answer = program_answer(delivery.chain, messages[0]) if added.program else None
+            if answer is not None:
+                raise answer from refusal
+            raise
+
+
+def send(principal: Principal, write: Write, delivery: Delivery, *, held: Held | None = None,
+         sign: Callable[[Message, Sequence[Signer]], Transaction] = T.sign) -> Sent:
+    """Assemble, check the funds, finish, sign, record and submit `write` (module docstring).
+
+    `sign`: the signing step (the writes pass their own name for it, so a test can stop one there)."""
+    txs = list(write.txs)
+    messages = [assemble(t, write.blockhash) for t in txs]
+    if write.funds is not None:
+        check_funds(write.funds, txs, messages)
+    if write.finish is not None:
+        final = write.finish()
+        if final is not None:
+            txs = list(final)
+            messages = [assemble(t, write.blockhash) for t in txs]
+    run_added(write, delivery, messages)
+    signed = [sign(m, t.signers) for t, m in zip(txs, messages, strict=True)]
+    signatures = tuple(str(s.signatures[0]) for s in signed)
+    presend.before_send(principal, presend.Outgoing(write.kind, signatures, write.mint, str(txs[0].payer),
+                                                    write.last_valid_block_height))
+    if held is not None:
+        held.in_flight = True
+    try:
+        bundle_id = delivery.send(signed, write.last_valid_block_height)
+    except ApiError as exc:
+        if held is not None and not names_a_signature(exc):
+            held.in_flight = False  # refused outright: nothing of it reached the network
+        raise
+    return Sent(signatures, bundle_id)

@@ -1,0 +1,346 @@
+"""partner.features.pipeline: the one send pipeline of every write, with fakes for the chain, the
+record step and the signer's service.
+
+Its order (assemble -> fee and balance check -> finish -> added checks -> sign -> record -> submit),
+what a write holds being given back only when nothing was sent, an ambiguous send keeping its
+signature, the compute-unit seam, and an added refusal yielding to the program's own error.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+from solders.hash import Hash
+from solders.instruction import AccountMeta, Instruction
+from solders.keypair import Keypair
+from solders.pubkey import Pubkey
+
+from partner.chain import tx as T
+from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, RpcError
+from partner.core.errors import ApiError
+from partner.features import pipeline, presend
+from partner.store.wallets import KeypairSigner
+
+PAYER = KeypairSigner(Keypair())
+BLOCKHASH = Hash.new_unique()
+PROGRAM = Pubkey.new_unique()
+COMPUTE_BUDGET = Pubkey.from_string("ComputeBudget111111111111111111111111111111")
+FEES = T.WriteFees(priority_fee_lamports=10_000, tip_lamports=1_000_000)
+NETWORK_FEE = T.BASE_FEE_PER_SIGNATURE + FEES.priority_fee_lamports + FEES.tip_lamports
+
+
+def program_ix(size: int = 3) -> Instruction:
+    return Instruction(PROGRAM, b"\x01" * size, [AccountMeta(PAYER.pubkey, True, True)])
+
+
+def trade_tx(**kwargs) -> pipeline.Tx:
+    return pipeline.Tx("trade", [program_ix()], [PAYER], FEES, **kwargs)
+
+
+def write(txs=None, funds=pipeline.Funds(10**9), **kwargs) -> pipeline.Write:
+    return pipeline.Write("buy", str(Pubkey.new_unique()), txs or [trade_tx()], BLOCKHASH, 1_000, funds=funds,
+                          **kwargs)
+
+
+class Log:
+    """Every step the pipeline took, in order, with what it took it with."""
+
+    def __init__(self) -> None:
+        self.steps: list[str] = []
+        self.recorded: list[presend.Outgoing] = []
+        self.sent: list[list] = []
+
+    def sign(self, message, signers):
+        self.steps.append("sign")
+        return T.sign(message, signers)
+
+    def record(self, principal, outgoing) -> None:
+        self.steps.append("record")
+        self.recorded.append(outgoing)
+
+
+@pytest.fixture
+def log(monkeypatch) -> Log:
+    log = Log()
+    monkeypatch.setattr(presend, "before_send", log.record)
+    return log
+
+
+class FakeDelivery(pipeline.Delivery):
+    def __init__(self, log: Log, error: BaseException | None = None) -> None:
+        self.log, self.error = log, error
+
+    def send(self, txs, last_valid_block_height):
+        self.log.steps.append("submit")
+        self.log.sent.append(txs)
+        if self.error is not None:
+            raise self.error
+        return None
+
+
+class FakeRpc:
+    """sendTransaction only: answers as told."""
+
+    def __init__(self, error: BaseException | None = None) -> None:
+        self.error = error
+        self.sent: list = []
+
+    def send_transaction(self, tx, *, skip_preflight: bool = False):
+        self.sent.append(tx)
+        if self.error is not None:
+            raise self.error
+        return tx.signatures[0]
+
+
+def run(log: Log, w: pipeline.Write, delivery=None, held=None) -> pipeline.Sent:
+    return pipeline.send(None, w, delivery or FakeDelivery(log), held=held, sign=log.sign)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ order
+
+
+def test_the_steps_run_in_order_and_what_is_sent_is_what_was_recorded(log):
+    def finish():
+        log.steps.append("finish")
+        return None
+
+    sent = run(log, write(finish=finish))
+    assert log.steps == ["finish", "sign", "record", "submit"]
+    (outgoing,) = log.recorded
+    (signed,) = log.sent[0]
+    assert sent.signatures == outgoing.signatures == (str(signed.signatures[0]),)
+    assert (outgoing.kind, outgoing.wallet, outgoing.last_valid_block_height) == ("buy", str(PAYER.pubkey), 1_000)
+    assert signed.verify_with_results() == [True]
+
+
+def test_a_transaction_too_large_is_refused_before_the_balance(log):
+    """Assembly (tx_too_large) comes before the fee and balance check (insufficient_sol)."""
+    huge = pipeline.Tx("trade", [program_ix(1300)], [PAYER], FEES)
+    with pytest.raises(ApiError) as caught:
+        run(log, write([huge], funds=pipeline.Funds(0)))
+    assert caught.value.code == "tx_too_large"
+    assert log.steps == []
+
+
+def test_the_balance_is_checked_before_finish_sign_record_and_submit(log):
+    finished = []
+    w = write(funds=pipeline.Funds(NETWORK_FEE + 99, spend=100), finish=lambda: finished.append(1))
+    with pytest.raises(ApiError) as caught:
+        run(log, w)
+    assert caught.value.code == "insufficient_sol"
+    assert caught.value.extra == {"requiredLamports": str(NETWORK_FEE + 100),
+                                  "availableLamports": str(NETWORK_FEE + 99)}
+    assert finished == [] and log.steps == []
+    run(log, write(funds=pipeline.Funds(NETWORK_FEE + 100, spend=100)))  # exactly enough
+    assert log.steps == ["sign", "record", "submit"]
+
+
+def test_a_sells_tip_comes_out_of_its_proceeds(log):
+    w = write(funds=pipeline.Funds(NETWORK_FEE - FEES.tip_lamports - 1, tip_from_proceeds=True))
+    with pytest.raises(ApiError) as caught:
+        run(log, w)
+    assert caught.value.extra["requiredLamports"] == str(NETWORK_FEE - FEES.tip_lamports)
+
+
+def test_finish_replaces_the_transactions_before_signing(log):
+    memo = Instruction(Pubkey.new_unique(), b"memo", [])
+    sent = run(log, write(finish=lambda: [trade_tx(memo=memo)]))
+    (signed,) = log.sent[0]
+    keys = signed.message.account_keys
+    assert bytes(signed.message.instructions[-1].data) == b"memo"
+    assert keys[signed.message.instructions[-1].program_id_index] == memo.program_id
+    assert sent.signature == str(signed.signatures[0])
+
+
+# ------------------------------------------------------------------ what a write holds
+
+
+def test_a_hold_is_given_back_when_nothing_was_sent(log):
+    released: list[str] = []
+    with pytest.raises(ApiError), pipeline.Held() as held:
+        held.add(lambda: released.append("volume"))
+        held.add(lambda: released.append("upload"))
+        run(log, write(funds=pipeline.Funds(0)), held=held)
+    assert released == ["upload", "volume"]  # last first
+    assert log.recorded == []
+
+
+def test_a_hold_is_given_back_when_signing_or_recording_fails(log, monkeypatch):
+    released: list[int] = []
+
+    def refuse(*args):
+        raise ApiError("wallet_sign_failed")
+
+    with pytest.raises(ApiError), pipeline.Held() as held:
+        held.add(lambda: released.append(1))
+        pipeline.send(None, write(), FakeDelivery(log), held=held, sign=refuse)  # type: ignore[arg-type]
+    assert released == [1] and log.steps == []
+
+    def record_fails(principal, outgoing):
+        raise RuntimeError("the transaction record could not be written")
+
+    monkeypatch.setattr(presend, "before_send", record_fails)
+    with pytest.raises(RuntimeError), pipeline.Held() as held:
+        held.add(lambda: released.append(2))
+        run(log, write(), held=held)
+    assert released == [1, 2] and "submit" not in log.steps
+
+
+def test_a_send_refused_outright_gives_the_hold_back(log):
+    """A preflight failure names no signature: nothing reached the network."""
+    released: list[int] = []
+    chain = FakeRpc(RpcError(PREFLIGHT_FAILURE, "Transaction simulation failed",
+                             {"err": {"InstructionError": [2, {"Custom": 6000}]}, "logs": []}))
+    with pytest.raises(ApiError) as caught, pipeline.Held() as held:
+        held.add(lambda: released.append(1))
+        run(log, write(), pipeline.Submit(chain), held=held)  # type: ignore[arg-type]
+    assert "signature" not in caught.value.extra
+    assert released == [1]
+    assert len(log.recorded) == 1 and len(chain.sent) == 1  # recorded, sent, refused
+
+
+def test_an_ambiguous_send_keeps_its_signature_and_the_hold(log):
+    released: list[int] = []
+    chain = FakeRpc(Ambiguous("read timeout"))
+    with pytest.raises(ApiError) as caught, pipeline.Held() as held:
+        held.add(lambda: released.append(1))
+        run(log, write(), pipeline.Submit(chain, {"mint": "M"}), held=held)  # type: ignore[arg-type]
+    error = caught.value
+    assert error.code == "rpc_unavailable" and error.status == 502
+    (outgoing,) = log.recorded
+    assert error.extra["signature"] == outgoing.signatures[0] == str(chain.sent[0].signatures[0])
+    assert error.extra["mint"] == "M"
+    assert released == []  # it may land: the volume stays counted
+
+
+def test_an_unexpected_failure_while_sending_keeps_the_hold(log):
+    released: list[int] = []
+    with pytest.raises(RuntimeError), pipeline.Held() as held:
+        held.add(lambda: released.append(1))
+        run(log, write(), FakeDelivery(log, RuntimeError("connection reset mid-send")), held=held)
+    assert released == []
+
+
+def test_a_success_keeps_the_hold(log):
+    released: list[int] = []
+    with pipeline.Held() as held:
+        held.add(lambda: released.append(1))
+        run(log, write(), held=held)
+    assert released == []
+
+
+# ------------------------------------------------------------------ assembly and the compute-unit seam
+
+
+SYSTEM = Pubkey.from_string("11111111111111111111111111111111")
+
+
+def programs(message) -> list[Pubkey]:
+    return [message.account_keys[i.program_id_index] for i in message.instructions]
+
+
+def unit_limit(message) -> int:
+    for i in message.instructions:
+        if message.account_keys[i.program_id_index] == COMPUTE_BUDGET and bytes(i.data)[0] == 2:
+            return struct.unpack("<I", bytes(i.data)[1:5])[0]
+    raise AssertionError("no SetComputeUnitLimit")
+
+
+@pytest.mark.parametrize("purpose", sorted(pipeline.UNIT_LIMITS))
+def test_every_transaction_takes_its_compute_unit_limit_from_the_one_seam(log, purpose, monkeypatch):
+    monkeypatch.setitem(pipeline.UNIT_LIMITS, purpose, 123_456)
+    run(log, write([pipeline.Tx(purpose, [program_ix()], [PAYER], FEES)]))
+    (signed,) = log.sent[0]
+    assert unit_limit(signed.message) == 123_456
+
+
+def test_a_bundle_is_signed_by_each_transactions_signers_and_recorded_in_order(log):
+    mint = KeypairSigner(Keypair())
+    launch = pipeline.Tx("coin_create", [Instruction(PROGRAM, b"\x02", [AccountMeta(PAYER.pubkey, True, True),
+                                                                        AccountMeta(mint.pubkey, True, True)])],
+                         [PAYER, mint], T.WriteFees(10_000, 0), tip=False)
+    buy = pipeline.Tx("first_buy", [program_ix()], [PAYER], FEES)
+    sent = run(log, write([launch, buy], funds=None))
+    first, second = log.sent[0]
+    assert len(first.signatures) == 2 and all(first.verify_with_results())
+    assert sent.signatures == log.recorded[0].signatures == (str(first.signatures[0]), str(second.signatures[0]))
+    assert SYSTEM not in programs(first.message)  # a launch's own transaction carries no tip
+    assert programs(second.message)[-1] == SYSTEM  # the buy's tip, last
+
+
+
+# ------------------------------------------------------------------ added checks (issue 25 item 5)
+
+
+class SimulatingRpc(FakeRpc):
+    """simulateTransaction answers `err`; counts the calls."""
+
+    def __init__(self, err=None) -> None:
+        super().__init__()
+        self.err, self.simulated = err, 0
+
+    def call(self, method, params=None):
+        assert method == "simulateTransaction" and params[1]["sigVerify"] is False
+        self.simulated += 1
+        return {"context": {"slot": 1}, "value": {"err": self.err, "logs": []}}
+
+
+def refuse(log: Log, code: str = "invalid_input"):
+    def check():
+        log.steps.append("added")
+        raise ApiError(code, field="tipLamports")
+    return check
+
+
+def test_added_checks_run_after_the_spec_checks_and_finish_and_before_signing(log):
+    def passes():
+        log.steps.append("added")
+
+    run(log, write(finish=lambda: log.steps.append("finish"), added=[pipeline.Added(passes)]))
+    assert log.steps == ["finish", "added", "sign", "record", "submit"]
+    log.steps.clear()
+    with pytest.raises(ApiError) as caught:  # the balance (a spec error) before any added refusal
+        run(log, write(funds=pipeline.Funds(0), added=[pipeline.Added(refuse(log))]))
+    assert caught.value.code == "insufficient_sol" and log.steps == []
+
+
+def test_an_added_refusal_stands_when_the_program_would_take_the_transaction(log):
+    chain = SimulatingRpc(err=None)
+    with pytest.raises(ApiError) as caught:
+        run(log, write(added=[pipeline.Added(refuse(log))]), pipeline.Submit(chain))  # type: ignore[arg-type]
+    assert (caught.value.code, caught.value.extra["field"]) == ("invalid_input", "tipLamports")
+    assert chain.simulated == 1 and chain.sent == [] and log.recorded == []
+
+
+def test_an_added_refusal_yields_to_the_programs_own_error(log):
+    """The launchpad would fail the trade with SlippageExceeded (custom error 6001): the spec's
+    slippage_exceeded answers, as a preflight failure of the same transaction would have."""
+    from partner.chain import programs as P
+
+    trade = pipeline.Tx("trade", [Instruction(P.LAUNCHPAD_PROGRAM_ID, b"\x01", [AccountMeta(PAYER.pubkey, True, True)])],
+                        [PAYER], FEES)
+    chain = SimulatingRpc(err={"InstructionError": [2, {"Custom": 6001}]})
+    released: list[int] = []
+    with pytest.raises(ApiError) as caught, pipeline.Held() as held:
+        held.add(lambda: released.append(1))
+        run(log, write([trade], added=[pipeline.Added(refuse(log))]), pipeline.Submit(chain), held=held)  # type: ignore[arg-type]
+    assert (caught.value.code, caught.value.status) == ("slippage_exceeded", 422)
+    assert chain.simulated == 1 and chain.sent == [] and log.recorded == [] and released == [1]
+
+
+def test_an_added_refusal_that_is_the_programs_own_answer_is_not_simulated(log):
+    chain = SimulatingRpc(err={"InstructionError": [2, {"Custom": 6000}]})
+    with pytest.raises(ApiError) as caught:
+        run(log, write(added=[pipeline.Added(refuse(log), program=False)]), pipeline.Submit(chain))  # type: ignore[arg-type]
+    assert caught.value.code == "invalid_input" and chain.simulated == 0
+
+
+def test_an_added_refusal_stands_when_the_node_cannot_simulate(log):
+    class Down(FakeRpc):
+        def call(self, method, params=None):
+            raise RpcError(-32000, "node is behind")
+
+    with pytest.raises(ApiError) as caught:
+        run(log, write(added=[pipeline.Added(refuse(log))]), pipeline.Submit(Down()))  # type: ignore[arg-type]
+    assert caught.value.code == "invalid_input"
