@@ -70,7 +70,7 @@ class Bench:
 
         self.stack = Devstack(gateway_port=0, chain_port=0, log=False, prefix="partner-bench").start()
         os.environ.update(self.stack.env)
-        os.environ["RPC_URL"] = self.stack.chain.url
+        os.environ["RPC_URL"] = os.environ["RPC_URLS"] = self.stack.chain.url
         os.environ["BLOCK_ENGINE_URL"] = self.stack.chain.bundle_url
         from partner.core.settings import reset_settings
 

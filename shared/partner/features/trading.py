@@ -352,7 +352,7 @@ def reserve_volume(principal: Principal, value: int) -> list[str]:
 
 
 def rpc() -> Rpc:
-    return Rpc(get_settings().rpc_url)
+    return Rpc(get_settings().rpc_endpoints)
 
 
 def _known_value(req: TradeRequest) -> int | None:

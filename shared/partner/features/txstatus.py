@@ -126,5 +126,5 @@ def lookup(text: str, read: dict[str, dict[str, Any]]) -> dict[str, Any]:
     admission batch fetched (the bundle record, when there is one)."""
     signature = parse_signature(text)
     settings = get_settings()
-    return status_of(signature, Rpc(settings.rpc_url), BlockEngine(settings.block_engine_url),
+    return status_of(signature, Rpc(settings.rpc_endpoints), BlockEngine(settings.block_engine_url),
                      read.get(bundle_pk(text)), read.get(text))
