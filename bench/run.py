@@ -890,6 +890,18 @@ def machine() -> dict[str, Any]:
 DEFAULT_PARTS = "cold,snap,calls,warm,tps,layers"
 
 
+def cost_table(results: dict[str, Any]) -> dict[str, Any]:
+    """5. Cost per million requests of each endpoint (bench/cost.py), printed as it is built."""
+    from bench import cost
+
+    out = cost.table(results, cost.template_memory(ROOT / "template.yaml"))
+    for name, row in out["functions"].items():
+        log(f"cost {name}: ${row['total']:.2f} per million at {row['memory_mb']} MB "
+            f"(HTTP API ${row['total_http_api']:.2f}; " +
+            ", ".join(f"{m} MB ${v['total']:.2f}" for m, v in row["at_memory"].items()) + ")")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="cold starts per function (median; >= 5)")
@@ -910,6 +922,7 @@ def main(argv: list[str] | None = None) -> int:
 
         stored = json.loads(Path(args.out).read_text())
         stored["notes"] = json.loads((ROOT / "bench" / "notes.json").read_text())
+        stored["cost"] = cost_table(stored)
         Path(args.out).write_text(json.dumps(stored, indent=2) + "\n")
         Path(args.doc).write_text(report.render(stored))
         return 0
@@ -974,6 +987,7 @@ def main(argv: list[str] | None = None) -> int:
             results[key] = previous[key]  # a partial run keeps the other sections
         elif args.only and key in ("calls", "warm") and key in previous:
             results[key] = {**previous[key], **results[key]}  # and the other functions' rows
+    results["cost"] = cost_table(results)  # from the figures above: nothing measured
     load("end")
     if (args.only or parts != set(DEFAULT_PARTS.split(","))) and previous:  # a partial re-run
         rerun = f"re-run {results['measured_at']} ({args.parts}; {', '.join(names) if args.only else 'all'})"
