@@ -165,3 +165,21 @@ def test_proxy_fault_controls_over_http(proxy):
     assert state == {"mode": "slow", "count": 2, "delay": 0.1, "slots": 150}
     assert httpx.get(f"{proxy.url}/_devstack/fault").json()["mode"] == "slow"
     assert httpx.post(f"{proxy.url}/_devstack/fault", json={"mode": "sideways"}).status_code == 400
+
+
+def test_an_already_processed_answer_waits_for_the_acceptance(proxy, chain):
+    """Both endpoints reach one network: whichever copy comes second is refused as
+    AlreadyProcessed. That refusal is not the answer; the other endpoint's acceptance is."""
+    payer, to = _funded(chain), Keypair().pubkey()
+    tx = _transfer(chain, payer, to, 1_500_000)
+    raw_rpc(chain.url, "sendTransaction", [__import__("base64").b64encode(bytes(tx)).decode(),
+                                           {"encoding": "base64"}])  # the network already has it
+    wait(chain.url, str(tx.signatures[0]))
+    # now every endpoint answers AlreadyProcessed: no acceptance comes, so that answer is returned
+    with pytest.raises(RpcError) as err:
+        _client(proxy, chain).send_transaction(tx)
+    from partner.chain.tx import already_processed, submit
+
+    assert already_processed(err.value)
+    assert submit(_client(proxy, chain), tx) == tx.signatures[0]  # which the service takes as accepted
+    assert balance(chain.url, str(to)) == 1_500_000

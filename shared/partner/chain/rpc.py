@@ -100,6 +100,16 @@ def _unhealthy_code(body: Any) -> int | None:
     return None
 
 
+def _already_processed(body: dict[str, Any]) -> bool:
+    """A refusal that says the network already holds this very transaction (the same signature)."""
+    err = body.get("error")
+    if not isinstance(err, dict):
+        return False
+    data = err.get("data")
+    return (isinstance(data, dict) and data.get("err") == "AlreadyProcessed") or \
+        "already been processed" in str(err.get("message", "")).lower()
+
+
 def _executor() -> ThreadPoolExecutor:
     global _sender
     if _sender is None:
@@ -200,6 +210,7 @@ class Rpc:
         pending = {_executor().submit(self._post_to, url, payload, sending=True): url for url in self.urls}
         ambiguous = False
         unhealthy: Any = None
+        held: Any = None
         failure: Exception | None = None
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -220,7 +231,12 @@ class Rpc:
                     unhealthy = body
                     continue
                 _mark(url, True)
+                if _already_processed(body):  # another endpoint's copy got there first: its acceptance follows
+                    held = body
+                    continue
                 return body  # accepted, or refused by a healthy node (preflight): the others say the same
+        if held is not None:
+            return held  # the network holds this very transaction (partner.chain.tx.submit: accepted)
         if ambiguous:
             raise Ambiguous() from failure
         if unhealthy is not None:
