@@ -64,8 +64,9 @@ openapi: $(VENV)/.ready
 idl: $(VENV)/.ready
 	$(PY) -m tools.idl
 
+# RUN_ARGS: e.g. `make run RUN_ARGS="--rpc-proxy-port 8898"` (a second chain endpoint, README)
 run: $(VENV)/.ready
-	$(PY) -m devstack.run
+	$(PY) -m devstack.run $(RUN_ARGS)
 
 build: $(TOOLS)/.ready
 	PATH="$$(dirname $(PY313)):$$PATH" $(TOOLS)/bin/sam build --template-file template.yaml

@@ -70,7 +70,7 @@ class Bench:
 
         self.stack = Devstack(gateway_port=0, chain_port=0, log=False, prefix="partner-bench").start()
         os.environ.update(self.stack.env)
-        os.environ["RPC_URL"] = self.stack.chain.url
+        os.environ["RPC_URL"] = os.environ["RPC_URLS"] = self.stack.chain.url
         os.environ["BLOCK_ENGINE_URL"] = self.stack.chain.bundle_url
         from partner.core.settings import reset_settings
 
@@ -670,46 +670,29 @@ def breakdown_of(bench: Bench, reqs: Requests, name: str, layers: str | None, i:
 # --------------------------------------------------------------------------- 2. call budgets
 
 def call_budgets(bench: Bench, reqs: Requests, names: list[str]) -> dict[str, Any]:
-    from partner.store import aws
-    from partner.chain import rpc as rpc_module
+    """Per function, what its second request makes (bench.calls: only that request's calls,
+    not the devstack's background pollers'), and its own CPU time (the measuring thread's)."""
+    from bench.calls import measure
+    from devstack.events import lambda_context
     from tests.helpers import handler
 
     out: dict[str, Any] = {}
-    real_post = rpc_module.Rpc._post
     for name in names:
         fn = handler(name)
-        from devstack.events import lambda_context
-
         try:
             fn(event_for(reqs.make(name, 1000)), lambda_context(name))  # per-process work (hash secret, clients)
         except Exception as exc:
             out[name] = {"error": f"{type(exc).__name__}: {exc}"}
             continue
-        calls: Counter[str] = Counter()
-        posts: list[Any] = []
-
-        def hook(event_name: str, **_: Any) -> None:
-            calls[event_name.split(".", 1)[1]] += 1
-
-        def counting_post(self: Any, payload: Any, **kw: Any) -> Any:
-            posts.append(payload)
-            return real_post(self, payload, **kw)
-
         event = event_for(reqs.make(name, 1001))
-        aws.add_hook("before-call", hook)
-        rpc_module.Rpc._post = counting_post
-        try:
-            result = fn(event, lambda_context(name))
-        finally:
-            rpc_module.Rpc._post = real_post
-            aws.remove_hook("before-call", hook)
-        by_service: Counter[str] = Counter()
-        for op, n in calls.items():
-            by_service[op.split(".")[0]] += n
-        methods = [p.get("method") if isinstance(p, dict) else "batch" for p in posts]
-        row = {"status": result.get("statusCode"), "aws": dict(sorted(calls.items())),
-               "dynamodb": by_service["dynamodb"], "kms": by_service["kms"], "s3": by_service["s3"],
-               "rpc_round_trips": len(posts), "rpc_methods": methods}
+        cpu0 = time.thread_time()
+        calls, result = measure(fn, event, lambda_context(name))
+        cpu_ms = (time.thread_time() - cpu0) * 1000
+        row = {"status": result.get("statusCode"), "aws": dict(sorted(calls.aws.items())),
+               "dynamodb": calls.service("dynamodb"), "kms": calls.service("kms"), "s3": calls.service("s3"),
+               "sqs": calls.service("sqs"), "rpc_round_trips": len(calls.rpc_methods),
+               "rpc_methods": calls.rpc_methods, "ddb_read_units": calls.read_units,
+               "ddb_write_units": calls.write_units, "log_bytes": calls.log_bytes, "cpu_ms": round(cpu_ms, 1)}
         if name in ("me", "governance_read", "governance_votes_list", "transaction_status"):
             row["goal"] = f"<= {GOALS['get_ddb_calls']} DynamoDB"
             row["goal_met"] = row["dynamodb"] <= GOALS["get_ddb_calls"]
@@ -717,6 +700,8 @@ def call_budgets(bench: Bench, reqs: Requests, names: list[str]) -> dict[str, An
             row["goal"] = f"<= {GOALS['trade_rpc']} RPC, <= {GOALS['trade_kms']} KMS"
             row["goal_met"] = row["rpc_round_trips"] <= GOALS["trade_rpc"] and row["kms"] <= GOALS["trade_kms"]
         out[name] = row
+        log(f"calls {name}: {row['dynamodb']} DynamoDB ({row['ddb_read_units']} RRU, {row['ddb_write_units']} WRU), "
+            f"{row['kms']} KMS, {row['rpc_round_trips']} RPC, {row['log_bytes']} log bytes, {row['cpu_ms']} ms CPU")
     return out
 
 
@@ -920,6 +905,18 @@ def machine() -> dict[str, Any]:
 DEFAULT_PARTS = "cold,snap,calls,warm,tps,layers"
 
 
+def cost_table(results: dict[str, Any]) -> dict[str, Any]:
+    """5. Cost per million requests of each endpoint (bench/cost.py), printed as it is built."""
+    from bench import cost
+
+    out = cost.table(results, cost.template_memory(ROOT / "template.yaml"))
+    for name, row in out["functions"].items():
+        log(f"cost {name}: ${row['total']:.2f} per million at {row['memory_mb']} MB "
+            f"(HTTP API ${row['total_http_api']:.2f}; " +
+            ", ".join(f"{m} MB ${v['total']:.2f}" for m, v in row["at_memory"].items()) + ")")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="cold starts per function (median; >= 5)")
@@ -940,6 +937,7 @@ def main(argv: list[str] | None = None) -> int:
 
         stored = json.loads(Path(args.out).read_text())
         stored["notes"] = json.loads((ROOT / "bench" / "notes.json").read_text())
+        stored["cost"] = cost_table(stored)
         Path(args.out).write_text(json.dumps(stored, indent=2) + "\n")
         Path(args.doc).write_text(report.render(stored))
         return 0
@@ -1004,6 +1002,7 @@ def main(argv: list[str] | None = None) -> int:
             results[key] = previous[key]  # a partial run keeps the other sections
         elif args.only and key in ("calls", "warm") and key in previous:
             results[key] = {**previous[key], **results[key]}  # and the other functions' rows
+    results["cost"] = cost_table(results)  # from the figures above: nothing measured
     load("end")
     if (args.only or parts != set(DEFAULT_PARTS.split(","))) and previous:  # a partial re-run
         rerun = f"re-run {results['measured_at']} ({args.parts}; {', '.join(names) if args.only else 'all'})"

@@ -97,7 +97,7 @@ def main(argv: list[str]) -> int:
     try:
         os.environ.update(aws_env(moto.url))
         os.environ.update(create_resources(ROOT / "template.yaml", moto.url, prefix="bench").environment())
-        os.environ.update({"RPC_URL": chain.url, "BLOCK_ENGINE_URL": chain.bundle_url})
+        os.environ.update({"RPC_URL": chain.url, "RPC_URLS": chain.url, "BLOCK_ENGINE_URL": chain.bundle_url})
         from partner.core.settings import reset_settings
 
         reset_settings()

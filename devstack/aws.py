@@ -2,7 +2,7 @@
 
     moto = start_moto()                       # moto.server.ThreadedMotoServer
     stack = create_resources("template.yaml", moto.url,
-                             parameters={"RpcUrl": "http://127.0.0.1:8899"})
+                             parameters={"RpcUrls": "http://127.0.0.1:8899"})
     env = {**stack.environment(), **aws_env(moto.url)}
     ...
     moto.stop()
@@ -253,6 +253,11 @@ def _warn(message: str) -> None:
     print(f"devstack.aws: warning: {message}", file=sys.stderr)
 
 
+# Values for the template's parameters without a Default (an operator sets them on AWS,
+# docs/operations.md): the devstack's own endpoints.
+DEVSTACK_PARAMETERS: dict[str, str] = {"RpcUrls": "http://127.0.0.1:8899"}
+
+
 def create_resources(
     template: Template | str | Path,
     endpoint_url: str,
@@ -263,7 +268,8 @@ def create_resources(
     """Create every DynamoDB table, KMS key (and alias) and S3 bucket of the
     template in the AWS endpoint at ``endpoint_url`` (moto), from their own
     Properties.  Physical names are ``{prefix}-{LogicalId}`` (lower-case for
-    buckets).  ``parameters`` overrides parameter Defaults (RpcUrl, ...).
+    buckets).  ``parameters`` overrides parameter Defaults (RpcUrls, ...); the parameters
+    an operator must set on AWS (no Default) get the devstack's values (DEVSTACK_PARAMETERS).
 
     Returns a :class:`Stack` (a dict ``logical_id -> {"Type", "Ref", "Arn", ...}``)
     whose ``function_environment(fn)`` / ``environment()`` resolve functions'
@@ -276,7 +282,7 @@ def create_resources(
         endpoint_url=endpoint_url,
         region=region,
         prefix=prefix,
-        parameters=template.parameter_values(parameters),
+        parameters=template.parameter_values({**DEVSTACK_PARAMETERS, **(parameters or {})}),
     )
     # Keys first (tables or buckets may reference them), then tables, buckets.
     if template.kms_keys():

@@ -643,11 +643,13 @@ class Template:
             }
         return out
 
-    def method_throttle(self, rest_api_id: Any = None) -> tuple[float, float] | None:
+    def method_throttle(self, rest_api_id: Any = None,
+                        parameters: Mapping[str, Any] | None = None) -> tuple[float, float] | None:
         """(ThrottlingRateLimit, ThrottlingBurstLimit) of the API's ``MethodSettings`` entry
-        for every method (``ResourcePath: /*``, ``HttpMethod: *``), or None."""
+        for every method (``ResourcePath: /*``, ``HttpMethod: *``), or None. Values may be
+        parameters (``parameters`` overrides their Defaults)."""
         props = _deep_merge(self.globals.get("Api") or {}, self._api_for(rest_api_id))
-        for setting in self.resolve(props.get("MethodSettings") or [], strict=False) or []:
+        for setting in self.resolve(props.get("MethodSettings") or [], parameters=parameters, strict=False) or []:
             if setting.get("ResourcePath") == "/*" and setting.get("HttpMethod") == "*":
                 rate, burst = setting.get("ThrottlingRateLimit"), setting.get("ThrottlingBurstLimit")
                 if rate is not None and burst is not None:

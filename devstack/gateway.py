@@ -219,7 +219,7 @@ class Gateway:
         self.stage = self.template.stage_name(None, parameters)
         self.gateway_responses = self.template.gateway_responses()
         # the stage's method throttle (MethodSettings /* *): one bucket per method and resource
-        self.stage_throttle: tuple[float, float] | None = self.template.method_throttle()
+        self.stage_throttle: tuple[float, float] | None = self.template.method_throttle(None, parameters)
         self._buckets: dict[tuple[str, str], _TokenBucket] = {}
         self._buckets_guard = threading.Lock()
         # Tests only: the integration timeout in milliseconds, over every route's own

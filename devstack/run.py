@@ -34,10 +34,15 @@ class Devstack:
 
     def __init__(self, *, gateway_port: int = 3000, chain_port: int = 8899, moto_port: int = 0,
                  prefix: str = "partner-dev", log: bool = True, moto: Any = None, chain: Any = None,
-                 pin_port: int | None = None, oidc_port: int | None = None) -> None:
+                 pin_port: int | None = None, oidc_port: int | None = None,
+                 rpc_proxy_port: int | None = None) -> None:
         """`moto` and `chain` may be handles already running (tests share them); they are
         then left running by `stop()`. `pin_port` defaults to 5001, or to any free port
-        when `gateway_port` is 0 (tests)."""
+        when `gateway_port` is 0 (tests). `rpc_proxy_port` (0: any free port) starts a second
+        chain endpoint, a proxy with faults of its own (devstack/rpcproxy.py), listed first in
+        RpcUrls so that its faults show the failover; None: the chain alone."""
+        self.rpc_proxy_port = rpc_proxy_port
+        self.rpc_proxy: Any = None
         self.gateway_port, self.chain_port, self.moto_port = gateway_port, chain_port, moto_port
         self.pin_port = pin_port if pin_port is not None else (5001 if gateway_port else 0)
         self.oidc_port = oidc_port if oidc_port is not None else (9400 if gateway_port else 0)
@@ -67,11 +72,19 @@ class Devstack:
                 self._owned.append(self.chain)
         parameters: dict[str, Any] = {}
         if self.chain is not None:
-            parameters["RpcUrl"] = self.chain.url
+            parameters["RpcUrls"] = self.chain.url
             parameters["BlockEngineUrl"] = self.chain.bundle_url
+            if self.rpc_proxy_port is not None:
+                from devstack.rpcproxy import start_rpc_proxy
+
+                self.rpc_proxy = start_rpc_proxy(self.chain.url, port=self.rpc_proxy_port)
+                self._owned.insert(0, self.rpc_proxy)
+                parameters["RpcUrls"] = f"{self.rpc_proxy.url},{self.chain.url}"
         stack = create_resources(ROOT / "template.yaml", self.moto.url, prefix=self.prefix, parameters=parameters)
         self.stack = stack
         self.env = {**aws_env(self.moto.url), **stack.environment()}
+        if self.chain is not None:
+            self.env["RPC_URL"] = self.chain.url  # the chain itself (partnerctl dev talks to it)
         self.env["TRACKER_RUN_SECONDS"] = "0"  # one pass per tick: the schedule timer ticks every 2 s
         self.env.setdefault("PLATFORM_TREASURY", DEVSTACK_TREASURY)
         self._start_pinning(stack, parameters)
@@ -296,6 +309,9 @@ def usage(stack: Devstack, seeded: dict[str, Any]) -> str:
     alice = seeded["users"][0]
     provider = getattr(stack, "provider", None)
     chain = f"{stack.chain.url} (block engine {stack.chain.bundle_url})" if stack.chain else "not available"
+    if stack.rpc_proxy is not None:
+        chain += (f"\n  rpc proxy {stack.rpc_proxy.url} (first in RPC_URLS; faults: curl -X POST "
+                  f"{stack.rpc_proxy.url}/_devstack/fault -d '{{\"mode\": \"down\"}}')")
     coin = ""
     mint = seeded.get("coin", {}).get("mint", "<mint>")
     if "coin" in seeded:
@@ -415,9 +431,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pin-port", type=int, default=int(os.environ.get("PIN_PORT", 5001)))
     parser.add_argument("--oidc-port", type=int, default=int(os.environ.get("OIDC_PORT", 9400)),
                         help="the stand-in platform OpenID provider")
+    parser.add_argument("--rpc-proxy-port", type=int, default=None,
+                        help="also start a second chain endpoint on this port (0: any free port), a JSON-RPC "
+                             "proxy with faults of its own, first in RPC_URLS (README, 'Several RPC endpoints')")
     args = parser.parse_args(argv)
     stack = Devstack(gateway_port=args.port, chain_port=args.chain_port, pin_port=args.pin_port,
-                     oidc_port=args.oidc_port).start()
+                     oidc_port=args.oidc_port, rpc_proxy_port=args.rpc_proxy_port).start()
     try:
         seeded = seed(stack)
         stack.start_schedules(SCHEDULE_SECONDS)

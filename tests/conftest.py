@@ -48,7 +48,7 @@ def chain(aws_stack):
     from tests.chainutil import POOL_OPEN_DELAY, set_pool_open_delay
 
     set_pool_open_delay(handle, POOL_OPEN_DELAY)
-    os.environ["RPC_URL"] = handle.url
+    os.environ["RPC_URL"] = os.environ["RPC_URLS"] = handle.url
     os.environ["BLOCK_ENGINE_URL"] = handle.bundle_url
     reset_settings()
     yield handle

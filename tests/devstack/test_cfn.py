@@ -135,7 +135,7 @@ def test_real_template_functions_and_resources():
         assert f.code_uri.startswith("functions/")
         # Globals environment merged in, unresolved
         assert f.environment["CLIENTS_TABLE"] == {"Ref": "ClientsTable"}
-        assert f.environment["RPC_URL"] == {"Ref": "RpcUrl"}
+        assert f.environment["RPC_URLS"] == {"Ref": "RpcUrls"}
         for ev in f.api_events:
             assert ev.path.startswith("/") and ev.method == ev.method.upper()
     if "OAuthAuthorizeFunction" in fns:

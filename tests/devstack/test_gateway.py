@@ -352,7 +352,7 @@ def test_gateway_routes_real_template():
 
 def test_create_resources_real_template(moto):
     template = load_template(REAL_TEMPLATE)
-    stack = create_resources(template, moto.url, parameters={"RpcUrl": "http://127.0.0.1:8899"})
+    stack = create_resources(template, moto.url, parameters={"RpcUrls": "http://127.0.0.1:8899"})
     session = boto3.session.Session(aws_access_key_id="testing", aws_secret_access_key="testing",
                                     region_name="us-east-1")
     ddb = session.client("dynamodb", endpoint_url=moto.url)
@@ -415,12 +415,12 @@ def test_create_resources_real_template(moto):
         assert env["HASH_KEY_ID"] == stack["HashKey"]["Ref"]
         assert env["WALLET_KEY_ID"] == stack["WalletKey"]["Ref"]
         assert env["STAGING_BUCKET"] == "partner-dev-stagingbucket"
-        assert env["RPC_URL"] == "http://127.0.0.1:8899"
+        assert env["RPC_URLS"] == "http://127.0.0.1:8899"
         assert env["PINNING_URL"] == template.parameters["PinningUrl"]["Default"]
     assert stack.environment()["AUTH_TABLE"] == "partner-dev-AuthTable"
 
     # idempotent: a second run reuses what exists
-    again = create_resources(template, moto.url, parameters={"RpcUrl": "http://127.0.0.1:8899"})
+    again = create_resources(template, moto.url, parameters={"RpcUrls": "http://127.0.0.1:8899"})
     assert {k: v["Ref"] for k, v in again.items()} == {k: v["Ref"] for k, v in stack.items()}
 
 

@@ -87,3 +87,49 @@ def test_transaction_status_reads_the_bundle_record_with_the_token(aws_stack, ch
         aws.remove_hook("before-call", hook)
     assert result.status == 200, result.body
     assert calls == Counter({"dynamodb.BatchGetItem": 1, "dynamodb.UpdateItem": 2})
+
+
+def test_the_bench_counts_only_the_measured_request(aws_stack, chain, ip):
+    """`make bench` (bench.calls.measure) counts a buy's own calls while other threads of the
+    process make DynamoDB calls of their own (as the devstack's pollers and timers do): the
+    figure equals what the code makes (the test above: 6 DynamoDB calls, 1 KMS, 2 RPC)."""
+    import threading
+
+    from bench.calls import measure
+    from partner.features import admin
+    from partner.store import aws
+
+    client = admin.create_client(name="Bench count", redirect_uri="http://localhost:8080/callback")
+    user = admin.create_user()
+    airdrop(chain.url, user["wallet"], 10**9)
+    conn = connect(client, user, scope="trade:execute", ip=ip)
+    mint = new_coin(chain.url)
+    body = {"mint": mint, "maxSolIn": "10000000", "slippageBps": 100,
+            "priorityFeeLamports": "1000", "tipLamports": "1000000"}
+    headers = {**conn.bearer(), "Content-Type": "application/json"}
+    stop, background = threading.Event(), Counter()
+
+    def noise() -> None:  # a poller's worth of calls in another thread
+        table = aws_stack.physical_id("ClientsTable")
+        while not stop.is_set():
+            aws.dynamodb().get_item(TableName=table, Key={"pk": {"S": "absent"}})
+            background["calls"] += 1
+
+    thread = threading.Thread(target=noise, daemon=True)
+    thread.start()
+    try:
+        while background["calls"] < 3:
+            stop.wait(0.01)
+        calls, result = measure(invoke, "trades_buy", "POST", "/partner/v1/trades/buy", headers=headers, body=body)
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert result.status == 200, result.body
+    assert background["calls"] > 3  # the noise ran during the measurement
+    assert calls.service("dynamodb") == 6
+    assert "dynamodb.GetItem" not in calls.aws  # the noise's own operation is not counted
+    assert calls.aws["kms.Decrypt"] == 1 and calls.service("kms") == 1
+    assert len(calls.rpc_methods) == 2
+    # units: the admission batch (token, client, user: 3 strongly consistent reads), 5 writes
+    assert calls.write_units == 5 and calls.read_units >= 1
+    assert calls.log_bytes > 0

@@ -233,7 +233,7 @@ def test_round_trips_are_batched(scene, monkeypatch):
     made: list[Rpc] = []
 
     def counting() -> Rpc:
-        made.append(Rpc(get_settings().rpc_url))
+        made.append(Rpc(get_settings().rpc_endpoints))
         return made[-1]
 
     monkeypatch.setattr(reads, "rpc", counting)

@@ -4,6 +4,15 @@ Requests are built with `solders.rpc.requests` and successful responses parsed w
 `solders.rpc.responses`; JSON-RPC errors are read from the raw body so preflight
 failures can be mapped to the spec's codes. Transport failures, timeouts, 5xx and
 "node unhealthy" answers are `rpc_unavailable`.
+
+Several endpoints (`RPC_URLS`, comma-separated; docs/operations.md, "RPC endpoints"):
+a read goes to the first healthy endpoint and fails over to the next on a timeout, a
+transport error, HTTP 5xx/429, or an unhealthy JSON-RPC answer (-32005 node unhealthy or
+behind, -32016 a `minContextSlot` not reached, ...); an endpoint that failed is skipped
+for `COOL_DOWN_SECONDS` (tried last, not never). A send goes to every endpoint at once:
+the first acceptance wins (every endpoint returns the same signature); a definite refusal
+(a preflight failure, any JSON-RPC error that is not "unhealthy") is the answer at once;
+a transport error or an unhealthy answer from one endpoint only waits for the others.
 """
 
 from __future__ import annotations
@@ -11,6 +20,10 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +38,7 @@ from solders.commitment_config import CommitmentLevel
 from solders.transaction import Transaction, VersionedTransaction
 
 from partner.core import observability, transport
+from partner.core.settings import endpoints, on_reset
 from partner.core.errors import ApiError
 
 JSON_HEADERS = {"Content-Type": "application/json"}
@@ -44,6 +58,65 @@ class Ambiguous(Exception):
 
 UNHEALTHY = {-32005, -32004, -32007, -32009, -32014, -32016}
 PREFLIGHT_FAILURE = -32002
+COOL_DOWN_SECONDS = 30.0  # an endpoint that failed is tried last for this long
+MAX_CONNECT_SECONDS = 2.0  # with several endpoints, a dead one costs at most this much
+
+_cooling: dict[str, float] = {}  # endpoint -> time.monotonic() until which it is tried last
+_sender: ThreadPoolExecutor | None = None
+_sender_lock = threading.Lock()
+
+
+def _mark(url: str, healthy: bool) -> None:
+    if healthy:
+        _cooling.pop(url, None)
+    else:
+        _cooling[url] = time.monotonic() + COOL_DOWN_SECONDS
+
+
+@on_reset
+def forget_health() -> None:
+    """Forget which endpoints failed (tests switch endpoints)."""
+    _cooling.clear()
+
+
+def _in_order(urls: tuple[str, ...]) -> list[str]:
+    """Healthy endpoints in their configured order, then the cooling ones (soonest back first)."""
+    now = time.monotonic()
+    healthy = [u for u in urls if _cooling.get(u, 0.0) <= now]
+    cooling = sorted((u for u in urls if _cooling.get(u, 0.0) > now), key=lambda u: _cooling.get(u, 0.0))
+    return healthy + cooling
+
+
+def _unhealthy_code(body: Any) -> int | None:
+    """The unhealthy JSON-RPC error code in `body` (an answer or a batch of answers), if any."""
+    for item in body if isinstance(body, list) else [body]:
+        if isinstance(item, dict) and isinstance(item.get("error"), dict):
+            try:
+                code = int(item["error"].get("code", 0))
+            except (TypeError, ValueError):
+                continue
+            if code in UNHEALTHY:
+                return code
+    return None
+
+
+def _already_processed(body: dict[str, Any]) -> bool:
+    """A refusal that says the network already holds this very transaction (the same signature)."""
+    err = body.get("error")
+    if not isinstance(err, dict):
+        return False
+    data = err.get("data")
+    return (isinstance(data, dict) and data.get("err") == "AlreadyProcessed") or \
+        "already been processed" in str(err.get("message", "")).lower()
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _sender
+    if _sender is None:
+        with _sender_lock:
+            if _sender is None:
+                _sender = ThreadPoolExecutor(max_workers=8, thread_name_prefix="rpc-send")
+    return _sender
 
 
 @dataclass(frozen=True)
@@ -78,15 +151,19 @@ def _counted(method):
 class Rpc:
     upstream = "rpc"  # the metric dimension of its failures
 
-    def __init__(self, url: str, timeout: float = 10.0) -> None:
-        self.url = url
+    def __init__(self, url: str | Sequence[str], timeout: float = 10.0) -> None:
+        """`url`: one endpoint, a comma-separated list, or a sequence of them (in preference order)."""
+        self.urls = endpoints(url)
+        self.url = self.urls[0]
         self.timeout = timeout
         self.round_trips = 0
 
-    def _post(self, payload: str, *, sending: bool = False) -> Any:
-        self.round_trips += 1
+    def _post_to(self, url: str, payload: str, *, sending: bool) -> Any:
+        """One request to one endpoint: its JSON body; `ApiError` rpc_unavailable or `Ambiguous`."""
+        connect = None if len(self.urls) == 1 else min(self.timeout, MAX_CONNECT_SECONDS)
         try:
-            response = transport.post(self.url, body=payload.encode(), timeout=self.timeout, headers=JSON_HEADERS)
+            response = transport.post(url, body=payload.encode(), timeout=self.timeout, connect=connect,
+                                      headers=JSON_HEADERS)
         except transport.Failed as exc:
             if sending and exc.maybe_sent:  # a read timeout or a dropped connection after sending
                 raise Ambiguous() from exc
@@ -97,6 +174,75 @@ class Rpc:
             return json.loads(response.data)
         except ValueError as exc:
             raise unavailable("The chain network answered with something that is not JSON-RPC.") from exc
+
+    def _post(self, payload: str, *, sending: bool = False) -> Any:
+        """One logical round trip: a read fails over along the endpoints; a send goes to all."""
+        self.round_trips += 1
+        if len(self.urls) == 1:
+            return self._post_to(self.url, payload, sending=sending)
+        if sending:
+            return self._send_to_all(payload)
+        failure: Exception | None = None
+        unhealthy: Any = None
+        for url in _in_order(self.urls):
+            try:
+                body = self._post_to(url, payload, sending=False)
+            except ApiError as exc:
+                _mark(url, False)
+                failure = exc
+                continue
+            if _unhealthy_code(body) is not None:
+                _mark(url, False)
+                unhealthy = body  # answered, but not fit to serve: the next one may be
+                continue
+            _mark(url, True)
+            return body
+        if unhealthy is not None:
+            return unhealthy  # the caller reports the node's own code (rpc_unavailable)
+        assert failure is not None
+        raise failure
+
+    def _send_to_all(self, payload: str) -> Any:
+        """The same signed transaction to every endpoint at once. The first acceptance or definite
+        refusal is the answer; transport errors and unhealthy answers wait for the others. None
+        answered: the last unhealthy answer, else `Ambiguous` if any may have received it, else
+        rpc_unavailable."""
+        pending = {_executor().submit(self._post_to, url, payload, sending=True): url for url in self.urls}
+        ambiguous = False
+        unhealthy: Any = None
+        held: Any = None
+        failure: Exception | None = None
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                url = pending.pop(future)
+                try:
+                    body = future.result()
+                except Ambiguous as exc:
+                    _mark(url, False)
+                    ambiguous, failure = True, exc
+                    continue
+                except ApiError as exc:
+                    _mark(url, False)
+                    failure = exc
+                    continue
+                if _unhealthy_code(body) is not None or not isinstance(body, dict):
+                    _mark(url, False)
+                    unhealthy = body
+                    continue
+                _mark(url, True)
+                if _already_processed(body):  # another endpoint's copy got there first: its acceptance follows
+                    held = body
+                    continue
+                return body  # accepted, or refused by a healthy node (preflight): the others say the same
+        if held is not None:
+            return held  # the network holds this very transaction (partner.chain.tx.submit: accepted)
+        if ambiguous:
+            raise Ambiguous() from failure
+        if unhealthy is not None:
+            return unhealthy
+        assert failure is not None
+        raise failure
 
     @staticmethod
     def _result(body: Any) -> Any:

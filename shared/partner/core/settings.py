@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -33,6 +33,9 @@ class Settings:
     idempotency_table: str = _env("IDEMPOTENCY_TABLE", "")
     # staged image uploads (partner.features.uploads): their records; empty: imageUploadId is refused (500)
     uploads_table: str = _env("UPLOADS_TABLE", "")
+    # the Solana JSON-RPC endpoints, comma-separated, in preference order (partner.chain.rpc:
+    # reads fail over, sends go to all); empty: the single RPC_URL of older deployments
+    rpc_urls: str = _env("RPC_URLS", "")
     rpc_url: str = _env("RPC_URL", "http://127.0.0.1:8899")
     block_engine_url: str = _env("BLOCK_ENGINE_URL", "http://127.0.0.1:8899/api/v1/bundles")
     pinning_url: str = _env("PINNING_URL", "http://127.0.0.1:5001")
@@ -85,8 +88,31 @@ class Settings:
             raise ValueError(f"missing settings: {', '.join(missing)}")
         return cls(**kwargs)
 
+    @property
+    def rpc_endpoints(self) -> tuple[str, ...]:
+        """RPC_URLS when set, else RPC_URL; ValueError on an entry that is not an http(s) URL."""
+        return endpoints(self.rpc_urls if self.rpc_urls.strip() else self.rpc_url)
+
     def model_copy(self, update: Mapping[str, Any] | None = None) -> Settings:
         return dataclasses.replace(self, **(update or {}))
+
+def endpoints(urls: str | Sequence[str]) -> tuple[str, ...]:
+    """The endpoints of `urls` (one URL, a comma-separated list, or a sequence), in order.
+    Strict: every entry an http(s) URL without spaces, none empty, none repeated."""
+    items = urls.split(",") if isinstance(urls, str) else list(urls)
+    out: list[str] = []
+    for raw in items:
+        url = str(raw).strip()
+        scheme, sep, rest = url.partition("://")
+        if not sep or scheme.lower() not in ("http", "https") or not rest or any(c.isspace() for c in url):
+            raise ValueError(f"not an http(s) RPC endpoint: {url!r}")
+        if url in out:
+            raise ValueError(f"RPC endpoint listed twice: {url!r}")
+        out.append(url)
+    if not out:
+        raise ValueError("no RPC endpoint")
+    return tuple(out)
+
 
 _RESETS: list[Callable[[], None]] = []
 

@@ -225,7 +225,7 @@ def recovered_answer(signatures: list[str], last_valid_block_height: int, kind: 
 
         from partner.chain.rpc import Rpc
 
-        chain = Rpc(get_settings().rpc_url, timeout=5.0)
+        chain = Rpc(get_settings().rpc_endpoints, timeout=5.0)
         statuses = chain.signature_statuses([Signature.from_string(s) for s in signatures])
         if all(s is None for s in statuses):
             expired = chain.call("getBlockHeight") > last_valid_block_height

@@ -89,7 +89,7 @@ def from_samples(mint: str, samples: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def estimate(mint: str, rpc: Rpc | None = None) -> dict[str, Any]:
-    rpc = rpc or Rpc(get_settings().rpc_url)
+    rpc = rpc or Rpc(get_settings().rpc_endpoints)
     accounts = [str(P.bonding_curve_pda(mint)[0]), str(P.pool_pda(mint)[0])]
     samples = rpc.call("getRecentPrioritizationFees", [accounts]) or []
     return from_samples(mint, samples)

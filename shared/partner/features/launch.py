@@ -480,7 +480,7 @@ def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, 
             engine: BlockEngine | None, held: pipeline.Held) -> dict[str, Any]:
     user = principal.user
     settings = get_settings()
-    chain = chain or Rpc(settings.rpc_url)
+    chain = chain or Rpc(settings.rpc_endpoints)
     signer = SealedWalletSigner(user)
     creator = signer.pubkey
     global_config = _read_global(chain)

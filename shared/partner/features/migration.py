@@ -161,4 +161,4 @@ def run() -> dict[str, Any]:
     """One scheduled run with the configured RPC and the crank wallet; the summary."""
     from partner.core.settings import get_settings
 
-    return summarize(crank(Rpc(get_settings().rpc_url), crank_signer()))
+    return summarize(crank(Rpc(get_settings().rpc_endpoints), crank_signer()))

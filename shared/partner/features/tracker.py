@@ -92,7 +92,7 @@ def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 
     A failure on one record (its failure lookup, its events, its move) is counted in
     `errors` and logged; the pass goes on with the others, and the record is retried next pass."""
     settings = get_settings()
-    rpc = rpc or Rpc(settings.rpc_url)
+    rpc = rpc or Rpc(settings.rpc_endpoints)
     engine = engine or BlockEngine(settings.block_engine_url)
     records = txrecords.open_records(limit, shards)
     summary: dict[str, Any] = {"open": len(records), "moved": 0, "events": 0, "errors": 0,

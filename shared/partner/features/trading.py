@@ -395,7 +395,7 @@ def _refuse(error: ApiError) -> None:
 
 
 def rpc() -> Rpc:
-    return Rpc(get_settings().rpc_url)
+    return Rpc(get_settings().rpc_endpoints)
 
 
 def _known_value(req: TradeRequest) -> int | None:

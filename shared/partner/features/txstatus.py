@@ -144,6 +144,6 @@ def lookup(text: str, read: dict[str, dict[str, Any]], client_id: str, user_id: 
     settings = get_settings()
     sent = read.get(text)
     if not owned(sent, client_id, user_id):
-        return status_of(signature, Rpc(settings.rpc_url), BlockEngine(settings.block_engine_url), None, None)
-    return status_of(signature, Rpc(settings.rpc_url), BlockEngine(settings.block_engine_url),
+        return status_of(signature, Rpc(settings.rpc_endpoints), BlockEngine(settings.block_engine_url), None, None)
+    return status_of(signature, Rpc(settings.rpc_endpoints), BlockEngine(settings.block_engine_url),
                      read.get(bundle_pk(text)), sent)

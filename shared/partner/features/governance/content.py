@@ -275,7 +275,7 @@ def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = N
 def _execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None,
              held: pipeline.Held | None = None) -> dict[str, Any]:
     signer = SealedWalletSigner(principal.user)
-    chain = chain or Rpc(get_settings().rpc_url)
+    chain = chain or Rpc(get_settings().rpc_endpoints)
     mint = Pubkey.from_string(form.mint)
     state = read_state(chain, mint, signer.pubkey)
     _check_governance(form, state)

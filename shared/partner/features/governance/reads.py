@@ -57,7 +57,7 @@ _B58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
 
 def rpc() -> Rpc:
-    return Rpc(get_settings().rpc_url)
+    return Rpc(get_settings().rpc_endpoints)
 
 
 def parse_address(text: str | None) -> Pubkey | None:

@@ -104,7 +104,7 @@ class Snapshot:
 
 
 def rpc() -> Rpc:
-    return Rpc(get_settings().rpc_url)
+    return Rpc(get_settings().rpc_endpoints)
 
 
 def _read(chain: Rpc, keys: list[Pubkey]) -> Snapshot:

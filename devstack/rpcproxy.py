@@ -1,0 +1,266 @@
+"""A second chain endpoint for the devstack: a small JSON-RPC proxy with faults of its own.
+
+    proxy = start_rpc_proxy(chain.url)     # port 0: any free port
+    proxy.url                              # a second entry of RPC_URLS
+    proxy.set_fault("down")                # or "error", "slow" (delay=s), "behind" (slots=N), "none"
+    proxy.stop()
+
+It forwards every POST to the upstream (the devstack chain, whatever engine serves it) and
+answers what the upstream answered, unless a fault is set, so failover can be shown with
+one chain: the first endpoint down, slow or behind, the second serving. Faults:
+
+- ``down``: the connection is closed without an answer (a node that went away);
+- ``error``: HTTP 503 (a load balancer with no healthy node behind it);
+- ``slow``: waits ``delay`` seconds, then forwards (a client's timeout fires first);
+- ``behind``: a node ``slots`` slots behind: ``getHealth`` answers -32005 "Node is behind
+  by N slots", a ``sendTransaction`` with preflight answers -32005 (Agave refuses to
+  simulate on an unhealthy node), a call whose ``minContextSlot`` is above the upstream's
+  slot minus ``slots`` answers -32016 "Minimum context slot has not been reached", and
+  ``getSlot`` / ``getBlockHeight`` answer ``slots`` less; other reads are forwarded
+  (their state is not made stale).
+
+``count`` limits a fault to that many requests (None: until cleared). Over HTTP:
+``POST /_devstack/fault`` with ``{"mode", "count", "delay", "slots"}`` and ``GET
+/_devstack/fault``. ``requests`` counts the JSON-RPC methods the proxy received and
+``forwarded`` those it passed on, unchanged, to the upstream (tests check where a read or
+a send went).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import urllib3
+
+from devstack.tcp import NoDelay
+
+__all__ = ["RpcProxy", "start_rpc_proxy", "MODES"]
+
+MODES = ("none", "down", "error", "slow", "behind")
+FAULT_PATH = "/_devstack/fault"
+MAX_BODY = 8 * 1024 * 1024
+
+
+@dataclass
+class Fault:
+    mode: str = "none"
+    count: int | None = None
+    delay: float = 2.0
+    slots: int = 150
+
+
+@dataclass
+class RpcProxy:
+    upstream: str
+    server: ThreadingHTTPServer
+    thread: threading.Thread
+    fault: Fault = field(default_factory=Fault)
+    requests: Counter[str] = field(default_factory=Counter)
+    forwarded: Counter[str] = field(default_factory=Counter)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def set_fault(self, mode: str, *, count: int | None = None, delay: float = 2.0, slots: int = 150) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown fault mode {mode!r} (one of {', '.join(MODES)})")
+        if count is not None and count < 1 or delay < 0 or slots < 0:
+            raise ValueError("count >= 1, delay >= 0, slots >= 0")
+        with self.lock:
+            self.fault = Fault(mode, count, float(delay), int(slots))
+
+    def clear_fault(self) -> None:
+        self.set_fault("none")
+
+    def state(self) -> dict[str, Any]:
+        with self.lock:
+            f = self.fault
+            return {"mode": f.mode, "count": f.count, "delay": f.delay, "slots": f.slots}
+
+    def take(self) -> Fault:
+        """The fault for one request (and one less of a counted one)."""
+        with self.lock:
+            f = self.fault
+            if f.mode == "none":
+                return f
+            if f.count is not None:
+                self.fault = Fault() if f.count <= 1 else Fault(f.mode, f.count - 1, f.delay, f.slots)
+            return f
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)
+
+
+def _error(id_: Any, code: int, message: str, data: Any = None) -> dict[str, Any]:
+    err: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        err["data"] = data
+    return {"jsonrpc": "2.0", "id": id_, "error": err}
+
+
+def _min_context_slot(request: dict[str, Any]) -> int | None:
+    params = request.get("params")
+    if isinstance(params, list) and params and isinstance(params[-1], dict):
+        value = params[-1].get("minContextSlot")
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def _preflight(request: dict[str, Any]) -> bool:
+    params = request.get("params")
+    config = params[1] if isinstance(params, list) and len(params) > 1 and isinstance(params[1], dict) else {}
+    return not config.get("skipPreflight", False)
+
+
+class _Handler(NoDelay, BaseHTTPRequestHandler):
+    server_version = "devstack-rpc-proxy"
+    protocol_version = "HTTP/1.1"
+
+    @property
+    def proxy(self) -> RpcProxy:
+        return self.server.proxy  # type: ignore[attr-defined]
+
+    def log_message(self, *_: Any) -> None:
+        pass
+
+    def _answer(self, status: int, body: bytes, content_type: str = "application/json") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up first (its timeout)
+            self.close_connection = True
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        if self.path == FAULT_PATH:
+            self._answer(200, json.dumps(self.proxy.state()).encode())
+        else:
+            self._answer(404, b'{"error":"not found"}')
+
+    def do_POST(self) -> None:  # noqa: N802
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_BODY:
+            self._answer(413, b'{"error":"too large"}')
+            return
+        raw = self.rfile.read(length)
+        if self.path == FAULT_PATH:
+            try:
+                spec = json.loads(raw or b"{}")
+                self.proxy.set_fault(str(spec.get("mode", "none")), count=spec.get("count"),
+                                     delay=float(spec.get("delay", 2.0)), slots=int(spec.get("slots", 150)))
+            except (ValueError, TypeError, AttributeError) as exc:
+                self._answer(400, json.dumps({"error": str(exc)}).encode())
+                return
+            self._answer(200, json.dumps(self.proxy.state()).encode())
+            return
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            body = None
+        items = body if isinstance(body, list) else [body]
+        with self.proxy.lock:
+            for item in items:
+                if isinstance(item, dict):
+                    self.proxy.requests[str(item.get("method"))] += 1
+        fault = self.proxy.take()
+        if fault.mode == "down":
+            self.close_connection = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return
+        if fault.mode == "error":
+            self._answer(503, b'{"error":"no healthy upstream"}')
+            return
+        if fault.mode == "slow":
+            time.sleep(fault.delay)
+        if fault.mode == "behind" and body is not None:
+            out = self._behind(items, fault.slots)
+            if out is not None:
+                self._answer(200, json.dumps(out if isinstance(body, list) else out[0]).encode())
+                return
+        status, data = self._forward(raw)
+        with self.proxy.lock:
+            for item in items:
+                if isinstance(item, dict):
+                    self.proxy.forwarded[str(item.get("method"))] += 1
+        self._answer(status, data)
+
+    def _forward(self, raw: bytes) -> tuple[int, bytes]:
+        try:
+            response = self.server.pool.request(  # type: ignore[attr-defined]
+                "POST", self.proxy.upstream + self.path, body=raw,
+                headers={"Content-Type": "application/json"}, redirect=False)
+        except urllib3.exceptions.HTTPError:
+            return 502, b'{"error":"upstream unreachable"}'
+        return response.status, response.data
+
+    def _upstream(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        status, data = self._forward(json.dumps(requests).encode())
+        answers = json.loads(data) if status == 200 else []
+        return answers if isinstance(answers, list) else [answers]
+
+    def _behind(self, items: list[Any], slots: int) -> list[dict[str, Any]] | None:
+        """Answers for a node `slots` behind; None: forward the request unchanged."""
+        if not all(isinstance(i, dict) for i in items):
+            return None
+        slot = None
+        if any(_min_context_slot(i) is not None for i in items):
+            slot = self._upstream([{"jsonrpc": "2.0", "id": 0, "method": "getSlot"}])[0].get("result", 0)
+        local: dict[int, dict[str, Any]] = {}
+        for n, item in enumerate(items):
+            method, id_ = item.get("method"), item.get("id")
+            behind = {"numSlotsBehind": slots}
+            wanted = _min_context_slot(item)
+            if method == "getHealth":
+                local[n] = _error(id_, -32005, f"Node is behind by {slots} slots", behind)
+            elif method == "sendTransaction" and _preflight(item):
+                local[n] = _error(id_, -32005, f"Node is unhealthy: behind by {slots} slots", behind)
+            elif wanted is not None and slot is not None and wanted > slot - slots:
+                local[n] = _error(id_, -32016, "Minimum context slot has not been reached",
+                                  {"contextSlot": max(0, slot - slots)})
+        lowered = [n for n, i in enumerate(items) if n not in local and i.get("method") in ("getSlot", "getBlockHeight")]
+        if not local and not lowered:
+            return None
+        rest = [(n, i) for n, i in enumerate(items) if n not in local]
+        answers = self._upstream([i for _, i in rest]) if rest else []
+        by_id = {a.get("id"): a for a in answers if isinstance(a, dict)}
+        out = []
+        for n, item in enumerate(items):
+            if n in local:
+                out.append(local[n])
+                continue
+            answer = dict(by_id.get(item.get("id")) or _error(item.get("id"), -32603, "upstream dropped it"))
+            if n in lowered and isinstance(answer.get("result"), int):
+                answer["result"] = max(0, answer["result"] - slots)
+            out.append(answer)
+        return out
+
+
+def start_rpc_proxy(upstream: str, host: str = "127.0.0.1", port: int = 0) -> RpcProxy:
+    """Start a proxy in front of `upstream` (the devstack chain's URL) in a background thread."""
+    server = ThreadingHTTPServer((host, port), _Handler)
+    server.daemon_threads = True
+    server.pool = urllib3.PoolManager(maxsize=16, retries=False,  # type: ignore[attr-defined]
+                                      timeout=urllib3.Timeout(connect=5, read=60))
+    thread = threading.Thread(target=server.serve_forever, name="devstack-rpc-proxy", daemon=True)
+    proxy = RpcProxy(upstream=upstream.rstrip("/"), server=server, thread=thread)
+    server.proxy = proxy  # type: ignore[attr-defined]
+    thread.start()
+    return proxy
