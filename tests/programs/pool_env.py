@@ -140,21 +140,24 @@ class PoolEnv:
                             transfer(TransferParams(from_pubkey=self.s.payer.pubkey(), to_pubkey=pool,
                                                     lamports=quote))])
 
-    def swap_accounts(self, user: Pubkey, **over) -> list:
-        acc = dict(user=(user, True, True), pool=(self.pool, False, True), mint=(self.mint, False, False),
-                   base_vault=(self.base_vault, False, True), user_token_account=(ata(user, self.mint), False, True),
+    def swap_accounts(self, user_key: Pubkey, /, **over) -> list:
+        """The swap accounts of `user_key`; `over` replaces one by IDL name (a key, or a
+        (key, signer, writable) tuple)."""
+        acc = dict(user=(user_key, True, True), pool=(self.pool, False, True), mint=(self.mint, False, False),
+                   base_vault=(self.base_vault, False, True),
+                   user_token_account=(ata(user_key, self.mint), False, True),
                    fee_recipient=(self.fee_recipient, False, True), system_program=(SYSTEM, False, False),
                    token_program=(TOKEN_2022, False, False), associated_token_program=(ATA_PROGRAM, False, False))
         for k, v in over.items():
             acc[k] = v if isinstance(v, tuple) else (v, acc[k][1], acc[k][2])
         return list(acc.values())
 
-    def swap_ix(self, user: Pubkey, base_in: bool, amount_in: int, min_out: int = 0, **over):
+    def swap_ix(self, user: Pubkey, /, base_in: bool, amount_in: int, min_out: int = 0, **over):
         data = POOL.encode_args(
             "swap", dict(base_in=base_in, amount_in=amount_in, min_amount_out=min_out))
         return ix(self.program, data, self.swap_accounts(user, **over))
 
-    def exact_out_ix(self, user: Pubkey, base_out: int, max_in: int, **over):
+    def exact_out_ix(self, user: Pubkey, /, base_out: int, max_in: int, **over):
         data = POOL.encode_args(
             "swap_exact_out", dict(base_out=base_out, max_quote_in=max_in))
         return ix(self.program, data, self.swap_accounts(user, **over))
