@@ -6,7 +6,7 @@
 Only Debian packages (installed by `make programs`): `rustc-web` (/usr/bin/rustc),
 `libstd-rust-web-dev-bpf` (core for bpfel-unknown-none, as LLVM bitcode inside the rlib),
 and LLVM 22's `llvm-link-22`, `opt-22`, `llc-22`, `llvm-ar-22`. The pipeline
-(docs/onchain.md):
+(programs/README.md):
 
 1. rustc --emit=obj, which for this target writes LLVM bitcode (one codegen unit);
 2. llvm-link it with core's bitcode (compiler_builtins is left out on purpose: its
