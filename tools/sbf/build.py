@@ -211,10 +211,12 @@ def build(name: str, force: bool = False, out_dir: Path = OUT, src_dir: Path | N
             result = link(obj.read_bytes())
         except LinkError as e:
             raise BuildError(f"{name}: link: {e}") from None
-    tmp_so = so.with_suffix(".so.tmp")
-    tmp_so.write_bytes(result.image)
-    tmp_so.replace(so)
-    stamp.write_text(fp)
+    # concurrent builds (test workers) write the same bytes: each through a file of its own,
+    # renamed into place
+    for path, blob in ((so, result.image), (stamp, fp.encode())):
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(blob)
+        tmp.replace(path)
     return so
 
 
