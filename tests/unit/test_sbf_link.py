@@ -375,3 +375,42 @@ def test_build_is_reproducible(tmp_path):
     a = build("pool", force=True, out_dir=tmp_path / "a").read_bytes()
     b = build("pool", force=True, out_dir=tmp_path / "b").read_bytes()
     assert a == b and a[:4] == b"\x7fELF"
+
+
+# ------------------------------------------------------------------ the build's IR lowering
+
+IR = """\
+define internal fastcc void @wide(ptr dead_on_unwind noalias writable sret({ i64, [2 x i8] }) align 8 %0, i64 %1) unnamed_addr #1 {
+  call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 1 %0, ptr noundef nonnull align 1 %2, i64 %1, i1 false)
+  call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(16) %0, ptr align 8 %2, i64 16, i1 false)
+  call void @llvm.memset.p0.i64(ptr noundef nonnull align 1 dereferenceable(512) %0, i8 0, i64 512, i1 false)
+  ret void
+}
+define i64 @entrypoint(ptr %0) {
+  %r = alloca [16 x i8], align 8
+  call fastcc void @wide(ptr noalias nonnull sret({ i64, [2 x i8] }) align 8 %r, i64 7)
+  ret i64 0
+}
+"""
+
+
+def test_build_lowers_ir_for_bpf():
+    from tools.sbf.build import lower_mem_intrinsics
+
+    out = lower_mem_intrinsics(IR)
+    assert "sret" not in out
+    assert "define internal fastcc void @wide(ptr dead_on_unwind noalias writable align 8 %0, i64 %1)" in out
+    assert "call fastcc void @wide(ptr noalias nonnull align 8 %r, i64 7)" in out
+    # a copy of runtime length and a 512-byte fill become syscalls; a 16-byte aligned copy stays inline
+    assert "call void @sol_memcpy_(ptr noundef nonnull align 1 %0, ptr noundef nonnull align 1 %2, i64 %1)" in out
+    assert "call void @sol_memset_(ptr noundef nonnull align 1 dereferenceable(512) %0, i8 0, i64 512)" in out
+    assert "@llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(16) %0, ptr align 8 %2, i64 16, i1 false)" in out
+    assert "declare void @sol_memcpy_(ptr, ptr, i64)" in out and "declare void @sol_memset_(ptr, i8, i64)" in out
+
+
+def test_build_refuses_overflow_checked_u64_multiply():
+    from tools.sbf.build import BuildError, lower_mem_intrinsics
+
+    ir = "define internal i64 @price(i64 %a, i64 %b) {\n  %m = call { i64, i1 } @llvm.umul.with.overflow.i64(i64 %a, i64 %b)\n  ret i64 0\n}\n"
+    with pytest.raises(BuildError, match=r"price.*sdk::wide::checked_mul"):
+        lower_mem_intrinsics(ir)
