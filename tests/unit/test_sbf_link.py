@@ -368,13 +368,21 @@ def test_link_is_deterministic(tmp_path):
 
 
 def test_build_is_reproducible(tmp_path):
-    """The same sources give the same bytes: two clean builds of the pool program, in
-    different output directories, are identical."""
-    from tools.sbf.build import build
+    """The same sources give the same bytes: two clean builds of the pool program, and a
+    build from a copy of the sources at another path (another clone), are identical."""
+    import sys
+
+    from tools.sbf.build import ROOT, build
 
     a = build("pool", force=True, out_dir=tmp_path / "a").read_bytes()
     b = build("pool", force=True, out_dir=tmp_path / "b").read_bytes()
     assert a == b and a[:4] == b"\x7fELF"
+    clone = tmp_path / "elsewhere" / "clone"
+    for part in ("tools", "programs/sdk", "programs/pool"):
+        shutil.copytree(ROOT / part, clone / part, ignore=shutil.ignore_patterns("__pycache__", "out"))
+    subprocess.run([sys.executable, "-m", "tools.sbf.build", "pool", "--force", "--out", str(tmp_path / "c")],
+                   cwd=clone, check=True, capture_output=True)
+    assert (tmp_path / "c" / "pool.so").read_bytes() == a
 
 
 # ------------------------------------------------------------------ the build's IR lowering
