@@ -2,6 +2,7 @@
 Upgradeable, at a given program id, with a given upgrade authority.
 
     deploy(svm, Path("programs/out/pool.so"), program_id, payer=kp)     # -> DeployResult
+    upgrade(svm, Path("programs/out/pool.so"), program_id, authority=kp)
 
 The same steps as `solana program deploy`: System CreateAccount of a buffer owned by the
 loader, InitializeBuffer, Write in chunks, then DeployWithMaxDataLen, which runs the
@@ -108,18 +109,7 @@ def deploy(svm, so: bytes | Path, program: Pubkey | Keypair, payer: Keypair,
         raise ValueError("max_data_len is smaller than the program")
     txs = 0
 
-    size = BUFFER_METADATA_SIZE + len(data)
-    _send(svm, payer, [
-        create_account(CreateAccountParams(
-            from_pubkey=payer.pubkey(), to_pubkey=buffer.pubkey(),
-            lamports=svm.minimum_balance_for_rent_exemption(size), space=size, owner=LOADER_ID)),
-        initialize_buffer_ix(buffer.pubkey(), authority.pubkey()),
-    ], [buffer], "create and initialize the buffer")
-    txs += 1
-    for off in range(0, len(data), WRITE_CHUNK):
-        _send(svm, payer, [write_ix(buffer.pubkey(), authority.pubkey(), off, data[off:off + WRITE_CHUNK])],
-              [authority], f"write at {off}")
-        txs += 1
+    txs += _write_buffer(svm, data, payer, authority, buffer)
 
     rent_program = svm.minimum_balance_for_rent_exemption(PROGRAM_SIZE)
     deploy_ix = deploy_with_max_data_len_ix(payer.pubkey(), program_id, buffer.pubkey(),
@@ -145,5 +135,44 @@ def deploy(svm, so: bytes | Path, program: Pubkey | Keypair, payer: Keypair,
     return DeployResult(program_id, programdata_address(program_id), len(data), txs)
 
 
-__all__ = ["DeployError", "DeployResult", "deploy", "programdata_address", "LOADER_ID",
-           "initialize_buffer_ix", "write_ix", "deploy_with_max_data_len_ix"]
+def upgrade_ix(program_id: Pubkey, buffer: Pubkey, spill: Pubkey, authority: Pubkey) -> Instruction:
+    return Instruction(LOADER_ID, struct.pack("<I", 3), [
+        AccountMeta(programdata_address(program_id), False, True),
+        AccountMeta(program_id, False, True),
+        AccountMeta(buffer, False, True),
+        AccountMeta(spill, False, True),
+        AccountMeta(SYSVAR_RENT_ID, False, False),
+        AccountMeta(SYSVAR_CLOCK_ID, False, False),
+        AccountMeta(authority, True, False),
+    ])
+
+
+def _write_buffer(svm, data: bytes, payer: Keypair, authority: Keypair, buffer: Keypair) -> int:
+    """Create and fill a buffer; -> transactions sent."""
+    size = BUFFER_METADATA_SIZE + len(data)
+    _send(svm, payer, [
+        create_account(CreateAccountParams(
+            from_pubkey=payer.pubkey(), to_pubkey=buffer.pubkey(),
+            lamports=svm.minimum_balance_for_rent_exemption(size), space=size, owner=LOADER_ID)),
+        initialize_buffer_ix(buffer.pubkey(), authority.pubkey()),
+    ], [buffer], "create and initialize the buffer")
+    for off in range(0, len(data), WRITE_CHUNK):
+        _send(svm, payer, [write_ix(buffer.pubkey(), authority.pubkey(), off, data[off:off + WRITE_CHUNK])],
+              [authority], f"write at {off}")
+    return 1 + (len(data) + WRITE_CHUNK - 1) // WRITE_CHUNK
+
+
+def upgrade(svm, so: bytes | Path, program_id: Pubkey, authority: Keypair, payer: Keypair | None = None) -> int:
+    """Replace a deployed program's code (Upgrade, signed by its upgrade authority; the new
+    code must fit the max_data_len it was deployed with). -> transactions sent."""
+    data = so.read_bytes() if isinstance(so, Path) else bytes(so)
+    payer = payer or authority
+    buffer = Keypair()
+    txs = _write_buffer(svm, data, payer, authority, buffer)
+    _send(svm, payer, [upgrade_ix(program_id, buffer.pubkey(), payer.pubkey(), authority.pubkey())],
+          [authority], "upgrade")
+    return txs + 1
+
+
+__all__ = ["DeployError", "DeployResult", "deploy", "upgrade", "programdata_address", "LOADER_ID",
+           "initialize_buffer_ix", "write_ix", "deploy_with_max_data_len_ix", "upgrade_ix"]

@@ -53,3 +53,23 @@ def test_failed_deploy_leaves_no_program_account():
     with pytest.raises(DeployError, match="deploy"):
         deploy(s.svm, b"\x7fELF" + bytes(200), pid, s.payer)
     assert s.account(pid) is None or s.account(pid).lamports == 0
+
+
+def test_upgrade_by_the_authority_only():
+    from devstack.chain.deploy import upgrade
+
+    s = Svm()
+    authority = Keypair()
+    s.svm.airdrop(authority.pubkey(), 10**10)
+    pid = Pubkey.new_unique()
+    pool = program_so("pool")
+    deploy(s.svm, program_so("curve_signer"), pid, s.payer, upgrade_authority=authority, max_data_len=len(pool))
+    s.svm.warp_to_slot(s.svm.get_clock().slot + 1)      # no upgrade in the deploy's own slot
+    with pytest.raises(DeployError, match="Incorrect upgrade authority"):
+        upgrade(s.svm, pool, pid, authority=Keypair(), payer=s.payer)
+    assert upgrade(s.svm, pool, pid, authority=authority) > 1
+    s.svm.warp_to_slot(s.svm.get_clock().slot + 1)
+    _, auth, code = _programdata(s, pid)
+    assert auth == bytes(authority.pubkey()) and code[:len(pool)] == pool
+    o = s.send(ix(pid, b"\0" * 8, []))
+    assert not o.ok and o.custom == 6000          # the pool's InvalidInput: the new code runs
