@@ -346,7 +346,8 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
             else:
                 raise LinkError(f"unsupported relocation type {rtype} at {where} (symbol {name!r})")
 
-    # callx: register from dst to imm (SBPF v0 reads imm)
+    # callx: register from dst to imm (SBPF v0 reads imm). The scan also visits the second
+    # slots of lddw; their opcode byte is 0, so none is taken for a callx.
     for i in range(len(text.data) // INSN):
         if text.data[i * INSN] == 0x8D:
             dst = text.data[i * INSN + 1] & 0x0F
@@ -354,8 +355,6 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
             reg = dst if dst else imm
             text.data[i * INSN + 1] = 0
             struct.pack_into("<i", text.data, i * INSN + 4, reg)
-    # skip the second half of lddw when scanning: it has opcode 0, never 0x8d, so the
-    # scan above cannot misread it.
     verify_v0(text.data)
 
     entry_syms = [s for s in symbols if s.name == entry and s["st_info"]["type"] == "STT_FUNC"
