@@ -339,6 +339,24 @@ def test_loader_accepts_and_runs_the_linked_program(tmp_path, linked):
     assert not trap.ok                                            # __bpf_trap -> abort
 
 
+def test_loader_accepts_a_program_without_syscalls(tmp_path):
+    """No syscall: an empty .rel.dyn and no DT_REL (the loader takes DT_RELSZ 0 as an error)."""
+    from solders.pubkey import Pubkey
+
+    from devstack.chain.deploy import deploy
+    from tests.programs.svm import Svm, ix
+
+    r = link(cc(tmp_path, "unsigned long entrypoint(const unsigned char *in) { return in[16] == 5 ? 0 : 7; }"))
+    e = elf(r.image)
+    assert r.syscalls == [] and e.get_section_by_name(".rel.dyn")["sh_size"] == 0
+    assert "DT_REL" not in {t.entry.d_tag for t in e.get_section_by_name(".dynamic").iter_tags()}
+    s = Svm()
+    pid = Pubkey.new_unique()
+    deploy(s.svm, r.image, pid, s.payer)
+    assert s.send(ix(pid, b"\x05", [])).ok
+    assert s.send(ix(pid, b"\x06", [])).custom == 7
+
+
 def test_loader_refuses_an_unknown_syscall_at_deploy(tmp_path):
     from solders.pubkey import Pubkey
 
