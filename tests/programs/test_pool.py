@@ -324,3 +324,22 @@ def test_sell_cannot_drain_the_pool_below_rent(env):
     env.svm.set_account(env.pool, Account(lamports=rent + 10, data=bytes(real.data), owner=real.owner))
     refused(env, env.sell(u, env.tokens(u.pubkey())), E.InsufficientLiquidity)
     assert env.lamports(env.pool) == rent + 10
+
+
+@pytest.mark.parametrize("name", ["pool", "base_vault", "user_token_account", "fee_recipient"])
+def test_accounts_that_change_must_be_writable(env, name):
+    u = holder(env)
+    before = env.snapshot()
+    key = dict(pool=env.pool, base_vault=env.base_vault, user_token_account=ata(u.pubkey(), env.mint),
+               fee_recipient=env.fee_recipient)[name]
+    refused(env, env.buy(u, SOL, **{name: (key, False, False)}), E.InvalidAccount)
+    refused(env, env.sell(u, 10**9, **{name: (key, False, False)}), E.InvalidAccount)
+    assert env.snapshot() == before
+
+
+def test_initialize_accounts_must_be_writable():
+    env = PoolEnv(initialize=False)
+    data, accounts = env.initialize_ix()
+    accounts[5] = (accounts[5][0], False, False)          # the curve vault (source), read-only
+    refused(env, env.s.send(env.via_curve(data, accounts)), E.InvalidAccount)
+    assert env.svm.get_account(env.pool) is None

@@ -73,6 +73,12 @@ fn require_signer(acc: &AccountInfo) -> ProgramResult {
     if acc.is_signer() { Ok(()) } else { Err(ProgramError::MissingRequiredSignature) }
 }
 
+/// The accounts an instruction changes must come writable (else InvalidAccount, before any
+/// change; the runtime would refuse the write afterwards anyway).
+fn require_writable(accs: &[&AccountInfo]) -> ProgramResult {
+    if accs.iter().all(|a| a.is_writable()) { Ok(()) } else { Err(INVALID_ACCOUNT) }
+}
+
 fn math_error(e: MathError) -> ProgramError {
     match e {
         MathError::Overflow => MATH_OVERFLOW,
@@ -173,6 +179,7 @@ fn initialize_pool(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -
     require_key(system_program, &SYSTEM_PROGRAM_ID, INVALID_ACCOUNT)?;
     require_key(token_program, &TOKEN_2022_PROGRAM_ID, INVALID_ACCOUNT)?;
     require_key(ata_program, &ATA_PROGRAM_ID, INVALID_ACCOUNT)?;
+    require_writable(&[payer, pool, base_vault, source])?;
     if pool.lamports() != 0 && !pool.is_owned_by(&SYSTEM_PROGRAM_ID) {
         return Err(ALREADY_INITIALIZED);
     }
@@ -257,6 +264,7 @@ fn load_swap<'a>(program_id: &Pubkey, accounts: &'a [AccountInfo]) -> Result<Swa
     require_key(system_program, &SYSTEM_PROGRAM_ID, INVALID_ACCOUNT)?;
     require_key(token_program, &TOKEN_2022_PROGRAM_ID, INVALID_ACCOUNT)?;
     require_key(ata_program, &ATA_PROGRAM_ID, INVALID_ACCOUNT)?;
+    require_writable(&[user, pool, base_vault, user_ata, fee_recipient])?;
     let open_time = read_u64(d, layout::OPEN_TIME) as i64;
     if sdk::sysvar::clock()?.unix_timestamp < open_time {
         return Err(POOL_NOT_OPEN);
