@@ -48,7 +48,7 @@ pub fn init_governance(inp: &Input, creator: &Acc, gov: &Acc, bump: u8, system: 
 // ----------------------------------------------------------------- state access
 
 /// The governance account, checked: its PDA for `mint` when given, existence,
-/// discriminator, then its PDA for the mint it records (stored bump).
+/// discriminator, then its canonical PDA and bump for the mint it records.
 fn load_governance(inp: &Input, a: &Acc, mint: Option<&Pubkey>) -> Res<()> {
     if let Some(m) = mint {
         let (k, _) = rt::find_pda(&[rt::seed(GOVERNANCE_SEED), rt::seed(m)], inp.program_id);
@@ -61,14 +61,11 @@ fn load_governance(inp: &Input, a: &Acc, mint: Option<&Pubkey>) -> Res<()> {
         return Err(Error::GovernanceNotFound);
     }
     let d = a.data();
-    let b = [d[V::BUMP]];
-    match rt::create_pda(&[rt::seed(GOVERNANCE_SEED), rt::seed(st::key_at(d, V::MINT)), rt::seed(&b)], inp.program_id) {
-        Some(k) if rt::key_eq(&k, a.key()) => Ok(()),
-        _ => Err(Error::InvalidAccount),
-    }
+    require_pda(a, &[rt::seed(GOVERNANCE_SEED), rt::seed(st::key_at(d, V::MINT))], d[V::BUMP], inp.program_id,
+                Error::InvalidAccount)
 }
 
-/// The proposal account, checked: existence, discriminator, its governance, its PDA.
+/// The proposal account, checked: existence, discriminator, its governance, its canonical PDA and bump.
 fn load_proposal(inp: &Input, a: &Acc, gov: &Acc) -> Res<()> {
     if !rt::key_eq(a.owner(), inp.program_id) || a.data_len() == 0 {
         return Err(Error::ProposalNotFound);
@@ -80,22 +77,18 @@ fn load_proposal(inp: &Input, a: &Acc, gov: &Acc) -> Res<()> {
     if !rt::key_eq(st::key_at(d, P::GOVERNANCE), gov.key()) {
         return Err(Error::InvalidProposal);
     }
-    let b = [d[P::BUMP]];
-    let seeds = [rt::seed(PROPOSAL_SEED), rt::seed(gov.key()), rt::seed(&d[P::INDEX..P::INDEX + 8]), rt::seed(&b)];
-    match rt::create_pda(&seeds, inp.program_id) {
-        Some(k) if rt::key_eq(&k, a.key()) => Ok(()),
-        _ => Err(Error::InvalidProposal),
-    }
+    let seeds = [rt::seed(PROPOSAL_SEED), rt::seed(gov.key()), rt::seed(&d[P::INDEX..P::INDEX + 8])];
+    require_pda(a, &seeds, d[P::BUMP], inp.program_id, Error::InvalidProposal)
 }
 
 /// The vote receipt of `voter` on `proposal`: its PDA, then existence.
 fn load_receipt(inp: &Input, a: &Acc, proposal: &Pubkey, voter: &Pubkey) -> Res<()> {
-    let (k, _) = rt::find_pda(&[rt::seed(VOTE_SEED), rt::seed(proposal), rt::seed(voter)], inp.program_id);
+    let (k, bump) = rt::find_pda(&[rt::seed(VOTE_SEED), rt::seed(proposal), rt::seed(voter)], inp.program_id);
     require_key(a, &k)?;
     if !rt::key_eq(a.owner(), inp.program_id) || a.data_len() == 0 {
         return Err(Error::VoteReceiptNotFound);
     }
-    if !is_ours(a, inp.program_id, &R::DISC, R::SIZE) {
+    if !is_ours(a, inp.program_id, &R::DISC, R::SIZE) || a.data()[R::BUMP] != bump {
         return Err(Error::InvalidAccount);
     }
     Ok(())
@@ -379,7 +372,7 @@ pub fn cast_vote(inp: &Input, mut r: Reader) -> Res<()> {
     }
     let exists = rec.data_len() != 0;
     if exists {
-        if !is_ours(&rec, inp.program_id, &R::DISC, R::SIZE) {
+        if !is_ours(&rec, inp.program_id, &R::DISC, R::SIZE) || rec.data()[R::BUMP] != rec_bump {
             return Err(Error::InvalidAccount);
         }
         if rec.data()[R::ACTIVE] != 0 {

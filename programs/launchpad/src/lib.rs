@@ -135,6 +135,16 @@ pub fn require_program(a: &Acc, id: &Pubkey) -> Res<()> {
     require_key(a, id)
 }
 
+/// `a` is the canonical PDA of `seeds` and `bump` (its stored bump) is the canonical bump:
+/// a non-canonical address, or an account claiming another bump, is refused with `err`.
+pub fn require_pda(a: &Acc, seeds: &[CSeed], bump: u8, program_id: &Pubkey, err: Error) -> Res<()> {
+    let (k, b) = rt::find_pda(seeds, program_id);
+    if !rt::key_eq(&k, a.key()) || b != bump {
+        return Err(err);
+    }
+    Ok(())
+}
+
 /// One of this program's accounts of type `disc` (owner, size, discriminator).
 pub fn is_ours(a: &Acc, program_id: &Pubkey, disc: &[u8; 8], size: usize) -> bool {
     rt::key_eq(a.owner(), program_id) && a.data_len() >= size && rt::bytes_eq(&a.data()[..8], disc)

@@ -8,28 +8,20 @@ use crate::rt::{self, Acc, Input, Pubkey};
 use crate::state::{self as st, curve as C, global as G, params as GP};
 use crate::*;
 
-/// The global config, checked: its PDA (stored bump), owner and discriminator.
+/// The global config, checked: owner, discriminator, canonical PDA and bump.
 fn load_global(inp: &Input, a: &Acc) -> Res<()> {
     if !is_ours(a, inp.program_id, &G::DISC, G::SIZE) {
         return Err(Error::InvalidAccount);
     }
-    let bump = [a.data()[G::BUMP]];
-    match rt::create_pda(&[rt::seed(GLOBAL_SEED), rt::seed(&bump)], inp.program_id) {
-        Some(k) if rt::key_eq(&k, a.key()) => Ok(()),
-        _ => Err(Error::InvalidAccount),
-    }
+    require_pda(a, &[rt::seed(GLOBAL_SEED)], a.data()[G::BUMP], inp.program_id, Error::InvalidAccount)
 }
 
-/// The bonding curve of `mint`, checked: owner, discriminator, PDA with its stored bump.
+/// The bonding curve of `mint`, checked: owner, discriminator, canonical PDA and bump.
 fn load_curve(inp: &Input, a: &Acc, mint: &Pubkey) -> Res<()> {
     if !is_ours(a, inp.program_id, &C::DISC, C::SIZE) {
         return Err(Error::InvalidAccount);
     }
-    let bump = [a.data()[C::BUMP]];
-    match rt::create_pda(&[rt::seed(CURVE_SEED), rt::seed(mint), rt::seed(&bump)], inp.program_id) {
-        Some(k) if rt::key_eq(&k, a.key()) => Ok(()),
-        _ => Err(Error::InvalidAccount),
-    }
+    require_pda(a, &[rt::seed(CURVE_SEED), rt::seed(mint)], a.data()[C::BUMP], inp.program_id, Error::InvalidAccount)
 }
 
 fn validate_global_params(fee_bps: u16, cap_bps: u16, delay: i64) -> Res<()> {
