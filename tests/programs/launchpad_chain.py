@@ -135,7 +135,9 @@ class Chain:
 
     def wallet(self, lamports: int = 100 * SOL) -> Keypair:
         kp = Keypair()
-        self.svm.airdrop(kp.pubkey(), lamports)
+        if lamports:
+            r = self.svm.airdrop(kp.pubkey(), lamports)
+            assert type(r).__name__ == "TransactionMetadata", f"airdrop failed: {r}"
         return kp
 
     def set_clock(self, slot: int, unix: int) -> None:
