@@ -68,13 +68,14 @@ pub enum Error {
 }
 
 impl Error {
-    /// The entrypoint's u64 return value for this error.
-    pub fn code(self) -> u64 {
-        let n = self as u32;
-        if n >= 0x1_0000 {
-            ((n - 0x1_0000) as u64) << 32
-        } else {
-            n as u64
+    pub fn to_sdk(self) -> crate::sdk::ProgramError {
+        use crate::sdk::ProgramError as P;
+        match self {
+            Error::MissingRequiredSignature => P::MissingRequiredSignature,
+            Error::NotEnoughAccountKeys => P::NotEnoughAccountKeys,
+            Error::InvalidInstructionData => P::InvalidInstructionData,
+            Error::CpiFailed => P::InvalidArgument,
+            e => P::Custom(e as u32),
         }
     }
 }
