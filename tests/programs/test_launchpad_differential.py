@@ -5,18 +5,20 @@ or the same error on every step; and the governance thresholds (quorum, approval
 against partner.chain.governance_math, at and around their edges."""
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from partner.chain import curve as C
 from partner.chain import governance_math as GM
+from partner.chain import pool_math as PM
 from partner.chain.governance_math import ActionKind, VoteSide
 
-from .launchpad_chain import ATA_SIZE, SOL, Chain, ata, curve_pda, governance_pda, proposal_pda, rent
+from .launchpad_chain import ATA_SIZE, SOL, Chain, ata, curve_pda, governance_pda, pool_pda, proposal_pda, rent
 
 U64_MAX = 2**64 - 1
 BALANCE = 3_000 * SOL
-MATH_ERRORS = {C.MathOverflow: 6006, C.InsufficientLiquidity: 6007, C.CurveComplete: 6002, C.InvalidAmount: 6000}
+MATH_ERRORS = {C.MathOverflow: 6006, C.InsufficientLiquidity: 6007, C.CurveComplete: 6002, C.InvalidAmount: 6000,
+               PM.MathOverflow: 6006, PM.InsufficientLiquidity: 6007, PM.InvalidAmount: 6000}
 
 lamports = st.one_of(st.integers(1, 100 * SOL), st.integers(1, 10_000), st.sampled_from([1, 101, 10_100, U64_MAX]),
                      st.integers(BALANCE - 10**6, BALANCE + 10**6))
@@ -26,7 +28,9 @@ ops = st.lists(st.one_of(
     st.tuples(st.just("buy"), st.integers(0, 1), lamports),
     st.tuples(st.just("buy_exact_out"), st.integers(0, 1), tokens),
     st.tuples(st.just("sell"), st.integers(0, 1), st.one_of(st.integers(0, 10_000), tokens.map(lambda t: -t))),
-), min_size=1, max_size=10)
+    st.tuples(st.just("complete"), st.integers(0, 1), st.just(U64_MAX)),
+    st.tuples(st.just("migrate"), st.just(0), st.just(0)),
+), min_size=1, max_size=14)
 
 
 def _math(fn, *args):
@@ -61,17 +65,104 @@ def expected(kind: str, state: C.CurveState, amount: int, fee_bps: int, has_ata:
     return r, None
 
 
+def expected_pool(kind: str, state: PM.PoolState, amount: int, fee_bps: int, has_ata: bool, held: int,
+                  lamports_: int):
+    """(result, error) of one trade after migration: the pool program's rules and partner.chain.pool_math."""
+    if amount == 0:
+        return None, 6000
+    if kind == "sell":
+        if not has_ata:
+            return None, 6011
+        if held < amount:
+            return None, 6009
+        r, err = _math(PM.swap_base_in, state, amount, fee_bps)
+        if err:
+            return None, err
+        return (r, 6000) if r.amount_out == 0 else (r, None)
+    fn = PM.swap_quote_in if kind == "buy" else PM.swap_base_out
+    r, err = _math(fn, state, amount, fee_bps)
+    if err:
+        return None, err
+    if r.amount_out == 0:
+        return None, 6000
+    if lamports_ < r.amount_in + (0 if has_ata else rent(ATA_SIZE)):
+        return None, 6008
+    return r, None
+
+
+def pool_step(chain: Chain, mint, user, kind: str, amount: int, fee_bps: int) -> None:
+    """One trade through the pool program, checked against pool_math."""
+    pool, fee_to = pool_pda(mint), chain.fee_recipient.pubkey()
+    state = PM.PoolState.of(chain.pool(mint))
+    has_ata = chain.account(ata(user.pubkey(), mint)) is not None
+    held = chain.balance(user.pubkey(), mint)
+    if kind == "sell":
+        amount = held * amount // 10_000 if amount >= 0 else -amount
+    lam, fee_lam, pool_lam = chain.lamports(user.pubkey()), chain.lamports(fee_to), chain.lamports(pool)
+    want, err = expected_pool(kind, state, amount, fee_bps, has_ata, held, lam)
+    if kind == "buy":
+        res = chain.swap(user, mint, False, amount)
+    elif kind == "buy_exact_out":
+        res = chain.swap_exact_out(user, mint, amount, U64_MAX)
+    else:
+        res = chain.swap(user, mint, True, amount)
+    if err is not None:
+        res.expect(err)
+        assert PM.PoolState.of(chain.pool(mint)) == state and chain.balance(user.pubkey(), mint) == held
+        return
+    assert res.ok, (kind, amount, res.err, res.logs)
+    assert PM.PoolState.of(chain.pool(mint)) == want.state_after
+    assert chain.lamports(fee_to) - fee_lam == want.fee
+    if kind == "sell":
+        assert chain.balance(user.pubkey(), mint) == held - amount
+        assert chain.lamports(user.pubkey()) - lam == want.amount_out
+        assert pool_lam - chain.lamports(pool) == want.amount_out + want.fee
+    else:
+        assert chain.balance(user.pubkey(), mint) == held + want.amount_out
+        assert lam - chain.lamports(user.pubkey()) == want.amount_in + (0 if has_ata else rent(ATA_SIZE))
+        assert chain.lamports(pool) - pool_lam == want.amount_in - want.fee
+
+
+def migrate_step(chain: Chain, mint) -> bool:
+    """Migrate when the reference allows it (else its error); True once migrated."""
+    c = chain.curve(mint)
+    res = chain.migrate(mint)
+    if c.migrated:
+        res.expect(6021)
+        return True
+    if not c.complete:
+        res.expect(6020)
+        return False
+    assert res.ok, res.logs
+    pool = chain.pool(mint)
+    assert (pool.base_reserve, pool.quote_reserve) == (C.TOKEN_TOTAL_SUPPLY - C.INITIAL_REAL_TOKEN_RESERVES,
+                                                       c.real_sol_reserves)
+    chain.advance(1, 2)                              # past the pool's open_time
+    return True
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps=ops, fee_bps=st.sampled_from([0, 1, 100, 333, 1000]))
 def test_random_trades_equal_the_service_math(steps, fee_bps):
-    chain = Chain(protocol_fee_bps=fee_bps)
+    """Across migration: the curve by partner.chain.curve, then the pool by pool_math."""
+    chain = Chain(pool=True, protocol_fee_bps=fee_bps)
     _, mint_kp = chain.create_coin()
     chain.advance(1, 1)
     mint = mint_kp.pubkey()
     users = [chain.wallet(BALANCE), chain.wallet(BALANCE)]
     curve, fee_to = curve_pda(mint), chain.fee_recipient.pubkey()
+    migrated = False
     for kind, who, amount in steps:
         user = users[who]
+        if kind == "migrate":
+            migrated = migrate_step(chain, mint)
+            continue
+        if kind == "complete":
+            kind = "buy"
+        if migrated:
+            event("traded on the pool after migration")
+            pool_step(chain, mint, user, kind, amount, fee_bps)
+            continue
         state = C.CurveState.of(chain.curve(mint))
         has_ata = chain.account(ata(user.pubkey(), mint)) is not None
         held = chain.balance(user.pubkey(), mint)
