@@ -3,19 +3,23 @@
 
 pub type Res<T> = Result<T, Error>;
 
+/// The whole IDL table (the pool-only codes included: one numbering for both programs).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u32)]
+#[allow(dead_code)]
 pub enum Error {
     // 6000-6049: trading, shared with the pool program
     InvalidInput = 6000,
     SlippageExceeded = 6001,
     CurveComplete = 6002,
+    MigrationPending = 6003,
     BuyLimitExceeded = 6004,
     SameSlotTradingBlocked = 6005,
     MathOverflow = 6006,
     InsufficientLiquidity = 6007,
     InsufficientSol = 6008,
     InsufficientTokens = 6009,
+    PoolNotOpen = 6010,
     MissingSellTokenAccount = 6011,
     NameEmpty = 6012,
     NameTooLong = 6013,
