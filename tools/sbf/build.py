@@ -6,7 +6,7 @@
 Only Debian packages (installed by `make programs`): `rustc-web` (/usr/bin/rustc),
 `libstd-rust-web-dev-bpf` (core for bpfel-unknown-none, as LLVM bitcode inside the rlib),
 and LLVM 22's `llvm-link-22`, `opt-22`, `llc-22`, `llvm-ar-22`. The pipeline
-(docs/onchain.md):
+(programs/README.md):
 
 1. rustc --emit=obj, which for this target writes LLVM bitcode (one codegen unit);
 2. llvm-link it with core's bitcode (compiler_builtins is left out on purpose: its
@@ -140,8 +140,22 @@ def _split_args(s: str) -> list[str]:
     return out
 
 
+def _strip_sret(line: str) -> str:
+    """Remove every `sret(<type>)` attribute of a line (nested brackets in the type)."""
+    while (i := line.find("sret(")) >= 0:
+        depth, j = 0, i + 4
+        for j in range(i + 4, len(line)):
+            depth += line[j] in "([{<"
+            depth -= line[j] in ")]}>"
+            if depth == 0:
+                break
+        line = line[:i] + line[j + 1:].lstrip(" ")
+    return line
+
+
 def lower_mem_intrinsics(ir: str) -> str:
-    """LLVM's BPF backend expands memcpy/memmove/memset intrinsics of small constant size
+    """Make optimised IR something LLVM's BPF backend compiles. It expands
+    memcpy/memmove/memset intrinsics of small constant size
     and refuses the rest ("A call to built-in function 'memcpy' is not supported"): no
     libcalls on BPF. Turn every other one into a call of the runtime's syscall
     (sol_memcpy_, sol_memmove_, sol_memset_: about 10 CU each, cheaper than more than a few
@@ -150,6 +164,12 @@ def lower_mem_intrinsics(ir: str) -> str:
     out, func = [], "?"
     used: set[str] = set()
     for line in ir.splitlines():
+        if "sret(" in line:
+            # LLVM's BPF backend refuses any function with an `sret` parameter ("aggregate
+            # returns are not supported"), which is how Rust returns values wider than two
+            # registers; without the attribute the pointer is an ordinary first argument, on
+            # definitions and calls alike (BPF gives sret no register of its own)
+            line = _strip_sret(line)
         m = _FUNC.match(line)
         if m:
             func = m.group(1)
@@ -176,6 +196,19 @@ def lower_mem_intrinsics(ir: str) -> str:
     return "\n".join(out) + "\n"
 
 
+# what to do about llc's BPF errors (programs/README.md "Pitfalls")
+LLC_HINTS = {
+    "aggregate returns are not supported": "hint: a function that returns two values (Option<u64>, "
+        "Result<u64, _>, a slice, a tuple) was not inlined, and BPF returns one register: mark it "
+        "#[inline(always)] or write the result through a &mut argument",
+    "too many arguments": "hint: BPF passes at most 5 arguments (a slice counts 2, a returned struct "
+        "adds a hidden one): pass a struct by reference or mark the callee #[inline(always)]",
+    "stack arguments are not supported": "hint: more than 5 arguments (see 'too many arguments')",
+    "__multi3": "hint: 128-bit or overflow-checked u64 multiply: use sdk::wide",
+    "is not supported.": "hint: BPF has no library calls; see programs/README.md",
+}
+
+
 def compile_object(name: str, workdir: Path, src_dir: Path | None = None) -> Path:
     """Steps 1-4: the relocatable BPF object of program `name` (sources in `src_dir`,
     default programs/<name>/src)."""
@@ -193,7 +226,11 @@ def compile_object(name: str, workdir: Path, src_dir: Path | None = None) -> Pat
     lowered = workdir / f"{name}.ll"
     lowered.write_text(lower_mem_intrinsics(opt.read_text()))
     obj = workdir / f"{name}.o"
-    _run([tool("llc"), *LLC_FLAGS, str(lowered), "-o", str(obj)])
+    try:
+        _run([tool("llc"), *LLC_FLAGS, str(lowered), "-o", str(obj)])
+    except BuildError as e:
+        hints = [h for k, h in LLC_HINTS.items() if k in str(e)]
+        raise BuildError("\n".join([str(e), *hints])) from None
     return obj
 
 
@@ -211,10 +248,12 @@ def build(name: str, force: bool = False, out_dir: Path = OUT, src_dir: Path | N
             result = link(obj.read_bytes())
         except LinkError as e:
             raise BuildError(f"{name}: link: {e}") from None
-    tmp_so = so.with_suffix(".so.tmp")
-    tmp_so.write_bytes(result.image)
-    tmp_so.replace(so)
-    stamp.write_text(fp)
+    # concurrent builds (test workers) write the same bytes: each through a file of its own,
+    # renamed into place
+    for path, blob in ((so, result.image), (stamp, fp.encode())):
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(blob)
+        tmp.replace(path)
     return so
 
 
