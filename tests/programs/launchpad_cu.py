@@ -11,8 +11,6 @@ from partner.chain.governance_math import ActionKind, VoteSide
 
 from .launchpad_chain import SOL, Chain
 
-CU_BUDGET_IX = "set_compute_unit_limit"
-
 
 def lifecycle() -> dict[str, list[int]]:
     """Run every instruction at least once; -> CU per instruction name (the compute-budget

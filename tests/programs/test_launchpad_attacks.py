@@ -13,7 +13,7 @@ from partner.chain import curve as C
 from partner.chain.governance_math import VoteSide
 
 from .launchpad_chain import (
-    LAUNCHPAD_ID, SOL, SYSTEM, TOKEN_2022, Chain, ata, curve_pda, global_pda, governance_pda, meta_ix, proposal_pda,
+    LAUNCHPAD_ID, SOL, SYSTEM, TOKEN_2022, Chain, ata, curve_pda, global_pda, governance_pda, meta_ix,
     rent, vote_pda)
 from .test_launchpad_governance import NAME, QUORUM_THIRD, Gov
 
