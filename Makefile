@@ -12,7 +12,7 @@ PY313 := $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.13
 export SAM_CLI_TELEMETRY := 0
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help run test lint unit integration e2e browser build deploy clean openapi idl bench
+.PHONY: help run test lint unit integration e2e browser build deploy clean openapi idl bench programs .sbf-toolchain
 
 help:
 	@echo "make run    start the whole service on 127.0.0.1 (gateway :3000, chain :8899), seeded"
@@ -20,6 +20,7 @@ help:
 	@echo "make lint   cfn-lint and sam validate --lint on template.yaml"
 	@echo "make build  sam build (no Docker; uses Python 3.13)"
 	@echo "make openapi  regenerate docs/openapi.json (Swagger UI: /docs on make run)"
+	@echo "make programs  build the SBF programs into programs/out/*.so (installs Debian's Rust/LLVM)"
 	@echo "make idl    regenerate what comes from idl/*.json (the layer's copy, docs/onchain.md tables)"
 	@echo "make bench  figures: bench/results.json and docs/benchmarks.md (runs make build first;"
 	@echo "            BEFORE=<rev> also measures that commit's code in the same cold-start rounds)"
@@ -45,11 +46,25 @@ $(TOOLS)/.ready: requirements-tools.txt
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
 
+# Debian's Rust and LLVM 22 for the on-chain programs (no rustup, no cargo, no downloads):
+# rustc-web + libstd-rust-web-dev-bpf (core for bpfel-unknown-none as bitcode), llvm-22
+# (llvm-link, opt, llc, llvm-ar), clang-22 (the linker tests compile small C objects).
+SBF_PACKAGES := clang-22 llvm-22 rustc-web libstd-rust-web-dev-bpf
+.sbf-toolchain:
+	@{ test -x /usr/bin/rustc && test -d /usr/lib/rustlib/bpfel-unknown-none/lib && \
+	   command -v llc-22 >/dev/null && command -v clang-22 >/dev/null; } || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SBF_PACKAGES) >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SBF_PACKAGES) >/dev/null; fi; }
+
+# programs/<name>/src/lib.rs -> programs/out/<name>.so (skips what is up to date)
+programs: $(VENV)/.ready .sbf-toolchain
+	$(PY) -m tools.sbf.build
+
 lint: $(TOOLS)/.ready
 	$(TOOLS)/bin/cfn-lint template.yaml
 	$(TOOLS)/bin/sam validate --lint --region us-east-1 --template-file template.yaml
 
-test: $(VENV)/.ready $(TOOLS)/.ready .chromium lint
+test: $(VENV)/.ready $(TOOLS)/.ready .chromium lint programs
 	# unit tests in processes of their own: the integration and e2e workers run a devstack's timers and
 	# pollers in the background, and some unit tests drive process-wide state (the AWS session)
 	$(PY) -m pytest -n 2 --dist loadfile -q tests/unit
@@ -64,7 +79,7 @@ openapi: $(VENV)/.ready
 idl: $(VENV)/.ready
 	$(PY) -m tools.idl
 
-run: $(VENV)/.ready
+run: $(VENV)/.ready programs
 	$(PY) -m devstack.run
 
 build: $(TOOLS)/.ready

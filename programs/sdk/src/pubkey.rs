@@ -1,0 +1,83 @@
+//! Addresses: 32 bytes; program derived addresses through the runtime's syscalls.
+use super::error::ProgramError;
+use super::syscalls::{sol_create_program_address, sol_try_find_program_address, SolBytes};
+
+pub type Pubkey = [u8; 32];
+
+pub const MAX_SEEDS: usize = 16;
+pub const MAX_SEED_LEN: usize = 32;
+
+fn seed_array(seeds: &[&[u8]], out: &mut [SolBytes; MAX_SEEDS]) -> Result<usize, ProgramError> {
+    if seeds.len() > MAX_SEEDS {
+        return Err(ProgramError::MaxSeedLengthExceeded);
+    }
+    for (i, s) in seeds.iter().enumerate() {
+        if s.len() > MAX_SEED_LEN {
+            return Err(ProgramError::MaxSeedLengthExceeded);
+        }
+        out[i] = SolBytes { addr: s.as_ptr(), len: s.len() as u64 };
+    }
+    Ok(seeds.len())
+}
+
+const EMPTY: SolBytes = SolBytes { addr: core::ptr::null(), len: 0 };
+
+/// The address of `seeds` (bump included) under `program_id`; Err(InvalidSeeds) when the
+/// seeds give a point on the curve.
+pub fn create_program_address(seeds: &[&[u8]], program_id: &Pubkey) -> Result<Pubkey, ProgramError> {
+    let mut arr = [EMPTY; MAX_SEEDS];
+    let n = seed_array(seeds, &mut arr)?;
+    let mut out = [0u8; 32];
+    let rc = unsafe { sol_create_program_address(arr.as_ptr(), n as u64, program_id, &mut out) };
+    if rc != 0 {
+        return Err(ProgramError::InvalidSeeds);
+    }
+    Ok(out)
+}
+
+/// (address, canonical bump) of `seeds` under `program_id`.
+pub fn try_find_program_address(seeds: &[&[u8]], program_id: &Pubkey) -> Result<(Pubkey, u8), ProgramError> {
+    let mut arr = [EMPTY; MAX_SEEDS];
+    let n = seed_array(seeds, &mut arr)?;
+    let mut out = [0u8; 32];
+    let mut bump = 0u8;
+    let rc = unsafe { sol_try_find_program_address(arr.as_ptr(), n as u64, program_id, &mut out, &mut bump) };
+    if rc != 0 {
+        return Err(ProgramError::InvalidSeeds);
+    }
+    Ok((out, bump))
+}
+
+/// Well-known program ids.
+pub const SYSTEM_PROGRAM_ID: Pubkey = [0; 32];
+pub const TOKEN_2022_PROGRAM_ID: Pubkey = [6, 221, 246, 225, 238, 117, 143, 222, 24, 66, 93, 188, 228, 108, 205, 218, 182, 26, 252, 77, 131, 185, 13, 39, 254, 189, 249, 40, 216, 161, 139, 252];
+pub const TOKEN_PROGRAM_ID: Pubkey = [6, 221, 246, 225, 215, 101, 161, 147, 217, 203, 225, 70, 206, 235, 121, 172, 28, 180, 133, 237, 95, 91, 55, 145, 58, 140, 245, 133, 126, 255, 0, 169];
+pub const ATA_PROGRAM_ID: Pubkey = [140, 151, 37, 143, 78, 36, 137, 241, 187, 61, 16, 41, 20, 142, 13, 131, 11, 90, 19, 153, 218, 255, 16, 132, 4, 142, 123, 216, 219, 233, 248, 89];
+pub const LAUNCHPAD_PROGRAM_ID: Pubkey = [255, 30, 148, 3, 88, 218, 244, 253, 72, 63, 94, 175, 210, 181, 51, 152, 255, 158, 131, 118, 13, 53, 34, 13, 113, 237, 149, 176, 73, 26, 206, 53];
+pub const POOL_PROGRAM_ID: Pubkey = [42, 124, 54, 122, 132, 206, 240, 66, 92, 17, 25, 248, 146, 117, 254, 98, 189, 174, 71, 17, 116, 20, 219, 226, 249, 45, 9, 150, 22, 39, 116, 98];
+
+/// The associated token account of (wallet, mint) under Token-2022 (seeds: wallet,
+/// Token-2022 id, mint; program: ATA).
+pub fn associated_token_address(wallet: &Pubkey, mint: &Pubkey) -> Result<(Pubkey, u8), ProgramError> {
+    try_find_program_address(&[wallet, &TOKEN_2022_PROGRAM_ID, mint], &ATA_PROGRAM_ID)
+}
+
+/// Equality of two addresses in four 64-bit compares (`==` on arrays becomes a memcmp
+/// syscall).
+#[inline(always)]
+pub fn pk_eq(a: &Pubkey, b: &Pubkey) -> bool {
+    let pa = a.as_ptr() as *const u64;
+    let pb = b.as_ptr() as *const u64;
+    unsafe {
+        core::ptr::read_unaligned(pa) == core::ptr::read_unaligned(pb)
+            && core::ptr::read_unaligned(pa.add(1)) == core::ptr::read_unaligned(pb.add(1))
+            && core::ptr::read_unaligned(pa.add(2)) == core::ptr::read_unaligned(pb.add(2))
+            && core::ptr::read_unaligned(pa.add(3)) == core::ptr::read_unaligned(pb.add(3))
+    }
+}
+
+/// True when every byte is zero (the "none" address).
+#[inline(always)]
+pub fn pk_is_zero(a: &Pubkey) -> bool {
+    pk_eq(a, &[0u8; 32])
+}

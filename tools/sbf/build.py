@@ -1,0 +1,238 @@
+"""Build the on-chain programs: `programs/<name>/src/lib.rs` -> `programs/out/<name>.so`.
+
+    python -m tools.sbf.build                # every program (skips the up-to-date ones)
+    python -m tools.sbf.build pool --force   # one program, rebuilt
+
+Only Debian packages (installed by `make programs`): `rustc-web` (/usr/bin/rustc),
+`libstd-rust-web-dev-bpf` (core for bpfel-unknown-none, as LLVM bitcode inside the rlib),
+and LLVM 22's `llvm-link-22`, `opt-22`, `llc-22`, `llvm-ar-22`. The pipeline
+(docs/onchain.md):
+
+1. rustc --emit=obj, which for this target writes LLVM bitcode (one codegen unit);
+2. llvm-link it with core's bitcode (compiler_builtins is left out on purpose: its
+   memcpy/memset would shadow the runtime's sol_memcpy_/sol_memset_ syscalls);
+3. opt: internalize everything but `entrypoint`, drop what is dead, optimise (O3);
+4. memcpy/memmove/memset intrinsics that llc would refuse become syscall calls
+   (`lower_mem_intrinsics`), then llc for BPF (-mcpu=v2: no jmp32 / alu32 forms that SBPF v0 rejects; a 4 KiB frame);
+5. tools.sbf.link: the relocatable object -> the SBPF v0 shared object.
+
+Programs include the SDK as a module (`#[path = "../../sdk/src/lib.rs"] mod sdk;`), so
+there is one crate and one bitcode file per program. The output is reproducible: paths
+are remapped, debug info stripped, and the linker writes no time stamp.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from tools.sbf.link import LinkError, link
+
+ROOT = Path(__file__).resolve().parents[2]
+PROGRAMS = ROOT / "programs"
+OUT = PROGRAMS / "out"
+SDK = PROGRAMS / "sdk"
+RUSTC = os.environ.get("SBF_RUSTC", "/usr/bin/rustc")
+LLVM = os.environ.get("SBF_LLVM_SUFFIX", "-22")
+TARGET = "bpfel-unknown-none"
+SYSROOT_LIB = Path("/usr/lib/rustlib") / TARGET / "lib"
+
+RUSTC_FLAGS = [
+    "--edition", "2021", "--target", TARGET, "--crate-type=lib", "--emit=obj",
+    "-C", "opt-level=3", "-C", "panic=abort", "-C", "target-cpu=v2", "-C", "codegen-units=1",
+    "-C", "debuginfo=0", "-C", "overflow-checks=on", "-C", "embed-bitcode=yes",
+]
+OPT_PASSES = "internalize,globaldce,default<O3>"
+LLC_FLAGS = ["-march=bpfel", "-mcpu=v2", "-O3", "-bpf-stack-size=4096",
+             "-bpf-disable-trap-unreachable", "-filetype=obj"]
+
+
+class BuildError(Exception):
+    pass
+
+
+def tool(name: str) -> str:
+    path = shutil.which(name + LLVM)
+    if not path:
+        raise BuildError(f"{name}{LLVM} not found: run `make programs` (installs llvm{LLVM})")
+    return path
+
+
+def _run(cmd: list[str], cwd: Path | None = None) -> bytes:
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True)
+    if p.returncode:
+        raise BuildError(f"{Path(cmd[0]).name} failed ({p.returncode}):\n"
+                         + p.stderr.decode(errors="replace")[-6000:])
+    return p.stdout
+
+
+def core_rlib() -> Path:
+    found = sorted(SYSROOT_LIB.glob("libcore-*.rlib"))
+    if not found:
+        raise BuildError(f"no libcore in {SYSROOT_LIB}: install libstd-rust-web-dev-bpf (`make programs`)")
+    return found[0]
+
+
+def core_bitcode(workdir: Path) -> Path:
+    """core's bitcode member of the Debian rlib (an `ar` archive)."""
+    rlib = core_rlib()
+    ar = tool("llvm-ar")
+    members = [m for m in _run([ar, "t", str(rlib)]).decode().split() if m.endswith(".o")]
+    if len(members) != 1:
+        raise BuildError(f"expected one object in {rlib.name}, found {members}")
+    out = workdir / "core.bc"
+    out.write_bytes(_run([ar, "p", str(rlib), members[0]]))
+    if out.read_bytes()[:4] != b"BC\xc0\xde":
+        raise BuildError(f"{rlib.name}: {members[0]} is not LLVM bitcode")
+    return out
+
+
+def program_names() -> list[str]:
+    return sorted(p.parent.parent.name for p in PROGRAMS.glob("*/src/lib.rs")
+                  if p.parent.parent.name != "sdk")
+
+
+def sources(name: str, src_dir: Path | None = None) -> list[Path]:
+    src_dir = src_dir or PROGRAMS / name / "src"
+    return sorted([*src_dir.rglob("*.rs"), *(SDK / "src").rglob("*.rs")])
+
+
+def fingerprint(name: str, src_dir: Path | None = None) -> str:
+    """Hash of everything the output depends on: sources, flags, tool versions, this driver
+    and the linker."""
+    h = hashlib.sha256()
+    for f in sources(name, src_dir):
+        h.update(str(f.relative_to(ROOT) if f.is_relative_to(ROOT) else f).encode() + b"\0" + f.read_bytes() + b"\0")
+    for f in (Path(__file__), Path(__file__).with_name("link.py")):
+        h.update(f.read_bytes())
+    h.update(" ".join(RUSTC_FLAGS + [OPT_PASSES] + LLC_FLAGS).encode())
+    h.update(_run([RUSTC, "--version"]))
+    h.update(_run([tool("llc"), "--version"]))
+    h.update(core_rlib().name.encode())
+    return h.hexdigest()
+
+
+MEM_SYSCALLS = {"memcpy": "sol_memcpy_", "memmove": "sol_memmove_", "memset": "sol_memset_"}
+_MEM_CALL = re.compile(r"call void @llvm\.(memcpy|memmove|memset)\.p0(?:\.p0)?\.i64\((.*)\)")
+_FUNC = re.compile(r"^define [^@]*@([^(]+)\(")
+INLINE_STORES = 8     # a fixed-size copy/fill of at most this many stores stays inline
+
+
+def _split_args(s: str) -> list[str]:
+    out, depth, cur = [], 0, []
+    for ch in s:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur).strip())
+    return out
+
+
+def lower_mem_intrinsics(ir: str) -> str:
+    """LLVM's BPF backend expands memcpy/memmove/memset intrinsics of small constant size
+    and refuses the rest ("A call to built-in function 'memcpy' is not supported"): no
+    libcalls on BPF. Turn every other one into a call of the runtime's syscall
+    (sol_memcpy_, sol_memmove_, sol_memset_: about 10 CU each, cheaper than more than a few
+    stores). Also refuse a u64 multiply with overflow check (it needs __multi3): the
+    message names the function and the fix."""
+    out, func = [], "?"
+    used: set[str] = set()
+    for line in ir.splitlines():
+        m = _FUNC.match(line)
+        if m:
+            func = m.group(1)
+        if "@llvm.umul.with.overflow.i64(" in line and line.lstrip().startswith("%"):
+            raise BuildError(f"a u64 multiplication with overflow check in {func} (checked_mul, or `*` "
+                             "with overflow-checks on) needs __multi3, which BPF lacks: use "
+                             "sdk::wide::checked_mul / mul_div_floor")
+        m = _MEM_CALL.search(line)
+        if m:
+            kind, args = m.group(1), _split_args(m.group(2))
+            if len(args) != 4:
+                raise BuildError(f"unexpected {kind} intrinsic in {func}: {line.strip()}")
+            length = args[2].split()[-1]
+            align = re.search(r"\balign (\d+)", args[0])
+            step = min(int(align.group(1)) if align else 1, 8)
+            if not (length.isdigit() and int(length) // step <= INLINE_STORES):
+                name = MEM_SYSCALLS[kind]
+                used.add(name)
+                line = line[:m.start()] + f"call void @{name}({', '.join(args[:3])})" + line[m.end():]
+        out.append(line)
+    for name in sorted(used):
+        if not re.search(rf"^declare [^@]*@{name}\(", ir, re.M):
+            out.append(f"declare void @{name}(ptr, {'i8' if name == 'sol_memset_' else 'ptr'}, i64)")
+    return "\n".join(out) + "\n"
+
+
+def compile_object(name: str, workdir: Path, src_dir: Path | None = None) -> Path:
+    """Steps 1-4: the relocatable BPF object of program `name` (sources in `src_dir`,
+    default programs/<name>/src)."""
+    src = (src_dir or PROGRAMS / name / "src") / "lib.rs"
+    if not src.is_file():
+        raise BuildError(f"no program {name!r} ({src} missing)")
+    bc = workdir / f"{name}.bc"
+    _run([RUSTC, *RUSTC_FLAGS, "--crate-name", name, f"--remap-path-prefix={ROOT}=.",
+          str(src), "-o", str(bc)])
+    linked = workdir / f"{name}.linked.bc"
+    _run([tool("llvm-link"), str(bc), str(core_bitcode(workdir)), "-o", str(linked)])
+    opt = workdir / f"{name}.opt.ll"
+    _run([tool("opt"), f"-passes={OPT_PASSES}", "-internalize-public-api-list=entrypoint",
+          "-strip-debug", "-S", str(linked), "-o", str(opt)])
+    lowered = workdir / f"{name}.ll"
+    lowered.write_text(lower_mem_intrinsics(opt.read_text()))
+    obj = workdir / f"{name}.o"
+    _run([tool("llc"), *LLC_FLAGS, str(lowered), "-o", str(obj)])
+    return obj
+
+
+def build(name: str, force: bool = False, out_dir: Path = OUT, src_dir: Path | None = None) -> Path:
+    """programs/<name> (or `src_dir`) -> <out_dir>/<name>.so, unless up to date."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    so = out_dir / f"{name}.so"
+    stamp = out_dir / f".{name}.fingerprint"
+    fp = fingerprint(name, src_dir)
+    if not force and so.is_file() and stamp.is_file() and stamp.read_text() == fp:
+        return so
+    with tempfile.TemporaryDirectory(prefix=f"sbf-{name}-") as tmp:
+        obj = compile_object(name, Path(tmp), src_dir)
+        try:
+            result = link(obj.read_bytes())
+        except LinkError as e:
+            raise BuildError(f"{name}: link: {e}") from None
+    tmp_so = so.with_suffix(".so.tmp")
+    tmp_so.write_bytes(result.image)
+    tmp_so.replace(so)
+    stamp.write_text(fp)
+    return so
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="build programs/<name> into programs/out/<name>.so")
+    ap.add_argument("names", nargs="*", help="programs to build (default: all)")
+    ap.add_argument("--force", action="store_true", help="rebuild even when up to date")
+    ap.add_argument("--out", type=Path, default=OUT)
+    a = ap.parse_args(argv)
+    try:
+        for name in a.names or program_names():
+            so = build(name, a.force, a.out)
+            print(f"{so.relative_to(ROOT) if so.is_relative_to(ROOT) else so}: {so.stat().st_size} bytes")
+    except BuildError as e:
+        print(f"build: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
