@@ -1,0 +1,80 @@
+//! The program's errors: the IDL's custom codes (idl/launchpad.json "errors", the
+//! same numbers as partner.chain.errors) and the runtime's built-in errors.
+
+pub type Res<T> = Result<T, Error>;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u32)]
+pub enum Error {
+    // 6000-6049: trading, shared with the pool program
+    InvalidInput = 6000,
+    SlippageExceeded = 6001,
+    CurveComplete = 6002,
+    BuyLimitExceeded = 6004,
+    SameSlotTradingBlocked = 6005,
+    MathOverflow = 6006,
+    InsufficientLiquidity = 6007,
+    InsufficientSol = 6008,
+    InsufficientTokens = 6009,
+    MissingSellTokenAccount = 6011,
+    NameEmpty = 6012,
+    NameTooLong = 6013,
+    SymbolEmpty = 6014,
+    SymbolTooLong = 6015,
+    UriTooLong = 6016,
+    Unauthorized = 6017,
+    InvalidAccount = 6018,
+    AlreadyInitialized = 6019,
+    CurveNotComplete = 6020,
+    AlreadyMigrated = 6021,
+    InvalidFeeBps = 6022,
+    // 6100-6199: metadata governance
+    GovernanceNotFound = 6100,
+    AlreadyVoted = 6101,
+    InvalidVoteAmount = 6102,
+    MissingVoteTokenAccount = 6103,
+    VoteNotActive = 6104,
+    VoteAlreadyWithdrawn = 6105,
+    VoteReceiptNotFound = 6106,
+    ProposalClosed = 6107,
+    ProposalStillOpen = 6108,
+    ProposalAlreadySettled = 6109,
+    ProposalNotSettled = 6110,
+    ProposalNotFound = 6111,
+    InvalidProposal = 6112,
+    ActiveProposalExists = 6113,
+    InsufficientProposalBond = 6114,
+    MissingProposalTokenAccount = 6115,
+    NoProposalBond = 6116,
+    ProposalBondAlreadyWithdrawn = 6117,
+    ProposalWindowClosing = 6118,
+    GovernanceFinalized = 6119,
+    MetadataNotMutable = 6120,
+    MetadataStillMutable = 6121,
+    ContentFieldLocked = 6122,
+    NoMetadataChanges = 6123,
+    StaleContentRevision = 6124,
+    MutabilityExpired = 6125,
+    MutabilityAlreadyExtended = 6126,
+    MutabilityExtensionExceedsCap = 6127,
+    InvalidVoteDuration = 6128,
+    VoteDurationExceedsWindow = 6129,
+    // built-in program errors (encoded as index << 32 by `code`)
+    MissingRequiredSignature = 0x1_0008,
+    NotEnoughAccountKeys = 0x1_000b,
+    InvalidInstructionData = 0x1_0003,
+    /// a CPI failed: the runtime has already failed the transaction; never returned
+    CpiFailed = 0x1_0001,
+}
+
+impl Error {
+    /// The entrypoint's u64 return value for this error.
+    pub fn code(self) -> u64 {
+        let n = self as u32;
+        if n >= 0x1_0000 {
+            ((n - 0x1_0000) as u64) << 32
+        } else {
+            n as u64
+        }
+    }
+}
