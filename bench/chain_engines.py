@@ -20,7 +20,10 @@ import base64
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SOL = 1_000_000_000
 
@@ -74,20 +77,40 @@ def _rpc(handle: Any, payer: Any, n: int, batch: int = 100) -> dict[str, Any]:
     return {"tps": round(n / sent_s, 1), "failed": failed}
 
 
-def _buys(bank: Any, n: int) -> dict[str, Any]:
+def _builders(engine: str) -> tuple[Any, Any]:
+    """(create_coin(creator, mint), buy(user, mint, sol_in)) for the engine's launchpad: the
+    service's builders (today's IDL) on python, the SBF program's IDL (idl/sbf: Token-2022,
+    metadata = the mint) on litesvm."""
+    from devstack.chain.programs import FEE_RECIPIENT
+    from partner.chain import instructions as ix
+
+    sbf_idl = ROOT / "idl" / "sbf" / "launchpad.json"
+    if engine == "litesvm" and sbf_idl.is_file():
+        from partner.chain.idl import Program
+
+        lp = Program(json.loads(sbf_idl.read_text()))
+        return (lambda c, m: lp.instruction("create_coin", {"creator": c, "mint": m, "metadata": m},
+                                            name="Bench", symbol="BNCH", uri="https://b/x"),
+                lambda u, m, sol: lp.instruction("buy", {"user": u, "mint": m, "fee_recipient": FEE_RECIPIENT},
+                                                 sol_in=sol, min_tokens_out=1))
+    return (lambda c, m: ix.create_coin(c, m, "Bench", "BNCH", "https://b/x"),
+            lambda u, m, sol: ix.buy(u, m, FEE_RECIPIENT, sol, 1))
+
+
+def _buys(bank: Any, n: int, engine: str) -> dict[str, Any]:
+    """n first buys, one per fresh user (each also creates the user's token account)."""
     from solders.keypair import Keypair
     from solders.message import Message
     from solders.transaction import VersionedTransaction
 
-    from devstack.chain.programs import FEE_RECIPIENT
     from partner.chain import instructions as ix
 
+    create_coin, buy = _builders(engine)
     creator, mint = Keypair(), Keypair()
     with bank.lock:
         bank.airdrop(creator.pubkey(), 1000 * SOL)
         bh = bank.latest_blockhash()[0]
-        msg = Message.new_with_blockhash([ix.set_compute_unit_limit(400_000),
-                                          ix.create_coin(creator.pubkey(), mint.pubkey(), "Bench", "BNCH", "https://b/x")],
+        msg = Message.new_with_blockhash([ix.set_compute_unit_limit(400_000), create_coin(creator.pubkey(), mint.pubkey())],
                                          creator.pubkey(), bh)
         r = bank.process_transaction(VersionedTransaction(msg, [creator, mint]))
         if r.err is not None:
@@ -97,11 +120,13 @@ def _buys(bank: Any, n: int) -> dict[str, Any]:
     with bank.lock:
         for u in users:
             bank.airdrop(u.pubkey(), SOL)
+        bank.warp(0.4)  # trading opens on the slot after creation
         bh = bank.latest_blockhash()[0]
-    for u in users:  # one buy per user: the first buy of each also creates the user's token account
-        ixs = [ix.set_compute_unit_limit(200_000),
-               ix.create_associated_token_account_idempotent(u.pubkey(), u.pubkey(), mint.pubkey()),
-               ix.buy(u.pubkey(), mint.pubkey(), FEE_RECIPIENT, 10_000_000, 1)]
+    for u in users:
+        ixs = [ix.set_compute_unit_limit(200_000)]
+        if engine == "python":  # today's builders create the token account in a separate instruction
+            ixs.append(ix.create_associated_token_account_idempotent(u.pubkey(), u.pubkey(), mint.pubkey()))
+        ixs.append(buy(u.pubkey(), mint.pubkey(), 10_000_000))
         txs.append(VersionedTransaction(Message.new_with_blockhash(ixs, u.pubkey(), bh), [u]))
     return _timed(bank, txs)
 
@@ -133,7 +158,7 @@ def measure(n: int, engines: tuple[str, ...] = ("python", "litesvm")) -> dict[st
                 bank.airdrop(payer2.pubkey(), 1000 * SOL)
             fig["transfer_rpc"] = _rpc(handle, payer2, n)
             if programs:
-                fig["buy_inproc"] = _buys(bank, max(1, n // 4))
+                fig["buy_inproc"] = _buys(bank, max(1, n // 4), engine)
         finally:
             handle.stop()
         out[engine] = fig

@@ -387,3 +387,88 @@ def test_genesis_refuses_to_start_without_built_programs(tmp_path):
 
     with pytest.raises(genesis.GenesisError, match="make programs"):
         genesis.install(SvmBank(), out_dir=tmp_path)
+
+
+# ----------------------------------------------------------------- genesis on the SBF programs
+
+
+@pytest.fixture(scope="module")
+def full_chain():
+    """The litesvm engine with its genesis: programs/out/*.so (`make programs`) deployed."""
+    handle = start_chain(port=0, engine="litesvm")
+    yield handle
+    handle.stop()
+
+
+def test_genesis_deploys_the_programs_through_the_upgradeable_loader(full_chain):
+    from devstack.chain.programs import ADMIN, FEE_RECIPIENT, genesis_global
+    from partner.chain import layouts as L
+    from partner.chain import programs as P
+
+    url = full_chain.url
+    loader = "BPFLoaderUpgradeab1e11111111111111111111111"
+    for pid in (P.LAUNCHPAD_PROGRAM_ID, P.POOL_PROGRAM_ID):
+        prog = result(url, "getAccountInfo", [str(pid), {"encoding": "base64"}])["value"]
+        assert prog["owner"] == loader and prog["executable"] is True
+        raw = base64.b64decode(prog["data"][0])
+        programdata = Pubkey.find_program_address([bytes(pid)], Pubkey.from_string(loader))[0]
+        assert struct.unpack_from("<I", raw)[0] == 2 and raw[4:36] == bytes(programdata)  # Program { programdata }
+        pd = base64.b64decode(result(url, "getAccountInfo", [str(programdata), {"encoding": "base64"}])
+                              ["value"]["data"][0])
+        assert struct.unpack_from("<I", pd)[0] == 3 and pd[12] == 1 and pd[13:45] == bytes(ADMIN)  # upgrade authority
+        assert pd[45:49] == b"\x7fELF"
+    glob = result(url, "getAccountInfo", [str(P.global_pda()[0]), {"encoding": "base64"}])["value"]
+    assert glob["owner"] == str(P.LAUNCHPAD_PROGRAM_ID)
+    assert L.Global.decode(base64.b64decode(glob["data"][0])) == genesis_global()
+    assert balance(url, FEE_RECIPIENT) == C.minimum_balance(0)
+    # initialize_global is a real, recorded transaction signed by the admin
+    sigs = result(url, "getSignaturesForAddress", [str(P.global_pda()[0])])
+    assert len(sigs) == 1 and sigs[0]["err"] is None
+    tx = result(url, "getTransaction", [sigs[0]["signature"]])
+    assert tx["transaction"]["message"]["accountKeys"][0] == str(ADMIN)
+    assert any(m.startswith(f"Program {P.LAUNCHPAD_PROGRAM_ID} consumed") for m in tx["meta"]["logMessages"])
+
+
+def test_a_curve_buy_on_the_sbf_launchpad_over_json_rpc(full_chain):
+    import json
+    from pathlib import Path
+
+    from devstack.chain.programs import FEE_RECIPIENT
+    from partner.chain import layouts as L
+    from partner.chain import programs as P
+    from partner.chain.idl import Program
+
+    lp = Program(json.loads((Path(__file__).resolve().parents[2] / "idl" / "sbf" / "launchpad.json").read_text()))
+    url = full_chain.url
+    creator, mint, user = Keypair(), Keypair(), Keypair()
+    airdrop(url, creator.pubkey(), 10 * SOL)
+    airdrop(url, user.pubkey(), 10 * SOL)
+    create = lp.instruction("create_coin", {"creator": creator.pubkey(), "mint": mint.pubkey(),
+                                            "metadata": mint.pubkey()}, name="Real", symbol="REAL", uri="https://r/x")
+    assert "result" in send(url, build_tx([cu_limit(400_000), create], creator, [mint], latest_blockhash(url)))
+    result(url, "devstack_warp", [C.SLOT_SECONDS])  # trading opens on the slot after creation
+    curve_key = P.bonding_curve_pda(mint.pubkey())[0]
+
+    def state():
+        raw = result(url, "getAccountInfo", [str(curve_key), {"encoding": "base64"}])["value"]["data"][0]
+        return L.BondingCurve.decode(base64.b64decode(raw))
+
+    before = state()
+    buy = lp.instruction("buy", {"user": user.pubkey(), "mint": mint.pubkey(), "fee_recipient": FEE_RECIPIENT},
+                         sol_in=SOL, min_tokens_out=1)
+    resp = send(url, build_tx([cu_limit(200_000), buy], user, [], latest_blockhash(url)))
+    assert "result" in resp, resp
+    sig = resp["result"]
+    meta = result(url, "getTransaction", [sig])["meta"]
+    assert meta["err"] is None and 0 < meta["computeUnitsConsumed"] <= 200_000
+    after = state()
+    bought = before.virtual_token_reserves - after.virtual_token_reserves
+    assert bought > 0
+    held = result(url, "getTokenAccountsByOwner", [str(user.pubkey()), {"programId": str(TOKEN_2022_PROGRAM_ID)},
+                                                   {"encoding": "jsonParsed"}])["value"]
+    assert len(held) == 1
+    assert held[0]["account"]["data"]["parsed"]["info"]["tokenAmount"]["amount"] == str(bought)
+    assert held[0]["pubkey"] == str(T.get_associated_token_address(user.pubkey(), mint.pubkey(), TOKEN_2022_PROGRAM_ID))
+    post = [t for t in meta["postTokenBalances"] if t["owner"] == str(user.pubkey())]
+    assert post and post[0]["uiTokenAmount"]["amount"] == str(bought) and post[0]["programId"] == str(
+        TOKEN_2022_PROGRAM_ID)
