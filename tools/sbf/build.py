@@ -6,7 +6,7 @@
 Only Debian packages (installed by `make programs`): `rustc-web` (/usr/bin/rustc),
 `libstd-rust-web-dev-bpf` (core for bpfel-unknown-none, as LLVM bitcode inside the rlib),
 and LLVM 22's `llvm-link-22`, `opt-22`, `llc-22`, `llvm-ar-22`. The pipeline
-(docs/onchain.md):
+(programs/README.md):
 
 1. rustc --emit=obj, which for this target writes LLVM bitcode (one codegen unit);
 2. llvm-link it with core's bitcode (compiler_builtins is left out on purpose: its
@@ -176,6 +176,19 @@ def lower_mem_intrinsics(ir: str) -> str:
     return "\n".join(out) + "\n"
 
 
+# what to do about llc's BPF errors (programs/README.md "Pitfalls")
+LLC_HINTS = {
+    "aggregate returns are not supported": "hint: a function that returns two values (Option<u64>, "
+        "Result<u64, _>, a slice, a tuple) was not inlined, and BPF returns one register: mark it "
+        "#[inline(always)] or write the result through a &mut argument",
+    "too many arguments": "hint: BPF passes at most 5 arguments (a slice counts 2, a returned struct "
+        "adds a hidden one): pass a struct by reference or mark the callee #[inline(always)]",
+    "stack arguments are not supported": "hint: more than 5 arguments (see 'too many arguments')",
+    "__multi3": "hint: 128-bit or overflow-checked u64 multiply: use sdk::wide",
+    "is not supported.": "hint: BPF has no library calls; see programs/README.md",
+}
+
+
 def compile_object(name: str, workdir: Path, src_dir: Path | None = None) -> Path:
     """Steps 1-4: the relocatable BPF object of program `name` (sources in `src_dir`,
     default programs/<name>/src)."""
@@ -193,7 +206,11 @@ def compile_object(name: str, workdir: Path, src_dir: Path | None = None) -> Pat
     lowered = workdir / f"{name}.ll"
     lowered.write_text(lower_mem_intrinsics(opt.read_text()))
     obj = workdir / f"{name}.o"
-    _run([tool("llc"), *LLC_FLAGS, str(lowered), "-o", str(obj)])
+    try:
+        _run([tool("llc"), *LLC_FLAGS, str(lowered), "-o", str(obj)])
+    except BuildError as e:
+        hints = [h for k, h in LLC_HINTS.items() if k in str(e)]
+        raise BuildError("\n".join([str(e), *hints])) from None
     return obj
 
 
@@ -211,10 +228,12 @@ def build(name: str, force: bool = False, out_dir: Path = OUT, src_dir: Path | N
             result = link(obj.read_bytes())
         except LinkError as e:
             raise BuildError(f"{name}: link: {e}") from None
-    tmp_so = so.with_suffix(".so.tmp")
-    tmp_so.write_bytes(result.image)
-    tmp_so.replace(so)
-    stamp.write_text(fp)
+    # concurrent builds (test workers) write the same bytes: each through a file of its own,
+    # renamed into place
+    for path, blob in ((so, result.image), (stamp, fp.encode())):
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(blob)
+        tmp.replace(path)
     return so
 
 

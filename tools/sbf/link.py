@@ -4,7 +4,7 @@ shared object that Solana's loader (sbpf 0.21, `src/elf.rs`, lenient parser) acc
     python -m tools.sbf.link prog.o -o prog.so
 
 No linker on this machine writes that file (ld.lld refuses e_machine 247, GNU bpf-ld
-refuses -shared), so the project owns this one. What it does (rules in docs/onchain.md):
+refuses -shared), so the project owns this one. What it does (rules: programs/README.md):
 
 * layout: ELF header, program headers, `.text` (every executable section, in object
   order), `.rodata` (every read-only allocated section: `.rodata*` and `.data.rel.ro*`),

@@ -78,12 +78,14 @@ impl AccountInfo {
     pub fn same(&self, other: &AccountInfo) -> bool {
         self.raw == other.raw || pk_eq(self.key(), other.key())
     }
+    #[inline(always)]
     pub fn data(&self) -> &[u8] {
         unsafe { core::slice::from_raw_parts(self.data_ptr(), self.data_len()) }
     }
     /// The data, writable: the runtime refuses the instruction afterwards if the account was
     /// not writable or not owned by the program, but check first to fail with your error.
     #[allow(clippy::mut_from_ref)]
+    #[inline(always)]
     pub fn data_mut(&self) -> &mut [u8] {
         unsafe { core::slice::from_raw_parts_mut(self.data_ptr(), self.data_len()) }
     }
@@ -99,6 +101,7 @@ impl AccountInfo {
         unsafe { (*self.raw).lamports = lamports }
     }
     /// Move `amount` lamports from this (program-owned, writable) account to `to` (writable).
+    #[inline(always)]
     pub fn transfer_lamports_to(&self, to: &AccountInfo, amount: u64) -> Result<(), ProgramError> {
         let from = self.lamports().checked_sub(amount).ok_or(ProgramError::InsufficientFunds)?;
         let dst = to.lamports().checked_add(amount).ok_or(ProgramError::ArithmeticOverflow)?;
@@ -107,6 +110,7 @@ impl AccountInfo {
         Ok(())
     }
     /// Change the data length within the reserved growth room (the runtime checks the rest).
+    #[inline(always)]
     pub fn resize(&self, new_len: usize) -> Result<(), ProgramError> {
         let orig = self.r().original_data_len as usize;
         if new_len > orig + MAX_PERMITTED_DATA_INCREASE {

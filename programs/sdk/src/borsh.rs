@@ -10,15 +10,19 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    #[inline(always)]
     pub fn new(buf: &'a [u8]) -> Self {
         Reader { buf, pos: 0 }
     }
+    #[inline(always)]
     pub fn pos(&self) -> usize {
         self.pos
     }
+    #[inline(always)]
     pub fn remaining(&self) -> usize {
         self.buf.len() - self.pos
     }
+    #[inline(always)]
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8], ProgramError> {
         let end = self.pos.checked_add(n).ok_or(ProgramError::InvalidInstructionData)?;
         if end > self.buf.len() {
@@ -28,10 +32,12 @@ impl<'a> Reader<'a> {
         self.pos = end;
         Ok(out)
     }
+    #[inline(always)]
     pub fn u8(&mut self) -> Result<u8, ProgramError> {
         Ok(self.bytes(1)?[0])
     }
     /// Borsh bool: 0 or 1 only.
+    #[inline(always)]
     pub fn bool(&mut self) -> Result<bool, ProgramError> {
         match self.u8()? {
             0 => Ok(false),
@@ -39,29 +45,35 @@ impl<'a> Reader<'a> {
             _ => Err(ProgramError::InvalidInstructionData),
         }
     }
+    #[inline(always)]
     pub fn u16(&mut self) -> Result<u16, ProgramError> {
         let b = self.bytes(2)?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
+    #[inline(always)]
     pub fn u32(&mut self) -> Result<u32, ProgramError> {
         let b = self.bytes(4)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
+    #[inline(always)]
     pub fn u64(&mut self) -> Result<u64, ProgramError> {
         let b = self.bytes(8)?;
         let mut a = [0u8; 8];
         a.copy_from_slice(b);
         Ok(u64::from_le_bytes(a))
     }
+    #[inline(always)]
     pub fn i64(&mut self) -> Result<i64, ProgramError> {
         Ok(self.u64()? as i64)
     }
+    #[inline(always)]
     pub fn pubkey(&mut self) -> Result<&'a Pubkey, ProgramError> {
         let b = self.bytes(32)?;
         Ok(unsafe { &*(b.as_ptr() as *const Pubkey) })
     }
     /// A Borsh string (u32 length + UTF-8 bytes), at most `max` bytes; the bytes are not
     /// checked for UTF-8 (callers that need it call `core::str::from_utf8`).
+    #[inline(always)]
     pub fn string(&mut self, max: usize) -> Result<&'a [u8], ProgramError> {
         let n = self.u32()? as usize;
         if n > max {
@@ -70,6 +82,7 @@ impl<'a> Reader<'a> {
         self.bytes(n)
     }
     /// Err unless every byte was read (no trailing garbage).
+    #[inline(always)]
     pub fn finish(&self) -> Result<(), ProgramError> {
         if self.pos == self.buf.len() { Ok(()) } else { Err(ProgramError::InvalidInstructionData) }
     }
@@ -82,6 +95,7 @@ pub struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
+    #[inline(always)]
     pub fn new(buf: &'a mut [u8]) -> Self {
         Writer { buf, pos: 0 }
     }
@@ -91,6 +105,7 @@ impl<'a> Writer<'a> {
     pub fn is_empty(&self) -> bool {
         self.pos == 0
     }
+    #[inline(always)]
     pub fn bytes(&mut self, b: &[u8]) -> Result<&mut Self, ProgramError> {
         let end = self.pos.checked_add(b.len()).ok_or(ProgramError::AccountDataTooSmall)?;
         if end > self.buf.len() {
@@ -100,27 +115,35 @@ impl<'a> Writer<'a> {
         self.pos = end;
         Ok(self)
     }
+    #[inline(always)]
     pub fn u8(&mut self, v: u8) -> Result<&mut Self, ProgramError> {
         self.bytes(&[v])
     }
+    #[inline(always)]
     pub fn bool(&mut self, v: bool) -> Result<&mut Self, ProgramError> {
         self.bytes(&[v as u8])
     }
+    #[inline(always)]
     pub fn u16(&mut self, v: u16) -> Result<&mut Self, ProgramError> {
         self.bytes(&v.to_le_bytes())
     }
+    #[inline(always)]
     pub fn u32(&mut self, v: u32) -> Result<&mut Self, ProgramError> {
         self.bytes(&v.to_le_bytes())
     }
+    #[inline(always)]
     pub fn u64(&mut self, v: u64) -> Result<&mut Self, ProgramError> {
         self.bytes(&v.to_le_bytes())
     }
+    #[inline(always)]
     pub fn i64(&mut self, v: i64) -> Result<&mut Self, ProgramError> {
         self.bytes(&v.to_le_bytes())
     }
+    #[inline(always)]
     pub fn pubkey(&mut self, k: &Pubkey) -> Result<&mut Self, ProgramError> {
         self.bytes(k)
     }
+    #[inline(always)]
     pub fn string(&mut self, s: &[u8]) -> Result<&mut Self, ProgramError> {
         self.u32(s.len() as u32)?;
         self.bytes(s)

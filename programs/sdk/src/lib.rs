@@ -32,9 +32,13 @@ pub mod sysvar;
 pub mod checks;
 pub mod mem;
 
+#[allow(unused_imports)]
 pub use account::AccountInfo;
+#[allow(unused_imports)]
 pub use cpi::{invoke, invoke_signed, AccountMeta, Instruction};
+#[allow(unused_imports)]
 pub use error::{ProgramError, ProgramResult};
+#[allow(unused_imports)]
 pub use pubkey::Pubkey;
 
 #[cfg(not(test))]

@@ -7,6 +7,7 @@ pub type Pubkey = [u8; 32];
 pub const MAX_SEEDS: usize = 16;
 pub const MAX_SEED_LEN: usize = 32;
 
+#[inline(always)]
 fn seed_array(seeds: &[&[u8]], out: &mut [SolBytes; MAX_SEEDS]) -> Result<usize, ProgramError> {
     if seeds.len() > MAX_SEEDS {
         return Err(ProgramError::MaxSeedLengthExceeded);
@@ -24,6 +25,7 @@ const EMPTY: SolBytes = SolBytes { addr: core::ptr::null(), len: 0 };
 
 /// The address of `seeds` (bump included) under `program_id`; Err(InvalidSeeds) when the
 /// seeds give a point on the curve.
+#[inline(always)]
 pub fn create_program_address(seeds: &[&[u8]], program_id: &Pubkey) -> Result<Pubkey, ProgramError> {
     let mut arr = [EMPTY; MAX_SEEDS];
     let n = seed_array(seeds, &mut arr)?;
@@ -36,6 +38,7 @@ pub fn create_program_address(seeds: &[&[u8]], program_id: &Pubkey) -> Result<Pu
 }
 
 /// (address, canonical bump) of `seeds` under `program_id`.
+#[inline(always)]
 pub fn try_find_program_address(seeds: &[&[u8]], program_id: &Pubkey) -> Result<(Pubkey, u8), ProgramError> {
     let mut arr = [EMPTY; MAX_SEEDS];
     let n = seed_array(seeds, &mut arr)?;
@@ -58,6 +61,7 @@ pub const POOL_PROGRAM_ID: Pubkey = [42, 124, 54, 122, 132, 206, 240, 66, 92, 17
 
 /// The associated token account of (wallet, mint) under Token-2022 (seeds: wallet,
 /// Token-2022 id, mint; program: ATA).
+#[inline(always)]
 pub fn associated_token_address(wallet: &Pubkey, mint: &Pubkey) -> Result<(Pubkey, u8), ProgramError> {
     try_find_program_address(&[wallet, &TOKEN_2022_PROGRAM_ID, mint], &ATA_PROGRAM_ID)
 }

@@ -12,6 +12,7 @@ pub struct Clock {
     pub unix_timestamp: i64,
 }
 
+#[inline(always)]
 pub fn clock() -> Result<Clock, ProgramError> {
     let mut c = Clock::default();
     let rc = unsafe { syscalls::sol_get_clock_sysvar(&mut c as *mut Clock as *mut u8) };
@@ -35,6 +36,7 @@ pub const ACCOUNT_STORAGE_OVERHEAD: u64 = 128;
 const F64_ONE: u64 = 0x3FF0_0000_0000_0000;
 const F64_TWO: u64 = 0x4000_0000_0000_0000;
 
+#[inline(always)]
 pub fn rent() -> Result<Rent, ProgramError> {
     let mut r = Rent::default();
     let rc = unsafe { syscalls::sol_get_rent_sysvar(&mut r as *mut Rent as *mut u8) };
@@ -46,6 +48,7 @@ pub fn rent() -> Result<Rent, ProgramError> {
 
 impl Rent {
     /// Lamports for an account of `len` data bytes to be rent-exempt.
+    #[inline(always)]
     pub fn minimum_balance(&self, len: u64) -> Result<u64, ProgramError> {
         let years = match self.exemption_threshold_bits {
             F64_ONE => 1,
@@ -59,6 +62,7 @@ impl Rent {
     }
 }
 
+#[inline(always)]
 pub fn rent_exempt_minimum(len: u64) -> Result<u64, ProgramError> {
     rent()?.minimum_balance(len)
 }

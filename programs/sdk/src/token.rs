@@ -35,12 +35,18 @@ pub struct TokenAccount<'a> {
 }
 
 impl<'a> TokenAccount<'a> {
+    #[inline(always)]
     pub fn mint(&self) -> &'a Pubkey { read_pubkey(self.data, 0) }
+    #[inline(always)]
     pub fn owner(&self) -> &'a Pubkey { read_pubkey(self.data, 32) }
+    #[inline(always)]
     pub fn amount(&self) -> u64 { read_u64(self.data, 64) }
+    #[inline(always)]
     pub fn state(&self) -> u8 { self.data[108] }
+    #[inline(always)]
     pub fn is_frozen(&self) -> bool { self.data[108] == STATE_FROZEN }
     /// Delegate set (COption tag at 72).
+    #[inline(always)]
     pub fn has_delegate(&self) -> bool { self.data[72] != 0 }
 }
 
@@ -64,15 +70,20 @@ pub struct Mint<'a> {
 }
 
 impl<'a> Mint<'a> {
+    #[inline(always)]
     pub fn mint_authority(&self) -> Option<&'a Pubkey> {
         if self.data[0] != 0 { Some(read_pubkey(self.data, 4)) } else { None }
     }
+    #[inline(always)]
     pub fn supply(&self) -> u64 { read_u64(self.data, 36) }
+    #[inline(always)]
     pub fn decimals(&self) -> u8 { self.data[44] }
+    #[inline(always)]
     pub fn freeze_authority(&self) -> Option<&'a Pubkey> {
         if self.data[46] != 0 { Some(read_pubkey(self.data, 50)) } else { None }
     }
     /// The raw TLV extension area (after the account-type byte), empty without extensions.
+    #[inline(always)]
     pub fn extensions(&self) -> &'a [u8] {
         if self.data.len() > ACCOUNT_BASE_LEN + 1 { &self.data[ACCOUNT_BASE_LEN + 1..] } else { &[] }
     }

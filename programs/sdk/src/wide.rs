@@ -2,7 +2,7 @@
 //! __multi3 / __udivti3). A 128-bit value is (hi, lo) u64 halves.
 
 /// a * b as (hi, lo).
-#[inline]
+#[inline(always)]
 pub fn mul64(a: u64, b: u64) -> (u64, u64) {
     let (a1, a0) = (a >> 32, a & 0xFFFF_FFFF);
     let (b1, b0) = (b >> 32, b & 0xFFFF_FFFF);
@@ -20,7 +20,7 @@ pub fn mul64(a: u64, b: u64) -> (u64, u64) {
 
 /// (hi, lo) / d -> (quotient, remainder); None when d == 0 or the quotient needs more than
 /// 64 bits (hi >= d). Restoring binary long division, 64 steps.
-#[inline]
+#[inline(always)]
 pub fn div128_64(hi: u64, lo: u64, d: u64) -> Option<(u64, u64)> {
     if d == 0 || hi >= d {
         return None;
@@ -45,14 +45,14 @@ pub fn div128_64(hi: u64, lo: u64, d: u64) -> Option<(u64, u64)> {
 }
 
 /// floor(a * b / c); None on c == 0 or a result above u64::MAX.
-#[inline]
+#[inline(always)]
 pub fn mul_div_floor(a: u64, b: u64, c: u64) -> Option<u64> {
     let (hi, lo) = mul64(a, b);
     div128_64(hi, lo, c).map(|(q, _)| q)
 }
 
 /// ceil(a * b / c); None on c == 0 or a result above u64::MAX.
-#[inline]
+#[inline(always)]
 pub fn mul_div_ceil(a: u64, b: u64, c: u64) -> Option<u64> {
     let (hi, lo) = mul64(a, b);
     let (q, r) = div128_64(hi, lo, c)?;
@@ -60,7 +60,7 @@ pub fn mul_div_ceil(a: u64, b: u64, c: u64) -> Option<u64> {
 }
 
 /// ceil(a / b); None on b == 0.
-#[inline]
+#[inline(always)]
 pub fn ceil_div(a: u64, b: u64) -> Option<u64> {
     if b == 0 {
         return None;
@@ -70,14 +70,14 @@ pub fn ceil_div(a: u64, b: u64) -> Option<u64> {
 
 /// a * b, None above u64::MAX (use it instead of `checked_mul` / `*` on runtime values:
 /// LLVM lowers their overflow check to __multi3, which BPF lacks; the build refuses them).
-#[inline]
+#[inline(always)]
 pub fn checked_mul(a: u64, b: u64) -> Option<u64> {
     let (hi, lo) = mul64(a, b);
     if hi == 0 { Some(lo) } else { None }
 }
 
 /// (hi, lo) + (hi2, lo2), None on overflow of 128 bits.
-#[inline]
+#[inline(always)]
 pub fn add128(a: (u64, u64), b: (u64, u64)) -> Option<(u64, u64)> {
     let (lo, c) = a.1.overflowing_add(b.1);
     let hi = a.0.checked_add(b.0)?.checked_add(c as u64)?;
@@ -85,7 +85,7 @@ pub fn add128(a: (u64, u64), b: (u64, u64)) -> Option<(u64, u64)> {
 }
 
 /// Compare (hi, lo) values.
-#[inline]
+#[inline(always)]
 pub fn cmp128(a: (u64, u64), b: (u64, u64)) -> core::cmp::Ordering {
     match a.0.cmp(&b.0) {
         core::cmp::Ordering::Equal => a.1.cmp(&b.1),
