@@ -472,3 +472,60 @@ def test_a_curve_buy_on_the_sbf_launchpad_over_json_rpc(full_chain):
     post = [t for t in meta["postTokenBalances"] if t["owner"] == str(user.pubkey())]
     assert post and post[0]["uiTokenAmount"]["amount"] == str(bought) and post[0]["programId"] == str(
         TOKEN_2022_PROGRAM_ID)
+
+
+def test_migration_into_the_sbf_pool_and_a_swap_and_a_rolled_back_bundle(full_chain):
+    """A complete curve migrates by CPI into the pool program; a bundle whose second transaction
+    fails leaves even the accounts the first one created by CPI as they were."""
+    import json
+    from pathlib import Path
+
+    from devstack.chain.programs import FEE_RECIPIENT
+    from partner.chain import layouts as L
+    from partner.chain import programs as P
+    from partner.chain.idl import Program
+
+    idl = Path(__file__).resolve().parents[2] / "idl" / "sbf"
+    lp = Program(json.loads((idl / "launchpad.json").read_text()))
+    pool = Program(json.loads((idl / "pool.json").read_text()))
+    url = full_chain.url
+    creator, mint, whale, trader = Keypair(), Keypair(), Keypair(), Keypair()
+    for k, sol in ((creator, 10), (whale, 200), (trader, 10)):
+        airdrop(url, k.pubkey(), sol * SOL)
+    create = lp.instruction("create_coin", {"creator": creator.pubkey(), "mint": mint.pubkey(),
+                                            "metadata": mint.pubkey()}, name="Pool", symbol="POOL", uri="https://p/x")
+    assert "result" in send(url, build_tx([cu_limit(400_000), create], creator, [mint], latest_blockhash(url)))
+    result(url, "devstack_warp", [C.SLOT_SECONDS])
+    buy_all = lp.instruction("buy", {"user": whale.pubkey(), "mint": mint.pubkey(), "fee_recipient": FEE_RECIPIENT},
+                             sol_in=150 * SOL, min_tokens_out=1)
+    assert "result" in send(url, build_tx([cu_limit(200_000), buy_all], whale, [], latest_blockhash(url)))
+    curve_key = P.bonding_curve_pda(mint.pubkey())[0]
+    pool_key = P.pool_pda(mint.pubkey())[0]
+
+    def curve():
+        raw = result(url, "getAccountInfo", [str(curve_key), {"encoding": "base64"}])["value"]["data"][0]
+        return L.BondingCurve.decode(base64.b64decode(raw))
+
+    assert curve().complete and not curve().migrated
+    migrate = build_tx([cu_limit(400_000), lp.instruction("migrate", {"payer": whale.pubkey(), "mint": mint.pubkey()})],
+                       whale, [], latest_blockhash(url))
+    too_much = build_tx([pay(whale, trader.pubkey(), 10_000 * SOL)], whale, [], latest_blockhash(url))
+    whale_before = balance(url, whale.pubkey())
+    bid = be(full_chain, "sendBundle", [[b64(migrate), b64(too_much)], {"encoding": "base64"}])["result"]
+    assert be(full_chain, "getBundleStatuses", [[bid]])["result"]["value"] == [None]
+    assert result(url, "getAccountInfo", [str(pool_key)])["value"] is None  # created by CPI, then restored
+    assert not curve().migrated and balance(url, whale.pubkey()) == whale_before
+
+    sig = send(url, migrate)["result"]
+    assert result(url, "getTransaction", [sig])["meta"]["err"] is None
+    assert curve().migrated
+    pool_acct = result(url, "getAccountInfo", [str(pool_key), {"encoding": "base64"}])["value"]
+    assert pool_acct["owner"] == str(P.POOL_PROGRAM_ID)
+    result(url, "devstack_warp", [5])  # past the pool's open delay
+    swap = pool.instruction("swap", {"user": trader.pubkey(), "mint": mint.pubkey(), "fee_recipient": FEE_RECIPIENT},
+                            base_in=False, amount_in=SOL, min_amount_out=1)
+    resp = send(url, build_tx([cu_limit(200_000), swap], trader, [], latest_blockhash(url)))
+    assert "result" in resp, resp
+    held = result(url, "getTokenAccountsByOwner", [str(trader.pubkey()), {"mint": str(mint.pubkey())},
+                                                   {"encoding": "jsonParsed"}])["value"]
+    assert int(held[0]["account"]["data"]["parsed"]["info"]["tokenAmount"]["amount"]) > 0
