@@ -238,6 +238,8 @@ class SvmBank(Ledger):
             raise self._refuse(tx, "AlreadyProcessed", sig_verify)
         self.sync_clock()
         keys = list(msg.account_keys)
+        n = len(keys)
+        writable = [_writable(i, msg, n) for i in range(n)]
         pre = [self.svm.get_account(k) for k in keys]
         lookup = self.svm.get_account
         if commit:
@@ -263,29 +265,29 @@ class SvmBank(Ledger):
             result.err = err
         else:
             meta = out.meta() if isinstance(out, SimulatedTransactionInfo) else out
+        # a read-only account (programs among them: the ATA program's account holds its 100 KB
+        # ELF) cannot change, so only the writable ones are read again
         if commit:
-            post = [self.svm.get_account(k) for k in keys]
+            post = [self.svm.get_account(k) if writable[i] else pre[i] for i, k in enumerate(keys)]
         elif isinstance(out, SimulatedTransactionInfo):
             changed = dict(out.post_accounts())
             post = [changed.get(k, a) for k, a in zip(keys, pre)]
         else:  # a failed simulation changes nothing but the fee
             post = list(pre)
-        n = len(keys)
-        pre_accts = [_to_account(a) for a in pre]
-        post_accts = [_to_account(a) for a in post]
         result.logs = list(meta.logs())
         result.units_consumed = meta.compute_units_consumed()
         result.fee = meta.fee()
         result.inner_instructions = _inner_json(meta)
         result.pre_balances = [a.lamports if a is not None else 0 for a in pre]
         result.post_balances = [a.lamports if a is not None else 0 for a in post]
-        result.pre_token_balances = token_balances(keys, pre_accts, lambda k: _to_account(lookup(k)))
-        result.post_token_balances = token_balances(keys, post_accts, lambda k: _to_account(lookup(k)))
-        result.post_accounts = {
-            k: a if a is not None else Account(0, bytearray(), C.SYSTEM_PROGRAM_ID) for k, a in zip(keys, post_accts)
-        }
+        result.pre_token_balances = token_balances(keys, pre, lookup)
+        result.post_token_balances = token_balances(keys, post, lookup)
+        if not commit:  # simulateTransaction's `accounts` reads them
+            result.post_accounts = {
+                k: _to_account(a) or Account(0, bytearray(), C.SYSTEM_PROGRAM_ID) for k, a in zip(keys, post)
+            }
         result.cu_price = compute_budget(msg)[1]
-        result.writable_keys = [keys[i] for i in range(n) if _writable(i, msg, n)]
+        result.writable_keys = [keys[i] for i in range(n) if writable[i]]
         result.landed = True
         return result
 

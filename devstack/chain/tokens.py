@@ -74,12 +74,12 @@ def ui_token_amount(amount: int, decimals: int) -> dict[str, Any]:
 
 
 def token_balances(keys: list[Pubkey], accounts: list[Any], lookup: Callable[[Pubkey], Any]) -> list[dict[str, Any]]:
-    """A transaction's pre/post token balances (``accounts[i]`` is the account at ``keys[i]`` or None;
-    ``lookup(mint)`` reads a mint that is not among the keys)."""
+    """A transaction's pre/post token balances (``accounts[i]`` is the account at ``keys[i]`` or None,
+    anything with ``owner`` and ``data``; ``lookup(mint)`` reads a mint that is not among the keys)."""
     by_key = {k: a for k, a in zip(keys, accounts) if a is not None}
     out = []
     for i, a in enumerate(accounts):
-        if a is None or a.owner not in TOKEN_PROGRAMS:
+        if a is None or a.owner not in TOKEN_PROGRAMS or a.lamports == 0:
             continue
         ta = decode_token_account(a.owner, bytes(a.data))
         if ta is None:
