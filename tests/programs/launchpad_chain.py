@@ -135,7 +135,9 @@ class Chain:
 
     def wallet(self, lamports: int = 100 * SOL) -> Keypair:
         kp = Keypair()
-        self.svm.airdrop(kp.pubkey(), lamports)
+        if lamports:
+            r = self.svm.airdrop(kp.pubkey(), lamports)
+            assert type(r).__name__ == "TransactionMetadata", f"airdrop failed: {r}"
         return kp
 
     def set_clock(self, slot: int, unix: int) -> None:
@@ -256,6 +258,27 @@ class Chain:
 
     def migrate_ix(self, payer: Pubkey, mint: Pubkey) -> Instruction:
         return self.ix("migrate", {"payer": payer, "mint": mint})
+
+    def migrate(self, mint: Pubkey, payer: Keypair | None = None) -> Result:
+        payer = payer or self.wallet(SOL)
+        return self.send([self.migrate_ix(payer.pubkey(), mint)], payer)
+
+    # ------------------------------------------------------------ the pool (after migration)
+
+    def pool(self, mint: Pubkey) -> L.Pool:
+        return L.Pool.decode(self.data(pool_pda(mint)))
+
+    def pool_ix(self, ix_name: str, user: Pubkey, mint: Pubkey, /, **args) -> Instruction:
+        return POOL_IDL.instruction(ix_name, {"user": user, "mint": mint, "fee_recipient": self.fee_recipient.pubkey()},
+                                    **args)
+
+    def swap(self, user: Keypair, mint: Pubkey, base_in: bool, amount_in: int, min_amount_out: int = 0) -> Result:
+        return self.send([self.pool_ix("swap", user.pubkey(), mint, base_in=base_in, amount_in=amount_in,
+                                       min_amount_out=min_amount_out)], user)
+
+    def swap_exact_out(self, user: Keypair, mint: Pubkey, base_out: int, max_quote_in: int) -> Result:
+        return self.send([self.pool_ix("swap_exact_out", user.pubkey(), mint, base_out=base_out,
+                                       max_quote_in=max_quote_in)], user)
 
 
 def meta_ix(ix: Instruction, index: int, key: Pubkey | None = None, signer: bool | None = None,

@@ -4,17 +4,20 @@ buy / buy_exact_out / sell (amounts equal to partner.chain.curve), migrate."""
 from __future__ import annotations
 
 import pytest
+from solders.pubkey import Pubkey
 
 from partner.chain import curve as C
 from partner.chain import governance_math as GM
 
 from .launchpad_chain import (
-    ATA_SIZE, LAUNCHPAD_ID, SOL, TOKEN_2022, Chain, ata, curve_pda, global_pda, governance_pda, meta_ix, rent)
+    ATA_SIZE, LAUNCHPAD_ID, SOL, TOKEN_2022, Chain, ata, curve_pda, global_pda, governance_pda, meta_ix, pool_pda,
+    rent)
 
 E_INVALID_INPUT, E_SLIPPAGE, E_CURVE_COMPLETE, E_BUY_LIMIT, E_SAME_SLOT = 6000, 6001, 6002, 6004, 6005
 E_INSUFFICIENT_SOL, E_INSUFFICIENT_TOKENS, E_MISSING_SELL_ATA = 6008, 6009, 6011
 E_NAME_EMPTY, E_NAME_LONG, E_SYMBOL_EMPTY, E_SYMBOL_LONG, E_URI_LONG = 6012, 6013, 6014, 6015, 6016
 E_UNAUTHORIZED, E_INVALID_ACCOUNT, E_ALREADY_INIT, E_NOT_COMPLETE, E_FEE_BPS = 6017, 6018, 6019, 6020, 6022
+E_ALREADY_MIGRATED, E_POOL_NOT_OPEN = 6021, 6010
 
 
 @pytest.fixture
@@ -283,6 +286,53 @@ def test_migrate_refuses_an_incomplete_curve(chain):
     _, mint = traded(chain)
     payer = chain.wallet()
     chain.send([chain.migrate_ix(payer.pubkey(), mint)], payer).expect(E_NOT_COMPLETE)
+
+
+def test_migrate_into_the_pool_program():
+    from partner.chain import pool_math as PM
+    chain = Chain(pool=True)
+    creator, mint = traded(chain)
+    whale = chain.wallet(200 * SOL)
+    assert chain.buy(whale, mint, 100 * SOL).ok
+    c = chain.curve(mint)
+    quote, base = c.real_sol_reserves, chain.balance(curve_pda(mint), mint)
+    assert base == C.TOKEN_TOTAL_SUPPLY - C.INITIAL_REAL_TOKEN_RESERVES
+    curve_lam = chain.lamports(curve_pda(mint))
+    assert chain.migrate(mint).ok
+    pool = chain.pool(mint)
+    assert (pool.mint, pool.base_vault, pool.creator, pool.fee_recipient, pool.base_reserve, pool.quote_reserve,
+            pool.fee_bps, pool.open_time) == (mint, ata(pool_pda(mint), mint), creator.pubkey(),
+                                              chain.fee_recipient.pubkey(), base, quote, 100, chain.now + 2)
+    assert chain.balance(pool_pda(mint), mint) == base and chain.balance(curve_pda(mint), mint) == 0
+    assert chain.lamports(pool_pda(mint)) == rent(235) + quote
+    assert chain.lamports(curve_pda(mint)) == curve_lam - quote == rent(195)
+    c = chain.curve(mint)
+    assert c.migrated and c.complete and c.real_sol_reserves == 0 and c.real_token_reserves == 0
+    chain.migrate(mint).expect(E_ALREADY_MIGRATED)
+    chain.buy(whale, mint, SOL).expect(E_CURVE_COMPLETE)
+    # the pool trades once open, by partner.chain.pool_math
+    user = chain.wallet()
+    chain.swap(user, mint, False, SOL).expect(E_POOL_NOT_OPEN)
+    chain.advance(5, 2)
+    want = PM.swap_quote_in(PM.PoolState.of(chain.pool(mint)), SOL, 100)
+    assert chain.swap(user, mint, False, SOL).ok
+    assert chain.balance(user.pubkey(), mint) == want.amount_out
+    assert PM.PoolState.of(chain.pool(mint)) == want.state_after
+
+
+def test_migrate_checks_its_accounts():
+    chain = Chain(pool=True)
+    _, mint = traded(chain)
+    assert chain.buy(chain.wallet(200 * SOL), mint, 100 * SOL).ok
+    payer = chain.wallet(SOL)
+    ix = chain.migrate_ix(payer.pubkey(), mint)
+    for index, key in ((5, Pubkey.new_unique()), (6, ata(curve_pda(mint), mint)), (7, TOKEN_2022),
+                       (4, ata(pool_pda(mint), mint))):
+        before = chain.snapshot(curve_pda(mint), pool_pda(mint))
+        chain.send([meta_ix(ix, index, key=key)], payer).expect(E_INVALID_ACCOUNT)
+        assert chain.snapshot(curve_pda(mint), pool_pda(mint)) == before
+    poor = chain.wallet(rent(235))
+    chain.send([chain.migrate_ix(poor.pubkey(), mint)], poor).expect(E_INSUFFICIENT_SOL)
 
 
 def test_missing_signer_is_refused(chain):

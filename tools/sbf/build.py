@@ -140,8 +140,22 @@ def _split_args(s: str) -> list[str]:
     return out
 
 
+def _strip_sret(line: str) -> str:
+    """Remove every `sret(<type>)` attribute of a line (nested brackets in the type)."""
+    while (i := line.find("sret(")) >= 0:
+        depth, j = 0, i + 4
+        for j in range(i + 4, len(line)):
+            depth += line[j] in "([{<"
+            depth -= line[j] in ")]}>"
+            if depth == 0:
+                break
+        line = line[:i] + line[j + 1:].lstrip(" ")
+    return line
+
+
 def lower_mem_intrinsics(ir: str) -> str:
-    """LLVM's BPF backend expands memcpy/memmove/memset intrinsics of small constant size
+    """Make optimised IR something LLVM's BPF backend compiles. It expands
+    memcpy/memmove/memset intrinsics of small constant size
     and refuses the rest ("A call to built-in function 'memcpy' is not supported"): no
     libcalls on BPF. Turn every other one into a call of the runtime's syscall
     (sol_memcpy_, sol_memmove_, sol_memset_: about 10 CU each, cheaper than more than a few
@@ -150,6 +164,12 @@ def lower_mem_intrinsics(ir: str) -> str:
     out, func = [], "?"
     used: set[str] = set()
     for line in ir.splitlines():
+        if "sret(" in line:
+            # LLVM's BPF backend refuses any function with an `sret` parameter ("aggregate
+            # returns are not supported"), which is how Rust returns values wider than two
+            # registers; without the attribute the pointer is an ordinary first argument, on
+            # definitions and calls alike (BPF gives sret no register of its own)
+            line = _strip_sret(line)
         m = _FUNC.match(line)
         if m:
             func = m.group(1)

@@ -3,19 +3,23 @@
 
 pub type Res<T> = Result<T, Error>;
 
+/// The whole IDL table (the pool-only codes included: one numbering for both programs).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u32)]
+#[allow(dead_code)]
 pub enum Error {
     // 6000-6049: trading, shared with the pool program
     InvalidInput = 6000,
     SlippageExceeded = 6001,
     CurveComplete = 6002,
+    MigrationPending = 6003,
     BuyLimitExceeded = 6004,
     SameSlotTradingBlocked = 6005,
     MathOverflow = 6006,
     InsufficientLiquidity = 6007,
     InsufficientSol = 6008,
     InsufficientTokens = 6009,
+    PoolNotOpen = 6010,
     MissingSellTokenAccount = 6011,
     NameEmpty = 6012,
     NameTooLong = 6013,
@@ -68,13 +72,14 @@ pub enum Error {
 }
 
 impl Error {
-    /// The entrypoint's u64 return value for this error.
-    pub fn code(self) -> u64 {
-        let n = self as u32;
-        if n >= 0x1_0000 {
-            ((n - 0x1_0000) as u64) << 32
-        } else {
-            n as u64
+    pub fn to_sdk(self) -> crate::sdk::ProgramError {
+        use crate::sdk::ProgramError as P;
+        match self {
+            Error::MissingRequiredSignature => P::MissingRequiredSignature,
+            Error::NotEnoughAccountKeys => P::NotEnoughAccountKeys,
+            Error::InvalidInstructionData => P::InvalidInstructionData,
+            Error::CpiFailed => P::InvalidArgument,
+            e => P::Custom(e as u32),
         }
     }
 }

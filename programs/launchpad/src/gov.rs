@@ -98,8 +98,8 @@ fn voting_closed(p: &[u8], now: i64) -> bool {
     p[P::SETTLED] != 0 || now >= st::rd_i64(p, P::ENDS_AT)
 }
 
-/// The mint's TokenMetadata (name, symbol, uri); InvalidAccount when `a` is not
-/// a Token-2022 mint with the extension.
+/// The mint's TokenMetadata (name, symbol, uri); InvalidAccount when `a` is not a
+/// Token-2022 mint whose MetadataPointer points at itself and which holds the extension.
 fn metadata_of(a: &Acc) -> Res<[&[u8]; 3]> {
     if !rt::key_eq(a.owner(), &TOKEN_2022) {
         return Err(Error::InvalidAccount);
@@ -107,6 +107,10 @@ fn metadata_of(a: &Acc) -> Res<[&[u8]; 3]> {
     let d = a.data();
     if d.len() <= st::TOKEN_ACCOUNT_BASE || d[st::TOKEN_ACCOUNT_BASE] != st::ACCOUNT_TYPE_MINT {
         return Err(Error::InvalidAccount);
+    }
+    match st::extension(d, st::EXT_METADATA_POINTER) {
+        Some(p) if p.len() == 64 && rt::key_eq(st::key_at(p, 32), a.key()) => {}
+        _ => return Err(Error::InvalidAccount),
     }
     match st::extension(d, st::EXT_TOKEN_METADATA).and_then(st::metadata_fields) {
         Some(f) => Ok(f),
@@ -169,11 +173,12 @@ fn parse_create_args<'a>(mut r: Reader<'a>) -> Res<CreateArgs<'a>> {
                 return Err(Error::InvalidInput);
             }
         }
-        _ => {
+        KIND_FINALIZE => {
             if any_text || a.additional.is_some() {
                 return Err(Error::InvalidInput);
             }
         }
+        _ => return Err(Error::InvalidInput),
     }
     Ok(a)
 }

@@ -5,6 +5,11 @@
 #![no_std]
 #![allow(clippy::too_many_arguments)]
 
+#[path = "../../sdk/src/lib.rs"]
+#[macro_use]
+#[allow(dead_code)]
+mod sdk;
+
 #[macro_use]
 mod rt;
 mod args;
@@ -37,16 +42,6 @@ pub const GOVERNANCE_SEED: &[u8] = b"governance";
 pub const PROPOSAL_SEED: &[u8] = b"proposal";
 pub const VOTE_SEED: &[u8] = b"vote";
 
-extern "C" {
-    fn abort() -> !;
-}
-
-#[panic_handler]
-fn panic(_: &core::panic::PanicInfo) -> ! {
-    rt::log("panicked");
-    unsafe { abort() }
-}
-
 const fn disc(b: [u8; 8]) -> u64 {
     u64::from_le_bytes(b)
 }
@@ -67,17 +62,10 @@ const IX_SETTLE_PROPOSAL: u64 = disc([118, 224, 98, 222, 158, 20, 205, 190]);
 const IX_FINALIZE_EXPIRED: u64 = disc([21, 150, 28, 185, 252, 241, 109, 117]);
 const IX_WITHDRAW_BOND: u64 = disc([222, 199, 141, 31, 188, 93, 155, 40]);
 
-// # Safety: called by the loader with its serialized input.
-#[no_mangle]
-pub unsafe extern "C" fn entrypoint(input: *mut u8) -> u64 {
-    let inp = match rt::parse(input) {
-        Ok(i) => i,
-        Err(e) => return e.code(),
-    };
-    match process(&inp) {
-        Ok(()) => 0,
-        Err(e) => e.code(),
-    }
+entrypoint!(entry);
+
+fn entry(program_id: &Pubkey, accounts: &[Acc], data: &[u8]) -> sdk::ProgramResult {
+    process(&rt::Input { accounts, data, program_id }).map_err(Error::to_sdk)
 }
 
 fn process(inp: &rt::Input) -> Res<()> {
@@ -197,7 +185,7 @@ pub struct NewAccount<'a> {
     pub space: usize,
     pub lamports: u64,
     pub owner: &'a Pubkey,
-    pub seeds: Option<&'a [CSeed]>,
+    pub seeds: Option<&'a [CSeed<'a>]>,
     pub system: Acc,
 }
 
@@ -247,7 +235,7 @@ pub struct Transfer<'a> {
     pub authority: Acc,
     pub token: Acc,
     pub amount: u64,
-    pub seeds: Option<&'a [CSeed]>,
+    pub seeds: Option<&'a [CSeed<'a>]>,
 }
 
 pub fn transfer_checked(t: &Transfer) -> Res<()> {

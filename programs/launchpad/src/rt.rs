@@ -1,218 +1,82 @@
-//! The launchpad's own small runtime layer: the loader's input as zero-copy
-//! account views, the syscalls it uses, PDAs, CPI with PDA signatures, the
-//! Clock sysvar, logging. (Own file of the launchpad, not the shared SDK.)
+//! The launchpad's view of the shared SDK (programs/sdk): account views, PDAs, CPI with
+//! PDA signatures, the Clock, logging, byte compares and copies through the runtime's
+//! syscalls. Only what the SDK leaves to programs is written here: the `invoke!` form
+//! (accounts by value, at most one signing PDA) and default-rent arithmetic.
 
 use crate::err::{Error, Res};
+use crate::sdk;
 
-pub type Pubkey = [u8; 32];
-
-extern "C" {
-    fn sol_log_(msg: *const u8, len: u64);
-    fn sol_log_64_(a: u64, b: u64, c: u64, d: u64, e: u64);
-    fn sol_invoke_signed_c(ix: *const CInstruction, infos: *const CAccountInfo, n_infos: u64,
-                           seeds: *const CSignerSeeds, n_seeds: u64) -> u64;
-    fn sol_create_program_address(seeds: *const CSeed, n: u64, program_id: *const u8, out: *mut u8) -> u64;
-    fn sol_try_find_program_address(seeds: *const CSeed, n: u64, program_id: *const u8, out: *mut u8,
-                                    bump: *mut u8) -> u64;
-    fn sol_get_clock_sysvar(out: *mut u8) -> u64;
-    fn sol_memcmp_(a: *const u8, b: *const u8, n: u64, out: *mut i32) -> u64;
-    fn sol_memcpy_(dst: *mut u8, src: *const u8, n: u64);
-}
-
-/// dst <- src (equal lengths) by the runtime's memcpy: LLVM's BPF backend
-/// cannot lower a memcpy of a run-time length.
-pub fn copy(dst: &mut [u8], src: &[u8]) {
-    assert!(dst.len() == src.len());
-    if !src.is_empty() {
-        unsafe { sol_memcpy_(dst.as_mut_ptr(), src.as_ptr(), src.len() as u64) }
-    }
-}
+pub type Pubkey = sdk::Pubkey;
+pub type Acc = sdk::AccountInfo;
+/// One seed of a PDA.
+pub type CSeed<'a> = &'a [u8];
+pub type CMeta = sdk::AccountMeta;
 
 pub fn log(msg: &str) {
-    unsafe { sol_log_(msg.as_ptr(), msg.len() as u64) }
+    sdk::log::msg(msg.as_bytes())
 }
 
 pub fn log64(a: u64, b: u64, c: u64, d: u64, e: u64) {
-    unsafe { sol_log_64_(a, b, c, d, e) }
+    sdk::log::log_u64s(a, b, c, d, e)
 }
 
 pub fn key_eq(a: &Pubkey, b: &Pubkey) -> bool {
-    let mut r: i32 = 0;
-    unsafe { sol_memcmp_(a.as_ptr(), b.as_ptr(), 32, &mut r) };
-    r == 0
+    bytes_eq(a, b)
 }
 
 pub fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
+    if a.is_empty() {
+        return true;
+    }
     let mut r: i32 = 0;
-    unsafe { sol_memcmp_(a.as_ptr(), b.as_ptr(), a.len() as u64, &mut r) };
+    unsafe { sdk::syscalls::sol_memcmp_(a.as_ptr(), b.as_ptr(), a.len() as u64, &mut r) };
     r == 0
+}
+
+/// dst <- src (equal lengths) through the runtime's memcpy.
+pub fn copy(dst: &mut [u8], src: &[u8]) {
+    assert!(dst.len() == src.len());
+    if !src.is_empty() {
+        unsafe { sdk::syscalls::sol_memcpy_(dst.as_mut_ptr(), src.as_ptr(), src.len() as u64) }
+    }
 }
 
 // ----------------------------------------------------------------- input
 
-/// One account of the instruction: a view on its record in the loader's input
-/// (header at +0: dup marker, signer, writable, executable; key +8, owner +40,
-/// lamports +72, data length +80, data +88).
-#[derive(Clone, Copy)]
-pub struct Acc {
-    p: *mut u8,
-}
-
-impl Acc {
-    pub fn key(&self) -> &Pubkey {
-        unsafe { &*(self.p.add(8) as *const Pubkey) }
-    }
-    pub fn owner(&self) -> &Pubkey {
-        unsafe { &*(self.p.add(40) as *const Pubkey) }
-    }
-    pub fn is_signer(&self) -> bool {
-        unsafe { *self.p.add(1) != 0 }
-    }
-    pub fn is_writable(&self) -> bool {
-        unsafe { *self.p.add(2) != 0 }
-    }
-    pub fn executable(&self) -> bool {
-        unsafe { *self.p.add(3) != 0 }
-    }
-    pub fn lamports(&self) -> u64 {
-        unsafe { *(self.p.add(72) as *const u64) }
-    }
-    pub fn set_lamports(&self, v: u64) {
-        unsafe { *(self.p.add(72) as *mut u64) = v }
-    }
-    pub fn data_len(&self) -> usize {
-        unsafe { *(self.p.add(80) as *const u64) as usize }
-    }
-    pub fn data(&self) -> &[u8] {
-        unsafe { core::slice::from_raw_parts(self.p.add(88), self.data_len()) }
-    }
-    pub fn data_mut(&self) -> &mut [u8] {
-        unsafe { core::slice::from_raw_parts_mut(self.p.add(88), self.data_len()) }
-    }
-    pub fn same(&self, o: &Acc) -> bool {
-        self.p == o.p
-    }
-}
-
-pub const MAX_ACCOUNTS: usize = 16;
-const MAX_PERMITTED_DATA_INCREASE: usize = 10 * 1024;
-
 pub struct Input<'a> {
-    pub accounts: [Acc; MAX_ACCOUNTS],
-    pub n: usize,
+    pub accounts: &'a [Acc],
     pub data: &'a [u8],
     pub program_id: &'a Pubkey,
 }
 
-/// Parse the loader's input (duplicates point at their first occurrence).
-pub unsafe fn parse<'a>(input: *mut u8) -> Res<Input<'a>> {
-    let n = *(input as *const u64) as usize;
-    let mut p = input.add(8);
-    let mut accounts = [Acc { p: input }; MAX_ACCOUNTS];
-    let mut i = 0;
-    while i < n {
-        let dup = *p;
-        if dup != 0xff {
-            if i < MAX_ACCOUNTS {
-                accounts[i] = accounts[dup as usize];
-            }
-            p = p.add(8);
-        } else {
-            if i < MAX_ACCOUNTS {
-                accounts[i] = Acc { p };
-            }
-            let len = *(p.add(80) as *const u64) as usize;
-            p = p.add(88 + len + MAX_PERMITTED_DATA_INCREASE);
-            p = p.add((8 - (p as usize) % 8) % 8);
-            p = p.add(8); // rent epoch
-        }
-        i += 1;
-    }
-    let data_len = *(p as *const u64) as usize;
-    let data = core::slice::from_raw_parts(p.add(8), data_len);
-    let program_id = &*(p.add(8 + data_len) as *const Pubkey);
-    Ok(Input { accounts, n: if n > MAX_ACCOUNTS { MAX_ACCOUNTS } else { n }, data, program_id })
-}
-
 impl<'a> Input<'a> {
     pub fn acc(&self, i: usize) -> Res<Acc> {
-        if i >= self.n {
-            return Err(Error::NotEnoughAccountKeys);
+        match self.accounts.get(i) {
+            Some(a) => Ok(*a),
+            None => Err(Error::NotEnoughAccountKeys),
         }
-        Ok(self.accounts[i])
     }
 }
 
 // ----------------------------------------------------------------- PDAs
 
-#[repr(C)]
-pub struct CSeed {
-    pub addr: *const u8,
-    pub len: u64,
-}
-
-pub fn seed(s: &[u8]) -> CSeed {
-    CSeed { addr: s.as_ptr(), len: s.len() as u64 }
+pub fn seed(s: &[u8]) -> CSeed<'_> {
+    s
 }
 
 /// Canonical PDA and bump of `seeds` under `program_id`.
 pub fn find_pda(seeds: &[CSeed], program_id: &Pubkey) -> (Pubkey, u8) {
-    let mut out = [0u8; 32];
-    let mut bump = 0u8;
-    unsafe {
-        sol_try_find_program_address(seeds.as_ptr(), seeds.len() as u64, program_id.as_ptr(), out.as_mut_ptr(),
-                                     &mut bump);
+    // the seeds are the program's own (<= 3, <= 32 bytes each): this cannot fail
+    match sdk::pubkey::try_find_program_address(seeds, program_id) {
+        Ok(found) => found,
+        Err(_) => unsafe { sdk::syscalls::abort() },
     }
-    (out, bump)
-}
-
-/// The PDA of `seeds` (which end with the bump); None when off-curve derivation fails.
-pub fn create_pda(seeds: &[CSeed], program_id: &Pubkey) -> Option<Pubkey> {
-    let mut out = [0u8; 32];
-    let r = unsafe { sol_create_program_address(seeds.as_ptr(), seeds.len() as u64, program_id.as_ptr(),
-                                                out.as_mut_ptr()) };
-    if r == 0 { Some(out) } else { None }
 }
 
 // ----------------------------------------------------------------- CPI
-
-#[repr(C)]
-pub struct CMeta {
-    pub pubkey: *const Pubkey,
-    pub is_writable: bool,
-    pub is_signer: bool,
-}
-
-#[repr(C)]
-struct CInstruction {
-    program_id: *const Pubkey,
-    accounts: *const CMeta,
-    n_accounts: u64,
-    data: *const u8,
-    data_len: u64,
-}
-
-#[repr(C)]
-struct CAccountInfo {
-    key: *const Pubkey,
-    lamports: *mut u64,
-    data_len: u64,
-    data: *mut u8,
-    owner: *const Pubkey,
-    rent_epoch: u64,
-    is_signer: bool,
-    is_writable: bool,
-    executable: bool,
-}
-
-#[repr(C)]
-pub struct CSignerSeeds {
-    pub addr: *const CSeed,
-    pub len: u64,
-}
 
 /// A meta for account `a` (writable / signer as given).
 pub fn meta(a: &Acc, writable: bool, signer: bool) -> CMeta {
@@ -221,14 +85,14 @@ pub fn meta(a: &Acc, writable: bool, signer: bool) -> CMeta {
 
 pub const MAX_CPI_ACCOUNTS: usize = 12;
 
-/// Invoke `program` with `metas` and `data`; `accs` are the accounts it touches
-/// (the program account included), `signer` the seeds of one PDA that signs.
 pub struct Cpi<'a> {
     pub program: &'a Pubkey,
     pub metas: &'a [CMeta],
     pub data: &'a [u8],
+    /// the accounts the callee touches, its program account included
     pub accs: &'a [Acc],
-    pub signer: Option<&'a [CSeed]>,
+    /// the seeds (bump included) of the one PDA that signs, if any
+    pub signer: Option<&'a [CSeed<'a>]>,
 }
 
 /// `invoke!(program, metas, data, accs, signer)`
@@ -240,46 +104,20 @@ macro_rules! invoke {
 }
 
 pub fn invoke(c: &Cpi) -> Res<()> {
-    let (program, metas, data, accs, signer) = (c.program, c.metas, c.data, c.accs, c.signer);
-    let mut infos: [core::mem::MaybeUninit<CAccountInfo>; MAX_CPI_ACCOUNTS] =
-        unsafe { core::mem::MaybeUninit::uninit().assume_init() };
-    let n = if accs.len() > MAX_CPI_ACCOUNTS { MAX_CPI_ACCOUNTS } else { accs.len() };
-    let mut i = 0;
-    while i < n {
-        let a = &accs[i];
-        infos[i] = core::mem::MaybeUninit::new(CAccountInfo {
-            key: a.key(),
-            lamports: unsafe { a.p.add(72) as *mut u64 },
-            data_len: a.data_len() as u64,
-            data: unsafe { a.p.add(88) },
-            owner: a.owner(),
-            rent_epoch: 0,
-            is_signer: a.is_signer(),
-            is_writable: a.is_writable(),
-            executable: a.executable(),
-        });
-        i += 1;
-    }
-    let ix = CInstruction {
-        program_id: program,
-        accounts: metas.as_ptr(),
-        n_accounts: metas.len() as u64,
-        data: data.as_ptr(),
-        data_len: data.len() as u64,
-    };
-    let signers;
-    let (sp, sn) = match signer {
-        Some(s) => {
-            signers = CSignerSeeds { addr: s.as_ptr(), len: s.len() as u64 };
-            (&signers as *const CSignerSeeds, 1)
-        }
-        None => (core::ptr::null(), 0),
-    };
-    let r = unsafe { sol_invoke_signed_c(&ix, infos.as_ptr() as *const CAccountInfo, n as u64, sp, sn) };
-    if r != 0 {
+    if c.accs.len() > MAX_CPI_ACCOUNTS {
         return Err(Error::CpiFailed);
     }
-    Ok(())
+    let first = &c.accs[0];
+    let mut infos: [&Acc; MAX_CPI_ACCOUNTS] = [first; MAX_CPI_ACCOUNTS];
+    for (i, a) in c.accs.iter().enumerate() {
+        infos[i] = a;
+    }
+    let ix = sdk::Instruction { program_id: c.program, accounts: c.metas, data: c.data };
+    let r = match c.signer {
+        Some(s) => sdk::invoke_signed(&ix, &infos[..c.accs.len()], &[s]),
+        None => sdk::invoke(&ix, &infos[..c.accs.len()]),
+    };
+    r.map_err(|_| Error::CpiFailed)
 }
 
 // ----------------------------------------------------------------- sysvars
@@ -290,12 +128,15 @@ pub struct Clock {
 }
 
 pub fn clock() -> Clock {
-    let mut buf = [0u64; 5];
-    unsafe { sol_get_clock_sysvar(buf.as_mut_ptr() as *mut u8) };
-    Clock { slot: buf[0], unix_timestamp: buf[4] as i64 }
+    let c = match sdk::sysvar::clock() {
+        Ok(c) => c,
+        Err(_) => unsafe { sdk::syscalls::abort() },
+    };
+    Clock { slot: c.slot, unix_timestamp: c.unix_timestamp }
 }
 
-/// Rent-exempt minimum of `len` data bytes (default rent: 3480 lamports per byte-year, 2 years).
+/// Rent-exempt minimum of `len` data bytes (default rent: 3480 lamports per byte-year, 2
+/// years; the same as partner.chain.programs.rent_exempt_minimum).
 pub fn rent_exempt(len: usize) -> u64 {
     (128 + len as u64).wrapping_mul(3480 * 2)
 }

@@ -1,0 +1,85 @@
+"""The SBF programs' IDLs (idl/sbf/*.json) differ from today's (idl/*.json, which the
+Python chain and the service still use until the switch-over) exactly by the token
+standard (docs/onchain.md "The SBF programs"), and match the programs' own constants."""
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+
+from solders.pubkey import Pubkey
+
+ROOT = Path(__file__).resolve().parents[2]
+SPL = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
+T22 = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb"
+
+
+def load(*parts: str) -> dict:
+    return json.loads((ROOT.joinpath(*parts)).read_text())
+
+
+def _strip_docs(obj):
+    if isinstance(obj, dict):
+        return {k: _strip_docs(v) for k, v in obj.items() if k not in ("docs", "description")}
+    if isinstance(obj, list):
+        return [_strip_docs(v) for v in obj]
+    return obj
+
+
+def _retoken(obj):
+    """Token program and ATA seeds: SPL Token -> Token-2022."""
+    spl, t22 = list(bytes(Pubkey.from_string(SPL))), list(bytes(Pubkey.from_string(T22)))
+    if isinstance(obj, dict):
+        return {k: (t22 if k == "value" and v == spl else T22 if k == "address" and v == SPL else _retoken(v))
+                for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_retoken(v) for v in obj]
+    return obj
+
+
+def switch_over(old: dict, name: str) -> dict:
+    """What the switch-over does to idl/<name>.json, written out step by step."""
+    new = _retoken(copy.deepcopy(old))
+    if name == "launchpad":
+        for ix in new["instructions"]:
+            for acc in ix["accounts"]:
+                if acc["name"] == "metadata":
+                    acc.pop("pda")                      # the mint itself, given by the caller
+            if ix["name"] == "settle_proposal":
+                ix["accounts"].append({"name": "token_program", "address": T22})
+            if ix["name"] == "finalize_expired":
+                ix["accounts"] += [{"name": "metadata", "writable": True}, {"name": "token_program", "address": T22}]
+        new["accounts"] = [a for a in new["accounts"] if a["name"] != "CoinMetadata"]
+        new["types"] = [t for t in new["types"] if t["name"] != "CoinMetadata"]
+    return new
+
+
+def test_the_sbf_idls_differ_only_by_the_token_standard():
+    for name in ("launchpad", "pool"):
+        old, new = load("idl", f"{name}.json"), load("idl", "sbf", f"{name}.json")
+        assert _strip_docs(new) == _strip_docs(switch_over(old, name)), name
+
+
+def test_the_program_constants_match_its_idl():
+    """Discriminators, account sizes and error numbers in programs/launchpad/src against the IDL."""
+    from partner.chain.idl import Program
+
+    idl = load("idl", "sbf", "launchpad.json")
+    program = Program(idl)
+    src = "\n".join(p.read_text() for p in sorted((ROOT / "programs" / "launchpad" / "src").glob("*.rs")))
+    for ix in idl["instructions"]:
+        const = "IX_" + ix["name"].upper()
+        m = re.search(rf"const {const}: u64 = disc\(\[([\d, ]+)\]\);", src)
+        assert m and [int(x) for x in m.group(1).split(",")] == ix["discriminator"], ix["name"]
+    for acc in idl["accounts"]:
+        mod = {"Global": "global", "BondingCurve": "curve", "Governance": "gov", "Proposal": "prop",
+               "VoteReceipt": "receipt"}[acc["name"]]
+        block = re.search(rf"pub mod {mod} {{(.*?)\n}}", src, re.S).group(1)
+        disc = re.search(r"DISC: \[u8; 8\] = \[([\d, ]+)\]", block).group(1)
+        assert [int(x) for x in disc.split(",")] == acc["discriminator"], acc["name"]
+        size = int(re.search(r"SIZE: usize = (\d+);", block).group(1))
+        from partner.chain import layouts as L
+        assert size == getattr(L, acc["name"]).SIZE, acc["name"]
+    for code, name, _, _ in program.errors:
+        assert re.search(rf"\b{name} = {code},", src), name
