@@ -123,6 +123,23 @@ def render(r: dict[str, Any]) -> str:
             f"Goal: at least {g.get('tps_ratio')}x LiteSVM (bank) — {_yes(tps['goal_met'])}.",
             "",
         ]
+        engines = tps.get("engines")
+        if engines and "error" not in engines:
+            cols = ("transfer_inproc", "transfer_rpc", "buy_inproc")
+            lines += [
+                f"Per engine of the devstack chain (`bench/chain_engines.py`, {engines['transactions']} "
+                "transfers, a quarter as many first curve buys; tx/s, failed in brackets): `python` is the "
+                "Python bank and reference programs, `litesvm` every transaction in LiteSVM on the SBF programs.",
+                "",
+                "| engine | transfer (in-process) | transfer (JSON-RPC) | curve buy (in-process) |",
+                "|---|---:|---:|---:|",
+            ]
+            for name in ("python", "litesvm"):
+                fig = engines.get(name, {})
+                cells = [f"{fig[c]['tps']} ({fig[c]['failed']})" if c in fig and "tps" in fig[c] else "-"
+                         for c in cols]
+                lines.append(f"| {name} | " + " | ".join(cells) + " |")
+            lines.append("")
     layers = r.get("layers")
     if layers and "error" not in layers:
         lines += [

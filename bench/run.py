@@ -833,6 +833,12 @@ def chain_tps(n: int) -> dict[str, Any]:
         result["rpc_errors"] = dict(errors)
     finally:
         handle.stop()
+    from bench.chain_engines import measure as engine_figures
+
+    try:  # per engine of the devstack chain: transfers in-process and over JSON-RPC, curve buys
+        result["engines"] = engine_figures(min(n, 1000))
+    except Exception as exc:  # noqa: BLE001 - a figure missing must not cost the others
+        result["engines"] = {"error": f"{type(exc).__name__}: {exc}"}
     result["bank_vs_litesvm"] = round(result["bank_tps"] / result["litesvm_tps"], 3)
     result["rpc_vs_litesvm"] = round(result["rpc_tps"] / result["litesvm_tps"], 3)
     result["compared"] = "bank (in-process, Bank.process_transaction) vs LiteSVM.send_transaction"

@@ -10,17 +10,12 @@ checks its fee is charged even if an instruction fails.
 
 from __future__ import annotations
 
-import hashlib
 import struct
-import threading
-import time
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from solders.hash import Hash
-from solders.instruction import Instruction
-from solders.keypair import Keypair
 from solders.message import Message, MessageV0
 from solders.pubkey import Pubkey
 from solders.signature import Signature
@@ -30,6 +25,7 @@ from . import constants as C
 from .builtins import BUILTIN_PROGRAMS
 from .builtins.compute_budget import ComputeBudgetError, parse_limits, priority_fee
 from .builtins.token import ACCOUNT_LEN, decode_mint, decode_token_account
+from .ledger import Ledger
 from .runtime import Account, InstructionFailure, Processor, TxContext, instruction_error_display
 
 _TX_ERROR_DISPLAY = {
@@ -136,71 +132,14 @@ def _is_writable_index(i: int, msg: Message | MessageV0, n: int) -> bool:
     return i < n - h.num_readonly_unsigned_accounts
 
 
-class Bank:
-    """Accounts + clock + transaction processing. Not thread-safe by itself: hold ``bank.lock``."""
+class Bank(Ledger):
+    """The Python engine: accounts + transaction processing on the ledger. Hold ``bank.lock``."""
 
     def __init__(self, *, genesis_seed: bytes = b"devstack-chain"):
-        self.lock = threading.RLock()
+        self._init_ledger(genesis_seed)
         self.accounts: dict[Pubkey, Account] = {}
         self.programs: dict[Pubkey, Processor] = {}
-        self.transactions: dict[Signature, TxResult] = {}
-        self.bundles: dict[str, BundleResult] = {}
-        self.transaction_count = 0
-        # slot -> (lowest compute-unit price, {writable account: lowest price}); see _note_priority_fee
-        self.priority_fees: dict[int, tuple[int, dict[Pubkey, int]]] = {}
-        self._t0 = time.monotonic()
-        self._unix0 = time.time()
-        self._warp = 0.0
-        self.genesis_hash = Hash(hashlib.sha256(genesis_seed + b"/genesis").digest())
-        self._blockhashes: dict[Hash, int] = {}
-        self.faucet = Keypair.from_seed(C.FAUCET_SEED)
-        self._airdrop_counter = 0
         self._genesis()
-
-    # ------------------------------------------------------------------ clock
-    def _elapsed(self) -> float:
-        return time.monotonic() - self._t0 + self._warp
-
-    @property
-    def slot(self) -> int:
-        return int(self._elapsed() / C.SLOT_SECONDS)
-
-    @property
-    def block_height(self) -> int:
-        return self.slot
-
-    @property
-    def unix_timestamp(self) -> int:
-        return int(self._unix0 + self._elapsed())
-
-    @property
-    def epoch(self) -> int:
-        return self.slot // C.SLOTS_PER_EPOCH
-
-    def warp(self, seconds: float) -> dict[str, int]:
-        """Advance the clock (unix time and slots, 0.4 s per slot) by ``seconds``."""
-        if seconds < 0:
-            raise ValueError("cannot warp backwards")
-        self._warp += float(seconds)
-        return {"slot": self.slot, "blockHeight": self.block_height, "unixTimestamp": self.unix_timestamp}
-
-    def blockhash_for_slot(self, slot: int) -> Hash:
-        h = Hash(hashlib.sha256(bytes(self.genesis_hash) + struct.pack("<Q", slot)).digest())
-        self._blockhashes.setdefault(h, slot)
-        return h
-
-    def latest_blockhash(self) -> tuple[Hash, int]:
-        slot = self.slot
-        self._prune_blockhashes(slot)
-        return self.blockhash_for_slot(slot), self.block_height + C.MAX_BLOCKHASH_AGE
-
-    def _prune_blockhashes(self, slot: int) -> None:
-        if len(self._blockhashes) > 4096:
-            self._blockhashes = {h: s for h, s in self._blockhashes.items() if slot - s <= 2 * C.MAX_BLOCKHASH_AGE}
-
-    def is_blockhash_valid(self, blockhash: Hash) -> bool:
-        s = self._blockhashes.get(blockhash)
-        return s is not None and self.slot - s <= C.MAX_BLOCKHASH_AGE
 
     # --------------------------------------------------------------- accounts
     def _genesis(self) -> None:
@@ -242,6 +181,10 @@ class Bank:
             self.accounts.pop(pubkey, None)
             return
         self.accounts[pubkey] = Account(int(lamports), bytearray(data), owner, bool(executable))
+
+    def program_accounts(self, owner: Pubkey) -> list[tuple[Pubkey, Account]]:
+        """Every live account owned by ``owner`` (do not mutate them)."""
+        return [(k, a) for k, a in list(self.accounts.items()) if a.owner == owner and a.lamports > 0]
 
     def register_program(self, program_id: Pubkey, processor: Processor) -> None:
         self.programs[program_id] = processor
@@ -418,40 +361,7 @@ class Bank:
                 self.accounts.pop(k, None)
             else:
                 self.accounts[k] = a
-        for r in results:
-            self.transactions[r.signature] = r
-            self.transaction_count += 1
-            self._note_priority_fee(r)
-
-    # ---------------------------------------------------------------- prioritization fees
-    PRIORITY_FEE_SLOTS = 150  # the slots getRecentPrioritizationFees reports on, as Agave's cache
-
-    def _note_priority_fee(self, r: TxResult) -> None:
-        """Per slot: the lowest compute-unit price any committed transaction paid, and per
-        writable account the lowest price among transactions writing it (Agave's cache)."""
-        fees = self.priority_fees
-        block_min, accounts = fees.get(r.slot, (r.cu_price, {}))
-        for key in r.writable_keys:
-            accounts[key] = min(accounts.get(key, r.cu_price), r.cu_price)
-        fees[r.slot] = (min(block_min, r.cu_price), accounts)
-        for old in [s for s in fees if s <= self.slot - self.PRIORITY_FEE_SLOTS]:
-            del fees[old]
-
-    def recent_prioritization_fees(self, accounts: list[Pubkey]) -> list[dict[str, int]]:
-        """As `getRecentPrioritizationFees`: per recent slot with transactions, ascending, the
-        block's minimum price, raised to the minimum paid by writers of any given account."""
-        fees = self.priority_fees
-        out = []
-        for slot in sorted(fees):
-            if slot <= self.slot - self.PRIORITY_FEE_SLOTS:
-                continue
-            block_min, by_account = fees[slot]
-            fee = block_min
-            for key in accounts:
-                if key in by_account:
-                    fee = max(fee, by_account[key])
-            out.append({"slot": slot, "prioritizationFee": fee})
-        return out
+        self.record(results)
 
     def process_transaction(self, tx: VersionedTransaction, **kw: Any) -> TxResult:
         """Execute and commit one transaction. Raises TxError if it cannot land."""
@@ -493,25 +403,7 @@ class Bank:
     # ---------------------------------------------------------------- helpers
     def airdrop(self, pubkey: Pubkey, lamports: int) -> TxResult:
         """Transfer from the faucet in a real, signed transaction (so getTransaction works)."""
-        from solders.system_program import TransferParams, transfer
-
-        self._airdrop_counter += 1
-        nonce = Instruction(
-            C.COMPUTE_BUDGET_PROGRAM_ID, bytes([2]) + struct.pack("<I", 200_000 + self._airdrop_counter % 1_000_000), []
-        )
-        ix = transfer(TransferParams(from_pubkey=self.faucet.pubkey(), to_pubkey=pubkey, lamports=lamports))
-        blockhash, _ = self.latest_blockhash()
-        msg = Message.new_with_blockhash([nonce, ix], self.faucet.pubkey(), blockhash)
-        tx = VersionedTransaction(msg, [self.faucet])
-        return self.process_transaction(tx)
-
-    def confirmation_status(self, slot: int) -> tuple[str, int | None]:
-        age = self.slot - slot
-        if age >= C.FINALIZED_AFTER_SLOTS:
-            return "finalized", None
-        if age >= C.CONFIRMED_AFTER_SLOTS:
-            return "confirmed", age
-        return "processed", age
+        return self.process_transaction(self.airdrop_transaction(pubkey, lamports))
 
 
 def _rent_state(a: Account) -> tuple:

@@ -53,6 +53,7 @@ from solders.pubkey import Pubkey
 
 from . import constants as C
 from .b58 import b58encode
+from .ledger import Account  # noqa: F401  (re-exported: programs and tests import it from here)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .bank import Bank
@@ -131,20 +132,6 @@ class InstructionFailure(Exception):
         self.err: Any = {"Custom": int(custom)} if custom is not None else name
         self.log_message = log
         super().__init__(instruction_error_display(self.err))
-
-
-@dataclass
-class Account:
-    """An account as stored by the bank (and as a working copy inside a transaction)."""
-
-    lamports: int = 0
-    data: bytearray = field(default_factory=bytearray)
-    owner: Pubkey = C.SYSTEM_PROGRAM_ID
-    executable: bool = False
-    rent_epoch: int = C.RENT_EXEMPT_RENT_EPOCH
-
-    def copy(self) -> Account:
-        return Account(self.lamports, bytearray(self.data), self.owner, self.executable, self.rent_epoch)
 
 
 class AccountRef:

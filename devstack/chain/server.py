@@ -17,6 +17,7 @@ import base64
 import hashlib
 import importlib
 import json
+import os
 import sys
 import threading
 import time
@@ -32,10 +33,12 @@ from solders.transaction import VersionedTransaction
 from . import constants as C
 from ..tcp import NoDelay
 from .b58 import b58decode, b58encode
-from .bank import Bank, TxError, TxResult, tx_error_display, ui_token_amount
+from .bank import Bank, TxError, TxResult, tx_error_display
 from .builtins.compute_budget import ComputeBudgetError
-from .builtins.token import ACCOUNT_LEN, MINT_LEN, decode_mint, decode_token_account
-from .runtime import Account
+from .ledger import Account
+from .tokens import TOKEN_PROGRAMS, decode_mint, decode_token_account, program_name, ui_token_amount
+
+ENGINES = ("python", "litesvm")
 
 BUNDLE_PATH = "/api/v1/bundles"
 CONTROL_PREFIX = "devstack_"
@@ -158,22 +161,21 @@ def _cfg(params: list[Any], i: int) -> dict[str, Any]:
 
 
 def _parsed_token_data(acct: Account, bank: Bank) -> dict[str, Any] | None:
-    if acct.owner != C.TOKEN_PROGRAM_ID:
+    if acct.owner not in TOKEN_PROGRAMS:
         return None
     data = bytes(acct.data)
-    if len(data) == ACCOUNT_LEN:
-        ta = decode_token_account(data)
-        if ta is None:
-            return None
+    program = program_name(acct.owner)
+    ta = decode_token_account(acct.owner, data)
+    if ta is not None:
         mint_acct = bank.get_account(ta.mint)
-        mint = decode_mint(bytes(mint_acct.data)) if mint_acct else None
+        mint = decode_mint(mint_acct.owner, bytes(mint_acct.data)) if mint_acct else None
         if mint is None:
             return None
         info: dict[str, Any] = {
             "isNative": ta.is_native is not None,
             "mint": str(ta.mint),
             "owner": str(ta.owner),
-            "state": "frozen" if ta.state == 2 else "initialized",
+            "state": "frozen" if int(ta.state) == 2 else "initialized",
             "tokenAmount": ui_token_amount(ta.amount, mint.decimals),
         }
         if ta.delegate is not None:
@@ -183,11 +185,9 @@ def _parsed_token_data(acct: Account, bank: Bank) -> dict[str, Any] | None:
             info["closeAuthority"] = str(ta.close_authority)
         if ta.is_native is not None:
             info["rentExemptReserve"] = ui_token_amount(ta.is_native, mint.decimals)
-        return {"program": "spl-token", "parsed": {"info": info, "type": "account"}, "space": len(data)}
-    if len(data) == MINT_LEN:
-        m = decode_mint(data)
-        if m is None:
-            return None
+        return {"program": program, "parsed": {"info": info, "type": "account"}, "space": len(data)}
+    m = decode_mint(acct.owner, data)
+    if m is not None:
         info = {
             "decimals": m.decimals,
             "freezeAuthority": str(m.freeze_authority) if m.freeze_authority else None,
@@ -195,7 +195,7 @@ def _parsed_token_data(acct: Account, bank: Bank) -> dict[str, Any] | None:
             "mintAuthority": str(m.mint_authority) if m.mint_authority else None,
             "supply": str(m.supply),
         }
-        return {"program": "spl-token", "parsed": {"info": info, "type": "mint"}, "space": len(data)}
+        return {"program": program, "parsed": {"info": info, "type": "mint"}, "space": len(data)}
     return None
 
 
@@ -481,7 +481,7 @@ class ChainRPC:
                 if data[off : off + len(want)] != want:
                     return False
             elif "tokenAccountState" in f:
-                if decode_token_account(data) is None:
+                if decode_token_account(acct.owner, data) is None:
                     return False
             else:
                 raise invalid_params(f"Invalid params: unknown filter {f}")
@@ -496,8 +496,8 @@ class ChainRPC:
         if not isinstance(filters, list) or len(filters) > 4:
             raise invalid_params("Too many filters provided; max 4")
         out = []
-        for k, a in list(self.bank.accounts.items()):
-            if a.owner == program and a.lamports > 0 and self._matches(a, filters):
+        for k, a in self.bank.program_accounts(program):
+            if self._matches(a, filters):
                 out.append({"pubkey": str(k), "account": encode_account(a, cfg, self.bank)})
         return self.ctx(out) if cfg.get("withContext") else out
 
@@ -505,14 +505,14 @@ class ChainRPC:
         a = self.bank.get_account(pk)
         if a is None:
             raise invalid_params("Invalid param: could not find account")
-        ta = decode_token_account(bytes(a.data)) if a.owner == C.TOKEN_PROGRAM_ID else None
+        ta = decode_token_account(a.owner, bytes(a.data))
         if ta is None:
             raise invalid_params("Invalid param: not a Token account")
         return a, ta
 
     def _decimals(self, mint: Pubkey) -> int:
         ma = self.bank.get_account(mint)
-        m = decode_mint(bytes(ma.data)) if ma and ma.owner == C.TOKEN_PROGRAM_ID else None
+        m = decode_mint(ma.owner, bytes(ma.data)) if ma else None
         if m is None:
             raise invalid_params("Invalid param: mint could not be unpacked")
         return m.decimals
@@ -525,7 +525,7 @@ class ChainRPC:
 
     def rpc_getTokenSupply(self, p):
         ma = self.bank.get_account(_pubkey(p[0]))
-        m = decode_mint(bytes(ma.data)) if ma and ma.owner == C.TOKEN_PROGRAM_ID else None
+        m = decode_mint(ma.owner, bytes(ma.data)) if ma else None
         if m is None:
             raise invalid_params("Invalid param: not a Token mint")
         return self.ctx(ui_token_amount(m.supply, m.decimals))
@@ -536,17 +536,18 @@ class ChainRPC:
         who = _pubkey(p[0])
         flt = p[1]
         mint = _pubkey(flt["mint"]) if "mint" in flt else None
+        programs: tuple[Pubkey, ...] = TOKEN_PROGRAMS
         if "programId" in flt:
-            if _pubkey(flt["programId"]) != C.TOKEN_PROGRAM_ID:
+            program = _pubkey(flt["programId"])
+            if program not in TOKEN_PROGRAMS:
                 raise invalid_params("Invalid param: unrecognized Token program id")
+            programs = (program,)
         elif mint is None:
             raise invalid_params("Invalid params: filter must be mint or programId")
         cfg = _cfg(p, 2)
         out = []
-        for k, a in list(self.bank.accounts.items()):
-            if a.owner != C.TOKEN_PROGRAM_ID:
-                continue
-            ta = decode_token_account(bytes(a.data))
+        for k, a in [ka for program in programs for ka in self.bank.program_accounts(program)]:
+            ta = decode_token_account(a.owner, bytes(a.data))
             if ta is None or getattr(ta, field_name) != who or (mint is not None and ta.mint != mint):
                 continue
             out.append({"pubkey": str(k), "account": encode_account(a, cfg, self.bank)})
@@ -960,11 +961,16 @@ class ChainHandle:
 
 
 def install_plugins(bank: Bank) -> bool:
-    """Call ``devstack.chain.programs.install(bank)`` if that module exists. Returns whether it did."""
+    """Install the launchpad and the pool with their genesis accounts. Returns whether it did.
+
+    Python engine: ``devstack.chain.programs.install(bank)`` (the Python reference programs).
+    LiteSVM engine: ``devstack.chain.genesis.install(bank)`` (the SBF programs deployed through
+    BPF Loader Upgradeable, genesis written by real instructions)."""
+    name = "devstack.chain.genesis" if getattr(bank, "engine", "python") == "litesvm" else "devstack.chain.programs"
     try:
-        mod = importlib.import_module("devstack.chain.programs")
+        mod = importlib.import_module(name)
     except ModuleNotFoundError as e:
-        if e.name in ("devstack.chain.programs",):
+        if e.name == name:
             return False
         raise
     install = getattr(mod, "install", None)
@@ -975,11 +981,40 @@ def install_plugins(bank: Bank) -> bool:
     return True
 
 
+def default_engine() -> str:
+    """The engine ``start_chain`` uses unless told: ``$DEVSTACK_CHAIN_ENGINE`` or python."""
+    engine = os.environ.get("DEVSTACK_CHAIN_ENGINE") or "python"
+    if engine not in ENGINES:
+        raise ValueError(f"DEVSTACK_CHAIN_ENGINE must be one of {ENGINES}, not {engine!r}")
+    return engine
+
+
+def new_bank(engine: str | None = None) -> Bank:
+    """A fresh ledger on ``engine``: "python" (the Python bank) or "litesvm" (LiteSVM)."""
+    engine = engine or default_engine()
+    if engine == "litesvm":
+        from .svm import SvmBank
+
+        return SvmBank()  # type: ignore[return-value]
+    if engine != "python":
+        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+    return Bank()
+
+
 def start_chain(
-    host: str = "127.0.0.1", port: int = 0, *, bank: Bank | None = None, plugins: bool = True, verbose: bool = False
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    bank: Bank | None = None,
+    plugins: bool = True,
+    verbose: bool = False,
+    engine: str | None = None,
 ) -> ChainHandle:
-    """Start the chain's HTTP server in a background thread (port 0 = a free port)."""
-    bank = bank or Bank()
+    """Start the chain's HTTP server in a background thread (port 0 = a free port).
+
+    ``engine``: "python" or "litesvm" (default ``$DEVSTACK_CHAIN_ENGINE``, else python);
+    ignored when ``bank`` is given."""
+    bank = bank or new_bank(engine)
     if plugins:
         install_plugins(bank)
     faults = FaultTable()
@@ -999,8 +1034,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=8899)
     ap.add_argument("--no-plugins", action="store_true", help="do not call devstack.chain.programs.install")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--engine", choices=ENGINES, default=None,
+                    help="what executes transactions (default $DEVSTACK_CHAIN_ENGINE, else python)")
     a = ap.parse_args(argv)
-    handle = start_chain(a.host, a.port, plugins=not a.no_plugins, verbose=a.verbose)
+    handle = start_chain(a.host, a.port, plugins=not a.no_plugins, verbose=a.verbose, engine=a.engine)
     print(f"devstack chain: rpc {handle.url} block engine {handle.bundle_url}", flush=True)
     try:
         while True:

@@ -64,7 +64,7 @@ def vault_program(ctx: InvokeContext) -> None:
 
 @pytest.fixture
 def chain():
-    h = start_chain(port=0, plugins=False)
+    h = start_chain(port=0, plugins=False, engine="python")  # registers a Python test program
     register_program(h.bank, VAULT_PROGRAM, vault_program)
     yield h
     h.stop()
@@ -154,7 +154,7 @@ def test_plugin_hook_installs_programs(monkeypatch):
 
     mod.install = install
     monkeypatch.setitem(sys.modules, "devstack.chain.programs", mod)
-    h = start_chain(port=0)
+    h = start_chain(port=0, engine="python")  # the python engine calls devstack.chain.programs.install
     try:
         assert called["bank"] is h.bank
         info = result(h.url, "getAccountInfo", ["Geness1s11111111111111111111111111111111111", {"encoding": "base64"}])

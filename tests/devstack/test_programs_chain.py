@@ -103,7 +103,7 @@ def custom(err, index=None):
 
 @pytest.fixture(scope="module")
 def chain():
-    h = server.start_chain(port=0)
+    h = server.start_chain(port=0, engine="python")  # the Python reference programs (the oracle)
     try:
         yield Chain(h)
     finally:
@@ -338,7 +338,7 @@ def test_create_coin_validation(chain):
 
 
 def test_wallet_cap_and_set_params():
-    h = server.start_chain(port=0)
+    h = server.start_chain(port=0, engine="python")  # the Python reference programs (the oracle)
     try:
         ch = Chain(h)
         admin = devstack_programs.ADMIN_KEYPAIR

@@ -124,7 +124,7 @@ class Chain:
 
 @pytest.fixture(scope="module")
 def chain():
-    h = server.start_chain(port=0)
+    h = server.start_chain(port=0, engine="python")  # the Python reference programs (the oracle)
     try:
         yield Chain(h)
     finally:
@@ -587,7 +587,7 @@ def test_stale_revision_at_settlement_is_recorded_not_executed(chain):
 # ----------------------------------------------------------------- settings: no bond, admin params
 
 def test_governance_params_and_no_bond():
-    h = server.start_chain(port=0)
+    h = server.start_chain(port=0, engine="python")  # the Python reference programs (the oracle)
     try:
         ch = Chain(h)
         admin = ch.fund(devstack_programs.ADMIN_KEYPAIR, 10)

@@ -1,0 +1,343 @@
+"""The LiteSVM engine of the devstack chain: every transaction executes in LiteSVM.
+
+``solders.litesvm.LiteSVM`` (agave's SVM with the real System, SPL Token, Token-2022, ATA
+and Memo programs and the BPF loaders) does the execution: signatures, fees, the fee payer's
+checks, compute metering, rent, CPI and the runtime's account rules. What LiteSVM does not
+keep, this engine keeps in Python (``Ledger``):
+
+* the clock: slots advance with wall time plus warp; before each execution LiteSVM is warped
+  to the slot and its Clock sysvar set to the ledger's slot and unix time;
+* blockhashes: one per slot, valid for 150 slots. LiteSVM knows a single latest blockhash
+  (``expire_blockhash`` replaces it, and only it passes its check), so its check is off and
+  the ledger checks the age;
+* duplicates: LiteSVM's own history is off (it would refuse the retry of a rolled-back bundle);
+  the ledger's signature statuses answer ``AlreadyProcessed``;
+* signature statuses, transaction history (logs, meta, balances, token balances), bundles and
+  the prioritization-fee cache.
+
+A bundle is all-or-nothing: the accounts its transactions name are snapshotted before each
+runs, and if one fails every changed account is restored (so no fee is charged either).
+Hold ``bank.lock`` around every call, as with the Python engine.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from typing import Any
+
+from solders.account import Account as SvmAccount
+from solders.clock import Clock
+from solders.litesvm import LiteSVM
+from solders.message import Message, MessageV0
+from solders.pubkey import Pubkey
+from solders.rpc.responses import RpcSimulateTransactionResult
+from solders.signature import Signature
+from solders.transaction import VersionedTransaction
+from solders.transaction_metadata import FailedTransactionMetadata, SimulatedTransactionInfo
+
+from . import constants as C
+from .b58 import b58encode
+from .bank import BundleResult, TxError, TxResult
+from .ledger import Account, Ledger
+from .tokens import token_balances
+
+_EMPTY = SvmAccount(0, b"", C.SYSTEM_PROGRAM_ID, False, 0)
+# Errors with which a transaction still lands (its fee is charged): it was executed.
+_EXECUTED_ERRORS = ("InstructionError", "InsufficientFundsForRent")
+# Programs agave budgets at 3 000 compute units per instruction when no limit is set
+# (the builtins that have not moved to BPF); every other instruction gets 200 000.
+_BUILTIN_CU = 3_000
+_BUILTINS = frozenset(
+    Pubkey.from_string(s)
+    for s in (
+        "11111111111111111111111111111111",
+        "ComputeBudget111111111111111111111111111111",
+        "BPFLoader1111111111111111111111111111111111",
+        "BPFLoader2111111111111111111111111111111111",
+        "BPFLoaderUpgradeab1e11111111111111111111111",
+        "LoaderV411111111111111111111111111111111111",
+        "Vote111111111111111111111111111111111111111",
+        "ZkE1Gama1Proof11111111111111111111111111111",
+    )
+)
+
+
+def err_json(err: Any) -> Any:
+    """A solders TransactionError as the JSON value the RPC reports (``"AccountNotFound"``,
+    ``{"InstructionError": [0, {"Custom": 1}]}``, ...)."""
+    return json.loads(RpcSimulateTransactionResult(err=err).to_json())["err"]
+
+
+def _writable(i: int, msg: Message | MessageV0, n: int) -> bool:
+    h = msg.header
+    ns = h.num_required_signatures
+    if i < ns:
+        return i < ns - h.num_readonly_signed_accounts
+    return i < n - h.num_readonly_unsigned_accounts
+
+
+def compute_budget(msg: Message | MessageV0) -> tuple[int, int]:
+    """(compute-unit limit, compute-unit price) the message asks for, as agave derives them.
+    Only reads the ComputeBudget instructions; a malformed one is LiteSVM's to refuse."""
+    keys = msg.account_keys
+    limit: int | None = None
+    price = 0
+    default = 0
+    for ix in msg.instructions:
+        pid = keys[ix.program_id_index]
+        data = bytes(ix.data)
+        if pid == C.COMPUTE_BUDGET_PROGRAM_ID:
+            if data[:1] == b"\x02" and len(data) == 5:
+                limit = struct.unpack_from("<I", data, 1)[0]
+            elif data[:1] == b"\x03" and len(data) == 9:
+                price = struct.unpack_from("<Q", data, 1)[0]
+        default += _BUILTIN_CU if pid in _BUILTINS else C.DEFAULT_CU_PER_INSTRUCTION
+    return min(default if limit is None else limit, C.MAX_CU_LIMIT), price
+
+
+def _to_account(a: SvmAccount | None) -> Account | None:
+    if a is None or a.lamports == 0:
+        return None
+    return Account(a.lamports, bytearray(a.data), a.owner, a.executable, C.RENT_EXEMPT_RENT_EPOCH)
+
+
+def _inner_json(meta: Any) -> list[dict[str, Any]]:
+    out = []
+    for index, inner in enumerate(meta.inner_instructions()):
+        if not inner:
+            continue
+        out.append(
+            {
+                "index": index,
+                "instructions": [
+                    {
+                        "programIdIndex": ii.instruction().program_id_index,
+                        "accounts": list(bytes(ii.instruction().accounts)),
+                        "data": b58encode(bytes(ii.instruction().data)),
+                        "stackHeight": ii.stack_height(),
+                    }
+                    for ii in inner
+                ],
+            }
+        )
+    return out
+
+
+class SvmBank(Ledger):
+    """The chain's state in LiteSVM, with the same interface as ``Bank`` for the server."""
+
+    engine = "litesvm"
+
+    def __init__(self, *, genesis_seed: bytes = b"devstack-chain"):
+        self._init_ledger(genesis_seed)
+        self.svm = LiteSVM().with_blockhash_check(False).with_transaction_history(0)
+        self._clock_at: tuple[int, int] | None = None
+        self._svm_slot = 0
+        self.svm.warp_to_slot(0)  # LiteSVM starts at an arbitrary high slot; the ledger starts at 0
+        self._genesis()
+
+    # --------------------------------------------------------------- clock
+    def sync_clock(self) -> None:
+        """Bring LiteSVM to the ledger's slot and its Clock sysvar to the ledger's time."""
+        slot, now = self.slot, self.unix_timestamp
+        if self._clock_at == (slot, now):
+            return
+        if slot > self._svm_slot:
+            self.svm.warp_to_slot(slot)  # slot-dependent runtime state (program visibility, SlotHashes)
+            self._svm_slot = slot
+        epoch = slot // C.SLOTS_PER_EPOCH
+        self.svm.set_clock(Clock(slot, now, epoch, epoch + 1, now))
+        self._clock_at = (slot, now)
+
+    # ------------------------------------------------------------ accounts
+    def _genesis(self) -> None:
+        # wrapped SOL mint (classic Token): no authority, 9 decimals
+        native_mint = bytes(36) + struct.pack("<QBB", 0, 9, 1) + bytes(36)
+        self.set_account(C.NATIVE_MINT, C.minimum_balance(len(native_mint)), native_mint, C.TOKEN_PROGRAM_ID)
+        for tip in C.TIP_ACCOUNTS:
+            self.set_account(tip, C.minimum_balance(0), b"", C.SYSTEM_PROGRAM_ID)
+        self.set_account(self.faucet.pubkey(), C.FAUCET_LAMPORTS, b"", C.SYSTEM_PROGRAM_ID)
+
+    def get_account(self, pubkey: Pubkey) -> Account | None:
+        """A copy of the account, or None if it does not exist."""
+        if pubkey == C.SYSVAR_CLOCK_ID:
+            self.sync_clock()
+        return _to_account(self.svm.get_account(pubkey))
+
+    def set_account(
+        self,
+        pubkey: Pubkey,
+        lamports: int,
+        data: bytes = b"",
+        owner: Pubkey = C.SYSTEM_PROGRAM_ID,
+        executable: bool = False,
+    ) -> None:
+        """Write an account directly (genesis, devstack_setAccount, tests). lamports == 0 deletes it."""
+        if lamports == 0:
+            self.svm.set_account(pubkey, _EMPTY)
+            return
+        self.svm.set_account(
+            pubkey, SvmAccount(int(lamports), bytes(data), owner, bool(executable), C.RENT_EXEMPT_RENT_EPOCH)
+        )
+
+    def program_accounts(self, owner: Pubkey) -> list[tuple[Pubkey, Account]]:
+        """Every live account owned by ``owner`` (LiteSVM scans its accounts)."""
+        out = []
+        for k, a in self.svm.get_program_accounts(owner):
+            acct = _to_account(a)
+            if acct is not None:
+                out.append((k, acct))
+        return out
+
+    # ---------------------------------------------------------------- fees
+    def fee_for_message(self, msg: Message | MessageV0) -> int:
+        """5000 per signature + ceil(cu_limit * cu_price / 1e6), the limit as agave defaults it."""
+        limit, price = compute_budget(msg)
+        return C.LAMPORTS_PER_SIGNATURE * msg.header.num_required_signatures + -(-limit * price // 1_000_000)
+
+    # ----------------------------------------------------------- execution
+    def _refuse(self, tx: VersionedTransaction, err: str, sig_verify: bool) -> TxError:
+        """A ledger-level refusal, after the checks agave makes before it (sanitize, signatures)."""
+        try:
+            tx.sanitize()
+        except Exception:
+            return TxError("SanitizeFailure")
+        if sig_verify and not all(tx.verify_with_results()):
+            return TxError("SignatureFailure")
+        return TxError(err)
+
+    def execute(
+        self,
+        tx: VersionedTransaction,
+        *,
+        commit: bool,
+        raw_len: int | None = None,
+        sig_verify: bool = True,
+        replace_blockhash: bool = False,
+        check_duplicate: bool = True,
+        pending: set[Signature] | None = None,
+    ) -> TxResult:
+        """Run ``tx`` in LiteSVM: committed (``commit``) or simulated. Raises TxError when it cannot
+        land (nothing changes, no fee); otherwise returns the TxResult, ``err`` set if it failed
+        with its fee charged. The result is not recorded in the history: see ``record``."""
+        msg = tx.message
+        sig = tx.signatures[0] if tx.signatures else Signature.default()
+        result = TxResult(signature=sig, tx=tx, slot=self.slot, block_time=self.unix_timestamp)
+        if raw_len is None:
+            raw_len = len(bytes(tx))
+        if raw_len > C.PACKET_DATA_SIZE:
+            raise TxError("SanitizeFailure")
+        if isinstance(msg, MessageV0) and msg.address_table_lookups:
+            raise TxError("AddressLookupTableNotFound")
+        if replace_blockhash:
+            result.replacement_blockhash = self.latest_blockhash()
+        elif not self.is_blockhash_valid(msg.recent_blockhash):
+            raise self._refuse(tx, "BlockhashNotFound", sig_verify)
+        if check_duplicate and (sig in self.transactions or (pending is not None and sig in pending)):
+            raise self._refuse(tx, "AlreadyProcessed", sig_verify)
+        self.sync_clock()
+        keys = list(msg.account_keys)
+        n = len(keys)
+        writable = [_writable(i, msg, n) for i in range(n)]
+        pre = [self.svm.get_account(k) for k in keys]
+        lookup = self.svm.get_account
+        if commit:
+            out: Any = self.svm.send_transaction(tx)
+        else:
+            if not sig_verify:
+                self.svm.with_sigverify(False)
+            try:
+                out = self.svm.simulate_transaction(tx)
+            finally:
+                if not sig_verify:
+                    self.svm.with_sigverify(True)
+        if isinstance(out, FailedTransactionMetadata):
+            err = err_json(out.err())
+            meta = out.meta()
+            if commit:
+                payer = self.svm.get_account(keys[0])
+                landed = pre[0] is not None and payer is not None and payer.lamports != pre[0].lamports
+            else:
+                landed = isinstance(err, dict) and any(k in err for k in _EXECUTED_ERRORS)
+            if not landed:
+                raise TxError(err)
+            result.err = err
+        else:
+            meta = out.meta() if isinstance(out, SimulatedTransactionInfo) else out
+        # a read-only account (programs among them: the ATA program's account holds its 100 KB
+        # ELF) cannot change, so only the writable ones are read again
+        if commit:
+            post = [self.svm.get_account(k) if writable[i] else pre[i] for i, k in enumerate(keys)]
+        elif isinstance(out, SimulatedTransactionInfo):
+            changed = dict(out.post_accounts())
+            post = [changed.get(k, a) for k, a in zip(keys, pre)]
+        else:  # a failed simulation changes nothing but the fee
+            post = list(pre)
+        result.logs = list(meta.logs())
+        result.units_consumed = meta.compute_units_consumed()
+        result.fee = meta.fee()
+        result.inner_instructions = _inner_json(meta)
+        result.pre_balances = [a.lamports if a is not None else 0 for a in pre]
+        result.post_balances = [a.lamports if a is not None else 0 for a in post]
+        result.pre_token_balances = token_balances(keys, pre, lookup)
+        result.post_token_balances = token_balances(keys, post, lookup)
+        if not commit:  # simulateTransaction's `accounts` reads them
+            result.post_accounts = {
+                k: _to_account(a) or Account(0, bytearray(), C.SYSTEM_PROGRAM_ID) for k, a in zip(keys, post)
+            }
+        result.cu_price = compute_budget(msg)[1]
+        result.writable_keys = [keys[i] for i in range(n) if writable[i]]
+        result.landed = True
+        return result
+
+    def process_transaction(self, tx: VersionedTransaction, **kw: Any) -> TxResult:
+        """Execute and commit one transaction. Raises TxError if it cannot land."""
+        result = self.execute(tx, commit=True, **kw)
+        self.record([result])
+        return result
+
+    def simulate(self, tx: VersionedTransaction, **kw: Any) -> TxResult:
+        """Execute without committing (raises TxError for pre-execution failures)."""
+        return self.execute(tx, commit=False, **kw)
+
+    def process_bundle(self, txs: list[VersionedTransaction], bundle_id: str) -> BundleResult:
+        """Execute all transactions in order: all land (none failing) or nothing does, no fee."""
+        snapshot: dict[Pubkey, SvmAccount | None] = {}
+        pending: set[Signature] = set()
+        sigs = [t.signatures[0] for t in txs]
+        br = BundleResult(bundle_id=bundle_id, signatures=sigs, landed=False, slot=self.slot)
+        for i, tx in enumerate(txs):
+            for k in tx.message.account_keys:
+                if k not in snapshot:
+                    snapshot[k] = self.svm.get_account(k)
+            try:
+                r = self.execute(tx, commit=True, pending=pending)
+            except TxError as e:
+                br.err, br.failed_index = e.err, i
+                break
+            br.results.append(r)
+            if r.err is not None:
+                br.err, br.failed_index = r.err, i
+                break
+            pending.add(r.signature)
+        else:
+            for r in br.results:
+                r.bundle_id = bundle_id
+            self.record(br.results)
+            br.landed = True
+        if not br.landed:
+            self._restore(snapshot)
+        self.bundles[bundle_id] = br
+        return br
+
+    def _restore(self, snapshot: dict[Pubkey, SvmAccount | None]) -> None:
+        for k, before in snapshot.items():
+            now = self.svm.get_account(k)
+            if now != before:
+                self.svm.set_account(k, before if before is not None else _EMPTY)
+
+    # ------------------------------------------------------------- helpers
+    def airdrop(self, pubkey: Pubkey, lamports: int) -> TxResult:
+        """Transfer from the faucet in a real, signed transaction (so getTransaction works)."""
+        return self.process_transaction(self.airdrop_transaction(pubkey, lamports))
