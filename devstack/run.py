@@ -309,9 +309,10 @@ def usage(stack: Devstack, seeded: dict[str, Any]) -> str:
     alice = seeded["users"][0]
     provider = getattr(stack, "provider", None)
     chain = f"{stack.chain.url} (block engine {stack.chain.bundle_url})" if stack.chain else "not available"
-    if stack.rpc_proxy is not None:
-        chain += (f"\n  rpc proxy {stack.rpc_proxy.url} (first in RPC_URLS; faults: curl -X POST "
-                  f"{stack.rpc_proxy.url}/_devstack/fault -d '{{\"mode\": \"down\"}}')")
+    proxy = getattr(stack, "rpc_proxy", None)
+    if proxy is not None:
+        chain += (f"\n  rpc proxy {proxy.url} (first in RPC_URLS; faults: curl -X POST "
+                  f"{proxy.url}/_devstack/fault -d '{{\"mode\": \"down\"}}')")
     coin = ""
     mint = seeded.get("coin", {}).get("mint", "<mint>")
     if "coin" in seeded:
