@@ -79,20 +79,14 @@ def _rpc(handle: Any, payer: Any, n: int, batch: int = 100) -> dict[str, Any]:
 
 def _builders(engine: str) -> tuple[Any, Any]:
     """(create_coin(creator, mint), buy(user, mint, sol_in)) for the engine's launchpad: the
-    service's builders (today's IDL) on python, the SBF program's IDL (idl/sbf: Token-2022,
-    metadata = the mint) on litesvm."""
+    service's builders (the SBF programs' IDL) on litesvm, the Python engine's frozen
+    pre-switch builders (devstack.chain.legacy) on python."""
     from devstack.chain.programs import FEE_RECIPIENT
-    from partner.chain import instructions as ix
 
-    sbf_idl = ROOT / "idl" / "sbf" / "launchpad.json"
-    if engine == "litesvm" and sbf_idl.is_file():
-        from partner.chain.idl import Program
-
-        lp = Program(json.loads(sbf_idl.read_text()))
-        return (lambda c, m: lp.instruction("create_coin", {"creator": c, "mint": m, "metadata": m},
-                                            name="Bench", symbol="BNCH", uri="https://b/x"),
-                lambda u, m, sol: lp.instruction("buy", {"user": u, "mint": m, "fee_recipient": FEE_RECIPIENT},
-                                                 sol_in=sol, min_tokens_out=1))
+    if engine == "litesvm":
+        from partner.chain import instructions as ix
+    else:
+        from devstack.chain.legacy import instructions as ix
     return (lambda c, m: ix.create_coin(c, m, "Bench", "BNCH", "https://b/x"),
             lambda u, m, sol: ix.buy(u, m, FEE_RECIPIENT, sol, 1))
 

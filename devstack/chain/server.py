@@ -982,8 +982,8 @@ def install_plugins(bank: Bank) -> bool:
 
 
 def default_engine() -> str:
-    """The engine ``start_chain`` uses unless told: ``$DEVSTACK_CHAIN_ENGINE`` or python."""
-    engine = os.environ.get("DEVSTACK_CHAIN_ENGINE") or "python"
+    """The engine ``start_chain`` uses unless told: ``$DEVSTACK_CHAIN_ENGINE`` or litesvm (the SBF programs)."""
+    engine = os.environ.get("DEVSTACK_CHAIN_ENGINE") or "litesvm"
     if engine not in ENGINES:
         raise ValueError(f"DEVSTACK_CHAIN_ENGINE must be one of {ENGINES}, not {engine!r}")
     return engine
@@ -1012,7 +1012,7 @@ def start_chain(
 ) -> ChainHandle:
     """Start the chain's HTTP server in a background thread (port 0 = a free port).
 
-    ``engine``: "python" or "litesvm" (default ``$DEVSTACK_CHAIN_ENGINE``, else python);
+    ``engine``: "python" or "litesvm" (default ``$DEVSTACK_CHAIN_ENGINE``, else litesvm);
     ignored when ``bank`` is given."""
     bank = bank or new_bank(engine)
     if plugins:
@@ -1035,7 +1035,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-plugins", action="store_true", help="do not call devstack.chain.programs.install")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--engine", choices=ENGINES, default=None,
-                    help="what executes transactions (default $DEVSTACK_CHAIN_ENGINE, else python)")
+                    help="what executes transactions (default $DEVSTACK_CHAIN_ENGINE, else litesvm)")
     a = ap.parse_args(argv)
     handle = start_chain(a.host, a.port, plugins=not a.no_plugins, verbose=a.verbose, engine=a.engine)
     print(f"devstack chain: rpc {handle.url} block engine {handle.bundle_url}", flush=True)

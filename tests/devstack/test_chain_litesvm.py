@@ -440,7 +440,7 @@ def test_a_curve_buy_on_the_sbf_launchpad_over_json_rpc(full_chain):
     from partner.chain import programs as P
     from partner.chain.idl import Program
 
-    lp = Program(json.loads((Path(__file__).resolve().parents[2] / "idl" / "sbf" / "launchpad.json").read_text()))
+    lp = Program(json.loads((Path(__file__).resolve().parents[2] / "idl" / "launchpad.json").read_text()))
     url = full_chain.url
     creator, mint, user = Keypair(), Keypair(), Keypair()
     airdrop(url, creator.pubkey(), 10 * SOL)
@@ -487,7 +487,7 @@ def test_migration_into_the_sbf_pool_and_a_swap_and_a_rolled_back_bundle(full_ch
     from partner.chain import programs as P
     from partner.chain.idl import Program
 
-    idl = Path(__file__).resolve().parents[2] / "idl" / "sbf"
+    idl = Path(__file__).resolve().parents[2] / "idl"
     lp = Program(json.loads((idl / "launchpad.json").read_text()))
     pool = Program(json.loads((idl / "pool.json").read_text()))
     url = full_chain.url

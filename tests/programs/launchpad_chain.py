@@ -1,6 +1,6 @@
 """A LiteSVM with the launchpad SBF program (programs/launchpad, built by tools.sbf.build)
 deployed through BPF Loader Upgradeable at its IDL address, and helpers that build its
-instructions from the program's IDL (idl/sbf/launchpad.json) through partner.chain.idl.
+instructions from the program's IDL (idl/launchpad.json) through partner.chain.idl.
 
 No devstack server: the tests talk to LiteSVM directly.
 """
@@ -28,8 +28,8 @@ from partner.chain.idl import Program
 from . import token2022 as T
 
 ROOT = Path(__file__).resolve().parents[2]
-LAUNCHPAD_IDL = Program(json.loads((ROOT / "idl" / "sbf" / "launchpad.json").read_text()))
-POOL_IDL = Program(json.loads((ROOT / "idl" / "sbf" / "pool.json").read_text()))
+LAUNCHPAD_IDL = Program(json.loads((ROOT / "idl" / "launchpad.json").read_text()))
+POOL_IDL = Program(json.loads((ROOT / "idl" / "pool.json").read_text()))
 LAUNCHPAD_ID = LAUNCHPAD_IDL.address
 POOL_ID = POOL_IDL.address
 TOKEN_2022 = T.TOKEN_2022

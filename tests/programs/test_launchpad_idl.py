@@ -1,5 +1,5 @@
-"""The SBF programs' IDLs (idl/sbf/*.json) differ from today's (idl/*.json, which the
-Python chain and the service still use until the switch-over) exactly by the token
+"""The SBF programs' IDLs (idl/*.json, the service's since the switch-over) differ from the
+Python engine's frozen pre-switch ones (devstack/chain/legacy/idl/*.json) exactly by the token
 standard (docs/onchain.md "The SBF programs"), and match the programs' own constants."""
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def _retoken(obj):
 
 
 def switch_over(old: dict, name: str) -> dict:
-    """What the switch-over does to idl/<name>.json, written out step by step."""
+    """What the switch-over did to idl/<name>.json, written out step by step."""
     new = _retoken(copy.deepcopy(old))
     if name == "launchpad":
         for ix in new["instructions"]:
@@ -57,7 +57,7 @@ def switch_over(old: dict, name: str) -> dict:
 
 def test_the_sbf_idls_differ_only_by_the_token_standard():
     for name in ("launchpad", "pool"):
-        old, new = load("idl", f"{name}.json"), load("idl", "sbf", f"{name}.json")
+        old, new = load("devstack", "chain", "legacy", "idl", f"{name}.json"), load("idl", f"{name}.json")
         assert _strip_docs(new) == _strip_docs(switch_over(old, name)), name
 
 
@@ -65,7 +65,7 @@ def test_the_program_constants_match_its_idl():
     """Discriminators, account sizes and error numbers in programs/launchpad/src against the IDL."""
     from partner.chain.idl import Program
 
-    idl = load("idl", "sbf", "launchpad.json")
+    idl = load("idl", "launchpad.json")
     program = Program(idl)
     src = "\n".join(p.read_text() for p in sorted((ROOT / "programs" / "launchpad" / "src").glob("*.rs")))
     for ix in idl["instructions"]:

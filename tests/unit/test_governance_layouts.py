@@ -271,10 +271,11 @@ def test_settlement_instructions():
     prop = Pubkey.from_string(PROP0)
     ix = I.settle_proposal(C, MINT, prop)
     assert bytes(ix.data).hex() == "76e062de9e14cdbe"
-    assert metas(ix) == [(str(C), True, False), (GOVERNANCE, False, True), (PROP0, False, True), (META, False, True)]
+    assert metas(ix) == [(str(C), True, False), (GOVERNANCE, False, True), (PROP0, False, True), (META, False, True),
+                         (TOK, False, False)]
     ix = I.finalize_expired(C, MINT)
     assert bytes(ix.data).hex() == "15961cb9fcf16d75"
-    assert metas(ix) == [(str(C), True, False), (GOVERNANCE, False, True)]
+    assert metas(ix) == [(str(C), True, False), (GOVERNANCE, False, True), (META, False, True), (TOK, False, False)]
     ix = I.withdraw_bond(C, USER, MINT, prop)
     assert bytes(ix.data).hex() == "dec78d1fbc5d9b28"
     assert metas(ix) == [(str(C), True, True), (str(USER), False, False), (str(MINT), False, False),

@@ -99,7 +99,7 @@ def test_builder_values_reach_the_wire():
     proposal = P.proposal_pda(P.governance_pda(B)[0], 3)[0]
     assert BUILT["create_proposal"].accounts[4].pubkey == proposal
     assert BUILT["settle_proposal"].accounts[1].pubkey == P.governance_pda(B)[0]
-    assert BUILT["settle_proposal"].accounts[3].pubkey == P.metadata_pda(B)[0]
+    assert BUILT["settle_proposal"].accounts[3].pubkey == B   # the mint carries its TokenMetadata
     assert BUILT["initialize_pool"].accounts[1].pubkey == P.bonding_curve_pda(B)[0]
     assert BUILT["initialize_pool"].accounts[5].pubkey == P.bonding_curve_vault(B)
 
@@ -164,13 +164,13 @@ def test_programs_module_matches_the_idl():
     assert P.LAUNCHPAD_PROGRAM_ID == IDL.LAUNCHPAD.address and P.POOL_PROGRAM_ID == IDL.POOL.address
     const_seeds = {bytes(s["value"]) for p in IDL.PROGRAMS for ix in p.instructions.values()
                    for a in ix["accounts"] if "pda" in a for s in a["pda"]["seeds"] if s["kind"] == "const"}
-    named = {P.GLOBAL_SEED, P.BONDING_CURVE_SEED, P.METADATA_SEED, P.POOL_SEED, P.GOVERNANCE_SEED, P.PROPOSAL_SEED,
+    named = {P.GLOBAL_SEED, P.BONDING_CURVE_SEED, P.POOL_SEED, P.GOVERNANCE_SEED, P.PROPOSAL_SEED,
              P.VOTE_SEED}
     assert named <= const_seeds
-    assert const_seeds - named == {bytes(P.TOKEN_PROGRAM_ID)}   # the ATA seed
+    assert const_seeds - named == {bytes(P.TOKEN_2022_PROGRAM_ID)}   # the ATA seed
     addresses = {a["address"] for p in IDL.PROGRAMS for ix in p.instructions.values()
                  for a in ix["accounts"] if "address" in a}
-    assert addresses == {str(P.SYSTEM_PROGRAM_ID), str(P.TOKEN_PROGRAM_ID), str(P.ASSOCIATED_TOKEN_PROGRAM_ID),
+    assert addresses == {str(P.SYSTEM_PROGRAM_ID), str(P.TOKEN_2022_PROGRAM_ID), str(P.ASSOCIATED_TOKEN_PROGRAM_ID),
                          str(P.POOL_PROGRAM_ID)}
 
 

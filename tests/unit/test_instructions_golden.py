@@ -23,7 +23,6 @@ def test_program_ids():
 def test_pdas():
     assert P.global_pda() == (Pubkey.from_string(GLOBAL), 255)
     assert P.bonding_curve_pda(MINT) == (Pubkey.from_string(CURVE), 255)
-    assert P.metadata_pda(MINT) == (Pubkey.from_string(META), 255)
     assert P.pool_pda(MINT) == (Pubkey.from_string(POOL), 255)
     assert P.governance_pda(MINT) == (Pubkey.from_string(GOVERNANCE), 255)
     assert str(P.bonding_curve_vault(MINT)) == CURVE_VAULT
@@ -31,7 +30,7 @@ def test_pdas():
     assert str(P.associated_token_address(USER, MINT)) == USER_ATA
     assert str(P.associated_token_address(str(USER), str(MINT))) == USER_ATA
     from spl.token.instructions import get_associated_token_address
-    assert get_associated_token_address(USER, MINT) == P.associated_token_address(USER, MINT)
+    assert get_associated_token_address(USER, MINT, P.TOKEN_2022_PROGRAM_ID) == P.associated_token_address(USER, MINT)
 
 
 @pytest.mark.parametrize("name,hexdisc", [

@@ -18,7 +18,6 @@ D = Pubkey(bytes([4] * 32))
 @pytest.mark.parametrize("cls,hexdisc,size", [
     (L.Global, "a7e8e8b1c86c727f", 245),
     (L.BondingCurve, "17b7f83760d8ac60", 195),
-    (L.CoinMetadata, "1c2106645d1e019d", 454),
     (L.Pool, "f19a6d0411b16dbc", 235),
     (L.Governance, "128f580d49d92f31", 262),
     (L.Proposal, "1a5ebdbb74883521", 515),
@@ -64,26 +63,52 @@ def test_bonding_curve_golden():
         L.BondingCurve.decode(bytes(bad))
 
 
-def test_metadata_golden():
-    m = L.CoinMetadata(B, A, "Test Coin", "TEST", "ipfs://bafy", 1_700_000_000, 253)
-    raw = m.encode()
-    assert len(raw) == 454
-    assert raw[:72].hex() == "1c2106645d1e019d" + "02" * 32 + "01" * 32
-    assert raw[72:105].hex() == "09" + "5465737420436f696e".ljust(64, "0")
-    assert raw[105:116].hex() == "04" + "54455354".ljust(20, "0")
-    assert raw[116:317].hex() == "0b" + "697066733a2f2f62616679".ljust(400, "0")
-    assert raw[317:326].hex() == "00f1536500000000" "fd"
-    assert L.CoinMetadata.decode(raw) == m
-    with pytest.raises(L.LayoutError):
-        L.CoinMetadata(B, A, "x" * 33, "T", "u").encode()
-    with pytest.raises(L.LayoutError):
-        L.CoinMetadata(B, A, "x", "T" * 11, "u").encode()
-    with pytest.raises(L.LayoutError):
-        L.CoinMetadata(B, A, "x", "T", "u" * 201).encode()
-    # multi-byte UTF-8: 32 bytes is the limit, not 32 characters
-    L.CoinMetadata(B, A, "é" * 16, "T", "u").encode()
-    with pytest.raises(L.LayoutError):
-        L.CoinMetadata(B, A, "é" * 17, "T", "u").encode()
+def _t22_mint(metadata: bytes | None, *, extra: bytes = b"") -> bytes:
+    """A Token-2022 mint: the 82-byte classic mint, padding to 165, account type 1 (mint),
+    a MetadataPointer (TLV 18) and, when given, a TokenMetadata (TLV 19)."""
+    classic = L.SplMint(None, 10**15, 6).encode()
+    out = classic + bytes(165 - len(classic)) + b"\x01"
+    out += struct.pack("<HH", 18, 64) + bytes(A) + bytes(B) + extra
+    if metadata is not None:
+        out += struct.pack("<HH", 19, len(metadata)) + metadata
+    return out
+
+
+def _tm(authority: bytes, mint: bytes, *texts: bytes) -> bytes:
+    return authority + mint + b"".join(struct.pack("<I", len(t)) + t for t in texts) + struct.pack("<I", 0)
+
+
+def test_token_metadata_golden():
+    raw = _t22_mint(_tm(bytes(A), bytes(B), b"Test Coin", b"TEST", b"ipfs://bafy"))
+    m = L.TokenMetadata.from_mint(raw)
+    assert m == L.TokenMetadata(A, B, "Test Coin", "TEST", "ipfs://bafy")
+    # no update authority (finalized): 32 zero bytes
+    assert L.TokenMetadata.from_mint(_t22_mint(_tm(bytes(32), bytes(B), b"x", b"y", b""))).update_authority is None
+
+
+def test_token_metadata_rejects():
+    with pytest.raises(L.LayoutError):       # classic SPL mint: no extensions
+        L.TokenMetadata.from_mint(L.SplMint(None, 1, 6).encode())
+    with pytest.raises(L.LayoutError):       # a token account (account type 2)
+        L.TokenMetadata.from_mint(bytes(165) + b"\x02" + struct.pack("<HH", 7, 0))
+    with pytest.raises(L.LayoutError):       # pointer only
+        L.TokenMetadata.from_mint(_t22_mint(None))
+    with pytest.raises(L.LayoutError):       # truncated strings
+        L.TokenMetadata.from_mint(_t22_mint(bytes(64) + struct.pack("<I", 99) + b"abc"))
+    with pytest.raises(L.LayoutError):       # not UTF-8
+        L.TokenMetadata.from_mint(_t22_mint(_tm(bytes(A), bytes(B), b"\xff", b"y", b"z")))
+
+
+def test_token_metadata_of_checks_owner_and_mint():
+    from types import SimpleNamespace
+
+    from partner.chain import programs as P
+
+    raw = _t22_mint(_tm(bytes(A), bytes(B), b"N", b"S", b"U"))
+    assert L.token_metadata_of(SimpleNamespace(owner=P.TOKEN_2022_PROGRAM_ID, data=raw), B).name == "N"
+    assert L.token_metadata_of(SimpleNamespace(owner=P.TOKEN_PROGRAM_ID, data=raw), B) is None
+    assert L.token_metadata_of(SimpleNamespace(owner=P.TOKEN_2022_PROGRAM_ID, data=raw), C) is None
+    assert L.token_metadata_of(None, B) is None
 
 
 def test_pool_golden():
@@ -124,10 +149,11 @@ def test_curve_roundtrip(m, c, a, b, d, e, f, comp, mig, bump, slot, ts):
 
 
 @settings(max_examples=200, deadline=None)
-@given(keys, keys, st.text(max_size=8), st.text(max_size=2), st.text(max_size=50), i64, st.integers(0, 255))
-def test_metadata_roundtrip(m, c, name, sym, uri, ts, bump):
-    x = L.CoinMetadata(m, c, name, sym, uri, ts, bump)
-    assert L.CoinMetadata.decode(x.encode()) == x
+@given(keys, keys, st.text(max_size=32), st.text(max_size=10), st.text(max_size=200), st.binary(max_size=40))
+def test_token_metadata_roundtrip(authority, mint, name, sym, uri, extra):
+    raw = _t22_mint(_tm(bytes(authority), bytes(mint), name.encode(), sym.encode(), uri.encode()), extra=b"")
+    m = L.TokenMetadata.from_mint(raw + extra)
+    assert (m.mint, m.name, m.symbol, m.uri) == (mint, name, sym, uri)
 
 
 @settings(max_examples=200, deadline=None)

@@ -12,8 +12,8 @@ import hashlib
 from solders.keypair import Keypair
 
 from partner.chain import curve as C
-from partner.chain import layouts as L
-from partner.chain import programs as P
+from devstack.chain.legacy import layouts as L
+from devstack.chain.legacy import programs as P
 
 ADMIN_SEED = hashlib.sha256(b"devstack-launchpad-admin").digest()
 FEE_RECIPIENT_SEED = hashlib.sha256(b"devstack-launchpad-fee").digest()

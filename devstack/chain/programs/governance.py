@@ -16,8 +16,8 @@ from solders.pubkey import Pubkey
 
 from devstack.chain.runtime import InvokeContext
 from partner.chain import governance_math as GM
-from partner.chain import layouts as L
-from partner.chain import programs as P
+from devstack.chain.legacy import layouts as L
+from devstack.chain.legacy import programs as P
 from partner.chain.errors import GovernanceErrorCode as G
 from partner.chain.errors import ProgramErrorCode as E
 from partner.chain.governance_math import ActionKind, Outcome, VoteSide

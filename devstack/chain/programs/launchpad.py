@@ -17,10 +17,11 @@ from solders.pubkey import Pubkey
 
 from devstack.chain.runtime import InstructionFailure, InvokeContext, ProgramError
 from partner.chain import curve as C
-from partner.chain.idl import LAUNCHPAD, LayoutError, Program
-from partner.chain import instructions as I
-from partner.chain import layouts as L
-from partner.chain import programs as P
+from partner.chain.idl import LayoutError, Program
+from devstack.chain.legacy.idl import LAUNCHPAD
+from devstack.chain.legacy import instructions as I
+from devstack.chain.legacy import layouts as L
+from devstack.chain.legacy import programs as P
 from partner.chain.errors import ProgramErrorCode as E
 
 PROGRAM_ID = P.LAUNCHPAD_PROGRAM_ID

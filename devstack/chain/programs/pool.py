@@ -7,11 +7,11 @@ quote = native SOL held as lamports by the pool account. See docs/onchain.md.
 from __future__ import annotations
 
 from devstack.chain.runtime import InvokeContext
-from partner.chain import layouts as L
+from devstack.chain.legacy import layouts as L
 from partner.chain import pool_math as PM
-from partner.chain import programs as P
+from devstack.chain.legacy import programs as P
 from partner.chain.errors import ProgramErrorCode as E
-from partner.chain.idl import POOL
+from devstack.chain.legacy.idl import POOL
 
 from .launchpad import (
     TOKEN_ACCOUNT_SIZE,

@@ -15,6 +15,7 @@ from .programs import (
     LAUNCHPAD_PROGRAM_ID,
     POOL_PROGRAM_ID,
     SYSTEM_PROGRAM_ID,
+    TOKEN_2022_PROGRAM_ID,
     TOKEN_PROGRAM_ID,
 )
 
@@ -79,7 +80,7 @@ def spec_code_for_custom_error(custom: int, program_id: Optional[Pubkey] = None)
     """
     if program_id == SYSTEM_PROGRAM_ID:
         return "insufficient_sol" if custom == SYSTEM_ERROR_RESULT_WITH_NEGATIVE_LAMPORTS else FALLBACK_CODE
-    if program_id == TOKEN_PROGRAM_ID:
+    if program_id in (TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID):
         return "insufficient_tokens" if custom == TOKEN_ERROR_INSUFFICIENT_FUNDS else FALLBACK_CODE
     if program_id is None or program_id in (LAUNCHPAD_PROGRAM_ID, POOL_PROGRAM_ID):
         mapped = spec_code_for_program_error(custom)

@@ -34,7 +34,7 @@ DEFAULT_VOTE_DURATION_SECONDS = 600
 # the seven content fields, in flag / bit order (bit i of a field mask)
 CONTENT_FIELDS = ("name", "symbol", "image", "description", "website", "twitter", "telegram")
 ALL_FIELDS_MASK = (1 << len(CONTENT_FIELDS)) - 1
-# URI_FIELDS live in the JSON at `uri`; name and symbol are stored on-chain in CoinMetadata
+# URI_FIELDS live in the JSON at `uri`; name and symbol are stored on-chain in the mint's TokenMetadata
 URI_FIELDS = ("image", "description", "website", "twitter", "telegram")
 
 

@@ -100,7 +100,7 @@ def set_params(admin: Pubkey, new_admin: Pubkey, fee_recipient: Pubkey, protocol
 
 
 def create_coin(creator: Pubkey, mint: Pubkey, name: str, symbol: str, uri: str) -> Instruction:
-    return LAUNCHPAD.instruction("create_coin", {"creator": creator, "mint": mint},
+    return LAUNCHPAD.instruction("create_coin", {"creator": creator, "mint": mint, "metadata": mint},
                                  name=_text(name, NAME_MAX_BYTES, "name"),
                                  symbol=_text(symbol, SYMBOL_MAX_BYTES, "symbol"), uri=_text(uri, URI_MAX_BYTES, "uri"))
 
@@ -170,7 +170,8 @@ def create_proposal(
     """
     return LAUNCHPAD.instruction(
         "create_proposal",
-        {"proposer": proposer, "mint": mint, "governance.next_proposal_index": proposal_index},
+        {"proposer": proposer, "mint": mint, "metadata": mint,
+         "governance.next_proposal_index": proposal_index},
         action_kind=ActionKind(kind), base_content_revision=base_content_revision,
         vote_duration_seconds=vote_duration_seconds, name=_text(name, NAME_MAX_BYTES, "name"),
         symbol=_text(symbol, SYMBOL_MAX_BYTES, "symbol"), uri=_text(uri, URI_MAX_BYTES, "uri"),
@@ -225,12 +226,13 @@ def withdraw_vote(payer: Pubkey, voter: Pubkey, mint: Pubkey, proposal: Pubkey) 
 
 def settle_proposal(payer: Pubkey, mint: Pubkey, proposal: Pubkey) -> Instruction:
     """Permissionless."""
-    return LAUNCHPAD.instruction("settle_proposal", {"payer": payer, "governance.mint": mint, "proposal": proposal})
+    return LAUNCHPAD.instruction("settle_proposal", {"payer": payer, "governance.mint": mint, "metadata": mint,
+                                                    "proposal": proposal})
 
 
 def finalize_expired(payer: Pubkey, mint: Pubkey) -> Instruction:
     """Permissionless, after Governance.mutable_until."""
-    return LAUNCHPAD.instruction("finalize_expired", {"payer": payer, "governance.mint": mint})
+    return LAUNCHPAD.instruction("finalize_expired", {"payer": payer, "governance.mint": mint, "metadata": mint})
 
 
 def withdraw_bond(payer: Pubkey, proposer: Pubkey, mint: Pubkey, proposal: Pubkey) -> Instruction:
@@ -273,7 +275,7 @@ def create_associated_token_account_idempotent(payer: Pubkey, owner: Pubkey, min
         _m(owner),
         _m(mint),
         _m(P.SYSTEM_PROGRAM_ID),
-        _m(P.TOKEN_PROGRAM_ID),
+        _m(P.TOKEN_2022_PROGRAM_ID),
     ])
 
 

@@ -18,9 +18,10 @@ from . import governance_math as GM
 from .governance_math import ActionKind, GovernanceParams, Outcome, VoteSide  # noqa: F401 (re-exported)
 from .idl import LAUNCHPAD, POOL, IdlAccount, LayoutError  # noqa: F401 (LayoutError re-exported)
 
-NAME_MAX_BYTES = LAUNCHPAD.capacity("CoinMetadata", "name")        # 32
-SYMBOL_MAX_BYTES = LAUNCHPAD.capacity("CoinMetadata", "symbol")    # 10
-URI_MAX_BYTES = LAUNCHPAD.capacity("CoinMetadata", "uri")          # 200
+# The launchpad's limits on a coin's TokenMetadata fields (programs/launchpad/src/args.rs).
+NAME_MAX_BYTES = 32
+SYMBOL_MAX_BYTES = 10
+URI_MAX_BYTES = 200
 
 
 def _pk(b: bytes) -> Pubkey:
@@ -45,10 +46,6 @@ class BondingCurve(IdlAccount, program=LAUNCHPAD):
 
     Holds the curve's real SOL as lamports above its rent-exempt minimum.
     """
-
-
-class CoinMetadata(IdlAccount, program=LAUNCHPAD):
-    """Coin metadata. PDA [b"metadata", mint] (launchpad)."""
 
 
 class Pool(IdlAccount, program=POOL):
@@ -104,7 +101,7 @@ class VoteReceipt(IdlAccount, program=LAUNCHPAD):
     """One wallet's vote on one proposal. PDA [b"vote", proposal, voter] (launchpad)."""
 
 
-ACCOUNT_TYPES = {cls.DISCRIMINATOR: cls for cls in (Global, BondingCurve, CoinMetadata, Pool, Governance,
+ACCOUNT_TYPES = {cls.DISCRIMINATOR: cls for cls in (Global, BondingCurve, Pool, Governance,
                                                     Proposal, VoteReceipt)}
 
 
@@ -163,7 +160,9 @@ class SplMint:
 
 @dataclass
 class SplTokenAccount:
-    """SPL Token account, 165 bytes (only the fields we use are decoded)."""
+    """SPL Token / Token-2022 account: the classic 165 bytes (only the fields we use are
+    decoded), which a Token-2022 account extends (account type at 165, then extensions:
+    170 bytes for our ATAs with ImmutableOwner)."""
     mint: Pubkey
     owner: Pubkey
     amount: int
@@ -185,5 +184,74 @@ class SplTokenAccount:
 
 
 def token_account_amount(data: bytes) -> int:
-    """Amount of an SPL token account (bytes 64..72)."""
+    """Amount of an SPL Token / Token-2022 account (bytes 64..72)."""
     return SplTokenAccount.decode(data).amount
+
+
+# ---- Token-2022 TokenMetadata (the coin's name, symbol and uri live on its mint) ----
+
+TOKEN_2022_ACCOUNT_TYPE_OFFSET = 165      # after the classic layout (a mint is padded to it)
+ACCOUNT_TYPE_MINT = 1
+EXTENSION_TOKEN_METADATA = 19
+
+
+@dataclass
+class TokenMetadata:
+    """The TokenMetadata extension (TLV type 19) of a Token-2022 mint."""
+    update_authority: Pubkey | None
+    mint: Pubkey
+    name: str
+    symbol: str
+    uri: str
+
+    @classmethod
+    def from_mint(cls, data: bytes) -> "TokenMetadata":
+        """Read it from a Token-2022 mint account's data; LayoutError when absent or malformed."""
+        data = bytes(data)
+        if len(data) <= TOKEN_2022_ACCOUNT_TYPE_OFFSET or data[TOKEN_2022_ACCOUNT_TYPE_OFFSET] != ACCOUNT_TYPE_MINT:
+            raise LayoutError("not a Token-2022 mint with extensions")
+        at = TOKEN_2022_ACCOUNT_TYPE_OFFSET + 1
+        while at + 4 <= len(data):
+            kind, length = struct.unpack_from("<HH", data, at)
+            body = data[at + 4: at + 4 + length]
+            if len(body) != length:
+                raise LayoutError("truncated TLV entry")
+            if kind == EXTENSION_TOKEN_METADATA:
+                return cls._decode(body)
+            if kind == 0:           # uninitialized: the rest is padding
+                break
+            at += 4 + length
+        raise LayoutError("mint has no TokenMetadata")
+
+    @classmethod
+    def _decode(cls, body: bytes) -> "TokenMetadata":
+        if len(body) < 64:
+            raise LayoutError("short TokenMetadata")
+        authority, mint = body[:32], body[32:64]
+        at, texts = 64, []
+        for _ in range(3):
+            if at + 4 > len(body):
+                raise LayoutError("short TokenMetadata")
+            (n,) = struct.unpack_from("<I", body, at)
+            raw = body[at + 4: at + 4 + n]
+            if len(raw) != n:
+                raise LayoutError("short TokenMetadata")
+            try:
+                texts.append(raw.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                raise LayoutError("TokenMetadata text is not UTF-8") from exc
+            at += 4 + n
+        return cls(None if authority == bytes(32) else _pk(authority), _pk(mint), *texts)
+
+
+def token_metadata_of(account, mint: Pubkey) -> "TokenMetadata | None":
+    """The TokenMetadata of `mint`'s account (anything with .owner and .data) when it is a
+    Token-2022 mint carrying it for itself; else None."""
+    from .programs import TOKEN_2022_PROGRAM_ID
+    if account is None or account.owner != TOKEN_2022_PROGRAM_ID:
+        return None
+    try:
+        meta = TokenMetadata.from_mint(account.data)
+    except (ValueError, struct.error):
+        return None
+    return meta if meta.mint == mint else None

@@ -15,6 +15,8 @@ POOL_PROGRAM_ID = Pubkey.from_string("3rqyi8EBdPLANFc9MA5U6aPKHuZoKxmm4voFexqu1R
 # Well-known programs.
 SYSTEM_PROGRAM_ID = Pubkey.from_string("11111111111111111111111111111111")
 TOKEN_PROGRAM_ID = Pubkey.from_string("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")
+# Our coins are Token-2022 mints (MetadataPointer + TokenMetadata on the mint itself).
+TOKEN_2022_PROGRAM_ID = Pubkey.from_string("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb")
 ASSOCIATED_TOKEN_PROGRAM_ID = Pubkey.from_string("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL")
 COMPUTE_BUDGET_PROGRAM_ID = Pubkey.from_string("ComputeBudget111111111111111111111111111111")
 CLOCK_SYSVAR_ID = Pubkey.from_string("SysvarC1ock11111111111111111111111111111111")
@@ -23,7 +25,6 @@ NATIVE_MINT = Pubkey.from_string("So11111111111111111111111111111111111111112")
 # PDA seeds (prefixes).
 GLOBAL_SEED = b"global"
 BONDING_CURVE_SEED = b"bonding-curve"
-METADATA_SEED = b"metadata"
 POOL_SEED = b"pool"
 # Reserved for governance (not implemented yet).
 GOVERNANCE_SEED = b"governance"
@@ -45,11 +46,6 @@ def bonding_curve_pda(mint: Pubkey | str, program_id: Pubkey = LAUNCHPAD_PROGRAM
     return Pubkey.find_program_address([BONDING_CURVE_SEED, bytes(_pk(mint))], program_id)
 
 
-def metadata_pda(mint: Pubkey | str, program_id: Pubkey = LAUNCHPAD_PROGRAM_ID) -> tuple[Pubkey, int]:
-    """Coin metadata: seeds [b"metadata", mint]."""
-    return Pubkey.find_program_address([METADATA_SEED, bytes(_pk(mint))], program_id)
-
-
 def pool_pda(mint: Pubkey | str, program_id: Pubkey = POOL_PROGRAM_ID) -> tuple[Pubkey, int]:
     """Constant-product pool of a migrated coin (pool program): seeds [b"pool", mint]."""
     return Pubkey.find_program_address([POOL_SEED, bytes(_pk(mint))], program_id)
@@ -69,8 +65,8 @@ def vote_pda(proposal: Pubkey | str, voter: Pubkey | str, program_id: Pubkey = L
 
 
 def associated_token_address(owner: Pubkey | str, mint: Pubkey | str,
-                             token_program_id: Pubkey = TOKEN_PROGRAM_ID) -> Pubkey:
-    """Standard ATA: PDA of the ATA program with seeds [owner, token_program, mint]."""
+                             token_program_id: Pubkey = TOKEN_2022_PROGRAM_ID) -> Pubkey:
+    """Standard ATA (Token-2022 by default: every token account of our coins): PDA of the ATA program with seeds [owner, token_program, mint]."""
     return Pubkey.find_program_address(
         [bytes(_pk(owner)), bytes(token_program_id), bytes(_pk(mint))], ASSOCIATED_TOKEN_PROGRAM_ID
     )[0]

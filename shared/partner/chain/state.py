@@ -62,7 +62,7 @@ def read_coin(rpc: Rpc, mint: Pubkey, wallet: Pubkey) -> CoinState:
     pool = decode_owned(Pool, accounts[2], P.POOL_PROGRAM_ID)
     token_account = accounts[3]
     balance = 0
-    if token_account is not None and token_account.owner == P.TOKEN_PROGRAM_ID:
+    if token_account is not None and token_account.owner == P.TOKEN_2022_PROGRAM_ID:
         balance = token_account_amount(token_account.data)
     clock = accounts[5]
     if clock is None or len(clock.data) < 40:

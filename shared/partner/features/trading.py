@@ -44,7 +44,7 @@ from partner.store import counters
 from partner.store.wallets import SealedWalletSigner
 
 BPS = 10_000
-ATA_RENT = P.rent_exempt_minimum(165)
+ATA_RENT = P.rent_exempt_minimum(170)   # a Token-2022 ATA (ImmutableOwner)
 
 
 def _partner_fee(value: int | str) -> int:

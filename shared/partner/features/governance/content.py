@@ -16,7 +16,7 @@ Order (after admission, design section 2):
 3. chain state, one batch (404/422): governance (`governance_not_found`), `governance_finalized`,
    `metadata_not_mutable`, `active_proposal_exists`, `stale_content_revision` (a sent
    `baseContentRevision` behind the chain's), then the current content: name and symbol from
-   CoinMetadata, the other five from the JSON document at its `uri` (read through the pinning
+   the mint's TokenMetadata, the other five from the JSON document at its `uri` (read through the pinning
    node's `cat`); a sent field counts as changed when its normalized value differs;
    `content_field_locked`, `no_metadata_changes`; the vote duration
    (`invalid_vote_duration`, `proposal_window_closing`, `vote_duration_exceeds_window`);
@@ -54,7 +54,8 @@ from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
 from partner.chain import programs as P
 from partner.chain import unique
-from partner.chain.layouts import CoinMetadata, Governance, Proposal, decode_owned, token_account_amount
+from partner.chain.layouts import (Governance, Proposal, TokenMetadata, decode_owned, token_account_amount,
+                                   token_metadata_of)
 from partner.chain.rpc import Rpc
 from partner.chain.state import CLOCK_SYSVAR
 from partner.chain.tx import WriteFees
@@ -70,7 +71,7 @@ __all__ = ["UpdateContentForm", "parse_form", "detect_image", "normalize_name", 
 
 ROUTE = access.Route(bucket="governance", scope="governance:propose")
 DOCUMENT_FIELDS = ("name", "symbol", "description", "image", "website", "twitter", "telegram")
-ATA_RENT = P.rent_exempt_minimum(165)
+ATA_RENT = P.rent_exempt_minimum(170)   # a Token-2022 ATA (ImmutableOwner)
 PROPOSAL_RENT = P.rent_exempt_minimum(Proposal.SIZE)
 CAT_TIMEOUT = 10.0
 MAX_DOCUMENT_BYTES = 256 * 1024
@@ -148,7 +149,7 @@ def parse_form(form: multipart.Form) -> UpdateContentForm:
 class ChainState:
     governance_key: Pubkey
     governance: Governance
-    metadata: CoinMetadata
+    metadata: TokenMetadata
     token_account_exists: bool
     token_balance: int
     wallet_lamports: int
@@ -159,16 +160,16 @@ class ChainState:
 
 def read_state(chain: Rpc, mint: Pubkey, wallet: Pubkey) -> ChainState:
     gov_key = P.governance_pda(mint)[0]
-    keys = [gov_key, P.metadata_pda(mint)[0], P.associated_token_address(wallet, mint), wallet, CLOCK_SYSVAR]
+    keys = [gov_key, mint, P.associated_token_address(wallet, mint), wallet, CLOCK_SYSVAR]
     raw_accounts, raw_hash = chain.batch([Rpc.multiple_accounts_request(keys, 1), rq.GetLatestBlockhash(id=2)])
     accounts = Rpc.parse_multiple_accounts(raw_accounts)
     blockhash, last_valid = Rpc.parse_latest_blockhash(raw_hash)
     gov = decode_owned(Governance, accounts[0], P.LAUNCHPAD_PROGRAM_ID)
-    meta = decode_owned(CoinMetadata, accounts[1], P.LAUNCHPAD_PROGRAM_ID)
+    meta = token_metadata_of(accounts[1], mint)
     if gov is None or gov.mint != mint or meta is None:
         raise ApiError("governance_not_found")
     ata = accounts[2]
-    balance = token_account_amount(ata.data) if ata is not None and ata.owner == P.TOKEN_PROGRAM_ID else 0
+    balance = token_account_amount(ata.data) if ata is not None and ata.owner == P.TOKEN_2022_PROGRAM_ID else 0
     clock = accounts[4]
     if clock is None or len(clock.data) < 40:
         raise ApiError("rpc_unavailable", "The chain clock could not be read.")
@@ -206,7 +207,7 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def current_content(meta: CoinMetadata, document: dict[str, Any]) -> dict[str, str]:
+def current_content(meta: TokenMetadata, document: dict[str, Any]) -> dict[str, str]:
     current = {"name": meta.name, "symbol": meta.symbol}
     for name in ("description", "image", "website", "twitter", "telegram"):
         current[name] = _text(document.get(name))

@@ -6,7 +6,7 @@
 Both are two JSON-RPC round trips (each a batch):
 
 governance_view
-  1. getMultipleAccounts([Governance, CoinMetadata]) + getProgramAccounts(Proposal:
+  1. getMultipleAccounts([Governance, the mint (its TokenMetadata)]) + getProgramAccounts(Proposal:
      dataSize, discriminator, governance at 8) + getProgramAccounts(VoteReceipt: dataSize,
      discriminator, voter at 40) for the viewer's receipts;
   2. getSignaturesForAddress for every listed proposal (its creating transaction is the
@@ -37,7 +37,7 @@ from typing import Any
 from solders.pubkey import Pubkey
 
 from partner.chain import programs as P
-from partner.chain.layouts import CoinMetadata, Governance, LayoutError, Proposal, VoteReceipt
+from partner.chain.layouts import Governance, LayoutError, Proposal, TokenMetadata, VoteReceipt
 from partner.chain.rpc import Rpc, unavailable
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
@@ -134,8 +134,8 @@ def _signatures(address: str, before: str | None = None, limit: int = SIGNATURE_
     return "getSignaturesForAddress", [address, config]
 
 
-def _data(account: dict[str, Any] | None) -> bytes | None:
-    if not account or account.get("owner") != str(P.LAUNCHPAD_PROGRAM_ID):
+def _data(account: dict[str, Any] | None, owner: Pubkey = P.LAUNCHPAD_PROGRAM_ID) -> bytes | None:
+    if not account or account.get("owner") != str(owner):
         return None
     data = account.get("data")
     if isinstance(data, list) and data:
@@ -151,6 +151,18 @@ def _decode(cls, account: dict[str, Any] | None):
         return cls.decode(data)
     except (LayoutError, ValueError, struct.error):
         return None
+
+
+def _token_metadata(account: dict[str, Any] | None, mint: Pubkey) -> TokenMetadata | None:
+    """The coin's TokenMetadata, read from its Token-2022 mint account; None when absent."""
+    data = _data(account, P.TOKEN_2022_PROGRAM_ID)
+    if data is None:
+        return None
+    try:
+        meta = TokenMetadata.from_mint(data)
+    except (LayoutError, ValueError, struct.error):
+        return None
+    return meta if meta.mint == mint else None
 
 
 def _decoded_program_accounts(cls, result: list[dict[str, Any]]) -> list[tuple[str, Any]]:
@@ -169,7 +181,7 @@ def governance_json(address: Pubkey, gov: Governance) -> dict[str, Any]:
     return {
         "governance": str(address),
         "mint": str(gov.mint),
-        "metadata": str(P.metadata_pda(gov.mint)[0]),
+        "metadata": str(gov.mint),   # the mint carries its TokenMetadata
         "creator": str(gov.creator),
         "totalSupply": str(gov.total_supply),
         "createdAtUnix": str(gov.created_at),
@@ -285,10 +297,9 @@ def governance_view(chain: Rpc, mint_text: str, viewer: str | None) -> dict[str,
     if mint is None:
         raise ApiError("governance_not_found")
     gov_key = P.governance_pda(mint)[0]
-    meta_key = P.metadata_pda(mint)[0]
     viewer_key = parse_address(viewer) if viewer else None
     calls: list[tuple[str, list[Any]]] = [
-        ("getMultipleAccounts", [[str(gov_key), str(meta_key)], {"encoding": "base64"}]),
+        ("getMultipleAccounts", [[str(gov_key), str(mint)], {"encoding": "base64"}]),
         _program_accounts(Proposal, (8, bytes(gov_key))),
     ]
     if viewer_key is not None:
@@ -296,7 +307,7 @@ def governance_view(chain: Rpc, mint_text: str, viewer: str | None) -> dict[str,
     results = _batch(chain, calls)
     gov_account, meta_account = results[0]["value"]
     gov = _decode(Governance, gov_account)
-    meta = _decode(CoinMetadata, meta_account)
+    meta = _token_metadata(meta_account, mint)
     if gov is None or gov.mint != mint or meta is None:
         raise ApiError("governance_not_found")
 

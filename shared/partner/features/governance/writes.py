@@ -40,7 +40,7 @@ from partner.edge.models import Address, PositiveAmount, WriteFields
 from partner.core.settings import get_settings
 from partner.store.wallets import SealedWalletSigner
 
-TOKEN_ACCOUNT_SIZE = 165
+TOKEN_ACCOUNT_SIZE = 170   # Token-2022 account with ImmutableOwner (our ATAs)
 
 
 # ------------------------------------------------------------------ request models
@@ -158,7 +158,7 @@ def _receipt(account: AccountData | None) -> VoteReceipt | None:
 
 
 def _token_balance(account: AccountData | None) -> int | None:
-    if account is None or account.owner != P.TOKEN_PROGRAM_ID:
+    if account is None or account.owner != P.TOKEN_2022_PROGRAM_ID:
         return None
     return token_account_amount(account.data)
 
