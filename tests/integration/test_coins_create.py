@@ -88,7 +88,7 @@ def second_conn(aws_stack, ip, creator, conn):
 
 def test_launch_pins_normalizes_and_lands(chain, pin_server, conn, creator):
     from partner.chain import programs as P
-    from partner.chain.layouts import CoinMetadata
+    from partner.chain.layouts import BondingCurve, TokenMetadata
 
     result = create(conn, form(name="  Cafe\u0301 Coin ", symbol=" caf1 ", description="hot",
                                website="example.com", twitter="@cafe", priorityFeeLamports="5000"))
@@ -97,10 +97,13 @@ def test_launch_pins_normalizes_and_lands(chain, pin_server, conn, creator):
     assert body["status"] == "submitted" and body["initialBuyPlan"] is None and "signatures" not in body
     assert result.headers["x-ratelimit-limit"] == "20"
     assert wait(chain.url, body["signature"])["err"] is None
-    meta_raw = account(chain.url, str(P.metadata_pda(body["mint"])[0]))
-    meta = CoinMetadata.decode(base64.b64decode(meta_raw["data"][0]))
+    mint_raw = account(chain.url, body["mint"])     # a Token-2022 mint carrying its TokenMetadata
+    assert mint_raw["owner"] == str(P.TOKEN_2022_PROGRAM_ID)
+    meta = TokenMetadata.from_mint(base64.b64decode(mint_raw["data"][0]))
     assert (meta.name, meta.symbol, meta.uri) == ("Caf\u00e9 Coin", "CAF1", body["metadataUri"])
-    assert str(meta.creator) == creator["wallet"]
+    assert str(meta.mint) == body["mint"] and meta.update_authority == P.governance_pda(body["mint"])[0]
+    curve_raw = account(chain.url, str(P.bonding_curve_pda(body["mint"])[0]))
+    assert str(BondingCurve.decode(base64.b64decode(curve_raw["data"][0])).creator) == creator["wallet"]
     image, ctype = pin_server.get(body["imageUri"].removeprefix("ipfs://"))
     assert image == PNG and ctype == "image/png"
     document = json.loads(pin_server.get(body["metadataUri"].removeprefix("ipfs://"))[0])

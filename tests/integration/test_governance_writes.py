@@ -501,7 +501,7 @@ def test_content_proposal_then_finalize_metadata(chain, coin, app_client):
     content = str(p_key(coin, 0))
     _pass(chain, coin, proposer, voters, content)
     assert governance_of(chain, coin).content_revision == 1
-    meta = L.CoinMetadata.decode(account(chain, str(P.metadata_pda(coin)[0])))
+    meta = L.TokenMetadata.from_mint(account(chain, coin))
     assert meta.name == "Renamed Coin"
     for conn, _ in voters:
         ok(gov(conn, "withdraw", {"proposal": content}))

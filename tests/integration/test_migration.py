@@ -101,7 +101,7 @@ def complete(chain, coin, whales) -> None:
     assert r2.status == 200, r2.body
     assert wait(chain.url, r2.json["signature"])["err"] is None
     spent = before - balance(chain.url, second.user["wallet"])
-    assert spent == capped.sol_in + BASE_FEE + PRIO + TIP + rent_exempt_minimum(165)
+    assert spent == capped.sol_in + BASE_FEE + PRIO + TIP + rent_exempt_minimum(170)
     assert token_balance(chain.url, second.user["wallet"], coin) == capped.tokens_out
     total = token_balance(chain.url, first.user["wallet"], coin) + capped.tokens_out
     assert total == 793_100_000 * TOKENS

@@ -72,7 +72,7 @@ def quote_then_trade(chain, conn, mint: str, venue: str, fee_wallet: str, side: 
     recipient = fee_recipient(chain, mint, venue)
     before = {"lamports": balance(chain.url, wallet), "tokens": token_balance(chain.url, wallet, mint),
               "protocol": balance(chain.url, recipient), "partner": balance(chain.url, fee_wallet)}
-    ata_rent = 0 if before["tokens"] or side == "sell" else rent_exempt_minimum(165)
+    ata_rent = 0 if before["tokens"] or side == "sell" else rent_exempt_minimum(170)
     network = BASE_FEE + PRIO + TIP
     request = {"mint": mint, amount_field: str(amount), "partnerFeeBps": FEE_BPS}
     if side == "buy":

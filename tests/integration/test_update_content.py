@@ -267,7 +267,7 @@ def test_passed_proposal_applies_and_later_changes_compare_with_the_pinned_docum
     from solders.pubkey import Pubkey
 
     from partner.chain import instructions as ix
-    from partner.chain.layouts import CoinMetadata, Governance
+    from partner.chain.layouts import Governance, TokenMetadata
     from partner.chain import programs as P
     from tests.chainutil import warp
     from tests.integration.test_governance_reads import land, vote
@@ -283,7 +283,7 @@ def test_passed_proposal_applies_and_later_changes_compare_with_the_pinned_docum
     wallet = Pubkey.from_string(voters[0].user["wallet"])
     land(chain.url, voters[0].user, ix.settle_proposal(wallet, Pubkey.from_string(coin),
                                                        Pubkey.from_string(result.json["proposal"])))
-    meta = CoinMetadata.decode(account(chain.url, str(P.metadata_pda(coin)[0])))
+    meta = TokenMetadata.from_mint(account(chain.url, coin))
     assert (meta.name, meta.uri) == ("Renamed", result.json["metadataUri"])
     gov = Governance.decode(account(chain.url, result.json["governance"]))
     assert gov.content_revision == 1 and gov.active_proposal is None
