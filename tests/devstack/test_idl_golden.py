@@ -65,7 +65,7 @@ def life():
         warp(3)
         run([I.swap(c, m, FEE, False, SOL, 1), I.swap_exact_out(c, m, FEE, 10**9, 2 * SOL)])
         addresses = {"Global": P.global_pda()[0], "BondingCurve": P.bonding_curve_pda(m)[0],
-                     "CoinMetadata": P.metadata_pda(m)[0], "Governance": governance, "Proposal": proposal,
+                     "Governance": governance, "Proposal": proposal,
                      "VoteReceipt": P.vote_pda(proposal, c)[0], "Pool": P.pool_pda(m)[0]}
         yield url, sent, addresses, (c, m)
     finally:
@@ -130,7 +130,10 @@ def test_accounts_decode_alike(life):
         assert len(data) == type(ours).SIZE
         decoded[name] = fields
     assert decoded["BondingCurve"]["mint"] == mint and decoded["BondingCurve"]["migrated"] is True
-    assert decoded["CoinMetadata"]["name"] == "Golden"       # one voter: quorum not met, nothing applied
+    mint_info = result(url, "getAccountInfo", [str(mint), {"encoding": "base64"}])["value"]
+    assert mint_info["owner"] == str(P.TOKEN_2022_PROGRAM_ID)
+    meta = L.TokenMetadata.from_mint(base64.b64decode(mint_info["data"][0]))
+    assert meta.name == "Golden"       # one voter: quorum not met, nothing applied
     assert decoded["Proposal"]["outcome"] == "QuorumNotMet" and decoded["Proposal"]["action_name"] == "Golden 2"
     assert decoded["Proposal"]["action_kind"] == "UpdateContent" and decoded["Proposal"]["bond_withdrawn"] is True
     assert decoded["VoteReceipt"]["voter"] == creator and decoded["VoteReceipt"]["withdrawn"] is True

@@ -12,10 +12,10 @@ from solders.pubkey import Pubkey
 from solders.transaction import VersionedTransaction
 
 from partner.chain import curve as C
-from partner.chain import instructions as I
-from partner.chain import layouts as L
+from devstack.chain.legacy import instructions as I
+from devstack.chain.legacy import layouts as L
 from partner.chain import pool_math as PM
-from partner.chain import programs as P
+from devstack.chain.legacy import programs as P
 from partner.chain.errors import ProgramErrorCode as E
 from partner.chain.errors import spec_code_for_transaction_error
 

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from partner.chain import errors as E
-from partner.chain import programs as P
+from devstack.chain.legacy import programs as P
 
 # Error codes of the spec's error tables (Trading, Validation, Infrastructure, ...).
 SPEC_CODES = {

@@ -16,9 +16,9 @@ from solders.pubkey import Pubkey
 from solders.transaction import VersionedTransaction
 
 from partner.chain import governance_math as GM
-from partner.chain import instructions as I
-from partner.chain import layouts as L
-from partner.chain import programs as P
+from devstack.chain.legacy import instructions as I
+from devstack.chain.legacy import layouts as L
+from devstack.chain.legacy import programs as P
 from partner.chain.errors import GOVERNANCE_ERRORS
 from partner.chain.errors import GovernanceErrorCode as G
 from partner.chain.errors import ProgramErrorCode as E
