@@ -159,6 +159,7 @@ def test_insufficient_funds_for_fee_and_rent(chain):
     )
 
 
+@pytest.mark.parametrize("chain_engine", ["python"])  # the Python engine's own behaviour
 def test_memo_programs(funded):
     chain, a = funded
     url = chain.url
@@ -207,6 +208,7 @@ def _rogue(ctx: InvokeContext) -> None:
         acc[1].lamports += 10
 
 
+@pytest.mark.parametrize("chain_engine", ["python"])  # the Python engine's own behaviour
 def test_ownership_rule_violations(funded):
     chain, a = funded
     url = chain.url

@@ -58,13 +58,14 @@ def preflight_err(resp) -> object:
     return resp["error"]["data"]["err"]
 
 
-def test_engine_is_selectable_and_python_stays_the_default(monkeypatch):
+def test_engine_is_selectable_and_litesvm_is_the_default(monkeypatch):
     from devstack.chain import server
 
     monkeypatch.delenv("DEVSTACK_CHAIN_ENGINE", raising=False)
-    assert server.new_bank().__class__.__name__ == "Bank"
-    monkeypatch.setenv("DEVSTACK_CHAIN_ENGINE", "litesvm")
     assert server.new_bank().engine == "litesvm"
+    monkeypatch.setenv("DEVSTACK_CHAIN_ENGINE", "python")
+    assert server.new_bank().__class__.__name__ == "Bank"
+    assert server.new_bank("litesvm").engine == "litesvm"
     with pytest.raises(ValueError):
         server.new_bank("ganache")
 

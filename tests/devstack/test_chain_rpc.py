@@ -6,6 +6,7 @@ import asyncio
 import base64
 
 import httpx
+import pytest
 from solana.rpc.async_api import AsyncClient
 from solana.rpc.models import TxOpts
 from solders.keypair import Keypair
@@ -136,6 +137,7 @@ def test_slots_advance_and_warp(chain):
     assert result(chain.url, "getBlockHeight") >= s0 + 100
 
 
+@pytest.mark.parametrize("chain_engine", ["python"])  # the Python engine's own behaviour
 def test_fee_for_message_with_priority_fee(chain):
     a = Keypair()
     bh = latest_blockhash(chain.url)

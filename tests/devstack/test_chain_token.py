@@ -60,6 +60,7 @@ def setup(chain):
     return chain, payer, alice, bob, mint, a_ata
 
 
+@pytest.mark.parametrize("chain_engine", ["python"])  # the Python engine's own behaviour
 def test_mint_ata_mint_to_transfer_checked(setup):
     chain, payer, alice, bob, mint, a_ata = setup
     url = chain.url
