@@ -264,7 +264,8 @@ def _compute_units(cu: dict[str, Any]) -> list[str]:
     lines = [
         "## 6. Compute units per instruction (SBF programs)",
         "",
-        f"Measured in {cu['engine']} on `programs/out/*.so` (`make programs`): the launchpad's figures are "
+        f"Measured in {cu['engine']} on `programs/out/*.so` (`make programs`), {cu.get('rounds', 1)} rounds with "
+        f"fresh keys (`bench/compute_units.py`), measured {cu.get('measured_at', '?')}: the launchpad's figures are "
         f"{cu['measured']['launchpad']}; the pool's are {cu['measured']['pool']}. Runs differ by multiples of "
         "1,500 CU: the keys are random, and each try of a PDA bump search costs 1,500 CU.",
         "",
