@@ -88,7 +88,7 @@ build: $(TOOLS)/.ready
 
 # BEFORE=<git rev>: also measure that commit's code in the same cold-start rounds (its own
 # `sam build` for the layers column), e.g. `make bench BEFORE=e5af6ab`
-bench: $(VENV)/.ready build
+bench: $(VENV)/.ready build programs
 ifdef BEFORE
 	rm -rf bench/out/before && mkdir -p bench/out/before && git archive $(BEFORE) | tar -x -C bench/out/before
 	git rev-parse --short $(BEFORE) > bench/out/before/.rev

@@ -91,6 +91,10 @@ class _CountingStream(io.TextIOBase):
     def flush(self) -> None:
         self.target.flush()
 
+    def __getattr__(self, name: str) -> Any:
+        # anything else is the wrapped stream's (pytest's capture reads getvalue() off sys.stdout)
+        return getattr(self.target, name)
+
 
 @contextmanager
 def _counting(calls: Calls) -> Iterator[None]:

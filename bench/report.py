@@ -163,6 +163,9 @@ def render(r: dict[str, Any]) -> str:
     cost = r.get("cost")
     if cost and cost.get("functions"):
         lines += _cost(cost)
+    cu = r.get("compute_units")
+    if cu and "launchpad" in cu:
+        lines += _compute_units(cu)
     notes = r.get("notes")
     if notes:
         lines += ["## What stands in the way / what was fixed", ""] + [f"- {n}" for n in notes] + [""]
@@ -254,6 +257,30 @@ def _breakdown(b: dict[str, Any], label: str) -> list[str]:
         lines.append(f"| {'&nbsp;' * 2 * row['depth']}{row['module']} | {row['cumulative_ms']} | {row['self_ms']} |")
     lines += ["", "Largest self times: " + ", ".join(f"{row['module']} {row['self_ms']}" for row in b["self"]) + " ms.", ""]
     return lines
+
+
+def _compute_units(cu: dict[str, Any]) -> list[str]:
+    """6. Compute units of each instruction of the SBF programs (bench/compute_units.py)."""
+    lines = [
+        "## 6. Compute units per instruction (SBF programs)",
+        "",
+        f"Measured in {cu['engine']} on `programs/out/*.so` (`make programs`), {cu.get('rounds', 1)} rounds with "
+        f"fresh keys (`bench/compute_units.py`), measured {cu.get('measured_at', '?')}: the launchpad's figures are "
+        f"{cu['measured']['launchpad']}; the pool's are {cu['measured']['pool']}. Runs differ by multiples of "
+        "1,500 CU: the keys are random, and each try of a PDA bump search costs 1,500 CU.",
+        "",
+        "| program | instruction | min CU | median CU | max CU | runs |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for program in ("launchpad", "pool"):
+        for name, f in cu[program].items():
+            lines.append(f"| {program} | {name} | {f['min']} | {f['median']} | {f['max']} | {f['runs']} |")
+    cases = cu.get("pool_cases")
+    if cases:
+        lines += ["", "The pool's swaps by case (creating the trader's token account costs the ATA program's CPI):",
+                  "", "| pool case | min CU | median CU | max CU | runs |", "|---|---:|---:|---:|---:|"]
+        lines += [f"| {name} | {f['min']} | {f['median']} | {f['max']} | {f['runs']} |" for name, f in cases.items()]
+    return lines + [""]
 
 
 def _cost(cost: dict[str, Any]) -> list[str]:

@@ -1,4 +1,5 @@
-"""`make bench`: cold starts, call budgets, warm latency, chain throughput and layer sizes.
+"""`make bench`: cold starts, call budgets, warm latency, chain throughput, layer sizes and the
+programs' compute units.
 
 Starts the devstack once (moto server, devstack chain, pin server, gateway on 127.0.0.1,
 any free ports), seeds what the requests need, measures, and writes bench/results.json and
@@ -908,7 +909,7 @@ def machine() -> dict[str, Any]:
     return info
 
 
-DEFAULT_PARTS = "cold,snap,calls,warm,tps,layers"
+DEFAULT_PARTS = "cold,snap,calls,warm,tps,layers,cu"
 
 
 def cost_table(results: dict[str, Any]) -> dict[str, Any]:
@@ -1003,7 +1004,13 @@ def main(argv: list[str] | None = None) -> int:
         results["chain_tps"] = chain_tps(args.tx)
     if "layers" in parts:
         results["layers"] = layer_sizes(Path(args.build_dir))
-    for key in ("cold_start", "cold_start_layers", "snapstart", "calls", "warm", "chain_tps", "layers"):
+    if "cu" in parts:  # each instruction of the SBF programs in LiteSVM (needs `make programs`)
+        load("cu")
+        from bench import compute_units
+
+        results["compute_units"] = compute_units.measure()
+    for key in ("cold_start", "cold_start_layers", "snapstart", "calls", "warm", "chain_tps", "layers",
+                "compute_units"):
         if key not in results and key in previous:
             results[key] = previous[key]  # a partial run keeps the other sections
         elif args.only and key in ("calls", "warm") and key in previous:

@@ -225,7 +225,7 @@ def batch_get(requests: dict[str, list[str]]) -> dict[str, dict[str, dict[str, A
     return found
 
 
-TRANSACT_ATTEMPTS = 6  # a transaction cancelled only by conflicts with others (or throttling) is retried
+TRANSACT_ATTEMPTS = 8  # a transaction cancelled only by conflicts with others (or throttling) is retried
 
 
 @dataclass(frozen=True)
@@ -253,8 +253,9 @@ def transact(actions: list[dict[str, Any]]) -> list[Cancelled] | None:
             if not passing or attempt == TRANSACT_ATTEMPTS - 1:
                 raise wrap(exc) from exc
             # another transaction held one of the items: nothing was written; try again after a
-            # jittered pause that doubles (10 ms .. 320 ms), so contenders spread out
-            time.sleep(0.005 + _jitter(0.010 * 2 ** attempt))
+            # jittered pause whose bound doubles (20 ms .. 1 s), so contenders spread out (16 at
+            # once on one refresh token: 6 tries within 0.3 s still left some cancelled)
+            time.sleep(0.005 + _jitter(min(1.0, 0.020 * 2 ** attempt)))
         except BotoCoreError as exc:
             raise wrap(exc) from exc
         else:
