@@ -23,7 +23,10 @@ def test_estimate_reflects_what_trades_on_the_mint_paid(aws_stack, chain, ip):
     trader = admin.create_user()
     airdrop(chain.url, trader["wallet"], 3 * SOL)
     conn = connect(client, trader, scope="trade:execute", ip=ip)
-    paid = [20_000, 200_000, 2_000_000]  # lamports for 200,000 units: 100k, 1M, 10M micro-lamports per unit
+    from partner.core.limits import TRADE_UNITS
+
+    # lamports for a trade's limit: 100k, 1M, 10M micro-lamports per unit
+    paid = [price * TRADE_UNITS // 1_000_000 for price in (100_000, 1_000_000, 10_000_000)]
     for lamports in paid:
         bought = invoke("trades_buy", "POST", "/partner/v1/trades/buy",
                         headers={**conn.bearer(), "Content-Type": "application/json"},
@@ -49,8 +52,8 @@ def test_estimate_reflects_what_trades_on_the_mint_paid(aws_stack, chain, ip):
             break
     assert body == direct
     assert answer.headers["x-ratelimit-limit"] == "300"
-    assert body["mint"] == mint and body["computeUnitLimit"] == 200_000 and body["tipLamports"] == "1000000"
-    assert int(body["priorityFeeLamports"]["p95"]) <= 2_000_000  # nothing above the highest price paid
+    assert body["mint"] == mint and body["computeUnitLimit"] == TRADE_UNITS and body["tipLamports"] == "1000000"
+    assert int(body["priorityFeeLamports"]["p95"]) <= paid[-1]  # nothing above the highest price paid
     values = [int(body["priorityFeeLamports"][k]) for k in ("p25", "p50", "p75", "p95")]
     assert values == sorted(values) and values[0] >= 1000
 

@@ -10,7 +10,7 @@ import pytest
 
 from bench import compute_units, report
 
-IDL = Path(__file__).resolve().parents[2] / "idl" / "sbf"
+IDL = Path(__file__).resolve().parents[2] / "idl"
 
 
 @pytest.fixture(scope="module")
@@ -34,3 +34,48 @@ def test_the_report_has_a_row_per_instruction(measured):
     for program in ("launchpad", "pool"):
         for name, f in measured[program].items():
             assert f"| {program} | {name} | {f['min']} | {f['median']} | {f['max']} | {f['runs']} |" in doc
+
+
+# What each of the service's transaction purposes may send (partner.features.pipeline.UNIT_LIMITS).
+PURPOSES = {
+    "trade": [("launchpad", "buy"), ("launchpad", "sell"), ("launchpad", "buy_exact_out"),
+              ("pool", "swap"), ("pool", "swap_exact_out")],
+    "first_buy": [("launchpad", "buy"), ("launchpad", "buy_exact_out")],
+    "coin_create": [("launchpad", "create_coin")],
+    "propose_update_content": [("launchpad", "create_proposal")],
+    "governance": [("launchpad", n) for n in ("create_proposal", "cast_vote", "cancel_vote", "withdraw_vote",
+                                              "withdraw_bond", "settle_proposal", "finalize_expired")],
+}
+
+
+def _table() -> dict[tuple[str, str], int]:
+    """docs/benchmarks.md section 6: (program, instruction) -> max CU."""
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md").read_text()
+    section = doc.split("## 6. Compute units per instruction (SBF programs)")[1].split("\n## ")[0]
+    return {(p, n): int(mx) for p, n, mx in
+            re.findall(r"^\| (launchpad|pool) \| (\w+) \| \d+ \| \d+ \| (\d+) \| \d+ \|$", section, re.M)}
+
+
+def test_the_service_limits_are_the_measured_table_plus_the_stated_margin():
+    from partner.features import pipeline
+
+    table = _table()
+    assert set(PURPOSES) == set(pipeline.UNIT_LIMITS)
+    for purpose, instructions in PURPOSES.items():
+        measured = max(table[i] for i in instructions)
+        assert pipeline.MEASURED_UNITS[purpose] == measured, purpose
+        limit = pipeline.UNIT_LIMITS[purpose]
+        assert limit >= pipeline.MARGIN * measured + pipeline.OTHER_UNITS, purpose
+        assert limit < pipeline.MARGIN * measured + pipeline.OTHER_UNITS + 10_000, purpose
+
+
+def test_a_fresh_measurement_stays_under_each_limit(measured):
+    """Never below use: every instruction a purpose sends, measured again now, fits its limit
+    with the transaction's other instructions."""
+    from partner.features import pipeline
+
+    for purpose, instructions in PURPOSES.items():
+        use = max(measured[p][n]["max"] for p, n in instructions) + pipeline.OTHER_UNITS
+        assert use <= pipeline.UNIT_LIMITS[purpose], (purpose, use)

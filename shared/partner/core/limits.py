@@ -7,7 +7,7 @@ import re
 
 from solders.pubkey import Pubkey
 
-TRADE_UNITS = 200_000  # the compute-unit limit the service sets on a trade
+TRADE_UNITS = 130_000  # the compute-unit limit the service sets on a trade (pipeline.UNIT_LIMITS["trade"])
 MIN_PRIORITY_FEE = 1000  # lamports, the spec's minimums
 MIN_TIP = 1_000_000
 # The largest priorityFeeLamports accepted (input validation, issue 17): the compute-unit price

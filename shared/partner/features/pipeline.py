@@ -53,16 +53,33 @@ from partner.store.wallets import Signer
 
 # ------------------------------------------------------------------ compute units
 
-# The compute-unit limit each kind of transaction sets, by its purpose (`Tx.purpose`). Today these
-# are fixed figures (what each write set before the pipeline); issue 24 item 8 puts measured units
-# plus a stated margin here. Nothing else builds a SetComputeUnitLimit for a write.
-UNIT_LIMITS: dict[str, int] = {
-    "trade": TRADE_UNITS,
-    "governance": 200_000,
-    "propose_update_content": 200_000,
-    "coin_create": 300_000,
-    "first_buy": 200_000,
+# The compute-unit limit each kind of transaction sets, by its purpose (`Tx.purpose`), from the
+# SBF programs' measured units (docs/benchmarks.md section 6, `bench/compute_units.py`: LiteSVM,
+# 8 rounds of fresh keys) plus a stated margin. Nothing else builds a SetComputeUnitLimit for a write.
+#
+# MEASURED_UNITS: the largest figure measured for any program instruction the purpose may send.
+MEASURED_UNITS: dict[str, int] = {
+    "trade": 62_757,                  # launchpad buy (sell 24,740, buy_exact_out 27,871; pool swap 42,313)
+    "first_buy": 62_757,              # launchpad buy / buy_exact_out in the launch bundle
+    "coin_create": 63_565,            # launchpad create_coin
+    "propose_update_content": 61_952,  # launchpad create_proposal
+    "governance": 61_952,             # create_proposal (cast_vote 38,328, withdraw_bond 29,915, ...)
 }
+# MARGIN: the units vary with the keys (each extra PDA bump try costs 1,500 CU, and the curve's and
+# governance's paths differ), so the limit is twice the largest measurement, plus OTHER_UNITS for
+# the transaction's other instructions (2 compute-budget 150 each, the request memo about 340 at a
+# 64-character id, the partner-fee and tip transfers 150 each), rounded up to 10,000.
+MARGIN = 2
+OTHER_UNITS = 1_000
+
+
+def _limit(measured: int) -> int:
+    return -(-(MARGIN * measured + OTHER_UNITS) // 10_000) * 10_000
+
+
+UNIT_LIMITS: dict[str, int] = {purpose: _limit(units) for purpose, units in MEASURED_UNITS.items()}
+if UNIT_LIMITS["trade"] != TRADE_UNITS:  # the fee estimate prices a trade at limits.TRADE_UNITS
+    raise RuntimeError("limits.TRADE_UNITS must equal the trade's measured limit")
 
 
 def compute_unit_limit(tx: Tx) -> int:
