@@ -96,13 +96,15 @@ def test_connect_profile_trade_reconcile(devstack, chain, trader):
 def test_fee_estimate_after_a_trade(devstack, chain, trader):
     from partner_sdk import FeeEstimate, ValidationError
 
+    from partner.core.limits import TRADE_UNITS
+
     *_, api = trader
     mint = new_coin(chain.url, "SDK Fee Coin", "SDKF")
     bought = api.buy(mint, SOL // 20, slippage_bps=500, priority_fee_lamports=400_000)
     wait(chain.url, bought.signature)
     estimate = api.fees_estimate(mint)
     assert isinstance(estimate, FeeEstimate) and estimate.mint == mint and estimate.slots >= 1
-    assert estimate.compute_unit_limit == 200_000 and estimate.tip_lamports == "1000000"
+    assert estimate.compute_unit_limit == TRADE_UNITS and estimate.tip_lamports == "1000000"
     values = [int(estimate.priority_fee_lamports[k]) for k in ("p25", "p50", "p75", "p95")]
     assert values == sorted(values) and 1000 <= values[0] and values[-1] <= 400_000  # at most what it paid
     with pytest.raises(ValidationError) as info:
