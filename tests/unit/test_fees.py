@@ -25,5 +25,7 @@ def test_nearest_rank_percentiles_and_rounding_up():
     assert fees.percentile([], 50) == 0
     assert [fees.percentile([1, 2, 3, 4], p) for p in (25, 50, 75, 95)] == [1, 2, 3, 4]
     assert fees.lamports_for(0) == 1000  # the spec minimum
-    assert fees.lamports_for(10_000_000) == 2_000_000  # 10 lamports per unit x 200,000 units
-    assert fees.lamports_for(10_000_001) == 2_000_001  # rounded up: never below the price
+    assert fees.lamports_for(10_000_000, 200_000) == 2_000_000  # 10 lamports per unit x 200,000 units
+    assert fees.lamports_for(10_000_001, 200_000) == 2_000_001  # rounded up: never below the price
+    assert fees.lamports_for(10_000_000) == 1_300_000  # a trade's limit: 130,000 units (measured, pipeline)
+    assert fees.lamports_for(10_000_001) == 1_300_001
