@@ -43,7 +43,7 @@ def test_16_concurrent_refreshes_have_at_most_one_winner(aws_stack, client, user
     winners = [r for r in results if r.status == 200]
     losers = [r for r in results if r.status != 200]
     assert len(winners) <= 1
-    assert all(r.status == 400 and r.json["error"] == "invalid_grant" for r in losers)
+    assert all(r.status == 400 and r.json["error"] == "invalid_grant" for r in losers), [r.body for r in losers]
     # a replay of a rotated-out refresh token revoked the grant: the winner's pair is dead too
     for winner in winners:
         me = invoke("me", "GET", "/partner/v1/me", headers={"Authorization": f"Bearer {winner.json['access_token']}"})

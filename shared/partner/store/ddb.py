@@ -105,7 +105,7 @@ def _expressions(request: dict[str, Any], condition: str | None, names: dict | N
         request["ExpressionAttributeValues"] = values(vals)
 
 
-CONFLICT_ATTEMPTS = 4  # a single write refused because a transaction held its item is retried
+CONFLICT_ATTEMPTS = 8  # a single write refused because a transaction held its item is retried
 
 
 def _single_write(operation: str, kwargs: dict[str, Any]) -> Any:
@@ -119,7 +119,7 @@ def _single_write(operation: str, kwargs: dict[str, Any]) -> Any:
             if exc.response.get("Error", {}).get("Code") != "TransactionConflictException" \
                     or attempt == CONFLICT_ATTEMPTS - 1:
                 raise
-        time.sleep((5 + secrets.randbelow(20)) * (attempt + 1) / 1000)
+        time.sleep(0.005 + _jitter(min(1.0, 0.020 * 2 ** attempt)))  # as `transact` pauses
     raise AssertionError("unreachable")
 
 
