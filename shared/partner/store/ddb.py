@@ -24,6 +24,7 @@ THROTTLE_CODES = {
     "InternalServerError",
     "ServiceUnavailable",
     "TransactionConflictException",
+    "TransactionInProgressException",  # a resent transaction still running: its outcome is unknown
 }
 # CancellationReasons codes of a cancelled transaction that a retry can get past
 RETRYABLE_CANCELLATIONS = {"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded"}
@@ -105,7 +106,7 @@ def _expressions(request: dict[str, Any], condition: str | None, names: dict | N
         request["ExpressionAttributeValues"] = values(vals)
 
 
-CONFLICT_ATTEMPTS = 4  # a single write refused because a transaction held its item is retried
+CONFLICT_ATTEMPTS = 8  # a single write refused because a transaction held its item is retried
 
 
 def _single_write(operation: str, kwargs: dict[str, Any]) -> Any:
@@ -119,7 +120,7 @@ def _single_write(operation: str, kwargs: dict[str, Any]) -> Any:
             if exc.response.get("Error", {}).get("Code") != "TransactionConflictException" \
                     or attempt == CONFLICT_ATTEMPTS - 1:
                 raise
-        time.sleep((5 + secrets.randbelow(20)) * (attempt + 1) / 1000)
+        time.sleep(0.005 + _jitter(min(1.0, 0.020 * 2 ** attempt)))  # as `transact` pauses
     raise AssertionError("unreachable")
 
 
@@ -236,31 +237,46 @@ class Cancelled:
     item: dict[str, Any] | None
 
 
+IN_PROGRESS_WAITS = 20  # asks of one transaction whose earlier send still runs (lost answer)
+
+
 def transact(actions: list[dict[str, Any]]) -> list[Cancelled] | None:
     """One TransactWriteItems of low-level actions ({"Put": {...}} / {"Update": {...}}, with
     TableName, Key/Item and expressions serialized, e.g. by `put_action`/`update_action`).
     None when it committed; one `Cancelled` per action when a condition failed (nothing was
-    written). Conflicts and throttles are storage errors (retryable 500), nothing written."""
-    for attempt in range(TRANSACT_ATTEMPTS):
+    written). Conflicts and throttles are storage errors (retryable 500), nothing written.
+
+    Each try has a ClientRequestToken of its own. When botocore resent a try whose answer it lost
+    and DynamoDB still runs it (TransactionInProgressException), its outcome is unknown: the same
+    try, same token, is asked again until DynamoDB answers what it did."""
+    attempt = waits = 0
+    token = secrets.token_hex(16)
+    while True:
         try:
-            aws.dynamodb().transact_write_items(TransactItems=actions)
+            aws.dynamodb().transact_write_items(TransactItems=actions, ClientRequestToken=token)
         except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") == "TransactionInProgressException" \
+                    and waits < IN_PROGRESS_WAITS:
+                waits += 1
+                time.sleep(0.05 + _jitter(min(1.0, 0.05 * 2 ** waits)))
+                continue
             reasons = exc.response.get("CancellationReasons") or []
             if any(r.get("Code") == "ConditionalCheckFailed" for r in reasons):
                 return [Cancelled(r.get("Code") == "ConditionalCheckFailed", from_item(r.get("Item")))
                         for r in reasons]
             passing = any(r.get("Code") in RETRYABLE_CANCELLATIONS for r in reasons)
-            if not passing or attempt == TRANSACT_ATTEMPTS - 1:
+            attempt += 1
+            if not passing or attempt == TRANSACT_ATTEMPTS:
                 raise wrap(exc) from exc
             # another transaction held one of the items: nothing was written; try again after a
             # jittered pause whose bound doubles (20 ms .. 1 s), so contenders spread out (16 at
             # once on one refresh token: 6 tries within 0.3 s still left some cancelled)
-            time.sleep(0.005 + _jitter(min(1.0, 0.020 * 2 ** attempt)))
+            time.sleep(0.005 + _jitter(min(1.0, 0.020 * 2 ** (attempt - 1))))
+            token, waits = secrets.token_hex(16), 0
         except BotoCoreError as exc:
             raise wrap(exc) from exc
         else:
             return None
-    raise AssertionError("unreachable")
 
 
 def put_action(table: str, data: dict[str, Any], condition: str | None = None) -> dict[str, Any]:
