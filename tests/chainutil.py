@@ -45,6 +45,21 @@ def wait(url: str, signature: str, timeout: float = 10) -> dict:
     raise AssertionError(f"{signature} did not land")
 
 
+def memos(url: str, signature: str) -> list[bytes]:
+    """The data of the landed transaction's SPL Memo instructions, read off the transaction
+    itself (the real Memo program logs only a memo's length when it has no signer)."""
+    import base64
+
+    from solders.transaction import VersionedTransaction
+
+    from partner.chain.unique import MEMO_PROGRAM_ID
+
+    tx = rpc(url, "getTransaction", [signature, {"encoding": "base64", "maxSupportedTransactionVersion": 0}])
+    message = VersionedTransaction.from_bytes(base64.b64decode(tx["transaction"][0])).message
+    keys = message.account_keys
+    return [bytes(ix.data) for ix in message.instructions if keys[ix.program_id_index] == MEMO_PROGRAM_ID]
+
+
 def warp(url: str, seconds: int) -> Any:
     return rpc(url, "devstack_warp", [seconds])
 

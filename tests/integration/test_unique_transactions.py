@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.chainutil import rpc, token_balance, wait
+from tests.chainutil import memos, rpc, token_balance, wait
 from tests.integration.test_trades import coin, fee_wallet, partner_conn, trade  # noqa: F401 (fixtures)
 
 SOL = 10**9
@@ -34,12 +34,12 @@ def test_six_concurrent_identical_buys_without_a_key_are_six_trades(chain, coin,
     assert [r.status for r in results] == [200] * 6, [r.body for r in results]
     sigs = {r.json["signature"] for r in results}
     assert len(sigs) == 6
-    memos = set()
+    seen = set()
     for signature in sigs:
         assert wait(chain.url, signature)["err"] is None
-        logs = rpc(chain.url, "getTransaction", [signature, {"encoding": "json"}])["meta"]["logMessages"]
-        memos |= {line for line in logs if "Memo (len" in line}
-    assert len(memos) == 6  # six different memos: six different transactions
+        (memo,) = memos(chain.url, signature)
+        seen.add(memo)
+    assert len(seen) == 6  # six different memos: six different transactions
     assert token_balance(chain.url, partner_conn.user["wallet"], coin) > 0
 
 
@@ -59,8 +59,7 @@ def test_the_memo_names_the_api_gateway_request(chain, coin, partner_conn):
     assert out["statusCode"] == 200, out["body"]
     signature = json.loads(out["body"])["signature"]
     assert wait(chain.url, signature)["err"] is None
-    logs = rpc(chain.url, "getTransaction", [signature, {"encoding": "json"}])["meta"]["logMessages"]
-    assert any(f'"partner:{request_id}"' in line for line in logs), logs
+    assert memos(chain.url, signature) == [f"partner:{request_id}".encode()]
 
 
 def test_the_memo_outside_a_request_is_random_and_unique():
