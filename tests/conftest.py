@@ -14,6 +14,11 @@ from devstack import isolation  # noqa: E402
 
 isolation.install()  # threaded tests run many handler invocations in one process
 
+# The devstack block engine limits each caller to Jito's 1 request per second; every test process
+# is one caller (127.0.0.1), so the chains tests start allow far more. Tests of the limit set it
+# on their chain (`devstack_setBlockEngine`, `start_chain(block_engine_rps=...)`).
+os.environ.setdefault("DEVSTACK_BLOCK_ENGINE_RPS", "1000")
+
 _ips = itertools.count(1)
 
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import argparse
 import base64
-import hashlib
 import importlib
 import json
 import os
 import sys
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -33,6 +33,7 @@ from solders.transaction import VersionedTransaction
 from . import constants as C
 from ..tcp import NoDelay
 from .b58 import b58decode, b58encode
+from .blockengine import RATE_LIMIT_CODE, BlockEngine, BundleRefused, rate_limit_message
 from .bank import Bank, TxError, TxResult, tx_error_display
 from .builtins.compute_budget import ComputeBudgetError
 from .ledger import Account
@@ -45,11 +46,12 @@ CONTROL_PREFIX = "devstack_"
 
 
 class RpcError(Exception):
-    def __init__(self, code: int, message: str, data: Any = None):
+    def __init__(self, code: int, message: str, data: Any = None, http_status: int = 200):
         super().__init__(message)
         self.code = code
         self.message = message
         self.data = data
+        self.http_status = http_status  # the block engine answers its refusals with HTTP 400, as Jito's
 
     def to_json(self) -> dict[str, Any]:
         e: dict[str, Any] = {"code": self.code, "message": self.message}
@@ -324,10 +326,11 @@ def _ui_message(tx: VersionedTransaction) -> dict[str, Any]:
 class ChainRPC:
     """Dispatches JSON-RPC requests against a Bank. Methods hold ``bank.lock``."""
 
-    def __init__(self, bank: Bank, faults: FaultTable):
+    def __init__(self, bank: Bank, faults: FaultTable, engine: BlockEngine | None = None):
         self.bank = bank
         self.faults = faults
-        self.dropped: dict[str, Any] = {}
+        self.engine = engine or BlockEngine(bank)
+        self.dropped: dict[str, Any] = {}  # sendTransaction under a "drop" fault
         self._tl = threading.local()
 
     @property
@@ -732,68 +735,34 @@ class ChainRPC:
                     break
         return out
 
-    # -- block engine ------------------------------------------------------------
-    @staticmethod
-    def bundle_id(sigs: list[Signature]) -> str:
-        return hashlib.sha256(",".join(str(s) for s in sigs).encode()).hexdigest()
+    # -- block engine (devstack/chain/blockengine.py: Jito's rules) -----------------
+    def _engine(self, fn, *args, **kw):
+        try:
+            return fn(*args, **kw)
+        except BundleRefused as e:
+            raise RpcError(e.code, e.message, http_status=e.http_status) from None
+
+    def _decode_for_bundle(self, encoding: str):
+        def decode(s: Any) -> VersionedTransaction:
+            try:
+                return decode_transaction(s, encoding)[0]
+            except RpcError as e:
+                raise BundleRefused(e.message) from None
+        return decode
 
     def bundle_getTipAccounts(self, p):
-        return [str(k) for k in C.TIP_ACCOUNTS]
+        return self.engine.tip_accounts()
 
     def bundle_sendBundle(self, p):
-        if not p or not isinstance(p[0], list) or not p[0]:
-            raise invalid_params("bundle must contain at least one transaction")
-        if len(p[0]) > C.MAX_BUNDLE_TXS:
-            raise invalid_params(f"bundle contains too many transactions: {len(p[0])} (max {C.MAX_BUNDLE_TXS})")
         encoding = _cfg(p, 1).get("encoding", "base58")
-        txs = [decode_transaction(s, encoding)[0] for s in p[0]]
-        for t in txs:
-            if not t.signatures:
-                raise invalid_params("bundle transaction has no signature")
-        sigs = [t.signatures[0] for t in txs]
-        if len(set(sigs)) != len(sigs):
-            raise invalid_params("bundle contains duplicate transactions")
-        bid = self.bundle_id(sigs)
-        if getattr(self, "_drop_current", False):
-            self.dropped[bid] = time.time()
-            return bid
-        self.bank.process_bundle(txs, bid)
-        return bid
+        return self._engine(self.engine.send_bundle, p[0] if p else None, self._decode_for_bundle(encoding),
+                            drop=bool(getattr(self, "_drop_current", False)))
 
     def bundle_getBundleStatuses(self, p):
-        if not p or not isinstance(p[0], list):
-            raise invalid_params("Invalid params: expected a list of bundle ids")
-        out = []
-        for bid in p[0]:
-            br = self.bank.bundles.get(bid)
-            if br is None or not br.landed:
-                out.append(None)
-                continue
-            conf, _ = self.bank.confirmation_status(br.slot)
-            out.append(
-                {
-                    "bundle_id": bid,
-                    "transactions": [str(s) for s in br.signatures],
-                    "slot": br.slot,
-                    "confirmation_status": conf,
-                    "err": {"Ok": None},
-                }
-            )
-        return self.ctx(out)
+        return self.ctx(self._engine(self.engine.bundle_statuses, p))
 
     def bundle_getInflightBundleStatuses(self, p):
-        out = []
-        for bid in p[0] if p and isinstance(p[0], list) else []:
-            br = self.bank.bundles.get(bid)
-            if br is None:
-                status = "Pending" if bid in self.dropped else "Invalid"
-                out.append({"bundle_id": bid, "status": status, "landed_slot": None})
-            else:
-                out.append(
-                    {"bundle_id": bid, "status": "Landed" if br.landed else "Failed",
-                     "landed_slot": br.slot if br.landed else None}
-                )
-        return self.ctx(out)
+        return self.ctx(self._engine(self.engine.inflight_statuses, p))
 
     # -- devstack controls -------------------------------------------------------
     def ctl_warp(self, p):
@@ -807,6 +776,25 @@ class ChainRPC:
         if not isinstance(spec, dict):
             raise invalid_params("Invalid params: expected [fault object]")
         return self.faults.add(spec).to_json()
+
+    def ctl_setBlockEngine(self, p):
+        """[{"rateLimitPerSecond": r (0: none), "landDelayMs": ms}] -> the settings before."""
+        spec = p[0] if isinstance(p, list) and p else p
+        if not isinstance(spec, dict):
+            raise invalid_params("Invalid params: expected [{rateLimitPerSecond, landDelayMs}]")
+        rps, delay = spec.get("rateLimitPerSecond"), spec.get("landDelayMs")
+        for v in (rps, delay):
+            if v is not None and (not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0):
+                raise invalid_params("Invalid params: rateLimitPerSecond and landDelayMs must be numbers >= 0")
+        return self.engine.configure(rps, None if delay is None else delay / 1000.0)
+
+    def ctl_landBundles(self, p):
+        """Land every pending bundle now; returns how many."""
+        self.bank.lock.release()  # call() holds it; landing takes it per bundle
+        try:
+            return self.engine.land_due(everything=True)
+        finally:
+            self.bank.lock.acquire()
 
     def ctl_clearFaults(self, p):
         self.faults.clear()
@@ -890,6 +878,11 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
             return
         batch = isinstance(req, list)
         reqs = req if batch else [req]
+        if target == "bundle" and not all(rpc.engine.allow(self._caller()) for _ in reqs or [None]):
+            rid = req.get("id") if isinstance(req, dict) else None
+            error = {"code": RATE_LIMIT_CODE, "message": rate_limit_message(rpc.engine.rps)}
+            self._send(429, json.dumps({"jsonrpc": "2.0", "error": error, "id": rid}).encode())
+            return
         methods = [r.get("method", "") if isinstance(r, dict) else "" for r in reqs]
         # "down": the endpoint answers 503 and closes the connection
         for m in methods:
@@ -904,12 +897,23 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
         if batch:
             self._reply([o for o in out if o is not None])
         elif out[0] is not None:
-            self._reply(out[0])
+            self._reply(out[0], out[0].pop("_http_status", 200))
         else:
             self._send(200, b"")
 
-    def _reply(self, obj: Any) -> None:
-        self._send(200, json.dumps(obj).encode())
+    def _caller(self) -> str:
+        """Who the block engine's rate limit counts: the x-jito-auth header, the uuid query
+        parameter, else the client's IP address (as Jito's)."""
+        auth = self.headers.get("x-jito-auth")
+        if auth:
+            return "auth:" + auth
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+        if query.get("uuid"):
+            return "auth:" + query["uuid"][0]
+        return "ip:" + self.client_address[0]
+
+    def _reply(self, obj: Any, status: int = 200) -> None:
+        self._send(status, json.dumps(obj).encode())
 
     @staticmethod
     def _one(rpc: ChainRPC, target: str, r: Any) -> dict[str, Any] | None:
@@ -929,6 +933,8 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
             resp = {"jsonrpc": "2.0", "result": result, "id": rid}
         except RpcError as e:
             resp = {"jsonrpc": "2.0", "error": e.to_json(), "id": rid}
+            if e.http_status != 200:
+                resp["_http_status"] = e.http_status  # taken off before it is sent
         except Exception as e:  # never let a bug kill the connection
             resp = {"jsonrpc": "2.0", "error": {"code": -32603, "message": f"Internal error: {e}"}, "id": rid}
         return resp
@@ -949,6 +955,7 @@ class ChainHandle:
     faults: FaultTable
     server: _ChainHTTPServer
     thread: threading.Thread
+    engine: BlockEngine | None = None
 
     @property
     def port(self) -> int:
@@ -958,6 +965,8 @@ class ChainHandle:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(timeout=5)
+        if self.engine is not None:
+            self.engine.stop()
 
 
 def install_plugins(bank: Bank) -> bool:
@@ -1009,23 +1018,32 @@ def start_chain(
     plugins: bool = True,
     verbose: bool = False,
     engine: str | None = None,
+    block_engine_rps: float | None = None,
+    bundle_land_delay: float | None = None,
 ) -> ChainHandle:
     """Start the chain's HTTP server in a background thread (port 0 = a free port).
 
     ``engine``: "python" or "litesvm" (default ``$DEVSTACK_CHAIN_ENGINE``, else litesvm);
-    ignored when ``bank`` is given."""
+    ignored when ``bank`` is given. ``block_engine_rps``: the block engine's requests per second
+    per caller (default ``$DEVSTACK_BLOCK_ENGINE_RPS``, else Jito's 1; 0: no limit);
+    ``bundle_land_delay``: seconds from a bundle's arrival to its landing (default
+    ``$DEVSTACK_BUNDLE_LAND_MS``, else one slot). See devstack/chain/blockengine.py."""
     bank = bank or new_bank(engine)
     if plugins:
         install_plugins(bank)
     faults = FaultTable()
+    block_engine = BlockEngine(bank)
+    block_engine.configure(block_engine_rps, bundle_land_delay)
+    block_engine.start()
     srv = _ChainHTTPServer((host, port), _Handler)
-    srv.rpc = ChainRPC(bank, faults)
+    srv.rpc = ChainRPC(bank, faults, block_engine)
     srv.verbose = verbose
     t = threading.Thread(target=srv.serve_forever, name="devstack-chain", daemon=True)
     t.start()
     h, p = srv.server_address[:2]
     url = f"http://{h}:{p}"
-    return ChainHandle(url=url, bundle_url=url + BUNDLE_PATH, bank=bank, faults=faults, server=srv, thread=t)
+    return ChainHandle(url=url, bundle_url=url + BUNDLE_PATH, bank=bank, faults=faults, server=srv, thread=t,
+                       engine=block_engine)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1036,8 +1054,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--engine", choices=ENGINES, default=None,
                     help="what executes transactions (default $DEVSTACK_CHAIN_ENGINE, else litesvm)")
+    ap.add_argument("--block-engine-rps", type=float, default=None,
+                    help="block-engine requests per second per caller (default $DEVSTACK_BLOCK_ENGINE_RPS, "
+                         "else Jito's 1; 0: no limit)")
+    ap.add_argument("--bundle-land-ms", type=float, default=None,
+                    help="milliseconds from a bundle's arrival to its landing (default $DEVSTACK_BUNDLE_LAND_MS, "
+                         "else one slot)")
     a = ap.parse_args(argv)
-    handle = start_chain(a.host, a.port, plugins=not a.no_plugins, verbose=a.verbose, engine=a.engine)
+    handle = start_chain(a.host, a.port, plugins=not a.no_plugins, verbose=a.verbose, engine=a.engine,
+                         block_engine_rps=a.block_engine_rps,
+                         bundle_land_delay=None if a.bundle_land_ms is None else a.bundle_land_ms / 1000.0)
     print(f"devstack chain: rpc {handle.url} block engine {handle.bundle_url}", flush=True)
     try:
         while True:

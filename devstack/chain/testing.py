@@ -63,3 +63,34 @@ def airdrop(url: str, pubkey: Any, lamports: int) -> str:
 
 def balance(url: str, pubkey: Any) -> int:
     return result(url, "getBalance", [str(pubkey)])["value"]
+
+
+def block_engine(bundle_url: str, method: str, params: Any = None, **headers: str) -> httpx.Response:
+    """One raw call to the block engine; the whole HTTP response (refusals answer 400, the rate limit 429)."""
+    body = {"jsonrpc": "2.0", "id": next(_ids), "method": method, "params": params if params is not None else []}
+    return httpx.post(bundle_url, json=body, headers=headers, timeout=10.0)
+
+
+def send_bundle(bundle_url: str, txs: list[VersionedTransaction]) -> str:
+    """sendBundle (base64); the bundle id (the call must be accepted)."""
+    r = block_engine(bundle_url, "sendBundle", [[b64(t) for t in txs], {"encoding": "base64"}])
+    body = r.json()
+    if r.status_code != 200 or "error" in body:
+        raise AssertionError(f"sendBundle refused: {r.status_code} {body}")
+    return body["result"]
+
+
+def wait_bundle(bundle_url: str, bundle_id: str, *, timeout: float = 15.0) -> dict[str, Any]:
+    """Poll getInflightBundleStatuses until the bundle is no longer Pending; its entry."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        r = block_engine(bundle_url, "getInflightBundleStatuses", [[bundle_id]])
+        if r.status_code == 200:
+            entry = r.json()["result"]["value"][0]
+            if entry["status"] != "Pending":
+                return entry
+        if time.monotonic() > deadline:
+            raise AssertionError(f"bundle {bundle_id} still pending after {timeout} s")
+        time.sleep(0.05)

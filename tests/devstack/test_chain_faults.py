@@ -12,7 +12,9 @@ from solana.rpc.core import RPCException
 from solders.keypair import Keypair
 from solders.system_program import TransferParams, transfer
 
-from devstack.chain.testing import airdrop, b64, balance, build_tx, latest_blockhash, result, rpc, send
+from devstack.chain import constants as C
+from devstack.chain.testing import (
+    airdrop, b64, balance, build_tx, latest_blockhash, result, rpc, send, wait_bundle)
 
 SOL = 1_000_000_000
 
@@ -97,7 +99,8 @@ def test_drop_send_transaction_never_lands_and_expires(chain):
 def test_bundle_faults(chain):
     a = Keypair()
     airdrop(chain.url, a.pubkey(), 2 * SOL)
-    tx = build_tx([transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL))],
+    tip = transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=C.TIP_ACCOUNTS[0], lamports=1_000))
+    tx = build_tx([transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL)), tip],
                   a, [], latest_blockhash(chain.url))
     body = {"jsonrpc": "2.0", "id": 1, "method": "sendBundle", "params": [[b64(tx)], {"encoding": "base64"}]}
     fault(chain, target="bundle", mode="down", count=1)
@@ -113,7 +116,8 @@ def test_bundle_faults(chain):
     assert balance(chain.url, a.pubkey()) == 2 * SOL
     # faults exhausted: the same bundle now lands
     assert httpx.post(chain.bundle_url, json=body).json()["result"] == bid
-    assert balance(chain.url, a.pubkey()) == SOL - 5000
+    assert wait_bundle(chain.bundle_url, bid)["status"] == "Landed"
+    assert balance(chain.url, a.pubkey()) == SOL - 5000 - 1_000
 
 
 def test_set_fault_validation(chain):

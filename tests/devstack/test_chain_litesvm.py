@@ -21,7 +21,7 @@ from spl.token.constants import TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID
 
 from devstack.chain import constants as C
 from devstack.chain.server import start_chain
-from devstack.chain.testing import airdrop, b64, balance, build_tx, latest_blockhash, result, rpc, send
+from devstack.chain.testing import airdrop, b64, balance, build_tx, latest_blockhash, result, rpc, send, wait_bundle
 
 SOL = 1_000_000_000
 MEMO = Pubkey.from_string("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr")
@@ -196,6 +196,7 @@ def test_bundle_lands_atomically(chain):
     tx2 = build_tx([pay(a, tip, 100_000)], a, [], bh)
     bid = be(chain, "sendBundle", [[b64(tx1), b64(tx2)], {"encoding": "base64"}])["result"]
     assert bid == hashlib.sha256(f"{tx1.signatures[0]},{tx2.signatures[0]}".encode()).hexdigest()
+    assert wait_bundle(chain.bundle_url, bid)["status"] == "Landed"  # it lands after it is accepted
     assert balance(chain.url, b.pubkey()) == SOL and balance(chain.url, tip) == 890_880 + 100_000
     assert balance(chain.url, a.pubkey()) == 9 * SOL - 100_000 - 10_000
     st = be(chain, "getBundleStatuses", [[bid]])["result"]["value"][0]
@@ -211,11 +212,11 @@ def test_bundle_with_a_failing_transaction_restores_every_account_and_charges_no
     bh = latest_blockhash(chain.url)
     create = build_tx([create_account(CreateAccountParams(from_pubkey=a.pubkey(), to_pubkey=new.pubkey(),
                                                           lamports=SOL, space=16, owner=owner))], a, [new], bh)
-    move = build_tx([pay(b, a.pubkey(), SOL // 2)], b, [], bh)
+    move = build_tx([pay(b, a.pubkey(), SOL // 2), pay(b, C.TIP_ACCOUNTS[0], 1_000)], b, [], bh)
     bad = build_tx([pay(a, b.pubkey(), 100 * SOL)], a, [], bh)
     bid = be(chain, "sendBundle", [[b64(create), b64(move), b64(bad)], {"encoding": "base64"}])["result"]
+    assert wait_bundle(chain.bundle_url, bid)["status"] == "Failed"
     assert be(chain, "getBundleStatuses", [[bid]])["result"]["value"] == [None]
-    assert be(chain, "getInflightBundleStatuses", [[bid]])["result"]["value"][0]["status"] == "Failed"
     assert balance(chain.url, a.pubkey()) == 10 * SOL and balance(chain.url, b.pubkey()) == SOL
     assert result(chain.url, "getAccountInfo", [str(new.pubkey())])["value"] is None
     assert result(chain.url, "getProgramAccounts", [str(owner)]) == []
@@ -223,8 +224,9 @@ def test_bundle_with_a_failing_transaction_restores_every_account_and_charges_no
     assert result(chain.url, "getSignatureStatuses", [sigs])["value"] == [None, None, None]
     # nothing of it was recorded: the same good transactions land in a new bundle
     bid2 = be(chain, "sendBundle", [[b64(create), b64(move)], {"encoding": "base64"}])["result"]
+    assert wait_bundle(chain.bundle_url, bid2)["status"] == "Landed"
     assert be(chain, "getBundleStatuses", [[bid2]])["result"]["value"][0]["err"] == {"Ok": None}
-    assert balance(chain.url, b.pubkey()) == SOL // 2 - 5000
+    assert balance(chain.url, b.pubkey()) == SOL // 2 - 5000 - 1_000
     assert balance(chain.url, new.pubkey()) == SOL
 
 
@@ -512,9 +514,11 @@ def test_migration_into_the_sbf_pool_and_a_swap_and_a_rolled_back_bundle(full_ch
     assert curve().complete and not curve().migrated
     migrate = build_tx([cu_limit(400_000), lp.instruction("migrate", {"payer": whale.pubkey(), "mint": mint.pubkey()})],
                        whale, [], latest_blockhash(url))
-    too_much = build_tx([pay(whale, trader.pubkey(), 10_000 * SOL)], whale, [], latest_blockhash(url))
+    too_much = build_tx([pay(whale, C.TIP_ACCOUNTS[0], 1_000), pay(whale, trader.pubkey(), 10_000 * SOL)],
+                        whale, [], latest_blockhash(url))
     whale_before = balance(url, whale.pubkey())
     bid = be(full_chain, "sendBundle", [[b64(migrate), b64(too_much)], {"encoding": "base64"}])["result"]
+    assert wait_bundle(full_chain.bundle_url, bid)["status"] == "Failed"
     assert be(full_chain, "getBundleStatuses", [[bid]])["result"]["value"] == [None]
     assert result(url, "getAccountInfo", [str(pool_key)])["value"] is None  # created by CPI, then restored
     assert not curve().migrated and balance(url, whale.pubkey()) == whale_before

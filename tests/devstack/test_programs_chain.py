@@ -389,6 +389,9 @@ def test_launch_bundle_with_creator_first_buy(chain):
         "jsonrpc": "2.0", "id": 1, "method": "sendBundle",
         "params": [[base64.b64encode(bytes(t)).decode() for t in (launch, buy)], {"encoding": "base64"}]}).json()
     assert "result" in body, body
+    from devstack.chain.testing import wait_bundle
+
+    assert wait_bundle(chain.h.bundle_url, body["result"])["status"] == "Landed"
     st = chain.http.post(chain.h.bundle_url, json={
         "jsonrpc": "2.0", "id": 1, "method": "getBundleStatuses", "params": [[body["result"]]]}).json()
     assert st["result"]["value"][0] is not None, st
