@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -97,3 +98,24 @@ def set_pool_open_delay(handle, seconds: int) -> None:
         account = bank.get_account(key)
         config = dataclasses.replace(Global.decode(bytes(account.data)), pool_open_delay_seconds=seconds)
         bank.set_account(key, account.lamports, config.encode(), account.owner)
+
+
+@contextlib.contextmanager
+def block_engine(url: str, **spec: Any):
+    """The chain's block engine with other settings (`rateLimitPerSecond`, `landDelayMs`) for the
+    block; restored after. A rate limit starts with every caller's budget full."""
+    before = rpc(url, "devstack_setBlockEngine", [spec])
+    try:
+        yield before
+    finally:
+        rpc(url, "devstack_setBlockEngine", [before])
+
+
+def use_up_rate_limit(bundle_url: str, timeout: float = 10) -> None:
+    """Spend this process's budget at a slow block engine: once a request passes, the next answers 429."""
+    body = {"jsonrpc": "2.0", "id": 1, "method": "getTipAccounts", "params": []}
+    deadline = time.monotonic() + timeout
+    while httpx.post(bundle_url, json=body).status_code == 429:
+        assert time.monotonic() < deadline, "the block engine's rate limit never let a request through"
+        time.sleep(0.1)
+    assert httpx.post(bundle_url, json=body).status_code == 429

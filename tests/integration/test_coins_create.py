@@ -280,6 +280,54 @@ def test_first_buy_sol_is_one_bundle_and_reported_by_status(chain, conn, creator
     assert reported.json["status"] in ("processed", "confirmed", "finalized")
 
 
+def test_a_first_buy_rides_out_the_block_engine_rate_limit(chain, conn, creator):
+    """Issue 25: the block engine answers 429 over its rate limit (Jito: 1 request a second per IP);
+    the service waits and tries again (bounded), so the launch lands and is reported as usual."""
+    from tests.chainutil import block_engine, use_up_rate_limit
+
+    with block_engine(chain.url, rateLimitPerSecond=0.5):
+        use_up_rate_limit(chain.bundle_url)  # the launch's sendBundle meets a 429 first
+        result = create(conn, form(initialBuySol=str(SOL // 10)))
+        assert result.status == 200, result.body
+        signatures = result.json["signatures"]
+        for signature in signatures:
+            assert wait(chain.url, signature)["err"] is None
+        use_up_rate_limit(chain.bundle_url)
+        reported = status(conn, signatures[1])
+    assert reported.status == 200, reported.body
+    assert reported.json["status"] in ("processed", "confirmed", "finalized")
+    assert reported.json["bundle"]["signatures"] == signatures
+
+
+def test_a_pending_launch_bundle_is_submitted_and_reported_pending(chain, conn, creator, monkeypatch):
+    """Issue 25: a bundle lands after the engine accepted it. One still `Pending` when the launch
+    stops following it is answered `submitted`, and the status endpoint reports it pending (not
+    failed) until it lands."""
+    from partner.features import pipeline
+    from tests.chainutil import block_engine
+
+    monkeypatch.setattr(pipeline, "BUNDLE_WAIT_SECONDS", 0.0)  # answer at once: the bundle is still pending
+
+    with block_engine(chain.url, landDelayMs=3_600_000):
+        result = create(conn, form(initialBuySol=str(SOL // 10)))
+        assert result.status == 200, result.body
+        assert result.json["status"] == "submitted"
+        signatures = result.json["signatures"]
+        for signature in signatures:
+            reported = status(conn, signature)
+            assert reported.status == 200, reported.body
+            assert (reported.json["status"], reported.json["error"], reported.json["slot"]) == ("pending", None, None)
+            assert reported.json["bundle"] == {"bundleId": result.json["bundleId"], "signatures": signatures,
+                                               "status": "pending"}
+        assert rpc(chain.url, "getSignatureStatuses", [signatures])["value"] == [None, None]
+        rpc(chain.url, "devstack_landBundles")
+    for signature in signatures:
+        assert wait(chain.url, signature)["err"] is None
+    landed = status(conn, signatures[0])
+    assert landed.json["status"] in ("processed", "confirmed", "finalized") and landed.json["error"] is None
+    assert landed.json["bundle"]["status"] == landed.json["status"]
+
+
 def test_first_buy_sol_above_the_cap_is_clamped(chain, conn, creator):
     from partner.chain import curve
     from partner.chain.tx import TIP_ACCOUNTS

@@ -220,6 +220,39 @@ def test_dropped_bundle_is_pending_then_expired(chain, reader, funded):
     assert expired["status"] == "failed" and expired["error"] == "tx_expired"
 
 
+def test_a_pending_bundle_is_pending_not_failed(chain, reader, funded):
+    """Issue 25: the block engine lands a bundle after it accepted it (Jito: Pending, then Landed);
+    while it is pending the status is `pending`, with its bundle `pending`, never `failed`."""
+    from tests.chainutil import block_engine
+
+    with block_engine(chain.url, landDelayMs=3_600_000):
+        bundle_id, signature, last_valid = _bundle(chain, funded)
+        sent_by(reader, [signature], last_valid)
+        pending = status(signature, reader.bearer())
+        assert pending.status == 200, pending.body
+        assert (pending.json["status"], pending.json["error"], pending.json["slot"]) == ("pending", None, None)
+        assert pending.json["bundle"] == {"bundleId": bundle_id, "signatures": [signature], "status": "pending"}
+        rpc(chain.url, "devstack_landBundles")
+    landed = wait(chain.url, signature)
+    body = status(signature, reader.bearer()).json
+    assert body["status"] in ("processed", "confirmed") and body["slot"] == landed["slot"]
+    assert body["bundle"]["status"] == body["status"]
+
+
+def test_the_status_rides_out_the_block_engine_rate_limit(chain, reader, funded):
+    """The block engine answers 429 over its rate limit; the status lookup waits and asks again."""
+    from tests.chainutil import block_engine, use_up_rate_limit
+
+    with block_engine(chain.url, landDelayMs=3_600_000, rateLimitPerSecond=0.5):
+        bundle_id, signature, last_valid = _bundle(chain, funded)
+        sent_by(reader, [signature], last_valid)
+        use_up_rate_limit(chain.bundle_url)
+        pending = status(signature, reader.bearer())
+        assert pending.status == 200, pending.body
+        assert pending.json["bundle"] == {"bundleId": bundle_id, "signatures": [signature], "status": "pending"}
+        rpc(chain.url, "devstack_landBundles")
+
+
 def test_chain_down_is_rpc_unavailable(chain, reader):
     rpc(chain.url, "devstack_setFault", [{"target": "rpc", "mode": "down", "methods": ["getSignatureStatuses"],
                                           "count": 1}])

@@ -112,8 +112,9 @@ def test_already_processed_detection(data, message, expected):
 
 
 def test_a_bundle_sent_again_is_not_reported_failed(chain, aws_stack):
-    """The engine reports a re-sent bundle `Failed` (its transactions are AlreadyProcessed) although it
-    landed; the launch path checks the transactions' statuses before answering tx_failed."""
+    """A re-sent bundle that landed stays `Landed` at the engine (issue 25: it used to flip to
+    `Failed`); the launch path also checks the transactions' statuses before answering tx_failed,
+    for an engine that reports such a bundle `Failed` or `Invalid`."""
     from solders.keypair import Keypair
 
     from partner.chain import instructions as ix
@@ -134,14 +135,22 @@ def test_a_bundle_sent_again_is_not_reported_failed(chain, aws_stack):
     bundle = engine.send_bundle(txs)
     for signature in signatures:
         wait(chain.url, signature)
+    assert not _bundle_failed(engine, bundle, client, signatures, wait=10)
+    landed = engine.inflight_statuses([bundle])[0]
+    assert landed["status"] == "Landed"
+    assert engine.send_bundle(txs) == bundle  # the same bundle again changes nothing
+    assert engine.inflight_statuses([bundle])[0] == landed
+    assert not _bundle_failed(engine, bundle, client, signatures, wait=10)
+    # past Jito's 5-minute look-back the engine says Invalid of it; its transactions landed: not a failure
+    from tests.chainutil import rpc
+
+    rpc(chain.url, "devstack_warp", [301])
+    assert engine.inflight_statuses([bundle])[0]["status"] == "Invalid"
     assert not _bundle_failed(engine, bundle, client, signatures)
-    assert engine.send_bundle(txs) == bundle  # the same bundle again: the engine now says Failed
-    status = engine.rpc.call("getInflightBundleStatuses", [[bundle]])["value"][0]
-    assert status["status"] == "Failed"
-    assert not _bundle_failed(engine, bundle, client, signatures)  # it landed: not a failure
-    # a bundle that really failed (its payer cannot pay) is still reported failed
+    blockhash, _ = client.latest_blockhash()
+    # a bundle that really failed (its payer cannot pay) is reported failed once the engine says so
     broke = Keypair()
     failing = [sign(assemble(broke.pubkey(), [ix.system_transfer(broke.pubkey(), payer.pubkey(), 1)],
                              fees=WriteFees(PRIO, TIP), blockhash=blockhash), [KeypairSigner(broke)])]
     failed_id = engine.send_bundle(failing)
-    assert _bundle_failed(engine, failed_id, client, [str(failing[0].signatures[0])])
+    assert _bundle_failed(engine, failed_id, client, [str(failing[0].signatures[0])], wait=10)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import re
 import threading
 import time
 from collections.abc import Sequence
@@ -130,6 +131,31 @@ def unavailable(message: str = "The chain network is unavailable.", **extra: Any
     return ApiError("rpc_unavailable", message, **extra)
 
 
+class RateLimited(ApiError):
+    """HTTP 429: the endpoint refused the request before doing anything (nothing was sent on).
+    `retry_after`: the seconds it asked to wait (a `Retry-After` header, or Jito's "Retry after
+    Nms" in its JSON-RPC error message), else None. An `rpc_unavailable` to whoever does not retry."""
+
+    def __init__(self, retry_after: float | None) -> None:
+        super().__init__("rpc_unavailable", "The chain network is rate limiting this service.")
+        self.retry_after = retry_after
+
+
+_JITO_RETRY_AFTER = re.compile(r"retry after (\d+)\s*ms", re.IGNORECASE)
+
+
+def _retry_after(response: Any) -> float | None:
+    """Seconds a 429 asks to wait: `Retry-After` in seconds, else Jito's "Retry after 1606ms"."""
+    header = (getattr(response, "headers", None) or {}).get("retry-after")
+    if header is not None:
+        try:
+            return max(0.0, float(header))
+        except ValueError:
+            pass  # an HTTP date: not worth parsing, the backoff applies
+    found = _JITO_RETRY_AFTER.search(response.data[:2000].decode("utf-8", "replace"))
+    return int(found.group(1)) / 1000.0 if found else None
+
+
 def _counted(method):
     """Count `RpcUnavailable` (by upstream: rpc or block_engine) when `method` fails for transport."""
 
@@ -168,7 +194,9 @@ class Rpc:
             if sending and exc.maybe_sent:  # a read timeout or a dropped connection after sending
                 raise Ambiguous() from exc
             raise unavailable() from exc
-        if response.status >= 500 or response.status == 429:
+        if response.status == 429:
+            raise RateLimited(_retry_after(response))
+        if response.status >= 500:
             raise unavailable()
         try:
             return json.loads(response.data)
@@ -315,20 +343,67 @@ class Rpc:
 
 
 class BlockEngine:
-    """A Jito-style block engine: sendBundle / getBundleStatuses."""
+    """A Jito block engine (docs.jito.wtf, "Low Latency Transaction Send"): sendBundle,
+    getBundleStatuses, getInflightBundleStatuses (at most `MAX_STATUS_IDS` ids a query).
+
+    Its rate limit answers HTTP 429 (Jito's default: 1 request per second per IP). A rate-limited
+    call is tried again, as a client of Jito should: after the wait the engine asks for
+    (`Retry-After`, or "Retry after Nms" in its message), else `RATE_LIMIT_FIRST_WAIT` seconds,
+    doubled each time; at most `RATE_LIMIT_TRIES` tries and `RATE_LIMIT_BUDGET` seconds of waiting
+    in all, then `rpc_unavailable`. Retrying a refused `sendBundle` is safe: a 429 is answered
+    before the bundle is looked at, and a bundle's id is its signatures', so a copy is one bundle."""
 
     upstream = "block_engine"
+    MAX_STATUS_IDS = 5
+    RATE_LIMIT_TRIES = 5
+    RATE_LIMIT_BUDGET = 6.0
+    RATE_LIMIT_FIRST_WAIT = 0.25
 
     def __init__(self, url: str, timeout: float = 10.0) -> None:
         self.rpc = Rpc(url, timeout)
         self.rpc.upstream = self.upstream
+
+    def _post(self, payload: str, *, sending: bool = False) -> Any:
+        """One call, tried again while the engine rate-limits it (class docstring)."""
+        waited, wait = 0.0, self.RATE_LIMIT_FIRST_WAIT
+        for attempt in range(1, self.RATE_LIMIT_TRIES + 1):
+            try:
+                return self.rpc._post(payload, sending=sending)
+            except RateLimited as exc:
+                pause = wait if exc.retry_after is None else exc.retry_after
+                if attempt == self.RATE_LIMIT_TRIES or waited + pause > self.RATE_LIMIT_BUDGET:
+                    raise  # rpc_unavailable (counted as RpcUnavailable{upstream=block_engine})
+                time.sleep(pause)
+                waited += pause
+                wait *= 2
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def call(self, method: str, params: list[Any] | None = None) -> Any:
+        payload = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params or []})
+        return self.rpc._result(self._post(payload))["result"]
 
     @_counted
     def send_bundle(self, txs: list[Transaction | VersionedTransaction]) -> str:
         encoded = [base64.b64encode(bytes(tx)).decode() for tx in txs]
         payload = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "sendBundle",
                               "params": [encoded, {"encoding": "base64"}]})
-        return str(self.rpc._result(self.rpc._post(payload, sending=True))["result"])
+        return str(self.rpc._result(self._post(payload, sending=True))["result"])
 
+    @_counted
     def bundle_statuses(self, bundle_ids: list[str]) -> list[dict[str, Any] | None]:
-        return self.rpc.call("getBundleStatuses", [bundle_ids])["value"]
+        """getBundleStatuses, `MAX_STATUS_IDS` ids a query: per id, the landed bundle or None."""
+        return self._chunked("getBundleStatuses", bundle_ids)
+
+    @_counted
+    def inflight_statuses(self, bundle_ids: list[str]) -> list[dict[str, Any] | None]:
+        """getInflightBundleStatuses, `MAX_STATUS_IDS` ids a query: per id, its entry
+        (`status` Pending | Landed | Failed | Invalid, `landed_slot`), or None."""
+        return self._chunked("getInflightBundleStatuses", bundle_ids)
+
+    def _chunked(self, method: str, bundle_ids: list[str]) -> list[dict[str, Any] | None]:
+        out: list[dict[str, Any] | None] = []
+        for start in range(0, len(bundle_ids), self.MAX_STATUS_IDS):
+            chunk = bundle_ids[start:start + self.MAX_STATUS_IDS]
+            value = self.call(method, [chunk])["value"] or []
+            out.extend(list(value) + [None] * (len(chunk) - len(value)))
+        return out

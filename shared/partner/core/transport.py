@@ -33,10 +33,11 @@ class Failed(Exception):
 
 
 class Answer:
-    """An HTTP answer: `status`, `data` (bytes), `text`."""
+    """An HTTP answer: `status`, `data` (bytes), `text`, `headers` (lower-cased names)."""
 
-    def __init__(self, status: int, data: bytes) -> None:
+    def __init__(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
         self.status, self.data = status, data
+        self.headers = headers or {}
 
     @property
     def text(self) -> str:
@@ -76,7 +77,7 @@ def post(url: str, *, timeout: float, connect: float | None = None, body: bytes 
         raise Failed(str(exc), maybe_sent=True) from exc
     except errors.HTTPError as exc:
         raise Failed(str(exc), maybe_sent=False) from exc
-    return Answer(response.status, response.data)
+    return Answer(response.status, response.data, {k.lower(): v for k, v in response.headers.items()})
 
 
 def get(url: str, *, timeout: float, headers: dict[str, str] | None = None) -> Answer:

@@ -32,6 +32,7 @@ bundle) means it did not.
 from __future__ import annotations
 
 import base64
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -227,11 +228,19 @@ class Processed(Delivery):
         return None
 
 
+# How long a launch bundle is followed after the engine accepted it: a block engine answers the
+# bundle id at once and lands it later (Jito: `Pending`, then `Landed`, `Failed` or `Invalid`).
+BUNDLE_WAIT_SECONDS = 8.0
+BUNDLE_POLL_SECONDS = 0.2
+FAILED = ("Failed", "Invalid")  # Jito's statuses of a bundle that did not land (Invalid: dropped, or unknown)
+
+
 @dataclass
 class Bundle(Delivery):
     """One all-or-nothing bundle to the block engine (a launch with its first buy). The bundle is
-    recorded for the status endpoint; one the engine already reports `Failed` answers 422 tx_failed
-    (nothing of it landed)."""
+    recorded for the status endpoint, then followed for up to `BUNDLE_WAIT_SECONDS` while it is
+    `Pending`: one the engine reports `Failed` or `Invalid` answers 422 tx_failed (nothing of it
+    landed); one still pending after that is answered `submitted` (the status endpoint follows it)."""
 
     engine: BlockEngine
     chain: Rpc
@@ -248,24 +257,33 @@ class Bundle(Delivery):
                               signatures=signatures, **self.ambiguous,
                               action="Check the signatures' status before resending.") from exc
         txstatus.record_bundle(bundle_id, signatures, last_valid_block_height=last_valid_block_height)
-        if bundle_failed(self.engine, bundle_id, self.chain, signatures):
+        if bundle_failed(self.engine, bundle_id, self.chain, signatures, wait=BUNDLE_WAIT_SECONDS):
             raise ApiError("tx_failed", "The launch bundle failed; neither transaction landed.",
                            **self.ambiguous, signatures=signatures, bundleId=bundle_id)
         return bundle_id
 
 
-def bundle_failed(engine: BlockEngine, bundle_id: str, chain: Rpc, signatures: list[str]) -> bool:
-    """Whether the engine already knows the bundle failed (then nothing of it landed).
+def bundle_failed(engine: BlockEngine, bundle_id: str, chain: Rpc, signatures: list[str], *,
+                  wait: float = 0.0) -> bool:
+    """Whether the engine knows the bundle did not land (then nothing of it landed), following it
+    for up to `wait` seconds while it is `Pending`. False when it landed, is still pending, or the
+    engine cannot tell (unreachable, or rate limiting past its retries): the status endpoint follows it.
 
-    A bundle whose transactions the network already processed (`AlreadyProcessed`: this very
-    bundle was sent before) is reported `Failed` too, although it landed: the transactions'
-    own statuses tell the two apart, so that is never answered as a failure."""
-    try:
-        found = engine.rpc.call("getInflightBundleStatuses", [[bundle_id]])["value"][0] or {}
-    except (ApiError, RpcError, KeyError, IndexError, TypeError):
-        return False
-    if found.get("status") != "Failed":
-        return False
+    A bundle whose transactions the network already processed (this very bundle sent before, by a
+    retry) may be reported `Failed` or `Invalid` although it landed: the transactions' own statuses
+    tell the two apart, so that is never answered as a failure."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            found = engine.inflight_statuses([bundle_id])[0] or {}
+        except (ApiError, RpcError, KeyError, IndexError, TypeError):
+            return False
+        status = found.get("status")
+        if status in FAILED:
+            break
+        if status != "Pending" or time.monotonic() + BUNDLE_POLL_SECONDS > deadline:
+            return False
+        time.sleep(BUNDLE_POLL_SECONDS)
     try:
         statuses = chain.signature_statuses([Signature.from_string(s) for s in signatures])
     except (ApiError, RpcError, KeyError, IndexError, TypeError, ValueError):

@@ -30,7 +30,7 @@ from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.rpc import BlockEngine, Rpc
 from partner.core import observability
 from partner.core.settings import get_settings
-from partner.features.txstatus import INFLIGHT, bundle_pk, program_ids
+from partner.features.txstatus import INFLIGHT, NOT_LANDED, bundle_pk, program_ids
 
 STATUS_BATCH = 256  # getSignatureStatuses' limit
 RANK = {"processed": 0, "confirmed": 1, "finalized": 2}
@@ -49,12 +49,21 @@ def _statuses(rpc: Rpc, signatures: list[str]) -> dict[str, dict[str, Any] | Non
 
 
 def _failed_bundles(engine: BlockEngine, bundle_ids: set[str]) -> set[str]:
-    if not bundle_ids:
-        return set()
+    """The bundles the engine says did not land (`Failed`, or `Invalid`: dropped or forgotten),
+    asked 5 ids at a time (Jito's limit); a query that fails (unreachable, rate limited past its
+    retries) leaves its bundles open for the next pass."""
     ordered = sorted(bundle_ids)
-    found = engine.rpc.call("getInflightBundleStatuses", [ordered])["value"]
-    return {bid for bid, entry in zip(ordered, found, strict=False)
-            if INFLIGHT.get(str((entry or {}).get("status"))) == "failed"}
+    failed: set[str] = set()
+    for start in range(0, len(ordered), engine.MAX_STATUS_IDS):
+        chunk = ordered[start:start + engine.MAX_STATUS_IDS]
+        try:
+            found = engine.inflight_statuses(chunk)
+        except Exception:  # noqa: BLE001 - these bundles are asked again next pass
+            observability.logger.warning("tracker could not read bundle statuses", exc_info=True)
+            continue
+        failed.update(bid for bid, entry in zip(chunk, found, strict=False)
+                      if INFLIGHT.get(str((entry or {}).get("status"))) in NOT_LANDED)
+    return failed
 
 
 def transitions(record: dict[str, Any], found: dict[str, Any] | None, height: int,

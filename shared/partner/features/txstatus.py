@@ -32,6 +32,7 @@ from partner.core.settings import get_settings
 MAX_SIGNATURE_CHARS = 88
 BUNDLE_RECORD_DAYS = 7
 INFLIGHT = {"Landed": "processed", "Failed": "failed", "Pending": "pending", "Invalid": "invalid"}
+NOT_LANDED = ("failed", "invalid")  # Jito: Failed, or Invalid (dropped, or older than its 5-minute look-back)
 
 
 def parse_signature(text: str) -> Signature:
@@ -76,11 +77,13 @@ def record_bundle(bundle_id: str, signatures: list[str], *, last_valid_block_hei
         ddb.update(table, bundle_pk(signature), expression, vals=values)
 
 
-def _bundle_status(engine: BlockEngine, bundle_id: str) -> str:
-    landed = engine.bundle_statuses([bundle_id])[0]
-    if landed is not None:
-        return str(landed.get("confirmation_status") or "processed")
-    inflight = engine.rpc.call("getInflightBundleStatuses", [[bundle_id]])["value"][0] or {}
+def _bundle_status(engine: BlockEngine, bundle_id: str, found: dict[str, Any] | None) -> str:
+    """The bundle's status: the commitment of its landed transaction (`found`, the signature's
+    status: a bundle lands only whole and without errors), else the engine's in-flight status
+    (`pending` while Jito says Pending; one block-engine call, its rate limit being 1 a second)."""
+    if found is not None and found.get("err") is None:
+        return str(found.get("confirmationStatus") or "processed")
+    inflight = engine.inflight_statuses([bundle_id])[0] or {}
     return INFLIGHT.get(str(inflight.get("status")), "pending")
 
 
@@ -108,7 +111,7 @@ def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[
     found = rpc.signature_statuses([signature])[0]
     bundle_status = None
     if record is not None:
-        bundle_status = _bundle_status(engine, record["bundle_id"])
+        bundle_status = _bundle_status(engine, record["bundle_id"], found)
         out["bundle"] = {"bundleId": record["bundle_id"], "signatures": list(record["signatures"]),
                          "status": bundle_status}
     if found is not None:
@@ -120,7 +123,7 @@ def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[
             out["status"] = found.get("confirmationStatus") or "processed"
     elif record is not None:
         expiry = record.get("last_valid_block_height")
-        if bundle_status == "failed":
+        if bundle_status in NOT_LANDED:
             out["status"], out["error"] = "failed", "tx_failed"
         elif expiry is not None and rpc.call("getBlockHeight") > int(expiry):
             out["status"], out["error"] = "failed", "tx_expired"
