@@ -253,6 +253,25 @@ def test_the_status_rides_out_the_block_engine_rate_limit(chain, reader, funded)
         rpc(chain.url, "devstack_landBundles")
 
 
+def test_a_bundle_the_engine_does_not_hold_is_pending_then_failed(chain, reader, clock):
+    """Jito answers `Invalid` for an id it does not hold (dropped, or not registered yet): taken as
+    final only 8 s after the send (txstatus.INVALID_SETTLE_SECONDS), then failed with tx_failed."""
+    from partner.chain.rpc import Rpc
+    from partner.features import txstatus
+
+    _, last_valid = Rpc(chain.url).latest_blockhash()
+    signature = str(Signature(os.urandom(64)))
+    never_sent = "ab" * 32
+    txstatus.record_bundle(never_sent, [signature], last_valid_block_height=last_valid)
+    sent_by(reader, [signature], last_valid)
+    fresh = status(signature, reader.bearer()).json
+    assert (fresh["status"], fresh["error"]) == ("pending", None)
+    assert fresh["bundle"] == {"bundleId": never_sent, "signatures": [signature], "status": "invalid"}
+    clock.advance(txstatus.INVALID_SETTLE_SECONDS)
+    settled = status(signature, reader.bearer()).json
+    assert (settled["status"], settled["error"], settled["slot"]) == ("failed", "tx_failed", None)
+
+
 def test_chain_down_is_rpc_unavailable(chain, reader):
     rpc(chain.url, "devstack_setFault", [{"target": "rpc", "mode": "down", "methods": ["getSignatureStatuses"],
                                           "count": 1}])

@@ -232,7 +232,6 @@ class Processed(Delivery):
 # bundle id at once and lands it later (Jito: `Pending`, then `Landed`, `Failed` or `Invalid`).
 BUNDLE_WAIT_SECONDS = 8.0
 BUNDLE_POLL_SECONDS = 0.2
-FAILED = ("Failed", "Invalid")  # Jito's statuses of a bundle that did not land (Invalid: dropped, or unknown)
 
 
 @dataclass
@@ -248,6 +247,7 @@ class Bundle(Delivery):
 
     def send(self, txs: list[Transaction], last_valid_block_height: int) -> str | None:
         signatures = [str(t.signatures[0]) for t in txs]
+        sent = time.monotonic()
         try:
             bundle_id = self.engine.send_bundle(txs)
         except RpcError as exc:
@@ -257,17 +257,20 @@ class Bundle(Delivery):
                               signatures=signatures, **self.ambiguous,
                               action="Check the signatures' status before resending.") from exc
         txstatus.record_bundle(bundle_id, signatures, last_valid_block_height=last_valid_block_height)
-        if bundle_failed(self.engine, bundle_id, self.chain, signatures, wait=BUNDLE_WAIT_SECONDS):
+        if bundle_failed(self.engine, bundle_id, self.chain, signatures, wait=BUNDLE_WAIT_SECONDS, sent=sent):
             raise ApiError("tx_failed", "The launch bundle failed; neither transaction landed.",
                            **self.ambiguous, signatures=signatures, bundleId=bundle_id)
         return bundle_id
 
 
 def bundle_failed(engine: BlockEngine, bundle_id: str, chain: Rpc, signatures: list[str], *,
-                  wait: float = 0.0) -> bool:
+                  wait: float = 0.0, sent: float | None = None) -> bool:
     """Whether the engine knows the bundle did not land (then nothing of it landed), following it
     for up to `wait` seconds while it is `Pending`. False when it landed, is still pending, or the
     engine cannot tell (unreachable, or rate limiting past its retries): the status endpoint follows it.
+    `Failed` is final at once; `Invalid` (an id the engine does not hold) only once the bundle was
+    sent `txstatus.INVALID_SETTLE_SECONDS` ago (`sent`: its time.monotonic(); None: long ago), as
+    an engine may not have registered a bundle it just accepted.
 
     A bundle whose transactions the network already processed (this very bundle sent before, by a
     retry) may be reported `Failed` or `Invalid` although it landed: the transactions' own statuses
@@ -279,9 +282,10 @@ def bundle_failed(engine: BlockEngine, bundle_id: str, chain: Rpc, signatures: l
         except (ApiError, RpcError, KeyError, IndexError, TypeError):
             return False
         status = found.get("status")
-        if status in FAILED:
+        settled = sent is None or time.monotonic() - sent >= txstatus.INVALID_SETTLE_SECONDS
+        if status == "Failed" or (status == "Invalid" and settled):
             break
-        if status != "Pending" or time.monotonic() + BUNDLE_POLL_SECONDS > deadline:
+        if status not in ("Pending", "Invalid") or time.monotonic() + BUNDLE_POLL_SECONDS > deadline:
             return False
         time.sleep(BUNDLE_POLL_SECONDS)
     try:

@@ -30,7 +30,7 @@ from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.rpc import BlockEngine, Rpc
 from partner.core import observability
 from partner.core.settings import get_settings
-from partner.features.txstatus import INFLIGHT, NOT_LANDED, bundle_pk, program_ids
+from partner.features.txstatus import INFLIGHT, NOT_LANDED, bundle_pk, invalid_is_final, program_ids
 
 STATUS_BATCH = 256  # getSignatureStatuses' limit
 RANK = {"processed": 0, "confirmed": 1, "finalized": 2}
@@ -48,12 +48,12 @@ def _statuses(rpc: Rpc, signatures: list[str]) -> dict[str, dict[str, Any] | Non
             for text, found in zip(chunk, answer, strict=True)}
 
 
-def _failed_bundles(engine: BlockEngine, bundle_ids: set[str]) -> set[str]:
-    """The bundles the engine says did not land (`Failed`, or `Invalid`: dropped or forgotten),
-    asked 5 ids at a time (Jito's limit); a query that fails (unreachable, rate limited past its
-    retries) leaves its bundles open for the next pass."""
+def _failed_bundles(engine: BlockEngine, bundle_ids: set[str]) -> dict[str, str]:
+    """The bundles the engine says did not land: id -> `failed` (Jito's Failed) or `invalid`
+    (Invalid: dropped, or past its 5-minute look-back), asked 5 ids at a time (Jito's limit); a
+    query that fails (unreachable, rate limited past its retries) leaves its bundles for the next pass."""
     ordered = sorted(bundle_ids)
-    failed: set[str] = set()
+    failed: dict[str, str] = {}
     for start in range(0, len(ordered), engine.MAX_STATUS_IDS):
         chunk = ordered[start:start + engine.MAX_STATUS_IDS]
         try:
@@ -61,9 +61,19 @@ def _failed_bundles(engine: BlockEngine, bundle_ids: set[str]) -> set[str]:
         except Exception:  # noqa: BLE001 - these bundles are asked again next pass
             observability.logger.warning("tracker could not read bundle statuses", exc_info=True)
             continue
-        failed.update(bid for bid, entry in zip(chunk, found, strict=False)
-                      if INFLIGHT.get(str((entry or {}).get("status"))) in NOT_LANDED)
+        for bid, entry in zip(chunk, found, strict=False):
+            state = INFLIGHT.get(str((entry or {}).get("status")))
+            if state in NOT_LANDED:
+                failed[bid] = state
     return failed
+
+
+def _bundle_failed(state: str | None, record: dict[str, Any], bundle: dict[str, Any], height: int) -> bool:
+    """A launch bundle that did not land: Failed; or Invalid, settled (`txstatus.invalid_is_final`),
+    while its blockhash is still valid (once it expired, the record expires as a send that never landed)."""
+    if state == "failed":
+        return True
+    return state == "invalid" and invalid_is_final(bundle) and height <= int(record["last_valid_block_height"])
 
 
 def transitions(record: dict[str, Any], found: dict[str, Any] | None, height: int,
@@ -117,8 +127,9 @@ def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 
     if unknown_bundled:
         keys[settings.counters_table] = [bundle_pk(r["pk"]) for r in unknown_bundled]
     read = ddb.batch_get(keys)
-    bundle_of = {r["pk"]: (read.get(settings.counters_table, {}).get(bundle_pk(r["pk"])) or {}).get("bundle_id")
-                 for r in unknown_bundled}
+    bundle_records = {r["pk"]: read.get(settings.counters_table, {}).get(bundle_pk(r["pk"])) or {}
+                      for r in unknown_bundled}
+    bundle_of = {pk: item.get("bundle_id") for pk, item in bundle_records.items()}
     failed_bundles = _failed_bundles(engine, {b for b in bundle_of.values() if b})
     hooks = {cid for cid, item in read[settings.clients_table].items() if webhooks.wants_events(item)}
 
@@ -126,7 +137,8 @@ def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 
     for record in records:
         try:
             change = transitions(record, found.get(record["pk"]), height,
-                                 bundle_of.get(record["pk"]) in failed_bundles)
+                                 _bundle_failed(failed_bundles.get(bundle_of.get(record["pk"]) or ""), record,
+                                                bundle_records.get(record["pk"]) or {}, height))
             if change is None:
                 continue
             new, emit, slot, error = change

@@ -33,6 +33,16 @@ MAX_SIGNATURE_CHARS = 88
 BUNDLE_RECORD_DAYS = 7
 INFLIGHT = {"Landed": "processed", "Failed": "failed", "Pending": "pending", "Invalid": "invalid"}
 NOT_LANDED = ("failed", "invalid")  # Jito: Failed, or Invalid (dropped, or older than its 5-minute look-back)
+# An engine's `Invalid` (an id it does not hold) is taken as final only this long after the send:
+# a block engine may not have registered a bundle it has just accepted.
+INVALID_SETTLE_SECONDS = 8.0
+
+
+def invalid_is_final(record: dict[str, Any] | None) -> bool:
+    """Whether the bundle of `record` was sent `INVALID_SETTLE_SECONDS` ago (a record written
+    before `sent_at` was kept: long ago)."""
+    sent_at = (record or {}).get("sent_at")
+    return sent_at is None or clock.now() - float(sent_at) >= INVALID_SETTLE_SECONDS
 
 
 def parse_signature(text: str) -> Signature:
@@ -69,8 +79,8 @@ def record_bundle(bundle_id: str, signatures: list[str], *, last_valid_block_hei
     table = get_settings().counters_table
     expires = clock.now_int() + BUNDLE_RECORD_DAYS * 86_400
     for signature in signatures:
-        values: dict[str, Any] = {":b": bundle_id, ":s": list(signatures), ":e": expires}
-        expression = "SET bundle_id = :b, signatures = :s, expires_at = :e"
+        values: dict[str, Any] = {":b": bundle_id, ":s": list(signatures), ":e": expires, ":t": clock.now_int()}
+        expression = "SET bundle_id = :b, signatures = :s, expires_at = :e, sent_at = :t"
         if last_valid_block_height is not None:
             values[":h"] = last_valid_block_height
             expression += ", last_valid_block_height = :h"
@@ -123,10 +133,12 @@ def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[
             out["status"] = found.get("confirmationStatus") or "processed"
     elif record is not None:
         expiry = record.get("last_valid_block_height")
-        if bundle_status in NOT_LANDED:
+        if bundle_status == "failed":
             out["status"], out["error"] = "failed", "tx_failed"
         elif expiry is not None and rpc.call("getBlockHeight") > int(expiry):
             out["status"], out["error"] = "failed", "tx_expired"
+        elif bundle_status == "invalid" and invalid_is_final(record):  # dropped by the engine: it never lands
+            out["status"], out["error"] = "failed", "tx_failed"
         else:
             out["status"] = "pending"
     elif alone and height is not None and height > int(sent["last_valid_block_height"]):
