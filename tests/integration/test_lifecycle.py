@@ -308,6 +308,49 @@ def test_failed_launch_bundle_gives_transaction_failed_with_its_code(chain, trad
     assert status(trader, signatures[0]).json["status"] == "failed"
 
 
+def test_the_tracker_keeps_pending_bundles_open_and_fails_failed_ones_five_ids_a_query(chain, trader):
+    """Issue 25: a launch bundle lands after the engine accepted it. While it is `Pending` its records
+    stay `sent` (never failed); once the engine says `Failed` they fail with tx_failed. Six bundles:
+    the tracker asks the engine 5 ids a query (Jito's limit; a 6-id query is refused)."""
+    from types import SimpleNamespace
+
+    from solders.keypair import Keypair
+
+    from partner.chain import instructions as ix
+    from partner.chain.rpc import BlockEngine, Rpc
+    from partner.chain.tx import WriteFees, assemble, sign
+    from partner.features import tracker, txstatus
+    from partner.store import ddb, txrecords
+    from partner.store.wallets import KeypairSigner
+    from tests.chainutil import block_engine
+
+    blockhash, last_valid = Rpc(chain.url).latest_blockhash()
+    owner = SimpleNamespace(client=SimpleNamespace(client_id=trader.client["client_id"]),
+                            user=SimpleNamespace(user_id=trader.user["user_id"]))
+    engine = BlockEngine(chain.bundle_url)
+    sent: list[list[str]] = []
+    with block_engine(chain.url, landDelayMs=3_600_000):
+        for _ in range(6):
+            broke = Keypair()  # holds nothing: the bundle fails when it lands
+            txs = [sign(assemble(broke.pubkey(), [ix.system_transfer(broke.pubkey(), Keypair().pubkey(), n)],
+                                 fees=WriteFees(PRIO, TIP), blockhash=blockhash), [KeypairSigner(broke)])
+                   for n in (1, 2)]
+            signatures = [str(t.signatures[0]) for t in txs]
+            txstatus.record_bundle(engine.send_bundle(txs), signatures, last_valid_block_height=last_valid)
+            for item in txrecords.items_for(owner, txrecords.Outgoing("coin_create", tuple(signatures), None,
+                                                                     trader.user["wallet"], last_valid)):
+                ddb.put(txrecords.table(), item)
+            sent.append(signatures)
+        tracker.run()
+        assert {record(s)["status"] for bundle in sent for s in bundle} == {"sent"}
+        rpc(chain.url, "devstack_landBundles")
+    tracker.run()
+    for bundle in sent:
+        for signature in bundle:
+            found = record(signature)
+            assert (found["status"], found["error"]) == ("failed", "tx_failed"), found
+
+
 def test_landed_transaction_failure_maps_to_its_spec_code():
     """A landed error maps through the same table as the status endpoint (pure transition)."""
     from partner.features import tracker
