@@ -53,6 +53,7 @@ MAX_BUNDLE_TXS = C.MAX_BUNDLE_TXS  # 5
 MAX_STATUS_IDS = 5
 MIN_TIP_LAMPORTS = 1_000
 LOOKBACK_SECONDS = 300
+MAX_ENTRIES = 10_000
 JITO_DEFAULT_RPS = 1.0
 RATE_LIMIT_CODE = -32097
 NO_TIP_LOCK = "Bundles must write lock at least one tip account to be eligible for the auction."
@@ -237,7 +238,11 @@ class BlockEngine:
             if found is not None and found.status != "Failed":
                 return bid  # pending or landed: nothing changes
             self.dropped.pop(bid, None)
-            self.entries[bid] = Entry(bid, txs, sigs, self.bank.unix_timestamp, time.monotonic() + self.land_delay)
+            now = self.bank.unix_timestamp
+            if len(self.entries) > MAX_ENTRIES:  # a long-running devstack: forget settled bundles past the look-back
+                self.entries = {k: e for k, e in self.entries.items()
+                                if e.status == "Pending" or now - e.received <= LOOKBACK_SECONDS}
+            self.entries[bid] = Entry(bid, txs, sigs, now, time.monotonic() + self.land_delay)
             self._cond.notify_all()
         return bid
 
