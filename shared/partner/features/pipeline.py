@@ -57,7 +57,9 @@ from partner.store.wallets import Signer
 # SBF programs' measured units (docs/benchmarks.md section 6, `bench/compute_units.py`: LiteSVM,
 # 8 rounds of fresh keys) plus a stated margin. Nothing else builds a SetComputeUnitLimit for a write.
 #
-# MEASURED_UNITS: the largest figure measured for any program instruction the purpose may send.
+# MEASURED_UNITS: the largest figure ever measured for any program instruction the purpose may send
+# (runs differ with the random keys, so a later run's table may show less; never more: a test holds
+# every fresh measurement and the table under these figures).
 MEASURED_UNITS: dict[str, int] = {
     "trade": 62_757,                  # launchpad buy (sell 24,740, buy_exact_out 27,871; pool swap 42,313)
     "first_buy": 62_757,              # launchpad buy / buy_exact_out in the launch bundle
