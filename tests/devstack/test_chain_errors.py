@@ -179,3 +179,16 @@ def test_memo_programs(funded):
     assert "result" in send(url, build_tx([v1], a, [], latest_blockhash(url)))
 
 
+
+
+def test_unknown_program(funded):
+    """A program id with no account: agave refuses the transaction before execution (nothing
+    lands), and the preflight error carries Solana's Display text."""
+    chain, a = funded
+    tx = build_tx([Instruction(Keypair().pubkey(), b"", [])], a, [], latest_blockhash(chain.url))
+    err = send(chain.url, tx)["error"]
+    assert err["code"] == -32002 and err["data"]["err"] == "InvalidProgramForExecution"
+    assert err["message"] == "Transaction simulation failed: Transaction loads an account that is not executable"
+    send(chain.url, tx, skip_preflight=True)
+    assert result(chain.url, "getSignatureStatuses", [[str(tx.signatures[0])]])["value"] == [None]
+    assert balance(chain.url, a.pubkey()) == 10 * SOL
