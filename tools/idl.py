@@ -26,6 +26,8 @@ WELL_KNOWN = {
     "11111111111111111111111111111111": "System",
     "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA": "SPL Token",
     "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL": "Associated Token",
+    "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb": "Token-2022",
+    "BPFLoaderUpgradeab1e11111111111111111111111": "BPF Loader Upgradeable",
 }
 
 
@@ -136,7 +138,10 @@ def account_table(idl: dict, name: str) -> str:
 def _seed(seed: dict) -> str:
     if seed["kind"] == "const":
         raw = bytes(seed["value"])
-        return f'b"{raw.decode()}"' if raw.isascii() and raw.decode().isprintable() else f"`{raw.hex()}`"
+        if raw.isascii() and raw.decode().isprintable():
+            return f'b"{raw.decode()}"'
+        ids = {load(n)["address"]: f"the {n} program's id" for n in ("launchpad", "pool")} | WELL_KNOWN
+        return ids.get(_b58(raw), f"`{raw.hex()}`") if len(raw) == 32 else f"`{raw.hex()}`"
     if seed["kind"] == "account" and "." in seed["path"]:
         return f"{seed['path']} (u64 LE)" if seed["path"].endswith("index") else seed["path"]
     return seed["path"]

@@ -119,11 +119,11 @@ class Chain:
         self.svm = LiteSVM()
         self.payer = Keypair()
         self.svm.airdrop(self.payer.pubkey(), 1_000 * SOL)
-        deploy(self.svm, program_so("launchpad"), LAUNCHPAD_ID, self.payer)
+        self.admin = self.wallet(10 * SOL)  # the upgrade authority: only it may initialize_global
+        deploy(self.svm, program_so("launchpad"), LAUNCHPAD_ID, self.payer, upgrade_authority=self.admin)
         if pool:
             deploy(self.svm, program_so("pool"), POOL_ID, self.payer)
         self.set_clock(START_SLOT, START_UNIX)
-        self.admin = self.wallet(10 * SOL)
         self.fee_recipient = self.wallet(1 * SOL)
         self.cu: dict[str, list[int]] = {}
         if initialize:

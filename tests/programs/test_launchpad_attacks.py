@@ -334,3 +334,43 @@ def test_bad_instruction_data(coin):
     for data in (bytes(ix.data)[:-1], bytes(ix.data) + b"\0", b"\1" * 8, b""):
         refused(chain, [Instruction(ix.program_id, data, ix.accounts)], [user], E_INVALID_INPUT,
                 *trade_watch(chain, mint, user.pubkey()))
+
+
+# ------------------------------------------------- front-running initialize_global
+
+E_UNAUTHORIZED = 6017
+LOADER = Pubkey.from_string("BPFLoaderUpgradeab1e11111111111111111111111")
+
+
+def _initialize(chain: Chain, admin: Keypair, program_data: Pubkey | None = None):
+    from .launchpad_chain import DEFAULT_GLOBAL
+
+    ix = chain.ix("initialize_global", {"admin": admin.pubkey()}, fee_recipient=admin.pubkey(), **DEFAULT_GLOBAL)
+    if program_data is not None:
+        ix.accounts = [*ix.accounts[:3], type(ix.accounts[3])(program_data, False, False)]
+    return ix
+
+
+def test_a_stranger_cannot_initialize_global_after_the_deploy():
+    """Between the deploy and the deployer's initialize_global, whoever sends it first would
+    become the admin (fees, parameters): only the upgrade authority named by the program's
+    ProgramData may."""
+    chain = Chain(initialize=False)
+    stranger = chain.wallet()
+    chain.send([_initialize(chain, stranger)], stranger).expect(E_UNAUTHORIZED)
+    assert chain.account(global_pda()) is None
+    chain.send_ok([_initialize(chain, chain.admin)], chain.admin)
+    assert chain.global_().admin == chain.admin.pubkey()
+
+
+def test_a_forged_program_data_is_refused():
+    """An account laid out as ProgramData naming the stranger, at another address (even owned
+    by the loader), is not this program's ProgramData."""
+    chain = Chain(initialize=False)
+    stranger = chain.wallet()
+    forged = Keypair().pubkey()
+    data = struct.pack("<IQB", 3, 0, 1) + bytes(stranger.pubkey())
+    for owner in (LOADER, LAUNCHPAD_ID):
+        chain.svm.set_account(forged, Account(lamports=rent(len(data)), data=data, owner=owner, executable=False))
+        chain.send([_initialize(chain, stranger, forged)], stranger).expect(E_INVALID_ACCOUNT)
+        assert chain.account(global_pda()) is None

@@ -38,6 +38,10 @@ def _retoken(obj):
     return obj
 
 
+LAUNCHPAD_ID = Pubkey.from_string("JAt1NcDQrQs3NLNqLvq3EbBfxLDeBwkKMb3vM2Dw5Exk")
+LOADER = Pubkey.from_string("BPFLoaderUpgradeab1e11111111111111111111111")
+
+
 def switch_over(old: dict, name: str) -> dict:
     """What the switch-over did to idl/<name>.json, written out step by step."""
     new = _retoken(copy.deepcopy(old))
@@ -50,6 +54,10 @@ def switch_over(old: dict, name: str) -> dict:
                 ix["accounts"].append({"name": "token_program", "address": T22})
             if ix["name"] == "finalize_expired":
                 ix["accounts"] += [{"name": "metadata", "writable": True}, {"name": "token_program", "address": T22}]
+            if ix["name"] == "initialize_global":  # only the upgrade authority may (front-running)
+                ix["accounts"].append({"name": "program_data", "pda": {
+                    "seeds": [{"kind": "const", "value": list(bytes(LAUNCHPAD_ID))}],
+                    "program": {"kind": "const", "value": list(bytes(LOADER))}}})
         new["accounts"] = [a for a in new["accounts"] if a["name"] != "CoinMetadata"]
         new["types"] = [t for t in new["types"] if t["name"] != "CoinMetadata"]
     return new

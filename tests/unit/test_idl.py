@@ -167,7 +167,8 @@ def test_programs_module_matches_the_idl():
     named = {P.GLOBAL_SEED, P.BONDING_CURVE_SEED, P.POOL_SEED, P.GOVERNANCE_SEED, P.PROPOSAL_SEED,
              P.VOTE_SEED}
     assert named <= const_seeds
-    assert const_seeds - named == {bytes(P.TOKEN_2022_PROGRAM_ID)}   # the ATA seed
+    # the ATA seed; the launchpad's id, the seed of its ProgramData (initialize_global)
+    assert const_seeds - named == {bytes(P.TOKEN_2022_PROGRAM_ID), bytes(P.LAUNCHPAD_PROGRAM_ID)}
     addresses = {a["address"] for p in IDL.PROGRAMS for ix in p.instructions.values()
                  for a in ix["accounts"] if "address" in a}
     assert addresses == {str(P.SYSTEM_PROGRAM_ID), str(P.TOKEN_2022_PROGRAM_ID), str(P.ASSOCIATED_TOKEN_PROGRAM_ID),

@@ -113,7 +113,9 @@ def test_initialize_global_and_set_params():
     assert bytes(ix.data).hex() == (
         "2fe10f705633bee7" + "03" * 32 + "6400" "1027" "0200000000000000"
         "0010d847e3cf0300" "00ac23fc06000000" "0078c5fb51d10200" "0080c6a47e8d0300")
-    assert metas(ix) == [(str(USER), True, True), (GLOBAL, False, True), (SYS, False, False)]
+    program_data = "AEk9ERwtgkUwfLoNfdmUjqCiK6MGrCcRqVqqgC5UPpbi"  # the loader's PDA of the launchpad's id
+    assert metas(ix) == [(str(USER), True, True), (GLOBAL, False, True), (SYS, False, False),
+                         (program_data, False, False)]
     ix = I.set_params(USER, USER, FEE, 50, 250, 0)
     assert bytes(ix.data).hex() == ("1beab2349302bb8d" + "01" * 32 + "03" * 32 + "3200" "fa00" "0000000000000000")
     assert metas(ix) == [(str(USER), True, False), (GLOBAL, False, True)]

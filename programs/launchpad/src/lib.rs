@@ -32,6 +32,9 @@ pub const ATA_PROGRAM: Pubkey = [140, 151, 37, 143, 78, 36, 137, 241, 187, 61, 1
 /// 3rqyi8EBdPLANFc9MA5U6aPKHuZoKxmm4voFexqu1R7f (idl/pool.json address)
 pub const POOL_PROGRAM: Pubkey = [42, 124, 54, 122, 132, 206, 240, 66, 92, 17, 25, 248, 146, 117, 254, 98, 189, 174,
                                   71, 17, 116, 20, 219, 226, 249, 45, 9, 150, 22, 39, 116, 98];
+/// BPFLoaderUpgradeab1e11111111111111111111111: owns this program's ProgramData
+pub const LOADER_UPGRADEABLE: Pubkey = [2, 168, 246, 145, 78, 136, 161, 176, 226, 16, 21, 62, 247, 99, 174, 43, 0, 194,
+                                        185, 61, 22, 193, 36, 210, 192, 83, 122, 16, 4, 128, 0, 0];
 pub const TOKEN_DECIMALS: u8 = 6;
 pub const MAX_FEE_BPS: u16 = 1000;
 

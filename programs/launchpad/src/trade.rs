@@ -34,6 +34,25 @@ fn validate_global_params(fee_bps: u16, cap_bps: u16, delay: i64) -> Res<()> {
     Ok(())
 }
 
+/// The ProgramData account of this program (the loader's PDA of the program id) must name
+/// `admin` as the upgrade authority: whoever deployed the program, not whoever is first after
+/// the deploy, becomes the admin. ProgramData is bincode's UpgradeableLoaderState::ProgramData:
+/// u32 tag 3, u64 slot, Option<Pubkey> (u8 tag 1, then the 32 bytes).
+fn require_upgrade_authority(inp: &Input, program_data: &Acc, admin: &Acc) -> Res<()> {
+    let (key, _) = rt::find_pda(&[rt::seed(inp.program_id)], &LOADER_UPGRADEABLE);
+    if !rt::key_eq(program_data.key(), &key) || !rt::key_eq(program_data.owner(), &LOADER_UPGRADEABLE) {
+        return Err(Error::InvalidAccount);
+    }
+    let d = program_data.data();
+    if d.len() < 45 || !rt::bytes_eq(&d[..4], &[3, 0, 0, 0]) {
+        return Err(Error::InvalidAccount);
+    }
+    if d[12] != 1 || !rt::bytes_eq(&d[13..45], admin.key()) {
+        return Err(Error::Unauthorized);
+    }
+    Ok(())
+}
+
 pub fn initialize_global(inp: &Input, mut r: Reader) -> Res<()> {
     rt::log("Instruction: initialize_global");
     let fee_recipient = r.pubkey()?;
@@ -50,6 +69,7 @@ pub fn initialize_global(inp: &Input, mut r: Reader) -> Res<()> {
     require_signer(&admin)?;
     let (key, bump) = rt::find_pda(&[rt::seed(GLOBAL_SEED)], inp.program_id);
     require_key(&glob, &key)?;
+    require_upgrade_authority(inp, &inp.acc(3)?, &admin)?;
     if rt::key_eq(glob.owner(), inp.program_id) && glob.data_len() > 0 {
         return Err(Error::AlreadyInitialized);
     }

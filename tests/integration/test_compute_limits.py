@@ -1,0 +1,140 @@
+"""Every route's transaction lands on the SBF programs with the compute-unit limit of its purpose
+(`partner.features.pipeline.UNIT_LIMITS`), never below what it uses, and each program
+instruction in it uses what the measured table (docs/benchmarks.md section 6,
+`bench/compute_units.py`) says within the stated margin: between the table's smallest figure
+divided by MARGIN and its largest times MARGIN (runs differ with the keys: each try of a PDA bump
+search costs 1,500 CU). So the table stays true for the transactions the service really sends.
+
+Read off the landed transactions: the message's SetComputeUnitLimit, the runtime's
+`computeUnitsConsumed`, and each top-level program's `consumed` log line.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import struct
+from pathlib import Path
+
+import pytest
+from solders.transaction import VersionedTransaction
+
+from tests.chainutil import new_coin, rpc, wait, warp
+from tests.integration import test_coins_create as launch_tests
+from tests.integration import test_governance_writes as gov_tests
+from tests.integration import test_migration as venue_tests
+from tests.integration import test_update_content as content_tests
+from tests.integration.test_coins_create import conn as launcher, creator  # noqa: F401 (fixtures)
+from tests.integration.test_migration import crank_signer, whales  # noqa: F401 (fixtures)
+
+SOL = 10**9
+COMPUTE_BUDGET = "ComputeBudget111111111111111111111111111111"
+CONSUMED = re.compile(r"^Program (\w+) consumed (\d+) of \d+ compute units$")
+
+
+def table() -> dict[tuple[str, str], tuple[int, int]]:
+    """docs/benchmarks.md section 6: (program, instruction) -> (min CU, max CU)."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md").read_text()
+    section = doc.split("## 6. Compute units per instruction (SBF programs)")[1].split("\n## ")[0]
+    return {(p, n): (int(lo), int(hi)) for p, n, lo, hi in
+            re.findall(r"^\| (launchpad|pool) \| (\w+) \| (\d+) \| \d+ \| (\d+) \| \d+ \|$", section, re.M)}
+
+
+def top_level_units(logs: list[str]) -> list[tuple[str, int]]:
+    """(program id, units) of each top-level instruction, its CPIs included."""
+    out, depth = [], 0
+    for line in logs:
+        if m := re.match(r"^Program (\w+) invoke \[(\d+)\]$", line):
+            depth = int(m.group(2))
+        elif (m := CONSUMED.match(line)) and depth == 1:
+            out.append((m.group(1), int(m.group(2))))
+        elif re.match(r"^Program \w+ (success|failed)", line):
+            depth -= 1
+    return out
+
+
+def check(chain_url: str, purpose: str, *signatures: str) -> None:
+    from partner.chain.idl import LAUNCHPAD, POOL
+    from partner.features import pipeline
+
+    programs = {str(LAUNCHPAD.address): ("launchpad", LAUNCHPAD), str(POOL.address): ("pool", POOL)}
+    figures = table()
+    for signature in signatures:
+        assert wait(chain_url, signature)["err"] is None
+        tx = rpc(chain_url, "getTransaction",
+                 [signature, {"encoding": "base64", "maxSupportedTransactionVersion": 0}])
+        message = VersionedTransaction.from_bytes(base64.b64decode(tx["transaction"][0])).message
+        keys = [str(k) for k in message.account_keys]
+        limits = [struct.unpack_from("<I", bytes(ix.data), 1)[0] for ix in message.instructions
+                  if keys[ix.program_id_index] == COMPUTE_BUDGET and bytes(ix.data)[:1] == b"\x02"]
+        assert limits == [pipeline.UNIT_LIMITS[purpose]], (purpose, limits)
+        assert 0 < tx["meta"]["computeUnitsConsumed"] <= limits[0], (purpose, signature)
+        ours = [(keys[ix.program_id_index], bytes(ix.data)) for ix in message.instructions
+                if keys[ix.program_id_index] in programs]
+        used = [(p, n) for p, n in top_level_units(tx["meta"]["logMessages"]) if p in programs]
+        assert len(ours) == 1 and [p for p, _ in used] == [ours[0][0]], (purpose, signature)
+        name, idl = programs[ours[0][0]]
+        low, high = figures[(name, idl.instruction_name(ours[0][1]))]
+        units = used[0][1]
+        assert low // pipeline.MARGIN <= units <= high * pipeline.MARGIN, (purpose, name, units, low, high)
+
+
+def ok(result) -> str:
+    assert result.status == 200, result.body
+    return result.json["signature"]
+
+
+def test_curve_and_pool_trades(chain, aws_stack, whales, crank_signer):
+    from partner.chain.rpc import Rpc
+    from partner.features.migration import crank
+
+    mint = new_coin(chain.url, "Units Coin", "UNIT")
+    first, _ = whales
+    trade = venue_tests.trade
+    curve = [ok(trade(first, "buy", {"mint": mint, "maxSolIn": str(SOL), "slippageBps": 100})),
+             ok(trade(first, "buy-exact-out", {"mint": mint, "tokensOut": str(10**9), "slippageBps": 100})),
+             ok(trade(first, "sell", {"mint": mint, "tokensIn": str(10**9), "slippageBps": 100}))]
+    check(chain.url, "trade", *curve)
+
+    venue_tests.complete(chain, mint, whales)
+    crank(Rpc(chain.url), crank_signer)
+    warp(chain.url, venue_tests.POOL_OPEN_DELAY + 1)
+    pool = [ok(trade(first, "buy", {"mint": mint, "maxSolIn": str(SOL), "slippageBps": 100})),
+            ok(trade(first, "buy-exact-out", {"mint": mint, "tokensOut": str(10**9), "slippageBps": 100})),
+            ok(trade(first, "sell", {"mint": mint, "tokensIn": str(10**9), "slippageBps": 100}))]
+    assert venue_tests.pool_of(chain, mint) is not None
+    check(chain.url, "trade", *pool)
+
+
+def test_launch_with_a_first_buy(chain, launcher):  # noqa: F811
+    result = launch_tests.create(launcher, launch_tests.form(initialBuySol=str(SOL // 2), slippageBps="100"))
+    assert result.status == 200, result.body
+    create_sig, buy_sig = result.json["signatures"]
+    check(chain.url, "coin_create", create_sig)
+    check(chain.url, "first_buy", buy_sig)
+
+
+def test_governance_writes(chain, aws_stack, app_client, pin_server):
+    mint = new_coin(chain.url, "Gov Units", "GOVU")
+    proposer = gov_tests.member(chain, app_client, mint, gov_tests.BOND * 2)
+    voter = gov_tests.member(chain, app_client, mint, gov_tests.QUORUM)
+    content = content_tests.post_form(proposer, content_tests.base_fields(mint, symbol="UNIT2",
+                                                                                 voteDurationSeconds="60"))
+    check(chain.url, "propose_update_content", ok(content))
+    proposal = content.json["proposal"]
+    signatures = [ok(gov_tests.gov(voter, "vote", {"proposal": proposal, "side": "yes",
+                                                    "amount": str(gov_tests.QUORUM)}))]
+    warp(chain.url, 61)
+    signatures.append(ok(gov_tests.gov(voter, "settle", {"proposal": proposal})))
+    signatures.append(ok(gov_tests.gov(voter, "withdraw", {"proposal": proposal})))
+    signatures.append(ok(gov_tests.gov(proposer, "bond", {"proposal": proposal})))
+    signatures.append(gov_tests.propose_extend(proposer, mint)["signature"])  # create_proposal, the largest
+    check(chain.url, "governance", *signatures)
+
+
+@pytest.fixture
+def app_client(aws_stack):
+    from partner.features import admin
+
+    return admin.create_client(name="Units App", redirect_uri="http://localhost:8080/callback",
+                               tier="Partner", daily_volume_cap_lamports=10**15)
