@@ -4,6 +4,8 @@ fault; the second is the chain itself."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from solders.hash import Hash
 from solders.keypair import Keypair
@@ -119,7 +121,12 @@ def test_a_refusal_is_the_answer_without_waiting_for_the_others(proxy, chain):
     with pytest.raises(RpcError) as err:
         _client(proxy, chain, timeout=10).send_transaction(tx)
     assert err.value.code == rpc_module.PREFLIGHT_FAILURE
-    # the chain's refusal was the answer while the slow endpoint still held the request
+    # the chain's refusal was the answer while the slow endpoint still held the request (sent to
+    # both at once, it may reach the proxy's handler only after the refusal came back: wait for
+    # it there, well within the 3 s it holds a request)
+    deadline = time.monotonic() + 2
+    while proxy.requests["sendTransaction"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert proxy.requests["sendTransaction"] == 1 and proxy.forwarded["sendTransaction"] == 0
     assert balance(chain.url, str(to)) == 0
 

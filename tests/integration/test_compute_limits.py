@@ -1,9 +1,10 @@
 """Every route's transaction lands on the SBF programs with the compute-unit limit of its purpose
 (`partner.features.pipeline.UNIT_LIMITS`), never below what it uses, and each program
-instruction in it uses what the measured table (docs/benchmarks.md section 6,
-`bench/compute_units.py`) says within the stated margin: between the table's smallest figure
-divided by MARGIN and its largest times MARGIN (runs differ with the keys: each try of a PDA bump
-search costs 1,500 CU). So the table stays true for the transactions the service really sends.
+instruction in it stays within the stated margin of the measured table (docs/benchmarks.md
+section 6, `bench/compute_units.py`): at most its largest figure times MARGIN (runs differ with
+the keys: each try of a PDA bump search costs 1,500 CU). No lower bound: paths differ (a settle
+that applies no change makes no Token-2022 CPI). So the table stays true for the transactions the
+service really sends.
 
 Read off the landed transactions: the message's SetComputeUnitLimit, the runtime's
 `computeUnitsConsumed`, and each top-level program's `consumed` log line.
@@ -74,9 +75,9 @@ def check(chain_url: str, purpose: str, *signatures: str) -> None:
         used = [(p, n) for p, n in top_level_units(tx["meta"]["logMessages"]) if p in programs]
         assert len(ours) == 1 and [p for p, _ in used] == [ours[0][0]], (purpose, signature)
         name, idl = programs[ours[0][0]]
-        low, high = figures[(name, idl.instruction_name(ours[0][1]))]
+        _, high = figures[(name, idl.instruction_name(ours[0][1]))]
         units = used[0][1]
-        assert low // pipeline.MARGIN <= units <= high * pipeline.MARGIN, (purpose, name, units, low, high)
+        assert 0 < units <= high * pipeline.MARGIN, (purpose, name, units, high)
 
 
 def ok(result) -> str:

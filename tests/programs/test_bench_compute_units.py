@@ -65,10 +65,13 @@ def test_the_service_limits_are_the_measured_table_plus_the_stated_margin():
     assert set(PURPOSES) == set(pipeline.UNIT_LIMITS)
     for purpose, instructions in PURPOSES.items():
         measured = max(table[i] for i in instructions)
-        assert pipeline.MEASURED_UNITS[purpose] == measured, purpose
+        # the service's figure is the largest of every run (random keys: runs differ), so the
+        # table's latest run is at most it, and not far below (a PDA bump search's tries)
+        assert measured <= pipeline.MEASURED_UNITS[purpose] < measured + 12 * 1_500, purpose
         limit = pipeline.UNIT_LIMITS[purpose]
-        assert limit >= pipeline.MARGIN * measured + pipeline.OTHER_UNITS, purpose
-        assert limit < pipeline.MARGIN * measured + pipeline.OTHER_UNITS + 10_000, purpose
+        figure = pipeline.MEASURED_UNITS[purpose]
+        assert limit >= pipeline.MARGIN * figure + pipeline.OTHER_UNITS, purpose
+        assert limit < pipeline.MARGIN * figure + pipeline.OTHER_UNITS + 10_000, purpose
 
 
 def test_a_fresh_measurement_stays_under_each_limit(measured):

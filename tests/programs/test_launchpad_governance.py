@@ -299,3 +299,84 @@ def test_rejected_by_approval(g):
     p = g.c.proposal(prop)
     assert p.outcome == Outcome.REJECTED and not p.executed and g.metadata().name == "Old Name"
     assert g.c.governance(g.mint).active_proposal is None
+
+
+# ------------------------------------------------- proposals missing, foreign or forced
+
+G_PROPOSAL_NOT_FOUND, G_INVALID_PROPOSAL, G_NO_BOND = 6111, 6112, 6116
+
+
+def _rewrite(g: Gov, key, **fields):
+    """Force fields of a launchpad account (state no instruction can reach)."""
+    import dataclasses
+
+    from solders.account import Account
+
+    from .launchpad_chain import LAUNCHPAD_ID
+
+    raw = g.c.account(key)
+    cls = type(g.c.proposal(key)) if fields.pop("_proposal", True) else type(g.c.governance(g.mint))
+    value = dataclasses.replace(cls.decode(bytes(raw.data)), **fields)
+    g.c.svm.set_account(key, Account(raw.lamports, value.encode(), LAUNCHPAD_ID, False, 0))
+
+
+def test_settle_refuses_a_missing_and_a_foreign_proposal(g):
+    a = g.holders[0]
+    missing = proposal_pda(g.gov, 7)
+    before = g.c.snapshot(g.gov, g.mint)
+    g.settle(missing).expect(G_PROPOSAL_NOT_FOUND)
+    other = Gov(g.c)                                   # a second coin on the same chain
+    foreign, r = other.propose(other.holders[0], name="Other", mask=NAME)
+    assert r.ok
+    other.c.advance(10, 601)
+    g.settle(foreign).expect(G_INVALID_PROPOSAL)      # another governance's proposal
+    assert g.c.snapshot(g.gov, g.mint) == before
+    assert not g.c.proposal(foreign).settled
+    assert g.propose(a, name="Mine", mask=NAME)[1].ok
+
+
+def test_withdraw_bond_without_a_bond(g):
+    a = g.holders[0]
+    prop, r = g.propose(a, name="Renamed", mask=NAME)
+    assert r.ok
+    g.c.advance(10, 601)
+    assert g.settle(prop).ok
+    _rewrite(g, prop, bond_amount=0)
+    cranker = g.c.wallet()
+    before = g.c.snapshot(prop, ata(a.pubkey(), g.mint))
+    g.c.send([g.escrow_ix("withdraw_bond", cranker, prop, payer=cranker.pubkey(), proposer=a.pubkey())],
+             cranker).expect(G_NO_BOND)
+    assert g.c.snapshot(prop, ata(a.pubkey(), g.mint)) == before
+
+
+def test_a_passed_proposal_past_the_mutability_window_is_recorded_not_executed(g):
+    a, b, c = g.holders
+    prop, r = g.propose(a, name="Too Late", mask=NAME)
+    assert r.ok
+    for h in (a, b, c):
+        assert g.vote(h, prop, VoteSide.YES, QUORUM_THIRD).ok
+    until = g.c.governance(g.mint).mutable_until
+    g.c.set_clock(g.c.slot + 10, until + 1)           # voting ended; the window closed before settling
+    assert g.settle(prop).ok
+    p = g.c.proposal(prop)
+    assert p.outcome == Outcome.PASSED and p.settled and not p.executed and not p.metadata_updated
+    assert g.metadata().name == "Old Name"
+    cranker = g.c.wallet()
+    bal_a = g.c.balance(a.pubkey(), g.mint)
+    assert g.c.send([g.escrow_ix("withdraw_bond", cranker, prop, payer=cranker.pubkey(), proposer=a.pubkey())],
+                    cranker).ok
+    assert g.c.send([g.escrow_ix("withdraw_vote", cranker, prop, payer=cranker.pubkey(), voter=b.pubkey())],
+                    cranker).ok
+    assert g.c.balance(a.pubkey(), g.mint) == bal_a + p.bond_amount
+
+
+def test_a_passed_proposal_on_a_moved_revision_is_recorded_not_executed(g):
+    a = g.holders[0]
+    prop, r = g.propose(a, name="Stale", mask=NAME)
+    assert r.ok
+    rev = g.c.governance(g.mint).content_revision
+    _rewrite(g, g.gov, _proposal=False, content_revision=rev + 1)  # the content moved meanwhile
+    assert g.pass_(prop).ok
+    p = g.c.proposal(prop)
+    assert p.outcome == Outcome.PASSED and not p.executed and g.metadata().name == "Old Name"
+    assert g.c.governance(g.mint).content_revision == rev + 1

@@ -1,4 +1,4 @@
-//! Metadata governance (the reference's devstack/chain/programs/governance.py,
+//! Metadata governance (the Python reference's governance.py, in the git history,
 //! check for check and in its order). The coin's name, symbol and uri live in
 //! the Token-2022 mint's TokenMetadata; its update authority is the governance
 //! PDA, which signs UpdateField when an update_content proposal is applied and

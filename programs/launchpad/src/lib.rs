@@ -1,7 +1,7 @@
 //! The launchpad program (idl/launchpad.json): coin creation on a Token-2022 mint
 //! with its own TokenMetadata, the bonding curve, migration into the pool
 //! program, and metadata governance. The same accounts, arguments, errors and
-//! state as the reference in devstack/chain/programs/ (docs/onchain.md).
+//! state as the Python reference it replaced (devstack/chain/programs/ in the git history; docs/onchain.md).
 #![no_std]
 #![allow(clippy::too_many_arguments)]
 

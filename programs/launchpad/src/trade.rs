@@ -1,5 +1,5 @@
-//! Admin, coin creation, curve trading and migration (the reference's
-//! devstack/chain/programs/launchpad.py, check for check and in its order).
+//! Admin, coin creation, curve trading and migration (check for check and in the order of the
+//! Python reference it replaced, devstack/chain/programs/launchpad.py in the git history).
 
 use crate::args::{check_name, check_symbol, check_uri, Reader};
 use crate::err::{Error, Res};

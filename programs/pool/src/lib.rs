@@ -3,7 +3,7 @@
 //! Base = the coin (Token-2022 tokens in the base vault, the ATA of the pool PDA);
 //! quote = native SOL held as lamports by the pool account above its rent-exempt minimum.
 //! Same accounts, arguments, errors and state as the Python reference
-//! (devstack/chain/programs/pool.py), except the token standard: Token-2022 accounts and
+//! (devstack/chain/programs/pool.py in the git history), except the token standard: Token-2022 accounts and
 //! TransferChecked. Math: `math.rs` (= partner.chain.pool_math).
 #![no_std]
 #[path = "../../sdk/src/lib.rs"]
