@@ -233,7 +233,7 @@ class Processed(Delivery):
 # How long a launch bundle is followed after the engine accepted it: a block engine answers the
 # bundle id at once and lands it later (Jito: `Pending`, then `Landed`, `Failed` or `Invalid`).
 BUNDLE_WAIT_SECONDS = 8.0
-BUNDLE_POLL_SECONDS = 0.2
+BUNDLE_POLL_SECONDS = 0.5  # the engine lands in about a slot; its rate limit is 1 request a second
 
 
 @dataclass
