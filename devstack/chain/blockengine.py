@@ -43,7 +43,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solders.message import Message, MessageV0
-from solders.pubkey import Pubkey
 from solders.signature import Signature
 from solders.transaction import VersionedTransaction
 
