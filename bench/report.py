@@ -5,6 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 
+# The last measurement with the Python engine still selectable (bench/chain_engines.py, 500
+# transactions, 1 round, 2026-11-25, machine under load): kept as history since its removal.
+ENGINE_HISTORY = (
+    ("history: Python engine (Python bank and reference programs)",
+     {"transfer_inproc": 4275.3, "transfer_rpc": 484.9, "buy_inproc": 2745.8}),
+    ("history: LiteSVM engine, same run", {"transfer_inproc": 5147.2, "transfer_rpc": 479.0, "buy_inproc": 1023.1}),
+)
+
+
 def _yes(ok: Any) -> str:
     return "met" if ok else "**not met**"
 
@@ -104,8 +113,9 @@ def render(r: dict[str, Any]) -> str:
             "## 4. Devstack chain throughput",
             "",
             f"{tps['transactions']} signed single-transfer SOL transactions, one at a time, each to a new "
-            "account. Compared: the devstack `Bank.process_transaction` in-process (under the bank lock, as "
-            "the RPC server calls it) against solders' `LiteSVM.send_transaction`; JSON-RPC `sendTransaction` "
+            "account. Compared: the devstack chain's `SvmBank.process_transaction` in-process (LiteSVM plus "
+            "the ledger the chain keeps around it, under the bank lock, as the RPC server calls it) against "
+            "solders' `LiteSVM.send_transaction` alone; JSON-RPC `sendTransaction` "
             "(HTTP to the chain server, one request each) is shown beside it"
             + (f": signed in batches of {tps['rpc_batch']}, each just before it is sent with a blockhash "
                "fetched then (getLatestBlockhash), only the sends timed; failures are counted apart "
@@ -116,30 +126,33 @@ def render(r: dict[str, Any]) -> str:
             "| engine | tx/s | vs LiteSVM | failed |",
             "|---|---:|---:|---:|",
             f"| solders LiteSVM | {tps['litesvm_tps']} | 1 | {tps['litesvm_failed']} |",
-            f"| devstack bank (compared) | {tps['bank_tps']} | {tps['bank_vs_litesvm']} | {tps['bank_failed']} |",
+            f"| devstack chain in-process (compared) | {tps['bank_tps']} | {tps['bank_vs_litesvm']} | {tps['bank_failed']} |",
             f"| devstack JSON-RPC sendTransaction | {tps['rpc_tps']} | {tps['rpc_vs_litesvm']} | "
             f"{tps['rpc_failed']} |",
             "",
             f"Goal: at least {g.get('tps_ratio')}x LiteSVM (bank) — {_yes(tps['goal_met'])}.",
             "",
         ]
-        engines = tps.get("engines")
-        if engines and "error" not in engines:
-            cols = ("transfer_inproc", "transfer_rpc", "buy_inproc")
-            lines += [
-                f"Per engine of the devstack chain (`bench/chain_engines.py`, {engines['transactions']} "
-                "transfers, a quarter as many first curve buys; tx/s, failed in brackets): `python` is the "
-                "Python bank and reference programs, `litesvm` every transaction in LiteSVM on the SBF programs.",
-                "",
-                "| engine | transfer (in-process) | transfer (JSON-RPC) | curve buy (in-process) |",
-                "|---|---:|---:|---:|",
-            ]
-            for name in ("python", "litesvm"):
-                fig = engines.get(name, {})
-                cells = [f"{fig[c]['tps']} ({fig[c]['failed']})" if c in fig and "tps" in fig[c] else "-"
-                         for c in cols]
-                lines.append(f"| {name} | " + " | ".join(cells) + " |")
-            lines.append("")
+        work = tps.get("workloads")
+        cols = ("transfer_inproc", "transfer_rpc", "buy_inproc")
+        lines += [
+            "Per workload (`bench/chain_engines.py`: transfers, a quarter as many first curve buys on the "
+            "SBF launchpad; tx/s, failed in brackets). Every transaction executes in LiteSVM. The rows marked "
+            "history are the last measurement made while the Python engine could still be chosen (500 "
+            "transactions, 1 round, 2026-11-25, machine under load): kept as the before figures.",
+            "",
+            "| chain | transfer (in-process) | transfer (JSON-RPC) | curve buy (in-process) |",
+            "|---|---:|---:|---:|",
+        ]
+        if work and "error" not in work:
+            cells = [f"{work[c]['tps']} ({work[c]['failed']})" if c in work and "tps" in work[c] else "-"
+                     for c in cols]
+            lines.append(f"| LiteSVM, {work['transactions']} transfers | " + " | ".join(cells) + " |")
+        elif work:
+            lines.append(f"| LiteSVM | {work['error']} | | |")
+        for label, fig in ENGINE_HISTORY:
+            lines.append(f"| {label} | " + " | ".join(str(fig[c]) for c in cols) + " |")
+        lines.append("")
     layers = r.get("layers")
     if layers and "error" not in layers:
         lines += [

@@ -754,28 +754,11 @@ def warm_latency(bench: Bench, reqs: Requests, names: list[str], n: int) -> dict
 RPC_BATCH = 100
 
 
-def _transfers(n: int, blockhash: Any, payer: Any, offset: int = 0) -> list[Any]:
-    from solders.keypair import Keypair
-    from solders.message import Message
-    from solders.system_program import TransferParams, transfer
-    from solders.transaction import VersionedTransaction
-
-    out = []
-    for i in range(n):
-        dest = Keypair().pubkey()
-        ix = transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=dest, lamports=1_000_000 + offset + i))
-        out.append(VersionedTransaction(Message.new_with_blockhash([ix], payer.pubkey(), blockhash), [payer]))
-    return out
-
-
 def chain_tps(n: int) -> dict[str, Any]:
-    import base64
-
-    import httpx
-    from solders.hash import Hash
     from solders.keypair import Keypair
     from solders.litesvm import LiteSVM
 
+    from bench.chain_engines import _rpc, _timed, _transfers
     from devstack.chain.server import start_chain
 
     result: dict[str, Any] = {"transactions": n}
@@ -795,72 +778,32 @@ def chain_tps(n: int) -> dict[str, Any]:
     handle = start_chain(port=0)
     try:
         bank = handle.bank
-        bank_info = _bank_api(bank)
-        bank_info["airdrop"](payer.pubkey(), 1000 * SOL)
-        txs = _transfers(n, bank_info["blockhash"](), payer)
-        t0 = time.perf_counter()
-        failed = 0
-        for tx in txs:
-            if not bank_info["ok"](bank_info["process"](tx)):
-                failed += 1
-        result["bank_tps"] = round(n / (time.perf_counter() - t0), 1)
-        result["bank_failed"] = failed
+        with bank.lock:
+            bank.airdrop(payer.pubkey(), 1000 * SOL)
+            txs = _transfers(n, bank.latest_blockhash()[0], payer)
+        inproc = _timed(bank, txs)
+        result.update(bank_tps=inproc["tps"], bank_failed=inproc["failed"])
 
-        # JSON-RPC: signed in batches of RPC_BATCH, each batch just before it is sent with a
-        # blockhash fetched then, so none expires on the way; only the sends are timed
         payer2 = Keypair()
-        bank_info["airdrop"](payer2.pubkey(), 1000 * SOL)
-        failed = 0
-        errors: Counter[str] = Counter()
-        sent_s = 0.0
-        with httpx.Client(timeout=30) as http:
-            for start in range(0, n, RPC_BATCH):
-                blockhash = Hash.from_string(http.post(handle.url, json={
-                    "jsonrpc": "2.0", "id": 0, "method": "getLatestBlockhash"}).json()["result"]["value"]["blockhash"])
-                batch = _transfers(min(RPC_BATCH, n - start), blockhash, payer2, offset=start)
-                wires = [base64.b64encode(bytes(tx)).decode() for tx in batch]
-                t0 = time.perf_counter()
-                for i, wire in enumerate(wires):
-                    body = http.post(handle.url, json={"jsonrpc": "2.0", "id": start + i, "method": "sendTransaction",
-                                                       "params": [wire, {"encoding": "base64"}]}).json()
-                    if "error" in body:
-                        failed += 1
-                        errors[str(body["error"].get("message", body["error"]))[:120]] += 1
-                sent_s += time.perf_counter() - t0
-        result["rpc_tps"] = round(n / sent_s, 1)
-        result["rpc_ok_tps"] = round((n - failed) / sent_s, 1)
-        result["rpc_batch"] = RPC_BATCH
-        result["rpc_failed"] = failed
-        result["rpc_errors"] = dict(errors)
+        with bank.lock:
+            bank.airdrop(payer2.pubkey(), 1000 * SOL)
+        rpc = _rpc(handle, payer2, n, RPC_BATCH)
+        result.update(rpc_tps=rpc["tps"], rpc_ok_tps=rpc["ok_tps"], rpc_batch=RPC_BATCH, rpc_failed=rpc["failed"],
+                      rpc_errors=rpc["errors"])
     finally:
         handle.stop()
-    from bench.chain_engines import measure as engine_figures
+    from bench.chain_engines import measure as workload_figures
 
-    try:  # per engine of the devstack chain: transfers in-process and over JSON-RPC, curve buys
-        result["engines"] = engine_figures(min(n, 1000))
+    try:  # transfers in-process and over JSON-RPC, curve buys on the SBF launchpad
+        result["workloads"] = workload_figures(min(n, 1000))
     except Exception as exc:  # noqa: BLE001 - a figure missing must not cost the others
-        result["engines"] = {"error": f"{type(exc).__name__}: {exc}"}
+        result["workloads"] = {"error": f"{type(exc).__name__}: {exc}"}
     result["bank_vs_litesvm"] = round(result["bank_tps"] / result["litesvm_tps"], 3)
     result["rpc_vs_litesvm"] = round(result["rpc_tps"] / result["litesvm_tps"], 3)
-    result["compared"] = "bank (in-process, Bank.process_transaction) vs LiteSVM.send_transaction"
+    result["compared"] = ("bank (in-process, SvmBank.process_transaction: LiteSVM plus the ledger) vs "
+                          "LiteSVM.send_transaction alone")
     result["goal_met"] = result["bank_vs_litesvm"] >= GOALS["tps_ratio"]
     return result
-
-
-def _bank_api(bank: Any) -> dict[str, Any]:
-    """The bank's airdrop / blockhash / process entry points (devstack/chain/bank.py), under
-    the lock the JSON-RPC server holds around them."""
-    from devstack.chain.bank import TxError
-
-    def process(tx: Any) -> Any:
-        with bank.lock:
-            try:
-                return bank.process_transaction(tx)
-            except TxError as exc:
-                return exc
-
-    return {"airdrop": lambda pk, n: bank.airdrop(pk, n), "blockhash": lambda: bank.latest_blockhash()[0],
-            "process": process, "ok": lambda r: not isinstance(r, TxError) and r.err is None}
 
 
 # --------------------------------------------------------------------------- 5. layer sizes

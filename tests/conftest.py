@@ -40,7 +40,7 @@ def aws_stack():
 
 @pytest.fixture(scope="session")
 def chain(aws_stack):
-    """The devstack chain (JSON-RPC + block engine) with the reference programs."""
+    """The devstack chain (JSON-RPC + block engine) with the SBF launchpad and pool deployed."""
     from devstack.chain.server import start_chain
     from partner.core.settings import reset_settings
 

@@ -29,10 +29,8 @@ from solders.pubkey import Pubkey
 from solders.system_program import CreateAccountParams, create_account
 from solders.transaction import Transaction
 
-LOADER_ID = Pubkey.from_string("BPFLoaderUpgradeab1e11111111111111111111111")
-SYSTEM_PROGRAM_ID = Pubkey.from_string("11111111111111111111111111111111")
-SYSVAR_RENT_ID = Pubkey.from_string("SysvarRent111111111111111111111111111111111")
-SYSVAR_CLOCK_ID = Pubkey.from_string("SysvarC1ock11111111111111111111111111111111")
+from .constants import SYSTEM_PROGRAM_ID, SYSVAR_CLOCK_ID, SYSVAR_RENT_ID
+from .constants import BPF_LOADER_UPGRADEABLE_ID as LOADER_ID
 
 BUFFER_METADATA_SIZE = 37        # UpgradeableLoaderState::Buffer { authority: Option<Pubkey> }
 PROGRAM_SIZE = 36                # UpgradeableLoaderState::Program { programdata_address }

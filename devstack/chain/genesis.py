@@ -8,14 +8,15 @@
 2. advances the ledger one slot (a program deployed in slot N runs from slot N+1);
 3. sends ``initialize_global`` signed by the devstack admin with the devstack defaults
    (design section 8), and funds the fee recipient (the protocol's treasury) with a real
-   transfer, exactly the state ``devstack.chain.programs.install`` writes for the Python
-   engine. Tip accounts exist from the ledger's own genesis.
+   transfer. Tip accounts exist from the ledger's own genesis.
 
-The admin and fee-recipient keypairs are the Python engine's (public seeds; devstack only).
+The admin and fee-recipient keypairs derive from public seeds (devstack only; never use
+them elsewhere).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 from typing import Any
@@ -30,13 +31,15 @@ from partner.chain import instructions as ix
 from partner.chain import programs as P
 
 from . import constants as C
-from .programs import (
-    ADMIN_KEYPAIR,
-    DEFAULT_POOL_OPEN_DELAY_SECONDS,
-    DEFAULT_PROTOCOL_FEE_BPS,
-    DEFAULT_WALLET_CAP_BPS,
-    FEE_RECIPIENT,
-)
+
+ADMIN_KEYPAIR = Keypair.from_seed(hashlib.sha256(b"devstack-launchpad-admin").digest())
+FEE_RECIPIENT_KEYPAIR = Keypair.from_seed(hashlib.sha256(b"devstack-launchpad-fee").digest())
+ADMIN = ADMIN_KEYPAIR.pubkey()                  # CKWmLcksqX4mbtjDiMnjbHmsbQQf2kf7Ani8BdmJsGXe
+FEE_RECIPIENT = FEE_RECIPIENT_KEYPAIR.pubkey()  # 6DJ4jzgKgxtBsdw4qA4fETECKPNm6RBJRZ1sUnmPks1j
+
+DEFAULT_PROTOCOL_FEE_BPS = 100
+DEFAULT_WALLET_CAP_BPS = 10_000   # off
+DEFAULT_POOL_OPEN_DELAY_SECONDS = 2
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS_OUT = Path(os.environ.get("DEVSTACK_PROGRAMS_OUT") or ROOT / "programs" / "out")
@@ -74,7 +77,7 @@ def install(
 
     ``global_overrides``: initialize_global's arguments (fee_recipient, protocol_fee_bps, ...);
     ``governance_params``: sent by ``set_governance_params`` when given (otherwise the
-    program's built-in defaults apply, as on the Python engine)."""
+    program's built-in defaults apply)."""
     files = program_files(out_dir)
     missing = [str(p) for p in files.values() if not p.is_file()]
     if missing:

@@ -1,9 +1,9 @@
-"""What every engine of the devstack chain keeps in Python, whoever executes the transactions.
+"""What the devstack chain keeps in Python around LiteSVM (``svm.py`` executes every transaction).
 
 The clock (slots advance with wall time, 400 ms per slot, plus a warp offset), one
 blockhash per slot valid for 150 slots, signature statuses and transaction history,
-bundles, the prioritization-fee cache and the faucet. ``Bank`` (the Python engine) and
-``SvmBank`` (LiteSVM) both build on it.
+bundles, the prioritization-fee cache and the faucet; and the results the JSON-RPC façade
+serves (``TxResult``, ``BundleResult``, ``TxError`` with Solana's Display texts).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import struct
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
 from solders.hash import Hash
 from solders.instruction import Instruction
@@ -24,9 +24,6 @@ from solders.signature import Signature
 from solders.transaction import VersionedTransaction
 
 from . import constants as C
-
-if TYPE_CHECKING:
-    from .bank import BundleResult, TxResult
 
 
 @dataclass
@@ -41,6 +38,130 @@ class Account:
 
     def copy(self) -> Account:
         return Account(self.lamports, bytearray(self.data), self.owner, self.executable, self.rent_epoch)
+
+
+_TX_ERROR_DISPLAY = {
+    "AccountInUse": "Account in use",
+    "AccountLoadedTwice": "Account loaded twice",
+    "AccountNotFound": "Attempt to debit an account but found no record of a prior credit.",
+    "ProgramAccountNotFound": "Attempt to load a program that does not exist",
+    "InsufficientFundsForFee": "Insufficient funds for fee",
+    "InvalidAccountForFee": "This account may not be used to pay transaction fees",
+    "AlreadyProcessed": "This transaction has already been processed",
+    "BlockhashNotFound": "Blockhash not found",
+    "MissingSignatureForFee": "Transaction requires a fee but has no signature present",
+    "InvalidAccountIndex": "Transaction contains an invalid account reference",
+    "SignatureFailure": "Transaction did not pass signature verification",
+    "SanitizeFailure": "Transaction failed to sanitize accounts offsets correctly",
+    "AddressLookupTableNotFound": "Transaction loads an address table account that doesn't exist",
+    "UnsupportedVersion": "Transaction version is unsupported",
+    "InvalidProgramForExecution": "Transaction loads an account that is not executable",
+}
+
+_INSTRUCTION_ERROR_DISPLAY = {
+    "GenericError": "generic instruction error",
+    "InvalidArgument": "invalid program argument",
+    "InvalidInstructionData": "invalid instruction data",
+    "InvalidAccountData": "invalid account data for instruction",
+    "AccountDataTooSmall": "account data too small for instruction",
+    "InsufficientFunds": "insufficient funds for instruction",
+    "IncorrectProgramId": "incorrect program id for instruction",
+    "MissingRequiredSignature": "missing required signature for instruction",
+    "AccountAlreadyInitialized": "instruction requires an uninitialized account",
+    "UninitializedAccount": "instruction requires an initialized account",
+    "UnbalancedInstruction": "sum of account balances before and after instruction do not match",
+    "ModifiedProgramId": "instruction illegally modified the program id of an account",
+    "ExternalAccountLamportSpend": "instruction spent from the balance of an account it does not own",
+    "ExternalAccountDataModified": "instruction modified data of an account it does not own",
+    "ReadonlyLamportChange": "instruction changed the balance of a read-only account",
+    "ReadonlyDataModified": "instruction modified data of a read-only account",
+    "ExecutableLamportChange": "instruction changed the balance of an executable account",
+    "ExecutableDataModified": "instruction modified data of an executable account",
+    "ExecutableModified": "instruction changed executable bit of an account",
+    "NotEnoughAccountKeys": "insufficient account keys for instruction",
+    "AccountDataSizeChanged": "program other than the account's owner changed the size of the account data",
+    "MissingAccount": "An account required by the instruction is missing",
+    "InvalidSeeds": "Provided seeds do not result in a valid address",
+    "PrivilegeEscalation": "Cross-program invocation with unauthorized signer or writable account",
+    "IllegalOwner": "Provided owner is not allowed",
+    "UnsupportedProgramId": "Unsupported program id",
+    "InvalidRealloc": "Failed to reallocate account data",
+    "CallDepth": "Cross-program invocation call depth too deep",
+    "ReentrancyNotAllowed": "Cross-program invocation reentrancy not allowed for this instruction",
+    "ProgramFailedToComplete": "Program failed to complete",
+    "ComputationalBudgetExceeded": "Computational budget exceeded",
+    "AccountNotExecutable": "instruction expected an executable account",
+    "ArithmeticOverflow": "Program arithmetic overflowed",
+}
+
+
+def instruction_error_display(err: Any) -> str:
+    """Solana's Display text of an InstructionError payload (``{"Custom": n}`` or a name)."""
+    if isinstance(err, dict) and "Custom" in err:
+        return f"custom program error: 0x{int(err['Custom']):x}"
+    return _INSTRUCTION_ERROR_DISPLAY.get(str(err), str(err))
+
+
+def tx_error_display(err: Any) -> str:
+    """Solana's Display text of a TransactionError given as its JSON value."""
+    if isinstance(err, str):
+        return _TX_ERROR_DISPLAY.get(err, err)
+    if isinstance(err, dict):
+        if "InstructionError" in err:
+            i, e = err["InstructionError"]
+            return f"Error processing Instruction {i}: {instruction_error_display(e)}"
+        if "InsufficientFundsForRent" in err:
+            return (
+                f"Transaction results in an account ({err['InsufficientFundsForRent']['account_index']}) "
+                "with insufficient funds for rent"
+            )
+        if "DuplicateInstruction" in err:
+            return f"Transaction contains a duplicate instruction ({err['DuplicateInstruction']}) that is not allowed"
+    return str(err)
+
+
+class TxError(Exception):
+    """A transaction-level error raised before execution (the transaction does not land)."""
+
+    def __init__(self, err: Any):
+        super().__init__(tx_error_display(err))
+        self.err = err
+
+
+@dataclass
+class TxResult:
+    """A transaction that landed (``err`` set if it failed with its fee charged), or a simulation."""
+
+    signature: Signature
+    tx: VersionedTransaction
+    err: Any = None
+    logs: list[str] = field(default_factory=list)
+    units_consumed: int = 0
+    fee: int = 0
+    landed: bool = False
+    slot: int = 0
+    block_time: int = 0
+    pre_balances: list[int] = field(default_factory=list)
+    post_balances: list[int] = field(default_factory=list)
+    pre_token_balances: list[dict[str, Any]] = field(default_factory=list)
+    post_token_balances: list[dict[str, Any]] = field(default_factory=list)
+    inner_instructions: list[dict[str, Any]] = field(default_factory=list)
+    post_accounts: dict[Pubkey, Account] = field(default_factory=dict)
+    replacement_blockhash: tuple[Hash, int] | None = None
+    bundle_id: str | None = None
+    cu_price: int = 0  # micro-lamports per compute unit (SetComputeUnitPrice)
+    writable_keys: list[Pubkey] = field(default_factory=list)
+
+
+@dataclass
+class BundleResult:
+    bundle_id: str
+    signatures: list[Signature]
+    landed: bool
+    slot: int
+    err: Any = None
+    failed_index: int | None = None
+    results: list[TxResult] = field(default_factory=list)
 
 
 class Ledger:

@@ -1,5 +1,8 @@
 """JSON-RPC 2.0 server of the devstack chain (Solana RPC + Jito-style block engine + devstack controls).
 
+The façade: every transaction executes in LiteSVM (``svm.py``); this module encodes, decodes,
+applies the faults and serves the ledger's history.
+
 Run: ``python -m devstack.chain.server --host 127.0.0.1 --port 8899``.
 In-process: ``handle = start_chain(port=0)``; ``handle.url``, ``handle.bundle_url``,
 ``handle.bank``, ``handle.stop()``.
@@ -15,9 +18,7 @@ from __future__ import annotations
 import argparse
 import base64
 import hashlib
-import importlib
 import json
-import os
 import sys
 import threading
 import time
@@ -33,12 +34,9 @@ from solders.transaction import VersionedTransaction
 from . import constants as C
 from ..tcp import NoDelay
 from .b58 import b58decode, b58encode
-from .bank import Bank, TxError, TxResult, tx_error_display
-from .builtins.compute_budget import ComputeBudgetError
-from .ledger import Account
+from .ledger import Account, TxError, TxResult, tx_error_display
+from .svm import SvmBank
 from .tokens import TOKEN_PROGRAMS, decode_mint, decode_token_account, program_name, ui_token_amount
-
-ENGINES = ("python", "litesvm")
 
 BUNDLE_PATH = "/api/v1/bundles"
 CONTROL_PREFIX = "devstack_"
@@ -160,7 +158,7 @@ def _cfg(params: list[Any], i: int) -> dict[str, Any]:
     return {}
 
 
-def _parsed_token_data(acct: Account, bank: Bank) -> dict[str, Any] | None:
+def _parsed_token_data(acct: Account, bank: SvmBank) -> dict[str, Any] | None:
     if acct.owner not in TOKEN_PROGRAMS:
         return None
     data = bytes(acct.data)
@@ -199,7 +197,7 @@ def _parsed_token_data(acct: Account, bank: Bank) -> dict[str, Any] | None:
     return None
 
 
-def encode_account(acct: Account | None, cfg: dict[str, Any], bank: Bank) -> dict[str, Any] | None:
+def encode_account(acct: Account | None, cfg: dict[str, Any], bank: SvmBank) -> dict[str, Any] | None:
     if acct is None:
         return None
     encoding = cfg.get("encoding", "base64" if cfg.get("_default_b64") else "base58")
@@ -266,7 +264,7 @@ def decode_transaction(s: Any, encoding: str) -> tuple[VersionedTransaction, int
     return tx, len(raw)
 
 
-def _sim_value(r: TxResult | None, err: Any, cfg_accounts: dict[str, Any] | None, bank: Bank) -> dict[str, Any]:
+def _sim_value(r: TxResult | None, err: Any, cfg_accounts: dict[str, Any] | None, bank: SvmBank) -> dict[str, Any]:
     accounts = None
     if cfg_accounts and r is not None:
         enc_cfg = {"encoding": cfg_accounts.get("encoding", "base64")}
@@ -322,9 +320,9 @@ def _ui_message(tx: VersionedTransaction) -> dict[str, Any]:
 
 
 class ChainRPC:
-    """Dispatches JSON-RPC requests against a Bank. Methods hold ``bank.lock``."""
+    """Dispatches JSON-RPC requests against the bank (SvmBank). Methods hold ``bank.lock``."""
 
-    def __init__(self, bank: Bank, faults: FaultTable):
+    def __init__(self, bank: SvmBank, faults: FaultTable):
         self.bank = bank
         self.faults = faults
         self.dropped: dict[str, Any] = {}
@@ -423,12 +421,7 @@ class ChainRPC:
             msg = from_bytes_versioned(raw)
         except Exception:
             raise invalid_params("Invalid params: invalid message") from None
-        try:
-            fee = self.bank.fee_for_message(msg)
-        except ComputeBudgetError:
-            fee = None
-        if not self.bank.is_blockhash_valid(msg.recent_blockhash):
-            fee = None
+        fee = self.bank.fee_for_message(msg) if self.bank.is_blockhash_valid(msg.recent_blockhash) else None
         return self.ctx(fee)
 
     def rpc_getRecentPrioritizationFees(self, p):
@@ -945,7 +938,7 @@ class _ChainHTTPServer(ThreadingHTTPServer):
 class ChainHandle:
     url: str
     bundle_url: str
-    bank: Bank
+    bank: SvmBank
     faults: FaultTable
     server: _ChainHTTPServer
     thread: threading.Thread
@@ -960,61 +953,28 @@ class ChainHandle:
         self.thread.join(timeout=5)
 
 
-def install_plugins(bank: Bank) -> bool:
-    """Install the launchpad and the pool with their genesis accounts. Returns whether it did.
+def install_plugins(bank: SvmBank) -> None:
+    """Deploy the launchpad and the pool and write their genesis: ``devstack.chain.genesis.install``
+    (the SBF programs through BPF Loader Upgradeable, genesis written by real instructions)."""
+    from .genesis import install
 
-    Python engine: ``devstack.chain.programs.install(bank)`` (the Python reference programs).
-    LiteSVM engine: ``devstack.chain.genesis.install(bank)`` (the SBF programs deployed through
-    BPF Loader Upgradeable, genesis written by real instructions)."""
-    name = "devstack.chain.genesis" if getattr(bank, "engine", "python") == "litesvm" else "devstack.chain.programs"
-    try:
-        mod = importlib.import_module(name)
-    except ModuleNotFoundError as e:
-        if e.name == name:
-            return False
-        raise
-    install = getattr(mod, "install", None)
-    if install is None:
-        return False
     with bank.lock:
         install(bank)
-    return True
-
-
-def default_engine() -> str:
-    """The engine ``start_chain`` uses unless told: ``$DEVSTACK_CHAIN_ENGINE`` or litesvm (the SBF programs)."""
-    engine = os.environ.get("DEVSTACK_CHAIN_ENGINE") or "litesvm"
-    if engine not in ENGINES:
-        raise ValueError(f"DEVSTACK_CHAIN_ENGINE must be one of {ENGINES}, not {engine!r}")
-    return engine
-
-
-def new_bank(engine: str | None = None) -> Bank:
-    """A fresh ledger on ``engine``: "python" (the Python bank) or "litesvm" (LiteSVM)."""
-    engine = engine or default_engine()
-    if engine == "litesvm":
-        from .svm import SvmBank
-
-        return SvmBank()  # type: ignore[return-value]
-    if engine != "python":
-        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
-    return Bank()
 
 
 def start_chain(
     host: str = "127.0.0.1",
     port: int = 0,
     *,
-    bank: Bank | None = None,
+    bank: SvmBank | None = None,
     plugins: bool = True,
     verbose: bool = False,
-    engine: str | None = None,
 ) -> ChainHandle:
     """Start the chain's HTTP server in a background thread (port 0 = a free port).
 
-    ``engine``: "python" or "litesvm" (default ``$DEVSTACK_CHAIN_ENGINE``, else litesvm);
-    ignored when ``bank`` is given."""
-    bank = bank or new_bank(engine)
+    ``plugins``: deploy the launchpad and the pool (``make programs``); without, only the
+    programs LiteSVM ships (System, SPL Token, Token-2022, ATA, Memo, ComputeBudget)."""
+    bank = bank or SvmBank()
     if plugins:
         install_plugins(bank)
     faults = FaultTable()
@@ -1032,12 +992,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="devstack chain: local Solana-compatible JSON-RPC + block engine")
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8899)
-    ap.add_argument("--no-plugins", action="store_true", help="do not call devstack.chain.programs.install")
+    ap.add_argument("--no-plugins", action="store_true", help="do not deploy the launchpad and the pool")
     ap.add_argument("--verbose", action="store_true")
-    ap.add_argument("--engine", choices=ENGINES, default=None,
-                    help="what executes transactions (default $DEVSTACK_CHAIN_ENGINE, else litesvm)")
     a = ap.parse_args(argv)
-    handle = start_chain(a.host, a.port, plugins=not a.no_plugins, verbose=a.verbose, engine=a.engine)
+    handle = start_chain(a.host, a.port, plugins=not a.no_plugins, verbose=a.verbose)
     print(f"devstack chain: rpc {handle.url} block engine {handle.bundle_url}", flush=True)
     try:
         while True:

@@ -1,9 +1,9 @@
-"""The LiteSVM engine of the devstack chain: every transaction executes in LiteSVM.
+"""The devstack chain's execution: every transaction executes in LiteSVM.
 
 ``solders.litesvm.LiteSVM`` (agave's SVM with the real System, SPL Token, Token-2022, ATA
 and Memo programs and the BPF loaders) does the execution: signatures, fees, the fee payer's
 checks, compute metering, rent, CPI and the runtime's account rules. What LiteSVM does not
-keep, this engine keeps in Python (``Ledger``):
+keep, the chain keeps in Python (``ledger.py``):
 
 * the clock: slots advance with wall time plus warp; before each execution LiteSVM is warped
   to the slot and its Clock sysvar set to the ledger's slot and unix time;
@@ -17,7 +17,7 @@ keep, this engine keeps in Python (``Ledger``):
 
 A bundle is all-or-nothing: the accounts its transactions name are snapshotted before each
 runs, and if one fails every changed account is restored (so no fee is charged either).
-Hold ``bank.lock`` around every call, as with the Python engine.
+Hold ``bank.lock`` around every call.
 """
 
 from __future__ import annotations
@@ -38,8 +38,7 @@ from solders.transaction_metadata import FailedTransactionMetadata, SimulatedTra
 
 from . import constants as C
 from .b58 import b58encode
-from .bank import BundleResult, TxError, TxResult
-from .ledger import Account, Ledger
+from .ledger import Account, BundleResult, Ledger, TxError, TxResult
 from .tokens import token_balances
 
 _EMPTY = SvmAccount(0, b"", C.SYSTEM_PROGRAM_ID, False, 0)
@@ -96,6 +95,11 @@ def compute_budget(msg: Message | MessageV0) -> tuple[int, int]:
     return min(default if limit is None else limit, C.MAX_CU_LIMIT), price
 
 
+def priority_fee(cu_limit: int, cu_price: int) -> int:
+    """Lamports a compute-unit limit costs at a price in micro-lamports: ceil(limit * price / 1e6)."""
+    return -(-cu_limit * cu_price // 1_000_000)
+
+
 def _to_account(a: SvmAccount | None) -> Account | None:
     if a is None or a.lamports == 0:
         return None
@@ -125,9 +129,7 @@ def _inner_json(meta: Any) -> list[dict[str, Any]]:
 
 
 class SvmBank(Ledger):
-    """The chain's state in LiteSVM, with the same interface as ``Bank`` for the server."""
-
-    engine = "litesvm"
+    """The chain's state in LiteSVM and the ledger around it: what the JSON-RPC server serves."""
 
     def __init__(self, *, genesis_seed: bytes = b"devstack-chain"):
         self._init_ledger(genesis_seed)
@@ -194,7 +196,7 @@ class SvmBank(Ledger):
     def fee_for_message(self, msg: Message | MessageV0) -> int:
         """5000 per signature + ceil(cu_limit * cu_price / 1e6), the limit as agave defaults it."""
         limit, price = compute_budget(msg)
-        return C.LAMPORTS_PER_SIGNATURE * msg.header.num_required_signatures + -(-limit * price // 1_000_000)
+        return C.LAMPORTS_PER_SIGNATURE * msg.header.num_required_signatures + priority_fee(limit, price)
 
     # ----------------------------------------------------------- execution
     def _refuse(self, tx: VersionedTransaction, err: str, sig_verify: bool) -> TxError:

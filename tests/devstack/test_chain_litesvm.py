@@ -1,4 +1,4 @@
-"""Devstack chain on the LiteSVM engine: the JSON-RPC façade, block engine and controls over
+"""Devstack chain: the JSON-RPC façade, block engine and controls over
 real execution (System, SPL Token, Token-2022, ATA, Memo, ComputeBudget in agave's SVM)."""
 
 from __future__ import annotations
@@ -27,14 +27,6 @@ SOL = 1_000_000_000
 MEMO = Pubkey.from_string("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr")
 
 
-@pytest.fixture
-def chain():
-    handle = start_chain(port=0, plugins=False, engine="litesvm")
-    assert handle.bank.engine == "litesvm"
-    yield handle
-    handle.stop()
-
-
 def pay(a: Keypair, to: Pubkey, lamports: int):
     return transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=to, lamports=lamports))
 
@@ -56,18 +48,6 @@ def be(chain, method, params):
 def preflight_err(resp) -> object:
     assert resp["error"]["code"] == -32002, resp
     return resp["error"]["data"]["err"]
-
-
-def test_engine_is_selectable_and_litesvm_is_the_default(monkeypatch):
-    from devstack.chain import server
-
-    monkeypatch.delenv("DEVSTACK_CHAIN_ENGINE", raising=False)
-    assert server.new_bank().engine == "litesvm"
-    monkeypatch.setenv("DEVSTACK_CHAIN_ENGINE", "python")
-    assert server.new_bank().__class__.__name__ == "Bank"
-    assert server.new_bank("litesvm").engine == "litesvm"
-    with pytest.raises(ValueError):
-        server.new_bank("ganache")
 
 
 def test_transfer_lands_with_real_execution_meta(chain):
@@ -397,16 +377,19 @@ def test_genesis_refuses_to_start_without_built_programs(tmp_path):
 
 @pytest.fixture(scope="module")
 def full_chain():
-    """The litesvm engine with its genesis: programs/out/*.so (`make programs`) deployed."""
-    handle = start_chain(port=0, engine="litesvm")
+    """The chain with its genesis: programs/out/*.so (`make programs`) deployed."""
+    handle = start_chain(port=0)
     yield handle
     handle.stop()
 
 
 def test_genesis_deploys_the_programs_through_the_upgradeable_loader(full_chain):
-    from devstack.chain.programs import ADMIN, FEE_RECIPIENT, genesis_global
+    from devstack.chain import genesis as G
+    from partner.chain import curve
     from partner.chain import layouts as L
     from partner.chain import programs as P
+
+    ADMIN, FEE_RECIPIENT = G.ADMIN, G.FEE_RECIPIENT
 
     url = full_chain.url
     loader = "BPFLoaderUpgradeab1e11111111111111111111111"
@@ -422,7 +405,13 @@ def test_genesis_deploys_the_programs_through_the_upgradeable_loader(full_chain)
         assert pd[45:49] == b"\x7fELF"
     glob = result(url, "getAccountInfo", [str(P.global_pda()[0]), {"encoding": "base64"}])["value"]
     assert glob["owner"] == str(P.LAUNCHPAD_PROGRAM_ID)
-    assert L.Global.decode(base64.b64decode(glob["data"][0])) == genesis_global()
+    assert L.Global.decode(base64.b64decode(glob["data"][0])) == L.Global(
+        admin=ADMIN, fee_recipient=FEE_RECIPIENT, protocol_fee_bps=G.DEFAULT_PROTOCOL_FEE_BPS,
+        wallet_cap_bps=G.DEFAULT_WALLET_CAP_BPS, pool_open_delay_seconds=G.DEFAULT_POOL_OPEN_DELAY_SECONDS,
+        initial_virtual_token_reserves=curve.INITIAL_VIRTUAL_TOKEN_RESERVES,
+        initial_virtual_sol_reserves=curve.INITIAL_VIRTUAL_SOL_RESERVES,
+        initial_real_token_reserves=curve.INITIAL_REAL_TOKEN_RESERVES, token_total_supply=curve.TOKEN_TOTAL_SUPPLY,
+        bump=P.global_pda()[1])
     assert balance(url, FEE_RECIPIENT) == C.minimum_balance(0)
     # initialize_global is a real, recorded transaction signed by the admin
     sigs = result(url, "getSignaturesForAddress", [str(P.global_pda()[0])])
@@ -436,7 +425,7 @@ def test_a_curve_buy_on_the_sbf_launchpad_over_json_rpc(full_chain):
     import json
     from pathlib import Path
 
-    from devstack.chain.programs import FEE_RECIPIENT
+    from devstack.chain.genesis import FEE_RECIPIENT
     from partner.chain import layouts as L
     from partner.chain import programs as P
     from partner.chain.idl import Program
@@ -483,7 +472,7 @@ def test_migration_into_the_sbf_pool_and_a_swap_and_a_rolled_back_bundle(full_ch
     import json
     from pathlib import Path
 
-    from devstack.chain.programs import FEE_RECIPIENT
+    from devstack.chain.genesis import FEE_RECIPIENT
     from partner.chain import layouts as L
     from partner.chain import programs as P
     from partner.chain.idl import Program

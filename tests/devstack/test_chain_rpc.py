@@ -6,11 +6,9 @@ import asyncio
 import base64
 
 import httpx
-import pytest
 from solana.rpc.async_api import AsyncClient
 from solana.rpc.models import TxOpts
 from solders.keypair import Keypair
-from solders.message import Message, to_bytes_versioned
 from solders.pubkey import Pubkey
 from solders.system_program import TransferParams, transfer
 
@@ -135,29 +133,6 @@ def test_slots_advance_and_warp(chain):
     assert out["unixTimestamp"] >= t0 + 40
     assert result(chain.url, "getSlot") >= s0 + 100
     assert result(chain.url, "getBlockHeight") >= s0 + 100
-
-
-@pytest.mark.parametrize("chain_engine", ["python"])  # the Python engine's own behaviour
-def test_fee_for_message_with_priority_fee(chain):
-    a = Keypair()
-    bh = latest_blockhash(chain.url)
-    from solders.compute_budget import set_compute_unit_limit, set_compute_unit_price
-
-    ixs = [set_compute_unit_limit(300_000), set_compute_unit_price(1_500),
-           transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL // 10))]
-    msg = Message.new_with_blockhash(ixs, a.pubkey(), bh)
-    fee = result(chain.url, "getFeeForMessage", [base64.b64encode(to_bytes_versioned(msg)).decode()])["value"]
-    assert fee == 5000 + -(-300_000 * 1_500 // 1_000_000)  # 5000 + 450
-    # default limit: 200k per non-compute-budget instruction
-    msg2 = Message.new_with_blockhash([set_compute_unit_price(10)] + ixs[2:] * 2, a.pubkey(), bh)
-    fee2 = result(chain.url, "getFeeForMessage", [base64.b64encode(to_bytes_versioned(msg2)).decode()])["value"]
-    assert fee2 == 5000 + 4  # ceil(400_000 * 10 / 1e6)
-
-    # the fee is what gets charged
-    airdrop(chain.url, a.pubkey(), SOL)
-    tx = build_tx(ixs, a, [], bh)
-    assert "result" in rpc(chain.url, "sendTransaction", [base64.b64encode(bytes(tx)).decode(), {"encoding": "base64"}])
-    assert balance(chain.url, a.pubkey()) == SOL - SOL // 10 - 5450
 
 
 def test_account_queries_and_program_account_filters(chain):

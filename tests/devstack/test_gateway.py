@@ -134,6 +134,7 @@ def test_literal_segment_beats_parameter(client):
 def test_handlers_load_as_unique_modules_with_layer_and_env(gateway, client, stack, moto):
     data = echo(client.get("/items/1"))
     assert data["module"] == "fn_EchoFunction" and data["layer"] == "fixture-layer"
+    assert client.get("/items/special").json()["module"] == "fn_SpecialFunction"  # loaded here, whatever ran before
     assert "fn_EchoFunction" in sys.modules and "fn_SpecialFunction" in sys.modules
     env = data["env"]
     assert env["FIXTURE_TABLE"] == "gwtest-ItemsTable" == stack["ItemsTable"]["Ref"]

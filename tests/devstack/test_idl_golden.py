@@ -2,7 +2,7 @@
 alone by an independent decoder (anchorpy-idl + construct, tests/idl_decoder.py), agree
 with the service's IDL layer and with what was sent.
 
-One coin's life runs through the reference programs: create + buy in one transaction,
+One coin's life runs through the SBF programs: create + buy in one transaction,
 sell, a proposal with a vote, settlement, bond and vote withdrawals, the buy that
 completes the curve, migration, and both pool swaps."""
 
@@ -19,12 +19,10 @@ from partner.chain import layouts as L
 from partner.chain import programs as P
 from partner.chain.governance_math import ActionKind
 from partner.chain.idl import LAUNCHPAD, POOL
+from devstack.chain import server
+from devstack.chain.genesis import FEE_RECIPIENT as FEE
 from devstack.chain.testing import build_tx, latest_blockhash, result, send
 from tests.idl_decoder import Decoder, service_plain
-
-server = pytest.importorskip("devstack.chain.server")
-devstack_programs = pytest.importorskip("devstack.chain.programs")
-FEE = devstack_programs.FEE_RECIPIENT
 SOL = 10**9
 
 

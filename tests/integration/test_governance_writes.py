@@ -348,14 +348,14 @@ def test_vote_and_proposal_lifecycle(chain, coin, app_client):
 
 
 def test_no_proposal_bond(chain, app_client):
-    from devstack.chain import programs as devstack_programs
+    from devstack.chain import genesis
     from partner.chain import governance_math as GM
     from partner.chain import instructions as ix
     from partner.chain.rpc import Rpc
     from partner.chain.tx import WriteFees, assemble, land_processed, sign
     from partner.store.wallets import KeypairSigner
 
-    admin_key = devstack_programs.ADMIN_KEYPAIR
+    admin_key = genesis.ADMIN_KEYPAIR
     airdrop(chain.url, str(admin_key.pubkey()), SOL)
     client = Rpc(chain.url)
 

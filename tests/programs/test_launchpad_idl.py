@@ -1,5 +1,5 @@
 """The SBF programs' IDLs (idl/*.json, the service's since the switch-over) differ from the
-Python engine's frozen pre-switch ones (devstack/chain/legacy/idl/*.json) exactly by the token
+frozen pre-switch ones of the Python programs (tests/programs/fixtures/pre_switch_idl/*.json) exactly by the token
 standard (docs/onchain.md "The SBF programs"), and match the programs' own constants."""
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def switch_over(old: dict, name: str) -> dict:
 
 def test_the_sbf_idls_differ_only_by_the_token_standard():
     for name in ("launchpad", "pool"):
-        old, new = load("devstack", "chain", "legacy", "idl", f"{name}.json"), load("idl", f"{name}.json")
+        old, new = load("tests", "programs", "fixtures", "pre_switch_idl", f"{name}.json"), load("idl", f"{name}.json")
         assert _strip_docs(new) == _strip_docs(switch_over(old, name)), name
 
 

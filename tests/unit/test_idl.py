@@ -186,13 +186,6 @@ def test_error_tables_come_from_the_idl():
         assert ER.error_message(code) == message
 
 
-def test_devstack_programs_handle_exactly_the_idl_instructions():
-    launchpad = pytest.importorskip("devstack.chain.programs.launchpad")
-    pool = pytest.importorskip("devstack.chain.programs.pool")
-    assert set(launchpad._handlers()) == set(IDL.LAUNCHPAD.instructions)
-    assert set(pool.HANDLERS) == set(IDL.POOL.instructions)
-
-
 def test_string_capacities_come_from_the_idl():
     assert (L.NAME_MAX_BYTES, L.SYMBOL_MAX_BYTES, L.URI_MAX_BYTES) == (32, 10, 200)
     with pytest.raises(ValueError, match="name over 32 bytes"):

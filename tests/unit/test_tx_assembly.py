@@ -1,8 +1,9 @@
 """partner.chain.tx.assemble: instruction order, the priority fee actually charged, the
 optional partner fee, the tip, and the 1232-byte packet limit.
 
-The charged priority fee is computed with the devstack chain's own compute-budget parser
-(the reference the chain bills with), not with the service's helper.
+The charged priority fee is computed with the devstack chain's compute-budget reading
+(``devstack.chain.svm.compute_budget``, the limit and price it bills with as agave derives
+them), not with the service's helper.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from solders.keypair import Keypair
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
-from devstack.chain.builtins.compute_budget import parse_limits, priority_fee
+from devstack.chain.svm import compute_budget, priority_fee
 from partner.chain import programs as P
 from partner.chain.tx import (
     BASE_FEE_PER_SIGNATURE,
@@ -55,9 +56,7 @@ def transfer_of(data: bytes) -> int:
 
 
 def charged_priority_fee(message) -> int:
-    ixs = decoded(message)
-    limit, price = parse_limits([pid for pid, _, _ in ixs], [data for _, data, _ in ixs])
-    return priority_fee(limit, price)
+    return priority_fee(*compute_budget(message))
 
 
 def test_instruction_order_with_partner_fee():
@@ -130,8 +129,7 @@ def test_priority_fee_above_a_million_units_is_the_nearest_chargeable_amount(fee
                        units=units)
     charged = charged_priority_fee(message)
     assert fee <= charged
-    ixs = decoded(message)
-    _, price = parse_limits([pid for pid, _, _ in ixs], [data for _, data, _ in ixs])
+    _, price = compute_budget(message)
     assert priority_fee(units, price - 1) < fee  # one micro-lamport less would charge too little
 
 

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from partner.chain import errors as E
-from devstack.chain.legacy import programs as P
+from partner.chain import programs as P
 
 # Error codes of the spec's error tables (Trading, Validation, Infrastructure, ...).
 SPEC_CODES = {
@@ -54,6 +54,7 @@ def test_instruction_error_mapping():
     assert f({"InstructionError": [2, {"Custom": 1}]}, ids) == "insufficient_sol"
     assert f({"InstructionError": [3, {"Custom": 6002}]}, [str(i) for i in ids]) == "curve_complete"
     assert f({"InstructionError": [0, {"Custom": 1}]}, [P.TOKEN_PROGRAM_ID]) == "insufficient_tokens"
+    assert f({"InstructionError": [0, {"Custom": 1}]}, [P.TOKEN_2022_PROGRAM_ID]) == "insufficient_tokens"
     assert f({"InstructionError": [0, {"Custom": 0}]}, [P.TOKEN_PROGRAM_ID]) == "tx_failed"
     assert f({"InstructionError": [0, {"Custom": 1}]}) == "tx_failed"  # unknown program: ambiguous
     assert f({"InstructionError": [1, "InvalidAccountData"]}) == "tx_failed"
