@@ -246,9 +246,12 @@ class Ledger:
         if len(self._blockhashes) > 4096:
             self._blockhashes = {h: s for h, s in self._blockhashes.items() if slot - s <= 2 * C.MAX_BLOCKHASH_AGE}
 
-    def is_blockhash_valid(self, blockhash: Hash) -> bool:
+    def is_blockhash_valid(self, blockhash: Hash, at: int | None = None) -> bool:
+        """Whether the bank of slot ``at`` (default the newest) knows ``blockhash`` and it is at
+        most 150 slots old there: a blockhash of a later slot is unknown to it."""
         s = self._blockhashes.get(blockhash)
-        return s is not None and self.slot - s <= C.MAX_BLOCKHASH_AGE
+        at = self.slot if at is None else at
+        return s is not None and s <= at and at - s <= C.MAX_BLOCKHASH_AGE
 
     def confirmation_status(self, slot: int) -> tuple[str, int | None]:
         age = self.slot - slot

@@ -249,6 +249,7 @@ class SvmBank(Ledger):
         replace_blockhash: bool = False,
         check_duplicate: bool = True,
         pending: set[Signature] | None = None,
+        at_slot: int | None = None,
     ) -> TxResult:
         """Run ``tx`` in LiteSVM: committed (``commit``) or simulated. Raises TxError when it cannot
         land (nothing changes, no fee); otherwise returns the TxResult, ``err`` set if it failed
@@ -264,7 +265,7 @@ class SvmBank(Ledger):
             raise TxError("AddressLookupTableNotFound")
         if replace_blockhash:
             result.replacement_blockhash = self.latest_blockhash()
-        elif not self.is_blockhash_valid(msg.recent_blockhash):
+        elif not self.is_blockhash_valid(msg.recent_blockhash, at_slot):
             raise self._refuse(tx, "BlockhashNotFound", sig_verify)
         if check_duplicate and (sig in self.transactions or (pending is not None and sig in pending)):
             raise self._refuse(tx, "AlreadyProcessed", sig_verify)
@@ -326,9 +327,9 @@ class SvmBank(Ledger):
         return result
 
     def simulate_at(self, tx: VersionedTransaction, slot: int, **kw: Any) -> TxResult:
-        """Simulate against the accounts (and the Clock) as of the end of ``slot`` (a preflight
-        at a commitment below ``processed``): the message's accounts are set to that view in
-        LiteSVM, the transaction simulated, and the newest state restored."""
+        """Simulate against the accounts, the Clock and the blockhashes as of the end of ``slot``
+        (a preflight at a commitment below ``processed``): the message's accounts are set to
+        that view in LiteSVM, the transaction simulated, and the newest state restored."""
         if slot >= self.slot:
             return self.simulate(tx, **kw)
         saved: dict[Pubkey, SvmAccount | None] = {}
@@ -341,7 +342,7 @@ class SvmBank(Ledger):
                 view = self._svm_account_at(k, slot)
                 self.svm.set_account(k, view if view is not None else _EMPTY)
         try:
-            return self.simulate(tx, **kw)
+            return self.simulate(tx, at_slot=slot, **kw)  # a blockhash newer than the slot is unknown there
         finally:
             for k, now in saved.items():
                 self.svm.set_account(k, now if now is not None else _EMPTY)

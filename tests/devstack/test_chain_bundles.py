@@ -65,7 +65,8 @@ def test_bundle_with_failing_tx_lands_nothing_and_charges_no_fee(chain):
     assert be(chain, "getInflightBundleStatuses", [[bid]])["result"]["value"][0]["status"] == "Failed"
     # the good transaction can still land on its own afterwards
     assert "result" in httpx.post(chain.url, json={"jsonrpc": "2.0", "id": 1, "method": "sendTransaction",
-                                                   "params": [b64(good), {"encoding": "base64"}]}).json()
+                                                   "params": [b64(good), {"encoding": "base64",
+                                                                          "preflightCommitment": "processed"}]}).json()
     assert balance(chain.url, b.pubkey()) == SOL
 
 

@@ -166,7 +166,13 @@ def test_preflight_and_simulation_see_their_commitment_and_the_send_runs_on_the_
     sim = call(chain.url, "simulateTransaction",
                [b64(tx), {"encoding": "base64", "commitment": "processed", "replaceRecentBlockhash": True}])
     assert sim["value"]["err"] is None
+    # the default preflight (finalized) does not know a processed blockhash, nor the payer
     refused = rpc(chain.url, "sendTransaction", [b64(tx), {"encoding": "base64"}], raw=True)
+    assert refused["error"]["code"] == -32002 and refused["error"]["data"]["err"] == "BlockhashNotFound"
+    final_hash = call(chain.url, "getLatestBlockhash", [])["value"]["blockhash"]
+    old_hash_tx = build_tx([transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=to, lamports=1))],
+                           payer, [], Hash.from_string(final_hash))
+    refused = rpc(chain.url, "sendTransaction", [b64(old_hash_tx), {"encoding": "base64"}], raw=True)
     assert refused["error"]["code"] == -32002 and refused["error"]["data"]["err"] == "AccountNotFound"
     # the simulation changed nothing: the newest state is the payer's own
     assert call(chain.url, "getBalance", [str(payer.pubkey()), {"commitment": "processed"}])["value"] == SOL

@@ -116,7 +116,8 @@ def test_base58_send_and_misc_methods(chain):
     assert resp["error"] == {"code": -32601, "message": "Method not found"}
     # batch
     r = httpx.post(chain.url, json=[{"jsonrpc": "2.0", "id": 1, "method": "getSlot"},
-                                    {"jsonrpc": "2.0", "id": 2, "method": "getBalance", "params": [str(a.pubkey())]}])
+                                    {"jsonrpc": "2.0", "id": 2, "method": "getBalance",
+                                     "params": [str(a.pubkey()), {"commitment": "processed"}]}])
     out = r.json()
     assert [o["id"] for o in out] == [1, 2]
     assert out[1]["result"]["value"] == SOL - SOL // 10 - 5000
