@@ -135,6 +135,7 @@ class SvmBank(Ledger):
         self._init_ledger(genesis_seed)
         self.svm = LiteSVM().with_blockhash_check(False).with_transaction_history(0)
         self._clock_at: tuple[int, int] | None = None
+        self._clock_pinned = False  # a simulation at an earlier slot set the Clock of that slot
         self._svm_slot = 0
         self.svm.warp_to_slot(0)  # LiteSVM starts at an arbitrary high slot; the ledger starts at 0
         self._genesis()
@@ -143,7 +144,7 @@ class SvmBank(Ledger):
     def sync_clock(self) -> None:
         """Bring LiteSVM to the ledger's slot and its Clock sysvar to the ledger's time."""
         slot, now = self.slot, self.unix_timestamp
-        if self._clock_at == (slot, now):
+        if self._clock_at == (slot, now) or self._clock_pinned:
             return
         if slot > self._svm_slot:
             self.svm.warp_to_slot(slot)  # slot-dependent runtime state (program visibility, SlotHashes)
@@ -341,9 +342,11 @@ class SvmBank(Ledger):
                 saved[k] = self.svm.get_account(k)
                 view = self._svm_account_at(k, slot)
                 self.svm.set_account(k, view if view is not None else _EMPTY)
+        self._clock_pinned = True
         try:
             return self.simulate(tx, at_slot=slot, **kw)  # a blockhash newer than the slot is unknown there
         finally:
+            self._clock_pinned = False
             for k, now in saved.items():
                 self.svm.set_account(k, now if now is not None else _EMPTY)
             self._clock_at = None
