@@ -68,13 +68,15 @@ def _rpc(handle: Any, payer: Any, n: int, batch: int = 100) -> dict[str, Any]:
     errors: Counter[str] = Counter()
     with httpx.Client(timeout=30) as http:
         for start in range(0, n, batch):
-            bh = Hash.from_string(http.post(handle.url, json={"jsonrpc": "2.0", "id": 0, "method": "getLatestBlockhash"})
+            bh = Hash.from_string(http.post(handle.url, json={"jsonrpc": "2.0", "id": 0, "method": "getLatestBlockhash",
+                                                              "params": [{"commitment": "confirmed"}]})
                                   .json()["result"]["value"]["blockhash"])
             wires = [base64.b64encode(bytes(tx)).decode() for tx in _transfers(min(batch, n - start), bh, payer, start)]
             t0 = time.perf_counter()
             for i, wire in enumerate(wires):
                 body = http.post(handle.url, json={"jsonrpc": "2.0", "id": start + i, "method": "sendTransaction",
-                                                   "params": [wire, {"encoding": "base64"}]}).json()
+                                                   "params": [wire, {"encoding": "base64",
+                                                                               "preflightCommitment": "processed"}]}).json()
                 if "error" in body:
                     failed += 1
                     errors[str(body["error"].get("message", body["error"]))[:120]] += 1

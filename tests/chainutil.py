@@ -6,12 +6,17 @@ import contextlib
 import time
 from typing import Any
 
-import httpx
 
 
 def rpc(url: str, method: str, params: list[Any] | None = None) -> Any:
-    body = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": method, "params": params or []},
-                      timeout=30).json()
+    """The result of one JSON-RPC call. A method that takes a commitment reads at ``processed``
+    when ``params`` names none: tests look at the newest state, as an explorer set to processed
+    does (a node's own default is ``finalized``, ~13 s behind); getTransaction, which takes
+    ``confirmed`` at the lowest, waits (bounded) for its transaction to be confirmed.
+    See devstack.chain.testing.with_commitment."""
+    from devstack.chain.testing import rpc as chain_rpc
+
+    body = chain_rpc(url, method, params or [], timeout=30)
     if "error" in body:
         raise AssertionError(f"{method}: {body['error']}")
     return body["result"]

@@ -8,7 +8,8 @@
 2. advances the ledger one slot (a program deployed in slot N runs from slot N+1);
 3. sends ``initialize_global`` signed by the devstack admin with the devstack defaults
    (design section 8), and funds the fee recipient (the protocol's treasury) with a real
-   transfer. Tip accounts exist from the ledger's own genesis.
+   transfer. Tip accounts exist from the ledger's own genesis;
+4. marks all of it final: every commitment level (``finalized`` too) sees genesis at once.
 
 The admin and fee-recipient keypairs derive from public seeds (devstack only; never use
 them elsewhere).
@@ -114,3 +115,4 @@ def install(
     )
     if governance_params is not None:
         _send(bank, admin, [ix.set_governance_params(admin.pubkey(), governance_params)], [], "set_governance_params")
+    bank.forget_changes()  # genesis is final: every commitment level sees it from the start

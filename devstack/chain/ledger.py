@@ -8,7 +8,9 @@ serves (``TxResult``, ``BundleResult``, ``TxError`` with Solana's Display texts)
 
 from __future__ import annotations
 
+import bisect
 import hashlib
+import os
 import struct
 import threading
 import time
@@ -151,6 +153,9 @@ class TxResult:
     bundle_id: str | None = None
     cu_price: int = 0  # micro-lamports per compute unit (SetComputeUnitPrice)
     writable_keys: list[Pubkey] = field(default_factory=list)
+    # each writable account's state before the transaction (the engine's own account type,
+    # None when it did not exist): what the commitment levels below this slot still see
+    before: dict[Pubkey, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -162,6 +167,17 @@ class BundleResult:
     err: Any = None
     failed_index: int | None = None
     results: list[TxResult] = field(default_factory=list)
+
+
+def confirmed_after_slots() -> int:
+    """Slots ``confirmed`` lags ``processed``: ``$DEVSTACK_CONFIRMED_AFTER_SLOTS`` (1 or 2), else
+    C.CONFIRMED_AFTER_SLOTS."""
+    raw = os.environ.get("DEVSTACK_CONFIRMED_AFTER_SLOTS")
+    if not raw:
+        return C.CONFIRMED_AFTER_SLOTS
+    if raw not in ("1", "2"):
+        raise ValueError(f"DEVSTACK_CONFIRMED_AFTER_SLOTS must be 1 or 2, not {raw!r}")
+    return int(raw)
 
 
 class Ledger:
@@ -183,6 +199,11 @@ class Ledger:
         self._blockhashes: dict[Hash, int] = {}
         self.faucet = Keypair.from_seed(C.FAUCET_SEED)
         self._airdrop_counter = 0
+        # commitment: account -> [(slot, its state before the first change in that slot)],
+        # ascending; entries at or below the finalized slot are pruned (see state_before)
+        self.confirmed_after = confirmed_after_slots()
+        self._history: dict[Pubkey, list[tuple[int, Any]]] = {}
+        self._pruned_at = 0
 
     # ------------------------------------------------------------------ clock
     def _elapsed(self) -> float:
@@ -225,17 +246,72 @@ class Ledger:
         if len(self._blockhashes) > 4096:
             self._blockhashes = {h: s for h, s in self._blockhashes.items() if slot - s <= 2 * C.MAX_BLOCKHASH_AGE}
 
-    def is_blockhash_valid(self, blockhash: Hash) -> bool:
+    def is_blockhash_valid(self, blockhash: Hash, at: int | None = None) -> bool:
+        """Whether the bank of slot ``at`` (default the newest) knows ``blockhash`` and it is at
+        most 150 slots old there: a blockhash of a later slot is unknown to it."""
         s = self._blockhashes.get(blockhash)
-        return s is not None and self.slot - s <= C.MAX_BLOCKHASH_AGE
+        at = self.slot if at is None else at
+        return s is not None and s <= at and at - s <= C.MAX_BLOCKHASH_AGE
 
     def confirmation_status(self, slot: int) -> tuple[str, int | None]:
         age = self.slot - slot
         if age >= C.FINALIZED_AFTER_SLOTS:
             return "finalized", None
-        if age >= C.CONFIRMED_AFTER_SLOTS:
+        if age >= self.confirmed_after:
             return "confirmed", age
         return "processed", age
+
+    # ---------------------------------------------------------------- commitment
+    def commitment_slot(self, commitment: str) -> int:
+        """The newest slot a commitment level sees: ``processed`` the newest slot, ``confirmed``
+        ``confirmed_after`` slots behind it, ``finalized`` 32 behind (never below 0)."""
+        lag = {"processed": 0, "confirmed": self.confirmed_after, "finalized": C.FINALIZED_AFTER_SLOTS}[commitment]
+        return max(0, self.slot - lag)
+
+    def blockhash_slot(self, blockhash: Hash) -> int | None:
+        return self._blockhashes.get(blockhash)
+
+    def note_changes(self, slot: int, before: dict[Pubkey, Any]) -> None:
+        """A committed transaction of ``slot`` changed these accounts from these states. Keeps
+        the earliest state per account per slot (the state the slots before it ended with)."""
+        for key, state in before.items():
+            entries = self._history.setdefault(key, [])
+            i = bisect.bisect_left(entries, slot, key=lambda e: e[0])
+            if i < len(entries) and entries[i][0] == slot:
+                continue
+            entries.insert(i, (slot, state))
+        final = self.commitment_slot("finalized")
+        if final - self._pruned_at >= 8:  # entries at or below the finalized slot are never read
+            self._pruned_at = final
+            for key in list(self._history):
+                kept = [e for e in self._history[key] if e[0] > final]
+                if kept:
+                    self._history[key] = kept
+                else:
+                    del self._history[key]
+
+    def state_before(self, key: Pubkey, slot: int) -> tuple[bool, Any]:
+        """(True, the account's state as of the end of ``slot``) when a later slot changed it,
+        else (False, None): the current state is the answer."""
+        entries = self._history.get(key)
+        if not entries:
+            return False, None
+        i = bisect.bisect_right(entries, slot, key=lambda e: e[0])
+        if i == len(entries):
+            return False, None
+        return True, entries[i][1]
+
+    def changed_keys(self) -> list[Pubkey]:
+        """Accounts whose state some commitment level below ``processed`` sees differently."""
+        return list(self._history)
+
+    def forget_changes(self, key: Pubkey | None = None) -> None:
+        """A direct write (genesis, devstack_setAccount, tests) applies at every level: forget
+        the account's history (every account's when ``key`` is None)."""
+        if key is None:
+            self._history.clear()
+        else:
+            self._history.pop(key, None)
 
     # ---------------------------------------------------------------- prioritization fees
     def _note_priority_fee(self, r: TxResult) -> None:
@@ -271,6 +347,7 @@ class Ledger:
             self.transactions[r.signature] = r
             self.transaction_count += 1
             self._note_priority_fee(r)
+            self.note_changes(r.slot, r.before)
 
     # ---------------------------------------------------------------- faucet
     def airdrop_transaction(self, pubkey: Pubkey, lamports: int) -> VersionedTransaction:

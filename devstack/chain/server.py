@@ -160,6 +160,31 @@ def _cfg(params: list[Any], i: int) -> dict[str, Any]:
     return {}
 
 
+# -- commitment: which slot's state a read sees ------------------------------------
+COMMITMENTS = ("processed", "confirmed", "finalized")
+
+
+def _commitment(cfg: dict[str, Any], key: str = "commitment") -> str:
+    """The commitment a request names (``finalized`` when it names none, as a real node)."""
+    value = cfg.get(key)
+    if value is None:
+        return "finalized"
+    if value not in COMMITMENTS:
+        raise invalid_params(
+            f"Invalid params: unknown variant `{value}`, expected one of `processed`, `confirmed`, `finalized`."
+        )
+    return value
+
+
+def _min_context_slot(cfg: dict[str, Any]) -> int | None:
+    value = cfg.get("minContextSlot")
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise invalid_params("Invalid params: invalid type: minContextSlot, expected u64.")
+    return value
+
+
 def _parsed_token_data(acct: Account, bank: SvmBank) -> dict[str, Any] | None:
     if acct.owner not in TOKEN_PROGRAMS:
         return None
@@ -340,8 +365,19 @@ class ChainRPC:
         self._tl.drop = value
 
     # -- framing ---------------------------------------------------------------
-    def ctx(self, value: Any) -> dict[str, Any]:
-        return {"context": {"slot": self.bank.slot, "apiVersion": C.API_VERSION}, "value": value}
+    def ctx(self, value: Any, slot: int | None = None) -> dict[str, Any]:
+        """An answer with its context: ``slot`` the slot whose state it reflects (the newest)."""
+        return {"context": {"slot": self.bank.slot if slot is None else slot, "apiVersion": C.API_VERSION},
+                "value": value}
+
+    def at(self, cfg: dict[str, Any], key: str = "commitment") -> int:
+        """The slot whose state a read sees: its commitment's (``finalized`` by default). A
+        ``minContextSlot`` above it is refused as Agave does (-32016, the slot in ``data``)."""
+        slot = self.bank.commitment_slot(_commitment(cfg, key))
+        floor = _min_context_slot(cfg)
+        if floor is not None and slot < floor:
+            raise RpcError(-32016, "Minimum context slot has not been reached", {"contextSlot": slot})
+        return slot
 
     def call(self, target: str, method: str, params: Any) -> Any:
         if params is None:
@@ -373,10 +409,10 @@ class ChainRPC:
         return {"identity": str(self.bank.faucet.pubkey())}
 
     def rpc_getSlot(self, p):
-        return self.bank.slot
+        return self.at(_cfg(p, 0))
 
     def rpc_getBlockHeight(self, p):
-        return self.bank.block_height
+        return self.at(_cfg(p, 0))  # one block per slot
 
     def rpc_getTransactionCount(self, p):
         return self.bank.transaction_count
@@ -385,10 +421,10 @@ class ChainRPC:
         return 0
 
     def rpc_getEpochInfo(self, p):
-        slot = self.bank.slot
+        slot = self.at(_cfg(p, 0))
         return {
             "absoluteSlot": slot,
-            "blockHeight": self.bank.block_height,
+            "blockHeight": slot,
             "epoch": slot // C.SLOTS_PER_EPOCH,
             "slotIndex": slot % C.SLOTS_PER_EPOCH,
             "slotsInEpoch": C.SLOTS_PER_EPOCH,
@@ -406,8 +442,11 @@ class ChainRPC:
         return C.minimum_balance(p[0])
 
     def rpc_getLatestBlockhash(self, p):
-        bh, lvbh = self.bank.latest_blockhash()
-        return self.ctx({"blockhash": str(bh), "lastValidBlockHeight": lvbh})
+        """The blockhash of the commitment's slot; valid for 150 blocks from it."""
+        slot = self.at(_cfg(p, 0))
+        self.bank.latest_blockhash()  # prunes the known blockhashes
+        bh = self.bank.blockhash_for_slot(slot)
+        return self.ctx({"blockhash": str(bh), "lastValidBlockHeight": slot + C.MAX_BLOCKHASH_AGE}, slot)
 
     def rpc_isBlockhashValid(self, p):
         from solders.hash import Hash
@@ -416,7 +455,9 @@ class ChainRPC:
             h = Hash.from_string(p[0])
         except Exception:
             raise invalid_params("Invalid params: invalid blockhash") from None
-        return self.ctx(self.bank.is_blockhash_valid(h))
+        slot = self.at(_cfg(p, 1))
+        made = self.bank.blockhash_slot(h)
+        return self.ctx(made is not None and made <= slot and slot - made <= C.MAX_BLOCKHASH_AGE, slot)
 
     def rpc_getFeeForMessage(self, p):
         try:
@@ -443,13 +484,16 @@ class ChainRPC:
     def rpc_getBalance(self, p):
         if not p:
             raise invalid_params("Invalid params: missing pubkey")
-        a = self.bank.get_account(_pubkey(p[0]))
-        return self.ctx(a.lamports if a else 0)
+        slot = self.at(_cfg(p, 1))
+        a = self.bank.get_account(_pubkey(p[0]), slot)
+        return self.ctx(a.lamports if a else 0, slot)
 
     def rpc_getAccountInfo(self, p):
         if not p:
             raise invalid_params("Invalid params: missing pubkey")
-        return self.ctx(encode_account(self.bank.get_account(_pubkey(p[0])), _cfg(p, 1), self.bank))
+        cfg = _cfg(p, 1)
+        slot = self.at(cfg)
+        return self.ctx(encode_account(self.bank.get_account(_pubkey(p[0]), slot), cfg, self.bank), slot)
 
     def rpc_getMultipleAccounts(self, p):
         if not p or not isinstance(p[0], list):
@@ -457,7 +501,8 @@ class ChainRPC:
         if len(p[0]) > 100:
             raise invalid_params("Too many inputs provided; max 100")
         cfg = _cfg(p, 1)
-        return self.ctx([encode_account(self.bank.get_account(_pubkey(k)), cfg, self.bank) for k in p[0]])
+        slot = self.at(cfg)
+        return self.ctx([encode_account(self.bank.get_account(_pubkey(k), slot), cfg, self.bank) for k in p[0]], slot)
 
     @staticmethod
     def _matches(acct: Account, filters: list[Any]) -> bool:
@@ -491,14 +536,15 @@ class ChainRPC:
         filters = cfg.get("filters") or []
         if not isinstance(filters, list) or len(filters) > 4:
             raise invalid_params("Too many filters provided; max 4")
+        slot = self.at(cfg)
         out = []
-        for k, a in self.bank.program_accounts(program):
+        for k, a in self.bank.program_accounts(program, slot):
             if self._matches(a, filters):
                 out.append({"pubkey": str(k), "account": encode_account(a, cfg, self.bank)})
-        return self.ctx(out) if cfg.get("withContext") else out
+        return self.ctx(out, slot) if cfg.get("withContext") else out
 
-    def _token_account(self, pk: Pubkey):
-        a = self.bank.get_account(pk)
+    def _token_account(self, pk: Pubkey, slot: int | None = None):
+        a = self.bank.get_account(pk, slot)
         if a is None:
             raise invalid_params("Invalid param: could not find account")
         ta = decode_token_account(a.owner, bytes(a.data))
@@ -506,8 +552,8 @@ class ChainRPC:
             raise invalid_params("Invalid param: not a Token account")
         return a, ta
 
-    def _decimals(self, mint: Pubkey) -> int:
-        ma = self.bank.get_account(mint)
+    def _decimals(self, mint: Pubkey, slot: int | None = None) -> int:
+        ma = self.bank.get_account(mint, slot)
         m = decode_mint(ma.owner, bytes(ma.data)) if ma else None
         if m is None:
             raise invalid_params("Invalid param: mint could not be unpacked")
@@ -516,15 +562,19 @@ class ChainRPC:
     def rpc_getTokenAccountBalance(self, p):
         if not p:
             raise invalid_params("Invalid params: missing pubkey")
-        _, ta = self._token_account(_pubkey(p[0]))
-        return self.ctx(ui_token_amount(ta.amount, self._decimals(ta.mint)))
+        slot = self.at(_cfg(p, 1))
+        _, ta = self._token_account(_pubkey(p[0]), slot)
+        return self.ctx(ui_token_amount(ta.amount, self._decimals(ta.mint, slot)), slot)
 
     def rpc_getTokenSupply(self, p):
-        ma = self.bank.get_account(_pubkey(p[0]))
+        if not p:
+            raise invalid_params("Invalid params: missing pubkey")
+        slot = self.at(_cfg(p, 1))
+        ma = self.bank.get_account(_pubkey(p[0]), slot)
         m = decode_mint(ma.owner, bytes(ma.data)) if ma else None
         if m is None:
             raise invalid_params("Invalid param: not a Token mint")
-        return self.ctx(ui_token_amount(m.supply, m.decimals))
+        return self.ctx(ui_token_amount(m.supply, m.decimals), slot)
 
     def _token_accounts_by(self, p, field_name: str):
         if len(p) < 2 or not isinstance(p[1], dict):
@@ -541,13 +591,14 @@ class ChainRPC:
         elif mint is None:
             raise invalid_params("Invalid params: filter must be mint or programId")
         cfg = _cfg(p, 2)
+        slot = self.at(cfg)
         out = []
-        for k, a in [ka for program in programs for ka in self.bank.program_accounts(program)]:
+        for k, a in [ka for program in programs for ka in self.bank.program_accounts(program, slot)]:
             ta = decode_token_account(a.owner, bytes(a.data))
             if ta is None or getattr(ta, field_name) != who or (mint is not None and ta.mint != mint):
                 continue
             out.append({"pubkey": str(k), "account": encode_account(a, cfg, self.bank)})
-        return self.ctx(out)
+        return self.ctx(out, slot)
 
     def rpc_getTokenAccountsByOwner(self, p):
         return self._token_accounts_by(p, "owner")
@@ -590,10 +641,11 @@ class ChainRPC:
             raise invalid_params("Invalid param: Invalid signature") from None
         cfg = _cfg(p, 1) if len(p) > 1 and isinstance(p[1], dict) else {}
         encoding = p[1] if len(p) > 1 and isinstance(p[1], str) else cfg.get("encoding", "json")
+        commitment = _commitment(cfg)  # finalized by default, as a real node
+        if commitment == "processed":
+            raise invalid_params("Method does not support commitment below `confirmed`")
         r = self.bank.transactions.get(sig)
-        if r is None:
-            return None
-        if cfg.get("commitment") == "finalized" and self.bank.confirmation_status(r.slot)[0] != "finalized":
+        if r is None or r.slot > self.bank.commitment_slot(commitment):
             return None
         is_v0 = isinstance(r.tx.message, MessageV0)
         max_v = cfg.get("maxSupportedTransactionVersion")
@@ -645,15 +697,16 @@ class ChainRPC:
         replace = bool(cfg.get("replaceRecentBlockhash", False))
         if sig_verify and replace:
             raise invalid_params("sigVerify may not be used with replaceRecentBlockhash")
+        slot = self.at(cfg)  # the accounts as of the commitment's slot (finalized by default)
         try:
-            r = self.bank.simulate(
-                tx, raw_len=raw_len, sig_verify=sig_verify, replace_blockhash=replace, check_duplicate=False
+            r = self.bank.simulate_at(
+                tx, slot, raw_len=raw_len, sig_verify=sig_verify, replace_blockhash=replace, check_duplicate=False
             )
         except TxError as e:
             if e.err == "SignatureFailure":
                 raise RpcError(-32003, "Transaction signature verification failure") from None
-            return self.ctx(_sim_value(None, e.err, None, self.bank))
-        return self.ctx(_sim_value(r, r.err, cfg.get("accounts"), self.bank))
+            return self.ctx(_sim_value(None, e.err, None, self.bank), slot)
+        return self.ctx(_sim_value(r, r.err, cfg.get("accounts"), self.bank), slot)
 
     def rpc_sendTransaction(self, p):
         if not p:
@@ -661,14 +714,15 @@ class ChainRPC:
         cfg = _cfg(p, 1)
         tx, raw_len = decode_transaction(p[0], cfg.get("encoding", "base58"))
         sig = tx.signatures[0] if tx.signatures else Signature.default()
+        preflight_slot = self.at(cfg, "preflightCommitment")  # finalized by default, as a real node
         if getattr(self, "_drop_current", False):
             self.dropped[str(sig)] = time.time()
             return str(sig)
         if not cfg.get("skipPreflight", False):
             if not all(tx.verify_with_results()):
                 raise RpcError(-32003, "Transaction signature verification failure")
-            try:
-                r = self.bank.simulate(tx, raw_len=raw_len)
+            try:  # the preflight sees its commitment's accounts; the transaction runs on the newest
+                r = self.bank.simulate_at(tx, preflight_slot, raw_len=raw_len)
             except TxError as e:
                 raise self._preflight_error(e.err, None) from None
             if r.err is not None:

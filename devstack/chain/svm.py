@@ -135,6 +135,7 @@ class SvmBank(Ledger):
         self._init_ledger(genesis_seed)
         self.svm = LiteSVM().with_blockhash_check(False).with_transaction_history(0)
         self._clock_at: tuple[int, int] | None = None
+        self._clock_pinned = False  # a simulation at an earlier slot set the Clock of that slot
         self._svm_slot = 0
         self.svm.warp_to_slot(0)  # LiteSVM starts at an arbitrary high slot; the ledger starts at 0
         self._genesis()
@@ -143,7 +144,7 @@ class SvmBank(Ledger):
     def sync_clock(self) -> None:
         """Bring LiteSVM to the ledger's slot and its Clock sysvar to the ledger's time."""
         slot, now = self.slot, self.unix_timestamp
-        if self._clock_at == (slot, now):
+        if self._clock_at == (slot, now) or self._clock_pinned:
             return
         if slot > self._svm_slot:
             self.svm.warp_to_slot(slot)  # slot-dependent runtime state (program visibility, SlotHashes)
@@ -161,11 +162,30 @@ class SvmBank(Ledger):
             self.set_account(tip, C.minimum_balance(0), b"", C.SYSTEM_PROGRAM_ID)
         self.set_account(self.faucet.pubkey(), C.FAUCET_LAMPORTS, b"", C.SYSTEM_PROGRAM_ID)
 
-    def get_account(self, pubkey: Pubkey) -> Account | None:
-        """A copy of the account, or None if it does not exist."""
+    def get_account(self, pubkey: Pubkey, slot: int | None = None) -> Account | None:
+        """A copy of the account, or None if it does not exist: as of the end of ``slot`` (a
+        commitment level's view, see ``Ledger.state_before``), else the newest state."""
+        return _to_account(self._svm_account_at(pubkey, slot))
+
+    def _svm_account_at(self, pubkey: Pubkey, slot: int | None) -> SvmAccount | None:
+        if slot is not None and slot >= self.slot:
+            slot = None
         if pubkey == C.SYSVAR_CLOCK_ID:
-            self.sync_clock()
-        return _to_account(self.svm.get_account(pubkey))
+            if slot is None:
+                self.sync_clock()
+            else:  # the Clock sysvar as the bank of that slot has it
+                now = int(self._unix0 + slot * C.SLOT_SECONDS)
+                epoch = slot // C.SLOTS_PER_EPOCH
+                data = struct.pack("<QqQQq", slot, now, epoch, epoch + 1, now)
+                current = self.svm.get_account(pubkey)
+                if current is None:
+                    return None
+                return SvmAccount(current.lamports, data, current.owner, False, current.rent_epoch)
+        if slot is not None:
+            changed, state = self.state_before(pubkey, slot)
+            if changed:
+                return state
+        return self.svm.get_account(pubkey)
 
     def set_account(
         self,
@@ -175,7 +195,9 @@ class SvmBank(Ledger):
         owner: Pubkey = C.SYSTEM_PROGRAM_ID,
         executable: bool = False,
     ) -> None:
-        """Write an account directly (genesis, devstack_setAccount, tests). lamports == 0 deletes it."""
+        """Write an account directly (genesis, devstack_setAccount, tests), at every commitment
+        level. lamports == 0 deletes it."""
+        self.forget_changes(pubkey)
         if lamports == 0:
             self.svm.set_account(pubkey, _EMPTY)
             return
@@ -183,12 +205,21 @@ class SvmBank(Ledger):
             pubkey, SvmAccount(int(lamports), bytes(data), owner, bool(executable), C.RENT_EXEMPT_RENT_EPOCH)
         )
 
-    def program_accounts(self, owner: Pubkey) -> list[tuple[Pubkey, Account]]:
-        """Every live account owned by ``owner`` (LiteSVM scans its accounts)."""
+    def program_accounts(self, owner: Pubkey, slot: int | None = None) -> list[tuple[Pubkey, Account]]:
+        """Every live account owned by ``owner`` (LiteSVM scans its accounts), as of the end of
+        ``slot`` when given: the current owner's accounts and every account changed since,
+        each in its state at ``slot`` (exact: an account differs from its current state at
+        ``slot`` only if a later slot changed it, and those are the ones the history holds)."""
+        if slot is not None and slot >= self.slot:
+            slot = None
+        found = {k: a for k, a in self.svm.get_program_accounts(owner)}
+        if slot is not None:
+            for k in [*found, *self.changed_keys()]:
+                found[k] = self._svm_account_at(k, slot)
         out = []
-        for k, a in self.svm.get_program_accounts(owner):
+        for k, a in found.items():
             acct = _to_account(a)
-            if acct is not None:
+            if acct is not None and acct.owner == owner:
                 out.append((k, acct))
         return out
 
@@ -219,6 +250,7 @@ class SvmBank(Ledger):
         replace_blockhash: bool = False,
         check_duplicate: bool = True,
         pending: set[Signature] | None = None,
+        at_slot: int | None = None,
     ) -> TxResult:
         """Run ``tx`` in LiteSVM: committed (``commit``) or simulated. Raises TxError when it cannot
         land (nothing changes, no fee); otherwise returns the TxResult, ``err`` set if it failed
@@ -234,7 +266,7 @@ class SvmBank(Ledger):
             raise TxError("AddressLookupTableNotFound")
         if replace_blockhash:
             result.replacement_blockhash = self.latest_blockhash()
-        elif not self.is_blockhash_valid(msg.recent_blockhash):
+        elif not self.is_blockhash_valid(msg.recent_blockhash, at_slot):
             raise self._refuse(tx, "BlockhashNotFound", sig_verify)
         if check_duplicate and (sig in self.transactions or (pending is not None and sig in pending)):
             raise self._refuse(tx, "AlreadyProcessed", sig_verify)
@@ -290,8 +322,34 @@ class SvmBank(Ledger):
             }
         result.cu_price = compute_budget(msg)[1]
         result.writable_keys = [keys[i] for i in range(n) if writable[i]]
+        if commit:
+            result.before = {keys[i]: pre[i] for i in range(n) if writable[i]}
         result.landed = True
         return result
+
+    def simulate_at(self, tx: VersionedTransaction, slot: int, **kw: Any) -> TxResult:
+        """Simulate against the accounts, the Clock and the blockhashes as of the end of ``slot``
+        (a preflight at a commitment below ``processed``): the message's accounts are set to
+        that view in LiteSVM, the transaction simulated, and the newest state restored."""
+        if slot >= self.slot:
+            return self.simulate(tx, **kw)
+        saved: dict[Pubkey, SvmAccount | None] = {}
+        for k in [*tx.message.account_keys, C.SYSVAR_CLOCK_ID]:
+            if k in saved:
+                continue
+            changed, state = self.state_before(k, slot)
+            if changed or k == C.SYSVAR_CLOCK_ID:
+                saved[k] = self.svm.get_account(k)
+                view = self._svm_account_at(k, slot)
+                self.svm.set_account(k, view if view is not None else _EMPTY)
+        self._clock_pinned = True
+        try:
+            return self.simulate(tx, at_slot=slot, **kw)  # a blockhash newer than the slot is unknown there
+        finally:
+            self._clock_pinned = False
+            for k, now in saved.items():
+                self.svm.set_account(k, now if now is not None else _EMPTY)
+            self._clock_at = None
 
     def process_transaction(self, tx: VersionedTransaction, **kw: Any) -> TxResult:
         """Execute and commit one transaction. Raises TxError if it cannot land."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import itertools
+import time
 from typing import Any
 
 import httpx
@@ -16,12 +17,61 @@ from solders.transaction import VersionedTransaction
 _ids = itertools.count(1)
 
 
-def rpc(url: str, method: str, params: Any = None, *, timeout: float = 10.0) -> dict[str, Any]:
-    """One raw JSON-RPC call; returns the whole response object ({"result"} or {"error"})."""
-    body = {"jsonrpc": "2.0", "id": next(_ids), "method": method, "params": params if params is not None else []}
-    r = httpx.post(url, json=body, timeout=timeout)
-    r.raise_for_status()
-    return r.json()
+# Where each method that takes a commitment has its config, and the config key naming it.
+COMMITMENT_CONFIG: dict[str, tuple[int, str]] = {
+    **{m: (0, "commitment") for m in ("getSlot", "getBlockHeight", "getEpochInfo", "getLatestBlockhash")},
+    **{m: (1, "commitment") for m in ("getAccountInfo", "getBalance", "getMultipleAccounts", "getProgramAccounts",
+                                      "getTokenAccountBalance", "getTokenSupply", "isBlockhashValid",
+                                      "simulateTransaction", "getTransaction")},
+    **{m: (2, "commitment") for m in ("getTokenAccountsByOwner", "getTokenAccountsByDelegate")},
+    "sendTransaction": (1, "preflightCommitment"),
+}
+CONFIRMED_WAIT_SECONDS = 5.0
+
+
+def with_commitment(method: str, params: Any) -> Any:
+    """``params`` naming a commitment when the caller named none: ``processed`` (tests look at
+    the newest state, as an explorer set to processed does), ``confirmed`` for getTransaction
+    (the lowest it takes). A node's own default, ``finalized``, is what a caller gets by
+    sending the request raw (tests/devstack/test_chain_commitment.py)."""
+    where = COMMITMENT_CONFIG.get(method)
+    if where is None or not isinstance(params, list):
+        return params
+    index, key = where
+    level = "confirmed" if method == "getTransaction" else "processed"
+    params = list(params)
+    while len(params) < index:
+        params.append(None)
+    if len(params) == index or params[index] is None:
+        params[index:index + 1] = [{key: level}]
+    elif isinstance(params[index], dict) and params[index].get(key) is None:
+        params[index] = {**params[index], key: level}
+    return params
+
+
+def rpc(url: str, method: str, params: Any = None, *, timeout: float = 10.0, raw: bool = False) -> dict[str, Any]:
+    """One JSON-RPC call; returns the whole response object ({"result"} or {"error"}). Unless
+    ``raw``, a method that takes a commitment reads at ``processed`` when ``params`` names none
+    (``with_commitment``), and getTransaction waits (bounded) for its transaction to be
+    confirmed, as a client polls."""
+    if params is None:
+        params = []
+    if not raw:
+        params = with_commitment(method, params)
+    deadline = time.monotonic() + CONFIRMED_WAIT_SECONDS
+    while True:
+        body = {"jsonrpc": "2.0", "id": next(_ids), "method": method, "params": params}
+        r = httpx.post(url, json=body, timeout=timeout)
+        r.raise_for_status()
+        out = r.json()
+        if raw or method != "getTransaction" or out.get("result") is not None or time.monotonic() > deadline:
+            return out
+        status = httpx.post(url, json={"jsonrpc": "2.0", "id": next(_ids), "method": "getSignatureStatuses",
+                                       "params": [[params[0]], {"searchTransactionHistory": True}]},
+                            timeout=timeout).json()
+        if not status.get("result", {}).get("value", [None])[0]:
+            return out  # unknown to the chain: waiting will not make it appear
+        time.sleep(0.1)
 
 
 def result(url: str, method: str, params: Any = None) -> Any:

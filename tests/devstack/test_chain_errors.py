@@ -36,7 +36,7 @@ def test_preflight_failure_shape_via_async_client(funded):
     tx = build_tx([xfer(a, Keypair().pubkey(), 50 * SOL)], a, [], latest_blockhash(chain.url))
 
     async def go():
-        async with AsyncClient(chain.url) as c:
+        async with AsyncClient(chain.url, commitment="processed") as c:
             with pytest.raises(RPCException) as ei:
                 await c.send_transaction(tx)
             msg = ei.value.args[0]

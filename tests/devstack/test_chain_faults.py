@@ -40,7 +40,7 @@ def test_down_all_methods_but_controls_still_work(chain):
     assert r.status_code == 503
 
     async def go():
-        async with AsyncClient(chain.url) as c:
+        async with AsyncClient(chain.url, commitment="processed") as c:
             with pytest.raises(Exception):
                 await c.get_slot()
 
@@ -59,7 +59,7 @@ def test_error_mode_is_node_unhealthy(chain):
 
     async def go():
         fault(chain, target="rpc", mode="error", methods=["getLatestBlockhash"], count=1)
-        async with AsyncClient(chain.url) as c:
+        async with AsyncClient(chain.url, commitment="processed") as c:
             with pytest.raises(RPCException):
                 await c.get_latest_blockhash()
             assert (await c.get_latest_blockhash()).value.last_valid_block_height > 0

@@ -26,7 +26,7 @@ def test_airdrop_and_system_transfer_with_async_client(chain):
     a, b = Keypair(), Keypair()
 
     async def go():
-        async with AsyncClient(chain.url) as c:
+        async with AsyncClient(chain.url, commitment="processed") as c:
             sig = (await c.request_airdrop(a.pubkey(), 2 * SOL)).value
             st = (await c.get_signature_statuses([sig])).value[0]
             assert st is not None and st.err is None
@@ -35,13 +35,14 @@ def test_airdrop_and_system_transfer_with_async_client(chain):
             assert bh.last_valid_block_height >= (await c.get_block_height()).value + 149
             ix = transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=b.pubkey(), lamports=SOL // 2))
             tx = build_tx([ix], a, [], bh.blockhash, v0=True)
-            sig = (await c.send_transaction(tx, TxOpts(skip_confirmation=False, preflight_commitment="confirmed"))).value
+            sig = (await c.send_transaction(tx, TxOpts(skip_confirmation=False, preflight_commitment="processed"))).value
             assert (await c.get_balance(a.pubkey())).value == 2 * SOL - SOL // 2 - 5000
             assert (await c.get_balance(b.pubkey())).value == SOL // 2
             statuses = (await c.get_signature_statuses([sig], search_transaction_history=True)).value
             assert statuses[0].err is None
             assert str(statuses[0].confirmation_status) in ("TransactionConfirmationStatus.Confirmed",
                                                             "TransactionConfirmationStatus.Processed")
+            result(chain.url, "devstack_warp", [1])  # getTransaction sees it once it is confirmed
             got = (await c.get_transaction(sig, commitment="confirmed", max_supported_transaction_version=0)).value
             assert got is not None
             meta = got.transaction.meta
@@ -81,7 +82,7 @@ def test_get_transaction_json_and_base64_shapes(chain):
     assert rpc(chain.url, "getTransaction", [sig0, {"commitment": "confirmed"}])["error"]["code"] == -32015
 
     async def parse():
-        async with AsyncClient(chain.url) as c:
+        async with AsyncClient(chain.url, commitment="processed") as c:
             from solders.signature import Signature
 
             got = await c.get_transaction(Signature.from_string(sig), encoding="base64", commitment="confirmed")
@@ -115,7 +116,8 @@ def test_base58_send_and_misc_methods(chain):
     assert resp["error"] == {"code": -32601, "message": "Method not found"}
     # batch
     r = httpx.post(chain.url, json=[{"jsonrpc": "2.0", "id": 1, "method": "getSlot"},
-                                    {"jsonrpc": "2.0", "id": 2, "method": "getBalance", "params": [str(a.pubkey())]}])
+                                    {"jsonrpc": "2.0", "id": 2, "method": "getBalance",
+                                     "params": [str(a.pubkey()), {"commitment": "processed"}]}])
     out = r.json()
     assert [o["id"] for o in out] == [1, 2]
     assert out[1]["result"]["value"] == SOL - SOL // 10 - 5000
@@ -171,7 +173,7 @@ def test_account_queries_and_program_account_filters(chain):
     async def go():
         from solana.rpc.models import MemcmpOpts
 
-        async with AsyncClient(chain.url) as c:
+        async with AsyncClient(chain.url, commitment="processed") as c:
             r = await c.get_program_accounts(
                 owner, encoding="base64", filters=[15, MemcmpOpts(offset=1, bytes=b58encode(b"BBBB"))]
             )
@@ -196,7 +198,7 @@ def test_simulate_accounts_parsed_mint_and_signature_history(chain):
                   latest_blockhash(chain.url))
 
     async def go():
-        async with AsyncClient(chain.url) as c:
+        async with AsyncClient(chain.url, commitment="processed") as c:
             sim = await c.simulate_transaction(tx, sig_verify=True, accounts_addresses=[b, a.pubkey()])
             assert sim.value.err is None
             assert [x.lamports for x in sim.value.accounts] == [SOL // 10, SOL - SOL // 10 - 5000]

@@ -91,7 +91,7 @@ def test_mint_ata_mint_to_transfer_checked(setup):
     sig = ok(url, build_tx(ixs, alice, [], latest_blockhash(url)))
 
     async def go():
-        async with AsyncClient(url) as c:
+        async with AsyncClient(url, commitment="processed") as c:
             r = await c.get_token_account_balance(b_ata, commitment="processed")
             assert r.value.amount == "1500000" and r.value.ui_amount_string == "1.5" and r.value.decimals == 6
             r = await c.get_token_account_balance(a_ata)
@@ -105,6 +105,7 @@ def test_mint_ata_mint_to_transfer_checked(setup):
             assert info["tokenAmount"]["amount"] == "1500000" and info["owner"] == str(bob.pubkey())
             from solders.signature import Signature
 
+            result(url, "devstack_warp", [1])  # getTransaction sees it once it is confirmed
             tx = await c.get_transaction(Signature.from_string(sig), commitment="confirmed")
             meta = tx.value.transaction.meta
             pre = {b.account_index: b.ui_token_amount.amount for b in meta.pre_token_balances}

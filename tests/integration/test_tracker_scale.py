@@ -37,7 +37,7 @@ def test_open_records_of_more_than_100_clients_all_move_in_one_pass(chain):
     from partner.features import tracker
     from partner.store import ddb, txrecords
 
-    height = int(rpc(chain.url, "getBlockHeight"))
+    height = int(rpc(chain.url, "getBlockHeight", [{"commitment": "confirmed"}]))  # the level expiry is judged at
     signatures = _put_records(150, height - 1)
     tracker.run(limit=5000)
     statuses = [ddb.get(txrecords.table(), s)["status"] for s in signatures]
@@ -48,7 +48,7 @@ def test_a_failing_record_does_not_stop_the_pass_for_the_others(chain, monkeypat
     from partner.features import tracker
     from partner.store import ddb, txrecords
 
-    height = int(rpc(chain.url, "getBlockHeight"))
+    height = int(rpc(chain.url, "getBlockHeight", [{"commitment": "confirmed"}]))  # the level expiry is judged at
     signatures = _put_records(20, height - 1)
     bad = signatures[7]
     real_move = txrecords.move

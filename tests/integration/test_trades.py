@@ -307,3 +307,27 @@ def test_reserving_zero_volume_is_a_no_op(aws_stack):
     assert counters.read("VOL#zero-test#fresh") == 0
     counters.release("VOL#zero-test#used", 0)
     assert counters.read("VOL#zero-test#used") == 5
+
+
+def test_a_sell_right_after_a_buy_works_while_finalized_lags(chain, coin, partner_conn):
+    """Issue 25: the state a trade decides on is read at `processed`. The node's default,
+    `finalized` (~32 slots behind), does not yet hold the token account the buy created: a sell
+    deciding on it would answer 422 missing_sell_token_account."""
+    from devstack.chain.testing import rpc as raw_rpc
+    from partner.chain.programs import associated_token_address
+
+    wallet = partner_conn.user["wallet"]
+    bought = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": str(SOL // 10), "slippageBps": 100,
+                                         "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    assert bought.status == 200, bought.body
+    assert wait(chain.url, bought.json["signature"])["err"] is None
+    ata = str(associated_token_address(wallet, coin))
+    lagging = raw_rpc(chain.url, "getAccountInfo", [ata, {"encoding": "base64"}], raw=True)["result"]
+    assert lagging["value"] is None  # finalized: no token account yet
+    held = token_balance(chain.url, wallet, coin)
+    assert held > 0
+    sold = trade(partner_conn, "sell", {"mint": coin, "tokensIn": str(held), "slippageBps": 100,
+                                        "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    assert sold.status == 200, sold.body
+    assert wait(chain.url, sold.json["signature"])["err"] is None
+    assert token_balance(chain.url, wallet, coin) == 0

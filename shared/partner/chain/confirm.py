@@ -22,7 +22,7 @@ def wait_for(rpc: Rpc, signature: Signature, *, commitment: str = "processed", t
             level = status.get("confirmationStatus") or "processed"
             if status.get("err") is not None or ORDER.get(level, 0) >= ORDER[commitment]:
                 return status
-        if last_valid_block_height is not None and rpc.call("getBlockHeight") > last_valid_block_height:
+        if last_valid_block_height is not None and rpc.block_height() > last_valid_block_height:
             status = rpc.signature_statuses([signature])[0]
             return status
         if time.monotonic() >= deadline:

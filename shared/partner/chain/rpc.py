@@ -32,7 +32,7 @@ from solders.account_decoder import UiAccountEncoding
 from solders.hash import Hash
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
-from solders.rpc.config import RpcAccountInfoConfig, RpcSendTransactionConfig
+from solders.rpc.config import RpcAccountInfoConfig, RpcContextConfig, RpcSendTransactionConfig
 from solders.rpc.responses import GetLatestBlockhashResp, GetMultipleAccountsResp
 from solders.signature import Signature
 from solders.commitment_config import CommitmentLevel
@@ -43,6 +43,12 @@ from partner.core.settings import endpoints, on_reset
 from partner.core.errors import ApiError
 
 JSON_HEADERS = {"Content-Type": "application/json"}
+
+# The commitment of every read (a node's default is `finalized`, ~32 slots behind); the reasons
+# are in docs/onchain.md, "Commitment".
+DECIDE = CommitmentLevel.Processed  # the accounts a write decides on, and its preflight/simulation
+BLOCKHASH = CommitmentLevel.Confirmed  # the blockhash a write is signed with
+LOOKUP = "confirmed"  # getTransaction, getSignaturesForAddress, the block height expiry is judged at
 
 
 class RpcError(Exception):
@@ -308,7 +314,14 @@ class Rpc:
     # ------------------------------------------------------------ typed helpers
     @staticmethod
     def multiple_accounts_request(pubkeys: list[Pubkey], id: int) -> Any:
-        return rq.GetMultipleAccounts(pubkeys, RpcAccountInfoConfig(encoding=UiAccountEncoding.Base64), id=id)
+        """getMultipleAccounts at `processed` (DECIDE): the newest state, the user's own last write included."""
+        config = RpcAccountInfoConfig(encoding=UiAccountEncoding.Base64, commitment=DECIDE)
+        return rq.GetMultipleAccounts(pubkeys, config, id=id)
+
+    @staticmethod
+    def latest_blockhash_request(id: int) -> Any:
+        """getLatestBlockhash at `confirmed` (BLOCKHASH)."""
+        return rq.GetLatestBlockhash(RpcContextConfig(commitment=BLOCKHASH), id=id)
 
     @staticmethod
     def parse_multiple_accounts(raw: dict[str, Any]) -> list[AccountData | None]:
@@ -321,7 +334,12 @@ class Rpc:
         return parsed.value.blockhash, parsed.value.last_valid_block_height
 
     def latest_blockhash(self) -> tuple[Hash, int]:
-        return self.parse_latest_blockhash(self.batch([rq.GetLatestBlockhash(id=1)])[0])
+        return self.parse_latest_blockhash(self.batch([self.latest_blockhash_request(1)])[0])
+
+    def block_height(self) -> int:
+        """The block height at `confirmed` (LOOKUP), the level the blockhash was read at: a
+        blockhash is expired once this height is past its lastValidBlockHeight."""
+        return int(self.call("getBlockHeight", [{"commitment": LOOKUP}]))
 
     def accounts(self, pubkeys: list[Pubkey]) -> list[AccountData | None]:
         return self.parse_multiple_accounts(self.batch([self.multiple_accounts_request(pubkeys, 1)])[0])

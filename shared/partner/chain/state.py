@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from solders.hash import Hash
 from solders.pubkey import Pubkey
-from solders.rpc import requests as rq
 
 from partner.chain import programs as P
 from partner.chain.layouts import BondingCurve, Global, Pool, decode_owned, token_account_amount
@@ -50,7 +49,7 @@ def read_coin(rpc: Rpc, mint: Pubkey, wallet: Pubkey) -> CoinState:
     global_key, _ = P.global_pda()
     ata = P.associated_token_address(wallet, mint)
     keys = [global_key, curve_key, pool_key, ata, wallet, CLOCK_SYSVAR]
-    accounts_raw, blockhash_raw = rpc.batch([Rpc.multiple_accounts_request(keys, 1), rq.GetLatestBlockhash(id=2)])
+    accounts_raw, blockhash_raw = rpc.batch([Rpc.multiple_accounts_request(keys, 1), Rpc.latest_blockhash_request(2)])
     accounts = Rpc.parse_multiple_accounts(accounts_raw)
     blockhash, last_valid = Rpc.parse_latest_blockhash(blockhash_raw)
     global_config = decode_owned(Global, accounts[0], P.LAUNCHPAD_PROGRAM_ID)

@@ -138,7 +138,7 @@ def land_processed(rpc: Rpc, tx: Transaction, last_valid_block_height: int, time
     status = wait_for(rpc, signature, commitment="processed", timeout=timeout,
                       last_valid_block_height=last_valid_block_height)
     if status is None:
-        if rpc.call("getBlockHeight") > last_valid_block_height:
+        if rpc.block_height() > last_valid_block_height:
             raise ApiError("tx_expired", signature=str(signature))
         raise unavailable("The transaction was sent but not seen processed in time; it may still land.",
                           signature=str(signature), action="Check the signature's status before resending.")

@@ -228,7 +228,7 @@ def recovered_answer(signatures: list[str], last_valid_block_height: int, kind: 
         chain = Rpc(get_settings().rpc_endpoints, timeout=5.0)
         statuses = chain.signature_statuses([Signature.from_string(s) for s in signatures])
         if all(s is None for s in statuses):
-            expired = chain.call("getBlockHeight") > last_valid_block_height
+            expired = chain.block_height() > last_valid_block_height
     except Exception:  # noqa: BLE001 - the chain cannot tell now: the ambiguous answer below
         statuses = None
     landed = statuses is not None and all(s is not None and s.get("err") is None for s in statuses)

@@ -48,7 +48,8 @@ PENDING_CURVE_FILTERS = [
 def pending_mints(rpc: Rpc) -> list[Pubkey]:
     """Mints whose curve is complete and not migrated (one getProgramAccounts)."""
     found = rpc.call("getProgramAccounts", [str(P.LAUNCHPAD_PROGRAM_ID),
-                                            {"encoding": "base64", "filters": PENDING_CURVE_FILTERS}])
+                                            {"encoding": "base64", "filters": PENDING_CURVE_FILTERS,
+                                             "commitment": "processed"}])
     mints = []
     for entry in found:
         try:

@@ -5,7 +5,8 @@ height, then `getSignatureStatuses` in batches of 256, and move each record:
 
   sent       -> confirmed                 (confirmed, or finalized: both events, in order)
   sent/confirmed -> finalized
-  sent/confirmed -> failed (error = the mapped spec code; a failed launch bundle: tx_failed)
+  sent/confirmed -> failed (error = the mapped spec code, read once the failed transaction is
+                          confirmed: until then the record waits; a failed launch bundle: tx_failed)
   sent       -> expired  (the block height read before the statuses is past the record's
                           lastValidBlockHeight and the chain does not know the signature)
 
@@ -118,7 +119,7 @@ def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 
                                "statuses": {s: 0 for s in (*txrecords.OPEN[1:], *txrecords.FINAL)}}
     if not records:
         return summary
-    height = int(rpc.call("getBlockHeight"))
+    height = rpc.block_height()
     found = _statuses(rpc, [r["pk"] for r in records])
     # launch bundles (several signatures) that the chain does not know yet: their bundle records
     unknown_bundled = [r for r in records if len(r.get("signatures") or ()) > 1 and found.get(r["pk"]) is None]
@@ -144,6 +145,8 @@ def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 
             new, emit, slot, error = change
             if new == "failed" and error is None:
                 error = _failure_code(rpc, record["pk"], found[record["pk"]])
+                if error is None:
+                    continue  # not confirmed yet: the next pass maps it (the record stays open)
         except Exception:  # noqa: BLE001 - one record's failure must not stop the pass
             _skip(summary, record, "reading its outcome")
             continue
@@ -186,9 +189,14 @@ def _skip(summary: dict[str, Any], record: dict[str, Any], doing: str) -> None:
                    exc_info=True)
 
 
-def _failure_code(rpc: Rpc, signature: str, found: dict[str, Any] | None) -> str:
+def _failure_code(rpc: Rpc, signature: str, found: dict[str, Any] | None) -> str | None:
+    """The spec code of a landed failure, read off the transaction at `confirmed` (which of its
+    programs failed tells a System error from a Token one); None while it is not confirmed."""
     err = (found or {}).get("err")
-    return spec_code_for_transaction_error(err, program_ids(rpc, Signature.from_string(signature))) or "tx_failed"
+    ids = program_ids(rpc, Signature.from_string(signature))
+    if ids is None:
+        return None
+    return spec_code_for_transaction_error(err, ids) or "tx_failed"
 
 
 def run_for(seconds: float, every: float = 2.0, **kwargs: Any) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from solders.signature import Signature
 from partner.core import clock
 from partner.store import ddb, txrecords
 from partner.chain.errors import spec_code_for_transaction_error
-from partner.chain.rpc import BlockEngine, Rpc
+from partner.chain.rpc import LOOKUP, BlockEngine, Rpc
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
 
@@ -98,8 +98,10 @@ def _bundle_status(engine: BlockEngine, bundle_id: str, found: dict[str, Any] | 
 
 
 def program_ids(rpc: Rpc, signature: Signature) -> list[Pubkey] | None:
-    """Top-level program ids of a landed transaction (to map Custom(1) of System vs Token)."""
-    found = rpc.call("getTransaction", [str(signature), {"encoding": "json", "maxSupportedTransactionVersion": 0}])
+    """Top-level program ids of a landed transaction (to map Custom(1) of System vs Token), read
+    at `confirmed` (getTransaction takes no lower); None until it is confirmed."""
+    found = rpc.call("getTransaction", [str(signature), {"encoding": "json", "maxSupportedTransactionVersion": 0,
+                                                         "commitment": LOOKUP}])
     if not found:
         return None
     message = found["transaction"]["message"]
@@ -117,7 +119,7 @@ def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[
         out["status"], out["error"] = "expired", "tx_expired"
         return out
     # the height before the status: a transaction unknown at a height past its expiry never lands
-    height = rpc.call("getBlockHeight") if alone and sent.get("status") == "sent" else None
+    height = rpc.block_height() if alone and sent.get("status") == "sent" else None
     found = rpc.signature_statuses([signature])[0]
     bundle_status = None
     if record is not None:
@@ -135,7 +137,7 @@ def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[
         expiry = record.get("last_valid_block_height")
         if bundle_status == "failed":
             out["status"], out["error"] = "failed", "tx_failed"
-        elif expiry is not None and rpc.call("getBlockHeight") > int(expiry):
+        elif expiry is not None and rpc.block_height() > int(expiry):
             out["status"], out["error"] = "failed", "tx_expired"
         elif bundle_status == "invalid" and invalid_is_final(record):  # dropped by the engine: it never lands
             out["status"], out["error"] = "failed", "tx_failed"

@@ -43,7 +43,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solders.pubkey import Pubkey
-from solders.rpc import requests as rq
 
 from partner.edge import access, http, multipart
 from partner.features import links, pinning, pipeline, uploads
@@ -161,7 +160,7 @@ class ChainState:
 def read_state(chain: Rpc, mint: Pubkey, wallet: Pubkey) -> ChainState:
     gov_key = P.governance_pda(mint)[0]
     keys = [gov_key, mint, P.associated_token_address(wallet, mint), wallet, CLOCK_SYSVAR]
-    raw_accounts, raw_hash = chain.batch([Rpc.multiple_accounts_request(keys, 1), rq.GetLatestBlockhash(id=2)])
+    raw_accounts, raw_hash = chain.batch([Rpc.multiple_accounts_request(keys, 1), Rpc.latest_blockhash_request(2)])
     accounts = Rpc.parse_multiple_accounts(raw_accounts)
     blockhash, last_valid = Rpc.parse_latest_blockhash(raw_hash)
     gov = decode_owned(Governance, accounts[0], P.LAUNCHPAD_PROGRAM_ID)

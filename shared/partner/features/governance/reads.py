@@ -38,7 +38,7 @@ from solders.pubkey import Pubkey
 
 from partner.chain import programs as P
 from partner.chain.layouts import Governance, LayoutError, Proposal, TokenMetadata, VoteReceipt
-from partner.chain.rpc import Rpc, unavailable
+from partner.chain.rpc import LOOKUP, Rpc, unavailable
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
 
@@ -124,11 +124,12 @@ def _batch(chain: Rpc, calls: list[tuple[str, list[Any]]]) -> list[Any]:
 def _program_accounts(cls, *memcmp: tuple[int, bytes]) -> tuple[str, list[Any]]:
     filters: list[dict[str, Any]] = [{"dataSize": cls.SIZE}, {"memcmp": {"offset": 0, "bytes": _b58(cls.DISCRIMINATOR)}}]
     filters += [{"memcmp": {"offset": off, "bytes": _b58(value)}} for off, value in memcmp]
-    return "getProgramAccounts", [str(P.LAUNCHPAD_PROGRAM_ID), {"encoding": "base64", "filters": filters}]
+    return "getProgramAccounts", [str(P.LAUNCHPAD_PROGRAM_ID), {"encoding": "base64", "filters": filters,
+                                                          "commitment": "processed"}]
 
 
 def _signatures(address: str, before: str | None = None, limit: int = SIGNATURE_PAGE) -> tuple[str, list[Any]]:
-    config: dict[str, Any] = {"limit": limit}
+    config: dict[str, Any] = {"limit": limit, "commitment": LOOKUP}  # the lowest it takes
     if before:
         config["before"] = before
     return "getSignaturesForAddress", [address, config]
@@ -299,7 +300,7 @@ def governance_view(chain: Rpc, mint_text: str, viewer: str | None) -> dict[str,
     gov_key = P.governance_pda(mint)[0]
     viewer_key = parse_address(viewer) if viewer else None
     calls: list[tuple[str, list[Any]]] = [
-        ("getMultipleAccounts", [[str(gov_key), str(mint)], {"encoding": "base64"}]),
+        ("getMultipleAccounts", [[str(gov_key), str(mint)], {"encoding": "base64", "commitment": "processed"}]),
         _program_accounts(Proposal, (8, bytes(gov_key))),
     ]
     if viewer_key is not None:

@@ -23,7 +23,6 @@ from typing import Literal
 from solders.hash import Hash
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
-from solders.rpc import requests as rq
 
 from partner.edge import access
 from partner.features import fees as write_fees, pipeline
@@ -110,7 +109,7 @@ def rpc() -> Rpc:
 def _read(chain: Rpc, keys: list[Pubkey]) -> Snapshot:
     """`keys` plus the clock and a blockhash, in one batched round trip."""
     accounts_raw, blockhash_raw = chain.batch([Rpc.multiple_accounts_request([*keys, P.CLOCK_SYSVAR_ID], 1),
-                                               rq.GetLatestBlockhash(id=2)])
+                                               Rpc.latest_blockhash_request(2)])
     accounts = Rpc.parse_multiple_accounts(accounts_raw)
     blockhash, last_valid = Rpc.parse_latest_blockhash(blockhash_raw)
     clock = accounts[-1]
