@@ -6,6 +6,7 @@ import contextlib
 import time
 from typing import Any
 
+import httpx
 
 
 def rpc(url: str, method: str, params: list[Any] | None = None) -> Any:
