@@ -42,11 +42,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from solders.message import Message, MessageV0
 from solders.signature import Signature
 from solders.transaction import VersionedTransaction
 
 from . import constants as C
+from .svm import is_writable
 
 MAX_BUNDLE_TXS = C.MAX_BUNDLE_TXS  # 5
 MAX_STATUS_IDS = 5
@@ -119,14 +119,6 @@ def bundle_id(signatures: list[Signature]) -> str:
     return hashlib.sha256(",".join(str(s) for s in signatures).encode()).hexdigest()
 
 
-def _writable(i: int, msg: Message | MessageV0, n: int) -> bool:
-    h = msg.header
-    ns = h.num_required_signatures
-    if i < ns:
-        return i < ns - h.num_readonly_signed_accounts
-    return i < n - h.num_readonly_unsigned_accounts
-
-
 def tip_of(txs: list[VersionedTransaction]) -> tuple[bool, int, bool]:
     """(whether any transaction write-locks a tip account, the lamports its top-level System
     transfers pay tip accounts, whether a tip account is write-locked by anything else)."""
@@ -136,7 +128,7 @@ def tip_of(txs: list[VersionedTransaction]) -> tuple[bool, int, bool]:
         msg = tx.message
         keys = list(msg.account_keys)
         n = len(keys)
-        tip_indexes = {i for i, k in enumerate(keys) if k in _TIPS and _writable(i, msg, n)}
+        tip_indexes = {i for i, k in enumerate(keys) if k in _TIPS and is_writable(i, msg, n)}
         if not tip_indexes:
             continue
         locked = True

@@ -68,7 +68,8 @@ def err_json(err: Any) -> Any:
     return json.loads(RpcSimulateTransactionResult(err=err).to_json())["err"]
 
 
-def _writable(i: int, msg: Message | MessageV0, n: int) -> bool:
+def is_writable(i: int, msg: Message | MessageV0, n: int) -> bool:
+    """Whether account `i` of the `n` static keys of `msg` is write-locked (by its header)."""
     h = msg.header
     ns = h.num_required_signatures
     if i < ns:
@@ -273,7 +274,7 @@ class SvmBank(Ledger):
         self.sync_clock()
         keys = list(msg.account_keys)
         n = len(keys)
-        writable = [_writable(i, msg, n) for i in range(n)]
+        writable = [is_writable(i, msg, n) for i in range(n)]
         pre = [self.svm.get_account(k) for k in keys]
         lookup = self.svm.get_account
         if commit:
