@@ -9,6 +9,7 @@ serves (``TxResult``, ``BundleResult``, ``TxError`` with Solana's Display texts)
 from __future__ import annotations
 
 import bisect
+import contextlib
 import hashlib
 import os
 import struct
@@ -207,7 +208,17 @@ class Ledger:
 
     # ------------------------------------------------------------------ clock
     def _elapsed(self) -> float:
-        return time.monotonic() - self._t0 + self._warp
+        pinned = getattr(self, "_pinned_elapsed", None)
+        return pinned if pinned is not None else time.monotonic() - self._t0 + self._warp
+
+    @contextlib.contextmanager
+    def one_slot(self):
+        """Hold the clock still (a bundle executes in one slot, as Jito's do)."""
+        self._pinned_elapsed = self._elapsed()
+        try:
+            yield
+        finally:
+            self._pinned_elapsed = None
 
     @property
     def slot(self) -> int:

@@ -363,7 +363,12 @@ class SvmBank(Ledger):
         return self.execute(tx, commit=False, **kw)
 
     def process_bundle(self, txs: list[VersionedTransaction], bundle_id: str) -> BundleResult:
-        """Execute all transactions in order: all land (none failing) or nothing does, no fee."""
+        """Execute all transactions in order, in one slot: all land (none failing) or nothing
+        does, no fee."""
+        with self.one_slot():
+            return self._process_bundle(txs, bundle_id)
+
+    def _process_bundle(self, txs: list[VersionedTransaction], bundle_id: str) -> BundleResult:
         snapshot: dict[Pubkey, SvmAccount | None] = {}
         pending: set[Signature] = set()
         sigs = [t.signatures[0] for t in txs]

@@ -525,3 +525,34 @@ def test_migration_into_the_sbf_pool_and_a_swap_and_a_rolled_back_bundle(full_ch
     held = result(url, "getTokenAccountsByOwner", [str(trader.pubkey()), {"mint": str(mint.pubkey())},
                                                    {"encoding": "jsonParsed"}])["value"]
     assert int(held[0]["account"]["data"]["parsed"]["info"]["tokenAmount"]["amount"]) > 0
+
+
+def test_a_bundle_lands_in_one_slot_even_when_the_clock_ticks_mid_bundle(monkeypatch):
+    """A bundle executes in one slot, as Jito's do: the ledger's wall-clock slot must not move
+    between its transactions (the launch's create and first buy landed in two slots)."""
+    from solders.keypair import Keypair
+    from solders.message import Message
+    from solders.system_program import TransferParams, transfer
+    from solders.transaction import VersionedTransaction
+
+    from devstack.chain import ledger
+    from devstack.chain.svm import SvmBank
+
+    bank = SvmBank()
+    payer = Keypair()
+    bank.process_transaction(bank.airdrop_transaction(payer.pubkey(), 10**10))
+    txs = []
+    for lamports in (1_000_000, 2_000_000):
+        blockhash, _ = bank.latest_blockhash()
+        ix = transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=Keypair().pubkey(), lamports=lamports))
+        txs.append(VersionedTransaction(Message.new_with_blockhash([ix], payer.pubkey(), blockhash), [payer]))
+    now = [ledger.time.monotonic()]
+
+    def ticking() -> float:  # every reading of the clock is half a slot later
+        now[0] += ledger.C.SLOT_SECONDS / 2
+        return now[0]
+
+    monkeypatch.setattr(ledger.time, "monotonic", ticking)
+    result = bank.process_bundle(txs, "b1")
+    assert result.landed
+    assert {r.slot for r in result.results} == {result.slot}
