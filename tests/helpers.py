@@ -135,6 +135,16 @@ def token_call(client: dict, params: dict[str, str], *, ip: str = "127.0.0.1", s
                   source_ip=ip)
 
 
+def lost_race(r) -> bool:
+    """A loser of concurrent uses of one token: `invalid_grant` (the replay), or, when DynamoDB kept
+    cancelling its transaction on conflicts with the other contenders (the devstack's DynamoDB
+    conflicts as DynamoDB does), a retryable 500 with nothing issued."""
+    if r.status == 400:
+        return r.json["error"] == "invalid_grant"
+    return r.status == 500 and r.json["error"] == "internal" and r.json["retryable"] is True \
+        and "access_token" not in r.json
+
+
 def connect(client: dict, user: dict, scope: str = "profile:read", ip: str = "127.0.0.1") -> Connected:
     code, verifier, _ = get_code(client, user, scope=scope, ip=ip)
     result = token_call(client, {"grant_type": "authorization_code", "code": code, "code_verifier": verifier,

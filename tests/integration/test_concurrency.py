@@ -5,18 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
-from tests.helpers import connect, invoke, token_call
-
-
-
-def _lost(r) -> bool:
-    """A loser of concurrent uses of one token: `invalid_grant` (the replay), or, when DynamoDB kept
-    cancelling its transaction on conflicts with the other contenders (the devstack's DynamoDB
-    conflicts as DynamoDB does), a retryable 500 with nothing issued."""
-    if r.status == 400:
-        return r.json["error"] == "invalid_grant"
-    return r.status == 500 and r.json["error"] == "internal" and r.json["retryable"] is True \
-        and "access_token" not in r.json
+from tests.helpers import connect, invoke, lost_race, token_call
 
 
 def test_exactly_120_of_150_concurrent_first_requests(aws_stack, user, ip, monkeypatch):
@@ -54,7 +43,7 @@ def test_16_concurrent_refreshes_have_at_most_one_winner(aws_stack, client, user
     winners = [r for r in results if r.status == 200]
     losers = [r for r in results if r.status != 200]
     assert len(winners) <= 1
-    assert all(_lost(r) for r in losers), [r.body for r in losers]
+    assert all(lost_race(r) for r in losers), [r.body for r in losers]
     # a replay of a rotated-out refresh token revoked the grant: the winner's pair is dead too
     for winner in winners:
         me = invoke("me", "GET", "/partner/v1/me", headers={"Authorization": f"Bearer {winner.json['access_token']}"})

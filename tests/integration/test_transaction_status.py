@@ -126,10 +126,8 @@ def test_failed_transaction_reports_the_mapped_code(chain, coin, reader, funded)
                            "error": "slippage_exceeded", "bundle": None}
 
 
-def test_system_custom_one_is_insufficient_sol_once_confirmed(chain, reader, funded):
-    """Custom(1) of the System program (not of SPL Token): the program id comes from the
-    transaction, read at `confirmed` (issue 25): the mapped code shows as soon as the failed
-    transaction is confirmed, not only once it is finalized (~32 slots later)."""
+def _overdraw(chain, funded) -> tuple[str, dict]:
+    """A System transfer of more than the sender has, landed failed (Custom(1)): (signature, status)."""
     from partner.chain import instructions as ix
 
     broke = Keypair()
@@ -138,6 +136,16 @@ def test_system_custom_one_is_insufficient_sol_once_confirmed(chain, reader, fun
     signature = _send(chain, broke, [overdraw], skip_preflight=True)
     landed = wait(chain.url, signature)
     assert landed["err"] is not None
+    return signature, landed
+
+
+def test_system_custom_one_is_insufficient_sol_once_confirmed(chain, reader, funded):
+    """Custom(1) of the System program (not of SPL Token): the program id comes from the
+    transaction, read at `confirmed` (issue 25): the mapped code shows as soon as the failed
+    transaction is confirmed, not only once it is finalized (~32 slots later)."""
+    from partner.chain import instructions as ix
+
+    signature, landed = _overdraw(chain, funded)
     warp(chain.url, 1)  # 2.5 slots: confirmed, far from finalized
     assert rpc(chain.url, "getSignatureStatuses", [[signature]])["value"][0]["confirmationStatus"] == "confirmed"
     result = status(signature, reader.bearer())
@@ -149,16 +157,10 @@ def test_the_tracker_records_a_failure_s_mapped_code_once_confirmed(chain, reade
     """The tracker maps a landed failure off the transaction at `confirmed`: a record of a
     System Custom(1) failure moves to failed with insufficient_sol, not the generic tx_failed,
     without waiting for finalization."""
-    from partner.chain import instructions as ix
     from partner.features import tracker
     from partner.store import ddb, txrecords
 
-    broke = Keypair()
-    airdrop(chain.url, str(broke.pubkey()), 20_000_000)
-    overdraw = ix.system_transfer(broke.pubkey(), funded.pubkey(), 19_000_000)
-    signature = _send(chain, broke, [overdraw], skip_preflight=True)
-    landed = wait(chain.url, signature)
-    assert landed["err"] is not None
+    signature, landed = _overdraw(chain, funded)
     sent_by(reader, [signature], landed["slot"] + 150)
     warp(chain.url, 1)  # confirmed
     tracker.run(limit=5000)
