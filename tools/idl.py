@@ -258,7 +258,7 @@ def blocks() -> dict[str, str]:
         "errors": errors_table(lp, 6000, 6100),
         "governance-errors": errors_table(lp, 6100, 6200),
     }
-    for name, idl in idls.items():
+    for idl in idls.values():
         for acc in idl["accounts"]:
             out[f"account:{acc['name']}"] = account_table(idl, acc["name"])
     return out

@@ -94,10 +94,9 @@ def test_connect_profile_trade_reconcile(devstack, chain, trader):
 
 
 def test_fee_estimate_after_a_trade(devstack, chain, trader):
-    from partner_sdk import FeeEstimate, ValidationError
-
     from partner.chain.programs import bonding_curve_pda
     from partner.core.limits import TRADE_UNITS
+    from partner_sdk import FeeEstimate, ValidationError
 
     *_, api = trader
     mint = new_coin(chain.url, "SDK Fee Coin", "SDKF")

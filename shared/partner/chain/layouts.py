@@ -145,7 +145,7 @@ class SplMint:
     SIZE: ClassVar[int] = 82
 
     @classmethod
-    def decode(cls, data: bytes) -> "SplMint":
+    def decode(cls, data: bytes) -> SplMint:
         data = _sized(cls, data)
         ma_tag, ma, supply, decimals, init, fa_tag, fa = struct.unpack_from("<I32sQB?I32s", data)
         return cls(_pk(ma) if ma_tag else None, supply, decimals, init, _pk(fa) if fa_tag else None)
@@ -171,7 +171,7 @@ class SplTokenAccount:
     SIZE: ClassVar[int] = 165
 
     @classmethod
-    def decode(cls, data: bytes) -> "SplTokenAccount":
+    def decode(cls, data: bytes) -> SplTokenAccount:
         data = _sized(cls, data)
         mint, owner, amount = struct.unpack_from("<32s32sQ", data)
         return cls(_pk(mint), _pk(owner), amount, data[108])
@@ -205,7 +205,7 @@ class TokenMetadata:
     uri: str
 
     @classmethod
-    def from_mint(cls, data: bytes) -> "TokenMetadata":
+    def from_mint(cls, data: bytes) -> TokenMetadata:
         """Read it from a Token-2022 mint account's data; LayoutError when absent or malformed."""
         data = bytes(data)
         if len(data) <= TOKEN_2022_ACCOUNT_TYPE_OFFSET or data[TOKEN_2022_ACCOUNT_TYPE_OFFSET] != ACCOUNT_TYPE_MINT:
@@ -224,7 +224,7 @@ class TokenMetadata:
         raise LayoutError("mint has no TokenMetadata")
 
     @classmethod
-    def _decode(cls, body: bytes) -> "TokenMetadata":
+    def _decode(cls, body: bytes) -> TokenMetadata:
         if len(body) < 64:
             raise LayoutError("short TokenMetadata")
         authority, mint = body[:32], body[32:64]
@@ -244,7 +244,7 @@ class TokenMetadata:
         return cls(None if authority == bytes(32) else _pk(authority), _pk(mint), *texts)
 
 
-def token_metadata_of(account, mint: Pubkey) -> "TokenMetadata | None":
+def token_metadata_of(account, mint: Pubkey) -> TokenMetadata | None:
     """The TokenMetadata of `mint`'s account (anything with .owner and .data) when it is a
     Token-2022 mint carrying it for itself; else None."""
     from .programs import TOKEN_2022_PROGRAM_ID
