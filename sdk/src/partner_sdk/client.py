@@ -38,7 +38,7 @@ STAGED_UPLOAD_BYTES = 4 * 1024 * 1024
 
 Amount = int | str
 # an image: a file path, raw bytes, an open binary file, or (filename, bytes, content_type)
-Image = str | os.PathLike | bytes | BinaryIO | tuple[str, Any, str]
+Image = str | os.PathLike | bytes | BinaryIO | tuple[str, Any, str | None]
 _MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
           (b"GIF89a", "image/gif"))
 

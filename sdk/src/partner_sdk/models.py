@@ -31,7 +31,7 @@ def from_json(cls: type[T], data: dict[str, Any]) -> T:
         key = f.metadata.get("json", _camel(f.name))
         if key in data:
             values[f.name] = data[key]
-        elif f.default is MISSING and f.default_factory is MISSING:  # type: ignore[misc]
+        elif f.default is MISSING and f.default_factory is MISSING:
             values[f.name] = None
     return cls(**values)
 

@@ -113,12 +113,12 @@ def send(http: httpx.Client, policy: RetryPolicy, method: str, url: str, *, writ
                 keyed_retries += 1
                 continue
             if write:
-                error = AmbiguousWriteError(
+                ambiguous = AmbiguousWriteError(
                     "timeout" if isinstance(exc, httpx.TimeoutException) else "transport_error", None,
                     f"{type(exc).__name__}: {exc}; not retried, reconcile first"
                     + (" or send it again with the same idempotency_key" if key is not None else ""), cause=exc)
-                error.idempotency_key = key.value if key is not None else None
-                raise error from exc
+                ambiguous.idempotency_key = key.value if key is not None else None
+                raise ambiguous from exc
             read_failures += 1
             if read_failures >= policy.read_attempts:
                 raise TransportError("transport_error", None, str(exc)) from exc

@@ -6,12 +6,12 @@ custom codes from 6000); see docs/onchain.md "Errors".
 from __future__ import annotations
 
 from collections.abc import Iterable
-from enum import IntEnum
 from typing import Any
 
 from solders.pubkey import Pubkey
 
 from .idl import LAUNCHPAD
+from .idl_types import GovernanceErrorCode, ProgramErrorCode
 from .programs import (
     LAUNCHPAD_PROGRAM_ID,
     POOL_PROGRAM_ID,
@@ -25,11 +25,9 @@ def _errors(lo: int, hi: int) -> list[tuple[int, str, str, str]]:
     return [e for e in LAUNCHPAD.errors if lo <= e[0] < hi]
 
 
-# 6000-6049 trading, 6050-6099 reserved (launch fee / identity bypass), shared by both programs.
-ProgramErrorCode = IntEnum("ProgramErrorCode", [(name, code) for code, name, _, _ in _errors(6000, 6100)])
-# 6100-6199: metadata governance of the launchpad program; each maps to exactly one
-# code of the spec's Governance error table.
-GovernanceErrorCode = IntEnum("GovernanceErrorCode", [(name, code) for code, name, _, _ in _errors(6100, 6200)])
+# 6000-6049 trading, 6050-6099 reserved (launch fee / identity bypass), shared by both programs:
+# ProgramErrorCode. 6100-6199: metadata governance of the launchpad program, each mapping to exactly
+# one code of the spec's Governance error table: GovernanceErrorCode. Both generated from the IDL.
 
 # code -> (spec error code, message), from the IDL's "<spec code>: <message>"
 PROGRAM_ERRORS: dict[int, tuple[str, str]] = {

@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import struct
 from functools import cached_property
-from typing import Any, ClassVar, dataclass_transform
+from typing import Any, ClassVar, cast, dataclass_transform
 
 from solders.instruction import AccountMeta, Instruction
 from solders.pubkey import Pubkey
@@ -212,6 +213,8 @@ class FixedOption(Codec):
     """Convention: struct {is_some: bool, value: T} (fixed size; all zero when None)."""
 
     def __init__(self, item: Codec):
+        if item.size is None:
+            raise IdlMismatch("a fixed option holds a fixed-size value")
         self.item, self.size = item, 1 + item.size
         self.annotation = f"{item.annotation} | None"
 
@@ -232,7 +235,7 @@ class Struct(Codec):
     def __init__(self, name: str, fields: list[tuple[str, Codec]], cls=None):
         self.name, self.fields, self.cls = name, fields, cls
         sizes = [c.size for _, c in fields]
-        self.size = None if None in sizes else sum(sizes)
+        self.size = sum(s for s in sizes if s is not None) if None not in sizes else None
         self.annotation = name
 
     def read_values(self, data, at, what) -> tuple[dict, int]:
@@ -291,9 +294,11 @@ BINDINGS: dict[str, type] = {
 }
 
 
-def check_binding(idl_type: dict, cls: type) -> None:
+def check_binding(idl_type: dict, cls: Any) -> None:
     """Raise IdlMismatch unless `cls` has exactly the IDL type's members / fields, in order."""
     ty = idl_type["type"]
+    want: list[Any]
+    have: list[Any]
     if ty["kind"] == "enum":
         want = [(_upper_snake(v["name"]), i) for i, v in enumerate(ty["variants"])]
         have = [(m.name, int(m)) for m in cls]
@@ -342,6 +347,12 @@ class Program:
             self._codecs[name] = self._compile(self.types[name])
         return self._codecs[name]
 
+    def defined_struct(self, name: str) -> Struct:
+        codec = self.defined(name)
+        if not isinstance(codec, Struct):
+            raise IdlMismatch(f"{self.name}: {name} is not a struct")
+        return codec
+
     def _compile(self, t: dict) -> Codec:
         ty, name = t["type"], t["name"]
         cls = self._classes.get(name) or BINDINGS.get(name)
@@ -380,7 +391,7 @@ class Program:
         if key not in self._codecs:
             ix = self.instructions[name]
             self._codecs[key] = Struct(name, [(a["name"], self.codec(a["type"])) for a in ix["args"]])
-        return self._codecs[key]
+        return cast(Struct, self._codecs[key])
 
     def discriminator(self, name: str) -> bytes:
         return bytes(self.instructions[name]["discriminator"])
@@ -497,7 +508,7 @@ class IdlAccount:
             return
         name = cls.__name__
         program._classes[name] = cls
-        codec = program.defined(name)
+        codec = program.defined_struct(name)
         codec.cls = cls
         cls.PROGRAM, cls.NAME, cls._CODEC = program, name, codec
         cls.DISCRIMINATOR = program.account_discriminators[name]
@@ -512,7 +523,7 @@ class IdlAccount:
             annotations[field_name] = field_codec.annotation
             zero, show = field_codec.zero, not isinstance(field_codec, ByteArray)
             if isinstance(zero, (dict, list)):   # nested unbound structs / arrays: a fresh copy each
-                default = dataclasses.field(default_factory=lambda z=zero: copy.deepcopy(z), repr=show)
+                default = dataclasses.field(default_factory=functools.partial(copy.deepcopy, zero), repr=show)
             else:
                 default = dataclasses.field(default=zero, repr=show)
             setattr(cls, field_name, default)

@@ -17,7 +17,7 @@ from solders.pubkey import Pubkey
 from . import governance_math as GM
 from .governance_math import ActionKind, GovernanceParams, Outcome, VoteSide  # noqa: F401 (re-exported)
 from .idl import LAUNCHPAD, POOL, IdlAccount, LayoutError  # noqa: F401 (LayoutError re-exported)
-from .idl_accounts import (
+from .idl_types import (
     BondingCurveFields,
     GlobalFields,
     GovernanceFields,

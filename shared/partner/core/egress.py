@@ -203,20 +203,20 @@ def check_host(host: str, *, allow_loopback: bool = False) -> str:
     With `allow_loopback`, `localhost`, `*.localhost` and loopback addresses pass."""
     if ":" in host:  # an IPv6 literal (urlsplit took the brackets off)
         try:
-            address: Address | None = ipaddress.IPv6Address(host)
+            v6 = ipaddress.IPv6Address(host)
         except ValueError as exc:
             raise Refused("the host is not a valid IPv6 address") from exc
-        reason = refusal(address, allow_loopback=allow_loopback)
+        reason = refusal(v6, allow_loopback=allow_loopback)
         if reason:
-            raise Refused(f"{address} is not a public address ({reason})")
-        return str(address)
+            raise Refused(f"{v6} is not a public address ({reason})")
+        return str(v6)
     normalized = normalize(host)
     name = normalized.rstrip(".")
-    address = parse_ipv4(name)
-    if address is not None:
-        reason = refusal(address, allow_loopback=allow_loopback)
+    v4 = parse_ipv4(name)
+    if v4 is not None:
+        reason = refusal(v4, allow_loopback=allow_loopback)
         if reason:
-            named = host if host == str(address) else f"{host} ({address})"
+            named = host if host == str(v4) else f"{host} ({v4})"
             raise Refused(f"{named} is not a public address ({reason})")
         return normalized
     if name.replace(".", "").isdigit():  # no top-level domain is numeric (RFC 3696)
@@ -261,7 +261,7 @@ class Target:
 def resolve(name: str, port: int) -> list[Address]:
     """The name's addresses (getaddrinfo, TCP). The seam tests point at a fake DNS answer."""
     infos = socket.getaddrinfo(name, port, type=socket.SOCK_STREAM)
-    return [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+    return [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
 
 
 def target(url: str, *, allow_loopback: bool = False) -> Target:

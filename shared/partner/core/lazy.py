@@ -50,7 +50,7 @@ def module(name: str) -> ModuleType:
 def loaded(name: str) -> bool:
     """True once `name` has really executed (not just a pending lazy module)."""
     mod = sys.modules.get(name)
-    return mod is not None and not isinstance(mod, importlib.util._LazyModule)
+    return mod is not None and not isinstance(mod, importlib.util._LazyModule)  # type: ignore[attr-defined]  # typeshed omits this private class
 
 
 @snapshot.before_snapshot

@@ -89,7 +89,7 @@ def scrub(value: Any) -> Any:
 class RedactingFormatter(LambdaPowertoolsFormatter):
     """Powertools' JSON formatter; the structure and then the serialized line are scrubbed."""
 
-    def serialize(self, log: dict[str, Any]) -> str:
+    def serialize(self, log: dict[str, Any] | Any) -> str:
         return scrub_text(super().serialize(scrub(log)))
 
 
@@ -107,7 +107,8 @@ class PartnerLogger(Logger):
     def get_correlation_id(self) -> str | None:
         return self.thread_safe_get_current_keys().get("correlation_id")
 
-    def inject_lambda_context(self, lambda_handler: Callable[..., Any] | None = None, **options: Any) -> Any:
+    def inject_lambda_context(  # type: ignore[override]  # one signature for both of Powertools' call forms
+            self, lambda_handler: Callable[..., Any] | None = None, **options: Any) -> Any:
         if lambda_handler is None:
             return functools.partial(self.inject_lambda_context, **options)
         injected = super().inject_lambda_context(lambda_handler, **options)

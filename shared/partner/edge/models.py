@@ -23,6 +23,7 @@ its rule as a JSON-Schema fragment for the document (`WithJsonSchema`), not as a
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, WithJsonSchema
@@ -129,21 +130,19 @@ ADDRESS = {"type": "string", "pattern": BASE58_PATTERN, "minLength": 32, "maxLen
 # ------------------------------------------------------------------ field types
 
 
-def rule(check: Any, schema: dict[str, Any]) -> Any:
-    """A string field checked by `check` (ValueError -> "Value error, ..."), documented as `schema`."""
-    return Annotated[str, AfterValidator(check), WithJsonSchema(dict(schema))]
-
-
-Amount = rule(_amount, AMOUNT)
-PositiveAmount = rule(_positive, POSITIVE_AMOUNT)
-PriorityFee = rule(_priority_fee, PRIORITY_FEE)
-Tip = rule(_at_least(MIN_TIP), TIP)
-Address = rule(check_address, ADDRESS)
-NAME = rule(lambda v: v, {"type": "string", "minLength": 1, "maxLength": 32, "pattern": r"\S",
-                          "description": "NFC-normalized and trimmed, then 1 to 32 bytes of UTF-8."})
-SYMBOL = rule(lambda v: v, {"type": "string", "pattern": r"^\s*[A-Za-z0-9]{1,10}\s*$",
-                            "description": "Trimmed and upper-cased, then 1 to 10 characters A-Z and 0-9."})
-LINK = rule(lambda v: v, {"type": "string", "maxLength": 300})
+# A string field: checked by its AfterValidator (ValueError -> "Value error, ..."), documented by
+# its WithJsonSchema.
+Amount = Annotated[str, AfterValidator(_amount), WithJsonSchema(AMOUNT)]
+PositiveAmount = Annotated[str, AfterValidator(_positive), WithJsonSchema(POSITIVE_AMOUNT)]
+PriorityFee = Annotated[str, AfterValidator(_priority_fee), WithJsonSchema(PRIORITY_FEE)]
+Tip = Annotated[str, AfterValidator(_at_least(MIN_TIP)), WithJsonSchema(TIP)]
+Address = Annotated[str, AfterValidator(check_address), WithJsonSchema(ADDRESS)]
+NAME = Annotated[str, WithJsonSchema({"type": "string", "minLength": 1, "maxLength": 32, "pattern": r"\S",
+                                      "description": "NFC-normalized and trimmed, then 1 to 32 bytes of UTF-8."})]
+SYMBOL = Annotated[str, WithJsonSchema({
+    "type": "string", "pattern": r"^\s*[A-Za-z0-9]{1,10}\s*$",
+    "description": "Trimmed and upper-cased, then 1 to 10 characters A-Z and 0-9."})]
+LINK = Annotated[str, WithJsonSchema({"type": "string", "maxLength": 300})]
 IntOrString = StrictInt | StrictStr  # a union: its members' errors name `field.int`, `field.str`
 
 
@@ -163,7 +162,7 @@ class WriteFields(Request):
 M = TypeVar("M", bound=BaseModel)
 
 
-def invalid(errors: list[dict[str, Any]], special: dict[str, str] | None = None, *, skip: int = 0) -> ApiError:
+def invalid(errors: Sequence[Mapping[str, Any]], special: dict[str, str] | None = None, *, skip: int = 0) -> ApiError:
     """The API error of pydantic's `errors` (locations past their first `skip` parts: Powertools puts
     "body" first): the first naming a field of `special` gets that code, else the first is invalid_input."""
     found: list[tuple[str, str, str]] = []  # (field name, field path, message)
@@ -189,4 +188,4 @@ def validate(model: type[M], data: dict[str, Any], special: dict[str, str] | Non
 
 
 __all__ = ["Address", "Amount", "Field", "IntOrString", "PositiveAmount", "PriorityFee", "Request", "Tip",
-           "WriteFields", "invalid", "rule", "validate"]
+           "WriteFields", "invalid", "validate"]

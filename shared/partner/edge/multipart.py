@@ -22,8 +22,12 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from python_multipart.multipart import MultipartParser, parse_options_header
+
+if TYPE_CHECKING:
+    from python_multipart.multipart import MultipartCallbacks
 
 from partner.core.errors import ApiError
 
@@ -179,10 +183,11 @@ class _Collector:
     def on_end(self) -> None:
         self.ended = True
 
-    def callbacks(self) -> dict:
-        return {name: getattr(self, name) for name in (
-            "on_part_begin", "on_header_field", "on_header_value", "on_header_end", "on_headers_finished",
-            "on_part_data", "on_part_end", "on_end")}
+    def callbacks(self) -> MultipartCallbacks:
+        return {"on_part_begin": self.on_part_begin, "on_header_field": self.on_header_field,
+                "on_header_value": self.on_header_value, "on_header_end": self.on_header_end,
+                "on_headers_finished": self.on_headers_finished, "on_part_data": self.on_part_data,
+                "on_part_end": self.on_part_end, "on_end": self.on_end}
 
 
 def parse(body: bytes, content_type: str | None, *, max_file_bytes: int = MAX_FILE_BYTES,

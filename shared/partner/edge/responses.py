@@ -174,7 +174,7 @@ class GovernanceWriteResponse(_Out):
 
 
 class UpdateContentResponse(GovernanceWriteResponse):
-    proposal: str = _addr("The new proposal account.")  # type: ignore[assignment]
+    proposal: str = _addr("The new proposal account.")
     metadataUri: str | None = Field(description="`ipfs://` URI of the (new) metadata document.")
     imageUri: str | None = Field(description="`ipfs://` URI of the (new) image.")
 

@@ -48,10 +48,10 @@ import dataclasses
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
-from pydantic import ConfigDict
+from pydantic import AfterValidator, ConfigDict, WithJsonSchema
 from solders.instruction import Instruction
 from solders.keypair import Keypair
 from solders.pubkey import Pubkey
@@ -76,7 +76,6 @@ from partner.edge.models import (
     PriorityFee,
     Request,
     bps_pattern,
-    rule,
     validate,
 )
 from partner.features import fees as write_fees
@@ -119,6 +118,10 @@ def _slippage(value: str) -> str:
     return value
 
 
+SlippageBps = Annotated[str, AfterValidator(_slippage), WithJsonSchema(
+    {"type": "string", "pattern": bps_pattern(10_000), "maxLength": 5, "description": "Integer string 0 to 10000."})]
+
+
 def _required(schema: dict[str, Any], *names: str) -> None:
     """Document `names` as required (the handler checks them itself, after the image)."""
     schema["required"] = list(names)
@@ -146,8 +149,7 @@ class CoinCreateForm(Request):
     initialBuySol: PositiveAmount | None = None
     initialBuyTokens: PositiveAmount | None = None
     initialBuyMaxSolIn: PositiveAmount | None = None
-    slippageBps: rule(_slippage, {"type": "string", "pattern": bps_pattern(10_000), "maxLength": 5,
-                                  "description": "Integer string 0 to 10000."}) | None = None
+    slippageBps: SlippageBps | None = None
     maxBypassFeeLamports: Amount | None = None
     imageUploadId: uploads.UploadId | None = None  # added: a staged image (partner.features.uploads)
 
@@ -209,7 +211,8 @@ def parse_form(form: multipart.Form) -> LaunchForm:
         return None if value is None else int(value)
 
     return LaunchForm(
-        name=name, symbol=symbol, description=clean_description(fields.description or ""), links=normalized, image=image,
+        name=name, symbol=symbol, description=clean_description(fields.description or ""), links=normalized,
+        image=image,
         priority_fee_lamports=prio, initial_buy_sol=_int(fields.initialBuySol),
         initial_buy_tokens=_int(fields.initialBuyTokens), initial_buy_max_sol_in=_int(fields.initialBuyMaxSolIn),
         slippage_bps=int(fields.slippageBps or 0), max_bypass_fee_lamports=_int(fields.maxBypassFeeLamports),
@@ -496,6 +499,8 @@ def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, 
     global_config = _read_global(chain)
     plan = _requested_buy(form, global_config) if form.first_buy else None
 
+    if form.image is None:  # parse_form or the staged upload always supplies it
+        raise ApiError("image_required", field="image")
     image = pinning.pin_bytes(form.image.data, f"image.{form.image.extension}", form.image.content_type)
     metadata = pinning.pin_json(_metadata(form, image.uri))
 

@@ -89,7 +89,7 @@ def set_delegation(sub: str, enabled: Any) -> dict[str, Any]:
     return read_user(sub)
 
 
-def json_object(text: str | None, allowed: set[str], required: set[str] = frozenset()) -> dict[str, Any]:
+def json_object(text: str | None, allowed: set[str], required: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
     """A request body: a JSON object with only `allowed` keys (an empty body is `{}`)."""
     from partner.edge.http import TooDeep, loads
 

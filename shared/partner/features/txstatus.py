@@ -114,12 +114,12 @@ def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[
     """`record` is the bundle record, `sent` the transaction record (either may be None)."""
     text = str(signature)
     out: dict[str, Any] = {"signature": text, "status": "not_found", "slot": None, "error": None, "bundle": None}
-    alone = sent is not None and record is None  # a bundle keeps its own answers (failed + tx_expired)
-    if alone and sent.get("status") == "expired":
+    alone = sent if record is None else None  # a bundle keeps its own answers (failed + tx_expired)
+    if alone is not None and alone.get("status") == "expired":
         out["status"], out["error"] = "expired", "tx_expired"
         return out
     # the height before the status: a transaction unknown at a height past its expiry never lands
-    height = rpc.block_height() if alone and sent.get("status") == "sent" else None
+    height = rpc.block_height() if alone is not None and alone.get("status") == "sent" else None
     found = rpc.signature_statuses([signature])[0]
     bundle_status = None
     if record is not None:
@@ -143,7 +143,7 @@ def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[
             out["status"], out["error"] = "failed", "tx_failed"
         else:
             out["status"] = "pending"
-    elif alone and height is not None and height > int(sent["last_valid_block_height"]):
+    elif alone is not None and height is not None and height > int(alone["last_valid_block_height"]):
         out["status"], out["error"] = "expired", "tx_expired"
     return out
 

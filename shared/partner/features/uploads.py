@@ -40,13 +40,15 @@ import dataclasses
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import AfterValidator, WithJsonSchema
 
 from partner.core import clock, observability
 from partner.core.errors import ApiError
 from partner.edge import idempotency
 from partner.edge.access import Principal, Route
-from partner.edge.models import Field, Request, rule
+from partner.edge.models import Field, Request
 from partner.edge.multipart import MAX_FILE_BYTES
 from partner.features.coin_fields import Image, read_image
 from partner.store import uploads as store
@@ -57,7 +59,8 @@ __all__ = ["ROUTE", "UploadRequest", "Staged", "Consumed", "create", "load", "co
 logger = observability.logger
 
 ROUTE = Route(bucket="upload", scope=("coin:create", "governance:propose"))
-CONTENT_TYPES = ("image/png", "image/jpeg", "image/webp", "image/gif")
+ContentType = Literal["image/png", "image/jpeg", "image/webp", "image/gif"]
+CONTENT_TYPES = get_args(ContentType)
 EXPIRES_IN = 15 * 60
 FIELD = "imageUploadId"
 PREFIX = "upl_"
@@ -77,18 +80,19 @@ def check_upload_id(value: str) -> str:
     return value
 
 
-UploadId = rule(check_upload_id, {
+UploadId = Annotated[str, AfterValidator(check_upload_id), WithJsonSchema({
     "type": "string", "pattern": r"^upl_[A-Za-z0-9_-]{22}$",
     "description": "Added: the uploadId of a staged image (POST /partner/v1/uploads) in place of the `image` part; "
                    "not with it. Usable once, by the same client and user, before it expires. The way to send "
-                   "images too big for a direct multipart body."})
+                   "images too big for a direct multipart body."})]
+ContentLength = Annotated[str, AfterValidator(_content_length), WithJsonSchema({
+    "type": "string", "pattern": "^[0-9]{1,7}$",
+    "description": "The file's size in bytes, an integer string from 1 to 5242880 (5 MiB)."})]
 
 
 class UploadRequest(Request):
-    contentType: Literal[CONTENT_TYPES] = Field(description="The image's type; the policy pins it as the upload's Content-Type.")
-    contentLength: rule(_content_length, {
-        "type": "string", "pattern": "^[0-9]{1,7}$",
-        "description": "The file's size in bytes, an integer string from 1 to 5242880 (5 MiB)."})
+    contentType: ContentType = Field(description="The image's type; the policy pins it as the upload's Content-Type.")
+    contentLength: ContentLength
 
 
 def create(principal: Principal, request: UploadRequest) -> dict[str, Any]:

@@ -121,7 +121,7 @@ def connected(user_id: str, volume_key: Callable[[str], str]) -> list[dict[str, 
         s.clients_table: client_ids,
         s.counters_table: list(volume_keys.values()),
     })
-    out = []
+    out: list[dict[str, Any]] = []
     for c in client_ids:
         grant = found[s.auth_table].get(auth.grant_pk(user_id, c))
         client = found[s.clients_table].get(c)

@@ -17,7 +17,7 @@ one strongly consistent BatchGetItem, so revocation is immediate.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
@@ -117,7 +117,7 @@ def revoke_access_token(pk: str) -> None:
     ddb.update(table(), pk, "SET revoked = :t", condition="attribute_exists(pk)", vals={":t": True})
 
 
-def grant_allows(grant: dict[str, Any] | None, token: dict[str, Any]) -> bool:
+def grant_allows(grant: dict[str, Any] | None, token: dict[str, Any]) -> TypeGuard[dict[str, Any]]:
     """A token is live only in its grant's current generation and unrevoked family; an
     access token also only in the grant's current access generation."""
     if grant is None:

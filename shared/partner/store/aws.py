@@ -236,7 +236,8 @@ def warm() -> None:
     serializers, parsers, endpoint resolution and the event hooks' lookups are warm, no
     credentials are resolved and nothing is sent."""
     for name, calls in DRY_CALLS.items():
-        made = client(name)
+        made = client(name)  # the session, and so _credentials, exist from here
+        assert _credentials is not None
         made.meta.events.register_first("before-send", _local_answer)
         try:
             with _credentials.placeholder():

@@ -82,8 +82,8 @@ def wrap(exc: Exception) -> ApiError:
         code = exc.response.get("Error", {}).get("Code", "")
         status = int(exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
     retryable = code in THROTTLE_CODES or status >= 500 or isinstance(exc, BotoCoreError)
-    if code == "TransactionCanceledException":  # cancelled by conflicts or throttling only: nothing written
-        reasons = {r.get("Code") for r in exc.response.get("CancellationReasons") or []}  # type: ignore[union-attr]
+    if isinstance(exc, ClientError) and code == "TransactionCanceledException":  # conflicts or throttling: nothing written
+        reasons = {r.get("Code") for r in exc.response.get("CancellationReasons") or []}
         retryable = retryable or bool(reasons) and reasons <= RETRYABLE_CANCELLATIONS | {"None"}
     return ApiError("internal", "A storage operation failed.", retryable=retryable)
 

@@ -360,7 +360,7 @@ def _propose(principal: Principal, req: ExtendMutabilityRequest | FinalizeMetada
         raise ApiError("mutability_expired" if extend else "metadata_not_mutable")
     if gov.active_proposal is not None:
         raise ApiError("active_proposal_exists", activeProposal=str(gov.active_proposal))
-    if extend:
+    if isinstance(req, ExtendMutabilityRequest):
         problem = GM.extension_error(int(req.additionalSeconds), gov.mutability_extended, gov.max_extension_seconds)
         if problem:
             raise ApiError(problem)
@@ -381,7 +381,7 @@ def _propose(principal: Principal, req: ExtendMutabilityRequest | FinalizeMetada
                        availableTokens=str(state.token_balance))
     index = gov.next_proposal_index
     proposal = P.proposal_pda(state.key, index)[0]
-    if extend:
+    if isinstance(req, ExtendMutabilityRequest):
         instruction = ix.propose_extend_mutability(signer.pubkey, mint, index, int(req.additionalSeconds),
                                                    base_content_revision=gov.content_revision,
                                                    vote_duration_seconds=duration)
