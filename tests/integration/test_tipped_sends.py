@@ -222,3 +222,24 @@ def test_a_program_refusal_answers_as_without_an_engine(chain, engine, coin, con
     assert result.status == 422 and result.json["error"] == "slippage_exceeded", result.body
     assert balance(chain.url, wallet) == lamports
     assert not [c for c in counts if c[0] in ("TippedSends", "TippedSendFallback")]
+
+
+def test_governance_writes_are_sent_through_the_block_engine(chain, engine, aws_stack, counts):
+    """A governance write (a `processed` delivery) pays a tip too: through the engine, answered
+    `processed` as without one."""
+    from partner.features import admin
+    from tests.integration.test_governance_writes import BOND, DAY, T, gov, member, ok, proposal_of, receipt_of
+
+    app = admin.create_client(name="Tipped Governance", redirect_uri="http://localhost:8080/callback",
+                              tier="Partner", daily_volume_cap_lamports=10**15)
+    mint = new_coin(chain.url, "Tipped Gov", "TGOV")
+    proposer = member(chain, app, mint, BOND + 3 * T)
+    voter = member(chain, app, mint, 2 * T)
+    created = ok(gov(proposer, "extend", {"mint": mint, "additionalSeconds": str(DAY), "voteDurationSeconds": "60"}))
+    assert engine_saw(chain, created["signature"]) is not None
+    assert proposal_of(chain, created["proposal"]).bond_amount == BOND
+    voted = ok(gov(voter, "vote", {"proposal": created["proposal"], "side": "yes", "amount": str(T)}))
+    assert engine_saw(chain, voted["signature"]) is not None
+    assert receipt_of(chain, created["proposal"], voter.user["wallet"]).amount == T
+    assert [c for c in counts if c == ("TippedSends", {"via": "block_engine"})]
+    assert not [c for c in counts if c[0] == "TippedSendFallback"]

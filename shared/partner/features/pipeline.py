@@ -212,11 +212,12 @@ def tx_engine() -> TxEngine | None:
 class Submit(Delivery):
     """sendTransaction with preflight (trades, coin create without a first buy): `submitted`.
     `ambiguous`: fields a timeout after sending answers besides the signature (a launch's `mint`).
-    `engine`: where a tipped transaction goes first (`partner.chain.tx.submit`)."""
+    `engine`: where a tipped transaction goes first (`partner.chain.tx.submit`; a write passes
+    `tx_engine()`); None: the RPC only."""
 
     chain: Rpc
     ambiguous: dict[str, str] = field(default_factory=dict)
-    engine: TxEngine | None = field(default_factory=tx_engine)
+    engine: TxEngine | None = None
 
     def send(self, txs: list[Transaction], last_valid_block_height: int) -> str | None:
         (tx,) = txs
@@ -232,10 +233,11 @@ class Submit(Delivery):
 
 @dataclass
 class Processed(Delivery):
-    """Submit, then wait (bounded) for `processed` (governance writes; design section 5)."""
+    """Submit, then wait (bounded) for `processed` (governance writes; design section 5).
+    `engine`: as `Submit`'s."""
 
     chain: Rpc
-    engine: TxEngine | None = field(default_factory=tx_engine)
+    engine: TxEngine | None = None
 
     def send(self, txs: list[Transaction], last_valid_block_height: int) -> str | None:
         (tx,) = txs
