@@ -243,3 +243,16 @@ def test_governance_writes_are_sent_through_the_block_engine(chain, engine, aws_
     assert receipt_of(chain, created["proposal"], voter.user["wallet"]).amount == T
     assert [c for c in counts if c == ("TippedSends", {"via": "block_engine"})]
     assert not [c for c in counts if c[0] == "TippedSendFallback"]
+
+
+def test_update_content_is_sent_through_the_block_engine(chain, engine, aws_stack, pin_server, ip, counts):
+    from partner.chain.layouts import Proposal
+    from tests.integration.test_update_content import BOND, account, base_fields, holder, post_form
+
+    mint = new_coin(chain.url, "Tipped Content", "TCON")
+    proposer = holder(chain.url, ip, mint, 2 * BOND)
+    result = post_form(proposer, base_fields(mint, symbol="NEW2"))
+    assert result.status == 200 and result.json["status"] == "processed", result.body
+    assert engine_saw(chain, result.json["signature"]) is not None
+    assert Proposal.decode(account(chain.url, result.json["proposal"])).action_symbol == "NEW2"
+    assert not [c for c in counts if c[0] == "TippedSendFallback"]
