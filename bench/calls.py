@@ -23,10 +23,11 @@ import json
 import math
 import sys
 from collections import Counter
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 _MEASURED: contextvars.ContextVar[bool] = contextvars.ContextVar("bench_measured", default=False)
 

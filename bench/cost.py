@@ -120,7 +120,7 @@ def template_memory(template_path: Any) -> dict[str, int]:
     t = load_template(template_path)
     default = int((t.globals.get("Function") or {}).get("MemorySize", 128))
     out: dict[str, int] = {}
-    for lid, res in t.resources.items():
+    for res in t.resources.values():
         if (res or {}).get("Type") != "AWS::Serverless::Function":
             continue
         props = res.get("Properties") or {}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 # The last measurement with the Python engine still selectable (bench/chain_engines.py, 500
 # transactions, 1 round, 2026-11-25, machine under load): kept as history since its removal.
 ENGINE_HISTORY = (

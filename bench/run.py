@@ -104,8 +104,8 @@ class Bench:
 
     def member(self, sol: int = 5, tokens: bool = False) -> Any:
         """A funded user connected with every scope (optionally holding some of the coin)."""
-        from partner.features import admin
         from partner.core.scopes import ALL
+        from partner.features import admin
         from tests.chainutil import airdrop, wait
         from tests.helpers import connect, invoke
 
@@ -176,8 +176,7 @@ class Requests:
         out = invoke("trades_buy", "POST", "/partner/v1/trades/buy", body=bench.buy_body(SOL // 100),
                      headers={**self.gov.bearer(), "Content-Type": "application/json"})
         self.signature = out.json["signature"]
-        from partner.store import txrecords
-        from partner.store import ddb
+        from partner.store import ddb, txrecords
 
         # the tracker's cold start gets the same work every time (below): this landed buy's record
         self.tracked = {**ddb.get(txrecords.table(), self.signature), "status": "sent"}
@@ -222,7 +221,7 @@ class Requests:
         if not self._closed:
             from tests.chainutil import warp
 
-            for k in range(4):
+            for _ in range(4):
                 mint = self.b.new_coin()
                 proposal = self._propose(mint, "60")
                 self._closed.append((self._last_proposer, self._voter(mint, proposal), proposal))
@@ -382,8 +381,7 @@ class Requests:
             # then reopen one landed buy, which the measured pass moves to finalized (statuses,
             # the client's webhook settings, the record's update, its events enqueued)
             from partner.features import tracker
-            from partner.store import txrecords
-            from partner.store import ddb
+            from partner.store import ddb, txrecords
 
             tracker.run()
             ddb.put(txrecords.table(), self.tracked)

@@ -14,9 +14,10 @@ several threads (the gateway's) call it at the same time.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .cfn import (
     DEFAULT_ACCOUNT_ID,
@@ -55,7 +56,7 @@ class MotoHandle:
     def stop(self) -> None:
         self.server.stop()
 
-    def __enter__(self) -> "MotoHandle":
+    def __enter__(self) -> MotoHandle:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -83,12 +84,12 @@ class _AtomicMotoServer:
         import threading
 
         from moto.moto_server.threaded_moto_server import MotoRequestHandler
+        from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+        from werkzeug.serving import make_server
 
         from .ddb_conflicts import TransactionConflicts
         from .ddb_tokens import TransactionTokens
         from .s3post import PostPolicyCheck
-        from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
-        from werkzeug.serving import make_server
 
         app = DomainDispatcherApplication(create_backend_app)
         lock = threading.Lock()

@@ -19,9 +19,10 @@ import copy
 import ipaddress
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
@@ -106,7 +107,7 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=CfnLoader)  # noqa: S506 - CfnLoader is a SafeLoader
 
 
-def load_template(path: str | Path) -> "Template":
+def load_template(path: str | Path) -> Template:
     """Load a template file into a :class:`Template`."""
     path = Path(path).resolve()
     data = load_yaml(path.read_text(encoding="utf-8")) or {}
@@ -390,7 +391,7 @@ def resolve(
     value: Any,
     refs: Mapping[str, Any] | None = None,
     *,
-    template: "Template | Mapping[str, Any] | None" = None,
+    template: Template | Mapping[str, Any] | None = None,
     parameters: Mapping[str, Any] | None = None,
     region: str = DEFAULT_REGION,
     account_id: str = DEFAULT_ACCOUNT_ID,

@@ -18,9 +18,10 @@ import functools
 import json
 import time
 import uuid
-from datetime import datetime, timezone
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 from urllib.parse import parse_qsl, unquote
 
 __all__ = [
@@ -232,7 +233,7 @@ def api_event(
     single_q, multi_q = _single_and_multi(query_pairs)
 
     now_ms = request_time_epoch_ms if request_time_epoch_ms is not None else int(time.time() * 1000)
-    request_time = datetime.fromtimestamp(now_ms / 1000, tz=timezone.utc).strftime("%d/%b/%Y:%H:%M:%S +0000")
+    request_time = datetime.fromtimestamp(now_ms / 1000, tz=UTC).strftime("%d/%b/%Y:%H:%M:%S +0000")
     host = _get_header(header_pairs, "host") or f"{api_id}.execute-api.{REGION}.amazonaws.com"
     request_id = request_id or str(uuid.uuid4())
 
@@ -302,7 +303,7 @@ class LambdaContext:
         self.aws_request_id = aws_request_id or str(uuid.uuid4())
         self.log_group_name = f"/aws/lambda/{function_name}"
         self.log_stream_name = (
-            f"{datetime.now(timezone.utc):%Y/%m/%d}/[{function_version}]{uuid.uuid4().hex}"
+            f"{datetime.now(UTC):%Y/%m/%d}/[{function_version}]{uuid.uuid4().hex}"
         )
         self.identity = None
         self.client_context = None

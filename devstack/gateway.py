@@ -34,12 +34,13 @@ import threading
 import time
 import traceback
 import uuid
-from datetime import datetime, timezone
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Mapping
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from . import limits
@@ -377,7 +378,7 @@ class Gateway:
             "identity.userAgent": request.header("User-Agent") or "",
             "domainName": request.header("Host") or "",
             "requestTimeEpoch": int(now * 1000),
-            "requestTime": datetime.fromtimestamp(now, tz=timezone.utc).strftime("%d/%b/%Y:%H:%M:%S +0000"),
+            "requestTime": datetime.fromtimestamp(now, tz=UTC).strftime("%d/%b/%Y:%H:%M:%S +0000"),
         }
         return render(self.gateway_responses, error, context, request_headers=request.headers, query=request.query)
 
@@ -692,7 +693,7 @@ class GatewayHandle:
                     os.environ[k] = v
             self._saved_env.clear()
 
-    def __enter__(self) -> "GatewayHandle":
+    def __enter__(self) -> GatewayHandle:
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = ["BUILTIN", "DEFAULT_TEMPLATE", "GatewayError", "render", "substitute"]
 

@@ -174,7 +174,7 @@ class PinServer:
         self.httpd.server_close()
         self._thread.join(timeout=5)
 
-    def __enter__(self) -> "PinServer":
+    def __enter__(self) -> PinServer:
         return self
 
     def __exit__(self, *exc: Any) -> None:

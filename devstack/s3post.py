@@ -62,7 +62,8 @@ import json
 import re
 import secrets
 import time
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 from xml.sax.saxutils import escape
 
 __all__ = ["PostPolicyCheck", "PolicyError", "check", "check_signed", "sigv4_signature"]

@@ -21,9 +21,9 @@ import hashlib
 import hmac
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Mapping
+from datetime import UTC, datetime
 
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
@@ -87,7 +87,7 @@ def verify(method: str, host: str, raw_path: str, query_string: str, headers: li
     if scope_region != region or service != SERVICE:
         return _invalid(f"Credential should be scoped to a valid region and to the service '{SERVICE}'.")
     try:
-        signed_at = datetime.strptime(amz_date, "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
+        signed_at = datetime.strptime(amz_date, "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
     except ValueError:
         return INCOMPLETE
     if day != amz_date[:8]:

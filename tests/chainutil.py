@@ -73,8 +73,8 @@ def warp(url: str, seconds: int) -> Any:
 
 def new_coin(url: str, name: str = "Test Coin", symbol: str = "TEST") -> str:
     """A coin on a fresh curve, created by its own funded user, one second in the past."""
-    from partner.features import admin
     from partner.chain.rpc import Rpc
+    from partner.features import admin
     from partner.features.coins import create_coin_now
     from partner.store.users import get_user
     from partner.store.wallets import SealedWalletSigner

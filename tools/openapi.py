@@ -31,8 +31,8 @@ OUTPUT = ROOT / "docs" / "openapi.json"
 if str(ROOT / "shared") not in sys.path:  # pragma: no cover - the dev .pth normally does this
     sys.path.insert(0, str(ROOT / "shared"))
 
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver  # noqa: E402
-from aws_lambda_powertools.event_handler.openapi.models import (  # noqa: E402
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver  # noqa: E402 (after sys.path)
+from aws_lambda_powertools.event_handler.openapi.models import (  # noqa: E402 (after sys.path)
     HTTPBase,
     HTTPBearer,
     OAuth2,
@@ -42,15 +42,16 @@ from aws_lambda_powertools.event_handler.openapi.models import (  # noqa: E402
     ServerVariable,
     Tag,
 )
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path as PathParam, Query  # noqa: E402
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query  # noqa: E402 (after sys.path)
+from aws_lambda_powertools.event_handler.openapi.params import Path as PathParam  # noqa: E402 (after sys.path)
 
-from partner.core import scopes  # noqa: E402
-from partner.core.errors import CATALOGUE  # noqa: E402
-from partner.edge import models  # noqa: E402
-from partner.edge import responses as schemas  # noqa: E402
-from partner.edge.responses import Profile  # noqa: E402
-from partner.features import launch, trading, uploads  # noqa: E402
-from partner.features.governance import content, writes  # noqa: E402
+from partner.core import scopes  # noqa: E402 (after sys.path)
+from partner.core.errors import CATALOGUE  # noqa: E402 (after sys.path)
+from partner.edge import models  # noqa: E402 (after sys.path)
+from partner.edge import responses as schemas  # noqa: E402 (after sys.path)
+from partner.edge.responses import Profile  # noqa: E402 (after sys.path)
+from partner.features import launch, trading, uploads  # noqa: E402 (after sys.path)
+from partner.features.governance import content, writes  # noqa: E402 (after sys.path)
 
 TITLE = "Partner API"
 VERSION = "1.0.0"

@@ -29,8 +29,8 @@ from solders.pubkey import Pubkey
 from solders.system_program import CreateAccountParams, create_account
 from solders.transaction import Transaction
 
-from .constants import SYSTEM_PROGRAM_ID, SYSVAR_CLOCK_ID, SYSVAR_RENT_ID
 from .constants import BPF_LOADER_UPGRADEABLE_ID as LOADER_ID
+from .constants import SYSTEM_PROGRAM_ID, SYSVAR_CLOCK_ID, SYSVAR_RENT_ID
 
 BUFFER_METADATA_SIZE = 37        # UpgradeableLoaderState::Buffer { authority: Option<Pubkey> }
 PROGRAM_SIZE = 36                # UpgradeableLoaderState::Program { programdata_address }

@@ -181,6 +181,15 @@ def confirmed_after_slots() -> int:
     return int(raw)
 
 
+def background_cu_price() -> int:
+    """The price every block's transactions that pay no priority fee stand for (micro-lamports
+    per compute unit; `DEVSTACK_BACKGROUND_CU_PRICE`, 0 as on mainnet)."""
+    raw = os.environ.get("DEVSTACK_BACKGROUND_CU_PRICE", "0")
+    if not raw.isdigit():
+        raise ValueError(f"DEVSTACK_BACKGROUND_CU_PRICE must be a whole number, not {raw!r}")
+    return int(raw)
+
+
 class Ledger:
     """Clock, blockhashes, history, prioritization fees. Not thread-safe: hold ``self.lock``."""
 
@@ -337,15 +346,19 @@ class Ledger:
             del fees[old]
 
     def recent_prioritization_fees(self, accounts: list[Pubkey]) -> list[dict[str, int]]:
-        """As `getRecentPrioritizationFees`: per recent slot with transactions, ascending, the
-        block's minimum price, raised to the minimum paid by writers of any given account."""
+        """As `getRecentPrioritizationFees`: one entry per completed slot of the last 150 (the
+        slot in progress is not in Agave's cache yet), ascending. Each is the block's minimum
+        price, raised to the minimum paid by the writers of any given account. Every mainnet
+        block carries transactions that pay no priority fee, so a block's minimum is the
+        background price (`DEVSTACK_BACKGROUND_CU_PRICE`, 0) unless a lower one landed: a
+        slot's figure is high only where one of the accounts was written at a price."""
         fees = self.priority_fees
+        floor = background_cu_price()
+        now = self.slot
         out = []
-        for slot in sorted(fees):
-            if slot <= self.slot - self.PRIORITY_FEE_SLOTS:
-                continue
-            block_min, by_account = fees[slot]
-            fee = block_min
+        for slot in range(max(0, now - self.PRIORITY_FEE_SLOTS), now):
+            block_min, by_account = fees.get(slot, (floor, {}))
+            fee = min(block_min, floor)
             for key in accounts:
                 if key in by_account:
                     fee = max(fee, by_account[key])

@@ -32,8 +32,8 @@ from solders.pubkey import Pubkey
 from solders.signature import Signature
 from solders.transaction import VersionedTransaction
 
-from . import constants as C
 from ..tcp import NoDelay
+from . import constants as C
 from .b58 import b58decode, b58encode
 from .blockengine import RATE_LIMIT_CODE, BlockEngine, BundleRefused, rate_limit_message
 from .ledger import Account, TxError, TxResult, tx_error_display

@@ -306,7 +306,7 @@ class SvmBank(Ledger):
             post = [self.svm.get_account(k) if writable[i] else pre[i] for i, k in enumerate(keys)]
         elif isinstance(out, SimulatedTransactionInfo):
             changed = dict(out.post_accounts())
-            post = [changed.get(k, a) for k, a in zip(keys, pre)]
+            post = [changed.get(k, a) for k, a in zip(keys, pre, strict=True)]
         else:  # a failed simulation changes nothing but the fee
             post = list(pre)
         result.logs = list(meta.logs())
@@ -319,7 +319,7 @@ class SvmBank(Ledger):
         result.post_token_balances = token_balances(keys, post, lookup)
         if not commit:  # simulateTransaction's `accounts` reads them
             result.post_accounts = {
-                k: _to_account(a) or Account(0, bytearray(), C.SYSTEM_PROGRAM_ID) for k, a in zip(keys, post)
+                k: _to_account(a) or Account(0, bytearray(), C.SYSTEM_PROGRAM_ID) for k, a in zip(keys, post, strict=True)
             }
         result.cu_price = compute_budget(msg)[1]
         result.writable_keys = [keys[i] for i in range(n) if writable[i]]

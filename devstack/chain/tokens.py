@@ -7,8 +7,9 @@ entries. Decoding uses solders' SPL layouts on the base part.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, Callable
+from typing import Any
 
 from solders.pubkey import Pubkey
 from solders.token.state import Mint, TokenAccount
@@ -76,7 +77,7 @@ def ui_token_amount(amount: int, decimals: int) -> dict[str, Any]:
 def token_balances(keys: list[Pubkey], accounts: list[Any], lookup: Callable[[Pubkey], Any]) -> list[dict[str, Any]]:
     """A transaction's pre/post token balances (``accounts[i]`` is the account at ``keys[i]`` or None,
     anything with ``owner`` and ``data``; ``lookup(mint)`` reads a mint that is not among the keys)."""
-    by_key = {k: a for k, a in zip(keys, accounts) if a is not None}
+    by_key = {k: a for k, a in zip(keys, accounts, strict=True) if a is not None}
     out = []
     for i, a in enumerate(accounts):
         if a is None or a.owner not in TOKEN_PROGRAMS or a.lamports == 0:

@@ -14,9 +14,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
 from examples.partner_app.app import PartnerApp, attach, bind
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def register_client(redirect_uri: str) -> dict[str, str]:

@@ -1,10 +1,11 @@
 """GET and POST {auth_url}/account/apps: the user's connected apps (issue 20)."""
 
+from aws_lambda_powertools.event_handler import Response
+
+from partner.core.errors import ApiError
 from partner.edge import http
 from partner.features import connected_apps
-from partner.core.errors import ApiError
 from partner.features.oauth import authorize, pages, web
-from aws_lambda_powertools.event_handler import Response
 
 app = web.oauth_app()
 NOTICES = {"limits": "Limits saved. The app's next request uses them.",

@@ -2,9 +2,10 @@
 OpenID provider (issue 28; partner.features.oauth.signin). Every refusal is an error page, and
 no session."""
 
+from aws_lambda_powertools.event_handler import Response
+
 from partner.edge import http
 from partner.features.oauth import authorize, pages, signin, web
-from aws_lambda_powertools.event_handler import Response
 
 app = web.oauth_app()
 

@@ -1,8 +1,8 @@
 """GET /partner/v1/fees/estimate?mint=...: priority fee percentiles for a trade. Any valid token, no scope."""
 
+
 from partner.edge import access, http
 from partner.features import fees
-from aws_lambda_powertools.event_handler import Response
 
 ROUTE = access.Route(bucket="read")
 app = http.make_app()

@@ -1,9 +1,9 @@
 """GET /partner/v1/governance/{mint}: governance config, proposals (newest first, at most 100)
 and the connected user's votes on them. Any valid access token, no scope."""
 
+
 from partner.edge import access, http
 from partner.features.governance import reads
-from aws_lambda_powertools.event_handler import Response
 
 ROUTE = access.Route(bucket="read")
 app = http.make_app()

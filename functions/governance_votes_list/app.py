@@ -1,9 +1,9 @@
 """GET /partner/v1/governance/proposals/{proposal}/votes: a proposal's votes, largest stake
 first. `limit` defaults to 50, is clamped to 200 and never rejected. No scope."""
 
+
 from partner.edge import access, http
 from partner.features.governance import reads
-from aws_lambda_powertools.event_handler import Response
 
 ROUTE = access.Route(bucket="read")
 app = http.make_app()

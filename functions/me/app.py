@@ -1,8 +1,8 @@
 """GET /partner/v1/me: the connected user's profile."""
 
+
 from partner.edge import access, http
 from partner.features.profile import also_read, profile
-from aws_lambda_powertools.event_handler import Response
 
 ROUTE = access.Route(bucket="read", scope="profile:read")
 app = http.make_app()

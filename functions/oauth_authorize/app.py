@@ -1,9 +1,10 @@
 """GET and POST {auth_url}/oauth/authorize: the consent screen."""
 
-from partner.edge import http
-from partner.core.errors import ApiError
-from partner.features.oauth import authorize, pages, web
 from aws_lambda_powertools.event_handler import Response
+
+from partner.core.errors import ApiError
+from partner.edge import http
+from partner.features.oauth import authorize, pages, web
 
 app = web.oauth_app()
 

@@ -1,8 +1,8 @@
 """POST /oauth/revoke (RFC 7009)."""
 
+
 from partner.edge import http
 from partner.features.oauth import client_auth, grants, web
-from aws_lambda_powertools.event_handler import Response
 
 app = web.oauth_app(no_store=True)
 

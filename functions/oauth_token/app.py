@@ -1,8 +1,8 @@
 """POST /oauth/token: authorization_code (PKCE S256) and refresh_token (rotation) grants."""
 
+
 from partner.edge import http
 from partner.features.oauth import client_auth, grants, web
-from aws_lambda_powertools.event_handler import Response
 
 app = web.oauth_app(no_store=True)
 

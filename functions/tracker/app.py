@@ -3,8 +3,8 @@
 from typing import Any
 
 from partner.core import observability
-from partner.features import tracker
 from partner.core.settings import get_settings
+from partner.features import tracker
 
 logger = observability.make_logger("partner-tracker")
 

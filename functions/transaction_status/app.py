@@ -1,9 +1,9 @@
 """GET /partner/v1/transactions/{signature}/status: any valid access token, no scope; the service's
 records of a send answer only the client and user that sent it (partner.features.txstatus)."""
 
+
 from partner.edge import access, http
 from partner.features import txstatus
-from aws_lambda_powertools.event_handler import Response
 
 ROUTE = access.Route(bucket="read")
 app = http.make_app()

@@ -16,7 +16,17 @@ from devstack.chain import constants as C
 from devstack.chain.b58 import b58encode
 from devstack.chain.blockengine import NO_TIP_LOCK
 from devstack.chain.testing import (
-    airdrop, b64, balance, block_engine, build_tx, latest_blockhash, result, send, send_bundle, wait_bundle)
+    airdrop,
+    b64,
+    balance,
+    block_engine,
+    build_tx,
+    latest_blockhash,
+    result,
+    send,
+    send_bundle,
+    wait_bundle,
+)
 
 SOL = 1_000_000_000
 TIP_RENT = 890_880  # a tip account's balance at genesis

@@ -7,14 +7,14 @@ import time
 
 import httpx
 import pytest
+from solana.exceptions import SolanaRpcException
 from solana.rpc.async_api import AsyncClient
 from solana.rpc.core import RPCException
 from solders.keypair import Keypair
 from solders.system_program import TransferParams, transfer
 
 from devstack.chain import constants as C
-from devstack.chain.testing import (
-    airdrop, b64, balance, build_tx, latest_blockhash, result, rpc, send, wait_bundle)
+from devstack.chain.testing import airdrop, b64, balance, build_tx, latest_blockhash, result, rpc, send, wait_bundle
 
 SOL = 1_000_000_000
 
@@ -41,7 +41,7 @@ def test_down_all_methods_but_controls_still_work(chain):
 
     async def go():
         async with AsyncClient(chain.url, commitment="processed") as c:
-            with pytest.raises(Exception):
+            with pytest.raises(SolanaRpcException, match="HTTPStatusError"):  # the 503
                 await c.get_slot()
 
     asyncio.run(go())

@@ -188,8 +188,8 @@ def test_burn_set_authority_and_close(setup):
 
 
 def test_wrapped_sol_sync_native_and_prefunded_ata(chain):
-    from spl.token.constants import WRAPPED_SOL_MINT
     from solders.system_program import TransferParams, transfer
+    from spl.token.constants import WRAPPED_SOL_MINT
 
     url = chain.url
     alice = Keypair()

@@ -237,8 +237,8 @@ def test_a_malformed_request_line_is_400_json_not_html(gateway):
 
 def test_the_projects_template_renders_these_refusals_in_the_error_shape():
     """On template.yaml the refusals are its DEFAULT_4XX gateway response: the spec's Error shape."""
-    from devstack.gateway_responses import GatewayError
     from devstack.gateway import Request
+    from devstack.gateway_responses import GatewayError
 
     gateway = Gateway(ROOT / "template.yaml")
     request = Request(method="GET", path="/partner/v1/me", query_string="", headers=[], body=b"", source_ip="127.0.0.1")

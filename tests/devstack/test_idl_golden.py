@@ -14,15 +14,16 @@ import pytest
 from solders.keypair import Keypair
 from solders.transaction import VersionedTransaction
 
+from devstack.chain import server
+from devstack.chain.genesis import FEE_RECIPIENT as FEE
+from devstack.chain.testing import build_tx, latest_blockhash, result, send
 from partner.chain import instructions as I
 from partner.chain import layouts as L
 from partner.chain import programs as P
 from partner.chain.governance_math import ActionKind
 from partner.chain.idl import LAUNCHPAD, POOL
-from devstack.chain import server
-from devstack.chain.genesis import FEE_RECIPIENT as FEE
-from devstack.chain.testing import build_tx, latest_blockhash, result, send
 from tests.idl_decoder import Decoder, service_plain
+
 SOL = 10**9
 
 
@@ -88,7 +89,7 @@ def test_transactions_decode_alike(life):
         keys = message.account_keys
         landed = [ci for ci in message.instructions if keys[ci.program_id_index] in decoders]
         assert len(landed) == len(ixs)
-        for ci, ix in zip(landed, ixs):
+        for ci, ix in zip(landed, ixs, strict=True):
             program = keys[ci.program_id_index]
             name, args = decoders[program].instruction(bytes(ci.data))
             # the independent decode = the service's decode = what the builder was asked for
@@ -97,7 +98,7 @@ def test_transactions_decode_alike(life):
             flags = decoders[program].account_flags(name)
             assert [keys[i] for i in bytes(ci.accounts)] == [meta.pubkey for meta in ix.accounts]
             assert len(flags) == len(ci.accounts)
-            for (acc_name, signer, writable), i in zip(flags, bytes(ci.accounts)):
+            for (acc_name, signer, writable), i in zip(flags, bytes(ci.accounts), strict=True):
                 assert not signer or message.is_signer(i), (name, acc_name)
                 assert not writable or is_writable(message, i), (name, acc_name)
             seen.append((name, args))

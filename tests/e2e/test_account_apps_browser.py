@@ -6,13 +6,13 @@ refresh token invalid_grant). With UPDATE_SCREENSHOTS=1 it also writes the READM
 
 from __future__ import annotations
 
-from tests.e2e.test_consent_browser import sign_in_at_the_provider
-
 import json
 import os
 from pathlib import Path
 
 import pytest
+
+from tests.e2e.test_consent_browser import sign_in_at_the_provider
 
 pytestmark = pytest.mark.browser
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -26,7 +26,6 @@ def _answer(page) -> tuple[str, dict]:
 
 def test_limits_at_consent_apps_page_and_disconnect(browser, devstack, tmp_path):
     shots = DOCS if os.environ.get("UPDATE_SCREENSHOTS") else tmp_path
-    carol = devstack.seeded["users"][2]
     client_id = devstack.seeded["client"]["client_id"]
     context = browser.new_context(viewport=PHONE)
     demo = context.new_page()

@@ -10,7 +10,7 @@ import time
 import httpx
 
 from tests.chainutil import POOL_OPEN_DELAY, airdrop, balance, rpc, token_balance, wait, warp
-from tests.helpers import gateway_client, connect_http
+from tests.helpers import connect_http, gateway_client
 
 SOL = 10**9
 TIP = 1_000_000
@@ -26,10 +26,10 @@ def account(chain, pubkey, cls):
 
 
 def test_curve_to_pool_lifecycle_over_http(devstack, chain):
-    from partner.features import admin
     from partner.chain import curve, pool_math
     from partner.chain.layouts import BondingCurve, Pool
     from partner.chain.programs import bonding_curve_pda, pool_base_vault, pool_pda
+    from partner.features import admin
     from partnerctl import dev
 
     creator = admin.create_user()

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from tests.chainutil import airdrop, balance
-from tests.helpers import gateway_client, connect_http
+from tests.helpers import connect_http, gateway_client
 
 SOL = 10**9
 REDIRECT = "http://127.0.0.1:9/cb"

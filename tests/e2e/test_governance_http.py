@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import base64
 
-import httpx
-
 from tests.chainutil import airdrop, rpc, token_balance, wait, warp
-from tests.helpers import gateway_client, connect
+from tests.helpers import connect, gateway_client
 
 SOL = 10**9
 TIP = 1_000_000
@@ -26,11 +24,11 @@ def _decode(chain, cls, key) -> object:
 
 
 def test_proposal_votes_settle_and_withdrawals_over_http(devstack, chain):
-    from partner.features import admin
     from partner.chain import layouts as L
     from partner.chain import programs as P
     from partner.chain.governance_math import Outcome
     from partner.chain.rpc import Rpc
+    from partner.features import admin
     from partner.features.coins import create_coin_now
     from partner.store.users import get_user
     from partner.store.wallets import SealedWalletSigner

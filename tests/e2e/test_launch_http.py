@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import os
 
-import httpx
-
 from tests.chainutil import airdrop, balance, token_balance, wait, warp
-from tests.helpers import gateway_client, connect_http
+from tests.helpers import connect_http, gateway_client
 
 SOL = 10**9
 TIP = 1_000_000
@@ -18,8 +16,8 @@ PNG = b"\x89PNG\r\n\x1a\n" + os.urandom(64)
 
 
 def test_launch_with_image_and_first_buy_then_sell_over_http(devstack, chain):
-    from partner.features import admin
     from partner.chain import curve
+    from partner.features import admin
 
     client = admin.create_client(name="HTTP Launcher", redirect_uri=REDIRECT)
     creator = admin.create_user()

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 
-import httpx
 import pytest
 
 from devstack import faults
-from tests.helpers import gateway_client, connect
+from tests.helpers import connect, gateway_client
 
 REDIRECT = "http://localhost:8080/callback"
 

@@ -3,13 +3,12 @@ connect -> profile -> trade, checked on the chain."""
 
 from __future__ import annotations
 
-from tests.e2e.test_consent_browser import sign_in_at_the_provider
-
 import threading
 
 import pytest
 
 from tests.chainutil import new_coin, token_balance, wait
+from tests.e2e.test_consent_browser import sign_in_at_the_provider
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,6 @@ import json
 import time
 
 import httpx
-import pytest
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials

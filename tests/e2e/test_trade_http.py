@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import httpx
 from solders.keypair import Keypair
 
 from tests.chainutil import airdrop, balance, token_balance, wait, warp
-from tests.helpers import gateway_client, connect
+from tests.helpers import connect, gateway_client
 
 SOL = 10**9
 TIP = 1_000_000
@@ -14,9 +13,9 @@ PRIO = 5_000
 
 
 def test_buy_then_sell_over_http_moves_exact_amounts(devstack, chain, ip):
-    from partner.features import admin
     from partner.chain import curve
     from partner.chain.tx import TIP_ACCOUNTS
+    from partner.features import admin
 
     fee_wallet = str(Keypair().pubkey())
     client = admin.create_client(name="HTTP Trader", redirect_uri="http://localhost:8080/callback", tier="Partner",

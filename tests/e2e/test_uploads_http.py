@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from tests.chainutil import airdrop, wait
-from tests.helpers import gateway_client, connect_http
+from tests.helpers import connect_http, gateway_client
 
 SOL = 10**9
 REDIRECT = "http://127.0.0.1:9/cb"

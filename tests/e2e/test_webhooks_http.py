@@ -9,10 +9,8 @@ import threading
 import time
 from http.server import ThreadingHTTPServer
 
-import httpx
-
 from tests.chainutil import airdrop, new_coin, wait, warp
-from tests.helpers import gateway_client, connect_http
+from tests.helpers import connect_http, gateway_client
 
 SOL = 10**9
 

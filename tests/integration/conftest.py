@@ -1,10 +1,18 @@
-"""Integration fixtures: the devstack pin server over the session's moto bucket."""
+"""Integration fixtures: the devstack pin server over the session's moto bucket, and the coins,
+connections and wallets several modules trade, launch and migrate with."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
+from solders.keypair import Keypair
+
+from devstack import faults
+from tests.chainutil import airdrop, new_coin, rpc
+from tests.helpers import connect
+
+SOL = 10**9
 
 
 @pytest.fixture(scope="session")
@@ -37,3 +45,79 @@ def _no_platform_sign_in(request, monkeypatch):
     from partner.features.oauth import signin
 
     monkeypatch.setattr(signin, "configured", lambda: False)
+
+
+@pytest.fixture
+def coin(chain, aws_stack):
+    """A fresh coin created by its own user, one slot in the past."""
+    return new_coin(chain.url, "Test Coin", "TEST")
+
+
+@pytest.fixture
+def fee_wallet():
+    return str(Keypair().pubkey())
+
+
+@pytest.fixture
+def partner_conn(aws_stack, chain, ip, fee_wallet):
+    from partner.features import admin
+
+    client = admin.create_client(name="Partner App", redirect_uri="http://localhost:8080/callback", tier="Partner",
+                                 fee_wallet=fee_wallet)
+    user = admin.create_user()
+    airdrop(chain.url, user["wallet"], 20 * SOL)
+    return connect(client, user, scope="trade:execute", ip=ip)
+
+
+@pytest.fixture
+def no_faults_left(chain):
+    """No chain or AWS fault before or after the test (modules that inject faults use it)."""
+    rpc(chain.url, "devstack_clearFaults")
+    faults.clear()
+    yield
+    rpc(chain.url, "devstack_clearFaults")
+    faults.clear()
+
+
+@pytest.fixture
+def creator(aws_stack, chain):
+    from partner.features import admin
+
+    user = admin.create_user()
+    airdrop(chain.url, user["wallet"], 10 * SOL)
+    return user
+
+
+@pytest.fixture
+def launcher(aws_stack, chain, pin_server, clock, ip, creator):
+    """`creator` connected through a client with coin:create."""
+    from partner.features import admin
+
+    app = admin.create_client(name="Launcher", redirect_uri="http://localhost:8080/callback")
+    return connect(app, creator, scope="coin:create", ip=ip)
+
+
+@pytest.fixture
+def whales(aws_stack, chain, ip):
+    """Two traders of one client whose caps allow buying a whole curve."""
+    from partner.features import admin
+
+    client = admin.create_client(name="Whale App", redirect_uri="http://localhost:8080/callback",
+                                 max_trade_lamports=200 * SOL, daily_volume_cap_lamports=1000 * SOL)
+    out = []
+    for _ in range(2):
+        user = admin.create_user()
+        airdrop(chain.url, user["wallet"], 150 * SOL)
+        out.append(connect(client, user, scope="trade:execute", ip=ip))
+    return out
+
+
+@pytest.fixture
+def crank_signer(aws_stack, chain):
+    from partner.features import admin, migration
+
+    wallet = admin.create_crank_wallet()
+    assert admin.create_crank_wallet() == wallet  # idempotent
+    assert wallet["user_id"] == migration.CRANK_USER_ID
+    airdrop(chain.url, wallet["wallet"], 2 * SOL)
+    return migration.crank_signer()

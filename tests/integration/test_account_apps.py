@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import re
-
-import pytest
 from html import escape, unescape
 from urllib.parse import urlencode
+
+import pytest
 
 from tests.chainutil import airdrop
 from tests.helpers import FORM, invoke, token_call
 from tests.integration.test_grant_limits import SOL, _client, buy, consent, me
-from tests.integration.test_trades import coin  # noqa: F401 (fixture)
 
 
 def cookie_for(user) -> str:
@@ -37,8 +36,8 @@ def post(cookie, ip, form, accept=None):
 
 
 def test_lists_each_connected_app_with_scopes_times_and_todays_spend(aws_stack, chain, coin, ip):  # noqa: F811
-    from partner.features import admin
     from partner.core.scopes import DESCRIPTIONS
+    from partner.features import admin
 
     c = _client(max_trade_lamports=1 * SOL, daily_volume_cap_lamports=5 * SOL)
     other = admin.create_client(name="Reader <b>", redirect_uri="https://reader.example/cb", status="live",

@@ -35,9 +35,9 @@ def test_authenticated_get_makes_three_dynamodb_calls(aws_stack, client, user, i
 
 
 def test_trade_makes_one_kms_call_and_two_rpc_round_trips(aws_stack, chain, ip, monkeypatch):
-    from partner.features import admin, trading
-    from partner.store import aws
     from partner.chain import rpc as rpc_module
+    from partner.features import admin
+    from partner.store import aws
 
     client = admin.create_client(name="Budget", redirect_uri="http://localhost:8080/callback")
     user = admin.create_user()

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.helpers import FORM, basic, connect, get_code, invoke, pkce_pair, authorize_query, token_call
+from tests.helpers import FORM, authorize_query, basic, connect, get_code, invoke, pkce_pair, token_call
 
 REDIRECT = "http://localhost:8080/callback"
 REALM = "Basic realm=app-oauth"
@@ -280,7 +280,7 @@ def test_twenty_failures_lock_the_client_until_it_drops_below_twenty(aws_stack, 
 
     conn = connect(client, user, ip=other_ip())
     bystander = admin.create_client(name="Bystander", redirect_uri=REDIRECT)
-    for i in range(20):                                         # at t0 .. t0+19
+    for _ in range(20):                                         # at t0 .. t0+19
         assert_invalid_client(_fail(client, ip=ip))
         clock.advance(1)
     # the 21st call (t0+20) is refused even with the correct key, on both endpoints, without counting

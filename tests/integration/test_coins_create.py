@@ -58,20 +58,8 @@ def launches(user_id: str) -> dict | None:
 
 
 @pytest.fixture
-def creator(aws_stack, chain):
-    from partner.features import admin
-
-    user = admin.create_user()
-    airdrop(chain.url, user["wallet"], 10 * SOL)
-    return user
-
-
-@pytest.fixture
-def conn(aws_stack, chain, pin_server, clock, ip, creator):
-    from partner.features import admin
-
-    app = admin.create_client(name="Launcher", redirect_uri="http://localhost:8080/callback")
-    return connect(app, creator, scope="coin:create", ip=ip)
+def conn(launcher):
+    return launcher
 
 
 @pytest.fixture
@@ -231,8 +219,8 @@ def test_identity_allowance_and_bypass_fee_across_clients(chain, conn, second_co
 
 
 def test_without_a_treasury_no_bypass_is_offered_or_taken(chain, conn, clock, monkeypatch):
-    from partner.features import launch
     from partner.core.settings import get_settings
+    from partner.features import launch
 
     unconfigured = get_settings().model_copy(update={"platform_treasury": None})
     monkeypatch.setattr(launch, "get_settings", lambda: unconfigured)
@@ -348,8 +336,8 @@ def test_first_buy_sol_above_the_cap_is_clamped(chain, conn, creator):
 
 
 def test_first_buy_tokens_exact_and_per_trade_caps_do_not_apply(chain, aws_stack, pin_server, clock, ip):
-    from partner.features import admin
     from partner.chain import curve
+    from partner.features import admin
 
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10 * SOL)
@@ -451,8 +439,8 @@ def test_an_ambiguous_launch_keeps_the_cooldown_and_the_identity(chain, conn, cr
     """Issue 17 item 4: the send times out (`bundle slow` / `rpc slow`), so the launch may still land:
     the 502 carries the signature(s) and the mint, says retryable false, and the creator's cooldown
     and identity are recorded as for a submitted launch."""
-    from partner.features import launch
     from partner.chain.rpc import BlockEngine, Rpc
+    from partner.features import launch
 
     monkeypatch.setattr(launch, "BlockEngine", lambda url: BlockEngine(url, timeout=0.5))
     monkeypatch.setattr(launch, "Rpc", lambda url: Rpc(url, timeout=0.5))

@@ -25,8 +25,6 @@ from tests.integration import test_coins_create as launch_tests
 from tests.integration import test_governance_writes as gov_tests
 from tests.integration import test_migration as venue_tests
 from tests.integration import test_update_content as content_tests
-from tests.integration.test_coins_create import conn as launcher, creator  # noqa: F401 (fixtures)
-from tests.integration.test_migration import crank_signer, whales  # noqa: F401 (fixtures)
 
 SOL = 10**9
 COMPUTE_BUDGET = "ComputeBudget111111111111111111111111111111"

@@ -14,21 +14,14 @@ import pytest
 
 from devstack import faults
 from tests.chainutil import balance, rpc, token_balance, warp
-from tests.integration.test_trades import coin, fee_wallet, partner_conn, trade  # noqa: F401 (fixtures)
+from tests.integration.test_trades import trade
+
+pytestmark = pytest.mark.usefixtures("no_faults_left")
 
 SOL = 10**9
 TIP = 1_000_000
 PRIO = 10_000
 BLOCKHASH_SECONDS = 150 * 0.4
-
-
-@pytest.fixture(autouse=True)
-def no_faults_left(chain):
-    rpc(chain.url, "devstack_clearFaults")
-    faults.clear()
-    yield
-    rpc(chain.url, "devstack_clearFaults")
-    faults.clear()
 
 
 def chain_fault(chain, mode: str, *, methods: list[str] | None = None, count: int | None = 1,
@@ -199,8 +192,8 @@ def test_rpc_failing_on_send_releases_the_volume(chain, coin, partner_conn, mode
 
 def test_rpc_slower_than_the_client_timeout(chain, coin, partner_conn, monkeypatch):
     """A read that times out is rpc_unavailable. (A send that times out is ambiguous, below.)"""
-    from partner.features import trading
     from partner.chain.rpc import Rpc
+    from partner.features import trading
 
     monkeypatch.setattr(trading, "rpc", lambda: Rpc(chain.url, timeout=0.5))
     before = snapshot(chain, partner_conn, coin)
@@ -212,10 +205,11 @@ def test_rpc_slower_than_the_client_timeout(chain, coin, partner_conn, monkeypat
 
 
 def test_timeout_after_sending_is_ambiguous_and_keeps_the_volume(chain, coin, partner_conn, monkeypatch):
-    from partner.features import trading
+    from solders.signature import Signature
+
     from partner.chain.confirm import wait_for
     from partner.chain.rpc import Rpc
-    from solders.signature import Signature
+    from partner.features import trading
 
     monkeypatch.setattr(trading, "rpc", lambda: Rpc(chain.url, timeout=0.5))
     max_in = SOL // 10
@@ -246,8 +240,8 @@ def test_timeout_after_sending_is_ambiguous_and_keeps_the_volume(chain, coin, pa
 
 def test_slow_send_that_lands_is_ambiguous_and_counted_once(chain, coin, partner_conn, monkeypatch):
     """The answer comes too late but the transaction executes: the caller reconciles and finds it."""
-    from partner.features import trading
     from partner.chain.rpc import Rpc
+    from partner.features import trading
     from tests.chainutil import wait
 
     monkeypatch.setattr(trading, "rpc", lambda: Rpc(chain.url, timeout=0.5))

@@ -14,7 +14,7 @@ from solders.keypair import Keypair
 
 from tests.chainutil import airdrop, balance, new_coin, rpc, wait
 from tests.helpers import connect, invoke
-from tests.integration.test_coins_create import PNG, create, form, no_launch
+from tests.integration.test_coins_create import create, form, no_launch
 from tests.integration.test_trades import trade
 
 SOL = 10**9
@@ -147,8 +147,8 @@ def test_coin_create_counts_a_bundle_by_its_total(aws_stack, chain, pin_server, 
 
 
 def test_older_client_items_read_the_default(aws_stack):
-    from partner.features import admin
     from partner.core.settings import get_settings
+    from partner.features import admin
     from partner.store import clients, ddb
 
     made = admin.create_client(name="Old", redirect_uri="http://localhost:8080/callback")
@@ -157,8 +157,8 @@ def test_older_client_items_read_the_default(aws_stack):
 
 
 def test_partnerctl_sets_and_shows_the_limits(aws_stack, capsys, monkeypatch):
-    from partnerctl.cli import main
     from partner.store import clients
+    from partnerctl.cli import main
     from tests.helpers import ROOT
 
     monkeypatch.setenv("PARTNER_DEVSTACK_ENV", str(ROOT / ".devstack" / "absent.json"))

@@ -14,48 +14,88 @@ def estimate(headers: dict | None, query=None):
     return invoke("fees_estimate", "GET", PATH, headers=headers, query=query)
 
 
-def test_estimate_reflects_what_trades_on_the_mint_paid(aws_stack, chain, ip):
-    from partner.features import admin, fees
-    from partner.chain import programs as P
+def _pay_alone(url: str, micro_lamports: int) -> str:
+    """A transfer at `micro_lamports` per compute unit that writes none of a trade's accounts."""
+    from solders.compute_budget import set_compute_unit_price
+    from solders.hash import Hash
+    from solders.keypair import Keypair
+    from solders.message import Message
+    from solders.system_program import TransferParams, transfer
+    from solders.transaction import VersionedTransaction
 
-    mint = new_coin(chain.url, "Fee Coin", "FEES")
+    payer = Keypair()
+    airdrop(url, str(payer.pubkey()), SOL)
+    blockhash = Hash.from_string(rpc(url, "getLatestBlockhash", [{"commitment": "confirmed"}])["value"]["blockhash"])
+    msg = Message.new_with_blockhash(
+        [set_compute_unit_price(micro_lamports),
+         transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL // 10))],
+        payer.pubkey(), blockhash)
+    import base64
+
+    raw = base64.b64encode(bytes(VersionedTransaction(msg, [payer]))).decode()
+    return rpc(url, "sendTransaction", [raw, {"encoding": "base64"}])
+
+
+def test_estimate_is_the_market_of_the_accounts_a_trade_write_locks(aws_stack, chain, ip):
+    """A mainnet-shaped market: 150 recent slots, most of them without a paid write of the trade's
+    accounts (0, as mainnet's block minimum), a few where trades on this coin or on another one
+    (both write the fee recipient) paid, and one where only an unrelated transfer paid a lot."""
+    from partner.chain import programs as P
+    from partner.core.limits import TRADE_UNITS
+    from partner.features import admin, fees
+
+    mint, other = new_coin(chain.url, "Fee Coin", "FEES"), new_coin(chain.url, "Other Fee Coin", "FEEO")
     client = admin.create_client(name="Fees", redirect_uri="http://localhost:8080/callback")
     trader = admin.create_user()
     airdrop(chain.url, trader["wallet"], 3 * SOL)
     conn = connect(client, trader, scope="trade:execute", ip=ip)
-    from partner.core.limits import TRADE_UNITS
+    rpc(chain.url, "devstack_warp", [61])  # past the 150-slot window: only what follows is the market
 
-    # lamports for a trade's limit: 100k, 1M, 10M micro-lamports per unit
-    paid = [price * TRADE_UNITS // 1_000_000 for price in (100_000, 1_000_000, 10_000_000)]
-    for lamports in paid:
+    def buy(coin: str, micro_lamports: int) -> None:
         bought = invoke("trades_buy", "POST", "/partner/v1/trades/buy",
                         headers={**conn.bearer(), "Content-Type": "application/json"},
-                        body={"mint": mint, "maxSolIn": str(SOL // 50), "slippageBps": 500,
-                              "priorityFeeLamports": str(lamports), "tipLamports": "1000000"})
+                        body={"mint": coin, "maxSolIn": str(SOL // 50), "slippageBps": 500,
+                              "priorityFeeLamports": str(micro_lamports * TRADE_UNITS // 1_000_000),
+                              "tipLamports": "1000000"})
         assert bought.status == 200, bought.body
         wait(chain.url, bought.json["signature"])
-        rpc(chain.url, "devstack_warp", [1])  # each in its own slot
-    curve = str(P.bonding_curve_pda(mint)[0])
-    samples = rpc(chain.url, "getRecentPrioritizationFees", [[curve]])
-    prices = [s["prioritizationFee"] for s in samples]
-    assert {100_000, 1_000_000, 10_000_000} <= set(prices)
-    assert [s["slot"] for s in samples] == sorted(s["slot"] for s in samples)
+        rpc(chain.url, "devstack_warp", [1])  # each in a slot of its own
+
+    for price in (100_000, 1_000_000, 10_000_000):
+        buy(mint, price)
+    buy(other, 5_000_000)  # another coin's trade: it write-locks the same fee recipient
+    wait(chain.url, _pay_alone(chain.url, 50_000_000))  # a paid slot, but not for these accounts
+    rpc(chain.url, "devstack_warp", [1])
 
     reader = connect(client, trader, scope="profile:read", ip=ip)  # any valid token, no scope
-    for _ in range(3):  # the 150-slot window moves with time: compare answers read back to back
-        answer = estimate(reader.bearer(), {"mint": mint})
-        assert answer.status == 200, answer.body
-        body = answer.json
-        direct = fees.from_samples(mint, rpc(chain.url, "getRecentPrioritizationFees",
-                                             [[curve, str(P.pool_pda(mint)[0])]]))
-        if body == direct:
-            break
-    assert body == direct
+    answer = estimate(reader.bearer(), {"mint": mint})
+    assert answer.status == 200, answer.body
+    body = answer.json
     assert answer.headers["x-ratelimit-limit"] == "300"
     assert body["mint"] == mint and body["computeUnitLimit"] == TRADE_UNITS and body["tipLamports"] == "1000000"
-    assert int(body["priorityFeeLamports"]["p95"]) <= paid[-1]  # nothing above the highest price paid
-    values = [int(body["priorityFeeLamports"][k]) for k in ("p25", "p50", "p75", "p95")]
-    assert values == sorted(values) and values[0] >= 1000
+    assert body["slots"] == 4 and body["sampledSlots"] == 150
+    assert body["computeUnitPriceMicroLamports"] == {"p25": "100000", "p50": "1000000", "p75": "5000000",
+                                                     "p95": "10000000"}
+    assert body["priorityFeeLamports"] == {"p25": "13000", "p50": "130000", "p75": "650000", "p95": "1300000"}
+    assert body["recommended"] == {"percentile": 75, "priorityFeeLamports": "650000",
+                                   "computeUnitPriceMicroLamports": "5000000"}
+    from solders.pubkey import Pubkey
+
+    from partner.chain.layouts import Global, decode_owned
+    from partner.chain.rpc import Rpc
+
+    config = decode_owned(Global, Rpc(chain.url).accounts([P.global_pda()[0]])[0], P.LAUNCHPAD_PROGRAM_ID)
+    curve, pool = P.bonding_curve_pda(mint)[0], P.pool_pda(mint)[0]
+    assert sorted(body["accounts"]) == sorted(map(str, [
+        curve, P.associated_token_address(curve, mint), pool, P.associated_token_address(pool, mint),
+        config.fee_recipient]))
+    assert body["accounts"] == [str(a) for a in fees.trade_accounts(Pubkey.from_string(mint), [config.fee_recipient])]
+
+    # the chain's own answer for those accounts: every slot reported, the empty ones at 0
+    samples = rpc(chain.url, "getRecentPrioritizationFees", [body["accounts"]])
+    assert len(samples) == 150 and [s["slot"] for s in samples] == sorted(s["slot"] for s in samples)
+    assert sorted(s["prioritizationFee"] for s in samples if s["prioritizationFee"]) == [
+        100_000, 1_000_000, 5_000_000, 10_000_000]
 
 
 def test_bad_or_missing_mint_is_invalid_input(aws_stack, chain, client, user, ip):

@@ -17,7 +17,6 @@ token and caller address, so no rate limit is reached and the module stays withi
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 from urllib.parse import urlencode

@@ -53,8 +53,9 @@ def land(chain_url: str, user: dict, instruction) -> str:
 
 
 def vote(chain_url: str, conn, mint: str, proposal: str, side: str, amount: int) -> str:
-    from partner.chain import instructions as ix
     from solders.pubkey import Pubkey
+
+    from partner.chain import instructions as ix
 
     wallet = Pubkey.from_string(conn.user["wallet"])
     return land(chain_url, conn.user, ix.cast_vote(wallet, Pubkey.from_string(mint), Pubkey.from_string(proposal),
@@ -64,9 +65,10 @@ def vote(chain_url: str, conn, mint: str, proposal: str, side: str, amount: int)
 @pytest.fixture(scope="module")
 def scene(chain, pin_server, aws_stack):
     """A coin with two proposals (the first settled) and votes of three holders on the first."""
-    from partner.chain import instructions as ix
     from solders.keypair import Keypair
     from solders.pubkey import Pubkey
+
+    from partner.chain import instructions as ix
 
     mint = new_coin(chain.url, "Read Coin", "READ")
     proposer = holder(chain.url, "10.250.0.1", mint, 3 * BOND)
@@ -227,8 +229,8 @@ def test_reads_need_a_valid_token_but_no_scope(scene):
 
 def test_round_trips_are_batched(scene, monkeypatch):
     from partner.chain.rpc import Rpc
-    from partner.features.governance import reads
     from partner.core.settings import get_settings
+    from partner.features.governance import reads
 
     made: list[Rpc] = []
 

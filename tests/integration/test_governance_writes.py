@@ -479,7 +479,6 @@ def test_content_proposal_then_finalize_metadata(chain, coin, app_client):
 
     from partner.chain import instructions as ix
     from partner.chain import layouts as L
-    from partner.chain import programs as P
     from partner.chain.governance_math import ALL_FIELDS_MASK
     from partner.chain.rpc import Rpc
     from partner.chain.tx import WriteFees, assemble, land_processed, sign

@@ -13,10 +13,9 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 
 from devstack import faults
-
 from tests.chainutil import airdrop
 from tests.helpers import FORM, authorize_query, hidden_inputs, invoke, pkce_pair, token_call
-from tests.integration.test_trades import coin, trade  # noqa: F401 (fixture)
+from tests.integration.test_trades import trade
 
 SOL = 10**9
 TIP = 1_000_000
@@ -180,8 +179,8 @@ def test_parallel_buys_never_overshoot_the_users_limit(aws_stack, chain, coin, i
     """20 parallel buys against a user limit below the client's cap (moto in server mode: the
     reservation is one transaction on the client's and the grant's counters)."""
     from partner.features import admin, grantlimits
-    from partner.store import counters
     from partner.features.trading import _volume_key
+    from partner.store import counters
 
     assert sum(VALUES) > 2 * USER_CAP
     c = _client(daily_volume_cap_lamports=10 * SOL)
@@ -214,8 +213,8 @@ def test_parallel_buys_never_overshoot_the_users_limit(aws_stack, chain, coin, i
 @pytest.mark.parametrize("which", ["client", "user"])
 def test_a_failed_send_releases_both_counters(aws_stack, chain, coin, ip, which):  # noqa: F811
     from partner.features import admin, grantlimits
-    from partner.store import counters
     from partner.features.trading import _volume_key
+    from partner.store import counters
 
     c = _client(daily_volume_cap_lamports=10 * SOL)
     user = admin.create_user()

@@ -13,8 +13,9 @@ import pytest
 
 from tests.chainutil import airdrop, rpc, token_balance, wait, warp
 from tests.helpers import connect, fail_one_write, invoke
-from tests.integration.test_faults import chain_fault, no_faults_left, snapshot, volume  # noqa: F401 (autouse)
-from tests.integration.test_trades import coin, fee_wallet, partner_conn, trade  # noqa: F401 (fixtures)
+from tests.integration.test_faults import chain_fault, snapshot, volume
+
+pytestmark = pytest.mark.usefixtures("no_faults_left")
 
 SOL = 10**9
 TIP = 1_000_000
@@ -165,7 +166,6 @@ def test_a_repeated_header_is_400(chain, coin, partner_conn):
 
 
 def test_answers_before_the_claim_do_not_use_the_key(aws_stack, chain, coin, partner_conn, ip):
-    from partner.features import admin
 
     key = "not-used-up"
     # 400: the body fails validation
@@ -239,8 +239,8 @@ def crash_before_storing(monkeypatch):
 
 
 def _timeout_after_send(chain, monkeypatch, *, lands: bool) -> None:
-    from partner.features import trading
     from partner.chain.rpc import Rpc
+    from partner.features import trading
 
     monkeypatch.setattr(trading, "rpc", lambda: Rpc(chain.url, timeout=0.5))
     chain_fault(chain, "slow", methods=["sendTransaction"], delay_ms=1500)
@@ -269,7 +269,7 @@ def test_crash_after_a_send_that_landed_answers_its_200(chain, coin, partner_con
     clock.advance(idempotency.LEASE_SECONDS + 1)
     retry = keyed(partner_conn, "buy", buy_body(coin), "crash-landed")
     assert retry.status == 200, retry.body
-    assert retry.body == '{"signature":"%s","mint":"%s","status":"submitted"}' % (sent[0], coin)
+    assert retry.body == f'{{"signature":"{sent[0]}","mint":"{coin}","status":"submitted"}}'
     assert "idempotent-replayed" not in retry.headers
     # nothing new was sent, the balance changed once, the volume was counted once
     assert [s for s in signatures(chain, wallet) if s not in before["signatures"]] == sent
@@ -308,7 +308,6 @@ def test_crash_after_a_send_that_never_landed_answers_tx_expired(chain, coin, pa
                                                                  crash_before_storing):
     from partner.edge import idempotency
 
-    wallet = partner_conn.user["wallet"]
     before = snapshot(chain, partner_conn, coin)
     _timeout_after_send(chain, monkeypatch, lands=False)
     with pytest.raises(Crash):
@@ -391,8 +390,8 @@ def test_an_internal_error_before_the_send_releases_the_key(chain, coin, partner
 
 def test_a_retryable_answer_before_the_send_is_not_stored(chain, coin, partner_conn, monkeypatch):
     """409 migration_pending is retryable and nothing was built: the key stays free for the retry."""
-    from partner.features import trading
     from partner.core.errors import ApiError
+    from partner.features import trading
 
     real = trading.read_coin
     calls = {"n": 0}
@@ -447,9 +446,9 @@ def test_an_expired_key_is_free_again(chain, coin, partner_conn, clock, ip):
 
 
 def _claim_item(conn, key: str) -> dict:
+    from partner.core.settings import get_settings
     from partner.edge import idempotency
     from partner.edge.access import authenticate
-    from partner.core.settings import get_settings
     from partner.store import ddb
 
     principal = authenticate(conn.access)
@@ -498,8 +497,9 @@ def test_the_launch_cooldown_429_does_not_use_the_key(chain, pin_server, launch_
 
 
 def test_governance_write_answers_are_stored(chain, coin, ip, aws_stack):
-    from partner.features import admin
     from solders.keypair import Keypair
+
+    from partner.features import admin
 
     user = admin.create_user()
     conn = connect(admin.create_client(name="Gov App", redirect_uri="http://localhost:8080/callback"), user,

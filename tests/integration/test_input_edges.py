@@ -9,14 +9,13 @@
 
 from __future__ import annotations
 
-import base64
 from urllib.parse import urlencode
 
 import pytest
 import urllib3
 
 from devstack.events import api_event, lambda_context
-from tests.helpers import FORM, basic, connect, handler, hidden_inputs, invoke, pkce_pair, authorize_query
+from tests.helpers import FORM, authorize_query, basic, connect, handler, hidden_inputs, invoke, pkce_pair
 
 PK = "So11111111111111111111111111111111111111112"
 FEES = {"priorityFeeLamports": "1000", "tipLamports": "1000000"}

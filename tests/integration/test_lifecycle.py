@@ -74,8 +74,8 @@ def receiver():
 @pytest.fixture
 def retries(monkeypatch):
     """Fast retries: backoff from 1 s; `window` seconds of retrying (default one minute)."""
-    from partner.features import webhooks
     from partner.core.settings import get_settings
+    from partner.features import webhooks
 
     def set_window(window: int = 60) -> None:
         fast = get_settings().model_copy({"webhook_backoff_seconds": "1", "webhook_retry_seconds": str(window)})
@@ -130,8 +130,7 @@ def buy(trader, mint: str):
 
 
 def record(signature: str) -> dict | None:
-    from partner.store import txrecords
-    from partner.store import ddb
+    from partner.store import ddb, txrecords
 
     return ddb.get(txrecords.table(), signature)
 
@@ -383,8 +382,8 @@ def test_webhook_urls_follow_the_client_status(aws_stack):
     with pytest.raises(LookupError):
         webhooks.configure("nope", "https://example.com/hooks")
     # the secret is stored encrypted, never in the clear
-    from partner.store import ddb
     from partner.core.settings import get_settings
+    from partner.store import ddb
 
     item = ddb.get(get_settings().clients_table, live)
     secret = webhooks.rotate(live)["webhook_secret"]
@@ -435,8 +434,7 @@ def test_redriven_event_gets_a_new_window_and_a_long_backoff_hops_without_an_att
 def test_a_failed_record_write_sends_nothing_and_releases_the_volume(chain, trader):
     """before_send raising means nothing went out: 500 internal, no lamports moved, volume back."""
     from partner.features import trading
-    from partner.store import txrecords
-    from partner.store import counters
+    from partner.store import counters, txrecords
     from tests.chainutil import balance
 
     mint = new_coin(chain.url, "Unrecorded Coin", "UNRC")

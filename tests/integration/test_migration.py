@@ -7,8 +7,8 @@ import base64
 import pytest
 from solders.keypair import Keypair
 
-from tests.chainutil import POOL_OPEN_DELAY, airdrop, balance, new_coin, rpc, token_balance, wait, warp
-from tests.helpers import connect, handler, invoke
+from tests.chainutil import POOL_OPEN_DELAY, balance, new_coin, rpc, token_balance, wait, warp
+from tests.helpers import handler, invoke
 
 SOL = 10**9
 TIP = 1_000_000
@@ -46,8 +46,8 @@ def pool_of(chain, mint):
 
 
 def spent_today(client_id: str) -> int:
-    from partner.store import counters
     from partner.features.trading import _volume_key
+    from partner.store import counters
 
     return counters.read(_volume_key(client_id)[0])
 
@@ -55,32 +55,6 @@ def spent_today(client_id: str) -> int:
 @pytest.fixture
 def coin(chain, aws_stack):
     return new_coin(chain.url, "Moon Coin", "MOON")
-
-
-@pytest.fixture
-def whales(aws_stack, chain, ip):
-    """Two traders of one client whose caps allow buying a whole curve."""
-    from partner.features import admin
-
-    client = admin.create_client(name="Whale App", redirect_uri="http://localhost:8080/callback",
-                                 max_trade_lamports=200 * SOL, daily_volume_cap_lamports=1000 * SOL)
-    out = []
-    for _ in range(2):
-        user = admin.create_user()
-        airdrop(chain.url, user["wallet"], 150 * SOL)
-        out.append(connect(client, user, scope="trade:execute", ip=ip))
-    return out
-
-
-@pytest.fixture
-def crank_signer(aws_stack, chain):
-    from partner.features import admin, migration
-
-    wallet = admin.create_crank_wallet()
-    assert admin.create_crank_wallet() == wallet  # idempotent
-    assert wallet["user_id"] == migration.CRANK_USER_ID
-    airdrop(chain.url, wallet["wallet"], 2 * SOL)
-    return migration.crank_signer()
 
 
 def complete(chain, coin, whales) -> None:
@@ -189,8 +163,8 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
 
 def test_scheduled_handler_reports_each_mint_and_survives_a_bad_one(chain, coin, whales, crank_signer,
                                                                     monkeypatch):
-    from partner.features import migration
     from devstack.events import lambda_context
+    from partner.features import migration
 
     complete(chain, coin, whales)
     bogus = Keypair().pubkey()
@@ -206,8 +180,8 @@ def test_scheduled_handler_reports_each_mint_and_survives_a_bad_one(chain, coin,
 
 def test_a_crank_that_lost_the_race_reports_already_migrated(chain, coin, whales, crank_signer, monkeypatch):
     """Two cranks saw the same complete curve; the program refuses the second migrate."""
-    from partner.features import migration
     from partner.chain.rpc import Rpc
+    from partner.features import migration
 
     complete(chain, coin, whales)
     mint = curve_of(chain, coin).mint
@@ -224,8 +198,8 @@ def test_a_crank_that_lost_the_race_reports_already_migrated(chain, coin, whales
 
 
 def test_crank_with_nothing_to_do(chain, crank_signer, monkeypatch):
-    from partner.features import migration
     from partner.chain.rpc import Rpc
+    from partner.features import migration
 
     monkeypatch.setattr(migration, "pending_mints", lambda r: [])
     assert migration.crank(Rpc(chain.url), crank_signer) == []

@@ -66,9 +66,8 @@ def assert_internal_retryable(result):
 
 def family_items(user_id: str, client_id: str) -> dict[str, list[dict]]:
     """The auth table's token items of one user and client: {'AT': [...], 'RT': [...], 'AC': [...]}."""
-    from partner.store import aws
     from partner.core.settings import get_settings
-    from partner.store import ddb
+    from partner.store import aws, ddb
 
     out: dict[str, list[dict]] = {"AT": [], "RT": [], "AC": []}
     paginator = aws.dynamodb().get_paginator("scan")
@@ -96,8 +95,8 @@ def test_moto_transact_write_items_honours_conditions_and_rolls_back(aws_stack):
     TransactWriteItems all or nothing, and names the failed action in CancellationReasons."""
     from botocore.exceptions import ClientError
 
-    from partner.store import aws
     from partner.core.settings import get_settings
+    from partner.store import aws
 
     db, table = aws.dynamodb(), get_settings().auth_table
     db.put_item(TableName=table, Item={"pk": {"S": "TXN#grant"}, "gen": {"N": "3"}})

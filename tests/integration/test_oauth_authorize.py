@@ -64,8 +64,8 @@ def location_params(result) -> tuple[str, dict[str, list[str]]]:
 # ---------------------------------------------------------------- consent page
 
 def test_consent_page_names_client_wallet_and_each_scope(aws_stack, user, ip):
-    from partner.features import admin
     from partner.core.scopes import DESCRIPTIONS
+    from partner.features import admin
 
     client = admin.create_client(name="Moon <Trader> & Co", redirect_uri=REDIRECT)
     _, challenge = pkce_pair()
@@ -167,8 +167,8 @@ def test_without_session_cookie_page_asks_to_sign_in(client, ip):
 
 
 def test_sign_in_page_links_to_login_with_the_request_as_next(client, ip, monkeypatch):
-    from partner.features.oauth import web
     from partner.core.settings import get_settings
+    from partner.features.oauth import web
 
     settings = get_settings().model_copy(update={"login_url": "https://platform.example/login"})
     monkeypatch.setattr(web, "get_settings", lambda: settings)

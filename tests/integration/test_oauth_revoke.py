@@ -8,8 +8,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.helpers import FORM, basic, connect, invoke, token_call
 from partner.store import tokens
+from tests.helpers import FORM, basic, connect, invoke, token_call
 
 REDIRECT = "http://localhost:8080/callback"
 

@@ -10,8 +10,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from tests.helpers import (FORM, authorize_query, basic, connect, get_code, hidden_inputs, invoke, pkce_pair,
-                           token_call)
+from tests.helpers import FORM, authorize_query, basic, connect, get_code, hidden_inputs, invoke, pkce_pair, token_call
 
 REDIRECT = "http://localhost:8080/callback"
 

@@ -12,10 +12,10 @@ import zlib
 import httpx
 import pytest
 
-from partner.features import cid, pinning
-from partner.store import aws
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
+from partner.features import cid, pinning
+from partner.store import aws
 
 
 def _png(width: int = 2, height: int = 2, extra: bytes = b"") -> bytes:

@@ -12,8 +12,7 @@ from solders.keypair import Keypair
 
 from tests.chainutil import POOL_OPEN_DELAY, airdrop, balance, new_coin, rpc, token_balance, wait, warp
 from tests.helpers import connect, invoke
-from tests.integration.test_migration import complete, crank_signer, whales  # noqa: F401 (fixtures)
-from tests.integration.test_trades import fee_wallet  # noqa: F401 (fixture)
+from tests.integration.test_migration import complete
 
 SOL = 10**9
 TOKENS = 10**6
@@ -35,9 +34,10 @@ def trade(conn, kind: str, body: dict):
 
 
 def fee_recipient(chain, mint: str, venue: str) -> str:
+    from solders.pubkey import Pubkey
+
     from partner.chain.rpc import Rpc
     from partner.chain.state import read_coin
-    from solders.pubkey import Pubkey
 
     state = read_coin(Rpc(chain.url), Pubkey.from_string(mint), Keypair().pubkey())
     return str(state.global_config.fee_recipient if venue == "curve" else state.pool.fee_recipient)

@@ -168,8 +168,7 @@ def test_a_repeated_json_key_is_invalid_input(conn, text):
 
 
 def test_a_repeated_json_key_on_oauth_token_is_invalid_request(conn, ip):
-    text = ('{"grant_type":"authorization_code","grant_type":"refresh_token","refresh_token":"%s"}'
-            % conn.refresh)
+    text = f'{{"grant_type":"authorization_code","grant_type":"refresh_token","refresh_token":"{conn.refresh}"}}'
     result = invoke("oauth_token", "POST", "/oauth/token", body=text, source_ip=ip,
                     headers={**JSON, "Authorization": basic(conn.client["client_id"], conn.client["api_key"])})
     _invalid(result, 400, "invalid_request")

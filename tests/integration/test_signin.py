@@ -94,7 +94,6 @@ def oidc(provider, aws_stack, monkeypatch):
     import boto3
 
     from partner.core.settings import reset_settings
-    from partner.features.oauth import signin
 
     ssm = boto3.client("ssm", endpoint_url=aws_stack.endpoint_url)
     ssm.put_parameter(Name="/test/oidc-secret", Value=SECRET, Type="SecureString", Overwrite=True)

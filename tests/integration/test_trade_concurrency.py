@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from tests.chainutil import airdrop, rpc, wait
 from tests.helpers import connect
-from tests.integration.test_trades import coin, trade  # noqa: F401 (fixture)
+from tests.integration.test_trades import trade
 
 SOL = 10**9
 TIP = 1_000_000
@@ -37,9 +37,10 @@ def _volume(client_id: str) -> int:
 
 def _sol_in_of(chain_url: str, signature: str) -> int:
     """The sol_in of the launchpad buy instruction in a landed transaction."""
+    from solders.transaction import Transaction
+
     from partner.chain import instructions as ix
     from partner.chain import programs as P
-    from solders.transaction import Transaction
 
     raw = rpc(chain_url, "getTransaction", [signature, {"encoding": "base64"}])["transaction"][0]
     tx = Transaction.from_bytes(base64.b64decode(raw))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from solders.keypair import Keypair
 
-from tests.chainutil import airdrop, balance, new_coin, token_balance, wait
+from tests.chainutil import airdrop, balance, token_balance, wait
 from tests.helpers import connect, invoke
 
 SOL = 10**9
@@ -16,28 +16,6 @@ PRIO = 10_000
 def trade(conn, kind: str, body: dict):
     return invoke(f"trades_{kind.replace('-', '_')}", "POST", f"/partner/v1/trades/{kind}",
                   headers={**conn.bearer(), "Content-Type": "application/json"}, body=body)
-
-
-@pytest.fixture
-def coin(chain, aws_stack):
-    """A fresh coin created by its own user, one slot in the past."""
-    return new_coin(chain.url, "Test Coin", "TEST")
-
-
-@pytest.fixture
-def fee_wallet():
-    return str(Keypair().pubkey())
-
-
-@pytest.fixture
-def partner_conn(aws_stack, chain, ip, fee_wallet):
-    from partner.features import admin
-
-    client = admin.create_client(name="Partner App", redirect_uri="http://localhost:8080/callback", tier="Partner",
-                                 fee_wallet=fee_wallet)
-    user = admin.create_user()
-    airdrop(chain.url, user["wallet"], 20 * SOL)
-    return connect(client, user, scope="trade:execute", ip=ip)
 
 
 def test_buy_slippage_mode_moves_exact_tokens_fee_and_tip(chain, coin, partner_conn, fee_wallet):
@@ -64,7 +42,6 @@ def test_buy_slippage_mode_moves_exact_tokens_fee_and_tip(chain, coin, partner_c
 
 
 def test_sell_explicit_mode_returns_sol(chain, coin, partner_conn):
-    from partner.chain import curve
 
     wallet = partner_conn.user["wallet"]
     bought = trade(partner_conn, "buy-exact-out", {"mint": coin, "tokensOut": str(5_000_000 * 10**6),

@@ -7,7 +7,6 @@ import os
 
 import pytest
 from solders.keypair import Keypair
-from solders.message import Message
 from solders.signature import Signature
 
 from tests.chainutil import airdrop, new_coin, rpc, wait, warp
@@ -143,7 +142,6 @@ def test_system_custom_one_is_insufficient_sol_once_confirmed(chain, reader, fun
     """Custom(1) of the System program (not of SPL Token): the program id comes from the
     transaction, read at `confirmed` (issue 25): the mapped code shows as soon as the failed
     transaction is confirmed, not only once it is finalized (~32 slots later)."""
-    from partner.chain import instructions as ix
 
     signature, landed = _overdraw(chain, funded)
     warp(chain.url, 1)  # 2.5 slots: confirmed, far from finalized
@@ -192,10 +190,10 @@ def test_no_token_is_401_before_input_checks(aws_stack, chain):
 
 
 def test_bundle_signature_carries_its_bundle(chain, reader, funded):
-    from partner.features import txstatus
     from partner.chain import instructions as ix
     from partner.chain.rpc import BlockEngine, Rpc
     from partner.chain.tx import WriteFees, assemble, sign
+    from partner.features import txstatus
     from partner.store.wallets import KeypairSigner
 
     chain_rpc = Rpc(chain.url)
@@ -222,10 +220,10 @@ def test_bundle_signature_carries_its_bundle(chain, reader, funded):
 
 
 def test_dropped_bundle_is_pending_then_expired(chain, reader, funded):
-    from partner.features import txstatus
     from partner.chain import instructions as ix
     from partner.chain.rpc import BlockEngine, Rpc
     from partner.chain.tx import WriteFees, assemble, sign
+    from partner.features import txstatus
     from partner.store.wallets import KeypairSigner
 
     chain_rpc = Rpc(chain.url)
@@ -322,10 +320,10 @@ def strangers(aws_stack, reader, ip):
 
 
 def _bundle(chain, funded, *, drop: bool = False) -> tuple[str, str, int]:
-    from partner.features import txstatus
     from partner.chain import instructions as ix
     from partner.chain.rpc import BlockEngine, Rpc
     from partner.chain.tx import WriteFees, assemble, sign
+    from partner.features import txstatus
     from partner.store.wallets import KeypairSigner
 
     blockhash, last_valid = Rpc(chain.url).latest_blockhash()

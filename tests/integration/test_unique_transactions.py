@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.chainutil import memos, rpc, token_balance, wait
-from tests.integration.test_trades import coin, fee_wallet, partner_conn, trade  # noqa: F401 (fixtures)
+from tests.integration.test_trades import trade
 
 SOL = 10**9
 TIP = 1_000_000
@@ -63,8 +63,8 @@ def test_the_memo_names_the_api_gateway_request(chain, coin, partner_conn):
 
 
 def test_the_memo_outside_a_request_is_random_and_unique():
-    from partner.core import requestid
     from partner.chain import unique
+    from partner.core import requestid
 
     requestid.begin({})  # no request id bound
     memos = {bytes(unique.request_memo().data) for _ in range(1000)}

@@ -268,7 +268,6 @@ def test_passed_proposal_applies_and_later_changes_compare_with_the_pinned_docum
 
     from partner.chain import instructions as ix
     from partner.chain.layouts import Governance, TokenMetadata
-    from partner.chain import programs as P
     from tests.chainutil import warp
     from tests.integration.test_governance_reads import land, vote
 

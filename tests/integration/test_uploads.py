@@ -231,8 +231,8 @@ def test_bytes_that_are_not_an_image_are_refused_and_do_not_use_the_upload(conn)
 def test_a_file_over_the_declared_length_is_refused_by_the_service(conn):
     """S3 (and the devstack, see below) refuses such a form; were the object there anyway, the service
     reads it and checks it: here it is put in the bucket past the policy."""
-    from partner.store import aws
     from partner.core.settings import get_settings
+    from partner.store import aws
 
     asked = ask(conn, {"contentType": "image/png", "contentLength": str(len(PNG))})
     upload_id = asked.json["uploadId"]
@@ -331,8 +331,8 @@ def s3_error(response: httpx.Response, status: int, code: str) -> dict[str, str]
 
 
 def stored_keys() -> list[str]:
-    from partner.store import aws
     from partner.core.settings import get_settings
+    from partner.store import aws
 
     listed = aws.s3().list_objects_v2(Bucket=get_settings().staging_bucket, Prefix="uploads/")
     return [item["Key"] for item in listed.get("Contents", [])]

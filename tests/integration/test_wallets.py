@@ -23,8 +23,8 @@ def test_sealed_seed_signs_for_its_own_wallet(aws_stack):
 
 @pytest.mark.parametrize("swap", ["user_id", "wallet"])
 def test_a_seed_moved_to_another_user_or_wallet_does_not_decrypt(aws_stack, swap):
-    from partner.features import admin
     from partner.core.errors import ApiError
+    from partner.features import admin
     from partner.store.users import get_user
     from partner.store.wallets import SealedWalletSigner
 

@@ -153,8 +153,8 @@ def test_a_name_resolving_to_a_private_address_is_refused_and_recorded_with_its_
 
 def test_a_development_client_keeps_its_loopback_receiver(aws_stack, dns):
     """As before: a development client's http://127.0.0.1 or a name resolving to loopback is delivered."""
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
     import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
     from partner.features import admin, webhooks
 

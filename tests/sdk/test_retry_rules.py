@@ -15,6 +15,7 @@ from partner_sdk import (
     GovernanceError,
     OAuthClient,
     PartnerClient,
+    PartnerError,
     RateLimitError,
     ReauthorizationRequired,
     RetryPolicy,
@@ -125,8 +126,9 @@ def test_409_is_bounded():
 def test_other_409_is_not_retried():
     script = Script(err(409, "something_else"))
     client, sleeps = make(script)
-    with pytest.raises(Exception):
+    with pytest.raises(PartnerError) as info:
         client.buy(MINT, 1000, slippage_bps=1)
+    assert info.value.code == "something_else" and not isinstance(info.value, VenueNotReadyError)
     assert len(script.requests) == 1 and sleeps == []
 
 

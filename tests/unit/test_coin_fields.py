@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from partner.core.errors import ApiError
 from partner.edge import multipart
 from partner.features import launch
 from partner.features.coin_fields import clean_description, normalize_name, normalize_symbol
-from partner.core.errors import ApiError
 from partner.features.governance import content
 
 PK = "So11111111111111111111111111111111111111112"

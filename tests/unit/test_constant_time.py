@@ -138,10 +138,10 @@ def test_equal_is_compare_digest_based(monkeypatch):
 @pytest.mark.parametrize("presented_index", [None, 0, 2])
 def test_api_key_check_compares_every_key_without_early_exit(monkeypatch, presented_index):
     """The key loop compares the presented digest with every key of the client."""
-    from partner.edge import ratelimit
-    from partner.store import crypto
     from partner.core.errors import ApiError
+    from partner.edge import ratelimit
     from partner.features.oauth import client_auth
+    from partner.store import crypto
     from partner.store.clients import ApiKey
 
     keys = {f"k{i}": ApiKey(f"k{i}", f"digest-{i}", "active", 0) for i in range(3)}

@@ -1,6 +1,6 @@
 """Property tests of the bonding-curve math against exact Fraction arithmetic."""
-from fractions import Fraction as F
 import math
+from fractions import Fraction as F
 
 import pytest
 from hypothesis import assume, given, settings
@@ -176,6 +176,7 @@ def test_sell_more_than_curve_sol_is_insufficient_liquidity():
 
 def test_curve_state_of_layout():
     from solders.pubkey import Pubkey
+
     from partner.chain.layouts import BondingCurve
     bc = BondingCurve(Pubkey.default(), Pubkey.default(), 1, 2, 3, 4, 5)
     assert C.CurveState.of(bc) == C.CurveState(1, 2, 3, 4, 5, False)

@@ -15,11 +15,24 @@ from partner.chain import instructions as I
 from partner.chain import layouts as L
 from partner.chain import programs as P
 from partner.chain.governance_math import ActionKind, Outcome, VoteSide
-
 from tests.goldens import (
-    ATA, GLOBAL, GOVERNANCE, META, MINT, PROP0, SYS, TOK, USER, USER_ATA, VAULT0, VOTE0, A, B, C, metas,
+    ATA,
+    GLOBAL,
+    GOVERNANCE,
+    META,
+    MINT,
+    PROP0,
+    SYS,
+    TOK,
+    USER,
+    USER_ATA,
+    VAULT0,
+    VOTE0,
+    A,
+    B,
+    C,
+    metas,
 )
-
 
 # ----------------------------------------------------------------- accounts
 
@@ -157,13 +170,13 @@ opt = st.none() | st.text(max_size=8)
 
 
 @settings(max_examples=150, deadline=None)
-@given(keys, keys, u64, i64, i64, st.integers(0, 2**32 - 1), u64, st.lists(st.booleans(), min_size=11, max_size=11),
+@given(keys, keys, u64, i64, i64, st.integers(0, 2**32 - 1), u64, st.lists(st.booleans(), min_size=10, max_size=10),
        st.none() | keys, u64, u64)
 def test_governance_roundtrip(mint, creator, supply, created, until, voters, lock, flags, active, rev, nxt):
     g = L.Governance(mint, creator, supply, created, until, voters, lock, finalized=flags[0],
                      finalized_by_expiry=flags[1], content_revision=rev, mutability_extended=flags[2],
                      active_proposal=active, next_proposal_index=nxt)
-    for f, v in zip(L.LOCK_FIELDS, flags[3:]):
+    for f, v in zip(L.LOCK_FIELDS, flags[3:], strict=True):
         setattr(g, f, v)
     assert L.Governance.decode(g.encode()) == g
 

@@ -2,16 +2,31 @@
 import hashlib
 
 import pytest
-from solders.compute_budget import set_compute_unit_limit as sd_limit, set_compute_unit_price as sd_price
+from solders.compute_budget import set_compute_unit_limit as sd_limit
+from solders.compute_budget import set_compute_unit_price as sd_price
 from solders.pubkey import Pubkey
 from solders.system_program import TransferParams, transfer
 
 from partner.chain import instructions as I
 from partner.chain import programs as P
-
 from tests.goldens import (  # noqa: F401
-    ATA, CURVE, CURVE_VAULT, FEE, GLOBAL, GOVERNANCE, LAUNCHPAD, META, MINT, POOL, POOL_VAULT, POOLPROG, SYS, TOK,
-    USER, USER_ATA, metas,
+    ATA,
+    CURVE,
+    CURVE_VAULT,
+    FEE,
+    GLOBAL,
+    GOVERNANCE,
+    LAUNCHPAD,
+    META,
+    MINT,
+    POOL,
+    POOL_VAULT,
+    POOLPROG,
+    SYS,
+    TOK,
+    USER,
+    USER_ATA,
+    metas,
 )
 
 
@@ -174,7 +189,8 @@ def test_compute_budget_for_priority_fee(fee, units, expected_micro):
 
 
 def test_compute_budget_for_priority_fee_property():
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     @settings(max_examples=500, deadline=None)
     @given(st.integers(0, 10**12), st.integers(1, 1_400_000))

@@ -18,9 +18,9 @@ from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.system_program import TransferParams, transfer
 
-from partner.store import aws
 from partner.chain.tx import sign as sign_tx
 from partner.core.errors import ApiError
+from partner.store import aws
 from partner.store.wallets import (
     KmsEd25519Signer,
     Signer,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from partner.features import links
 from partner.core.errors import ApiError
+from partner.features import links
 
 
 def code_of(field: str, value: str) -> str:

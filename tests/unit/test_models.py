@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from devstack.events import api_event
 
+from devstack.events import api_event
+from partner.core.errors import ApiError
 from partner.edge import http, models
 from partner.features import launch, trading
-from partner.core.errors import ApiError
 from partner.features.governance import content, writes
 
 PK = "So11111111111111111111111111111111111111112"

@@ -7,8 +7,8 @@ import secrets
 
 import pytest
 
-from partner.edge import multipart
 from partner.core.errors import ApiError
+from partner.edge import multipart
 
 
 def encode(fields: dict[str, str] | list[tuple[str, str]] = (), files: list[tuple[str, str, str, bytes]] = (),

@@ -11,10 +11,10 @@ from types import SimpleNamespace
 import pytest
 
 from devstack.events import api_event, lambda_context
-from partner.core import observability
-from partner.edge import http, ratelimit
 from partner.chain.rpc import BlockEngine, Rpc
+from partner.core import observability
 from partner.core.errors import ApiError
+from partner.edge import http, ratelimit
 
 ACCESS = "app_at_" + "A1b2C3d4" * 6
 REFRESH = "app_rt_" + "Zz9_Yy8-" * 6

@@ -10,9 +10,9 @@ from types import SimpleNamespace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from partner.features import trading
 from partner.chain import curve as C
 from partner.chain import pool_math as PM
+from partner.features import trading
 from tests.unit.test_curve_math import curve_states
 
 fee_st = st.integers(min_value=0, max_value=1000)

@@ -12,8 +12,8 @@ import threading
 from aws_lambda_powertools.event_handler import Response
 
 from devstack.events import api_event
-from partner.edge import http
 from partner.core.errors import ApiError
+from partner.edge import http
 
 
 def test_errors_and_unknown_routes_are_the_error_object():

@@ -37,7 +37,7 @@ def test_malformed_lists_are_refused(value):
     with pytest.raises(ValueError):
         endpoints(value)
     with pytest.raises(ValueError):
-        Settings.model_validate({**BASE, "RPC_URL": value or ","}).rpc_endpoints
+        _ = Settings.model_validate({**BASE, "RPC_URL": value or ","}).rpc_endpoints
 
 
 def test_a_sequence_is_accepted():

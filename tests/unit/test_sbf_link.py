@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 from tools.sbf.link import MM_PROGRAM_START, LinkError, link, verify_v0
@@ -311,7 +312,7 @@ def test_memcmp_and_128_bit_libcalls_refused(tmp_path):
 
 
 def test_not_an_object_refused():
-    with pytest.raises(Exception):
+    with pytest.raises(ELFError):
         link(b"\x7fELF" + bytes(60))
 
 
@@ -322,8 +323,9 @@ def test_loader_accepts_and_runs_the_linked_program(tmp_path, linked):
 
     _, r = linked
     s = Svm()
-    from devstack.chain.deploy import deploy
     from solders.pubkey import Pubkey
+
+    from devstack.chain.deploy import deploy
 
     pid = Pubkey.new_unique()
     deploy(s.svm, r.image, pid, s.payer)

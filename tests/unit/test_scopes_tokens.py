@@ -9,8 +9,8 @@ import secrets
 import pytest
 
 from partner.core import scopes
-from partner.store import tokens
 from partner.core.errors import ApiError
+from partner.store import tokens
 
 SPEC_SCOPES = ("profile:read", "trade:execute", "governance:vote", "governance:propose", "coin:create")
 

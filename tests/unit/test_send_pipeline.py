@@ -38,7 +38,10 @@ def trade_tx(**kwargs) -> pipeline.Tx:
     return pipeline.Tx("trade", [program_ix()], [PAYER], FEES, **kwargs)
 
 
-def write(txs=None, funds=pipeline.Funds(10**9), **kwargs) -> pipeline.Write:
+FUNDS = pipeline.Funds(10**9)
+
+
+def write(txs=None, funds=FUNDS, **kwargs) -> pipeline.Write:
     return pipeline.Write("buy", str(Pubkey.new_unique()), txs or [trade_tx()], BLOCKHASH, 1_000, funds=funds,
                           **kwargs)
 

@@ -233,11 +233,11 @@ def test_after_restore_reseeds_random() -> None:
 
 def test_lazy_module_defers_until_first_use_and_warm_loads_it(tmp_path: Path) -> None:
     (tmp_path / "slowmod.py").write_text("import sys\nsys.modules['__main__'].LOADED = True\nVALUE = 42\n")
-    code = ("import sys, __main__; __main__.LOADED = False; sys.path.insert(0, %r)\n"
+    code = (f"import sys, __main__; __main__.LOADED = False; sys.path.insert(0, {str(tmp_path)!r})\n"
             "from partner.core import lazy, snapshot\n"
             "m = lazy.module('slowmod'); a = (__main__.LOADED, lazy.loaded('slowmod'))\n"
             "snapshot.run_before_snapshot(); b = (__main__.LOADED, lazy.loaded('slowmod'), m.VALUE)\n"
-            "print(a, b)") % str(tmp_path)
+            "print(a, b)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "AWS_DEFAULT_REGION": "us-east-1"})
     assert proc.returncode == 0, proc.stderr

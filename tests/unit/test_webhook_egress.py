@@ -69,7 +69,7 @@ def test_inet_aton_agrees_with_the_c_library(text):
 def _render(number: int, sizes: list[int], bases: list[int]) -> str:
     """`number` written in len(sizes) parts of sizes[i] bytes each, part i in base bases[i]."""
     parts, shift = [], 32
-    for size, base in zip(sizes, bases):
+    for size, base in zip(sizes, bases[:len(sizes)], strict=True):
         shift -= 8 * size
         value = (number >> shift) & ((1 << (8 * size)) - 1)
         parts.append(str(value) if base == 10 else f"0{value:o}" if base == 8 else f"0x{value:x}")

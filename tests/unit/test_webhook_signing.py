@@ -7,7 +7,8 @@ import base64
 import time
 
 import pytest
-from standardwebhooks import Webhook, WebhookVerificationError as ReferenceError_
+from standardwebhooks import Webhook
+from standardwebhooks import WebhookVerificationError as ReferenceError_
 
 from partner.features import webhooks
 from partner_sdk import WebhookVerificationError, verify_webhook
@@ -26,8 +27,8 @@ def test_the_published_vector():
 
 
 def _event_body(event_id: str) -> str:
-    return ('{"id":"%s","type":"transaction.confirmed","created":1,"data":{"signature":"s","kind":"buy",'
-            '"mint":null,"wallet":"w","slot":5,"error":null}}' % event_id)
+    return (f'{{"id":"{event_id}","type":"transaction.confirmed","created":1,"data":{{"signature":"s",'
+            '"kind":"buy","mint":null,"wallet":"w","slot":5,"error":null}}')
 
 
 def test_what_the_service_signs_the_reference_library_accepts_and_the_reverse():

@@ -11,6 +11,9 @@ from urllib.parse import quote
 
 import httpx
 
+from .errors import ValidationError
+from .lifecycle import FeeEstimate, WebhookEvent
+from .lifecycle import verify_webhook as _verify_webhook
 from .models import (
     PENDING_STATUSES,
     CoinCreateResult,
@@ -23,9 +26,6 @@ from .models import (
     Vote,
     from_json,
 )
-from .errors import ValidationError
-from .lifecycle import FeeEstimate, WebhookEvent
-from .lifecycle import verify_webhook as _verify_webhook
 from .retry import IdempotencyKey, RetryPolicy, send
 from .tokens import StaticToken, TokenSource
 

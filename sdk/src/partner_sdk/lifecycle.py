@@ -99,7 +99,8 @@ def verify_webhook(secret: str, headers: Mapping[str, str], body: str | bytes, *
 class FeeEstimate:
     """`GET /partner/v1/fees/estimate`: `priority_fee_lamports` maps p25/p50/p75/p95 to integer
     strings for the service's compute-unit limit (never below the minimum); pass one as
-    `priorityFeeLamports`. `tip_lamports` is the minimum tip."""
+    `priorityFeeLamports`; `recommended_priority_fee_lamports` is the service's pick (the 75th
+    percentile, `recommended_percentile`). `tip_lamports` is the minimum tip."""
 
     mint: str
     compute_unit_limit: int
@@ -108,6 +109,14 @@ class FeeEstimate:
     tip_lamports: str
     slots: int
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def recommended_priority_fee_lamports(self) -> str | None:
+        return (self.raw.get("recommended") or {}).get("priorityFeeLamports")
+
+    @property
+    def recommended_percentile(self) -> int | None:
+        return (self.raw.get("recommended") or {}).get("percentile")
 
     @classmethod
     def from_json(cls, body: dict[str, Any]) -> FeeEstimate:

@@ -90,7 +90,7 @@ class CurveState:
     complete: bool = False
 
     @classmethod
-    def of(cls, obj) -> "CurveState":
+    def of(cls, obj) -> CurveState:
         """From any object with the reserve attributes (e.g. layouts.BondingCurve)."""
         if isinstance(obj, CurveState):
             return obj

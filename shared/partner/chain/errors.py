@@ -5,8 +5,9 @@ custom codes from 6000); see docs/onchain.md "Errors".
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import IntEnum
-from typing import Any, Iterable, Optional
+from typing import Any
 
 from solders.pubkey import Pubkey
 
@@ -53,13 +54,13 @@ TRANSACTION_ERRORS: dict[str, str] = {
 FALLBACK_CODE = "tx_failed"
 
 
-def spec_code_for_program_error(code: int) -> Optional[str]:
+def spec_code_for_program_error(code: int) -> str | None:
     """Spec error code of one of our program errors (None if not ours)."""
     entry = PROGRAM_ERRORS.get(int(code)) or GOVERNANCE_ERRORS.get(int(code))
     return entry[0] if entry else None
 
 
-def _program_id(program_ids: Optional[Iterable[Any]], index: int) -> Optional[Pubkey]:
+def _program_id(program_ids: Iterable[Any] | None, index: int) -> Pubkey | None:
     if program_ids is None:
         return None
     ids = list(program_ids)
@@ -69,7 +70,7 @@ def _program_id(program_ids: Optional[Iterable[Any]], index: int) -> Optional[Pu
     return pid if isinstance(pid, Pubkey) else Pubkey.from_string(str(pid))
 
 
-def spec_code_for_custom_error(custom: int, program_id: Optional[Pubkey] = None) -> str:
+def spec_code_for_custom_error(custom: int, program_id: Pubkey | None = None) -> str:
     """Map `Custom(n)` raised at an instruction of `program_id` to a spec code.
 
     CPI failures surface at the calling instruction's index with the inner
@@ -89,7 +90,7 @@ def spec_code_for_custom_error(custom: int, program_id: Optional[Pubkey] = None)
     return FALLBACK_CODE
 
 
-def spec_code_for_transaction_error(err: Any, program_ids: Optional[Iterable[Any]] = None) -> Optional[str]:
+def spec_code_for_transaction_error(err: Any, program_ids: Iterable[Any] | None = None) -> str | None:
     """Map an RPC JSON transaction error to a spec code.
 
     `err` is the `err` value of a signature status / simulation, e.g.

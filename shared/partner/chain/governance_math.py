@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Optional
 
 BPS = 10_000
 DAY = 86_400
@@ -155,7 +154,7 @@ def outcome(*, yes_votes: int, no_votes: int, participating_voters: int, total_s
 
 def vote_duration_error(now: int, duration: int, mutable_until: int,
                         min_duration: int = DEFAULT_MIN_VOTE_DURATION_SECONDS,
-                        max_duration: int = DEFAULT_MAX_VOTE_DURATION_SECONDS) -> Optional[str]:
+                        max_duration: int = DEFAULT_MAX_VOTE_DURATION_SECONDS) -> str | None:
     """Spec code why a proposal created at `now` with this vote duration is refused, else None.
 
     Voting must end strictly before `mutable_until`:
@@ -174,7 +173,7 @@ def vote_duration_error(now: int, duration: int, mutable_until: int,
     return None
 
 
-def extension_error(additional_seconds: int, mutability_extended: bool, max_extension_seconds: int) -> Optional[str]:
+def extension_error(additional_seconds: int, mutability_extended: bool, max_extension_seconds: int) -> str | None:
     if mutability_extended:
         return "mutability_already_extended"
     if additional_seconds > max_extension_seconds:

@@ -29,7 +29,7 @@ import dataclasses
 import json
 import struct
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, dataclass_transform
 
 from solders.instruction import AccountMeta, Instruction
 from solders.pubkey import Pubkey
@@ -477,6 +477,7 @@ class Program:
 
 # ----------------------------------------------------------------- accounts
 
+@dataclass_transform()
 class IdlAccount:
     """Base of the account dataclasses: ``class Pool(IdlAccount, program=POOL): ...``.
 

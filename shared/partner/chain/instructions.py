@@ -14,8 +14,8 @@ import struct
 from solders.instruction import AccountMeta, Instruction
 from solders.pubkey import Pubkey
 
-from . import programs as P
 from . import governance_math as GM
+from . import programs as P
 from .governance_math import ActionKind, VoteSide
 from .idl import LAUNCHPAD, POOL
 from .layouts import NAME_MAX_BYTES, SYMBOL_MAX_BYTES, URI_MAX_BYTES

@@ -17,6 +17,14 @@ from solders.pubkey import Pubkey
 from . import governance_math as GM
 from .governance_math import ActionKind, GovernanceParams, Outcome, VoteSide  # noqa: F401 (re-exported)
 from .idl import LAUNCHPAD, POOL, IdlAccount, LayoutError  # noqa: F401 (LayoutError re-exported)
+from .idl_accounts import (
+    BondingCurveFields,
+    GlobalFields,
+    GovernanceFields,
+    PoolFields,
+    ProposalFields,
+    VoteReceiptFields,
+)
 
 # The launchpad's limits on a coin's TokenMetadata fields (programs/launchpad/src/args.rs).
 NAME_MAX_BYTES = 32
@@ -28,7 +36,7 @@ def _pk(b: bytes) -> Pubkey:
     return Pubkey.from_bytes(bytes(b))
 
 
-class Global(IdlAccount, program=LAUNCHPAD):
+class Global(GlobalFields, program=LAUNCHPAD):
     """Launchpad global config. PDA [b"global"] (launchpad)."""
 
     def governance_params(self) -> GovernanceParams:
@@ -41,14 +49,14 @@ class Global(IdlAccount, program=LAUNCHPAD):
         self.governance_defaults = params if params is not None else Global.governance_defaults
 
 
-class BondingCurve(IdlAccount, program=LAUNCHPAD):
+class BondingCurve(BondingCurveFields, program=LAUNCHPAD):
     """Per-coin bonding curve. PDA [b"bonding-curve", mint] (launchpad).
 
     Holds the curve's real SOL as lamports above its rent-exempt minimum.
     """
 
 
-class Pool(IdlAccount, program=POOL):
+class Pool(PoolFields, program=POOL):
     """Constant-product pool of a migrated coin. PDA [b"pool", mint] (pool program).
 
     Base reserve sits in the base vault (ATA of the pool PDA); the quote
@@ -64,7 +72,7 @@ def _mask(obj, names) -> int:
     return sum(1 << i for i, f in enumerate(names) if getattr(obj, f))
 
 
-class Governance(IdlAccount, program=LAUNCHPAD):
+class Governance(GovernanceFields, program=LAUNCHPAD):
     """Metadata governance of one coin. PDA [b"governance", mint] (launchpad),
     created by create_coin with the Global governance params."""
 
@@ -84,7 +92,7 @@ class Governance(IdlAccount, program=LAUNCHPAD):
                 setattr(self, name, getattr(params, name))
 
 
-class Proposal(IdlAccount, program=LAUNCHPAD):
+class Proposal(ProposalFields, program=LAUNCHPAD):
     """One governance proposal. PDA [b"proposal", governance, index u64 LE] (launchpad).
     Locked tokens (bond and votes) sit in its vault = ATA(owner = proposal PDA, mint)."""
 
@@ -97,7 +105,7 @@ class Proposal(IdlAccount, program=LAUNCHPAD):
             setattr(self, f, bool(mask >> i & 1))
 
 
-class VoteReceipt(IdlAccount, program=LAUNCHPAD):
+class VoteReceipt(VoteReceiptFields, program=LAUNCHPAD):
     """One wallet's vote on one proposal. PDA [b"vote", proposal, voter] (launchpad)."""
 
 
@@ -145,7 +153,7 @@ class SplMint:
     SIZE: ClassVar[int] = 82
 
     @classmethod
-    def decode(cls, data: bytes) -> "SplMint":
+    def decode(cls, data: bytes) -> SplMint:
         data = _sized(cls, data)
         ma_tag, ma, supply, decimals, init, fa_tag, fa = struct.unpack_from("<I32sQB?I32s", data)
         return cls(_pk(ma) if ma_tag else None, supply, decimals, init, _pk(fa) if fa_tag else None)
@@ -171,7 +179,7 @@ class SplTokenAccount:
     SIZE: ClassVar[int] = 165
 
     @classmethod
-    def decode(cls, data: bytes) -> "SplTokenAccount":
+    def decode(cls, data: bytes) -> SplTokenAccount:
         data = _sized(cls, data)
         mint, owner, amount = struct.unpack_from("<32s32sQ", data)
         return cls(_pk(mint), _pk(owner), amount, data[108])
@@ -205,7 +213,7 @@ class TokenMetadata:
     uri: str
 
     @classmethod
-    def from_mint(cls, data: bytes) -> "TokenMetadata":
+    def from_mint(cls, data: bytes) -> TokenMetadata:
         """Read it from a Token-2022 mint account's data; LayoutError when absent or malformed."""
         data = bytes(data)
         if len(data) <= TOKEN_2022_ACCOUNT_TYPE_OFFSET or data[TOKEN_2022_ACCOUNT_TYPE_OFFSET] != ACCOUNT_TYPE_MINT:
@@ -224,7 +232,7 @@ class TokenMetadata:
         raise LayoutError("mint has no TokenMetadata")
 
     @classmethod
-    def _decode(cls, body: bytes) -> "TokenMetadata":
+    def _decode(cls, body: bytes) -> TokenMetadata:
         if len(body) < 64:
             raise LayoutError("short TokenMetadata")
         authority, mint = body[:32], body[32:64]
@@ -244,7 +252,7 @@ class TokenMetadata:
         return cls(None if authority == bytes(32) else _pk(authority), _pk(mint), *texts)
 
 
-def token_metadata_of(account, mint: Pubkey) -> "TokenMetadata | None":
+def token_metadata_of(account, mint: Pubkey) -> TokenMetadata | None:
     """The TokenMetadata of `mint`'s account (anything with .owner and .data) when it is a
     Token-2022 mint carrying it for itself; else None."""
     from .programs import TOKEN_2022_PROGRAM_ID

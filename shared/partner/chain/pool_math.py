@@ -35,7 +35,7 @@ class PoolState:
     quote_reserve: int
 
     @classmethod
-    def of(cls, obj) -> "PoolState":
+    def of(cls, obj) -> PoolState:
         if isinstance(obj, PoolState):
             return obj
         return cls(obj.base_reserve, obj.quote_reserve)

@@ -29,18 +29,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from solders.account_decoder import UiAccountEncoding
+from solders.commitment_config import CommitmentLevel
 from solders.hash import Hash
 from solders.pubkey import Pubkey
 from solders.rpc import requests as rq
 from solders.rpc.config import RpcAccountInfoConfig, RpcContextConfig, RpcSendTransactionConfig
 from solders.rpc.responses import GetLatestBlockhashResp, GetMultipleAccountsResp
 from solders.signature import Signature
-from solders.commitment_config import CommitmentLevel
 from solders.transaction import Transaction, VersionedTransaction
 
 from partner.core import observability, transport
-from partner.core.settings import endpoints, on_reset
 from partner.core.errors import ApiError
+from partner.core.settings import endpoints, on_reset
 
 JSON_HEADERS = {"Content-Type": "application/json"}
 

@@ -10,17 +10,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from partner.core import clock
-from partner.edge import ratelimit
-from partner.edge.headers import repeated
-from partner.store import crypto, ddb, tokens
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
+from partner.edge import ratelimit
+from partner.edge.headers import repeated
 from partner.store import auth as auth_store
+from partner.store import crypto, ddb, tokens
 from partner.store.clients import Client
 from partner.store.users import User
 

@@ -34,9 +34,9 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from partner.core import observability, requestid, snapshot
+from partner.core.errors import ApiError, RateLimited
 from partner.edge import headers as request_headers
 from partner.edge import models, ratelimit
-from partner.core.errors import ApiError, RateLimited
 from partner.edge.ratelimit import BucketState
 
 logger = observability.logger  # structured JSON, redacting, correlation id = API Gateway request id
@@ -160,7 +160,7 @@ def compile_routes(app: APIGatewayRestResolver) -> None:
             route._build_middleware_stack(router_middlewares=app._router_middlewares, app=app)
 
 
-def entry(app: App, bucket: str | None = None) -> Callable[[dict, Any], dict]:
+def entry(app: APIGatewayRestResolver, bucket: str | None = None) -> Callable[[dict, Any], dict]:
     """The Lambda handler for `app`: resolve, then add the bucket's headers; logs, metrics, trace."""
 
     def lambda_handler(event: dict, context: Any) -> dict:

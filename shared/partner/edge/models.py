@@ -25,8 +25,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
-from pydantic import WithJsonSchema
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, WithJsonSchema
 
 from partner.core.errors import ApiError
 from partner.core.limits import MAX_PRIORITY_FEE, MIN_PRIORITY_FEE, MIN_TIP, check_address

@@ -326,6 +326,12 @@ class UploadResponse(_Out):
     maxBytes: int = Field(description="The largest file the policy accepts: the contentLength sent.")
 
 
+class FeeLevel(_Out):
+    percentile: int = Field(description="The percentile recommended (75).")
+    priorityFeeLamports: str = Field(pattern=r"^[0-9]+$", description="Send as `priorityFeeLamports`.")
+    computeUnitPriceMicroLamports: str = Field(pattern=r"^[0-9]+$")
+
+
 class FeeEstimate(_Out):
     mint: str = _addr("The mint asked about.")
     computeUnitLimit: int = Field(description="The compute-unit limit the service sets on a trade.")
@@ -333,10 +339,19 @@ class FeeEstimate(_Out):
         description="Lamports for `priorityFeeLamports` that pay at least the percentile's compute-unit price "
                     "at `computeUnitLimit`; never below the minimum (1000).")
     computeUnitPriceMicroLamports: FeePercentiles = Field(
-        description="The percentiles of the recent per-slot prices (micro-lamports per compute unit) that "
-                    "landed transactions writing the mint's curve or pool (getRecentPrioritizationFees).")
+        description="Percentiles (nearest rank) of the recent per-slot prices (micro-lamports per compute unit) "
+                    "that landed transactions write-locking `accounts` (getRecentPrioritizationFees), over the "
+                    "slots where that price was above 0.")
     tipLamports: str = Field(pattern=r"^[0-9]+$", description="The minimum tip (1000000).")
-    slots: int = Field(description="How many recent slots the percentiles are drawn from (0: none; minimums).")
+    slots: int = Field(description="How many recent slots the percentiles are drawn from: those where a "
+                                   "transaction writing `accounts` paid a price (0: none; minimums).")
+    recommended: FeeLevel = Field(
+        description="The service's pick: the 75th percentile (a price that landed in 3 of 4 recent "
+                                  "paid slots).")
+    sampledSlots: int = Field(description="The recent slots the chain reported (up to 150).")
+    accounts: list[str] = Field(
+        description="The accounts a trade on the mint write-locks that the estimate read (the "
+                                  "curve, the pool, their vaults and the fee recipients).")
 
 
 class WebhookEventData(_Out):

@@ -6,9 +6,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from partner.core import clock, scopes
-from partner.store import crypto, tokens
 from partner.features.oauth import authorize
 from partner.store import clients as client_store
+from partner.store import crypto, tokens
 from partner.store import users as user_store
 from partner.store.clients import TIERS, ApiKey, Client
 from partner.store.users import User

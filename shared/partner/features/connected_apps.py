@@ -16,11 +16,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from partner.core import observability, scopes
-from partner.features import grantlimits, webhooks
-from partner.store import crypto, ddb, tokens
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
+from partner.features import grantlimits, webhooks
 from partner.store import apps as apps_store
+from partner.store import crypto, ddb, tokens
 from partner.store.clients import Client
 from partner.store.users import User
 

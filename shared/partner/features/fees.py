@@ -9,14 +9,15 @@ the two fields (the tip on a tie) and `maxFeeLamports`. It is an added refusal, 
 the send pipeline (partner.features.pipeline), after every spec check and before signing, so that
 a spec error of the same request answers first (issue 25 item 5).
 
-Estimate:
-The chain's `getRecentPrioritizationFees` for the accounts a trade on the mint writes (its
-bonding curve and its pool: whichever is live is the contended one; the other is idle and
-adds nothing) gives, per recent slot, the compute-unit price (micro-lamports) that landed a
-transaction writing them. Percentiles (nearest rank) of those prices, converted to lamports
-for the service's compute-unit limit of a trade (`limits.TRADE_UNITS`) and rounded up, so
-that `priorityFeeLamports` sent back to a trade pays at least that price; never below the
-spec's minimum. `tipLamports` is the spec's minimum tip.
+Estimate: the chain's `getRecentPrioritizationFees` for every account a trade on the mint
+write-locks, except the trader's own (the curve and its vault, the pool and its vault, and the
+fee recipients, which every trade on the launchpad writes). Per completed slot of the last
+150, the node answers the lowest compute-unit price that landed a transaction writing one of
+them, or the block's minimum, which on mainnet is 0. The slots where nothing paid are not a
+market for these accounts: the percentiles (nearest rank) are over the other slots only, and
+`recommended` is the 75th. Converted to lamports for the trade's compute-unit limit and
+rounded up, never below the spec's minimum. docs/onchain.md "The fee estimate" compares it
+with the RPC providers' estimators.
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from solders.pubkey import Pubkey
+
+from partner.chain import instructions as ix
 from partner.chain import programs as P
+from partner.chain.layouts import Global, Pool, decode_owned
 from partner.chain.rpc import Rpc
 from partner.core.errors import ApiError
 from partner.core.limits import MIN_PRIORITY_FEE, MIN_TIP, TRADE_UNITS, check_address
@@ -75,21 +80,58 @@ def lamports_for(micro_lamports_per_unit: int, units: int = TRADE_UNITS) -> int:
     return max(MIN_PRIORITY_FEE, -(-micro_lamports_per_unit * units // MICRO_LAMPORTS))
 
 
-def from_samples(mint: str, samples: list[dict[str, Any]]) -> dict[str, Any]:
-    prices = sorted(int(s.get("prioritizationFee") or 0) for s in samples)
-    price = {f"p{p}": percentile(prices, p) for p in PERCENTILES}
+RECOMMENDED = 75  # the percentile `recommended` names: a price that landed in 3 of 4 recent paid slots
+
+
+def trade_accounts(mint: Pubkey, fee_recipients: list[Pubkey]) -> list[Pubkey]:
+    """What a trade on `mint` write-locks, on the curve and on the pool, without the trader's own
+    accounts: the instructions' writable, non-signing accounts (one per key, in order)."""
+    nobody = Pubkey.default()
+    own = {nobody, P.associated_token_address(nobody, mint)}
+    out: list[Pubkey] = []
+    for recipient in fee_recipients:
+        for instruction in (ix.buy(nobody, mint, recipient, 0, 0), ix.swap(nobody, mint, recipient, False, 0, 0)):
+            out += [m.pubkey for m in instruction.accounts
+                    if m.is_writable and not m.is_signer and m.pubkey not in own and m.pubkey not in out]
+    return out
+
+
+def from_samples(mint: str, samples: list[dict[str, Any]], accounts: list[str]) -> dict[str, Any]:
+    paid = sorted(fee for fee in (int(s.get("prioritizationFee") or 0) for s in samples) if fee > 0)
+    price = {f"p{p}": percentile(paid, p) for p in PERCENTILES}
+    recommended = percentile(paid, RECOMMENDED)
     return {
         "mint": mint,
         "computeUnitLimit": TRADE_UNITS,
         "priorityFeeLamports": {k: str(lamports_for(v)) for k, v in price.items()},
         "computeUnitPriceMicroLamports": {k: str(v) for k, v in price.items()},
         "tipLamports": str(MIN_TIP),
-        "slots": len(prices),
+        "slots": len(paid),
+        "recommended": {"percentile": RECOMMENDED, "priorityFeeLamports": str(lamports_for(recommended)),
+                        "computeUnitPriceMicroLamports": str(recommended)},
+        "sampledSlots": len(samples),
+        "accounts": accounts,
     }
+
+
+def fee_recipients(rpc: Rpc, mint: Pubkey) -> list[Pubkey]:
+    """The launchpad's fee recipient, and the pool's when the coin has migrated."""
+    keys = [P.global_pda()[0], P.pool_pda(mint)[0]]
+    answer = rpc.batch([Rpc.multiple_accounts_request(keys, 1)])[0]
+    global_raw, pool_raw = Rpc.parse_multiple_accounts(answer)
+    global_config = decode_owned(Global, global_raw, P.LAUNCHPAD_PROGRAM_ID)
+    if global_config is None:
+        raise ApiError("rpc_unavailable", "The launchpad's global configuration could not be read.")
+    pool = decode_owned(Pool, pool_raw, P.POOL_PROGRAM_ID)
+    recipients = [global_config.fee_recipient]
+    if pool is not None and pool.fee_recipient not in recipients:
+        recipients.append(pool.fee_recipient)
+    return recipients
 
 
 def estimate(mint: str, rpc: Rpc | None = None) -> dict[str, Any]:
     rpc = rpc or Rpc(get_settings().rpc_endpoints)
-    accounts = [str(P.bonding_curve_pda(mint)[0]), str(P.pool_pda(mint)[0])]
+    key = Pubkey.from_string(mint)
+    accounts = [str(a) for a in trade_accounts(key, fee_recipients(rpc, key))]
     samples = rpc.call("getRecentPrioritizationFees", [accounts]) or []
-    return from_samples(mint, samples)
+    return from_samples(mint, samples, accounts)

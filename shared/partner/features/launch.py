@@ -50,33 +50,43 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from aws_lambda_powertools.event_handler import Response
 from pydantic import ConfigDict
-
 from solders.instruction import Instruction
 from solders.keypair import Keypair
 from solders.pubkey import Pubkey
 
-from partner.core import clock
-from partner.edge import access, http, multipart
-from partner.features import links, pinning, pipeline, uploads
-from partner.features import fees as write_fees
-from partner.edge.access import Principal
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
 from partner.chain import programs as P
 from partner.chain.layouts import Global, LayoutError
 from partner.chain.rpc import BlockEngine, Rpc, unavailable
 from partner.chain.tx import WriteFees
-from partner.features.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
+from partner.core import clock
 from partner.core.errors import ApiError
-from partner.edge.models import LINK, NAME, SYMBOL, Amount, PositiveAmount, PriorityFee, Request, bps_pattern, rule, validate
-from aws_lambda_powertools.event_handler import Response
 from partner.core.settings import get_settings
+from partner.edge import access, http, multipart
+from partner.edge.access import Principal
+from partner.edge.models import (
+    LINK,
+    NAME,
+    SYMBOL,
+    Amount,
+    PositiveAmount,
+    PriorityFee,
+    Request,
+    bps_pattern,
+    rule,
+    validate,
+)
+from partner.features import fees as write_fees
+from partner.features import links, pinning, pipeline, uploads
+from partner.features.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
 from partner.store import ddb
-from partner.store.wallets import SealedWalletSigner, KeypairSigner
+from partner.store.wallets import KeypairSigner, SealedWalletSigner
 
 __all__ = ["LaunchRules", "RULES", "ROUTE", "LaunchForm", "FirstBuyPlan", "plan_first_buy", "parse_form",
-           "detect_image", "normalize_name", "normalize_symbol", "claim_launch", "release_launch", "execute", "handle"]
+           "normalize_name", "normalize_symbol", "claim_launch", "release_launch", "execute", "handle"]
 
 ROUTE = access.Route(bucket="coin", scope="coin:create")
 BPS = 10_000

@@ -26,12 +26,13 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-from partner.features import cid as cids
 from partner.core import transport
 from partner.core.errors import ApiError
+from partner.features import cid as cids
 
 __all__ = ["Pinned", "pin_bytes", "pin_json", "json_bytes", "staging_key", "add_hook", "remove_hook", "TIMEOUT", "reset"]
 
@@ -52,7 +53,7 @@ class Pinned:
     sha256: str  # hex, also the staging key's suffix
 
     @classmethod
-    def of(cls, cid: str, data: bytes) -> "Pinned":
+    def of(cls, cid: str, data: bytes) -> Pinned:
         return cls(cid=cid, uri=f"ipfs://{cid}", size=len(data), sha256=hashlib.sha256(data).hexdigest())
 
 
@@ -103,8 +104,8 @@ def _run_hooks(operation: str) -> None:
 
 
 def _stage(data: bytes, filename: str, content_type: str, expected_cid: str) -> str:
-    from partner.store import aws
     from partner.core.settings import get_settings
+    from partner.store import aws
 
     bucket = get_settings().staging_bucket
     key = staging_key(data)

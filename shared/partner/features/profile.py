@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from partner.features import grantlimits
-from partner.edge.access import Principal
 from partner.core.settings import get_settings
+from partner.edge.access import Principal
+from partner.features import grantlimits
 
 
 def also_read(user_id: str, client_id: str) -> dict[str, list[str]]:

@@ -25,13 +25,13 @@ from typing import Any
 
 from solders.signature import Signature
 
-from partner.features import webhooks
-from partner.store import ddb, txrecords
 from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.rpc import BlockEngine, Rpc
 from partner.core import observability
 from partner.core.settings import get_settings
+from partner.features import webhooks
 from partner.features.txstatus import INFLIGHT, NOT_LANDED, bundle_pk, invalid_is_final, program_ids
+from partner.store import ddb, txrecords
 
 STATUS_BATCH = 256  # getSignatureStatuses' limit
 RANK = {"processed": 0, "confirmed": 1, "finalized": 2}

@@ -14,22 +14,16 @@ A reservation is released whenever nothing reached the network.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import partial
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, WithJsonSchema
-from datetime import UTC, datetime
-
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
-from partner.core import clock, observability
-from partner.edge import access
-from partner.features import grantlimits, pipeline
-from partner.features import fees as write_fees
-from partner.edge.access import Principal
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
 from partner.chain import pool_math, unique
@@ -37,9 +31,14 @@ from partner.chain import programs as P
 from partner.chain.rpc import Rpc
 from partner.chain.state import CoinState, read_coin
 from partner.chain.tx import WriteFees, sign
+from partner.core import clock, observability
 from partner.core.errors import ApiError
-from partner.edge.models import Address, Amount, Field, IntOrString, PositiveAmount, Request, WriteFields
 from partner.core.settings import get_settings
+from partner.edge import access
+from partner.edge.access import Principal
+from partner.edge.models import Address, Amount, Field, IntOrString, PositiveAmount, Request, WriteFields
+from partner.features import fees as write_fees
+from partner.features import grantlimits, pipeline
 from partner.store import counters
 from partner.store.wallets import SealedWalletSigner
 

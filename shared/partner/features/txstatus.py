@@ -22,12 +22,12 @@ from typing import Any
 from solders.pubkey import Pubkey
 from solders.signature import Signature
 
-from partner.core import clock
-from partner.store import ddb, txrecords
 from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.rpc import LOOKUP, BlockEngine, Rpc
+from partner.core import clock
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
+from partner.store import ddb, txrecords
 
 MAX_SIGNATURE_CHARS = 88
 BUNDLE_RECORD_DAYS = 7

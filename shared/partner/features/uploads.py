@@ -43,12 +43,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from partner.core import clock, observability
+from partner.core.errors import ApiError
 from partner.edge import idempotency
 from partner.edge.access import Principal, Route
-from partner.features.coin_fields import Image, read_image
-from partner.core.errors import ApiError
 from partner.edge.models import Field, Request, rule
 from partner.edge.multipart import MAX_FILE_BYTES
+from partner.features.coin_fields import Image, read_image
 from partner.store import uploads as store
 
 __all__ = ["ROUTE", "UploadRequest", "Staged", "Consumed", "create", "load", "consume", "release", "finished",

@@ -39,7 +39,7 @@ import json
 import secrets
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -47,8 +47,8 @@ from botocore.exceptions import BotoCoreError, ClientError
 from standardwebhooks import Webhook
 
 from partner.core import clock, egress
-from partner.store import aws, crypto, ddb
 from partner.core.settings import get_settings
+from partner.store import aws, ddb
 from partner.store import clients as client_store
 
 SECRET_PREFIX = "whsec_"
@@ -168,7 +168,7 @@ def sign(secret: str, msg_id: str, timestamp: int, body: str | bytes) -> str:
     """The `webhook-signature` header value: `v1,<base64 HMAC-SHA256(key, id.timestamp.body)>`,
     by the Standard Webhooks reference library."""
     text = body.decode() if isinstance(body, bytes) else body
-    return Webhook(secret).sign(msg_id, datetime.fromtimestamp(timestamp, timezone.utc), text)
+    return Webhook(secret).sign(msg_id, datetime.fromtimestamp(timestamp, UTC), text)
 
 
 # ---------------------------------------------------------------- events and the queue

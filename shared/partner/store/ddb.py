@@ -11,8 +11,8 @@ from typing import Any
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import BotoCoreError, ClientError
 
-from partner.store import aws
 from partner.core.errors import ApiError
+from partner.store import aws
 
 _ser = TypeSerializer()
 _de = TypeDeserializer()

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from partner.core import clock
-from partner.store import aws, ddb
 from partner.core.settings import get_settings
+from partner.store import aws, ddb
 
 if TYPE_CHECKING:
     from partner.edge.access import Principal

@@ -16,9 +16,9 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from partner.store import aws, ddb
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
+from partner.store import aws, ddb
 
 PREFIX = "uploads/"
 TTL_AFTER_EXPIRY = 24 * 3600

@@ -18,9 +18,9 @@ from solders.keypair import Keypair
 from solders.pubkey import Pubkey
 from solders.signature import Signature
 
-from partner.store import aws
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
+from partner.store import aws
 from partner.store.users import EncryptedSecret, User
 
 

@@ -39,33 +39,39 @@ from __future__ import annotations
 import dataclasses
 import json
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from aws_lambda_powertools.event_handler import Response
 from solders.pubkey import Pubkey
 
-from partner.edge import access, http, multipart
-from partner.features import links, pinning, pipeline, uploads
-from partner.features import fees as write_fees
-from partner.features import cid as cids
-from partner.edge.access import Principal
 from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
 from partner.chain import programs as P
 from partner.chain import unique
-from partner.chain.layouts import (Governance, Proposal, TokenMetadata, decode_owned, token_account_amount,
-                                   token_metadata_of)
+from partner.chain.layouts import (
+    Governance,
+    Proposal,
+    TokenMetadata,
+    decode_owned,
+    token_account_amount,
+    token_metadata_of,
+)
 from partner.chain.rpc import Rpc
 from partner.chain.state import CLOCK_SYSVAR
 from partner.chain.tx import WriteFees
-from partner.features.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
 from partner.core.errors import ApiError
-from partner.edge.models import LINK, NAME, SYMBOL, Address, Amount, PositiveAmount, WriteFields, validate
-from aws_lambda_powertools.event_handler import Response
 from partner.core.settings import get_settings
+from partner.edge import access, http, multipart
+from partner.edge.access import Principal
+from partner.edge.models import LINK, NAME, SYMBOL, Address, Amount, PositiveAmount, WriteFields, validate
+from partner.features import cid as cids
+from partner.features import fees as write_fees
+from partner.features import links, pinning, pipeline, uploads
+from partner.features.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
 from partner.store.wallets import SealedWalletSigner
 
-__all__ = ["UpdateContentForm", "parse_form", "detect_image", "normalize_name", "normalize_symbol",
+__all__ = ["UpdateContentForm", "parse_form", "normalize_name", "normalize_symbol",
            "execute", "handle", "read_document", "ROUTE"]
 
 ROUTE = access.Route(bucket="governance", scope="governance:propose")

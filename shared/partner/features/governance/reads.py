@@ -272,7 +272,7 @@ def _creation_signatures(chain: Rpc, addresses: list[str],
                          first_pages: list[list[dict[str, Any]]]) -> dict[str, dict[str, Any] | None]:
     """The oldest successful transaction of each address, paging back (batched) where a page was full."""
     oldest: dict[str, dict[str, Any] | None] = {}
-    pending: dict[str, list[dict[str, Any]]] = dict(zip(addresses, first_pages))
+    pending: dict[str, list[dict[str, Any]]] = dict(zip(addresses, first_pages, strict=True))
     for _ in range(MAX_SIGNATURE_PAGES):
         more: list[str] = []
         for address, page in pending.items():
@@ -286,7 +286,7 @@ def _creation_signatures(chain: Rpc, addresses: list[str],
         if not more:
             break
         pages = _batch(chain, [_signatures(a, pending[a][-1]["signature"]) for a in more])
-        pending = dict(zip(more, pages))
+        pending = dict(zip(more, pages, strict=True))
     return oldest
 
 
@@ -331,7 +331,7 @@ def governance_view(chain: Rpc, mint_text: str, viewer: str | None) -> dict[str,
     return {
         "governance": governance_json(gov_key, gov),
         "proposals": [proposal_json(a, p, created.get(a)) for a, p in proposals],
-        "viewerVotes": [vote_json(v, _voting_signature(v, page)) for (_, v), page in zip(receipts, receipt_pages)],
+        "viewerVotes": [vote_json(v, _voting_signature(v, page)) for (_, v), page in zip(receipts, receipt_pages, strict=True)],
     }
 
 
@@ -344,4 +344,4 @@ def votes_view(chain: Rpc, proposal_text: str, limit: int) -> dict[str, Any]:
     receipts.sort(key=lambda item: (-item[1].amount, str(item[1].voter)))
     receipts = receipts[:limit]
     pages = _batch(chain, [_signatures(a, limit=RECEIPT_SIGNATURES) for a, _ in receipts])
-    return {"votes": [vote_json(v, _voting_signature(v, page)) for (_, v), page in zip(receipts, pages)]}
+    return {"votes": [vote_json(v, _voting_signature(v, page)) for (_, v), page in zip(receipts, pages, strict=True)]}

@@ -24,9 +24,6 @@ from solders.hash import Hash
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
-from partner.edge import access
-from partner.features import fees as write_fees, pipeline
-from partner.edge.access import Principal
 from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
 from partner.chain import programs as P
@@ -35,8 +32,12 @@ from partner.chain.layouts import Governance, LayoutError, Proposal, VoteReceipt
 from partner.chain.rpc import AccountData, Rpc
 from partner.chain.tx import WriteFees
 from partner.core.errors import ApiError
-from partner.edge.models import Address, PositiveAmount, WriteFields
 from partner.core.settings import get_settings
+from partner.edge import access
+from partner.edge.access import Principal
+from partner.edge.models import Address, PositiveAmount, WriteFields
+from partner.features import fees as write_fees
+from partner.features import pipeline
 from partner.store.wallets import SealedWalletSigner
 
 TOKEN_ACCOUNT_SIZE = 170   # Token-2022 account with ImmutableOwner (our ATAs)

@@ -12,14 +12,14 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from partner.core import clock, scopes
-from partner.features import grantlimits
-from partner.store import crypto, tokens
 from partner.core.errors import ApiError
 from partner.edge.http import single_params
+from partner.features import grantlimits
 from partner.features.oauth import pkce
 from partner.features.oauth.grants import CODE_TTL
 from partner.store import apps as apps_store
 from partner.store import auth as store
+from partner.store import crypto, tokens
 from partner.store.clients import Client, get_client
 from partner.store.users import User, get_user
 

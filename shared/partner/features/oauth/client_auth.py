@@ -11,10 +11,10 @@ import binascii
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
+from partner.core.errors import ApiError
 from partner.edge import ratelimit
 from partner.edge.headers import repeated
 from partner.store import crypto, tokens
-from partner.core.errors import ApiError
 from partner.store.clients import Client, get_client
 
 MAX_CLIENT_ID = 64

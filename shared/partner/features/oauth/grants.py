@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from partner.core import clock, scopes
-from partner.store import crypto, tokens
 from partner.core.errors import ApiError
 from partner.features.oauth import pkce
 from partner.features.oauth.client_auth import AuthenticatedClient
 from partner.store import apps as apps_store
 from partner.store import auth as store
+from partner.store import crypto, tokens
 
 ACCESS_TTL = 1800
 REFRESH_TTL = 60 * 86_400

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from partner.edge import http, ratelimit
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver as App
+from aws_lambda_powertools.event_handler import Response
+
 from partner.core.errors import ApiError, RateLimited
-from partner.features.oauth import pages
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver as App, Response
 from partner.core.settings import get_settings
+from partner.edge import http, ratelimit
+from partner.features.oauth import pages
 
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
