@@ -273,7 +273,8 @@ class BlockEngine:
         if not locked:
             raise BundleRefused(TX_NO_TIP_LOCK)
         if paid < MIN_TIP_LAMPORTS and not other:
-            raise BundleRefused(f"transaction tips {paid} lamports, below the minimum tip of {MIN_TIP_LAMPORTS} lamports")
+            raise BundleRefused(f"transaction tips {paid} lamports, "
+                                f"below the minimum tip of {MIN_TIP_LAMPORTS} lamports")
         sig = tx.signatures[0]
         if bundle_only or drop or execute is None:
             bid = self._queue([tx], [sig], drop=drop)

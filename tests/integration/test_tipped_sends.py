@@ -100,8 +100,8 @@ def test_a_trade_is_sent_through_the_block_engine_and_lands(chain, engine, coin,
     result = buy(conn, coin)
     assert_bought(chain, conn, coin, result, before)
     signature = result.json["signature"]
-    assert engine_saw(chain, signature) == {"signature": signature, "bundleId": engine_saw(chain, signature)["bundleId"],
-                                            "bundleOnly": False}
+    saw = engine_saw(chain, signature)
+    assert saw == {"signature": signature, "bundleId": saw["bundleId"], "bundleOnly": False}
     assert ("TippedSends", {"via": "block_engine"}) in counts
     assert not [c for c in counts if c[0] == "TippedSendFallback"]
     # a sell right after, through the engine too
