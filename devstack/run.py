@@ -35,13 +35,16 @@ class Devstack:
     def __init__(self, *, gateway_port: int = 3000, chain_port: int = 8899, moto_port: int = 0,
                  prefix: str = "partner-dev", log: bool = True, moto: Any = None, chain: Any = None,
                  pin_port: int | None = None, oidc_port: int | None = None,
-                 rpc_proxy_port: int | None = None) -> None:
+                 rpc_proxy_port: int | None = None, tipped_sends: bool = False) -> None:
         """`moto` and `chain` may be handles already running (tests share them); they are
         then left running by `stop()`. `pin_port` defaults to 5001, or to any free port
         when `gateway_port` is 0 (tests). `rpc_proxy_port` (0: any free port) starts a second
         chain endpoint, a proxy with faults of its own (devstack/rpcproxy.py), listed first in
-        RpcUrls so that its faults show the failover; None: the chain alone."""
+        RpcUrls so that its faults show the failover; None: the chain alone. `tipped_sends`: tipped
+        writes go through the chain's block engine `sendTransaction` (BlockEngineTxUrl;
+        docs/onchain.md, "Tipped sends"); off: through the RPC."""
         self.rpc_proxy_port = rpc_proxy_port
+        self.tipped_sends = tipped_sends
         self.rpc_proxy: Any = None
         self.gateway_port, self.chain_port, self.moto_port = gateway_port, chain_port, moto_port
         self.pin_port = pin_port if pin_port is not None else (5001 if gateway_port else 0)
@@ -74,6 +77,8 @@ class Devstack:
         if self.chain is not None:
             parameters["RpcUrls"] = self.chain.url
             parameters["BlockEngineUrl"] = self.chain.bundle_url
+            if self.tipped_sends:
+                parameters["BlockEngineTxUrl"] = self.chain.url + "/api/v1/transactions"
             if self.rpc_proxy_port is not None:
                 from devstack.rpcproxy import start_rpc_proxy
 
@@ -435,9 +440,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rpc-proxy-port", type=int, default=None,
                         help="also start a second chain endpoint on this port (0: any free port), a JSON-RPC "
                              "proxy with faults of its own, first in RPC_URLS (README, 'Several RPC endpoints')")
+    parser.add_argument("--tipped-sends", action="store_true",
+                        help="send tipped writes through the block engine's sendTransaction, the RPC when it "
+                             "refuses (BLOCK_ENGINE_TX_URL; docs/onchain.md, 'Tipped sends')")
     args = parser.parse_args(argv)
     stack = Devstack(gateway_port=args.port, chain_port=args.chain_port, pin_port=args.pin_port,
-                     oidc_port=args.oidc_port, rpc_proxy_port=args.rpc_proxy_port).start()
+                     oidc_port=args.oidc_port, rpc_proxy_port=args.rpc_proxy_port,
+                     tipped_sends=args.tipped_sends).start()
     try:
         seeded = seed(stack)
         stack.start_schedules(SCHEDULE_SECONDS)

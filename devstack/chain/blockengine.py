@@ -1,4 +1,5 @@
-"""The devstack chain's block engine, held to Jito's published rules (``POST /api/v1/bundles``).
+"""The devstack chain's block engine, held to Jito's published rules (``POST /api/v1/bundles`` and
+``POST /api/v1/transactions``).
 
 Where each rule and figure comes from (docs/onchain.md, "The block engine", lists them too):
 jito-labs/jito-docs ``docs/source/lowlatencytxnsend.md`` (docs.jito.wtf, "Low Latency Transaction
@@ -28,7 +29,21 @@ Send"), and for the wording of the refusals Jito does not publish, what its bloc
   ``$DEVSTACK_BLOCK_ENGINE_RPS`` or ``start_chain(block_engine_rps=...)`` sets it (0: no limit);
   ``$DEVSTACK_BUNDLE_LAND_MS`` or ``start_chain(bundle_land_delay=...)`` the landing delay.
   ``devstack_setBlockEngine`` changes both on a running chain; ``devstack_landBundles`` lands
-  every pending bundle now.
+  every pending bundle now. One limit per caller covers both paths of the engine.
+* ``sendTransaction`` (``/api/v1/transactions``, lowlatencytxnsend.md "Transactions"): one
+  transaction, ``base58`` (the default) or ``base64``. The same tip rule as a bundle (it write-locks a
+  tip account, "Transaction must write lock at least one tip account.", and pays at least
+  ``MIN_TIP_LAMPORTS``: "Jito enforces a minimum tip of 1000 lamports"), refused the same way
+  (HTTP 400, ``-32602``). Jito "always sets skip_preflight=true": nothing is simulated first. By
+  default Jito forwards it as a plain transaction and also as a single-transaction bundle; the
+  devstack executes it at once as a send without preflight (a failing one lands with its error and
+  pays its fee, as on a real leader) and records that bundle already settled (``Landed`` with the
+  transaction's slot, else ``Failed``: the bundle path would not have landed it a second time).
+  With ``?bundleOnly=true`` ("the transaction is sent exclusively as a single transaction bundle")
+  it is only that bundle: queued and landed like ``sendBundle`` (all or nothing, so a failing one
+  lands nothing). Either way the answer is the signature, with the bundle id in the ``x-bundle-id``
+  header ("you can get the bundle_id ... from the custom header in the response x-bundle-id").
+  ``devstack_getEngineTransactions [[signature, ...]]`` tells which signatures this endpoint accepted.
 """
 
 from __future__ import annotations
@@ -56,6 +71,7 @@ MAX_ENTRIES = 10_000
 JITO_DEFAULT_RPS = 1.0
 RATE_LIMIT_CODE = -32097
 NO_TIP_LOCK = "Bundles must write lock at least one tip account to be eligible for the auction."
+TX_NO_TIP_LOCK = "Transaction must write lock at least one tip account."
 
 _TIPS = frozenset(C.TIP_ACCOUNTS)
 _TRANSFER, _TRANSFER_WITH_SEED = 2, 11
@@ -175,6 +191,7 @@ class BlockEngine:
         self.limiter = RateLimiter(self.rps)
         self.entries: dict[str, Entry] = {}
         self.dropped: dict[str, float] = {}  # sendBundle under a "drop" fault: answered, never landed
+        self.sent: dict[str, dict[str, Any]] = {}  # signature -> what sendTransaction accepted (oldest first)
         self._cond = threading.Condition()
         self._stopped = False
         self._thread: threading.Thread | None = None
@@ -220,6 +237,9 @@ class BlockEngine:
             raise BundleRefused(NO_TIP_LOCK)
         if paid < MIN_TIP_LAMPORTS and not other:
             raise BundleRefused(f"bundle tips {paid} lamports, below the minimum tip of {MIN_TIP_LAMPORTS} lamports")
+        return self._queue(txs, sigs, drop=drop)
+
+    def _queue(self, txs: list[VersionedTransaction], sigs: list[Signature], *, drop: bool) -> str:
         bid = bundle_id(sigs)
         with self._cond:
             if drop:
@@ -229,13 +249,61 @@ class BlockEngine:
             if found is not None and found.status != "Failed":
                 return bid  # pending or landed: nothing changes
             self.dropped.pop(bid, None)
-            now = self.bank.unix_timestamp
-            if len(self.entries) > MAX_ENTRIES:  # a long-running devstack: forget settled bundles past the look-back
-                self.entries = {k: e for k, e in self.entries.items()
-                                if e.status == "Pending" or now - e.received <= LOOKBACK_SECONDS}
-            self.entries[bid] = Entry(bid, txs, sigs, now, time.monotonic() + self.land_delay)
+            self._forget_old()
+            self.entries[bid] = Entry(bid, txs, sigs, self.bank.unix_timestamp, time.monotonic() + self.land_delay)
             self._cond.notify_all()
         return bid
+
+    def _forget_old(self) -> None:
+        """A long-running devstack: forget settled bundles past the look-back once it holds many (hold _cond)."""
+        if len(self.entries) > MAX_ENTRIES:
+            now = self.bank.unix_timestamp
+            self.entries = {k: e for k, e in self.entries.items()
+                            if e.status == "Pending" or now - e.received <= LOOKBACK_SECONDS}
+
+    def send_transaction(self, tx: VersionedTransaction, *, bundle_only: bool, drop: bool = False,
+                         execute: Callable[[VersionedTransaction], Any] | None = None) -> tuple[str, str]:
+        """``sendTransaction`` on ``/api/v1/transactions`` (module docstring): the tip rule, then
+        either a single-transaction bundle (``bundle_only``) or a send without preflight now
+        (``execute(tx)``: the ledger's result, or None when the transaction could not land), recorded
+        as that bundle, settled. Returns (the signature, the bundle id for ``x-bundle-id``)."""
+        if not tx.signatures:
+            raise BundleRefused("transaction has no signature")
+        locked, paid, other = tip_of([tx])
+        if not locked:
+            raise BundleRefused(TX_NO_TIP_LOCK)
+        if paid < MIN_TIP_LAMPORTS and not other:
+            raise BundleRefused(f"transaction tips {paid} lamports, "
+                                f"below the minimum tip of {MIN_TIP_LAMPORTS} lamports")
+        sig = tx.signatures[0]
+        if bundle_only or drop or execute is None:
+            bid = self._queue([tx], [sig], drop=drop)
+        else:
+            bid = bundle_id([sig])
+            landed = execute(tx)
+            with self._cond:
+                found = self.entries.get(bid)
+                if found is None or found.status == "Failed":
+                    self._forget_old()
+                    entry = Entry(bid, [tx], [sig], self.bank.unix_timestamp, time.monotonic())
+                    ok = landed is not None and getattr(landed, "err", None) is None
+                    entry.status = "Landed" if ok else "Failed"
+                    entry.slot = getattr(landed, "slot", None) if ok else None
+                    entry.err = None if ok else getattr(landed, "err", "dropped")
+                    self.entries[bid] = entry
+        with self._cond:
+            if len(self.sent) >= MAX_ENTRIES:
+                self.sent.pop(next(iter(self.sent)))
+            self.sent[str(sig)] = {"signature": str(sig), "bundleId": bid, "bundleOnly": bundle_only}
+        return str(sig), bid
+
+    def sent_transactions(self, params: Any) -> list[dict[str, Any] | None]:
+        """``devstack_getEngineTransactions``: per signature, what ``sendTransaction`` accepted, or null."""
+        if not isinstance(params, list) or not params or not isinstance(params[0], list) \
+                or not all(isinstance(s, str) for s in params[0]):
+            raise BundleRefused("Invalid params: expected a list of signatures")
+        with self._cond:
+            return [self.sent.get(s) for s in params[0]]
 
     @staticmethod
     def _ids(params: Any) -> list[str]:

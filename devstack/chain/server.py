@@ -9,7 +9,8 @@ In-process: ``handle = start_chain(port=0)``; ``handle.url``, ``handle.bundle_ur
 
 Paths: ``POST /`` Solana JSON-RPC (single and batch) and the ``devstack_*`` control
 methods; ``POST /api/v1/bundles`` block engine (``sendBundle``, ``getBundleStatuses``,
-``getInflightBundleStatuses``, ``getTipAccounts``); ``GET /health``.
+``getInflightBundleStatuses``, ``getTipAccounts``); ``POST /api/v1/transactions`` the block
+engine's ``sendTransaction`` (``?bundleOnly=true``); ``GET /health``.
 See README.md next to this file.
 """
 
@@ -40,6 +41,8 @@ from .svm import SvmBank
 from .tokens import TOKEN_PROGRAMS, decode_mint, decode_token_account, program_name, ui_token_amount
 
 BUNDLE_PATH = "/api/v1/bundles"
+TRANSACTIONS_PATH = "/api/v1/transactions"
+ENGINE_TARGETS = ("bundle", "transactions")  # the block engine's two paths: one rate limit, faults of target "bundle"
 CONTROL_PREFIX = "devstack_"
 
 
@@ -364,6 +367,22 @@ class ChainRPC:
     def _drop_current(self, value: bool) -> None:
         self._tl.drop = value
 
+    @property
+    def _bundle_only(self) -> bool:
+        return getattr(self._tl, "bundle_only", False)
+
+    @_bundle_only.setter
+    def _bundle_only(self, value: bool) -> None:
+        self._tl.bundle_only = value
+
+    @property
+    def _headers(self) -> dict[str, str]:
+        """Headers the current call adds to its HTTP answer (``x-bundle-id``)."""
+        found = getattr(self._tl, "headers", None)
+        if found is None:
+            found = self._tl.headers = {}
+        return found
+
     # -- framing ---------------------------------------------------------------
     def ctx(self, value: Any, slot: int | None = None) -> dict[str, Any]:
         """An answer with its context: ``slot`` the slot whose state it reflects (the newest)."""
@@ -384,6 +403,8 @@ class ChainRPC:
             params = []
         if target == "bundle":
             fn = getattr(self, f"bundle_{method}", None)
+        elif target == "transactions":
+            fn = getattr(self, f"tx_{method}", None)
         elif method.startswith(CONTROL_PREFIX):
             fn = getattr(self, f"ctl_{method[len(CONTROL_PREFIX):]}", None)
         else:
@@ -811,7 +832,31 @@ class ChainRPC:
     def bundle_getInflightBundleStatuses(self, p):
         return self.ctx(self._engine(self.engine.inflight_statuses, p))
 
+    def tx_sendTransaction(self, p):
+        """The block engine's sendTransaction (blockengine.py): the tip rule, no preflight; the
+        signature, and the bundle id in ``x-bundle-id``."""
+        if not p:
+            raise RpcError(-32602, "Invalid params: missing transaction", http_status=400)
+        encoding = _cfg(p, 1).get("encoding", "base58")
+        tx = self._engine(self._decode_for_bundle(encoding), p[0])
+
+        def execute(t: VersionedTransaction) -> TxResult | None:
+            try:
+                return self.bank.process_transaction(t, raw_len=len(bytes(t)))
+            except TxError:
+                return None  # dropped, as a cluster drops it: never lands
+
+        sig, bid = self._engine(self.engine.send_transaction, tx, bundle_only=self._bundle_only,
+                                drop=bool(getattr(self, "_drop_current", False)), execute=execute)
+        self._headers["x-bundle-id"] = bid
+        return sig
+
     # -- devstack controls -------------------------------------------------------
+    def ctl_getEngineTransactions(self, p):
+        """[[signature, ...]] -> per signature, what the engine's sendTransaction accepted
+        ({signature, bundleId, bundleOnly}), or null."""
+        return self._engine(self.engine.sent_transactions, p)
+
     def ctl_warp(self, p):
         secs = p[0] if isinstance(p, list) and p else (p.get("seconds") if isinstance(p, dict) else None)
         if not isinstance(secs, (int, float)) or secs < 0:
@@ -890,9 +935,12 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
         if self.server.verbose:
             super().log_message(format, *args)
 
-    def _send(self, status: int, body: bytes, ctype: str = "application/json", close: bool = False) -> None:
+    def _send(self, status: int, body: bytes, ctype: str = "application/json", close: bool = False,
+              headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", ctype)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
         if close:
             self.send_header("Connection", "close")
@@ -912,6 +960,8 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length else b""
         if path == BUNDLE_PATH:
             target = "bundle"
+        elif path == TRANSACTIONS_PATH:
+            target = "transactions"
         elif path == "/":
             target = "rpc"
         else:
@@ -925,26 +975,34 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
             return
         batch = isinstance(req, list)
         reqs = req if batch else [req]
-        if target == "bundle" and not all(rpc.engine.allow(self._caller()) for _ in reqs or [None]):
+        if target in ENGINE_TARGETS and not all(rpc.engine.allow(self._caller()) for _ in reqs or [None]):
             rid = req.get("id") if isinstance(req, dict) else None
             error = {"code": RATE_LIMIT_CODE, "message": rate_limit_message(rpc.engine.rps)}
             self._send(429, json.dumps({"jsonrpc": "2.0", "error": error, "id": rid}).encode())
             return
         methods = [r.get("method", "") if isinstance(r, dict) else "" for r in reqs]
+        faulted = "bundle" if target in ENGINE_TARGETS else target
         # "down": the endpoint answers 503 and closes the connection
         for m in methods:
-            if rpc.faults.take(target, m, ("down",)) is not None:
+            if rpc.faults.take(faulted, m, ("down",)) is not None:
                 self._send(503, b'{"error":"service unavailable"}', close=True)
                 return
         for m in methods:
-            f = rpc.faults.take(target, m, ("slow",))
+            f = rpc.faults.take(faulted, m, ("slow",))
             if f is not None:
                 time.sleep(f.delay_ms / 1000.0)
-        out = [self._one(rpc, target, r) for r in reqs]
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+        bundle_only = target == "transactions" and any(v.lower() == "true" for v in query.get("bundleOnly", []))
+        out = [self._one(rpc, target, r, bundle_only) for r in reqs]
         if batch:
+            for o in out:
+                if o is not None:
+                    o.pop("_http_status", None)
+                    o.pop("_headers", None)
             self._reply([o for o in out if o is not None])
         elif out[0] is not None:
-            self._reply(out[0], out[0].pop("_http_status", 200))
+            headers = out[0].pop("_headers", None)
+            self._reply(out[0], out[0].pop("_http_status", 200), headers)
         else:
             self._send(200, b"")
 
@@ -959,25 +1017,31 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
             return "auth:" + query["uuid"][0]
         return "ip:" + self.client_address[0]
 
-    def _reply(self, obj: Any, status: int = 200) -> None:
-        self._send(status, json.dumps(obj).encode())
+    def _reply(self, obj: Any, status: int = 200, headers: dict[str, str] | None = None) -> None:
+        self._send(status, json.dumps(obj).encode(), headers=headers)
 
     @staticmethod
-    def _one(rpc: ChainRPC, target: str, r: Any) -> dict[str, Any] | None:
+    def _one(rpc: ChainRPC, target: str, r: Any, bundle_only: bool = False) -> dict[str, Any] | None:
         if not isinstance(r, dict) or not isinstance(r.get("method"), str):
             return {"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid request"}, "id": None}
         rid = r.get("id")
         method = r["method"]
+        faulted = "bundle" if target in ENGINE_TARGETS else target
         try:
-            if rpc.faults.take(target, method, ("error",)) is not None:
+            if rpc.faults.take(faulted, method, ("error",)) is not None:
                 raise RpcError(-32005, "Node is unhealthy", {"numSlotsBehind": None})
-            drop = rpc.faults.take(target, method, ("drop",)) is not None
-            rpc._drop_current = drop
+            drop = rpc.faults.take(faulted, method, ("drop",)) is not None
+            rpc._drop_current, rpc._bundle_only = drop, bundle_only
+            rpc._headers.clear()
             try:
                 result = rpc.call(target, method, r.get("params"))
+                headers = dict(rpc._headers)
             finally:
-                rpc._drop_current = False
+                rpc._drop_current = rpc._bundle_only = False
+                rpc._headers.clear()
             resp = {"jsonrpc": "2.0", "result": result, "id": rid}
+            if headers:
+                resp["_headers"] = headers  # taken off before it is sent
         except RpcError as e:
             resp = {"jsonrpc": "2.0", "error": e.to_json(), "id": rid}
             if e.http_status != 200:
@@ -1003,6 +1067,7 @@ class ChainHandle:
     server: _ChainHTTPServer
     thread: threading.Thread
     engine: BlockEngine | None = None
+    transactions_url: str = ""  # the block engine's sendTransaction (url + /api/v1/transactions)
 
     @property
     def port(self) -> int:
@@ -1058,7 +1123,7 @@ def start_chain(
     h, p = srv.server_address[:2]
     url = f"http://{h}:{p}"
     return ChainHandle(url=url, bundle_url=url + BUNDLE_PATH, bank=bank, faults=faults, server=srv, thread=t,
-                       engine=block_engine)
+                       engine=block_engine, transactions_url=url + TRANSACTIONS_PATH)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1077,7 +1142,7 @@ def main(argv: list[str] | None = None) -> int:
     handle = start_chain(a.host, a.port, plugins=not a.no_plugins, verbose=a.verbose,
                          block_engine_rps=a.block_engine_rps,
                          bundle_land_delay=None if a.bundle_land_ms is None else a.bundle_land_ms / 1000.0)
-    print(f"devstack chain: rpc {handle.url} block engine {handle.bundle_url}", flush=True)
+    print(f"devstack chain: rpc {handle.url} block engine {handle.bundle_url} {handle.transactions_url}", flush=True)
     try:
         while True:
             time.sleep(3600)

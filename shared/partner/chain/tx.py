@@ -7,7 +7,9 @@ and the tip transfer of tipLamports to one of the configured tip accounts.
 
 from __future__ import annotations
 
+import base64
 import secrets
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -20,7 +22,9 @@ from solders.transaction import Transaction
 
 from partner.chain import instructions as ix
 from partner.chain.errors import spec_code_for_transaction_error
-from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, Rpc, RpcError, unavailable
+from partner.chain.programs import SYSTEM_PROGRAM_ID
+from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, RateLimited, Rpc, RpcError, TxEngine, unavailable
+from partner.core import observability
 from partner.core.errors import ApiError
 from partner.store.wallets import Signer
 
@@ -96,14 +100,80 @@ def already_processed(exc: RpcError) -> bool:
     return "already been processed" in (exc.message or "").lower()
 
 
-def submit(rpc: Rpc, tx: Transaction) -> Signature:
+_TIPS = frozenset(TIP_ACCOUNTS)
+_SYSTEM_TRANSFER = 2
+
+
+def tip_paid(message: Message) -> int:
+    """Lamports `message` pays the tip accounts by top-level System transfers (the service's own
+    tip transfer, `ix.tip_transfer`)."""
+    keys = message.account_keys
+    paid = 0
+    for inst in message.instructions:
+        data, accounts = bytes(inst.data), bytes(inst.accounts)
+        if keys[inst.program_id_index] != SYSTEM_PROGRAM_ID or len(data) < 12 or len(accounts) < 2:
+            continue
+        if struct.unpack_from("<I", data)[0] == _SYSTEM_TRANSFER and keys[accounts[1]] in _TIPS:
+            paid += struct.unpack_from("<Q", data, 4)[0]
+    return paid
+
+
+def _fell_back(reason: str, signature: Signature, detail: str = "") -> bool:
+    observability.count("TippedSendFallback", reason=reason)
+    observability.logger.warning("tipped send goes through the RPC", extra={
+        "reason": reason, "signature": str(signature), "detail": detail[:200]})
+    return False
+
+
+def via_engine(engine: TxEngine, rpc: Rpc, tx: Transaction) -> bool:
+    """Send a tipped `tx` through the block engine's sendTransaction; True when the engine took it.
+
+    The engine skips the preflight (Jito always does), so the preflight the RPC send would run runs
+    first, as simulateTransaction at the same commitment (`processed`, signatures verified): if the
+    program would refuse the transaction, False, and the RPC send's own preflight answers (the same
+    answer as without an engine; nothing was sent). False too when the engine does not take it (a
+    rate limit past the client's retries, 5xx, a transport error, a refusal such as the tip's, a
+    timeout after sending): counted as `TippedSendFallback{reason}` and logged; the caller then
+    sends the very same signed transaction through the RPC, so one signature lands at most once."""
+    signature = tx.signatures[0]
+    encoded = base64.b64encode(bytes(tx)).decode()
+    try:
+        value = rpc.call("simulateTransaction", [encoded, {"encoding": "base64", "sigVerify": True,
+                                                           "commitment": "processed"}])["value"]
+        err = value.get("err")
+    except (ApiError, RpcError, KeyError, TypeError, AttributeError) as exc:
+        return _fell_back("preflight_unavailable", signature, type(exc).__name__)
+    if err is not None:
+        return False  # the RPC's preflight refuses it, with today's answer
+    try:
+        answered = engine.send_transaction(tx)
+    except RateLimited:
+        return _fell_back("rate_limited", signature)
+    except ApiError as exc:
+        return _fell_back("unavailable", signature, exc.message or "")
+    except RpcError as exc:
+        return _fell_back("refused", signature, f"{exc.code}: {exc.message}")
+    except Ambiguous:
+        return _fell_back("no_answer", signature)
+    if answered != signature:
+        return _fell_back("other_signature", signature, str(answered))
+    observability.count("TippedSends", via="block_engine")
+    return True
+
+
+def submit(rpc: Rpc, tx: Transaction, engine: TxEngine | None = None) -> Signature:
     """sendTransaction with preflight. The network accepted it when this returns.
+
+    `engine`: a transaction that pays a tip goes to the block engine first (`via_engine`); through
+    the RPC, as below, when the engine did not take it.
 
     `AlreadyProcessed` is not a failure: the network already has this exact transaction (same
     bytes, same signature), so it was accepted, by an earlier send of it. Every write the service
     builds is unique per request (partner.chain.unique), so this is the same request's own send.
     """
     signature = tx.signatures[0]
+    if engine is not None and tip_paid(tx.message) > 0 and via_engine(engine, rpc, tx):
+        return signature
     try:
         return rpc.send_transaction(tx)
     except RpcError as exc:
@@ -126,7 +196,8 @@ def network_fee(message: Message, fees: WriteFees) -> int:
     return BASE_FEE_PER_SIGNATURE * message.header.num_required_signatures + fees.priority_fee_lamports + fees.tip_lamports
 
 
-def land_processed(rpc: Rpc, tx: Transaction, last_valid_block_height: int, timeout: float = 20.0) -> Signature:
+def land_processed(rpc: Rpc, tx: Transaction, last_valid_block_height: int, timeout: float = 20.0,
+                   engine: TxEngine | None = None) -> Signature:
     """Submit, then wait (bounded) until the transaction is `processed` (governance writes).
 
     Blockhash expiry first -> 422 tx_expired; landed with an error -> its mapped code
@@ -134,7 +205,7 @@ def land_processed(rpc: Rpc, tx: Transaction, last_valid_block_height: int, time
     """
     from partner.chain.confirm import wait_for
 
-    signature = submit(rpc, tx)
+    signature = submit(rpc, tx, engine)
     status = wait_for(rpc, signature, commitment="processed", timeout=timeout,
                       last_valid_block_height=last_valid_block_height)
     if status is None:

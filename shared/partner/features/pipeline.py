@@ -21,6 +21,9 @@ then hands what it will send to `send`, which runs the rest, always in this orde
    the transaction record before the first byte goes out;
 6. submit, as the write's `Delivery` says: `Submit` (sendTransaction with preflight: `submitted`),
    `Processed` (submit, then wait for `processed`), or `Bundle` (the block engine, all-or-nothing).
+   With `BLOCK_ENGINE_TX_URL` set, `Submit` and `Processed` send a transaction that pays a tip
+   through the block engine's sendTransaction, and through the RPC when the engine does not take
+   it (`partner.chain.tx.via_engine`; docs/onchain.md, "Tipped sends").
 
 What a write holds before it sends (a day's volume reserved, a staged upload consumed) goes in a
 `Held`: given back when the write fails with nothing sent, kept once something may be in flight.
@@ -45,9 +48,10 @@ from solders.signature import Signature
 from solders.transaction import Transaction
 
 from partner.chain import tx as T
-from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, unavailable
+from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, TxEngine, unavailable
 from partner.core.errors import ApiError
 from partner.core.limits import TRADE_UNITS
+from partner.core.settings import get_settings
 from partner.edge.access import Principal
 from partner.features import presend, txstatus
 from partner.store.wallets import Signer
@@ -198,18 +202,27 @@ class Delivery:
         raise NotImplementedError
 
 
+def tx_engine() -> TxEngine | None:
+    """The block engine's transaction endpoint (`BLOCK_ENGINE_TX_URL`), or None: sends go through the RPC."""
+    url = get_settings().block_engine_tx_url.strip()
+    return TxEngine(url) if url else None
+
+
 @dataclass
 class Submit(Delivery):
     """sendTransaction with preflight (trades, coin create without a first buy): `submitted`.
-    `ambiguous`: fields a timeout after sending answers besides the signature (a launch's `mint`)."""
+    `ambiguous`: fields a timeout after sending answers besides the signature (a launch's `mint`).
+    `engine`: where a tipped transaction goes first (`partner.chain.tx.submit`; a write passes
+    `tx_engine()`); None: the RPC only."""
 
     chain: Rpc
     ambiguous: dict[str, str] = field(default_factory=dict)
+    engine: TxEngine | None = None
 
     def send(self, txs: list[Transaction], last_valid_block_height: int) -> str | None:
         (tx,) = txs
         try:
-            T.submit(self.chain, tx)
+            T.submit(self.chain, tx, self.engine)
         except ApiError as exc:
             if names_a_signature(exc):
                 for name, value in self.ambiguous.items():
@@ -220,13 +233,15 @@ class Submit(Delivery):
 
 @dataclass
 class Processed(Delivery):
-    """Submit, then wait (bounded) for `processed` (governance writes; design section 5)."""
+    """Submit, then wait (bounded) for `processed` (governance writes; design section 5).
+    `engine`: as `Submit`'s."""
 
     chain: Rpc
+    engine: TxEngine | None = None
 
     def send(self, txs: list[Transaction], last_valid_block_height: int) -> str | None:
         (tx,) = txs
-        T.land_processed(self.chain, tx, last_valid_block_height)
+        T.land_processed(self.chain, tx, last_valid_block_height, engine=self.engine)
         return None
 
 

@@ -448,7 +448,8 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
                                state.last_valid_block_height,
                                funds=pipeline.Funds(state.wallet_lamports, spend, tip_from_proceeds=selling),
                                added=added)
-        sent = pipeline.send(principal, write, pipeline.Submit(chain), held=held, sign=sign)
+        sent = pipeline.send(principal, write, pipeline.Submit(chain, engine=pipeline.tx_engine()), held=held,
+                             sign=sign)
     observability.count("Trades", venue=venue, kind=KINDS[type(req)])
     return {"signature": sent.signature, "mint": req.mint, "status": "submitted"}
 

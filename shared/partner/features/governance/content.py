@@ -325,7 +325,7 @@ def _execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None,
                                                 PROPOSAL_RENT + (0 if vault_exists else ATA_RENT)),
                            finish=pin, added=[pipeline.Added(lambda: write_fees.check_ceiling(
                                principal, form.priority_fee_lamports, form.tip_lamports))])
-    sent = pipeline.send(principal, write, pipeline.Processed(chain), held=held)
+    sent = pipeline.send(principal, write, pipeline.Processed(chain, pipeline.tx_engine()), held=held)
     return {
         "signature": sent.signature,
         "status": "processed",

@@ -233,7 +233,7 @@ def _land(principal: Principal, kind: str, mint: Pubkey, chain: Rpc, signer: Sea
                                                               fees.tip_lamports))
     write = pipeline.Write(kind, str(mint), [transaction], snap.blockhash, snap.last_valid_block_height,
                            funds=pipeline.Funds(wallet_lamports, rent), added=[ceiling])
-    return pipeline.send(principal, write, pipeline.Processed(chain)).signature
+    return pipeline.send(principal, write, pipeline.Processed(chain, pipeline.tx_engine())).signature
 
 
 def _response(signature: str, mint: Pubkey, governance: Pubkey, proposal: Pubkey | None = None) -> dict[str, str]:
