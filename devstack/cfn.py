@@ -278,12 +278,12 @@ class _Resolver:
                 (key, arg), = value.items()
                 if key in _INTRINSICS:
                     return self.intrinsic(key, arg)
-            out = {}
+            mapped: dict[Any, Any] = {}
             for k, v in value.items():
                 r = self.resolve(v)
                 if r is not NO_VALUE:
-                    out[k] = r
-            return out
+                    mapped[k] = r
+            return mapped
         return value
 
     def intrinsic(self, key: str, arg: Any) -> Any:  # noqa: C901 - a dispatch table

@@ -87,7 +87,7 @@ def _header_pairs(headers: HeadersIn) -> list[tuple[str, str]]:
     if headers is None:
         return []
     if isinstance(headers, Mapping):
-        pairs = []
+        pairs: list[tuple[str, str]] = []
         for k, v in headers.items():
             if isinstance(v, (list, tuple)):
                 pairs.extend((str(k), str(x)) for x in v)
@@ -103,7 +103,7 @@ def _query_pairs(query: QueryIn) -> list[tuple[str, str]]:
     if isinstance(query, str):
         return parse_qsl(query.lstrip("?"), keep_blank_values=True)
     if isinstance(query, Mapping):
-        pairs = []
+        pairs: list[tuple[str, str]] = []
         for k, v in query.items():
             if isinstance(v, (list, tuple)):
                 pairs.extend((str(k), str(x)) for x in v)

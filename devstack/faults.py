@@ -188,7 +188,7 @@ def _post(request: Any) -> tuple[int, dict[str, str], bytes]:
         return _answer(400, {"error": "invalid_request", "message": "The body must be a JSON object."})
     operations = spec.get("operations", spec.get("methods"))
     try:
-        fault = set_fault(spec.get("target"), spec.get("mode"), spec.get("count"), operations)
+        fault = set_fault(str(spec.get("target")), str(spec.get("mode")), spec.get("count"), operations)
     except ValueError as exc:
         return _answer(400, {"error": "invalid_request", "message": str(exc)})
     return _answer(200, fault)

@@ -175,6 +175,8 @@ class StrictRequestReading:
 
     read_timeouts: ReadTimeouts = ReadTimeouts()
     max_head_bytes: int = limits.API_GATEWAY_MAX_HEADER_BYTES
+    rfile: Any  # the handler's reader, replaced in setup by one with read deadlines
+    headers: Any  # set by BaseHTTPRequestHandler.parse_request
 
     # -- hooks -------------------------------------------------------------
 
@@ -185,7 +187,7 @@ class StrictRequestReading:
 
     def setup(self) -> None:
         super().setup()  # type: ignore[misc]
-        self.rfile.close()  # type: ignore[has-type]  # http.server's own reader, unused
+        self.rfile.close()  # http.server's own reader, unused
         self._reader = _DeadlineSocket(self.connection)  # type: ignore[attr-defined]
         self.rfile = io.BufferedReader(self._reader)
 
@@ -219,7 +221,7 @@ class StrictRequestReading:
         self.raw_requestline = b""
         self._reader.begin(t.idle, t.idle, 0.0)
         try:
-            waiting = self.rfile.peek(1)  # type: ignore[attr-defined]
+            waiting = self.rfile.peek(1)
         except (TimeoutError, OSError):
             waiting = b""
         if not waiting:  # closed, or idle too long: nothing to answer
@@ -241,7 +243,7 @@ class StrictRequestReading:
             if self.request_version == "HTTP/0.9":  # no headers, no status line: not served
                 self.send_error(HTTPStatus.BAD_REQUEST, "HTTP/0.9 is not supported")
                 return
-            head = len(self.requestline) + sum(len(v) for v in self.headers.values())  # type: ignore[attr-defined]
+            head = len(self.requestline) + sum(len(v) for v in self.headers.values())
             if head > self.max_head_bytes:
                 self.send_error(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE)
                 return

@@ -38,7 +38,7 @@ import threading
 import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
 from devstack.httpio import FramingError, PayloadTooLarge, StrictRequestReading, read_body
@@ -159,7 +159,7 @@ class PinServer:
         self.bucket, self.s3, self.log = bucket, s3, log
         self.httpd = ThreadingHTTPServer((host, port), _handler(self))
         self.httpd.daemon_threads = True
-        self.host, self.port = self.httpd.server_address[0], self.httpd.server_address[1]
+        self.host, self.port = cast(tuple[str, int], self.httpd.server_address[:2])
         if self.host in ("0.0.0.0", "::", ""):
             self.host = "127.0.0.1"
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="devstack-pinserver", daemon=True)

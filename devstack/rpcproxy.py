@@ -35,7 +35,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, cast
 
 import urllib3
 
@@ -68,7 +68,7 @@ class RpcProxy:
 
     @property
     def url(self) -> str:
-        host, port = self.server.server_address[:2]
+        host, port = cast(tuple[str, int], self.server.server_address[:2])
         return f"http://{host}:{port}"
 
     def set_fault(self, mode: str, *, count: int | None = None, delay: float = 2.0, slots: int = 150) -> None:

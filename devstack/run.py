@@ -15,7 +15,10 @@ import sys
 import threading
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from devstack.gateway import GatewayHandle
 
 ROOT = Path(__file__).resolve().parents[1]
 # Launch bypass fees on the devstack: the bytes of sha256(b"devstack-platform-treasury") as an
@@ -55,7 +58,8 @@ class Devstack:
         self.pinning: Any = None
         self._pin_hook: Any = None
         self.prefix, self.log = prefix, log
-        self.moto, self.chain, self.gateway = moto, chain, None
+        self.moto, self.chain = moto, chain
+        self.gateway: GatewayHandle | None = None
         self.schedules: ScheduleTimer | None = None
         self.pollers: list[Any] = []
         self.stack: Any = None

@@ -136,7 +136,8 @@ def _authenticate(form: Mapping[str, str], credentials: Mapping[str, str]) -> st
         raise PolicyError(403, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our "
                           "records.", AWSAccessKeyId=access_key)
     if (form["x-amz-algorithm"] != "AWS4-HMAC-SHA256" or len(scope) != 5 or scope[4] != "aws4_request"
-            or not hmac.compare_digest(sigv4_signature(credentials[access_key], *scope[1:4], policy), provided)):
+            or not hmac.compare_digest(sigv4_signature(credentials[access_key], scope[1], scope[2], scope[3], policy),
+                                                provided)):
         raise PolicyError(403, "SignatureDoesNotMatch", "The request signature we calculated does not match the "
                           "signature you provided. Check your key and signing method.", AWSAccessKeyId=access_key,
                           StringToSign=policy, SignatureProvided=provided,

@@ -78,7 +78,7 @@ def verify(method: str, host: str, raw_path: str, query_string: str, headers: li
     if not authorization:
         return MISSING
     match = _AUTH.fullmatch(authorization[-1].strip())
-    amz_date = (values.get("x-amz-date") or [None])[-1]
+    amz_date = (values.get("x-amz-date") or [""])[-1]
     if match is None or not amz_date:
         return INCOMPLETE
     key_id, day, scope_region, service, signed, signature = match.groups()
@@ -98,7 +98,8 @@ def verify(method: str, host: str, raw_path: str, query_string: str, headers: li
     if "host" not in names or any(n not in values for n in names if n != "host"):
         return _invalid("The request signature we calculated does not match the signature you provided.")
     digest = hashlib.sha256(body).hexdigest()
-    declared = (values.get("x-amz-content-sha256") or [None])[-1]
+    sent = values.get("x-amz-content-sha256")
+    declared = sent[-1] if sent else None
     if declared is not None and declared != digest:
         return _invalid("The request body does not match its X-Amz-Content-Sha256.")
     # botocore's signer over the very headers the caller signed (their values as received)

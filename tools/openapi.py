@@ -382,7 +382,8 @@ def _handler(op: Operation) -> Any:
 
     handler.__name__ = op.operation_id
     handler.__doc__ = op.description or None
-    handler.__signature__ = inspect.Signature(params, return_annotation=op.response or inspect.Signature.empty)
+    signature = inspect.Signature(params, return_annotation=op.response or inspect.Signature.empty)
+    handler.__signature__ = signature  # type: ignore[attr-defined]  # inspect.signature reads it
     return handler
 
 

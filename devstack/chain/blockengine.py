@@ -336,7 +336,7 @@ class BlockEngine:
 
     def inflight_statuses(self, params: Any) -> list[dict[str, Any]]:
         """getInflightBundleStatuses' value: Pending, Landed (with its slot), Failed or Invalid."""
-        out = []
+        out: list[dict[str, Any]] = []
         for bid in self._ids(params):
             entry = self._current(bid)
             if entry is None:

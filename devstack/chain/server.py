@@ -25,7 +25,7 @@ import time
 import urllib.parse
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, cast
 
 from solders.message import MessageV0, from_bytes_versioned
 from solders.pubkey import Pubkey
@@ -1120,7 +1120,7 @@ def start_chain(
     srv.verbose = verbose
     t = threading.Thread(target=srv.serve_forever, name="devstack-chain", daemon=True)
     t.start()
-    h, p = srv.server_address[:2]
+    h, p = cast(tuple[str, int], srv.server_address[:2])
     url = f"http://{h}:{p}"
     return ChainHandle(url=url, bundle_url=url + BUNDLE_PATH, bank=bank, faults=faults, server=srv, thread=t,
                        engine=block_engine, transactions_url=url + TRANSACTIONS_PATH)

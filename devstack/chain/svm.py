@@ -29,7 +29,7 @@ from typing import Any
 from solders.account import Account as SvmAccount
 from solders.clock import Clock
 from solders.litesvm import LiteSVM
-from solders.message import Message, MessageV0
+from solders.message import Message, MessageV0, MessageV1
 from solders.pubkey import Pubkey
 from solders.rpc.responses import RpcSimulateTransactionResult
 from solders.signature import Signature
@@ -68,7 +68,7 @@ def err_json(err: Any) -> Any:
     return json.loads(RpcSimulateTransactionResult(err=err).to_json())["err"]
 
 
-def is_writable(i: int, msg: Message | MessageV0, n: int) -> bool:
+def is_writable(i: int, msg: Message | MessageV0 | MessageV1, n: int) -> bool:
     """Whether account `i` of the `n` static keys of `msg` is write-locked (by its header)."""
     h = msg.header
     ns = h.num_required_signatures
@@ -77,7 +77,7 @@ def is_writable(i: int, msg: Message | MessageV0, n: int) -> bool:
     return i < n - h.num_readonly_unsigned_accounts
 
 
-def compute_budget(msg: Message | MessageV0) -> tuple[int, int]:
+def compute_budget(msg: Message | MessageV0 | MessageV1) -> tuple[int, int]:
     """(compute-unit limit, compute-unit price) the message asks for, as agave derives them.
     Only reads the ComputeBudget instructions; a malformed one is LiteSVM's to refuse."""
     keys = msg.account_keys
@@ -213,7 +213,7 @@ class SvmBank(Ledger):
         ``slot`` only if a later slot changed it, and those are the ones the history holds)."""
         if slot is not None and slot >= self.slot:
             slot = None
-        found = {k: a for k, a in self.svm.get_program_accounts(owner)}
+        found: dict[Pubkey, Any] = {k: a for k, a in self.svm.get_program_accounts(owner)}
         if slot is not None:
             for k in [*found, *self.changed_keys()]:
                 found[k] = self._svm_account_at(k, slot)

@@ -88,6 +88,7 @@ def latest_blockhash(url: str) -> Hash:
 def build_tx(
     ixs: list[Instruction], payer: Keypair, signers: list[Keypair], blockhash: Hash, *, v0: bool = False
 ) -> VersionedTransaction:
+    msg: Message | MessageV0
     if v0:
         msg = MessageV0.try_compile(payer.pubkey(), ixs, [], blockhash)
     else:

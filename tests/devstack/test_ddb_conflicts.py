@@ -52,7 +52,9 @@ class Gate:
 
 def test_a_transaction_overlapping_one_in_progress_is_cancelled_at_the_shared_item():
     gate = Gate()
-    app = TransactionConflicts(gate, hold=0.001)
+    # the window runs from the first one's arrival: long enough that the overlapping calls below
+    # arrive inside it however loaded the machine is (1 ms made this test fail under load)
+    app = TransactionConflicts(gate, hold=1.0)
     with ThreadPoolExecutor(1) as pool:
         first = pool.submit(_call, app, "TransactWriteItems", {"TransactItems": [_update("t", "A"), _update("t", "B")]})
         assert gate.entered.wait(5)

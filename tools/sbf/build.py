@@ -125,7 +125,9 @@ INLINE_STORES = 8     # a fixed-size copy/fill of at most this many stores stays
 
 
 def _split_args(s: str) -> list[str]:
-    out, depth, cur = [], 0, []
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in s:
         if ch in "([{<":
             depth += 1
@@ -250,10 +252,10 @@ def build(name: str, force: bool = False, out_dir: Path = OUT, src_dir: Path | N
             raise BuildError(f"{name}: link: {e}") from None
     # concurrent builds (test workers) write the same bytes: each through a file of its own,
     # renamed into place
-    for path, blob in ((so, result.image), (stamp, fp.encode())):
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(blob)
-        tmp.replace(path)
+    for target, blob in ((so, result.image), (stamp, fp.encode())):
+        partial = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        partial.write_bytes(blob)
+        partial.replace(target)
     return so
 
 

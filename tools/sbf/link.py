@@ -41,6 +41,7 @@ from pathlib import Path
 
 from elftools.elf.elffile import ELFFile
 from elftools.elf.relocation import RelocationSection
+from elftools.elf.sections import SymbolTableSection
 
 MM_PROGRAM_START = 0x1_0000_0000
 EM_BPF = 247
@@ -262,7 +263,7 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
         return outs[p.out].vaddr + p.offset
 
     symtab = elf.get_section_by_name(".symtab")
-    if symtab is None:
+    if not isinstance(symtab, SymbolTableSection):
         raise LinkError("object has no .symtab")
     symbols = list(symtab.iter_symbols())
 
@@ -362,7 +363,7 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
     if len(entry_syms) != 1:
         raise LinkError(f"expected exactly one defined function {entry!r}, found {len(entry_syms)}")
     e_entry = sym_address(entry_syms[0])
-    if placed[entry_syms[0]["st_shndx"]].out != "text":
+    if e_entry is None or placed[entry_syms[0]["st_shndx"]].out != "text":
         raise LinkError(f"{entry!r} is not in the code")
 
     image = _write(text, rodata, dynsyms, dynrels, e_entry)
