@@ -331,11 +331,16 @@ class Rpc:
     @staticmethod
     def parse_multiple_accounts(raw: dict[str, Any]) -> list[AccountData | None]:
         parsed = GetMultipleAccountsResp.from_json(json.dumps(raw))
-        return [None if a is None else AccountData(a.lamports, a.owner, bytes(a.data)) for a in parsed.value]
+        if not isinstance(parsed, GetMultipleAccountsResp):
+            raise unavailable("The chain node answered getMultipleAccounts with an error.")
+        accounts: list[Any] = list(parsed.value)
+        return [None if a is None else AccountData(a.lamports, a.owner, bytes(a.data)) for a in accounts]
 
     @staticmethod
     def parse_latest_blockhash(raw: dict[str, Any]) -> tuple[Hash, int]:
         parsed = GetLatestBlockhashResp.from_json(json.dumps(raw))
+        if not isinstance(parsed, GetLatestBlockhashResp):
+            raise unavailable("The chain node answered getLatestBlockhash with an error.")
         return parsed.value.blockhash, parsed.value.last_valid_block_height
 
     def latest_blockhash(self) -> tuple[Hash, int]:
