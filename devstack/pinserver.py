@@ -18,7 +18,7 @@ Routes (Kubo RPC answers POST only, like Kubo):
     POST /_devstack/fault             {"mode": "down"|"slow"|"wrong_cid"|"none", "count": N, "delay": s}
     GET  /_devstack/fault             the current fault
 
-CIDs are the real ones (`partner.features.cid`, Kubo defaults). Content lives in S3: the
+CIDs are the real ones (`partner.core.cid`, Kubo defaults). Content lives in S3: the
 object `ipfs/<cid>` (ContentType from the part), pins as `pins/<cid>` markers.
 
 Requests are read as the gateway reads them (``devstack.httpio``): read deadlines, strict
@@ -342,7 +342,7 @@ def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
             return self._error(404, f"unknown command \"{command}\"")
 
         def _add(self, query: dict[str, str], *, wrong_cid: bool) -> None:
-            from partner.features import cid as cids
+            from partner.core import cid as cids
 
             version = int(query.get("cid-version") or 0)
             if version not in (0, 1):

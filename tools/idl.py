@@ -20,6 +20,8 @@ import re
 import sys
 from pathlib import Path
 
+import base58
+
 ROOT = Path(__file__).resolve().parent.parent
 IDL_DIR = ROOT / "idl"
 DATA = ROOT / "shared" / "partner" / "chain" / "idl_data.py"
@@ -187,7 +189,7 @@ def _seed(seed: dict) -> str:
         if raw.isascii() and raw.decode().isprintable():
             return f'b"{raw.decode()}"'
         ids = {load(n)["address"]: f"the {n} program's id" for n in ("launchpad", "pool")} | WELL_KNOWN
-        return ids.get(_b58(raw), f"`{raw.hex()}`") if len(raw) == 32 else f"`{raw.hex()}`"
+        return ids.get(base58.b58encode(raw).decode(), f"`{raw.hex()}`") if len(raw) == 32 else f"`{raw.hex()}`"
     if seed["kind"] == "account" and "." in seed["path"]:
         return f"{seed['path']} (u64 LE)" if seed["path"].endswith("index") else seed["path"]
     return seed["path"]
@@ -197,17 +199,7 @@ def _program_label(pda: dict, idl: dict, ids: dict[str, str]) -> str:
     program = pda.get("program")
     if program is None:
         return idl["metadata"]["name"]
-    return ids.get(_b58(bytes(program["value"])), "?")
-
-
-def _b58(raw: bytes) -> str:
-    alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-    n = int.from_bytes(raw, "big")
-    out = ""
-    while n:
-        n, r = divmod(n, 58)
-        out = alphabet[r] + out
-    return "1" * (len(raw) - len(raw.lstrip(b"\0"))) + out
+    return ids.get(base58.b58encode(bytes(program["value"])).decode(), "?")
 
 
 def _pda_text(pda: dict, idl: dict, ids: dict[str, str]) -> str:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, cast
 
+import base58
 from solders.message import MessageV0, from_bytes_versioned
 from solders.pubkey import Pubkey
 from solders.signature import Signature
@@ -34,7 +35,6 @@ from solders.transaction import VersionedTransaction
 
 from ..tcp import NoDelay
 from . import constants as C
-from .b58 import b58decode, b58encode
 from .blockengine import RATE_LIMIT_CODE, BlockEngine, BundleRefused, rate_limit_message
 from .ledger import Account, TxError, TxResult, tx_error_display
 from .svm import SvmBank
@@ -244,7 +244,7 @@ def encode_account(acct: Account | None, cfg: dict[str, Any], bank: SvmBank) -> 
     elif encoding == "base58":
         if len(data) > 128:
             raise invalid_params("Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.")
-        enc = [b58encode(data), "base58"]
+        enc = [base58.b58encode(data).decode(), "base58"]
     elif encoding == "base64+zstd":
         try:
             import zstandard  # type: ignore
@@ -271,7 +271,7 @@ def _decode_wire(s: Any, encoding: str, max_encoded: int, what: str) -> bytes:
             f"{encoding} encoded {what} too large: {len(s)} bytes (max: encoded/raw {max_encoded}/{C.PACKET_DATA_SIZE})"
         )
     try:
-        raw = base64.b64decode(s, validate=True) if encoding == "base64" else b58decode(s)
+        raw = base64.b64decode(s, validate=True) if encoding == "base64" else base58.b58decode(s)
     except Exception:
         raise invalid_params(f"invalid {encoding} encoding: {s[:16]}...") from None
     if len(raw) > C.PACKET_DATA_SIZE:
@@ -333,7 +333,7 @@ def _ui_message(tx: VersionedTransaction) -> dict[str, Any]:
             {
                 "programIdIndex": ix.program_id_index,
                 "accounts": list(bytes(ix.accounts)),
-                "data": b58encode(bytes(ix.data)),
+                "data": base58.b58encode(bytes(ix.data)).decode(),
                 "stackHeight": None,
             }
             for ix in msg.instructions
@@ -537,7 +537,7 @@ class ChainRPC:
                 off = int(mc.get("offset", 0))
                 enc = mc.get("encoding", "base58")
                 try:
-                    want = base64.b64decode(mc["bytes"]) if enc == "base64" else b58decode(mc["bytes"])
+                    want = base64.b64decode(mc["bytes"]) if enc == "base64" else base58.b58decode(mc["bytes"])
                 except Exception:
                     raise invalid_params("Invalid params: invalid memcmp bytes") from None
                 if data[off : off + len(want)] != want:
@@ -680,7 +680,7 @@ class ChainRPC:
             txj: Any = {"signatures": [str(s) for s in r.tx.signatures], "message": _ui_message(r.tx)}
         elif encoding in ("base64", "base58"):
             raw = bytes(r.tx)
-            txj = [base64.b64encode(raw).decode() if encoding == "base64" else b58encode(raw), encoding]
+            txj = [base64.b64encode(raw).decode() if encoding == "base64" else base58.b58encode(raw).decode(), encoding]
         else:
             raise invalid_params(f"Invalid params: unknown variant `{encoding}`")
         meta = {

@@ -26,6 +26,7 @@ import json
 import struct
 from typing import Any
 
+import base58
 from solders.account import Account as SvmAccount
 from solders.clock import Clock
 from solders.litesvm import LiteSVM
@@ -37,7 +38,6 @@ from solders.transaction import VersionedTransaction
 from solders.transaction_metadata import FailedTransactionMetadata, SimulatedTransactionInfo
 
 from . import constants as C
-from .b58 import b58encode
 from .ledger import Account, BundleResult, Ledger, TxError, TxResult
 from .tokens import token_balances
 
@@ -119,7 +119,7 @@ def _inner_json(meta: Any) -> list[dict[str, Any]]:
                     {
                         "programIdIndex": ii.instruction().program_id_index,
                         "accounts": list(bytes(ii.instruction().accounts)),
-                        "data": b58encode(bytes(ii.instruction().data)),
+                        "data": base58.b58encode(bytes(ii.instruction().data)).decode(),
                         "stackHeight": ii.stack_height(),
                     }
                     for ii in inner

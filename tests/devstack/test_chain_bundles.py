@@ -13,7 +13,7 @@ from solders.keypair import Keypair
 from solders.system_program import TransferParams, transfer
 
 from devstack.chain import constants as C
-from devstack.chain.b58 import b58encode
+from base58 import b58encode
 from devstack.chain.blockengine import NO_TIP_LOCK
 from devstack.chain.testing import (
     airdrop,
@@ -90,7 +90,7 @@ def test_bundle_with_failing_tx_lands_nothing_and_charges_no_fee(chain):
     good = build_tx([pay(a, b.pubkey(), SOL), pay(a, C.TIP_ACCOUNTS[0], 10_000)], a, [], bh)
     bad = build_tx([pay(a, b.pubkey(), 100 * SOL)], a, [], bh)
     # base58 (the default encoding)
-    r = block_engine(chain.bundle_url, "sendBundle", [[b58encode(bytes(good)), b58encode(bytes(bad))]])
+    r = block_engine(chain.bundle_url, "sendBundle", [[b58encode(bytes(good)).decode(), b58encode(bytes(bad)).decode()]])
     assert r.status_code == 200, r.text
     bid = r.json()["result"]
     assert wait_bundle(chain.bundle_url, bid) == {"bundle_id": bid, "status": "Failed", "landed_slot": None}

@@ -14,7 +14,7 @@ from solders.keypair import Keypair
 from solders.system_program import TransferParams, transfer
 
 from devstack.chain import constants as C
-from devstack.chain.b58 import b58encode
+from base58 import b58encode
 from devstack.chain.blockengine import TX_NO_TIP_LOCK
 from devstack.chain.testing import airdrop, b64, balance, block_engine, build_tx, latest_blockhash, result, wait_bundle
 
@@ -33,7 +33,7 @@ def funded(chain, lamports: int = 10 * SOL) -> Keypair:
 
 
 def send_tx(chain, tx, *, encoding: str = "base64", query: str = "", **headers: str) -> httpx.Response:
-    encoded = b64(tx) if encoding == "base64" else b58encode(bytes(tx))
+    encoded = b64(tx) if encoding == "base64" else b58encode(bytes(tx)).decode()
     params = [encoded, {"encoding": "base64"}] if encoding == "base64" else [encoded]
     body = {"jsonrpc": "2.0", "id": 7, "method": "sendTransaction", "params": params}
     return httpx.post(chain.transactions_url + query, json=body, headers=headers, timeout=10.0)

@@ -92,13 +92,13 @@ def test_get_transaction_json_and_base64_shapes(chain):
 
 
 def test_base58_send_and_misc_methods(chain):
-    from devstack.chain.b58 import b58encode
+    from base58 import b58encode
 
     a = Keypair()
     airdrop(chain.url, a.pubkey(), SOL)
     tx = build_tx([transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL // 10))],
                   a, [], latest_blockhash(chain.url))
-    assert result(chain.url, "sendTransaction", [b58encode(bytes(tx))]) == str(tx.signatures[0])
+    assert result(chain.url, "sendTransaction", [b58encode(bytes(tx)).decode()]) == str(tx.signatures[0])
     assert balance(chain.url, a.pubkey()) == SOL - SOL // 10 - 5000
 
     assert result(chain.url, "getHealth") == "ok"
@@ -148,10 +148,10 @@ def test_account_queries_and_program_account_filters(chain):
     assert {x["pubkey"] for x in allp} == {str(k) for k in keys}
     sized = result(chain.url, "getProgramAccounts", [str(owner), {"encoding": "base64", "filters": [{"dataSize": 15}]}])
     assert {x["pubkey"] for x in sized} == {str(keys[0]), str(keys[1])}
-    from devstack.chain.b58 import b58encode
+    from base58 import b58encode
 
     m58 = result(chain.url, "getProgramAccounts",
-                 [str(owner), {"encoding": "base64", "filters": [{"memcmp": {"offset": 0, "bytes": b58encode(b"\x01")}}]}])
+                 [str(owner), {"encoding": "base64", "filters": [{"memcmp": {"offset": 0, "bytes": b58encode(b"\x01").decode()}}]}])
     assert {x["pubkey"] for x in m58} == {str(keys[0]), str(keys[2])}
     m64 = result(chain.url, "getProgramAccounts",
                  [str(owner), {"encoding": "base64", "withContext": True, "filters": [
@@ -175,7 +175,7 @@ def test_account_queries_and_program_account_filters(chain):
 
         async with AsyncClient(chain.url, commitment="processed") as c:
             r = await c.get_program_accounts(
-                owner, encoding="base64", filters=[15, MemcmpOpts(offset=1, bytes=b58encode(b"BBBB"))]
+                owner, encoding="base64", filters=[15, MemcmpOpts(offset=1, bytes=b58encode(b"BBBB").decode())]
             )
             assert [str(x.pubkey) for x in r.value] == [str(keys[1])]
             assert r.value[0].account.data == datas[1]

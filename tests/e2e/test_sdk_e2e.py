@@ -167,7 +167,8 @@ def test_quote_then_keyed_trade_over_http(devstack, chain, trader):
 def test_upload_image_and_a_staged_launch(devstack, chain, tmp_path, clock):
     """`upload_image(path)` stages a file through POST /partner/v1/uploads and S3; create_coin stages an
     image over 4 MiB by itself (sent as imageUploadId)."""
-    from partner.features import admin, cid
+    from partner.core import cid
+    from partner.features import admin
     from partner_sdk.client import STAGED_UPLOAD_BYTES
     from tests.e2e.test_uploads_http import big_png
 

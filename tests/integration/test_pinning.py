@@ -14,7 +14,8 @@ import pytest
 
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
-from partner.features import cid, pinning
+from partner.core import cid
+from partner.features import pinning
 from partner.store import aws
 
 

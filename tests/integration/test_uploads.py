@@ -176,7 +176,7 @@ def test_upload_bucket_is_30_per_minute_per_token(conn, clock):
 
 
 def test_staged_image_launches_once_with_the_direct_upload_cid(chain, pin_server, conn):
-    from partner.features import cid
+    from partner.core import cid
 
     staged = upload(conn, PNG)
     assert staged_object(staged["uploadId"]) == PNG  # the browser upload reached the bucket
@@ -281,7 +281,7 @@ def test_idempotency_key_covers_the_upload_id(chain, pin_server, conn, clock):
 
 
 def test_update_content_takes_a_staged_image(chain, pin_server, clock, ip):
-    from partner.features import cid
+    from partner.core import cid
     from tests.chainutil import new_coin
 
     coin = new_coin(chain.url, "Staged Gov", "SGOV")

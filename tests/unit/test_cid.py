@@ -1,4 +1,4 @@
-"""partner.features.cid against CIDs that `ipfs add` printed, as published by others.
+"""partner.core.cid against CIDs that `ipfs add` printed, as published by others.
 
 Sources (expected values only; the code is ours):
   [solidity]  ethereum/solidity test/libsolutil/IpfsHash.cpp
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from partner.features import cid
+from partner.core import cid
 
 V0_VECTORS = [
     # (label, data, expected, source)

@@ -18,12 +18,12 @@ from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.system_program import TransferParams, transfer
 
+from partner.chain.signer import Signer
 from partner.chain.tx import sign as sign_tx
 from partner.core.errors import ApiError
 from partner.store import aws
 from partner.store.wallets import (
     KmsEd25519Signer,
-    Signer,
     ed25519_public_key_from_spki,
     kms_ed25519_pubkey,
 )

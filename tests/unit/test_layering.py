@@ -98,3 +98,19 @@ def test_the_checker_finds_a_planted_cycle(tmp_path: Path) -> None:
     (pkg / "core" / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import partner.core.a\n")
     (pkg / "core" / "d.py").write_text("import partner.core.a\n")  # on no cycle
     assert cycles(import_graph(pkg)) == [["partner.core.a", "partner.core.b", "partner.core.c", "partner.core.a"]]
+
+
+def test_signer_lives_in_chain_and_codecs_outside_features() -> None:
+    """What chain/tx needs to sign is a chain type (not a store one); the CID codec is core."""
+    graph = import_graph(LAYER)
+    assert "partner.chain.signer" in graph and "partner.core.cid" in graph
+    assert "partner.features.cid" not in graph
+    assert not any(target.startswith("partner.store") for target in graph["partner.chain.tx"])
+
+
+def test_one_base58() -> None:
+    """Base58 comes from the `base58` library (or solders' own types); nobody writes the alphabet."""
+    alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+    written = [str(p.relative_to(ROOT)) for folder in ("shared", "devstack", "tools", "partnerctl", "bench")
+               for p in (ROOT / folder).rglob("*.py") if alphabet in p.read_text()]
+    assert written == []

@@ -24,9 +24,9 @@ from partner.chain import instructions as ix
 from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.programs import SYSTEM_PROGRAM_ID
 from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, RateLimited, Rpc, RpcError, TxEngine, unavailable
+from partner.chain.signer import Signer
 from partner.core import observability
 from partner.core.errors import ApiError
-from partner.store.wallets import Signer
 
 PACKET_DATA_SIZE = 1232
 DEFAULT_UNITS = 200_000

@@ -48,7 +48,7 @@ class Image:
     @property
     def uri(self) -> str:
         """The ipfs:// URI pinning these bytes gives (Kubo defaults, CIDv0)."""
-        from partner.features import cid
+        from partner.core import cid
 
         return "ipfs://" + cid.cid_v0(self.data)
 

@@ -8,9 +8,10 @@ from solders.message import Message
 from partner.chain import instructions as ix
 from partner.chain.confirm import wait_for
 from partner.chain.rpc import Rpc
+from partner.chain.signer import Signer
 from partner.chain.tx import sign, submit
 from partner.core.errors import ApiError
-from partner.store.wallets import KeypairSigner, Signer
+from partner.store.wallets import KeypairSigner
 
 
 def create_coin_now(rpc: Rpc, creator: Signer, name: str, symbol: str, uri: str = "") -> str:

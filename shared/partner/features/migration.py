@@ -24,9 +24,9 @@ from partner.chain.confirm import wait_for
 from partner.chain.errors import ProgramErrorCode
 from partner.chain.layouts import BondingCurve, LayoutError
 from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, Rpc, RpcError
+from partner.chain.signer import Signer
 from partner.chain.tx import map_failure, sign
 from partner.core.errors import ApiError
-from partner.store.wallets import Signer
 
 CRANK_USER_ID = "service-crank"
 PRIORITY_FEE_LAMPORTS = 10_000

@@ -8,7 +8,7 @@ Steps for each upload:
    expires them), so nothing is lost when the node fails mid-way;
 2. `POST {PINNING_URL}/api/v0/add?pin=true&cid-version=0`, multipart field `file`;
    the node answers one JSON line per added object, `{"Name", "Hash", "Size"}`;
-3. the node's `Hash` must equal the CID computed here (`partner.features.cid`), else the
+3. the node's `Hash` must equal the CID computed here (`partner.core.cid`), else the
    node stored something other than what we sent.
 
 Any transport error, timeout, non-2xx, unreadable answer or CID mismatch is
@@ -30,9 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from partner.core import cid as cids
 from partner.core import transport
 from partner.core.errors import ApiError
-from partner.features import cid as cids
 
 __all__ = ["Pinned", "pin_bytes", "pin_json", "json_bytes", "staging_key", "add_hook", "remove_hook", "TIMEOUT", "reset"]
 

@@ -49,12 +49,12 @@ from solders.transaction import Transaction
 
 from partner.chain import tx as T
 from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, TxEngine, unavailable
+from partner.chain.signer import Signer
 from partner.core.errors import ApiError
 from partner.core.limits import TRADE_UNITS
 from partner.core.settings import get_settings
 from partner.edge.access import Principal
 from partner.features import presend, txstatus
-from partner.store.wallets import Signer
 
 # ------------------------------------------------------------------ compute units
 

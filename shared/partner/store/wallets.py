@@ -11,8 +11,6 @@ kms:Decrypt (one call per signature), and the plaintext seed lives for one signa
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from botocore.exceptions import BotoCoreError, ClientError
 from solders.keypair import Keypair
 from solders.pubkey import Pubkey
@@ -39,15 +37,6 @@ def seal(user_id: str, keypair: Keypair) -> EncryptedSecret:
 def new_wallet(user_id: str) -> tuple[str, EncryptedSecret]:
     keypair = Keypair()
     return str(keypair.pubkey()), seal(user_id, keypair)
-
-
-class Signer(Protocol):
-    """Signs transaction messages for one wallet."""
-
-    @property
-    def pubkey(self) -> Pubkey: ...
-
-    def sign(self, message: bytes) -> Signature: ...
 
 
 class SealedWalletSigner:

@@ -60,12 +60,12 @@ from partner.chain.layouts import (
 from partner.chain.rpc import Rpc
 from partner.chain.state import CLOCK_SYSVAR
 from partner.chain.tx import WriteFees
+from partner.core import cid as cids
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
 from partner.edge import access, http, multipart
 from partner.edge.access import Principal
 from partner.edge.models import LINK, NAME, SYMBOL, Address, Amount, PositiveAmount, WriteFields, validate
-from partner.features import cid as cids
 from partner.features import fees as write_fees
 from partner.features import links, pinning, pipeline, uploads
 from partner.features.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image

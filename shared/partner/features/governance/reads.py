@@ -34,6 +34,7 @@ import struct
 from datetime import UTC, datetime
 from typing import Any
 
+import base58
 from solders.pubkey import Pubkey
 
 from partner.chain import programs as P
@@ -53,7 +54,6 @@ MAX_SIGNATURE_PAGES = 20
 RECEIPT_SIGNATURES = 50
 _BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")  # fullmatch: `$` also matches before "\n"
 _DIGITS = re.compile(r"[0-9]+")
-_B58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
 
 def rpc() -> Rpc:
@@ -92,16 +92,6 @@ def iso_time(unix: int | None) -> str | None:
 # ------------------------------------------------------------------ JSON-RPC plumbing
 
 
-def _b58(raw: bytes) -> str:
-    n = int.from_bytes(raw, "big")
-    out = ""
-    while n:
-        n, r = divmod(n, 58)
-        out = _B58_ALPHABET[r] + out
-    pad = len(raw) - len(raw.lstrip(b"\0"))
-    return "1" * pad + out
-
-
 def _batch(chain: Rpc, calls: list[tuple[str, list[Any]]]) -> list[Any]:
     """Several JSON-RPC calls in one round trip; results in call order."""
     if not calls:
@@ -122,8 +112,8 @@ def _batch(chain: Rpc, calls: list[tuple[str, list[Any]]]) -> list[Any]:
 
 
 def _program_accounts(cls, *memcmp: tuple[int, bytes]) -> tuple[str, list[Any]]:
-    filters: list[dict[str, Any]] = [{"dataSize": cls.SIZE}, {"memcmp": {"offset": 0, "bytes": _b58(cls.DISCRIMINATOR)}}]
-    filters += [{"memcmp": {"offset": off, "bytes": _b58(value)}} for off, value in memcmp]
+    filters: list[dict[str, Any]] = [{"dataSize": cls.SIZE}, {"memcmp": {"offset": 0, "bytes": base58.b58encode(cls.DISCRIMINATOR).decode()}}]
+    filters += [{"memcmp": {"offset": off, "bytes": base58.b58encode(value).decode()}} for off, value in memcmp]
     return "getProgramAccounts", [str(P.LAUNCHPAD_PROGRAM_ID), {"encoding": "base64", "filters": filters,
                                                           "commitment": "processed"}]
 

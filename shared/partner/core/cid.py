@@ -25,12 +25,14 @@ import base64
 import hashlib
 from dataclasses import dataclass
 
+import base58
+
 __all__ = ["CHUNK_SIZE", "MAX_LINKS", "cid_v0", "cid_v1", "compute", "stat", "is_cid"]
 
 CHUNK_SIZE = 262144
 MAX_LINKS = 174
 
-_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+BASE58_ALPHABET = base58.BITCOIN_ALPHABET.decode("ascii")
 _SHA2_256 = b"\x12\x20"  # multihash: sha2-256, 32 bytes
 _DAG_PB = 0x70
 _RAW = 0x55
@@ -128,19 +130,9 @@ def _root(data: bytes, version: int) -> _Node:
     return level[0]
 
 
-def _b58encode(raw: bytes) -> str:
-    n = int.from_bytes(raw, "big")
-    out = ""
-    while n:
-        n, r = divmod(n, 58)
-        out = _B58[r] + out
-    pad = len(raw) - len(raw.lstrip(b"\0"))
-    return "1" * pad + out
-
-
 def _text(raw: bytes, version: int) -> str:
     if version == 0:
-        return _b58encode(raw)
+        return base58.b58encode(raw).decode("ascii")
     return "b" + base64.b32encode(raw).decode("ascii").lower().rstrip("=")
 
 
@@ -169,7 +161,7 @@ def stat(data: bytes, version: int = 0) -> tuple[str, int]:
 def is_cid(text: str) -> bool:
     """A syntactically plausible sha2-256 CIDv0 (Qm + 44 base58) or base32 CIDv1."""
     if len(text) == 46 and text.startswith("Qm"):
-        return all(c in _B58 for c in text)
+        return all(c in BASE58_ALPHABET for c in text)
     if text.startswith("b") and len(text) > 8:
         return all(c in "abcdefghijklmnopqrstuvwxyz234567" for c in text[1:])
     return False
