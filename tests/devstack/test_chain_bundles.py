@@ -8,12 +8,12 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from base58 import b58encode
 from solders.instruction import AccountMeta, Instruction
 from solders.keypair import Keypair
 from solders.system_program import TransferParams, transfer
 
 from devstack.chain import constants as C
-from base58 import b58encode
 from devstack.chain.blockengine import NO_TIP_LOCK
 from devstack.chain.testing import (
     airdrop,

@@ -10,11 +10,11 @@ import hashlib
 
 import httpx
 import pytest
+from base58 import b58encode
 from solders.keypair import Keypair
 from solders.system_program import TransferParams, transfer
 
 from devstack.chain import constants as C
-from base58 import b58encode
 from devstack.chain.blockengine import TX_NO_TIP_LOCK
 from devstack.chain.testing import airdrop, b64, balance, block_engine, build_tx, latest_blockhash, result, wait_bundle
 

@@ -431,8 +431,9 @@ def test_a_curve_buy_on_the_sbf_launchpad_over_json_rpc(full_chain):
     from partner.chain import layouts as L
     from partner.chain import programs as P
     from partner.chain.idl import Program
+    from partner.chain.idls import BINDINGS
 
-    lp = Program(json.loads((Path(__file__).resolve().parents[2] / "idl" / "launchpad.json").read_text()))
+    lp = Program(json.loads((Path(__file__).resolve().parents[2] / "idl" / "launchpad.json").read_text()), BINDINGS)
     url = full_chain.url
     creator, mint, user = Keypair(), Keypair(), Keypair()
     airdrop(url, creator.pubkey(), 10 * SOL)
@@ -478,10 +479,11 @@ def test_migration_into_the_sbf_pool_and_a_swap_and_a_rolled_back_bundle(full_ch
     from partner.chain import layouts as L
     from partner.chain import programs as P
     from partner.chain.idl import Program
+    from partner.chain.idls import BINDINGS
 
     idl = Path(__file__).resolve().parents[2] / "idl"
-    lp = Program(json.loads((idl / "launchpad.json").read_text()))
-    pool = Program(json.loads((idl / "pool.json").read_text()))
+    lp = Program(json.loads((idl / "launchpad.json").read_text()), BINDINGS)
+    pool = Program(json.loads((idl / "pool.json").read_text()), BINDINGS)
     url = full_chain.url
     creator, mint, whale, trader = Keypair(), Keypair(), Keypair(), Keypair()
     for k, sol in ((creator, 10), (whale, 200), (trader, 10)):

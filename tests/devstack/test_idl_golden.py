@@ -21,7 +21,7 @@ from partner.chain import instructions as I
 from partner.chain import layouts as L
 from partner.chain import programs as P
 from partner.chain.governance_math import ActionKind
-from partner.chain.idl import LAUNCHPAD, POOL
+from partner.chain.idls import LAUNCHPAD, POOL
 from tests.idl_decoder import Decoder, service_plain
 
 SOL = 10**9

@@ -53,7 +53,7 @@ def top_level_units(logs: list[str]) -> list[tuple[str, int]]:
 
 
 def check(chain_url: str, purpose: str, *signatures: str) -> None:
-    from partner.chain.idl import LAUNCHPAD, POOL
+    from partner.chain.idls import LAUNCHPAD, POOL
     from partner.features import pipeline
 
     programs = {str(LAUNCHPAD.address): ("launchpad", LAUNCHPAD), str(POOL.address): ("pool", POOL)}

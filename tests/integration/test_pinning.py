@@ -12,9 +12,9 @@ import zlib
 import httpx
 import pytest
 
+from partner.core import cid
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
-from partner.core import cid
 from partner.features import pinning
 from partner.store import aws
 

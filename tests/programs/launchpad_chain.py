@@ -24,12 +24,13 @@ from devstack.chain.deploy import deploy
 from partner.chain import curve as C
 from partner.chain import layouts as L
 from partner.chain.idl import Program
+from partner.chain.idls import BINDINGS
 
 from . import token2022 as T
 
 ROOT = Path(__file__).resolve().parents[2]
-LAUNCHPAD_IDL = Program(json.loads((ROOT / "idl" / "launchpad.json").read_text()))
-POOL_IDL = Program(json.loads((ROOT / "idl" / "pool.json").read_text()))
+LAUNCHPAD_IDL = Program(json.loads((ROOT / "idl" / "launchpad.json").read_text()), BINDINGS)
+POOL_IDL = Program(json.loads((ROOT / "idl" / "pool.json").read_text()), BINDINGS)
 LAUNCHPAD_ID = LAUNCHPAD_IDL.address
 POOL_ID = POOL_IDL.address
 TOKEN_2022 = T.TOKEN_2022

@@ -13,7 +13,7 @@ from solders.pubkey import Pubkey
 from solders.system_program import CreateAccountParams, TransferParams, create_account, transfer
 
 from partner.chain import programs as P
-from partner.chain.idl import POOL
+from partner.chain.idls import POOL
 from tests.programs.svm import ATA_PROGRAM, SOL, SYSTEM, TOKEN_2022, Outcome, Svm, ata, ix
 
 DECIMALS = 6

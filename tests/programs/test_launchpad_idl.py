@@ -72,9 +72,10 @@ def test_the_sbf_idls_differ_only_by_the_token_standard():
 def test_the_program_constants_match_its_idl():
     """Discriminators, account sizes and error numbers in programs/launchpad/src against the IDL."""
     from partner.chain.idl import Program
+    from partner.chain.idls import BINDINGS
 
     idl = load("idl", "launchpad.json")
-    program = Program(idl)
+    program = Program(idl, BINDINGS)
     src = "\n".join(p.read_text() for p in sorted((ROOT / "programs" / "launchpad" / "src").glob("*.rs")))
     for ix in idl["instructions"]:
         const = "IX_" + ix["name"].upper()

@@ -2,7 +2,7 @@
 table: `python -m tests.programs.pool_cu`)."""
 from __future__ import annotations
 
-from partner.chain.idl import POOL
+from partner.chain.idls import POOL
 
 from .pool_cu import measure
 

@@ -15,6 +15,7 @@ from solders.pubkey import Pubkey
 from partner.chain import errors as ER
 from partner.chain import governance_math as GM
 from partner.chain import idl as IDL
+from partner.chain import idls as IDLS
 from partner.chain import instructions as I
 from partner.chain import layouts as L
 from partner.chain import programs as P
@@ -72,13 +73,13 @@ BUILT = {
 
 
 def test_every_instruction_has_a_builder():
-    assert set(BUILT) == set(IDL.LAUNCHPAD.instructions) | set(IDL.POOL.instructions)
+    assert set(BUILT) == set(IDLS.LAUNCHPAD.instructions) | set(IDLS.POOL.instructions)
 
 
 @pytest.mark.parametrize("name", sorted(BUILT))
 def test_builders_decode_independently(name):
     ix = BUILT[name]
-    program = IDL.LAUNCHPAD if name in IDL.LAUNCHPAD.instructions else IDL.POOL
+    program = IDLS.LAUNCHPAD if name in IDLS.LAUNCHPAD.instructions else IDLS.POOL
     assert ix.program_id == program.address
     decoded_name, args = Decoder(program.name).instruction(bytes(ix.data))
     ours_name, ours = program.decode_instruction(bytes(ix.data))
@@ -108,32 +109,32 @@ def test_decoder_rejects_bad_data():
     data = bytes(BUILT["buy"].data)
     for bad in (data[:-1], data + b"\0", bytes(8) + data[8:]):
         with pytest.raises(IDL.LayoutError):
-            IDL.LAUNCHPAD.decode_instruction(bad)
+            IDLS.LAUNCHPAD.decode_instruction(bad)
     vote = bytearray(BUILT["cast_vote"].data)
     vote[8] = 2    # not a VoteSide
     with pytest.raises(IDL.LayoutError):
-        IDL.LAUNCHPAD.decode_instruction(bytes(vote))
+        IDLS.LAUNCHPAD.decode_instruction(bytes(vote))
     with pytest.raises(ValueError, match="outside u64"):
         I.buy(A, B, C, 2**64, 0)
     with pytest.raises(IDL.LayoutError, match="must be given"):
-        IDL.LAUNCHPAD.instruction("buy", {"user": A}, sol_in=1, min_tokens_out=1)
+        IDLS.LAUNCHPAD.instruction("buy", {"user": A}, sol_in=1, min_tokens_out=1)
     with pytest.raises(IDL.LayoutError, match="expected"):
-        IDL.LAUNCHPAD.instruction("buy", {"user": A, "mint": B, "fee_recipient": C}, sol_in=1)
+        IDLS.LAUNCHPAD.instruction("buy", {"user": A, "mint": B, "fee_recipient": C}, sol_in=1)
 
 
 # ----------------------------------------------------------------- code that mirrors the IDL
 
 def test_bound_classes_match_the_idl():
-    for name, cls in IDL.BINDINGS.items():
-        IDL.check_binding(IDL.LAUNCHPAD.types[name], cls)
+    for name, cls in IDLS.BINDINGS.items():
+        IDL.check_binding(IDLS.LAUNCHPAD.types[name], cls)
 
 
 def test_a_disagreeing_binding_fails():
-    raw = copy.deepcopy(IDL.LAUNCHPAD.idl)
+    raw = copy.deepcopy(IDLS.LAUNCHPAD.idl)
     types = {t["name"]: t for t in raw["types"]}
     types["VoteSide"]["type"]["variants"].append({"name": "Abstain"})
     types["GovernanceParams"]["type"]["fields"].append({"name": "quorum_bps", "type": "u16"})
-    program = IDL.Program(raw)
+    program = IDL.Program(raw, IDLS.BINDINGS)
     with pytest.raises(IDL.IdlMismatch):
         program.defined("VoteSide")
     with pytest.raises(IDL.IdlMismatch):
@@ -141,7 +142,7 @@ def test_a_disagreeing_binding_fails():
 
 
 def test_a_new_idl_field_reaches_the_account_class():
-    raw = copy.deepcopy(IDL.LAUNCHPAD.idl)
+    raw = copy.deepcopy(IDLS.LAUNCHPAD.idl)
     pool_like = next(t for t in raw["types"] if t["name"] == "BondingCurve")
     pool_like["type"]["fields"].insert(-1, {"name": "launch_fee_paid", "type": "u64"})
     program = IDL.Program(raw)
@@ -155,32 +156,32 @@ def test_a_new_idl_field_reaches_the_account_class():
 
 
 def test_account_classes_cover_the_idl():
-    idl_accounts = {(p.name, n) for p in IDL.PROGRAMS for n in p.account_discriminators}
+    idl_accounts = {(p.name, n) for p in IDLS.PROGRAMS for n in p.account_discriminators}
     classes = {(cls.PROGRAM.name, cls.NAME) for cls in L.ACCOUNT_TYPES.values()}
     assert classes == idl_accounts
 
 
 def test_programs_module_matches_the_idl():
-    assert P.LAUNCHPAD_PROGRAM_ID == IDL.LAUNCHPAD.address and P.POOL_PROGRAM_ID == IDL.POOL.address
-    const_seeds = {bytes(s["value"]) for p in IDL.PROGRAMS for ix in p.instructions.values()
+    assert P.LAUNCHPAD_PROGRAM_ID == IDLS.LAUNCHPAD.address and P.POOL_PROGRAM_ID == IDLS.POOL.address
+    const_seeds = {bytes(s["value"]) for p in IDLS.PROGRAMS for ix in p.instructions.values()
                    for a in ix["accounts"] if "pda" in a for s in a["pda"]["seeds"] if s["kind"] == "const"}
     named = {P.GLOBAL_SEED, P.BONDING_CURVE_SEED, P.POOL_SEED, P.GOVERNANCE_SEED, P.PROPOSAL_SEED,
              P.VOTE_SEED}
     assert named <= const_seeds
     # the ATA seed; the launchpad's id, the seed of its ProgramData (initialize_global)
     assert const_seeds - named == {bytes(P.TOKEN_2022_PROGRAM_ID), bytes(P.LAUNCHPAD_PROGRAM_ID)}
-    addresses = {a["address"] for p in IDL.PROGRAMS for ix in p.instructions.values()
+    addresses = {a["address"] for p in IDLS.PROGRAMS for ix in p.instructions.values()
                  for a in ix["accounts"] if "address" in a}
     assert addresses == {str(P.SYSTEM_PROGRAM_ID), str(P.TOKEN_2022_PROGRAM_ID), str(P.ASSOCIATED_TOKEN_PROGRAM_ID),
                          str(P.POOL_PROGRAM_ID)}
 
 
 def test_error_tables_come_from_the_idl():
-    launchpad = {e[0]: e for e in IDL.LAUNCHPAD.errors}
-    for e in IDL.POOL.errors:      # one numbering for both programs
+    launchpad = {e[0]: e for e in IDLS.LAUNCHPAD.errors}
+    for e in IDLS.POOL.errors:      # one numbering for both programs
         assert launchpad[e[0]] == e
     assert {int(c) for c in ER.ProgramErrorCode} | {int(c) for c in ER.GovernanceErrorCode} == set(launchpad)
-    for code, name, spec, message in IDL.LAUNCHPAD.errors:
+    for code, name, spec, message in IDLS.LAUNCHPAD.errors:
         enum = ER.ProgramErrorCode if code < 6100 else ER.GovernanceErrorCode
         assert enum[name] == code and ER.spec_code_for_program_error(code) == spec
         assert ER.error_message(code) == message
@@ -193,7 +194,7 @@ def test_string_capacities_come_from_the_idl():
 
 
 def test_nested_structs_and_arrays_without_a_bound_class():
-    raw = copy.deepcopy(IDL.POOL.idl)
+    raw = copy.deepcopy(IDLS.POOL.idl)
     raw["types"].append({"name": "Pair", "type": {"kind": "struct", "fields": [
         {"name": "a", "type": "u16"}, {"name": "b", "type": {"defined": {"name": "OptionalU8"}}}]}})
     raw["types"].append({"name": "OptionalU8", "type": {"kind": "struct", "fields": [

@@ -10,8 +10,8 @@ from typing import Any
 
 from solders.pubkey import Pubkey
 
-from .idl import LAUNCHPAD
 from .idl_types import GovernanceErrorCode, ProgramErrorCode
+from .idls import LAUNCHPAD
 from .programs import (
     LAUNCHPAD_PROGRAM_ID,
     POOL_PROGRAM_ID,

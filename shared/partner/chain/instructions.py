@@ -17,7 +17,7 @@ from solders.pubkey import Pubkey
 from . import governance_math as GM
 from . import programs as P
 from .governance_math import ActionKind, VoteSide
-from .idl import LAUNCHPAD, POOL
+from .idls import LAUNCHPAD, POOL
 from .layouts import NAME_MAX_BYTES, SYMBOL_MAX_BYTES, URI_MAX_BYTES
 
 U64_MAX = (1 << 64) - 1

@@ -16,7 +16,7 @@ from solders.pubkey import Pubkey
 
 from . import governance_math as GM
 from .governance_math import ActionKind, GovernanceParams, Outcome, VoteSide  # noqa: F401 (re-exported)
-from .idl import LAUNCHPAD, POOL, IdlAccount, LayoutError  # noqa: F401 (LayoutError re-exported)
+from .idl import IdlAccount, LayoutError  # noqa: F401 (LayoutError re-exported)
 from .idl_types import (
     BondingCurveFields,
     GlobalFields,
@@ -25,6 +25,7 @@ from .idl_types import (
     ProposalFields,
     VoteReceiptFields,
 )
+from .idls import LAUNCHPAD, POOL
 
 # The launchpad's limits on a coin's TokenMetadata fields (programs/launchpad/src/args.rs).
 NAME_MAX_BYTES = 32
