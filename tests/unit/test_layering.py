@@ -121,3 +121,13 @@ def test_the_idl_codec_knows_no_domain() -> None:
     programs' types by partner.chain.idls, never imported by the codec."""
     graph = import_graph(LAYER)
     assert set(graph["partner.chain.idl"]) <= {"partner.chain.idl_data"}
+
+
+def test_dynamodb_expressions_live_in_store() -> None:
+    """Only partner.store writes DynamoDB expressions: the other floors call its functions."""
+    import re
+
+    expression = re.compile(r"""(Expression=|attribute_(not_)?exists\(|["'](SET|REMOVE|ADD|DELETE) [#:\w])""")
+    found = [f"{p.relative_to(ROOT)}:{n}" for p in sorted(LAYER.rglob("*.py")) if "store" not in p.parts
+             for n, line in enumerate(p.read_text().splitlines(), 1) if expression.search(line)]
+    assert found == []

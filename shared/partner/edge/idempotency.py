@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 from partner.core import clock
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
-from partner.store import ddb
+from partner.store import idempotency_keys as keys
 
 if TYPE_CHECKING:
     from partner.edge.access import Principal
@@ -155,15 +155,8 @@ def claim(principal: Principal, key: str, fp: str) -> Claim | Stored:
     for _ in range(3):  # a claim that expires or changes hands between two reads: look again
         now = int(clock.now())
         owner = secrets.token_hex(16)
-        ok, current = ddb.update_or_current(
-            table, pk,
-            "SET fp = :fp, #s = :running, #o = :owner, lease_until = :lease, expires_at = :exp, created_at = :now "
-            "REMOVE signatures, lvbh, kind, mint, #st, body, hdrs",
-            condition="attribute_not_exists(pk) OR expires_at <= :now",
-            names={"#s": "state", "#o": "owner", "#st": "status"},
-            vals={":fp": fp, ":running": "running", ":owner": owner, ":lease": now + LEASE_SECONDS,
-                  ":exp": now + RETENTION_SECONDS, ":now": now},
-        )
+        ok, current = keys.claim(table, pk, fp=fp, owner=owner, now=now, lease_until=now + LEASE_SECONDS,
+                                 expires_at=now + RETENTION_SECONDS)
         if ok:
             return Claim(pk, owner)
         if current is None:
@@ -183,14 +176,8 @@ def claim(principal: Principal, key: str, fp: str) -> Claim | Stored:
 
 def _take_over(table: str, pk: str, current: dict[str, Any], owner: str, now: int) -> Claim | None:
     """The lease ran out: the first invocation is gone. Take the claim (None: someone else did)."""
-    ok, _ = ddb.update_or_current(
-        table, pk, "SET #o = :owner, lease_until = :lease",
-        condition="#o = :old AND #s = :running",
-        names={"#o": "owner", "#s": "state"},
-        vals={":owner": owner, ":old": current.get("owner", ""), ":running": "running",
-              ":lease": now + LEASE_SECONDS},
-    )
-    if not ok:
+    if not keys.take_over(table, pk, old_owner=current.get("owner", ""), owner=owner,
+                          lease_until=now + LEASE_SECONDS):
         return None
     taken = Claim(pk, owner)
     signatures = list(current.get("signatures") or [])
@@ -276,14 +263,10 @@ def record_send(outgoing: Outgoing) -> None:
     c = _current.get()
     if c is None:
         return
-    ok = ddb.update(
-        _table(), c.pk, "SET signatures = :sigs, lvbh = :lvbh, kind = :kind, mint = :mint",
-        condition="#o = :me AND lease_until > :now",
-        names={"#o": "owner"},
-        vals={":sigs": list(outgoing.signatures), ":lvbh": outgoing.last_valid_block_height,
-              ":kind": outgoing.kind, ":mint": outgoing.mint or "", ":me": c.owner, ":now": int(clock.now())},
-    )
-    if ok is None:
+    ok = keys.record_send(_table(), c.pk, owner=c.owner, now=int(clock.now()), signatures=list(outgoing.signatures),
+                          last_valid_block_height=outgoing.last_valid_block_height, kind=outgoing.kind,
+                          mint=outgoing.mint or "")
+    if not ok:
         raise ApiError("internal", "This request's Idempotency-Key claim ran out before sending; nothing was sent.")
 
 
@@ -307,18 +290,10 @@ def stored_headers(headers: dict[str, Any] | None) -> dict[str, str]:
 def release(c: Claim) -> None:
     """Give the key back unused (nothing was sent, and the answer invites a retry: a 5xx, a 429, a
     retryable 4xx): the item expires now, so the next request with the key claims it afresh."""
-    ddb.update(_table(), c.pk, "SET expires_at = :gone REMOVE lease_until", condition="#o = :me",
-               names={"#o": "owner"}, vals={":gone": 0, ":me": c.owner})
+    keys.release(_table(), c.pk, owner=c.owner)
 
 
 def finish(c: Claim, answer: Stored) -> bool:
     """Store the final answer (only while the claim is this invocation's)."""
-    out = ddb.update(
-        _table(), c.pk, "SET #s = :done, #st = :status, body = :body, hdrs = :hdrs, done_at = :now "
-                        "REMOVE lease_until",
-        condition="#o = :me",
-        names={"#s": "state", "#st": "status", "#o": "owner"},
-        vals={":done": "done", ":status": answer.status, ":body": answer.body, ":hdrs": answer.headers,
-              ":me": c.owner, ":now": int(clock.now())},
-    )
-    return out is not None
+    return keys.finish(_table(), c.pk, owner=c.owner, now=int(clock.now()), status=answer.status, body=answer.body,
+                       headers=answer.headers)

@@ -81,7 +81,7 @@ from partner.edge.models import (
 from partner.features import fees as write_fees
 from partner.features import links, pinning, pipeline, uploads
 from partner.features.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
-from partner.store import ddb
+from partner.store import launches as launch_store
 from partner.store.wallets import KeypairSigner, SealedWalletSigner
 
 __all__ = ["LaunchRules", "RULES", "ROUTE", "LaunchForm", "FirstBuyPlan", "plan_first_buy", "parse_form",
@@ -333,10 +333,6 @@ class Restrictions:
     bypass_fee_lamports: int  # 0 when no bypass is needed
 
 
-def _launch_pk(user_id: str) -> str:
-    return f"LAUNCH#{user_id}"
-
-
 CLAIM_SECONDS = 120  # a launch in flight holds the creator's slot this long at most
 
 
@@ -357,17 +353,10 @@ def claim_launch(user_id: str, name: str, symbol: str, max_bypass_fee: int | Non
     record the claim returns; a refusal gives the slot back.
     """
     now = clock.now() if now is None else now
-    table, pk = get_settings().counters_table, _launch_pk(user_id)
-    record = ddb.update(
-        table, pk, "SET claim_until = :until",
-        condition="(attribute_not_exists(last_at) OR last_at <= :cool) AND "
-                  "(attribute_not_exists(claim_until) OR claim_until <= :now)",
-        vals={":until": int(now) + CLAIM_SECONDS, ":cool": math.floor(now - RULES.cooldown_seconds),
-              ":now": int(now)},
-        return_values="ALL_NEW",
-    )
+    record = launch_store.claim(user_id, now=int(now), until=int(now) + CLAIM_SECONDS,
+                            cooled_at=math.floor(now - RULES.cooldown_seconds))
     if record is None:
-        current = ddb.get(table, pk) or {}
+        current = launch_store.current(user_id)
         waits = [math.ceil(float(current["last_at"]) + RULES.cooldown_seconds - now)] if "last_at" in current else []
         if "claim_until" in current:
             waits.append(math.ceil(float(current["claim_until"]) - now))
@@ -401,17 +390,14 @@ def _identity(record: dict[str, Any], name: str, symbol: str, max_bypass_fee: in
 
 def release_launch(user_id: str) -> None:
     """Give the slot back: nothing of this launch reached the network."""
-    ddb.update(get_settings().counters_table, _launch_pk(user_id), "REMOVE claim_until")
+    launch_store.release(user_id)
 
 
 def record_launch(user_id: str, name: str, symbol: str, mint: str, now: float | None = None) -> None:
     """One UpdateItem: the cooldown's start and the launch's identity."""
     now = clock.now() if now is None else now
     entry = {"n": name, "s": symbol, "m": mint, "t": int(now)}
-    ddb.update(get_settings().counters_table, _launch_pk(user_id),
-               "SET last_at = :now, launches = list_append(if_not_exists(launches, :empty), :one) "
-               "REMOVE claim_until",
-               vals={":now": int(math.ceil(now)), ":empty": [], ":one": [entry]})
+    launch_store.record(user_id, entry, int(math.ceil(now)))
 
 
 # ------------------------------------------------------------------ chain

@@ -27,7 +27,8 @@ from partner.chain.rpc import LOOKUP, BlockEngine, Rpc
 from partner.core import clock
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
-from partner.store import ddb, txrecords
+from partner.store import bundles, txrecords
+from partner.store.bundles import bundle_pk
 
 MAX_SIGNATURE_CHARS = 88
 BUNDLE_RECORD_DAYS = 7
@@ -67,24 +68,13 @@ def bundle_keys(signature: str) -> dict[str, list[str]]:
     return {get_settings().counters_table: [bundle_pk(signature)], **txrecords.keys(signature)}
 
 
-def bundle_pk(signature: str) -> str:
-    """The counters-table key of the launch bundle a signature was sent in (read here and by the tracker)."""
-    return f"BUNDLE#{signature}"
-
-
 def record_bundle(bundle_id: str, signatures: list[str], *, last_valid_block_height: int | None = None) -> None:
     """Remember that `signatures` were sent together as bundle `bundle_id` (one record per
     signature, so any of them finds the bundle). `last_valid_block_height` of the bundle's
     blockhash lets the status tell an expired bundle from a pending one."""
-    table = get_settings().counters_table
-    expires = clock.now_int() + BUNDLE_RECORD_DAYS * 86_400
-    for signature in signatures:
-        values: dict[str, Any] = {":b": bundle_id, ":s": list(signatures), ":e": expires, ":t": clock.now_int()}
-        expression = "SET bundle_id = :b, signatures = :s, expires_at = :e, sent_at = :t"
-        if last_valid_block_height is not None:
-            values[":h"] = last_valid_block_height
-            expression += ", last_valid_block_height = :h"
-        ddb.update(table, bundle_pk(signature), expression, vals=values)
+    now = clock.now_int()
+    bundles.record(bundle_id, signatures, now=now, expires_at=now + BUNDLE_RECORD_DAYS * 86_400,
+                   last_valid_block_height=last_valid_block_height)
 
 
 def _bundle_status(engine: BlockEngine, bundle_id: str, found: dict[str, Any] | None) -> str:

@@ -43,13 +43,13 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from botocore.exceptions import BotoCoreError, ClientError
 from standardwebhooks import Webhook
 
 from partner.core import clock, egress
 from partner.core.settings import get_settings
 from partner.store import aws, ddb
 from partner.store import clients as client_store
+from partner.store import deliveries as deliveries_store
 
 SECRET_PREFIX = "whsec_"
 GRANT_EVENT_TYPES = ("grant.updated", "grant.revoked")  # issue 20, queued by /account/apps
@@ -153,10 +153,7 @@ def rotate(client_id: str) -> dict[str, str]:
 
 
 def remove(client_id: str) -> dict[str, Any]:
-    out = ddb.update(get_settings().clients_table, client_id,
-                     "REMOVE webhook_url, webhook_secret, webhook_key_id SET webhook_updated_at = :now",
-                     condition="attribute_exists(pk)", vals={":now": clock.now_int()})
-    if out is None:
+    if not client_store.remove_webhook(client_id, clock.now_int()):
         raise LookupError(f"no client {client_id}")
     return {"client_id": client_id, "webhook_url": None}
 
@@ -282,16 +279,12 @@ def post(url: str, secret: str, ev: dict[str, Any], timeout: float = TIMEOUT_SEC
 
 def _log_attempt(client_id: str, ev: dict[str, Any], attempt: int, status: int | None, outcome: str,
                  next_in: int | None) -> None:
-    table = get_settings().deliveries_table
     now = clock.now()
     item = {"pk": client_id, "sk": f"{int(now * 1000):013d}#{ev['id']}#{attempt}", "event_id": ev["id"],
             "type": ev["type"], "signature": ev["data"].get("signature"), "attempt": attempt, "at": int(now),
             "http_status": status, "outcome": outcome, "retry_in": next_in,
             "expires_at": int(now) + DELIVERY_DAYS * 86_400}
-    try:
-        aws.dynamodb().put_item(TableName=table, Item=ddb.to_item(item))
-    except (ClientError, BotoCoreError):
-        pass  # the log is for operators; a failure to write it must not re-send the event
+    deliveries_store.log(item)  # a failed write is not retried: it must not re-send the event
 
 
 def deliver(message: dict[str, Any]) -> str:
@@ -347,12 +340,6 @@ def handle_sqs(event: dict[str, Any]) -> dict[str, Any]:
 
 def deliveries(client_id: str, limit: int = 20) -> list[dict[str, Any]]:
     """The client's most recent delivery attempts, newest first."""
-    try:
-        out = aws.dynamodb().query(
-            TableName=get_settings().deliveries_table, KeyConditionExpression="pk = :c",
-            ExpressionAttributeValues={":c": {"S": client_id}}, ScanIndexForward=False, Limit=limit)
-    except (ClientError, BotoCoreError) as exc:
-        raise ddb.wrap(exc) from exc
-    rows = [ddb.from_item(raw) or {} for raw in out.get("Items", [])]
+    rows = deliveries_store.recent(client_id, limit)
     return [{k: row.get(k) for k in ("event_id", "type", "signature", "attempt", "at", "http_status", "outcome",
                                     "retry_in")} for row in rows]

@@ -138,10 +138,18 @@ def put_once(pk: str, data: dict[str, Any]) -> bool:
     return ddb.put(table(), item, condition="attribute_not_exists(pk)")
 
 
-def put_action(pk: str, data: dict[str, Any], condition: str | None = None) -> dict[str, Any]:
+def put_action(pk: str, data: dict[str, Any], *, once: bool = False) -> dict[str, Any]:
+    """A put for `write_together`; `once`: only if no item has this key (else the whole write fails)."""
     item = dict(data, pk=pk)
     item.setdefault("expires_at", int(data["exp"]) + GRACE_SECONDS)
-    return ddb.put_action(table(), item, condition)
+    return ddb.put_action(table(), item, "attribute_not_exists(pk)" if once else None)
+
+
+def consume_once(pk: str, now: int) -> dict[str, Any] | None:
+    """Mark an unexpired, unused single-use item used; its previous state, or None when it is
+    missing, expired or already used."""
+    return ddb.update(table(), pk, "SET used = :t", condition="attribute_exists(pk) AND used = :f AND exp > :now",
+                      vals={":t": True, ":f": False, ":now": now}, return_values="ALL_OLD")
 
 
 def write_together(actions: list[dict[str, Any]]) -> bool:

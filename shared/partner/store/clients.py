@@ -134,3 +134,10 @@ def set_fields(client_id: str, **fields: Any) -> bool:
     vals = {f":v{i}": v for i, v in enumerate(fields.values())}
     expr = "SET " + ", ".join(f"#f{i} = :v{i}" for i in range(len(fields)))
     return ddb.update(_table(), client_id, expr, condition="attribute_exists(pk)", names=names, vals=vals) is not None
+
+
+def remove_webhook(client_id: str, now: int) -> bool:
+    """Forget the client's webhook URL and secret; False when there is no such client."""
+    return ddb.update(_table(), client_id,
+                      "REMOVE webhook_url, webhook_secret, webhook_key_id SET webhook_updated_at = :now",
+                      condition="attribute_exists(pk)", vals={":now": now}) is not None

@@ -159,7 +159,7 @@ def decide(form: dict[str, str], session_digest: str, user: User) -> str:
     trade, daily = grantlimits.parse_form(form, client) if TRADE_SCOPE in granted else (None, None)
     code = tokens.new_secret(tokens.CODE)
     writes = [
-        store.put_action(*used, condition="attribute_not_exists(pk)"),
+        store.put_action(*used, once=True),
         store.put_action(f"AC#{crypto.digest(code, 'code')}", {
             "uid": user.user_id,
             "cid": client.client_id,

@@ -194,11 +194,7 @@ def start(next_path: str | None) -> tuple[str, str]:
 
 def _consume(state: str) -> dict[str, Any]:
     """The sign-in's item, marked used (single use: a replayed callback finds it used)."""
-    from partner.store import ddb
-
-    item = ddb.update(store.table(), _item_pk(state), "SET used = :t",
-                      condition="attribute_exists(pk) AND used = :f AND exp > :now",
-                      vals={":t": True, ":f": False, ":now": clock.now_int()}, return_values="ALL_OLD")
+    item = store.consume_once(_item_pk(state), clock.now_int())
     if not item:
         raise SigninRefused("invalid_request", "This sign-in expired or was already completed; start again.")
     return item
