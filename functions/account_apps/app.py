@@ -1,4 +1,4 @@
-"""GET and POST {auth_url}/account/apps: the user's connected apps (issue 20)."""
+"""GET and POST {auth_url}/account/apps: the user's connected apps."""
 
 from aws_lambda_powertools.event_handler import Response
 

@@ -1,5 +1,5 @@
 """GET {auth_url}/account/signin and /account/signin/callback: sign-in through the platform's
-OpenID provider (issue 28; partner.features.oauth.signin). Every refusal is an error page, and
+OpenID provider (partner.features.oauth.signin). Every refusal is an error page, and
 no session."""
 
 from aws_lambda_powertools.event_handler import Response

@@ -1,7 +1,7 @@
 """Metadata governance math and rules, shared by the launchpad program (devstack
 reference implementation) and the service. Pure functions, integers only.
 
-See docs/onchain.md "Governance". Thresholds (design section 8 defaults):
+See docs/onchain.md "Governance". Thresholds (the defaults):
 
 * quorum: ``participating_voters >= min_voter_count`` (only votes of at least
   ``min_lock_amount`` count as voters) AND
@@ -18,7 +18,7 @@ from enum import IntEnum
 BPS = 10_000
 DAY = 86_400
 
-# design section 8
+# defaults
 DEFAULT_MIN_VOTER_COUNT = 3
 DEFAULT_MIN_LOCK_AMOUNT = 1_000_000
 DEFAULT_MIN_PARTICIPATING_SUPPLY_BPS = 500

@@ -41,7 +41,7 @@ class Global(GlobalFields, program=LAUNCHPAD):
     """Launchpad global config. PDA [b"global"] (launchpad)."""
 
     def governance_params(self) -> GovernanceParams:
-        """The params create_coin copies into a new Governance (design section 8 defaults while unset)."""
+        """The params create_coin copies into a new Governance (the built-in defaults while unset)."""
         return self.governance_defaults if self.governance_defaults_set else GM.DEFAULT_PARAMS
 
     def set_governance_params(self, params: GovernanceParams | None) -> None:

@@ -26,7 +26,7 @@ NATIVE_MINT = Pubkey.from_string("So11111111111111111111111111111111111111112")
 GLOBAL_SEED = b"global"
 BONDING_CURVE_SEED = b"bonding-curve"
 POOL_SEED = b"pool"
-# Reserved for governance (not implemented yet).
+# A coin's governance, its proposals and their vote receipts.
 GOVERNANCE_SEED = b"governance"
 PROPOSAL_SEED = b"proposal"
 VOTE_SEED = b"vote"

@@ -1,6 +1,7 @@
 """Domain errors. Each carries one of the spec's stable `error` codes and its HTTP status.
 
-Domain code raises these; exactly one place (partner.edge.http) turns them into responses.
+Domain code raises these; partner.edge.http turns them into the API's JSON answers and
+partner.features.oauth.web into the OAuth endpoints' and web pages' answers.
 """
 
 from __future__ import annotations

@@ -9,8 +9,9 @@ rule for third-party packages:
   a real module object (the standard library's `importlib.util.LazyLoader`) that executes on
   its first attribute access (urllib3 in partner.core.transport: only requests that reach the
   chain or the pin server);
-* an import inside a function only for an optional package (the X-Ray SDK exists only in
-  Lambda) or to break an import cycle, never for speed.
+* an import inside a function: a third-party package only when it is optional (the X-Ray
+  SDK exists only in Lambda); a module of the layer where a top-level import would close an
+  import cycle or only one rarely taken path needs it.
 
 With SnapStart every deferred module is imported before the snapshot (`warm`, a
 before-snapshot hook), so a restored environment pays for none of them.

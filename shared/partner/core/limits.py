@@ -10,7 +10,7 @@ from solders.pubkey import Pubkey
 TRADE_UNITS = 130_000  # the compute-unit limit the service sets on a trade (pipeline.UNIT_LIMITS["trade"])
 MIN_PRIORITY_FEE = 1000  # lamports, the spec's minimums
 MIN_TIP = 1_000_000
-# The largest priorityFeeLamports accepted (input validation, issue 17): the compute-unit price
+# The largest priorityFeeLamports accepted (input validation): the compute-unit price
 # ceil(fee * 1e6 / units) then fits u64 for every compute-unit limit (>= 1), so building the
 # SetComputeUnitPrice instruction cannot overflow. 18,446,744,073,709 lamports (about 18,447 SOL).
 MAX_PRIORITY_FEE = (2**64 - 1) // 1_000_000

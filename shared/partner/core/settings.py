@@ -49,7 +49,7 @@ class Settings:
     platform_treasury: str | None = _env("PLATFORM_TREASURY", None)
     # where the consent page sends a visitor without a platform session (optional; without OIDC)
     login_url: str | None = _env("LOGIN_URL", None)
-    # sign-in through the platform's OpenID provider (issue 28, partner.features.oauth.signin):
+    # sign-in through the platform's OpenID provider (partner.features.oauth.signin):
     # the issuer (discovery), this service's client id, the SSM SecureString parameter holding
     # its secret, and the redirect URI registered with the provider ({auth_url}/account/signin/callback)
     oidc_issuer: str | None = _env("OIDC_ISSUER", None)
@@ -58,7 +58,7 @@ class Settings:
     oidc_redirect_uri: str | None = _env("OIDC_REDIRECT_URI", None)
     # least seconds between two JWKS refetches forced by an unknown kid (PyJWKClient's cooldown)
     oidc_jwks_cooldown_seconds: str = _env("OIDC_JWKS_COOLDOWN_SECONDS", "30")
-    # transaction lifecycle (issue 11): the record per send, webhooks and their delivery
+    # transaction lifecycle: the record per send, webhooks and their delivery
     transactions_table: str = _env("TRANSACTIONS_TABLE", "")
     deliveries_table: str = _env("WEBHOOK_DELIVERIES_TABLE", "")
     webhook_key_id: str = _env("WEBHOOK_KEY_ID", "")
@@ -73,7 +73,7 @@ class Settings:
     # records written under a smaller count sit in partitions the larger count still reads
     tracker_shards: str = _env("TRACKER_SHARDS", "4")
     # the fee ceiling (priorityFeeLamports + tipLamports per transaction) of a client item that
-    # sets none (issue 17): new clients get it, older items read it
+    # sets none: new clients get it, older items read it
     default_max_fee_lamports: str = _env("DEFAULT_MAX_FEE_LAMPORTS", "100000000")
 
     @classmethod

@@ -1,4 +1,4 @@
-"""The request path every /partner/v1 route shares (design section 2, steps 1 to 4 and 6).
+"""The request path every /partner/v1 route shares (the check order's steps 1 to 4 and 6, docs/architecture.md).
 
 1. bearer token (prefix first, then one consistent read of token, grant, client, user)
 2. per-endpoint bucket, keyed on the token     -> 429 without `error`

@@ -27,7 +27,7 @@ A write that carries the header runs under a claim, one item of the idempotency 
    and the headers the partner needs (all but the bucket's `x-ratelimit-*`, which a replay takes
    from the bucket of the moment: replays still pass admission and count against the rate limits).
 
-A stored answer never says `retryable: true`: a retry with the key only replays it (issue 17).
+A stored answer never says `retryable: true`: a retry with the key only replays it.
 - Before anything was sent (presend had not finished: `sending`), an answer that
   invites a retry (any 5xx, such as the RPC down before the send or a failed write of the
   transaction record; a 429, coin create's launch cooldown; a retryable 4xx, such as 409

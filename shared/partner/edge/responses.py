@@ -112,10 +112,10 @@ class ConsentDecision(BaseModel):
     decision: Literal["approve", "deny"]
     max_trade_sol: str | None = Field(None, description=(
         "With trade:execute: the user's per-trade limit for this app in SOL (at most the client's cap; "
-        "absent: unchanged). Added, issue 20."))
+        "absent: unchanged). Added."))
     daily_cap_sol: str | None = Field(None, description=(
         "With trade:execute: the user's daily limit for this app in SOL (at most the client's cap; "
-        "absent: unchanged). Added, issue 20."))
+        "absent: unchanged). Added."))
 
 
 class AppsChange(BaseModel):
@@ -300,7 +300,7 @@ class TransactionStatus(_Out):
     bundle: BundleStatus | None
 
 
-# ------------------------------------------------------------------ transaction lifecycle (issue 11)
+# ------------------------------------------------------------------ transaction lifecycle
 
 
 class FeePercentiles(_Out):
@@ -394,5 +394,5 @@ class Profile(BaseModel):  # GET /partner/v1/me (partner.features.profile builds
     user: ProfileUser
     client: str | None
     scopes: list[str] = Field(default_factory=list)
-    limits: ProfileLimits = Field(description="Added (issue 20): this grant's caps and today's spend, so a partner "
+    limits: ProfileLimits = Field(description="Added: this grant's caps and today's spend, so a partner "
                                               "can show them before a trade.")

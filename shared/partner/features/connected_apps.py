@@ -1,4 +1,4 @@
-"""GET and POST {auth_url}/account/apps: the user's connected apps (issue 20).
+"""GET and POST {auth_url}/account/apps: the user's connected apps.
 
 Behind the same platform session cookie as the consent page. The page lists every app the
 user has a live grant with (name, website, scopes in the consent page's words, connected and

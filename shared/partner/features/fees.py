@@ -1,5 +1,5 @@
-"""Fees: the client's fee ceiling on every write (issue 17), and GET /partner/v1/fees/estimate
-(issue 11): what priority fee a trade on a mint needs now.
+"""Fees: the client's fee ceiling on every write, and GET /partner/v1/fees/estimate:
+what priority fee a trade on a mint needs now.
 
 Ceiling: a tip or a priority fee is not trade volume, so the caps do not bound it; each client has
 `max_fee_lamports` (default 0.1 SOL, the `default_max_fee_lamports` setting; `partnerctl client
@@ -7,7 +7,7 @@ limits`), and every write refuses a transaction whose `priorityFeeLamports + tip
 it (a launch bundle: the sum over its transactions) with 400 `invalid_input` naming the larger of
 the two fields (the tip on a tie) and `maxFeeLamports`. It is an added refusal, checked last by
 the send pipeline (partner.features.pipeline), after every spec check and before signing, so that
-a spec error of the same request answers first (issue 25 item 5).
+a spec error of the same request answers first.
 
 Estimate: the chain's `getRecentPrioritizationFees` for every account a trade on the mint
 write-locks, except the trader's own (the curve and its vault, the pool and its vault, and the

@@ -1,4 +1,4 @@
-"""The user's own limits for one app (issue 20): chosen at consent, changed on /account/apps.
+"""The user's own limits for one app: chosen at consent, changed on /account/apps.
 
 A client's per-trade cap and daily volume cap bound every user of the app; a user may lower
 either for their own grant (`GRANT#<user>#<client>`: `max_trade_lamports`,

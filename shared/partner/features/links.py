@@ -5,7 +5,7 @@
     telegram("t.me/mygroup")         -> "https://t.me/mygroup"
     website("")                      -> ""   (an empty string clears the field)
 
-Rules (spec `proposals/update-content`; design section 6: the six codes answer 400):
+Rules (spec `proposals/update-content`; the six codes answer 400):
 * every value is trimmed; more than 300 characters (before normalizing) -> `<field>_too_long`;
 * `website` must resolve to `https://` with a dotted hostname: a bare host gets
   `https://`, `http://` is upgraded, any other scheme, user info, a port outside

@@ -1,4 +1,4 @@
-"""The migration crank: moves completed bonding curves into their pools (design section 7).
+"""The migration crank: moves completed bonding curves into their pools.
 
 One `getProgramAccounts` on the launchpad finds every curve that is complete and not
 migrated; each gets its own `migrate` transaction (compute budget + migrate, no tip),

@@ -1,4 +1,4 @@
-"""The platform seam (issue 28): the platform's back end manages users, their delegated wallets
+"""The platform seam: the platform's back end manages users, their delegated wallets
 and their delegation, keyed on the subject (`sub`) of the platform's OpenID provider.
 
 Behind the IAM-authorized `/platform/v1/...` routes (functions/platform_*) and `partnerctl user`.

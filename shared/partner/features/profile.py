@@ -24,7 +24,7 @@ def also_read(user_id: str, client_id: str) -> dict[str, list[str]]:
 
 def limits(principal: Principal) -> dict[str, str]:
     """The effective caps of this grant (the lower of the client's and the user's own) and
-    what this grant spent today (UTC) against them (additive, issue 20)."""
+    what this grant spent today (UTC) against them (additive)."""
     effective = grantlimits.effective(principal.client, principal.grant)
     counter = principal.also.get(grantlimits.grant_volume_key(principal.client.client_id, principal.user.user_id))
     return {

@@ -1,4 +1,4 @@
-"""The tracker: follows every open transaction record to the end (issue 11).
+"""The tracker: follows every open transaction record to the end.
 
 One pass: query the open records (the sparse `open` index, never a scan), read the block
 height, then `getSignatureStatuses` in batches of 256, and move each record:

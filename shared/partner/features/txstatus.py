@@ -1,4 +1,4 @@
-"""The status of a transaction by signature (design section 6), and the bundle records it reads.
+"""The status of a transaction by signature, and the bundle records it reads.
 
 `status` is the chain's commitment (`processed`, `confirmed`, `finalized`), `failed` when it
 landed with an error (`error` = the mapped spec code), `pending` when this service sent it in

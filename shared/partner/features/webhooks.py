@@ -1,4 +1,4 @@
-"""Signed webhooks per client (issue 11): secrets, events, the queue, delivery with retries.
+"""Signed webhooks per client: secrets, events, the queue, delivery with retries.
 
 Secrets. `whsec_` + base64 of 32 random bytes (the Standard Webhooks convention), shown once
 by `partnerctl client webhook set|rotate`. The HMAC needs the secret itself, so it is stored
@@ -52,7 +52,7 @@ from partner.store import clients as client_store
 from partner.store import deliveries as deliveries_store
 
 SECRET_PREFIX = "whsec_"
-GRANT_EVENT_TYPES = ("grant.updated", "grant.revoked")  # issue 20, queued by /account/apps
+GRANT_EVENT_TYPES = ("grant.updated", "grant.revoked")  # queued by /account/apps
 TIMEOUT_SECONDS = 5.0
 MAX_SQS_DELAY = 900
 MAX_BACKOFF = 6 * 3600

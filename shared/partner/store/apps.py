@@ -1,4 +1,4 @@
-"""A user's connected apps (issue 20): their grants' own limits, scopes, times, and the index.
+"""A user's connected apps: their grants' own limits, scopes, times, and the index.
 
 Items in the auth table:
   GRANT#<user>#<client>  (see partner.store.auth) also carries, once the user approved on the

@@ -129,7 +129,7 @@ def grant_allows(grant: dict[str, Any] | None, token: dict[str, Any]) -> TypeGua
     return token["fam"] not in (grant.get("revoked_fams") or set())
 
 
-# ---------------------------------------------------------------- consent forms (issue 17 item 7)
+# ---------------------------------------------------------------- consent forms
 
 def put_once(pk: str, data: dict[str, Any]) -> bool:
     """Put a new item; False when one with this key exists (a consent form's first decision)."""

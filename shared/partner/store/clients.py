@@ -36,7 +36,7 @@ class Client:
     # ceiling on priorityFeeLamports + tipLamports per transaction (a launch bundle: its total);
     # default: the `default_max_fee_lamports` setting (also for items written before it existed)
     max_fee_lamports: int = field(default_factory=lambda: default_max_fee_lamports())
-    website: str | None = None  # shown to users on /account/apps (issue 20)
+    website: str | None = None  # shown to users on /account/apps
 
     @property
     def suspended(self) -> bool:

@@ -1,4 +1,4 @@
-"""The transaction record: one item per transaction the service sends (issue 11).
+"""The transaction record: one item per transaction the service sends.
 
 Written by `presend.before_send` before the first byte goes out (so an ambiguous timeout is
 tracked too), followed to the end by the tracker, read by the status endpoint inside the

@@ -1,6 +1,6 @@
 """POST governance/proposals/update-content: a metadata change proposal from a multipart form.
 
-Order (after admission, design section 2):
+Order (after admission):
 1. form (400): `invalid_multipart` (partner.edge.multipart, at most one file), then the fields:
    `mint`, `priorityFeeLamports`, `tipLamports` required; `voteDurationSeconds` (default 600);
    `baseContentRevision` (optional, additive: the revision the caller authored against);
@@ -318,11 +318,10 @@ def _execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None,
         uris["metadata"] = pinning.pin_json({name: merged[name] for name in DOCUMENT_FIELDS}).uri
         return [proposal(uris["metadata"])]
 
-    vault_exists = False  # a fresh proposal's vault never exists
     write = pipeline.Write("propose_update_content", form.mint, [proposal(placeholder)], state.blockhash,
                            state.last_valid_block_height,
-                           funds=pipeline.Funds(state.wallet_lamports,
-                                                PROPOSAL_RENT + (0 if vault_exists else ATA_RENT)),
+                           # a fresh proposal's bond vault never exists: the proposal's rent and the vault's
+                           funds=pipeline.Funds(state.wallet_lamports, PROPOSAL_RENT + ATA_RENT),
                            finish=pin, added=[pipeline.Added(lambda: write_fees.check_ceiling(
                                principal, form.priority_fee_lamports, form.tip_lamports))])
     sent = pipeline.send(principal, write, pipeline.Processed(chain, pipeline.tx_engine()), held=held)

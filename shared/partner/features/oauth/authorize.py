@@ -170,7 +170,7 @@ def decide(form: dict[str, str], session_digest: str, user: User) -> str:
             "exp": clock.now_int() + CODE_TTL,
             "used": False,
         }),
-        # the grant: its scopes, times and the limits the user chose (issue 20), and the index
+        # the grant: its scopes, times and the limits the user chose, and the index
         # of the user's connected apps
         *apps_store.approve_actions(user.user_id, client, granted, trade, daily, clock.now_int()),
     ]

@@ -129,7 +129,7 @@ def refresh_token(caller: AuthenticatedClient, params: dict[str, str]) -> dict[s
         raise invalid_grant("The refresh token was already rotated out; the user's grant is revoked.")
     if outcome == store.REVOKED:
         raise invalid_grant("The refresh token has been revoked.")
-    apps_store.note_use(grant, now)  # "last used" on /account/apps (issue 20)
+    apps_store.note_use(grant, now)  # "last used" on /account/apps
     return answer
 
 

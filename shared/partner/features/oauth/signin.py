@@ -1,4 +1,4 @@
-"""Sign-in through the platform's OpenID provider (issue 28): the service is an OIDC relying party.
+"""Sign-in through the platform's OpenID provider: the service is an OIDC relying party.
 
 `GET {auth_url}/account/signin?next=...` starts an authorization-code flow with PKCE (S256), a
 `state` and a `nonce`: the state is the value of a short-lived `app_signin` cookie (so the
