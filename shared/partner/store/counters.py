@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from partner.core import parallel
 from partner.core.settings import get_settings
 from partner.store import ddb
 
@@ -35,6 +36,11 @@ def hit(pk: str, limit: int, expires_at: int) -> Hit:
     if out is None:
         return Hit(False, limit)
     return Hit(True, int(out["count"]))
+
+
+def unhit(pk: str) -> None:
+    """Give back one unit `hit` took (unconditional; the window's item exists)."""
+    ddb.update(_table(), pk, "ADD #c :n", names={"#c": "count"}, vals={":n": -1})
 
 
 def read(pk: str) -> int:
@@ -114,29 +120,41 @@ def reserve_all(amount: int, caps: list[tuple[str, int]], expires_at: int) -> tu
     """Add `amount` to every counter of `caps` ([(pk, cap)]) if each stays within its cap,
     all or none. None when reserved; else (index of the first counter that refused, its count then).
 
-    One conditional UpdateItem per counter, in order, and a compensating release of those
-    already taken when a later one refuses or fails. Never one transaction over them: a
-    transaction conflicts with every other on the same item, so a busy client's day counter
-    would cancel most of its concurrent trades, while single-item conditional updates on one
-    item serialize without conflict. Each update is conditional, so no counter ever passes its
-    cap. The order is the caller's: the widest counter first (the client's day before a
-    grant's), so that a later counter, which only ever counts what already passed the first,
-    refuses only on its own cap. What this gives up near a cap: between a reservation and its
-    compensation, the first counter holds volume that is then given back, so a concurrent trade
-    may be refused although it would have fitted a moment later (a refusal, never an
-    overshoot); a process that dies in that moment leaves its reservation counted for the day
+    One conditional UpdateItem per counter, all in flight at once (the first on the caller's
+    thread, the others on `partner.core.parallel`'s pool), and a compensating release of those
+    taken when any refuses or fails. The answer is the one the order of `caps` gives: the first
+    counter (the widest: the client's day before a grant's) that refused or failed decides it,
+    whatever a later one did, exactly as if they had been reserved one after another.
+    Never one transaction over them: a transaction conflicts with every other on the same item,
+    so a busy client's day counter would cancel most of its concurrent trades, while single-item
+    conditional updates on one item serialize without conflict. Each update is conditional, so
+    no counter ever passes its cap. What this gives up near a cap: between a reservation and its
+    compensation, a counter holds volume that is then given back, so a concurrent trade may be
+    refused although it would have fitted a moment later (a refusal, never an overshoot; since
+    the updates run at once, a grant's day can also be held briefly for a trade the client's
+    day refuses); a process that dies in that moment leaves its reservation counted for the day
     (the conservative direction)."""
-    taken: list[str] = []
+    if not caps:
+        return None
+    later = [parallel.submit(reserve, pk, amount, cap, expires_at) for pk, cap in caps[1:]]
+    outcomes: list[tuple[bool, int] | BaseException] = []
     try:
-        for i, (pk, cap) in enumerate(caps):
-            reserved, total = reserve(pk, amount, cap, expires_at)
-            if not reserved:
-                release_all(taken, amount)
-                return i, total
-            taken.append(pk)
-    except BaseException:
-        release_all(taken, amount)
-        raise
+        outcomes.append(reserve(caps[0][0], amount, caps[0][1], expires_at))
+    except BaseException as exc:  # noqa: BLE001 - answered below, after the others are known
+        outcomes.append(exc)
+    for future in later:
+        try:
+            outcomes.append(future.result())
+        except BaseException as exc:  # noqa: BLE001
+            outcomes.append(exc)
+    taken = [pk for (pk, _), got in zip(caps, outcomes, strict=True) if not isinstance(got, BaseException) and got[0]]
+    for i, got in enumerate(outcomes):
+        if isinstance(got, BaseException):
+            release_all(taken, amount)
+            raise got
+        if not got[0]:
+            release_all(taken, amount)
+            return i, got[1]
     return None
 
 
