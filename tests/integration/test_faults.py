@@ -391,9 +391,10 @@ def test_dynamodb_failing_in_the_request_path_is_internal_retryable(chain, coin,
 
 
 def test_dynamodb_throttled_on_the_volume_reservation(chain, coin, partner_conn):
-    """The reservation: the client's day and the grant's day, each one conditional UpdateItem, both at
-    once (beside the chain read and the Decrypt). Throttled on the client's day: 500, the grant's day,
-    reserved meanwhile, given back; nothing is sent or counted."""
+    """The reservation: the client's day (one conditional UpdateItem) and, the user having set no lower
+    limit, the grant's day added at once beside it (beside the chain read and the Decrypt too).
+    Throttled on the client's day: 500, the grant's day, added meanwhile, given back; nothing is sent
+    or counted."""
     from partner.store import aws
 
     client_id = partner_conn.client["client_id"]

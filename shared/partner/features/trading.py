@@ -376,7 +376,9 @@ def reserve_caps(principal: Principal, value: int) -> Reserved:
     cap, own = client.daily_volume_cap_lamports, limits.daily_volume_cap_lamports
     over_own_trade = _trade_cap_exceeded(value, limits.max_trade_lamports) \
         if value > limits.max_trade_lamports else None
-    refused = counters.reserve_all(value, [(key, cap), (grant_key, own)], expires)
+    # without a lower limit of the user's own, the grant's day only counts (it cannot refuse what the
+    # client's day admitted): added beside the client's reservation instead of after it
+    refused = counters.reserve_all(value, [(key, cap), (grant_key, own if own < cap else None)], expires)
     if refused is None:
         return Reserved(lambda: counters.release_all([key, grant_key], value), over_own_trade)
     which, spent = refused

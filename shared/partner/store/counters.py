@@ -116,46 +116,52 @@ def drop_events(pk: str, indexes: list[int], trims: int) -> bool:
     return ddb.update(_table(), pk, f"REMOVE {removes} SET trims = :next", condition=condition, vals=vals) is not None
 
 
-def reserve_all(amount: int, caps: list[tuple[str, int]], expires_at: int) -> tuple[int, int] | None:
+def reserve_all(amount: int, caps: list[tuple[str, int | None]], expires_at: int) -> tuple[int, int] | None:
     """Add `amount` to every counter of `caps` ([(pk, cap)]) if each stays within its cap,
     all or none. None when reserved; else (index of the first counter that refused, its count then).
 
-    One conditional UpdateItem per counter, all in flight at once (the first on the caller's
-    thread, the others on `partner.core.parallel`'s pool), and a compensating release of those
-    taken when any refuses or fails. The answer is the one the order of `caps` gives: the first
-    counter (the widest: the client's day before a grant's) that refused or failed decides it,
-    whatever a later one did, exactly as if they had been reserved one after another.
+    The capped counters: one conditional UpdateItem each, in order, the widest first (the client's
+    day before a grant's), so that a later one, which only ever counts what already passed the
+    earlier, refuses only on its own cap. A counter with cap None has no cap that could refuse (a
+    grant's day whose user set no lower limit: it counts part of what the client's day counts,
+    under the same cap); it is added unconditionally at once, beside the first, on
+    `partner.core.parallel`'s pool (issue 26: the reservation is then one call's time). Those taken
+    are given back (a compensating release) when any refuses or fails.
     Never one transaction over them: a transaction conflicts with every other on the same item,
     so a busy client's day counter would cancel most of its concurrent trades, while single-item
     conditional updates on one item serialize without conflict. Each update is conditional, so
     no counter ever passes its cap. What this gives up near a cap: between a reservation and its
     compensation, a counter holds volume that is then given back, so a concurrent trade may be
-    refused although it would have fitted a moment later (a refusal, never an overshoot; since
-    the updates run at once, a grant's day can also be held briefly for a trade the client's
-    day refuses); a process that dies in that moment leaves its reservation counted for the day
-    (the conservative direction)."""
-    if not caps:
-        return None
-    later = [parallel.submit(reserve, pk, amount, cap, expires_at) for pk, cap in caps[1:]]
-    outcomes: list[tuple[bool, int] | BaseException] = []
+    refused although it would have fitted a moment later (a refusal, never an overshoot); a
+    process that dies in that moment leaves its reservation counted for the day (the
+    conservative direction)."""
+    counted = [pk for pk, cap in caps if cap is None] if amount > 0 else []
+    adding = [parallel.submit(add, pk, amount, expires_at) for pk in counted]
+    taken: list[str] = []
+    refused: tuple[int, int] | None = None
+    failure: BaseException | None = None
     try:
-        outcomes.append(reserve(caps[0][0], amount, caps[0][1], expires_at))
-    except BaseException as exc:  # noqa: BLE001 - answered below, after the others are known
-        outcomes.append(exc)
-    for future in later:
+        for i, (pk, cap) in enumerate(caps):
+            if cap is None:
+                continue
+            reserved, total = reserve(pk, amount, cap, expires_at)
+            if not reserved:
+                refused = (i, total)
+                break
+            taken.append(pk)
+    except BaseException as exc:  # noqa: BLE001 - raised below, once what was added is known
+        failure = exc
+    for pk, future in zip(counted, adding, strict=True):
         try:
-            outcomes.append(future.result())
+            future.result()
+            taken.append(pk)
         except BaseException as exc:  # noqa: BLE001
-            outcomes.append(exc)
-    taken = [pk for (pk, _), got in zip(caps, outcomes, strict=True) if not isinstance(got, BaseException) and got[0]]
-    for i, got in enumerate(outcomes):
-        if isinstance(got, BaseException):
-            release_all(taken, amount)
-            raise got
-        if not got[0]:
-            release_all(taken, amount)
-            return i, got[1]
-    return None
+            failure = failure or exc
+    if failure is not None or refused is not None:
+        release_all(taken, amount)
+        if failure is not None and refused is None:
+            raise failure
+    return refused
 
 
 def release_all(pks: list[str], amount: int) -> None:
