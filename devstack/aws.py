@@ -117,7 +117,12 @@ class _AtomicMotoServer:
         self.conflicts = TransactionConflicts(TransactionTokens(atomic))
         checked = PostPolicyCheck(self.conflicts,
                                   {TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"]: TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"]})
-        self._server = make_server(host, port, checked, threaded=True, request_handler=MotoRequestHandler)
+        # outermost: with the latency model on (devstack.latency), each call is held until its
+        # kind's time from its arrival, moto's own time and lock included
+        from .latency import model
+
+        self._server = make_server(host, port, model.wsgi(checked), threaded=True,
+                                   request_handler=MotoRequestHandler)
         self._thread = threading.Thread(target=self._server.serve_forever, name="moto", daemon=True)
 
     def start(self) -> None:

@@ -33,6 +33,7 @@ from solders.pubkey import Pubkey
 from solders.signature import Signature
 from solders.transaction import VersionedTransaction
 
+from .. import latency
 from ..tcp import NoDelay
 from . import constants as C
 from .blockengine import RATE_LIMIT_CODE, BlockEngine, BundleRefused, rate_limit_message
@@ -937,6 +938,10 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
 
     def _send(self, status: int, body: bytes, ctype: str = "application/json", close: bool = False,
               headers: dict[str, str] | None = None) -> None:
+        received = getattr(self, "_received", None)
+        if received is not None:  # the latency model (devstack.latency): held from the request's arrival
+            self._received = None
+            latency.model.hold(self._latency_kind, received)
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         for name, value in (headers or {}).items():
@@ -958,6 +963,8 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
         path = self.path.split("?")[0].rstrip("/") or "/"
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
+        if path == "/" and latency.model.enabled:
+            self._received, self._latency_kind = time.perf_counter(), latency.rpc_kind(latency.methods_of(body))
         if path == BUNDLE_PATH:
             target = "bundle"
         elif path == TRANSACTIONS_PATH:

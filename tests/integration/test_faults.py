@@ -283,36 +283,94 @@ def test_expired_blockhash_is_tx_expired_and_releases_the_volume(chain, coin, pa
 
 @pytest.mark.parametrize("mode", ["throttle", "error", "down"])
 def test_kms_failing_on_decrypt_is_wallet_sign_failed(chain, coin, partner_conn, mode):
-    before = snapshot(chain, partner_conn, coin)
+    """The Decrypt runs beside the chain read and the reservation; its failure is answered at signing,
+    after every check, and the reservation made meanwhile is given back."""
+    before, grant_before = snapshot(chain, partner_conn, coin), grant_volume(partner_conn)
     faults.set_fault("kms", mode, count=1, operations=["Decrypt"])
     result = buy(partner_conn, coin)
     body = assert_error(result, 502, "wallet_sign_failed", True)
     assert "signature" not in body
     assert faults.list_faults() == []  # exactly one Decrypt was attempted (and faulted)
     assert snapshot(chain, partner_conn, coin) == before  # volume released, nothing on chain
+    assert grant_volume(partner_conn) == grant_before
     assert_retry_counts_once(chain, partner_conn, coin, before)
 
 
-def test_dynamodb_throttled_on_the_rate_limit_update_is_internal(chain, coin, partner_conn):
-    from partner.store import aws
-
+def _update_pks():
+    """Records the pk of every UpdateItem (from any thread: a trade's independent updates run at once)."""
     updates: list[str] = []
 
     def record(params=None, **_):
         updates.append(params["Key"]["pk"]["S"])
 
-    aws.add_hook("before-parameter-build.dynamodb.UpdateItem", record)
+    return updates, record
+
+
+def _throttle_first(prefix: str, updates: list[str]):
+    """A hook that throttles the first UpdateItem whose pk starts with `prefix` (itself: under concurrent
+    updates "the next UpdateItem" is no longer one call), recording every pk in `updates`."""
+    thrown = []
+
+    def hook(params=None, **_):
+        pk = params["Key"]["pk"]["S"]
+        updates.append(pk)
+        if pk.startswith(prefix) and not thrown:
+            thrown.append(pk)
+            raise faults.error_for("dynamodb", "throttle", "UpdateItem")
+
+    return hook
+
+
+def tier_count(conn) -> int:
+    from partner.core import clock
+    from partner.edge import ratelimit
+    from partner.store import counters
+
+    start = int(clock.now() // ratelimit.WINDOW) * ratelimit.WINDOW
+    return counters.read(f"RL#tier#{conn.client['client_id']}#{start}")
+
+
+def test_dynamodb_throttled_on_the_rate_limit_update_is_internal(chain, coin, partner_conn):
+    """The bucket and the tier budget are drawn at once; the bucket's update fails: 500, nothing drawn
+    from the bucket, and the tier's unit, drawn meanwhile, given back (in sequence it was never drawn)."""
+    from partner.store import aws
+
+    updates: list[str] = []
+    hook = _throttle_first("RL#trade#", updates)
+    aws.add_hook("before-parameter-build.dynamodb.UpdateItem", hook)
     try:
-        before = snapshot(chain, partner_conn, coin)
-        faults.set_fault("dynamodb", "throttle", count=1, operations=["UpdateItem"])
+        before, tier_before = snapshot(chain, partner_conn, coin), tier_count(partner_conn)
         result = buy(partner_conn, coin)
     finally:
-        aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", record)
+        aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", hook)
     assert_error(result, 500, "internal", True)
-    assert len(updates) == 1 and updates[0].startswith("RL#trade#")  # the per-endpoint bucket's update
+    assert sorted(u.split("#")[1] for u in updates) == ["tier", "tier", "trade"]  # drawn, given back
     assert result.headers["x-ratelimit-remaining"] == "60"  # nothing was drawn from the bucket
+    assert tier_count(partner_conn) == tier_before
     assert snapshot(chain, partner_conn, coin) == before
     assert_retry_counts_once(chain, partner_conn, coin, before)
+
+
+def test_a_full_bucket_gives_the_tier_budget_back(chain, coin, partner_conn):
+    """The bucket refuses (429 without `error`) while the tier's unit was drawn at the same time: the
+    answer is the bucket's and the tier budget is back where it was."""
+    from partner.core import clock
+    from partner.edge import ratelimit
+    from partner.store import counters, crypto
+
+    token = partner_conn.bearer()["Authorization"].split(" ", 1)[1]
+    start = int(clock.now() // ratelimit.WINDOW) * ratelimit.WINDOW
+    bucket = f"RL#trade#{crypto.digest(token, 'access')}#{start}"
+    counters.add(bucket, ratelimit.BUCKETS["trade"] - counters.read(bucket), start + 120)
+    tier_before = tier_count(partner_conn)
+    before = snapshot(chain, partner_conn, coin)
+    result = buy(partner_conn, coin)
+    if int(clock.now() // ratelimit.WINDOW) * ratelimit.WINDOW != start:
+        pytest.skip("the minute's window turned during the request")
+    assert result.status == 429, result.body
+    assert "error" not in result.json and result.headers["x-ratelimit-remaining"] == "0"
+    assert tier_count(partner_conn) == tier_before
+    assert snapshot(chain, partner_conn, coin) == before
 
 
 @pytest.mark.parametrize("mode", ["error", "down"])
@@ -326,56 +384,69 @@ def test_dynamodb_failing_in_the_request_path_is_internal_retryable(chain, coin,
     assert snapshot(chain, partner_conn, coin) == before
 
 
-def _volume_writes(fail_at: str):
-    """Records the pk of every UpdateItem; throttles the first one whose pk starts with `fail_at`."""
-    updates: list[str] = []
-
-    def record(params=None, **_):
-        pk = params["Key"]["pk"]["S"]
-        updates.append(pk)
-        if pk.startswith(fail_at) and sum(u.startswith(fail_at) for u in updates) == 1:
-            faults.set_fault("dynamodb", "throttle", count=1, operations=["UpdateItem"])
-
-    return updates, record
-
-
 def test_dynamodb_throttled_on_the_volume_reservation(chain, coin, partner_conn):
-    """The reservation follows the bucket and the tier budget: the client's day, then the grant's
-    day, each one conditional UpdateItem. Throttled on the client's day: nothing is sent or counted."""
+    """The reservation: the client's day (one conditional UpdateItem) and, the user having set no lower
+    limit, the grant's day added at once beside it (beside the chain read and the Decrypt too).
+    Throttled on the client's day: 500, the grant's day, added meanwhile, given back; nothing is sent
+    or counted."""
     from partner.store import aws
 
     client_id = partner_conn.client["client_id"]
     grant_before = grant_volume(partner_conn)
-    updates, record = _volume_writes(f"VOL#{client_id}")
-    aws.add_hook("before-parameter-build.dynamodb.UpdateItem", record)
+    updates: list[str] = []
+    hook = _throttle_first(f"VOL#{client_id}", updates)
+    aws.add_hook("before-parameter-build.dynamodb.UpdateItem", hook)
     try:
         before = snapshot(chain, partner_conn, coin)
         result = buy(partner_conn, coin)
     finally:
-        aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", record)
+        aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", hook)
     assert_error(result, 500, "internal", True)
-    assert [u.split("#")[:2] for u in updates] == [["RL", "trade"], ["RL", "tier"], ["VOL", client_id]]
+    assert sorted(u.split("#")[0] + ("#" + u.split("#")[1] if u.startswith("RL") else "") for u in updates) == [
+        "GVOL", "GVOL", "RL#tier", "RL#trade", "VOL"]  # the grant's day reserved and released
     assert snapshot(chain, partner_conn, coin) == before
     assert grant_volume(partner_conn) == grant_before
 
 
 def test_a_refused_grant_reservation_gives_the_clients_day_back(chain, coin, partner_conn):
-    """Throttled on the grant's day after the client's day was reserved: the client's day is
+    """Throttled on the grant's day while the client's day was reserved: the client's day is
     released (the compensation), so nothing stays counted, and nothing is sent."""
     from partner.store import aws
 
     client_id = partner_conn.client["client_id"]
-    updates, record = _volume_writes(f"GVOL#{client_id}")
-    aws.add_hook("before-parameter-build.dynamodb.UpdateItem", record)
+    updates: list[str] = []
+    hook = _throttle_first(f"GVOL#{client_id}", updates)
+    aws.add_hook("before-parameter-build.dynamodb.UpdateItem", hook)
     try:
         before = snapshot(chain, partner_conn, coin)
         result = buy(partner_conn, coin)
     finally:
-        aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", record)
+        aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", hook)
     assert_error(result, 500, "internal", True)
-    assert [u.split("#")[:2] for u in updates] == [
-        ["RL", "trade"], ["RL", "tier"], ["VOL", client_id], ["GVOL", client_id], ["VOL", client_id]]
+    assert [u.split("#")[0] for u in updates].count("VOL") == 2  # reserved, then released
     assert snapshot(chain, partner_conn, coin) == before
+
+
+def test_a_failed_chain_read_releases_a_reservation_made_meanwhile(chain, coin, partner_conn):
+    """The chain read fails while the reservation, made at the same time, succeeded: the client's and
+    the grant's day are both given back and nothing is sent."""
+    from partner.store import aws
+
+    updates, record = _update_pks()
+    grant_before = grant_volume(partner_conn)
+    before = snapshot(chain, partner_conn, coin)
+    chain_fault(chain, "down", methods=["getMultipleAccounts"])
+    aws.add_hook("before-parameter-build.dynamodb.UpdateItem", record)
+    try:
+        result = buy(partner_conn, coin)
+    finally:
+        aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", record)
+    body = assert_error(result, 502, "rpc_unavailable", True)
+    assert "signature" not in body
+    kinds = [u.split("#")[0] for u in updates]
+    assert kinds.count("VOL") == 2 and kinds.count("GVOL") == 2  # each reserved, then released
+    assert snapshot(chain, partner_conn, coin) == before
+    assert grant_volume(partner_conn) == grant_before
 
 
 # ------------------------------------------------------------------ partnerctl dev fault

@@ -178,16 +178,36 @@ def _metrics(dimensions: dict[str, str]) -> Metrics:
     return Metrics(provider=provider)
 
 
+_count_lock = threading.Lock()  # an invocation's counts may come from its pool tasks too (`carry`)
+
+
 def count(name: str, value: int = 1, /, **dimensions: str) -> None:
     """Count `name` with `dimensions` for the current invocation (dropped outside one)."""
     pending: dict[tuple, Metrics] | None = getattr(_local, "pending", None)
     if pending is None:
         return
     key = tuple(sorted((k, str(v)) for k, v in dimensions.items()))
-    metrics = pending.get(key)
-    if metrics is None:
-        metrics = pending[key] = _metrics(dict(key))
-    metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
+    with _count_lock:
+        metrics = pending.get(key)
+        if metrics is None:
+            metrics = pending[key] = _metrics(dict(key))
+        metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
+
+
+def carry() -> Callable[[Callable[[], Any]], Any]:
+    """A runner for another thread that counts into the calling thread's invocation
+    (`partner.core.parallel`: a request's pool tasks count as the request)."""
+    pending = getattr(_local, "pending", None)
+
+    def run(fn: Callable[[], Any]) -> Any:
+        outer = getattr(_local, "pending", None)
+        _local.pending = pending
+        try:
+            return fn()
+        finally:
+            _local.pending = outer
+
+    return run
 
 
 def _flush(pending: dict[tuple, Metrics]) -> None:

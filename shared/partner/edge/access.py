@@ -122,8 +122,8 @@ def admit(headers: dict[str, str] | None, route: Route, on_bucket,
     """Steps 1-4. `on_bucket(state)` receives the bucket state for the response headers;
     `also` reads extra items with the token (see `authenticate`)."""
     principal = authenticate(bearer_token(headers), also)
-    on_bucket(ratelimit.take(route.bucket, principal.token_digest))
-    ratelimit.take_tier(principal.client.client_id, principal.client.tier)
+    ratelimit.take_bucket_and_tier(route.bucket, principal.token_digest, principal.client.client_id,
+                                   principal.client.tier, on_bucket)  # steps 2 and 3, both updates at once
     needed = route.scopes
     if needed and not set(needed) & set(principal.scopes):
         wanted = " ".join(needed)

@@ -4,9 +4,11 @@ five-minute window for the failed-authentication lockout."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 
-from partner.core import clock, observability
+from partner.core import clock, observability, parallel
 from partner.core.errors import ApiError, RateLimited
 from partner.store import counters
 
@@ -65,10 +67,14 @@ def take(bucket: str, key: str) -> BucketState:
     return BucketState(limit, max(0, limit - result.count), reset)
 
 
-def take_tier(client_id: str, tier: str) -> None:
+def _tier_counter(client_id: str, tier: str) -> tuple[str, int, int, int]:
+    """(counter key, limit, expiry, seconds to reset) of the client's tier budget now."""
     limit = TIER_LIMITS.get(tier, TIER_LIMITS["Basic"])
     start, reset = _window(clock.now(), WINDOW)
-    result = counters.hit(f"RL#tier#{client_id}#{start}", limit, start + WINDOW + 60)
+    return f"RL#tier#{client_id}#{start}", limit, start + WINDOW + 60, reset
+
+
+def _tier_answer(result: counters.Hit, tier: str, limit: int, reset: int) -> None:
     if not result.allowed:
         observability.count("RateLimited", layer="tier")
         raise ApiError(
@@ -77,6 +83,37 @@ def take_tier(client_id: str, tier: str) -> None:
             headers={"retry-after": str(reset)},
             retryAfterSeconds=reset,
         )
+
+
+def take_tier(client_id: str, tier: str) -> None:
+    pk, limit, expires, reset = _tier_counter(client_id, tier)
+    _tier_answer(counters.hit(pk, limit, expires), tier, limit, reset)
+
+
+def take_bucket_and_tier(bucket: str, key: str, client_id: str, tier: str,
+                         on_bucket: Callable[[BucketState], None]) -> None:
+    """`take(bucket, key)`, `on_bucket(state)`, then `take_tier(client_id, tier)`, with both updates
+    in flight at once (design section 2, steps 2 and 3). The answer is the sequence's: the bucket's
+    refusal (or failure) comes first, and then the tier's unit, drawn at the same time, is given back,
+    as in sequence it would never have been drawn."""
+    pk, limit, expires, reset = _tier_counter(client_id, tier)
+    drawn = parallel.submit(counters.hit, pk, limit, expires)
+    try:
+        state = take(bucket, key)
+    except BaseException:
+        _give_back(drawn, pk)
+        raise
+    on_bucket(state)
+    _tier_answer(drawn.result(), tier, limit, reset)
+
+
+def _give_back(drawn: Future[counters.Hit], pk: str) -> None:
+    try:
+        if not drawn.result().allowed:
+            return
+        counters.unhit(pk)
+    except Exception:  # noqa: BLE001 - the bucket's answer stands; the tier then counts one more
+        observability.logger.warning("tier budget unit not given back", exc_info=True)
 
 
 def _lockout_pk(client_id: str) -> str:

@@ -10,6 +10,11 @@ SOL (422 insufficient_sol), then the added refusals, last, so that none pre-empt
 (issue 25 item 5): a dust amount (400 naming it), the client's fee ceiling (400), the user's own
 limits (403; decided with the caps, in the same reservation) -> sign (502) -> submit (502/422).
 A reservation is released whenever nothing reached the network.
+
+Independent calls run at once (partner.core.parallel; the answer is still the order's): the
+wallet's kms:Decrypt starts with the chain read, and where the request gives the value (buy;
+buy-exact-out in explicit mode) the reservation runs beside them; a quote-valued trade reserves
+once the read has given its value.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from partner.chain import programs as P
 from partner.chain.rpc import Rpc
 from partner.chain.state import CoinState, read_coin
 from partner.chain.tx import WriteFees, sign
-from partner.core import clock, observability
+from partner.core import clock, observability, parallel
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
 from partner.edge import access
@@ -370,7 +375,9 @@ def reserve_caps(principal: Principal, value: int) -> Reserved:
     cap, own = client.daily_volume_cap_lamports, limits.daily_volume_cap_lamports
     over_own_trade = _trade_cap_exceeded(value, limits.max_trade_lamports) \
         if value > limits.max_trade_lamports else None
-    refused = counters.reserve_all(value, [(key, cap), (grant_key, own)], expires)
+    # without a lower limit of the user's own, the grant's day only counts (it cannot refuse what the
+    # client's day admitted): added beside the client's reservation instead of after it
+    refused = counters.reserve_all(value, [(key, cap), (grant_key, own if own < cap else None)], expires)
     if refused is None:
         return Reserved(lambda: counters.release_all([key, grant_key], value), over_own_trade)
     which, spent = refused
@@ -414,11 +421,21 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
     known_value = _known_value(req)
     with pipeline.Held() as held:  # the day's volume, given back when nothing reached the network
         caps = None
+        try:
+            signer = SealedWalletSigner(principal.user)
+        except ApiError:
+            if known_value is not None:  # the caps answer before the wallet (they come first)
+                _hold(held, reserve_caps(principal, known_value))
+            raise
+        # independent calls at once (issue 26): the wallet's kms:Decrypt (answered at signing), the
+        # chain read, and the caps' reservation where the request gives the value, here on this thread;
+        # the caps still answer first (their refusal leaves the read unread)
+        signer.prefetch()
+        chain = chain or rpc()
+        reading = parallel.submit(read_coin, chain, Pubkey.from_string(req.mint), signer.pubkey)
         if known_value is not None:
             caps = _hold(held, reserve_caps(principal, known_value))
-        signer = SealedWalletSigner(principal.user)
-        chain = chain or rpc()
-        state = read_coin(chain, Pubkey.from_string(req.mint), signer.pubkey)
+        state = reading.result()
         venue = state.venue
         plan = PLANNERS[type(req)](req, state, venue, signer.pubkey)  # type: ignore[operator]
         value = plan.value_lamports if known_value is None else known_value

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from partner.core import parallel
 from partner.core.settings import get_settings
 from partner.store import ddb
 
@@ -35,6 +36,11 @@ def hit(pk: str, limit: int, expires_at: int) -> Hit:
     if out is None:
         return Hit(False, limit)
     return Hit(True, int(out["count"]))
+
+
+def unhit(pk: str) -> None:
+    """Give back one unit `hit` took (unconditional; the window's item exists)."""
+    ddb.update(_table(), pk, "ADD #c :n", names={"#c": "count"}, vals={":n": -1})
 
 
 def read(pk: str) -> int:
@@ -110,34 +116,52 @@ def drop_events(pk: str, indexes: list[int], trims: int) -> bool:
     return ddb.update(_table(), pk, f"REMOVE {removes} SET trims = :next", condition=condition, vals=vals) is not None
 
 
-def reserve_all(amount: int, caps: list[tuple[str, int]], expires_at: int) -> tuple[int, int] | None:
+def reserve_all(amount: int, caps: list[tuple[str, int | None]], expires_at: int) -> tuple[int, int] | None:
     """Add `amount` to every counter of `caps` ([(pk, cap)]) if each stays within its cap,
     all or none. None when reserved; else (index of the first counter that refused, its count then).
 
-    One conditional UpdateItem per counter, in order, and a compensating release of those
-    already taken when a later one refuses or fails. Never one transaction over them: a
-    transaction conflicts with every other on the same item, so a busy client's day counter
-    would cancel most of its concurrent trades, while single-item conditional updates on one
-    item serialize without conflict. Each update is conditional, so no counter ever passes its
-    cap. The order is the caller's: the widest counter first (the client's day before a
-    grant's), so that a later counter, which only ever counts what already passed the first,
-    refuses only on its own cap. What this gives up near a cap: between a reservation and its
-    compensation, the first counter holds volume that is then given back, so a concurrent trade
-    may be refused although it would have fitted a moment later (a refusal, never an
-    overshoot); a process that dies in that moment leaves its reservation counted for the day
-    (the conservative direction)."""
+    The capped counters: one conditional UpdateItem each, in order, the widest first (the client's
+    day before a grant's), so that a later one, which only ever counts what already passed the
+    earlier, refuses only on its own cap. A counter with cap None has no cap that could refuse (a
+    grant's day whose user set no lower limit: it counts part of what the client's day counts,
+    under the same cap); it is added unconditionally at once, beside the first, on
+    `partner.core.parallel`'s pool (issue 26: the reservation is then one call's time). Those taken
+    are given back (a compensating release) when any refuses or fails.
+    Never one transaction over them: a transaction conflicts with every other on the same item,
+    so a busy client's day counter would cancel most of its concurrent trades, while single-item
+    conditional updates on one item serialize without conflict. Each update is conditional, so
+    no counter ever passes its cap. What this gives up near a cap: between a reservation and its
+    compensation, a counter holds volume that is then given back, so a concurrent trade may be
+    refused although it would have fitted a moment later (a refusal, never an overshoot); a
+    process that dies in that moment leaves its reservation counted for the day (the
+    conservative direction)."""
+    counted = [pk for pk, cap in caps if cap is None] if amount > 0 else []
+    adding = [parallel.submit(add, pk, amount, expires_at) for pk in counted]
     taken: list[str] = []
+    refused: tuple[int, int] | None = None
+    failure: BaseException | None = None
     try:
         for i, (pk, cap) in enumerate(caps):
+            if cap is None:
+                continue
             reserved, total = reserve(pk, amount, cap, expires_at)
             if not reserved:
-                release_all(taken, amount)
-                return i, total
+                refused = (i, total)
+                break
             taken.append(pk)
-    except BaseException:
+    except BaseException as exc:  # noqa: BLE001 - raised below, once what was added is known
+        failure = exc
+    for pk, future in zip(counted, adding, strict=True):
+        try:
+            future.result()
+            taken.append(pk)
+        except BaseException as exc:  # noqa: BLE001
+            failure = failure or exc
+    if failure is not None or refused is not None:
         release_all(taken, amount)
-        raise
-    return None
+        if failure is not None and refused is None:
+            raise failure
+    return refused
 
 
 def release_all(pks: list[str], amount: int) -> None:

@@ -4,18 +4,22 @@ Two signer backends behind one `Signer` interface. `SealedWalletSigner` (the def
 the 32-byte seed is encrypted by KMS itself (`kms:Encrypt`, a secret this small needs no
 local data key) under an encryption context naming the user and the wallet address, so
 the ciphertext only decrypts for that user and wallet. Only signing functions may call
-kms:Decrypt (one call per signature), and the plaintext seed lives for one signature.
+kms:Decrypt (one call per signature), and the plaintext seed lives for one request (a trade
+starts the Decrypt while it reads the chain: `SealedWalletSigner.prefetch`).
 `KmsEd25519Signer`: a native KMS Ed25519 key (`ECC_NIST_EDWARDS25519`,
 `ED25519_SHA_512`, `MessageType=RAW`); KMS signs and the seed never leaves it.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import Future
+
 from botocore.exceptions import BotoCoreError, ClientError
 from solders.keypair import Keypair
 from solders.pubkey import Pubkey
 from solders.signature import Signature
 
+from partner.core import parallel
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
 from partner.store import aws
@@ -40,7 +44,13 @@ def new_wallet(user_id: str) -> tuple[str, EncryptedSecret]:
 
 
 class SealedWalletSigner:
-    """Signs with a user's KMS-sealed wallet secret (one kms:Decrypt per signature)."""
+    """Signs with a user's KMS-sealed wallet secret (one kms:Decrypt per signature).
+
+    `prefetch()` starts that Decrypt at once, on the request's pool (`partner.core.parallel`), so
+    that it runs while the write reads the chain and reserves its volume; `sign` then takes its
+    outcome, and a failure of it is answered only there (502 wallet_sign_failed, after every check
+    of the write, as before). The keypair is then held from the Decrypt to the signature, within
+    one request, and never outside this object."""
 
     def __init__(self, user: User) -> None:
         if user.wallet is None or user.secret is None:
@@ -50,12 +60,18 @@ class SealedWalletSigner:
         except ValueError as exc:
             raise ApiError("invalid_wallet") from exc
         self._user = user
+        self._unsealed: Future[Keypair] | None = None
 
     @property
     def pubkey(self) -> Pubkey:
         return self._pubkey
 
-    def sign(self, message: bytes) -> Signature:
+    def prefetch(self) -> None:
+        """Start the Decrypt of the next signature now (see the class)."""
+        if self._unsealed is None:
+            self._unsealed = parallel.submit(self._unseal)
+
+    def _unseal(self) -> Keypair:
         user, sealed = self._user, self._user.secret
         assert sealed is not None
         context = encryption_context(user.user_id, str(self._pubkey))
@@ -68,6 +84,11 @@ class SealedWalletSigner:
             raise ApiError("wallet_sign_failed") from exc
         if keypair.pubkey() != self._pubkey:
             raise ApiError("wallet_sign_failed", "The sealed secret does not match the wallet address.")
+        return keypair
+
+    def sign(self, message: bytes) -> Signature:
+        unsealed, self._unsealed = self._unsealed, None
+        keypair = unsealed.result() if unsealed is not None else self._unseal()
         return keypair.sign_message(message)
 
 

@@ -1,0 +1,342 @@
+"""The latency model (issue 26 item 4): each trade's and /me's warm p50 against the floor that the
+same model gives for its critical path.
+
+The devstack holds each call of its stand-ins for the model's time for its kind
+(`devstack.latency`: DynamoDB 5 ms, a transaction 12 ms, KMS 6 ms, an RPC read 4 ms, a send
+with preflight 15 ms; `DEVSTACK_LATENCY` overrides them). A call is held from when the stand-in
+received it, so the stand-in's own processing is inside the model's figure, not added to it;
+what a request then takes is the service's own time (its CPU, the handler, botocore, threads)
+plus the model's time of the calls on its critical path. Calls the stand-in took longer over
+than the model are counted (`over`): none should be, or the figure holds some stand-in time.
+
+Each request is a handler call in this process (no gateway: its HTTP parsing is API Gateway's
+stand-in, not the service), alternating model on and model off request by request, so that both
+see the same machine load. `off` is what the same request takes against the bare stand-ins.
+
+FLOORS lists each endpoint's critical path as stages: the calls of one stage need nothing from
+each other and may run at once; a stage waits for the one before. The floor is the sum, over the
+stages, of the stage's slowest call under the model. `sequential` is the sum over every call
+(nothing at once: the path before issue 26).
+
+    python -m bench.latency [N]     N requests per endpoint and setting (default 20); prints JSON
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import threading
+import time
+from typing import Any
+
+SOL = 10**9
+PRIO = {"priorityFeeLamports": "1000", "tipLamports": "1000000"}
+
+# endpoint -> stages of its critical path (each stage: the kinds of the calls it makes at once)
+ADMISSION = [["ddb"], ["ddb", "ddb"]]  # the token's BatchGetItem; the bucket and the tier budget
+FLOORS: dict[str, list[list[str]]] = {
+    "me": ADMISSION,
+    # the value is in the request: the reservation (client's day and grant's day, both at once) runs
+    # beside the chain read and the Decrypt; then the record, then the send
+    "trades_buy": [*ADMISSION, ["rpc_read", "kms", "ddb", "ddb"], ["ddb"], ["rpc_send"]],
+    # valued by the quote (slippage mode): the reservation needs the read's state
+    "trades_buy_exact_out": [*ADMISSION, ["rpc_read", "kms"], ["ddb", "ddb"], ["ddb"], ["rpc_send"]],
+    "trades_sell": [*ADMISSION, ["rpc_read", "kms"], ["ddb", "ddb"], ["ddb"], ["rpc_send"]],
+}
+GOAL_RATIO = 1.3
+
+
+def floor_ms(stages: list[list[str]], figures: dict[str, float]) -> float:
+    return sum(max(figures[k] for k in stage) for stage in stages)
+
+
+def sequential_ms(stages: list[list[str]], figures: dict[str, float]) -> float:
+    return sum(figures[k] for stage in stages for k in stage)
+
+
+class Endpoints:
+    """A fresh connection per endpoint (their own buckets), the bench coin, and one request each."""
+
+    PATHS = {"trades_buy": "/partner/v1/trades/buy", "trades_buy_exact_out": "/partner/v1/trades/buy-exact-out",
+             "trades_sell": "/partner/v1/trades/sell"}
+
+    PER_CONNECTION = 25  # requests per connection: within a trade bucket's 60 a minute
+
+    def __init__(self, bench: Any) -> None:
+        self.b = bench
+        self.conns: dict[tuple[str, int], Any] = {}
+        self.counts: dict[str, int] = {}
+
+    def prepare(self, name: str, requests: int) -> None:
+        """The connections `requests` requests of `name` will use (made before any is timed)."""
+        keys: list[Any] = ["replayed", *range(-(-requests // self.PER_CONNECTION))]
+        for k in keys:
+            if (name, k) not in self.conns:
+                self.conns[name, k] = self.b.member(sol=0) if name == "me" else self.b.member(sol=20, tokens=True)
+
+    def conn(self, name: str) -> Any:
+        k = self.counts[name] = self.counts.get(name, -1) + 1
+        return self.conns[name, k // self.PER_CONNECTION]
+
+    def event(self, name: str, i: int, replayed: bool = False) -> dict[str, Any]:
+        """The i-th request of `name`; `replayed`: on the connection whose answers were recorded (the
+        replayed token's read answers that token only; replayed requests draw on no real bucket)."""
+        from devstack.events import api_event
+
+        conn = self.conns[name, "replayed"] if replayed else self.conn(name)
+        if name == "me":
+            return api_event("GET", "/partner/v1/me", headers=conn.bearer())
+        body = {"trades_buy": {"maxSolIn": str(SOL // 100 + i), "slippageBps": 500},
+                "trades_buy_exact_out": {"tokensOut": str(1_000_000_000 + i), "slippageBps": 500},
+                "trades_sell": {"tokensIn": str(1_000_000 + i), "slippageBps": 500}}[name]
+        return api_event("POST", self.PATHS[name], headers={**conn.bearer(), "Content-Type": "application/json"},
+                         body=json.dumps({"mint": self.b.coin, **body, **PRIO}))
+
+
+class Replay:
+    """The service against stand-ins that cost nothing: each AWS and RPC call is answered from the
+    answer the real stand-in gave to the same operation (recorded on an earlier request of the same
+    endpoint), and takes the model's figure for its kind. A send answers the signature of the
+    transaction it was given. What a request takes is then the service's own time plus the model's
+    time on its critical path.
+
+    The model's time is kept on a virtual clock (`virtual`, the default): each thread has an offset,
+    a call adds its figure to its thread's, a task the request submits (`partner.core.parallel.submit`)
+    starts from its submitter's offset, and taking its result moves the submitter's offset up to the
+    task's. A request's time is its wall time plus its thread's offset at the end: the service's own
+    time, and the model's along the critical path as the code really ran it (calls it makes at once
+    count once). Sleeping instead (`virtual = False`) measures the same on a real clock, but on a
+    loaded machine each wake-up can come milliseconds late (a 5 ms sleep's p90 was 3.7 ms over here),
+    and a trade has five stages of them."""
+
+    def offset(self) -> float:
+        return getattr(self._clock, "ms", 0.0)
+
+    def set_offset(self, ms: float) -> None:
+        self._clock.ms = ms
+
+    def _wait(self, kind: str) -> None:
+        if self.virtual:
+            self.set_offset(self.offset() + self.figures[kind])
+        else:
+            time.sleep(self.figures[kind] / 1000)
+
+    def __init__(self, figures: dict[str, float]) -> None:
+        self.figures = figures
+        self.mode: str | None = None  # "record", "replay" or None (pass through)
+        self.virtual = True  # count the model's time on a virtual clock (below) instead of sleeping
+        self._clock = threading.local()
+        self.aws: dict[tuple[str, str], tuple[int, dict[str, str], bytes]] = {}
+        self.rpc: dict[tuple[str, ...], Any] = {}
+        self.calls: dict[str, int] = {}
+
+    @staticmethod
+    def _op(event_name: str) -> tuple[str, str]:
+        _, service, operation = event_name.split(".")[:3]
+        return service, operation
+
+    def _kind(self, service: str, operation: str) -> str | None:
+        if service == "dynamodb":
+            return "transact" if operation.startswith("Transact") else "ddb"
+        return "kms" if service == "kms" else None
+
+    def _after_call(self, event_name: str = "", http_response: Any = None, **_: Any) -> None:
+        if self.mode == "record" and http_response is not None and http_response.status_code < 300:
+            self.aws[self._op(event_name)] = (http_response.status_code, dict(http_response.headers),
+                                              bytes(http_response.content))
+
+    def _before_send(self, request: Any = None, event_name: str = "", **_: Any) -> Any:
+        if self.mode != "replay":
+            return None
+        from botocore.awsrequest import AWSResponse
+
+        key = self._op(event_name)
+        status, headers, body = self.aws[key]  # a KeyError: the warm-up did not make this call
+        kind = self._kind(*key)
+        self.calls[kind or key[0]] = self.calls.get(kind or key[0], 0) + 1
+        if kind:
+            self._wait(kind)
+        response = AWSResponse(request.url, status, headers, None)
+        response._content = body
+        return response
+
+    def _rpc(self, real: Any) -> Any:
+        replay = self
+
+        def post_to(rpc: Any, url: str, payload: str, *, sending: bool) -> Any:
+            request = json.loads(payload)
+            methods = tuple(r.get("method", "") for r in (request if isinstance(request, list) else [request]))
+            if replay.mode == "record":
+                body = real(rpc, url, payload, sending=sending)
+                replay.rpc[methods] = body
+                return body
+            if replay.mode != "replay":
+                return real(rpc, url, payload, sending=sending)
+            kind = "rpc_send" if "sendTransaction" in methods else "rpc_read"
+            replay.calls[kind] = replay.calls.get(kind, 0) + 1
+            replay._wait(kind)
+            if methods == ("sendTransaction",):
+                import base64
+
+                from solders.transaction import Transaction
+
+                tx = Transaction.from_bytes(base64.b64decode(request["params"][0]))
+                return {"jsonrpc": "2.0", "result": str(tx.signatures[0]), "id": request.get("id")}
+            return replay.rpc[methods]
+
+        return post_to
+
+    def __enter__(self) -> Replay:
+        from partner.chain import rpc as rpc_module
+        from partner.store import aws
+
+        aws.add_hook("after-call", self._after_call)
+        aws.add_hook("before-send", self._before_send)
+        self._real = rpc_module.Rpc._post_to
+        rpc_module.Rpc._post_to = self._rpc(self._real)
+        try:  # (an older checkout, measured for comparison, runs nothing at once)
+            from partner.core import parallel
+        except ImportError:
+            parallel = None
+        if parallel is not None:
+            self._real_submit = parallel.submit
+            parallel.submit = self._submit  # type: ignore[assignment]
+        return self
+
+    def _submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        start, box = self.offset(), {}
+
+        def task(*a: Any, **k: Any) -> Any:
+            self.set_offset(start)
+            try:
+                return fn(*a, **k)
+            finally:
+                box["end"] = self.offset()
+
+        return _Joined(self._real_submit(task, *args, **kwargs), box, self)
+
+    def __exit__(self, *exc: Any) -> None:
+        from partner.chain import rpc as rpc_module
+        from partner.store import aws
+
+        if hasattr(self, "_real_submit"):
+            from partner.core import parallel
+
+            parallel.submit = self._real_submit  # type: ignore[assignment]
+        rpc_module.Rpc._post_to = self._real
+        aws.remove_hook("before-send", self._before_send)
+        aws.remove_hook("after-call", self._after_call)
+
+
+class _Joined:
+    """A pool task's future whose result also joins the task's virtual clock into the taker's."""
+
+    def __init__(self, future: Any, box: dict[str, float], replay: Replay) -> None:
+        self._future, self._box, self._replay = future, box, replay
+
+    def result(self, timeout: float | None = None) -> Any:
+        try:
+            return self._future.result(timeout)
+        finally:
+            if "end" in self._box:
+                self._replay.set_offset(max(self._replay.offset(), self._box["end"]))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._future, name)
+
+
+def _p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def measure(bench: Any, n: int = 20, names: list[str] | None = None) -> dict[str, Any]:
+    """Per endpoint, in turn, request by request: (a) `replayed`: the service against stand-ins that
+    cost nothing, with the model's time (`Replay`): the figure the goal is judged on; (b) `devstack`:
+    against the devstack's stand-ins held to the model (`devstack.latency`), their excess over it
+    included (`over_model` calls); (c) `bare`: against the bare stand-ins."""
+    from devstack.events import lambda_context
+    from devstack.latency import DEFAULTS, model
+    from tests.helpers import handler
+
+    figures = model.figures or dict(DEFAULTS)
+    saved = model.figures
+    endpoints = Endpoints(bench)
+    out: dict[str, Any] = {"figures_ms": figures, "n": n, "goal_ratio": GOAL_RATIO, "endpoints": {}}
+    settings = ("model", "slept", "devstack", "bare")
+    try:
+        with Replay(figures) as replay:
+            for name in names or list(FLOORS):
+                fn = handler(name)
+                model.configure(None)
+                replay.mode = None
+                endpoints.prepare(name, 2 * n)  # the requests against the real stand-ins
+                replay.mode = "record"  # per-process work (hash secret, clients) and this endpoint's answers
+                for i in range(2):
+                    result = fn(endpoints.event(name, i, replayed=True), lambda_context(name))
+                    assert result["statusCode"] == 200, result
+                times: dict[str, list[float]] = {k: [] for k in settings}
+                statuses: set[int] = set()
+                model.reset_stats()
+                replay.calls = {}
+                over: dict[str, Any] = {}
+                for i in range(len(settings) * n):
+                    setting = settings[i % len(settings)]
+                    replay.mode = "replay" if setting in ("model", "slept") else None
+                    replay.virtual = setting == "model"
+                    model.configure(figures if setting == "devstack" else None)
+                    event = endpoints.event(name, 100 + i, replayed=replay.mode == "replay")
+                    replay.set_offset(0.0)
+                    t0 = time.perf_counter()
+                    result = fn(event, lambda_context(name))
+                    times[setting].append((time.perf_counter() - t0) * 1000 + replay.offset())
+                    statuses.add(int(result.get("statusCode", 0)))
+                    if setting == "devstack":
+                        over = model.stats()
+                replay.mode = None
+                model.configure(None)
+                floor = floor_ms(FLOORS[name], figures)
+                p50 = statistics.median(times["model"])
+                row = {
+                    "p50_ms": round(p50, 1), "p90_ms": round(_p(times["model"], 0.9), 1),
+                    "slept_p50_ms": round(statistics.median(times["slept"]), 1),
+                    "devstack_p50_ms": round(statistics.median(times["devstack"]), 1),
+                    "bare_p50_ms": round(statistics.median(times["bare"]), 1),
+                    "floor_ms": floor, "sequential_ms": sequential_ms(FLOORS[name], figures),
+                    "ratio": round(p50 / floor, 2), "above_floor_ms": round(p50 - floor, 1),
+                    "stages": FLOORS[name], "statuses": sorted(statuses),
+                    "replayed_calls": {k: round(v / (2 * n), 2) for k, v in sorted(replay.calls.items())},
+                    "devstack_calls": over,
+                    "over_model": sum(int(v["over"]) for v in over.values()),
+                }
+                row["goal_met"] = row["ratio"] <= GOAL_RATIO and row["statuses"] == [200]
+                out["endpoints"][name] = row
+                print(f"bench: latency {name}: p50 {row['p50_ms']} ms, service + model (floor {floor} ms: "
+                      f"{row['ratio']}x; sequential {row['sequential_ms']} ms); slept {row['slept_p50_ms']} ms; "
+                      f"devstack held to the model {row['devstack_p50_ms']} ms ({row['over_model']} calls over it), "
+                      f"bare {row['bare_p50_ms']} ms; statuses {row['statuses']}", file=sys.stderr, flush=True)
+    finally:
+        model.configure(saved)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    import os
+
+    args = sys.argv[1:] if argv is None else argv
+    n = int(args[0]) if args else 20
+    from bench.run import Bench
+
+    bench = Bench()
+    try:
+        result = measure(bench, n)
+    finally:
+        bench.stop()
+    result["load_average"] = round(os.getloadavg()[0], 2)
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
