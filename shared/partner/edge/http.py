@@ -41,6 +41,11 @@ from partner.edge.ratelimit import BucketState
 
 logger = observability.logger  # structured JSON, redacting, correlation id = API Gateway request id
 _local = threading.local()
+# Powertools builds a route's middleware stack on its first request, unguarded: two first requests
+# at once in one process (the devstack's threads) could run a half-built stack. compile_routes
+# builds every stack once, under this lock, before any request runs one.
+_compiling = threading.Lock()
+_compiled: set[int] = set()
 
 MAX_JSON_BODY = 64 * 1024
 MAX_JSON_DEPTH = 64  # request bodies are flat; json.loads recurses once per level
@@ -154,16 +159,20 @@ def compile_routes(app: APIGatewayRestResolver) -> None:
     """Build what Powertools builds on a route's first request: its dependant (the pydantic fields and
     type adapters it validates with) and its middleware stack. Before the SnapStart snapshot, so no
     restored copy pays for it."""
-    for route in app._static_routes + app._dynamic_routes:
-        route.dependant  # noqa: B018 - builds and caches it
-        if not route._middleware_stack_built:
-            route._build_middleware_stack(router_middlewares=app._router_middlewares, app=app)
+    with _compiling:
+        for route in app._static_routes + app._dynamic_routes:
+            route.dependant  # noqa: B018 - builds and caches it
+            if not route._middleware_stack_built:
+                route._build_middleware_stack(router_middlewares=app._router_middlewares, app=app)
+        _compiled.add(id(app))
 
 
 def entry(app: APIGatewayRestResolver, bucket: str | None = None) -> Callable[[dict, Any], dict]:
     """The Lambda handler for `app`: resolve, then add the bucket's headers; logs, metrics, trace."""
 
     def lambda_handler(event: dict, context: Any) -> dict:
+        if id(app) not in _compiled:  # no snapshot ran the hook: build once, not by racing requests
+            compile_routes(app)
         requestid.begin(event)
         request_headers.begin(event)
         _local.code = None
