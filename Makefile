@@ -60,7 +60,9 @@ SBF_PACKAGES := clang-22 llvm-22 rustc-web libstd-rust-web-dev-bpf
 programs: $(VENV)/.ready .sbf-toolchain
 	$(PY) -m tools.sbf.build
 
-lint: $(TOOLS)/.ready
+lint: $(TOOLS)/.ready $(VENV)/.ready
+	$(TOOLS)/bin/ruff check .
+	$(PY) -m mypy
 	$(TOOLS)/bin/cfn-lint template.yaml
 	$(TOOLS)/bin/sam validate --lint --region us-east-1 --template-file template.yaml
 

@@ -150,15 +150,15 @@ def _counting(calls: Calls) -> Iterator[None]:
     for log in observability._loggers:
         for handler in log._logger.handlers:
             if hasattr(handler, "setStream"):
-                streams.append((handler, handler.setStream(_CountingStream(handler.stream, calls))))
-    rpc_module.Rpc._post = counting_post
+                streams.append((handler, handler.setStream(_CountingStream(handler.stream, calls))))  # type: ignore[attr-defined]
+    rpc_module.Rpc._post = counting_post  # type: ignore[method-assign]  # counting the request's RPC calls
     ThreadPoolExecutor.submit = submit  # type: ignore[method-assign]
     try:
         with redirect_stdout(_CountingStream(sys.stdout, calls)):  # EMF metrics are printed
             yield
     finally:
         ThreadPoolExecutor.submit = real_submit  # type: ignore[method-assign]
-        rpc_module.Rpc._post = real_post
+        rpc_module.Rpc._post = real_post  # type: ignore[method-assign]
         for handler, old in streams:
             handler.setStream(old)
         for name, hook in hooks:

@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import time
+from typing import Any
 
 T0 = time.perf_counter()
 
@@ -57,6 +58,8 @@ def load(spec: dict):
     path = f"{spec['root']}/functions/{spec['function']}/app.py"
     sys.path.insert(0, f"{spec['root']}/functions/{spec['function']}")
     module_spec = importlib.util.spec_from_file_location("app", path)
+    if module_spec is None or module_spec.loader is None:
+        raise ImportError(path)
     module = importlib.util.module_from_spec(module_spec)
     sys.modules["app"] = module
     module_spec.loader.exec_module(module)
@@ -76,7 +79,7 @@ def function(spec: dict) -> dict:
     else:
         out = module.lambda_handler(spec["event"], Context(spec["function"]))
     done = time.perf_counter()
-    result = {"import_ms": (t1 - T0) * 1000, "first_ms": (done - t1) * 1000, "done_at": done, "status": _status(out)}
+    result: dict[str, Any] = {"import_ms": (t1 - T0) * 1000, "first_ms": (done - t1) * 1000, "done_at": done, "status": _status(out)}
     if spec.get("repeat"):  # warm: the same (read-only) request again, in this now-warm process
         warm = []
         for _ in range(spec["repeat"]):
@@ -109,7 +112,7 @@ def _time_hash_secret() -> dict:
         finally:
             timing["ms"] = (time.perf_counter() - t) * 1000
 
-    crypto._hash_secret = timed
+    crypto._hash_secret = timed  # type: ignore[attr-defined]  # timing the restore's MAC key fetch
     return timing
 
 
@@ -128,7 +131,7 @@ def snapstart(spec: dict) -> dict:
     t1 = time.perf_counter()
     snapshot.run_before_snapshot()
     before_ms = (time.perf_counter() - t1) * 1000
-    restores = []
+    restores: list[Any] = []
     for event in spec["events"]:
         sys.stdout.flush()
         sys.stderr.flush()

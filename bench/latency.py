@@ -65,7 +65,7 @@ class Endpoints:
 
     def __init__(self, bench: Any) -> None:
         self.b = bench
-        self.conns: dict[tuple[str, int], Any] = {}
+        self.conns: dict[tuple[str, int | str], Any] = {}
         self.counts: dict[str, int] = {}
 
     def prepare(self, name: str, requests: int) -> None:
@@ -194,14 +194,14 @@ class Replay:
         aws.add_hook("after-call", self._after_call)
         aws.add_hook("before-send", self._before_send)
         self._real = rpc_module.Rpc._post_to
-        rpc_module.Rpc._post_to = self._rpc(self._real)
+        rpc_module.Rpc._post_to = self._rpc(self._real)  # type: ignore[method-assign]  # answers replayed
         try:  # (an older checkout, measured for comparison, runs nothing at once)
             from partner.core import parallel
         except ImportError:
-            parallel = None
+            parallel = None  # type: ignore[assignment]
         if parallel is not None:
             self._real_submit = parallel.submit
-            parallel.submit = self._submit  # type: ignore[assignment]
+            parallel.submit = self._submit
         return self
 
     def _submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
@@ -223,8 +223,8 @@ class Replay:
         if hasattr(self, "_real_submit"):
             from partner.core import parallel
 
-            parallel.submit = self._real_submit  # type: ignore[assignment]
-        rpc_module.Rpc._post_to = self._real
+            parallel.submit = self._real_submit
+        rpc_module.Rpc._post_to = self._real  # type: ignore[method-assign]
         aws.remove_hook("before-send", self._before_send)
         aws.remove_hook("after-call", self._after_call)
 
@@ -298,7 +298,7 @@ def measure(bench: Any, n: int = 20, names: list[str] | None = None) -> dict[str
                 model.configure(None)
                 floor = floor_ms(FLOORS[name], figures)
                 p50 = statistics.median(times["model"])
-                row = {
+                row: dict[str, Any] = {
                     "p50_ms": round(p50, 1), "p90_ms": round(_p(times["model"], 0.9), 1),
                     "slept_p50_ms": round(statistics.median(times["slept"]), 1),
                     "devstack_p50_ms": round(statistics.median(times["devstack"]), 1),

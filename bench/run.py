@@ -179,7 +179,7 @@ class Requests:
         from partner.store import ddb, txrecords
 
         # the tracker's cold start gets the same work every time (below): this landed buy's record
-        self.tracked = {**ddb.get(txrecords.table(), self.signature), "status": "sent"}
+        self.tracked = {**(ddb.get(txrecords.table(), self.signature) or {}), "status": "sent"}
         # a real proposal on the bench coin, open for the whole run: reads, votes and cancels
         # answer 200; proposing again on this coin answers 422 active_proposal_exists
         self.proposal = self._propose(bench.coin, "3600")
@@ -470,7 +470,7 @@ def _child(spec: dict[str, Any], floor: bool, env: dict[str, str], isolated: boo
 def import_breakdown(stderr: str, top_n: int = 15) -> dict[str, Any]:
     """`python -X importtime` output as the top modules by cumulative time (what app.py imports
     and one level below) and by self time."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for line in stderr.splitlines():
         if not line.startswith("import time:") or line.count("|") != 2:
             continue
@@ -579,7 +579,7 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
         result["functions"][name] = _summary(per["now"][name], floor_ms, floor_response)
         if "before" in per and per["before"][name]:
             result["functions"][name]["before"] = _summary(per["before"][name], floor_ms, floor_response)
-    if "before" in trees:
+    if "before" in trees and before is not None:
         rev = before / ".rev"  # written by `make bench BEFORE=<rev>`
         result["before"] = rev.read_text().strip() if rev.exists() else str(before)
         result["warm_paired"] = warm_paired(reqs, [n for n in names if n in WARM_PAIRED], trees, iso)

@@ -40,7 +40,7 @@ from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from . import limits
@@ -171,7 +171,7 @@ def _header_list(headers: Any) -> list[tuple[str, str]]:
     if not headers:
         return []
     if isinstance(headers, Mapping):
-        out = []
+        out: list[tuple[str, str]] = []
         for k, v in headers.items():
             if isinstance(v, (list, tuple)):
                 out.extend((str(k), str(x)) for x in v)
@@ -607,7 +607,7 @@ class _Handler(StrictRequestReading, NoDelay, BaseHTTPRequestHandler):
         # a TimeoutError (the body's deadline) goes up to StrictRequestReading: 408
         self.end_reading()
         try:
-            status, headers, data = self.gateway.handle(request, server_port=self.server.server_address[1])
+            status, headers, data = self.gateway.handle(request, server_port=cast(tuple[str, int], self.server.server_address)[1])
             bad = [k for k, v in headers if _unsafe_header(str(k), str(v))]
             if bad:
                 print(f"devstack.gateway: refused a response header with CR/LF/NUL ({', '.join(bad)}) on "

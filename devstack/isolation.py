@@ -69,7 +69,7 @@ def install() -> None:
         from aws_lambda_powertools.event_handler import api_gateway as ag
 
         base = ag.BaseRouter
-        base.__class__ = _RouterMeta  # BaseRouter.current_event = ... now lands per thread
+        base.__class__ = _RouterMeta  # type: ignore[method-assign,assignment]  # BaseRouter.current_event = ... per thread
         type.__setattr__(base, "current_event", _PerThread("current_event"))
         type.__setattr__(base, "lambda_context", _PerThread("lambda_context"))
         type.__setattr__(ag.ApiGatewayResolver, "context", _PerThread("context", dict, per_instance=True))

@@ -26,7 +26,7 @@ import json
 import re
 import threading
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 from urllib.parse import parse_qsl
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
@@ -131,9 +131,9 @@ def make_app() -> APIGatewayRestResolver:
         edge = getattr(getattr(route, "func", None), "edge", None)
         if edge is not None:
             edge(app)
-        return validation(app, next_middleware)
+        return validation(app, next_middleware)  # type: ignore[arg-type]  # Powertools' NextMiddleware
 
-    app._request_validation_middleware = edge_then_validation
+    app._request_validation_middleware = edge_then_validation  # type: ignore[assignment]  # our edge, then it
     snapshot.before_snapshot(lambda: compile_routes(app))
     app.exception_handler(ApiError)(_api_error)
 
@@ -337,7 +337,8 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
             response = _unexpected(exc, retryable=not got.sent)
         finally:
             idempotency.deactivate(token)
-        answer = idempotency.Stored(response.status_code, response.body, idempotency.stored_headers(response.headers))
+        answer = idempotency.Stored(response.status_code, cast(str, response.body),
+                                    idempotency.stored_headers(response.headers))
     try:
         if retry_invited:  # a retry with the same key runs the write afresh
             idempotency.release(got)
@@ -412,7 +413,7 @@ def with_body(model: type) -> Callable[[Callable], Callable]:
     return declare
 
 
-def write_endpoint(method_path: str, bucket: str, scope: str | tuple[str, ...], model: type, action,
+def write_endpoint(method_path: str, bucket: str, scope: str | tuple[str, ...] | None, model: type, action,
                    special: dict[str, str] | None = None, *, keyed: bool = True, **doc: Any):
     """A /partner/v1 JSON POST: admit -> pre-check and validate `model` (Powertools) -> `action(principal,
     request)` -> 200 JSON, under the request's Idempotency-Key when `keyed` (every write; not the quote,

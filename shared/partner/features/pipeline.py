@@ -132,7 +132,7 @@ class Added:
     `program=False` when the refusal is the program's own answer, already in the program's order
     (a dust amount: the programs refuse a trade that moves nothing with `invalid_input` themselves)."""
 
-    check: Callable[[], None]
+    check: Callable[[], object]
     program: bool = True
 
 
@@ -216,7 +216,7 @@ class Submit(Delivery):
     `tx_engine()`); None: the RPC only."""
 
     chain: Rpc
-    ambiguous: dict[str, str] = field(default_factory=dict)
+    ambiguous: dict[str, Any] = field(default_factory=dict)
     engine: TxEngine | None = None
 
     def send(self, txs: list[Transaction], last_valid_block_height: int) -> str | None:
@@ -260,7 +260,7 @@ class Bundle(Delivery):
 
     engine: BlockEngine
     chain: Rpc
-    ambiguous: dict[str, str] = field(default_factory=dict)
+    ambiguous: dict[str, Any] = field(default_factory=dict)
 
     def send(self, txs: list[Transaction], last_valid_block_height: int) -> str | None:
         signatures = [str(t.signatures[0]) for t in txs]

@@ -33,6 +33,7 @@ from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
 from partner.chain import pool_math, unique
 from partner.chain import programs as P
+from partner.chain.layouts import Pool
 from partner.chain.rpc import Rpc
 from partner.chain.state import CoinState, read_coin
 from partner.chain.tx import WriteFees, sign
@@ -216,7 +217,8 @@ def fill_buy(state: CoinState, venue: str, sol_in: int) -> Fill:
         fee_bps = state.global_config.protocol_fee_bps
         r = _math(lambda: curve_math.buy(curve_math.CurveState.of(state.curve), sol_in, fee_bps))
         return _buy_fill(state, venue, r.tokens_out, r.sol_in, r.fee, r.completes)
-    p = _math(lambda: pool_math.swap_quote_in(pool_math.PoolState.of(state.pool), sol_in, state.pool.fee_bps))
+    pool = _live_pool(state)
+    p = _math(lambda: pool_math.swap_quote_in(pool_math.PoolState.of(pool), sol_in, pool.fee_bps))
     return _buy_fill(state, venue, p.amount_out, p.amount_in, p.fee, False)
 
 
@@ -226,7 +228,8 @@ def fill_buy_exact(state: CoinState, venue: str, tokens: int) -> Fill:
         fee_bps = state.global_config.protocol_fee_bps
         r = _math(lambda: curve_math.buy_exact_out(curve_math.CurveState.of(state.curve), tokens, fee_bps))
         return _buy_fill(state, venue, r.tokens_out, r.sol_in, r.fee, r.completes)
-    p = _math(lambda: pool_math.swap_base_out(pool_math.PoolState.of(state.pool), tokens, state.pool.fee_bps))
+    pool = _live_pool(state)
+    p = _math(lambda: pool_math.swap_base_out(pool_math.PoolState.of(pool), tokens, pool.fee_bps))
     return _buy_fill(state, venue, p.amount_out, p.amount_in, p.fee, False)
 
 
@@ -237,7 +240,8 @@ def fill_sell(state: CoinState, venue: str, tokens: int) -> Fill:
         r = _math(lambda: curve_math.sell(curve_math.CurveState.of(state.curve), tokens, fee_bps))
         out, fee = r.sol_out, r.fee
     else:
-        p = _math(lambda: pool_math.swap_base_in(pool_math.PoolState.of(state.pool), tokens, state.pool.fee_bps))
+        pool = _live_pool(state)
+        p = _math(lambda: pool_math.swap_base_in(pool_math.PoolState.of(pool), tokens, pool.fee_bps))
         out, fee = p.amount_out, p.fee
     sol_reserve, token_reserve = _spot(state, venue)
     gross = out + fee
@@ -257,7 +261,14 @@ def max_in_bound(venue_quote: int, slippage_bps: int, partner_fee_bps: int) -> i
 
 
 def _fee_recipient(state: CoinState, venue: str) -> Pubkey:
-    return state.global_config.fee_recipient if venue == "curve" else state.pool.fee_recipient
+    return state.global_config.fee_recipient if venue == "curve" else _live_pool(state).fee_recipient
+
+
+def _live_pool(state: CoinState) -> Pool:
+    """The pool of a coin whose venue is the pool (`CoinState.venue` answered 409 otherwise)."""
+    if state.pool is None:
+        raise ApiError("migration_pending", action="Wait a few seconds and retry.")
+    return state.pool
 
 
 def plan_buy(req: BuyRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
@@ -328,8 +339,9 @@ def require_tokens(state: CoinState, tokens: int) -> None:
         raise ApiError("insufficient_tokens", requiredTokens=str(tokens), availableTokens=str(state.token_balance))
 
 
-PLANNERS = {BuyRequest: plan_buy, BuyExactOutRequest: plan_buy_exact_out, SellRequest: plan_sell}
-KINDS = {BuyRequest: "buy", BuyExactOutRequest: "buy_exact_out", SellRequest: "sell"}
+PLANNERS: dict[type, Callable[..., Plan]] = {BuyRequest: plan_buy, BuyExactOutRequest: plan_buy_exact_out,
+                                             SellRequest: plan_sell}
+KINDS: dict[type, str] = {BuyRequest: "buy", BuyExactOutRequest: "buy_exact_out", SellRequest: "sell"}
 
 
 def _trade_cap_exceeded(value: int, cap: int) -> ApiError:
@@ -437,12 +449,12 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
             caps = _hold(held, reserve_caps(principal, known_value))
         state = reading.result()
         venue = state.venue
-        plan = PLANNERS[type(req)](req, state, venue, signer.pubkey)  # type: ignore[operator]
+        plan = PLANNERS[type(req)](req, state, venue, signer.pubkey)
         value = plan.value_lamports if known_value is None else known_value
         if caps is None:  # valued by the quote: the caps before any balance
             caps = _hold(held, reserve_caps(principal, value))
         selling = isinstance(req, SellRequest)
-        if selling:
+        if isinstance(req, SellRequest):
             require_tokens(state, int(req.tokensIn))
 
         partner = (Pubkey.from_string(client.fee_wallet), plan.partner_fee) \
