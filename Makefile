@@ -17,7 +17,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 help:
 	@echo "make run    start the whole service on 127.0.0.1 (gateway :3000, chain :8899), seeded"
 	@echo "make test   run the whole test suite (sets itself up)"
-	@echo "make lint   cfn-lint and sam validate --lint on template.yaml"
+	@echo "make lint   ruff (lint, format), mypy, cfn-lint and sam validate --lint"
 	@echo "make build  sam build (no Docker; uses Python 3.13)"
 	@echo "make openapi  regenerate docs/openapi.json (Swagger UI: /docs on make run)"
 	@echo "make programs  build the SBF programs into programs/out/*.so (installs Debian's Rust/LLVM)"
@@ -62,6 +62,7 @@ programs: $(VENV)/.ready .sbf-toolchain
 
 lint: $(TOOLS)/.ready $(VENV)/.ready
 	$(TOOLS)/bin/ruff check .
+	$(TOOLS)/bin/ruff format --check .
 	$(PY) -m mypy
 	$(TOOLS)/bin/cfn-lint template.yaml
 	$(TOOLS)/bin/sam validate --lint --region us-east-1 --template-file template.yaml

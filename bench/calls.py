@@ -60,8 +60,10 @@ def units_of(operation: str, params: dict[str, Any]) -> tuple[float, float]:
     if operation == "GetItem":
         return _read_units(params.get("ConsistentRead")), 0.0
     if operation == "BatchGetItem":
-        return sum(_read_units(t.get("ConsistentRead"), len(t.get("Keys") or []))
-                   for t in (params.get("RequestItems") or {}).values()), 0.0
+        return sum(
+            _read_units(t.get("ConsistentRead"), len(t.get("Keys") or []))
+            for t in (params.get("RequestItems") or {}).values()
+        ), 0.0
     if operation in ("PutItem", "UpdateItem", "DeleteItem"):
         return 0.0, float(ITEM_WRITE_KB)
     if operation == "BatchWriteItem":
@@ -142,8 +144,11 @@ def _counting(calls: Calls) -> Iterator[None]:
             return real_submit(self, contextvars.copy_context().run, fn, *args, **kwargs)
         return real_submit(self, fn, *args, **kwargs)
 
-    hooks = [("before-call", before), ("before-parameter-build.dynamodb", params_of),
-             ("after-call.dynamodb.Query", after)]
+    hooks = [
+        ("before-call", before),
+        ("before-parameter-build.dynamodb", params_of),
+        ("after-call.dynamodb.Query", after),
+    ]
     for name, hook in hooks:
         aws.add_hook(name, hook)
     streams: list[tuple[Any, Any]] = []

@@ -33,8 +33,9 @@ def _transfers(n: int, blockhash: Any, payer: Any, offset: int = 0) -> list[Any]
 
     out = []
     for i in range(n):
-        ix = transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=Keypair().pubkey(),
-                                     lamports=1_000_000 + offset + i))
+        ix = transfer(
+            TransferParams(from_pubkey=payer.pubkey(), to_pubkey=Keypair().pubkey(), lamports=1_000_000 + offset + i)
+        )
         out.append(VersionedTransaction(Message.new_with_blockhash([ix], payer.pubkey(), blockhash), [payer]))
     return out
 
@@ -68,21 +69,39 @@ def _rpc(handle: Any, payer: Any, n: int, batch: int = 100) -> dict[str, Any]:
     errors: Counter[str] = Counter()
     with httpx.Client(timeout=30) as http:
         for start in range(0, n, batch):
-            bh = Hash.from_string(http.post(handle.url, json={"jsonrpc": "2.0", "id": 0, "method": "getLatestBlockhash",
-                                                              "params": [{"commitment": "confirmed"}]})
-                                  .json()["result"]["value"]["blockhash"])
+            bh = Hash.from_string(
+                http.post(
+                    handle.url,
+                    json={
+                        "jsonrpc": "2.0",
+                        "id": 0,
+                        "method": "getLatestBlockhash",
+                        "params": [{"commitment": "confirmed"}],
+                    },
+                ).json()["result"]["value"]["blockhash"]
+            )
             wires = [base64.b64encode(bytes(tx)).decode() for tx in _transfers(min(batch, n - start), bh, payer, start)]
             t0 = time.perf_counter()
             for i, wire in enumerate(wires):
-                body = http.post(handle.url, json={"jsonrpc": "2.0", "id": start + i, "method": "sendTransaction",
-                                                   "params": [wire, {"encoding": "base64",
-                                                                               "preflightCommitment": "processed"}]}).json()
+                body = http.post(
+                    handle.url,
+                    json={
+                        "jsonrpc": "2.0",
+                        "id": start + i,
+                        "method": "sendTransaction",
+                        "params": [wire, {"encoding": "base64", "preflightCommitment": "processed"}],
+                    },
+                ).json()
                 if "error" in body:
                     failed += 1
                     errors[str(body["error"].get("message", body["error"]))[:120]] += 1
             sent_s += time.perf_counter() - t0
-    return {"tps": round(n / sent_s, 1), "ok_tps": round((n - failed) / sent_s, 1), "failed": failed,
-            "errors": dict(errors)}
+    return {
+        "tps": round(n / sent_s, 1),
+        "ok_tps": round((n - failed) / sent_s, 1),
+        "failed": failed,
+        "errors": dict(errors),
+    }
 
 
 def _buys(bank: Any, n: int) -> dict[str, Any]:
@@ -98,8 +117,14 @@ def _buys(bank: Any, n: int) -> dict[str, Any]:
     with bank.lock:
         bank.airdrop(creator.pubkey(), 1000 * SOL)
         bh = bank.latest_blockhash()[0]
-        msg = Message.new_with_blockhash([ix.set_compute_unit_limit(400_000), ix.create_coin(creator.pubkey(), mint.pubkey(), "Bench", "BNCH", "https://b/x")],
-                                         creator.pubkey(), bh)
+        msg = Message.new_with_blockhash(
+            [
+                ix.set_compute_unit_limit(400_000),
+                ix.create_coin(creator.pubkey(), mint.pubkey(), "Bench", "BNCH", "https://b/x"),
+            ],
+            creator.pubkey(),
+            bh,
+        )
         r = bank.process_transaction(VersionedTransaction(msg, [creator, mint]))
         if r.err is not None:
             return {"error": f"create_coin: {r.err}"}
@@ -153,8 +178,12 @@ def measure_rounds(n: int, rounds: int) -> dict[str, Any]:
                 out[key] = first
             continue
         tps = sorted(r[key]["tps"] for r in runs)
-        out[key] = {"tps": round(statistics.median(tps), 1), "min": tps[0], "max": tps[-1],
-                    "failed": sum(r[key]["failed"] for r in runs)}
+        out[key] = {
+            "tps": round(statistics.median(tps), 1),
+            "min": tps[0],
+            "max": tps[-1],
+            "failed": sum(r[key]["failed"] for r in runs),
+        }
     return out
 
 
@@ -169,8 +198,14 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(res, indent=2))
         return 0
     print(f"devstack chain throughput, {a.tx} transactions, median of {a.rounds} (tx/s; failed)")
-    print("  " + "  ".join(f"{k} {v['tps']} ({v['failed']})" if "tps" in v else f"{k} {v}"
-                           for k, v in res.items() if isinstance(v, dict)))
+    print(
+        "  "
+        + "  ".join(
+            f"{k} {v['tps']} ({v['failed']})" if "tps" in v else f"{k} {v}"
+            for k, v in res.items()
+            if isinstance(v, dict)
+        )
+    )
     return 0
 
 

@@ -47,8 +47,12 @@ def floor(spec: dict) -> dict:
     t1 = time.perf_counter()
     out = boto3.client("dynamodb").get_item(TableName=spec["table"], Key=spec["key"])
     done = time.perf_counter()
-    return {"import_ms": (t1 - T0) * 1000, "first_ms": (done - t1) * 1000, "done_at": done,
-            "status": out["ResponseMetadata"]["HTTPStatusCode"]}
+    return {
+        "import_ms": (t1 - T0) * 1000,
+        "first_ms": (done - t1) * 1000,
+        "done_at": done,
+        "status": out["ResponseMetadata"]["HTTPStatusCode"],
+    }
 
 
 def load(spec: dict):
@@ -79,7 +83,12 @@ def function(spec: dict) -> dict:
     else:
         out = module.lambda_handler(spec["event"], Context(spec["function"]))
     done = time.perf_counter()
-    result: dict[str, Any] = {"import_ms": (t1 - T0) * 1000, "first_ms": (done - t1) * 1000, "done_at": done, "status": _status(out)}
+    result: dict[str, Any] = {
+        "import_ms": (t1 - T0) * 1000,
+        "first_ms": (done - t1) * 1000,
+        "done_at": done,
+        "status": _status(out),
+    }
     if spec.get("repeat"):  # warm: the same (read-only) request again, in this now-warm process
         warm = []
         for _ in range(spec["repeat"]):
@@ -149,8 +158,11 @@ def snapstart(spec: dict) -> dict:
                     profiler.enable()
                 snapshot.run_after_restore()
                 out = module.lambda_handler(event, Context(spec["function"]))
-                row = {"restore_ms": (time.perf_counter() - t0) * 1000, "status": _status(out),
-                       "secret_ms": secret.get("ms", 0.0)}
+                row = {
+                    "restore_ms": (time.perf_counter() - t0) * 1000,
+                    "status": _status(out),
+                    "secret_ms": secret.get("ms", 0.0),
+                }
                 if profile_dir:
                     profiler.disable()
                     profiler.dump_stats(f"{profile_dir}/{spec['function']}-restore-{len(restores)}.prof")

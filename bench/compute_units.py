@@ -54,9 +54,9 @@ def measure(rounds: int = ROUNDS) -> dict[str, Any]:
         "pool_cases": {case: _figures(v) for case, v in cases.items()},
         "measured": {
             "launchpad": "the transaction's consumed CU less the compute-budget instruction's 150 "
-                         "(tests/programs/launchpad_cu.py: one coin's life)",
+            "(tests/programs/launchpad_cu.py: one coin's life)",
             "pool": "the pool program's own `consumed` log line, its CPIs included "
-                    "(tests/programs/pool_cu.py; initialize_pool runs inside a migrate stand-in)",
+            "(tests/programs/pool_cu.py; initialize_pool runs inside a migrate stand-in)",
         },
     }
 

@@ -38,8 +38,15 @@ GB = 1024**3
 # functions that API Gateway does not front (schedules, the queue consumer)
 NOT_API = {"migrator", "tracker", "webhook_delivery"}
 # when a stored result has no units (older bench runs): per operation, items under 1 KB / 4 KB
-FALLBACK_UNITS = {"GetItem": (1, 0), "BatchGetItem": (3, 0), "Query": (1, 0), "PutItem": (0, 1),
-                  "UpdateItem": (0, 1), "DeleteItem": (0, 1), "TransactWriteItems": (0, 4)}
+FALLBACK_UNITS = {
+    "GetItem": (1, 0),
+    "BatchGetItem": (3, 0),
+    "Query": (1, 0),
+    "PutItem": (0, 1),
+    "UpdateItem": (0, 1),
+    "DeleteItem": (0, 1),
+    "TransactWriteItems": (0, 4),
+}
 FALLBACK_LOG_BYTES = 1200
 S3_GET_OPS = {"GetObject", "HeadObject"}
 
@@ -64,8 +71,9 @@ def _units(row: dict[str, Any]) -> tuple[float, float]:
     return read, write
 
 
-def per_million(row: dict[str, Any], p50_ms: float, memory_mb: int, api: bool,
-                prices: dict[str, Any] = PRICES) -> dict[str, float]:
+def per_million(
+    row: dict[str, Any], p50_ms: float, memory_mb: int, api: bool, prices: dict[str, Any] = PRICES
+) -> dict[str, float]:
     """USD per million requests of one endpoint, by item."""
     ops = row.get("aws") or {}
     count = lambda service: sum(n for op, n in ops.items() if op.startswith(service + "."))  # noqa: E731
@@ -87,8 +95,12 @@ def per_million(row: dict[str, Any], p50_ms: float, memory_mb: int, api: bool,
     return {k: round(v, 4) for k, v in out.items()}
 
 
-def table(results: dict[str, Any], memory: dict[str, int], compare_mb: tuple[int, ...] = (1024, FULL_VCPU_MB),
-          prices: dict[str, Any] = PRICES) -> dict[str, Any]:
+def table(
+    results: dict[str, Any],
+    memory: dict[str, int],
+    compare_mb: tuple[int, ...] = (1024, FULL_VCPU_MB),
+    prices: dict[str, Any] = PRICES,
+) -> dict[str, Any]:
     """The cost section of bench/results.json: per endpoint, USD per million requests at the
     template's memory (by item), the total behind an HTTP API instead, and the total at each
     of `compare_mb`."""
@@ -105,10 +117,19 @@ def table(results: dict[str, Any], memory: dict[str, int], compare_mb: tuple[int
         base = per_million(row, p50, mem, api, prices)
         http = base["total"] - base["api_gateway"] + (prices["api_gateway_http_per_million"] if api else 0.0)
         rows[name] = {
-            "memory_mb": mem, "p50_ms": p50, "cpu_ms": row.get("cpu_ms"),
-            "billed_ms": duration_ms(p50, row.get("cpu_ms"), mem), **base, "total_http_api": round(http, 4),
-            "at_memory": {str(m): {"billed_ms": duration_ms(p50, row.get("cpu_ms"), m),
-                                   "total": per_million(row, p50, m, api, prices)["total"]} for m in compare_mb},
+            "memory_mb": mem,
+            "p50_ms": p50,
+            "cpu_ms": row.get("cpu_ms"),
+            "billed_ms": duration_ms(p50, row.get("cpu_ms"), mem),
+            **base,
+            "total_http_api": round(http, 4),
+            "at_memory": {
+                str(m): {
+                    "billed_ms": duration_ms(p50, row.get("cpu_ms"), m),
+                    "total": per_million(row, p50, m, api, prices)["total"],
+                }
+                for m in compare_mb
+            },
         }
     return {"prices": prices, "functions": rows}
 

@@ -58,8 +58,11 @@ def sequential_ms(stages: list[list[str]], figures: dict[str, float]) -> float:
 class Endpoints:
     """A fresh connection per endpoint (their own buckets), the bench coin, and one request each."""
 
-    PATHS = {"trades_buy": "/partner/v1/trades/buy", "trades_buy_exact_out": "/partner/v1/trades/buy-exact-out",
-             "trades_sell": "/partner/v1/trades/sell"}
+    PATHS = {
+        "trades_buy": "/partner/v1/trades/buy",
+        "trades_buy_exact_out": "/partner/v1/trades/buy-exact-out",
+        "trades_sell": "/partner/v1/trades/sell",
+    }
 
     PER_CONNECTION = 25  # requests per connection: within a trade bucket's 60 a minute
 
@@ -87,11 +90,17 @@ class Endpoints:
         conn = self.conns[name, "replayed"] if replayed else self.conn(name)
         if name == "me":
             return api_event("GET", "/partner/v1/me", headers=conn.bearer())
-        body = {"trades_buy": {"maxSolIn": str(SOL // 100 + i), "slippageBps": 500},
-                "trades_buy_exact_out": {"tokensOut": str(1_000_000_000 + i), "slippageBps": 500},
-                "trades_sell": {"tokensIn": str(1_000_000 + i), "slippageBps": 500}}[name]
-        return api_event("POST", self.PATHS[name], headers={**conn.bearer(), "Content-Type": "application/json"},
-                         body=json.dumps({"mint": self.b.coin, **body, **PRIO}))
+        body = {
+            "trades_buy": {"maxSolIn": str(SOL // 100 + i), "slippageBps": 500},
+            "trades_buy_exact_out": {"tokensOut": str(1_000_000_000 + i), "slippageBps": 500},
+            "trades_sell": {"tokensIn": str(1_000_000 + i), "slippageBps": 500},
+        }[name]
+        return api_event(
+            "POST",
+            self.PATHS[name],
+            headers={**conn.bearer(), "Content-Type": "application/json"},
+            body=json.dumps({"mint": self.b.coin, **body, **PRIO}),
+        )
 
 
 class Replay:
@@ -143,8 +152,11 @@ class Replay:
 
     def _after_call(self, event_name: str = "", http_response: Any = None, **_: Any) -> None:
         if self.mode == "record" and http_response is not None and http_response.status_code < 300:
-            self.aws[self._op(event_name)] = (http_response.status_code, dict(http_response.headers),
-                                              bytes(http_response.content))
+            self.aws[self._op(event_name)] = (
+                http_response.status_code,
+                dict(http_response.headers),
+                bytes(http_response.content),
+            )
 
     def _before_send(self, request: Any = None, event_name: str = "", **_: Any) -> Any:
         if self.mode != "replay":
@@ -299,23 +311,31 @@ def measure(bench: Any, n: int = 20, names: list[str] | None = None) -> dict[str
                 floor = floor_ms(FLOORS[name], figures)
                 p50 = statistics.median(times["model"])
                 row: dict[str, Any] = {
-                    "p50_ms": round(p50, 1), "p90_ms": round(_p(times["model"], 0.9), 1),
+                    "p50_ms": round(p50, 1),
+                    "p90_ms": round(_p(times["model"], 0.9), 1),
                     "slept_p50_ms": round(statistics.median(times["slept"]), 1),
                     "devstack_p50_ms": round(statistics.median(times["devstack"]), 1),
                     "bare_p50_ms": round(statistics.median(times["bare"]), 1),
-                    "floor_ms": floor, "sequential_ms": sequential_ms(FLOORS[name], figures),
-                    "ratio": round(p50 / floor, 2), "above_floor_ms": round(p50 - floor, 1),
-                    "stages": FLOORS[name], "statuses": sorted(statuses),
+                    "floor_ms": floor,
+                    "sequential_ms": sequential_ms(FLOORS[name], figures),
+                    "ratio": round(p50 / floor, 2),
+                    "above_floor_ms": round(p50 - floor, 1),
+                    "stages": FLOORS[name],
+                    "statuses": sorted(statuses),
                     "replayed_calls": {k: round(v / (2 * n), 2) for k, v in sorted(replay.calls.items())},
                     "devstack_calls": over,
                     "over_model": sum(int(v["over"]) for v in over.values()),
                 }
                 row["goal_met"] = row["ratio"] <= GOAL_RATIO and row["statuses"] == [200]
                 out["endpoints"][name] = row
-                print(f"bench: latency {name}: p50 {row['p50_ms']} ms, service + model (floor {floor} ms: "
-                      f"{row['ratio']}x; sequential {row['sequential_ms']} ms); slept {row['slept_p50_ms']} ms; "
-                      f"devstack held to the model {row['devstack_p50_ms']} ms ({row['over_model']} calls over it), "
-                      f"bare {row['bare_p50_ms']} ms; statuses {row['statuses']}", file=sys.stderr, flush=True)
+                print(
+                    f"bench: latency {name}: p50 {row['p50_ms']} ms, service + model (floor {floor} ms: "
+                    f"{row['ratio']}x; sequential {row['sequential_ms']} ms); slept {row['slept_p50_ms']} ms; "
+                    f"devstack held to the model {row['devstack_p50_ms']} ms ({row['over_model']} calls over it), "
+                    f"bare {row['bare_p50_ms']} ms; statuses {row['statuses']}",
+                    file=sys.stderr,
+                    flush=True,
+                )
     finally:
         model.configure(saved)
     return out

@@ -7,8 +7,10 @@ from typing import Any
 # The last measurement with the Python engine still selectable (bench/chain_engines.py, 500
 # transactions, 1 round, 2026-11-25, machine under load): kept as history since its removal.
 ENGINE_HISTORY = (
-    ("history: Python engine (Python bank and reference programs)",
-     {"transfer_inproc": 4275.3, "transfer_rpc": 484.9, "buy_inproc": 2745.8}),
+    (
+        "history: Python engine (Python bank and reference programs)",
+        {"transfer_inproc": 4275.3, "transfer_rpc": 484.9, "buy_inproc": 2745.8},
+    ),
     ("history: LiteSVM engine, same run", {"transfer_inproc": 5147.2, "transfer_rpc": 479.0, "buy_inproc": 1023.1}),
 )
 
@@ -31,8 +33,11 @@ def render(r: dict[str, Any]) -> str:
     ]
     load = r.get("load_average")
     if load:
-        lines += ["1-minute load average as each section started (2 cores, shared with other engineers' "
-                  "test runs): " + ", ".join(f"{k} {v}" for k, v in load.items()) + ".", ""]
+        lines += [
+            "1-minute load average as each section started (2 cores, shared with other engineers' "
+            "test runs): " + ", ".join(f"{k} {v}" for k, v in load.items()) + ".",
+            "",
+        ]
     cold = r.get("cold_start")
     if cold:
         lines += ["## 1. Cold start", ""]
@@ -40,13 +45,16 @@ def render(r: dict[str, Any]) -> str:
         layers = r.get("cold_start_layers") or {}
         if layers.get("functions"):
             lines += _cold(layers, g, "layers")
-        lines += ["`import ms` is interpreter start to the handler being ready; `first request ms` is the "
-                  "first handler call (it derives the per-process hash secret with KMS GenerateMac, creates "
-                  "the boto3 clients and the RPC client). `to response` is spawn to the first response being "
-                  "ready (the same clock in both processes), i.e. without the interpreter's exit, which a "
-                  "Lambda cold start does not include. The goal (issue 19, now that SnapStart pays for imports) "
-                  "is judged to the response, in the layers column: a cold start without SnapStart at most "
-                  f"{g.get('cold_ratio')}x the floor's; spawn to exit is shown beside it.", ""]
+        lines += [
+            "`import ms` is interpreter start to the handler being ready; `first request ms` is the "
+            "first handler call (it derives the per-process hash secret with KMS GenerateMac, creates "
+            "the boto3 clients and the RPC client). `to response` is spawn to the first response being "
+            "ready (the same clock in both processes), i.e. without the interpreter's exit, which a "
+            "Lambda cold start does not include. The goal (issue 19, now that SnapStart pays for imports) "
+            "is judged to the response, in the layers column: a cold start without SnapStart at most "
+            f"{g.get('cold_ratio')}x the floor's; spawn to exit is shown beside it.",
+            "",
+        ]
         for key, label in (("cold_start", "dev venv"), ("cold_start_layers", "layers")):
             breakdown = (r.get(key) or {}).get("import_breakdown")
             if breakdown:
@@ -80,9 +88,11 @@ def render(r: dict[str, Any]) -> str:
             ops = ", ".join(f"{k} x{n}" for k, n in v["aws"].items())
             goal = f"{v['goal']}: {_yes(v['goal_met'])}" if "goal" in v else ""
             units = f"{v['ddb_read_units']:g} / {v['ddb_write_units']:g}" if "ddb_read_units" in v else ""
-            lines.append(f"| {name} | {v['status']} | {v['dynamodb']} | {units} | {v['kms']} | {v['s3']} | "
-                         f"{v['rpc_round_trips']} | {v.get('log_bytes', '')} | {v.get('cpu_ms', '')} | {ops} | "
-                         f"{', '.join(map(str, v['rpc_methods']))} | {goal} |")
+            lines.append(
+                f"| {name} | {v['status']} | {v['dynamodb']} | {units} | {v['kms']} | {v['s3']} | "
+                f"{v['rpc_round_trips']} | {v.get('log_bytes', '')} | {v.get('cpu_ms', '')} | {ops} | "
+                f"{', '.join(map(str, v['rpc_methods']))} | {goal} |"
+            )
         lines.append("")
     warm = r.get("warm")
     if warm:
@@ -116,18 +126,23 @@ def render(r: dict[str, Any]) -> str:
             "the ledger the chain keeps around it, under the bank lock, as the RPC server calls it) against "
             "solders' `LiteSVM.send_transaction` alone; JSON-RPC `sendTransaction` "
             "(HTTP to the chain server, one request each) is shown beside it"
-            + (f": signed in batches of {tps['rpc_batch']}, each just before it is sent with a blockhash "
-               "fetched then (getLatestBlockhash), only the sends timed; failures are counted apart "
-               f"(tx/s of accepted transactions only: {tps.get('rpc_ok_tps')}"
-               + (f"; errors: {tps['rpc_errors']}" if tps.get("rpc_errors") else "") + ")"
-               if tps.get("rpc_batch") else "") + ".",
+            + (
+                f": signed in batches of {tps['rpc_batch']}, each just before it is sent with a blockhash "
+                "fetched then (getLatestBlockhash), only the sends timed; failures are counted apart "
+                f"(tx/s of accepted transactions only: {tps.get('rpc_ok_tps')}"
+                + (f"; errors: {tps['rpc_errors']}" if tps.get("rpc_errors") else "")
+                + ")"
+                if tps.get("rpc_batch")
+                else ""
+            )
+            + ".",
             "",
             "| engine | tx/s | vs LiteSVM | failed |",
             "|---|---:|---:|---:|",
             f"| solders LiteSVM | {tps['litesvm_tps']} | 1 | {tps['litesvm_failed']} |",
-            f"| devstack chain in-process (compared) | {tps['bank_tps']} | {tps['bank_vs_litesvm']} | {tps['bank_failed']} |",
-            f"| devstack JSON-RPC sendTransaction | {tps['rpc_tps']} | {tps['rpc_vs_litesvm']} | "
-            f"{tps['rpc_failed']} |",
+            f"| devstack chain in-process (compared) | {tps['bank_tps']} | {tps['bank_vs_litesvm']} "
+            f"| {tps['bank_failed']} |",
+            f"| devstack JSON-RPC sendTransaction | {tps['rpc_tps']} | {tps['rpc_vs_litesvm']} | {tps['rpc_failed']} |",
             "",
             f"Goal: at least {g.get('tps_ratio')}x LiteSVM (bank) — {_yes(tps['goal_met'])}.",
             "",
@@ -144,8 +159,7 @@ def render(r: dict[str, Any]) -> str:
             "|---|---:|---:|---:|",
         ]
         if work and "error" not in work:
-            cells = [f"{work[c]['tps']} ({work[c]['failed']})" if c in work and "tps" in work[c] else "-"
-                     for c in cols]
+            cells = [f"{work[c]['tps']} ({work[c]['failed']})" if c in work and "tps" in work[c] else "-" for c in cols]
             lines.append(f"| LiteSVM, {work['transactions']} transfers | " + " | ".join(cells) + " |")
         elif work:
             lines.append(f"| LiteSVM | {work['error']} | | |")
@@ -169,7 +183,8 @@ def render(r: dict[str, Any]) -> str:
             f"| total (both layers + largest function) | {layers['total_unzipped_mb']} |",
             "",
             "Largest packages in the dependency layer (MB): "
-            + ", ".join(f"{k} {v}" for k, v in layers.get("largest_packages_mb", {}).items()) + ".",
+            + ", ".join(f"{k} {v}" for k, v in layers.get("largest_packages_mb", {}).items())
+            + ".",
             "",
         ]
     cost = r.get("cost")
@@ -197,7 +212,8 @@ def _snapstart(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
     met = sum(1 for v in fns.values() if v["goal_met"])
     before = snap.get("before") or {}
     lines = [
-        "### SnapStart", "",
+        "### SnapStart",
+        "",
         f"As Lambda pays it with SnapStart ({snap['python_path']}): one process imports the function and runs "
         "its before-snapshot hooks (Lambda's init, once per published version), then forks; each fork stands in "
         "for an environment restored from the snapshot, runs the after-restore hooks and serves one first "
@@ -209,16 +225,22 @@ def _snapstart(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
         "`+ms, model` counts it at 6 ms (the stand-in's excess subtracted, as section 7 does for every call). "
         f"Goal (issue 26): a restore adds at most {g.get('snapstart_add_ms')} ms, judged on `+ms, model` — "
         f"{_yes(met == len(fns))} ({met}/{len(fns)})."
-        + (f" `before`: the checkout `{before.get('rev')}` measured the same way in the same session." if before
-           else ""), "",
+        + (
+            f" `before`: the checkout `{before.get('rev')}` measured the same way in the same session."
+            if before
+            else ""
+        ),
+        "",
         "| function | restore ms | warm p50 ms | +ms | hash secret ms | +ms, model | x warm | status | goal |"
         + (" before +ms | before +ms, model |" if before else ""),
         "|---|---:|---:|---:|---:|---:|---:|---|---|" + ("---:|---:|" if before else ""),
     ]
     for name, v in sorted(fns.items(), key=lambda kv: kv[1].get("adds_modeled_ms", 0)):
-        row = (f"| {name} | {v['restore_ms']} | {v['warm_p50_ms']} | {v.get('adds_ms', '')} | {v.get('secret_ms', '')} | "
-               f"{v.get('adds_modeled_ms', '')} | {v['ratio']} | {', '.join(map(str, v['status']))} | "
-               f"{_yes(v['goal_met'])} |")
+        row = (
+            f"| {name} | {v['restore_ms']} | {v['warm_p50_ms']} | {v.get('adds_ms', '')} | {v.get('secret_ms', '')} | "
+            f"{v.get('adds_modeled_ms', '')} | {v['ratio']} | {', '.join(map(str, v['status']))} | "
+            f"{_yes(v['goal_met'])} |"
+        )
         if before:
             b = (before.get("functions") or {}).get(name) or {}
             row += f" {b.get('adds_ms', '')} | {b.get('adds_modeled_ms', '')} |"
@@ -230,20 +252,24 @@ def _snapstart_ratio(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
     fns = snap["functions"]
     met = sum(1 for v in fns.values() if v["goal_met"])
     lines = [
-        "### SnapStart", "",
+        "### SnapStart",
+        "",
         f"As Lambda pays it with SnapStart ({snap['python_path']}): one process imports the function and runs "
         "its before-snapshot hooks (Lambda's init, once per published version), then forks; each fork stands in "
         "for an environment restored from the snapshot, runs the after-restore hooks and serves one first "
         f"request. `restore ms` is fork to response, median of {snap['runs']} forks. `warm p50` is the same "
         f"function's warm latency for the same kind of request ({snap['warm_requests']} requests in the parent "
         f"after its own restore and first request). Goal: every function's restore at most "
-        f"{g.get('snapstart_ratio')}x its own warm p50 — {_yes(met == len(fns))} ({met}/{len(fns)}).", "",
+        f"{g.get('snapstart_ratio')}x its own warm p50 — {_yes(met == len(fns))} ({met}/{len(fns)}).",
+        "",
         "| function | restore ms | max ms | warm p50 ms | x warm | before-snapshot hooks ms | status | goal |",
         "|---|---:|---:|---:|---:|---:|---|---|",
     ]
     for name, v in sorted(fns.items(), key=lambda kv: kv[1]["ratio"]):
-        lines.append(f"| {name} | {v['restore_ms']} | {v['restore_max_ms']} | {v['warm_p50_ms']} | {v['ratio']} | "
-                     f"{v['before_snapshot_ms']} | {', '.join(map(str, v['status']))} | {_yes(v['goal_met'])} |")
+        lines.append(
+            f"| {name} | {v['restore_ms']} | {v['restore_max_ms']} | {v['warm_p50_ms']} | {v['ratio']} | "
+            f"{v['before_snapshot_ms']} | {', '.join(map(str, v['status']))} | {_yes(v['goal_met'])} |"
+        )
     return [*lines, ""]
 
 
@@ -254,12 +280,14 @@ def _latency(lat: dict[str, Any], g: dict[str, Any]) -> list[str]:
     trades = sum(1 for name in eps if name.startswith("trades_"))
     before = lat.get("before") or {}
     lines = [
-        "## 7. A trade at the latency floor (latency model)", "",
+        "## 7. A trade at the latency floor (latency model)",
+        "",
         f"The latency model (`devstack.latency`, issue 26): DynamoDB {f['ddb']} ms a call, a transaction "
         f"{f['transact']} ms, KMS {f['kms']} ms, an RPC read {f['rpc_read']} ms, a send with preflight "
         f"{f['rpc_send']} ms (`DEVSTACK_LATENCY` sets them). The floor is the sum over an endpoint's critical "
         "path of each stage's slowest call: the calls of a stage need nothing from each other, and a stage "
-        "waits for the one before. `sequential` is every call one after another.", "",
+        "waits for the one before. `sequential` is every call one after another.",
+        "",
         "How the service's own time plus the model's is measured (`bench/latency.py`): moto's own time would "
         "swamp the model (a DynamoDB call there takes 5-10 ms on this shared machine, a KMS GenerateMac 20-40 ms, "
         "a TransactWriteItems 100-370 ms), so each request is a handler call in this process whose AWS and RPC "
@@ -274,38 +302,50 @@ def _latency(lat: dict[str, Any], g: dict[str, Any]) -> list[str]:
         "where the stand-ins' excess over the model still shows (`over` calls); `bare` without the model. "
         f"{lat['n']} requests per endpoint and setting, alternating request by request. Goal: every trade within "
         f"{g.get('latency_ratio', lat.get('goal_ratio'))}x its floor — {_yes(met == trades)} ({met}/{trades}); "
-        "`/me` at its one read plus the buckets.", "",
-        "| endpoint | critical path | floor ms | sequential ms | p50 ms | x floor | p90 ms | slept p50 | devstack p50 (over) | bare p50 | goal |"
-        + (" before p50 | before x floor |" if before else ""),
+        "`/me` at its one read plus the buckets.",
+        "",
+        "| endpoint | critical path | floor ms | sequential ms | p50 ms | x floor | p90 ms | slept p50 "
+        "| devstack p50 (over) | bare p50 | goal |" + (" before p50 | before x floor |" if before else ""),
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|" + ("---:|---:|" if before else ""),
     ]
     for name, v in eps.items():
         path = " → ".join(" ‖ ".join(stage) for stage in v["stages"])
         goal = _yes(v["goal_met"]) if name.startswith("trades_") else ("met" if v["ratio"] <= 1.3 else "**not met**")
-        row = (f"| {name} | {path} | {v['floor_ms']} | {v['sequential_ms']} | {v['p50_ms']} | {v['ratio']} | "
-               f"{v['p90_ms']} | {v.get('slept_p50_ms', '')} | {v.get('devstack_p50_ms', '')} ({v.get('over_model', '')}) | "
-               f"{v.get('bare_p50_ms', '')} | {goal} |")
+        row = (
+            f"| {name} | {path} | {v['floor_ms']} | {v['sequential_ms']} | {v['p50_ms']} | {v['ratio']} | "
+            f"{v['p90_ms']} | {v.get('slept_p50_ms', '')} | "
+            f"{v.get('devstack_p50_ms', '')} ({v.get('over_model', '')}) | "
+            f"{v.get('bare_p50_ms', '')} | {goal} |"
+        )
         if before:
             b = (before.get("endpoints") or {}).get(name) or {}
             row += f" {b.get('p50_ms', '')} | {b.get('ratio', '')} |"
         lines.append(row)
     if before:
-        lines += ["", f"`before`: the checkout `{before.get('rev')}` (every call of a trade one after another) measured "
-                  f"by the same script in the same session (1-minute load {before.get('load_average')}); its floor is "
-                  "this table's floor, so its ratio shows what the sequential path cost."]
+        lines += [
+            "",
+            f"`before`: the checkout `{before.get('rev')}` (every call of a trade one after another) measured "
+            f"by the same script in the same session (1-minute load {before.get('load_average')}); its floor is "
+            "this table's floor, so its ratio shows what the sequential path cost.",
+        ]
     return [*lines, ""]
 
 
 def _tracker(t: dict[str, Any]) -> list[str]:
     return [
-        "## 8. Tracker throughput and lag", "",
+        "## 8. Tracker throughput and lag",
+        "",
         f"`python -m bench.tracker` (issue 26 item 1), {t.get('measured_at')}, 1-minute load {t.get('load_average')}: "
         "N transactions land in a burst, their records are written as the service writes them, and passes run "
         "as the scheduled function runs them until every record is confirmed; records moved per second = N / "
         "the time of the passes that moved them; lag = from the last landing to the last record's move "
         "(it includes the devstack's one-slot confirmation, 400 ms). Then the cost of one pass over N open "
-        "records the chain does not know. What it printed:", "",
-        "```", *t["lines"], "```", "",
+        "records the chain does not know. What it printed:",
+        "",
+        "```",
+        *t["lines"],
+        "```",
+        "",
         *([t["note"], ""] if t.get("note") else []),
     ]
 
@@ -314,38 +354,56 @@ def _cold(cold: dict[str, Any], g: dict[str, Any], column: str) -> list[str]:
     fns = cold["functions"]
     met = sum(1 for v in fns.values() if v["goal_met"])
     before = any("before" in v for v in fns.values())
-    split = (f"; import {cold['floor_import_ms']} ms, client and GetItem {cold['floor_first_ms']} ms"
-             if cold.get("floor_import_ms") is not None else "")
+    split = (
+        f"; import {cold['floor_import_ms']} ms, client and GetItem {cold['floor_first_ms']} ms"
+        if cold.get("floor_import_ms") is not None
+        else ""
+    )
     if column == "venv":
-        intro = (f"A fresh `.venv/bin/python` process imports the function's `app.py` and serves one request "
-                 f"against the devstack (wall time of the whole process, spawn to exit), median of {cold['runs']} "
-                 f"runs. Floor: a fresh process that imports boto3 and makes one DynamoDB GetItem on the same "
-                 f"moto: **{cold['floor_ms']} ms** ({cold.get('floor_response_ms')} ms to its response; "
-                 f"median of {cold.get('floor_runs', cold['runs'])} floor runs spread through the rounds{split}).")
+        intro = (
+            f"A fresh `.venv/bin/python` process imports the function's `app.py` and serves one request "
+            f"against the devstack (wall time of the whole process, spawn to exit), median of {cold['runs']} "
+            f"runs. Floor: a fresh process that imports boto3 and makes one DynamoDB GetItem on the same "
+            f"moto: **{cold['floor_ms']} ms** ({cold.get('floor_response_ms')} ms to its response; "
+            f"median of {cold.get('floor_runs', cold['runs'])} floor runs spread through the rounds{split})."
+        )
     else:
-        intro = ("With only the layers: the same, run with `python -S` and only the `sam build` layers "
-                 "(SharedLayer, DependenciesLayer) plus the runtime's boto3/botocore on the path, as in Lambda "
-                 "(the dev venv also holds dev-only packages such as rich and click, which `import httpx` picks "
-                 f"up). Floor there: **{cold['floor_ms']} ms** ({cold.get('floor_response_ms')} ms to its response"
-                 f"{split}).")
-    goal = (f" Goal (this column, as deployed): every function at most {g.get('cold_ratio')}x the floor to the "
-            f"response — {_yes(met == len(fns))} ({met}/{len(fns)})." if column == "layers" else
-            f" (The goal is judged in the layers column; here {met}/{len(fns)} are within {g.get('cold_ratio')}x "
-            "to the response.)")
+        intro = (
+            "With only the layers: the same, run with `python -S` and only the `sam build` layers "
+            "(SharedLayer, DependenciesLayer) plus the runtime's boto3/botocore on the path, as in Lambda "
+            "(the dev venv also holds dev-only packages such as rich and click, which `import httpx` picks "
+            f"up). Floor there: **{cold['floor_ms']} ms** ({cold.get('floor_response_ms')} ms to its response"
+            f"{split})."
+        )
+    goal = (
+        f" Goal (this column, as deployed): every function at most {g.get('cold_ratio')}x the floor to the "
+        f"response — {_yes(met == len(fns))} ({met}/{len(fns)})."
+        if column == "layers"
+        else f" (The goal is judged in the layers column; here {met}/{len(fns)} are within {g.get('cold_ratio')}x "
+        "to the response.)"
+    )
     lines = [intro + goal, ""]
     if before:
-        lines += [f"`before`: the checkout `{cold.get('before')}` (the code before this round), measured in the "
-                  "same rounds, alternating with this one, so both saw the same load.", ""]
-    head = f"| function ({column}) | ms | x floor | to response ms | x floor | import ms | first request ms | status | goal |"
+        lines += [
+            f"`before`: the checkout `{cold.get('before')}` (the code before this round), measured in the "
+            "same rounds, alternating with this one, so both saw the same load.",
+            "",
+        ]
+    head = (
+        f"| function ({column}) | ms | x floor | to response ms | x floor | import ms | first request ms "
+        "| status | goal |"
+    )
     rule = "|---|---:|---:|---:|---:|---:|---:|---|---|"
     if before:
         head += " before ms | before x floor | before to response x floor |"
         rule += "---:|---:|---:|"
     lines += [head, rule]
     for name, v in sorted(fns.items(), key=lambda kv: kv[1]["ms"]):
-        row = (f"| {name} | {v['ms']} | {v['ratio']} | {v.get('response_ms', '')} | {v.get('response_ratio', '')} | "
-               f"{v['import_ms']} | {v['first_request_ms']} | {', '.join(map(str, v['status']))} | "
-               f"{_yes(v['goal_met'])} |")
+        row = (
+            f"| {name} | {v['ms']} | {v['ratio']} | {v.get('response_ms', '')} | {v.get('response_ratio', '')} | "
+            f"{v['import_ms']} | {v['first_request_ms']} | {', '.join(map(str, v['status']))} | "
+            f"{_yes(v['goal_met'])} |"
+        )
         if before:
             b = v.get("before") or {}
             row += f" {b.get('ms', '')} | {b.get('ratio', '')} | {b.get('response_ratio', '')} |"
@@ -353,26 +411,40 @@ def _cold(cold: dict[str, Any], g: dict[str, Any], column: str) -> list[str]:
     lines.append("")
     warm = cold.get("warm_paired") or {}
     if warm.get("functions"):
-        lines += [f"Warm latency, paired ({column}): in {warm['processes']} fresh processes per checkout, "
-                  f"alternating, {warm['repeat']} more of the same read request after the cold one "
-                  "(in-process handler calls against the devstack; p50 and p90 of those, ms):", "",
-                  "| function | p50 | p90 | before p50 | before p90 |", "|---|---:|---:|---:|---:|"]
+        lines += [
+            f"Warm latency, paired ({column}): in {warm['processes']} fresh processes per checkout, "
+            f"alternating, {warm['repeat']} more of the same read request after the cold one "
+            "(in-process handler calls against the devstack; p50 and p90 of those, ms):",
+            "",
+            "| function | p50 | p90 | before p50 | before p90 |",
+            "|---|---:|---:|---:|---:|",
+        ]
         for name, v in warm["functions"].items():
             now, was = v.get("now", {}), v.get("before", {})
-            lines.append(f"| {name} | {now.get('p50_ms', '')} | {now.get('p90_ms', '')} | "
-                         f"{was.get('p50_ms', '')} | {was.get('p90_ms', '')} |")
+            lines.append(
+                f"| {name} | {now.get('p50_ms', '')} | {now.get('p90_ms', '')} | "
+                f"{was.get('p50_ms', '')} | {was.get('p90_ms', '')} |"
+            )
         lines.append("")
     return lines
 
 
 def _breakdown(b: dict[str, Any], label: str) -> list[str]:
-    lines = [f"Import-time breakdown of the slowest function, `{b['function']}` ({label}; one "
-             f"`python -X importtime` run: app.py's imports {b.get('app_ms')} ms, {b.get('total_ms')} ms of imports "
-             "in all; what app.py imports and one level below, by cumulative ms):", "",
-             "| module | cumulative ms | self ms |", "|---|---:|---:|"]
+    lines = [
+        f"Import-time breakdown of the slowest function, `{b['function']}` ({label}; one "
+        f"`python -X importtime` run: app.py's imports {b.get('app_ms')} ms, {b.get('total_ms')} ms of imports "
+        "in all; what app.py imports and one level below, by cumulative ms):",
+        "",
+        "| module | cumulative ms | self ms |",
+        "|---|---:|---:|",
+    ]
     for row in b["cumulative"]:
         lines.append(f"| {'&nbsp;' * 2 * row['depth']}{row['module']} | {row['cumulative_ms']} | {row['self_ms']} |")
-    lines += ["", "Largest self times: " + ", ".join(f"{row['module']} {row['self_ms']}" for row in b["self"]) + " ms.", ""]
+    lines += [
+        "",
+        "Largest self times: " + ", ".join(f"{row['module']} {row['self_ms']}" for row in b["self"]) + " ms.",
+        "",
+    ]
     return lines
 
 
@@ -394,8 +466,13 @@ def _compute_units(cu: dict[str, Any]) -> list[str]:
             lines.append(f"| {program} | {name} | {f['min']} | {f['median']} | {f['max']} | {f['runs']} |")
     cases = cu.get("pool_cases")
     if cases:
-        lines += ["", "The pool's swaps by case (creating the trader's token account costs the ATA program's CPI):",
-                  "", "| pool case | min CU | median CU | max CU | runs |", "|---|---:|---:|---:|---:|"]
+        lines += [
+            "",
+            "The pool's swaps by case (creating the trader's token account costs the ATA program's CPI):",
+            "",
+            "| pool case | min CU | median CU | max CU | runs |",
+            "|---|---:|---:|---:|---:|",
+        ]
         lines += [f"| {name} | {f['min']} | {f['median']} | {f['max']} | {f['runs']} |" for name, f in cases.items()]
     return lines + [""]
 
@@ -426,8 +503,10 @@ def _cost(cost: dict[str, Any]) -> list[str]:
     ]
     for name, v in rows.items():
         at = " | ".join(f"{v['at_memory'][m]['total']:.2f} ({v['at_memory'][m]['billed_ms']:g} ms)" for m in sizes)
-        lines.append(f"| {name} | {v['memory_mb']} | {v['billed_ms']:g} | {v['api_gateway']:.2f} | {v['lambda']:.2f} | "
-                     f"{v['dynamodb']:.2f} | {v['kms']:.2f} | {v['s3']:.2f} | {v['sqs']:.2f} | {v['logs']:.2f} | "
-                     f"**{v['total']:.2f}** | {v['total_http_api']:.2f} | {at} |")
+        lines.append(
+            f"| {name} | {v['memory_mb']} | {v['billed_ms']:g} | {v['api_gateway']:.2f} | {v['lambda']:.2f} | "
+            f"{v['dynamodb']:.2f} | {v['kms']:.2f} | {v['s3']:.2f} | {v['sqs']:.2f} | {v['logs']:.2f} | "
+            f"**{v['total']:.2f}** | {v['total_http_api']:.2f} | {at} |"
+        )
     lines.append("")
     return lines

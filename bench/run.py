@@ -28,7 +28,17 @@ OUT = ROOT / "bench" / "out"
 PY = str(ROOT / ".venv" / "bin" / "python")
 CHILD = str(ROOT / "bench" / "coldstart_child.py")
 SOL = 10**9
-GOALS = {"cold_ratio": 2.0, "snapstart_ratio": 1.5, "snapstart_add_ms": 30, "latency_ratio": 1.3, "get_ddb_calls": 3, "trade_rpc": 3, "trade_kms": 1, "tps_ratio": 0.25, "layer_mb": 60}
+GOALS = {
+    "cold_ratio": 2.0,
+    "snapstart_ratio": 1.5,
+    "snapstart_add_ms": 30,
+    "latency_ratio": 1.3,
+    "get_ddb_calls": 3,
+    "trade_rpc": 3,
+    "trade_kms": 1,
+    "tps_ratio": 0.25,
+    "layer_mb": 60,
+}
 REDIRECT = "http://localhost:8080/callback"
 PRIO = {"priorityFeeLamports": "1000", "tipLamports": "1000000"}
 T = 10**6  # one token in base units
@@ -38,18 +48,31 @@ GOV_PATHS = {
     "governance_vote_cancel": ("governance_vote_cancel", "/partner/v1/governance/votes/cancel"),
     "governance_vote_withdraw": ("governance_vote_withdraw", "/partner/v1/governance/votes/withdraw"),
     "governance_settle": ("governance_settle", "/partner/v1/governance/proposals/settle"),
-    "governance_extend_mutability": ("governance_extend_mutability",
-                                     "/partner/v1/governance/proposals/extend-mutability"),
-    "governance_finalize_metadata": ("governance_finalize_metadata",
-                                     "/partner/v1/governance/proposals/finalize-metadata"),
+    "governance_extend_mutability": (
+        "governance_extend_mutability",
+        "/partner/v1/governance/proposals/extend-mutability",
+    ),
+    "governance_finalize_metadata": (
+        "governance_finalize_metadata",
+        "/partner/v1/governance/proposals/finalize-metadata",
+    ),
     "governance_finalize_expired": ("governance_finalize_expired", "/partner/v1/governance/metadata/finalize-expired"),
     "governance_bond_withdraw": ("governance_bond_withdraw", "/partner/v1/governance/bonds/withdraw"),
 }
 GOV_WRITES = (*GOV_PATHS, "governance_update_content")
 # governance writes that change chain state answer 200 once per fresh voter / proposal, so
 # each of those requests gets its own (built before the request, not timed)
-GOV_FRESH = ("governance_vote", "governance_vote_cancel", "governance_vote_withdraw", "governance_settle",
-             "governance_bond_withdraw")
+GOV_FRESH = (
+    "governance_vote",
+    "governance_vote_cancel",
+    "governance_vote_withdraw",
+    "governance_settle",
+    "governance_bond_withdraw",
+)
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
 
 
 def log(*parts: Any) -> None:
@@ -62,6 +85,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 # --------------------------------------------------------------------------- the stack
+
 
 class Bench:
     """The devstack plus the users, coin and connections every request below needs."""
@@ -81,8 +105,9 @@ class Bench:
 
         # the setup buys (governance bonds, fresh voters) add up to more than the default daily
         # volume cap; the cap check itself still runs on every trade
-        self.client = admin.create_client(name="Bench", redirect_uri=REDIRECT, tier="Partner",
-                                          daily_volume_cap_lamports=10**6 * SOL)
+        self.client = admin.create_client(
+            name="Bench", redirect_uri=REDIRECT, tier="Partner", daily_volume_cap_lamports=10**6 * SOL
+        )
         self.coin = self.new_coin()
         from partnerctl import dev
 
@@ -114,8 +139,13 @@ class Bench:
             airdrop(self.chain_url, user["wallet"], sol * SOL)
         conn = connect(self.client, user, scope=" ".join(ALL), ip=self.ip())
         if tokens:
-            out = invoke("trades_buy", "POST", "/partner/v1/trades/buy", body=self.buy_body(SOL // 2),
-                         headers={**conn.bearer(), "Content-Type": "application/json"})
+            out = invoke(
+                "trades_buy",
+                "POST",
+                "/partner/v1/trades/buy",
+                body=self.buy_body(SOL // 2),
+                headers={**conn.bearer(), "Content-Type": "application/json"},
+            )
             assert out.status == 200, out.body
             wait(self.chain_url, out.json["signature"])
         return conn
@@ -124,9 +154,13 @@ class Bench:
         from tests.chainutil import wait
         from tests.helpers import invoke
 
-        out = invoke("trades_buy_exact_out", "POST", "/partner/v1/trades/buy-exact-out",
-                     headers={**conn.bearer(), "Content-Type": "application/json"},
-                     body={"mint": mint, "tokensOut": str(tokens), "maxSolIn": str(max_sol), **PRIO})
+        out = invoke(
+            "trades_buy_exact_out",
+            "POST",
+            "/partner/v1/trades/buy-exact-out",
+            headers={**conn.bearer(), "Content-Type": "application/json"},
+            body={"mint": mint, "tokensOut": str(tokens), "maxSolIn": str(max_sol), **PRIO},
+        )
         assert out.status == 200, out.body
         assert wait(self.chain_url, out.json["signature"])["err"] is None
 
@@ -135,12 +169,18 @@ class Bench:
         from tests.helpers import invoke
 
         function, path = GOV_PATHS[name]
-        return invoke(function, "POST", path, body={**PRIO, **body},
-                      headers={**conn.bearer(), "Content-Type": "application/json"})
+        return invoke(
+            function, "POST", path, body={**PRIO, **body}, headers={**conn.bearer(), "Content-Type": "application/json"}
+        )
 
     def buy_body(self, lamports: int) -> dict[str, Any]:
-        return {"mint": self.coin, "maxSolIn": str(lamports), "slippageBps": 500,
-                "priorityFeeLamports": "1000", "tipLamports": "1000000"}
+        return {
+            "mint": self.coin,
+            "maxSolIn": str(lamports),
+            "slippageBps": 500,
+            "priorityFeeLamports": "1000",
+            "tipLamports": "1000000",
+        }
 
     def stop(self) -> None:
         self.stack.stop()
@@ -153,18 +193,32 @@ class Requests:
     """One representative request per function. `make(name, i)` returns the request for
     the i-th call (some need a fresh code, token or wallet per call)."""
 
-    READ_ONLY = ("me", "governance_read", "governance_votes_list", "transaction_status", "oauth_authorize", "account_apps",
-                 "trades_quote", "fees_estimate", "tracker")
+    READ_ONLY = (
+        "me",
+        "governance_read",
+        "governance_votes_list",
+        "transaction_status",
+        "oauth_authorize",
+        "account_apps",
+        "trades_quote",
+        "fees_estimate",
+        "tracker",
+    )
 
     def __init__(self, bench: Bench) -> None:
         self.b = bench
         self.reader = bench.member(sol=0)
         # each read endpoint its own connection: the read bucket is 300/min per token
-        self.readers = {"me": self.reader, "governance_read": bench.member(sol=0),
-                        "governance_votes_list": bench.member(sol=0), "trades_quote": bench.member(sol=0),
-                        "fees_estimate": bench.member(sol=0)}
-        self.traders = {name: bench.member(sol=20, tokens=True)
-                        for name in ("trades_buy", "trades_buy_exact_out", "trades_sell")}
+        self.readers = {
+            "me": self.reader,
+            "governance_read": bench.member(sol=0),
+            "governance_votes_list": bench.member(sol=0),
+            "trades_quote": bench.member(sol=0),
+            "fees_estimate": bench.member(sol=0),
+        }
+        self.traders = {
+            name: bench.member(sol=20, tokens=True) for name in ("trades_buy", "trades_buy_exact_out", "trades_sell")
+        }
         # every governance endpoint draws on its own member's bucket (60/min per token)
         self.gov_members = {name: bench.member(sol=2, tokens=True) for name in GOV_WRITES}
         self.gov = self.gov_members["governance_vote"]
@@ -173,8 +227,13 @@ class Requests:
         self.cookie = admin.create_session(self.reader.user["user_id"])["cookie"]
         from tests.helpers import invoke
 
-        out = invoke("trades_buy", "POST", "/partner/v1/trades/buy", body=bench.buy_body(SOL // 100),
-                     headers={**self.gov.bearer(), "Content-Type": "application/json"})
+        out = invoke(
+            "trades_buy",
+            "POST",
+            "/partner/v1/trades/buy",
+            body=bench.buy_body(SOL // 100),
+            headers={**self.gov.bearer(), "Content-Type": "application/json"},
+        )
         self.signature = out.json["signature"]
         from partner.store import ddb, txrecords
 
@@ -200,8 +259,11 @@ class Requests:
     def _propose(self, mint: str, duration: str) -> str:
         proposer = self.b.member(sol=5)
         self.b.buy_exact(proposer, mint, BOND + T)
-        out = self.b.gov(proposer, "governance_extend_mutability",
-                         {"mint": mint, "additionalSeconds": "86400", "voteDurationSeconds": duration})
+        out = self.b.gov(
+            proposer,
+            "governance_extend_mutability",
+            {"mint": mint, "additionalSeconds": "86400", "voteDurationSeconds": duration},
+        )
         assert out.status == 200, out.body
         self._last_proposer = proposer
         return out.json["proposal"]
@@ -233,8 +295,12 @@ class Requests:
         assert out.status == 200, out.body
 
     def _json(self, conn: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        return {"method": "POST", "path": path, "body": json.dumps(body),
-                "headers": {**conn.bearer(), "Content-Type": "application/json"}}
+        return {
+            "method": "POST",
+            "path": path,
+            "body": json.dumps(body),
+            "headers": {**conn.bearer(), "Content-Type": "application/json"},
+        }
 
     def _webhook_receiver(self) -> str:
         """A local receiver answering 200, registered as the reader's client's webhook."""
@@ -265,54 +331,95 @@ class Requests:
         if name == "me":
             return {"method": "GET", "path": "/partner/v1/me", "headers": self.readers[name].bearer()}
         if name == "governance_read":
-            return {"method": "GET", "path": f"/partner/v1/governance/{b.coin}", "headers": self.readers[name].bearer(),
-                    "resource": "/partner/v1/governance/{mint}"}
+            return {
+                "method": "GET",
+                "path": f"/partner/v1/governance/{b.coin}",
+                "headers": self.readers[name].bearer(),
+                "resource": "/partner/v1/governance/{mint}",
+            }
         if name == "governance_votes_list":
-            return {"method": "GET", "path": f"/partner/v1/governance/proposals/{self.listed}/votes",
-                    "headers": self.readers[name].bearer(),
-                    "resource": "/partner/v1/governance/proposals/{proposal}/votes"}
+            return {
+                "method": "GET",
+                "path": f"/partner/v1/governance/proposals/{self.listed}/votes",
+                "headers": self.readers[name].bearer(),
+                "resource": "/partner/v1/governance/proposals/{proposal}/votes",
+            }
         if name == "transaction_status":
-            return {"method": "GET", "path": f"/partner/v1/transactions/{self.signature}/status",
-                    "headers": self.gov.bearer(), "resource": "/partner/v1/transactions/{signature}/status"}
+            return {
+                "method": "GET",
+                "path": f"/partner/v1/transactions/{self.signature}/status",
+                "headers": self.gov.bearer(),
+                "resource": "/partner/v1/transactions/{signature}/status",
+            }
         if name == "trades_quote":
-            return self._json(self.readers[name], "/partner/v1/trades/quote",
-                              {"side": "buy", "mint": b.coin, "maxSolIn": str(SOL // 100 + i), "slippageBps": 500})
+            return self._json(
+                self.readers[name],
+                "/partner/v1/trades/quote",
+                {"side": "buy", "mint": b.coin, "maxSolIn": str(SOL // 100 + i), "slippageBps": 500},
+            )
         if name == "trades_buy":
             return self._json(self.traders[name], "/partner/v1/trades/buy", b.buy_body(SOL // 100 + i))
         if name == "trades_buy_exact_out":
-            return self._json(self.traders[name], "/partner/v1/trades/buy-exact-out",
-                              {"mint": b.coin, "tokensOut": str(1_000_000_000 + i), "slippageBps": 500, **prio})
+            return self._json(
+                self.traders[name],
+                "/partner/v1/trades/buy-exact-out",
+                {"mint": b.coin, "tokensOut": str(1_000_000_000 + i), "slippageBps": 500, **prio},
+            )
         if name == "trades_sell":
-            return self._json(self.traders[name], "/partner/v1/trades/sell",
-                              {"mint": b.coin, "tokensIn": str(1_000_000 + i), "slippageBps": 500, **prio})
+            return self._json(
+                self.traders[name],
+                "/partner/v1/trades/sell",
+                {"mint": b.coin, "tokensIn": str(1_000_000 + i), "slippageBps": 500, **prio},
+            )
         if name.startswith("platform_user_"):  # the platform API (issue 28): IAM is API Gateway's, not timed here
             sub = f"bench-{name}-{i}" if name == "platform_user_upsert" else self.platform_sub
-            path = f"/platform/v1/users/{sub}" + {"platform_user_wallet": "/wallet",
-                                                   "platform_user_delegation": "/delegation"}.get(name, "")
+            path = f"/platform/v1/users/{sub}" + {
+                "platform_user_wallet": "/wallet",
+                "platform_user_delegation": "/delegation",
+            }.get(name, "")
             method = {"platform_user_read": "GET", "platform_user_wallet": "POST"}.get(name, "PUT")
-            body = {"platform_user_upsert": {"twitterHandle": "bench"},
-                    "platform_user_delegation": {"tradingEnabled": bool(i % 2)}}.get(name)
-            return {"method": method, "path": path, "body": json.dumps(body) if body is not None else None,
-                    "headers": {"Content-Type": "application/json"},
-                    "resource": path.replace(sub, "{sub}")}
+            body = {
+                "platform_user_upsert": {"twitterHandle": "bench"},
+                "platform_user_delegation": {"tradingEnabled": bool(i % 2)},
+            }.get(name)
+            return {
+                "method": method,
+                "path": path,
+                "body": json.dumps(body) if body is not None else None,
+                "headers": {"Content-Type": "application/json"},
+                "resource": path.replace(sub, "{sub}"),
+            }
         if name == "account_signin":  # without a configured provider: its "not configured" page
-            return {"method": "GET", "path": "/account/signin", "query": {"next": "account/apps"},
-                    "source_ip": b.ip()}
+            return {"method": "GET", "path": "/account/signin", "query": {"next": "account/apps"}, "source_ip": b.ip()}
         if name == "oauth_authorize":
             from tests.helpers import authorize_query, pkce_pair
 
-            return {"method": "GET", "path": "/oauth/authorize", "headers": {"Cookie": self.cookie},
-                    "query": authorize_query(b.client, pkce_pair()[1], "profile:read", redirect_uri=REDIRECT),
-                    "source_ip": b.ip()}
+            return {
+                "method": "GET",
+                "path": "/oauth/authorize",
+                "headers": {"Cookie": self.cookie},
+                "query": authorize_query(b.client, pkce_pair()[1], "profile:read", redirect_uri=REDIRECT),
+                "source_ip": b.ip(),
+            }
         if name == "oauth_token":
             from tests.helpers import FORM, basic, get_code
 
             ip = b.ip()
             code, verifier, _ = get_code(b.client, r.user, ip=ip)
-            return {"method": "POST", "path": "/oauth/token", "source_ip": ip,
-                    "headers": {**FORM, "Authorization": basic(b.client["client_id"], b.client["api_key"])},
-                    "body": urlencode({"grant_type": "authorization_code", "code": code,
-                                       "code_verifier": verifier, "redirect_uri": REDIRECT})}
+            return {
+                "method": "POST",
+                "path": "/oauth/token",
+                "source_ip": ip,
+                "headers": {**FORM, "Authorization": basic(b.client["client_id"], b.client["api_key"])},
+                "body": urlencode(
+                    {
+                        "grant_type": "authorization_code",
+                        "code": code,
+                        "code_verifier": verifier,
+                        "redirect_uri": REDIRECT,
+                    }
+                ),
+            }
         if name == "oauth_revoke":
             from tests.helpers import FORM, basic, connect
 
@@ -320,9 +427,13 @@ class Requests:
             # a user of its own: revoking a refresh token revokes its grant's access tokens (issue 17),
             # and the reader's grant serves the other requests
             conn = connect(b.client, self.revoker, ip=ip)
-            return {"method": "POST", "path": "/oauth/revoke", "source_ip": ip,
-                    "headers": {**FORM, "Authorization": basic(b.client["client_id"], b.client["api_key"])},
-                    "body": urlencode({"token": conn.refresh})}
+            return {
+                "method": "POST",
+                "path": "/oauth/revoke",
+                "source_ip": ip,
+                "headers": {**FORM, "Authorization": basic(b.client["client_id"], b.client["api_key"])},
+                "body": urlencode({"token": conn.refresh}),
+            }
         if name == "coins_create":
             import urllib3
 
@@ -330,10 +441,19 @@ class Requests:
 
             conn = b.member(sol=1)
             body, ctype = urllib3.encode_multipart_formdata(
-                {"name": f"Bench {i}", "symbol": "BN", "image": ("logo.png", png(i), "image/png"),
-                 "priorityFeeLamports": "1000"})
-            return {"method": "POST", "path": "/partner/v1/coins/create", "body": body,
-                    "headers": {**conn.bearer(), "Content-Type": ctype}}
+                {
+                    "name": f"Bench {i}",
+                    "symbol": "BN",
+                    "image": ("logo.png", png(i), "image/png"),
+                    "priorityFeeLamports": "1000",
+                }
+            )
+            return {
+                "method": "POST",
+                "path": "/partner/v1/coins/create",
+                "body": body,
+                "headers": {**conn.bearer(), "Content-Type": ctype},
+            }
         if name in GOV_PATHS:
             conn = self.gov_members[name]
             if name == "governance_vote":
@@ -369,10 +489,20 @@ class Requests:
             from tests.integration.test_update_content import png
 
             body, ctype = urllib3.encode_multipart_formdata(
-                {"mint": b.coin, "name": "New Name", "image": ("logo.png", png(i), "image/png"),
-                 "voteDurationSeconds": "60", **prio})
-            return {"method": "POST", "path": "/partner/v1/governance/proposals/update-content", "body": body,
-                    "headers": {**self.gov_members[name].bearer(), "Content-Type": ctype}}
+                {
+                    "mint": b.coin,
+                    "name": "New Name",
+                    "image": ("logo.png", png(i), "image/png"),
+                    "voteDurationSeconds": "60",
+                    **prio,
+                }
+            )
+            return {
+                "method": "POST",
+                "path": "/partner/v1/governance/proposals/update-content",
+                "body": body,
+                "headers": {**self.gov_members[name].bearer(), "Content-Type": ctype},
+            }
         if name == "migrator":
             return {"scheduled": "MigratorFunction"}
         if name == "tracker":
@@ -387,22 +517,40 @@ class Requests:
             ddb.put(txrecords.table(), self.tracked)
             return {"scheduled": "TrackerFunction"}
         if name == "fees_estimate":
-            return {"method": "GET", "path": "/partner/v1/fees/estimate", "query": {"mint": b.coin},
-                    "headers": self.readers[name].bearer(), "resource": "/partner/v1/fees/estimate"}
+            return {
+                "method": "GET",
+                "path": "/partner/v1/fees/estimate",
+                "query": {"mint": b.coin},
+                "headers": self.readers[name].bearer(),
+                "resource": "/partner/v1/fees/estimate",
+            }
         if name == "webhook_delivery":  # one signed event, delivered to the bench's receiver
             from partner.core import clock
 
-            event = {"id": f"evt_bench{i:028d}", "type": "transaction.confirmed", "created": clock.now_int(),
-                     "data": {"signature": self.signature, "kind": "buy", "mint": b.coin, "wallet": None,
-                              "slot": None, "error": None}}
+            event = {
+                "id": f"evt_bench{i:028d}",
+                "type": "transaction.confirmed",
+                "created": clock.now_int(),
+                "data": {
+                    "signature": self.signature,
+                    "kind": "buy",
+                    "mint": b.coin,
+                    "wallet": None,
+                    "slot": None,
+                    "error": None,
+                },
+            }
             return {"sqs": {"event": event, "client_id": self.hook_client}}
         if name == "account_apps":  # the user's connected apps page (a platform session, per-IP bucket)
             return {"method": "GET", "path": "/account/apps", "headers": {"Cookie": self.cookie}, "source_ip": b.ip()}
         if name == "uploads_create":  # a presigned POST; the upload bucket is 30/min per token: a member per 25
             if i // 25 not in self._uploaders:
                 self._uploaders[i // 25] = b.member(sol=0)
-            return self._json(self._uploaders[i // 25], "/partner/v1/uploads",
-                              {"contentType": "image/png", "contentLength": str(100_000 + i)})
+            return self._json(
+                self._uploaders[i // 25],
+                "/partner/v1/uploads",
+                {"contentType": "image/png", "contentLength": str(100_000 + i)},
+            )
         raise KeyError(name)
 
 
@@ -414,11 +562,26 @@ def event_for(req: dict[str, Any]) -> dict[str, Any]:
 
         return scheduled_event(req["scheduled"])
     if "sqs" in req:  # an SQS event source batch of one message
-        return {"Records": [{"messageId": str(uuid.uuid4()), "body": json.dumps(req["sqs"]),
-                             "attributes": {"ApproximateReceiveCount": "1"}, "eventSource": "aws:sqs"}]}
+        return {
+            "Records": [
+                {
+                    "messageId": str(uuid.uuid4()),
+                    "body": json.dumps(req["sqs"]),
+                    "attributes": {"ApproximateReceiveCount": "1"},
+                    "eventSource": "aws:sqs",
+                }
+            ]
+        }
     body = req.get("body")
-    return api_event(req["method"], req["path"], headers=req.get("headers"), query=req.get("query"),
-                     body=body, source_ip=req.get("source_ip", "127.0.0.1"), resource=req.get("resource"))
+    return api_event(
+        req["method"],
+        req["path"],
+        headers=req.get("headers"),
+        query=req.get("query"),
+        body=body,
+        source_ip=req.get("source_ip", "127.0.0.1"),
+        resource=req.get("resource"),
+    )
 
 
 FUNCTIONS = sorted(p.name for p in (ROOT / "functions").iterdir() if (p / "app.py").exists())
@@ -446,15 +609,21 @@ def _layer_path(build: Path) -> str | None:
     return os.pathsep.join(map(str, (shared, deps, runtime)))
 
 
-def _child(spec: dict[str, Any], floor: bool, env: dict[str, str], isolated: bool = False,
-           importtime: bool = False) -> dict[str, Any]:
+def _child(
+    spec: dict[str, Any], floor: bool, env: dict[str, str], isolated: bool = False, importtime: bool = False
+) -> dict[str, Any]:
     path = OUT / ("floor.json" if floor else f"cold-{spec['function']}.json")
     path.write_text(json.dumps(spec))
     flags = [*(["-S"] if isolated else []), *(["-X", "importtime"] if importtime else [])]
     t0 = time.perf_counter()
     # isolated: no site-packages (-S), so only the PYTHONPATH of _layer_path is importable
-    proc = subprocess.run([PY, *flags, CHILD, *(["--floor"] if floor else []), str(path)],
-                          env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [PY, *flags, CHILD, *(["--floor"] if floor else []), str(path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     wall = (time.perf_counter() - t0) * 1000
     if proc.returncode != 0:
         raise RuntimeError(f"cold start child failed ({spec.get('function', 'floor')}): {proc.stderr[-2000:]}")
@@ -474,20 +643,29 @@ def import_breakdown(stderr: str, top_n: int = 15) -> dict[str, Any]:
     for line in stderr.splitlines():
         if not line.startswith("import time:") or line.count("|") != 2:
             continue
-        self_us, cum_us, name = line[len("import time:"):].split("|")
+        self_us, cum_us, name = line[len("import time:") :].split("|")
         if not self_us.strip().isdigit():
             continue  # the header line
         depth = (len(name) - 1 - len(name[1:].lstrip(" "))) // 2
-        rows.append({"module": name.strip(), "self_ms": round(int(self_us) / 1000, 1),
-                     "cumulative_ms": round(int(cum_us) / 1000, 1), "depth": depth})
+        rows.append(
+            {
+                "module": name.strip(),
+                "self_ms": round(int(self_us) / 1000, 1),
+                "cumulative_ms": round(int(cum_us) / 1000, 1),
+                "depth": depth,
+            }
+        )
     total = sum(r["self_ms"] for r in rows)
     # the child executes app.py itself (not through the import system), so its own imports
     # are the depth-0 rows
     top = sum(r["cumulative_ms"] for r in rows if r["depth"] == 0)
     near = [r for r in rows if r["depth"] <= 1]
-    return {"total_ms": round(total, 1), "app_ms": round(top, 1),
-            "cumulative": sorted(near, key=lambda r: -r["cumulative_ms"])[:top_n],
-            "self": sorted(rows, key=lambda r: -r["self_ms"])[:top_n]}
+    return {
+        "total_ms": round(total, 1),
+        "app_ms": round(top, 1),
+        "cumulative": sorted(near, key=lambda r: -r["cumulative_ms"])[:top_n],
+        "self": sorted(rows, key=lambda r: -r["self_ms"])[:top_n],
+    }
 
 
 def _tree_env(env: dict[str, str], tree: Path | None, layers: str | None) -> dict[str, str]:
@@ -506,8 +684,10 @@ def _summary(rows: list[dict[str, Any]], floor_ms: float, floor_response_ms: flo
     wall = statistics.median(r["wall_ms"] for r in rows)
     response = statistics.median(r["response_ms"] for r in rows)
     return {
-        "ms": round(wall, 1), "ratio": round(wall / floor_ms, 2),
-        "response_ms": round(response, 1), "response_ratio": round(response / floor_response_ms, 2),
+        "ms": round(wall, 1),
+        "ratio": round(wall / floor_ms, 2),
+        "response_ms": round(response, 1),
+        "response_ratio": round(response / floor_response_ms, 2),
         "import_ms": round(statistics.median(r["import_ms"] for r in rows), 1),
         "first_request_ms": round(statistics.median(r["first_ms"] for r in rows), 1),
         "status": sorted({r["status"] for r in rows}, key=str),
@@ -528,9 +708,15 @@ def _has(root: Path, name: str) -> bool:
 FLOOR_EVERY = 5  # a floor measurement before every 5 functions of a round (not once per round)
 
 
-def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
-                layers: str | None = None, before: Path | None = None,
-                before_layers: str | None = None) -> dict[str, Any]:
+def cold_starts(
+    bench: Bench,
+    reqs: Requests,
+    runs: int,
+    only: list[str] | None,
+    layers: str | None = None,
+    before: Path | None = None,
+    before_layers: str | None = None,
+) -> dict[str, Any]:
     """Cold starts in the dev venv, or (`layers`: a PYTHONPATH from _layer_path) with only
     what a deployed function can import. `before`: another checkout (e.g. `git archive` of an
     older commit) measured in the same rounds, alternating with this one, so both see the
@@ -551,8 +737,9 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
     for _, (root, tree_env) in trees.items():
         for name in names:
             if _has(root, name):
-                _child({"root": str(root), "function": name, "event": event_for(reqs.make(name, 0))}, False, tree_env,
-                       iso)
+                _child(
+                    {"root": str(root), "function": name, "event": event_for(reqs.make(name, 0))}, False, tree_env, iso
+                )
     floors: list[dict[str, Any]] = []
     per: dict[str, dict[str, list[dict[str, Any]]]] = {t: {n: [] for n in names} for t in trees}
     for i in range(runs):
@@ -566,15 +753,22 @@ def cold_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
                     continue
                 spec = {"root": str(root), "function": name, "event": event_for(reqs.make(name, i + 1))}
                 per[tree][name].append(_child(spec, False, tree_env, iso))
-        log(f"cold start ({'layers' if iso else 'venv'}) round {i + 1}/{runs}: floor "
-            f"{statistics.median(f['wall_ms'] for f in floors[-(len(names) + FLOOR_EVERY - 1) // FLOOR_EVERY:]):.0f} ms")
+        log(
+            f"cold start ({'layers' if iso else 'venv'}) round {i + 1}/{runs}: floor "
+            f"{statistics.median(f['wall_ms'] for f in floors[-_ceil_div(len(names), FLOOR_EVERY) :]):.0f} ms"
+        )
     floor_ms = statistics.median(f["wall_ms"] for f in floors)
     floor_response = statistics.median(f["response_ms"] for f in floors)
-    result: dict[str, Any] = {"runs": runs, "floor_runs": len(floors),
-                              "floor_import_ms": round(statistics.median(f["import_ms"] for f in floors), 1),
-                              "floor_first_ms": round(statistics.median(f["first_ms"] for f in floors), 1),
-                              "floor_ms": round(floor_ms, 1), "floor_response_ms": round(floor_response, 1),
-                              "functions": {}, "python_path": "layers" if iso else "venv"}
+    result: dict[str, Any] = {
+        "runs": runs,
+        "floor_runs": len(floors),
+        "floor_import_ms": round(statistics.median(f["import_ms"] for f in floors), 1),
+        "floor_first_ms": round(statistics.median(f["first_ms"] for f in floors), 1),
+        "floor_ms": round(floor_ms, 1),
+        "floor_response_ms": round(floor_response, 1),
+        "functions": {},
+        "python_path": "layers" if iso else "venv",
+    }
     for name in names:
         result["functions"][name] = _summary(per["now"][name], floor_ms, floor_response)
         if "before" in per and per["before"][name]:
@@ -592,8 +786,9 @@ SNAP_KMS_MS = 6.0  # the latency model's KMS call (devstack.latency.DEFAULTS["km
 SNAP_WARM = 10  # warm requests after the parent's own restore (the first is left out of the p50)
 
 
-def snapstart_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | None,
-                     layers: str | None = None) -> dict[str, Any]:
+def snapstart_starts(
+    bench: Bench, reqs: Requests, runs: int, only: list[str] | None, layers: str | None = None
+) -> dict[str, Any]:
     """SnapStart: per function, one init process (import + before-snapshot hooks) forks `runs`
     restored children, each serving one first request (bench/coldstart_child.py `snapstart`).
     Goal: the median fork-to-response at most GOALS["snapstart_ratio"] x the same function's
@@ -601,16 +796,28 @@ def snapstart_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | 
     base = {k: v for k, v in bench.env.items() if not k.startswith("PYTEST")}
     base.pop("PYTHONDONTWRITEBYTECODE", None)
     env = _tree_env(base, None, layers)
-    result: dict[str, Any] = {"runs": runs, "warm_requests": SNAP_WARM - 1,
-                              "python_path": "layers" if layers else "venv", "functions": {}}
+    result: dict[str, Any] = {
+        "runs": runs,
+        "warm_requests": SNAP_WARM - 1,
+        "python_path": "layers" if layers else "venv",
+        "functions": {},
+    }
     for name in only or FUNCTIONS:
-        spec = {"root": str(ROOT), "function": name,
-                "events": [event_for(reqs.make(name, 5000 + i)) for i in range(runs)],
-                "warm": [event_for(reqs.make(name, 5500 + i)) for i in range(SNAP_WARM)]}
+        spec = {
+            "root": str(ROOT),
+            "function": name,
+            "events": [event_for(reqs.make(name, 5000 + i)) for i in range(runs)],
+            "warm": [event_for(reqs.make(name, 5500 + i)) for i in range(SNAP_WARM)],
+        }
         path = OUT / f"snap-{name}.json"
         path.write_text(json.dumps(spec))
-        proc = subprocess.run([PY, *(["-S"] if layers else []), CHILD, "--snapstart", str(path)],
-                              env=env, capture_output=True, text=True, timeout=600)
+        proc = subprocess.run(
+            [PY, *(["-S"] if layers else []), CHILD, "--snapstart", str(path)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         if proc.returncode != 0:
             raise RuntimeError(f"snapstart child failed ({name}): {proc.stderr[-2000:]}")
         out = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -624,14 +831,21 @@ def snapstart_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | 
         adds = restore - warm
         modeled = adds - secret + (SNAP_KMS_MS if secret else 0.0)
         result["functions"][name] = {
-            "restore_ms": round(restore, 1), "restore_max_ms": round(max(r["restore_ms"] for r in out["restores"]), 1),
-            "warm_p50_ms": round(warm, 1), "ratio": round(ratio, 2), "adds_ms": round(adds, 1),
-            "secret_ms": round(secret, 1), "adds_modeled_ms": round(modeled, 1),
+            "restore_ms": round(restore, 1),
+            "restore_max_ms": round(max(r["restore_ms"] for r in out["restores"]), 1),
+            "warm_p50_ms": round(warm, 1),
+            "ratio": round(ratio, 2),
+            "adds_ms": round(adds, 1),
+            "secret_ms": round(secret, 1),
+            "adds_modeled_ms": round(modeled, 1),
             "before_snapshot_ms": round(out["before_snapshot_ms"], 1),
             "status": sorted({r["status"] for r in out["restores"]} | {out["warm_status"]}, key=str),
-            "goal_met": modeled <= GOALS["snapstart_add_ms"]}
-        log(f"snapstart {name}: restore {restore:.1f} ms, warm p50 {warm:.1f} ms ({ratio:.2f}x, +{adds:.1f} ms; "
-            f"hash secret {secret:.1f} ms; +{modeled:.1f} ms with it at the model's KMS figure)")
+            "goal_met": modeled <= GOALS["snapstart_add_ms"],
+        }
+        log(
+            f"snapstart {name}: restore {restore:.1f} ms, warm p50 {warm:.1f} ms ({ratio:.2f}x, +{adds:.1f} ms; "
+            f"hash secret {secret:.1f} ms; +{modeled:.1f} ms with it at the model's KMS figure)"
+        )
     return result
 
 
@@ -639,8 +853,14 @@ def snapstart_starts(bench: Bench, reqs: Requests, runs: int, only: list[str] | 
 WARM_PAIRED = tuple(n for n in Requests.READ_ONLY if n not in ("tracker", "oauth_authorize"))
 
 
-def warm_paired(reqs: Requests, names: list[str], trees: dict[str, tuple[Path, dict[str, str]]], iso: bool,
-                processes: int = 3, repeat: int = 30) -> dict[str, Any]:
+def warm_paired(
+    reqs: Requests,
+    names: list[str],
+    trees: dict[str, tuple[Path, dict[str, str]]],
+    iso: bool,
+    processes: int = 3,
+    repeat: int = 30,
+) -> dict[str, Any]:
     """Warm latency of the read endpoints, both checkouts alternating under the same load: in
     each of `processes` fresh processes per checkout, `repeat` more of the same request after
     the cold one (in-process handler calls against the devstack; percentiles of those)."""
@@ -648,17 +868,24 @@ def warm_paired(reqs: Requests, names: list[str], trees: dict[str, tuple[Path, d
     for name in names:
         times: dict[str, list[float]] = {t: [] for t in trees}
         for i in range(processes):
-            for tree in (list(trees) if i % 2 == 0 else list(reversed(trees))):
+            for tree in list(trees) if i % 2 == 0 else list(reversed(trees)):
                 root, tree_env = trees[tree]
                 if not _has(root, name):
                     continue
-                spec = {"root": str(root), "function": name, "event": event_for(reqs.make(name, 7000 + i)),
-                        "repeat": repeat}
+                spec = {
+                    "root": str(root),
+                    "function": name,
+                    "event": event_for(reqs.make(name, 7000 + i)),
+                    "repeat": repeat,
+                }
                 times[tree] += _child(spec, False, tree_env, iso)["warm_ms"]
-        out["functions"][name] = {t: {"p50_ms": round(pct(v, 0.5), 2), "p90_ms": round(pct(v, 0.9), 2)}
-                                  for t, v in times.items() if v}
-        log(f"warm (paired) {name}: " + ", ".join(f"{t} p50 {v['p50_ms']} ms"
-                                                  for t, v in out["functions"][name].items()))
+        out["functions"][name] = {
+            t: {"p50_ms": round(pct(v, 0.5), 2), "p90_ms": round(pct(v, 0.9), 2)} for t, v in times.items() if v
+        }
+        log(
+            f"warm (paired) {name}: "
+            + ", ".join(f"{t} p50 {v['p50_ms']} ms" for t, v in out["functions"][name].items())
+        )
     return out
 
 
@@ -667,15 +894,21 @@ def breakdown_of(bench: Bench, reqs: Requests, name: str, layers: str | None, i:
     base = {k: v for k, v in bench.env.items() if not k.startswith("PYTEST")}
     base.pop("PYTHONDONTWRITEBYTECODE", None)
     spec = {"root": str(ROOT), "function": name, "event": event_for(reqs.make(name, 9000 + i))}
-    out = {"function": name, **import_breakdown(_child(spec, False, _tree_env(base, None, layers), layers is not None,
-                                                       True)["importtime"])}
+    out = {
+        "function": name,
+        **import_breakdown(_child(spec, False, _tree_env(base, None, layers), layers is not None, True)["importtime"]),
+    }
     log(f"import breakdown of the slowest function ({name}, {'layers' if layers else 'venv'}):")
     for row in out["cumulative"]:
-        log(f"  {row['cumulative_ms']:8.1f} ms cumulative {row['self_ms']:7.1f} ms self  {'  ' * row['depth']}{row['module']}")
+        log(
+            f"  {row['cumulative_ms']:8.1f} ms cumulative {row['self_ms']:7.1f} ms self  "
+            f"{'  ' * row['depth']}{row['module']}"
+        )
     return out
 
 
 # --------------------------------------------------------------------------- 2. call budgets
+
 
 def call_budgets(bench: Bench, reqs: Requests, names: list[str]) -> dict[str, Any]:
     """Per function, what its second request makes (bench.calls: only that request's calls,
@@ -696,11 +929,20 @@ def call_budgets(bench: Bench, reqs: Requests, names: list[str]) -> dict[str, An
         cpu0 = time.thread_time()
         calls, result = measure(fn, event, lambda_context(name))
         cpu_ms = (time.thread_time() - cpu0) * 1000
-        row = {"status": result.get("statusCode"), "aws": dict(sorted(calls.aws.items())),
-               "dynamodb": calls.service("dynamodb"), "kms": calls.service("kms"), "s3": calls.service("s3"),
-               "sqs": calls.service("sqs"), "rpc_round_trips": len(calls.rpc_methods),
-               "rpc_methods": calls.rpc_methods, "ddb_read_units": calls.read_units,
-               "ddb_write_units": calls.write_units, "log_bytes": calls.log_bytes, "cpu_ms": round(cpu_ms, 1)}
+        row = {
+            "status": result.get("statusCode"),
+            "aws": dict(sorted(calls.aws.items())),
+            "dynamodb": calls.service("dynamodb"),
+            "kms": calls.service("kms"),
+            "s3": calls.service("s3"),
+            "sqs": calls.service("sqs"),
+            "rpc_round_trips": len(calls.rpc_methods),
+            "rpc_methods": calls.rpc_methods,
+            "ddb_read_units": calls.read_units,
+            "ddb_write_units": calls.write_units,
+            "log_bytes": calls.log_bytes,
+            "cpu_ms": round(cpu_ms, 1),
+        }
         if name in ("me", "governance_read", "governance_votes_list", "transaction_status"):
             row["goal"] = f"<= {GOALS['get_ddb_calls']} DynamoDB"
             row["goal_met"] = row["dynamodb"] <= GOALS["get_ddb_calls"]
@@ -708,16 +950,28 @@ def call_budgets(bench: Bench, reqs: Requests, names: list[str]) -> dict[str, An
             row["goal"] = f"<= {GOALS['trade_rpc']} RPC, <= {GOALS['trade_kms']} KMS"
             row["goal_met"] = row["rpc_round_trips"] <= GOALS["trade_rpc"] and row["kms"] <= GOALS["trade_kms"]
         out[name] = row
-        log(f"calls {name}: {row['dynamodb']} DynamoDB ({row['ddb_read_units']} RRU, {row['ddb_write_units']} WRU), "
-            f"{row['kms']} KMS, {row['rpc_round_trips']} RPC, {row['log_bytes']} log bytes, {row['cpu_ms']} ms CPU")
+        log(
+            f"calls {name}: {row['dynamodb']} DynamoDB ({row['ddb_read_units']} RRU, {row['ddb_write_units']} WRU), "
+            f"{row['kms']} KMS, {row['rpc_round_trips']} RPC, {row['log_bytes']} log bytes, {row['cpu_ms']} ms CPU"
+        )
     return out
 
 
 # --------------------------------------------------------------------------- 3. warm latency
 
-WARM_LIMITS = {"trades_buy": 40, "trades_buy_exact_out": 40, "trades_sell": 40, "oauth_token": 12,
-               "oauth_revoke": 12, "oauth_authorize": 25, "account_apps": 25, "coins_create": 10, "migrator": 0,
-               "tracker": 0, "webhook_delivery": 0}
+WARM_LIMITS = {
+    "trades_buy": 40,
+    "trades_buy_exact_out": 40,
+    "trades_sell": 40,
+    "oauth_token": 12,
+    "oauth_revoke": 12,
+    "oauth_authorize": 25,
+    "account_apps": 25,
+    "coins_create": 10,
+    "migrator": 0,
+    "tracker": 0,
+    "webhook_delivery": 0,
+}
 
 
 def warm_latency(bench: Bench, reqs: Requests, names: list[str], n: int) -> dict[str, Any]:
@@ -743,14 +997,19 @@ def warm_latency(bench: Bench, reqs: Requests, names: list[str], n: int) -> dict
                 req = reqs.make(name, 2000 + i)
                 body = req.get("body")
                 t0 = time.perf_counter()
-                resp = http.request(req["method"], req["path"], headers=req.get("headers"),
-                                    params=req.get("query"), content=body)
+                resp = http.request(
+                    req["method"], req["path"], headers=req.get("headers"), params=req.get("query"), content=body
+                )
                 dt = (time.perf_counter() - t0) * 1000
                 if i >= 2:  # the first two warm the gateway's handler for this function
                     times.append(dt)
                     statuses[resp.status_code] += 1
-            out[name] = {"n": count, "p50_ms": round(pct(times, 0.5), 1), "p99_ms": round(pct(times, 0.99), 1),
-                         "status": dict(statuses)}
+            out[name] = {
+                "n": count,
+                "p50_ms": round(pct(times, 0.5), 1),
+                "p99_ms": round(pct(times, 0.99), 1),
+                "status": dict(statuses),
+            }
             log(f"warm {name}: p50 {out[name]['p50_ms']} ms p99 {out[name]['p99_ms']} ms {dict(statuses)}")
     del ratelimit
     return out
@@ -795,8 +1054,13 @@ def chain_tps(n: int) -> dict[str, Any]:
         with bank.lock:
             bank.airdrop(payer2.pubkey(), 1000 * SOL)
         rpc = _rpc(handle, payer2, n, RPC_BATCH)
-        result.update(rpc_tps=rpc["tps"], rpc_ok_tps=rpc["ok_tps"], rpc_batch=RPC_BATCH, rpc_failed=rpc["failed"],
-                      rpc_errors=rpc["errors"])
+        result.update(
+            rpc_tps=rpc["tps"],
+            rpc_ok_tps=rpc["ok_tps"],
+            rpc_batch=RPC_BATCH,
+            rpc_failed=rpc["failed"],
+            rpc_errors=rpc["errors"],
+        )
     finally:
         handle.stop()
     from bench.chain_engines import measure as workload_figures
@@ -807,13 +1071,15 @@ def chain_tps(n: int) -> dict[str, Any]:
         result["workloads"] = {"error": f"{type(exc).__name__}: {exc}"}
     result["bank_vs_litesvm"] = round(result["bank_tps"] / result["litesvm_tps"], 3)
     result["rpc_vs_litesvm"] = round(result["rpc_tps"] / result["litesvm_tps"], 3)
-    result["compared"] = ("bank (in-process, SvmBank.process_transaction: LiteSVM plus the ledger) vs "
-                          "LiteSVM.send_transaction alone")
+    result["compared"] = (
+        "bank (in-process, SvmBank.process_transaction: LiteSVM plus the ledger) vs LiteSVM.send_transaction alone"
+    )
     result["goal_met"] = result["bank_vs_litesvm"] >= GOALS["tps_ratio"]
     return result
 
 
 # --------------------------------------------------------------------------- 5. layer sizes
+
 
 def _size(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink())
@@ -823,8 +1089,11 @@ def layer_sizes(build: Path) -> dict[str, Any]:
     if not build.is_dir():
         return {"error": f"{build} not found: run `make build` first"}
     mb = 1024 * 1024
-    out: dict[str, Any] = {"build_dir": str(build.relative_to(ROOT)) if build.is_relative_to(ROOT) else str(build),
-                           "lambda_limit_mb": 250, "goal_mb": GOALS["layer_mb"]}
+    out: dict[str, Any] = {
+        "build_dir": str(build.relative_to(ROOT)) if build.is_relative_to(ROOT) else str(build),
+        "lambda_limit_mb": 250,
+        "goal_mb": GOALS["layer_mb"],
+    }
     for layer in ("SharedLayer", "DependenciesLayer"):
         out[layer] = round(_size(build / layer) / mb, 2)
     functions = {p.name: _size(p) for p in build.iterdir() if p.is_dir() and p.name.endswith("Function")}
@@ -838,14 +1107,14 @@ def layer_sizes(build: Path) -> dict[str, Any]:
                 continue
             key = p.name.split(".")[0]
             tops[key] = tops.get(key, 0) + (_size(p) if p.is_dir() else p.stat().st_size)
-        out["largest_packages_mb"] = {k: round(v / mb, 1) for k, v in
-                                      sorted(tops.items(), key=lambda kv: -kv[1])[:8]}
+        out["largest_packages_mb"] = {k: round(v / mb, 1) for k, v in sorted(tops.items(), key=lambda kv: -kv[1])[:8]}
     out["total_unzipped_mb"] = round(out["SharedLayer"] + out["DependenciesLayer"] + functions[largest] / mb, 2)
     out["goal_met"] = out["DependenciesLayer"] <= GOALS["layer_mb"]
     return out
 
 
 # --------------------------------------------------------------------------- main
+
 
 def machine() -> dict[str, Any]:
     info = {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()}
@@ -868,9 +1137,12 @@ def cost_table(results: dict[str, Any]) -> dict[str, Any]:
 
     out = cost.table(results, cost.template_memory(ROOT / "template.yaml"))
     for name, row in out["functions"].items():
-        log(f"cost {name}: ${row['total']:.2f} per million at {row['memory_mb']} MB "
-            f"(HTTP API ${row['total_http_api']:.2f}; " +
-            ", ".join(f"{m} MB ${v['total']:.2f}" for m, v in row["at_memory"].items()) + ")")
+        log(
+            f"cost {name}: ${row['total']:.2f} per million at {row['memory_mb']} MB "
+            f"(HTTP API ${row['total_http_api']:.2f}; "
+            + ", ".join(f"{m} MB ${v['total']:.2f}" for m, v in row["at_memory"].items())
+            + ")"
+        )
     return out
 
 
@@ -882,14 +1154,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="limit to these functions")
     parser.add_argument("--parts", default=DEFAULT_PARTS)
     parser.add_argument("--build-dir", default=str(ROOT / ".aws-sam" / "build"))
-    parser.add_argument("--before", help="another checkout (e.g. `git archive REV | tar -x -C DIR`) to measure "
-                                         "in the same cold-start rounds; its DIR/.aws-sam/build for the layers")
+    parser.add_argument(
+        "--before",
+        help="another checkout (e.g. `git archive REV | tar -x -C DIR`) to measure "
+        "in the same cold-start rounds; its DIR/.aws-sam/build for the layers",
+    )
     parser.add_argument("--latency-n", type=int, default=20, help="requests per endpoint and setting (latency)")
     parser.add_argument("--latency-before", help="bench.latency's JSON from an older checkout: its figures beside")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results.json"))
     parser.add_argument("--doc", default=str(ROOT / "docs" / "benchmarks.md"))
-    parser.add_argument("--render", action="store_true",
-                        help="measure nothing: write --doc again from --out and bench/notes.json")
+    parser.add_argument(
+        "--render", action="store_true", help="measure nothing: write --doc again from --out and bench/notes.json"
+    )
     args = parser.parse_args(argv)
     if args.render:
         from bench import report
@@ -902,8 +1178,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     parts = set(args.parts.split(","))
     OUT.mkdir(parents=True, exist_ok=True)
-    results: dict[str, Any] = {"machine": machine(), "goals": GOALS,
-                               "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    results: dict[str, Any] = {
+        "machine": machine(),
+        "goals": GOALS,
+        "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
     previous = json.loads(Path(args.out).read_text()) if Path(args.out).exists() else {}
     names = args.only or FUNCTIONS
     results["load_average"] = {}
@@ -932,9 +1211,13 @@ def main(argv: list[str] | None = None) -> int:
                 if args.latency_before:
                     stored = json.loads(Path(args.latency_before).read_text())
                     results["latency_model"]["before"] = {
-                        "rev": stored.get("rev"), "load_average": stored.get("load_average"),
-                        "endpoints": {k: {f: v[f] for f in ("p50_ms", "ratio", "floor_ms", "sequential_ms")}
-                                      for k, v in stored["endpoints"].items()}}
+                        "rev": stored.get("rev"),
+                        "load_average": stored.get("load_average"),
+                        "endpoints": {
+                            k: {f: v[f] for f in ("p50_ms", "ratio", "floor_ms", "sequential_ms")}
+                            for k, v in stored["endpoints"].items()
+                        },
+                    }
             if "cold" in parts:
                 log("cold starts")
                 layers = _layer_path(Path(args.build_dir))
@@ -945,14 +1228,22 @@ def main(argv: list[str] | None = None) -> int:
                 if layers:  # again with only what the deployed function can import
                     load("cold_layers")
                     try:
-                        results["cold_start_layers"] = cold_starts(bench, reqs, max(5, args.runs), args.only, layers,
-                                                                   before=before, before_layers=before_layers)
+                        results["cold_start_layers"] = cold_starts(
+                            bench,
+                            reqs,
+                            max(5, args.runs),
+                            args.only,
+                            layers,
+                            before=before,
+                            before_layers=before_layers,
+                        )
                     except RuntimeError as exc:
                         results["cold_start_layers"] = {"error": str(exc)[-500:]}
             if "snap" in parts:
                 load("snapstart")
-                results["snapstart"] = snapstart_starts(bench, reqs, max(7, args.runs), args.only,
-                                                        _layer_path(Path(args.build_dir)))
+                results["snapstart"] = snapstart_starts(
+                    bench, reqs, max(7, args.runs), args.only, _layer_path(Path(args.build_dir))
+                )
             if "imports" in parts and "cold" not in parts:  # again, for the stored cold-start results
                 layers = _layer_path(Path(args.build_dir))
                 for key, path in (("cold_start", None), ("cold_start_layers", layers)):
@@ -972,8 +1263,18 @@ def main(argv: list[str] | None = None) -> int:
         from bench import compute_units
 
         results["compute_units"] = compute_units.measure()
-    for key in ("cold_start", "cold_start_layers", "snapstart", "calls", "warm", "latency_model", "chain_tps",
-                "layers", "compute_units", "tracker"):
+    for key in (
+        "cold_start",
+        "cold_start_layers",
+        "snapstart",
+        "calls",
+        "warm",
+        "latency_model",
+        "chain_tps",
+        "layers",
+        "compute_units",
+        "tracker",
+    ):
         if key not in results and key in previous:
             results[key] = previous[key]  # a partial run keeps the other sections
         elif args.only and key in ("calls", "warm") and key in previous:
@@ -983,8 +1284,10 @@ def main(argv: list[str] | None = None) -> int:
     if (args.only or parts != set(DEFAULT_PARTS.split(","))) and previous:  # a partial re-run
         rerun = f"re-run {results['measured_at']} ({args.parts}; {', '.join(names) if args.only else 'all'})"
         results["measured_at"] = previous.get("measured_at", results["measured_at"])
-        results["load_average"] = {**previous.get("load_average", {}),
-                                   **{f"{rerun}: {k}": v for k, v in results["load_average"].items()}}
+        results["load_average"] = {
+            **previous.get("load_average", {}),
+            **{f"{rerun}: {k}": v for k, v in results["load_average"].items()},
+        }
     notes = ROOT / "bench" / "notes.json"
     if notes.exists():
         results["notes"] = json.loads(notes.read_text())

@@ -28,17 +28,27 @@ PAUSE = 2.0  # tracker.run_for's default pause between passes that were not full
 def _record(signature: str, n: int, status_height: int) -> dict:
     from partner.store import txrecords
 
-    return {"pk": signature, "signatures": [signature], "kind": "buy", "client_id": f"bench{n % 150}",
-            "user_id": "u", "mint": None, "wallet": "w", "last_valid_block_height": status_height,
-            "sent_at": n, "status": "sent", "track": txrecords.shard(signature),
-            "expires_at": int(time.time()) + 3600}
+    return {
+        "pk": signature,
+        "signatures": [signature],
+        "kind": "buy",
+        "client_id": f"bench{n % 150}",
+        "user_id": "u",
+        "mint": None,
+        "wallet": "w",
+        "last_valid_block_height": status_height,
+        "sent_at": n,
+        "status": "sent",
+        "track": txrecords.shard(signature),
+        "expires_at": int(time.time()) + 3600,
+    }
 
 
 def _write(items: list[dict]) -> None:
     from partner.store import ddb, txrecords
 
     for start in range(0, len(items), 25):
-        ddb.batch_write(txrecords.table(), items[start:start + 25])
+        ddb.batch_write(txrecords.table(), items[start : start + 25])
 
 
 def pass_cost(n: int) -> str:
@@ -54,8 +64,10 @@ def pass_cost(n: int) -> str:
         summary = tracker.run(limit=10**6)
         runs.append(time.perf_counter() - started)
     read = summary["open"]
-    return (f"pass over {read:>5} unknown records {min(runs) * 1000:8.1f} ms (best of 3), "
-            f"{min(runs) / read * 1e6:7.1f} us per record")
+    return (
+        f"pass over {read:>5} unknown records {min(runs) * 1000:8.1f} ms (best of 3), "
+        f"{min(runs) / read * 1e6:7.1f} us per record"
+    )
 
 
 def throughput(chain_url: str, n: int) -> str:
@@ -69,8 +81,9 @@ def throughput(chain_url: str, n: int) -> str:
 
     height = int(rpc(chain_url, "getBlockHeight"))
     with ThreadPoolExecutor(8) as pool:
-        signatures = list(pool.map(lambda _: rpc(chain_url, "requestAirdrop", [str(Keypair().pubkey()), 1_000_000]),
-                                   range(n)))
+        signatures = list(
+            pool.map(lambda _: rpc(chain_url, "requestAirdrop", [str(Keypair().pubkey()), 1_000_000]), range(n))
+        )
     landed = time.monotonic()
     _write([_record(s, i, height + 150) for i, s in enumerate(signatures)])
     busy, passes, remaining, limit = 0.0, 0, set(signatures), max(2000, 2 * n)
@@ -84,8 +97,10 @@ def throughput(chain_url: str, n: int) -> str:
         if remaining:
             time.sleep(0 if summary["open"] >= limit else PAUSE)
     lag = time.monotonic() - landed
-    return (f"{n:>5} landed records: moved {n / busy:8.0f} records/s over {passes} passes "
-            f"({busy * 1000:7.0f} ms in passes), lag landing -> confirmed {lag:5.2f} s")
+    return (
+        f"{n:>5} landed records: moved {n / busy:8.0f} records/s over {passes} passes "
+        f"({busy * 1000:7.0f} ms in passes), lag landing -> confirmed {lag:5.2f} s"
+    )
 
 
 def main(argv: list[str]) -> int:

@@ -76,7 +76,8 @@ class _AtomicMotoServer:
     A repeated TransactWriteItems with the same ClientRequestToken is answered as DynamoDB
     answers it (``devstack.ddb_tokens``), and a transaction or single write that overlaps a
     transaction in progress on one of its items is refused as DynamoDB refuses it
-    (``devstack.ddb_conflicts``). In front of it all, an S3 browser upload (a multipart POST to a bucket) is checked against its
+    (``devstack.ddb_conflicts``). In front of it all, an S3 browser upload (a multipart POST to a
+    bucket) is checked against its
     POST policy as S3 checks it (``devstack.s3post``): signature, expiry, every condition.
     """
 
@@ -115,14 +116,14 @@ class _AtomicMotoServer:
         # and transactions that overlap on an item cancelled as DynamoDB cancels them
         # (outside the token cache, which answers one transaction at a time)
         self.conflicts = TransactionConflicts(TransactionTokens(atomic))
-        checked = PostPolicyCheck(self.conflicts,
-                                  {TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"]: TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"]})
+        checked = PostPolicyCheck(
+            self.conflicts, {TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"]: TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"]}
+        )
         # outermost: with the latency model on (devstack.latency), each call is held until its
         # kind's time from its arrival, moto's own time and lock included
         from .latency import model
 
-        self._server = make_server(host, port, model.wsgi(checked), threaded=True,
-                                   request_handler=MotoRequestHandler)
+        self._server = make_server(host, port, model.wsgi(checked), threaded=True, request_handler=MotoRequestHandler)
         self._thread = threading.Thread(target=self._server.serve_forever, name="moto", daemon=True)
 
     def start(self) -> None:
@@ -322,16 +323,27 @@ def create_resources(
 
 # --------------------------------------------------------------------------- SQS
 
-_QUEUE_ATTRIBUTES = ("DelaySeconds", "MaximumMessageSize", "MessageRetentionPeriod", "ReceiveMessageWaitTimeSeconds",
-                     "VisibilityTimeout", "FifoQueue", "ContentBasedDeduplication", "SqsManagedSseEnabled")
+_QUEUE_ATTRIBUTES = (
+    "DelaySeconds",
+    "MaximumMessageSize",
+    "MessageRetentionPeriod",
+    "ReceiveMessageWaitTimeSeconds",
+    "VisibilityTimeout",
+    "FifoQueue",
+    "ContentBasedDeduplication",
+    "SqsManagedSseEnabled",
+)
 
 
 def _create_queue(sqs, stack: Stack, lid: str, props: Mapping[str, Any]) -> dict[str, Any]:
     """A queue from its own Properties (name `{prefix}-{LogicalId}`, or QueueName); the
     RedrivePolicy's target must exist already (create_resources orders dead-letter queues first)."""
     name = props.get("QueueName") or f"{stack.prefix}-{lid}" + (".fifo" if props.get("FifoQueue") else "")
-    attributes = {k: ("true" if v is True else "false" if v is False else str(v))
-                  for k, v in props.items() if k in _QUEUE_ATTRIBUTES}
+    attributes = {
+        k: ("true" if v is True else "false" if v is False else str(v))
+        for k, v in props.items()
+        if k in _QUEUE_ATTRIBUTES
+    }
     if props.get("RedrivePolicy"):
         import json
 
@@ -348,7 +360,13 @@ def _create_key(kms, stack: Stack, lid: str, props: Mapping[str, Any]) -> dict[s
     alias = f"alias/{stack.prefix}-{lid}"
     try:
         existing = kms.describe_key(KeyId=alias)["KeyMetadata"]
-        return {"Type": "AWS::KMS::Key", "Ref": existing["KeyId"], "Arn": existing["Arn"], "KeyId": existing["KeyId"], "Alias": alias}
+        return {
+            "Type": "AWS::KMS::Key",
+            "Ref": existing["KeyId"],
+            "Arn": existing["Arn"],
+            "KeyId": existing["KeyId"],
+            "Alias": alias,
+        }
     except kms.exceptions.NotFoundException:
         pass
     kwargs: dict[str, Any] = {
@@ -504,7 +522,10 @@ def _lifecycle_rules(rules: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
             transitions.append(r["Transition"])
         if transitions:
             rule["Transitions"] = [
-                {"StorageClass": t["StorageClass"], **({"Days": int(t["TransitionInDays"])} if "TransitionInDays" in t else {})}
+                {
+                    "StorageClass": t["StorageClass"],
+                    **({"Days": int(t["TransitionInDays"])} if "TransitionInDays" in t else {}),
+                }
                 for t in transitions
             ]
         out.append(rule)

@@ -275,7 +275,7 @@ class _Resolver:
             return [v for v in out if v is not NO_VALUE]
         if isinstance(value, Mapping):
             if len(value) == 1:
-                (key, arg), = value.items()
+                ((key, arg),) = value.items()
                 if key in _INTRINSICS:
                     return self.intrinsic(key, arg)
             mapped: dict[Any, Any] = {}
@@ -410,9 +410,7 @@ def resolve(
     ``value`` is not modified.
     """
     data = template.data if isinstance(template, Template) else template
-    resolver = _Resolver(
-        data, refs, parameters, region, account_id, partition, stack_name, strict, imports
-    )
+    resolver = _Resolver(data, refs, parameters, region, account_id, partition, stack_name, strict, imports)
     return resolver.resolve(copy.deepcopy(value))
 
 
@@ -533,9 +531,14 @@ class Template:
                 timeout = ep.get("TimeoutInMillis")
                 authorizer = (ep.get("Auth") or {}).get("Authorizer")
                 api_events.append(
-                    ApiEvent(name=name, path=str(ep.get("Path", "/")), method=method, rest_api_id=ep.get("RestApiId"),
-                             timeout_in_millis=int(timeout) if timeout is not None else None,
-                             authorizer=str(authorizer) if authorizer else None)
+                    ApiEvent(
+                        name=name,
+                        path=str(ep.get("Path", "/")),
+                        method=method,
+                        rest_api_id=ep.get("RestApiId"),
+                        timeout_in_millis=int(timeout) if timeout is not None else None,
+                        authorizer=str(authorizer) if authorizer else None,
+                    )
                 )
             out.append(
                 Function(
@@ -637,15 +640,18 @@ class Template:
             spec = self.resolve(rp, strict=False) or {}
             out[str(spec.get("ResponseType"))] = {
                 "StatusCode": int(spec["StatusCode"]) if spec.get("StatusCode") not in (None, "") else None,
-                "Headers": {k[len("gatewayresponse.header."):]: str(v)
-                            for k, v in (spec.get("ResponseParameters") or {}).items()
-                            if k.startswith("gatewayresponse.header.")},
+                "Headers": {
+                    k[len("gatewayresponse.header.") :]: str(v)
+                    for k, v in (spec.get("ResponseParameters") or {}).items()
+                    if k.startswith("gatewayresponse.header.")
+                },
                 "Templates": {str(k): str(v) for k, v in (spec.get("ResponseTemplates") or {}).items()},
             }
         return out
 
-    def method_throttle(self, rest_api_id: Any = None,
-                        parameters: Mapping[str, Any] | None = None) -> tuple[float, float] | None:
+    def method_throttle(
+        self, rest_api_id: Any = None, parameters: Mapping[str, Any] | None = None
+    ) -> tuple[float, float] | None:
         """(ThrottlingRateLimit, ThrottlingBurstLimit) of the API's ``MethodSettings`` entry
         for every method (``ResourcePath: /*``, ``HttpMethod: *``), or None. Values may be
         parameters (``parameters`` overrides their Defaults)."""

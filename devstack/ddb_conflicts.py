@@ -41,15 +41,19 @@ def _item_id(table: str, key: dict[str, Any]) -> str:
 def _transaction_items(body: dict[str, Any]) -> list[str]:
     out = []
     for action in body.get("TransactItems") or []:
-        (kind, spec), = action.items()
+        ((kind, spec),) = action.items()
         key = spec["Item"] if kind == "Put" else spec["Key"]
         out.append(_item_id(spec["TableName"], key))
     return out
 
 
 class TransactionConflicts:
-    def __init__(self, app: Callable[..., Iterable[bytes]], hold: float = DEFAULT_HOLD_SECONDS,
-                 now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        app: Callable[..., Iterable[bytes]],
+        hold: float = DEFAULT_HOLD_SECONDS,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.app, self.hold, self.now = app, hold, now
         self._lock = threading.Lock()
         self._taken: dict[str, float] = {}  # item -> until when a transaction holds it
@@ -60,15 +64,18 @@ class TransactionConflicts:
         target = environ.get("HTTP_X_AMZ_TARGET") or ""
         if not target.startswith(PREFIX) or self.hold <= 0:
             return self.app(environ, start_response)
-        operation = target[len(PREFIX):]
+        operation = target[len(PREFIX) :]
         if operation != "TransactWriteItems" and operation not in SINGLE_WRITES:
             return self.app(environ, start_response)
         raw = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
         environ["wsgi.input"] = io.BytesIO(raw)
         try:
             body = json.loads(raw)
-            items = (_transaction_items(body) if operation == "TransactWriteItems"
-                     else [_item_id(body["TableName"], body["Item"] if operation == "PutItem" else body["Key"])])
+            items = (
+                _transaction_items(body)
+                if operation == "TransactWriteItems"
+                else [_item_id(body["TableName"], body["Item"] if operation == "PutItem" else body["Key"])]
+            )
         except (ValueError, KeyError, TypeError, AttributeError):
             return self.app(environ, start_response)  # moto answers a malformed request itself
         if operation in SINGLE_WRITES:
@@ -78,8 +85,11 @@ class TransactionConflicts:
                 if busy:
                     self.conflicts += 1
             if busy:
-                return _error(start_response, "TransactionConflictException",
-                              "Operation was rejected because there is an ongoing transaction for the item.")
+                return _error(
+                    start_response,
+                    "TransactionConflictException",
+                    "Operation was rejected because there is an ongoing transaction for the item.",
+                )
             return self.app(environ, start_response)
         token = body.get("ClientRequestToken")
         with self._lock:
@@ -95,8 +105,11 @@ class TransactionConflicts:
                 if token:
                     self._tokens.add(token)
         if repeat:  # an SDK retry of this very transaction while it still runs
-            return _error(start_response, "TransactionInProgressException",
-                          "The transaction with the given request token is already in progress.")
+            return _error(
+                start_response,
+                "TransactionInProgressException",
+                "The transaction with the given request token is already in progress.",
+            )
         if any(clashes):
             return _cancelled(start_response, clashes)
         try:
@@ -110,19 +123,27 @@ class TransactionConflicts:
                 self._tokens.discard(token)
 
 
-def _error(start_response: Callable[..., Any], code: str, message: str, extra: dict[str, Any] | None = None
-           ) -> list[bytes]:
-    body = json.dumps({"__type": f"com.amazonaws.dynamodb.v20120810#{code}", "message": message,
-                       **(extra or {})}).encode()
-    start_response("400 Bad Request", [("Content-Type", "application/x-amz-json-1.0"),
-                                       ("Content-Length", str(len(body)))])
+def _error(
+    start_response: Callable[..., Any], code: str, message: str, extra: dict[str, Any] | None = None
+) -> list[bytes]:
+    body = json.dumps(
+        {"__type": f"com.amazonaws.dynamodb.v20120810#{code}", "message": message, **(extra or {})}
+    ).encode()
+    start_response(
+        "400 Bad Request", [("Content-Type", "application/x-amz-json-1.0"), ("Content-Length", str(len(body)))]
+    )
     return [body]
 
 
 def _cancelled(start_response: Callable[..., Any], clashes: list[bool]) -> list[bytes]:
-    reasons = [{"Code": "TransactionConflict", "Message": "Transaction is ongoing for the item"} if clash
-               else {"Code": "None"} for clash in clashes]
+    reasons = [
+        {"Code": "TransactionConflict", "Message": "Transaction is ongoing for the item"} if clash else {"Code": "None"}
+        for clash in clashes
+    ]
     codes = ", ".join(r["Code"] for r in reasons)
-    return _error(start_response, "TransactionCanceledException",
-                  f"Transaction cancelled, please refer cancellation reasons for specific reasons [{codes}]",
-                  {"CancellationReasons": reasons})
+    return _error(
+        start_response,
+        "TransactionCanceledException",
+        f"Transaction cancelled, please refer cancellation reasons for specific reasons [{codes}]",
+        {"CancellationReasons": reasons},
+    )

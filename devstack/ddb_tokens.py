@@ -50,9 +50,12 @@ class TransactionTokens:
             if seen is not None:
                 _, seen_digest, status, headers, answer = seen
                 if seen_digest != digest:
-                    return _error(start_response, "IdempotentParameterMismatchException",
-                                  "Specified idempotent token was used with different request parameters "
-                                  "within the idempotency window.")
+                    return _error(
+                        start_response,
+                        "IdempotentParameterMismatchException",
+                        "Specified idempotent token was used with different request parameters "
+                        "within the idempotency window.",
+                    )
                 start_response(status, headers)
                 return [answer]
             captured: dict[str, Any] = {}
@@ -69,6 +72,7 @@ class TransactionTokens:
 
 def _error(start_response: Callable[..., Any], code: str, message: str) -> list[bytes]:
     body = json.dumps({"__type": f"com.amazonaws.dynamodb.v20120810#{code}", "message": message}).encode()
-    start_response("400 Bad Request", [("Content-Type", "application/x-amz-json-1.0"),
-                                       ("Content-Length", str(len(body)))])
+    start_response(
+        "400 Bad Request", [("Content-Type", "application/x-amz-json-1.0"), ("Content-Length", str(len(body)))]
+    )
     return [body]

@@ -302,9 +302,7 @@ class LambdaContext:
         self.memory_limit_in_mb = int(memory_limit_in_mb)
         self.aws_request_id = aws_request_id or str(uuid.uuid4())
         self.log_group_name = f"/aws/lambda/{function_name}"
-        self.log_stream_name = (
-            f"{datetime.now(UTC):%Y/%m/%d}/[{function_version}]{uuid.uuid4().hex}"
-        )
+        self.log_stream_name = f"{datetime.now(UTC):%Y/%m/%d}/[{function_version}]{uuid.uuid4().hex}"
         self.identity = None
         self.client_context = None
         self.tenant_id = None

@@ -34,10 +34,16 @@ from botocore.exceptions import ClientError, EndpointConnectionError
 TARGETS = ("kms", "dynamodb", "pinning")
 MODES = ("throttle", "error", "down")
 SERVICE_HOOKS = {"kms": "before-call.kms", "dynamodb": "before-call.dynamodb"}
-THROTTLE_CODE = {"kms": "ThrottlingException", "dynamodb": "ProvisionedThroughputExceededException",
-                 "pinning": "ThrottlingException"}
-ENDPOINTS = {"kms": "https://kms.devstack.invalid", "dynamodb": "https://dynamodb.devstack.invalid",
-             "pinning": "http://pinning.devstack.invalid"}
+THROTTLE_CODE = {
+    "kms": "ThrottlingException",
+    "dynamodb": "ProvisionedThroughputExceededException",
+    "pinning": "ThrottlingException",
+}
+ENDPOINTS = {
+    "kms": "https://kms.devstack.invalid",
+    "dynamodb": "https://dynamodb.devstack.invalid",
+    "pinning": "http://pinning.devstack.invalid",
+}
 PATH = "/_devstack/faults"
 
 
@@ -51,8 +57,14 @@ class Fault:
     hits: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "target": self.target, "mode": self.mode, "count": self.count,
-                "operations": self.operations, "hits": self.hits}
+        return {
+            "id": self.id,
+            "target": self.target,
+            "mode": self.mode,
+            "count": self.count,
+            "operations": self.operations,
+            "hits": self.hits,
+        }
 
 
 class FaultRegistry:
@@ -68,8 +80,9 @@ class FaultRegistry:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
         if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
             raise ValueError("count must be a positive integer")
-        if operations is not None and not (isinstance(operations, list)
-                                           and all(isinstance(o, str) and o for o in operations)):
+        if operations is not None and not (
+            isinstance(operations, list) and all(isinstance(o, str) and o for o in operations)
+        ):
             raise ValueError("operations must be a list of operation names")
         with self._lock:
             fault = Fault(next(self._ids), target, mode, count, list(operations) if operations else None)
@@ -116,8 +129,10 @@ def error_for(target: str, mode: str, operation: str) -> Exception:
     else:
         code, status, message = "InternalFailure", 500, "Internal failure (devstack fault)"
     return ClientError(
-        {"Error": {"Code": code, "Message": message},
-         "ResponseMetadata": {"HTTPStatusCode": status, "RequestId": "devstack-fault"}},
+        {
+            "Error": {"Code": code, "Message": message},
+            "ResponseMetadata": {"HTTPStatusCode": status, "RequestId": "devstack-fault"},
+        },
         operation,
     )
 

@@ -356,16 +356,26 @@ class Gateway:
             from devstack import sigv4
             from devstack.events import REGION
 
-            checked = sigv4.verify(method, request.header("Host") or "", request.raw_path or request.path,
-                                   request.query_string, request.headers, request.body, self.iam_credentials, REGION)
+            checked = sigv4.verify(
+                method,
+                request.header("Host") or "",
+                request.raw_path or request.path,
+                request.query_string,
+                request.headers,
+                request.body,
+                self.iam_credentials,
+                REGION,
+            )
             if isinstance(checked, sigv4.Refusal):
-                return self.gateway_error(GatewayError(checked.type, checked.status, checked.message,
-                                                       checked.error_type), request, route)
+                return self.gateway_error(
+                    GatewayError(checked.type, checked.status, checked.message, checked.error_type), request, route
+                )
             caller = checked
         return self.invoke(route, params, request, server_port=server_port, caller=caller)
 
-    def gateway_error(self, error: GatewayError, request: Request, route: Route | None = None,
-                      request_id: str | None = None) -> Response:
+    def gateway_error(
+        self, error: GatewayError, request: Request, route: Route | None = None, request_id: str | None = None
+    ) -> Response:
         """The template's gateway response for ``error`` (see ``devstack.gateway_responses``)."""
         now = time.time()
         context = {
@@ -420,16 +430,23 @@ class Gateway:
             protocol="HTTP/1.1",
         )
 
-    def invoke(self, route: Route, params: dict[str, str], request: Request, *, server_port: int = 0,
-               caller: Any = None) -> Response:
+    def invoke(
+        self, route: Route, params: dict[str, str], request: Request, *, server_port: int = 0, caller: Any = None
+    ) -> Response:
         fn = route.function
         event = self.build_event(route, params, request, server_port=server_port)
         if caller is not None:  # what API Gateway's IAM authorization puts in the identity
             from devstack.events import ACCOUNT_ID
 
-            event["requestContext"]["identity"].update({
-                "accessKey": caller.access_key, "accountId": ACCOUNT_ID, "caller": caller.access_key,
-                "user": caller.access_key, "userArn": caller.user_arn})
+            event["requestContext"]["identity"].update(
+                {
+                    "accessKey": caller.access_key,
+                    "accountId": ACCOUNT_ID,
+                    "caller": caller.access_key,
+                    "user": caller.access_key,
+                    "userArn": caller.user_arn,
+                }
+            )
         request_id = event["requestContext"]["requestId"]
 
         def failed(kind: str) -> Response:
@@ -438,8 +455,11 @@ class Gateway:
         # Lambda's synchronous request payload quota, on the event JSON the function receives
         size = len(json.dumps(event, separators=(",", ":")).encode("utf-8"))
         if size > limits.LAMBDA_MAX_REQUEST_BYTES:
-            print(f"devstack.gateway: {fn.logical_id}: {size} byte payload is too large for the RequestResponse "
-                  f"invocation type (limit {limits.LAMBDA_MAX_REQUEST_BYTES} bytes)", file=sys.stderr)
+            print(
+                f"devstack.gateway: {fn.logical_id}: {size} byte payload is too large for the RequestResponse "
+                f"invocation type (limit {limits.LAMBDA_MAX_REQUEST_BYTES} bytes)",
+                file=sys.stderr,
+            )
             return failed("REQUEST_TOO_LARGE")
         outcome: dict[str, Any] = {}
 
@@ -457,8 +477,11 @@ class Gateway:
         timeout_ms = self.integration_timeout_ms if self.integration_timeout_ms is not None else route.timeout_ms
         worker.join(timeout_ms / 1000)
         if worker.is_alive():
-            print(f"devstack.gateway: {fn.logical_id}: no answer within {timeout_ms} ms on {request.method} "
-                  f"{request.path}", file=sys.stderr)
+            print(
+                f"devstack.gateway: {fn.logical_id}: no answer within {timeout_ms} ms on {request.method} "
+                f"{request.path}",
+                file=sys.stderr,
+            )
             return failed("INTEGRATION_TIMEOUT")
         if "error" in outcome:
             print(f"devstack.gateway: {fn.logical_id} raised on {request.method} {request.path}:", file=sys.stderr)
@@ -472,8 +495,11 @@ class Gateway:
             print(f"devstack.gateway: {fn.logical_id}: result is not JSON: {exc}", file=sys.stderr)
             return failed("INTEGRATION_FAILURE")
         if size > limits.LAMBDA_MAX_RESPONSE_BYTES:  # Function.ResponseSizeTooLarge
-            print(f"devstack.gateway: {fn.logical_id}: response payload of {size} bytes is over Lambda's "
-                  f"{limits.LAMBDA_MAX_RESPONSE_BYTES}", file=sys.stderr)
+            print(
+                f"devstack.gateway: {fn.logical_id}: response payload of {size} bytes is over Lambda's "
+                f"{limits.LAMBDA_MAX_RESPONSE_BYTES}",
+                file=sys.stderr,
+            )
             return failed("INTEGRATION_FAILURE")
         try:
             status, headers, body = self.proxy_response(result)
@@ -607,15 +633,22 @@ class _Handler(StrictRequestReading, NoDelay, BaseHTTPRequestHandler):
         # a TimeoutError (the body's deadline) goes up to StrictRequestReading: 408
         self.end_reading()
         try:
-            status, headers, data = self.gateway.handle(request, server_port=cast(tuple[str, int], self.server.server_address)[1])
+            status, headers, data = self.gateway.handle(
+                request, server_port=cast(tuple[str, int], self.server.server_address)[1]
+            )
             bad = [k for k, v in headers if _unsafe_header(str(k), str(v))]
             if bad:
-                print(f"devstack.gateway: refused a response header with CR/LF/NUL ({', '.join(bad)}) on "
-                      f"{request.method} {request.raw_path}", file=sys.stderr)
+                print(
+                    f"devstack.gateway: refused a response header with CR/LF/NUL ({', '.join(bad)}) on "
+                    f"{request.method} {request.raw_path}",
+                    file=sys.stderr,
+                )
                 status, headers, data = self.gateway.gateway_error(GatewayError.of("INTEGRATION_FAILURE"), request)
         except Exception:  # noqa: BLE001 - a devstack bug, not a handler error
             traceback.print_exc(file=sys.stderr)
-            status, headers, data = _json_response(500, {"error": "internal_error", "message": "devstack gateway failed"})
+            status, headers, data = _json_response(
+                500, {"error": "internal_error", "message": "devstack gateway failed"}
+            )
         self._write(status, headers, data)
         if self.gateway.log_requests:
             ms = (time.monotonic() - started) * 1000

@@ -67,19 +67,21 @@ def substitute(template: str, variables: Mapping[str, Any]) -> str:
     return _VARIABLE.sub(replace, template)
 
 
-def _header_value(expression: str, request_headers: list[tuple[str, str]], query: Mapping[str, list[str]]) -> str | None:
+def _header_value(
+    expression: str, request_headers: list[tuple[str, str]], query: Mapping[str, list[str]]
+) -> str | None:
     expression = expression.strip()
     if len(expression) >= 2 and expression[0] == expression[-1] == "'":
         return expression[1:-1]
     if expression.startswith("method.request.header."):
-        name = expression[len("method.request.header."):].lower()
+        name = expression[len("method.request.header.") :].lower()
         found = None
         for k, v in request_headers:
             if k.lower() == name:
                 found = v
         return found
     if expression.startswith("method.request.querystring."):
-        values = query.get(expression[len("method.request.querystring."):])
+        values = query.get(expression[len("method.request.querystring.") :])
         return values[-1] if values else None
     return None
 

@@ -73,6 +73,9 @@ def install() -> None:
         type.__setattr__(base, "current_event", _PerThread("current_event"))
         type.__setattr__(base, "lambda_context", _PerThread("lambda_context"))
         type.__setattr__(ag.ApiGatewayResolver, "context", _PerThread("context", dict, per_instance=True))
-        type.__setattr__(ag.ApiGatewayResolver, "processed_stack_frames", _PerThread("processed_stack_frames", list,
-                                                                                   per_instance=True))
+        type.__setattr__(
+            ag.ApiGatewayResolver,
+            "processed_stack_frames",
+            _PerThread("processed_stack_frames", list, per_instance=True),
+        )
         _installed = True

@@ -115,8 +115,10 @@ class LatencyModel:
         """Per kind: calls held, calls the stand-in took longer over than the model (`over`), and the
         stand-in's longest own time (ms)."""
         with self._lock:
-            return {k: {"calls": self._calls[k], "over": self._over[k], "worst_ms": round(self._worst.get(k, 0), 2)}
-                    for k in sorted(self._calls)}
+            return {
+                k: {"calls": self._calls[k], "over": self._over[k], "worst_ms": round(self._worst.get(k, 0), 2)}
+                for k in sorted(self._calls)
+            }
 
     def reset_stats(self) -> None:
         with self._lock:

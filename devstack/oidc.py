@@ -50,8 +50,11 @@ class Provider:
 
     def register_client(self, redirect_uri: str) -> dict[str, str]:
         """Dynamic client registration (RFC 7591): {client_id, client_secret}."""
-        answer = httpx.post(f"{self.url}/oauth2/clients", json={
-            "redirect_uris": [redirect_uri], "token_endpoint_auth_method": "client_secret_basic"}, timeout=10)
+        answer = httpx.post(
+            f"{self.url}/oauth2/clients",
+            json={"redirect_uris": [redirect_uri], "token_endpoint_auth_method": "client_secret_basic"},
+            timeout=10,
+        )
         answer.raise_for_status()
         body = answer.json()
         return {"client_id": body["client_id"], "client_secret": body["client_secret"]}
@@ -67,16 +70,19 @@ def start_provider(subjects: list[tuple[str, dict[str, Any]]], port: int = 0) ->
     import oidc_provider_mock
     import werkzeug.serving
 
-    app = oidc_provider_mock.app(require_client_registration=True, require_nonce=True,
-                                 user_claims=[oidc_provider_mock.User(sub=sub, claims=claims)
-                                              for sub, claims in subjects])
+    app = oidc_provider_mock.app(
+        require_client_registration=True,
+        require_nonce=True,
+        user_claims=[oidc_provider_mock.User(sub=sub, claims=claims) for sub, claims in subjects],
+    )
     app.debug = False  # init_app turns Flask's debug mode on; no tracebacks to the browser here
     import jinja2
 
     app.jinja_loader = jinja2.ChoiceLoader([jinja2.DictLoader({"_base.html": _BASE}), app.jinja_loader])
     server = werkzeug.serving.make_server("127.0.0.1", port, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, name="devstack-oidc",
-                              daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.2}, name="devstack-oidc", daemon=True
+    )
     thread.start()
     return Provider(server, thread)
 
@@ -87,7 +93,8 @@ def store_secret(moto_url: str, secret: str) -> str:
 
     from devstack.events import REGION
 
-    ssm = boto3.client("ssm", endpoint_url=moto_url, region_name=REGION, aws_access_key_id="testing",
-                       aws_secret_access_key="testing")
+    ssm = boto3.client(
+        "ssm", endpoint_url=moto_url, region_name=REGION, aws_access_key_id="testing", aws_secret_access_key="testing"
+    )
     ssm.put_parameter(Name=SECRET_PARAMETER, Value=secret, Type="SecureString", Overwrite=True)
     return SECRET_PARAMETER

@@ -224,7 +224,13 @@ def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
 
         # ------------------------------------------------------------ plumbing
 
-        def _send(self, status: int, body: bytes, content_type: str = "application/json", headers: dict[str, str] | None = None) -> None:
+        def _send(
+            self,
+            status: int,
+            body: bytes,
+            content_type: str = "application/json",
+            headers: dict[str, str] | None = None,
+        ) -> None:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
@@ -312,7 +318,11 @@ def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
                 spec = {**query, **spec}
                 try:
                     count = spec.get("count", 1)
-                    set_fault(spec.get("mode"), None if count in (None, "", "null") else int(count), float(spec.get("delay", 3.0)))
+                    set_fault(
+                        spec.get("mode"),
+                        None if count in (None, "", "null") else int(count),
+                        float(spec.get("delay", 3.0)),
+                    )
                 except (TypeError, ValueError) as exc:
                     return self._error(400, str(exc))
             return self._json(200, fault_state())
@@ -338,8 +348,10 @@ def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
                     return self._error(500, f"path '{arg}' is not pinned")
                 return self._json(200, {"Keys": {k: {"Type": "recursive", "Name": ""} for k in keys}})
             if command == "version":
-                return self._json(200, {"Version": VERSION, "Commit": "", "Repo": "16", "System": "devstack", "Golang": ""})
-            return self._error(404, f"unknown command \"{command}\"")
+                return self._json(
+                    200, {"Version": VERSION, "Commit": "", "Repo": "16", "System": "devstack", "Golang": ""}
+                )
+            return self._error(404, f'unknown command "{command}"')
 
         def _add(self, query: dict[str, str], *, wrong_cid: bool) -> None:
             from partner.core import cid as cids
@@ -378,7 +390,11 @@ def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
             data, stored_type = found
             media = stored_type.split(";", 1)[0].strip().lower()
             content_type = stored_type if media in SERVED_TYPES else "application/octet-stream"
-            headers = {"Etag": f'"{cid}"', "X-Ipfs-Path": f"/ipfs/{cid}", "Cache-Control": "public, max-age=29030400, immutable"}
+            headers = {
+                "Etag": f'"{cid}"',
+                "X-Ipfs-Path": f"/ipfs/{cid}",
+                "Cache-Control": "public, max-age=29030400, immutable",
+            }
             return self._send(200, data, content_type, headers)
 
     return Handler

@@ -161,8 +161,12 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
         if self.path == FAULT_PATH:
             try:
                 spec = json.loads(raw or b"{}")
-                self.proxy.set_fault(str(spec.get("mode", "none")), count=spec.get("count"),
-                                     delay=float(spec.get("delay", 2.0)), slots=int(spec.get("slots", 150)))
+                self.proxy.set_fault(
+                    str(spec.get("mode", "none")),
+                    count=spec.get("count"),
+                    delay=float(spec.get("delay", 2.0)),
+                    slots=int(spec.get("slots", 150)),
+                )
             except (ValueError, TypeError, AttributeError) as exc:
                 self._answer(400, json.dumps({"error": str(exc)}).encode())
                 return
@@ -205,8 +209,12 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
     def _forward(self, raw: bytes) -> tuple[int, bytes]:
         try:
             response = self.server.pool.request(  # type: ignore[attr-defined]
-                "POST", self.proxy.upstream + self.path, body=raw,
-                headers={"Content-Type": "application/json"}, redirect=False)
+                "POST",
+                self.proxy.upstream + self.path,
+                body=raw,
+                headers={"Content-Type": "application/json"},
+                redirect=False,
+            )
         except urllib3.exceptions.HTTPError:
             return 502, b'{"error":"upstream unreachable"}'
         return response.status, response.data
@@ -233,9 +241,12 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
             elif method == "sendTransaction" and _preflight(item):
                 local[n] = _error(id_, -32005, f"Node is unhealthy: behind by {slots} slots", behind)
             elif wanted is not None and slot is not None and wanted > slot - slots:
-                local[n] = _error(id_, -32016, "Minimum context slot has not been reached",
-                                  {"contextSlot": max(0, slot - slots)})
-        lowered = [n for n, i in enumerate(items) if n not in local and i.get("method") in ("getSlot", "getBlockHeight")]
+                local[n] = _error(
+                    id_, -32016, "Minimum context slot has not been reached", {"contextSlot": max(0, slot - slots)}
+                )
+        lowered = [
+            n for n, i in enumerate(items) if n not in local and i.get("method") in ("getSlot", "getBlockHeight")
+        ]
         if not local and not lowered:
             return None
         rest = [(n, i) for n, i in enumerate(items) if n not in local]
@@ -257,8 +268,11 @@ def start_rpc_proxy(upstream: str, host: str = "127.0.0.1", port: int = 0) -> Rp
     """Start a proxy in front of `upstream` (the devstack chain's URL) in a background thread."""
     server = ThreadingHTTPServer((host, port), _Handler)
     server.daemon_threads = True
-    server.pool = urllib3.PoolManager(maxsize=16, retries=False,  # type: ignore[attr-defined]
-                                      timeout=urllib3.Timeout(connect=5, read=60))
+    server.pool = urllib3.PoolManager(  # type: ignore[attr-defined]
+        maxsize=16,
+        retries=False,
+        timeout=urllib3.Timeout(connect=5, read=60),
+    )
     thread = threading.Thread(target=server.serve_forever, name="devstack-rpc-proxy", daemon=True)
     proxy = RpcProxy(upstream=upstream.rstrip("/"), server=server, thread=thread)
     server.proxy = proxy  # type: ignore[attr-defined]

@@ -27,18 +27,31 @@ DEVSTACK_TREASURY = "3rTbQhrFfJAcSuU5cbEAJ7JuuKN9Dbv1CMhLpBT7DTgB"
 STATE = ROOT / ".devstack"
 # The platform's users as its OpenID provider knows them (the stand-in's sign-in page lists them);
 # seed() links each to a service user with a funded wallet through the platform's domain functions.
-PLATFORM_USERS = (("alice", {"name": "Alice", "preferred_username": "alice"}),
-                  ("bob", {"name": "Bob", "preferred_username": "bob"}),
-                  ("carol", {"name": "Carol", "preferred_username": "carol"}))
+PLATFORM_USERS = (
+    ("alice", {"name": "Alice", "preferred_username": "alice"}),
+    ("bob", {"name": "Bob", "preferred_username": "bob"}),
+    ("carol", {"name": "Carol", "preferred_username": "carol"}),
+)
 
 
 class Devstack:
     """Starts and stops every local service; usable from tests too."""
 
-    def __init__(self, *, gateway_port: int = 3000, chain_port: int = 8899, moto_port: int = 0,
-                 prefix: str = "partner-dev", log: bool = True, moto: Any = None, chain: Any = None,
-                 pin_port: int | None = None, oidc_port: int | None = None,
-                 rpc_proxy_port: int | None = None, tipped_sends: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        gateway_port: int = 3000,
+        chain_port: int = 8899,
+        moto_port: int = 0,
+        prefix: str = "partner-dev",
+        log: bool = True,
+        moto: Any = None,
+        chain: Any = None,
+        pin_port: int | None = None,
+        oidc_port: int | None = None,
+        rpc_proxy_port: int | None = None,
+        tipped_sends: bool = False,
+    ) -> None:
         """`moto` and `chain` may be handles already running (tests share them); they are
         then left running by `stop()`. `pin_port` defaults to 5001, or to any free port
         when `gateway_port` is 0 (tests). `rpc_proxy_port` (0: any free port) starts a second
@@ -97,8 +110,9 @@ class Devstack:
         self.env["TRACKER_RUN_SECONDS"] = "0"  # one pass per tick: the schedule timer ticks every 2 s
         self.env.setdefault("PLATFORM_TREASURY", DEVSTACK_TREASURY)
         self._start_pinning(stack, parameters)
-        self.gateway = start_gateway(ROOT / "template.yaml", self.env, port=self.gateway_port,
-                                     parameters=parameters, log=self.log)
+        self.gateway = start_gateway(
+            ROOT / "template.yaml", self.env, port=self.gateway_port, parameters=parameters, log=self.log
+        )
         self._owned.insert(0, self.gateway)
         from devstack import docs_routes, faults
 
@@ -130,8 +144,10 @@ class Devstack:
         redirect = f"{self.url}/account/signin/callback"
         registered = self.provider.register_client(redirect)
         added = {
-            "PLATFORM_ACCESS_KEY_ID": key_id, "PLATFORM_SECRET_ACCESS_KEY": secret,
-            "OIDC_ISSUER": self.provider.url, "OIDC_CLIENT_ID": registered["client_id"],
+            "PLATFORM_ACCESS_KEY_ID": key_id,
+            "PLATFORM_SECRET_ACCESS_KEY": secret,
+            "OIDC_ISSUER": self.provider.url,
+            "OIDC_CLIENT_ID": registered["client_id"],
             "OIDC_CLIENT_SECRET_PARAMETER": oidc.store_secret(self.moto.url, registered["client_secret"]),
             "OIDC_REDIRECT_URI": redirect,
         }
@@ -153,9 +169,14 @@ class Devstack:
                 queue = ((ev.get("Properties") or {}).get("Queue") or {}).get("Fn::GetAtt", [None])[0]
                 if queue not in self.stack:
                     continue
-                poller = QueuePoller(gateway.handler_for(fn), self.stack.physical_id(queue),
-                                     self.stack.arn(queue), self.moto.url, name=fn.logical_id,
-                                     timeout_seconds=fn.timeout).start()
+                poller = QueuePoller(
+                    gateway.handler_for(fn),
+                    self.stack.physical_id(queue),
+                    self.stack.arn(queue),
+                    self.moto.url,
+                    name=fn.logical_id,
+                    timeout_seconds=fn.timeout,
+                ).start()
                 self.pollers.append(poller)
                 self._owned.insert(0, poller)
 
@@ -167,8 +188,9 @@ class Devstack:
         from devstack.pinserver import start_pin_server
         from partner.features import pinning
 
-        self.pinning = start_pin_server(stack.physical_id("StagingBucket"), port=self.pin_port,
-                                        endpoint_url=self.moto.url)
+        self.pinning = start_pin_server(
+            stack.physical_id("StagingBucket"), port=self.pin_port, endpoint_url=self.moto.url
+        )
         self._owned.append(self.pinning)
         parameters["PinningUrl"] = self.env["PINNING_URL"] = self.pinning.url
         self._pin_hook = functools.partial(faults.take, "pinning")
@@ -217,9 +239,15 @@ def scheduled_event(rule: str) -> dict[str, Any]:
     from devstack.events import ACCOUNT_ID, REGION
 
     return {
-        "version": "0", "id": str(uuid.uuid4()), "detail-type": "Scheduled Event", "source": "aws.events",
-        "account": ACCOUNT_ID, "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "region": REGION,
-        "resources": [f"arn:aws:events:{REGION}:{ACCOUNT_ID}:rule/{rule}"], "detail": {},
+        "version": "0",
+        "id": str(uuid.uuid4()),
+        "detail-type": "Scheduled Event",
+        "source": "aws.events",
+        "account": ACCOUNT_ID,
+        "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "region": REGION,
+        "resources": [f"arn:aws:events:{REGION}:{ACCOUNT_ID}:rule/{rule}"],
+        "detail": {},
     }
 
 
@@ -229,8 +257,11 @@ class ScheduleTimer:
 
     def __init__(self, gateway: Any, interval: float) -> None:
         self.gateway, self.interval = gateway, interval
-        self.functions = [fn for fn in gateway.template.functions()
-                          if any((ev or {}).get("Type") == "Schedule" for ev in fn.events.values())]
+        self.functions = [
+            fn
+            for fn in gateway.template.functions()
+            if any((ev or {}).get("Type") == "Schedule" for ev in fn.events.values())
+        ]
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="devstack-schedules", daemon=True)
         self._last_error: dict[str, str] = {}
@@ -247,7 +278,8 @@ class ScheduleTimer:
         for fn in self.functions:
             try:
                 out[fn.logical_id] = self.gateway.handler_for(fn)(
-                    scheduled_event(fn.logical_id), lambda_context(fn.logical_id, timeout_seconds=fn.timeout))
+                    scheduled_event(fn.logical_id), lambda_context(fn.logical_id, timeout_seconds=fn.timeout)
+                )
                 self._last_error.pop(fn.logical_id, None)
             except Exception as exc:  # keep the timer alive
                 message = f"{type(exc).__name__}: {exc}"
@@ -285,8 +317,9 @@ def seed(stack: Devstack) -> dict[str, Any]:
     from partner.features import admin
 
     base = stack.url
-    demo = admin.create_client(name="Demo Partner App", redirect_uri=f"{base}/demo/callback", tier="Partner",
-                               website=f"{base}/demo")
+    demo = admin.create_client(
+        name="Demo Partner App", redirect_uri=f"{base}/demo/callback", tier="Partner", website=f"{base}/demo"
+    )
     users = []
     for label, _claims in PLATFORM_USERS:
         created = admin.create_user(twitter=label, sub=label)
@@ -304,8 +337,7 @@ def seed(stack: Devstack) -> dict[str, Any]:
 
         seeded["crank"] = dev.crank_wallet(CRANK_LAMPORTS)
         alice = users[0]
-        seeded["coin"] = {**dev.create_coin(alice["user_id"], "Alice Demo Coin", "ALICE"),
-                          "creator": alice["user_id"]}
+        seeded["coin"] = {**dev.create_coin(alice["user_id"], "Alice Demo Coin", "ALICE"), "creator": alice["user_id"]}
     pages = DevPages(base, demo, users, mint=seeded.get("coin", {}).get("mint"))
     assert stack.gateway is not None
     stack.gateway.extra_routes.update(pages.routes())
@@ -320,14 +352,18 @@ def usage(stack: Devstack, seeded: dict[str, Any]) -> str:
     chain = f"{stack.chain.url} (block engine {stack.chain.bundle_url})" if stack.chain else "not available"
     proxy = getattr(stack, "rpc_proxy", None)
     if proxy is not None:
-        chain += (f"\n  rpc proxy {proxy.url} (first in RPC_URLS; faults: curl -X POST "
-                  f"{proxy.url}/_devstack/fault -d '{{\"mode\": \"down\"}}')")
+        chain += (
+            f"\n  rpc proxy {proxy.url} (first in RPC_URLS; faults: curl -X POST "
+            f'{proxy.url}/_devstack/fault -d \'{{"mode": "down"}}\')'
+        )
     coin = ""
     mint = seeded.get("coin", {}).get("mint", "<mint>")
     if "coin" in seeded:
-        coin = (f"Demo coin:             mint {seeded['coin']['mint']} (alice's, on a fresh curve)\n"
-                f"Migrator:              every {SCHEDULE_SECONDS:g} s, crank wallet {seeded['crank']['wallet']}; "
-                f"now: .venv/bin/partnerctl dev crank\n")
+        coin = (
+            f"Demo coin:             mint {seeded['coin']['mint']} (alice's, on a fresh curve)\n"
+            f"Migrator:              every {SCHEDULE_SECONDS:g} s, crank wallet {seeded['crank']['wallet']}; "
+            f"now: .venv/bin/partnerctl dev crank\n"
+        )
     return f"""
 Partner API devstack is up.
 
@@ -345,14 +381,14 @@ You stay in control:   on the consent page set "Your limit per day" to 0.1 SOL -
                        on the demo page -> 403 daily_cap_exceeded (dailyVolumeCapLamports 100000000);
                        open {base}/account/apps -> today's spend, change limits, Disconnect ->
                        "Call /partner/v1/me again" on the demo page -> 401 invalid_token
-Demo client:           client_id {client['client_id']}
-                       api_key   {client['api_key']}
+Demo client:           client_id {client["client_id"]}
+                       api_key   {client["api_key"]}
                        redirect  {base}/demo/callback
-Users:                 alice {alice['user_id']} wallet {alice['wallet']}
+Users:                 alice {alice["user_id"]} wallet {alice["wallet"]}
 {coin}
 By hand (PKCE):
-  open {base}/oauth/authorize?response_type=code&client_id={client['client_id']}&redirect_uri={base}/demo/callback&scope=profile:read&state=s&code_challenge=<S256>&code_challenge_method=S256
-  curl -s -u {client['client_id']}:{client['api_key']} {base}/oauth/token \\
+  open {base}/oauth/authorize?response_type=code&client_id={client["client_id"]}&redirect_uri={base}/demo/callback&scope=profile:read&state=s&code_challenge=<S256>&code_challenge_method=S256
+  curl -s -u {client["client_id"]}:{client["api_key"]} {base}/oauth/token \\
        -d grant_type=authorization_code -d code=<app_ac_...> -d redirect_uri={base}/demo/callback -d code_verifier=<verifier>
   curl -s {base}/partner/v1/me -H 'Authorization: Bearer <app_at_...>'
 
@@ -394,7 +430,7 @@ the proposer needs 1% of supply, 10,000,000 tokens, for the bond; 3 voters make 
   trades then answer 409 migration_pending until the migrator runs, then pool_not_open for 2 s, then the pool.
 
 Webhooks (signed transaction events; the tracker runs every {SCHEDULE_SECONDS:g} s):
-  .venv/bin/partnerctl --json client webhook set {client['client_id']} http://127.0.0.1:8091/webhooks
+  .venv/bin/partnerctl --json client webhook set {client["client_id"]} http://127.0.0.1:8091/webhooks
   .venv/bin/python -m examples.webhook_receiver --secret <whsec_... from the line above>   # then buy
   curl -s '{base}/partner/v1/fees/estimate?mint={mint}' -H 'Authorization: Bearer <app_at_...>'
 
@@ -439,18 +475,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=int(os.environ.get("GATEWAY_PORT", 3000)))
     parser.add_argument("--chain-port", type=int, default=int(os.environ.get("CHAIN_PORT", 8899)))
     parser.add_argument("--pin-port", type=int, default=int(os.environ.get("PIN_PORT", 5001)))
-    parser.add_argument("--oidc-port", type=int, default=int(os.environ.get("OIDC_PORT", 9400)),
-                        help="the stand-in platform OpenID provider")
-    parser.add_argument("--rpc-proxy-port", type=int, default=None,
-                        help="also start a second chain endpoint on this port (0: any free port), a JSON-RPC "
-                             "proxy with faults of its own, first in RPC_URLS (README, 'Several RPC endpoints')")
-    parser.add_argument("--tipped-sends", action="store_true",
-                        help="send tipped writes through the block engine's sendTransaction, the RPC when it "
-                             "refuses (BLOCK_ENGINE_TX_URL; docs/onchain.md, 'Tipped sends')")
+    parser.add_argument(
+        "--oidc-port",
+        type=int,
+        default=int(os.environ.get("OIDC_PORT", 9400)),
+        help="the stand-in platform OpenID provider",
+    )
+    parser.add_argument(
+        "--rpc-proxy-port",
+        type=int,
+        default=None,
+        help="also start a second chain endpoint on this port (0: any free port), a JSON-RPC "
+        "proxy with faults of its own, first in RPC_URLS (README, 'Several RPC endpoints')",
+    )
+    parser.add_argument(
+        "--tipped-sends",
+        action="store_true",
+        help="send tipped writes through the block engine's sendTransaction, the RPC when it "
+        "refuses (BLOCK_ENGINE_TX_URL; docs/onchain.md, 'Tipped sends')",
+    )
     args = parser.parse_args(argv)
-    stack = Devstack(gateway_port=args.port, chain_port=args.chain_port, pin_port=args.pin_port,
-                     oidc_port=args.oidc_port, rpc_proxy_port=args.rpc_proxy_port,
-                     tipped_sends=args.tipped_sends).start()
+    stack = Devstack(
+        gateway_port=args.port,
+        chain_port=args.chain_port,
+        pin_port=args.pin_port,
+        oidc_port=args.oidc_port,
+        rpc_proxy_port=args.rpc_proxy_port,
+        tipped_sends=args.tipped_sends,
+    ).start()
     try:
         seeded = seed(stack)
         stack.start_schedules(SCHEDULE_SECONDS)

@@ -86,8 +86,13 @@ class PolicyError(Exception):
         self.status, self.code, self.message, self.extra = status, code, message, extra
 
     def xml(self, request_id: str, host_id: str) -> bytes:
-        elements = [("Code", self.code), ("Message", self.message), *self.extra.items(),
-                    ("RequestId", request_id), ("HostId", host_id)]
+        elements = [
+            ("Code", self.code),
+            ("Message", self.message),
+            *self.extra.items(),
+            ("RequestId", request_id),
+            ("HostId", host_id),
+        ]
         inner = "".join(f"<{name}>{escape(str(value))}</{name}>" for name, value in elements)
         return f'<?xml version="1.0" encoding="UTF-8"?>\n<Error>{inner}</Error>'.encode()
 
@@ -113,8 +118,11 @@ def _invalid_argument(message: str, name: str, value: str) -> PolicyError:
 
 
 def _missing(name: str) -> PolicyError:
-    return _invalid_argument(f"Bucket POST must contain a field named '{name}'.  If it is specified, please check "
-                             "the order of the fields.", name, "")
+    return _invalid_argument(
+        f"Bucket POST must contain a field named '{name}'.  If it is specified, please check the order of the fields.",
+        name,
+        "",
+    )
 
 
 def _authenticate(form: Mapping[str, str], credentials: Mapping[str, str]) -> str | None:
@@ -122,8 +130,11 @@ def _authenticate(form: Mapping[str, str], credentials: Mapping[str, str]) -> st
     v4 = [name for name in _SIGV4_FIELDS if name in form]
     if not v4 and any(name in form for name in _SIGV2_FIELDS):
         # SigV2: buckets created after June 24, 2020 (every bucket of this stack) accept SigV4 only
-        raise PolicyError(400, "InvalidRequest", "The authorization mechanism you have provided is not supported. "
-                          "Please use AWS4-HMAC-SHA256.")
+        raise PolicyError(
+            400,
+            "InvalidRequest",
+            "The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.",
+        )
     if not v4 and "policy" not in form:
         return None
     for name in (*_SIGV4_FIELDS, "policy"):
@@ -133,15 +144,30 @@ def _authenticate(form: Mapping[str, str], credentials: Mapping[str, str]) -> st
     scope = form["x-amz-credential"].split("/")
     access_key = scope[0]
     if access_key not in credentials:
-        raise PolicyError(403, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our "
-                          "records.", AWSAccessKeyId=access_key)
-    if (form["x-amz-algorithm"] != "AWS4-HMAC-SHA256" or len(scope) != 5 or scope[4] != "aws4_request"
-            or not hmac.compare_digest(sigv4_signature(credentials[access_key], scope[1], scope[2], scope[3], policy),
-                                                provided)):
-        raise PolicyError(403, "SignatureDoesNotMatch", "The request signature we calculated does not match the "
-                          "signature you provided. Check your key and signing method.", AWSAccessKeyId=access_key,
-                          StringToSign=policy, SignatureProvided=provided,
-                          StringToSignBytes=policy.encode("utf-8").hex(" "))
+        raise PolicyError(
+            403,
+            "InvalidAccessKeyId",
+            "The AWS Access Key Id you provided does not exist in our records.",
+            AWSAccessKeyId=access_key,
+        )
+    if (
+        form["x-amz-algorithm"] != "AWS4-HMAC-SHA256"
+        or len(scope) != 5
+        or scope[4] != "aws4_request"
+        or not hmac.compare_digest(
+            sigv4_signature(credentials[access_key], scope[1], scope[2], scope[3], policy), provided
+        )
+    ):
+        raise PolicyError(
+            403,
+            "SignatureDoesNotMatch",
+            "The request signature we calculated does not match the "
+            "signature you provided. Check your key and signing method.",
+            AWSAccessKeyId=access_key,
+            StringToSign=policy,
+            SignatureProvided=provided,
+            StringToSignBytes=policy.encode("utf-8").hex(" "),
+        )
     return policy
 
 
@@ -159,13 +185,20 @@ def check_signed(environ: Mapping[str, Any], credentials: Mapping[str, str]) -> 
     elif query.get("X-Amz-Algorithm") == ["AWS4-HMAC-SHA256"] and "X-Amz-Signature" in query:
         access_key = (query.get("X-Amz-Credential") or [""])[0].split("/", 1)[0]
     elif authorization.startswith("AWS ") or "AWSAccessKeyId" in query or "Signature" in query:
-        raise PolicyError(400, "InvalidRequest", "The authorization mechanism you have provided is not supported. "
-                          "Please use AWS4-HMAC-SHA256.")
+        raise PolicyError(
+            400,
+            "InvalidRequest",
+            "The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.",
+        )
     else:
         raise PolicyError(403, "AccessDenied", "Access Denied")
     if access_key not in credentials:
-        raise PolicyError(403, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our "
-                          "records.", AWSAccessKeyId=access_key)
+        raise PolicyError(
+            403,
+            "InvalidAccessKeyId",
+            "The AWS Access Key Id you provided does not exist in our records.",
+            AWSAccessKeyId=access_key,
+        )
 
 
 def _document(policy: str) -> dict[str, Any]:
@@ -185,8 +218,7 @@ def _document(policy: str) -> dict[str, Any]:
 def _expires(expiration: Any) -> float:
     match = _EXPIRATION.match(expiration) if isinstance(expiration, str) else None
     if not match:
-        raise PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: Invalid 'expiration' value: "
-                          f"'{expiration}'")
+        raise PolicyError(400, "InvalidPolicyDocument", f"Invalid Policy: Invalid 'expiration' value: '{expiration}'")
     return float(calendar.timegm(time.strptime(match.group(1), "%Y-%m-%dT%H:%M:%S")))
 
 
@@ -194,8 +226,9 @@ def _failed(condition: Any) -> PolicyError:
     return PolicyError(403, "AccessDenied", _DENIED + "Policy Condition failed: " + json.dumps(condition))
 
 
-def check(bucket: str, fields: list[tuple[str, str]], file: tuple[str, int] | None,
-          credentials: Mapping[str, str], now: float) -> None:
+def check(
+    bucket: str, fields: list[tuple[str, str]], file: tuple[str, int] | None, credentials: Mapping[str, str], now: float
+) -> None:
     """Raise S3's refusal of this browser upload, or return: `fields` as sent (name, value) before the
     file, `file` (its filename, its size) or None."""
     form = {name.lower(): value for name, value in reversed(fields)}  # the first of a repeated field
@@ -217,9 +250,13 @@ def check(bucket: str, fields: list[tuple[str, str]], file: tuple[str, int] | No
     for condition in document["conditions"]:
         if isinstance(condition, dict):
             if len(condition) != 1:
-                raise PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: Invalid Simple-Condition: "
-                                  "Simple-Conditions must have exactly one property specified.")
-            (name, want), = condition.items()
+                raise PolicyError(
+                    400,
+                    "InvalidPolicyDocument",
+                    "Invalid Policy: Invalid Simple-Condition: "
+                    "Simple-Conditions must have exactly one property specified.",
+                )
+            ((name, want),) = condition.items()
             covered.add(name.lower())
             if values.get(name.lower()) != want:
                 raise _failed(["eq", "$" + name, want])
@@ -232,8 +269,12 @@ def check(bucket: str, fields: list[tuple[str, str]], file: tuple[str, int] | No
                 raise _failed(condition)
             ranges.append((subject, want))
             continue
-        if op not in ("eq", "starts-with") or not isinstance(subject, str) or not subject.startswith("$") \
-                or not isinstance(want, str):
+        if (
+            op not in ("eq", "starts-with")
+            or not isinstance(subject, str)
+            or not subject.startswith("$")
+            or not isinstance(want, str)
+        ):
             raise _failed(condition)
         name = subject[1:].lower()
         covered.add(name)
@@ -247,17 +288,32 @@ def check(bucket: str, fields: list[tuple[str, str]], file: tuple[str, int] | No
         if not holds:
             raise _failed(condition)
 
-    extra = [name for name, _ in fields if name.lower() not in covered and name.lower() not in _NOT_IN_POLICY
-             and not name.lower().startswith("x-ignore-")]
+    extra = [
+        name
+        for name, _ in fields
+        if name.lower() not in covered
+        and name.lower() not in _NOT_IN_POLICY
+        and not name.lower().startswith("x-ignore-")
+    ]
     if extra:
         raise PolicyError(403, "AccessDenied", _DENIED + "Extra input fields: " + ", ".join(dict.fromkeys(extra)))
     for low, high in ranges:
         if size < low:
-            raise PolicyError(400, "EntityTooSmall", "Your proposed upload is smaller than the minimum allowed size",
-                              ProposedSize=size, MinSizeAllowed=low)
+            raise PolicyError(
+                400,
+                "EntityTooSmall",
+                "Your proposed upload is smaller than the minimum allowed size",
+                ProposedSize=size,
+                MinSizeAllowed=low,
+            )
         if size > high:
-            raise PolicyError(400, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed size",
-                              ProposedSize=size, MaxSizeAllowed=high)
+            raise PolicyError(
+                400,
+                "EntityTooLarge",
+                "Your proposed upload exceeds the maximum allowed size",
+                ProposedSize=size,
+                MaxSizeAllowed=high,
+            )
 
 
 def _parse(body: bytes, boundary: bytes) -> tuple[list[tuple[str, str]], tuple[str, int] | None]:
@@ -300,8 +356,12 @@ class PostPolicyCheck:
 
         mimetype, options = parse_options_header(environ.get("CONTENT_TYPE", ""))
         match = _BUCKET_PATH.match(environ.get("PATH_INFO", ""))
-        if (environ.get("REQUEST_METHOD") != "POST" or mimetype != "multipart/form-data" or not match
-                or environ.get("QUERY_STRING")):
+        if (
+            environ.get("REQUEST_METHOD") != "POST"
+            or mimetype != "multipart/form-data"
+            or not match
+            or environ.get("QUERY_STRING")
+        ):
             try:
                 check_signed(environ, self.credentials)
             except PolicyError as refused:
@@ -314,13 +374,15 @@ class PostPolicyCheck:
         try:
             boundary = options.get("boundary", "").encode("latin-1")
             if not boundary:
-                raise PolicyError(400, "MalformedPOSTRequest",
-                                  "The body of your POST request is not well-formed multipart/form-data.")
+                raise PolicyError(
+                    400, "MalformedPOSTRequest", "The body of your POST request is not well-formed multipart/form-data."
+                )
             try:
                 fields, file = _parse(body, boundary)
             except ValueError:
-                raise PolicyError(400, "MalformedPOSTRequest",
-                                  "The body of your POST request is not well-formed multipart/form-data.") from None
+                raise PolicyError(
+                    400, "MalformedPOSTRequest", "The body of your POST request is not well-formed multipart/form-data."
+                ) from None
             check(match.group(1), fields, file, self.credentials, _now())
         except PolicyError as refused:
             return self._refuse(refused, start_response)
@@ -332,7 +394,13 @@ class PostPolicyCheck:
         request_id = secrets.token_hex(8).upper()
         host_id = base64.b64encode(secrets.token_bytes(48)).decode()
         payload = refused.xml(request_id, host_id)
-        start_response(f"{refused.status} {_REASONS.get(refused.status, '')}".rstrip(), [
-            ("Content-Type", "application/xml"), ("Content-Length", str(len(payload))),
-            ("x-amz-request-id", request_id), ("x-amz-id-2", host_id)])
+        start_response(
+            f"{refused.status} {_REASONS.get(refused.status, '')}".rstrip(),
+            [
+                ("Content-Type", "application/xml"),
+                ("Content-Length", str(len(payload))),
+                ("x-amz-request-id", request_id),
+                ("x-amz-id-2", host_id),
+            ],
+        )
         return [payload]

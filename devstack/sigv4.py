@@ -33,7 +33,8 @@ SERVICE = "execute-api"
 MAX_SKEW_SECONDS = 300
 _AUTH = re.compile(
     r"AWS4-HMAC-SHA256 Credential=([A-Z0-9]{16,128})/(\d{8})/([a-z0-9-]+)/([a-z0-9-]+)/aws4_request,\s*"
-    r"SignedHeaders=([a-z0-9;-]+),\s*Signature=([0-9a-f]{64})")
+    r"SignedHeaders=([a-z0-9;-]+),\s*Signature=([0-9a-f]{64})"
+)
 
 
 @dataclass(frozen=True)
@@ -46,14 +47,21 @@ class Refusal:
     error_type: str
 
 
-MISSING = Refusal("MISSING_AUTHENTICATION_TOKEN", 403, "Missing Authentication Token",
-                  "MissingAuthenticationTokenException")
-INCOMPLETE = Refusal("DEFAULT_4XX", 403, "Authorization header requires 'Credential' parameter. Authorization "
-                     "header requires 'Signature' parameter. Authorization header requires 'SignedHeaders' "
-                     "parameter. Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' "
-                     "header.", "IncompleteSignatureException")
-UNRECOGNIZED = Refusal("DEFAULT_4XX", 403, "The security token included in the request is invalid.",
-                       "UnrecognizedClientException")
+MISSING = Refusal(
+    "MISSING_AUTHENTICATION_TOKEN", 403, "Missing Authentication Token", "MissingAuthenticationTokenException"
+)
+INCOMPLETE = Refusal(
+    "DEFAULT_4XX",
+    403,
+    "Authorization header requires 'Credential' parameter. Authorization "
+    "header requires 'Signature' parameter. Authorization header requires 'SignedHeaders' "
+    "parameter. Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' "
+    "header.",
+    "IncompleteSignatureException",
+)
+UNRECOGNIZED = Refusal(
+    "DEFAULT_4XX", 403, "The security token included in the request is invalid.", "UnrecognizedClientException"
+)
 
 
 def _invalid(message: str) -> Refusal:
@@ -68,8 +76,17 @@ class Caller:
     user_arn: str
 
 
-def verify(method: str, host: str, raw_path: str, query_string: str, headers: list[tuple[str, str]], body: bytes,
-           credentials: Mapping[str, tuple[str, str]], region: str, now: float | None = None) -> Caller | Refusal:
+def verify(
+    method: str,
+    host: str,
+    raw_path: str,
+    query_string: str,
+    headers: list[tuple[str, str]],
+    body: bytes,
+    credentials: Mapping[str, tuple[str, str]],
+    region: str,
+    now: float | None = None,
+) -> Caller | Refusal:
     """`credentials`: access key id -> (secret access key, the principal's ARN)."""
     values: dict[str, list[str]] = {}
     for name, value in headers:
@@ -113,6 +130,8 @@ def verify(method: str, host: str, raw_path: str, query_string: str, headers: li
     canonical = signer.canonical_request(request)
     expected = signer.signature(signer.string_to_sign(request, canonical), request)
     if not hmac.compare_digest(expected, signature):
-        return _invalid("The request signature we calculated does not match the signature you provided. Check "
-                        "your AWS Secret Access Key and signing method.")
+        return _invalid(
+            "The request signature we calculated does not match the signature you provided. Check "
+            "your AWS Secret Access Key and signing method."
+        )
     return Caller(key_id, arn)

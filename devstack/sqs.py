@@ -25,17 +25,36 @@ Handler = Callable[[dict, Any], Any]
 
 def sqs_event(messages: list[dict[str, Any]], queue_arn: str) -> dict[str, Any]:
     """An SQS event as Lambda's event source mapping delivers it."""
-    return {"Records": [{
-        "messageId": m["MessageId"], "receiptHandle": m["ReceiptHandle"], "body": m["Body"],
-        "attributes": dict(m.get("Attributes") or {}), "messageAttributes": {},
-        "md5OfBody": m.get("MD5OfBody") or hashlib.md5(m["Body"].encode()).hexdigest(),  # noqa: S324 - SQS's own
-        "eventSource": "aws:sqs", "eventSourceARN": queue_arn, "awsRegion": REGION,
-    } for m in messages]}
+    return {
+        "Records": [
+            {
+                "messageId": m["MessageId"],
+                "receiptHandle": m["ReceiptHandle"],
+                "body": m["Body"],
+                "attributes": dict(m.get("Attributes") or {}),
+                "messageAttributes": {},
+                "md5OfBody": m.get("MD5OfBody") or hashlib.md5(m["Body"].encode()).hexdigest(),  # noqa: S324 - SQS's own
+                "eventSource": "aws:sqs",
+                "eventSourceARN": queue_arn,
+                "awsRegion": REGION,
+            }
+            for m in messages
+        ]
+    }
 
 
 class QueuePoller:
-    def __init__(self, handler: Handler, queue_url: str, queue_arn: str, endpoint_url: str | None = None, *,
-                 name: str = "queue", wait_seconds: int = 1, timeout_seconds: int = 60) -> None:
+    def __init__(
+        self,
+        handler: Handler,
+        queue_url: str,
+        queue_arn: str,
+        endpoint_url: str | None = None,
+        *,
+        name: str = "queue",
+        wait_seconds: int = 1,
+        timeout_seconds: int = 60,
+    ) -> None:
         import boto3
 
         self.handler, self.queue_url, self.queue_arn, self.name = handler, queue_url, queue_arn, name
@@ -47,17 +66,27 @@ class QueuePoller:
 
     def poll_once(self, wait_seconds: int | None = None) -> int:
         """One receive-invoke-delete round; the number of messages handled."""
-        got = self.sqs.receive_message(QueueUrl=self.queue_url, MaxNumberOfMessages=10, AttributeNames=["All"],
-                                       WaitTimeSeconds=self.wait_seconds if wait_seconds is None else wait_seconds)
+        got = self.sqs.receive_message(
+            QueueUrl=self.queue_url,
+            MaxNumberOfMessages=10,
+            AttributeNames=["All"],
+            WaitTimeSeconds=self.wait_seconds if wait_seconds is None else wait_seconds,
+        )
         messages = got.get("Messages") or []
         if not messages:
             return 0
-        out = self.handler(sqs_event(messages, self.queue_arn), lambda_context(self.name, timeout_seconds=self.timeout_seconds))
+        out = self.handler(
+            sqs_event(messages, self.queue_arn), lambda_context(self.name, timeout_seconds=self.timeout_seconds)
+        )
         failed = {f["itemIdentifier"] for f in (out or {}).get("batchItemFailures") or []}
         done = [m for m in messages if m["MessageId"] not in failed]
         for start in range(0, len(done), 10):
-            self.sqs.delete_message_batch(QueueUrl=self.queue_url, Entries=[
-                {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(done[start:start + 10])])
+            self.sqs.delete_message_batch(
+                QueueUrl=self.queue_url,
+                Entries=[
+                    {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(done[start : start + 10])
+                ],
+            )
         return len(messages)
 
     def start(self) -> QueuePoller:

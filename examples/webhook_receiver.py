@@ -37,11 +37,15 @@ def make_handler(secret: str, seen: set[str]) -> type[BaseHTTPRequestHandler]:
             seen.add(event.id)
             print(f"{event.type}{repeat} {event.id}: {json.dumps(event.data)}", flush=True)
             if event.type == "grant.revoked":
-                print(f"  the user of wallet {event.data.get('wallet')} disconnected this app: drop their tokens",
-                      flush=True)
+                print(
+                    f"  the user of wallet {event.data.get('wallet')} disconnected this app: drop their tokens",
+                    flush=True,
+                )
             elif event.type == "grant.updated":
-                print(f"  the user of wallet {event.data.get('wallet')} set new limits: {event.data.get('limits')}",
-                      flush=True)
+                print(
+                    f"  the user of wallet {event.data.get('wallet')} set new limits: {event.data.get('limits')}",
+                    flush=True,
+                )
             self._answer(200, {"received": event.id})
 
         def _answer(self, status: int, payload: dict) -> None:
@@ -61,8 +65,11 @@ def make_handler(secret: str, seen: set[str]) -> type[BaseHTTPRequestHandler]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8091)
-    parser.add_argument("--secret", default=os.environ.get("WEBHOOK_SECRET"),
-                        help="the whsec_... secret partnerctl showed (or WEBHOOK_SECRET)")
+    parser.add_argument(
+        "--secret",
+        default=os.environ.get("WEBHOOK_SECRET"),
+        help="the whsec_... secret partnerctl showed (or WEBHOOK_SECRET)",
+    )
     args = parser.parse_args(argv)
     if not args.secret:
         parser.error("--secret (or WEBHOOK_SECRET) is required")

@@ -49,16 +49,27 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--fee-wallet", default=None)
     create.add_argument("--max-trade-lamports", type=int, default=None)
     create.add_argument("--daily-volume-cap-lamports", type=int, default=None)
-    create.add_argument("--max-fee-lamports", type=int, default=None,
-                        help="ceiling on priorityFeeLamports + tipLamports per transaction (default 100000000)")
-    limits = client.add_parser("limits", help="show or change a client's per-trade cap, daily volume cap and "
-                                              "fee ceiling")
+    create.add_argument(
+        "--max-fee-lamports",
+        type=int,
+        default=None,
+        help="ceiling on priorityFeeLamports + tipLamports per transaction (default 100000000)",
+    )
+    limits = client.add_parser(
+        "limits", help="show or change a client's per-trade cap, daily volume cap and fee ceiling"
+    )
     limits.add_argument("client_id")
     limits.add_argument("--max-trade-lamports", type=int, default=None)
     limits.add_argument("--daily-volume-cap-lamports", type=int, default=None)
-    limits.add_argument("--max-fee-lamports", type=int, default=None,
-                        help="ceiling on priorityFeeLamports + tipLamports per transaction")
-    create.add_argument("--website", default=None, help="the app's website (http/https), shown to users on /account/apps")
+    limits.add_argument(
+        "--max-fee-lamports",
+        type=int,
+        default=None,
+        help="ceiling on priorityFeeLamports + tipLamports per transaction",
+    )
+    create.add_argument(
+        "--website", default=None, help="the app's website (http/https), shown to users on /account/apps"
+    )
     key = client.add_parser("key").add_subparsers(dest="keycmd", required=True)
     rotate = key.add_parser("rotate")
     rotate.add_argument("client_id")
@@ -70,13 +81,16 @@ def build_parser() -> argparse.ArgumentParser:
     activate = client.add_parser("status")
     activate.add_argument("client_id")
     activate.add_argument("status", choices=["development", "live", "suspended"])
-    hook = client.add_parser("webhook", help="signed transaction events (the secret is shown once)",
-                             description="A live client needs an https URL to a public host (no IP literal of a "
-                                         "private, loopback or reserved address in any form, no internal name such "
-                                         "as localhost or *.internal); each delivery also refuses a host that "
-                                         "resolves to such an address (outcome 'refused: ...', not retried). A "
-                                         "development client may use http on localhost or 127.0.0.1, and loopback "
-                                         "hosts.").add_subparsers(dest="hookcmd", required=True)
+    hook = client.add_parser(
+        "webhook",
+        help="signed transaction events (the secret is shown once)",
+        description="A live client needs an https URL to a public host (no IP literal of a "
+        "private, loopback or reserved address in any form, no internal name such "
+        "as localhost or *.internal); each delivery also refuses a host that "
+        "resolves to such an address (outcome 'refused: ...', not retried). A "
+        "development client may use http on localhost or 127.0.0.1, and loopback "
+        "hosts.",
+    ).add_subparsers(dest="hookcmd", required=True)
     hook_set = hook.add_parser("set", help="register (or replace) the URL with a new secret")
     hook_set.add_argument("client_id")
     hook_set.add_argument("url")
@@ -91,9 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
     ucreate.add_argument("--twitter", default=None)
     ucreate.add_argument("--no-trading", action="store_true")
     ucreate.add_argument("--sol", type=int, default=None, help="lamports to airdrop to the new wallet (devstack)")
-    ucreate.add_argument("--sub", default=None,
-                         help="the platform OpenID provider's subject to link (default: a new local-... one); "
-                              "an existing sub updates that user (idempotent, as the platform API's upsert)")
+    ucreate.add_argument(
+        "--sub",
+        default=None,
+        help="the platform OpenID provider's subject to link (default: a new local-... one); "
+        "an existing sub updates that user (idempotent, as the platform API's upsert)",
+    )
     ushow = user.add_parser("show", help="a user by the provider's sub (the platform API's read)")
     ushow.add_argument("sub")
     deleg = user.add_parser("delegation")
@@ -122,12 +139,22 @@ def run(args: argparse.Namespace) -> Any:
                 kwargs["max_fee_lamports"] = args.max_fee_lamports
             if args.website is not None:
                 kwargs["website"] = args.website
-            return admin.create_client(name=args.name, redirect_uri=args.redirect_uri, tier=args.tier,
-                                       status=args.status, scope=args.scopes, fee_wallet=args.fee_wallet, **kwargs)
+            return admin.create_client(
+                name=args.name,
+                redirect_uri=args.redirect_uri,
+                tier=args.tier,
+                status=args.status,
+                scope=args.scopes,
+                fee_wallet=args.fee_wallet,
+                **kwargs,
+            )
         if args.cmd == "limits":
-            return admin.set_limits(args.client_id, max_trade_lamports=args.max_trade_lamports,
-                                    daily_volume_cap_lamports=args.daily_volume_cap_lamports,
-                                    max_fee_lamports=args.max_fee_lamports)
+            return admin.set_limits(
+                args.client_id,
+                max_trade_lamports=args.max_trade_lamports,
+                daily_volume_cap_lamports=args.daily_volume_cap_lamports,
+                max_fee_lamports=args.max_fee_lamports,
+            )
         if args.cmd == "key":
             if args.keycmd == "rotate":
                 return admin.rotate_key(args.client_id)

@@ -74,22 +74,30 @@ def create_coin(creator_user_id: str, name: str, symbol: str) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- dev fault
 CHAIN_FAULTS = {"rpc": ("down", "slow", "error", "drop"), "bundle": ("down", "slow", "error", "drop")}
-AWS_FAULTS = {"kms": ("throttle", "error", "down"), "dynamodb": ("throttle", "error", "down"),
-              "pinning": ("throttle", "error", "down")}
+AWS_FAULTS = {
+    "kms": ("throttle", "error", "down"),
+    "dynamodb": ("throttle", "error", "down"),
+    "pinning": ("throttle", "error", "down"),
+}
 FAULTS_PATH = "/_devstack/faults"
 
 
 def add_fault_parser(dev: argparse._SubParsersAction) -> None:
     targets = ", ".join([*CHAIN_FAULTS, *AWS_FAULTS])
     fault_cmd = dev.add_parser(
-        "fault", help="inject failures for tests: TARGET MODE, or `clear`",
+        "fault",
+        help="inject failures for tests: TARGET MODE, or `clear`",
         description=f"Targets: {targets}. rpc/bundle modes: down slow error drop (the devstack chain); "
-                    "kms/dynamodb/pinning modes: throttle error down (the gateway's process).")
+        "kms/dynamodb/pinning modes: throttle error down (the gateway's process).",
+    )
     fault_cmd.add_argument("target", help=f"{targets}, or clear")
     fault_cmd.add_argument("mode", nargs="?")
     fault_cmd.add_argument("--count", type=int, default=None, help="fault the next N matching calls only")
-    fault_cmd.add_argument("--methods", default=None,
-                           help="comma-separated RPC methods (rpc/bundle) or API operations (kms/dynamodb/pinning)")
+    fault_cmd.add_argument(
+        "--methods",
+        default=None,
+        help="comma-separated RPC methods (rpc/bundle) or API operations (kms/dynamodb/pinning)",
+    )
     fault_cmd.add_argument("--delay-ms", type=int, default=None, help="slow mode's delay (rpc/bundle)")
 
 
@@ -117,8 +125,9 @@ def _gateway(method: str, body: dict[str, Any] | None = None, params: dict[str, 
     return payload
 
 
-def set_fault(target: str, mode: str, count: int | None = None, methods: list[str] | None = None,
-              delay_ms: int | None = None) -> dict[str, Any]:
+def set_fault(
+    target: str, mode: str, count: int | None = None, methods: list[str] | None = None, delay_ms: int | None = None
+) -> dict[str, Any]:
     if count is not None and count < 1:
         raise ValueError("--count must be a positive integer")
     if target in CHAIN_FAULTS:

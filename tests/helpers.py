@@ -47,8 +47,17 @@ class Result:
         return json.loads(self.body)
 
 
-def invoke(function_dir: str, method: str, path: str, *, headers: dict | None = None, query: Any = None,
-           body: Any = None, source_ip: str = "127.0.0.1", resource: str | None = None) -> Result:
+def invoke(
+    function_dir: str,
+    method: str,
+    path: str,
+    *,
+    headers: dict | None = None,
+    query: Any = None,
+    body: Any = None,
+    source_ip: str = "127.0.0.1",
+    resource: str | None = None,
+) -> Result:
     event = api_event(method, path, headers=headers, query=query, body=body, source_ip=source_ip, resource=resource)
     out = handler(function_dir)(event, lambda_context(function_dir))
     merged: dict[str, str] = {}
@@ -76,8 +85,10 @@ FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
 def hidden_inputs(html: str) -> dict[str, str]:
-    return {m.group(1): unescape(m.group(2))
-            for m in re.finditer(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', html)}
+    return {
+        m.group(1): unescape(m.group(2))
+        for m in re.finditer(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', html)
+    }
 
 
 @dataclass
@@ -99,40 +110,74 @@ class Connected:
         return {"Authorization": f"Bearer {self.access}"}
 
 
-def authorize_query(client: dict, challenge: str, scope: str = "profile:read", state: str = "xyz",
-                    redirect_uri: str = "http://localhost:8080/callback", **extra: str) -> dict[str, str]:
+def authorize_query(
+    client: dict,
+    challenge: str,
+    scope: str = "profile:read",
+    state: str = "xyz",
+    redirect_uri: str = "http://localhost:8080/callback",
+    **extra: str,
+) -> dict[str, str]:
     query = {
-        "response_type": "code", "client_id": client["client_id"], "redirect_uri": redirect_uri,
-        "scope": scope, "state": state, "code_challenge": challenge, "code_challenge_method": "S256",
+        "response_type": "code",
+        "client_id": client["client_id"],
+        "redirect_uri": redirect_uri,
+        "scope": scope,
+        "state": state,
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
     }
     query.update(extra)
     return {k: v for k, v in query.items() if v is not None}
 
 
-def get_code(client: dict, user: dict, *, scope: str = "profile:read", decision: str = "approve",
-             redirect_uri: str = "http://localhost:8080/callback", ip: str = "127.0.0.1") -> tuple[str, str, dict]:
+def get_code(
+    client: dict,
+    user: dict,
+    *,
+    scope: str = "profile:read",
+    decision: str = "approve",
+    redirect_uri: str = "http://localhost:8080/callback",
+    ip: str = "127.0.0.1",
+) -> tuple[str, str, dict]:
     """Walk the consent screen; returns (code or error, verifier, redirect query)."""
     from partner.features import admin
 
     verifier, challenge = pkce_pair()
     cookie = admin.create_session(user["user_id"])["cookie"]
-    page = invoke("oauth_authorize", "GET", "/oauth/authorize",
-                  query=authorize_query(client, challenge, scope, redirect_uri=redirect_uri),
-                  headers={"Cookie": cookie}, source_ip=ip)
+    page = invoke(
+        "oauth_authorize",
+        "GET",
+        "/oauth/authorize",
+        query=authorize_query(client, challenge, scope, redirect_uri=redirect_uri),
+        headers={"Cookie": cookie},
+        source_ip=ip,
+    )
     assert page.status == 200, page.body
     form = hidden_inputs(page.body)
     form["decision"] = decision
-    post = invoke("oauth_authorize", "POST", "/oauth/authorize", body=urlencode(form),
-                  headers={**FORM, "Cookie": cookie}, source_ip=ip)
+    post = invoke(
+        "oauth_authorize",
+        "POST",
+        "/oauth/authorize",
+        body=urlencode(form),
+        headers={**FORM, "Cookie": cookie},
+        source_ip=ip,
+    )
     assert post.status == 302, post.body
     params = {k: v[0] for k, v in parse_qs(urlsplit(post.headers["location"]).query).items()}
     return params.get("code", params.get("error", "")), verifier, params
 
 
 def token_call(client: dict, params: dict[str, str], *, ip: str = "127.0.0.1", secret: str | None = None) -> Result:
-    return invoke("oauth_token", "POST", "/oauth/token", body=urlencode(params),
-                  headers={**FORM, "Authorization": basic(client["client_id"], secret or client["api_key"])},
-                  source_ip=ip)
+    return invoke(
+        "oauth_token",
+        "POST",
+        "/oauth/token",
+        body=urlencode(params),
+        headers={**FORM, "Authorization": basic(client["client_id"], secret or client["api_key"])},
+        source_ip=ip,
+    )
 
 
 def lost_race(r) -> bool:
@@ -141,14 +186,26 @@ def lost_race(r) -> bool:
     conflicts as DynamoDB does), a retryable 500 with nothing issued."""
     if r.status == 400:
         return r.json["error"] == "invalid_grant"
-    return r.status == 500 and r.json["error"] == "internal" and r.json["retryable"] is True \
+    return (
+        r.status == 500
+        and r.json["error"] == "internal"
+        and r.json["retryable"] is True
         and "access_token" not in r.json
+    )
 
 
 def connect(client: dict, user: dict, scope: str = "profile:read", ip: str = "127.0.0.1") -> Connected:
     code, verifier, _ = get_code(client, user, scope=scope, ip=ip)
-    result = token_call(client, {"grant_type": "authorization_code", "code": code, "code_verifier": verifier,
-                                 "redirect_uri": "http://localhost:8080/callback"}, ip=ip)
+    result = token_call(
+        client,
+        {
+            "grant_type": "authorization_code",
+            "code": code,
+            "code_verifier": verifier,
+            "redirect_uri": "http://localhost:8080/callback",
+        },
+        ip=ip,
+    )
     assert result.status == 200, result.body
     return Connected(client, user, result.json, verifier)
 
@@ -159,17 +216,35 @@ def connect_http(http, client: dict, user: dict, scope: str, redirect_uri: str) 
 
     cookie = admin.create_session(user["user_id"])["cookie"]
     verifier, challenge = pkce_pair()
-    page = http.get("/oauth/authorize", params={
-        "response_type": "code", "client_id": client["client_id"], "redirect_uri": redirect_uri,
-        "scope": scope, "state": "s", "code_challenge": challenge, "code_challenge_method": "S256"},
-        headers={"Cookie": cookie})
+    page = http.get(
+        "/oauth/authorize",
+        params={
+            "response_type": "code",
+            "client_id": client["client_id"],
+            "redirect_uri": redirect_uri,
+            "scope": scope,
+            "state": "s",
+            "code_challenge": challenge,
+            "code_challenge_method": "S256",
+        },
+        headers={"Cookie": cookie},
+    )
     assert page.status_code == 200, page.text
-    approved = http.post("/oauth/authorize", data=hidden_inputs(page.text) | {"decision": "approve"},
-                         headers={"Cookie": cookie})
+    approved = http.post(
+        "/oauth/authorize", data=hidden_inputs(page.text) | {"decision": "approve"}, headers={"Cookie": cookie}
+    )
     assert approved.status_code == 302, approved.text
     code = parse_qs(urlsplit(approved.headers["location"]).query)["code"][0]
-    token = http.post("/oauth/token", auth=(client["client_id"], client["api_key"]), data={
-        "grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier})
+    token = http.post(
+        "/oauth/token",
+        auth=(client["client_id"], client["api_key"]),
+        data={
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": redirect_uri,
+            "code_verifier": verifier,
+        },
+    )
     assert token.status_code == 200, token.text
     return {"Authorization": f"Bearer {token.json()['access_token']}"}
 

@@ -27,11 +27,16 @@ from solders.pubkey import Pubkey
 ROOT = Path(__file__).resolve().parents[1]
 
 SIMPLE = {
-    IdlTypeSimple.U8: c.Int8ul, IdlTypeSimple.U16: c.Int16ul, IdlTypeSimple.U32: c.Int32ul,
-    IdlTypeSimple.U64: c.Int64ul, IdlTypeSimple.I64: c.Int64sl, IdlTypeSimple.Bool: c.Flag,
+    IdlTypeSimple.U8: c.Int8ul,
+    IdlTypeSimple.U16: c.Int16ul,
+    IdlTypeSimple.U32: c.Int32ul,
+    IdlTypeSimple.U64: c.Int64ul,
+    IdlTypeSimple.I64: c.Int64sl,
+    IdlTypeSimple.Bool: c.Flag,
     IdlTypeSimple.String: c.PascalString(c.Int32ul, "utf8"),
-    IdlTypeSimple.Pubkey: c.ExprAdapter(c.Bytes(32), lambda obj, ctx: Pubkey.from_bytes(obj),
-                                        lambda obj, ctx: bytes(obj)),
+    IdlTypeSimple.Pubkey: c.ExprAdapter(
+        c.Bytes(32), lambda obj, ctx: Pubkey.from_bytes(obj), lambda obj, ctx: bytes(obj)
+    ),
 }
 
 
@@ -48,8 +53,9 @@ class Decoder:
             item, n = ty.array
             return c.Bytes(n) if item == IdlTypeSimple.U8 else c.Array(n, self.con(item))
         if isinstance(ty, IdlTypeOption):
-            return c.FocusedSeq("value", "tag" / c.OneOf(c.Int8ul, [0, 1]),
-                                "value" / c.If(c.this.tag == 1, self.con(ty.option)))
+            return c.FocusedSeq(
+                "value", "tag" / c.OneOf(c.Int8ul, [0, 1]), "value" / c.If(c.this.tag == 1, self.con(ty.option))
+            )
         if isinstance(ty, IdlTypeDefined):
             t = self.types[ty.name].ty
             if isinstance(t, IdlTypeDefEnum):
@@ -85,7 +91,7 @@ def plain(value):
     if isinstance(value, c.Container):
         keys = [k for k in value if not k.startswith("_")]
         if keys == ["len", "data"]:
-            return bytes(value.data[:value.len]).decode("utf-8")
+            return bytes(value.data[: value.len]).decode("utf-8")
         if keys == ["is_some", "value"]:
             return plain(value.value) if value.is_some else None
         return {k: plain(value[k]) for k in keys}

@@ -46,9 +46,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 HTTP_CLASSES = {
-    ("httpx", "Client"), ("httpx", "AsyncClient"), ("httpx", "HTTPTransport"),
-    ("urllib3", "PoolManager"), ("urllib3", "HTTPConnectionPool"), ("urllib3", "HTTPSConnectionPool"),
-    ("http.client", "HTTPConnection"), ("http.client", "HTTPSConnection"),
+    ("httpx", "Client"),
+    ("httpx", "AsyncClient"),
+    ("httpx", "HTTPTransport"),
+    ("urllib3", "PoolManager"),
+    ("urllib3", "HTTPConnectionPool"),
+    ("urllib3", "HTTPSConnectionPool"),
+    ("http.client", "HTTPConnection"),
+    ("http.client", "HTTPSConnection"),
 }
 AWS_CLASSES = {("boto3.session", "Session"), ("botocore.session", "Session"), ("botocore.client", "BaseClient")}
 
@@ -145,9 +150,14 @@ def main(argv: list[str]) -> None:
     snapshot.run_before_snapshot()
     findings = scan(prefixes)
     objects = {f["id"]: f for f in findings}
-    values = {id(v): v for m in list(sys.modules.values()) if isinstance(m, ModuleType)
-              for name, value in list(vars(m).items()) for v in [value, *(x for _, x in _values(value))]
-              if id(v) in objects}
+    values = {
+        id(v): v
+        for m in list(sys.modules.values())
+        if isinstance(m, ModuleType)
+        for name, value in list(vars(m).items())
+        for v in [value, *(x for _, x in _values(value))]
+        if id(v) in objects
+    }
     unsafe_before = {i for i, v in values.items() if objects[i]["kind"].startswith("aws") and not aws_holds_nothing(v)}
     secret = crypto._secret is not None
     snapshot.run_after_restore()
@@ -156,11 +166,19 @@ def main(argv: list[str]) -> None:
     for f in findings:
         if f["id"] not in after or f["kind"] == "random module":
             continue
-        safe = (f["kind"].startswith("aws") and f["id"] not in unsafe_before
-                and aws_holds_nothing(values[f["id"]]))
+        safe = f["kind"].startswith("aws") and f["id"] not in unsafe_before and aws_holds_nothing(values[f["id"]])
         (kept_safe if safe else kept).append(f)
-    print(json.dumps({"findings": findings, "hooked": sorted(snapshot.hooked_modules()), "kept": kept,
-                      "kept_safe": kept_safe, "secret": secret}))
+    print(
+        json.dumps(
+            {
+                "findings": findings,
+                "hooked": sorted(snapshot.hooked_modules()),
+                "kept": kept,
+                "kept_safe": kept_safe,
+                "secret": secret,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -224,8 +224,10 @@ class BlockEngine:
         if not isinstance(encoded, list) or not encoded:
             raise BundleRefused("bundle must contain at least one transaction")
         if len(encoded) > MAX_BUNDLE_TXS:
-            raise BundleRefused(f"bundle contains {len(encoded)} transactions, "
-                                f"exceeded maximum number of transactions: {MAX_BUNDLE_TXS}")
+            raise BundleRefused(
+                f"bundle contains {len(encoded)} transactions, "
+                f"exceeded maximum number of transactions: {MAX_BUNDLE_TXS}"
+            )
         txs = [decode(s) for s in encoded]
         if not all(t.signatures for t in txs):
             raise BundleRefused("bundle transaction has no signature")
@@ -258,11 +260,18 @@ class BlockEngine:
         """A long-running devstack: forget settled bundles past the look-back once it holds many (hold _cond)."""
         if len(self.entries) > MAX_ENTRIES:
             now = self.bank.unix_timestamp
-            self.entries = {k: e for k, e in self.entries.items()
-                            if e.status == "Pending" or now - e.received <= LOOKBACK_SECONDS}
+            self.entries = {
+                k: e for k, e in self.entries.items() if e.status == "Pending" or now - e.received <= LOOKBACK_SECONDS
+            }
 
-    def send_transaction(self, tx: VersionedTransaction, *, bundle_only: bool, drop: bool = False,
-                         execute: Callable[[VersionedTransaction], Any] | None = None) -> tuple[str, str]:
+    def send_transaction(
+        self,
+        tx: VersionedTransaction,
+        *,
+        bundle_only: bool,
+        drop: bool = False,
+        execute: Callable[[VersionedTransaction], Any] | None = None,
+    ) -> tuple[str, str]:
         """``sendTransaction`` on ``/api/v1/transactions`` (module docstring): the tip rule, then
         either a single-transaction bundle (``bundle_only``) or a send without preflight now
         (``execute(tx)``: the ledger's result, or None when the transaction could not land), recorded
@@ -273,8 +282,9 @@ class BlockEngine:
         if not locked:
             raise BundleRefused(TX_NO_TIP_LOCK)
         if paid < MIN_TIP_LAMPORTS and not other:
-            raise BundleRefused(f"transaction tips {paid} lamports, "
-                                f"below the minimum tip of {MIN_TIP_LAMPORTS} lamports")
+            raise BundleRefused(
+                f"transaction tips {paid} lamports, below the minimum tip of {MIN_TIP_LAMPORTS} lamports"
+            )
         sig = tx.signatures[0]
         if bundle_only or drop or execute is None:
             bid = self._queue([tx], [sig], drop=drop)
@@ -299,16 +309,24 @@ class BlockEngine:
 
     def sent_transactions(self, params: Any) -> list[dict[str, Any] | None]:
         """``devstack_getEngineTransactions``: per signature, what ``sendTransaction`` accepted, or null."""
-        if not isinstance(params, list) or not params or not isinstance(params[0], list) \
-                or not all(isinstance(s, str) for s in params[0]):
+        if (
+            not isinstance(params, list)
+            or not params
+            or not isinstance(params[0], list)
+            or not all(isinstance(s, str) for s in params[0])
+        ):
             raise BundleRefused("Invalid params: expected a list of signatures")
         with self._cond:
             return [self.sent.get(s) for s in params[0]]
 
     @staticmethod
     def _ids(params: Any) -> list[str]:
-        if not isinstance(params, list) or not params or not isinstance(params[0], list) \
-                or not all(isinstance(b, str) for b in params[0]):
+        if (
+            not isinstance(params, list)
+            or not params
+            or not isinstance(params[0], list)
+            or not all(isinstance(b, str) for b in params[0])
+        ):
             raise BundleRefused("Invalid params: expected a list of bundle ids")
         ids = params[0]
         if len(ids) > MAX_STATUS_IDS:
@@ -330,8 +348,15 @@ class BlockEngine:
                 out.append(None)
                 continue
             conf, _ = self.bank.confirmation_status(entry.slot)
-            out.append({"bundle_id": bid, "transactions": [str(s) for s in entry.signatures], "slot": entry.slot,
-                        "confirmation_status": conf, "err": {"Ok": None}})
+            out.append(
+                {
+                    "bundle_id": bid,
+                    "transactions": [str(s) for s in entry.signatures],
+                    "slot": entry.slot,
+                    "confirmation_status": conf,
+                    "err": {"Ok": None},
+                }
+            )
         return out
 
     def inflight_statuses(self, params: Any) -> list[dict[str, Any]]:
@@ -343,8 +368,13 @@ class BlockEngine:
                 status = "Pending" if bid in self.dropped else "Invalid"
                 out.append({"bundle_id": bid, "status": status, "landed_slot": None})
             else:
-                out.append({"bundle_id": bid, "status": entry.status,
-                            "landed_slot": entry.slot if entry.status == "Landed" else None})
+                out.append(
+                    {
+                        "bundle_id": bid,
+                        "status": entry.status,
+                        "landed_slot": entry.slot if entry.status == "Landed" else None,
+                    }
+                )
         return out
 
     # ------------------------------------------------------------ landing

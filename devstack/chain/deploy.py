@@ -15,6 +15,7 @@ keypair when one is given; when only the id is known (the IDLs' fixed addresses)
 written as the empty (Uninitialized) loader account that CreateAccount would have made,
 and the deploy proper still goes through the loader.
 """
+
 from __future__ import annotations
 
 import struct
@@ -32,10 +33,10 @@ from solders.transaction import Transaction
 from .constants import BPF_LOADER_UPGRADEABLE_ID as LOADER_ID
 from .constants import SYSTEM_PROGRAM_ID, SYSVAR_CLOCK_ID, SYSVAR_RENT_ID
 
-BUFFER_METADATA_SIZE = 37        # UpgradeableLoaderState::Buffer { authority: Option<Pubkey> }
-PROGRAM_SIZE = 36                # UpgradeableLoaderState::Program { programdata_address }
-PROGRAMDATA_METADATA_SIZE = 45   # ProgramData { slot, upgrade_authority: Option<Pubkey> }
-WRITE_CHUNK = 900                # bytes per Write: fits a 1232-byte packet with two signers
+BUFFER_METADATA_SIZE = 37  # UpgradeableLoaderState::Buffer { authority: Option<Pubkey> }
+PROGRAM_SIZE = 36  # UpgradeableLoaderState::Program { programdata_address }
+PROGRAMDATA_METADATA_SIZE = 45  # ProgramData { slot, upgrade_authority: Option<Pubkey> }
+WRITE_CHUNK = 900  # bytes per Write: fits a 1232-byte packet with two signers
 
 
 class DeployError(Exception):
@@ -68,32 +69,47 @@ def _send(svm, payer: Keypair, ixs: list[Instruction], signers: list[Keypair], w
 
 
 def initialize_buffer_ix(buffer: Pubkey, authority: Pubkey) -> Instruction:
-    return Instruction(LOADER_ID, struct.pack("<I", 0),
-                       [AccountMeta(buffer, False, True), AccountMeta(authority, False, False)])
+    return Instruction(
+        LOADER_ID, struct.pack("<I", 0), [AccountMeta(buffer, False, True), AccountMeta(authority, False, False)]
+    )
 
 
 def write_ix(buffer: Pubkey, authority: Pubkey, offset: int, data: bytes) -> Instruction:
-    return Instruction(LOADER_ID, struct.pack("<IIQ", 1, offset, len(data)) + data,
-                       [AccountMeta(buffer, False, True), AccountMeta(authority, True, False)])
+    return Instruction(
+        LOADER_ID,
+        struct.pack("<IIQ", 1, offset, len(data)) + data,
+        [AccountMeta(buffer, False, True), AccountMeta(authority, True, False)],
+    )
 
 
-def deploy_with_max_data_len_ix(payer: Pubkey, program_id: Pubkey, buffer: Pubkey,
-                                authority: Pubkey, max_data_len: int) -> Instruction:
-    return Instruction(LOADER_ID, struct.pack("<IQ", 2, max_data_len), [
-        AccountMeta(payer, True, True),
-        AccountMeta(programdata_address(program_id), False, True),
-        AccountMeta(program_id, False, True),
-        AccountMeta(buffer, False, True),
-        AccountMeta(SYSVAR_RENT_ID, False, False),
-        AccountMeta(SYSVAR_CLOCK_ID, False, False),
-        AccountMeta(SYSTEM_PROGRAM_ID, False, False),
-        AccountMeta(authority, True, False),
-    ])
+def deploy_with_max_data_len_ix(
+    payer: Pubkey, program_id: Pubkey, buffer: Pubkey, authority: Pubkey, max_data_len: int
+) -> Instruction:
+    return Instruction(
+        LOADER_ID,
+        struct.pack("<IQ", 2, max_data_len),
+        [
+            AccountMeta(payer, True, True),
+            AccountMeta(programdata_address(program_id), False, True),
+            AccountMeta(program_id, False, True),
+            AccountMeta(buffer, False, True),
+            AccountMeta(SYSVAR_RENT_ID, False, False),
+            AccountMeta(SYSVAR_CLOCK_ID, False, False),
+            AccountMeta(SYSTEM_PROGRAM_ID, False, False),
+            AccountMeta(authority, True, False),
+        ],
+    )
 
 
-def deploy(svm, so: bytes | Path, program: Pubkey | Keypair, payer: Keypair,
-           upgrade_authority: Keypair | None = None, max_data_len: int | None = None,
-           buffer: Keypair | None = None) -> DeployResult:
+def deploy(
+    svm,
+    so: bytes | Path,
+    program: Pubkey | Keypair,
+    payer: Keypair,
+    upgrade_authority: Keypair | None = None,
+    max_data_len: int | None = None,
+    buffer: Keypair | None = None,
+) -> DeployResult:
     """Deploy `so` at `program` (a Keypair signs the program account's creation; a bare
     Pubkey gets the empty loader-owned account CreateAccount would have made). The upgrade
     authority defaults to the payer; `max_data_len` to twice the program's size (room for
@@ -110,18 +126,27 @@ def deploy(svm, so: bytes | Path, program: Pubkey | Keypair, payer: Keypair,
     txs += _write_buffer(svm, data, payer, authority, buffer)
 
     rent_program = svm.minimum_balance_for_rent_exemption(PROGRAM_SIZE)
-    deploy_ix = deploy_with_max_data_len_ix(payer.pubkey(), program_id, buffer.pubkey(),
-                                            authority.pubkey(), max_len)
+    deploy_ix = deploy_with_max_data_len_ix(payer.pubkey(), program_id, buffer.pubkey(), authority.pubkey(), max_len)
     if isinstance(program, Keypair):
-        ixs = [create_account(CreateAccountParams(
-            from_pubkey=payer.pubkey(), to_pubkey=program_id, lamports=rent_program,
-            space=PROGRAM_SIZE, owner=LOADER_ID)), deploy_ix]
+        ixs = [
+            create_account(
+                CreateAccountParams(
+                    from_pubkey=payer.pubkey(),
+                    to_pubkey=program_id,
+                    lamports=rent_program,
+                    space=PROGRAM_SIZE,
+                    owner=LOADER_ID,
+                )
+            ),
+            deploy_ix,
+        ]
         signers = [program, authority]
     else:
         if svm.get_account(program_id) is not None:
             raise DeployError(f"{program_id} already exists")
-        svm.set_account(program_id, Account(lamports=rent_program, data=bytes(PROGRAM_SIZE),
-                                            owner=LOADER_ID, executable=False))
+        svm.set_account(
+            program_id, Account(lamports=rent_program, data=bytes(PROGRAM_SIZE), owner=LOADER_ID, executable=False)
+        )
         ixs, signers = [deploy_ix], [authority]
     try:
         _send(svm, payer, ixs, signers, "deploy")
@@ -134,29 +159,50 @@ def deploy(svm, so: bytes | Path, program: Pubkey | Keypair, payer: Keypair,
 
 
 def upgrade_ix(program_id: Pubkey, buffer: Pubkey, spill: Pubkey, authority: Pubkey) -> Instruction:
-    return Instruction(LOADER_ID, struct.pack("<I", 3), [
-        AccountMeta(programdata_address(program_id), False, True),
-        AccountMeta(program_id, False, True),
-        AccountMeta(buffer, False, True),
-        AccountMeta(spill, False, True),
-        AccountMeta(SYSVAR_RENT_ID, False, False),
-        AccountMeta(SYSVAR_CLOCK_ID, False, False),
-        AccountMeta(authority, True, False),
-    ])
+    return Instruction(
+        LOADER_ID,
+        struct.pack("<I", 3),
+        [
+            AccountMeta(programdata_address(program_id), False, True),
+            AccountMeta(program_id, False, True),
+            AccountMeta(buffer, False, True),
+            AccountMeta(spill, False, True),
+            AccountMeta(SYSVAR_RENT_ID, False, False),
+            AccountMeta(SYSVAR_CLOCK_ID, False, False),
+            AccountMeta(authority, True, False),
+        ],
+    )
 
 
 def _write_buffer(svm, data: bytes, payer: Keypair, authority: Keypair, buffer: Keypair) -> int:
     """Create and fill a buffer; -> transactions sent."""
     size = BUFFER_METADATA_SIZE + len(data)
-    _send(svm, payer, [
-        create_account(CreateAccountParams(
-            from_pubkey=payer.pubkey(), to_pubkey=buffer.pubkey(),
-            lamports=svm.minimum_balance_for_rent_exemption(size), space=size, owner=LOADER_ID)),
-        initialize_buffer_ix(buffer.pubkey(), authority.pubkey()),
-    ], [buffer], "create and initialize the buffer")
+    _send(
+        svm,
+        payer,
+        [
+            create_account(
+                CreateAccountParams(
+                    from_pubkey=payer.pubkey(),
+                    to_pubkey=buffer.pubkey(),
+                    lamports=svm.minimum_balance_for_rent_exemption(size),
+                    space=size,
+                    owner=LOADER_ID,
+                )
+            ),
+            initialize_buffer_ix(buffer.pubkey(), authority.pubkey()),
+        ],
+        [buffer],
+        "create and initialize the buffer",
+    )
     for off in range(0, len(data), WRITE_CHUNK):
-        _send(svm, payer, [write_ix(buffer.pubkey(), authority.pubkey(), off, data[off:off + WRITE_CHUNK])],
-              [authority], f"write at {off}")
+        _send(
+            svm,
+            payer,
+            [write_ix(buffer.pubkey(), authority.pubkey(), off, data[off : off + WRITE_CHUNK])],
+            [authority],
+            f"write at {off}",
+        )
     return 1 + (len(data) + WRITE_CHUNK - 1) // WRITE_CHUNK
 
 
@@ -167,10 +213,25 @@ def upgrade(svm, so: bytes | Path, program_id: Pubkey, authority: Keypair, payer
     payer = payer or authority
     buffer = Keypair()
     txs = _write_buffer(svm, data, payer, authority, buffer)
-    _send(svm, payer, [upgrade_ix(program_id, buffer.pubkey(), payer.pubkey(), authority.pubkey())],
-          [authority], "upgrade")
+    _send(
+        svm,
+        payer,
+        [upgrade_ix(program_id, buffer.pubkey(), payer.pubkey(), authority.pubkey())],
+        [authority],
+        "upgrade",
+    )
     return txs + 1
 
 
-__all__ = ["DeployError", "DeployResult", "deploy", "upgrade", "programdata_address", "LOADER_ID",
-           "initialize_buffer_ix", "write_ix", "deploy_with_max_data_len_ix", "upgrade_ix"]
+__all__ = [
+    "DeployError",
+    "DeployResult",
+    "deploy",
+    "upgrade",
+    "programdata_address",
+    "LOADER_ID",
+    "initialize_buffer_ix",
+    "write_ix",
+    "deploy_with_max_data_len_ix",
+    "upgrade_ix",
+]

@@ -35,11 +35,11 @@ from . import constants as C
 
 ADMIN_KEYPAIR = Keypair.from_seed(hashlib.sha256(b"devstack-launchpad-admin").digest())
 FEE_RECIPIENT_KEYPAIR = Keypair.from_seed(hashlib.sha256(b"devstack-launchpad-fee").digest())
-ADMIN = ADMIN_KEYPAIR.pubkey()                  # CKWmLcksqX4mbtjDiMnjbHmsbQQf2kf7Ani8BdmJsGXe
+ADMIN = ADMIN_KEYPAIR.pubkey()  # CKWmLcksqX4mbtjDiMnjbHmsbQQf2kf7Ani8BdmJsGXe
 FEE_RECIPIENT = FEE_RECIPIENT_KEYPAIR.pubkey()  # 6DJ4jzgKgxtBsdw4qA4fETECKPNm6RBJRZ1sUnmPks1j
 
 DEFAULT_PROTOCOL_FEE_BPS = 100
-DEFAULT_WALLET_CAP_BPS = 10_000   # off
+DEFAULT_WALLET_CAP_BPS = 10_000  # off
 DEFAULT_POOL_OPEN_DELAY_SECONDS = 2
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,8 +107,9 @@ def install(
         admin,
         [
             ix.initialize_global(admin.pubkey(), **args),
-            transfer(TransferParams(from_pubkey=admin.pubkey(), to_pubkey=fee_recipient,
-                                    lamports=C.minimum_balance(0))),
+            transfer(
+                TransferParams(from_pubkey=admin.pubkey(), to_pubkey=fee_recipient, lamports=C.minimum_balance(0))
+            ),
         ],
         [],
         "initialize_global",

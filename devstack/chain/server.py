@@ -244,7 +244,9 @@ def encode_account(acct: Account | None, cfg: dict[str, Any], bank: SvmBank) -> 
         enc = [base64.b64encode(data).decode(), "base64"]
     elif encoding == "base58":
         if len(data) > 128:
-            raise invalid_params("Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.")
+            raise invalid_params(
+                "Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding."
+            )
         enc = [base58.b58encode(data).decode(), "base58"]
     elif encoding == "base64+zstd":
         try:
@@ -387,8 +389,10 @@ class ChainRPC:
     # -- framing ---------------------------------------------------------------
     def ctx(self, value: Any, slot: int | None = None) -> dict[str, Any]:
         """An answer with its context: ``slot`` the slot whose state it reflects (the newest)."""
-        return {"context": {"slot": self.bank.slot if slot is None else slot, "apiVersion": C.API_VERSION},
-                "value": value}
+        return {
+            "context": {"slot": self.bank.slot if slot is None else slot, "apiVersion": C.API_VERSION},
+            "value": value,
+        }
 
     def at(self, cfg: dict[str, Any], key: str = "commitment") -> int:
         """The slot whose state a read sees: its commitment's (``finalized`` by default). A
@@ -407,7 +411,7 @@ class ChainRPC:
         elif target == "transactions":
             fn = getattr(self, f"tx_{method}", None)
         elif method.startswith(CONTROL_PREFIX):
-            fn = getattr(self, f"ctl_{method[len(CONTROL_PREFIX):]}", None)
+            fn = getattr(self, f"ctl_{method[len(CONTROL_PREFIX) :]}", None)
         else:
             fn = getattr(self, f"rpc_{method}", None)
         if fn is None:
@@ -797,8 +801,14 @@ class ChainRPC:
             if who in r.tx.message.account_keys:
                 conf, _ = self.bank.confirmation_status(r.slot)
                 out.append(
-                    {"signature": str(sig), "slot": r.slot, "err": r.err, "memo": None,
-                     "blockTime": r.block_time, "confirmationStatus": conf}
+                    {
+                        "signature": str(sig),
+                        "slot": r.slot,
+                        "err": r.err,
+                        "memo": None,
+                        "blockTime": r.block_time,
+                        "confirmationStatus": conf,
+                    }
                 )
                 if len(out) >= limit:
                     break
@@ -817,6 +827,7 @@ class ChainRPC:
                 return decode_transaction(s, encoding)[0]
             except RpcError as e:
                 raise BundleRefused(e.message) from None
+
         return decode
 
     def bundle_getTipAccounts(self, p):
@@ -824,8 +835,12 @@ class ChainRPC:
 
     def bundle_sendBundle(self, p):
         encoding = _cfg(p, 1).get("encoding", "base58")
-        return self._engine(self.engine.send_bundle, p[0] if p else None, self._decode_for_bundle(encoding),
-                            drop=bool(getattr(self, "_drop_current", False)))
+        return self._engine(
+            self.engine.send_bundle,
+            p[0] if p else None,
+            self._decode_for_bundle(encoding),
+            drop=bool(getattr(self, "_drop_current", False)),
+        )
 
     def bundle_getBundleStatuses(self, p):
         return self.ctx(self._engine(self.engine.bundle_statuses, p))
@@ -847,8 +862,13 @@ class ChainRPC:
             except TxError:
                 return None  # dropped, as a cluster drops it: never lands
 
-        sig, bid = self._engine(self.engine.send_transaction, tx, bundle_only=self._bundle_only,
-                                drop=bool(getattr(self, "_drop_current", False)), execute=execute)
+        sig, bid = self._engine(
+            self.engine.send_transaction,
+            tx,
+            bundle_only=self._bundle_only,
+            drop=bool(getattr(self, "_drop_current", False)),
+            execute=execute,
+        )
         self._headers["x-bundle-id"] = bid
         return sig
 
@@ -899,9 +919,13 @@ class ChainRPC:
     def ctl_setAccount(self, p):
         spec = p[0] if isinstance(p, list) and p and isinstance(p[0], dict) else None
         if spec is None and isinstance(p, list) and len(p) >= 2:
-            spec = {"pubkey": p[0], "lamports": p[1], "data": p[2] if len(p) > 2 else "",
-                    "owner": p[3] if len(p) > 3 else str(C.SYSTEM_PROGRAM_ID),
-                    "executable": p[4] if len(p) > 4 else False}
+            spec = {
+                "pubkey": p[0],
+                "lamports": p[1],
+                "data": p[2] if len(p) > 2 else "",
+                "owner": p[3] if len(p) > 3 else str(C.SYSTEM_PROGRAM_ID),
+                "executable": p[4] if len(p) > 4 else False,
+            }
         if spec is None and isinstance(p, dict):
             spec = p
         if spec is None:
@@ -911,8 +935,11 @@ class ChainRPC:
         except Exception:
             raise invalid_params("Invalid params: data must be base64") from None
         self.bank.set_account(
-            _pubkey(spec["pubkey"]), int(spec["lamports"]), data,
-            _pubkey(spec.get("owner", str(C.SYSTEM_PROGRAM_ID)), "owner"), bool(spec.get("executable", False)),
+            _pubkey(spec["pubkey"]),
+            int(spec["lamports"]),
+            data,
+            _pubkey(spec.get("owner", str(C.SYSTEM_PROGRAM_ID)), "owner"),
+            bool(spec.get("executable", False)),
         )
         return True
 
@@ -920,7 +947,11 @@ class ChainRPC:
         return self.rpc_requestAirdrop(p)
 
     def ctl_getClock(self, p):
-        return {"slot": self.bank.slot, "blockHeight": self.bank.block_height, "unixTimestamp": self.bank.unix_timestamp}
+        return {
+            "slot": self.bank.slot,
+            "blockHeight": self.bank.block_height,
+            "unixTimestamp": self.bank.unix_timestamp,
+        }
 
 
 # ---------------------------------------------------------------------------
@@ -936,8 +967,14 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
         if self.server.verbose:
             super().log_message(format, *args)
 
-    def _send(self, status: int, body: bytes, ctype: str = "application/json", close: bool = False,
-              headers: dict[str, str] | None = None) -> None:
+    def _send(
+        self,
+        status: int,
+        body: bytes,
+        ctype: str = "application/json",
+        close: bool = False,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         received = getattr(self, "_received", None)
         if received is not None:  # the latency model (devstack.latency): held from the request's arrival
             self._received = None
@@ -1129,8 +1166,16 @@ def start_chain(
     t.start()
     h, p = cast(tuple[str, int], srv.server_address[:2])
     url = f"http://{h}:{p}"
-    return ChainHandle(url=url, bundle_url=url + BUNDLE_PATH, bank=bank, faults=faults, server=srv, thread=t,
-                       engine=block_engine, transactions_url=url + TRANSACTIONS_PATH)
+    return ChainHandle(
+        url=url,
+        bundle_url=url + BUNDLE_PATH,
+        bank=bank,
+        faults=faults,
+        server=srv,
+        thread=t,
+        engine=block_engine,
+        transactions_url=url + TRANSACTIONS_PATH,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1139,16 +1184,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=8899)
     ap.add_argument("--no-plugins", action="store_true", help="do not deploy the launchpad and the pool")
     ap.add_argument("--verbose", action="store_true")
-    ap.add_argument("--block-engine-rps", type=float, default=None,
-                    help="block-engine requests per second per caller (default $DEVSTACK_BLOCK_ENGINE_RPS, "
-                         "else Jito's 1; 0: no limit)")
-    ap.add_argument("--bundle-land-ms", type=float, default=None,
-                    help="milliseconds from a bundle's arrival to its landing (default $DEVSTACK_BUNDLE_LAND_MS, "
-                         "else one slot)")
+    ap.add_argument(
+        "--block-engine-rps",
+        type=float,
+        default=None,
+        help="block-engine requests per second per caller (default $DEVSTACK_BLOCK_ENGINE_RPS, "
+        "else Jito's 1; 0: no limit)",
+    )
+    ap.add_argument(
+        "--bundle-land-ms",
+        type=float,
+        default=None,
+        help="milliseconds from a bundle's arrival to its landing (default $DEVSTACK_BUNDLE_LAND_MS, else one slot)",
+    )
     a = ap.parse_args(argv)
-    handle = start_chain(a.host, a.port, plugins=not a.no_plugins, verbose=a.verbose,
-                         block_engine_rps=a.block_engine_rps,
-                         bundle_land_delay=None if a.bundle_land_ms is None else a.bundle_land_ms / 1000.0)
+    handle = start_chain(
+        a.host,
+        a.port,
+        plugins=not a.no_plugins,
+        verbose=a.verbose,
+        block_engine_rps=a.block_engine_rps,
+        bundle_land_delay=None if a.bundle_land_ms is None else a.bundle_land_ms / 1000.0,
+    )
     print(f"devstack chain: rpc {handle.url} block engine {handle.bundle_url} {handle.transactions_url}", flush=True)
     try:
         while True:

@@ -319,7 +319,8 @@ class SvmBank(Ledger):
         result.post_token_balances = token_balances(keys, post, lookup)
         if not commit:  # simulateTransaction's `accounts` reads them
             result.post_accounts = {
-                k: _to_account(a) or Account(0, bytearray(), C.SYSTEM_PROGRAM_ID) for k, a in zip(keys, post, strict=True)
+                k: _to_account(a) or Account(0, bytearray(), C.SYSTEM_PROGRAM_ID)
+                for k, a in zip(keys, post, strict=True)
             }
         result.cu_price = compute_budget(msg)[1]
         result.writable_keys = [keys[i] for i in range(n) if writable[i]]

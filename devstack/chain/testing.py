@@ -20,9 +20,20 @@ _ids = itertools.count(1)
 # Where each method that takes a commitment has its config, and the config key naming it.
 COMMITMENT_CONFIG: dict[str, tuple[int, str]] = {
     **{m: (0, "commitment") for m in ("getSlot", "getBlockHeight", "getEpochInfo", "getLatestBlockhash")},
-    **{m: (1, "commitment") for m in ("getAccountInfo", "getBalance", "getMultipleAccounts", "getProgramAccounts",
-                                      "getTokenAccountBalance", "getTokenSupply", "isBlockhashValid",
-                                      "simulateTransaction", "getTransaction")},
+    **{
+        m: (1, "commitment")
+        for m in (
+            "getAccountInfo",
+            "getBalance",
+            "getMultipleAccounts",
+            "getProgramAccounts",
+            "getTokenAccountBalance",
+            "getTokenSupply",
+            "isBlockhashValid",
+            "simulateTransaction",
+            "getTransaction",
+        )
+    },
     **{m: (2, "commitment") for m in ("getTokenAccountsByOwner", "getTokenAccountsByDelegate")},
     "sendTransaction": (1, "preflightCommitment"),
 }
@@ -43,7 +54,7 @@ def with_commitment(method: str, params: Any) -> Any:
     while len(params) < index:
         params.append(None)
     if len(params) == index or params[index] is None:
-        params[index:index + 1] = [{key: level}]
+        params[index : index + 1] = [{key: level}]
     elif isinstance(params[index], dict) and params[index].get(key) is None:
         params[index] = {**params[index], key: level}
     return params
@@ -66,9 +77,16 @@ def rpc(url: str, method: str, params: Any = None, *, timeout: float = 10.0, raw
         out = r.json()
         if raw or method != "getTransaction" or out.get("result") is not None or time.monotonic() > deadline:
             return out
-        status = httpx.post(url, json={"jsonrpc": "2.0", "id": next(_ids), "method": "getSignatureStatuses",
-                                       "params": [[params[0]], {"searchTransactionHistory": True}]},
-                            timeout=timeout).json()
+        status = httpx.post(
+            url,
+            json={
+                "jsonrpc": "2.0",
+                "id": next(_ids),
+                "method": "getSignatureStatuses",
+                "params": [[params[0]], {"searchTransactionHistory": True}],
+            },
+            timeout=timeout,
+        ).json()
         if not status.get("result", {}).get("value", [None])[0]:
             return out  # unknown to the chain: waiting will not make it appear
         time.sleep(0.1)

@@ -21,9 +21,21 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def register_client(redirect_uri: str) -> dict[str, str]:
     partnerctl = ROOT / ".venv" / "bin" / "partnerctl"
-    command = [str(partnerctl) if partnerctl.exists() else sys.executable, *([] if partnerctl.exists() else
-               ["-m", "partnerctl"]), "--json", "client", "create", "--name", "Example Partner App",
-               "--redirect-uri", redirect_uri, "--tier", "Partner", "--scopes", "profile:read trade:execute"]
+    command = [
+        str(partnerctl) if partnerctl.exists() else sys.executable,
+        *([] if partnerctl.exists() else ["-m", "partnerctl"]),
+        "--json",
+        "client",
+        "create",
+        "--name",
+        "Example Partner App",
+        "--redirect-uri",
+        redirect_uri,
+        "--tier",
+        "Partner",
+        "--scopes",
+        "profile:read trade:execute",
+    ]
     out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"could not register a client (is `make run` up?): {out.stderr.strip() or out.stdout}")
@@ -55,8 +67,9 @@ def main(argv: list[str] | None = None) -> int:
         created = register_client(redirect_uri)
         client_id, api_key = created["client_id"], created["api_key"]
         print(f"registered client {client_id} (redirect {redirect_uri})")
-    server = attach(bind(args.host, args.port),
-                    PartnerApp(args.api, client_id, api_key, redirect_uri, default_mint=seeded_mint()))
+    server = attach(
+        bind(args.host, args.port), PartnerApp(args.api, client_id, api_key, redirect_uri, default_mint=seeded_mint())
+    )
     print(f"Example partner app on http://{args.host}:{args.port}/  (API {args.api}); Ctrl-C stops it", flush=True)
     try:
         server.serve_forever()

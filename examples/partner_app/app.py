@@ -31,20 +31,27 @@ from partner_sdk import (
 COOKIE = "partner_app_sid"  # distinct from the platform's cookie: cookies ignore the port
 SCOPES = ("profile:read", "trade:execute")
 LAMPORTS = Decimal(10**9)
-STYLE = ("body{font-family:system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem}"
-         "pre,code{background:#f4f5f7;border-radius:6px}pre{padding:1rem;overflow:auto}"
-         "label{display:block;margin:.5rem 0}input{font:inherit;padding:.3rem;width:100%;box-sizing:border-box}"
-         ".button,button{display:inline-block;background:#1f6feb;color:#fff;padding:.6rem 1rem;border-radius:8px;"
-         "border:0;text-decoration:none;font:inherit;cursor:pointer}.error{color:#b42318}")
+STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem}"
+    "pre,code{background:#f4f5f7;border-radius:6px}pre{padding:1rem;overflow:auto}"
+    "label{display:block;margin:.5rem 0}input{font:inherit;padding:.3rem;width:100%;box-sizing:border-box}"
+    ".button,button{display:inline-block;background:#1f6feb;color:#fff;padding:.6rem 1rem;border-radius:8px;"
+    "border:0;text-decoration:none;font:inherit;cursor:pointer}.error{color:#b42318}"
+)
 
 Page = tuple[int, dict[str, str], bytes]
 
 
 def page(title: str, body: str, status: int = 200, headers: dict[str, str] | None = None) -> Page:
-    html = (f"<!doctype html><html><head><meta charset=utf-8><title>{escape(title)}</title>"
-            f"<style>{STYLE}</style></head><body><h1>{escape(title)}</h1>{body}</body></html>")
-    return status, {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", **(headers or {})}, \
-        html.encode()
+    html = (
+        f"<!doctype html><html><head><meta charset=utf-8><title>{escape(title)}</title>"
+        f"<style>{STYLE}</style></head><body><h1>{escape(title)}</h1>{body}</body></html>"
+    )
+    return (
+        status,
+        {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", **(headers or {})},
+        html.encode(),
+    )
 
 
 def redirect(location: str, headers: dict[str, str] | None = None) -> Page:
@@ -62,8 +69,16 @@ def lamports(sol: str) -> int:
 
 
 class PartnerApp:
-    def __init__(self, api: str, client_id: str, api_key: str, redirect_uri: str, *,
-                 default_mint: str = "", reconcile_timeout: float = 15.0) -> None:
+    def __init__(
+        self,
+        api: str,
+        client_id: str,
+        api_key: str,
+        redirect_uri: str,
+        *,
+        default_mint: str = "",
+        reconcile_timeout: float = 15.0,
+    ) -> None:
         self.api = api.rstrip("/")
         self.oauth = OAuthClient(self.api, client_id, api_key, redirect_uri)
         self.tokens = TokenStore(self.oauth)  # keyed by this app's session id
@@ -76,10 +91,14 @@ class PartnerApp:
         return PartnerClient(self.api, self.tokens.for_user(session), http=self.oauth.http)
 
     # ------------------------------------------------------------------ routes
-    def handle(self, method: str, path: str, query: dict[str, str], form: dict[str, str],
-               session: str | None) -> Page:
-        routes = {("GET", "/"): self.home, ("GET", "/connect"): self.connect, ("GET", "/callback"): self.callback,
-                  ("POST", "/trade"): self.trade, ("POST", "/disconnect"): self.disconnect}
+    def handle(self, method: str, path: str, query: dict[str, str], form: dict[str, str], session: str | None) -> Page:
+        routes = {
+            ("GET", "/"): self.home,
+            ("GET", "/connect"): self.connect,
+            ("GET", "/callback"): self.callback,
+            ("POST", "/trade"): self.trade,
+            ("POST", "/disconnect"): self.disconnect,
+        }
         route = routes.get((method, path))
         if route is None:
             return page("Not found", "<p>No such page.</p>", 404)
@@ -87,16 +106,25 @@ class PartnerApp:
 
     def home(self, *, session: str | None, **_: Any) -> Page:
         if not session or self.tokens.needs_reauthorization(session):
-            return page("Example Partner App", "<p>Connect your launchpad account to see your profile and trade.</p>"
-                        "<p><a id=connect class=button href=/connect>Connect</a></p>")
+            return page(
+                "Example Partner App",
+                "<p>Connect your launchpad account to see your profile and trade.</p>"
+                "<p><a id=connect class=button href=/connect>Connect</a></p>",
+            )
         try:
             profile = self.client_for(session).me()
         except ReauthorizationRequired:
             return redirect("/")
         except PartnerError as exc:
-            return page("Example Partner App", f"<p class=error id=error>{escape(exc.code)}: "
-                        f"{escape(exc.message)}</p><p><a href=/connect>Connect again</a></p>", 502)
-        return page("Example Partner App", f"""
+            return page(
+                "Example Partner App",
+                f"<p class=error id=error>{escape(exc.code)}: "
+                f"{escape(exc.message)}</p><p><a href=/connect>Connect again</a></p>",
+                502,
+            )
+        return page(
+            "Example Partner App",
+            f"""
 <h2>Profile</h2>
 <dl><dt>Wallet</dt><dd><code id=wallet>{escape(profile.wallet_solana or "")}</code></dd>
 <dt>X / Twitter</dt><dd id=twitter>{escape(profile.twitter_handle or "-")}</dd>
@@ -109,7 +137,8 @@ class PartnerApp:
 <label>Slippage (bps) <input id=slippage name=slippage_bps required value="100"></label>
 <button id=trade type=submit>Buy</button>
 </form>
-<form method=post action=/disconnect><p><button id=disconnect type=submit>Disconnect</button></p></form>""")
+<form method=post action=/disconnect><p><button id=disconnect type=submit>Disconnect</button></p></form>""",
+        )
 
     def connect(self, *, session: str | None, **_: Any) -> Page:
         session = session or secrets.token_urlsafe(24)
@@ -122,14 +151,16 @@ class PartnerApp:
         with self._lock:
             pending = self._pending.pop(query.get("state", ""), None)
         if pending is None or pending[1] != session:
-            return page("Connect failed", "<p class=error id=error>Unknown or expired state.</p>"
-                        "<p><a href=/>Back</a></p>", 400)
+            return page(
+                "Connect failed", "<p class=error id=error>Unknown or expired state.</p><p><a href=/>Back</a></p>", 400
+            )
         request, session = pending
         try:
             tokens = self.oauth.complete(request, query)
         except PartnerError as exc:
-            return page("Connect failed", f"<p class=error id=error>{escape(exc.code)}</p><p><a href=/>Back</a></p>",
-                        400)
+            return page(
+                "Connect failed", f"<p class=error id=error>{escape(exc.code)}</p><p><a href=/>Back</a></p>", 400
+            )
         self.tokens.save(session, tokens)
         return redirect("/")
 
@@ -151,19 +182,29 @@ class PartnerApp:
             signature = exc.signature
             note = f"<p class=error>{escape(exc.code)}: the trade may be in flight; not resent.</p>"
             if signature is None:
-                return page("Trade outcome unknown", note + "<p>Check your wallet before trying again.</p>"
-                            "<p><a href=/>Back</a></p>", 502)
+                return page(
+                    "Trade outcome unknown",
+                    note + "<p>Check your wallet before trying again.</p><p><a href=/>Back</a></p>",
+                    502,
+                )
         except ReauthorizationRequired:
             return redirect("/")
         except PartnerError as exc:
-            return page("Trade failed", f"<p class=error id=error>{escape(exc.code)}: {escape(exc.message)}</p>"
-                        "<p><a href=/>Back</a></p>", 400 if (exc.status or 500) < 500 else 502)
+            return page(
+                "Trade failed",
+                f"<p class=error id=error>{escape(exc.code)}: {escape(exc.message)}</p><p><a href=/>Back</a></p>",
+                400 if (exc.status or 500) < 500 else 502,
+            )
         status = client.reconcile(signature, timeout=self.reconcile_timeout)
-        return page("Trade submitted", f"""{note}
+        return page(
+            "Trade submitted",
+            f"""{note}
 <p>Signature: <code id=signature>{escape(signature)}</code></p>
 <p>Status: <span id=status>{escape(status.status)}</span>{
-            f' (<span class=error>{escape(status.error)}</span>)' if status.error else ''}</p>
-<p><a id=back href=/>Back</a></p>""")
+                f" (<span class=error>{escape(status.error)}</span>)" if status.error else ""
+            }</p>
+<p><a id=back href=/>Back</a></p>""",
+        )
 
     def disconnect(self, *, session: str | None, **_: Any) -> Page:
         if session:

@@ -8,8 +8,10 @@ from partner.features import connected_apps
 from partner.features.oauth import authorize, pages, web
 
 app = web.oauth_app()
-NOTICES = {"limits": "Limits saved. The app's next request uses them.",
-           "disconnected": "App disconnected. Its tokens no longer work."}
+NOTICES = {
+    "limits": "Limits saved. The app's next request uses them.",
+    "disconnected": "App disconnected. Its tokens no longer work.",
+}
 
 
 def _session():
@@ -24,8 +26,9 @@ def show():
         return web.no_session(app)
     digest, user = session
     done = (app.current_event.query_string_parameters or {}).get("done")
-    return web.html(200, pages.apps(connected_apps.list_apps(user), connected_apps.csrf_token(digest),
-                                    NOTICES.get(done or "")))
+    return web.html(
+        200, pages.apps(connected_apps.list_apps(user), connected_apps.csrf_token(digest), NOTICES.get(done or ""))
+    )
 
 
 @app.post(connected_apps.PATH)
@@ -33,8 +36,9 @@ def change():
     web.take_ip_bucket(app, "authorize")
     try:
         event = app.current_event
-        form = http.parse_params(http.body_text(event, "invalid_request"), http.header(event.headers, "content-type"),
-                                 allow_json=False)
+        form = http.parse_params(
+            http.body_text(event, "invalid_request"), http.header(event.headers, "content-type"), allow_json=False
+        )
         session = _session()
         if session is None:
             raise ApiError("invalid_request", "Sign in again: the platform session is missing or expired.")

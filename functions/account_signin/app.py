@@ -12,8 +12,11 @@ app = web.oauth_app()
 
 def _refused(exc: signin.SigninRefused) -> Response:
     # the sign-in cookie goes either way: a refused sign-in starts again from the beginning
-    return web.html(exc.status, pages.error(exc.code, exc.message),
-                    {"Set-Cookie": signin.cookie(signin.SIGNIN_COOKIE, "", 0), **web.NO_STORE})
+    return web.html(
+        exc.status,
+        pages.error(exc.code, exc.message),
+        {"Set-Cookie": signin.cookie(signin.SIGNIN_COOKIE, "", 0), **web.NO_STORE},
+    )
 
 
 @app.get(signin.START_PATH)
@@ -25,9 +28,14 @@ def start():
         location, state = signin.start((app.current_event.query_string_parameters or {}).get("next"))
     except signin.SigninRefused as exc:
         return _refused(exc)
-    return Response(status_code=302, headers={
-        "Location": location, "Set-Cookie": signin.cookie(signin.SIGNIN_COOKIE, state, signin.SIGNIN_TTL),
-        **web.NO_STORE})
+    return Response(
+        status_code=302,
+        headers={
+            "Location": location,
+            "Set-Cookie": signin.cookie(signin.SIGNIN_COOKIE, state, signin.SIGNIN_TTL),
+            **web.NO_STORE,
+        },
+    )
 
 
 @app.get(signin.CALLBACK_PATH)
@@ -35,11 +43,13 @@ def callback():
     web.take_ip_bucket(app, "authorize")
     if not signin.configured():
         return web.html(404, pages.error("not_found", "Sign-in through the platform is not configured."))
-    query = http.single_params([(k, v) for k, vs in (app.current_event.multi_value_query_string_parameters
-                                                      or {}).items() for v in vs])
+    query = http.single_params(
+        [(k, v) for k, vs in (app.current_event.multi_value_query_string_parameters or {}).items() for v in vs]
+    )
     try:
         session, next_path = signin.finish(
-            query, signin.cookie_value(http.header(app.current_event.headers, "cookie"), signin.SIGNIN_COOKIE))
+            query, signin.cookie_value(http.header(app.current_event.headers, "cookie"), signin.SIGNIN_COOKIE)
+        )
     except signin.SigninRefused as exc:
         return _refused(exc)
     # two cookies: the session, and the spent sign-in cookie cleared

@@ -1,7 +1,6 @@
 """POST /partner/v1/coins/create (multipart/form-data): launch a coin, optionally with the
 creator's first buy in one bundle. Scope coin:create; bucket `coin` (20/min per token)."""
 
-
 from partner.edge import http
 from partner.features import launch
 

@@ -1,6 +1,5 @@
 """GET /partner/v1/fees/estimate?mint=...: priority fee percentiles for a trade. Any valid token, no scope."""
 
-
 from partner.edge import access, http
 from partner.features import fees
 

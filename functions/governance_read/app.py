@@ -1,7 +1,6 @@
 """GET /partner/v1/governance/{mint}: governance config, proposals (newest first, at most 100)
 and the connected user's votes on them. Any valid access token, no scope."""
 
-
 from partner.edge import access, http
 from partner.features.governance import reads
 

@@ -1,7 +1,6 @@
 """POST /partner/v1/governance/proposals/update-content (multipart/form-data): propose a
 metadata change; pins the image and metadata JSON first. Scope governance:propose."""
 
-
 from partner.edge import http
 from partner.features.governance import content
 

@@ -1,7 +1,6 @@
 """GET /partner/v1/governance/proposals/{proposal}/votes: a proposal's votes, largest stake
 first. `limit` defaults to 50, is clamped to 200 and never rejected. No scope."""
 
-
 from partner.edge import access, http
 from partner.features.governance import reads
 

@@ -1,6 +1,5 @@
 """GET /partner/v1/me: the connected user's profile."""
 
-
 from partner.edge import access, http
 from partner.features.profile import also_read, profile
 

@@ -33,8 +33,9 @@ def decide():
     web.take_ip_bucket(app, "authorize")
     try:
         event = app.current_event
-        form = http.parse_params(http.body_text(event, "invalid_request"), http.header(event.headers, "content-type"),
-                                 allow_json=False)
+        form = http.parse_params(
+            http.body_text(event, "invalid_request"), http.header(event.headers, "content-type"), allow_json=False
+        )
         session = authorize.session_from_cookie(http.header(app.current_event.headers, "cookie"))
         if session is None:
             raise ApiError("invalid_request", "Sign in again: the platform session is missing or expired.")

@@ -1,6 +1,5 @@
 """POST /oauth/revoke (RFC 7009)."""
 
-
 from partner.edge import http
 from partner.features.oauth import client_auth, grants, web
 

@@ -1,6 +1,5 @@
 """POST /oauth/token: authorization_code (PKCE S256) and refresh_token (rotation) grants."""
 
-
 from partner.edge import http
 from partner.features.oauth import client_auth, grants, web
 

@@ -9,8 +9,9 @@ app = http.make_app()
 
 @app.put("/platform/v1/users/<sub>/delegation")
 def delegation(sub: str):
-    body = platform.json_object(http.body_text(app.current_event, "invalid_input"), {"tradingEnabled"},
-                                required={"tradingEnabled"})
+    body = platform.json_object(
+        http.body_text(app.current_event, "invalid_input"), {"tradingEnabled"}, required={"tradingEnabled"}
+    )
     return http.json_response(200, platform.set_delegation(sub, body["tradingEnabled"]))
 
 

@@ -17,8 +17,12 @@ def lambda_handler(event: dict, context: Any) -> dict:
     if remaining is not None:  # leave room for the last pass
         seconds = min(seconds, max(0.0, remaining() / 1000 - 30))
     passes = tracker.run_for(seconds)
-    total: dict[str, Any] = {"passes": len(passes), "moved": sum(p["moved"] for p in passes),
-                             "events": sum(p["events"] for p in passes), "open": passes[-1]["open"]}
+    total: dict[str, Any] = {
+        "passes": len(passes),
+        "moved": sum(p["moved"] for p in passes),
+        "events": sum(p["events"] for p in passes),
+        "open": passes[-1]["open"],
+    }
     for p in passes:
         for status, n in p["statuses"].items():
             if n:

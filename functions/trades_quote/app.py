@@ -5,6 +5,11 @@ from partner.edge import http
 from partner.features import trading
 
 app, lambda_handler = http.write_endpoint(
-    "/partner/v1/trades/quote", "read", "trade:execute", trading.QuoteRequest, trading.quote, trading.SPECIAL_CODES,
+    "/partner/v1/trades/quote",
+    "read",
+    "trade:execute",
+    trading.QuoteRequest,
+    trading.quote,
+    trading.SPECIAL_CODES,
     keyed=False,
 )

@@ -1,7 +1,6 @@
 """GET /partner/v1/transactions/{signature}/status: any valid access token, no scope; the service's
 records of a send answer only the client and user that sent it (partner.features.txstatus)."""
 
-
 from partner.edge import access, http
 from partner.features import txstatus
 
@@ -12,8 +11,9 @@ app = http.make_app()
 @app.get("/partner/v1/transactions/<signature>/status")
 def transaction_status(signature: str):
     principal = access.admit(app.current_event.headers, ROUTE, http.set_bucket, also=txstatus.bundle_keys(signature))
-    return http.json_response(200, txstatus.lookup(signature, principal.also, principal.client.client_id,
-                                                   principal.user.user_id))
+    return http.json_response(
+        200, txstatus.lookup(signature, principal.also, principal.client.client_id, principal.user.user_id)
+    )
 
 
 lambda_handler = http.entry(app, ROUTE.bucket)

@@ -6,6 +6,10 @@ from partner.edge import http
 from partner.features import uploads
 
 app, lambda_handler = http.write_endpoint(
-    "/partner/v1/uploads", uploads.ROUTE.bucket, uploads.ROUTE.scope, uploads.UploadRequest, uploads.create,
+    "/partner/v1/uploads",
+    uploads.ROUTE.bucket,
+    uploads.ROUTE.scope,
+    uploads.UploadRequest,
+    uploads.create,
     keyed=False,
 )

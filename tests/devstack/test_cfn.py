@@ -62,7 +62,9 @@ def test_short_tags_parse_to_long_form():
     assert v["ref"] == {"Ref": "Stage"}
     assert v["getatt_dot"] == {"Fn::GetAtt": ["Table", "Arn"]}
     assert v["getatt_list"] == {"Fn::GetAtt": ["Table", "StreamArn"]}
-    assert v["sub"] == {"Fn::Sub": "${Table}/${Table.Arn}/${AWS::Region}/${AWS::AccountId}/${AWS::Partition}/${!Literal}"}
+    assert v["sub"] == {
+        "Fn::Sub": "${Table}/${Table.Arn}/${AWS::Region}/${AWS::AccountId}/${AWS::Partition}/${!Literal}"
+    }
     assert v["sub_vars"] == {"Fn::Sub": ["${x}-${Stage}", {"x": {"Ref": "Table"}}]}
     assert v["join"] == {"Fn::Join": [",", ["a", {"Ref": "Stage"}, "c"]]}
     assert v["if"] == {"Fn::If": ["IsProd", "big", "small"]}
@@ -99,8 +101,16 @@ def test_resolution_of_every_intrinsic():
     assert out["cidr"] == ["10.0.0.0/24", "10.0.1.0/24", "10.0.2.0/24"]
     assert out["mapping_form"] == "dev"
     # parameter overrides, region / account overrides, plain-string refs
-    out = resolve(doc["Values"], {"Table": "plain"}, template=doc, parameters={"Stage": "prod"},
-                  region="eu-west-1", account_id="999", strict=False, imports={"shared-vpc": "v"})
+    out = resolve(
+        doc["Values"],
+        {"Table": "plain"},
+        template=doc,
+        parameters={"Stage": "prod"},
+        region="eu-west-1",
+        account_id="999",
+        strict=False,
+        imports={"shared-vpc": "v"},
+    )
     assert out["ref"] == "prod" and out["if"] == "big" and out["novalue"] == "x"
     assert out["sub_vars"] == "plain-prod" and out["findinmap"] == 1024
     assert out["azs"][0] == "eu-west-1a"
@@ -174,9 +184,15 @@ def test_fixture_functions():
     # Globals + function environment merged; function's own variables only on it
     assert set(echo.environment) >= {"FIXTURE_TABLE", "FIXTURE_GREETING", "FIXTURE_TABLE_ARN"}
     assert "FIXTURE_TABLE_ARN" not in special.environment
-    env = t.resolve(echo.environment, {"ItemsTable": {"Ref": "tbl", "Arn": "arn:tbl"},
-                                       "SigningKey": "k", "FilesBucket": {"Ref": "b", "Arn": "arn:aws:s3:::b"}},
-                    parameters={"Greeting": "yo"})
+    env = t.resolve(
+        echo.environment,
+        {
+            "ItemsTable": {"Ref": "tbl", "Arn": "arn:tbl"},
+            "SigningKey": "k",
+            "FilesBucket": {"Ref": "b", "Arn": "arn:aws:s3:::b"},
+        },
+        parameters={"Greeting": "yo"},
+    )
     assert env == {
         "FIXTURE_TABLE": "tbl",
         "FIXTURE_GREETING": "yo",

@@ -90,7 +90,9 @@ def test_bundle_with_failing_tx_lands_nothing_and_charges_no_fee(chain):
     good = build_tx([pay(a, b.pubkey(), SOL), pay(a, C.TIP_ACCOUNTS[0], 10_000)], a, [], bh)
     bad = build_tx([pay(a, b.pubkey(), 100 * SOL)], a, [], bh)
     # base58 (the default encoding)
-    r = block_engine(chain.bundle_url, "sendBundle", [[b58encode(bytes(good)).decode(), b58encode(bytes(bad)).decode()]])
+    r = block_engine(
+        chain.bundle_url, "sendBundle", [[b58encode(bytes(good)).decode(), b58encode(bytes(bad)).decode()]]
+    )
     assert r.status_code == 200, r.text
     bid = r.json()["result"]
     assert wait_bundle(chain.bundle_url, bid) == {"bundle_id": bid, "status": "Failed", "landed_slot": None}
@@ -109,7 +111,8 @@ def test_a_bundle_is_pending_until_it_lands(held):
     tx = build_tx([pay(a, b.pubkey(), SOL), pay(a, C.TIP_ACCOUNTS[1], 1_000)], a, [], latest_blockhash(chain.url))
     bid = send_bundle(chain.bundle_url, [tx])
     assert be(chain, "getInflightBundleStatuses", [[bid]])["result"]["value"] == [
-        {"bundle_id": bid, "status": "Pending", "landed_slot": None}]
+        {"bundle_id": bid, "status": "Pending", "landed_slot": None}
+    ]
     assert be(chain, "getBundleStatuses", [[bid]])["result"]["value"] == [None]
     assert balance(chain.url, b.pubkey()) == 0
     assert result(chain.url, "getSignatureStatuses", [[str(tx.signatures[0])]])["value"] == [None]
@@ -143,10 +146,13 @@ def refusal(r, message_part: str) -> None:
 def test_a_sixth_transaction_is_refused(chain):
     a = funded(chain)
     bh = latest_blockhash(chain.url)
-    txs = [build_tx([pay(a, Keypair().pubkey(), SOL // 10), pay(a, C.TIP_ACCOUNTS[0], 1_000)], a, [], bh)
-           for _ in range(6)]
-    refusal(block_engine(chain.bundle_url, "sendBundle", [[b64(t) for t in txs], {"encoding": "base64"}]),
-            "exceeded maximum number of transactions")
+    txs = [
+        build_tx([pay(a, Keypair().pubkey(), SOL // 10), pay(a, C.TIP_ACCOUNTS[0], 1_000)], a, [], bh) for _ in range(6)
+    ]
+    refusal(
+        block_engine(chain.bundle_url, "sendBundle", [[b64(t) for t in txs], {"encoding": "base64"}]),
+        "exceeded maximum number of transactions",
+    )
     result(chain.url, "devstack_landBundles")
     assert balance(chain.url, a.pubkey()) == 10 * SOL
     bid = send_bundle(chain.bundle_url, txs[:5])  # five are a bundle
@@ -158,9 +164,15 @@ def test_a_bundle_without_a_tip_is_refused(chain):
     tx = build_tx([pay(a, Keypair().pubkey(), SOL)], a, [], latest_blockhash(chain.url))
     refusal(block_engine(chain.bundle_url, "sendBundle", [[b64(tx)], {"encoding": "base64"}]), NO_TIP_LOCK)
     # naming a tip account read-only is no tip either
-    read_only = Instruction(C.SYSTEM_PROGRAM_ID, bytes([2, 0, 0, 0]) + (0).to_bytes(8, "little"),
-                            [AccountMeta(a.pubkey(), True, True), AccountMeta(Keypair().pubkey(), False, True),
-                             AccountMeta(C.TIP_ACCOUNTS[0], False, False)])
+    read_only = Instruction(
+        C.SYSTEM_PROGRAM_ID,
+        bytes([2, 0, 0, 0]) + (0).to_bytes(8, "little"),
+        [
+            AccountMeta(a.pubkey(), True, True),
+            AccountMeta(Keypair().pubkey(), False, True),
+            AccountMeta(C.TIP_ACCOUNTS[0], False, False),
+        ],
+    )
     tx = build_tx([read_only], a, [], latest_blockhash(chain.url))
     refusal(block_engine(chain.bundle_url, "sendBundle", [[b64(tx)], {"encoding": "base64"}]), NO_TIP_LOCK)
     result(chain.url, "devstack_landBundles")
@@ -171,8 +183,10 @@ def test_a_bundle_without_a_tip_is_refused(chain):
 def test_a_tip_below_1000_lamports_is_refused(chain, tip):
     a = funded(chain)
     tx = build_tx([pay(a, Keypair().pubkey(), SOL), pay(a, C.TIP_ACCOUNTS[4], tip)], a, [], latest_blockhash(chain.url))
-    refusal(block_engine(chain.bundle_url, "sendBundle", [[b64(tx)], {"encoding": "base64"}]),
-            "below the minimum tip of 1000 lamports")
+    refusal(
+        block_engine(chain.bundle_url, "sendBundle", [[b64(tx)], {"encoding": "base64"}]),
+        "below the minimum tip of 1000 lamports",
+    )
     result(chain.url, "devstack_landBundles")
     assert balance(chain.url, a.pubkey()) == 10 * SOL
 
@@ -202,8 +216,10 @@ def test_the_rate_limit_answers_429_per_caller(chain):
         assert first.status_code == 200 and len(first.json()["result"]) == 8
         limited = block_engine(chain.bundle_url, "getTipAccounts")
         assert limited.status_code == 429
-        assert limited.json()["error"] == {"code": -32097,
-                                           "message": "Rate limit exceeded. Limit: 0.01 per second for txn requests"}
+        assert limited.json()["error"] == {
+            "code": -32097,
+            "message": "Rate limit exceeded. Limit: 0.01 per second for txn requests",
+        }
         # another caller (its x-jito-auth key) has its own budget; the RPC is not limited
         assert block_engine(chain.bundle_url, "getTipAccounts", **{"x-jito-auth": "key-1"}).status_code == 200
         assert block_engine(chain.bundle_url, "getTipAccounts", **{"x-jito-auth": "key-1"}).status_code == 429
@@ -220,8 +236,13 @@ def test_tip_accounts_are_jitos_eight(chain):
     assert tips == [str(k) for k in C.TIP_ACCOUNTS] == [str(k) for k in TIP_ACCOUNTS]
     # as docs.jito.wtf (lowlatencytxnsend.md, getTipAccounts) lists them
     assert set(tips) == {
-        "96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5", "HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe",
-        "Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY", "ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49",
-        "DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh", "ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt",
-        "DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL", "3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT"}
+        "96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5",
+        "HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe",
+        "Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY",
+        "ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49",
+        "DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh",
+        "ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt",
+        "DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL",
+        "3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT",
+    }
     assert be(chain, "getSlot", [])["error"]["code"] == -32601  # the block engine is not an RPC node

@@ -84,8 +84,11 @@ def test_slot_block_height_epoch_info_and_blockhash_at_each_commitment(chain):
     assert p - 32 <= f <= p2 - 32
     c = call(chain.url, "getSlot", [{"commitment": "confirmed"}])
     assert p - 1 <= c
-    assert p - 32 <= call(chain.url, "getBlockHeight", []) <= call(chain.url, "getBlockHeight",
-                                                                       [{"commitment": "processed"}]) - 32
+    assert (
+        p - 32
+        <= call(chain.url, "getBlockHeight", [])
+        <= call(chain.url, "getBlockHeight", [{"commitment": "processed"}]) - 32
+    )
     info = call(chain.url, "getEpochInfo", [])
     assert info["absoluteSlot"] == info["blockHeight"] and p - 32 <= info["absoluteSlot"] < p
 
@@ -94,7 +97,9 @@ def test_slot_block_height_epoch_info_and_blockhash_at_each_commitment(chain):
     import struct
 
     for params in ([], [{"commitment": "processed"}]):
-        clock = call(chain.url, "getAccountInfo", [str(C.SYSVAR_CLOCK_ID), {"encoding": "base64", **(params or [{}])[0]}])
+        clock = call(
+            chain.url, "getAccountInfo", [str(C.SYSVAR_CLOCK_ID), {"encoding": "base64", **(params or [{}])[0]}]
+        )
         assert struct.unpack_from("<Q", base64.b64decode(clock["value"]["data"][0]))[0] == clock["context"]["slot"]
 
     final = call(chain.url, "getLatestBlockhash", [])
@@ -159,19 +164,30 @@ def test_preflight_and_simulation_see_their_commitment_and_the_send_runs_on_the_
     blockhash = call(chain.url, "getLatestBlockhash", [{"commitment": "processed"}])["value"]["blockhash"]
     from solders.hash import Hash
 
-    tx = build_tx([transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=to, lamports=SOL // 2))],
-                  payer, [], Hash.from_string(blockhash))
+    tx = build_tx(
+        [transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=to, lamports=SOL // 2))],
+        payer,
+        [],
+        Hash.from_string(blockhash),
+    )
     sim = call(chain.url, "simulateTransaction", [b64(tx), {"encoding": "base64", "replaceRecentBlockhash": True}])
     assert sim["value"]["err"] == "AccountNotFound"
-    sim = call(chain.url, "simulateTransaction",
-               [b64(tx), {"encoding": "base64", "commitment": "processed", "replaceRecentBlockhash": True}])
+    sim = call(
+        chain.url,
+        "simulateTransaction",
+        [b64(tx), {"encoding": "base64", "commitment": "processed", "replaceRecentBlockhash": True}],
+    )
     assert sim["value"]["err"] is None
     # the default preflight (finalized) does not know a processed blockhash, nor the payer
     refused = rpc(chain.url, "sendTransaction", [b64(tx), {"encoding": "base64"}], raw=True)
     assert refused["error"]["code"] == -32002 and refused["error"]["data"]["err"] == "BlockhashNotFound"
     final_hash = call(chain.url, "getLatestBlockhash", [])["value"]["blockhash"]
-    old_hash_tx = build_tx([transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=to, lamports=1))],
-                           payer, [], Hash.from_string(final_hash))
+    old_hash_tx = build_tx(
+        [transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=to, lamports=1))],
+        payer,
+        [],
+        Hash.from_string(final_hash),
+    )
     refused = rpc(chain.url, "sendTransaction", [b64(old_hash_tx), {"encoding": "base64"}], raw=True)
     assert refused["error"]["code"] == -32002 and refused["error"]["data"]["err"] == "AccountNotFound"
     # the simulation changed nothing: the newest state is the payer's own
@@ -187,8 +203,10 @@ def test_program_accounts_at_finalized_and_direct_writes_at_every_level(chain):
     a, b = Keypair().pubkey(), Keypair().pubkey()
     airdrop_now(chain, a)
     system = str(C.SYSTEM_PROGRAM_ID)
-    newest = {x["pubkey"] for x in call(chain.url, "getProgramAccounts",
-                                         [system, {"encoding": "base64", "commitment": "processed"}])}
+    newest = {
+        x["pubkey"]
+        for x in call(chain.url, "getProgramAccounts", [system, {"encoding": "base64", "commitment": "processed"}])
+    }
     final = {x["pubkey"] for x in call(chain.url, "getProgramAccounts", [system, {"encoding": "base64"}])}
     assert str(a) in newest and str(a) not in final
     assert str(C.TIP_ACCOUNTS[0]) in final  # unchanged accounts are there at every level

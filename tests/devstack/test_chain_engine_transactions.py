@@ -104,7 +104,8 @@ def test_a_tipped_transaction_lands_at_once_and_names_its_bundle(chain, encoding
     # its single-transaction bundle reads as landed, in the transaction's slot
     inflight = block_engine(chain.bundle_url, "getInflightBundleStatuses", [[bundle_of(tx)]]).json()
     assert inflight["result"]["value"] == [
-        {"bundle_id": bundle_of(tx), "status": "Landed", "landed_slot": status["slot"]}]
+        {"bundle_id": bundle_of(tx), "status": "Landed", "landed_slot": status["slot"]}
+    ]
     assert seen(chain, tx) == {"signature": sig, "bundleId": bundle_of(tx), "bundleOnly": False}
     # sent again (a client's retry): the same answer, nothing lands twice
     again = send_tx(chain, tx, encoding=encoding)
@@ -156,15 +157,18 @@ def test_bundle_only_reverts_a_failing_transaction(chain):
 
 def test_the_engine_rate_limit_covers_both_paths(chain):
     a = funded(chain)
-    tx = build_tx([pay(a, Keypair().pubkey(), SOL), pay(a, C.TIP_ACCOUNTS[0], 1_000)], a, [],
-                  latest_blockhash(chain.url))
+    tx = build_tx(
+        [pay(a, Keypair().pubkey(), SOL), pay(a, C.TIP_ACCOUNTS[0], 1_000)], a, [], latest_blockhash(chain.url)
+    )
     before = result(chain.url, "devstack_setBlockEngine", [{"rateLimitPerSecond": 0.01}])
     try:
         assert block_engine(chain.bundle_url, "getTipAccounts").status_code == 200  # this caller's one request
         limited = send_tx(chain, tx)
         assert limited.status_code == 429
-        assert limited.json()["error"] == {"code": -32097,
-                                           "message": "Rate limit exceeded. Limit: 0.01 per second for txn requests"}
+        assert limited.json()["error"] == {
+            "code": -32097,
+            "message": "Rate limit exceeded. Limit: 0.01 per second for txn requests",
+        }
         assert seen(chain, tx) is None
         assert result(chain.url, "getSignatureStatuses", [[str(tx.signatures[0])]])["value"] == [None]
         # another caller (its x-jito-auth key) has its own budget
@@ -180,10 +184,14 @@ def test_only_send_transaction_is_served_there(chain):
 
 def test_a_block_engine_fault_applies_to_the_transactions_path(chain):
     a = funded(chain)
-    tx = build_tx([pay(a, Keypair().pubkey(), SOL), pay(a, C.TIP_ACCOUNTS[0], 1_000)], a, [],
-                  latest_blockhash(chain.url))
-    result(chain.url, "devstack_setFault", [{"target": "bundle", "mode": "down", "methods": ["sendTransaction"],
-                                            "count": 1}])
+    tx = build_tx(
+        [pay(a, Keypair().pubkey(), SOL), pay(a, C.TIP_ACCOUNTS[0], 1_000)], a, [], latest_blockhash(chain.url)
+    )
+    result(
+        chain.url,
+        "devstack_setFault",
+        [{"target": "bundle", "mode": "down", "methods": ["sendTransaction"], "count": 1}],
+    )
     assert send_tx(chain, tx).status_code == 503
     assert seen(chain, tx) is None
     assert send_tx(chain, tx).status_code == 200  # the fault was for one call

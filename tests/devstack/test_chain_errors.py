@@ -174,11 +174,10 @@ def test_memo_programs(funded):
     other = Keypair().pubkey()
     unsigned = Instruction(MEMO, b"hi", [AccountMeta(other, False, False)])
     assert send(url, build_tx([unsigned], a, [], latest_blockhash(url)))["error"]["data"]["err"] == {
-        "InstructionError": [0, "MissingRequiredSignature"]}
+        "InstructionError": [0, "MissingRequiredSignature"]
+    }
     v1 = Instruction(C.MEMO_V1_PROGRAM_ID, b"legacy memo", [])
     assert "result" in send(url, build_tx([v1], a, [], latest_blockhash(url)))
-
-
 
 
 def test_unknown_program(funded):

@@ -82,16 +82,21 @@ def test_drop_send_transaction_never_lands_and_expires(chain):
     airdrop(chain.url, a.pubkey(), 2 * SOL)
     fault(chain, target="rpc", mode="drop", count=1)
     bh = latest_blockhash(chain.url)
-    tx = build_tx([transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL))],
-                  a, [], bh)
+    tx = build_tx(
+        [transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL))], a, [], bh
+    )
     assert send(chain.url, tx)["result"] == str(tx.signatures[0])  # accepted...
     assert result(chain.url, "getSignatureStatuses", [[str(tx.signatures[0])]])["value"] == [None]  # ...never lands
     assert balance(chain.url, a.pubkey()) == 2 * SOL
     result(chain.url, "devstack_warp", [61])
     assert result(chain.url, "isBlockhashValid", [str(bh)])["value"] is False
     # the drop fault was consumed by sendTransaction only (count=1); a new send works
-    tx2 = build_tx([transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL))],
-                   a, [], latest_blockhash(chain.url))
+    tx2 = build_tx(
+        [transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL))],
+        a,
+        [],
+        latest_blockhash(chain.url),
+    )
     assert "result" in send(chain.url, tx2)
     assert balance(chain.url, a.pubkey()) == SOL - 5000
 
@@ -100,8 +105,12 @@ def test_bundle_faults(chain):
     a = Keypair()
     airdrop(chain.url, a.pubkey(), 2 * SOL)
     tip = transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=C.TIP_ACCOUNTS[0], lamports=1_000))
-    tx = build_tx([transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL)), tip],
-                  a, [], latest_blockhash(chain.url))
+    tx = build_tx(
+        [transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL)), tip],
+        a,
+        [],
+        latest_blockhash(chain.url),
+    )
     body = {"jsonrpc": "2.0", "id": 1, "method": "sendBundle", "params": [[b64(tx)], {"encoding": "base64"}]}
     fault(chain, target="bundle", mode="down", count=1)
     assert result(chain.url, "getSlot") >= 0  # rpc target unaffected
@@ -110,8 +119,9 @@ def test_bundle_faults(chain):
     assert httpx.post(chain.bundle_url, json=body).json()["error"]["code"] == -32005
     fault(chain, target="bundle", mode="drop", count=1)
     bid = httpx.post(chain.bundle_url, json=body).json()["result"]
-    st = httpx.post(chain.bundle_url, json={"jsonrpc": "2.0", "id": 2, "method": "getBundleStatuses",
-                                            "params": [[bid]]}).json()
+    st = httpx.post(
+        chain.bundle_url, json={"jsonrpc": "2.0", "id": 2, "method": "getBundleStatuses", "params": [[bid]]}
+    ).json()
     assert st["result"]["value"] == [None]
     assert balance(chain.url, a.pubkey()) == 2 * SOL
     # faults exhausted: the same bundle now lands

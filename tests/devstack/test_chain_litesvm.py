@@ -61,7 +61,10 @@ def test_transfer_lands_with_real_execution_meta(chain):
     meta = got["meta"]
     assert meta["err"] is None and meta["fee"] == 5000
     assert meta["preBalances"][:2] == [10 * SOL, 0] and meta["postBalances"][:2] == [9 * SOL - 5000, SOL]
-    assert meta["logMessages"] == [f"Program {C.SYSTEM_PROGRAM_ID} invoke [1]", f"Program {C.SYSTEM_PROGRAM_ID} success"]
+    assert meta["logMessages"] == [
+        f"Program {C.SYSTEM_PROGRAM_ID} invoke [1]",
+        f"Program {C.SYSTEM_PROGRAM_ID} success",
+    ]
     assert meta["computeUnitsConsumed"] == 150  # agave's System transfer
     status = result(chain.url, "getSignatureStatuses", [[sig]])["value"][0]
     assert status["err"] is None and status["slot"] == got["slot"]
@@ -83,8 +86,11 @@ def test_duplicate_signature_is_already_processed_and_charged_once(chain):
 def test_fee_payer_checks(chain):
     nobody, poor, data_payer = Keypair(), Keypair(), Keypair()
     result(chain.url, "devstack_setAccount", [{"pubkey": str(poor.pubkey()), "lamports": 4_999, "data": ""}])
-    result(chain.url, "devstack_setAccount", [{"pubkey": str(data_payer.pubkey()), "lamports": SOL,
-                                               "data": base64.b64encode(b"x").decode()}])
+    result(
+        chain.url,
+        "devstack_setAccount",
+        [{"pubkey": str(data_payer.pubkey()), "lamports": SOL, "data": base64.b64encode(b"x").decode()}],
+    )
     bh = latest_blockhash(chain.url)
     memo = Instruction(MEMO, b"fee", [])
     assert preflight_err(send(chain.url, build_tx([memo], nobody, [], bh))) == "AccountNotFound"
@@ -108,8 +114,9 @@ def test_compute_unit_limit_is_honoured_and_fee_matches_get_fee_for_message(chai
     assert meta["err"] == {"InstructionError": [0, "ComputationalBudgetExceeded"]}  # the budget ix costs 150
     assert meta["fee"] == 5000 and balance(chain.url, a.pubkey()) == 10 * SOL - 5000
     # explicit limit and price: fee = 5000 + ceil(limit * price / 1e6), as getFeeForMessage says
-    msg = Message.new_with_blockhash([cu_limit(40_000), cu_price(12_345), pay(a, Keypair().pubkey(), SOL)],
-                                     a.pubkey(), bh)
+    msg = Message.new_with_blockhash(
+        [cu_limit(40_000), cu_price(12_345), pay(a, Keypair().pubkey(), SOL)], a.pubkey(), bh
+    )
     quoted = result(chain.url, "getFeeForMessage", [base64.b64encode(bytes(msg)).decode()])["value"]
     assert quoted == 5000 + -(-40_000 * 12_345 // 1_000_000)
     sig = send(chain.url, VersionedTransaction(msg, [a]))["result"]
@@ -117,8 +124,9 @@ def test_compute_unit_limit_is_honoured_and_fee_matches_get_fee_for_message(chai
     assert meta["err"] is None and meta["fee"] == quoted and meta["computeUnitsConsumed"] <= 40_000
     # no limit: agave's defaults (3 000 per builtin instruction, 200 000 per other one)
     result(chain.url, "devstack_warp", [C.SLOT_SECONDS])  # a slot of its own for the fee cache below
-    msg = Message.new_with_blockhash([cu_price(1_000_000), pay(a, Keypair().pubkey(), SOL),
-                                      Instruction(MEMO, b"m", [])], a.pubkey(), bh)
+    msg = Message.new_with_blockhash(
+        [cu_price(1_000_000), pay(a, Keypair().pubkey(), SOL), Instruction(MEMO, b"m", [])], a.pubkey(), bh
+    )
     quoted = result(chain.url, "getFeeForMessage", [base64.b64encode(bytes(msg)).decode()])["value"]
     assert quoted == 5000 + 3_000 + 3_000 + 200_000
     sig = send(chain.url, VersionedTransaction(msg, [a]))["result"]
@@ -152,8 +160,9 @@ def test_blockhash_is_valid_for_150_slots_then_expires(chain):
 
 def test_warp_moves_the_clock_sysvar(chain):
     def clock():
-        raw = base64.b64decode(result(chain.url, "getAccountInfo", [str(C.SYSVAR_CLOCK_ID),
-                                                                   {"encoding": "base64"}])["value"]["data"][0])
+        raw = base64.b64decode(
+            result(chain.url, "getAccountInfo", [str(C.SYSVAR_CLOCK_ID), {"encoding": "base64"}])["value"]["data"][0]
+        )
         slot, _start, _epoch, _leader, unix = struct.unpack("<QqQQq", raw)
         return slot, unix
 
@@ -190,8 +199,16 @@ def test_bundle_with_a_failing_transaction_restores_every_account_and_charges_no
     airdrop(chain.url, a.pubkey(), 10 * SOL)
     airdrop(chain.url, b.pubkey(), SOL)
     bh = latest_blockhash(chain.url)
-    create = build_tx([create_account(CreateAccountParams(from_pubkey=a.pubkey(), to_pubkey=new.pubkey(),
-                                                          lamports=SOL, space=16, owner=owner))], a, [new], bh)
+    create = build_tx(
+        [
+            create_account(
+                CreateAccountParams(from_pubkey=a.pubkey(), to_pubkey=new.pubkey(), lamports=SOL, space=16, owner=owner)
+            )
+        ],
+        a,
+        [new],
+        bh,
+    )
     move = build_tx([pay(b, a.pubkey(), SOL // 2), pay(b, C.TIP_ACCOUNTS[0], 1_000)], b, [], bh)
     bad = build_tx([pay(a, b.pubkey(), 100 * SOL)], a, [], bh)
     bid = be(chain, "sendBundle", [[b64(create), b64(move), b64(bad)], {"encoding": "base64"}])["result"]
@@ -239,15 +256,32 @@ def test_set_account_and_get_program_accounts_filters(chain):
     owner = Pubkey.new_unique()
     x, y, z = Pubkey.new_unique(), Pubkey.new_unique(), Pubkey.new_unique()
     for key, data in ((x, b"\x01" * 8 + bytes(x)), (y, b"\x02" * 8 + bytes(y)), (z, b"\x01" * 8)):
-        assert result(chain.url, "devstack_setAccount", [{"pubkey": str(key), "lamports": SOL,
-                                                          "data": base64.b64encode(data).decode(),
-                                                          "owner": str(owner)}]) is True
+        assert (
+            result(
+                chain.url,
+                "devstack_setAccount",
+                [{"pubkey": str(key), "lamports": SOL, "data": base64.b64encode(data).decode(), "owner": str(owner)}],
+            )
+            is True
+        )
     # and one created by a transaction
     a, made = Keypair(), Keypair()
     airdrop(chain.url, a.pubkey(), 10 * SOL)
-    send(chain.url, build_tx([create_account(CreateAccountParams(from_pubkey=a.pubkey(), to_pubkey=made.pubkey(),
-                                                                 lamports=SOL, space=40, owner=owner))],
-                             a, [made], latest_blockhash(chain.url)))
+    send(
+        chain.url,
+        build_tx(
+            [
+                create_account(
+                    CreateAccountParams(
+                        from_pubkey=a.pubkey(), to_pubkey=made.pubkey(), lamports=SOL, space=40, owner=owner
+                    )
+                )
+            ],
+            a,
+            [made],
+            latest_blockhash(chain.url),
+        ),
+    )
 
     def gpa(filters):
         got = result(chain.url, "getProgramAccounts", [str(owner), {"encoding": "base64", "filters": filters}])
@@ -255,8 +289,12 @@ def test_set_account_and_get_program_accounts_filters(chain):
 
     assert gpa([]) == {str(x), str(y), str(z), str(made.pubkey())}
     assert gpa([{"dataSize": 40}]) == {str(x), str(y), str(made.pubkey())}
-    assert gpa([{"dataSize": 40}, {"memcmp": {"offset": 0, "bytes": base64.b64encode(b"\x01" * 8).decode(),
-                                              "encoding": "base64"}}]) == {str(x)}
+    assert gpa(
+        [
+            {"dataSize": 40},
+            {"memcmp": {"offset": 0, "bytes": base64.b64encode(b"\x01" * 8).decode(), "encoding": "base64"}},
+        ]
+    ) == {str(x)}
     assert gpa([{"memcmp": {"offset": 8, "bytes": str(y)}}]) == {str(y)}
     # lamports 0 deletes
     result(chain.url, "devstack_setAccount", [str(x), 0])
@@ -268,13 +306,29 @@ def _token_2022_mint(url, payer: Keypair, decimals: int) -> Pubkey:
     """A Token-2022 mint with the MetadataPointer extension (pointing at itself)."""
     mint = Keypair()
     space = 234
-    pointer = Instruction(TOKEN_2022_PROGRAM_ID, bytes([39, 0]) + bytes(payer.pubkey()) + bytes(mint.pubkey()),
-                          [AccountMeta(mint.pubkey(), False, True)])
-    init = Instruction(TOKEN_2022_PROGRAM_ID, bytes([20, decimals]) + bytes(payer.pubkey()) + b"\x00",
-                       [AccountMeta(mint.pubkey(), False, True)])
-    ixs = [create_account(CreateAccountParams(from_pubkey=payer.pubkey(), to_pubkey=mint.pubkey(),
-                                              lamports=C.minimum_balance(space), space=space,
-                                              owner=TOKEN_2022_PROGRAM_ID)), pointer, init]
+    pointer = Instruction(
+        TOKEN_2022_PROGRAM_ID,
+        bytes([39, 0]) + bytes(payer.pubkey()) + bytes(mint.pubkey()),
+        [AccountMeta(mint.pubkey(), False, True)],
+    )
+    init = Instruction(
+        TOKEN_2022_PROGRAM_ID,
+        bytes([20, decimals]) + bytes(payer.pubkey()) + b"\x00",
+        [AccountMeta(mint.pubkey(), False, True)],
+    )
+    ixs = [
+        create_account(
+            CreateAccountParams(
+                from_pubkey=payer.pubkey(),
+                to_pubkey=mint.pubkey(),
+                lamports=C.minimum_balance(space),
+                space=space,
+                owner=TOKEN_2022_PROGRAM_ID,
+            )
+        ),
+        pointer,
+        init,
+    ]
     assert "result" in send(url, build_tx(ixs, payer, [mint], latest_blockhash(url)))
     return mint.pubkey()
 
@@ -289,20 +343,40 @@ def test_token_2022_transfer_checked_and_balances(chain):
     b_ata = T.get_associated_token_address(bob.pubkey(), mint, TOKEN_2022_PROGRAM_ID)
     ixs = [
         T.create_idempotent_associated_token_account(payer.pubkey(), alice.pubkey(), mint, TOKEN_2022_PROGRAM_ID),
-        T.mint_to_checked(T.models.MintToCheckedParams(program_id=TOKEN_2022_PROGRAM_ID, mint=mint, dest=a_ata,
-                                                       mint_authority=payer.pubkey(), amount=5_000_000, decimals=6)),
+        T.mint_to_checked(
+            T.models.MintToCheckedParams(
+                program_id=TOKEN_2022_PROGRAM_ID,
+                mint=mint,
+                dest=a_ata,
+                mint_authority=payer.pubkey(),
+                amount=5_000_000,
+                decimals=6,
+            )
+        ),
     ]
     assert "result" in send(url, build_tx(ixs, payer, [], latest_blockhash(url)))
     ixs = [
         T.create_idempotent_associated_token_account(alice.pubkey(), bob.pubkey(), mint, TOKEN_2022_PROGRAM_ID),
-        T.transfer_checked(T.models.TransferCheckedParams(program_id=TOKEN_2022_PROGRAM_ID, source=a_ata, mint=mint,
-                                                          dest=b_ata, owner=alice.pubkey(), amount=1_500_000,
-                                                          decimals=6)),
+        T.transfer_checked(
+            T.models.TransferCheckedParams(
+                program_id=TOKEN_2022_PROGRAM_ID,
+                source=a_ata,
+                mint=mint,
+                dest=b_ata,
+                owner=alice.pubkey(),
+                amount=1_500_000,
+                decimals=6,
+            )
+        ),
     ]
     sig = send(url, build_tx(ixs, alice, [], latest_blockhash(url)))["result"]
 
     assert result(url, "getTokenAccountBalance", [str(b_ata)])["value"] == {
-        "amount": "1500000", "decimals": 6, "uiAmount": 1.5, "uiAmountString": "1.5"}
+        "amount": "1500000",
+        "decimals": 6,
+        "uiAmount": 1.5,
+        "uiAmountString": "1.5",
+    }
     assert result(url, "getTokenAccountBalance", [str(a_ata)])["value"]["amount"] == "3500000"
     assert result(url, "getTokenSupply", [str(mint)])["value"]["amount"] == "5000000"
     info = result(url, "getAccountInfo", [str(b_ata), {"encoding": "jsonParsed"}])["value"]
@@ -313,14 +387,22 @@ def test_token_2022_transfer_checked_and_balances(chain):
     assert minfo["parsed"]["type"] == "mint" and minfo["parsed"]["info"]["supply"] == "5000000"
 
     def owned(who, flt):
-        return [v["pubkey"] for v in result(url, "getTokenAccountsByOwner",
-                                            [str(who), flt, {"encoding": "base64"}])["value"]]
+        return [
+            v["pubkey"]
+            for v in result(url, "getTokenAccountsByOwner", [str(who), flt, {"encoding": "base64"}])["value"]
+        ]
 
     assert owned(bob.pubkey(), {"mint": str(mint)}) == [str(b_ata)]
     assert owned(alice.pubkey(), {"programId": str(TOKEN_2022_PROGRAM_ID)}) == [str(a_ata)]
     assert owned(alice.pubkey(), {"programId": str(TOKEN_PROGRAM_ID)}) == []
-    holders = result(url, "getProgramAccounts", [str(TOKEN_2022_PROGRAM_ID), {"encoding": "base64", "filters": [
-        {"memcmp": {"offset": 0, "bytes": str(mint)}}, {"dataSize": 170}]}])
+    holders = result(
+        url,
+        "getProgramAccounts",
+        [
+            str(TOKEN_2022_PROGRAM_ID),
+            {"encoding": "base64", "filters": [{"memcmp": {"offset": 0, "bytes": str(mint)}}, {"dataSize": 170}]},
+        ],
+    )
     assert {h["pubkey"] for h in holders} == {str(a_ata), str(b_ata)}
 
     meta = result(url, "getTransaction", [sig])["meta"]
@@ -340,9 +422,19 @@ def test_token_2022_wrong_decimals_is_the_programs_error(chain):
     airdrop(url, payer.pubkey(), 10 * SOL)
     mint = _token_2022_mint(url, payer, 6)
     ata = T.get_associated_token_address(payer.pubkey(), mint, TOKEN_2022_PROGRAM_ID)
-    ixs = [T.create_idempotent_associated_token_account(payer.pubkey(), payer.pubkey(), mint, TOKEN_2022_PROGRAM_ID),
-           T.mint_to_checked(T.models.MintToCheckedParams(program_id=TOKEN_2022_PROGRAM_ID, mint=mint, dest=ata,
-                                                          mint_authority=payer.pubkey(), amount=1, decimals=9))]
+    ixs = [
+        T.create_idempotent_associated_token_account(payer.pubkey(), payer.pubkey(), mint, TOKEN_2022_PROGRAM_ID),
+        T.mint_to_checked(
+            T.models.MintToCheckedParams(
+                program_id=TOKEN_2022_PROGRAM_ID,
+                mint=mint,
+                dest=ata,
+                mint_authority=payer.pubkey(),
+                amount=1,
+                decimals=9,
+            )
+        ),
+    ]
     err = preflight_err(send(url, build_tx(ixs, payer, [], latest_blockhash(url))))
     assert err == {"InstructionError": [1, {"Custom": 18}]}  # TokenError::MintDecimalsMismatch
     assert result(url, "getAccountInfo", [str(ata)])["value"] is None
@@ -352,16 +444,21 @@ def test_simulate_does_not_change_state(chain):
     a, b = Keypair(), Keypair()
     airdrop(chain.url, a.pubkey(), 10 * SOL)
     tx = build_tx([pay(a, b.pubkey(), SOL)], a, [], latest_blockhash(chain.url))
-    sim = result(chain.url, "simulateTransaction", [b64(tx), {"encoding": "base64", "accounts": {
-        "addresses": [str(b.pubkey())], "encoding": "base64"}}])["value"]
+    sim = result(
+        chain.url,
+        "simulateTransaction",
+        [b64(tx), {"encoding": "base64", "accounts": {"addresses": [str(b.pubkey())], "encoding": "base64"}}],
+    )["value"]
     assert sim["err"] is None and sim["unitsConsumed"] == 150 and sim["accounts"][0]["lamports"] == SOL
     assert balance(chain.url, b.pubkey()) == 0 and balance(chain.url, a.pubkey()) == 10 * SOL
     raw = bytearray(bytes(tx))
     raw[10] ^= 1  # break the signature
     bad = base64.b64encode(bytes(raw)).decode()
     assert result(chain.url, "simulateTransaction", [bad, {"encoding": "base64"}])["value"]["err"] is None
-    assert rpc(chain.url, "simulateTransaction", [bad, {"encoding": "base64", "sigVerify": True}])["error"][
-        "code"] == -32003
+    assert (
+        rpc(chain.url, "simulateTransaction", [bad, {"encoding": "base64", "sigVerify": True}])["error"]["code"]
+        == -32003
+    )
     assert send(chain.url, VersionedTransaction.from_bytes(bytes(raw)))["error"]["code"] == -32003
     assert balance(chain.url, a.pubkey()) == 10 * SOL
 
@@ -401,19 +498,25 @@ def test_genesis_deploys_the_programs_through_the_upgradeable_loader(full_chain)
         raw = base64.b64decode(prog["data"][0])
         programdata = Pubkey.find_program_address([bytes(pid)], Pubkey.from_string(loader))[0]
         assert struct.unpack_from("<I", raw)[0] == 2 and raw[4:36] == bytes(programdata)  # Program { programdata }
-        pd = base64.b64decode(result(url, "getAccountInfo", [str(programdata), {"encoding": "base64"}])
-                              ["value"]["data"][0])
+        pd = base64.b64decode(
+            result(url, "getAccountInfo", [str(programdata), {"encoding": "base64"}])["value"]["data"][0]
+        )
         assert struct.unpack_from("<I", pd)[0] == 3 and pd[12] == 1 and pd[13:45] == bytes(ADMIN)  # upgrade authority
         assert pd[45:49] == b"\x7fELF"
     glob = result(url, "getAccountInfo", [str(P.global_pda()[0]), {"encoding": "base64"}])["value"]
     assert glob["owner"] == str(P.LAUNCHPAD_PROGRAM_ID)
     assert L.Global.decode(base64.b64decode(glob["data"][0])) == L.Global(
-        admin=ADMIN, fee_recipient=FEE_RECIPIENT, protocol_fee_bps=G.DEFAULT_PROTOCOL_FEE_BPS,
-        wallet_cap_bps=G.DEFAULT_WALLET_CAP_BPS, pool_open_delay_seconds=G.DEFAULT_POOL_OPEN_DELAY_SECONDS,
+        admin=ADMIN,
+        fee_recipient=FEE_RECIPIENT,
+        protocol_fee_bps=G.DEFAULT_PROTOCOL_FEE_BPS,
+        wallet_cap_bps=G.DEFAULT_WALLET_CAP_BPS,
+        pool_open_delay_seconds=G.DEFAULT_POOL_OPEN_DELAY_SECONDS,
         initial_virtual_token_reserves=curve.INITIAL_VIRTUAL_TOKEN_RESERVES,
         initial_virtual_sol_reserves=curve.INITIAL_VIRTUAL_SOL_RESERVES,
-        initial_real_token_reserves=curve.INITIAL_REAL_TOKEN_RESERVES, token_total_supply=curve.TOKEN_TOTAL_SUPPLY,
-        bump=P.global_pda()[1])
+        initial_real_token_reserves=curve.INITIAL_REAL_TOKEN_RESERVES,
+        token_total_supply=curve.TOKEN_TOTAL_SUPPLY,
+        bump=P.global_pda()[1],
+    )
     assert balance(url, FEE_RECIPIENT) == C.minimum_balance(0)
     # initialize_global is a real, recorded transaction signed by the admin
     sigs = result(url, "getSignaturesForAddress", [str(P.global_pda()[0])])
@@ -438,8 +541,13 @@ def test_a_curve_buy_on_the_sbf_launchpad_over_json_rpc(full_chain):
     creator, mint, user = Keypair(), Keypair(), Keypair()
     airdrop(url, creator.pubkey(), 10 * SOL)
     airdrop(url, user.pubkey(), 10 * SOL)
-    create = lp.instruction("create_coin", {"creator": creator.pubkey(), "mint": mint.pubkey(),
-                                            "metadata": mint.pubkey()}, name="Real", symbol="REAL", uri="https://r/x")
+    create = lp.instruction(
+        "create_coin",
+        {"creator": creator.pubkey(), "mint": mint.pubkey(), "metadata": mint.pubkey()},
+        name="Real",
+        symbol="REAL",
+        uri="https://r/x",
+    )
     assert "result" in send(url, build_tx([cu_limit(400_000), create], creator, [mint], latest_blockhash(url)))
     result(url, "devstack_warp", [C.SLOT_SECONDS])  # trading opens on the slot after creation
     curve_key = P.bonding_curve_pda(mint.pubkey())[0]
@@ -449,8 +557,12 @@ def test_a_curve_buy_on_the_sbf_launchpad_over_json_rpc(full_chain):
         return L.BondingCurve.decode(base64.b64decode(raw))
 
     before = state()
-    buy = lp.instruction("buy", {"user": user.pubkey(), "mint": mint.pubkey(), "fee_recipient": FEE_RECIPIENT},
-                         sol_in=SOL, min_tokens_out=1)
+    buy = lp.instruction(
+        "buy",
+        {"user": user.pubkey(), "mint": mint.pubkey(), "fee_recipient": FEE_RECIPIENT},
+        sol_in=SOL,
+        min_tokens_out=1,
+    )
     resp = send(url, build_tx([cu_limit(200_000), buy], user, [], latest_blockhash(url)))
     assert "result" in resp, resp
     sig = resp["result"]
@@ -459,14 +571,20 @@ def test_a_curve_buy_on_the_sbf_launchpad_over_json_rpc(full_chain):
     after = state()
     bought = before.virtual_token_reserves - after.virtual_token_reserves
     assert bought > 0
-    held = result(url, "getTokenAccountsByOwner", [str(user.pubkey()), {"programId": str(TOKEN_2022_PROGRAM_ID)},
-                                                   {"encoding": "jsonParsed"}])["value"]
+    held = result(
+        url,
+        "getTokenAccountsByOwner",
+        [str(user.pubkey()), {"programId": str(TOKEN_2022_PROGRAM_ID)}, {"encoding": "jsonParsed"}],
+    )["value"]
     assert len(held) == 1
     assert held[0]["account"]["data"]["parsed"]["info"]["tokenAmount"]["amount"] == str(bought)
     assert held[0]["pubkey"] == str(T.get_associated_token_address(user.pubkey(), mint.pubkey(), TOKEN_2022_PROGRAM_ID))
     post = [t for t in meta["postTokenBalances"] if t["owner"] == str(user.pubkey())]
-    assert post and post[0]["uiTokenAmount"]["amount"] == str(bought) and post[0]["programId"] == str(
-        TOKEN_2022_PROGRAM_ID)
+    assert (
+        post
+        and post[0]["uiTokenAmount"]["amount"] == str(bought)
+        and post[0]["programId"] == str(TOKEN_2022_PROGRAM_ID)
+    )
 
 
 def test_migration_into_the_sbf_pool_and_a_swap_and_a_rolled_back_bundle(full_chain):
@@ -488,12 +606,21 @@ def test_migration_into_the_sbf_pool_and_a_swap_and_a_rolled_back_bundle(full_ch
     creator, mint, whale, trader = Keypair(), Keypair(), Keypair(), Keypair()
     for k, sol in ((creator, 10), (whale, 200), (trader, 10)):
         airdrop(url, k.pubkey(), sol * SOL)
-    create = lp.instruction("create_coin", {"creator": creator.pubkey(), "mint": mint.pubkey(),
-                                            "metadata": mint.pubkey()}, name="Pool", symbol="POOL", uri="https://p/x")
+    create = lp.instruction(
+        "create_coin",
+        {"creator": creator.pubkey(), "mint": mint.pubkey(), "metadata": mint.pubkey()},
+        name="Pool",
+        symbol="POOL",
+        uri="https://p/x",
+    )
     assert "result" in send(url, build_tx([cu_limit(400_000), create], creator, [mint], latest_blockhash(url)))
     result(url, "devstack_warp", [C.SLOT_SECONDS])
-    buy_all = lp.instruction("buy", {"user": whale.pubkey(), "mint": mint.pubkey(), "fee_recipient": FEE_RECIPIENT},
-                             sol_in=150 * SOL, min_tokens_out=1)
+    buy_all = lp.instruction(
+        "buy",
+        {"user": whale.pubkey(), "mint": mint.pubkey(), "fee_recipient": FEE_RECIPIENT},
+        sol_in=150 * SOL,
+        min_tokens_out=1,
+    )
     assert "result" in send(url, build_tx([cu_limit(200_000), buy_all], whale, [], latest_blockhash(url)))
     curve_key = P.bonding_curve_pda(mint.pubkey())[0]
     pool_key = P.pool_pda(mint.pubkey())[0]
@@ -503,10 +630,18 @@ def test_migration_into_the_sbf_pool_and_a_swap_and_a_rolled_back_bundle(full_ch
         return L.BondingCurve.decode(base64.b64decode(raw))
 
     assert curve().complete and not curve().migrated
-    migrate = build_tx([cu_limit(400_000), lp.instruction("migrate", {"payer": whale.pubkey(), "mint": mint.pubkey()})],
-                       whale, [], latest_blockhash(url))
-    too_much = build_tx([pay(whale, C.TIP_ACCOUNTS[0], 1_000), pay(whale, trader.pubkey(), 10_000 * SOL)],
-                        whale, [], latest_blockhash(url))
+    migrate = build_tx(
+        [cu_limit(400_000), lp.instruction("migrate", {"payer": whale.pubkey(), "mint": mint.pubkey()})],
+        whale,
+        [],
+        latest_blockhash(url),
+    )
+    too_much = build_tx(
+        [pay(whale, C.TIP_ACCOUNTS[0], 1_000), pay(whale, trader.pubkey(), 10_000 * SOL)],
+        whale,
+        [],
+        latest_blockhash(url),
+    )
     whale_before = balance(url, whale.pubkey())
     bid = be(full_chain, "sendBundle", [[b64(migrate), b64(too_much)], {"encoding": "base64"}])["result"]
     assert wait_bundle(full_chain.bundle_url, bid)["status"] == "Failed"
@@ -520,12 +655,18 @@ def test_migration_into_the_sbf_pool_and_a_swap_and_a_rolled_back_bundle(full_ch
     pool_acct = result(url, "getAccountInfo", [str(pool_key), {"encoding": "base64"}])["value"]
     assert pool_acct["owner"] == str(P.POOL_PROGRAM_ID)
     result(url, "devstack_warp", [5])  # past the pool's open delay
-    swap = pool.instruction("swap", {"user": trader.pubkey(), "mint": mint.pubkey(), "fee_recipient": FEE_RECIPIENT},
-                            base_in=False, amount_in=SOL, min_amount_out=1)
+    swap = pool.instruction(
+        "swap",
+        {"user": trader.pubkey(), "mint": mint.pubkey(), "fee_recipient": FEE_RECIPIENT},
+        base_in=False,
+        amount_in=SOL,
+        min_amount_out=1,
+    )
     resp = send(url, build_tx([cu_limit(200_000), swap], trader, [], latest_blockhash(url)))
     assert "result" in resp, resp
-    held = result(url, "getTokenAccountsByOwner", [str(trader.pubkey()), {"mint": str(mint.pubkey())},
-                                                   {"encoding": "jsonParsed"}])["value"]
+    held = result(
+        url, "getTokenAccountsByOwner", [str(trader.pubkey()), {"mint": str(mint.pubkey())}, {"encoding": "jsonParsed"}]
+    )["value"]
     assert int(held[0]["account"]["data"]["parsed"]["info"]["tokenAmount"]["amount"]) > 0
 
 

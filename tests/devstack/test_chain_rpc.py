@@ -35,13 +35,17 @@ def test_airdrop_and_system_transfer_with_async_client(chain):
             assert bh.last_valid_block_height >= (await c.get_block_height()).value + 149
             ix = transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=b.pubkey(), lamports=SOL // 2))
             tx = build_tx([ix], a, [], bh.blockhash, v0=True)
-            sig = (await c.send_transaction(tx, TxOpts(skip_confirmation=False, preflight_commitment="processed"))).value
+            sig = (
+                await c.send_transaction(tx, TxOpts(skip_confirmation=False, preflight_commitment="processed"))
+            ).value
             assert (await c.get_balance(a.pubkey())).value == 2 * SOL - SOL // 2 - 5000
             assert (await c.get_balance(b.pubkey())).value == SOL // 2
             statuses = (await c.get_signature_statuses([sig], search_transaction_history=True)).value
             assert statuses[0].err is None
-            assert str(statuses[0].confirmation_status) in ("TransactionConfirmationStatus.Confirmed",
-                                                            "TransactionConfirmationStatus.Processed")
+            assert str(statuses[0].confirmation_status) in (
+                "TransactionConfirmationStatus.Confirmed",
+                "TransactionConfirmationStatus.Processed",
+            )
             result(chain.url, "devstack_warp", [1])  # getTransaction sees it once it is confirmed
             got = (await c.get_transaction(sig, commitment="confirmed", max_supported_transaction_version=0)).value
             assert got is not None
@@ -76,8 +80,13 @@ def test_get_transaction_json_and_base64_shapes(chain):
     assert b64["transaction"][1] == "base64"
 
     # v0 without maxSupportedTransactionVersion: Solana's -32015
-    tx0 = build_tx([transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=b.pubkey(), lamports=1))], a, [],
-                   latest_blockhash(chain.url), v0=True)
+    tx0 = build_tx(
+        [transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=b.pubkey(), lamports=1))],
+        a,
+        [],
+        latest_blockhash(chain.url),
+        v0=True,
+    )
     sig0 = result(chain.url, "sendTransaction", [base64.b64encode(bytes(tx0)).decode(), {"encoding": "base64"}])
     assert rpc(chain.url, "getTransaction", [sig0, {"commitment": "confirmed"}])["error"]["code"] == -32015
 
@@ -96,8 +105,12 @@ def test_base58_send_and_misc_methods(chain):
 
     a = Keypair()
     airdrop(chain.url, a.pubkey(), SOL)
-    tx = build_tx([transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL // 10))],
-                  a, [], latest_blockhash(chain.url))
+    tx = build_tx(
+        [transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL // 10))],
+        a,
+        [],
+        latest_blockhash(chain.url),
+    )
     assert result(chain.url, "sendTransaction", [b58encode(bytes(tx)).decode()]) == str(tx.signatures[0])
     assert balance(chain.url, a.pubkey()) == SOL - SOL // 10 - 5000
 
@@ -115,9 +128,18 @@ def test_base58_send_and_misc_methods(chain):
     resp = rpc(chain.url, "noSuchMethod")
     assert resp["error"] == {"code": -32601, "message": "Method not found"}
     # batch
-    r = httpx.post(chain.url, json=[{"jsonrpc": "2.0", "id": 1, "method": "getSlot"},
-                                    {"jsonrpc": "2.0", "id": 2, "method": "getBalance",
-                                     "params": [str(a.pubkey()), {"commitment": "processed"}]}])
+    r = httpx.post(
+        chain.url,
+        json=[
+            {"jsonrpc": "2.0", "id": 1, "method": "getSlot"},
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "getBalance",
+                "params": [str(a.pubkey()), {"commitment": "processed"}],
+            },
+        ],
+    )
     out = r.json()
     assert [o["id"] for o in out] == [1, 2]
     assert out[1]["result"]["value"] == SOL - SOL // 10 - 5000
@@ -142,20 +164,40 @@ def test_account_queries_and_program_account_filters(chain):
     keys = [Keypair().pubkey() for _ in range(3)]
     datas = [b"\x01AAAA" + bytes(10), b"\x02BBBB" + bytes(10), b"\x01CCCC" + bytes(20)]
     for k, d in zip(keys, datas, strict=True):
-        assert result(chain.url, "devstack_setAccount",
-                      [{"pubkey": str(k), "lamports": 5 * SOL, "data": base64.b64encode(d).decode(), "owner": str(owner)}])
+        assert result(
+            chain.url,
+            "devstack_setAccount",
+            [{"pubkey": str(k), "lamports": 5 * SOL, "data": base64.b64encode(d).decode(), "owner": str(owner)}],
+        )
     allp = result(chain.url, "getProgramAccounts", [str(owner), {"encoding": "base64"}])
     assert {x["pubkey"] for x in allp} == {str(k) for k in keys}
     sized = result(chain.url, "getProgramAccounts", [str(owner), {"encoding": "base64", "filters": [{"dataSize": 15}]}])
     assert {x["pubkey"] for x in sized} == {str(keys[0]), str(keys[1])}
     from base58 import b58encode
 
-    m58 = result(chain.url, "getProgramAccounts",
-                 [str(owner), {"encoding": "base64", "filters": [{"memcmp": {"offset": 0, "bytes": b58encode(b"\x01").decode()}}]}])
+    m58 = result(
+        chain.url,
+        "getProgramAccounts",
+        [
+            str(owner),
+            {"encoding": "base64", "filters": [{"memcmp": {"offset": 0, "bytes": b58encode(b"\x01").decode()}}]},
+        ],
+    )
     assert {x["pubkey"] for x in m58} == {str(keys[0]), str(keys[2])}
-    m64 = result(chain.url, "getProgramAccounts",
-                 [str(owner), {"encoding": "base64", "withContext": True, "filters": [
-                     {"memcmp": {"offset": 1, "bytes": base64.b64encode(b"BBBB").decode(), "encoding": "base64"}}]}])
+    m64 = result(
+        chain.url,
+        "getProgramAccounts",
+        [
+            str(owner),
+            {
+                "encoding": "base64",
+                "withContext": True,
+                "filters": [
+                    {"memcmp": {"offset": 1, "bytes": base64.b64encode(b"BBBB").decode(), "encoding": "base64"}}
+                ],
+            },
+        ],
+    )
     assert [x["pubkey"] for x in m64["value"]] == [str(keys[1])]
     assert "slot" in m64["context"]
     acct = m64["value"][0]["account"]
@@ -165,8 +207,9 @@ def test_account_queries_and_program_account_filters(chain):
     multi = result(chain.url, "getMultipleAccounts", [[str(keys[0]), str(Keypair().pubkey())], {"encoding": "base64"}])
     assert multi["value"][1] is None
     assert base64.b64decode(multi["value"][0]["data"][0]) == datas[0]
-    sliced = result(chain.url, "getAccountInfo",
-                    [str(keys[2]), {"encoding": "base64", "dataSlice": {"offset": 1, "length": 4}}])
+    sliced = result(
+        chain.url, "getAccountInfo", [str(keys[2]), {"encoding": "base64", "dataSlice": {"offset": 1, "length": 4}}]
+    )
     assert base64.b64decode(sliced["value"]["data"][0]) == b"CCCC"
     assert result(chain.url, "getAccountInfo", [str(Keypair().pubkey()), {"encoding": "base64"}])["value"] is None
 
@@ -184,7 +227,9 @@ def test_account_queries_and_program_account_filters(chain):
 
 
 def test_tip_accounts_exist_at_genesis(chain):
-    tips = httpx.post(chain.bundle_url, json={"jsonrpc": "2.0", "id": 1, "method": "getTipAccounts", "params": []}).json()
+    tips = httpx.post(
+        chain.bundle_url, json={"jsonrpc": "2.0", "id": 1, "method": "getTipAccounts", "params": []}
+    ).json()
     assert tips["result"] == [str(k) for k in C.TIP_ACCOUNTS]
     assert len(set(tips["result"])) == 8
     for k in tips["result"]:
@@ -194,8 +239,12 @@ def test_tip_accounts_exist_at_genesis(chain):
 def test_simulate_accounts_parsed_mint_and_signature_history(chain):
     a, b = Keypair(), Keypair().pubkey()
     airdrop(chain.url, a.pubkey(), SOL)
-    tx = build_tx([transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=b, lamports=SOL // 10))], a, [],
-                  latest_blockhash(chain.url))
+    tx = build_tx(
+        [transfer(TransferParams(from_pubkey=a.pubkey(), to_pubkey=b, lamports=SOL // 10))],
+        a,
+        [],
+        latest_blockhash(chain.url),
+    )
 
     async def go():
         async with AsyncClient(chain.url, commitment="processed") as c:

@@ -30,23 +30,44 @@ def ok(url, tx):
 def make_mint(url, payer: Keypair, authority: Pubkey, *, freeze: Pubkey | None = None) -> Pubkey:
     mint = Keypair()
     ixs = [
-        create_account(CreateAccountParams(from_pubkey=payer.pubkey(), to_pubkey=mint.pubkey(), lamports=1461600,
-                                           space=82, owner=TOKEN_PROGRAM_ID)),
-        T.initialize_mint2(T.models.InitializeMint2Params(decimals=DEC, program_id=TOKEN_PROGRAM_ID, mint=mint.pubkey(),
-                                                          mint_authority=authority, freeze_authority=freeze)),
+        create_account(
+            CreateAccountParams(
+                from_pubkey=payer.pubkey(), to_pubkey=mint.pubkey(), lamports=1461600, space=82, owner=TOKEN_PROGRAM_ID
+            )
+        ),
+        T.initialize_mint2(
+            T.models.InitializeMint2Params(
+                decimals=DEC,
+                program_id=TOKEN_PROGRAM_ID,
+                mint=mint.pubkey(),
+                mint_authority=authority,
+                freeze_authority=freeze,
+            )
+        ),
     ]
     ok(url, build_tx(ixs, payer, [mint], latest_blockhash(url)))
     return mint.pubkey()
 
 
 def make_ata(url, payer: Keypair, owner: Pubkey, mint: Pubkey) -> Pubkey:
-    ok(url, build_tx([T.create_associated_token_account(payer.pubkey(), owner, mint)], payer, [], latest_blockhash(url)))
+    ok(
+        url,
+        build_tx([T.create_associated_token_account(payer.pubkey(), owner, mint)], payer, [], latest_blockhash(url)),
+    )
     return T.get_associated_token_address(owner, mint)
 
 
 def mint_to(url, payer: Keypair, mint: Pubkey, dest: Pubkey, amount: int):
-    ix = T.mint_to_checked(T.models.MintToCheckedParams(program_id=TOKEN_PROGRAM_ID, mint=mint, dest=dest,
-                                                         mint_authority=payer.pubkey(), amount=amount, decimals=DEC))
+    ix = T.mint_to_checked(
+        T.models.MintToCheckedParams(
+            program_id=TOKEN_PROGRAM_ID,
+            mint=mint,
+            dest=dest,
+            mint_authority=payer.pubkey(),
+            amount=amount,
+            decimals=DEC,
+        )
+    )
     return ok(url, build_tx([ix], payer, [], latest_blockhash(url)))
 
 
@@ -73,7 +94,8 @@ def test_mint_ata_mint_to_transfer_checked(setup):
     assert ai["lamports"] == 2039280 and ai["space"] == 165
     expected_ata = Pubkey.find_program_address(
         [bytes(alice.pubkey()), bytes(TOKEN_PROGRAM_ID), bytes(mint)],
-        Pubkey.from_string("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL"))[0]
+        Pubkey.from_string("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL"),
+    )[0]
     assert a_ata == expected_ata
 
     mint_to(url, payer, mint, a_ata, 5_000_000)
@@ -84,9 +106,17 @@ def test_mint_ata_mint_to_transfer_checked(setup):
     b_ata = T.get_associated_token_address(bob.pubkey(), mint)
     ixs = [
         T.create_idempotent_associated_token_account(alice.pubkey(), bob.pubkey(), mint),
-        T.transfer_checked(T.models.TransferCheckedParams(program_id=TOKEN_PROGRAM_ID, source=a_ata, mint=mint,
-                                                          dest=b_ata, owner=alice.pubkey(), amount=1_500_000,
-                                                          decimals=DEC)),
+        T.transfer_checked(
+            T.models.TransferCheckedParams(
+                program_id=TOKEN_PROGRAM_ID,
+                source=a_ata,
+                mint=mint,
+                dest=b_ata,
+                owner=alice.pubkey(),
+                amount=1_500_000,
+                decimals=DEC,
+            )
+        ),
     ]
     sig = ok(url, build_tx(ixs, alice, [], latest_blockhash(url)))
 
@@ -128,24 +158,38 @@ def test_token_error_numbers(setup):
     b_ata = make_ata(url, payer, bob.pubkey(), mint)
 
     def xfer(owner: Keypair, amount: int, decimals: int = DEC, src=a_ata):
-        ix = T.transfer_checked(T.models.TransferCheckedParams(program_id=TOKEN_PROGRAM_ID, source=src, mint=mint,
-                                                               dest=b_ata, owner=owner.pubkey(), amount=amount,
-                                                               decimals=decimals))
+        ix = T.transfer_checked(
+            T.models.TransferCheckedParams(
+                program_id=TOKEN_PROGRAM_ID,
+                source=src,
+                mint=mint,
+                dest=b_ata,
+                owner=owner.pubkey(),
+                amount=amount,
+                decimals=decimals,
+            )
+        )
         return send(url, build_tx([ix], owner, [], latest_blockhash(url)))["error"]["data"]["err"]
 
     assert xfer(alice, 2_000) == {"InstructionError": [0, {"Custom": 1}]}  # InsufficientFunds
     assert xfer(bob, 10) == {"InstructionError": [0, {"Custom": 4}]}  # OwnerMismatch
     assert xfer(alice, 10, decimals=9) == {"InstructionError": [0, {"Custom": 18}]}  # MintDecimalsMismatch
     # mint_to by a non-authority: OwnerMismatch
-    ix = T.mint_to_checked(T.models.MintToCheckedParams(program_id=TOKEN_PROGRAM_ID, mint=mint, dest=a_ata,
-                                                         mint_authority=alice.pubkey(), amount=1, decimals=DEC))
+    ix = T.mint_to_checked(
+        T.models.MintToCheckedParams(
+            program_id=TOKEN_PROGRAM_ID, mint=mint, dest=a_ata, mint_authority=alice.pubkey(), amount=1, decimals=DEC
+        )
+    )
     err = send(url, build_tx([ix], alice, [], latest_blockhash(url)))["error"]
     assert err["code"] == -32002
     assert err["message"] == "Transaction simulation failed: Error processing Instruction 0: custom program error: 0x4"
     assert err["data"]["err"] == {"InstructionError": [0, {"Custom": 4}]}
     # close with a balance: NonNativeHasBalance (11)
-    close = T.close_account(T.models.CloseAccountParams(program_id=TOKEN_PROGRAM_ID, account=a_ata,
-                                                        dest=alice.pubkey(), owner=alice.pubkey()))
+    close = T.close_account(
+        T.models.CloseAccountParams(
+            program_id=TOKEN_PROGRAM_ID, account=a_ata, dest=alice.pubkey(), owner=alice.pubkey()
+        )
+    )
     err = send(url, build_tx([close], alice, [], latest_blockhash(url)))["error"]["data"]["err"]
     assert err == {"InstructionError": [0, {"Custom": 11}]}
     # plain Create of an existing ATA: IllegalOwner
@@ -153,8 +197,11 @@ def test_token_error_numbers(setup):
     err = send(url, build_tx([dup], payer, [], latest_blockhash(url)))["error"]["data"]["err"]
     assert err == {"InstructionError": [0, "IllegalOwner"]}
     # initialize an already-initialized mint: AlreadyInUse (6)
-    init = T.initialize_mint2(T.models.InitializeMint2Params(decimals=2, program_id=TOKEN_PROGRAM_ID, mint=mint,
-                                                             mint_authority=alice.pubkey()))
+    init = T.initialize_mint2(
+        T.models.InitializeMint2Params(
+            decimals=2, program_id=TOKEN_PROGRAM_ID, mint=mint, mint_authority=alice.pubkey()
+        )
+    )
     err = send(url, build_tx([init], alice, [], latest_blockhash(url)))["error"]["data"]["err"]
     assert err == {"InstructionError": [0, {"Custom": 6}]}
     assert result(url, "getTokenAccountBalance", [str(a_ata)])["value"]["amount"] == "1000"
@@ -164,23 +211,38 @@ def test_burn_set_authority_and_close(setup):
     chain, payer, alice, bob, mint, a_ata = setup
     url = chain.url
     mint_to(url, payer, mint, a_ata, 700)
-    burn = T.burn_checked(T.models.BurnCheckedParams(program_id=TOKEN_PROGRAM_ID, account=a_ata, mint=mint,
-                                                     owner=alice.pubkey(), amount=700, decimals=DEC))
+    burn = T.burn_checked(
+        T.models.BurnCheckedParams(
+            program_id=TOKEN_PROGRAM_ID, account=a_ata, mint=mint, owner=alice.pubkey(), amount=700, decimals=DEC
+        )
+    )
     ok(url, build_tx([burn], alice, [], latest_blockhash(url)))
     assert result(url, "getTokenSupply", [str(mint)])["value"]["amount"] == "0"
     # revoke mint authority -> fixed supply (5)
-    sa = T.set_authority(T.models.SetAuthorityParams(program_id=TOKEN_PROGRAM_ID, account=mint,
-                                                     authority=T.AuthorityType.MINT_TOKENS,
-                                                     current_authority=payer.pubkey(), new_authority=None))
+    sa = T.set_authority(
+        T.models.SetAuthorityParams(
+            program_id=TOKEN_PROGRAM_ID,
+            account=mint,
+            authority=T.AuthorityType.MINT_TOKENS,
+            current_authority=payer.pubkey(),
+            new_authority=None,
+        )
+    )
     ok(url, build_tx([sa], payer, [], latest_blockhash(url)))
-    ix = T.mint_to_checked(T.models.MintToCheckedParams(program_id=TOKEN_PROGRAM_ID, mint=mint, dest=a_ata,
-                                                         mint_authority=payer.pubkey(), amount=1, decimals=DEC))
+    ix = T.mint_to_checked(
+        T.models.MintToCheckedParams(
+            program_id=TOKEN_PROGRAM_ID, mint=mint, dest=a_ata, mint_authority=payer.pubkey(), amount=1, decimals=DEC
+        )
+    )
     err = send(url, build_tx([ix], payer, [], latest_blockhash(url)))["error"]["data"]["err"]
     assert err == {"InstructionError": [0, {"Custom": 5}]}
     # close the empty account: rent goes back to alice, account disappears
     before = balance(url, alice.pubkey())
-    close = T.close_account(T.models.CloseAccountParams(program_id=TOKEN_PROGRAM_ID, account=a_ata,
-                                                        dest=alice.pubkey(), owner=alice.pubkey()))
+    close = T.close_account(
+        T.models.CloseAccountParams(
+            program_id=TOKEN_PROGRAM_ID, account=a_ata, dest=alice.pubkey(), owner=alice.pubkey()
+        )
+    )
     ok(url, build_tx([close], alice, [], latest_blockhash(url)))
     assert balance(url, alice.pubkey()) == before + 2039280 - 5000
     assert result(url, "getAccountInfo", [str(a_ata), {"encoding": "base64"}])["value"] is None
@@ -196,8 +258,15 @@ def test_wrapped_sol_sync_native_and_prefunded_ata(chain):
     airdrop(url, alice.pubkey(), 10 * SOL)
     ata = T.get_associated_token_address(alice.pubkey(), WRAPPED_SOL_MINT)
     # someone pre-funds the ATA address before it exists: Create still works (transfer + allocate + assign)
-    ok(url, build_tx([transfer(TransferParams(from_pubkey=alice.pubkey(), to_pubkey=ata, lamports=SOL))], alice, [],
-                     latest_blockhash(url)))
+    ok(
+        url,
+        build_tx(
+            [transfer(TransferParams(from_pubkey=alice.pubkey(), to_pubkey=ata, lamports=SOL))],
+            alice,
+            [],
+            latest_blockhash(url),
+        ),
+    )
     ixs = [
         T.create_associated_token_account(alice.pubkey(), alice.pubkey(), WRAPPED_SOL_MINT),
         T.sync_native(T.models.SyncNativeParams(program_id=TOKEN_PROGRAM_ID, account=ata)),
@@ -205,7 +274,16 @@ def test_wrapped_sol_sync_native_and_prefunded_ata(chain):
     ok(url, build_tx(ixs, alice, [], latest_blockhash(url)))
     assert balance(url, ata) == SOL  # already above the rent-exempt reserve, nothing added
     assert result(url, "getTokenAccountBalance", [str(ata)])["value"]["amount"] == str(SOL - 2039280)
-    ok(url, build_tx([transfer(TransferParams(from_pubkey=alice.pubkey(), to_pubkey=ata, lamports=SOL)),
-                      T.sync_native(T.models.SyncNativeParams(program_id=TOKEN_PROGRAM_ID, account=ata))],
-                     alice, [], latest_blockhash(url)))
+    ok(
+        url,
+        build_tx(
+            [
+                transfer(TransferParams(from_pubkey=alice.pubkey(), to_pubkey=ata, lamports=SOL)),
+                T.sync_native(T.models.SyncNativeParams(program_id=TOKEN_PROGRAM_ID, account=ata)),
+            ],
+            alice,
+            [],
+            latest_blockhash(url),
+        ),
+    )
     assert result(url, "getTokenAccountBalance", [str(ata)])["value"]["uiAmountString"] == "1.99796072"

@@ -19,14 +19,20 @@ TARGET = "DynamoDB_20120810."
 
 
 def _update(table: str, pk: str) -> dict:
-    return {"Update": {"TableName": table, "Key": {"pk": {"S": pk}}, "UpdateExpression": "ADD #c :n",
-                       "ExpressionAttributeNames": {"#c": "count"}, "ExpressionAttributeValues": {":n": {"N": "1"}}}}
+    return {
+        "Update": {
+            "TableName": table,
+            "Key": {"pk": {"S": pk}},
+            "UpdateExpression": "ADD #c :n",
+            "ExpressionAttributeNames": {"#c": "count"},
+            "ExpressionAttributeValues": {":n": {"N": "1"}},
+        }
+    }
 
 
 def _call(app, operation: str, body: dict) -> tuple[str, dict]:
     raw = json.dumps(body).encode()
-    environ = {"HTTP_X_AMZ_TARGET": TARGET + operation, "CONTENT_LENGTH": str(len(raw)),
-               "wsgi.input": io.BytesIO(raw)}
+    environ = {"HTTP_X_AMZ_TARGET": TARGET + operation, "CONTENT_LENGTH": str(len(raw)), "wsgi.input": io.BytesIO(raw)}
     got: dict = {}
 
     def start_response(status, headers, exc_info=None):

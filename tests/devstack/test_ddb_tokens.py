@@ -15,9 +15,19 @@ from devstack.ddb_tokens import WINDOW_SECONDS, TransactionTokens
 def _add(table: str, pk: str, token: str | None, n: int = 1) -> dict:
     from partner.store import aws
 
-    kwargs = {"TransactItems": [{"Update": {"TableName": table, "Key": {"pk": {"S": pk}},
-                                            "UpdateExpression": "ADD #c :n", "ExpressionAttributeNames": {"#c": "count"},
-                                            "ExpressionAttributeValues": {":n": {"N": str(n)}}}}]}
+    kwargs = {
+        "TransactItems": [
+            {
+                "Update": {
+                    "TableName": table,
+                    "Key": {"pk": {"S": pk}},
+                    "UpdateExpression": "ADD #c :n",
+                    "ExpressionAttributeNames": {"#c": "count"},
+                    "ExpressionAttributeValues": {":n": {"N": str(n)}},
+                }
+            }
+        ]
+    }
     if token:
         kwargs["ClientRequestToken"] = token
     return aws.dynamodb().transact_write_items(**kwargs)
@@ -66,8 +76,11 @@ def test_a_token_is_forgotten_after_the_window():
     body = b'{"ClientRequestToken": "t", "TransactItems": []}'
 
     def send():
-        environ = {"HTTP_X_AMZ_TARGET": "DynamoDB_20120810.TransactWriteItems", "CONTENT_LENGTH": str(len(body)),
-                   "wsgi.input": io.BytesIO(body)}
+        environ = {
+            "HTTP_X_AMZ_TARGET": "DynamoDB_20120810.TransactWriteItems",
+            "CONTENT_LENGTH": str(len(body)),
+            "wsgi.input": io.BytesIO(body),
+        }
         return b"".join(middleware(environ, lambda *a: None))
 
     send()

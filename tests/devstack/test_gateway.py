@@ -184,9 +184,13 @@ def test_binary_multipart_body_arrives_base64(client):
     payload = bytes(range(256)) * 4 + b"\r\n--not-the-boundary\r\n\x00\xff"
     boundary = "----devstackBoundary7MA4YWxk"
     body = (
-        f"--{boundary}\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.bin\"\r\n"
-        "Content-Type: application/octet-stream\r\n\r\n"
-    ).encode() + payload + f"\r\n--{boundary}--\r\n".encode()
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.bin"\r\n'
+            "Content-Type: application/octet-stream\r\n\r\n"
+        ).encode()
+        + payload
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
     r = client.post("/upload", content=body, headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
     ev = echo(r)["event"]
     assert ev["isBase64Encoded"] is True
@@ -216,9 +220,14 @@ def test_source_ip_is_the_tcp_peer(gateway):
 def test_no_route_is_api_gateways_missing_authentication_token(client):
     # without GatewayResponses in the template: API Gateway's built-in 403, for an unknown
     # path, a resource without that method, and an intermediate resource with no method
-    for method, path in [("GET", "/nope"), ("GET", "/items"), ("GET", "/items/1/extra"),
-                         ("GET", "/any"),  # {proxy+} needs at least one segment
-                         ("PUT", "/items/1"), ("GET", "/things/one/sub")]:
+    for method, path in [
+        ("GET", "/nope"),
+        ("GET", "/items"),
+        ("GET", "/items/1/extra"),
+        ("GET", "/any"),  # {proxy+} needs at least one segment
+        ("PUT", "/items/1"),
+        ("GET", "/things/one/sub"),
+    ]:
         r = client.request(method, path, content=b"x" if method == "PUT" else None)
         assert r.status_code == 403, (method, path)
         assert r.json() == {"message": "Missing Authentication Token"}
@@ -288,9 +297,15 @@ def test_handler_can_reach_moto(gateway, stack):
 
 
 def test_api_event_factory_direct_use():
-    ev = api_event("post", "/partner/v1/governance/Mint1/vote", resource="/partner/v1/governance/{mint}/vote",
-                   headers={"Authorization": "Bearer x", "X-Multi": ["1", "2"]},
-                   query={"a": ["1", "2"], "b": "3"}, body={"choice": "yes"}, source_ip="10.1.2.3")
+    ev = api_event(
+        "post",
+        "/partner/v1/governance/Mint1/vote",
+        resource="/partner/v1/governance/{mint}/vote",
+        headers={"Authorization": "Bearer x", "X-Multi": ["1", "2"]},
+        query={"a": ["1", "2"], "b": "3"},
+        body={"choice": "yes"},
+        source_ip="10.1.2.3",
+    )
     assert ev["httpMethod"] == "POST"
     assert ev["pathParameters"] == {"mint": "Mint1"}
     assert ev["headers"]["Content-Type"] == "application/json"
@@ -354,8 +369,9 @@ def test_gateway_routes_real_template():
 def test_create_resources_real_template(moto):
     template = load_template(REAL_TEMPLATE)
     stack = create_resources(template, moto.url, parameters={"RpcUrls": "http://127.0.0.1:8899"})
-    session = boto3.session.Session(aws_access_key_id="testing", aws_secret_access_key="testing",
-                                    region_name="us-east-1")
+    session = boto3.session.Session(
+        aws_access_key_id="testing", aws_secret_access_key="testing", region_name="us-east-1"
+    )
     ddb = session.client("dynamodb", endpoint_url=moto.url)
     kms = session.client("kms", endpoint_url=moto.url)
     s3 = session.client("s3", endpoint_url=moto.url)

@@ -124,8 +124,9 @@ def test_headers_trickled_in_do_not_extend_the_deadline_forever(gateway, short_d
 def test_a_body_sent_at_a_few_bytes_a_second_is_answered_408(gateway, short_deadlines):
     stop = threading.Event()
     with socket.create_connection((gateway.host, gateway.port), timeout=WAIT) as sock:
-        sock.sendall(b"POST /items/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: 1000\r\n\r\n")
+        sock.sendall(
+            b"POST /items/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+        )
 
         def trickle() -> None:
             try:
@@ -164,15 +165,16 @@ def test_a_chunk_size_of_minus_one_is_refused_not_a_hang(gateway):
     refused(raw_exchange(gateway, CHUNKED + b"-1\r\n{}"), 400)
 
 
-@pytest.mark.parametrize("size_line", [b"+2", b"0x2", b" 2", b"2 ", b"2_0", b"\xd9\xa2", b"", b"g",
-                                       b"00000000000000002", b"2\n"])
+@pytest.mark.parametrize(
+    "size_line", [b"+2", b"0x2", b" 2", b"2 ", b"2_0", b"\xd9\xa2", b"", b"g", b"00000000000000002", b"2\n"]
+)
 def test_chunk_sizes_are_hex_digits_only_and_bounded(gateway, size_line):
     line = size_line if size_line.endswith(b"\n") else size_line + b"\r\n"
     refused(raw_exchange(gateway, CHUNKED + line + b"{}\r\n0\r\n\r\n"), 400)
 
 
 def test_a_well_formed_chunked_body_still_arrives(gateway):
-    body = CHUNKED + b"2;ext=1\r\n{\"\r\n6\r\na\":12}\r\n0\r\n\r\n"
+    body = CHUNKED + b'2;ext=1\r\n{"\r\n6\r\na":12}\r\n0\r\n\r\n'
     with socket.create_connection((gateway.host, gateway.port), timeout=WAIT) as sock:
         sock.sendall(body.replace(b"Host: x\r\n", b"Host: x\r\nConnection: close\r\n"))
         status, _, payload = parse(read_to_close(sock))
@@ -183,17 +185,20 @@ def test_a_chunk_not_followed_by_crlf_is_refused(gateway):
     refused(raw_exchange(gateway, CHUNKED + b"2\r\n{}XX0\r\n\r\n"), 400)
 
 
-@pytest.mark.parametrize("framing", [
-    b"Content-Length: 2\r\nContent-Length: 2\r\n",  # two Content-Length headers, even equal
-    b"Content-Length: 2\r\nContent-Length: 40\r\n",
-    b"Content-Length: 2, 2\r\n",
-    b"Content-Length: +2\r\n",
-    b"Content-Length: -2\r\n",
-    b"Content-Length: 0x2\r\n",
-    b"Content-Length: 2\r\nTransfer-Encoding: chunked\r\n",  # both: request smuggling
-    b"Transfer-Encoding: gzip, chunked\r\n",
-    b"Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n",
-])
+@pytest.mark.parametrize(
+    "framing",
+    [
+        b"Content-Length: 2\r\nContent-Length: 2\r\n",  # two Content-Length headers, even equal
+        b"Content-Length: 2\r\nContent-Length: 40\r\n",
+        b"Content-Length: 2, 2\r\n",
+        b"Content-Length: +2\r\n",
+        b"Content-Length: -2\r\n",
+        b"Content-Length: 0x2\r\n",
+        b"Content-Length: 2\r\nTransfer-Encoding: chunked\r\n",  # both: request smuggling
+        b"Transfer-Encoding: gzip, chunked\r\n",
+        b"Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n",
+    ],
+)
 def test_ambiguous_body_framing_is_refused(gateway, framing):
     head = b"POST /items/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + framing + b"\r\n"
     refused(raw_exchange(gateway, head + b"{}\r\n0\r\n\r\n"), 400)
@@ -201,8 +206,9 @@ def test_ambiguous_body_framing_is_refused(gateway, framing):
 
 def test_a_body_shorter_than_its_content_length_is_refused(gateway):
     with socket.create_connection((gateway.host, gateway.port), timeout=WAIT) as sock:
-        sock.sendall(b"POST /items/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: 10\r\n\r\n{}")
+        sock.sendall(
+            b"POST /items/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{}"
+        )
         sock.shutdown(socket.SHUT_WR)
         refused(read_to_close(sock), 400)
 
@@ -243,10 +249,14 @@ def test_the_projects_template_renders_these_refusals_in_the_error_shape():
     gateway = Gateway(ROOT / "template.yaml")
     request = Request(method="GET", path="/partner/v1/me", query_string="", headers=[], body=b"", source_ip="127.0.0.1")
     status, headers, body = gateway.gateway_error(
-        GatewayError("DEFAULT_4XX", 431, "Request header fields too large", "BadRequestException"), request)
+        GatewayError("DEFAULT_4XX", 431, "Request header fields too large", "BadRequestException"), request
+    )
     assert status == 431 and ("Content-Type", "application/json") in headers
-    assert json.loads(body) == {"error": "request_rejected", "message": "Request header fields too large",
-                                "retryable": False}
+    assert json.loads(body) == {
+        "error": "request_rejected",
+        "message": "Request header fields too large",
+        "retryable": False,
+    }
 
 
 # --------------------------------------------------------------------------- 7: path parameters
@@ -267,21 +277,34 @@ def test_an_encoded_slash_stays_in_its_segment_and_is_decoded_once(gateway):
         assert client.get("/items/1/extra").status_code == 403
 
 
-@pytest.mark.parametrize("path,resource,params", [
-    ("/partner/v1/governance/a%2Fb", "/partner/v1/governance/{mint}", {"mint": "a/b"}),
-    ("/partner/v1/governance/a%252Fb", "/partner/v1/governance/{mint}", {"mint": "a%2Fb"}),
-    ("/partner/v1/transactions/x%2Fy/status", "/partner/v1/transactions/{signature}/status", {"signature": "x/y"}),
-    ("/partner/v1/transactions/x%252Fy/status", "/partner/v1/transactions/{signature}/status",
-     {"signature": "x%2Fy"}),
-])
+@pytest.mark.parametrize(
+    "path,resource,params",
+    [
+        ("/partner/v1/governance/a%2Fb", "/partner/v1/governance/{mint}", {"mint": "a/b"}),
+        ("/partner/v1/governance/a%252Fb", "/partner/v1/governance/{mint}", {"mint": "a%2Fb"}),
+        ("/partner/v1/transactions/x%2Fy/status", "/partner/v1/transactions/{signature}/status", {"signature": "x/y"}),
+        (
+            "/partner/v1/transactions/x%252Fy/status",
+            "/partner/v1/transactions/{signature}/status",
+            {"signature": "x%2Fy"},
+        ),
+    ],
+)
 def test_the_projects_routes_get_the_parameter_api_gateway_hands_them(path, resource, params):
     from devstack.gateway import Request
 
     gateway = Gateway(ROOT / "template.yaml")
     route, got, _ = gateway.match("GET", path)
     assert route is not None and route.path == resource and got == params
-    request = Request(method="GET", path=path, query_string="", headers=[("Host", "x")], body=b"",
-                      source_ip="127.0.0.1", raw_path=path)
+    request = Request(
+        method="GET",
+        path=path,
+        query_string="",
+        headers=[("Host", "x")],
+        body=b"",
+        source_ip="127.0.0.1",
+        raw_path=path,
+    )
     event = gateway.build_event(route, got, request)
     assert event["pathParameters"] == params and event["path"] == path and event["resource"] == resource
 
@@ -290,10 +313,12 @@ def test_the_projects_routes_get_the_parameter_api_gateway_hands_them(path, reso
 
 
 def test_repeated_headers_and_query_keys_reach_the_function_as_api_gateway_passes_them(gateway):
-    request = (b"POST /items/1?limit=1&limit=2&x=%2F&flag HTTP/1.1\r\nHost: x\r\n"
-               b"Authorization: Bearer app_at_first\r\nAuthorization: Bearer app_at_second\r\n"
-               b"Content-Type: text/plain\r\nContent-Type: application/json\r\n"
-               b"Content-Length: 2\r\nConnection: close\r\n\r\n{}")
+    request = (
+        b"POST /items/1?limit=1&limit=2&x=%2F&flag HTTP/1.1\r\nHost: x\r\n"
+        b"Authorization: Bearer app_at_first\r\nAuthorization: Bearer app_at_second\r\n"
+        b"Content-Type: text/plain\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 2\r\nConnection: close\r\n\r\n{}"
+    )
     status, _, body = parse(raw_exchange(gateway, request))
     assert status == 200
     event = json.loads(body)["event"]

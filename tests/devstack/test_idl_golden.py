@@ -63,9 +63,14 @@ def life():
         run([I.migrate(c, m)])
         warp(3)
         run([I.swap(c, m, FEE, False, SOL, 1), I.swap_exact_out(c, m, FEE, 10**9, 2 * SOL)])
-        addresses = {"Global": P.global_pda()[0], "BondingCurve": P.bonding_curve_pda(m)[0],
-                     "Governance": governance, "Proposal": proposal,
-                     "VoteReceipt": P.vote_pda(proposal, c)[0], "Pool": P.pool_pda(m)[0]}
+        addresses = {
+            "Global": P.global_pda()[0],
+            "BondingCurve": P.bonding_curve_pda(m)[0],
+            "Governance": governance,
+            "Proposal": proposal,
+            "VoteReceipt": P.vote_pda(proposal, c)[0],
+            "Pool": P.pool_pda(m)[0],
+        }
         yield url, sent, addresses, (c, m)
     finally:
         h.stop()
@@ -103,13 +108,32 @@ def test_transactions_decode_alike(life):
                 assert not writable or is_writable(message, i), (name, acc_name)
             seen.append((name, args))
     names = [n for n, _ in seen]
-    assert names == ["create_coin", "buy", "sell", "create_proposal", "cast_vote", "settle_proposal",
-                     "withdraw_vote", "withdraw_bond", "buy", "migrate", "swap", "swap_exact_out"]
+    assert names == [
+        "create_coin",
+        "buy",
+        "sell",
+        "create_proposal",
+        "cast_vote",
+        "settle_proposal",
+        "withdraw_vote",
+        "withdraw_bond",
+        "buy",
+        "migrate",
+        "swap",
+        "swap_exact_out",
+    ]
     assert seen[0][1] == {"name": "Golden", "symbol": "GOLD", "uri": "ipfs://golden"}
     assert seen[1][1] == {"sol_in": 2 * SOL, "min_tokens_out": 1}
-    assert seen[3][1] == {"action_kind": "UpdateContent", "base_content_revision": 0, "vote_duration_seconds": 600,
-                          "name": "Golden 2", "symbol": None, "uri": None, "additional_seconds": None,
-                          "changed_fields": 1}
+    assert seen[3][1] == {
+        "action_kind": "UpdateContent",
+        "base_content_revision": 0,
+        "vote_duration_seconds": 600,
+        "name": "Golden 2",
+        "symbol": None,
+        "uri": None,
+        "additional_seconds": None,
+        "changed_fields": 1,
+    }
     assert seen[4][1] == {"side": "Yes", "amount": 5 * 10**12}
     assert seen[10][1] == {"base_in": False, "amount_in": SOL, "min_amount_out": 1}
 
@@ -132,7 +156,7 @@ def test_accounts_decode_alike(life):
     mint_info = result(url, "getAccountInfo", [str(mint), {"encoding": "base64"}])["value"]
     assert mint_info["owner"] == str(P.TOKEN_2022_PROGRAM_ID)
     meta = L.TokenMetadata.from_mint(base64.b64decode(mint_info["data"][0]))
-    assert meta.name == "Golden"       # one voter: quorum not met, nothing applied
+    assert meta.name == "Golden"  # one voter: quorum not met, nothing applied
     assert decoded["Proposal"]["outcome"] == "QuorumNotMet" and decoded["Proposal"]["action_name"] == "Golden 2"
     assert decoded["Proposal"]["action_kind"] == "UpdateContent" and decoded["Proposal"]["bond_withdrawn"] is True
     assert decoded["VoteReceipt"]["voter"] == creator and decoded["VoteReceipt"]["withdrawn"] is True

@@ -18,7 +18,7 @@ def _interleave(isolated_install: bool) -> tuple[object, dict]:
     seen: dict[str, object] = {}
 
     def thread_a():
-        BaseRouter.current_event = "event-A"   # what resolve() does
+        BaseRouter.current_event = "event-A"  # what resolve() does
         app.context["_route"] = "route-A"
         a_set.set()
         b_done.wait(5)

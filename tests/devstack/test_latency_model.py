@@ -19,8 +19,11 @@ def model():
 
 def test_parse_the_environment_setting():
     assert latency.parse(None) is None and latency.parse("") is None and latency.parse("off") is None
-    assert latency.parse("on") == latency.DEFAULTS == {
-        "ddb": 5.0, "transact": 12.0, "kms": 6.0, "rpc_read": 4.0, "rpc_send": 15.0}
+    assert (
+        latency.parse("on")
+        == latency.DEFAULTS
+        == {"ddb": 5.0, "transact": 12.0, "kms": 6.0, "rpc_read": 4.0, "rpc_send": 15.0}
+    )
     assert latency.parse("kms=9, rpc_send=20") == {**latency.DEFAULTS, "kms": 9.0, "rpc_send": 20.0}
     for bad in ("dynamo=5", "ddb=fast", "ddb=-1"):
         with pytest.raises(ValueError):
@@ -37,7 +40,9 @@ def test_kinds_of_calls():
     assert latency.rpc_kind(["sendTransaction"]) == "rpc_send"
     assert latency.rpc_kind(["devstack_setFault"]) is None
     assert latency.methods_of(b'[{"method": "getSlot"}, {"method": "sendTransaction"}]') == [
-        "getSlot", "sendTransaction"]
+        "getSlot",
+        "sendTransaction",
+    ]
 
 
 def test_off_by_default_holds_nothing(aws_stack, chain, model):

@@ -22,9 +22,13 @@ WAIT = 15
 @pytest.fixture(scope="module")
 def pins():
     moto = start_moto(port=0)
-    s3 = boto3.client("s3", endpoint_url=moto.url, region_name="us-east-1",
-                      aws_access_key_id=TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"],
-                      aws_secret_access_key=TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"])
+    s3 = boto3.client(
+        "s3",
+        endpoint_url=moto.url,
+        region_name="us-east-1",
+        aws_access_key_id=TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"],
+        aws_secret_access_key=TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
+    )
     s3.create_bucket(Bucket="pins")
     server = start_pin_server("pins", port=0, s3=s3)
     yield server
@@ -33,8 +37,9 @@ def pins():
 
 
 def add(pins, data: bytes, content_type: str, name: str = "file") -> str:
-    added = httpx.post(f"{pins.url}/api/v0/add", params={"cid-version": "1"},
-                       files={"file": (name, data, content_type)}, timeout=WAIT)
+    added = httpx.post(
+        f"{pins.url}/api/v0/add", params={"cid-version": "1"}, files={"file": (name, data, content_type)}, timeout=WAIT
+    )
     assert added.status_code == 200, added.text
     return json.loads(added.text.splitlines()[0])["Hash"]
 
@@ -51,8 +56,10 @@ def test_a_png_html_polyglot_is_served_as_a_png_that_is_never_sniffed(pins):
     assert_not_sniffable(served)
 
 
-@pytest.mark.parametrize("declared", ["text/html", "image/svg+xml", "application/xhtml+xml", "text/html; charset=utf-8",
-                                      "application/javascript", ""])
+@pytest.mark.parametrize(
+    "declared",
+    ["text/html", "image/svg+xml", "application/xhtml+xml", "text/html; charset=utf-8", "application/javascript", ""],
+)
 def test_a_type_the_service_never_pins_is_served_as_octet_stream(pins, declared):
     page = b"<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>" + declared.encode()
     served = httpx.get(f"{pins.url}/ipfs/{add(pins, page, declared or 'application/octet-stream')}", timeout=WAIT)
@@ -62,8 +69,12 @@ def test_a_type_the_service_never_pins_is_served_as_octet_stream(pins, declared)
 
 
 def test_the_types_the_service_pins_keep_their_type(pins):
-    for content_type, data in [("image/jpeg", b"\xff\xd8\xff\xe0jpeg"), ("image/gif", b"GIF89a..."),
-                               ("image/webp", b"RIFF\x00\x00\x00\x00WEBPVP8 "), ("application/json", b'{"name":"x"}')]:
+    for content_type, data in [
+        ("image/jpeg", b"\xff\xd8\xff\xe0jpeg"),
+        ("image/gif", b"GIF89a..."),
+        ("image/webp", b"RIFF\x00\x00\x00\x00WEBPVP8 "),
+        ("application/json", b'{"name":"x"}'),
+    ]:
         served = httpx.get(f"{pins.url}/ipfs/{add(pins, data, content_type)}", timeout=WAIT)
         assert served.headers["content-type"] == content_type and served.content == data
         assert_not_sniffable(served)
@@ -80,8 +91,10 @@ def test_errors_are_not_sniffable_either(pins):
 
 def test_a_chunk_size_of_minus_one_is_refused_not_a_hang(pins):
     with socket.create_connection((pins.host, pins.port), timeout=WAIT) as sock:
-        sock.sendall(b"POST /api/v0/add HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
-                     b"Transfer-Encoding: chunked\r\n\r\n-1\r\n--b")
+        sock.sendall(
+            b"POST /api/v0/add HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n-1\r\n--b"
+        )
         out = b""
         while True:
             try:

@@ -38,8 +38,9 @@ def _client(proxy, chain, timeout: float = 5.0) -> Rpc:
 
 def _transfer(chain, payer: Keypair, to, lamports: int) -> Transaction:
     blockhash = Hash.from_string(raw_rpc(chain.url, "getLatestBlockhash")["value"]["blockhash"])
-    message = Message([transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=to, lamports=lamports))],
-                      payer.pubkey())
+    message = Message(
+        [transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=to, lamports=lamports))], payer.pubkey()
+    )
     return Transaction([payer], message, blockhash)
 
 
@@ -180,8 +181,9 @@ def test_an_already_processed_answer_waits_for_the_acceptance(proxy, chain):
     AlreadyProcessed. That refusal is not the answer; the other endpoint's acceptance is."""
     payer, to = _funded(chain), Keypair().pubkey()
     tx = _transfer(chain, payer, to, 1_500_000)
-    raw_rpc(chain.url, "sendTransaction", [__import__("base64").b64encode(bytes(tx)).decode(),
-                                           {"encoding": "base64"}])  # the network already has it
+    raw_rpc(
+        chain.url, "sendTransaction", [__import__("base64").b64encode(bytes(tx)).decode(), {"encoding": "base64"}]
+    )  # the network already has it
     wait(chain.url, str(tx.signatures[0]))
     # now every endpoint answers AlreadyProcessed: no acceptance comes, so that answer is returned
     with pytest.raises(RpcError) as err:

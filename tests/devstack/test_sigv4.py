@@ -16,9 +16,16 @@ KEYS = {"AKIAPLATFORMTEST0001": ("platform-secret", "arn:aws:iam::123456789012:r
 HOST = "127.0.0.1:3000"
 
 
-def _signed(method="PUT", path="/platform/v1/users/alice%7C1/delegation", query="", body=b'{"tradingEnabled":true}',
-            key=("AKIAPLATFORMTEST0001", "platform-secret"), service="execute-api", region="us-east-1",
-            at: dt.datetime | None = None):
+def _signed(
+    method="PUT",
+    path="/platform/v1/users/alice%7C1/delegation",
+    query="",
+    body=b'{"tradingEnabled":true}',
+    key=("AKIAPLATFORMTEST0001", "platform-secret"),
+    service="execute-api",
+    region="us-east-1",
+    at: dt.datetime | None = None,
+):
     url = f"http://{HOST}{path}" + (f"?{query}" if query else "")
     request = AWSRequest(method=method, url=url, data=body, headers={"Content-Type": "application/json"})
     signer = SigV4Auth(Credentials(*key), service, region)
@@ -43,8 +50,10 @@ def _verify(headers, body, path, query, now=None, method="PUT"):
 def test_a_request_signed_by_botocore_verifies_and_names_the_caller():
     caller = _verify(*_signed())
     assert caller == sigv4.Caller("AKIAPLATFORMTEST0001", "arn:aws:iam::123456789012:role/platform-backend")
-    assert isinstance(_verify(*_signed(method="GET", path="/platform/v1/users/a", query="x=1&y=%2F", body=b""),
-                              method="GET"), sigv4.Caller)
+    assert isinstance(
+        _verify(*_signed(method="GET", path="/platform/v1/users/a", query="x=1&y=%2F", body=b""), method="GET"),
+        sigv4.Caller,
+    )
 
 
 def test_every_part_of_the_request_is_covered():
@@ -62,8 +71,9 @@ def test_a_signature_more_than_five_minutes_off_is_refused(minutes, ok):
     now = dt.datetime(2026, 11, 25, 12, 0, tzinfo=dt.UTC)
     headers, body, path, query = _signed(at=now + dt.timedelta(minutes=minutes))
     result = _verify(headers, body, path, query, now=now.timestamp())
-    assert isinstance(result, sigv4.Caller) if ok else (result.type == "INVALID_SIGNATURE"
-                                                        and "expired" in result.message)
+    assert (
+        isinstance(result, sigv4.Caller) if ok else (result.type == "INVALID_SIGNATURE" and "expired" in result.message)
+    )
 
 
 def test_missing_incomplete_unknown_and_mis_scoped():

@@ -22,8 +22,16 @@ def devstack(aws_stack, chain):
 # Debian's Chromium driven by Playwright (no browser download), for the browser tests.
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # without the background-networking flags Chromium keeps trying hosts this machine cannot reach
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 
 
 @pytest.fixture(scope="module")

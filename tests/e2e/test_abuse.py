@@ -23,8 +23,10 @@ REDIRECT = "http://127.0.0.1:9/cb"
 ALL_SCOPES = "profile:read trade:execute governance:vote governance:propose coin:create"
 MINT = "So11111111111111111111111111111111111111112"
 WRITE = {"priorityFeeLamports": "1000", "tipLamports": "1000000"}
-PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
-       b"\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
+PNG = (
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+    b"\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82"
+)
 
 
 def loopback() -> str:
@@ -69,20 +71,34 @@ class Party:
 
 def authorize_code(http: httpx.Client, client: dict, cookie: str, scope: str = ALL_SCOPES) -> tuple[str, str]:
     verifier, challenge = pkce_pair()
-    page = http.get("/oauth/authorize", params={
-        "response_type": "code", "client_id": client["client_id"], "redirect_uri": REDIRECT, "scope": scope,
-        "state": "s", "code_challenge": challenge, "code_challenge_method": "S256"}, headers={"Cookie": cookie})
+    page = http.get(
+        "/oauth/authorize",
+        params={
+            "response_type": "code",
+            "client_id": client["client_id"],
+            "redirect_uri": REDIRECT,
+            "scope": scope,
+            "state": "s",
+            "code_challenge": challenge,
+            "code_challenge_method": "S256",
+        },
+        headers={"Cookie": cookie},
+    )
     assert page.status_code == 200, page.text[:300]
-    approved = http.post("/oauth/authorize", data=hidden_inputs(page.text) | {"decision": "approve"},
-                         headers={"Cookie": cookie})
+    approved = http.post(
+        "/oauth/authorize", data=hidden_inputs(page.text) | {"decision": "approve"}, headers={"Cookie": cookie}
+    )
     assert approved.status_code == 302, approved.text[:300]
     query = {k: v[0] for k, v in parse_qs(urlsplit(approved.headers["location"]).query).items()}
     return query["code"], verifier
 
 
 def exchange(http: httpx.Client, client: dict, code: str, verifier: str) -> httpx.Response:
-    return http.post("/oauth/token", auth=(client["client_id"], client["api_key"]), data={
-        "grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT, "code_verifier": verifier})
+    return http.post(
+        "/oauth/token",
+        auth=(client["client_id"], client["api_key"]),
+        data={"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT, "code_verifier": verifier},
+    )
 
 
 def connect(http: httpx.Client, *, name: str = "Abuse App") -> Party:
@@ -117,10 +133,12 @@ def party(devstack) -> Party:
 
 # ---------------------------------------------------------------- oversize input
 
+
 def test_json_body_over_64_kib_is_invalid_input(http, party):
     body = json.dumps({**WRITE, "mint": MINT, "maxSolIn": "1", "slippageBps": 100, "pad": "x" * (64 * 1024)})
-    response = http.post("/partner/v1/trades/buy", content=body,
-                         headers={**party.bearer(), "Content-Type": "application/json"})
+    response = http.post(
+        "/partner/v1/trades/buy", content=body, headers={**party.bearer(), "Content-Type": "application/json"}
+    )
     assert_error(response, 400, "invalid_input")
     # the bucket was drawn on (admission comes first), the headers say so
     assert response.headers["x-ratelimit-limit"] == "60"
@@ -132,15 +150,17 @@ def test_json_body_exactly_at_the_limit_is_read(http, party):
     base["pad"] = "x" * (64 * 1024 - len(json.dumps(base)))
     body = json.dumps(base)
     assert len(body.encode()) == 64 * 1024
-    response = http.post("/partner/v1/trades/buy", content=body,
-                         headers={**party.bearer(), "Content-Type": "application/json"})
+    response = http.post(
+        "/partner/v1/trades/buy", content=body, headers={**party.bearer(), "Content-Type": "application/json"}
+    )
     body = assert_error(response, 400, "invalid_input")
     assert "unknown field" in body["message"] and "64 KiB" not in body["message"]
 
 
 def test_oauth_form_over_64_kib_is_invalid_request(http, party):
-    response = http.post("/oauth/token", auth=party.basic,
-                         data={"grant_type": "refresh_token", "refresh_token": "x" * (65 * 1024)})
+    response = http.post(
+        "/oauth/token", auth=party.basic, data={"grant_type": "refresh_token", "refresh_token": "x" * (65 * 1024)}
+    )
     assert_error(response, 400, "invalid_request")
     assert response.headers["cache-control"] == "no-store"
 
@@ -151,8 +171,12 @@ def _multipart(fields: dict[str, str], files: list[tuple[str, str, bytes]]) -> t
     for name, value in fields.items():
         parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
     for name, filename, data in files:
-        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
-                     f"Content-Type: image/png\r\n\r\n".encode() + data + b"\r\n")
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+            f"Content-Type: image/png\r\n\r\n".encode()
+            + data
+            + b"\r\n"
+        )
     parts.append(f"--{boundary}--\r\n".encode())
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 
@@ -185,8 +209,13 @@ def test_more_than_4_files_is_invalid_multipart(http, party):
 
 
 def test_update_content_takes_at_most_one_file(http, party):
-    response = post_multipart(http, party, "/partner/v1/governance/proposals/update-content",
-                              {**WRITE, "mint": MINT}, [("image", "a.png", PNG), ("other", "b.png", PNG)])
+    response = post_multipart(
+        http,
+        party,
+        "/partner/v1/governance/proposals/update-content",
+        {**WRITE, "mint": MINT},
+        [("image", "a.png", PNG), ("other", "b.png", PNG)],
+    )
     assert_error(response, 400, "invalid_multipart")
 
 
@@ -200,8 +229,10 @@ def test_more_than_16_fields_is_invalid_multipart(http, party):
 
 def test_repeated_form_field_is_invalid_multipart(http, party):
     body, ctype = _multipart(_coin_form(), [("image", "a.png", PNG)])
-    body = body.replace(b"--abuse-boundary-7f3a--", b'--abuse-boundary-7f3a\r\nContent-Disposition: form-data; '
-                                                   b'name="name"\r\n\r\nAgain\r\n--abuse-boundary-7f3a--')
+    body = body.replace(
+        b"--abuse-boundary-7f3a--",
+        b'--abuse-boundary-7f3a\r\nContent-Disposition: form-data; name="name"\r\n\r\nAgain\r\n--abuse-boundary-7f3a--',
+    )
     response = http.post("/partner/v1/coins/create", content=body, headers={**party.bearer(), "Content-Type": ctype})
     assert_error(response, 400, "invalid_multipart")
 
@@ -218,8 +249,14 @@ def _raw_request(devstack, head: str, body: bytes = b"") -> tuple[int, bytes]:
             data += chunk
         head_part, _, rest = data.partition(b"\r\n\r\n")
         status = int(head_part.split(b" ", 2)[1])
-        length = next((int(line.split(b":", 1)[1]) for line in head_part.split(b"\r\n")
-                       if line.lower().startswith(b"content-length:")), 0)
+        length = next(
+            (
+                int(line.split(b":", 1)[1])
+                for line in head_part.split(b"\r\n")
+                if line.lower().startswith(b"content-length:")
+            ),
+            0,
+        )
         while len(rest) < length:
             chunk = sock.recv(65536)
             if not chunk:
@@ -233,7 +270,8 @@ def test_body_over_the_gateways_10_mb_is_413(devstack, party):
     status, body = _raw_request(
         devstack,
         f"POST /partner/v1/coins/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {party.access}\r\n"
-        f"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: {size}\r\n\r\n")
+        f"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: {size}\r\n\r\n",
+    )
     assert status == 413
     assert json.loads(body)["error"] == "payload_too_large" and "/partner/v1/uploads" in json.loads(body)["message"]
 
@@ -247,10 +285,21 @@ def test_a_full_10_mb_body_under_the_gateways_quota_is_over_lambdas(http, party)
 
 # ---------------------------------------------------------------- malformed headers
 
-@pytest.mark.parametrize("value", [
-    "NO_SCHEME", "Basic junk", "Basic !!!", "Bearer", "bearer\tNO_SCHEME", "Bearer app_at_\u00e9\u00e9",
-    "Bearer app_at_" + "A" * 8000, "Bearer " + "\u00ff" * 100, "Digest username=x",
-])
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "NO_SCHEME",
+        "Basic junk",
+        "Basic !!!",
+        "Bearer",
+        "bearer\tNO_SCHEME",
+        "Bearer app_at_\u00e9\u00e9",
+        "Bearer app_at_" + "A" * 8000,
+        "Bearer " + "\u00ff" * 100,
+        "Digest username=x",
+    ],
+)
 def test_malformed_authorization_on_partner_routes_is_invalid_token(http, party, value):
     value = value.replace("NO_SCHEME", party.access)
     raw = value.encode("latin-1")  # non-ASCII goes on the wire as raw bytes
@@ -264,21 +313,32 @@ def test_utf8_bytes_in_authorization_are_invalid_token(http, party):
     assert_error(response, 401, "invalid_token")
 
 
-@pytest.mark.parametrize("value", [
-    "Basic junk", "Basic", "Basic " + base64.b64encode(b"no-colon").decode(),
-    "Basic " + base64.b64encode(b"\xff\xfe:\xff").decode(), "Basic " + base64.b64encode("é:é".encode()).decode(),
-    "Bearer something", "Basic " + "A" * 8000,
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Basic junk",
+        "Basic",
+        "Basic " + base64.b64encode(b"no-colon").decode(),
+        "Basic " + base64.b64encode(b"\xff\xfe:\xff").decode(),
+        "Basic " + base64.b64encode("é:é".encode()).decode(),
+        "Bearer something",
+        "Basic " + "A" * 8000,
+    ],
+)
 def test_malformed_client_authentication_is_invalid_client(http, value):
-    response = http.post("/oauth/token", data={"grant_type": "refresh_token", "refresh_token": "x"},
-                         headers={"Authorization": value.encode("latin-1")})
+    response = http.post(
+        "/oauth/token",
+        data={"grant_type": "refresh_token", "refresh_token": "x"},
+        headers={"Authorization": value.encode("latin-1")},
+    )
     assert_error(response, 401, "invalid_client")
     assert response.headers["www-authenticate"] == "Basic realm=app-oauth"
 
 
 def test_huge_header_never_reaches_a_handler_or_a_5xx(devstack, party):
-    status, _ = _raw_request(devstack, "GET /partner/v1/me HTTP/1.1\r\nHost: x\r\n"
-                                       f"X-Junk: {'a' * 70000}\r\nConnection: close\r\n\r\n")
+    status, _ = _raw_request(
+        devstack, f"GET /partner/v1/me HTTP/1.1\r\nHost: x\r\nX-Junk: {'a' * 70000}\r\nConnection: close\r\n\r\n"
+    )
     assert 400 <= status < 500
 
 
@@ -290,29 +350,33 @@ def test_many_headers_are_not_a_5xx(http, party):
 
 # ---------------------------------------------------------------- wrong bodies and content types
 
-@pytest.mark.parametrize("ctype,body", [
-    ("text/plain", json.dumps({**WRITE, "mint": MINT, "maxSolIn": "1"})),
-    ("application/x-www-form-urlencoded", urlencode({**WRITE, "mint": MINT, "maxSolIn": "1"})),
-    ("multipart/form-data; boundary=x", "--x--\r\n"),
-    (None, json.dumps({**WRITE, "mint": MINT, "maxSolIn": "1"})),
-    ("application/json", "{\"mint\": "),
-    ("application/json", ""),
-    ("application/json", "[]"),
-    ("application/json", json.dumps([{**WRITE, "mint": MINT, "maxSolIn": "1"}])),
-    ("application/json", "\"a string\""),
-    ("application/json", "null"),
-    ("application/json", "12"),
-    ("application/json", "{\"mint\": NaN}"),
-    ("application/json", "\udcff".encode("utf-8", "surrogatepass")),
-    ("application/json", b"\xff\xfe{}"),
-    ("application/json", json.dumps({**WRITE, "mint": MINT, "maxSolIn": 1})),
-    ("application/json", json.dumps({**WRITE, "mint": MINT, "maxSolIn": "1.5"})),
-    ("application/json", json.dumps({**WRITE, "mint": MINT, "maxSolIn": "1e3"})),
-    ("application/json", json.dumps({**WRITE, "mint": MINT, "maxSolIn": "99999999999999999999999"})),
-    ("application/json", json.dumps({**WRITE, "mint": "not-base58-0OIl", "maxSolIn": "1"})),
-    ("application/json", json.dumps({**WRITE, "mint": {"$ne": 1}, "maxSolIn": "1"})),
-    ("application/json", "{" + ",".join(f"\"k{i}\":" for i in range(1)) + "[" * 5000 + "]" * 5000 + "}"),
-])
+
+@pytest.mark.parametrize(
+    "ctype,body",
+    [
+        ("text/plain", json.dumps({**WRITE, "mint": MINT, "maxSolIn": "1"})),
+        ("application/x-www-form-urlencoded", urlencode({**WRITE, "mint": MINT, "maxSolIn": "1"})),
+        ("multipart/form-data; boundary=x", "--x--\r\n"),
+        (None, json.dumps({**WRITE, "mint": MINT, "maxSolIn": "1"})),
+        ("application/json", '{"mint": '),
+        ("application/json", ""),
+        ("application/json", "[]"),
+        ("application/json", json.dumps([{**WRITE, "mint": MINT, "maxSolIn": "1"}])),
+        ("application/json", '"a string"'),
+        ("application/json", "null"),
+        ("application/json", "12"),
+        ("application/json", '{"mint": NaN}'),
+        ("application/json", "\udcff".encode("utf-8", "surrogatepass")),
+        ("application/json", b"\xff\xfe{}"),
+        ("application/json", json.dumps({**WRITE, "mint": MINT, "maxSolIn": 1})),
+        ("application/json", json.dumps({**WRITE, "mint": MINT, "maxSolIn": "1.5"})),
+        ("application/json", json.dumps({**WRITE, "mint": MINT, "maxSolIn": "1e3"})),
+        ("application/json", json.dumps({**WRITE, "mint": MINT, "maxSolIn": "99999999999999999999999"})),
+        ("application/json", json.dumps({**WRITE, "mint": "not-base58-0OIl", "maxSolIn": "1"})),
+        ("application/json", json.dumps({**WRITE, "mint": {"$ne": 1}, "maxSolIn": "1"})),
+        ("application/json", "{" + ",".join(f'"k{i}":' for i in range(1)) + "[" * 5000 + "]" * 5000 + "}"),
+    ],
+)
 def test_bad_json_bodies_on_a_write_are_invalid_input(http, party, ctype, body):
     headers = party.bearer() | ({"Content-Type": ctype} if ctype else {})
     response = http.post("/partner/v1/trades/buy", content=body, headers=headers)
@@ -321,19 +385,28 @@ def test_bad_json_bodies_on_a_write_are_invalid_input(http, party, ctype, body):
 
 def test_buy_exact_out_in_explicit_mode_without_max_sol_in_is_invalid_input(http, party):
     # found by schemathesis: this was a TypeError answered as 500 internal
-    response = http.post("/partner/v1/trades/buy-exact-out", json={**WRITE, "mint": MINT, "tokensOut": "10"},
-                         headers=party.bearer())
+    response = http.post(
+        "/partner/v1/trades/buy-exact-out", json={**WRITE, "mint": MINT, "tokensOut": "10"}, headers=party.bearer()
+    )
     body = assert_error(response, 400, "invalid_input")
     assert body["field"] == "maxSolIn"
 
 
-@pytest.mark.parametrize("path", [
-    "/partner/v1/trades/sell", "/partner/v1/trades/buy-exact-out", "/partner/v1/governance/votes",
-    "/partner/v1/governance/votes/cancel", "/partner/v1/governance/votes/withdraw",
-    "/partner/v1/governance/proposals/settle", "/partner/v1/governance/proposals/extend-mutability",
-    "/partner/v1/governance/proposals/finalize-metadata", "/partner/v1/governance/metadata/finalize-expired",
-    "/partner/v1/governance/bonds/withdraw",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/partner/v1/trades/sell",
+        "/partner/v1/trades/buy-exact-out",
+        "/partner/v1/governance/votes",
+        "/partner/v1/governance/votes/cancel",
+        "/partner/v1/governance/votes/withdraw",
+        "/partner/v1/governance/proposals/settle",
+        "/partner/v1/governance/proposals/extend-mutability",
+        "/partner/v1/governance/proposals/finalize-metadata",
+        "/partner/v1/governance/metadata/finalize-expired",
+        "/partner/v1/governance/bonds/withdraw",
+    ],
+)
 def test_json_array_and_invalid_json_on_every_json_write(http, party, path):
     for body in ("[]", "{", "[1, 2]"):
         response = http.post(path, content=body, headers={**party.bearer(), "Content-Type": "application/json"})
@@ -341,31 +414,37 @@ def test_json_array_and_invalid_json_on_every_json_write(http, party, path):
 
 
 @pytest.mark.parametrize("path", ["/partner/v1/coins/create", "/partner/v1/governance/proposals/update-content"])
-@pytest.mark.parametrize("ctype,body", [
-    ("application/json", b"{}"),
-    (None, b"x"),
-    ("multipart/form-data", b"--x--\r\n"),  # no boundary
-    ("multipart/form-data; boundary=x", b"garbage without boundaries"),
-    ("multipart/form-data; boundary=x", b"--x\r\nContent-Disposition: form-data\r\n\r\nv\r\n--x--\r\n"),  # no name
-])
+@pytest.mark.parametrize(
+    "ctype,body",
+    [
+        ("application/json", b"{}"),
+        (None, b"x"),
+        ("multipart/form-data", b"--x--\r\n"),  # no boundary
+        ("multipart/form-data; boundary=x", b"garbage without boundaries"),
+        ("multipart/form-data; boundary=x", b"--x\r\nContent-Disposition: form-data\r\n\r\nv\r\n--x--\r\n"),  # no name
+    ],
+)
 def test_bad_multipart_bodies_are_invalid_multipart(http, party, path, ctype, body):
     headers = party.bearer() | ({"Content-Type": ctype} if ctype else {})
     response = http.post(path, content=body, headers=headers)
     assert_error(response, 400, "invalid_multipart")
 
 
-@pytest.mark.parametrize("ctype,body", [
-    ("text/plain", "grant_type=refresh_token&refresh_token=x"),
-    (None, "grant_type=refresh_token&refresh_token=x"),
-    ("application/json", "{\"grant_type\": "),
-    ("application/json", "[]"),
-    ("application/json", "[{\"grant_type\": \"refresh_token\"}]"),
-    ("application/json", "{\"grant_type\": [\"refresh_token\"]}"),
-    ("application/json", "{\"grant_type\": null}"),
-    ("application/x-www-form-urlencoded", "grant_type=refresh_token&grant_type=authorization_code"),
-    ("application/x-www-form-urlencoded", "grant_type=refresh_token&refresh_token=a&refresh_token=b"),
-    ("application/x-www-form-urlencoded", "grant_type=refresh_token&client_id=a&client_id=b"),
-])
+@pytest.mark.parametrize(
+    "ctype,body",
+    [
+        ("text/plain", "grant_type=refresh_token&refresh_token=x"),
+        (None, "grant_type=refresh_token&refresh_token=x"),
+        ("application/json", '{"grant_type": '),
+        ("application/json", "[]"),
+        ("application/json", '[{"grant_type": "refresh_token"}]'),
+        ("application/json", '{"grant_type": ["refresh_token"]}'),
+        ("application/json", '{"grant_type": null}'),
+        ("application/x-www-form-urlencoded", "grant_type=refresh_token&grant_type=authorization_code"),
+        ("application/x-www-form-urlencoded", "grant_type=refresh_token&refresh_token=a&refresh_token=b"),
+        ("application/x-www-form-urlencoded", "grant_type=refresh_token&client_id=a&client_id=b"),
+    ],
+)
 def test_bad_bodies_on_oauth_token_are_invalid_request(http, party, ctype, body):
     headers = {"Authorization": "Basic " + base64.b64encode(":".join(party.basic).encode()).decode()}
     if ctype:
@@ -377,24 +456,35 @@ def test_bad_bodies_on_oauth_token_are_invalid_request(http, party, ctype, body)
 
 
 def test_duplicate_parameters_on_oauth_revoke_are_invalid_request(http, party):
-    response = http.post("/oauth/revoke", auth=party.basic, content="token=a&token=b",
-                         headers={"Content-Type": "application/x-www-form-urlencoded"})
+    response = http.post(
+        "/oauth/revoke",
+        auth=party.basic,
+        content="token=a&token=b",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
     assert_error(response, 400, "invalid_request")
 
 
 def test_duplicate_grant_type_does_not_smuggle_a_second_grant(http, party):
     # a repeated grant_type with a valid refresh token: refused, and the token is not consumed
     other = connect(http, name="Dup App")
-    response = http.post("/oauth/token", auth=other.basic, content=urlencode(
-        [("grant_type", "refresh_token"), ("grant_type", "authorization_code"), ("refresh_token", other.refresh)]),
-        headers={"Content-Type": "application/x-www-form-urlencoded"})
+    response = http.post(
+        "/oauth/token",
+        auth=other.basic,
+        content=urlencode(
+            [("grant_type", "refresh_token"), ("grant_type", "authorization_code"), ("refresh_token", other.refresh)]
+        ),
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
     assert_error(response, 400, "invalid_request")
-    fine = http.post("/oauth/token", auth=other.basic, data={"grant_type": "refresh_token",
-                                                             "refresh_token": other.refresh})
+    fine = http.post(
+        "/oauth/token", auth=other.basic, data={"grant_type": "refresh_token", "refresh_token": other.refresh}
+    )
     assert fine.status_code == 200, fine.text
 
 
 # ---------------------------------------------------------------- token confusion
+
 
 def test_every_other_secret_used_as_a_bearer_is_invalid_token(http, party):
     from partner.features import admin
@@ -406,30 +496,42 @@ def test_every_other_secret_used_as_a_bearer_is_invalid_token(http, party):
         "API key": party.client["api_key"],
         "authorization code": code,
         "session": session_value,
-        "refresh token with the access prefix": "app_at_" + party.refresh[len("app_rt_"):],
+        "refresh token with the access prefix": "app_at_" + party.refresh[len("app_rt_") :],
         "client id": party.client["client_id"],
     }.items():
         response = http.get("/partner/v1/me", headers=party.bearer(value))
         assert_error(response, 401, "invalid_token"), name
         # a token-shaped secret on a write is refused the same way, before the body is read
-        write = http.post("/partner/v1/trades/buy", content="[]",
-                          headers={**party.bearer(value), "Content-Type": "application/json"})
+        write = http.post(
+            "/partner/v1/trades/buy", content="[]", headers={**party.bearer(value), "Content-Type": "application/json"}
+        )
         assert_error(write, 401, "invalid_token")
     assert http.get("/partner/v1/me", headers=party.bearer()).status_code == 200
 
 
 def test_access_token_used_as_a_refresh_token_is_invalid_grant(http, party):
-    response = http.post("/oauth/token", auth=party.basic,
-                         data={"grant_type": "refresh_token", "refresh_token": party.access})
+    response = http.post(
+        "/oauth/token", auth=party.basic, data={"grant_type": "refresh_token", "refresh_token": party.access}
+    )
     assert_error(response, 400, "invalid_grant")
     # and the access prefix swapped to look like a refresh token
-    response = http.post("/oauth/token", auth=party.basic, data={
-        "grant_type": "refresh_token", "refresh_token": "app_rt_" + party.access[len("app_at_"):]})
+    response = http.post(
+        "/oauth/token",
+        auth=party.basic,
+        data={"grant_type": "refresh_token", "refresh_token": "app_rt_" + party.access[len("app_at_") :]},
+    )
     assert_error(response, 400, "invalid_grant")
     # and an access token as an authorization code
-    response = http.post("/oauth/token", auth=party.basic, data={
-        "grant_type": "authorization_code", "code": party.access, "redirect_uri": REDIRECT,
-        "code_verifier": "a" * 43})
+    response = http.post(
+        "/oauth/token",
+        auth=party.basic,
+        data={
+            "grant_type": "authorization_code",
+            "code": party.access,
+            "redirect_uri": REDIRECT,
+            "code_verifier": "a" * 43,
+        },
+    )
     assert_error(response, 400, "invalid_grant")
     assert http.get("/partner/v1/me", headers=party.bearer()).status_code == 200
 
@@ -441,8 +543,9 @@ def test_revoking_another_clients_tokens_is_a_silent_no_op(http, party):
         assert response.status_code == 200 and response.json() == {}
     still = http.get("/partner/v1/me", headers=victim.bearer())
     assert still.status_code == 200 and still.json()["client"] == victim.client["client_id"]
-    refreshed = http.post("/oauth/token", auth=victim.basic, data={"grant_type": "refresh_token",
-                                                                  "refresh_token": victim.refresh})
+    refreshed = http.post(
+        "/oauth/token", auth=victim.basic, data={"grant_type": "refresh_token", "refresh_token": victim.refresh}
+    )
     assert refreshed.status_code == 200, refreshed.text
 
 
@@ -450,17 +553,25 @@ def test_another_clients_refresh_token_and_code_are_invalid_grant_and_not_burned
     from partner.features import admin
 
     victim = connect(http, name="Victim Two")
-    stolen = http.post("/oauth/token", auth=party.basic, data={"grant_type": "refresh_token",
-                                                              "refresh_token": victim.refresh})
+    stolen = http.post(
+        "/oauth/token", auth=party.basic, data={"grant_type": "refresh_token", "refresh_token": victim.refresh}
+    )
     assert_error(stolen, 400, "invalid_grant")
     # with body credentials too
-    stolen = http.post("/oauth/token", data={"grant_type": "refresh_token", "refresh_token": victim.refresh,
-                                             "client_id": party.client["client_id"],
-                                             "client_secret": party.client["api_key"]})
+    stolen = http.post(
+        "/oauth/token",
+        data={
+            "grant_type": "refresh_token",
+            "refresh_token": victim.refresh,
+            "client_id": party.client["client_id"],
+            "client_secret": party.client["api_key"],
+        },
+    )
     assert_error(stolen, 400, "invalid_grant")
     # the owner's refresh token was not consumed (a replay would have revoked the grant)
-    own = http.post("/oauth/token", auth=victim.basic, data={"grant_type": "refresh_token",
-                                                            "refresh_token": victim.refresh})
+    own = http.post(
+        "/oauth/token", auth=victim.basic, data={"grant_type": "refresh_token", "refresh_token": victim.refresh}
+    )
     assert own.status_code == 200, own.text
 
     # an authorization code issued to the victim, presented by this client with the right verifier
@@ -473,6 +584,9 @@ def test_another_clients_refresh_token_and_code_are_invalid_grant_and_not_burned
 
 def test_the_api_key_of_one_client_does_not_authenticate_another(http, party):
     other = connect(http, name="Other Key App")
-    response = http.post("/oauth/token", auth=(other.client["client_id"], party.client["api_key"]),
-                         data={"grant_type": "refresh_token", "refresh_token": other.refresh})
+    response = http.post(
+        "/oauth/token",
+        auth=(other.client["client_id"], party.client["api_key"]),
+        data={"grant_type": "refresh_token", "refresh_token": other.refresh},
+    )
     assert_error(response, 401, "invalid_client")

@@ -33,15 +33,20 @@ def test_limits_at_consent_apps_page_and_disconnect(browser, devstack, tmp_path)
     demo.click("#connect")
     sign_in_at_the_provider(demo, devstack, "carol")
     demo.wait_for_selector("#limits")
-    assert "This app may spend up to 10 SOL per trade and 100 SOL per day from your wallet" in demo.inner_text("#limits")
+    assert "This app may spend up to 10 SOL per trade and 100 SOL per day from your wallet" in demo.inner_text(
+        "#limits"
+    )
     assert demo.input_value("#daily_cap_sol") == "100" and demo.get_attribute("#daily_cap_sol", "max") == "100"
     demo.fill("#daily_cap_sol", "0.1")
     demo.screenshot(path=str(shots / "consent-limits.png"), full_page=True)
     demo.click("button[value=approve]")
     demo.wait_for_selector("#result")
     me = json.loads(demo.inner_text("#result"))
-    assert me["limits"] == {"maxTradeLamports": str(10**10), "dailyVolumeCapLamports": "100000000",
-                            "spentTodayLamports": "0"}
+    assert me["limits"] == {
+        "maxTradeLamports": str(10**10),
+        "dailyVolumeCapLamports": "100000000",
+        "spentTodayLamports": "0",
+    }
 
     demo.fill("#buy-sol", "0.04")
     demo.click("#buy")

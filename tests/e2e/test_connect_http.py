@@ -18,10 +18,19 @@ def test_connect_flow_over_http(devstack):
     cookie = admin.create_session(user["user_id"])["cookie"]
     verifier, challenge = pkce_pair()
     with gateway_client(base, timeout=30, follow_redirects=False) as http:
-        page = http.get("/oauth/authorize", params={
-            "response_type": "code", "client_id": client["client_id"], "redirect_uri": "http://127.0.0.1:9/cb",
-            "scope": "profile:read trade:execute", "state": "st-1", "code_challenge": challenge,
-            "code_challenge_method": "S256"}, headers={"Cookie": cookie})
+        page = http.get(
+            "/oauth/authorize",
+            params={
+                "response_type": "code",
+                "client_id": client["client_id"],
+                "redirect_uri": "http://127.0.0.1:9/cb",
+                "scope": "profile:read trade:execute",
+                "state": "st-1",
+                "code_challenge": challenge,
+                "code_challenge_method": "S256",
+            },
+            headers={"Cookie": cookie},
+        )
         assert page.status_code == 200
         assert "HTTP App" in page.text and user["wallet"] in page.text
         assert page.headers["x-frame-options"] == "DENY"
@@ -34,9 +43,16 @@ def test_connect_flow_over_http(devstack):
         query = {k: v[0] for k, v in parse_qs(location.query).items()}
         assert query["state"] == "st-1" and query["code"].startswith("app_ac_")
 
-        token = http.post("/oauth/token", auth=(client["client_id"], client["api_key"]), data={
-            "grant_type": "authorization_code", "code": query["code"], "redirect_uri": "http://127.0.0.1:9/cb",
-            "code_verifier": verifier})
+        token = http.post(
+            "/oauth/token",
+            auth=(client["client_id"], client["api_key"]),
+            data={
+                "grant_type": "authorization_code",
+                "code": query["code"],
+                "redirect_uri": "http://127.0.0.1:9/cb",
+                "code_verifier": verifier,
+            },
+        )
         assert token.status_code == 200, token.text
         assert token.headers["cache-control"] == "no-store" and token.headers["pragma"] == "no-cache"
         pair = token.json()
@@ -50,16 +66,25 @@ def test_connect_flow_over_http(devstack):
         assert int(me.headers["x-ratelimit-remaining"]) == 299
 
         # refresh rotates; the old access token keeps working until it expires
-        refreshed = http.post("/oauth/token", data={
-            "grant_type": "refresh_token", "refresh_token": pair["refresh_token"],
-            "client_id": client["client_id"], "client_secret": client["api_key"]})
+        refreshed = http.post(
+            "/oauth/token",
+            data={
+                "grant_type": "refresh_token",
+                "refresh_token": pair["refresh_token"],
+                "client_id": client["client_id"],
+                "client_secret": client["api_key"],
+            },
+        )
         assert refreshed.status_code == 200, refreshed.text
         new = refreshed.json()
         assert new["refresh_token"] != pair["refresh_token"]
 
         # revoking the new refresh token kills its family's access tokens
-        revoked = http.post("/oauth/revoke", auth=(client["client_id"], client["api_key"]),
-                            data={"token": new["refresh_token"], "token_type_hint": "refresh_token"})
+        revoked = http.post(
+            "/oauth/revoke",
+            auth=(client["client_id"], client["api_key"]),
+            data={"token": new["refresh_token"], "token_type_hint": "refresh_token"},
+        )
         assert revoked.status_code == 200 and revoked.json() == {}
         gone = http.get("/partner/v1/me", headers={"Authorization": f"Bearer {new['access_token']}"})
         assert gone.status_code == 401

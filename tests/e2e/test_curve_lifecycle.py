@@ -38,8 +38,9 @@ def test_curve_to_pool_lifecycle_over_http(devstack, chain):
     warp(chain.url, 1)
     curve_key, pool_key = bonding_curve_pda(mint)[0], pool_pda(mint)[0]
 
-    client = admin.create_client(name="Lifecycle App", redirect_uri=REDIRECT, max_trade_lamports=100 * SOL,
-                                 daily_volume_cap_lamports=1000 * SOL)
+    client = admin.create_client(
+        name="Lifecycle App", redirect_uri=REDIRECT, max_trade_lamports=100 * SOL, daily_volume_cap_lamports=1000 * SOL
+    )
     users = [admin.create_user() for _ in range(3)]
     for user in users:
         airdrop(chain.url, user["wallet"], 100 * SOL)
@@ -48,8 +49,11 @@ def test_curve_to_pool_lifecycle_over_http(devstack, chain):
         auth = [connect_http(http, client, user, "trade:execute", REDIRECT) for user in users]
 
         def trade(i: int, kind: str, **body: str) -> httpx.Response:
-            return http.post(f"/partner/v1/trades/{kind}", headers=auth[i], json={
-                "mint": mint, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP), **body})
+            return http.post(
+                f"/partner/v1/trades/{kind}",
+                headers=auth[i],
+                json={"mint": mint, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP), **body},
+            )
 
         def landed(response: httpx.Response) -> str:
             assert response.status_code == 200, response.text
@@ -67,7 +71,7 @@ def test_curve_to_pool_lifecycle_over_http(devstack, chain):
             landed(trade(i, "buy", maxSolIn=str(sol_in), minTokensOut=str(quote.tokens_out)))
             held[i] = quote.tokens_out
             assert token_balance(chain.url, users[i]["wallet"], mint) == held[i]
-            ata_rent = (128 + 170) * 6960   # a Token-2022 ATA (ImmutableOwner)
+            ata_rent = (128 + 170) * 6960  # a Token-2022 ATA (ImmutableOwner)
             assert lamports - balance(chain.url, users[i]["wallet"]) == quote.sol_in + NETWORK_FEE + ata_rent
             assert quote.capped == (i == 2)
         assert sum(held) == 793_100_000 * TOKENS
@@ -75,8 +79,10 @@ def test_curve_to_pool_lifecycle_over_http(devstack, chain):
         assert flags.complete and not flags.migrated and flags.real_token_reserves == 0
 
         # migration pending: retryable 409s, nothing sent
-        for kind, body in (("buy", {"maxSolIn": str(SOL), "slippageBps": 100}),
-                           ("sell", {"tokensIn": str(TOKENS), "slippageBps": 100})):
+        for kind, body in (
+            ("buy", {"maxSolIn": str(SOL), "slippageBps": 100}),
+            ("sell", {"tokensIn": str(TOKENS), "slippageBps": 100}),
+        ):
             refused = trade(0, kind, **body)
             assert refused.status_code == 409, refused.text
             assert refused.json()["error"] == "migration_pending" and refused.json()["retryable"] is True

@@ -40,13 +40,17 @@ def test_dev_login_is_gone(http):
 # --------------------------------------------------------------------------- 7: path parameters
 
 
-@pytest.mark.parametrize("path,resource,params", [
-    ("/partner/v1/governance/a%2Fb", "/partner/v1/governance/{mint}", {"mint": "a/b"}),
-    ("/partner/v1/governance/a%252Fb", "/partner/v1/governance/{mint}", {"mint": "a%2Fb"}),
-    ("/partner/v1/transactions/x%2Fy/status", "/partner/v1/transactions/{signature}/status", {"signature": "x/y"}),
-])
-def test_an_encoded_slash_reaches_the_function_as_api_gateway_hands_it(devstack, http, monkeypatch, path, resource,
-                                                                       params):
+@pytest.mark.parametrize(
+    "path,resource,params",
+    [
+        ("/partner/v1/governance/a%2Fb", "/partner/v1/governance/{mint}", {"mint": "a/b"}),
+        ("/partner/v1/governance/a%252Fb", "/partner/v1/governance/{mint}", {"mint": "a%2Fb"}),
+        ("/partner/v1/transactions/x%2Fy/status", "/partner/v1/transactions/{signature}/status", {"signature": "x/y"}),
+    ],
+)
+def test_an_encoded_slash_reaches_the_function_as_api_gateway_hands_it(
+    devstack, http, monkeypatch, path, resource, params
+):
     """The event the function receives (the service's answer to it is its own check)."""
     gateway = devstack.gateway.gateway
     events = []
@@ -92,8 +96,11 @@ def test_oversized_headers_are_431_in_the_error_shape(devstack):
 def test_ambiguous_framing_is_400_in_the_error_shape(devstack):
     for framing in (b"Content-Length: 2\r\nContent-Length: 2\r\n", b"Transfer-Encoding: chunked\r\n"):
         body = b"{}" if b"Length" in framing else b"-1\r\n{}"
-        status, payload = raw(devstack, b"POST /partner/v1/trades/buy HTTP/1.1\r\nHost: x\r\n"
-                                        b"Content-Type: application/json\r\n" + framing + b"\r\n" + body)
+        status, payload = raw(
+            devstack,
+            b"POST /partner/v1/trades/buy HTTP/1.1\r\nHost: x\r\n"
+            b"Content-Type: application/json\r\n" + framing + b"\r\n" + body,
+        )
         assert status == 400
         assert_error_shape(payload)
 

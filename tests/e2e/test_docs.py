@@ -52,9 +52,11 @@ def test_documented_routes_answer_on_the_gateway(devstack):
     """Every documented partner route is routed by the gateway (401 without a token, not 404)."""
     base = devstack.url
     doc = httpx.get(f"{base}/docs/openapi.json", timeout=10).json()
-    samples = {"mint": "So11111111111111111111111111111111111111112",
-               "proposal": "So11111111111111111111111111111111111111112",
-               "signature": "1" * 64}
+    samples = {
+        "mint": "So11111111111111111111111111111111111111112",
+        "proposal": "So11111111111111111111111111111111111111112",
+        "signature": "1" * 64,
+    }
     for path, item in doc["paths"].items():
         if not path.startswith("/partner/v1/"):
             continue

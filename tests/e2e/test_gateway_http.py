@@ -45,8 +45,15 @@ def creator(devstack, chain, http):
     return {"user": user, "headers": headers}
 
 
-@pytest.mark.parametrize("method,path", [("GET", "/partner/v1/nope"), ("POST", "/partner/v1/me"),
-                                         ("GET", "/partner/v1/governance/votes/cancel"), ("GET", "/nothing/here")])
+@pytest.mark.parametrize(
+    "method,path",
+    [
+        ("GET", "/partner/v1/nope"),
+        ("POST", "/partner/v1/me"),
+        ("GET", "/partner/v1/governance/votes/cancel"),
+        ("GET", "/nothing/here"),
+    ],
+)
 def test_an_unknown_route_is_not_found_in_the_error_shape(http, method, path):
     body = assert_error(http.request(method, path), 404, "not_found")
     assert body["retryable"] is False
@@ -76,9 +83,12 @@ def test_stage_throttle_is_throttled_in_the_error_shape(devstack, http):
 
 
 def _launch(http, creator, image: bytes) -> httpx.Response:
-    return http.post("/partner/v1/coins/create", headers=creator["headers"],
-                     data={"name": "Direct Image", "symbol": "DIRECT", "priorityFeeLamports": "1000"},
-                     files={"image": ("logo.png", image, "image/png")})
+    return http.post(
+        "/partner/v1/coins/create",
+        headers=creator["headers"],
+        data={"name": "Direct Image", "symbol": "DIRECT", "priorityFeeLamports": "1000"},
+        files={"image": ("logo.png", image, "image/png")},
+    )
 
 
 def test_a_5_mib_image_sent_directly_is_payload_too_large_and_creates_nothing(devstack, chain, http, creator):

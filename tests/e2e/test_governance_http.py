@@ -33,8 +33,12 @@ def test_proposal_votes_settle_and_withdrawals_over_http(devstack, chain):
     from partner.store.users import get_user
     from partner.store.wallets import SealedWalletSigner
 
-    client = admin.create_client(name="HTTP Governance", redirect_uri="http://localhost:8080/callback",
-                                 tier="Partner", daily_volume_cap_lamports=10**15)
+    client = admin.create_client(
+        name="HTTP Governance",
+        redirect_uri="http://localhost:8080/callback",
+        tier="Partner",
+        daily_volume_cap_lamports=10**15,
+    )
     creator = admin.create_user()
     airdrop(chain.url, creator["wallet"], SOL)
     mint = create_coin_now(Rpc(chain.url), SealedWalletSigner(get_user(creator["user_id"])), "Gov HTTP", "GOVH")
@@ -47,17 +51,28 @@ def test_proposal_votes_settle_and_withdrawals_over_http(devstack, chain):
             airdrop(chain.url, user["wallet"], 10 * SOL)
             conn = connect(client, user, scope=SCOPES, ip=f"172.30.0.{n + 1}")
             headers = {"Authorization": f"Bearer {conn.access}"}
-            bought = http.post("/partner/v1/trades/buy-exact-out", headers=headers, json={
-                "mint": mint, "tokensOut": str(amount), "maxSolIn": str(3 * SOL),
-                "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+            bought = http.post(
+                "/partner/v1/trades/buy-exact-out",
+                headers=headers,
+                json={
+                    "mint": mint,
+                    "tokensOut": str(amount),
+                    "maxSolIn": str(3 * SOL),
+                    "priorityFeeLamports": str(PRIO),
+                    "tipLamports": str(TIP),
+                },
+            )
             assert bought.status_code == 200, bought.text
             assert wait(chain.url, bought.json()["signature"])["err"] is None
             assert token_balance(chain.url, user["wallet"], mint) == amount
             people[name] = (user, headers)
 
         def post(who: str, path: str, body: dict) -> dict:
-            response = http.post(f"/partner/v1/governance/{path}", headers=people[who][1], json={
-                "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP), **body})
+            response = http.post(
+                f"/partner/v1/governance/{path}",
+                headers=people[who][1],
+                json={"priorityFeeLamports": str(PRIO), "tipLamports": str(TIP), **body},
+            )
             assert response.status_code == 200, response.text
             assert response.headers["x-ratelimit-limit"] == "60"
             out = response.json()
@@ -66,8 +81,11 @@ def test_proposal_votes_settle_and_withdrawals_over_http(devstack, chain):
 
         governance = str(P.governance_pda(mint)[0])
         before = _decode(chain, L.Governance, governance).mutable_until
-        created = post("proposer", "proposals/extend-mutability",
-                       {"mint": mint, "additionalSeconds": str(DAY), "voteDurationSeconds": "60"})
+        created = post(
+            "proposer",
+            "proposals/extend-mutability",
+            {"mint": mint, "additionalSeconds": str(DAY), "voteDurationSeconds": "60"},
+        )
         proposal = created["proposal"]
         assert created["governance"] == governance
         assert token_balance(chain.url, people["proposer"][0]["wallet"], mint) == 0
@@ -76,15 +94,23 @@ def test_proposal_votes_settle_and_withdrawals_over_http(devstack, chain):
             voted = post(name, "votes", {"proposal": proposal, "side": "yes", "amount": str(holdings[name])})
             assert voted["proposal"] == proposal
             assert token_balance(chain.url, people[name][0]["wallet"], mint) == 0
-        still_open = http.post("/partner/v1/governance/proposals/settle", headers=people["v2"][1], json={
-            "proposal": proposal, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+        still_open = http.post(
+            "/partner/v1/governance/proposals/settle",
+            headers=people["v2"][1],
+            json={"proposal": proposal, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)},
+        )
         assert (still_open.status_code, still_open.json()["error"]) == (422, "proposal_still_open")
 
         warp(chain.url, 61)
         post("v2", "proposals/settle", {"proposal": proposal})
         p = _decode(chain, L.Proposal, proposal)
-        assert (p.settled, p.outcome, p.executed, p.participating_supply, p.participating_voters) == \
-            (True, Outcome.PASSED, True, QUORUM, 3)
+        assert (p.settled, p.outcome, p.executed, p.participating_supply, p.participating_voters) == (
+            True,
+            Outcome.PASSED,
+            True,
+            QUORUM,
+            3,
+        )
         g = _decode(chain, L.Governance, governance)
         assert g.mutability_extended and g.mutable_until == before + DAY
 

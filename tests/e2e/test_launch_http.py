@@ -25,10 +25,18 @@ def test_launch_with_image_and_first_buy_then_sell_over_http(devstack, chain):
     sol = SOL // 2
     with gateway_client(devstack.url, timeout=60) as http:
         headers = connect_http(http, client, creator, "coin:create trade:execute", REDIRECT)
-        launched = http.post("/partner/v1/coins/create", headers=headers,
-                             data={"name": "Gateway Launch", "symbol": "gwl", "description": "over HTTP",
-                                   "initialBuySol": str(sol), "slippageBps": "50"},
-                             files={"image": ("logo.png", PNG, "image/png")})
+        launched = http.post(
+            "/partner/v1/coins/create",
+            headers=headers,
+            data={
+                "name": "Gateway Launch",
+                "symbol": "gwl",
+                "description": "over HTTP",
+                "initialBuySol": str(sol),
+                "slippageBps": "50",
+            },
+            files={"image": ("logo.png", PNG, "image/png")},
+        )
         assert launched.status_code == 200, launched.text
         body = launched.json()
         assert launched.headers["x-ratelimit-limit"] == "20"
@@ -51,9 +59,17 @@ def test_launch_with_image_and_first_buy_then_sell_over_http(devstack, chain):
         sell_tokens = expected // 2
         quote, _ = curve.sell_quote(state, sell_tokens)
         lamports_before = balance(chain.url, creator["wallet"])
-        sold = http.post("/partner/v1/trades/sell", headers=headers, json={
-            "mint": mint, "tokensIn": str(sell_tokens), "minSolOut": str(quote),
-            "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+        sold = http.post(
+            "/partner/v1/trades/sell",
+            headers=headers,
+            json={
+                "mint": mint,
+                "tokensIn": str(sell_tokens),
+                "minSolOut": str(quote),
+                "priorityFeeLamports": str(PRIO),
+                "tipLamports": str(TIP),
+            },
+        )
         assert sold.status_code == 200, sold.text
         assert wait(chain.url, sold.json()["signature"])["err"] is None
         assert token_balance(chain.url, creator["wallet"], mint) == expected - sell_tokens

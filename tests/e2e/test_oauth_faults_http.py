@@ -37,8 +37,11 @@ def http(devstack):
 
 
 def refresh(http, client, token):
-    return http.post("/oauth/token", auth=(client["client_id"], client["api_key"]),
-                     data={"grant_type": "refresh_token", "refresh_token": token})
+    return http.post(
+        "/oauth/token",
+        auth=(client["client_id"], client["api_key"]),
+        data={"grant_type": "refresh_token", "refresh_token": token},
+    )
 
 
 def assert_internal_retryable(response):
@@ -54,7 +57,7 @@ def test_refresh_during_dev_fault_dynamodb_error_succeeds_on_retry(aws_stack, ht
     client = admin.create_client(name="Fault App", redirect_uri=REDIRECT)
     conn = connect(client, admin.create_user(twitter="dave"))
 
-    assert cli("dynamodb", "error")["count"] is None       # every DynamoDB call fails until cleared
+    assert cli("dynamodb", "error")["count"] is None  # every DynamoDB call fails until cleared
     assert_internal_retryable(refresh(http, client, conn.refresh))
     assert cli("clear")["gateway"] == {"cleared": 1}
     retry = refresh(http, client, conn.refresh)
@@ -75,7 +78,7 @@ def test_refresh_with_the_token_write_faulted_succeeds_on_retry(aws_stack, http,
 
     cli("dynamodb", "error", "--count", "1", "--methods", "TransactWriteItems")
     assert_internal_retryable(refresh(http, client, conn.refresh))
-    assert faults.list_faults() == []                        # the fault fired on that step
+    assert faults.list_faults() == []  # the fault fired on that step
     retry = refresh(http, client, conn.refresh)
     assert retry.status_code == 200, retry.text
     pair = retry.json()

@@ -18,8 +18,14 @@ from devstack import faults
 
 def partnerctl(cwd, *args: str) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("GATEWAY_URL", "PARTNER_DEVSTACK_ENV")}
-    out = subprocess.run([sys.executable, "-m", "partnerctl", "--json", *args], cwd=cwd, env=env,
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "partnerctl", "--json", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, (out.stdout, out.stderr)
     return json.loads(out.stdout)
 

@@ -16,15 +16,28 @@ from botocore.credentials import Credentials
 from tests.helpers import connect
 
 
-def signed(devstack, method: str, path: str, body: dict | None = None, *, credentials=None, service="execute-api",
-           region="us-east-1") -> httpx.Response:
+def signed(
+    devstack,
+    method: str,
+    path: str,
+    body: dict | None = None,
+    *,
+    credentials=None,
+    service="execute-api",
+    region="us-east-1",
+) -> httpx.Response:
     key_id, secret = credentials or devstack.platform_credentials
     data = json.dumps(body).encode() if body is not None else b""
-    request = AWSRequest(method=method, url=f"{devstack.url}{path}", data=data,
-                         headers={"Content-Type": "application/json"} if body is not None else {})
+    request = AWSRequest(
+        method=method,
+        url=f"{devstack.url}{path}",
+        data=data,
+        headers={"Content-Type": "application/json"} if body is not None else {},
+    )
     SigV4Auth(Credentials(key_id, secret), service, region).add_auth(request)
-    return httpx.request(method, f"{devstack.url}{path}", content=data, headers=dict(request.headers.items()),
-                         timeout=30)
+    return httpx.request(
+        method, f"{devstack.url}{path}", content=data, headers=dict(request.headers.items()), timeout=30
+    )
 
 
 def test_upsert_wallet_delegation_and_read_are_idempotent(devstack):
@@ -63,8 +76,10 @@ def test_platform_api_input_and_unknown_users(devstack):
     signed(devstack, "PUT", "/platform/v1/users/no-wallet-yet", {})
     early = signed(devstack, "PUT", "/platform/v1/users/no-wallet-yet/delegation", {"tradingEnabled": True})
     assert early.status_code == 400 and early.json()["field"] == "tradingEnabled"
-    assert signed(devstack, "PUT", "/platform/v1/users/no-wallet-yet/delegation", {"tradingEnabled": "yes"}
-                  ).status_code == 400
+    assert (
+        signed(devstack, "PUT", "/platform/v1/users/no-wallet-yet/delegation", {"tradingEnabled": "yes"}).status_code
+        == 400
+    )
 
 
 def _assert_refused_before_the_function(response: httpx.Response, status: int, error: str, error_type: str) -> None:
@@ -78,31 +93,50 @@ def test_sigv4_is_required_and_partner_tokens_are_refused(devstack, ip):
 
     path = "/platform/v1/users/alice"
     # no signature: API Gateway's MISSING_AUTHENTICATION_TOKEN, which this API renders as its 404
-    _assert_refused_before_the_function(httpx.get(f"{devstack.url}{path}"), 404, "not_found",
-                                        "MissingAuthenticationTokenException")
+    _assert_refused_before_the_function(
+        httpx.get(f"{devstack.url}{path}"), 404, "not_found", "MissingAuthenticationTokenException"
+    )
     # a partner's valid access token is no IAM signature
     client = admin.create_client(name="Platform Prober", redirect_uri="http://localhost:8080/callback", tier="Partner")
     token = connect(client, admin.create_user(), scope="profile:read", ip=ip).access
     for method, url in (("GET", path), ("PUT", path), ("PUT", f"{path}/delegation")):
-        response = httpx.request(method, f"{devstack.url}{url}", headers={"Authorization": f"Bearer {token}"},
-                                 json={"tradingEnabled": False} if method == "PUT" else None)
+        response = httpx.request(
+            method,
+            f"{devstack.url}{url}",
+            headers={"Authorization": f"Bearer {token}"},
+            json={"tradingEnabled": False} if method == "PUT" else None,
+        )
         _assert_refused_before_the_function(response, 403, "request_rejected", "IncompleteSignatureException")
     # signed, but by a key IAM does not know
-    _assert_refused_before_the_function(signed(devstack, "GET", path, credentials=("AKIA0000000000000000", "x" * 40)),
-                                        403, "request_rejected", "UnrecognizedClientException")
+    _assert_refused_before_the_function(
+        signed(devstack, "GET", path, credentials=("AKIA0000000000000000", "x" * 40)),
+        403,
+        "request_rejected",
+        "UnrecognizedClientException",
+    )
     # the right key id with a wrong secret; another service's scope
     key_id, _ = devstack.platform_credentials
-    _assert_refused_before_the_function(signed(devstack, "GET", path, credentials=(key_id, "wrong" * 8)),
-                                        403, "request_rejected", "InvalidSignatureException")
-    _assert_refused_before_the_function(signed(devstack, "GET", path, service="lambda"),
-                                        403, "request_rejected", "InvalidSignatureException")
+    _assert_refused_before_the_function(
+        signed(devstack, "GET", path, credentials=(key_id, "wrong" * 8)),
+        403,
+        "request_rejected",
+        "InvalidSignatureException",
+    )
+    _assert_refused_before_the_function(
+        signed(devstack, "GET", path, service="lambda"), 403, "request_rejected", "InvalidSignatureException"
+    )
     # a signed request whose body was changed on the way
     key_id, secret = devstack.platform_credentials
-    request = AWSRequest(method="PUT", url=f"{devstack.url}{path}/delegation", data=b'{"tradingEnabled":true}',
-                         headers={"Content-Type": "application/json"})
+    request = AWSRequest(
+        method="PUT",
+        url=f"{devstack.url}{path}/delegation",
+        data=b'{"tradingEnabled":true}',
+        headers={"Content-Type": "application/json"},
+    )
     SigV4Auth(Credentials(key_id, secret), "execute-api", "us-east-1").add_auth(request)
-    tampered = httpx.put(f"{devstack.url}{path}/delegation", content=b'{"tradingEnabled":false}',
-                         headers=dict(request.headers.items()))
+    tampered = httpx.put(
+        f"{devstack.url}{path}/delegation", content=b'{"tradingEnabled":false}', headers=dict(request.headers.items())
+    )
     _assert_refused_before_the_function(tampered, 403, "request_rejected", "InvalidSignatureException")
     assert signed(devstack, "GET", path).json()["tradingEnabled"] is True  # alice's delegation untouched
 
@@ -115,12 +149,18 @@ def test_delegation_off_makes_the_next_trade_answer_delegation_missing(devstack,
     client = admin.create_client(name="Delegation Probe", redirect_uri="http://localhost:8080/callback", tier="Partner")
     token = connect(client, user, scope="trade:execute profile:read", ip=ip).access
     mint = devstack.seeded["coin"]["mint"]
-    body = {"mint": mint, "maxSolIn": "1000000", "minTokensOut": "0", "priorityFeeLamports": "10000",
-            "tipLamports": "1000000"}
+    body = {
+        "mint": mint,
+        "maxSolIn": "1000000",
+        "minTokensOut": "0",
+        "priorityFeeLamports": "10000",
+        "tipLamports": "1000000",
+    }
     off = signed(devstack, "PUT", f"/platform/v1/users/{sub}/delegation", {"tradingEnabled": False})
     assert off.status_code == 200 and off.json()["tradingEnabled"] is False
-    trade = httpx.post(f"{devstack.url}/partner/v1/trades/buy", json=body, headers={"Authorization": f"Bearer {token}"},
-                       timeout=30)
+    trade = httpx.post(
+        f"{devstack.url}/partner/v1/trades/buy", json=body, headers={"Authorization": f"Bearer {token}"}, timeout=30
+    )
     assert trade.status_code == 403 and trade.json()["error"] == "delegation_missing", trade.text
     on = signed(devstack, "PUT", f"/platform/v1/users/{sub}/delegation", {"tradingEnabled": True})
     assert on.json()["tradingEnabled"] is True

@@ -40,7 +40,11 @@ if not OPENAPI.exists():  # pragma: no cover - the document is generated into th
 schema = schemathesis.openapi.from_path(str(OPENAPI))
 schema.config.generation.update(
     modes=[schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE],
-    max_examples=MAX_EXAMPLES, no_shrink=True, deterministic=True, database="none")
+    max_examples=MAX_EXAMPLES,
+    no_shrink=True,
+    deterministic=True,
+    database="none",
+)
 schema.config.phases.update(phases=["examples", "fuzzing"])
 
 
@@ -80,8 +84,9 @@ def caller(devstack):
     from tests.e2e.test_abuse import connect
 
     address = _loopback()
-    with httpx.Client(base_url=devstack.url, timeout=60, follow_redirects=False,
-                      transport=httpx.HTTPTransport(local_address=address)) as http:
+    with httpx.Client(
+        base_url=devstack.url, timeout=60, follow_redirects=False, transport=httpx.HTTPTransport(local_address=address)
+    ) as http:
         party = connect(http, name="Schemathesis App")
     session = requests.Session()
     adapter = _SourceAddressAdapter(_loopback())
@@ -95,7 +100,8 @@ def headers_for(case, party) -> dict[str, str]:
     if case.path.startswith("/partner/v1/"):
         headers["Authorization"] = f"Bearer {party.access}"
     elif case.path in ("/oauth/token", "/oauth/revoke") and "authorization" not in {
-            k.lower() for k in (case.headers or {})}:
+        k.lower() for k in (case.headers or {})
+    }:
         headers["Authorization"] = "Basic " + base64.b64encode(":".join(party.basic).encode()).decode()
     return headers
 
@@ -147,12 +153,15 @@ def check_response(case, response, unhandled: list[str]) -> None:
 
 
 @schema.parametrize()
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.filter_too_much], deadline=None)
+@settings(
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much],
+    deadline=None,
+)
 def test_generated_requests_get_no_undocumented_5xx_and_well_formed_errors(case, devstack, caller, unhandled):
     party, session = caller  # one client, token and address per operation (fixtures are per test item)
-    response = case.call(base_url=devstack.url, session=session, headers=headers_for(case, party),
-                         timeout=30, allow_redirects=False)
+    response = case.call(
+        base_url=devstack.url, session=session, headers=headers_for(case, party), timeout=30, allow_redirects=False
+    )
     check_response(case, response, unhandled)
 
 
@@ -160,6 +169,7 @@ def test_generated_requests_get_no_undocumented_5xx_and_well_formed_errors(case,
 # For every operation of the document, besides the generated requests: a body that is not text,
 # deep nesting, a trailing newline on each integer string and the u64 extremes of each, sent
 # through the gateway. The check is stricter than above: never a 5xx at all.
+
 
 def _edge_bodies(path: str) -> list[tuple[str, bytes | str, str]]:
     """(what, body, content type) for one path: the same route bodies the in-process fuzz test uses."""
@@ -189,14 +199,22 @@ def _send_edges(operation, devstack, caller, unhandled) -> None:
     case = operation.Case()
     headers = headers_for(case, party)
     for what, body, ctype in _edge_bodies(operation.path):
-        response = session.request(operation.method.upper(), devstack.url + operation.path, data=body,
-                                   headers={**headers, "Content-Type": ctype}, timeout=30, allow_redirects=False)
+        response = session.request(
+            operation.method.upper(),
+            devstack.url + operation.path,
+            data=body,
+            headers={**headers, "Content-Type": ctype},
+            timeout=30,
+            allow_redirects=False,
+        )
         assert response.status_code < 500, (what, response.status_code, response.text[:300])
         check_response(case, response, unhandled)
 
 
-@pytest.mark.parametrize("operation", [op for op in _OPERATIONS if op.method.upper() == "POST"],
-                         ids=lambda op: f"{op.method.upper()} {op.path}")
+@pytest.mark.parametrize(
+    "operation",
+    [op for op in _OPERATIONS if op.method.upper() == "POST"],
+    ids=lambda op: f"{op.method.upper()} {op.path}",
+)
 def test_edge_bodies_never_5xx(operation, devstack, caller, unhandled):
     _send_edges(operation, devstack, caller, unhandled)
-

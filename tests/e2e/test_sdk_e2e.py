@@ -30,8 +30,9 @@ def _http() -> httpx.Client:
     return httpx.Client(timeout=30, transport=httpx.HTTPTransport(local_address=f"127.0.0.{next(_loopback)}"))
 
 
-def _connect(devstack, client: dict, user: dict, http: httpx.Client,
-             scopes=("profile:read", "trade:execute")) -> tuple[OAuthClient, TokenStore]:
+def _connect(
+    devstack, client: dict, user: dict, http: httpx.Client, scopes=("profile:read", "trade:execute")
+) -> tuple[OAuthClient, TokenStore]:
     from partner.features import admin
 
     oauth = OAuthClient(devstack.url, client["client_id"], client["api_key"], REDIRECT, http=http)
@@ -39,8 +40,11 @@ def _connect(devstack, client: dict, user: dict, http: httpx.Client,
     cookie = admin.create_session(user["user_id"])["cookie"]
     page = http.get(request.url, headers={"Cookie": cookie})
     assert page.status_code == 200, page.text
-    approved = http.post(f"{devstack.url}/oauth/authorize", data=hidden_inputs(page.text) | {"decision": "approve"},
-                         headers={"Cookie": cookie})
+    approved = http.post(
+        f"{devstack.url}/oauth/authorize",
+        data=hidden_inputs(page.text) | {"decision": "approve"},
+        headers={"Cookie": cookie},
+    )
     assert approved.status_code == 302
     location = urlsplit(approved.headers["location"])
     assert f"{location.scheme}://{location.netloc}{location.path}" == REDIRECT
@@ -156,10 +160,17 @@ def test_quote_then_keyed_trade_over_http(devstack, chain, trader):
     again = api.buy(mint, SOL // 10, min_tokens_out=quote.bound, idempotency_key="sdk-order-1")
     assert again.signature == first.signature and again.raw == first.raw
     assert token_balance(chain.url, user["wallet"], mint) == held  # one trade
-    response = api.http.post(f"{api.base_url}/partner/v1/trades/buy", headers={
-        "Authorization": f"Bearer {api.auth.token()}", "Idempotency-Key": "sdk-order-1"},
-        json={"mint": mint, "maxSolIn": str(SOL // 10), "minTokensOut": quote.bound,
-              "priorityFeeLamports": "10000", "tipLamports": "1000000"})
+    response = api.http.post(
+        f"{api.base_url}/partner/v1/trades/buy",
+        headers={"Authorization": f"Bearer {api.auth.token()}", "Idempotency-Key": "sdk-order-1"},
+        json={
+            "mint": mint,
+            "maxSolIn": str(SOL // 10),
+            "minTokensOut": quote.bound,
+            "priorityFeeLamports": "10000",
+            "tipLamports": "1000000",
+        },
+    )
     assert response.status_code == 200 and response.headers["idempotent-replayed"] == "true"
     assert response.json()["signature"] == first.signature
 

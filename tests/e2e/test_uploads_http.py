@@ -23,6 +23,7 @@ REDIRECT = "http://127.0.0.1:9/cb"
 
 def big_png(size: int) -> bytes:
     """A PNG of exactly `size` bytes: signature, IHDR, one IDAT of random (incompressible) bytes, IEND."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
@@ -43,8 +44,9 @@ def test_a_5_mib_png_launches_through_a_staged_upload_over_http(devstack, chain)
     airdrop(chain.url, creator["wallet"], 5 * SOL)
     with gateway_client(devstack.url, timeout=60) as http:
         headers = connect_http(http, client, creator, "coin:create", REDIRECT)
-        asked = http.post("/partner/v1/uploads", headers=headers,
-                          json={"contentType": "image/png", "contentLength": str(len(image))})
+        asked = http.post(
+            "/partner/v1/uploads", headers=headers, json={"contentType": "image/png", "contentLength": str(len(image))}
+        )
         assert asked.status_code == 200, asked.text
         staged = asked.json()
         assert asked.headers["x-ratelimit-limit"] == "30"
@@ -52,29 +54,50 @@ def test_a_5_mib_png_launches_through_a_staged_upload_over_http(devstack, chain)
         assert url.hostname == "127.0.0.1" and url.port != urlsplit(devstack.url).port  # S3, not the gateway
 
         # the standard S3 browser upload, with a plain HTTP client and no bearer token
-        sent = httpx.post(staged["url"], data=staged["fields"], files={"file": ("big.png", image, "image/png")},
-                          timeout=60)
+        sent = httpx.post(
+            staged["url"], data=staged["fields"], files={"file": ("big.png", image, "image/png")}, timeout=60
+        )
         assert sent.status_code == 204, sent.text
 
-        launched = http.post("/partner/v1/coins/create", headers=headers, files=[
-            ("name", (None, "Big Image Coin")), ("symbol", (None, "BIG")),
-            ("imageUploadId", (None, staged["uploadId"]))])
+        launched = http.post(
+            "/partner/v1/coins/create",
+            headers=headers,
+            files=[
+                ("name", (None, "Big Image Coin")),
+                ("symbol", (None, "BIG")),
+                ("imageUploadId", (None, staged["uploadId"])),
+            ],
+        )
         assert launched.status_code == 200, launched.text
         body = launched.json()
         assert int(launched.request.headers["content-length"]) < 2048  # the image never passed through the gateway
         assert body["status"] == "submitted" and body["initialBuyPlan"] is None
         assert wait(chain.url, body["signature"])["err"] is None
 
-        added = httpx.post(f"{devstack.pinning.url}/api/v0/add", params={"cid-version": "0", "pin": "true"},
-                           files={"file": ("direct.png", image, "image/png")}, timeout=60)
+        added = httpx.post(
+            f"{devstack.pinning.url}/api/v0/add",
+            params={"cid-version": "0", "pin": "true"},
+            files={"file": ("direct.png", image, "image/png")},
+            timeout=60,
+        )
         assert added.status_code == 200, added.text
         direct_cid = json.loads(added.text.strip().splitlines()[-1])["Hash"]
         assert body["imageUri"] == f"ipfs://{direct_cid}"
-        document = httpx.post(f"{devstack.pinning.url}/api/v0/cat",
-                              params={"arg": body["metadataUri"].removeprefix("ipfs://")}, timeout=30).json()
+        document = httpx.post(
+            f"{devstack.pinning.url}/api/v0/cat",
+            params={"arg": body["metadataUri"].removeprefix("ipfs://")},
+            timeout=30,
+        ).json()
         assert document["image"] == body["imageUri"]
 
-        again = http.post("/partner/v1/coins/create", headers=headers, files=[
-            ("name", (None, "Big Again")), ("symbol", (None, "BIGA")), ("imageUploadId", (None, staged["uploadId"]))])
+        again = http.post(
+            "/partner/v1/coins/create",
+            headers=headers,
+            files=[
+                ("name", (None, "Big Again")),
+                ("symbol", (None, "BIGA")),
+                ("imageUploadId", (None, staged["uploadId"])),
+            ],
+        )
         assert again.status_code == 400 and again.json()["error"] == "invalid_input"
         assert again.json()["field"] == "imageUploadId"

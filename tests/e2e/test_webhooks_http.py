@@ -39,9 +39,17 @@ def test_partnerctl_webhook_then_buy_delivers_signed_events_to_the_example_recei
     try:
         with gateway_client(devstack.url, timeout=30) as http:
             headers = connect_http(http, client, user, "trade:execute", redirect)
-            bought = http.post("/partner/v1/trades/buy", headers=headers, json={
-                "mint": mint, "maxSolIn": str(SOL // 20), "slippageBps": 500,
-                "priorityFeeLamports": "10000", "tipLamports": "1000000"})
+            bought = http.post(
+                "/partner/v1/trades/buy",
+                headers=headers,
+                json={
+                    "mint": mint,
+                    "maxSolIn": str(SOL // 20),
+                    "slippageBps": 500,
+                    "priorityFeeLamports": "10000",
+                    "tipLamports": "1000000",
+                },
+            )
             assert bought.status_code == 200, bought.text
             signature = bought.json()["signature"]
             wait(chain.url, signature)
@@ -62,7 +70,9 @@ def test_partnerctl_webhook_then_buy_delivers_signed_events_to_the_example_recei
     assert main(["--json", "client", "webhook", "deliveries", client["client_id"]]) == 0
     log = json.loads(capsys.readouterr().out)["deliveries"]
     assert [(d["type"], d["outcome"], d["http_status"]) for d in log] == [
-        ("transaction.finalized", "delivered", 200), ("transaction.confirmed", "delivered", 200)]
+        ("transaction.finalized", "delivered", 200),
+        ("transaction.confirmed", "delivered", 200),
+    ]
 
 
 def test_grant_updated_and_revoked_arrive_signed_at_the_example_receiver(devstack, chain, capsys):
@@ -93,8 +103,9 @@ def test_grant_updated_and_revoked_arrive_signed_at_the_example_receiver(devstac
             apps = http.get("/account/apps", headers={"Cookie": cookie})
             csrf = unescape(re.search(r'name="csrf" value="([^"]+)"', apps.text).group(1))
             form = {"client_id": client["client_id"], "csrf": csrf}
-            changed = http.post("/account/apps", headers={"Cookie": cookie},
-                                data={**form, "action": "limits", "daily_cap_sol": "0.25"})
+            changed = http.post(
+                "/account/apps", headers={"Cookie": cookie}, data={**form, "action": "limits", "daily_cap_sol": "0.25"}
+            )
             assert changed.status_code == 303, changed.text
             deadline = time.monotonic() + 30
             while len(seen) < 1 and time.monotonic() < deadline:
@@ -110,8 +121,10 @@ def test_grant_updated_and_revoked_arrive_signed_at_the_example_receiver(devstac
     printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("grant.")]
     assert [line.split(" ", 1)[0] for line in printed] == ["grant.updated", "grant.revoked"]
     updated, revoked = (json.loads(line.split(": ", 1)[1]) for line in printed)
-    assert updated == {"wallet": user["wallet"], "limits": {"maxTradeLamports": str(10 * SOL),
-                                                            "dailyVolumeCapLamports": "250000000"}}
+    assert updated == {
+        "wallet": user["wallet"],
+        "limits": {"maxTradeLamports": str(10 * SOL), "dailyVolumeCapLamports": "250000000"},
+    }
     assert revoked == {"wallet": user["wallet"], "reason": "user_disconnected"}
     assert main(["--json", "client", "webhook", "deliveries", client["client_id"]]) == 0
     log = json.loads(capsys.readouterr().out)["deliveries"]

@@ -62,8 +62,9 @@ def fee_wallet():
 def partner_conn(aws_stack, chain, ip, fee_wallet):
     from partner.features import admin
 
-    client = admin.create_client(name="Partner App", redirect_uri="http://localhost:8080/callback", tier="Partner",
-                                 fee_wallet=fee_wallet)
+    client = admin.create_client(
+        name="Partner App", redirect_uri="http://localhost:8080/callback", tier="Partner", fee_wallet=fee_wallet
+    )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 20 * SOL)
     return connect(client, user, scope="trade:execute", ip=ip)
@@ -102,8 +103,12 @@ def whales(aws_stack, chain, ip):
     """Two traders of one client whose caps allow buying a whole curve."""
     from partner.features import admin
 
-    client = admin.create_client(name="Whale App", redirect_uri="http://localhost:8080/callback",
-                                 max_trade_lamports=200 * SOL, daily_volume_cap_lamports=1000 * SOL)
+    client = admin.create_client(
+        name="Whale App",
+        redirect_uri="http://localhost:8080/callback",
+        max_trade_lamports=200 * SOL,
+        daily_volume_cap_lamports=1000 * SOL,
+    )
     out = []
     for _ in range(2):
         user = admin.create_user()

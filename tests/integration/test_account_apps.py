@@ -20,8 +20,9 @@ def cookie_for(user) -> str:
 
 
 def page(cookie, ip, query=None):
-    result = invoke("account_apps", "GET", "/account/apps", headers={"Cookie": cookie} if cookie else {},
-                    query=query, source_ip=ip)
+    result = invoke(
+        "account_apps", "GET", "/account/apps", headers={"Cookie": cookie} if cookie else {}, query=query, source_ip=ip
+    )
     assert result.status == 200, result.body
     return result
 
@@ -40,8 +41,13 @@ def test_lists_each_connected_app_with_scopes_times_and_todays_spend(aws_stack, 
     from partner.features import admin
 
     c = _client(max_trade_lamports=1 * SOL, daily_volume_cap_lamports=5 * SOL)
-    other = admin.create_client(name="Reader <b>", redirect_uri="https://reader.example/cb", status="live",
-                                website="https://reader.example", scope="profile:read")
+    other = admin.create_client(
+        name="Reader <b>",
+        redirect_uri="https://reader.example/cb",
+        status="live",
+        website="https://reader.example",
+        scope="profile:read",
+    )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 2 * SOL)
     conn = consent(c, user, ip, daily_cap_sol="0.5")
@@ -58,13 +64,13 @@ def test_lists_each_connected_app_with_scopes_times_and_todays_spend(aws_stack, 
         assert name in result.headers
     assert result.headers["cache-control"] == "no-store" and result.headers["x-frame-options"] == "DENY"
     assert 'name="viewport" content="width=device-width,initial-scale=1"' in html
-    section = html[html.index(f'id="app-{c["client_id"]}"'):]
-    section = section[:section.index("</section>")]
+    section = html[html.index(f'id="app-{c["client_id"]}"') :]
+    section = section[: section.index("</section>")]
     assert "Capped App" in section and "http://localhost:8080" in section  # no website: the redirect origin
     assert escape(DESCRIPTIONS["trade:execute"]) in section and escape(DESCRIPTIONS["profile:read"]) in section
     assert '<strong class="spent">0.2 SOL</strong> of <strong class="daily">0.5 SOL</strong>' in section
     assert re.search(r"Connected \d{4}-\d\d-\d\d \d\d:\d\d UTC · last used \d{4}-", section)
-    reader = html[html.index(f'id="app-{other["client_id"]}"'):]
+    reader = html[html.index(f'id="app-{other["client_id"]}"') :]
     assert escape("Reader <b>") in reader and "Reader <b>" not in html
     assert 'href="https://reader.example"' in reader
 
@@ -104,8 +110,11 @@ def test_raising_the_limit_up_to_the_cap_takes_effect_and_above_is_refused(aws_s
     # raise both up to the caps: the next request uses them
     ok = post(cookie, ip, {**base, "max_trade_sol": "1", "daily_cap_sol": "5"})
     assert ok.status == 303 and ok.headers["location"] == "/account/apps?done=limits"
-    assert me(conn)["limits"] == {"maxTradeLamports": str(SOL), "dailyVolumeCapLamports": str(5 * SOL),
-                                  "spentTodayLamports": "0"}
+    assert me(conn)["limits"] == {
+        "maxTradeLamports": str(SOL),
+        "dailyVolumeCapLamports": str(5 * SOL),
+        "spentTodayLamports": "0",
+    }
     assert buy(conn, coin, 900_000_000).status == 200
     assert "Limits saved" in page(cookie, ip, {"done": "limits"}).body
     # and lower again
@@ -129,8 +138,7 @@ def test_disconnect_revokes_every_token_at_once(aws_stack, ip):
     for conn in (first, second):
         result = invoke("me", "GET", "/partner/v1/me", headers=conn.bearer())
         assert result.status == 401 and result.json["error"] == "invalid_token"
-        refreshed = token_call(c, {"grant_type": "refresh_token", "refresh_token": conn.tokens["refresh_token"]},
-                               ip=ip)
+        refreshed = token_call(c, {"grant_type": "refresh_token", "refresh_token": conn.tokens["refresh_token"]}, ip=ip)
         assert refreshed.status == 400 and refreshed.json["error"] == "invalid_grant"
     html = page(cookie, ip, {"done": "disconnected"}).body
     assert "App disconnected" in html and f'id="app-{c["client_id"]}"' not in html

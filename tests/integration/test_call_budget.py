@@ -54,10 +54,19 @@ def test_trade_makes_one_kms_call_and_two_rpc_round_trips(aws_stack, chain, ip, 
     monkeypatch.setattr(rpc_module.Rpc, "_post", counting_post)
     calls, hook = _counting()
     try:
-        result = invoke("trades_buy", "POST", "/partner/v1/trades/buy",
-                        headers={**conn.bearer(), "Content-Type": "application/json"},
-                        body={"mint": mint, "maxSolIn": "10000000", "slippageBps": 100,
-                              "priorityFeeLamports": "1000", "tipLamports": "1000000"})
+        result = invoke(
+            "trades_buy",
+            "POST",
+            "/partner/v1/trades/buy",
+            headers={**conn.bearer(), "Content-Type": "application/json"},
+            body={
+                "mint": mint,
+                "maxSolIn": "10000000",
+                "slippageBps": 100,
+                "priorityFeeLamports": "1000",
+                "tipLamports": "1000000",
+            },
+        )
     finally:
         aws.remove_hook("before-call", hook)
     assert result.status == 200, result.body
@@ -104,8 +113,13 @@ def test_the_bench_counts_only_the_measured_request(aws_stack, chain, ip):
     airdrop(chain.url, user["wallet"], 10**9)
     conn = connect(client, user, scope="trade:execute", ip=ip)
     mint = new_coin(chain.url)
-    body = {"mint": mint, "maxSolIn": "10000000", "slippageBps": 100,
-            "priorityFeeLamports": "1000", "tipLamports": "1000000"}
+    body = {
+        "mint": mint,
+        "maxSolIn": "10000000",
+        "slippageBps": 100,
+        "priorityFeeLamports": "1000",
+        "tipLamports": "1000000",
+    }
     headers = {**conn.bearer(), "Content-Type": "application/json"}
     stop, background = threading.Event(), Counter()
 

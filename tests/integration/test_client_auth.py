@@ -26,8 +26,14 @@ def me(access: str):
 def post(path, *, ip, headers=None, form=None, json_body=None):
     fn = "oauth_token" if path == "/oauth/token" else "oauth_revoke"
     if json_body is not None:
-        return invoke(fn, "POST", path, body=json.dumps(json_body),
-                      headers={"Content-Type": "application/json", **(headers or {})}, source_ip=ip)
+        return invoke(
+            fn,
+            "POST",
+            path,
+            body=json.dumps(json_body),
+            headers={"Content-Type": "application/json", **(headers or {})},
+            source_ip=ip,
+        )
     return invoke(fn, "POST", path, body=urlencode(form or {}), headers={**FORM, **(headers or {})}, source_ip=ip)
 
 
@@ -38,7 +44,9 @@ def refresh_with(client, token, secret, *, ip):
 def probe(client, secret=None, *, ip, path="/oauth/token"):
     """An authenticated call whose only possible success is past client authentication."""
     form = {"grant_type": "client_credentials"} if path == "/oauth/token" else {"token": "nothing"}
-    return post(path, ip=ip, form=form, headers={"Authorization": basic(client["client_id"], secret or client["api_key"])})
+    return post(
+        path, ip=ip, form=form, headers={"Authorization": basic(client["client_id"], secret or client["api_key"])}
+    )
 
 
 def assert_invalid_client(result):
@@ -55,6 +63,7 @@ def assert_invalid_token(result):
 
 
 # ---------------------------------------------------------------- ways to authenticate
+
 
 @pytest.mark.parametrize("how", ["basic", "form_body", "json_body", "basic_with_matching_body_id"])
 def test_each_way_of_authenticating_works(client, user, ip, how):
@@ -87,8 +96,12 @@ def test_basic_credentials_are_form_decoded(aws_stack, ip):
 @pytest.mark.parametrize("encoding", ["form", "json"])
 def test_basic_and_body_secret_together_is_invalid_request(client, user, ip, encoding):
     conn = connect(client, user, ip=ip)
-    params = {"grant_type": "refresh_token", "refresh_token": conn.refresh,
-              "client_id": client["client_id"], "client_secret": client["api_key"]}
+    params = {
+        "grant_type": "refresh_token",
+        "refresh_token": conn.refresh,
+        "client_id": client["client_id"],
+        "client_secret": client["api_key"],
+    }
     auth = {"Authorization": basic(client["client_id"], client["api_key"])}
     if encoding == "form":
         result = post("/oauth/token", ip=ip, form=params, headers=auth)
@@ -105,31 +118,42 @@ def test_basic_and_different_body_client_id_is_invalid_request(aws_stack, client
     from partner.features import admin
 
     other = admin.create_client(name="Other", redirect_uri=REDIRECT)
-    result = post("/oauth/token", ip=ip, form={"grant_type": "client_credentials", "client_id": other["client_id"]},
-                  headers={"Authorization": basic(client["client_id"], client["api_key"])})
+    result = post(
+        "/oauth/token",
+        ip=ip,
+        form={"grant_type": "client_credentials", "client_id": other["client_id"]},
+        headers={"Authorization": basic(client["client_id"], client["api_key"])},
+    )
     assert result.status == 400 and result.json["error"] == "invalid_request"
 
 
 def test_revoke_accepts_body_credentials_and_rejects_both(client, user, ip):
     conn = connect(client, user, ip=ip)
-    both = post("/oauth/revoke", ip=ip, form={"token": conn.access, "client_id": client["client_id"],
-                                              "client_secret": client["api_key"]},
-                headers={"Authorization": basic(client["client_id"], client["api_key"])})
+    both = post(
+        "/oauth/revoke",
+        ip=ip,
+        form={"token": conn.access, "client_id": client["client_id"], "client_secret": client["api_key"]},
+        headers={"Authorization": basic(client["client_id"], client["api_key"])},
+    )
     assert both.status == 400 and both.json["error"] == "invalid_request"
     assert me(conn.access).status == 200
-    ok = post("/oauth/revoke", ip=ip, json_body={"token": conn.access, "client_id": client["client_id"],
-                                                 "client_secret": client["api_key"]})
+    ok = post(
+        "/oauth/revoke",
+        ip=ip,
+        json_body={"token": conn.access, "client_id": client["client_id"], "client_secret": client["api_key"]},
+    )
     assert ok.status == 200 and ok.json == {}
     assert_invalid_token(me(conn.access))
 
 
 # ---------------------------------------------------------------- failures
 
+
 def _bad_credentials(client, other):
     cid, key = client["client_id"], client["api_key"]
     return {
         "wrong_secret": {"Authorization": basic(cid, "app_sk_" + "A" * 43)},
-        "secret_without_prefix": {"Authorization": basic(cid, key[len("app_sk_"):])},
+        "secret_without_prefix": {"Authorization": basic(cid, key[len("app_sk_") :])},
         "other_clients_key": {"Authorization": basic(cid, other["api_key"])},
         "key_with_suffix": {"Authorization": basic(cid, key + "x")},
         "empty_secret": {"Authorization": basic(cid, "")},
@@ -155,12 +179,15 @@ def test_bad_credentials_are_invalid_client(aws_stack, client, ip, path, case):
     assert_invalid_client(post(path, ip=ip, form=form, headers=headers))
 
 
-@pytest.mark.parametrize("body", [
-    {"client_id": "CID"},
-    {"client_secret": "KEY"},
-    {"client_id": "CID", "client_secret": "app_sk_" + "B" * 43},
-    {"client_id": "CID", "client_secret": ""},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"client_id": "CID"},
+        {"client_secret": "KEY"},
+        {"client_id": "CID", "client_secret": "app_sk_" + "B" * 43},
+        {"client_id": "CID", "client_secret": ""},
+    ],
+)
 def test_bad_body_credentials_are_invalid_client(client, ip, body):
     body = {k: v.replace("CID", client["client_id"]).replace("KEY", client["api_key"]) for k, v in body.items()}
     assert_invalid_client(post("/oauth/token", ip=ip, form={"grant_type": "client_credentials", **body}))
@@ -168,6 +195,7 @@ def test_bad_body_credentials_are_invalid_client(client, ip, body):
 
 
 # ---------------------------------------------------------------- suspension
+
 
 def test_suspended_client(aws_stack, user, ip):
     from partner.features import admin
@@ -178,9 +206,14 @@ def test_suspended_client(aws_stack, user, ip):
     admin.set_client_status(c["client_id"], "suspended")
 
     _, challenge = pkce_pair()
-    page = invoke("oauth_authorize", "GET", "/oauth/authorize", query=authorize_query(c, challenge),
-                  headers={"Accept": "application/json",
-                           "Cookie": admin.create_session(user["user_id"])["cookie"]}, source_ip=ip)
+    page = invoke(
+        "oauth_authorize",
+        "GET",
+        "/oauth/authorize",
+        query=authorize_query(c, challenge),
+        headers={"Accept": "application/json", "Cookie": admin.create_session(user["user_id"])["cookie"]},
+        source_ip=ip,
+    )
     assert page.status == 400 and page.json["error"] == "unknown_client"
     assert "location" not in page.headers
 
@@ -193,15 +226,16 @@ def test_suspended_client(aws_stack, user, ip):
 
 # ---------------------------------------------------------------- keys
 
+
 def test_rotated_keys_both_work_until_the_old_one_is_revoked(aws_stack, user, ip):
     from partner.features import admin
 
     c = admin.create_client(name="Rot", redirect_uri=REDIRECT)
-    old_conn = connect(c, user, ip=ip)                      # issued with the first key
+    old_conn = connect(c, user, ip=ip)  # issued with the first key
     new = admin.rotate_key(c["client_id"])
     assert new["key_id"] != c["key_id"]
     c_new = {**c, "api_key": new["api_key"]}
-    new_conn = connect(c_new, user, ip=ip)                  # issued with the second key
+    new_conn = connect(c_new, user, ip=ip)  # issued with the second key
     for secret in (c["api_key"], new["api_key"]):
         assert probe(c, secret, ip=ip).json["error"] == "unsupported_grant_type"
     assert me(old_conn.access).status == 200 and me(new_conn.access).status == 200
@@ -222,20 +256,20 @@ def test_refresh_with_another_key_rebinds_the_pair(aws_stack, user, ip):
     from partner.features import admin
 
     c = admin.create_client(name="Rebind", redirect_uri=REDIRECT)
-    conn = connect(c, user, ip=ip)                          # bound to key 1
+    conn = connect(c, user, ip=ip)  # bound to key 1
     k2 = admin.rotate_key(c["client_id"])
     rebound = refresh_with(c, conn.refresh, k2["api_key"], ip=ip)
     assert rebound.status == 200, rebound.body
     pair = rebound.json
 
-    admin.revoke_key(c["client_id"], c["key_id"])          # key 1 gone: the rebound pair survives
+    admin.revoke_key(c["client_id"], c["key_id"])  # key 1 gone: the rebound pair survives
     assert me(pair["access_token"]).status == 200
     pair2 = refresh_with(c, pair["refresh_token"], k2["api_key"], ip=ip)
     assert pair2.status == 200, pair2.body
     pair = pair2.json
 
     k3 = admin.rotate_key(c["client_id"])
-    admin.revoke_key(c["client_id"], k2["key_id"])          # key 2 gone: its pair dies
+    admin.revoke_key(c["client_id"], k2["key_id"])  # key 2 gone: its pair dies
     assert_invalid_token(me(pair["access_token"]))
     dead = refresh_with(c, pair["refresh_token"], k3["api_key"], ip=ip)
     assert dead.status == 400 and dead.json["error"] == "invalid_grant"
@@ -247,8 +281,12 @@ def test_code_exchanged_with_second_key_is_bound_to_it(aws_stack, user, ip):
     c = admin.create_client(name="Bind", redirect_uri=REDIRECT)
     k2 = admin.rotate_key(c["client_id"])
     code, verifier, _ = get_code(c, user, ip=ip)
-    result = token_call(c, {"grant_type": "authorization_code", "code": code, "code_verifier": verifier,
-                            "redirect_uri": REDIRECT}, ip=ip, secret=k2["api_key"])
+    result = token_call(
+        c,
+        {"grant_type": "authorization_code", "code": code, "code_verifier": verifier, "redirect_uri": REDIRECT},
+        ip=ip,
+        secret=k2["api_key"],
+    )
     assert result.status == 200
     admin.revoke_key(c["client_id"], c["key_id"])
     assert me(result.json["access_token"]).status == 200
@@ -258,11 +296,20 @@ def test_code_exchanged_with_second_key_is_bound_to_it(aws_stack, user, ip):
 
 # ---------------------------------------------------------------- lockout
 
+
 def _fail(client, *, ip, path="/oauth/token", body=False):
     wrong = "app_sk_" + secrets.token_urlsafe(32)[:43]
     if body:
-        return post(path, ip=ip, form={"grant_type": "client_credentials", "token": "x",
-                                       "client_id": client["client_id"], "client_secret": wrong})
+        return post(
+            path,
+            ip=ip,
+            form={
+                "grant_type": "client_credentials",
+                "token": "x",
+                "client_id": client["client_id"],
+                "client_secret": wrong,
+            },
+        )
     return probe(client, wrong, ip=ip, path=path)
 
 
@@ -280,7 +327,7 @@ def test_twenty_failures_lock_the_client_until_it_drops_below_twenty(aws_stack, 
 
     conn = connect(client, user, ip=other_ip())
     bystander = admin.create_client(name="Bystander", redirect_uri=REDIRECT)
-    for _ in range(20):                                         # at t0 .. t0+19
+    for _ in range(20):  # at t0 .. t0+19
         assert_invalid_client(_fail(client, ip=ip))
         clock.advance(1)
     # the 21st call (t0+20) is refused even with the correct key, on both endpoints, without counting
@@ -292,9 +339,9 @@ def test_twenty_failures_lock_the_client_until_it_drops_below_twenty(aws_stack, 
     assert probe(bystander, ip=ip).json["error"] == "unsupported_grant_type"
     assert me(conn.access).status == 200
 
-    clock.advance(279)                                          # t0+299: the oldest failure is 299 s old
+    clock.advance(279)  # t0+299: the oldest failure is 299 s old
     assert_locked(probe(client, ip=other_ip()), 1)
-    clock.advance(1)                                            # t0+300: 19 failures in the last 5 minutes
+    clock.advance(1)  # t0+300: 19 failures in the last 5 minutes
     ok = refresh_with(client, conn.refresh, None, ip=other_ip())
     assert ok.status == 200, ok.body
     # one more failure makes 20 again; the next oldest (t0+1) leaves the window a second later
@@ -305,11 +352,11 @@ def test_twenty_failures_lock_the_client_until_it_drops_below_twenty(aws_stack, 
 def test_twenty_failures_straddling_a_clock_window_boundary_lock_the_client(client, ip, clock):
     """Issue 17, item 9: the five minutes are any five minutes, not clock-aligned windows.
     (The clock fixture starts one second into a 5-minute window.)"""
-    clock.advance(300 - 1 - 10)                                 # ten seconds before the next boundary
+    clock.advance(300 - 1 - 10)  # ten seconds before the next boundary
     for _ in range(10):
         assert_invalid_client(_fail(client, ip=other_ip()))
         clock.advance(1)
-    for _ in range(10):                                         # across the boundary
+    for _ in range(10):  # across the boundary
         assert_invalid_client(_fail(client, ip=other_ip()))
         clock.advance(1)
     # 20 failures within 20 seconds: locked until the first is five minutes old (280 s from now)
@@ -319,12 +366,12 @@ def test_twenty_failures_straddling_a_clock_window_boundary_lock_the_client(clie
 def test_failures_spread_over_more_than_five_minutes_do_not_lock(client, ip, clock):
     for _ in range(19):
         assert_invalid_client(_fail(client, ip=other_ip()))
-        clock.advance(15)                                       # 19 failures over 285 s
-    clock.advance(15)                                           # the first is now exactly 300 s old
-    assert_invalid_client(_fail(client, ip=other_ip()))         # 19 within the last five minutes
+        clock.advance(15)  # 19 failures over 285 s
+    clock.advance(15)  # the first is now exactly 300 s old
+    assert_invalid_client(_fail(client, ip=other_ip()))  # 19 within the last five minutes
     assert probe(client, ip=other_ip()).json["error"] == "unsupported_grant_type"
-    assert_invalid_client(_fail(client, ip=other_ip()))         # the 20th within five minutes
-    assert_locked(probe(client, ip=other_ip()), 15)             # until the failure at t0+15 leaves
+    assert_invalid_client(_fail(client, ip=other_ip()))  # the 20th within five minutes
+    assert_locked(probe(client, ip=other_ip()), 15)  # until the failure at t0+15 leaves
 
 
 def test_concurrent_failures_are_all_counted(client, ip, clock):
@@ -345,7 +392,7 @@ def test_nineteen_failures_do_not_lock_and_successes_do_not_reset(client, ip, cl
     for _ in range(19):
         assert_invalid_client(_fail(client, ip=ip))
     assert probe(client, ip=ip).json["error"] == "unsupported_grant_type"
-    assert_invalid_client(_fail(client, ip=ip))                 # the 20th failure
+    assert_invalid_client(_fail(client, ip=ip))  # the 20th failure
     assert_locked(probe(client, ip=ip), 300)
 
 
@@ -355,15 +402,16 @@ def test_a_long_stream_of_failures_keeps_the_lockout_item_small(client, ip, cloc
 
     for _ in range(100):
         assert_invalid_client(_fail(client, ip=other_ip()))
-        clock.advance(16)                                       # at most 19 in any five minutes
+        clock.advance(16)  # at most 19 in any five minutes
     assert probe(client, ip=other_ip()).json["error"] == "unsupported_grant_type"
     assert len(counters.events(f"FAIL#{client['client_id']}")) <= 2 * 20
 
 
 def test_failures_on_both_endpoints_and_by_body_count_together(client, ip, clock):
     for i in range(20):
-        result = _fail(client, ip=ip if i % 2 else other_ip(), path="/oauth/revoke" if i % 3 else "/oauth/token",
-                       body=bool(i % 4))
+        result = _fail(
+            client, ip=ip if i % 2 else other_ip(), path="/oauth/revoke" if i % 3 else "/oauth/token", body=bool(i % 4)
+        )
         assert_invalid_client(result)
     assert_locked(probe(client, ip=other_ip(), path="/oauth/revoke"), 300)
 

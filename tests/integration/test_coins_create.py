@@ -31,13 +31,19 @@ def form(image: bytes | None = PNG, filename: str = "logo.png", ctype: str = "im
 
 def create(conn, body_ctype):
     body, ctype = body_ctype
-    return invoke("coins_create", "POST", "/partner/v1/coins/create",
-                  headers={**conn.bearer(), "Content-Type": ctype}, body=body)
+    return invoke(
+        "coins_create", "POST", "/partner/v1/coins/create", headers={**conn.bearer(), "Content-Type": ctype}, body=body
+    )
 
 
 def status(conn, signature: str):
-    return invoke("transaction_status", "GET", f"/partner/v1/transactions/{signature}/status",
-                  headers=conn.bearer(), resource=STATUS_RESOURCE)
+    return invoke(
+        "transaction_status",
+        "GET",
+        f"/partner/v1/transactions/{signature}/status",
+        headers=conn.bearer(),
+        resource=STATUS_RESOURCE,
+    )
 
 
 def account(url: str, pubkey: str):
@@ -78,14 +84,23 @@ def test_launch_pins_normalizes_and_lands(chain, pin_server, conn, creator):
     from partner.chain import programs as P
     from partner.chain.layouts import BondingCurve, TokenMetadata
 
-    result = create(conn, form(name="  Cafe\u0301 Coin ", symbol=" caf1 ", description="hot",
-                               website="example.com", twitter="@cafe", priorityFeeLamports="5000"))
+    result = create(
+        conn,
+        form(
+            name="  Cafe\u0301 Coin ",
+            symbol=" caf1 ",
+            description="hot",
+            website="example.com",
+            twitter="@cafe",
+            priorityFeeLamports="5000",
+        ),
+    )
     assert result.status == 200, result.body
     body = result.json
     assert body["status"] == "submitted" and body["initialBuyPlan"] is None and "signatures" not in body
     assert result.headers["x-ratelimit-limit"] == "20"
     assert wait(chain.url, body["signature"])["err"] is None
-    mint_raw = account(chain.url, body["mint"])     # a Token-2022 mint carrying its TokenMetadata
+    mint_raw = account(chain.url, body["mint"])  # a Token-2022 mint carrying its TokenMetadata
     assert mint_raw["owner"] == str(P.TOKEN_2022_PROGRAM_ID)
     meta = TokenMetadata.from_mint(base64.b64decode(mint_raw["data"][0]))
     assert (meta.name, meta.symbol, meta.uri) == ("Caf\u00e9 Coin", "CAF1", body["metadataUri"])
@@ -95,9 +110,15 @@ def test_launch_pins_normalizes_and_lands(chain, pin_server, conn, creator):
     image, ctype = pin_server.get(body["imageUri"].removeprefix("ipfs://"))
     assert image == PNG and ctype == "image/png"
     document = json.loads(pin_server.get(body["metadataUri"].removeprefix("ipfs://"))[0])
-    assert document == {"name": "Caf\u00e9 Coin", "symbol": "CAF1", "description": "hot",
-                        "image": body["imageUri"], "website": "https://example.com",
-                        "twitter": "https://x.com/cafe", "telegram": ""}
+    assert document == {
+        "name": "Caf\u00e9 Coin",
+        "symbol": "CAF1",
+        "description": "hot",
+        "image": body["imageUri"],
+        "website": "https://example.com",
+        "twitter": "https://x.com/cafe",
+        "telegram": "",
+    }
     record = launches(creator["user_id"])
     assert [(e["n"], e["s"], e["m"]) for e in record["launches"]] == [("Caf\u00e9 Coin", "CAF1", body["mint"])]
 
@@ -112,30 +133,33 @@ def test_image_type_is_read_from_content_not_declared_type(conn, pin_server):
 # ------------------------------------------------------------------ form errors
 
 
-@pytest.mark.parametrize("kwargs,code", [
-    ({"image": None}, "image_required"),
-    ({"image": b"hello, not an image", "ctype": "image/png"}, "invalid_image_type"),
-    ({"name": "   "}, "invalid_name"),
-    ({"name": None}, "invalid_name"),
-    ({"name": "x" * 33}, "name_too_long"),
-    ({"name": "\u20ac" * 11}, "name_too_long"),  # 33 bytes in UTF-8
-    ({"symbol": " "}, "invalid_symbol"),
-    ({"symbol": "AB-C"}, "invalid_symbol"),
-    ({"symbol": "ÄBC"}, "invalid_symbol"),
-    ({"symbol": "ABCDEFGHIJK"}, "symbol_too_long"),
-    ({"initialBuySol": "1000", "initialBuyTokens": "1000", "initialBuyMaxSolIn": "1000"}, "invalid_input"),
-    ({"initialBuyMaxSolIn": "1000"}, "invalid_input"),
-    ({"initialBuyTokens": "1000"}, "invalid_input"),
-    ({"initialBuySol": "0.5"}, "invalid_input"),
-    ({"initialBuySol": "0"}, "invalid_input"),
-    ({"priorityFeeLamports": "999"}, "invalid_input"),
-    ({"priorityFeeLamports": "18446744073709551615"}, "invalid_input"),  # issue 17 item 2: was 500
-    ({"slippageBps": "10001"}, "invalid_input"),
-    ({"slippageBps": "-1"}, "invalid_input"),
-    ({"maxBypassFeeLamports": "1e9"}, "invalid_input"),
-    ({"surprise": "x"}, "invalid_input"),
-    ({"website": "ftp://example.com"}, "invalid_website"),
-])
+@pytest.mark.parametrize(
+    "kwargs,code",
+    [
+        ({"image": None}, "image_required"),
+        ({"image": b"hello, not an image", "ctype": "image/png"}, "invalid_image_type"),
+        ({"name": "   "}, "invalid_name"),
+        ({"name": None}, "invalid_name"),
+        ({"name": "x" * 33}, "name_too_long"),
+        ({"name": "\u20ac" * 11}, "name_too_long"),  # 33 bytes in UTF-8
+        ({"symbol": " "}, "invalid_symbol"),
+        ({"symbol": "AB-C"}, "invalid_symbol"),
+        ({"symbol": "ÄBC"}, "invalid_symbol"),
+        ({"symbol": "ABCDEFGHIJK"}, "symbol_too_long"),
+        ({"initialBuySol": "1000", "initialBuyTokens": "1000", "initialBuyMaxSolIn": "1000"}, "invalid_input"),
+        ({"initialBuyMaxSolIn": "1000"}, "invalid_input"),
+        ({"initialBuyTokens": "1000"}, "invalid_input"),
+        ({"initialBuySol": "0.5"}, "invalid_input"),
+        ({"initialBuySol": "0"}, "invalid_input"),
+        ({"priorityFeeLamports": "999"}, "invalid_input"),
+        ({"priorityFeeLamports": "18446744073709551615"}, "invalid_input"),  # issue 17 item 2: was 500
+        ({"slippageBps": "10001"}, "invalid_input"),
+        ({"slippageBps": "-1"}, "invalid_input"),
+        ({"maxBypassFeeLamports": "1e9"}, "invalid_input"),
+        ({"surprise": "x"}, "invalid_input"),
+        ({"website": "ftp://example.com"}, "invalid_website"),
+    ],
+)
 def test_form_errors(conn, creator, kwargs, code, pin_server):
     pinned = len(pin_server.pinned())
     result = create(conn, form(**kwargs))
@@ -254,8 +278,14 @@ def test_first_buy_sol_is_one_bundle_and_reported_by_status(chain, conn, creator
     body = result.json
     expected, _ = curve.buy_quote(curve.INITIAL_CURVE, sol)
     assert body["initialBuyPlan"] == {
-        "kind": "buy", "authorizedMaxSolIn": str(sol), "expectedSolIn": str(sol),
-        "expectedTokensOut": str(expected), "capacityTokensOut": str(CAP), "clamped": False, "clampReasons": []}
+        "kind": "buy",
+        "authorizedMaxSolIn": str(sol),
+        "expectedSolIn": str(sol),
+        "expectedTokensOut": str(expected),
+        "capacityTokensOut": str(CAP),
+        "clamped": False,
+        "clampReasons": [],
+    }
     assert len(body["signatures"]) == 2 and body["signatures"][0] == body["signature"]
     for signature in body["signatures"]:
         assert wait(chain.url, signature)["err"] is None
@@ -305,8 +335,11 @@ def test_a_pending_launch_bundle_is_submitted_and_reported_pending(chain, conn, 
             reported = status(conn, signature)
             assert reported.status == 200, reported.body
             assert (reported.json["status"], reported.json["error"], reported.json["slot"]) == ("pending", None, None)
-            assert reported.json["bundle"] == {"bundleId": result.json["bundleId"], "signatures": signatures,
-                                               "status": "pending"}
+            assert reported.json["bundle"] == {
+                "bundleId": result.json["bundleId"],
+                "signatures": signatures,
+                "status": "pending",
+            }
         assert rpc(chain.url, "getSignatureStatuses", [signatures])["value"] == [None, None]
         rpc(chain.url, "devstack_landBundles")
     for signature in signatures:
@@ -326,9 +359,15 @@ def test_first_buy_sol_above_the_cap_is_clamped(chain, conn, creator):
     assert result.status == 200, result.body
     plan = result.json["initialBuyPlan"]
     cost = curve.buy_exact_out(curve.INITIAL_CURVE, CAP).sol_in
-    assert plan == {"kind": "buy", "authorizedMaxSolIn": str(5 * SOL), "expectedSolIn": str(cost),
-                    "expectedTokensOut": str(CAP), "capacityTokensOut": str(CAP), "clamped": True,
-                    "clampReasons": ["token_balance", "net_bought"]}
+    assert plan == {
+        "kind": "buy",
+        "authorizedMaxSolIn": str(5 * SOL),
+        "expectedSolIn": str(cost),
+        "expectedTokensOut": str(CAP),
+        "capacityTokensOut": str(CAP),
+        "clamped": True,
+        "clampReasons": ["token_balance", "net_bought"],
+    }
     assert token_balance(chain.url, creator["wallet"], result.json["mint"]) == int(plan["expectedTokensOut"])
     assert sum(balance(chain.url, str(t)) for t in TIP_ACCOUNTS) - tips_before == 1_000_000
     spent = lamports_before - balance(chain.url, creator["wallet"])
@@ -341,16 +380,24 @@ def test_first_buy_tokens_exact_and_per_trade_caps_do_not_apply(chain, aws_stack
 
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10 * SOL)
-    app = admin.create_client(name="Tiny Caps", redirect_uri="http://localhost:8080/callback",
-                              max_trade_lamports=1000, daily_volume_cap_lamports=1000)
+    app = admin.create_client(
+        name="Tiny Caps",
+        redirect_uri="http://localhost:8080/callback",
+        max_trade_lamports=1000,
+        daily_volume_cap_lamports=1000,
+    )
     conn = connect(app, user, scope="coin:create", ip=ip)
     tokens = CAP
     cost = curve.buy_exact_out(curve.INITIAL_CURVE, tokens).sol_in
     result = create(conn, form(initialBuyTokens=str(tokens), initialBuyMaxSolIn=str(SOL)))
     assert result.status == 200, result.body
     plan = result.json["initialBuyPlan"]
-    assert (plan["expectedTokensOut"], plan["expectedSolIn"], plan["authorizedMaxSolIn"], plan["clamped"]) == \
-        (str(tokens), str(cost), str(SOL), False)
+    assert (plan["expectedTokensOut"], plan["expectedSolIn"], plan["authorizedMaxSolIn"], plan["clamped"]) == (
+        str(tokens),
+        str(cost),
+        str(SOL),
+        False,
+    )
     assert token_balance(chain.url, user["wallet"], result.json["mint"]) == tokens
 
 
@@ -434,8 +481,7 @@ def test_block_engine_down_leaves_nothing_on_chain(chain, conn, creator):
 
 
 @pytest.mark.parametrize("first_buy", [True, False])
-def test_an_ambiguous_launch_keeps_the_cooldown_and_the_identity(chain, conn, creator, clock, monkeypatch,
-                                                                  first_buy):
+def test_an_ambiguous_launch_keeps_the_cooldown_and_the_identity(chain, conn, creator, clock, monkeypatch, first_buy):
     """Issue 17 item 4: the send times out (`bundle slow` / `rpc slow`), so the launch may still land:
     the 502 carries the signature(s) and the mint, says retryable false, and the creator's cooldown
     and identity are recorded as for a submitted launch."""
@@ -446,8 +492,11 @@ def test_an_ambiguous_launch_keeps_the_cooldown_and_the_identity(chain, conn, cr
     monkeypatch.setattr(launch, "Rpc", lambda url: Rpc(url, timeout=0.5))
     extra = {"initialBuySol": str(SOL // 100)} if first_buy else {}
     target, method = ("bundle", "sendBundle") if first_buy else ("rpc", "sendTransaction")
-    rpc(chain.url, "devstack_setFault", [{"target": target, "mode": "slow", "delayMs": 1500, "count": 1,
-                                          "methods": [method]}])
+    rpc(
+        chain.url,
+        "devstack_setFault",
+        [{"target": target, "mode": "slow", "delayMs": 1500, "count": 1, "methods": [method]}],
+    )
     first = create(conn, form(name="Maybe", symbol="MAYBE", **extra))
     assert first.status == 502 and first.json["error"] == "rpc_unavailable", first.body
     assert first.json["retryable"] is False
@@ -467,8 +516,11 @@ def test_an_ambiguous_launch_keeps_the_cooldown_and_the_identity(chain, conn, cr
 
 def test_rpc_down_before_upload(chain, conn, creator, pin_server):
     pinned = len(pin_server.pinned())
-    rpc(chain.url, "devstack_setFault", [{"target": "rpc", "mode": "down", "methods": ["getMultipleAccounts"],
-                                          "count": 1}])
+    rpc(
+        chain.url,
+        "devstack_setFault",
+        [{"target": "rpc", "mode": "down", "methods": ["getMultipleAccounts"], "count": 1}],
+    )
     result = create(conn, form())
     assert result.status == 502 and result.json["error"] == "rpc_unavailable", result.body
     assert len(pin_server.pinned()) == pinned
@@ -480,12 +532,12 @@ def test_rpc_down_before_upload(chain, conn, creator, pin_server):
 
 def test_form_limits(conn):
     files = {f"extra{i}": (f"x{i}.png", PNG, "image/png") for i in range(4)}
-    body = urllib3.encode_multipart_formdata({"name": "N", "symbol": "S", "image": ("a.png", PNG, "image/png"),
-                                              **files})
+    body = urllib3.encode_multipart_formdata(
+        {"name": "N", "symbol": "S", "image": ("a.png", PNG, "image/png"), **files}
+    )
     assert create(conn, body).json["error"] == "invalid_multipart"  # 5 files
     many = {f"f{i}": "x" for i in range(15)}
-    body = urllib3.encode_multipart_formdata({"name": "N", "symbol": "S", "image": ("a.png", PNG, "image/png"),
-                                              **many})
+    body = urllib3.encode_multipart_formdata({"name": "N", "symbol": "S", "image": ("a.png", PNG, "image/png"), **many})
     assert create(conn, body).json["error"] == "invalid_multipart"  # 17 fields
     big = PNG + bytes(5 * 1024 * 1024)
     result = create(conn, form(image=big))

@@ -35,8 +35,12 @@ def table() -> dict[tuple[str, str], tuple[int, int]]:
     """docs/benchmarks.md section 6: (program, instruction) -> (min CU, max CU)."""
     doc = (Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md").read_text()
     section = doc.split("## 6. Compute units per instruction (SBF programs)")[1].split("\n## ")[0]
-    return {(p, n): (int(lo), int(hi)) for p, n, lo, hi in
-            re.findall(r"^\| (launchpad|pool) \| (\w+) \| (\d+) \| \d+ \| (\d+) \| \d+ \|$", section, re.M)}
+    return {
+        (p, n): (int(lo), int(hi))
+        for p, n, lo, hi in re.findall(
+            r"^\| (launchpad|pool) \| (\w+) \| (\d+) \| \d+ \| (\d+) \| \d+ \|$", section, re.M
+        )
+    }
 
 
 def top_level_units(logs: list[str]) -> list[tuple[str, int]]:
@@ -60,16 +64,21 @@ def check(chain_url: str, purpose: str, *signatures: str) -> None:
     figures = table()
     for signature in signatures:
         assert wait(chain_url, signature)["err"] is None
-        tx = rpc(chain_url, "getTransaction",
-                 [signature, {"encoding": "base64", "maxSupportedTransactionVersion": 0}])
+        tx = rpc(chain_url, "getTransaction", [signature, {"encoding": "base64", "maxSupportedTransactionVersion": 0}])
         message = VersionedTransaction.from_bytes(base64.b64decode(tx["transaction"][0])).message
         keys = [str(k) for k in message.account_keys]
-        limits = [struct.unpack_from("<I", bytes(ix.data), 1)[0] for ix in message.instructions
-                  if keys[ix.program_id_index] == COMPUTE_BUDGET and bytes(ix.data)[:1] == b"\x02"]
+        limits = [
+            struct.unpack_from("<I", bytes(ix.data), 1)[0]
+            for ix in message.instructions
+            if keys[ix.program_id_index] == COMPUTE_BUDGET and bytes(ix.data)[:1] == b"\x02"
+        ]
         assert limits == [pipeline.UNIT_LIMITS[purpose]], (purpose, limits)
         assert 0 < tx["meta"]["computeUnitsConsumed"] <= limits[0], (purpose, signature)
-        ours = [(keys[ix.program_id_index], bytes(ix.data)) for ix in message.instructions
-                if keys[ix.program_id_index] in programs]
+        ours = [
+            (keys[ix.program_id_index], bytes(ix.data))
+            for ix in message.instructions
+            if keys[ix.program_id_index] in programs
+        ]
         used = [(p, n) for p, n in top_level_units(tx["meta"]["logMessages"]) if p in programs]
         assert len(ours) == 1 and [p for p, _ in used] == [ours[0][0]], (purpose, signature)
         name, idl = programs[ours[0][0]]
@@ -90,17 +99,21 @@ def test_curve_and_pool_trades(chain, aws_stack, whales, crank_signer):
     mint = new_coin(chain.url, "Units Coin", "UNIT")
     first, _ = whales
     trade = venue_tests.trade
-    curve = [ok(trade(first, "buy", {"mint": mint, "maxSolIn": str(SOL), "slippageBps": 100})),
-             ok(trade(first, "buy-exact-out", {"mint": mint, "tokensOut": str(10**9), "slippageBps": 100})),
-             ok(trade(first, "sell", {"mint": mint, "tokensIn": str(10**9), "slippageBps": 100}))]
+    curve = [
+        ok(trade(first, "buy", {"mint": mint, "maxSolIn": str(SOL), "slippageBps": 100})),
+        ok(trade(first, "buy-exact-out", {"mint": mint, "tokensOut": str(10**9), "slippageBps": 100})),
+        ok(trade(first, "sell", {"mint": mint, "tokensIn": str(10**9), "slippageBps": 100})),
+    ]
     check(chain.url, "trade", *curve)
 
     venue_tests.complete(chain, mint, whales)
     crank(Rpc(chain.url), crank_signer)
     warp(chain.url, venue_tests.POOL_OPEN_DELAY + 1)
-    pool = [ok(trade(first, "buy", {"mint": mint, "maxSolIn": str(SOL), "slippageBps": 100})),
-            ok(trade(first, "buy-exact-out", {"mint": mint, "tokensOut": str(10**9), "slippageBps": 100})),
-            ok(trade(first, "sell", {"mint": mint, "tokensIn": str(10**9), "slippageBps": 100}))]
+    pool = [
+        ok(trade(first, "buy", {"mint": mint, "maxSolIn": str(SOL), "slippageBps": 100})),
+        ok(trade(first, "buy-exact-out", {"mint": mint, "tokensOut": str(10**9), "slippageBps": 100})),
+        ok(trade(first, "sell", {"mint": mint, "tokensIn": str(10**9), "slippageBps": 100})),
+    ]
     assert venue_tests.pool_of(chain, mint) is not None
     check(chain.url, "trade", *pool)
 
@@ -117,12 +130,14 @@ def test_governance_writes(chain, aws_stack, app_client, pin_server):
     mint = new_coin(chain.url, "Gov Units", "GOVU")
     proposer = gov_tests.member(chain, app_client, mint, gov_tests.BOND * 2)
     voter = gov_tests.member(chain, app_client, mint, gov_tests.QUORUM)
-    content = content_tests.post_form(proposer, content_tests.base_fields(mint, symbol="UNIT2",
-                                                                                 voteDurationSeconds="60"))
+    content = content_tests.post_form(
+        proposer, content_tests.base_fields(mint, symbol="UNIT2", voteDurationSeconds="60")
+    )
     check(chain.url, "propose_update_content", ok(content))
     proposal = content.json["proposal"]
-    signatures = [ok(gov_tests.gov(voter, "vote", {"proposal": proposal, "side": "yes",
-                                                    "amount": str(gov_tests.QUORUM)}))]
+    signatures = [
+        ok(gov_tests.gov(voter, "vote", {"proposal": proposal, "side": "yes", "amount": str(gov_tests.QUORUM)}))
+    ]
     warp(chain.url, 61)
     signatures.append(ok(gov_tests.gov(voter, "settle", {"proposal": proposal})))
     signatures.append(ok(gov_tests.gov(voter, "withdraw", {"proposal": proposal})))
@@ -135,5 +150,9 @@ def test_governance_writes(chain, aws_stack, app_client, pin_server):
 def app_client(aws_stack):
     from partner.features import admin
 
-    return admin.create_client(name="Units App", redirect_uri="http://localhost:8080/callback",
-                               tier="Partner", daily_volume_cap_lamports=10**15)
+    return admin.create_client(
+        name="Units App",
+        redirect_uri="http://localhost:8080/callback",
+        tier="Partner",
+        daily_volume_cap_lamports=10**15,
+    )

@@ -35,8 +35,7 @@ def test_16_concurrent_refreshes_have_at_most_one_winner(aws_stack, client, user
     conn = connect(client, user, ip=ip)
 
     def refresh(_):
-        return token_call(client, {"grant_type": "refresh_token", "refresh_token": conn.refresh},
-                          ip=f"{ip}-{_}")
+        return token_call(client, {"grant_type": "refresh_token", "refresh_token": conn.refresh}, ip=f"{ip}-{_}")
 
     with ThreadPoolExecutor(max_workers=16) as pool:
         results = list(pool.map(refresh, range(16)))
@@ -48,6 +47,7 @@ def test_16_concurrent_refreshes_have_at_most_one_winner(aws_stack, client, user
     for winner in winners:
         me = invoke("me", "GET", "/partner/v1/me", headers={"Authorization": f"Bearer {winner.json['access_token']}"})
         assert me.status == 401 and me.json["error"] == "invalid_token"
-        again = token_call(client, {"grant_type": "refresh_token", "refresh_token": winner.json["refresh_token"]},
-                           ip=ip)
+        again = token_call(
+            client, {"grant_type": "refresh_token", "refresh_token": winner.json["refresh_token"]}, ip=ip
+        )
         assert again.status == 400 and again.json["error"] == "invalid_grant"

@@ -24,8 +24,15 @@ PRIO = 10_000
 BLOCKHASH_SECONDS = 150 * 0.4
 
 
-def chain_fault(chain, mode: str, *, methods: list[str] | None = None, count: int | None = 1,
-                delay_ms: int | None = None, target: str = "rpc") -> dict:
+def chain_fault(
+    chain,
+    mode: str,
+    *,
+    methods: list[str] | None = None,
+    count: int | None = 1,
+    delay_ms: int | None = None,
+    target: str = "rpc",
+) -> dict:
     spec: dict = {"target": target, "mode": mode}
     if methods:
         spec["methods"] = methods
@@ -64,8 +71,17 @@ def snapshot(chain, conn, mint: str) -> dict:
 
 
 def buy(conn, mint: str, max_in: int = SOL // 10):
-    return trade(conn, "buy", {"mint": mint, "maxSolIn": str(max_in), "slippageBps": 500,
-                               "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    return trade(
+        conn,
+        "buy",
+        {
+            "mint": mint,
+            "maxSolIn": str(max_in),
+            "slippageBps": 500,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
 
 
 def assert_error(result, status: int, code: str, retryable: bool) -> dict:
@@ -229,12 +245,22 @@ def test_timeout_after_sending_is_ambiguous_and_keeps_the_volume(chain, coin, pa
     assert rpc(chain.url, "getSignatureStatuses", [[signature], {"searchTransactionHistory": True}])["value"] == [None]
     warp(chain.url, int(BLOCKHASH_SECONDS) + 2)
     assert rpc(chain.url, "getBlockHeight") > latest["lastValidBlockHeight"]
-    assert wait_for(Rpc(chain.url), Signature.from_string(signature), timeout=5,
-                    last_valid_block_height=latest["lastValidBlockHeight"]) is None
+    assert (
+        wait_for(
+            Rpc(chain.url),
+            Signature.from_string(signature),
+            timeout=5,
+            last_valid_block_height=latest["lastValidBlockHeight"],
+        )
+        is None
+    )
     after = snapshot(chain, partner_conn, coin)
     assert signature not in after["signatures"]
     assert (after["lamports"], after["tokens"], after["signatures"]) == (
-        before["lamports"], before["tokens"], before["signatures"])
+        before["lamports"],
+        before["tokens"],
+        before["signatures"],
+    )
     assert after["volume"] == before["volume"] + max_in  # counted once, not released, not doubled
 
 
@@ -403,7 +429,12 @@ def test_dynamodb_throttled_on_the_volume_reservation(chain, coin, partner_conn)
         aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", hook)
     assert_error(result, 500, "internal", True)
     assert sorted(u.split("#")[0] + ("#" + u.split("#")[1] if u.startswith("RL") else "") for u in updates) == [
-        "GVOL", "GVOL", "RL#tier", "RL#trade", "VOL"]  # the grant's day reserved and released
+        "GVOL",
+        "GVOL",
+        "RL#tier",
+        "RL#trade",
+        "VOL",
+    ]  # the grant's day reserved and released
     assert snapshot(chain, partner_conn, coin) == before
     assert grant_volume(partner_conn) == grant_before
 

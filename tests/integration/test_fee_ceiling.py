@@ -46,8 +46,17 @@ def test_a_5_sol_tip_on_a_1_sol_capped_client_is_refused_and_the_wallet_is_untou
     conn = _trader(chain, ip, max_trade_lamports=SOL)
     wallet = conn.user["wallet"]
     before = balance(chain.url, wallet), signatures(chain, wallet)
-    result = trade(conn, "buy", {"mint": coin, "maxSolIn": str(SOL // 100), "slippageBps": 100,
-                                 "priorityFeeLamports": str(PRIO), "tipLamports": str(5 * SOL)})
+    result = trade(
+        conn,
+        "buy",
+        {
+            "mint": coin,
+            "maxSolIn": str(SOL // 100),
+            "slippageBps": 100,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(5 * SOL),
+        },
+    )
     assert result.status == 400, result.body
     assert result.json["error"] == "invalid_input"
     assert result.json["field"] == "tipLamports"
@@ -55,11 +64,14 @@ def test_a_5_sol_tip_on_a_1_sol_capped_client_is_refused_and_the_wallet_is_untou
     assert (balance(chain.url, wallet), signatures(chain, wallet)) == before
 
 
-@pytest.mark.parametrize("kind,body", [
-    ("buy", {"maxSolIn": str(SOL // 100), "minTokensOut": "0"}),
-    ("buy-exact-out", {"tokensOut": str(10**9), "maxSolIn": str(SOL // 10)}),
-    ("sell", {"tokensIn": str(10**9), "minSolOut": "0"}),
-])
+@pytest.mark.parametrize(
+    "kind,body",
+    [
+        ("buy", {"maxSolIn": str(SOL // 100), "minTokensOut": "0"}),
+        ("buy-exact-out", {"tokensOut": str(10**9), "maxSolIn": str(SOL // 10)}),
+        ("sell", {"tokensIn": str(10**9), "minSolOut": "0"}),
+    ],
+)
 def test_every_trade_is_bounded_and_the_ceiling_itself_passes(aws_stack, chain, coin, ip, kind, body):
     ceiling = TIP + 50_000
     conn = _trader(chain, ip, max_fee_lamports=ceiling)
@@ -71,8 +83,7 @@ def test_every_trade_is_bounded_and_the_ceiling_itself_passes(aws_stack, chain, 
     assert over.status == 400, over.body
     assert (over.json["error"], over.json["field"]) == ("invalid_input", "priorityFeeLamports")
     assert over.json["maxFeeLamports"] == str(ceiling)
-    at = trade(conn, kind, {"mint": coin, **body, "priorityFeeLamports": str(ceiling - TIP),
-                            "tipLamports": str(TIP)})
+    at = trade(conn, kind, {"mint": coin, **body, "priorityFeeLamports": str(ceiling - TIP), "tipLamports": str(TIP)})
     assert at.status == 200, at.body
     assert wait(chain.url, at.json["signature"])["err"] is None
 
@@ -81,11 +92,29 @@ def test_the_caps_stay_volume_only(aws_stack, chain, coin, ip):
     """A trade exactly at the per-trade cap still passes with fees on top, and spentTodayLamports
     counts the volume only."""
     conn = _trader(chain, ip, max_trade_lamports=SOL // 10, daily_volume_cap_lamports=SOL // 10)
-    ok = trade(conn, "buy", {"mint": coin, "maxSolIn": str(SOL // 10), "minTokensOut": "0",
-                             "priorityFeeLamports": str(50_000_000), "tipLamports": str(50_000_000)})
+    ok = trade(
+        conn,
+        "buy",
+        {
+            "mint": coin,
+            "maxSolIn": str(SOL // 10),
+            "minTokensOut": "0",
+            "priorityFeeLamports": str(50_000_000),
+            "tipLamports": str(50_000_000),
+        },
+    )
     assert ok.status == 200, ok.body
-    again = trade(conn, "buy", {"mint": coin, "maxSolIn": "1000000", "minTokensOut": "0",
-                                "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    again = trade(
+        conn,
+        "buy",
+        {
+            "mint": coin,
+            "maxSolIn": "1000000",
+            "minTokensOut": "0",
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert again.status == 403 and again.json["error"] == "daily_cap_exceeded"
     assert again.json["spentTodayLamports"] == str(SOL // 10)
 
@@ -97,8 +126,7 @@ def test_governance_writes_are_bounded(aws_stack, chain, coin, ip):
     from tests.integration.test_governance_writes import BOND, T, gov, member, propose_extend
     from tests.integration.test_update_content import post_form
 
-    made = admin.create_client(name="Capped", redirect_uri="http://localhost:8080/callback",
-                               max_fee_lamports=2 * TIP)
+    made = admin.create_client(name="Capped", redirect_uri="http://localhost:8080/callback", max_fee_lamports=2 * TIP)
     conn = member(chain, made, coin, tokens=BOND + 10 * T)
     wallet = conn.user["wallet"]
     before = balance(chain.url, wallet), signatures(chain, wallet)
@@ -107,19 +135,31 @@ def test_governance_writes_are_bounded(aws_stack, chain, coin, ip):
     assert (balance(chain.url, wallet), signatures(chain, wallet)) == before
     proposal = propose_extend(conn, coin)["proposal"]  # at the ceiling's default fees: proposed
     before = balance(chain.url, wallet), signatures(chain, wallet)
-    vote = gov(conn, "vote", {"proposal": proposal, "side": "yes", "amount": str(T),
-                              "tipLamports": str(2 * TIP + 1)})
+    vote = gov(conn, "vote", {"proposal": proposal, "side": "yes", "amount": str(T), "tipLamports": str(2 * TIP + 1)})
     assert vote.status == 400, vote.body
     assert (vote.json["error"], vote.json["field"], vote.json["maxFeeLamports"]) == (
-        "invalid_input", "tipLamports", str(2 * TIP))
-    content = post_form(conn, {"mint": coin, "priorityFeeLamports": str(TIP), "tipLamports": str(TIP + 1),
-                               "name": "New Name"})
+        "invalid_input",
+        "tipLamports",
+        str(2 * TIP),
+    )
+    content = post_form(
+        conn, {"mint": coin, "priorityFeeLamports": str(TIP), "tipLamports": str(TIP + 1), "name": "New Name"}
+    )
     assert content.status == 422 and content.json["error"] == "active_proposal_exists", content.body
     # at the ceiling the write goes on (here to the chain state's own answer: no proposal there)
-    within = invoke("governance_vote", "POST", "/partner/v1/governance/votes",
-                    headers={**conn.bearer(), "Content-Type": "application/json"},
-                    body={"proposal": str(Keypair().pubkey()), "side": "yes", "amount": "1000000",
-                          "priorityFeeLamports": str(TIP), "tipLamports": str(TIP)})
+    within = invoke(
+        "governance_vote",
+        "POST",
+        "/partner/v1/governance/votes",
+        headers={**conn.bearer(), "Content-Type": "application/json"},
+        body={
+            "proposal": str(Keypair().pubkey()),
+            "side": "yes",
+            "amount": "1000000",
+            "priorityFeeLamports": str(TIP),
+            "tipLamports": str(TIP),
+        },
+    )
     assert within.status == 422 and within.json["error"] == "proposal_not_found", within.body
     assert (balance(chain.url, wallet), signatures(chain, wallet)) == before
 
@@ -134,7 +174,10 @@ def test_coin_create_counts_a_bundle_by_its_total(aws_stack, chain, pin_server, 
     bundle = create(conn, form(priorityFeeLamports=str(600_000), initialBuySol=str(SOL // 100)))
     assert bundle.status == 400, bundle.body
     assert (bundle.json["error"], bundle.json["field"], bundle.json["maxFeeLamports"]) == (
-        "invalid_input", "priorityFeeLamports", str(2 * TIP))
+        "invalid_input",
+        "priorityFeeLamports",
+        str(2 * TIP),
+    )
     alone = create(conn, form(priorityFeeLamports=str(2 * TIP + 1)))
     assert alone.status == 400 and alone.json["field"] == "priorityFeeLamports", alone.body
     # the ceiling is checked last (issue 25 item 5), after the pins: content-addressed, a retry at a
@@ -167,19 +210,34 @@ def test_partnerctl_sets_and_shows_the_limits(aws_stack, capsys, monkeypatch):
         code = main(["--json", *args])
         return code, json.loads(capsys.readouterr().out)
 
-    code, made = cli("client", "create", "--name", "Ctl", "--redirect-uri", "http://localhost:8080/cb",
-                     "--max-fee-lamports", "5000000")
+    code, made = cli(
+        "client",
+        "create",
+        "--name",
+        "Ctl",
+        "--redirect-uri",
+        "http://localhost:8080/cb",
+        "--max-fee-lamports",
+        "5000000",
+    )
     assert code == 0
     client_id = made["client_id"]
     assert clients.get_client(client_id).max_fee_lamports == 5_000_000
     code, shown = cli("client", "limits", client_id)
     assert code == 0
-    assert shown == {"client_id": client_id, "max_trade_lamports": 10 * SOL,
-                     "daily_volume_cap_lamports": 100 * SOL, "max_fee_lamports": 5_000_000}
+    assert shown == {
+        "client_id": client_id,
+        "max_trade_lamports": 10 * SOL,
+        "daily_volume_cap_lamports": 100 * SOL,
+        "max_fee_lamports": 5_000_000,
+    }
     code, shown = cli("client", "limits", client_id, "--max-fee-lamports", "7000000", "--max-trade-lamports", "1")
     assert code == 0 and shown["max_fee_lamports"] == 7_000_000 and shown["max_trade_lamports"] == 1
     stored = clients.get_client(client_id)
     assert (stored.max_fee_lamports, stored.max_trade_lamports, stored.daily_volume_cap_lamports) == (
-        7_000_000, 1, 100 * SOL)
+        7_000_000,
+        1,
+        100 * SOL,
+    )
     assert cli("client", "limits", "no-such-client")[0] == 1
     assert cli("client", "limits", client_id, "--max-fee-lamports", "-1")[0] == 1

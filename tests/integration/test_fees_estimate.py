@@ -27,9 +27,13 @@ def _pay_alone(url: str, micro_lamports: int) -> str:
     airdrop(url, str(payer.pubkey()), SOL)
     blockhash = Hash.from_string(rpc(url, "getLatestBlockhash", [{"commitment": "confirmed"}])["value"]["blockhash"])
     msg = Message.new_with_blockhash(
-        [set_compute_unit_price(micro_lamports),
-         transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL // 10))],
-        payer.pubkey(), blockhash)
+        [
+            set_compute_unit_price(micro_lamports),
+            transfer(TransferParams(from_pubkey=payer.pubkey(), to_pubkey=Keypair().pubkey(), lamports=SOL // 10)),
+        ],
+        payer.pubkey(),
+        blockhash,
+    )
     import base64
 
     raw = base64.b64encode(bytes(VersionedTransaction(msg, [payer]))).decode()
@@ -52,11 +56,19 @@ def test_estimate_is_the_market_of_the_accounts_a_trade_write_locks(aws_stack, c
     rpc(chain.url, "devstack_warp", [61])  # past the 150-slot window: only what follows is the market
 
     def buy(coin: str, micro_lamports: int) -> None:
-        bought = invoke("trades_buy", "POST", "/partner/v1/trades/buy",
-                        headers={**conn.bearer(), "Content-Type": "application/json"},
-                        body={"mint": coin, "maxSolIn": str(SOL // 50), "slippageBps": 500,
-                              "priorityFeeLamports": str(micro_lamports * TRADE_UNITS // 1_000_000),
-                              "tipLamports": "1000000"})
+        bought = invoke(
+            "trades_buy",
+            "POST",
+            "/partner/v1/trades/buy",
+            headers={**conn.bearer(), "Content-Type": "application/json"},
+            body={
+                "mint": coin,
+                "maxSolIn": str(SOL // 50),
+                "slippageBps": 500,
+                "priorityFeeLamports": str(micro_lamports * TRADE_UNITS // 1_000_000),
+                "tipLamports": "1000000",
+            },
+        )
         assert bought.status == 200, bought.body
         wait(chain.url, bought.json["signature"])
         rpc(chain.url, "devstack_warp", [1])  # each in a slot of its own
@@ -74,11 +86,18 @@ def test_estimate_is_the_market_of_the_accounts_a_trade_write_locks(aws_stack, c
     assert answer.headers["x-ratelimit-limit"] == "300"
     assert body["mint"] == mint and body["computeUnitLimit"] == TRADE_UNITS and body["tipLamports"] == "1000000"
     assert body["slots"] == 4 and body["sampledSlots"] == 150
-    assert body["computeUnitPriceMicroLamports"] == {"p25": "100000", "p50": "1000000", "p75": "5000000",
-                                                     "p95": "10000000"}
+    assert body["computeUnitPriceMicroLamports"] == {
+        "p25": "100000",
+        "p50": "1000000",
+        "p75": "5000000",
+        "p95": "10000000",
+    }
     assert body["priorityFeeLamports"] == {"p25": "13000", "p50": "130000", "p75": "650000", "p95": "1300000"}
-    assert body["recommended"] == {"percentile": 75, "priorityFeeLamports": "650000",
-                                   "computeUnitPriceMicroLamports": "5000000"}
+    assert body["recommended"] == {
+        "percentile": 75,
+        "priorityFeeLamports": "650000",
+        "computeUnitPriceMicroLamports": "5000000",
+    }
     from solders.pubkey import Pubkey
 
     from partner.chain.layouts import Global, decode_owned
@@ -86,16 +105,29 @@ def test_estimate_is_the_market_of_the_accounts_a_trade_write_locks(aws_stack, c
 
     config = decode_owned(Global, Rpc(chain.url).accounts([P.global_pda()[0]])[0], P.LAUNCHPAD_PROGRAM_ID)
     curve, pool = P.bonding_curve_pda(mint)[0], P.pool_pda(mint)[0]
-    assert sorted(body["accounts"]) == sorted(map(str, [
-        curve, P.associated_token_address(curve, mint), pool, P.associated_token_address(pool, mint),
-        config.fee_recipient]))
+    assert sorted(body["accounts"]) == sorted(
+        map(
+            str,
+            [
+                curve,
+                P.associated_token_address(curve, mint),
+                pool,
+                P.associated_token_address(pool, mint),
+                config.fee_recipient,
+            ],
+        )
+    )
     assert body["accounts"] == [str(a) for a in fees.trade_accounts(Pubkey.from_string(mint), [config.fee_recipient])]
 
     # the chain's own answer for those accounts: every slot reported, the empty ones at 0
     samples = rpc(chain.url, "getRecentPrioritizationFees", [body["accounts"]])
     assert len(samples) == 150 and [s["slot"] for s in samples] == sorted(s["slot"] for s in samples)
     assert sorted(s["prioritizationFee"] for s in samples if s["prioritizationFee"]) == [
-        100_000, 1_000_000, 5_000_000, 10_000_000]
+        100_000,
+        1_000_000,
+        5_000_000,
+        10_000_000,
+    ]
 
 
 def test_bad_or_missing_mint_is_invalid_input(aws_stack, chain, client, user, ip):
@@ -111,8 +143,11 @@ def test_chain_prioritization_fees_params_as_solana(chain):
     import httpx
 
     def call(params):
-        return httpx.post(chain.url, json={"jsonrpc": "2.0", "id": 1, "method": "getRecentPrioritizationFees",
-                                           "params": params}, timeout=30).json()
+        return httpx.post(
+            chain.url,
+            json={"jsonrpc": "2.0", "id": 1, "method": "getRecentPrioritizationFees", "params": params},
+            timeout=30,
+        ).json()
 
     assert isinstance(call([])["result"], list)  # no accounts: the block minimums
     assert all(set(e) == {"slot", "prioritizationFee"} for e in call([])["result"])

@@ -41,42 +41,94 @@ UPLOAD_ID = "upl_" + "A" * 22  # well-formed, no such upload
 
 # function -> (method, path, resource, a body that passes validation; None for GET routes)
 ROUTES = {
-    "trades_buy": ("POST", "/partner/v1/trades/buy", None, {"mint": PK, "maxSolIn": "1000", "slippageBps": 100,
-                                                              **FEES}),
-    "trades_buy_exact_out": ("POST", "/partner/v1/trades/buy-exact-out", None,
-                             {"mint": PK, "tokensOut": "1000", "maxSolIn": "1000", **FEES}),
-    "trades_sell": ("POST", "/partner/v1/trades/sell", None, {"mint": PK, "tokensIn": "1000", "minSolOut": "0",
-                                                                **FEES}),
+    "trades_buy": (
+        "POST",
+        "/partner/v1/trades/buy",
+        None,
+        {"mint": PK, "maxSolIn": "1000", "slippageBps": 100, **FEES},
+    ),
+    "trades_buy_exact_out": (
+        "POST",
+        "/partner/v1/trades/buy-exact-out",
+        None,
+        {"mint": PK, "tokensOut": "1000", "maxSolIn": "1000", **FEES},
+    ),
+    "trades_sell": (
+        "POST",
+        "/partner/v1/trades/sell",
+        None,
+        {"mint": PK, "tokensIn": "1000", "minSolOut": "0", **FEES},
+    ),
     "trades_quote": ("POST", "/partner/v1/trades/quote", None, {"side": "buy", "mint": PK, "maxSolIn": "1000"}),
-    "governance_vote": ("POST", "/partner/v1/governance/votes", None,
-                        {"proposal": PK, "side": "yes", "amount": "1000000", **FEES}),
+    "governance_vote": (
+        "POST",
+        "/partner/v1/governance/votes",
+        None,
+        {"proposal": PK, "side": "yes", "amount": "1000000", **FEES},
+    ),
     "governance_vote_cancel": ("POST", "/partner/v1/governance/votes/cancel", None, {"proposal": PK, **FEES}),
     "governance_vote_withdraw": ("POST", "/partner/v1/governance/votes/withdraw", None, {"proposal": PK, **FEES}),
     "governance_settle": ("POST", "/partner/v1/governance/proposals/settle", None, {"proposal": PK, **FEES}),
-    "governance_extend_mutability": ("POST", "/partner/v1/governance/proposals/extend-mutability", None,
-                                     {"mint": PK, "additionalSeconds": "60", "voteDurationSeconds": "600", **FEES}),
-    "governance_finalize_metadata": ("POST", "/partner/v1/governance/proposals/finalize-metadata", None,
-                                     {"mint": PK, "voteDurationSeconds": "600", **FEES}),
-    "governance_finalize_expired": ("POST", "/partner/v1/governance/metadata/finalize-expired", None,
-                                    {"mint": PK, **FEES}),
+    "governance_extend_mutability": (
+        "POST",
+        "/partner/v1/governance/proposals/extend-mutability",
+        None,
+        {"mint": PK, "additionalSeconds": "60", "voteDurationSeconds": "600", **FEES},
+    ),
+    "governance_finalize_metadata": (
+        "POST",
+        "/partner/v1/governance/proposals/finalize-metadata",
+        None,
+        {"mint": PK, "voteDurationSeconds": "600", **FEES},
+    ),
+    "governance_finalize_expired": (
+        "POST",
+        "/partner/v1/governance/metadata/finalize-expired",
+        None,
+        {"mint": PK, **FEES},
+    ),
     "governance_bond_withdraw": ("POST", "/partner/v1/governance/bonds/withdraw", None, {"proposal": PK, **FEES}),
-    "coins_create": ("POST", "/partner/v1/coins/create", None,
-                     {"name": "Fuzz Coin", "symbol": "FUZZ", "priorityFeeLamports": "10000", "slippageBps": "100",
-                      "initialBuySol": "1000", "maxBypassFeeLamports": "0"}),
-    "governance_update_content": ("POST", "/partner/v1/governance/proposals/update-content", None,
-                                  {"mint": PK, **FEES, "voteDurationSeconds": "600", "baseContentRevision": "0",
-                                   "description": "new"}),
+    "coins_create": (
+        "POST",
+        "/partner/v1/coins/create",
+        None,
+        {
+            "name": "Fuzz Coin",
+            "symbol": "FUZZ",
+            "priorityFeeLamports": "10000",
+            "slippageBps": "100",
+            "initialBuySol": "1000",
+            "maxBypassFeeLamports": "0",
+        },
+    ),
+    "governance_update_content": (
+        "POST",
+        "/partner/v1/governance/proposals/update-content",
+        None,
+        {"mint": PK, **FEES, "voteDurationSeconds": "600", "baseContentRevision": "0", "description": "new"},
+    ),
     "me": ("GET", "/partner/v1/me", None, None),
     "governance_read": ("GET", f"/partner/v1/governance/{PK}", "/partner/v1/governance/{mint}", None),
-    "governance_votes_list": ("GET", f"/partner/v1/governance/proposals/{PK}/votes",
-                              "/partner/v1/governance/proposals/{proposal}/votes", None),
-    "transaction_status": ("GET", "/partner/v1/transactions/abc/status",
-                           "/partner/v1/transactions/{signature}/status", None),
+    "governance_votes_list": (
+        "GET",
+        f"/partner/v1/governance/proposals/{PK}/votes",
+        "/partner/v1/governance/proposals/{proposal}/votes",
+        None,
+    ),
+    "transaction_status": (
+        "GET",
+        "/partner/v1/transactions/abc/status",
+        "/partner/v1/transactions/{signature}/status",
+        None,
+    ),
     "fees_estimate": ("GET", "/partner/v1/fees/estimate", None, None),
     "uploads_create": ("POST", "/partner/v1/uploads", None, {"contentType": "image/png", "contentLength": "70"}),
-    "coins_create_staged": ("POST", "/partner/v1/coins/create", None,
-                            {"name": "Fuzz Coin", "symbol": "FUZZ", "priorityFeeLamports": "10000",
-                             "imageUploadId": UPLOAD_ID}),
+    "coins_create_staged": (
+        "POST",
+        "/partner/v1/coins/create",
+        None,
+        {"name": "Fuzz Coin", "symbol": "FUZZ", "priorityFeeLamports": "10000", "imageUploadId": UPLOAD_ID},
+    ),
     "oauth_token": ("POST", "/oauth/token", None, {"grant_type": "refresh_token", "refresh_token": "app_rt_x"}),
     "oauth_revoke": ("POST", "/oauth/revoke", None, {"token": "app_at_x"}),
     "oauth_authorize": ("POST", "/oauth/authorize", None, {"decision": "approve", "request": "x", "csrf": "y"}),
@@ -87,8 +139,14 @@ FUNCTION = {"coins_create_staged": "coins_create"}  # a second body for one func
 FORMAT_ERRORS = {"imageUploadId": "must be an uploadId"}
 FORM_ROUTES = {"oauth_token", "oauth_revoke", "oauth_authorize"}
 TRAILING = ["\n", "\r\n", " ", "\x00", "\u2028", "\t"]
-CONTENT_TYPES = ["application/json", "application/octet-stream", "multipart/form-data; boundary=xyz",
-                 "application/x-www-form-urlencoded", "text/plain", None]
+CONTENT_TYPES = [
+    "application/json",
+    "application/octet-stream",
+    "multipart/form-data; boundary=xyz",
+    "application/x-www-form-urlencoded",
+    "text/plain",
+    None,
+]
 
 
 @pytest.fixture
@@ -116,11 +174,19 @@ def _headers(function: str, conn, content_type: str | None, cookie: str | None =
     return headers
 
 
-def call(function: str, conn, ip: str, body: str | bytes | None, content_type: str | None, *,
-         binary: bool = False) -> dict:
+def call(
+    function: str, conn, ip: str, body: str | bytes | None, content_type: str | None, *, binary: bool = False
+) -> dict:
     method, path, resource, _ = ROUTES[function]
-    event = api_event(method, path, headers=_headers(function, conn, content_type), body=body, source_ip=ip,
-                      resource=resource, binary_media_types=["*/*"] if binary else None)
+    event = api_event(
+        method,
+        path,
+        headers=_headers(function, conn, content_type),
+        body=body,
+        source_ip=ip,
+        resource=resource,
+        binary_media_types=["*/*"] if binary else None,
+    )
     name = FUNCTION.get(function, function)
     return handler(name)(event, lambda_context(name))
 
@@ -146,8 +212,13 @@ def encode(function: str, fields: dict) -> tuple[str | bytes, str]:
     return json.dumps(fields), "application/json"
 
 
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 
 @pytest.mark.parametrize("function", sorted(ROUTES))
@@ -161,8 +232,11 @@ def test_binary_bodies_never_5xx(caller, function, data, ctype):
 
 @pytest.mark.parametrize("function", sorted(f for f, r in ROUTES.items() if r[0] == "POST"))
 @FUZZ
-@given(depth=st.integers(min_value=1, max_value=60_000), kind=st.sampled_from("[{"),
-       where=st.sampled_from(["bare", "field", "unclosed"]))
+@given(
+    depth=st.integers(min_value=1, max_value=60_000),
+    kind=st.sampled_from("[{"),
+    where=st.sampled_from(["bare", "field", "unclosed"]),
+)
 def test_deep_nesting_never_5xx(caller, function, depth, kind, where):
     conn, ip = caller
     opened, closed = ("[" * depth, "]" * depth) if kind == "[" else ('{"a":' * depth, "}" * depth)
@@ -199,8 +273,9 @@ def assert_trailing_refused(out: dict, function: str, name: str, value: str) -> 
 
 
 @pytest.mark.parametrize("suffix", TRAILING)
-@pytest.mark.parametrize("function,name", [("uploads_create", "contentLength"),
-                                           ("coins_create_staged", "imageUploadId")])
+@pytest.mark.parametrize(
+    "function,name", [("uploads_create", "contentLength"), ("coins_create_staged", "imageUploadId")]
+)
 def test_a_trailing_character_on_an_upload_field_is_refused(caller, function, name, suffix):
     """Issue 23 item 5: `contentLength: "70\n"` was 200 and `imageUploadId=upl_...\n` "no such upload"
     (re.match with `$`); every suffix, not only those Hypothesis draws."""
@@ -224,14 +299,12 @@ U64_FIELDS = {
     "governance_vote_cancel": ["priorityFeeLamports", "tipLamports"],
     "governance_vote_withdraw": ["priorityFeeLamports", "tipLamports"],
     "governance_settle": ["priorityFeeLamports", "tipLamports"],
-    "governance_extend_mutability": ["additionalSeconds", "voteDurationSeconds", "priorityFeeLamports",
-                                     "tipLamports"],
+    "governance_extend_mutability": ["additionalSeconds", "voteDurationSeconds", "priorityFeeLamports", "tipLamports"],
     "governance_finalize_metadata": ["voteDurationSeconds", "priorityFeeLamports", "tipLamports"],
     "governance_finalize_expired": ["voteDurationSeconds", "priorityFeeLamports", "tipLamports"],
     "governance_bond_withdraw": ["priorityFeeLamports", "tipLamports"],
     "coins_create": ["priorityFeeLamports", "initialBuySol", "maxBypassFeeLamports", "slippageBps"],
-    "governance_update_content": ["priorityFeeLamports", "tipLamports", "voteDurationSeconds",
-                                  "baseContentRevision"],
+    "governance_update_content": ["priorityFeeLamports", "tipLamports", "voteDurationSeconds", "baseContentRevision"],
 }
 
 
@@ -258,8 +331,10 @@ def test_u64_extremes_never_5xx(aws_stack, chain, pin_server, clock, ip, live_co
     fields = {k: (live_coin if v == PK else v) for k, v in ROUTES[function][3].items()}
     if function.startswith("trades_") and function != "trades_quote":
         fields.pop("slippageBps", None)
-        fields.setdefault({"trades_buy": "minTokensOut", "trades_sell": "minSolOut",
-                           "trades_buy_exact_out": "maxSolIn"}[function], "1")
+        fields.setdefault(
+            {"trades_buy": "minTokensOut", "trades_sell": "minSolOut", "trades_buy_exact_out": "maxSolIn"}[function],
+            "1",
+        )
     fields[name] = value
     body, ctype = encode(function, fields)
     out = call(function, conn, ip, body, ctype)

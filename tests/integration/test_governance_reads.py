@@ -12,31 +12,85 @@ from tests.integration.test_update_content import BOND, base_fields, holder, pos
 
 ISO = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 GOVERNANCE_KEYS = {
-    "governance", "mint", "metadata", "creator", "totalSupply", "createdAtUnix", "mutableUntilUnix", "minVoterCount",
-    "minLockAmount", "minParticipatingSupplyBps", "approvalBps", "proposalBondBps", "finalized", "contentRevision",
-    "mutabilityExtended", "nameLocked", "symbolLocked", "imageLocked", "descriptionLocked", "websiteLocked",
-    "twitterLocked", "telegramLocked",
+    "governance",
+    "mint",
+    "metadata",
+    "creator",
+    "totalSupply",
+    "createdAtUnix",
+    "mutableUntilUnix",
+    "minVoterCount",
+    "minLockAmount",
+    "minParticipatingSupplyBps",
+    "approvalBps",
+    "proposalBondBps",
+    "finalized",
+    "contentRevision",
+    "mutabilityExtended",
+    "nameLocked",
+    "symbolLocked",
+    "imageLocked",
+    "descriptionLocked",
+    "websiteLocked",
+    "twitterLocked",
+    "telegramLocked",
 }
 PROPOSAL_KEYS = {
-    "proposal", "governance", "proposer", "proposalIndex", "baseContentRevision", "actionKind", "actionName",
-    "actionSymbol", "actionUri", "actionAdditionalSeconds", "changedName", "changedSymbol", "changedImage",
-    "changedDescription", "changedWebsite", "changedTwitter", "changedTelegram", "createdAtUnix", "votingEndsAtUnix",
-    "proposalBondAmount", "proposalBondWithdrawn", "yesVotes", "noVotes", "participatingSupply",
-    "participatingVoters", "outcome", "executed", "settled", "metadataUpdated", "signature", "blockTime",
+    "proposal",
+    "governance",
+    "proposer",
+    "proposalIndex",
+    "baseContentRevision",
+    "actionKind",
+    "actionName",
+    "actionSymbol",
+    "actionUri",
+    "actionAdditionalSeconds",
+    "changedName",
+    "changedSymbol",
+    "changedImage",
+    "changedDescription",
+    "changedWebsite",
+    "changedTwitter",
+    "changedTelegram",
+    "createdAtUnix",
+    "votingEndsAtUnix",
+    "proposalBondAmount",
+    "proposalBondWithdrawn",
+    "yesVotes",
+    "noVotes",
+    "participatingSupply",
+    "participatingVoters",
+    "outcome",
+    "executed",
+    "settled",
+    "metadataUpdated",
+    "signature",
+    "blockTime",
 }
 VOTE_KEYS = {"proposal", "voter", "side", "amount", "countedAsVoter", "active", "withdrawn", "signature", "blockTime"}
 
 
 def read(conn, mint: str):
-    return invoke("governance_read", "GET", f"/partner/v1/governance/{mint}", headers=conn.bearer(),
-                  resource="/partner/v1/governance/{mint}")
+    return invoke(
+        "governance_read",
+        "GET",
+        f"/partner/v1/governance/{mint}",
+        headers=conn.bearer(),
+        resource="/partner/v1/governance/{mint}",
+    )
 
 
 def votes(conn, proposal: str, limit=None):
     query = None if limit is None else {"limit": limit}
-    return invoke("governance_votes_list", "GET", f"/partner/v1/governance/proposals/{proposal}/votes",
-                  headers=conn.bearer(), query=query,
-                  resource="/partner/v1/governance/proposals/{proposal}/votes")
+    return invoke(
+        "governance_votes_list",
+        "GET",
+        f"/partner/v1/governance/proposals/{proposal}/votes",
+        headers=conn.bearer(),
+        query=query,
+        resource="/partner/v1/governance/proposals/{proposal}/votes",
+    )
 
 
 def land(chain_url: str, user: dict, instruction) -> str:
@@ -58,8 +112,9 @@ def vote(chain_url: str, conn, mint: str, proposal: str, side: str, amount: int)
     from partner.chain import instructions as ix
 
     wallet = Pubkey.from_string(conn.user["wallet"])
-    return land(chain_url, conn.user, ix.cast_vote(wallet, Pubkey.from_string(mint), Pubkey.from_string(proposal),
-                                                   side, amount))
+    return land(
+        chain_url, conn.user, ix.cast_vote(wallet, Pubkey.from_string(mint), Pubkey.from_string(proposal), side, amount)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -72,17 +127,24 @@ def scene(chain, pin_server, aws_stack):
 
     mint = new_coin(chain.url, "Read Coin", "READ")
     proposer = holder(chain.url, "10.250.0.1", mint, 3 * BOND)
-    voters = [holder(chain.url, f"10.250.0.{i + 2}", mint, amount, scope="trade:execute")
-              for i, amount in enumerate([5 * 10**12, 7 * 10**12, 500_000])]
+    voters = [
+        holder(chain.url, f"10.250.0.{i + 2}", mint, amount, scope="trade:execute")
+        for i, amount in enumerate([5 * 10**12, 7 * 10**12, 500_000])
+    ]
     first = post_form(proposer, base_fields(mint, description="First", voteDurationSeconds="60"))
     assert first.status == 200, first.body
     p0 = first.json["proposal"]
-    vote_sigs = [vote(chain.url, voters[0], mint, p0, "yes", 5 * 10**12),
-                 vote(chain.url, voters[1], mint, p0, "no", 7 * 10**12),
-                 vote(chain.url, voters[2], mint, p0, "yes", 400_000)]  # below minLockAmount
+    vote_sigs = [
+        vote(chain.url, voters[0], mint, p0, "yes", 5 * 10**12),
+        vote(chain.url, voters[1], mint, p0, "no", 7 * 10**12),
+        vote(chain.url, voters[2], mint, p0, "yes", 400_000),
+    ]  # below minLockAmount
     # voter 0 cancels and votes again with less
-    land(chain.url, voters[0].user, ix.cancel_vote(Pubkey.from_string(voters[0].user["wallet"]),
-                                                    Pubkey.from_string(mint), Pubkey.from_string(p0)))
+    land(
+        chain.url,
+        voters[0].user,
+        ix.cancel_vote(Pubkey.from_string(voters[0].user["wallet"]), Pubkey.from_string(mint), Pubkey.from_string(p0)),
+    )
     vote_sigs[0] = vote(chain.url, voters[0], mint, p0, "yes", 3 * 10**12)
     warp(chain.url, 61)
     settler = Keypair()
@@ -95,14 +157,25 @@ def scene(chain, pin_server, aws_stack):
 
     rpc_client = Rpc(chain.url)
     blockhash, last_valid = rpc_client.latest_blockhash()
-    message = assemble(settler.pubkey(), [ix.settle_proposal(settler.pubkey(), Pubkey.from_string(mint),
-                                                             Pubkey.from_string(p0))],
-                       fees=WriteFees(10_000, 1_000_000), blockhash=blockhash)
+    message = assemble(
+        settler.pubkey(),
+        [ix.settle_proposal(settler.pubkey(), Pubkey.from_string(mint), Pubkey.from_string(p0))],
+        fees=WriteFees(10_000, 1_000_000),
+        blockhash=blockhash,
+    )
     land_processed(rpc_client, sign(message, [KeypairSigner(settler)]), last_valid)
     second = post_form(proposer, base_fields(mint, name="Read Coin Two"))
     assert second.status == 200, second.body
-    return {"mint": mint, "proposer": proposer, "voters": voters, "p0": p0, "p1": second.json["proposal"],
-            "first": first.json, "second": second.json, "vote_sigs": vote_sigs}
+    return {
+        "mint": mint,
+        "proposer": proposer,
+        "voters": voters,
+        "p0": p0,
+        "p1": second.json["proposal"],
+        "first": first.json,
+        "second": second.json,
+        "vote_sigs": vote_sigs,
+    }
 
 
 def test_governance_object_every_field(chain, scene):
@@ -120,12 +193,19 @@ def test_governance_object_every_field(chain, scene):
     assert gov["mint"] == mint and gov["metadata"] == mint
     assert gov["totalSupply"] == str(10**15)
     assert int(gov["mutableUntilUnix"]) - int(gov["createdAtUnix"]) == 30 * 86_400
-    assert (gov["minVoterCount"], gov["minLockAmount"], gov["minParticipatingSupplyBps"], gov["approvalBps"],
-            gov["proposalBondBps"]) == (3, "1000000", 500, 6000, 100)
+    assert (
+        gov["minVoterCount"],
+        gov["minLockAmount"],
+        gov["minParticipatingSupplyBps"],
+        gov["approvalBps"],
+        gov["proposalBondBps"],
+    ) == (3, "1000000", 500, 6000, 100)
     assert gov["finalized"] is False and gov["mutabilityExtended"] is False and gov["contentRevision"] == "0"
     assert all(gov[k] is False for k in GOVERNANCE_KEYS if k.endswith("Locked"))
     creator = rpc(chain.url, "getAccountInfo", [gov["governance"], {"encoding": "base64"}])["value"]
-    assert creator is not None and isinstance(gov["creator"], str) and gov["creator"] != scene["proposer"].user["wallet"]
+    assert (
+        creator is not None and isinstance(gov["creator"], str) and gov["creator"] != scene["proposer"].user["wallet"]
+    )
 
 
 def test_proposals_newest_first_with_every_field(chain, scene):
@@ -160,9 +240,16 @@ def test_viewer_votes(scene):
     mine = read(scene["voters"][0], mint).json["viewerVotes"]
     assert len(mine) == 1 and set(mine[0]) == VOTE_KEYS
     assert mine[0] | {"blockTime": None} == {
-        "proposal": scene["p0"], "voter": scene["voters"][0].user["wallet"], "side": "yes",
-        "amount": str(3 * 10**12), "countedAsVoter": True, "active": True, "withdrawn": False,
-        "signature": scene["vote_sigs"][0], "blockTime": None}
+        "proposal": scene["p0"],
+        "voter": scene["voters"][0].user["wallet"],
+        "side": "yes",
+        "amount": str(3 * 10**12),
+        "countedAsVoter": True,
+        "active": True,
+        "withdrawn": False,
+        "signature": scene["vote_sigs"][0],
+        "blockTime": None,
+    }
     assert ISO.match(mine[0]["blockTime"])
     small = read(scene["voters"][2], mint).json["viewerVotes"]
     assert small[0]["countedAsVoter"] is False and small[0]["amount"] == "400000"
@@ -179,10 +266,21 @@ def test_votes_largest_stake_first(scene):
     assert votes(scene["proposer"], scene["p1"]).json == {"votes": []}
 
 
-@pytest.mark.parametrize("limit, count", [
-    (None, 3), ("1", 1), ("2", 2), ("0", 3), ("-1", 3), ("abc", 3), ("", 3), ("1.5", 3), ("999", 3),
-    ("99999999999999999999999", 3),
-])
+@pytest.mark.parametrize(
+    "limit, count",
+    [
+        (None, 3),
+        ("1", 1),
+        ("2", 2),
+        ("0", 3),
+        ("-1", 3),
+        ("abc", 3),
+        ("", 3),
+        ("1.5", 3),
+        ("999", 3),
+        ("99999999999999999999999", 3),
+    ],
+)
 def test_votes_limit_never_400(scene, limit, count):
     result = votes(scene["proposer"], scene["p0"], limit)
     assert result.status == 200 and len(result.json["votes"]) == count
@@ -191,8 +289,18 @@ def test_votes_limit_never_400(scene, limit, count):
 def test_votes_limit_rules_unit():
     from partner.features.governance.reads import parse_limit
 
-    assert [parse_limit(v) for v in (None, "", "0", "-5", "x", "1.5", "7", "200", "201", "10" * 20)] == \
-        [50, 50, 50, 50, 50, 50, 7, 200, 200, 200]
+    assert [parse_limit(v) for v in (None, "", "0", "-5", "x", "1.5", "7", "200", "201", "10" * 20)] == [
+        50,
+        50,
+        50,
+        50,
+        50,
+        50,
+        7,
+        200,
+        200,
+        200,
+    ]
 
 
 @pytest.mark.parametrize("proposal", ["not-a-key", "0OIl", "So11111111111111111111111111111111111111112"])
@@ -216,11 +324,20 @@ def test_a_coin_without_proposals(chain, scene):
 def test_reads_need_a_valid_token_but_no_scope(scene):
     from partner.features import admin
 
-    bad = invoke("governance_read", "GET", f"/partner/v1/governance/{scene['mint']}",
-                 headers={"Authorization": "Bearer app_at_nope"}, resource="/partner/v1/governance/{mint}")
+    bad = invoke(
+        "governance_read",
+        "GET",
+        f"/partner/v1/governance/{scene['mint']}",
+        headers={"Authorization": "Bearer app_at_nope"},
+        resource="/partner/v1/governance/{mint}",
+    )
     assert bad.status == 401 and bad.json["error"] == "invalid_token"
-    bad = invoke("governance_votes_list", "GET", f"/partner/v1/governance/proposals/{scene['p0']}/votes",
-                 resource="/partner/v1/governance/proposals/{proposal}/votes")
+    bad = invoke(
+        "governance_votes_list",
+        "GET",
+        f"/partner/v1/governance/proposals/{scene['p0']}/votes",
+        resource="/partner/v1/governance/proposals/{proposal}/votes",
+    )
     assert bad.status == 401 and bad.json["error"] == "invalid_token"
     client = admin.create_client(name="Reader", redirect_uri="http://localhost:8080/callback")
     reader = connect(client, admin.create_user(), scope="profile:read", ip="10.250.1.1")

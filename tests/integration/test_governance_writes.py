@@ -17,9 +17,9 @@ from tests.helpers import connect, invoke
 SOL = 10**9
 TIP = 1_000_000
 PRIO = 10_000
-T = 10**6                       # one token in base units
+T = 10**6  # one token in base units
 SUPPLY = 10**15
-BOND = SUPPLY * 100 // 10_000   # 1% of supply
+BOND = SUPPLY * 100 // 10_000  # 1% of supply
 QUORUM = SUPPLY * 500 // 10_000  # 5% of supply
 DAY = 86_400
 SCOPES = "trade:execute governance:vote governance:propose"
@@ -40,8 +40,13 @@ ENDPOINTS = {
 def gov(conn, name: str, body: dict, *, fees: bool = True):
     function, path = ENDPOINTS[name]
     full = {"priorityFeeLamports": str(PRIO), "tipLamports": str(TIP), **body} if fees else body
-    return invoke(function, "POST", f"/partner/v1/governance/{path}",
-                  headers={**conn.bearer(), "Content-Type": "application/json"}, body=full)
+    return invoke(
+        function,
+        "POST",
+        f"/partner/v1/governance/{path}",
+        headers={**conn.bearer(), "Content-Type": "application/json"},
+        body=full,
+    )
 
 
 def ok(result) -> dict:
@@ -84,8 +89,12 @@ def receipt_of(chain, proposal: str, voter: str):
 def app_client(aws_stack):
     from partner.features import admin
 
-    return admin.create_client(name="Governance App", redirect_uri="http://localhost:8080/callback",
-                               tier="Partner", daily_volume_cap_lamports=10**15)
+    return admin.create_client(
+        name="Governance App",
+        redirect_uri="http://localhost:8080/callback",
+        tier="Partner",
+        daily_volume_cap_lamports=10**15,
+    )
 
 
 @pytest.fixture
@@ -94,10 +103,19 @@ def coin(chain, aws_stack):
 
 
 def buy_tokens(chain, conn, mint: str, tokens: int) -> None:
-    result = invoke("trades_buy_exact_out", "POST", "/partner/v1/trades/buy-exact-out",
-                    headers={**conn.bearer(), "Content-Type": "application/json"},
-                    body={"mint": mint, "tokensOut": str(tokens), "maxSolIn": str(3 * SOL),
-                          "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    result = invoke(
+        "trades_buy_exact_out",
+        "POST",
+        "/partner/v1/trades/buy-exact-out",
+        headers={**conn.bearer(), "Content-Type": "application/json"},
+        body={
+            "mint": mint,
+            "tokensOut": str(tokens),
+            "maxSolIn": str(3 * SOL),
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert result.status == 200, result.body
     assert wait(chain.url, result.json["signature"])["err"] is None
 
@@ -149,9 +167,12 @@ def vote_on_chain(chain, conn, mint: str, proposal: str, side: str, amount: int)
     signer = SealedWalletSigner(get_user(conn.user["user_id"]))
     client = Rpc(chain.url)
     blockhash, last_valid = client.latest_blockhash()
-    message = assemble(signer.pubkey, [ix.cast_vote(signer.pubkey, Pubkey.from_string(mint),
-                                                    Pubkey.from_string(proposal), side, amount)],
-                       fees=WriteFees(PRIO, TIP), blockhash=blockhash)
+    message = assemble(
+        signer.pubkey,
+        [ix.cast_vote(signer.pubkey, Pubkey.from_string(mint), Pubkey.from_string(proposal), side, amount)],
+        fees=WriteFees(PRIO, TIP),
+        blockhash=blockhash,
+    )
     land_processed(client, sign(message, [signer]), last_valid)
 
 
@@ -162,24 +183,31 @@ def close_and_settle(chain, conn, proposal: str, seconds: int = 61) -> dict:
 
 # ------------------------------------------------------------------ input, scope, delegation
 
-@pytest.mark.parametrize("name,body,field", [
-    ("vote", {"side": "maybe", "amount": "1000000"}, "side"),
-    ("vote", {"side": "yes", "amount": "0"}, "amount"),
-    ("vote", {"side": "yes", "amount": "1.5"}, "amount"),
-    ("vote", {"side": "yes", "amount": 1000000}, "amount"),
-    ("vote", {"side": "yes"}, "amount"),
-    ("vote", {"side": "yes", "amount": "1000000", "proposal": "not-a-key"}, "proposal"),
-    ("vote", {"side": "yes", "amount": "1000000", "priorityFeeLamports": "999"}, "priorityFeeLamports"),
-    ("vote", {"side": "yes", "amount": "1000000", "tipLamports": "999999"}, "tipLamports"),
-    ("vote", {"side": "yes", "amount": "1000000", "priorityFeeLamports": "18446744073709551615"},
-     "priorityFeeLamports"),  # issue 17 item 2: was 500 internal (compute-unit price past u64)
-    ("settle", {"priorityFeeLamports": "18446744073709551615"}, "priorityFeeLamports"),
-    ("vote", {"side": "yes", "amount": "1000000", "mint": "x"}, "mint"),
-    ("cancel", {"amount": "1"}, "amount"),
-    ("withdraw", {"voter": "0OIl"}, "voter"),
-    ("settle", {"proposal": None}, "proposal"),
-    ("bond", {"voteDurationSeconds": "0"}, "voteDurationSeconds"),
-])
+
+@pytest.mark.parametrize(
+    "name,body,field",
+    [
+        ("vote", {"side": "maybe", "amount": "1000000"}, "side"),
+        ("vote", {"side": "yes", "amount": "0"}, "amount"),
+        ("vote", {"side": "yes", "amount": "1.5"}, "amount"),
+        ("vote", {"side": "yes", "amount": 1000000}, "amount"),
+        ("vote", {"side": "yes"}, "amount"),
+        ("vote", {"side": "yes", "amount": "1000000", "proposal": "not-a-key"}, "proposal"),
+        ("vote", {"side": "yes", "amount": "1000000", "priorityFeeLamports": "999"}, "priorityFeeLamports"),
+        ("vote", {"side": "yes", "amount": "1000000", "tipLamports": "999999"}, "tipLamports"),
+        (
+            "vote",
+            {"side": "yes", "amount": "1000000", "priorityFeeLamports": "18446744073709551615"},
+            "priorityFeeLamports",
+        ),  # issue 17 item 2: was 500 internal (compute-unit price past u64)
+        ("settle", {"priorityFeeLamports": "18446744073709551615"}, "priorityFeeLamports"),
+        ("vote", {"side": "yes", "amount": "1000000", "mint": "x"}, "mint"),
+        ("cancel", {"amount": "1"}, "amount"),
+        ("withdraw", {"voter": "0OIl"}, "voter"),
+        ("settle", {"proposal": None}, "proposal"),
+        ("bond", {"voteDurationSeconds": "0"}, "voteDurationSeconds"),
+    ],
+)
 def test_vote_group_input_errors(aws_stack, chain, app_client, name, body, field):
     conn = member(chain, app_client, sol=0)
     full = {"proposal": str(Keypair().pubkey()), **body}
@@ -188,16 +216,19 @@ def test_vote_group_input_errors(aws_stack, chain, app_client, name, body, field
     assert result.headers["x-ratelimit-limit"] == "60"
 
 
-@pytest.mark.parametrize("name,body,field", [
-    ("extend", {"additionalSeconds": "0"}, "additionalSeconds"),
-    ("extend", {}, "additionalSeconds"),
-    ("extend", {"additionalSeconds": "60", "voteDurationSeconds": 600}, "voteDurationSeconds"),
-    ("extend", {"additionalSeconds": "60", "voteDurationSeconds": "-5"}, "voteDurationSeconds"),
-    ("finalize", {"voteDurationSeconds": "600.0"}, "voteDurationSeconds"),
-    ("finalize", {"mint": "short"}, "mint"),
-    ("expired", {"proposal": "x"}, "proposal"),
-    ("finalize", {"priorityFeeLamports": "18446744073709551615"}, "priorityFeeLamports"),
-])
+@pytest.mark.parametrize(
+    "name,body,field",
+    [
+        ("extend", {"additionalSeconds": "0"}, "additionalSeconds"),
+        ("extend", {}, "additionalSeconds"),
+        ("extend", {"additionalSeconds": "60", "voteDurationSeconds": 600}, "voteDurationSeconds"),
+        ("extend", {"additionalSeconds": "60", "voteDurationSeconds": "-5"}, "voteDurationSeconds"),
+        ("finalize", {"voteDurationSeconds": "600.0"}, "voteDurationSeconds"),
+        ("finalize", {"mint": "short"}, "mint"),
+        ("expired", {"proposal": "x"}, "proposal"),
+        ("finalize", {"priorityFeeLamports": "18446744073709551615"}, "priorityFeeLamports"),
+    ],
+)
 def test_propose_group_input_errors(aws_stack, chain, app_client, name, body, field):
     conn = member(chain, app_client, sol=0)
     result = gov(conn, name, {"mint": str(Keypair().pubkey()), **body})
@@ -218,10 +249,15 @@ def test_scope_then_input_then_delegation(aws_stack, chain, app_client):
     admin.set_delegation(conn.user["user_id"], False)
     refused(gov(conn, "vote", {"proposal": "x", "side": "yes", "amount": "1"}), "invalid_input", 400)
     for name in ENDPOINTS:
-        body = {"proposal": str(Keypair().pubkey()), "side": "yes", "amount": "1000000"} if name == "vote" else \
-            {"proposal": str(Keypair().pubkey())} if name in ("cancel", "withdraw", "settle", "bond") else \
-            {"mint": str(Keypair().pubkey()), "additionalSeconds": "60"} if name == "extend" else \
-            {"mint": str(Keypair().pubkey())}
+        body = (
+            {"proposal": str(Keypair().pubkey()), "side": "yes", "amount": "1000000"}
+            if name == "vote"
+            else {"proposal": str(Keypair().pubkey())}
+            if name in ("cancel", "withdraw", "settle", "bond")
+            else {"mint": str(Keypair().pubkey()), "additionalSeconds": "60"}
+            if name == "extend"
+            else {"mint": str(Keypair().pubkey())}
+        )
         refused(gov(conn, name, body), "delegation_missing", 403)
 
 
@@ -238,11 +274,15 @@ def test_unknown_and_unreadable_targets(chain, coin, app_client):
     for name in ("extend", "finalize", "expired"):
         body = {"additionalSeconds": "60"} if name == "extend" else {}
         refused(gov(conn, name, {"mint": unknown, **body}), "governance_not_found", 404)
-        refused(gov(conn, name, {"mint": coin[:-1] + ("1" if coin[-1] != "1" else "2"), **body}),
-                "governance_not_found", 404)
+        refused(
+            gov(conn, name, {"mint": coin[:-1] + ("1" if coin[-1] != "1" else "2"), **body}),
+            "governance_not_found",
+            404,
+        )
 
 
 # ------------------------------------------------------------------ Vote and Proposal state tables
+
 
 def test_vote_and_proposal_lifecycle(chain, coin, app_client):
     from partner.chain import programs as P
@@ -281,12 +321,10 @@ def test_vote_and_proposal_lifecycle(chain, coin, app_client):
     assert (receipt.amount, receipt.active, receipt.withdrawn, receipt.counted_as_voter) == (2 * T, True, False, True)
     refused(gov(alice, "vote", {"proposal": proposal, "side": "no", "amount": str(T)}), "already_voted")
     # amount below minLockAmount (API rule) or above the balance; no token account at all
-    low = refused(gov(bob, "vote", {"proposal": proposal, "side": "yes", "amount": str(T - 1)}),
-                  "invalid_vote_amount")
+    low = refused(gov(bob, "vote", {"proposal": proposal, "side": "yes", "amount": str(T - 1)}), "invalid_vote_amount")
     assert low["minLockAmount"] == str(T)
     refused(gov(bob, "vote", {"proposal": proposal, "side": "yes", "amount": str(2 * T + 1)}), "invalid_vote_amount")
-    refused(gov(empty, "vote", {"proposal": proposal, "side": "yes", "amount": str(T)}),
-            "missing_vote_token_account")
+    refused(gov(empty, "vote", {"proposal": proposal, "side": "yes", "amount": str(T)}), "missing_vote_token_account")
     assert tokens(chain, bob, coin) == 2 * T
     vote(bob, proposal, "no", 2 * T)  # exactly the balance, then the account is empty
     assert tokens(chain, bob, coin) == 0
@@ -361,8 +399,12 @@ def test_no_proposal_bond(chain, app_client):
 
     def set_params(params):
         blockhash, last_valid = client.latest_blockhash()
-        message = assemble(admin_key.pubkey(), [ix.set_governance_params(admin_key.pubkey(), params)],
-                           fees=WriteFees(PRIO, TIP), blockhash=blockhash)
+        message = assemble(
+            admin_key.pubkey(),
+            [ix.set_governance_params(admin_key.pubkey(), params)],
+            fees=WriteFees(PRIO, TIP),
+            blockhash=blockhash,
+        )
         land_processed(client, sign(message, [KeypairSigner(admin_key)]), last_valid)
 
     set_params(GM.GovernanceParams(proposal_bond_bps=0))
@@ -378,6 +420,7 @@ def test_no_proposal_bond(chain, app_client):
 
 
 # ------------------------------------------------------------------ quorum and approval boundaries
+
 
 def test_quorum_and_approval_boundaries(chain, coin, app_client):
     from partner.chain.governance_math import Outcome
@@ -409,23 +452,28 @@ def test_quorum_and_approval_boundaries(chain, coin, app_client):
         return p
 
     # participating supply one base unit below 5% of supply, three counted voters, all yes
-    p = cycle([("a", "yes", 30_000_000 * T), ("b", "yes", 20_000_000 * T - T - 1), ("c", "yes", T)],
-              Outcome.QUORUM_NOT_MET)
+    p = cycle(
+        [("a", "yes", 30_000_000 * T), ("b", "yes", 20_000_000 * T - T - 1), ("c", "yes", T)], Outcome.QUORUM_NOT_MET
+    )
     assert (p.participating_supply, p.participating_voters) == (QUORUM - 1, 3)
     assert governance_of(chain, coin).mutability_extended is False
 
     # supply exactly at quorum but only two counted voters: the third vote is below minLockAmount,
     # cast directly on-chain (the API refuses it); it carries weight, countedAsVoter false
-    refused(gov(small, "vote", {"proposal": str(Keypair().pubkey()), "side": "yes", "amount": str(T // 2)}),
-            "proposal_not_found")
-    p = cycle([("a", "yes", 30_000_000 * T), ("b", "yes", 20_000_000 * T - T // 2)], Outcome.QUORUM_NOT_MET,
-              direct=[("small", "yes", T // 2)])
+    refused(
+        gov(small, "vote", {"proposal": str(Keypair().pubkey()), "side": "yes", "amount": str(T // 2)}),
+        "proposal_not_found",
+    )
+    p = cycle(
+        [("a", "yes", 30_000_000 * T), ("b", "yes", 20_000_000 * T - T // 2)],
+        Outcome.QUORUM_NOT_MET,
+        direct=[("small", "yes", T // 2)],
+    )
     assert (p.participating_supply, p.participating_voters, p.yes_votes) == (QUORUM, 2, QUORUM)
     assert receipt_of(chain, str(p_key(coin, 1)), wallet(small)).counted_as_voter is False
 
     # quorum met exactly, yes one base unit below 60%
-    p = cycle([("a", "yes", 30_000_000 * T - 1), ("b", "no", 20_000_000 * T - T + 1), ("c", "no", T)],
-              Outcome.REJECTED)
+    p = cycle([("a", "yes", 30_000_000 * T - 1), ("b", "no", 20_000_000 * T - T + 1), ("c", "no", T)], Outcome.REJECTED)
     assert (p.participating_supply, p.participating_voters) == (QUORUM, 3)
     assert p.yes_votes * 10_000 == p.participating_supply * 6_000 - 10_000
     assert governance_of(chain, coin).mutability_extended is False
@@ -446,6 +494,7 @@ def p_key(mint: str, index: int):
 
 # ------------------------------------------------------------------ Metadata governance state table
 
+
 def _pass(chain, coin, proposer, voters, proposal):
     for conn, amount in voters:
         vote(conn, proposal, "yes", amount)
@@ -456,11 +505,16 @@ def test_extend_once_and_capped(chain, coin, app_client):
     from partner.chain.governance_math import Outcome
 
     proposer = member(chain, app_client, coin, BOND)
-    voters = [(member(chain, app_client, coin, QUORUM - 2 * T), QUORUM - 2 * T),
-              (member(chain, app_client, coin, T), T), (member(chain, app_client, coin, T), T)]
+    voters = [
+        (member(chain, app_client, coin, QUORUM - 2 * T), QUORUM - 2 * T),
+        (member(chain, app_client, coin, T), T),
+        (member(chain, app_client, coin, T), T),
+    ]
     # over the cap (90 days) fails before anything is locked
-    refused(gov(proposer, "extend", {"mint": coin, "additionalSeconds": str(90 * DAY + 1)}),
-            "mutability_extension_exceeds_cap")
+    refused(
+        gov(proposer, "extend", {"mint": coin, "additionalSeconds": str(90 * DAY + 1)}),
+        "mutability_extension_exceeds_cap",
+    )
     assert tokens(chain, proposer, coin) == BOND
     before = governance_of(chain, coin).mutable_until
     proposal = propose_extend(proposer, coin, seconds=90 * DAY)["proposal"]  # exactly the cap
@@ -486,17 +540,29 @@ def test_content_proposal_then_finalize_metadata(chain, coin, app_client):
     from partner.store.wallets import SealedWalletSigner
 
     proposer = member(chain, app_client, coin, BOND)
-    voters = [(member(chain, app_client, coin, QUORUM - 2 * T), QUORUM - 2 * T),
-              (member(chain, app_client, coin, T), T), (member(chain, app_client, coin, T), T)]
+    voters = [
+        (member(chain, app_client, coin, QUORUM - 2 * T), QUORUM - 2 * T),
+        (member(chain, app_client, coin, T), T),
+        (member(chain, app_client, coin, T), T),
+    ]
     # a content proposal (its endpoint is multipart update-content; built directly here)
     signer = SealedWalletSigner(get_user(proposer.user["user_id"]))
     client = Rpc(chain.url)
     blockhash, last_valid = client.latest_blockhash()
-    instruction = ix.propose_update_content(signer.pubkey, Pubkey.from_string(coin), 0, base_content_revision=0,
-                                            changed_fields=("name",), name="Renamed Coin",
-                                            vote_duration_seconds=60)
-    land_processed(client, sign(assemble(signer.pubkey, [instruction], fees=WriteFees(PRIO, TIP),
-                                         blockhash=blockhash), [signer]), last_valid)
+    instruction = ix.propose_update_content(
+        signer.pubkey,
+        Pubkey.from_string(coin),
+        0,
+        base_content_revision=0,
+        changed_fields=("name",),
+        name="Renamed Coin",
+        vote_duration_seconds=60,
+    )
+    land_processed(
+        client,
+        sign(assemble(signer.pubkey, [instruction], fees=WriteFees(PRIO, TIP), blockhash=blockhash), [signer]),
+        last_valid,
+    )
     content = str(p_key(coin, 0))
     _pass(chain, coin, proposer, voters, content)
     assert governance_of(chain, coin).content_revision == 1
@@ -523,17 +589,20 @@ def test_content_proposal_then_finalize_metadata(chain, coin, app_client):
 def test_vote_durations_and_mutability_expiry(chain, coin, app_client):
     proposer = member(chain, app_client, coin, BOND)
     g = governance_of(chain, coin)
-    refused(gov(proposer, "extend", {"mint": coin, "additionalSeconds": "60", "voteDurationSeconds": "59"}),
-            "invalid_vote_duration")
-    refused(gov(proposer, "finalize", {"mint": coin, "voteDurationSeconds": str(7 * DAY + 1)}),
-            "invalid_vote_duration")
+    refused(
+        gov(proposer, "extend", {"mint": coin, "additionalSeconds": "60", "voteDurationSeconds": "59"}),
+        "invalid_vote_duration",
+    )
+    refused(gov(proposer, "finalize", {"mint": coin, "voteDurationSeconds": str(7 * DAY + 1)}), "invalid_vote_duration")
     refused(gov(proposer, "expired", {"mint": coin}), "metadata_still_mutable")
     assert tokens(chain, proposer, coin) == BOND
 
     now = warp(chain.url, 0)["unixTimestamp"]
     warp(chain.url, g.mutable_until - now - 1000)
-    refused(gov(proposer, "extend", {"mint": coin, "additionalSeconds": "60", "voteDurationSeconds": "1200"}),
-            "vote_duration_exceeds_window")
+    refused(
+        gov(proposer, "extend", {"mint": coin, "additionalSeconds": "60", "voteDurationSeconds": "1200"}),
+        "vote_duration_exceeds_window",
+    )
     warp(chain.url, 960)  # fewer than 60 s remain
     refused(gov(proposer, "finalize", {"mint": coin, "voteDurationSeconds": "60"}), "proposal_window_closing")
     warp(chain.url, 60)  # the window lapsed

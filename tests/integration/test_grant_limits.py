@@ -26,8 +26,7 @@ REDIRECT = "http://localhost:8080/callback"
 def _client(**caps):
     from partner.features import admin
 
-    return admin.create_client(name="Capped App", redirect_uri=REDIRECT, tier="Partner",
-                               **caps)
+    return admin.create_client(name="Capped App", redirect_uri=REDIRECT, tier="Partner", **caps)
 
 
 def _page(client, user, ip, scope="profile:read trade:execute"):
@@ -35,8 +34,14 @@ def _page(client, user, ip, scope="profile:read trade:execute"):
 
     cookie = admin.create_session(user["user_id"])["cookie"]
     verifier, challenge = pkce_pair()
-    page = invoke("oauth_authorize", "GET", "/oauth/authorize", query=authorize_query(client, challenge, scope),
-                  headers={"Cookie": cookie}, source_ip=ip)
+    page = invoke(
+        "oauth_authorize",
+        "GET",
+        "/oauth/authorize",
+        query=authorize_query(client, challenge, scope),
+        headers={"Cookie": cookie},
+        source_ip=ip,
+    )
     assert page.status == 200, page.body
     return cookie, verifier, page
 
@@ -59,8 +64,11 @@ def consent(client, user, ip, **limits) -> Conn:
     post = _post({**hidden_inputs(page.body), **limits, "decision": "approve"}, cookie, ip)
     assert post.status == 302, post.body
     code = parse_qs(urlsplit(post.headers["location"]).query)["code"][0]
-    result = token_call(client, {"grant_type": "authorization_code", "code": code, "code_verifier": verifier,
-                                 "redirect_uri": REDIRECT}, ip=ip)
+    result = token_call(
+        client,
+        {"grant_type": "authorization_code", "code": code, "code_verifier": verifier, "redirect_uri": REDIRECT},
+        ip=ip,
+    )
     assert result.status == 200, result.body
     return Conn(client, user, result.json)
 
@@ -72,8 +80,17 @@ def me(conn):
 
 
 def buy(conn, mint, lamports):
-    return trade(conn, "buy", {"mint": mint, "maxSolIn": str(lamports), "slippageBps": 2000,
-                               "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    return trade(
+        conn,
+        "buy",
+        {
+            "mint": mint,
+            "maxSolIn": str(lamports),
+            "slippageBps": 2000,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
 
 
 def grant(user, client):
@@ -85,8 +102,8 @@ def grant(user, client):
 def test_consent_page_shows_the_caps_in_sol_with_inputs_defaulting_to_them(aws_stack, user, ip):
     c = _client(max_trade_lamports=1 * SOL, daily_volume_cap_lamports=5 * SOL)
     _, _, page = _page(c, user, ip)
-    assert "This app may spend up to <strong id=\"trade-cap\">1 SOL per trade</strong>" in page.body
-    assert "<strong id=\"daily-cap\">5 SOL per day</strong> from your wallet" in page.body
+    assert 'This app may spend up to <strong id="trade-cap">1 SOL per trade</strong>' in page.body
+    assert '<strong id="daily-cap">5 SOL per day</strong> from your wallet' in page.body
     assert 'name="max_trade_sol" value="1" min="0.000000001" max="1"' in page.body
     assert 'name="daily_cap_sol" value="5" min="0.000000001" max="5"' in page.body
     assert page.body.count("<form") == 1 and set(hidden_inputs(page.body)) == {"request", "csrf"}
@@ -110,8 +127,11 @@ def test_lower_limits_are_enforced_and_shown_in_me(aws_stack, chain, coin, ip): 
     conn = consent(c, user, ip, max_trade_sol="0.3", daily_cap_sol="0.5")
     stored = grant(user, c)
     assert stored["max_trade_lamports"] == 300_000_000 and stored["daily_volume_cap_lamports"] == 500_000_000
-    assert me(conn)["limits"] == {"maxTradeLamports": "300000000", "dailyVolumeCapLamports": "500000000",
-                                  "spentTodayLamports": "0"}
+    assert me(conn)["limits"] == {
+        "maxTradeLamports": "300000000",
+        "dailyVolumeCapLamports": "500000000",
+        "spentTodayLamports": "0",
+    }
 
     over_trade = buy(conn, coin, 300_000_001)
     assert over_trade.status == 403 and over_trade.json["error"] == "trade_cap_exceeded"
@@ -129,9 +149,15 @@ def test_lower_limits_are_enforced_and_shown_in_me(aws_stack, chain, coin, ip): 
 
 def test_a_limit_above_the_cap_is_refused_and_no_code_is_issued(aws_stack, user, ip):
     c = _client(max_trade_lamports=1 * SOL, daily_volume_cap_lamports=5 * SOL)
-    for field, value in (("daily_cap_sol", "5.000000001"), ("max_trade_sol", "2"), ("daily_cap_sol", "0"),
-                         ("max_trade_sol", "-1"), ("daily_cap_sol", "1e3"), ("max_trade_sol", "nan"),
-                         ("daily_cap_sol", "0.0000000001")):
+    for field, value in (
+        ("daily_cap_sol", "5.000000001"),
+        ("max_trade_sol", "2"),
+        ("daily_cap_sol", "0"),
+        ("max_trade_sol", "-1"),
+        ("daily_cap_sol", "1e3"),
+        ("max_trade_sol", "nan"),
+        ("daily_cap_sol", "0.0000000001"),
+    ):
         cookie, _, page = _page(c, user, ip)
         form = {**hidden_inputs(page.body), field: value, "decision": "approve"}
         refused = _post(form, cookie, ip, accept="application/json")
@@ -252,8 +278,17 @@ def test_a_huge_or_not_plain_limit_is_invalid_request_at_consent(aws_stack, user
     assert (grant(user, c) or {}).get("connected_at") is None  # no code, no grant
 
 
-@pytest.mark.parametrize("value,lamports", [("0.5", 500_000_000), (".5", 500_000_000), ("1.", SOL),
-                                            ("0.000000001", 1), ("0001", SOL), ("0.100000000", 100_000_000)])
+@pytest.mark.parametrize(
+    "value,lamports",
+    [
+        ("0.5", 500_000_000),
+        (".5", 500_000_000),
+        ("1.", SOL),
+        ("0.000000001", 1),
+        ("0001", SOL),
+        ("0.100000000", 100_000_000),
+    ],
+)
 def test_a_plain_decimal_limit_is_accepted(aws_stack, user, ip, value, lamports):
     c = _client(max_trade_lamports=2 * SOL, daily_volume_cap_lamports=5 * SOL)
     consent(c, user, ip, max_trade_sol=value)

@@ -24,14 +24,24 @@ BLOCKHASH_SECONDS = 150 * 0.4
 
 
 def buy_body(mint: str, max_in: int = SOL // 10) -> dict:
-    return {"mint": mint, "maxSolIn": str(max_in), "minTokensOut": "0", "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP)}
+    return {
+        "mint": mint,
+        "maxSolIn": str(max_in),
+        "minTokensOut": "0",
+        "priorityFeeLamports": str(PRIO),
+        "tipLamports": str(TIP),
+    }
 
 
 def keyed(conn, kind: str, body, key: str | None, **headers: str):
     extra = {"Idempotency-Key": key} if key is not None else {}
-    return invoke(f"trades_{kind.replace('-', '_')}", "POST", f"/partner/v1/trades/{kind}",
-                  headers={**conn.bearer(), "Content-Type": "application/json", **extra, **headers}, body=body)
+    return invoke(
+        f"trades_{kind.replace('-', '_')}",
+        "POST",
+        f"/partner/v1/trades/{kind}",
+        headers={**conn.bearer(), "Content-Type": "application/json", **extra, **headers},
+        body=body,
+    )
 
 
 def signatures(chain, wallet: str) -> list[str]:
@@ -81,8 +91,12 @@ def test_another_request_under_a_used_key_is_422(chain, coin, partner_conn):
     assert other_body.status == 422, other_body.body
     assert other_body.json["error"] == "idempotency_key_reused" and other_body.json["retryable"] is False
     assert "idempotent-replayed" not in other_body.headers
-    other_path = keyed(partner_conn, "sell", {"mint": coin, "tokensIn": "1", "minSolOut": "0",
-                                              "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)}, "used")
+    other_path = keyed(
+        partner_conn,
+        "sell",
+        {"mint": coin, "tokensIn": "1", "minSolOut": "0", "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)},
+        "used",
+    )
     assert other_path.status == 422 and other_path.json["error"] == "idempotency_key_reused"
     assert signatures(chain, wallet) == before
     # the key still holds the first answer
@@ -158,8 +172,12 @@ def test_a_repeated_header_is_400(chain, coin, partner_conn):
     from devstack.events import api_event, lambda_context
     from tests.helpers import handler
 
-    event = api_event("POST", "/partner/v1/trades/buy", body=buy_body(coin),
-                      headers={**partner_conn.bearer(), "Content-Type": "application/json", "Idempotency-Key": "a"})
+    event = api_event(
+        "POST",
+        "/partner/v1/trades/buy",
+        body=buy_body(coin),
+        headers={**partner_conn.bearer(), "Content-Type": "application/json", "Idempotency-Key": "a"},
+    )
     event["multiValueHeaders"] = {**(event.get("multiValueHeaders") or {}), "Idempotency-Key": ["a", "b"]}
     out = handler("trades_buy")(event, lambda_context("trades_buy"))
     assert out["statusCode"] == 400 and json.loads(out["body"])["error"] == "invalid_input"
@@ -172,9 +190,13 @@ def test_answers_before_the_claim_do_not_use_the_key(aws_stack, chain, coin, par
     bad = keyed(partner_conn, "buy", {**buy_body(coin), "maxSolIn": "1.5"}, key)
     assert bad.status == 400 and bad.json["error"] == "invalid_input"
     # 401: no valid token
-    unauth = invoke("trades_buy", "POST", "/partner/v1/trades/buy", body=buy_body(coin),
-                    headers={"Authorization": "Bearer app_at_nope", "Content-Type": "application/json",
-                             "Idempotency-Key": key})
+    unauth = invoke(
+        "trades_buy",
+        "POST",
+        "/partner/v1/trades/buy",
+        body=buy_body(coin),
+        headers={"Authorization": "Bearer app_at_nope", "Content-Type": "application/json", "Idempotency-Key": key},
+    )
     assert unauth.status == 401
     # 403 scope: the same user and client, a token without trade:execute
     narrow = connect(partner_conn.client, partner_conn.user, scope="profile:read", ip=ip)
@@ -248,8 +270,9 @@ def _timeout_after_send(chain, monkeypatch, *, lands: bool) -> None:
         chain_fault(chain, "drop", methods=["sendTransaction"])
 
 
-def test_crash_after_a_send_that_landed_answers_its_200(chain, coin, partner_conn, clock, monkeypatch,
-                                                        crash_before_storing):
+def test_crash_after_a_send_that_landed_answers_its_200(
+    chain, coin, partner_conn, clock, monkeypatch, crash_before_storing
+):
     from partner.edge import idempotency
 
     wallet = partner_conn.user["wallet"]
@@ -280,8 +303,9 @@ def test_crash_after_a_send_that_landed_answers_its_200(chain, coin, partner_con
     assert again.body == retry.body and again.headers["idempotent-replayed"] == "true"
 
 
-def test_crash_after_a_send_the_chain_cannot_confirm_answers_the_ambiguous_502(chain, coin, partner_conn, clock,
-                                                                             monkeypatch, crash_before_storing):
+def test_crash_after_a_send_the_chain_cannot_confirm_answers_the_ambiguous_502(
+    chain, coin, partner_conn, clock, monkeypatch, crash_before_storing
+):
     from partner.edge import idempotency
 
     wallet = partner_conn.user["wallet"]
@@ -304,8 +328,9 @@ def test_crash_after_a_send_the_chain_cannot_confirm_answers_the_ambiguous_502(c
     assert volume(partner_conn.client["client_id"]) == before["volume"] + SOL // 10
 
 
-def test_crash_after_a_send_that_never_landed_answers_tx_expired(chain, coin, partner_conn, clock, monkeypatch,
-                                                                 crash_before_storing):
+def test_crash_after_a_send_that_never_landed_answers_tx_expired(
+    chain, coin, partner_conn, clock, monkeypatch, crash_before_storing
+):
     from partner.edge import idempotency
 
     before = snapshot(chain, partner_conn, coin)
@@ -426,8 +451,13 @@ def test_a_dust_sell_is_stored_as_its_400_not_a_500(chain, coin, partner_conn):
     """Issue 17 item 3: the dust sell's answer under a key is the clear 400 (was a stored 500)."""
     bought = keyed(partner_conn, "buy", buy_body(coin), None)
     assert bought.status == 200 and wait(chain.url, bought.json["signature"])["err"] is None
-    body = {"mint": coin, "tokensIn": "1000", "minSolOut": "0", "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP)}
+    body = {
+        "mint": coin,
+        "tokensIn": "1000",
+        "minSolOut": "0",
+        "priorityFeeLamports": str(PRIO),
+        "tipLamports": str(TIP),
+    }
     first = keyed(partner_conn, "sell", body, "dust")
     assert first.status == 400 and first.json["field"] == "tokensIn", first.body
     assert int(_claim_item(partner_conn, "dust")["status"]) == 400
@@ -476,8 +506,9 @@ def test_multipart_launch_with_a_first_buy_replays_one_bundle(chain, pin_server,
     again = _create_keyed(launch_conn, form(symbol="ONCE", initialBuySol=str(SOL // 10)), key)
     assert again.status == 200 and again.body == first.body and again.headers["idempotent-replayed"] == "true"
     assert token_balance(chain.url, creator["wallet"], body["mint"]) == tokens
-    other_image = _create_keyed(launch_conn, form(image=PNG + b"\x00", symbol="ONCE",
-                                                  initialBuySol=str(SOL // 10)), key)
+    other_image = _create_keyed(
+        launch_conn, form(image=PNG + b"\x00", symbol="ONCE", initialBuySol=str(SOL // 10)), key
+    )
     assert other_image.status == 422 and other_image.json["error"] == "idempotency_key_reused"
 
 
@@ -502,8 +533,12 @@ def test_governance_write_answers_are_stored(chain, coin, ip, aws_stack):
     from partner.features import admin
 
     user = admin.create_user()
-    conn = connect(admin.create_client(name="Gov App", redirect_uri="http://localhost:8080/callback"), user,
-                   scope="governance:vote", ip=ip)
+    conn = connect(
+        admin.create_client(name="Gov App", redirect_uri="http://localhost:8080/callback"),
+        user,
+        scope="governance:vote",
+        ip=ip,
+    )
     body = {"proposal": str(Keypair().pubkey()), "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)}
     headers = {**conn.bearer(), "Content-Type": "application/json", "Idempotency-Key": "settle-1"}
     first = invoke("governance_settle", "POST", "/partner/v1/governance/proposals/settle", headers=headers, body=body)
@@ -531,5 +566,10 @@ def creator(aws_stack, chain):
 
 def _create_keyed(conn, body_ctype, headers: dict):
     body, ctype = body_ctype
-    return invoke("coins_create", "POST", "/partner/v1/coins/create",
-                  headers={**conn.bearer(), "Content-Type": ctype, **headers}, body=body)
+    return invoke(
+        "coins_create",
+        "POST",
+        "/partner/v1/coins/create",
+        headers={**conn.bearer(), "Content-Type": ctype, **headers},
+        body=body,
+    )

@@ -22,21 +22,25 @@ FEES = {"priorityFeeLamports": "1000", "tipLamports": "1000000"}
 ALL_SCOPES = "profile:read trade:execute governance:vote governance:propose coin:create"
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00" * 32
 HSTS = "max-age=63072000; includeSubDomains"
-NOT_UTF8 = b"\xff\xfe\x80{\"mint\": \"\xc3\x28\"}"
+NOT_UTF8 = b'\xff\xfe\x80{"mint": "\xc3\x28"}'
 
 # (function, path, a body that passes validation up to the field under test)
 JSON_ROUTES = {
     "trades_buy": ("/partner/v1/trades/buy", {"mint": PK, "maxSolIn": "1000", "slippageBps": 100, **FEES}),
-    "trades_buy_exact_out": ("/partner/v1/trades/buy-exact-out",
-                             {"mint": PK, "tokensOut": "1000", "slippageBps": 100, **FEES}),
+    "trades_buy_exact_out": (
+        "/partner/v1/trades/buy-exact-out",
+        {"mint": PK, "tokensOut": "1000", "slippageBps": 100, **FEES},
+    ),
     "trades_sell": ("/partner/v1/trades/sell", {"mint": PK, "tokensIn": "1000", "slippageBps": 100, **FEES}),
     "trades_quote": ("/partner/v1/trades/quote", {"side": "buy", "mint": PK, "maxSolIn": "1000"}),
     "governance_vote": ("/partner/v1/governance/votes", {"proposal": PK, "side": "yes", "amount": "1000000", **FEES}),
     "governance_vote_cancel": ("/partner/v1/governance/votes/cancel", {"proposal": PK, **FEES}),
     "governance_vote_withdraw": ("/partner/v1/governance/votes/withdraw", {"proposal": PK, **FEES}),
     "governance_settle": ("/partner/v1/governance/proposals/settle", {"proposal": PK, **FEES}),
-    "governance_extend_mutability": ("/partner/v1/governance/proposals/extend-mutability",
-                                     {"mint": PK, "additionalSeconds": "60", **FEES}),
+    "governance_extend_mutability": (
+        "/partner/v1/governance/proposals/extend-mutability",
+        {"mint": PK, "additionalSeconds": "60", **FEES},
+    ),
     "governance_finalize_metadata": ("/partner/v1/governance/proposals/finalize-metadata", {"mint": PK, **FEES}),
     "governance_finalize_expired": ("/partner/v1/governance/metadata/finalize-expired", {"mint": PK, **FEES}),
     "governance_bond_withdraw": ("/partner/v1/governance/bonds/withdraw", {"proposal": PK, **FEES}),
@@ -48,13 +52,22 @@ MULTIPART_ROUTES = {
 
 # every integer-string field of the JSON routes: (function, field, extra fields the body needs)
 NEWLINE_JSON = [
-    ("trades_buy", "maxSolIn"), ("trades_buy", "priorityFeeLamports"), ("trades_buy", "tipLamports"),
-    ("trades_buy_exact_out", "tokensOut"), ("trades_sell", "tokensIn"), ("trades_quote", "maxSolIn"),
-    ("governance_vote", "amount"), ("governance_extend_mutability", "additionalSeconds"),
-    ("governance_finalize_metadata", "voteDurationSeconds"), ("governance_settle", "tipLamports"),
+    ("trades_buy", "maxSolIn"),
+    ("trades_buy", "priorityFeeLamports"),
+    ("trades_buy", "tipLamports"),
+    ("trades_buy_exact_out", "tokensOut"),
+    ("trades_sell", "tokensIn"),
+    ("trades_quote", "maxSolIn"),
+    ("governance_vote", "amount"),
+    ("governance_extend_mutability", "additionalSeconds"),
+    ("governance_finalize_metadata", "voteDurationSeconds"),
+    ("governance_settle", "tipLamports"),
 ]
-NEWLINE_EXTRA = {("trades_buy", "minTokensOut"): "1", ("trades_sell", "minSolOut"): "1",
-                 ("trades_buy_exact_out", "maxSolIn"): "1000"}
+NEWLINE_EXTRA = {
+    ("trades_buy", "minTokensOut"): "1",
+    ("trades_sell", "minSolOut"): "1",
+    ("trades_buy_exact_out", "maxSolIn"): "1000",
+}
 
 
 @pytest.fixture
@@ -83,6 +96,7 @@ def _h(result, name: str) -> str | None:
 
 # ------------------------------------------------------------------ item 10: digits only
 
+
 @pytest.mark.parametrize("function,field", NEWLINE_JSON + list(NEWLINE_EXTRA))
 def test_integer_string_with_a_trailing_newline_is_invalid_input(conn, function, field):
     _, body = JSON_ROUTES[function]
@@ -93,8 +107,9 @@ def test_integer_string_with_a_trailing_newline_is_invalid_input(conn, function,
 
 def test_partner_fee_with_a_trailing_newline_is_invalid_partner_fee(conn):
     _, body = JSON_ROUTES["trades_buy"]
-    assert_invalid_input(post_json(conn, "trades_buy", {**body, "partnerFeeBps": "100\n"}),
-                         "partnerFeeBps", "invalid_partner_fee")
+    assert_invalid_input(
+        post_json(conn, "trades_buy", {**body, "partnerFeeBps": "100\n"}), "partnerFeeBps", "invalid_partner_fee"
+    )
 
 
 def test_address_with_a_trailing_newline_is_invalid_input(conn):
@@ -107,19 +122,29 @@ def _coin_form(**fields) -> tuple[bytes, str]:
     return urllib3.encode_multipart_formdata(parts)
 
 
-@pytest.mark.parametrize("field,value", [
-    ("priorityFeeLamports", "10000"), ("initialBuySol", "1000"), ("slippageBps", "100"),
-    ("maxBypassFeeLamports", "0"),
-])
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("priorityFeeLamports", "10000"),
+        ("initialBuySol", "1000"),
+        ("slippageBps", "100"),
+        ("maxBypassFeeLamports", "0"),
+    ],
+)
 def test_coin_create_integer_fields_with_a_trailing_newline_are_invalid_input(conn, field, value):
     body, ctype = _coin_form(**{field: value + "\n"})
     assert_invalid_input(post_json(conn, "coins_create", body, content_type=ctype), field)
 
 
-@pytest.mark.parametrize("field,value", [
-    ("priorityFeeLamports", "1000"), ("tipLamports", "1000000"), ("voteDurationSeconds", "600"),
-    ("baseContentRevision", "0"),
-])
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("priorityFeeLamports", "1000"),
+        ("tipLamports", "1000000"),
+        ("voteDurationSeconds", "600"),
+        ("baseContentRevision", "0"),
+    ],
+)
 def test_update_content_integer_fields_with_a_trailing_newline_are_invalid_input(conn, field, value):
     parts = {"mint": PK, **FEES, "description": "new", field: value + "\n"}
     body, ctype = urllib3.encode_multipart_formdata(parts)
@@ -128,11 +153,17 @@ def test_update_content_integer_fields_with_a_trailing_newline_are_invalid_input
 
 # ------------------------------------------------------------------ item 11: a body that is not text
 
+
 @pytest.mark.parametrize("function", sorted(JSON_ROUTES))
 def test_a_body_that_is_not_utf8_is_invalid_input(conn, function):
     for ctype in ("application/octet-stream", "application/json"):
-        event = api_event("POST", JSON_ROUTES[function][0], headers={**conn.bearer(), "Content-Type": ctype},
-                          body=NOT_UTF8, binary_media_types=["*/*"])
+        event = api_event(
+            "POST",
+            JSON_ROUTES[function][0],
+            headers={**conn.bearer(), "Content-Type": ctype},
+            body=NOT_UTF8,
+            binary_media_types=["*/*"],
+        )
         assert event["isBase64Encoded"] is True
         out = handler(function)(event, lambda_context(function))
         assert out["statusCode"] == 400, out
@@ -140,23 +171,29 @@ def test_a_body_that_is_not_utf8_is_invalid_input(conn, function):
 
 
 def test_a_body_that_is_not_base64_is_invalid_input(conn):
-    event = api_event("POST", JSON_ROUTES["trades_buy"][0],
-                      headers={**conn.bearer(), "Content-Type": "application/json"}, body="{}")
+    event = api_event(
+        "POST", JSON_ROUTES["trades_buy"][0], headers={**conn.bearer(), "Content-Type": "application/json"}, body="{}"
+    )
     event.update(body="not*base64!", isBase64Encoded=True)
     out = handler("trades_buy")(event, lambda_context("trades_buy"))
     assert out["statusCode"] == 400 and '"error":"invalid_input"' in out["body"], out
 
 
 def _oauth_binary(function: str, path: str, headers: dict, ctype: str, ip: str) -> dict:
-    event = api_event("POST", path, headers={**headers, "Content-Type": ctype}, body=NOT_UTF8,
-                      binary_media_types=["*/*"], source_ip=ip)
+    event = api_event(
+        "POST",
+        path,
+        headers={**headers, "Content-Type": ctype},
+        body=NOT_UTF8,
+        binary_media_types=["*/*"],
+        source_ip=ip,
+    )
     assert event["isBase64Encoded"] is True
     return handler(function)(event, lambda_context(function))
 
 
 @pytest.mark.parametrize("function,path", [("oauth_token", "/oauth/token"), ("oauth_revoke", "/oauth/revoke")])
-@pytest.mark.parametrize("ctype", ["application/octet-stream", "application/x-www-form-urlencoded",
-                                   "application/json"])
+@pytest.mark.parametrize("ctype", ["application/octet-stream", "application/x-www-form-urlencoded", "application/json"])
 def test_oauth_body_that_is_not_utf8_is_invalid_request(client, ip, clock, function, path, ctype):
     out = _oauth_binary(function, path, {"Authorization": basic(client["client_id"], client["api_key"])}, ctype, ip)
     assert out["statusCode"] == 400, out
@@ -164,15 +201,15 @@ def test_oauth_body_that_is_not_utf8_is_invalid_request(client, ip, clock, funct
     assert out["multiValueHeaders"]["Cache-Control"] == ["no-store"]
 
 
-@pytest.mark.parametrize("function,path", [("oauth_authorize", "/oauth/authorize"),
-                                           ("account_apps", "/account/apps")])
+@pytest.mark.parametrize("function,path", [("oauth_authorize", "/oauth/authorize"), ("account_apps", "/account/apps")])
 def test_web_form_post_body_that_is_not_utf8_is_invalid_request(client, user, ip, clock, function, path):
     from partner.features import admin
 
     cookie = admin.create_session(user["user_id"])["cookie"]
     for accept, marker in (("application/json", '"error":"invalid_request"'), ("text/html", "invalid_request")):
-        out = _oauth_binary(function, path, {"Cookie": cookie, "Accept": accept},
-                            "application/x-www-form-urlencoded", ip)
+        out = _oauth_binary(
+            function, path, {"Cookie": cookie, "Accept": accept}, "application/x-www-form-urlencoded", ip
+        )
         assert out["statusCode"] == 400, out
         assert marker in out["body"]
 
@@ -193,8 +230,11 @@ def nested(depth: int, kind: str) -> str:
 def test_deep_nesting_is_invalid_input(conn, function, depth):
     _, body = JSON_ROUTES[function]
     for kind in ("array", "object"):
-        for text in (nested(depth, kind), '{"mint":' + nested(depth, kind) + "}",
-                     nested(depth, kind)[: depth]):  # unclosed: only opening brackets
+        for text in (
+            nested(depth, kind),
+            '{"mint":' + nested(depth, kind) + "}",
+            nested(depth, kind)[:depth],
+        ):  # unclosed: only opening brackets
             result = post_json(conn, function, text)
             assert result.status == 400, (function, depth, kind, result.body[:200])
             assert result.json["error"] == "invalid_input"
@@ -203,9 +243,17 @@ def test_deep_nesting_is_invalid_input(conn, function, depth):
 @pytest.mark.parametrize("depth", DEPTHS)
 def test_deep_nesting_on_oauth_token_is_invalid_request(client, ip, clock, depth):
     for kind in ("array", "object"):
-        result = invoke("oauth_token", "POST", "/oauth/token", body=nested(depth, kind), source_ip=ip,
-                        headers={"Content-Type": "application/json",
-                                 "Authorization": basic(client["client_id"], client["api_key"])})
+        result = invoke(
+            "oauth_token",
+            "POST",
+            "/oauth/token",
+            body=nested(depth, kind),
+            source_ip=ip,
+            headers={
+                "Content-Type": "application/json",
+                "Authorization": basic(client["client_id"], client["api_key"]),
+            },
+        )
         assert result.status == 400, result.body[:200]
         assert result.json["error"] == "invalid_request"
 
@@ -218,6 +266,7 @@ def test_moderate_nesting_still_parses_to_the_usual_field_error(conn):
 
 
 # ------------------------------------------------------------------ item 16: response headers
+
 
 def _assert_api_headers(result, *, no_store: bool = True):
     assert _h(result, "strict-transport-security") == HSTS, result.headers
@@ -239,8 +288,13 @@ def test_partner_answers_carry_no_store_and_hsts(conn, clock):
     multipart_error = post_json(conn, "coins_create", body, content_type=ctype)
     assert multipart_error.status == 400
     _assert_api_headers(multipart_error)
-    status = invoke("transaction_status", "GET", "/partner/v1/transactions/abc/status", headers=conn.bearer(),
-                    resource="/partner/v1/transactions/{signature}/status")
+    status = invoke(
+        "transaction_status",
+        "GET",
+        "/partner/v1/transactions/abc/status",
+        headers=conn.bearer(),
+        resource="/partner/v1/transactions/{signature}/status",
+    )
     _assert_api_headers(status)
     missing = invoke("me", "GET", "/partner/v1/nowhere", headers=conn.bearer())
     assert missing.status == 404
@@ -273,19 +327,37 @@ def test_oauth_answers_carry_hsts(client, user, ip, clock):
 
     verifier, challenge = pkce_pair()
     cookie = admin.create_session(user["user_id"])["cookie"]
-    page = invoke("oauth_authorize", "GET", "/oauth/authorize", query=authorize_query(client, challenge),
-                  headers={"Cookie": cookie}, source_ip=ip)
+    page = invoke(
+        "oauth_authorize",
+        "GET",
+        "/oauth/authorize",
+        query=authorize_query(client, challenge),
+        headers={"Cookie": cookie},
+        source_ip=ip,
+    )
     assert page.status == 200
     _assert_api_headers(page)
-    post = invoke("oauth_authorize", "POST", "/oauth/authorize", source_ip=ip,
-                  body=urlencode({**hidden_inputs(page.body), "decision": "deny"}), headers={**FORM, "Cookie": cookie})
+    post = invoke(
+        "oauth_authorize",
+        "POST",
+        "/oauth/authorize",
+        source_ip=ip,
+        body=urlencode({**hidden_inputs(page.body), "decision": "deny"}),
+        headers={**FORM, "Cookie": cookie},
+    )
     assert post.status == 302
     _assert_api_headers(post)
     bad = invoke("oauth_authorize", "GET", "/oauth/authorize", query={"client_id": "nope"}, source_ip=ip)
     assert bad.status == 400
     _assert_api_headers(bad)
-    token = invoke("oauth_token", "POST", "/oauth/token", body="grant_type=nope", source_ip=ip,
-                   headers={**FORM, "Authorization": basic(client["client_id"], client["api_key"])})
+    token = invoke(
+        "oauth_token",
+        "POST",
+        "/oauth/token",
+        body="grant_type=nope",
+        source_ip=ip,
+        headers={**FORM, "Authorization": basic(client["client_id"], client["api_key"])},
+    )
     assert token.status == 400
     _assert_api_headers(token)
     assert token.headers["cache-control"] == "no-store"

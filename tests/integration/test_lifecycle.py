@@ -89,8 +89,13 @@ def retries(monkeypatch):
 def poller(aws_stack):
     from devstack.sqs import QueuePoller
 
-    return QueuePoller(handler("webhook_delivery"), aws_stack.physical_id("WebhookQueue"),
-                       aws_stack.arn("WebhookQueue"), aws_stack.endpoint_url, name="WebhookDeliveryFunction")
+    return QueuePoller(
+        handler("webhook_delivery"),
+        aws_stack.physical_id("WebhookQueue"),
+        aws_stack.arn("WebhookQueue"),
+        aws_stack.endpoint_url,
+        name="WebhookDeliveryFunction",
+    )
 
 
 def deliver_until(poller, done, timeout: float = 30) -> None:
@@ -121,10 +126,19 @@ def hook(trader, url: str) -> str:
 
 
 def buy(trader, mint: str):
-    result = invoke("trades_buy", "POST", "/partner/v1/trades/buy",
-                    headers={**trader.bearer(), "Content-Type": "application/json"},
-                    body={"mint": mint, "maxSolIn": str(SOL // 20), "slippageBps": 500,
-                          "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    result = invoke(
+        "trades_buy",
+        "POST",
+        "/partner/v1/trades/buy",
+        headers={**trader.bearer(), "Content-Type": "application/json"},
+        body={
+            "mint": mint,
+            "maxSolIn": str(SOL // 20),
+            "slippageBps": 500,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert result.status == 200, result.body
     return result.json["signature"]
 
@@ -136,8 +150,13 @@ def record(signature: str) -> dict | None:
 
 
 def status(trader, signature: str):
-    return invoke("transaction_status", "GET", f"/partner/v1/transactions/{signature}/status",
-                  headers=trader.bearer(), resource=STATUS_RESOURCE)
+    return invoke(
+        "transaction_status",
+        "GET",
+        f"/partner/v1/transactions/{signature}/status",
+        headers=trader.bearer(),
+        resource=STATUS_RESOURCE,
+    )
 
 
 def track_until(signature: str, wanted: str, timeout: float = 20) -> dict:
@@ -154,7 +173,8 @@ def track_until(signature: str, wanted: str, timeout: float = 20) -> dict:
 
 
 def test_buy_is_recorded_before_sending_then_confirmed_then_finalized_by_signed_webhooks(
-        chain, trader, receiver, poller):
+    chain, trader, receiver, poller
+):
     from partner_sdk import WebhookVerificationError, verify_webhook
 
     mint = new_coin(chain.url, "Hook Coin", "HOOK")
@@ -164,8 +184,13 @@ def test_buy_is_recorded_before_sending_then_confirmed_then_finalized_by_signed_
     sent = record(signature)
     assert sent is not None
     assert {k: sent[k] for k in ("kind", "client_id", "user_id", "mint", "wallet", "signatures")} == {
-        "kind": "buy", "client_id": trader.client["client_id"], "user_id": trader.user["user_id"], "mint": mint,
-        "wallet": trader.user["wallet"], "signatures": [signature]}
+        "kind": "buy",
+        "client_id": trader.client["client_id"],
+        "user_id": trader.user["user_id"],
+        "mint": mint,
+        "wallet": trader.user["wallet"],
+        "signatures": [signature],
+    }
     assert sent["last_valid_block_height"] > 0 and sent["sent_at"] > 0 and sent["expires_at"] > time.time()
     wait(chain.url, signature)
 
@@ -180,8 +205,14 @@ def test_buy_is_recorded_before_sending_then_confirmed_then_finalized_by_signed_
     assert [e.type for e in events] == ["transaction.confirmed", "transaction.finalized"]
     assert events[0].id != events[1].id and all(e.id.startswith("evt_") for e in events)
     for e in events:
-        assert e.data == {"signature": signature, "kind": "buy", "mint": mint, "wallet": trader.user["wallet"],
-                          "slot": confirmed["slot"], "error": None}
+        assert e.data == {
+            "signature": signature,
+            "kind": "buy",
+            "mint": mint,
+            "wallet": trader.user["wallet"],
+            "slot": confirmed["slot"],
+            "error": None,
+        }
     headers, body = rx.got[0]
     assert headers["webhook-id"] == events[0].id and headers["webhook-signature"].startswith("v1,")
     tampered = body.replace(b'"kind":"buy"', b'"kind":"sell"')
@@ -213,7 +244,10 @@ def test_receiver_failing_twice_gets_the_same_event_three_times(chain, trader, r
     assert {e["type"] for e in rx.events()} == {"transaction.confirmed"}
     log = webhooks.deliveries(trader.client["client_id"])
     assert [(d["attempt"], d["outcome"], d["http_status"]) for d in log] == [
-        (3, "delivered", 200), (2, "http 503", 503), (1, "http 500", 500)]
+        (3, "delivered", 200),
+        (2, "http 503", 503),
+        (1, "http 500", 500),
+    ]
     assert log[1]["retry_in"] == 2 and log[2]["retry_in"] == 1  # exponential: 1 s, then 2 s
 
 
@@ -269,17 +303,23 @@ def test_dropped_transaction_becomes_expired_in_status_and_by_webhook(chain, tra
     expired = track_until(signature, "expired")
     assert expired["error"] == "tx_expired" and "track" not in expired
     answer = status(trader, signature).json  # from the record
-    assert answer == {"signature": signature, "status": "expired", "slot": None, "error": "tx_expired",
-                      "bundle": None}
+    assert answer == {"signature": signature, "status": "expired", "slot": None, "error": "tx_expired", "bundle": None}
     deliver_until(poller, lambda: len(rx.got) >= 1)
     event = verify_webhook(secret, *rx.got[0])
     assert event.type == "transaction.expired"
-    assert event.data == {"signature": signature, "kind": "buy", "mint": mint, "wallet": trader.user["wallet"],
-                          "slot": None, "error": "tx_expired"}
+    assert event.data == {
+        "signature": signature,
+        "kind": "buy",
+        "mint": mint,
+        "wallet": trader.user["wallet"],
+        "slot": None,
+        "error": "tx_expired",
+    }
 
 
-def test_failed_launch_bundle_gives_transaction_failed_with_its_code(chain, trader, receiver, poller, pin_server,
-                                                                   monkeypatch):
+def test_failed_launch_bundle_gives_transaction_failed_with_its_code(
+    chain, trader, receiver, poller, pin_server, monkeypatch
+):
     from partner.features import launch
     from partner_sdk import verify_webhook
     from tests.integration.test_coins_create import create, form
@@ -300,9 +340,12 @@ def test_failed_launch_bundle_gives_transaction_failed_with_its_code(chain, trad
         found = track_until(signature, "failed")
         assert found["kind"] == "coin_create" and found["signatures"] == signatures and found["error"] == "tx_failed"
     deliver_until(poller, lambda: len(rx.got) >= 2)
-    events = sorted((verify_webhook(secret, *got) for got in rx.got), key=lambda e: signatures.index(e.data["signature"]))
+    events = sorted(
+        (verify_webhook(secret, *got) for got in rx.got), key=lambda e: signatures.index(e.data["signature"])
+    )
     assert [(e.type, e.data["signature"], e.data["error"], e.data["kind"]) for e in events] == [
-        ("transaction.failed", s, "tx_failed", "coin_create") for s in signatures]
+        ("transaction.failed", s, "tx_failed", "coin_create") for s in signatures
+    ]
     # the status endpoint keeps its bundle answer
     assert status(trader, signatures[0]).json["status"] == "failed"
 
@@ -324,20 +367,32 @@ def test_the_tracker_keeps_pending_bundles_open_and_fails_failed_ones_five_ids_a
     from tests.chainutil import block_engine
 
     blockhash, last_valid = Rpc(chain.url).latest_blockhash()
-    owner = SimpleNamespace(client=SimpleNamespace(client_id=trader.client["client_id"]),
-                            user=SimpleNamespace(user_id=trader.user["user_id"]))
+    owner = SimpleNamespace(
+        client=SimpleNamespace(client_id=trader.client["client_id"]),
+        user=SimpleNamespace(user_id=trader.user["user_id"]),
+    )
     engine = BlockEngine(chain.bundle_url)
     sent: list[list[str]] = []
     with block_engine(chain.url, landDelayMs=3_600_000):
         for _ in range(6):
             broke = Keypair()  # holds nothing: the bundle fails when it lands
-            txs = [sign(assemble(broke.pubkey(), [ix.system_transfer(broke.pubkey(), Keypair().pubkey(), n)],
-                                 fees=WriteFees(PRIO, TIP), blockhash=blockhash), [KeypairSigner(broke)])
-                   for n in (1, 2)]
+            txs = [
+                sign(
+                    assemble(
+                        broke.pubkey(),
+                        [ix.system_transfer(broke.pubkey(), Keypair().pubkey(), n)],
+                        fees=WriteFees(PRIO, TIP),
+                        blockhash=blockhash,
+                    ),
+                    [KeypairSigner(broke)],
+                )
+                for n in (1, 2)
+            ]
             signatures = [str(t.signatures[0]) for t in txs]
             txstatus.record_bundle(engine.send_bundle(txs), signatures, last_valid_block_height=last_valid)
-            for item in txrecords.items_for(owner, txrecords.Outgoing("coin_create", tuple(signatures), None,
-                                                                     trader.user["wallet"], last_valid)):
+            for item in txrecords.items_for(
+                owner, txrecords.Outgoing("coin_create", tuple(signatures), None, trader.user["wallet"], last_valid)
+            ):
                 ddb.put(txrecords.table(), item)
             sent.append(signatures)
         tracker.run()
@@ -356,9 +411,17 @@ def test_landed_transaction_failure_maps_to_its_spec_code():
 
     record_ = {"pk": "sig", "status": "sent", "last_valid_block_height": 100, "signatures": ["sig"]}
     assert tracker.transitions(record_, {"slot": 5, "err": {"InstructionError": [0, "X"]}}, 10, False) == (
-        "failed", ["failed"], 5, None)
+        "failed",
+        ["failed"],
+        5,
+        None,
+    )
     assert tracker.transitions(record_, {"slot": 5, "err": None, "confirmationStatus": "finalized"}, 10, False) == (
-        "finalized", ["confirmed", "finalized"], 5, None)
+        "finalized",
+        ["confirmed", "finalized"],
+        5,
+        None,
+    )
     assert tracker.transitions(record_, {"slot": 5, "err": None, "confirmationStatus": "processed"}, 10, False) is None
     assert tracker.transitions(record_, None, 100, False) is None  # at the last valid height it may still land
     assert tracker.transitions(record_, None, 101, False) == ("expired", ["expired"], None, "tx_expired")
@@ -374,9 +437,14 @@ def test_webhook_urls_follow_the_client_status(aws_stack):
     assert webhooks.configure(dev, "http://localhost:9000/hooks")["webhook_secret"].startswith("whsec_")
     assert webhooks.configure(dev, "http://127.0.0.1:9000/hooks")
     assert webhooks.configure(live, "https://partner.example.com/hooks")
-    for client_id, url in ((live, "http://localhost:9000/hooks"), (dev, "http://example.com/hooks"),
-                           (live, "https://127.0.0.1/hooks"), (dev, "ftp://localhost/x"),
-                           (dev, "https://user:pw@example.com/"), (dev, "not a url")):
+    for client_id, url in (
+        (live, "http://localhost:9000/hooks"),
+        (dev, "http://example.com/hooks"),
+        (live, "https://127.0.0.1/hooks"),
+        (dev, "ftp://localhost/x"),
+        (dev, "https://user:pw@example.com/"),
+        (dev, "not a url"),
+    ):
         with pytest.raises(ValueError):
             webhooks.configure(client_id, url)
     with pytest.raises(LookupError):
@@ -388,7 +456,9 @@ def test_webhook_urls_follow_the_client_status(aws_stack):
     item = ddb.get(get_settings().clients_table, live)
     secret = webhooks.rotate(live)["webhook_secret"]
     item = ddb.get(get_settings().clients_table, live)
-    assert secret.encode() not in item["webhook_secret"] and secret not in json.dumps({k: str(v) for k, v in item.items()})
+    assert secret.encode() not in item["webhook_secret"] and secret not in json.dumps(
+        {k: str(v) for k, v in item.items()}
+    )
     assert webhooks.unseal(live, item["webhook_secret"], item["webhook_key_id"]) == secret
     assert webhooks.remove(live) == {"client_id": live, "webhook_url": None}
     assert "webhook_url" not in ddb.get(get_settings().clients_table, live)
@@ -408,16 +478,32 @@ def test_redriven_event_gets_a_new_window_and_a_long_backoff_hops_without_an_att
     now = time.time()
     try:
         # back from the dead-letter queue: the old window is over, yet it is retried, not dead again
-        assert webhooks.deliver({"client_id": client_id, "event": ev, "attempt": 9, "first_at": now - 200_000,
-                                 "dead_at": now - 60, "last_outcome": "timeout"}) == "retry"
+        assert (
+            webhooks.deliver(
+                {
+                    "client_id": client_id,
+                    "event": ev,
+                    "attempt": 9,
+                    "first_at": now - 200_000,
+                    "dead_at": now - 60,
+                    "last_outcome": "timeout",
+                }
+            )
+            == "retry"
+        )
         assert len(rx.got) == 1 and rx.got[0][0]["webhook-id"] == ev["id"]
         # a wait longer than SQS's 15-minute delay: re-sent with the longest delay, no attempt
-        assert webhooks.deliver({"client_id": client_id, "event": ev, "attempt": 12, "first_at": now,
-                                 "not_before": now + 3600}) == "waiting"
+        assert (
+            webhooks.deliver(
+                {"client_id": client_id, "event": ev, "attempt": 12, "first_at": now, "not_before": now + 3600}
+            )
+            == "waiting"
+        )
         assert len(rx.got) == 1
         sqs = boto3.client("sqs", endpoint_url=aws_stack.endpoint_url, region_name="us-east-1")
-        delayed = sqs.get_queue_attributes(QueueUrl=aws_stack.physical_id("WebhookQueue"),
-                                           AttributeNames=["ApproximateNumberOfMessagesDelayed"])
+        delayed = sqs.get_queue_attributes(
+            QueueUrl=aws_stack.physical_id("WebhookQueue"), AttributeNames=["ApproximateNumberOfMessagesDelayed"]
+        )
         assert int(delayed["Attributes"]["ApproximateNumberOfMessagesDelayed"]) >= 1
         from partner.features import admin
 
@@ -428,7 +514,22 @@ def test_redriven_event_gets_a_new_window_and_a_long_backoff_hops_without_an_att
         webhooks.remove(client_id)  # what is still queued for it is dropped as no_webhook
     assert webhooks.deliver({"client_id": client_id, "event": ev, "attempt": 1}) == "no_webhook"
     assert [b for b in (webhooks.backoff(n, 5) for n in range(1, 16))] == [
-        5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560, 5120, 10240, 20480, 21600, 21600]
+        5,
+        10,
+        20,
+        40,
+        80,
+        160,
+        320,
+        640,
+        1280,
+        2560,
+        5120,
+        10240,
+        20480,
+        21600,
+        21600,
+    ]
 
 
 def test_a_failed_record_write_sends_nothing_and_releases_the_volume(chain, trader):
@@ -441,10 +542,19 @@ def test_a_failed_record_write_sends_nothing_and_releases_the_volume(chain, trad
     key, _ = trading._volume_key(trader.client["client_id"])
     spent, lamports = counters.read(key), balance(chain.url, trader.user["wallet"])
     with fail_one_write(txrecords.table()) as fired:
-        result = invoke("trades_buy", "POST", "/partner/v1/trades/buy",
-                        headers={**trader.bearer(), "Content-Type": "application/json"},
-                        body={"mint": mint, "maxSolIn": str(SOL // 20), "slippageBps": 500,
-                              "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+        result = invoke(
+            "trades_buy",
+            "POST",
+            "/partner/v1/trades/buy",
+            headers={**trader.bearer(), "Content-Type": "application/json"},
+            body={
+                "mint": mint,
+                "maxSolIn": str(SOL // 20),
+                "slippageBps": 500,
+                "priorityFeeLamports": str(PRIO),
+                "tipLamports": str(TIP),
+            },
+        )
     assert fired == ["PutItem"]
     assert result.status == 500 and result.json["error"] == "internal", result.body
     assert "signature" not in result.json

@@ -15,15 +15,28 @@ TIP = 1_000_000
 PRIO = 10_000
 BASE_FEE = 5000
 TOKENS = 10**6
-SCHEDULED_EVENT = {"version": "0", "id": "crank-1", "detail-type": "Scheduled Event", "source": "aws.events",
-                   "account": "123456789012", "time": "2025-01-01T00:00:00Z", "region": "us-east-1",
-                   "resources": ["arn:aws:events:us-east-1:123456789012:rule/partner-migrator"], "detail": {}}
+SCHEDULED_EVENT = {
+    "version": "0",
+    "id": "crank-1",
+    "detail-type": "Scheduled Event",
+    "source": "aws.events",
+    "account": "123456789012",
+    "time": "2025-01-01T00:00:00Z",
+    "region": "us-east-1",
+    "resources": ["arn:aws:events:us-east-1:123456789012:rule/partner-migrator"],
+    "detail": {},
+}
 
 
 def trade(conn, kind: str, body: dict):
     full = {"mint": body.pop("mint"), "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP), **body}
-    return invoke(f"trades_{kind.replace('-', '_')}", "POST", f"/partner/v1/trades/{kind}",
-                  headers={**conn.bearer(), "Content-Type": "application/json"}, body=full)
+    return invoke(
+        f"trades_{kind.replace('-', '_')}",
+        "POST",
+        f"/partner/v1/trades/{kind}",
+        headers={**conn.bearer(), "Content-Type": "application/json"},
+        body=full,
+    )
 
 
 def account(chain, pubkey, cls):
@@ -96,9 +109,11 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
     trader = whales[0]
     client_id = trader.client["client_id"]
     counted = spent_today(client_id)
-    for kind, body in (("buy", {"maxSolIn": str(SOL), "slippageBps": 100}),
-                       ("buy-exact-out", {"tokensOut": str(TOKENS), "slippageBps": 100}),
-                       ("sell", {"tokensIn": str(TOKENS), "slippageBps": 100})):
+    for kind, body in (
+        ("buy", {"maxSolIn": str(SOL), "slippageBps": 100}),
+        ("buy-exact-out", {"tokensOut": str(TOKENS), "slippageBps": 100}),
+        ("sell", {"tokensIn": str(TOKENS), "slippageBps": 100}),
+    ):
         refused = trade(trader, kind, {"mint": coin, **body})
         assert refused.status == 409, refused.body
         assert refused.json["error"] == "migration_pending" and refused.json["retryable"] is True
@@ -112,8 +127,11 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
     assert flags.complete and flags.migrated and flags.real_sol_reserves == 0
     pool = pool_of(chain, coin)
     assert pool is not None
-    assert pool.base_reserve == 206_900_000 * TOKENS == int(
-        rpc(chain.url, "getTokenAccountBalance", [str(pool_base_vault(coin))])["value"]["amount"])
+    assert (
+        pool.base_reserve
+        == 206_900_000 * TOKENS
+        == int(rpc(chain.url, "getTokenAccountBalance", [str(pool_base_vault(coin))])["value"]["amount"])
+    )
     assert pool.quote_reserve == quote_reserve
 
     # the pool opens POOL_OPEN_DELAY chain seconds after the migration
@@ -161,8 +179,7 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
     assert balance(chain.url, wallet) - lamports == proceeds - BASE_FEE - PRIO - TIP
 
 
-def test_scheduled_handler_reports_each_mint_and_survives_a_bad_one(chain, coin, whales, crank_signer,
-                                                                    monkeypatch):
+def test_scheduled_handler_reports_each_mint_and_survives_a_bad_one(chain, coin, whales, crank_signer, monkeypatch):
     from devstack.events import lambda_context
     from partner.features import migration
 

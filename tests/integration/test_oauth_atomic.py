@@ -35,8 +35,11 @@ def refresh(client, token, *, ip):
 
 
 def exchange(client, code, verifier, *, ip):
-    return token_call(client, {"grant_type": "authorization_code", "code": code, "code_verifier": verifier,
-                               "redirect_uri": REDIRECT}, ip=ip)
+    return token_call(
+        client,
+        {"grant_type": "authorization_code", "code": code, "code_verifier": verifier, "redirect_uri": REDIRECT},
+        ip=ip,
+    )
 
 
 def fail_the_token_write():
@@ -73,9 +76,12 @@ def family_items(user_id: str, client_id: str) -> dict[str, list[dict]]:
     paginator = aws.dynamodb().get_paginator("scan")
     # filtered server-side: a worker's auth table holds thousands of items by now, and moto takes
     # milliseconds to serialize each one it returns (a whole-table page outran the 5 s read timeout)
-    for page in paginator.paginate(TableName=get_settings().auth_table, ConsistentRead=True,
-                                   FilterExpression="uid = :u AND cid = :c",
-                                   ExpressionAttributeValues={":u": {"S": user_id}, ":c": {"S": client_id}}):
+    for page in paginator.paginate(
+        TableName=get_settings().auth_table,
+        ConsistentRead=True,
+        FilterExpression="uid = :u AND cid = :c",
+        ExpressionAttributeValues={":u": {"S": user_id}, ":c": {"S": client_id}},
+    ):
         for raw in page["Items"]:
             item = ddb.from_item(raw)
             kind = item["pk"].split("#", 1)[0]
@@ -103,16 +109,34 @@ def test_moto_transact_write_items_honours_conditions_and_rolls_back(aws_stack):
     db.put_item(TableName=table, Item={"pk": {"S": "TXN#once"}, "used": {"BOOL": False}})
 
     def transact(gen: int, used: bool):
-        return db.transact_write_items(TransactItems=[
-            {"ConditionCheck": {"TableName": table, "Key": {"pk": {"S": "TXN#grant"}},
-                                "ConditionExpression": "gen = :g AND NOT contains(revoked_fams, :f)",
-                                "ExpressionAttributeValues": {":g": {"N": str(gen)}, ":f": {"S": "fam"}}}},
-            {"Update": {"TableName": table, "Key": {"pk": {"S": "TXN#once"}}, "UpdateExpression": "SET used = :t",
+        return db.transact_write_items(
+            TransactItems=[
+                {
+                    "ConditionCheck": {
+                        "TableName": table,
+                        "Key": {"pk": {"S": "TXN#grant"}},
+                        "ConditionExpression": "gen = :g AND NOT contains(revoked_fams, :f)",
+                        "ExpressionAttributeValues": {":g": {"N": str(gen)}, ":f": {"S": "fam"}},
+                    }
+                },
+                {
+                    "Update": {
+                        "TableName": table,
+                        "Key": {"pk": {"S": "TXN#once"}},
+                        "UpdateExpression": "SET used = :t",
                         "ConditionExpression": "attribute_exists(pk) AND used = :f",
-                        "ExpressionAttributeValues": {":t": {"BOOL": True}, ":f": {"BOOL": used}}}},
-            {"Put": {"TableName": table, "Item": {"pk": {"S": "TXN#new"}},
-                     "ConditionExpression": "attribute_not_exists(pk)"}},
-        ])
+                        "ExpressionAttributeValues": {":t": {"BOOL": True}, ":f": {"BOOL": used}},
+                    }
+                },
+                {
+                    "Put": {
+                        "TableName": table,
+                        "Item": {"pk": {"S": "TXN#new"}},
+                        "ConditionExpression": "attribute_not_exists(pk)",
+                    }
+                },
+            ]
+        )
 
     for gen, used, failed in ((4, False, 0), (3, True, 1)):
         with pytest.raises(ClientError) as err:

@@ -52,7 +52,7 @@ def assert_security_headers(result):
 def assert_not_redirect(result):
     assert result.status == 400, result.body
     assert "location" not in result.headers
-    assert "code=" not in result.body.replace("class=\"code\"", "")
+    assert "code=" not in result.body.replace('class="code"', "")
 
 
 def location_params(result) -> tuple[str, dict[str, list[str]]]:
@@ -63,14 +63,16 @@ def location_params(result) -> tuple[str, dict[str, list[str]]]:
 
 # ---------------------------------------------------------------- consent page
 
+
 def test_consent_page_names_client_wallet_and_each_scope(aws_stack, user, ip):
     from partner.core.scopes import DESCRIPTIONS
     from partner.features import admin
 
     client = admin.create_client(name="Moon <Trader> & Co", redirect_uri=REDIRECT)
     _, challenge = pkce_pair()
-    page = get_page(authorize_query(client, challenge, "profile:read trade:execute coin:create"),
-                    cookie=cookie_for(user), ip=ip)
+    page = get_page(
+        authorize_query(client, challenge, "profile:read trade:execute coin:create"), cookie=cookie_for(user), ip=ip
+    )
     assert page.status == 200, page.body
     assert page.headers["content-type"].startswith("text/html")
     assert_security_headers(page)
@@ -110,8 +112,11 @@ def test_approve_redirects_with_code_and_state(client, user, ip):
     code = params["code"][0]
     assert re.fullmatch(r"app_ac_[A-Za-z0-9_-]{43}", code)
     # the code works once with the verifier
-    ok = token_call(client, {"grant_type": "authorization_code", "code": code, "code_verifier": verifier,
-                             "redirect_uri": REDIRECT}, ip=ip)
+    ok = token_call(
+        client,
+        {"grant_type": "authorization_code", "code": code, "code_verifier": verifier, "redirect_uri": REDIRECT},
+        ip=ip,
+    )
     assert ok.status == 200, ok.body
 
 
@@ -156,6 +161,7 @@ def test_deny_redirects_with_access_denied_and_state(client, user, ip):
 
 # ---------------------------------------------------------------- sign-in
 
+
 def test_without_session_cookie_page_asks_to_sign_in(client, ip):
     _, challenge = pkce_pair()
     page = get_page(authorize_query(client, challenge), ip=ip)
@@ -185,12 +191,15 @@ def test_sign_in_page_links_to_login_with_the_request_as_next(client, ip, monkey
     assert {k: v[0] for k, v in parse_qs(urlsplit(nxt).query).items()} == query
 
 
-@pytest.mark.parametrize("cookie", [
-    "app_session=app_ss_" + "A" * 43,           # well formed, unknown
-    "app_session=garbage",
-    "other=app_ss_x",
-    "app_session=",
-])
+@pytest.mark.parametrize(
+    "cookie",
+    [
+        "app_session=app_ss_" + "A" * 43,  # well formed, unknown
+        "app_session=garbage",
+        "other=app_ss_x",
+        "app_session=",
+    ],
+)
 def test_unknown_session_cookie_asks_to_sign_in(client, ip, cookie):
     _, challenge = pkce_pair()
     page = get_page(authorize_query(client, challenge), cookie=cookie, ip=ip)
@@ -209,6 +218,7 @@ def test_expired_session_asks_to_sign_in(client, user, ip, clock):
 
 
 # ---------------------------------------------------------------- validation errors
+
 
 def _client(**kw):
     from partner.features import admin
@@ -455,6 +465,7 @@ def test_approved_subset_scope_is_allowed(aws_stack, user, ip):
 
 # ---------------------------------------------------------------- forged decisions
 
+
 def _consent(client, user, ip, cookie=None):
     cookie = cookie or cookie_for(user)
     _, challenge = pkce_pair()
@@ -464,14 +475,24 @@ def _consent(client, user, ip, cookie=None):
 
 
 def _flip(text: str, index: int) -> str:
-    return text[:index] + ("A" if text[index] != "A" else "B") + text[index + 1:]
+    return text[:index] + ("A" if text[index] != "A" else "B") + text[index + 1 :]
 
 
 @pytest.mark.parametrize("accept", ["application/json", None])
-@pytest.mark.parametrize("tamper", [
-    "request_payload", "request_signature", "request_empty", "request_missing",
-    "csrf_wrong", "csrf_missing", "csrf_other_form", "decision_other", "decision_missing",
-])
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        "request_payload",
+        "request_signature",
+        "request_empty",
+        "request_missing",
+        "csrf_wrong",
+        "csrf_missing",
+        "csrf_other_form",
+        "decision_other",
+        "decision_missing",
+    ],
+)
 def test_forged_decision_is_400_without_redirect(aws_stack, user, ip, tamper, accept):
     c = _client()
     cookie, form = _consent(c, user, ip)
@@ -512,8 +533,12 @@ def test_request_signed_for_another_client_cannot_be_swapped(aws_stack, user, ip
     cookie = cookie_for(user)
     _, fa = _consent(a, user, ip, cookie)
     _, fb = _consent(b, user, ip, cookie)
-    post = post_form({"request": fa["request"], "csrf": fb["csrf"], "decision": "approve"}, cookie=cookie,
-                     ip=ip, accept="application/json")
+    post = post_form(
+        {"request": fa["request"], "csrf": fb["csrf"], "decision": "approve"},
+        cookie=cookie,
+        ip=ip,
+        accept="application/json",
+    )
     assert_not_redirect(post)
     assert post.json["error"] == "invalid_request"
 
@@ -581,13 +606,20 @@ def test_client_suspended_between_page_and_post(aws_stack, user, ip):
 def test_post_json_body_is_rejected(aws_stack, user, ip):
     c = _client()
     cookie, form = _consent(c, user, ip)
-    post = invoke("oauth_authorize", "POST", "/oauth/authorize", body={**form, "decision": "approve"},
-                  headers={"Cookie": cookie, "Accept": "application/json"}, source_ip=ip)
+    post = invoke(
+        "oauth_authorize",
+        "POST",
+        "/oauth/authorize",
+        body={**form, "decision": "approve"},
+        headers={"Cookie": cookie, "Accept": "application/json"},
+        source_ip=ip,
+    )
     assert_not_redirect(post)
     assert post.json["error"] == "invalid_request"
 
 
 # ---------------------------------------------------------------- per-IP limit
+
 
 def test_authorize_per_ip_limit_30_per_minute(client, ip, clock):
     _, challenge = pkce_pair()

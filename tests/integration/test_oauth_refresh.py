@@ -115,22 +115,34 @@ def test_refresh_token_expires_after_60_days(client, user, ip, clock):
 
 def test_refresh_json_body_with_body_credentials(client, user, ip):
     conn = connect(client, user, ip=ip)
-    result = invoke("oauth_token", "POST", "/oauth/token", source_ip=ip, body={
-        "grant_type": "refresh_token", "refresh_token": conn.refresh,
-        "client_id": client["client_id"], "client_secret": client["api_key"]})
+    result = invoke(
+        "oauth_token",
+        "POST",
+        "/oauth/token",
+        source_ip=ip,
+        body={
+            "grant_type": "refresh_token",
+            "refresh_token": conn.refresh,
+            "client_id": client["client_id"],
+            "client_secret": client["api_key"],
+        },
+    )
     assert result.status == 200, result.body
     assert me(result.json["access_token"]).status == 200
 
 
-@pytest.mark.parametrize("params, code", [
-    ({"grant_type": "refresh_token"}, "invalid_request"),
-    ({"grant_type": "refresh_token", "refresh_token": ""}, "invalid_request"),
-    ({"refresh_token": "app_rt_x"}, "invalid_request"),
-    ({"grant_type": "", "refresh_token": "app_rt_x"}, "invalid_request"),
-    ({"grant_type": "refresh", "refresh_token": "app_rt_x"}, "unsupported_grant_type"),
-    ({"grant_type": "Refresh_Token", "refresh_token": "app_rt_x"}, "unsupported_grant_type"),
-    ({"grant_type": "password", "username": "u", "password": "p"}, "unsupported_grant_type"),
-])
+@pytest.mark.parametrize(
+    "params, code",
+    [
+        ({"grant_type": "refresh_token"}, "invalid_request"),
+        ({"grant_type": "refresh_token", "refresh_token": ""}, "invalid_request"),
+        ({"refresh_token": "app_rt_x"}, "invalid_request"),
+        ({"grant_type": "", "refresh_token": "app_rt_x"}, "invalid_request"),
+        ({"grant_type": "refresh", "refresh_token": "app_rt_x"}, "unsupported_grant_type"),
+        ({"grant_type": "Refresh_Token", "refresh_token": "app_rt_x"}, "unsupported_grant_type"),
+        ({"grant_type": "password", "username": "u", "password": "p"}, "unsupported_grant_type"),
+    ],
+)
 def test_request_errors(client, ip, params, code):
     assert_oauth_error(token_call(client, params, ip=ip), 400, code)
 
@@ -138,8 +150,11 @@ def test_request_errors(client, ip, params, code):
 def test_missing_grant_type_does_not_consume_the_token(client, user, ip):
     conn = connect(client, user, ip=ip)
     assert_oauth_error(token_call(client, {"refresh_token": conn.refresh}, ip=ip), 400, "invalid_request")
-    assert_oauth_error(token_call(client, {"grant_type": "client_credentials", "refresh_token": conn.refresh}, ip=ip),
-                       400, "unsupported_grant_type")
+    assert_oauth_error(
+        token_call(client, {"grant_type": "client_credentials", "refresh_token": conn.refresh}, ip=ip),
+        400,
+        "unsupported_grant_type",
+    )
     assert refresh(client, conn.refresh, ip=ip).status == 200
 
 
@@ -155,7 +170,7 @@ def test_refresh_token_of_another_client_is_invalid_grant_and_harmless(aws_stack
 
 
 def _flip(text: str, index: int) -> str:
-    return text[:index] + ("A" if text[index] != "A" else "B") + text[index + 1:]
+    return text[:index] + ("A" if text[index] != "A" else "B") + text[index + 1 :]
 
 
 @pytest.mark.parametrize("variant", ["access_token", "flipped", "truncated", "prefix_only", "code_prefix", "padded"])

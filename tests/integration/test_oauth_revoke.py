@@ -33,8 +33,14 @@ def refresh(client, token, *, ip):
 
 
 def revoke(client, params, *, ip, secret=None):
-    return invoke("oauth_revoke", "POST", "/oauth/revoke", body=urlencode(params), source_ip=ip,
-                  headers={**FORM, "Authorization": basic(client["client_id"], secret or client["api_key"])})
+    return invoke(
+        "oauth_revoke",
+        "POST",
+        "/oauth/revoke",
+        body=urlencode(params),
+        source_ip=ip,
+        headers={**FORM, "Authorization": basic(client["client_id"], secret or client["api_key"])},
+    )
 
 
 def assert_revoked_ok(result):
@@ -101,7 +107,7 @@ def test_revoke_refresh_token_revokes_every_access_token_of_its_grant(aws_stack,
 
     conn = connect(client, user, ip=ip)
     other = connect(client, user, ip=ip)
-    rotated = refresh(client, other.refresh, ip=ip).json          # the other consent, refreshed once
+    rotated = refresh(client, other.refresh, ip=ip).json  # the other consent, refreshed once
     bob = connect(client, admin.create_user(twitter="bob"), ip=ip)
     elsewhere = connect(admin.create_client(name="Elsewhere", redirect_uri=REDIRECT), user, ip=ip)
 
@@ -123,16 +129,19 @@ def test_revoke_refresh_token_revokes_every_access_token_of_its_grant(aws_stack,
     assert me(again.access).status == 200
 
 
-@pytest.mark.parametrize("token", [
-    "app_at_" + "A" * 86,
-    "app_rt_" + "A" * 86,
-    "app_at_short",
-    "app_rt_",
-    "app_ac_" + "A" * 43,
-    "app_sk_" + "A" * 43,
-    "completely-unknown",
-    "x" * 2000,
-])
+@pytest.mark.parametrize(
+    "token",
+    [
+        "app_at_" + "A" * 86,
+        "app_rt_" + "A" * 86,
+        "app_at_short",
+        "app_rt_",
+        "app_ac_" + "A" * 43,
+        "app_sk_" + "A" * 43,
+        "completely-unknown",
+        "x" * 2000,
+    ],
+)
 def test_unknown_token_is_200_empty(client, user, ip, token):
     conn = connect(client, user, ip=ip)
     assert_revoked_ok(revoke(client, {"token": token}, ip=ip))
@@ -166,8 +175,11 @@ def test_authorization_code_cannot_be_revoked_here(client, user, ip):
 
     code, verifier, _ = get_code(client, user, ip=ip)
     assert_revoked_ok(revoke(client, {"token": code}, ip=ip))
-    result = token_call(client, {"grant_type": "authorization_code", "code": code, "code_verifier": verifier,
-                                 "redirect_uri": REDIRECT}, ip=ip)
+    result = token_call(
+        client,
+        {"grant_type": "authorization_code", "code": code, "code_verifier": verifier, "redirect_uri": REDIRECT},
+        ip=ip,
+    )
     assert result.status == 200, result.body
 
 
@@ -188,8 +200,9 @@ def test_bad_client_auth_is_401_and_revokes_nothing(client, user, ip, secret):
     assert result.json["error"] == "invalid_client"
     assert result.headers["www-authenticate"] == "Basic realm=app-oauth"
     assert me(conn.access).status == 200
-    unauthenticated = invoke("oauth_revoke", "POST", "/oauth/revoke", body=urlencode({"token": conn.refresh}),
-                             headers=FORM, source_ip=ip)
+    unauthenticated = invoke(
+        "oauth_revoke", "POST", "/oauth/revoke", body=urlencode({"token": conn.refresh}), headers=FORM, source_ip=ip
+    )
     assert unauthenticated.status == 401 and unauthenticated.json["error"] == "invalid_client"
     assert refresh(client, conn.refresh, ip=ip).status == 200
 
@@ -203,8 +216,9 @@ def test_revoked_tokens_of_a_revoked_key(aws_stack, user, ip):
     k2 = admin.rotate_key(c["client_id"])
     admin.revoke_key(c["client_id"], c["key_id"])
     assert_invalid_token(me(conn.access))
-    assert_invalid_grant(token_call(c, {"grant_type": "refresh_token", "refresh_token": conn.refresh}, ip=ip,
-                                    secret=k2["api_key"]))
+    assert_invalid_grant(
+        token_call(c, {"grant_type": "refresh_token", "refresh_token": conn.refresh}, ip=ip, secret=k2["api_key"])
+    )
     # and the revoked key no longer authenticates /oauth/revoke
     result = revoke(c, {"token": conn.access}, ip=ip)
     assert result.status == 401 and result.json["error"] == "invalid_client"

@@ -23,19 +23,35 @@ def code_for_challenge(client, user, challenge, *, ip, scope="profile:read") -> 
     from partner.features import admin
 
     cookie = admin.create_session(user["user_id"])["cookie"]
-    page = invoke("oauth_authorize", "GET", "/oauth/authorize", query=authorize_query(client, challenge, scope),
-                  headers={"Cookie": cookie}, source_ip=ip)
+    page = invoke(
+        "oauth_authorize",
+        "GET",
+        "/oauth/authorize",
+        query=authorize_query(client, challenge, scope),
+        headers={"Cookie": cookie},
+        source_ip=ip,
+    )
     assert page.status == 200, page.body
-    post = invoke("oauth_authorize", "POST", "/oauth/authorize",
-                  body=urlencode({**hidden_inputs(page.body), "decision": "approve"}),
-                  headers={**FORM, "Cookie": cookie}, source_ip=ip)
+    post = invoke(
+        "oauth_authorize",
+        "POST",
+        "/oauth/authorize",
+        body=urlencode({**hidden_inputs(page.body), "decision": "approve"}),
+        headers={**FORM, "Cookie": cookie},
+        source_ip=ip,
+    )
     assert post.status == 302, post.body
     return parse_qs(urlsplit(post.headers["location"]).query)["code"][0]
 
 
 def exchange(client, code, verifier, *, ip, redirect_uri=REDIRECT, secret=None, **extra):
-    params = {"grant_type": "authorization_code", "code": code, "code_verifier": verifier,
-              "redirect_uri": redirect_uri, **extra}
+    params = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "code_verifier": verifier,
+        "redirect_uri": redirect_uri,
+        **extra,
+    }
     return token_call(client, {k: v for k, v in params.items() if v is not None}, ip=ip, secret=secret)
 
 
@@ -56,6 +72,7 @@ def assert_oauth_error(result, status, code):
 
 
 # ---------------------------------------------------------------- success
+
 
 def test_token_response_shape_and_headers(client, user, ip):
     code, verifier, _ = get_code(client, user, scope="trade:execute profile:read", ip=ip)
@@ -100,31 +117,60 @@ def test_scope_parameter_cannot_change_the_grant(client, user, ip):
 
 def test_json_body_with_body_credentials(client, user, ip):
     code, verifier, _ = get_code(client, user, ip=ip)
-    result = invoke("oauth_token", "POST", "/oauth/token", source_ip=ip, body={
-        "grant_type": "authorization_code", "code": code, "code_verifier": verifier, "redirect_uri": REDIRECT,
-        "client_id": client["client_id"], "client_secret": client["api_key"]})
+    result = invoke(
+        "oauth_token",
+        "POST",
+        "/oauth/token",
+        source_ip=ip,
+        body={
+            "grant_type": "authorization_code",
+            "code": code,
+            "code_verifier": verifier,
+            "redirect_uri": REDIRECT,
+            "client_id": client["client_id"],
+            "client_secret": client["api_key"],
+        },
+    )
     assert result.status == 200, result.body
     assert result.headers["cache-control"] == "no-store"
     assert me(result.json["access_token"]).status == 200
 
 
-@pytest.mark.parametrize("ctype, body", [
-    ("text/plain", "grant_type=authorization_code"),
-    ("application/json", "{not json"),
-    ("application/json", '{"grant_type": ["authorization_code"]}'),
-    ("application/json", '["grant_type"]'),
-    ("application/x-www-form-urlencoded", "grant_type=authorization_code&grant_type=refresh_token"),
-])
+@pytest.mark.parametrize(
+    "ctype, body",
+    [
+        ("text/plain", "grant_type=authorization_code"),
+        ("application/json", "{not json"),
+        ("application/json", '{"grant_type": ["authorization_code"]}'),
+        ("application/json", '["grant_type"]'),
+        ("application/x-www-form-urlencoded", "grant_type=authorization_code&grant_type=refresh_token"),
+    ],
+)
 def test_malformed_bodies_are_invalid_request(client, ip, ctype, body):
-    result = invoke("oauth_token", "POST", "/oauth/token", body=body, source_ip=ip,
-                    headers={"Content-Type": ctype, "Authorization": basic(client["client_id"], client["api_key"])})
+    result = invoke(
+        "oauth_token",
+        "POST",
+        "/oauth/token",
+        body=body,
+        source_ip=ip,
+        headers={"Content-Type": ctype, "Authorization": basic(client["client_id"], client["api_key"])},
+    )
     assert_oauth_error(result, 400, "invalid_request")
 
 
 # ---------------------------------------------------------------- grant type and required fields
 
-@pytest.mark.parametrize("grant_type", ["password", "client_credentials", "implicit", "AUTHORIZATION_CODE",
-                                        "urn:ietf:params:oauth:grant-type:device_code"])
+
+@pytest.mark.parametrize(
+    "grant_type",
+    [
+        "password",
+        "client_credentials",
+        "implicit",
+        "AUTHORIZATION_CODE",
+        "urn:ietf:params:oauth:grant-type:device_code",
+    ],
+)
 def test_unsupported_grant_type(client, ip, grant_type):
     result = token_call(client, {"grant_type": grant_type, "code": "app_ac_x"}, ip=ip)
     assert_oauth_error(result, 400, "unsupported_grant_type")
@@ -154,18 +200,23 @@ def test_empty_code_verifier_is_invalid_request(client, user, ip):
 
 # ---------------------------------------------------------------- PKCE
 
-@pytest.mark.parametrize("verifier", [
-    "A" * 42,                      # too short
-    "A" * 129,                     # too long
-    "A" * 42 + "+",                # standard base64 character
-    "A" * 42 + "/",
-    "A" * 42 + "=",
-    "A" * 42 + " ",
-    "A" * 42 + ".",                # RFC 7636 unreserved, outside the spec's [A-Za-z0-9_-]
-    "A" * 42 + "~",
-    "A" * 43 + "\n",               # trailing newline
-    "A" * 42 + "é",
-], ids=["short42", "long129", "plus", "slash", "equals", "space", "dot", "tilde", "newline", "non_ascii"])
+
+@pytest.mark.parametrize(
+    "verifier",
+    [
+        "A" * 42,  # too short
+        "A" * 129,  # too long
+        "A" * 42 + "+",  # standard base64 character
+        "A" * 42 + "/",
+        "A" * 42 + "=",
+        "A" * 42 + " ",
+        "A" * 42 + ".",  # RFC 7636 unreserved, outside the spec's [A-Za-z0-9_-]
+        "A" * 42 + "~",
+        "A" * 43 + "\n",  # trailing newline
+        "A" * 42 + "é",
+    ],
+    ids=["short42", "long129", "plus", "slash", "equals", "space", "dot", "tilde", "newline", "non_ascii"],
+)
 def test_malformed_verifier_is_invalid_grant_even_when_it_hashes_to_the_challenge(client, user, ip, verifier):
     code = code_for_challenge(client, user, s256(verifier), ip=ip)
     result = exchange(client, code, verifier, ip=ip)
@@ -200,6 +251,7 @@ def test_plain_method_verifier_cannot_be_used(client, user, ip):
 
 
 # ---------------------------------------------------------------- code lifecycle
+
 
 def test_code_reuse_revokes_every_token_issued_from_it(client, user, ip):
     code, verifier, _ = get_code(client, user, ip=ip)
@@ -275,10 +327,16 @@ def test_code_of_another_client_is_invalid_grant_and_not_consumed(aws_stack, cli
     assert me(ok.json["access_token"]).status == 200
 
 
-@pytest.mark.parametrize("redirect_uri", [
-    "http://localhost:8080/callback/", "http://localhost:8080/other", "http://127.0.0.1:8080/callback",
-    "https://localhost:8080/callback", "http://localhost:8080/callback?x=1",
-])
+@pytest.mark.parametrize(
+    "redirect_uri",
+    [
+        "http://localhost:8080/callback/",
+        "http://localhost:8080/other",
+        "http://127.0.0.1:8080/callback",
+        "https://localhost:8080/callback",
+        "http://localhost:8080/callback?x=1",
+    ],
+)
 def test_redirect_uri_mismatch_is_invalid_grant(client, user, ip, redirect_uri):
     code, verifier, _ = get_code(client, user, ip=ip)
     result = exchange(client, code, verifier, ip=ip, redirect_uri=redirect_uri)
@@ -286,9 +344,16 @@ def test_redirect_uri_mismatch_is_invalid_grant(client, user, ip, redirect_uri):
     assert exchange(client, code, verifier, ip=ip).status == 200
 
 
-@pytest.mark.parametrize("code", [
-    "app_ac_" + "A" * 43, "app_ac_", "garbage", "app_at_" + "A" * 86, "app_rt_" + "A" * 86,
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "app_ac_" + "A" * 43,
+        "app_ac_",
+        "garbage",
+        "app_at_" + "A" * 86,
+        "app_rt_" + "A" * 86,
+    ],
+)
 def test_unknown_or_malformed_code_is_invalid_grant(client, ip, code):
     verifier, _ = pkce_pair()
     assert_oauth_error(exchange(client, code, verifier, ip=ip), 400, "invalid_grant")

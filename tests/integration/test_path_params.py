@@ -67,38 +67,57 @@ MALFORMED = [
 
 @pytest.mark.parametrize("segment,value", MALFORMED)
 def test_a_malformed_mint_is_governance_not_found(conn, segment, value):
-    status, body = call("governance_read", conn, GOVERNANCE, f"/partner/v1/governance/{segment}",
-                        None if value is None else {"mint": value})
+    status, body = call(
+        "governance_read",
+        conn,
+        GOVERNANCE,
+        f"/partner/v1/governance/{segment}",
+        None if value is None else {"mint": value},
+    )
     assert (status, body["error"]) == (404, "governance_not_found"), body
 
 
 @pytest.mark.parametrize("segment,value", MALFORMED)
 def test_a_malformed_proposal_has_no_votes(conn, segment, value):
-    status, body = call("governance_votes_list", conn, VOTES, f"/partner/v1/governance/proposals/{segment}/votes",
-                        None if value is None else {"proposal": value})
+    status, body = call(
+        "governance_votes_list",
+        conn,
+        VOTES,
+        f"/partner/v1/governance/proposals/{segment}/votes",
+        None if value is None else {"proposal": value},
+    )
     assert (status, body) == (200, {"votes": []})
 
 
 @pytest.mark.parametrize("segment,value", MALFORMED)
 def test_a_malformed_signature_is_invalid_input(conn, segment, value):
-    status, body = call("transaction_status", conn, STATUS, f"/partner/v1/transactions/{segment}/status",
-                        None if value is None else {"signature": value})
+    status, body = call(
+        "transaction_status",
+        conn,
+        STATUS,
+        f"/partner/v1/transactions/{segment}/status",
+        None if value is None else {"signature": value},
+    )
     assert (status, body["error"]) == (400, "invalid_input"), body
     assert body["field"] == "signature"
 
 
 def test_a_mint_is_read_as_api_gateway_decoded_it(chain, conn):
     mint = new_coin(chain.url, "Path Coin", "PATH")
-    status, body = call("governance_read", conn, GOVERNANCE, f"/partner/v1/governance/{encoded(mint)}",
-                        {"mint": mint})
+    status, body = call("governance_read", conn, GOVERNANCE, f"/partner/v1/governance/{encoded(mint)}", {"mint": mint})
     assert status == 200, body
     assert body["governance"]["mint"] == mint
 
 
 def test_a_signature_is_read_as_api_gateway_decoded_it(conn):
     signature = str(Signature(os.urandom(64)))
-    status, body = call("transaction_status", conn, STATUS, f"/partner/v1/transactions/{encoded(signature)}/status",
-                        {"signature": signature})
+    status, body = call(
+        "transaction_status",
+        conn,
+        STATUS,
+        f"/partner/v1/transactions/{encoded(signature)}/status",
+        {"signature": signature},
+    )
     assert status == 200, body
     assert body == {"signature": signature, "status": "not_found", "slot": None, "error": None, "bundle": None}
 
@@ -106,9 +125,10 @@ def test_a_signature_is_read_as_api_gateway_decoded_it(conn):
 def test_the_token_is_still_checked_first(aws_stack):
     """Admission before input: a malformed parameter without a token is 401, as before."""
     for function, resource, path, name in (
-            ("governance_read", GOVERNANCE, "/partner/v1/governance/a/b", "mint"),
-            ("transaction_status", STATUS, "/partner/v1/transactions/x/y/status", "signature"),
-            ("governance_votes_list", VOTES, "/partner/v1/governance/proposals/a/b/votes", "proposal")):
+        ("governance_read", GOVERNANCE, "/partner/v1/governance/a/b", "mint"),
+        ("transaction_status", STATUS, "/partner/v1/transactions/x/y/status", "signature"),
+        ("governance_votes_list", VOTES, "/partner/v1/governance/proposals/a/b/votes", "proposal"),
+    ):
         event = api_event("GET", path, resource=resource, path_params={name: "a/b"})
         out = handler(function)(event, lambda_context(function))
         assert out["statusCode"] == 401 and '"invalid_token"' in out["body"], (function, out["body"])

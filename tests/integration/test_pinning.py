@@ -91,20 +91,30 @@ def test_multi_chunk_image_cid_matches(pin_server):
 
 
 def test_pin_server_answers_like_kubo_add(pin_server):
-    files = [("file", ("a.txt", b"hello world\n", "text/plain")), ("file", ("b.bin", bytes(262145), "application/octet-stream"))]
+    files = [
+        ("file", ("a.txt", b"hello world\n", "text/plain")),
+        ("file", ("b.bin", bytes(262145), "application/octet-stream")),
+    ]
     response = httpx.post(f"{pin_server.url}/api/v0/add", params={"pin": "true"}, files=files, timeout=10)
     assert response.status_code == 200
     lines = [json.loads(line) for line in response.text.splitlines()]
     assert lines == [
         {"Name": "a.txt", "Hash": "QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o", "Size": "20"},
-        {"Name": "b.bin", "Hash": "QmbVuw4C4vcmVKqxoWtgDVobvcHrSn51qsmQmyxjk4sB2Q", "Size": str(cid.stat(bytes(262145))[1])},
+        {
+            "Name": "b.bin",
+            "Hash": "QmbVuw4C4vcmVKqxoWtgDVobvcHrSn51qsmQmyxjk4sB2Q",
+            "Size": str(cid.stat(bytes(262145))[1]),
+        },
     ]
-    v1 = httpx.post(f"{pin_server.url}/api/v0/add", params={"cid-version": "1"},
-                    files={"file": ("h", b"Hello IPFS\n")}, timeout=10).json()
+    v1 = httpx.post(
+        f"{pin_server.url}/api/v0/add", params={"cid-version": "1"}, files={"file": ("h", b"Hello IPFS\n")}, timeout=10
+    ).json()
     assert v1["Hash"] == "bafkreidfdrlkeq4m4xnxuyx6iae76fdm4wgl5d4xzsb77ixhyqwumhz244"
     assert httpx.post(f"{pin_server.url}/api/v0/version", timeout=10).json()["Version"]
     assert httpx.get(f"{pin_server.url}/api/v0/version", timeout=10).status_code == 405
-    missing = httpx.post(f"{pin_server.url}/api/v0/cat", params={"arg": "QmS9JArPwa55ePgDnyg6TzX24mYTS1b1vLqWNebyVotKxQ"}, timeout=10)
+    missing = httpx.post(
+        f"{pin_server.url}/api/v0/cat", params={"arg": "QmS9JArPwa55ePgDnyg6TzX24mYTS1b1vLqWNebyVotKxQ"}, timeout=10
+    )
     assert missing.status_code == 500 and missing.json()["Type"] == "error"
 
 
@@ -176,8 +186,12 @@ def test_fault_control_route(pin_server):
 def test_malformed_answers_are_pinning_unavailable(pin_server, monkeypatch):
     from partner.core import transport
 
-    for status, text in ((200, "not json"), (200, '{"Name": "x"}'), (500, '{"Message": "boom", "Type": "error"}'),
-                         (200, '{"Message": "blockstore full", "Type": "error"}')):
+    for status, text in (
+        (200, "not json"),
+        (200, '{"Name": "x"}'),
+        (500, '{"Message": "boom", "Type": "error"}'),
+        (200, '{"Message": "blockstore full", "Type": "error"}'),
+    ):
         answer = transport.Answer(status, text.encode())
         monkeypatch.setattr(transport, "post", lambda *args, answer=answer, **kwargs: answer)
         with pytest.raises(ApiError) as excinfo:

@@ -23,14 +23,23 @@ FEE_BPS = 150
 
 
 def quote(conn, body: dict):
-    return invoke("trades_quote", "POST", "/partner/v1/trades/quote",
-                  headers={**conn.bearer(), "Content-Type": "application/json"}, body=body)
+    return invoke(
+        "trades_quote",
+        "POST",
+        "/partner/v1/trades/quote",
+        headers={**conn.bearer(), "Content-Type": "application/json"},
+        body=body,
+    )
 
 
 def trade(conn, kind: str, body: dict):
-    return invoke(f"trades_{kind.replace('-', '_')}", "POST", f"/partner/v1/trades/{kind}",
-                  headers={**conn.bearer(), "Content-Type": "application/json"},
-                  body={**body, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    return invoke(
+        f"trades_{kind.replace('-', '_')}",
+        "POST",
+        f"/partner/v1/trades/{kind}",
+        headers={**conn.bearer(), "Content-Type": "application/json"},
+        body={**body, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)},
+    )
 
 
 def fee_recipient(chain, mint: str, venue: str) -> str:
@@ -48,9 +57,14 @@ def trader(aws_stack, chain, ip, fee_wallet):
     """A Partner-tier client with a fee wallet and caps that fit, and a user with 60 SOL."""
     from partner.features import admin
 
-    client = admin.create_client(name="Quoting App", redirect_uri="http://localhost:8080/callback", tier="Partner",
-                                 fee_wallet=fee_wallet, max_trade_lamports=100 * SOL,
-                                 daily_volume_cap_lamports=1000 * SOL)
+    client = admin.create_client(
+        name="Quoting App",
+        redirect_uri="http://localhost:8080/callback",
+        tier="Partner",
+        fee_wallet=fee_wallet,
+        max_trade_lamports=100 * SOL,
+        daily_volume_cap_lamports=1000 * SOL,
+    )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 60 * SOL)
     return connect(client, user, scope="trade:execute", ip=ip)
@@ -62,16 +76,21 @@ def quote_then_trade(chain, conn, mint: str, venue: str, fee_wallet: str, side: 
 
     wallet = conn.user["wallet"]
     amount_field = {"buy": "maxSolIn", "buy-exact-out": "tokensOut", "sell": "tokensIn"}[side]
-    q = quote(conn, {"side": side, "mint": mint, amount_field: str(amount), "slippageBps": 300,
-                     "partnerFeeBps": FEE_BPS})
+    q = quote(
+        conn, {"side": side, "mint": mint, amount_field: str(amount), "slippageBps": 300, "partnerFeeBps": FEE_BPS}
+    )
     assert q.status == 200, q.body
     body = q.json
     assert body["venue"] == venue
     assert isinstance(body["priceImpactBps"], int) and body["priceImpactBps"] >= 0
     assert isinstance(body["contextSlot"], int) and body["contextSlot"] <= rpc(chain.url, "getSlot")
     recipient = fee_recipient(chain, mint, venue)
-    before = {"lamports": balance(chain.url, wallet), "tokens": token_balance(chain.url, wallet, mint),
-              "protocol": balance(chain.url, recipient), "partner": balance(chain.url, fee_wallet)}
+    before = {
+        "lamports": balance(chain.url, wallet),
+        "tokens": token_balance(chain.url, wallet, mint),
+        "protocol": balance(chain.url, recipient),
+        "partner": balance(chain.url, fee_wallet),
+    }
     ata_rent = 0 if before["tokens"] or side == "sell" else rent_exempt_minimum(170)
     network = BASE_FEE + PRIO + TIP
     request = {"mint": mint, amount_field: str(amount), "partnerFeeBps": FEE_BPS}
@@ -84,8 +103,12 @@ def quote_then_trade(chain, conn, mint: str, venue: str, fee_wallet: str, side: 
     sent = trade(conn, side, request)
     assert sent.status == 200, sent.body
     assert wait(chain.url, sent.json["signature"])["err"] is None
-    after = {"lamports": balance(chain.url, wallet), "tokens": token_balance(chain.url, wallet, mint),
-             "protocol": balance(chain.url, recipient), "partner": balance(chain.url, fee_wallet)}
+    after = {
+        "lamports": balance(chain.url, wallet),
+        "tokens": token_balance(chain.url, wallet, mint),
+        "protocol": balance(chain.url, recipient),
+        "partner": balance(chain.url, fee_wallet),
+    }
     assert after["protocol"] - before["protocol"] == int(body["protocolFeeLamports"])
     assert after["partner"] - before["partner"] == int(body["partnerFeeLamports"])
     if side == "buy":
@@ -100,8 +123,10 @@ def quote_then_trade(chain, conn, mint: str, venue: str, fee_wallet: str, side: 
         assert int(body["expectedSolIn"]) <= int(body["maxSolIn"])
     else:
         assert before["tokens"] - after["tokens"] == amount
-        assert after["lamports"] - before["lamports"] == int(body["expectedSolOut"]) \
-            - int(body["partnerFeeLamports"]) - network
+        assert (
+            after["lamports"] - before["lamports"]
+            == int(body["expectedSolOut"]) - int(body["partnerFeeLamports"]) - network
+        )
         assert int(body["partnerFeeLamports"]) == int(body["minSolOut"]) * FEE_BPS // 10_000
     return body
 
@@ -123,8 +148,11 @@ def test_venue_errors_then_quote_then_trade_on_the_pool_is_exact(chain, trader, 
     completing = quote(trader, {"side": "buy", "mint": mint, "maxSolIn": str(90 * SOL)})
     assert completing.status == 200 and completing.json["completesCurve"] is True, completing.body
     complete(chain, mint, whales)
-    bodies = [{"side": "buy", "maxSolIn": str(SOL)}, {"side": "buy-exact-out", "tokensOut": str(TOKENS)},
-              {"side": "sell", "tokensIn": str(TOKENS)}]
+    bodies = [
+        {"side": "buy", "maxSolIn": str(SOL)},
+        {"side": "buy-exact-out", "tokensOut": str(TOKENS)},
+        {"side": "sell", "tokensIn": str(TOKENS)},
+    ]
     for body in bodies:
         pending = quote(trader, {**body, "mint": mint})
         assert pending.status == 409 and pending.json["error"] == "migration_pending", pending.body
@@ -148,37 +176,58 @@ def test_quote_signs_sends_and_counts_nothing_and_needs_no_delegation(aws_stack,
     mint = new_coin(chain.url, "Quiet Coin", "QUIET")
     admin.set_delegation(trader.user["user_id"], False)
     wallet = trader.user["wallet"]
-    before = (balance(chain.url, wallet), rpc(chain.url, "getSignaturesForAddress", [wallet]),
-              volume(trader.client["client_id"]))
+    before = (
+        balance(chain.url, wallet),
+        rpc(chain.url, "getSignaturesForAddress", [wallet]),
+        volume(trader.client["client_id"]),
+    )
     result = quote(trader, {"side": "buy", "mint": mint, "maxSolIn": str(SOL)})
     assert result.status == 200, result.body
     assert result.headers["x-ratelimit-limit"] == "300"  # the read bucket
-    assert set(result.json) == {"venue", "expectedTokensOut", "minTokensOut", "protocolFeeLamports",
-                                "partnerFeeLamports", "priceImpactBps", "completesCurve", "contextSlot"}
+    assert set(result.json) == {
+        "venue",
+        "expectedTokensOut",
+        "minTokensOut",
+        "protocolFeeLamports",
+        "partnerFeeLamports",
+        "priceImpactBps",
+        "completesCurve",
+        "contextSlot",
+    }
     assert result.json["minTokensOut"] == result.json["expectedTokensOut"]  # slippageBps defaults to 0
     assert result.json["partnerFeeLamports"] == "0"
-    assert (balance(chain.url, wallet), rpc(chain.url, "getSignaturesForAddress", [wallet]),
-            volume(trader.client["client_id"])) == before
+    assert (
+        balance(chain.url, wallet),
+        rpc(chain.url, "getSignaturesForAddress", [wallet]),
+        volume(trader.client["client_id"]),
+    ) == before
     # no wallet SOL needed either, and the Idempotency-Key header is not read on a quote
-    again = invoke("trades_quote", "POST", "/partner/v1/trades/quote",
-                   headers={**trader.bearer(), "Content-Type": "application/json", "Idempotency-Key": "q"},
-                   body={"side": "buy", "mint": mint, "maxSolIn": str(SOL)})
+    again = invoke(
+        "trades_quote",
+        "POST",
+        "/partner/v1/trades/quote",
+        headers={**trader.bearer(), "Content-Type": "application/json", "Idempotency-Key": "q"},
+        body={"side": "buy", "mint": mint, "maxSolIn": str(SOL)},
+    )
     assert again.status == 200 and "idempotent-replayed" not in again.headers
 
 
-@pytest.mark.parametrize("body,code,field", [
-    ({"side": "buy"}, "invalid_input", "maxSolIn"),
-    ({"side": "buy", "maxSolIn": "1000", "tokensIn": "5"}, "invalid_input", "tokensIn"),
-    ({"side": "sell", "maxSolIn": "1000"}, "invalid_input", "tokensIn"),
-    ({"side": "swap", "maxSolIn": "1000"}, "invalid_input", "side"),
-    ({"side": "buy", "maxSolIn": "0"}, "invalid_input", "maxSolIn"),
-    ({"side": "buy", "maxSolIn": "1.5"}, "invalid_input", "maxSolIn"),
-    ({"side": "buy", "maxSolIn": "1000", "slippageBps": 5001}, "invalid_input", "slippageBps"),
-    ({"side": "buy", "maxSolIn": "1000", "slippageBps": "10"}, "invalid_input", "slippageBps"),
-    ({"side": "buy", "maxSolIn": "1000", "partnerFeeBps": 10000}, "invalid_partner_fee", "partnerFeeBps"),
-    ({"side": "buy", "maxSolIn": "1000", "priorityFeeLamports": "10000"}, "invalid_input", "priorityFeeLamports"),
-    ({"side": "buy", "maxSolIn": "1000", "mint": "nope"}, "invalid_input", "mint"),
-])
+@pytest.mark.parametrize(
+    "body,code,field",
+    [
+        ({"side": "buy"}, "invalid_input", "maxSolIn"),
+        ({"side": "buy", "maxSolIn": "1000", "tokensIn": "5"}, "invalid_input", "tokensIn"),
+        ({"side": "sell", "maxSolIn": "1000"}, "invalid_input", "tokensIn"),
+        ({"side": "swap", "maxSolIn": "1000"}, "invalid_input", "side"),
+        ({"side": "buy", "maxSolIn": "0"}, "invalid_input", "maxSolIn"),
+        ({"side": "buy", "maxSolIn": "1.5"}, "invalid_input", "maxSolIn"),
+        ({"side": "buy", "maxSolIn": "1000", "slippageBps": 5001}, "invalid_input", "slippageBps"),
+        ({"side": "buy", "maxSolIn": "1000", "slippageBps": "10"}, "invalid_input", "slippageBps"),
+        ({"side": "buy", "maxSolIn": "1000", "partnerFeeBps": 10000}, "invalid_partner_fee", "partnerFeeBps"),
+        ({"side": "buy", "maxSolIn": "1000", "priorityFeeLamports": "10000"}, "invalid_input", "priorityFeeLamports"),
+        ({"side": "buy", "maxSolIn": "1000", "mint": "nope"}, "invalid_input", "mint"),
+    ],
+)
 def test_quote_input_errors(chain, trader, body, code, field):
     mint = body.pop("mint", str(Keypair().pubkey()))
     result = quote(trader, {"mint": mint, **body})
@@ -189,8 +238,12 @@ def test_quote_input_errors(chain, trader, body, code, field):
 def test_quote_partner_fee_rules_and_unknown_mint(aws_stack, chain, ip):
     from partner.features import admin
 
-    basic = connect(admin.create_client(name="Basic Quotes", redirect_uri="http://localhost:8080/callback"),
-                    admin.create_user(), scope="trade:execute", ip=ip)
+    basic = connect(
+        admin.create_client(name="Basic Quotes", redirect_uri="http://localhost:8080/callback"),
+        admin.create_user(),
+        scope="trade:execute",
+        ip=ip,
+    )
     mint = new_coin(chain.url, "Fee Coin", "FEEQ")
     refused = quote(basic, {"side": "buy", "mint": mint, "maxSolIn": str(SOL), "partnerFeeBps": 10})
     assert refused.status == 400 and refused.json["error"] == "partner_fee_not_configured"
@@ -208,12 +261,15 @@ def test_quote_needs_the_trade_scope(aws_stack, chain, ip):
     assert result.status == 403 and result.json["error"] == "insufficient_scope"
 
 
-@pytest.mark.parametrize("side,body,field", [
-    ("buy", {"maxSolIn": "1"}, "maxSolIn"),
-    ("buy", {"maxSolIn": "1", "slippageBps": 100}, "maxSolIn"),
-    ("sell", {"tokensIn": "1000"}, "tokensIn"),
-    ("sell", {"tokensIn": "1000", "slippageBps": 100}, "tokensIn"),
-])
+@pytest.mark.parametrize(
+    "side,body,field",
+    [
+        ("buy", {"maxSolIn": "1"}, "maxSolIn"),
+        ("buy", {"maxSolIn": "1", "slippageBps": 100}, "maxSolIn"),
+        ("sell", {"tokensIn": "1000"}, "tokensIn"),
+        ("sell", {"tokensIn": "1000", "slippageBps": 100}, "tokensIn"),
+    ],
+)
 def test_dust_quotes_give_the_trades_error(chain, trader, side, body, field):
     """Issue 17 item 3: an amount that buys nothing or sells for 0 lamports is the same clear 400 on the
     quote as on the trade (tests/integration/test_trades.py test_a_dust_*), not a 200 quoting 0."""

@@ -62,25 +62,36 @@ def test_authorization_under_two_spellings_is_invalid_token(conn):
 
 def test_two_authorization_headers_on_a_write_are_invalid_token_before_the_body(conn):
     valid = f"Bearer {conn.access}"
-    result = invoke("uploads_create", "POST", UPLOADS, headers={"Authorization": ["Bearer app_at_x", valid], **JSON},
-                    body=UPLOAD)
+    result = invoke(
+        "uploads_create", "POST", UPLOADS, headers={"Authorization": ["Bearer app_at_x", valid], **JSON}, body=UPLOAD
+    )
     _invalid(result, 401, "invalid_token")
 
 
 @pytest.mark.parametrize("path,function", [("/oauth/token", "oauth_token"), ("/oauth/revoke", "oauth_revoke")])
 def test_two_authorization_headers_on_oauth_are_invalid_client(conn, ip, path, function):
     credentials = basic(conn.client["client_id"], conn.client["api_key"])
-    params = ({"grant_type": "refresh_token", "refresh_token": conn.refresh} if function == "oauth_token"
-              else {"token": conn.access})
-    result = invoke(function, "POST", path, body=urlencode(params), source_ip=ip,
-                    headers={**FORM, "Authorization": [basic(conn.client["client_id"], "app_sk_wrong"), credentials]})
+    params = (
+        {"grant_type": "refresh_token", "refresh_token": conn.refresh}
+        if function == "oauth_token"
+        else {"token": conn.access}
+    )
+    result = invoke(
+        function,
+        "POST",
+        path,
+        body=urlencode(params),
+        source_ip=ip,
+        headers={**FORM, "Authorization": [basic(conn.client["client_id"], "app_sk_wrong"), credentials]},
+    )
     _invalid(result, 401, "invalid_client")
     assert result.headers["cache-control"] == "no-store"
     # nothing was consumed: the refresh token still works, the access token too
     assert invoke("me", "GET", "/partner/v1/me", headers=conn.bearer()).status == 200
     if function == "oauth_token":
-        once = invoke(function, "POST", path, body=urlencode(params), source_ip=ip,
-                      headers={**FORM, "Authorization": credentials})
+        once = invoke(
+            function, "POST", path, body=urlencode(params), source_ip=ip, headers={**FORM, "Authorization": credentials}
+        )
         assert once.status == 200, once.body
 
 
@@ -91,25 +102,46 @@ def test_two_content_types_on_a_json_write_are_invalid_input(conn):
     once = invoke("uploads_create", "POST", UPLOADS, headers={**conn.bearer(), **JSON}, body=UPLOAD)
     assert once.status == 200, once.body
     for values in (["text/plain", "application/json"], ["application/json", "application/json"]):
-        result = invoke("uploads_create", "POST", UPLOADS, headers={**conn.bearer(), "Content-Type": values},
-                        body=json.dumps(UPLOAD))
+        result = invoke(
+            "uploads_create",
+            "POST",
+            UPLOADS,
+            headers={**conn.bearer(), "Content-Type": values},
+            body=json.dumps(UPLOAD),
+        )
         _invalid(result, 400, "invalid_input")
 
 
 def test_two_content_types_on_a_multipart_write_are_invalid_input(conn):
     body, ctype = encode({"name": "Twice", "symbol": "TWO"}, [("image", "a.png", "image/png", b"\x89PNG\r\n\x1a\n")])
-    result = invoke("coins_create", "POST", "/partner/v1/coins/create", body=body,
-                    headers={**conn.bearer(), "Content-Type": ["text/plain", ctype]})
+    result = invoke(
+        "coins_create",
+        "POST",
+        "/partner/v1/coins/create",
+        body=body,
+        headers={**conn.bearer(), "Content-Type": ["text/plain", ctype]},
+    )
     _invalid(result, 400, "invalid_input")
 
 
 @pytest.mark.parametrize("path,function", [("/oauth/token", "oauth_token"), ("/oauth/revoke", "oauth_revoke")])
 def test_two_content_types_on_oauth_are_invalid_request(conn, ip, path, function):
-    params = ({"grant_type": "refresh_token", "refresh_token": conn.refresh} if function == "oauth_token"
-              else {"token": conn.access})
-    result = invoke(function, "POST", path, body=urlencode(params), source_ip=ip,
-                    headers={"Content-Type": ["application/json", FORM["Content-Type"]],
-                             "Authorization": basic(conn.client["client_id"], conn.client["api_key"])})
+    params = (
+        {"grant_type": "refresh_token", "refresh_token": conn.refresh}
+        if function == "oauth_token"
+        else {"token": conn.access}
+    )
+    result = invoke(
+        function,
+        "POST",
+        path,
+        body=urlencode(params),
+        source_ip=ip,
+        headers={
+            "Content-Type": ["application/json", FORM["Content-Type"]],
+            "Authorization": basic(conn.client["client_id"], conn.client["api_key"]),
+        },
+    )
     _invalid(result, 400, "invalid_request")
 
 
@@ -120,21 +152,40 @@ def test_two_content_types_on_the_consent_form_are_invalid_request_and_issue_no_
     app = admin.create_client(name="Repeat Consent", redirect_uri="http://localhost:8080/callback")
     user = admin.create_user()
     cookie = admin.create_session(user["user_id"])["cookie"]
-    page = invoke("oauth_authorize", "GET", "/oauth/authorize", query=authorize_query(app, pkce_pair()[1]),
-                  headers={"Cookie": cookie}, source_ip=ip)
+    page = invoke(
+        "oauth_authorize",
+        "GET",
+        "/oauth/authorize",
+        query=authorize_query(app, pkce_pair()[1]),
+        headers={"Cookie": cookie},
+        source_ip=ip,
+    )
     form = urlencode({**hidden_inputs(page.body), "decision": "approve"})
     types = ["text/plain", FORM["Content-Type"]]
-    as_json = invoke("oauth_authorize", "POST", "/oauth/authorize", body=form, source_ip=ip,
-                     headers={"Content-Type": types, "Cookie": cookie, "Accept": "application/json"})
+    as_json = invoke(
+        "oauth_authorize",
+        "POST",
+        "/oauth/authorize",
+        body=form,
+        source_ip=ip,
+        headers={"Content-Type": types, "Cookie": cookie, "Accept": "application/json"},
+    )
     _invalid(as_json, 400, "invalid_request")
     assert "location" not in as_json.headers
-    as_page = invoke("oauth_authorize", "POST", "/oauth/authorize", body=form, source_ip=ip,
-                     headers={"Content-Type": types, "Cookie": cookie})
+    as_page = invoke(
+        "oauth_authorize",
+        "POST",
+        "/oauth/authorize",
+        body=form,
+        source_ip=ip,
+        headers={"Content-Type": types, "Cookie": cookie},
+    )
     assert as_page.status == 400 and as_page.headers["content-type"].startswith("text/html")
     assert 'id="error">invalid_request<' in as_page.body
     # the form was not used: it still approves once
-    done = invoke("oauth_authorize", "POST", "/oauth/authorize", body=form, source_ip=ip,
-                  headers={**FORM, "Cookie": cookie})
+    done = invoke(
+        "oauth_authorize", "POST", "/oauth/authorize", body=form, source_ip=ip, headers={**FORM, "Cookie": cookie}
+    )
     assert done.status == 302 and "code=" in done.headers["location"]
 
 
@@ -144,23 +195,38 @@ def test_two_content_types_on_the_apps_page_are_invalid_request(conn, ip):
     cookie = admin.create_session(conn.user["user_id"])["cookie"]
     form = urlencode({"action": "disconnect", "client_id": conn.client["client_id"], "csrf": "x"})
     types = ["text/plain", FORM["Content-Type"]]
-    as_json = invoke("account_apps", "POST", "/account/apps", body=form, source_ip=ip,
-                     headers={"Content-Type": types, "Cookie": cookie, "Accept": "application/json"})
+    as_json = invoke(
+        "account_apps",
+        "POST",
+        "/account/apps",
+        body=form,
+        source_ip=ip,
+        headers={"Content-Type": types, "Cookie": cookie, "Accept": "application/json"},
+    )
     _invalid(as_json, 400, "invalid_request")
     assert "Content-Type" in as_json.json["message"]
-    as_page = invoke("account_apps", "POST", "/account/apps", body=form, source_ip=ip,
-                     headers={"Content-Type": types, "Cookie": cookie})
+    as_page = invoke(
+        "account_apps",
+        "POST",
+        "/account/apps",
+        body=form,
+        source_ip=ip,
+        headers={"Content-Type": types, "Cookie": cookie},
+    )
     assert as_page.status == 400 and 'id="error">invalid_request<' in as_page.body
 
 
 # ------------------------------------------------------------------ repeated JSON keys
 
 
-@pytest.mark.parametrize("text", [
-    '{"contentType":"image/svg+xml","contentType":"image/png","contentLength":"70"}',
-    '{"contentType":"image/png","contentLength":"abc","contentLength":"70"}',
-    '{"contentType":"image/png","contentLength":"70","contentLength":"70"}',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"contentType":"image/svg+xml","contentType":"image/png","contentLength":"70"}',
+        '{"contentType":"image/png","contentLength":"abc","contentLength":"70"}',
+        '{"contentType":"image/png","contentLength":"70","contentLength":"70"}',
+    ],
+)
 def test_a_repeated_json_key_is_invalid_input(conn, text):
     result = invoke("uploads_create", "POST", UPLOADS, headers={**conn.bearer(), **JSON}, body=text)
     _invalid(result, 400, "invalid_input")
@@ -169,13 +235,20 @@ def test_a_repeated_json_key_is_invalid_input(conn, text):
 
 def test_a_repeated_json_key_on_oauth_token_is_invalid_request(conn, ip):
     text = f'{{"grant_type":"authorization_code","grant_type":"refresh_token","refresh_token":"{conn.refresh}"}}'
-    result = invoke("oauth_token", "POST", "/oauth/token", body=text, source_ip=ip,
-                    headers={**JSON, "Authorization": basic(conn.client["client_id"], conn.client["api_key"])})
+    result = invoke(
+        "oauth_token",
+        "POST",
+        "/oauth/token",
+        body=text,
+        source_ip=ip,
+        headers={**JSON, "Authorization": basic(conn.client["client_id"], conn.client["api_key"])},
+    )
     _invalid(result, 400, "invalid_request")
 
 
-@pytest.mark.parametrize("text", ['{"a":{"b":1,"b":2}}', '[{"k":1},{"k":1,"k":1}]', '{"a":[[{"x":1,"y":2,"x":3}]]}',
-                                  '{"a":1,"\\u0061":2}'])
+@pytest.mark.parametrize(
+    "text", ['{"a":{"b":1,"b":2}}', '[{"k":1},{"k":1,"k":1}]', '{"a":[[{"x":1,"y":2,"x":3}]]}', '{"a":1,"\\u0061":2}']
+)
 def test_loads_refuses_a_repeated_key_at_any_depth(text):
     from partner.edge import http
 
@@ -187,4 +260,7 @@ def test_loads_keeps_equal_keys_in_different_objects():
     from partner.edge import http
 
     assert http.loads('{"a":{"k":1},"b":{"k":2},"c":[{"k":3},{"k":4}]}') == {
-        "a": {"k": 1}, "b": {"k": 2}, "c": [{"k": 3}, {"k": 4}]}
+        "a": {"k": 1},
+        "b": {"k": 2},
+        "c": [{"k": 3}, {"k": 4}],
+    }

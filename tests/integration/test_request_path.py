@@ -49,6 +49,7 @@ def _client(tier="Basic", **kw):
 
 # ---------------------------------------------------------------- step 1: the bearer token
 
+
 def test_missing_authorization_header(aws_stack, clock):
     for headers in (None, {}, {"Authorization": ""}):
         result = me(headers)
@@ -57,11 +58,28 @@ def test_missing_authorization_header(aws_stack, clock):
         assert rl(result) == ("300", "300", "59")
 
 
-@pytest.mark.parametrize("variant", [
-    "basic_scheme", "token_scheme", "no_scheme", "scheme_only", "scheme_and_space", "double_space",
-    "refresh_token", "api_key", "auth_code", "session", "garbage_after_prefix", "prefix_only",
-    "unknown_well_formed", "flipped_char", "truncated", "extra_char", "other_users_ids",
-])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "basic_scheme",
+        "token_scheme",
+        "no_scheme",
+        "scheme_only",
+        "scheme_and_space",
+        "double_space",
+        "refresh_token",
+        "api_key",
+        "auth_code",
+        "session",
+        "garbage_after_prefix",
+        "prefix_only",
+        "unknown_well_formed",
+        "flipped_char",
+        "truncated",
+        "extra_char",
+        "other_users_ids",
+    ],
+)
 def test_malformed_or_unknown_bearer_is_invalid_token(client, user, ip, clock, variant):
     conn = connect(client, user, ip=ip)
     value = {
@@ -95,7 +113,7 @@ def _swap_ids(access: str, user_id: str) -> str:
     """The random part of a real token re-wrapped with another user id."""
     from partner.store.crypto import b64url, b64url_decode
 
-    raw = b64url_decode(access[len(tokens.ACCESS):])
+    raw = b64url_decode(access[len(tokens.ACCESS) :])
     return b64url(bytes.fromhex(user_id) + raw[16:])
 
 
@@ -125,6 +143,7 @@ def test_token_of_a_suspended_client_is_invalid_token(aws_stack, user, ip):
 
 # ---------------------------------------------------------------- step 4: scope
 
+
 def test_token_without_profile_read_is_insufficient_scope(client, user, ip, clock):
     conn = connect(client, user, scope="trade:execute", ip=ip)
     result = me(conn.bearer())
@@ -137,6 +156,7 @@ def test_token_without_profile_read_is_insufficient_scope(client, user, ip, cloc
 
 
 # ---------------------------------------------------------------- step 2: per-endpoint bucket
+
 
 def test_ratelimit_headers_count_down_exactly_per_token(aws_stack, user, ip, clock):
     from partner.features import admin
@@ -151,17 +171,17 @@ def test_ratelimit_headers_count_down_exactly_per_token(aws_stack, user, ip, clo
     refused = me(scopeless.bearer())
     assert refused.status == 403 and rl(refused) == ("300", "299", "49")
     clock.advance(0.5)
-    assert rl(me(conn.bearer())) == ("300", "297", "49")      # reset rounds up
-    clock.advance(47.5)                                       # 59 s into the window
+    assert rl(me(conn.bearer())) == ("300", "297", "49")  # reset rounds up
+    clock.advance(47.5)  # 59 s into the window
     assert rl(me(conn.bearer())) == ("300", "296", "1")
-    clock.advance(1)                                          # the next window
+    clock.advance(1)  # the next window
     assert rl(me(conn.bearer())) == ("300", "299", "60")
 
 
 def test_exhausting_the_300_per_minute_bucket(aws_stack, user, ip, clock):
     from partner.features import admin
 
-    c = _client(tier="Partner")                               # 1,200/min: the tier is not what binds
+    c = _client(tier="Partner")  # 1,200/min: the tier is not what binds
     conn = connect(c, user, ip=ip)
     sibling = connect(c, admin.create_user(twitter="bob"), ip=ip)
     for i in range(300):
@@ -186,6 +206,7 @@ def test_exhausting_the_300_per_minute_bucket(aws_stack, user, ip, clock):
 
 
 # ---------------------------------------------------------------- step 3: tier budget
+
 
 def test_basic_tier_budget_120_per_minute_across_users(aws_stack, ip, clock):
     from partner.features import admin
@@ -238,6 +259,7 @@ def test_limits_match_the_spec():
 
 # ---------------------------------------------------------------- check order
 
+
 def test_tier_is_checked_before_scope(aws_stack, user, ip, clock, monkeypatch):
     from partner.edge import ratelimit
 
@@ -250,8 +272,7 @@ def test_tier_is_checked_before_scope(aws_stack, user, ip, clock, monkeypatch):
     assert limited.status == 429 and limited.json["error"] == "rate_limit_exceeded"
 
 
-def test_bucket_is_checked_before_tier_and_a_refusal_does_not_draw_on_the_tier(aws_stack, user, ip, clock,
-                                                                               monkeypatch):
+def test_bucket_is_checked_before_tier_and_a_refusal_does_not_draw_on_the_tier(aws_stack, user, ip, clock, monkeypatch):
     from partner.edge import ratelimit
     from partner.features import admin
 
@@ -261,12 +282,12 @@ def test_bucket_is_checked_before_tier_and_a_refusal_does_not_draw_on_the_tier(a
     a = connect(c, user, ip=ip)
     b = connect(c, admin.create_user(twitter="b"), ip=ip)
     assert me(a.bearer()).status == 200
-    assert me(a.bearer()).status == 200                       # tier: 2 of 3
+    assert me(a.bearer()).status == 200  # tier: 2 of 3
     for _ in range(3):
         refused = me(a.bearer())
         assert refused.status == 429 and "error" not in refused.json
         assert rl(refused) == ("2", "0", "59")
-    ok = me(b.bearer())                                       # tier: 3 of 3
+    ok = me(b.bearer())  # tier: 3 of 3
     assert ok.status == 200, ok.body
     assert rl(ok) == ("2", "1", "59")
     over = me(b.bearer())
@@ -281,14 +302,21 @@ def test_token_is_checked_before_the_bucket(aws_stack, user, ip, clock, monkeypa
     conn = connect(c, user, ip=ip)
     assert me(conn.bearer()).status == 200
     assert me(conn.bearer()).status == 429
-    revoked = invoke("oauth_revoke", "POST", "/oauth/revoke", body=f"token={conn.access}", source_ip=ip,
-                     headers={**FORM, "Authorization": basic(c["client_id"], c["api_key"])})
+    revoked = invoke(
+        "oauth_revoke",
+        "POST",
+        "/oauth/revoke",
+        body=f"token={conn.access}",
+        source_ip=ip,
+        headers={**FORM, "Authorization": basic(c["client_id"], c["api_key"])},
+    )
     assert revoked.status == 200
     # with the bucket still empty, a revoked token answers 401, not 429
     assert_invalid_token(me(conn.bearer()))
 
 
 # ---------------------------------------------------------------- OAuth per-IP bucket
+
 
 def test_oauth_token_per_ip_limit_30_per_minute(client, ip, clock):
     for i in range(30):
@@ -305,8 +333,9 @@ def test_oauth_token_per_ip_limit_30_per_minute(client, ip, clock):
     assert limited.headers["pragma"] == "no-cache"
     # refused before client authentication: a bad key now is not a failure that counts
     for _ in range(25):
-        assert token_call(client, {"grant_type": "client_credentials"}, ip=ip,
-                          secret="app_sk_" + "A" * 43).status == 429
+        assert (
+            token_call(client, {"grant_type": "client_credentials"}, ip=ip, secret="app_sk_" + "A" * 43).status == 429
+        )
     # another caller address is unaffected, and the client is not locked out
     other = token_call(client, {"grant_type": "client_credentials"}, ip=other_ip())
     assert other.status == 400 and other.json["error"] == "unsupported_grant_type"
@@ -319,8 +348,14 @@ def test_oauth_token_per_ip_limit_30_per_minute(client, ip, clock):
 def test_oauth_revoke_per_ip_limit_shares_the_token_bucket(client, ip, clock):
     for _ in range(30):
         assert token_call(client, {"grant_type": "client_credentials"}, ip=ip).status == 400
-    limited = invoke("oauth_revoke", "POST", "/oauth/revoke", body="token=x", source_ip=ip,
-                     headers={**FORM, "Authorization": basic(client["client_id"], client["api_key"])})
+    limited = invoke(
+        "oauth_revoke",
+        "POST",
+        "/oauth/revoke",
+        body="token=x",
+        source_ip=ip,
+        headers={**FORM, "Authorization": basic(client["client_id"], client["api_key"])},
+    )
     assert limited.status == 429, limited.body
     assert limited.headers["retry-after"] == "59"
     assert rl(limited) == ("30", "0", "59")

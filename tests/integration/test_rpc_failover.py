@@ -24,10 +24,19 @@ def two_endpoints(chain, monkeypatch):
 
 
 def _buy(conn, mint):
-    return invoke("trades_buy", "POST", "/partner/v1/trades/buy",
-                  headers={**conn.bearer(), "Content-Type": "application/json"},
-                  body={"mint": mint, "maxSolIn": "10000000", "slippageBps": 100,
-                        "priorityFeeLamports": "1000", "tipLamports": "1000000"})
+    return invoke(
+        "trades_buy",
+        "POST",
+        "/partner/v1/trades/buy",
+        headers={**conn.bearer(), "Content-Type": "application/json"},
+        body={
+            "mint": mint,
+            "maxSolIn": "10000000",
+            "slippageBps": 100,
+            "priorityFeeLamports": "1000",
+            "tipLamports": "1000000",
+        },
+    )
 
 
 @pytest.mark.parametrize("mode", ["down", "error", "behind", "none"])

@@ -47,17 +47,25 @@ class OwnProvider:
 
             def do_GET(self) -> None:  # noqa: N802
                 if self.path == "/.well-known/openid-configuration":
-                    return self._json(200, {
-                        "issuer": provider.issuer, "authorization_endpoint": f"{provider.issuer}/authorize",
-                        "token_endpoint": f"{provider.issuer}/token", "jwks_uri": f"{provider.issuer}/jwks",
-                        "id_token_signing_alg_values_supported": ["RS256"]})
+                    return self._json(
+                        200,
+                        {
+                            "issuer": provider.issuer,
+                            "authorization_endpoint": f"{provider.issuer}/authorize",
+                            "token_endpoint": f"{provider.issuer}/token",
+                            "jwks_uri": f"{provider.issuer}/jwks",
+                            "id_token_signing_alg_values_supported": ["RS256"],
+                        },
+                    )
                 if self.path == "/jwks":
                     jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(provider.key.public_key()))
                     return self._json(200, {"keys": [{**jwk, "kid": provider.kid, "use": "sig", "alg": "RS256"}]})
                 return self._json(404, {})
 
             def do_POST(self) -> None:  # noqa: N802
-                form = {k: v[0] for k, v in parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode()).items()}
+                form = {
+                    k: v[0] for k, v in parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode()).items()
+                }
                 provider.token_requests.append({**form, "authorization": self.headers.get("Authorization")})
                 code = form.get("code", "")
                 if code not in provider.codes or code in provider.used:
@@ -72,11 +80,19 @@ class OwnProvider:
         self.issuer = f"http://127.0.0.1:{self.server.server_port}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
-    def id_token(self, nonce: str, sub: str, *, key=None, kid: str | None = None, alg: str = "RS256",
-                 **claims: object) -> str:
+    def id_token(
+        self, nonce: str, sub: str, *, key=None, kid: str | None = None, alg: str = "RS256", **claims: object
+    ) -> str:
         now = int(time.time())
-        payload = {"iss": self.issuer, "sub": sub, "aud": CLIENT_ID, "iat": now, "exp": now + 300, "nonce": nonce,
-                   **claims}
+        payload = {
+            "iss": self.issuer,
+            "sub": sub,
+            "aud": CLIENT_ID,
+            "iat": now,
+            "exp": now + 300,
+            "nonce": nonce,
+            **claims,
+        }
         if alg == "none":
             return jwt.encode(payload, None, algorithm="none", headers={"kid": self.kid})
         return jwt.encode(payload, key or self.key, algorithm=alg, headers={"kid": kid or self.kid})
@@ -97,9 +113,13 @@ def oidc(provider, aws_stack, monkeypatch):
 
     ssm = boto3.client("ssm", endpoint_url=aws_stack.endpoint_url)
     ssm.put_parameter(Name="/test/oidc-secret", Value=SECRET, Type="SecureString", Overwrite=True)
-    for name, value in {"OIDC_ISSUER": provider.issuer, "OIDC_CLIENT_ID": CLIENT_ID,
-                        "OIDC_CLIENT_SECRET_PARAMETER": "/test/oidc-secret", "OIDC_REDIRECT_URI": REDIRECT,
-                        "OIDC_JWKS_COOLDOWN_SECONDS": "0"}.items():
+    for name, value in {
+        "OIDC_ISSUER": provider.issuer,
+        "OIDC_CLIENT_ID": CLIENT_ID,
+        "OIDC_CLIENT_SECRET_PARAMETER": "/test/oidc-secret",
+        "OIDC_REDIRECT_URI": REDIRECT,
+        "OIDC_JWKS_COOLDOWN_SECONDS": "0",
+    }.items():
         monkeypatch.setenv(name, value)
     reset_settings()
     yield provider
@@ -126,8 +146,14 @@ def _start(ip: str, next_path: str = "oauth/authorize?client_id=abc&state=x"):
 
 
 def _callback(ip: str, cookie: str | None, **query: str):
-    return invoke("account_signin", "GET", "/account/signin/callback", query=query,
-                  headers={"Cookie": cookie} if cookie else {}, source_ip=ip)
+    return invoke(
+        "account_signin",
+        "GET",
+        "/account/signin/callback",
+        query=query,
+        headers={"Cookie": cookie} if cookie else {},
+        source_ip=ip,
+    )
 
 
 def _no_session(result) -> None:
@@ -172,7 +198,11 @@ def test_state_mismatch_is_refused(oidc, linked, ip):
     params, cookie = _start(ip)
     oidc.codes["c-state"] = oidc.id_token(params["nonce"], linked["sub"])
     other, _ = _start(ip)
-    for cookie_sent, state in ((cookie, other["state"]), (None, params["state"]), ("app_signin=forged", params["state"])):
+    for cookie_sent, state in (
+        (cookie, other["state"]),
+        (None, params["state"]),
+        ("app_signin=forged", params["state"]),
+    ):
         result = _callback(ip, cookie_sent, code="c-state", state=state)
         assert result.status == 400 and "state mismatch" in result.body, result.body
         _no_session(result)
@@ -193,34 +223,57 @@ def test_a_replayed_callback_and_a_replayed_code_are_refused(oidc, linked, ip):
     _no_session(replay)
 
 
-@pytest.mark.parametrize("case", ["wrong_key", "alg_none", "expired", "other_audience", "replayed_nonce",
-                                  "unknown_kid", "other_issuer", "hs256_with_secret"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "wrong_key",
+        "alg_none",
+        "expired",
+        "other_audience",
+        "replayed_nonce",
+        "unknown_kid",
+        "other_issuer",
+        "hs256_with_secret",
+    ],
+)
 def test_id_token_refusals(oidc, linked, ip, case):
     params, cookie = _start(ip)
     nonce, sub = params["nonce"], linked["sub"]
     now = int(time.time())
     token = {
-        "wrong_key": lambda: oidc.id_token(nonce, sub, key=rsa.generate_private_key(public_exponent=65537,
-                                                                                    key_size=2048)),
+        "wrong_key": lambda: oidc.id_token(
+            nonce, sub, key=rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        ),
         "alg_none": lambda: oidc.id_token(nonce, sub, alg="none"),
         "expired": lambda: oidc.id_token(nonce, sub, iat=now - 900, exp=now - 600),
         "other_audience": lambda: oidc.id_token(nonce, sub, aud="another-client"),
         "replayed_nonce": lambda: oidc.id_token("a-nonce-of-another-sign-in", sub),
-        "unknown_kid": lambda: oidc.id_token(nonce, sub, kid="rotated-away",
-                                             key=rsa.generate_private_key(public_exponent=65537, key_size=2048)),
+        "unknown_kid": lambda: oidc.id_token(
+            nonce, sub, kid="rotated-away", key=rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        ),
         "other_issuer": lambda: oidc.id_token(nonce, sub, iss="https://evil.example"),
-        "hs256_with_secret": lambda: jwt.encode({"iss": oidc.issuer, "sub": sub, "aud": CLIENT_ID, "iat": now,
-                                                 "exp": now + 300, "nonce": nonce}, SECRET, algorithm="HS256",
-                                                headers={"kid": oidc.kid}),
+        "hs256_with_secret": lambda: jwt.encode(
+            {"iss": oidc.issuer, "sub": sub, "aud": CLIENT_ID, "iat": now, "exp": now + 300, "nonce": nonce},
+            SECRET,
+            algorithm="HS256",
+            headers={"kid": oidc.kid},
+        ),
     }[case]()
     code = f"c-{case}-{time.time_ns()}"
     oidc.codes[code] = token
     result = _callback(ip, cookie, code=code, state=params["state"])
     assert result.status == 401, (case, result.status, result.body)
     assert "invalid_token" in result.body and "text/html" in result.headers["content-type"]
-    expected = {"wrong_key": "signature", "alg_none": "algorithm", "expired": "expired",
-                "other_audience": "another client", "replayed_nonce": "nonce", "unknown_kid": "unknown kid",
-                "other_issuer": "another issuer", "hs256_with_secret": "algorithm"}[case]
+    expected = {
+        "wrong_key": "signature",
+        "alg_none": "algorithm",
+        "expired": "expired",
+        "other_audience": "another client",
+        "replayed_nonce": "nonce",
+        "unknown_kid": "unknown kid",
+        "other_issuer": "another issuer",
+        "hs256_with_secret": "algorithm",
+    }[case]
     assert expected in result.body, result.body
     _no_session(result)
 
@@ -240,8 +293,10 @@ def test_a_cancelled_sign_in_gets_no_session(oidc, ip):
     _no_session(result)
 
 
-@pytest.mark.parametrize("next_path", ["https://evil.example/x", "//evil.example", "/\\evil.example",
-                                       "account/apps/../../x", "demo", "oauth/token"])
+@pytest.mark.parametrize(
+    "next_path",
+    ["https://evil.example/x", "//evil.example", "/\\evil.example", "account/apps/../../x", "demo", "oauth/token"],
+)
 def test_sign_in_returns_only_to_the_pages_that_need_it(oidc, linked, ip, next_path):
     params, cookie = _start(ip, next_path)
     oidc.codes[f"c-next-{next_path}"] = oidc.id_token(params["nonce"], linked["sub"])

@@ -10,8 +10,11 @@ def test_connect_and_read_profile(client, user, ip):
         "client": client["client_id"],
         "scopes": ["profile:read"],
         # additive (issue 20): the grant's effective caps (the client's defaults here) and today's spend
-        "limits": {"maxTradeLamports": "10000000000", "dailyVolumeCapLamports": "100000000000",
-                   "spentTodayLamports": "0"},
+        "limits": {
+            "maxTradeLamports": "10000000000",
+            "dailyVolumeCapLamports": "100000000000",
+            "spentTodayLamports": "0",
+        },
     }
     assert me.headers["x-ratelimit-limit"] == "300"
     assert me.headers["x-ratelimit-remaining"] == "299"

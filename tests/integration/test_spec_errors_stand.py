@@ -69,7 +69,10 @@ def test_a_dust_sell_of_more_than_the_wallet_holds_is_insufficient_tokens(chain,
     result = trade(conn, "sell", {"mint": coin, "tokensIn": "1000", "minSolOut": "0", **FEES})
     assert result.status == 422, result.body
     assert (result.json["error"], result.json["requiredTokens"], result.json["availableTokens"]) == (
-        "insufficient_tokens", "1000", "500")
+        "insufficient_tokens",
+        "1000",
+        "500",
+    )
 
 
 def test_a_dust_buy_from_a_wallet_that_cannot_pay_is_insufficient_sol(chain, coin, ip):
@@ -125,14 +128,29 @@ def test_over_the_ceiling_governance_answers_its_chain_state(chain, coin, ip):
 
     conn = _conn(chain, ip, max_fee_lamports=CEILING, scope="governance:vote governance:propose")
     headers = {**conn.bearer(), "Content-Type": "application/json"}
-    vote = invoke("governance_vote", "POST", "/partner/v1/governance/votes", headers=headers,
-                  body={"proposal": str(Keypair().pubkey()), "side": "yes", "amount": "1000000", **OVER})
+    vote = invoke(
+        "governance_vote",
+        "POST",
+        "/partner/v1/governance/votes",
+        headers=headers,
+        body={"proposal": str(Keypair().pubkey()), "side": "yes", "amount": "1000000", **OVER},
+    )
     assert vote.status == 422 and vote.json["error"] == "proposal_not_found", vote.body
-    extend = invoke("governance_extend_mutability", "POST", "/partner/v1/governance/proposals/extend-mutability",
-                    headers=headers, body={"mint": coin, "additionalSeconds": "60", **OVER})
+    extend = invoke(
+        "governance_extend_mutability",
+        "POST",
+        "/partner/v1/governance/proposals/extend-mutability",
+        headers=headers,
+        body={"mint": coin, "additionalSeconds": "60", **OVER},
+    )
     assert extend.status == 422 and extend.json["error"] == "missing_proposal_token_account", extend.body
-    missing = invoke("governance_finalize_expired", "POST", "/partner/v1/governance/metadata/finalize-expired",
-                     headers=headers, body={"mint": str(Keypair().pubkey()), **OVER})
+    missing = invoke(
+        "governance_finalize_expired",
+        "POST",
+        "/partner/v1/governance/metadata/finalize-expired",
+        headers=headers,
+        body={"mint": str(Keypair().pubkey()), **OVER},
+    )
     assert missing.status == 404 and missing.json["error"] == "governance_not_found", missing.body
     content = post_form(conn, {"mint": coin, **OVER, "name": "New Name"})
     assert content.status == 422 and content.json["error"] == "missing_proposal_token_account", content.body
@@ -156,7 +174,10 @@ def test_over_the_ceiling_a_request_the_spec_would_take_is_still_refused(chain, 
     result = trade(conn, "buy", {"mint": coin, "maxSolIn": str(SOL // 100), "minTokensOut": "0", **OVER})
     assert result.status == 400, result.body
     assert (result.json["error"], result.json["field"], result.json["maxFeeLamports"]) == (
-        "invalid_input", "priorityFeeLamports", str(CEILING))
+        "invalid_input",
+        "priorityFeeLamports",
+        str(CEILING),
+    )
     assert (balance(chain.url, wallet), signatures(chain, wallet)) == before
     assert volume(conn.client["client_id"]) == 0  # the reservation was given back
 
@@ -206,7 +227,9 @@ def test_the_users_limits_still_refuse_what_the_spec_would_take(chain, coin, ip)
     daily = trade(conn, "buy", {"mint": coin, "maxSolIn": str(SOL // 4), "minTokensOut": "0", **FEES})
     assert daily.status == 403 and daily.json["error"] == "daily_cap_exceeded", daily.body
     assert (daily.json["dailyVolumeCapLamports"], daily.json["spentTodayLamports"]) == (
-        str(SOL // 2), str(3 * SOL // 10))
+        str(SOL // 2),
+        str(3 * SOL // 10),
+    )
     client_id, user_id = conn.client["client_id"], conn.user["user_id"]
     assert volume(client_id) == 3 * SOL // 10  # the refused trade's reservation on the app's day was given back
     assert counters.read(grantlimits.grant_volume_key(client_id, user_id)) == 3 * SOL // 10

@@ -21,8 +21,13 @@ PRIO = 10_000
 
 
 def trade(conn, kind: str, body: dict):
-    return invoke(f"trades_{kind.replace('-', '_')}", "POST", f"/partner/v1/trades/{kind}",
-                  headers={**conn.bearer(), "Content-Type": "application/json"}, body=body)
+    return invoke(
+        f"trades_{kind.replace('-', '_')}",
+        "POST",
+        f"/partner/v1/trades/{kind}",
+        headers={**conn.bearer(), "Content-Type": "application/json"},
+        body=body,
+    )
 
 
 def engine_saw(chain, signature: str):
@@ -73,8 +78,17 @@ def conn(aws_stack, chain, ip):
 
 
 def buy(conn, coin, sol: int = SOL // 10):
-    return trade(conn, "buy", {"mint": coin, "maxSolIn": str(sol), "slippageBps": 500,
-                               "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    return trade(
+        conn,
+        "buy",
+        {
+            "mint": coin,
+            "maxSolIn": str(sol),
+            "slippageBps": 500,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
 
 
 def assert_bought(chain, conn, coin, result, tips_before: int) -> None:
@@ -106,8 +120,17 @@ def test_a_trade_is_sent_through_the_block_engine_and_lands(chain, engine, coin,
     assert not [c for c in counts if c[0] == "TippedSendFallback"]
     # a sell right after, through the engine too
     tokens = token_balance(chain.url, conn.user["wallet"], coin)
-    sold = trade(conn, "sell", {"mint": coin, "tokensIn": str(tokens // 2), "slippageBps": 500,
-                                "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    sold = trade(
+        conn,
+        "sell",
+        {
+            "mint": coin,
+            "tokensIn": str(tokens // 2),
+            "slippageBps": 500,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert sold.status == 200 and sold.json["status"] == "submitted", sold.body
     assert wait(chain.url, sold.json["signature"])["err"] is None
     assert engine_saw(chain, sold.json["signature"]) is not None
@@ -151,8 +174,11 @@ def test_when_the_engine_rate_limits_the_trade_lands_through_the_rpc(chain, engi
 
 def test_when_the_engine_is_down_the_trade_lands_through_the_rpc(chain, engine, coin, conn, counts):
     before = tips(chain)
-    rpc(chain.url, "devstack_setFault", [{"target": "bundle", "mode": "down", "methods": ["sendTransaction"],
-                                          "count": 1}])
+    rpc(
+        chain.url,
+        "devstack_setFault",
+        [{"target": "bundle", "mode": "down", "methods": ["sendTransaction"], "count": 1}],
+    )
     try:
         result = buy(conn, coin)
     finally:
@@ -163,15 +189,19 @@ def test_when_the_engine_is_down_the_trade_lands_through_the_rpc(chain, engine, 
     assert ("RpcUnavailable", {"upstream": "block_engine"}) not in counts  # the write did not fail
 
 
-def test_when_the_engine_answers_nothing_the_same_transaction_lands_once(chain, engine, coin, conn, counts,
-                                                                         monkeypatch):
+def test_when_the_engine_answers_nothing_the_same_transaction_lands_once(
+    chain, engine, coin, conn, counts, monkeypatch
+):
     """A timeout after sending (the engine may hold it): the RPC gets the very same signed
     transaction; the signature lands once and the answer is as before."""
     from partner.chain.rpc import TxEngine
 
     before = tips(chain)
-    rpc(chain.url, "devstack_setFault", [{"target": "bundle", "mode": "slow", "methods": ["sendTransaction"],
-                                          "count": 1, "delayMs": 2_500}])
+    rpc(
+        chain.url,
+        "devstack_setFault",
+        [{"target": "bundle", "mode": "slow", "methods": ["sendTransaction"], "count": 1, "delayMs": 2_500}],
+    )
     monkeypatch.setattr(TxEngine, "TIMEOUT_SECONDS", 1.0)
     try:
         result = buy(conn, coin)
@@ -199,9 +229,11 @@ def test_a_refusal_of_the_tip_falls_back_to_the_rpc(chain, engine, counts):
     airdrop(chain.url, str(payer.pubkey()), SOL)
     node = Rpc(chain.url)
     blockhash, _ = node.latest_blockhash()
-    message = Message.new_with_blockhash([ix.system_transfer(payer.pubkey(), to, 10_000_000),
-                                          ix.tip_transfer(payer.pubkey(), TIP_ACCOUNTS[0], 1)],
-                                         payer.pubkey(), blockhash)
+    message = Message.new_with_blockhash(
+        [ix.system_transfer(payer.pubkey(), to, 10_000_000), ix.tip_transfer(payer.pubkey(), TIP_ACCOUNTS[0], 1)],
+        payer.pubkey(),
+        blockhash,
+    )
     tx = Transaction([payer], message, blockhash)
     with invocation():
         assert submit(node, tx, TxEngine(engine)) == tx.signatures[0]
@@ -217,8 +249,17 @@ def test_a_program_refusal_answers_as_without_an_engine(chain, engine, coin, con
     nothing reaches the engine and nothing lands."""
     wallet = conn.user["wallet"]
     lamports = balance(chain.url, wallet)
-    result = trade(conn, "buy", {"mint": coin, "maxSolIn": str(SOL), "minTokensOut": str(10**17),
-                                 "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    result = trade(
+        conn,
+        "buy",
+        {
+            "mint": coin,
+            "maxSolIn": str(SOL),
+            "minTokensOut": str(10**17),
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert result.status == 422 and result.json["error"] == "slippage_exceeded", result.body
     assert balance(chain.url, wallet) == lamports
     assert not [c for c in counts if c[0] in ("TippedSends", "TippedSendFallback")]
@@ -230,8 +271,12 @@ def test_governance_writes_are_sent_through_the_block_engine(chain, engine, aws_
     from partner.features import admin
     from tests.integration.test_governance_writes import BOND, DAY, T, gov, member, ok, proposal_of, receipt_of
 
-    app = admin.create_client(name="Tipped Governance", redirect_uri="http://localhost:8080/callback",
-                              tier="Partner", daily_volume_cap_lamports=10**15)
+    app = admin.create_client(
+        name="Tipped Governance",
+        redirect_uri="http://localhost:8080/callback",
+        tier="Partner",
+        daily_volume_cap_lamports=10**15,
+    )
     mint = new_coin(chain.url, "Tipped Gov", "TGOV")
     proposer = member(chain, app, mint, BOND + 3 * T)
     voter = member(chain, app, mint, 2 * T)

@@ -15,10 +15,18 @@ def _open_record(client_id: str, height: int) -> dict:
 
     signature = str(Signature(secrets.token_bytes(64)))
     return {
-        "pk": signature, "signatures": [signature], "kind": "buy", "client_id": client_id,
-        "user_id": "usr_scale", "mint": None, "wallet": "11111111111111111111111111111111",
-        "last_valid_block_height": height, "sent_at": 1, "status": "sent",
-        "expires_at": 4_000_000_000, "track": txrecords.shard(signature),
+        "pk": signature,
+        "signatures": [signature],
+        "kind": "buy",
+        "client_id": client_id,
+        "user_id": "usr_scale",
+        "mint": None,
+        "wallet": "11111111111111111111111111111111",
+        "last_valid_block_height": height,
+        "sent_at": 1,
+        "status": "sent",
+        "expires_at": 4_000_000_000,
+        "track": txrecords.shard(signature),
     }
 
 
@@ -27,7 +35,7 @@ def _put_records(count: int, height: int) -> list[str]:
 
     items = [_open_record(f"cli_scale_{secrets.token_hex(6)}", height) for _ in range(count)]
     for start in range(0, len(items), 25):
-        ddb.batch_write(txrecords.table(), items[start:start + 25])
+        ddb.batch_write(txrecords.table(), items[start : start + 25])
     return [item["pk"] for item in items]
 
 

@@ -45,8 +45,11 @@ def _sol_in_of(chain_url: str, signature: str) -> int:
     raw = rpc(chain_url, "getTransaction", [signature, {"encoding": "base64"}])["transaction"][0]
     tx = Transaction.from_bytes(base64.b64decode(raw))
     keys = tx.message.account_keys
-    buys = [bytes(i.data) for i in tx.message.instructions
-            if keys[i.program_id_index] == P.LAUNCHPAD_PROGRAM_ID and bytes(i.data).startswith(ix.IX_BUY)]
+    buys = [
+        bytes(i.data)
+        for i in tx.message.instructions
+        if keys[i.program_id_index] == P.LAUNCHPAD_PROGRAM_ID and bytes(i.data).startswith(ix.IX_BUY)
+    ]
     assert len(buys) == 1
     return struct.unpack_from("<Q", buys[0], len(ix.IX_BUY))[0]
 
@@ -55,8 +58,9 @@ def test_parallel_trades_never_exceed_the_daily_cap(aws_stack, chain, coin, ip):
     from partner.features import admin
 
     assert sum(VALUES) > 2 * CAP and min(VALUES) < CAP // 4 and len(set(VALUES)) == PARALLEL
-    client = admin.create_client(name="Busy App", redirect_uri="http://localhost:8080/callback", tier="Partner",
-                                 daily_volume_cap_lamports=CAP)
+    client = admin.create_client(
+        name="Busy App", redirect_uri="http://localhost:8080/callback", tier="Partner", daily_volume_cap_lamports=CAP
+    )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 5 * SOL)
     conn = connect(client, user, scope="trade:execute", ip=ip)
@@ -65,8 +69,17 @@ def test_parallel_trades_never_exceed_the_daily_cap(aws_stack, chain, coin, ip):
 
     def one(value: int):
         start.wait()
-        return value, trade(conn, "buy", {"mint": coin, "maxSolIn": str(value), "slippageBps": 2000,
-                                          "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+        return value, trade(
+            conn,
+            "buy",
+            {
+                "mint": coin,
+                "maxSolIn": str(value),
+                "slippageBps": 2000,
+                "priorityFeeLamports": str(PRIO),
+                "tipLamports": str(TIP),
+            },
+        )
 
     with ThreadPoolExecutor(max_workers=PARALLEL) as pool:
         outcomes = list(pool.map(one, VALUES))
@@ -102,11 +115,29 @@ def test_parallel_trades_never_exceed_the_daily_cap(aws_stack, chain, coin, ip):
     # the day's remaining room is still usable, exactly
     room = CAP - counter
     if room > 0:
-        last = trade(conn, "buy", {"mint": coin, "maxSolIn": str(room), "slippageBps": 2000,
-                                   "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+        last = trade(
+            conn,
+            "buy",
+            {
+                "mint": coin,
+                "maxSolIn": str(room),
+                "slippageBps": 2000,
+                "priorityFeeLamports": str(PRIO),
+                "tipLamports": str(TIP),
+            },
+        )
         assert last.status == 200, last.body
-    over = trade(conn, "buy", {"mint": coin, "maxSolIn": "1000000", "slippageBps": 2000,
-                               "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    over = trade(
+        conn,
+        "buy",
+        {
+            "mint": coin,
+            "maxSolIn": "1000000",
+            "slippageBps": 2000,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert over.status == 403 and over.json["error"] == "daily_cap_exceeded"
     assert over.json["spentTodayLamports"] == str(CAP)
     assert _volume(client["client_id"]) == CAP
@@ -151,8 +182,9 @@ def test_a_hundred_concurrent_trades_of_one_client_never_5xx_nor_overshoot(aws_s
     from partner.features import admin, grantlimits
     from partner.store import counters
 
-    client = admin.create_client(name="Hot App", redirect_uri="http://localhost:8080/callback", tier="Partner",
-                                 daily_volume_cap_lamports=HOT_CAP)
+    client = admin.create_client(
+        name="Hot App", redirect_uri="http://localhost:8080/callback", tier="Partner", daily_volume_cap_lamports=HOT_CAP
+    )
     conns = []
     for i in range(HOT_USERS):
         user = admin.create_user(twitter=f"hot{i}")
@@ -163,9 +195,17 @@ def test_a_hundred_concurrent_trades_of_one_client_never_5xx_nor_overshoot(aws_s
 
     def one(i: int):
         start.wait(30)
-        return i, trade(conns[i % HOT_USERS], "buy", {
-            "mint": coin, "maxSolIn": str(values[i]), "slippageBps": 2000,
-            "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+        return i, trade(
+            conns[i % HOT_USERS],
+            "buy",
+            {
+                "mint": coin,
+                "maxSolIn": str(values[i]),
+                "slippageBps": 2000,
+                "priorityFeeLamports": str(PRIO),
+                "tipLamports": str(TIP),
+            },
+        )
 
     with ThreadPoolExecutor(max_workers=HOT_TRADES) as pool:
         outcomes = list(pool.map(one, range(HOT_TRADES)))

@@ -14,8 +14,13 @@ PRIO = 10_000
 
 
 def trade(conn, kind: str, body: dict):
-    return invoke(f"trades_{kind.replace('-', '_')}", "POST", f"/partner/v1/trades/{kind}",
-                  headers={**conn.bearer(), "Content-Type": "application/json"}, body=body)
+    return invoke(
+        f"trades_{kind.replace('-', '_')}",
+        "POST",
+        f"/partner/v1/trades/{kind}",
+        headers={**conn.bearer(), "Content-Type": "application/json"},
+        body=body,
+    )
 
 
 def test_buy_slippage_mode_moves_exact_tokens_fee_and_tip(chain, coin, partner_conn, fee_wallet):
@@ -27,9 +32,18 @@ def test_buy_slippage_mode_moves_exact_tokens_fee_and_tip(chain, coin, partner_c
     max_in, bps = 1 * SOL, 250
     partner_fee = max_in * bps // 10_000
     expected_tokens, _ = curve.buy_quote(curve.INITIAL_CURVE, max_in - partner_fee)
-    result = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": str(max_in), "slippageBps": 100,
-                                         "partnerFeeBps": bps, "priorityFeeLamports": str(PRIO),
-                                         "tipLamports": str(TIP)})
+    result = trade(
+        partner_conn,
+        "buy",
+        {
+            "mint": coin,
+            "maxSolIn": str(max_in),
+            "slippageBps": 100,
+            "partnerFeeBps": bps,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert result.status == 200, result.body
     assert result.json["status"] == "submitted" and result.json["mint"] == coin
     assert result.headers["x-ratelimit-limit"] == "60"
@@ -44,15 +58,32 @@ def test_buy_slippage_mode_moves_exact_tokens_fee_and_tip(chain, coin, partner_c
 def test_sell_explicit_mode_returns_sol(chain, coin, partner_conn):
 
     wallet = partner_conn.user["wallet"]
-    bought = trade(partner_conn, "buy-exact-out", {"mint": coin, "tokensOut": str(5_000_000 * 10**6),
-                                                   "maxSolIn": str(2 * SOL), "priorityFeeLamports": str(PRIO),
-                                                   "tipLamports": str(TIP)})
+    bought = trade(
+        partner_conn,
+        "buy-exact-out",
+        {
+            "mint": coin,
+            "tokensOut": str(5_000_000 * 10**6),
+            "maxSolIn": str(2 * SOL),
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert bought.status == 200, bought.body
     wait(chain.url, bought.json["signature"])
     assert token_balance(chain.url, wallet, coin) == 5_000_000 * 10**6
     lamports_before = balance(chain.url, wallet)
-    sold = trade(partner_conn, "sell", {"mint": coin, "tokensIn": str(2_000_000 * 10**6), "minSolOut": "0",
-                                        "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    sold = trade(
+        partner_conn,
+        "sell",
+        {
+            "mint": coin,
+            "tokensIn": str(2_000_000 * 10**6),
+            "minSolOut": "0",
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert sold.status == 200, sold.body
     assert wait(chain.url, sold.json["signature"])["err"] is None
     assert token_balance(chain.url, wallet, coin) == 3_000_000 * 10**6
@@ -69,27 +100,36 @@ def _sell_net(chain, coin, tokens, before_tokens):
     return curve.sell_quote(state, tokens)[0]
 
 
-@pytest.mark.parametrize("body,code,field", [
-    ({"maxSolIn": "1.5"}, "invalid_input", "maxSolIn"),
-    ({"maxSolIn": "0"}, "invalid_input", "maxSolIn"),
-    ({"maxSolIn": 1000}, "invalid_input", "maxSolIn"),
-    ({"maxSolIn": "18446744073709551616"}, "invalid_input", "maxSolIn"),
-    ({"maxSolIn": "1000", "priorityFeeLamports": "999"}, "invalid_input", "priorityFeeLamports"),
-    ({"maxSolIn": "1000", "tipLamports": "999999"}, "invalid_input", "tipLamports"),
-    ({"maxSolIn": "1000", "slippageBps": 5001}, "invalid_input", "slippageBps"),
-    ({"maxSolIn": "1000", "slippageBps": "100"}, "invalid_input", "slippageBps"),
-    ({"maxSolIn": "1000", "slippageBps": None}, "invalid_input", "slippageBps"),
-    ({"maxSolIn": "1000", "partnerFeeBps": 10000}, "invalid_partner_fee", "partnerFeeBps"),
-    ({"maxSolIn": "1000", "partnerFeeBps": "1.5"}, "invalid_partner_fee", "partnerFeeBps"),
-    ({"maxSolIn": "1000", "mint": "not-a-key"}, "invalid_input", "mint"),
-    ({"maxSolIn": "1000", "surprise": "x"}, "invalid_input", "surprise"),
-    ({"maxSolIn": "1000"}, "invalid_input", "minTokensOut"),  # explicit mode needs the bound
-    # issue 17 item 2: a priority fee whose compute-unit price would overflow u64 (was 500 internal)
-    ({"maxSolIn": "1000", "minTokensOut": "0", "priorityFeeLamports": "18446744073709551615"},
-     "invalid_input", "priorityFeeLamports"),
-    ({"maxSolIn": "1000", "minTokensOut": "0", "priorityFeeLamports": "18446744073710"},
-     "invalid_input", "priorityFeeLamports"),
-])
+@pytest.mark.parametrize(
+    "body,code,field",
+    [
+        ({"maxSolIn": "1.5"}, "invalid_input", "maxSolIn"),
+        ({"maxSolIn": "0"}, "invalid_input", "maxSolIn"),
+        ({"maxSolIn": 1000}, "invalid_input", "maxSolIn"),
+        ({"maxSolIn": "18446744073709551616"}, "invalid_input", "maxSolIn"),
+        ({"maxSolIn": "1000", "priorityFeeLamports": "999"}, "invalid_input", "priorityFeeLamports"),
+        ({"maxSolIn": "1000", "tipLamports": "999999"}, "invalid_input", "tipLamports"),
+        ({"maxSolIn": "1000", "slippageBps": 5001}, "invalid_input", "slippageBps"),
+        ({"maxSolIn": "1000", "slippageBps": "100"}, "invalid_input", "slippageBps"),
+        ({"maxSolIn": "1000", "slippageBps": None}, "invalid_input", "slippageBps"),
+        ({"maxSolIn": "1000", "partnerFeeBps": 10000}, "invalid_partner_fee", "partnerFeeBps"),
+        ({"maxSolIn": "1000", "partnerFeeBps": "1.5"}, "invalid_partner_fee", "partnerFeeBps"),
+        ({"maxSolIn": "1000", "mint": "not-a-key"}, "invalid_input", "mint"),
+        ({"maxSolIn": "1000", "surprise": "x"}, "invalid_input", "surprise"),
+        ({"maxSolIn": "1000"}, "invalid_input", "minTokensOut"),  # explicit mode needs the bound
+        # issue 17 item 2: a priority fee whose compute-unit price would overflow u64 (was 500 internal)
+        (
+            {"maxSolIn": "1000", "minTokensOut": "0", "priorityFeeLamports": "18446744073709551615"},
+            "invalid_input",
+            "priorityFeeLamports",
+        ),
+        (
+            {"maxSolIn": "1000", "minTokensOut": "0", "priorityFeeLamports": "18446744073710"},
+            "invalid_input",
+            "priorityFeeLamports",
+        ),
+    ],
+)
 def test_buy_input_errors(coin, partner_conn, body, code, field):
     full = {"mint": coin, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP), **body}
     result = trade(partner_conn, "buy", full)
@@ -104,11 +144,31 @@ def test_partner_fee_needs_partner_tier_and_fee_wallet(aws_stack, chain, coin, i
     client = admin.create_client(name="Basic App", redirect_uri="http://localhost:8080/callback", tier="Basic")
     user = admin.create_user()
     conn = connect(client, user, scope="trade:execute", ip=ip)
-    result = trade(conn, "buy", {"mint": coin, "maxSolIn": "1000000", "slippageBps": 100, "partnerFeeBps": 50,
-                                 "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    result = trade(
+        conn,
+        "buy",
+        {
+            "mint": coin,
+            "maxSolIn": "1000000",
+            "slippageBps": 100,
+            "partnerFeeBps": 50,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert result.status == 400 and result.json["error"] == "partner_fee_not_configured"
-    zero = trade(conn, "buy", {"mint": coin, "maxSolIn": "1000000", "slippageBps": 100, "partnerFeeBps": 0,
-                               "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    zero = trade(
+        conn,
+        "buy",
+        {
+            "mint": coin,
+            "maxSolIn": "1000000",
+            "slippageBps": 100,
+            "partnerFeeBps": 0,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert zero.status == 422 and zero.json["error"] == "insufficient_sol"  # the user has no SOL
     assert zero.json["availableLamports"] == "0"
     assert int(zero.json["requiredLamports"]) >= 1_000_000 + TIP + PRIO + 5000
@@ -118,19 +178,33 @@ def test_delegation_missing_comes_after_validation(aws_stack, chain, coin, partn
     from partner.features import admin
 
     admin.set_delegation(partner_conn.user["user_id"], False)
-    bad = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": "x", "priorityFeeLamports": str(PRIO),
-                                      "tipLamports": str(TIP)})
+    bad = trade(
+        partner_conn, "buy", {"mint": coin, "maxSolIn": "x", "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)}
+    )
     assert bad.json["error"] == "invalid_input"
-    result = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": "1000000", "slippageBps": 10,
-                                         "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    result = trade(
+        partner_conn,
+        "buy",
+        {
+            "mint": coin,
+            "maxSolIn": "1000000",
+            "slippageBps": 10,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert result.status == 403 and result.json["error"] == "delegation_missing"
 
 
 def test_trade_cap_and_daily_cap(aws_stack, chain, coin, ip):
     from partner.features import admin
 
-    client = admin.create_client(name="Capped", redirect_uri="http://localhost:8080/callback",
-                                 max_trade_lamports=SOL // 2, daily_volume_cap_lamports=SOL)
+    client = admin.create_client(
+        name="Capped",
+        redirect_uri="http://localhost:8080/callback",
+        max_trade_lamports=SOL // 2,
+        daily_volume_cap_lamports=SOL,
+    )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 5 * SOL)
     conn = connect(client, user, scope="trade:execute", ip=ip)
@@ -155,8 +229,17 @@ def liquid(chain, coin: str, sol: int = SOL) -> None:
     airdrop(chain.url, buyer["wallet"], 2 * sol)
     client = admin.create_client(name="Liquidity", redirect_uri="http://localhost:8080/callback")
     other = connect(client, buyer, scope="trade:execute", ip="10.250.0.1")
-    bought = trade(other, "buy", {"mint": coin, "maxSolIn": str(sol), "minTokensOut": "0",
-                                  "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    bought = trade(
+        other,
+        "buy",
+        {
+            "mint": coin,
+            "maxSolIn": str(sol),
+            "minTokensOut": "0",
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert bought.status == 200, bought.body
     assert wait(chain.url, bought.json["signature"])["err"] is None
 
@@ -165,39 +248,71 @@ def test_sell_without_tokens(chain, coin, partner_conn):
     # a sell is valued by its quote first (issue 17 item 13), so the curve must be able to pay it
     # (a fresh curve holds no SOL: insufficient_liquidity), and it must not be dust (item 3)
     liquid(chain, coin)
-    result = trade(partner_conn, "sell", {"mint": coin, "tokensIn": str(1000 * 10**6), "slippageBps": 100,
-                                          "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    result = trade(
+        partner_conn,
+        "sell",
+        {
+            "mint": coin,
+            "tokensIn": str(1000 * 10**6),
+            "slippageBps": 100,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert result.status == 422 and result.json["error"] == "missing_sell_token_account"
 
 
 def test_slippage_exceeded_from_the_program(chain, coin, partner_conn):
-    result = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": str(SOL), "minTokensOut": str(10**17),
-                                         "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    result = trade(
+        partner_conn,
+        "buy",
+        {
+            "mint": coin,
+            "maxSolIn": str(SOL),
+            "minTokensOut": str(10**17),
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert result.status == 422 and result.json["error"] == "slippage_exceeded"
 
 
 def test_unknown_mint_is_invalid_input(partner_conn):
-    result = trade(partner_conn, "buy", {"mint": str(Keypair().pubkey()), "maxSolIn": "1000", "slippageBps": 1,
-                                         "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    result = trade(
+        partner_conn,
+        "buy",
+        {
+            "mint": str(Keypair().pubkey()),
+            "maxSolIn": "1000",
+            "slippageBps": 1,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert result.status == 400 and result.json["error"] == "invalid_input"
 
 
 # ------------------------------------------------------------------ issue 17: check order and dust
 
 
-@pytest.mark.parametrize("kind,body,field", [
-    ("buy", {"maxSolIn": "1000000"}, "minTokensOut"),
-    ("buy-exact-out", {"tokensOut": "1000000"}, "maxSolIn"),
-    ("sell", {"tokensIn": "1000000"}, "minSolOut"),
-])
-def test_explicit_mode_bound_is_input_validation_before_delegation(aws_stack, chain, coin, partner_conn, kind,
-                                                                   body, field):
+@pytest.mark.parametrize(
+    "kind,body,field",
+    [
+        ("buy", {"maxSolIn": "1000000"}, "minTokensOut"),
+        ("buy-exact-out", {"tokensOut": "1000000"}, "maxSolIn"),
+        ("sell", {"tokensIn": "1000000"}, "minSolOut"),
+    ],
+)
+def test_explicit_mode_bound_is_input_validation_before_delegation(
+    aws_stack, chain, coin, partner_conn, kind, body, field
+):
     """Design section 2: input validation (5) before delegation (6)."""
     from partner.features import admin
 
     admin.set_delegation(partner_conn.user["user_id"], False)
-    result = trade(partner_conn, kind, {"mint": coin, **body, "priorityFeeLamports": str(PRIO),
-                                        "tipLamports": str(TIP)})
+    result = trade(
+        partner_conn, kind, {"mint": coin, **body, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)}
+    )
     assert result.status == 400, result.body
     assert (result.json["error"], result.json["field"]) == ("invalid_input", field)
 
@@ -207,8 +322,12 @@ def test_caps_come_before_chain_state(aws_stack, chain, coin, ip):
     sell over the per-trade cap of tokens the wallet does not hold gets trade_cap_exceeded."""
     from partner.features import admin
 
-    client = admin.create_client(name="Capped", redirect_uri="http://localhost:8080/callback",
-                                 max_trade_lamports=10 * SOL, daily_volume_cap_lamports=SOL)
+    client = admin.create_client(
+        name="Capped",
+        redirect_uri="http://localhost:8080/callback",
+        max_trade_lamports=10 * SOL,
+        daily_volume_cap_lamports=SOL,
+    )
     poor = admin.create_user()
     airdrop(chain.url, poor["wallet"], SOL // 1000)
     conn = connect(client, poor, scope="trade:execute", ip=ip)
@@ -216,18 +335,19 @@ def test_caps_come_before_chain_state(aws_stack, chain, coin, ip):
     daily = trade(conn, "buy", {"mint": coin, "maxSolIn": str(2 * SOL), "minTokensOut": "0", **fees})
     assert daily.status == 403 and daily.json["error"] == "daily_cap_exceeded", daily.body
     assert daily.json["spentTodayLamports"] == "0"
-    exact = trade(conn, "buy-exact-out", {"mint": coin, "tokensOut": str(10**12), "maxSolIn": str(2 * SOL),
-                                          **fees})
+    exact = trade(conn, "buy-exact-out", {"mint": coin, "tokensOut": str(10**12), "maxSolIn": str(2 * SOL), **fees})
     assert exact.status == 403 and exact.json["error"] == "daily_cap_exceeded", exact.body
-    small = admin.create_client(name="Small", redirect_uri="http://localhost:8080/callback",
-                                max_trade_lamports=SOL // 100)
+    small = admin.create_client(
+        name="Small", redirect_uri="http://localhost:8080/callback", max_trade_lamports=SOL // 100
+    )
     seller = connect(small, poor, scope="trade:execute", ip=ip)
     liquid(chain, coin)
     # about 0.28 SOL of tokens on a fresh curve, none of them held
     sell = trade(seller, "sell", {"mint": coin, "tokensIn": str(10_000_000 * 10**6), "minSolOut": "0", **fees})
     assert sell.status == 403 and sell.json["error"] == "trade_cap_exceeded", sell.body
-    slip = trade(seller, "buy-exact-out", {"mint": coin, "tokensOut": str(10_000_000 * 10**6), "slippageBps": 100,
-                                           **fees})
+    slip = trade(
+        seller, "buy-exact-out", {"mint": coin, "tokensOut": str(10_000_000 * 10**6), "slippageBps": 100, **fees}
+    )
     assert slip.status == 403 and slip.json["error"] == "trade_cap_exceeded", slip.body
     # within the caps, the balance check answers as before
     within = trade(conn, "buy", {"mint": coin, "maxSolIn": str(SOL // 2), "minTokensOut": "0", **fees})
@@ -242,8 +362,17 @@ def volume_today(client_id: str) -> int:
 
 
 def _holder_of(chain, coin, partner_conn, tokens: int) -> None:
-    bought = trade(partner_conn, "buy-exact-out", {"mint": coin, "tokensOut": str(tokens), "maxSolIn": str(SOL),
-                                                   "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    bought = trade(
+        partner_conn,
+        "buy-exact-out",
+        {
+            "mint": coin,
+            "tokensOut": str(tokens),
+            "maxSolIn": str(SOL),
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert bought.status == 200, bought.body
     assert wait(chain.url, bought.json["signature"])["err"] is None
 
@@ -255,8 +384,11 @@ def test_a_dust_sell_is_400_naming_tokens_in(chain, coin, partner_conn, slippage
     wallet = partner_conn.user["wallet"]
     before = balance(chain.url, wallet)
     bound = {"slippageBps": slippage} if slippage is not None else {"minSolOut": "0"}
-    result = trade(partner_conn, "sell", {"mint": coin, "tokensIn": "1000", **bound,
-                                          "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    result = trade(
+        partner_conn,
+        "sell",
+        {"mint": coin, "tokensIn": "1000", **bound, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)},
+    )
     assert result.status == 400, result.body
     assert (result.json["error"], result.json["field"]) == ("invalid_input", "tokensIn")
     assert balance(chain.url, wallet) == before
@@ -267,8 +399,11 @@ def test_a_dust_sell_is_400_naming_tokens_in(chain, coin, partner_conn, slippage
 def test_a_dust_buy_is_400_naming_max_sol_in(chain, coin, partner_conn, slippage):
     """maxSolIn "1" buys nothing (was a bare 400 without `field` from the program's simulation)."""
     bound = {"slippageBps": slippage} if slippage is not None else {"minTokensOut": "0"}
-    result = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": "1", **bound,
-                                         "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    result = trade(
+        partner_conn,
+        "buy",
+        {"mint": coin, "maxSolIn": "1", **bound, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)},
+    )
     assert result.status == 400, result.body
     assert (result.json["error"], result.json["field"]) == ("invalid_input", "maxSolIn")
     assert volume_today(partner_conn.client["client_id"]) == 0
@@ -294,8 +429,17 @@ def test_a_sell_right_after_a_buy_works_while_finalized_lags(chain, coin, partne
     from partner.chain.programs import associated_token_address
 
     wallet = partner_conn.user["wallet"]
-    bought = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": str(SOL // 10), "slippageBps": 100,
-                                         "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    bought = trade(
+        partner_conn,
+        "buy",
+        {
+            "mint": coin,
+            "maxSolIn": str(SOL // 10),
+            "slippageBps": 100,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert bought.status == 200, bought.body
     assert wait(chain.url, bought.json["signature"])["err"] is None
     ata = str(associated_token_address(wallet, coin))
@@ -303,8 +447,17 @@ def test_a_sell_right_after_a_buy_works_while_finalized_lags(chain, coin, partne
     assert lagging["value"] is None  # finalized: no token account yet
     held = token_balance(chain.url, wallet, coin)
     assert held > 0
-    sold = trade(partner_conn, "sell", {"mint": coin, "tokensIn": str(held), "slippageBps": 100,
-                                        "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    sold = trade(
+        partner_conn,
+        "sell",
+        {
+            "mint": coin,
+            "tokensIn": str(held),
+            "slippageBps": 100,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert sold.status == 200, sold.body
     assert wait(chain.url, sold.json["signature"])["err"] is None
     assert token_balance(chain.url, wallet, coin) == 0

@@ -19,8 +19,9 @@ RESOURCE = "/partner/v1/transactions/{signature}/status"
 
 
 def status(signature: str, headers: dict | None = None):
-    return invoke("transaction_status", "GET", f"/partner/v1/transactions/{signature}/status",
-                  headers=headers, resource=RESOURCE)
+    return invoke(
+        "transaction_status", "GET", f"/partner/v1/transactions/{signature}/status", headers=headers, resource=RESOURCE
+    )
 
 
 @pytest.fixture
@@ -50,8 +51,9 @@ def sent_by(conn, signatures: list[str], last_valid: int, status: str = "sent") 
 
     from partner.store import ddb, txrecords
 
-    owner = SimpleNamespace(client=SimpleNamespace(client_id=conn.client["client_id"]),
-                            user=SimpleNamespace(user_id=conn.user["user_id"]))
+    owner = SimpleNamespace(
+        client=SimpleNamespace(client_id=conn.client["client_id"]), user=SimpleNamespace(user_id=conn.user["user_id"])
+    )
     outgoing = txrecords.Outgoing("coin_create", tuple(signatures), None, conn.user["wallet"], last_valid)
     for item in txrecords.items_for(owner, outgoing):
         item["status"] = status
@@ -81,10 +83,19 @@ def test_landed_trade_processed_then_finalized(chain, coin, reader, ip):
     trader = admin.create_user()
     airdrop(chain.url, trader["wallet"], 2 * SOL)
     conn = connect(client, trader, scope="trade:execute", ip=ip)
-    bought = invoke("trades_buy", "POST", "/partner/v1/trades/buy",
-                    headers={**conn.bearer(), "Content-Type": "application/json"},
-                    body={"mint": coin, "maxSolIn": str(SOL // 10), "slippageBps": 100,
-                          "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    bought = invoke(
+        "trades_buy",
+        "POST",
+        "/partner/v1/trades/buy",
+        headers={**conn.bearer(), "Content-Type": "application/json"},
+        body={
+            "mint": coin,
+            "maxSolIn": str(SOL // 10),
+            "slippageBps": 100,
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     assert bought.status == 200, bought.body
     signature = bought.json["signature"]
     landed = wait(chain.url, signature)
@@ -121,8 +132,13 @@ def test_failed_transaction_reports_the_mapped_code(chain, coin, reader, funded)
 
     result = status(signature, reader.bearer())
     assert result.status == 200, result.body
-    assert result.json == {"signature": signature, "status": "failed", "slot": landed["slot"],
-                           "error": "slippage_exceeded", "bundle": None}
+    assert result.json == {
+        "signature": signature,
+        "status": "failed",
+        "slot": landed["slot"],
+        "error": "slippage_exceeded",
+        "bundle": None,
+    }
 
 
 def _overdraw(chain, funded) -> tuple[str, dict]:
@@ -147,8 +163,13 @@ def test_system_custom_one_is_insufficient_sol_once_confirmed(chain, reader, fun
     warp(chain.url, 1)  # 2.5 slots: confirmed, far from finalized
     assert rpc(chain.url, "getSignatureStatuses", [[signature]])["value"][0]["confirmationStatus"] == "confirmed"
     result = status(signature, reader.bearer())
-    assert result.json == {"signature": signature, "status": "failed", "slot": landed["slot"],
-                           "error": "insufficient_sol", "bundle": None}
+    assert result.json == {
+        "signature": signature,
+        "status": "failed",
+        "slot": landed["slot"],
+        "error": "insufficient_sol",
+        "bundle": None,
+    }
 
 
 def test_the_tracker_records_a_failure_s_mapped_code_once_confirmed(chain, reader, funded):
@@ -170,8 +191,7 @@ def test_unknown_signature_is_not_found(reader):
     unknown = str(Signature(os.urandom(64)))
     result = status(unknown, reader.bearer())
     assert result.status == 200, result.body
-    assert result.json == {"signature": unknown, "status": "not_found", "slot": None, "error": None,
-                           "bundle": None}
+    assert result.json == {"signature": unknown, "status": "not_found", "slot": None, "error": None, "bundle": None}
 
 
 @pytest.mark.parametrize("bad", ["abc", "1" * 87 + "0", "2" * 87, "1" * 200, "%20"])
@@ -198,8 +218,12 @@ def test_bundle_signature_carries_its_bundle(chain, reader, funded):
 
     chain_rpc = Rpc(chain.url)
     blockhash, last_valid = chain_rpc.latest_blockhash()
-    message = assemble(funded.pubkey(), [ix.system_transfer(funded.pubkey(), Keypair().pubkey(), 10_000_000)],
-                       fees=WriteFees(PRIO, TIP), blockhash=blockhash)
+    message = assemble(
+        funded.pubkey(),
+        [ix.system_transfer(funded.pubkey(), Keypair().pubkey(), 10_000_000)],
+        fees=WriteFees(PRIO, TIP),
+        blockhash=blockhash,
+    )
     tx = sign(message, [KeypairSigner(funded)])
     bundle_id = BlockEngine(chain.bundle_url).send_bundle([tx])
     signature = str(tx.signatures[0])
@@ -228,8 +252,12 @@ def test_dropped_bundle_is_pending_then_expired(chain, reader, funded):
 
     chain_rpc = Rpc(chain.url)
     blockhash, last_valid = chain_rpc.latest_blockhash()
-    message = assemble(funded.pubkey(), [ix.system_transfer(funded.pubkey(), Keypair().pubkey(), 10_000_000)],
-                       fees=WriteFees(PRIO, TIP), blockhash=blockhash)
+    message = assemble(
+        funded.pubkey(),
+        [ix.system_transfer(funded.pubkey(), Keypair().pubkey(), 10_000_000)],
+        fees=WriteFees(PRIO, TIP),
+        blockhash=blockhash,
+    )
     tx = sign(message, [KeypairSigner(funded)])
     rpc(chain.url, "devstack_setFault", [{"target": "bundle", "mode": "drop", "methods": ["sendBundle"], "count": 1}])
     bundle_id = BlockEngine(chain.bundle_url).send_bundle([tx])
@@ -299,8 +327,11 @@ def test_a_bundle_the_engine_does_not_hold_is_pending_then_failed(chain, reader,
 
 
 def test_chain_down_is_rpc_unavailable(chain, reader):
-    rpc(chain.url, "devstack_setFault", [{"target": "rpc", "mode": "down", "methods": ["getSignatureStatuses"],
-                                          "count": 1}])
+    rpc(
+        chain.url,
+        "devstack_setFault",
+        [{"target": "rpc", "mode": "down", "methods": ["getSignatureStatuses"], "count": 1}],
+    )
     result = status(str(Signature(os.urandom(64))), reader.bearer())
     assert result.status == 502, result.body
     assert result.json["error"] == "rpc_unavailable"
@@ -315,8 +346,10 @@ def strangers(aws_stack, reader, ip):
     from partner.features import admin
 
     other_app = admin.create_client(name="Other Status App", redirect_uri="http://localhost:8080/callback")
-    return [connect(other_app, reader.user, scope="profile:read", ip=ip),
-            connect(reader.client, admin.create_user(), scope="profile:read", ip=ip)]
+    return [
+        connect(other_app, reader.user, scope="profile:read", ip=ip),
+        connect(reader.client, admin.create_user(), scope="profile:read", ip=ip),
+    ]
 
 
 def _bundle(chain, funded, *, drop: bool = False) -> tuple[str, str, int]:
@@ -327,12 +360,19 @@ def _bundle(chain, funded, *, drop: bool = False) -> tuple[str, str, int]:
     from partner.store.wallets import KeypairSigner
 
     blockhash, last_valid = Rpc(chain.url).latest_blockhash()
-    message = assemble(funded.pubkey(), [ix.system_transfer(funded.pubkey(), Keypair().pubkey(), 10_000_000)],
-                       fees=WriteFees(PRIO, TIP), blockhash=blockhash)
+    message = assemble(
+        funded.pubkey(),
+        [ix.system_transfer(funded.pubkey(), Keypair().pubkey(), 10_000_000)],
+        fees=WriteFees(PRIO, TIP),
+        blockhash=blockhash,
+    )
     tx = sign(message, [KeypairSigner(funded)])
     if drop:
-        rpc(chain.url, "devstack_setFault", [{"target": "bundle", "mode": "drop", "methods": ["sendBundle"],
-                                              "count": 1}])
+        rpc(
+            chain.url,
+            "devstack_setFault",
+            [{"target": "bundle", "mode": "drop", "methods": ["sendBundle"], "count": 1}],
+        )
     bundle_id = BlockEngine(chain.bundle_url).send_bundle([tx])
     signature = str(tx.signatures[0])
     txstatus.record_bundle(bundle_id, [signature], last_valid_block_height=last_valid)
@@ -356,8 +396,11 @@ def test_another_caller_sees_a_landed_bundle_as_the_chain_does(chain, reader, st
 def test_another_caller_sees_a_pending_bundle_as_an_unknown_signature(chain, reader, strangers, funded):
     bundle_id, signature, last_valid = _bundle(chain, funded, drop=True)
     sent_by(reader, [signature], last_valid)
-    assert status(signature, reader.bearer()).json["bundle"] == {"bundleId": bundle_id, "signatures": [signature],
-                                                                 "status": "pending"}
+    assert status(signature, reader.bearer()).json["bundle"] == {
+        "bundleId": bundle_id,
+        "signatures": [signature],
+        "status": "pending",
+    }
     unknown = str(Signature(os.urandom(64)))
     for stranger in strangers:
         seen = status(signature, stranger.bearer())

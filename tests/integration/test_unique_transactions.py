@@ -21,8 +21,13 @@ PRIO = 10_000
 def test_six_concurrent_identical_buys_without_a_key_are_six_trades(chain, coin, partner_conn):
     """The race of the issue: 6 identical buys at once used to build byte-identical transactions;
     one in six answered 422 tx_failed although its twin had landed."""
-    body = {"mint": coin, "maxSolIn": str(SOL // 20), "minTokensOut": "0", "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP)}
+    body = {
+        "mint": coin,
+        "maxSolIn": str(SOL // 20),
+        "minTokensOut": "0",
+        "priorityFeeLamports": str(PRIO),
+        "tipLamports": str(TIP),
+    }
     barrier = threading.Barrier(6)
 
     def call(_):
@@ -50,10 +55,18 @@ def test_the_memo_names_the_api_gateway_request(chain, coin, partner_conn):
     from tests.helpers import handler
 
     request_id = str(uuid.uuid4())
-    event = api_event("POST", "/partner/v1/trades/buy", headers={**partner_conn.bearer(),
-                                                                "Content-Type": "application/json"},
-                      body={"mint": coin, "maxSolIn": str(SOL // 50), "minTokensOut": "0",
-                            "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
+    event = api_event(
+        "POST",
+        "/partner/v1/trades/buy",
+        headers={**partner_conn.bearer(), "Content-Type": "application/json"},
+        body={
+            "mint": coin,
+            "maxSolIn": str(SOL // 50),
+            "minTokensOut": "0",
+            "priorityFeeLamports": str(PRIO),
+            "tipLamports": str(TIP),
+        },
+    )
     event["requestContext"]["requestId"] = request_id
     out = handler("trades_buy")(event, lambda_context("trades_buy"))
     assert out["statusCode"] == 200, out["body"]
@@ -88,8 +101,12 @@ def test_resending_the_same_transaction_is_not_a_failure(chain, aws_stack):
     airdrop(chain.url, str(payer.pubkey()), SOL)
     client = Rpc(chain.url)
     blockhash, _ = client.latest_blockhash()
-    message = assemble(payer.pubkey(), [ix.system_transfer(payer.pubkey(), Keypair().pubkey(), 1_000_000)],
-                       fees=WriteFees(PRIO, TIP), blockhash=blockhash)
+    message = assemble(
+        payer.pubkey(),
+        [ix.system_transfer(payer.pubkey(), Keypair().pubkey(), 1_000_000)],
+        fees=WriteFees(PRIO, TIP),
+        blockhash=blockhash,
+    )
     tx = sign(message, [KeypairSigner(payer)])
     first = submit(client, tx)
     wait(chain.url, str(first))
@@ -98,12 +115,18 @@ def test_resending_the_same_transaction_is_not_a_failure(chain, aws_stack):
     assert len(rpc(chain.url, "getSignaturesForAddress", [str(payer.pubkey())])) == 2  # airdrop + one transfer
 
 
-@pytest.mark.parametrize("data,message,expected", [
-    ({"err": "AlreadyProcessed", "logs": []}, "Transaction simulation failed: This transaction has already been "
-                                              "processed", True),
-    (None, "This transaction has already been processed", True),
-    ({"err": "BlockhashNotFound"}, "Transaction simulation failed: Blockhash not found", False),
-])
+@pytest.mark.parametrize(
+    "data,message,expected",
+    [
+        (
+            {"err": "AlreadyProcessed", "logs": []},
+            "Transaction simulation failed: This transaction has already been processed",
+            True,
+        ),
+        (None, "This transaction has already been processed", True),
+        ({"err": "BlockhashNotFound"}, "Transaction simulation failed: Blockhash not found", False),
+    ],
+)
 def test_already_processed_detection(data, message, expected):
     from partner.chain.rpc import PREFLIGHT_FAILURE, RpcError
     from partner.chain.tx import already_processed
@@ -129,8 +152,18 @@ def test_a_bundle_sent_again_is_not_reported_failed(chain, aws_stack):
     client = Rpc(chain.url)
     engine = BlockEngine(chain.bundle_url)
     blockhash, _ = client.latest_blockhash()
-    txs = [sign(assemble(payer.pubkey(), [ix.system_transfer(payer.pubkey(), Keypair().pubkey(), 1_000_000)],
-                         fees=WriteFees(PRIO, TIP), blockhash=blockhash), [KeypairSigner(payer)]) for _ in range(2)]
+    txs = [
+        sign(
+            assemble(
+                payer.pubkey(),
+                [ix.system_transfer(payer.pubkey(), Keypair().pubkey(), 1_000_000)],
+                fees=WriteFees(PRIO, TIP),
+                blockhash=blockhash,
+            ),
+            [KeypairSigner(payer)],
+        )
+        for _ in range(2)
+    ]
     signatures = [str(t.signatures[0]) for t in txs]
     bundle = engine.send_bundle(txs)
     for signature in signatures:
@@ -150,7 +183,16 @@ def test_a_bundle_sent_again_is_not_reported_failed(chain, aws_stack):
     blockhash, _ = client.latest_blockhash()
     # a bundle that really failed (its payer cannot pay) is reported failed once the engine says so
     broke = Keypair()
-    failing = [sign(assemble(broke.pubkey(), [ix.system_transfer(broke.pubkey(), payer.pubkey(), 1)],
-                             fees=WriteFees(PRIO, TIP), blockhash=blockhash), [KeypairSigner(broke)])]
+    failing = [
+        sign(
+            assemble(
+                broke.pubkey(),
+                [ix.system_transfer(broke.pubkey(), payer.pubkey(), 1)],
+                fees=WriteFees(PRIO, TIP),
+                blockhash=blockhash,
+            ),
+            [KeypairSigner(broke)],
+        )
+    ]
     failed_id = engine.send_bundle(failing)
     assert _bundle_failed(engine, failed_id, client, [str(failing[0].signatures[0])], wait=10)

@@ -27,15 +27,20 @@ def png(seed: int = 0) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     raw = b"\x00" + bytes([seed % 256, 0, 0])
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
 
 
 def post_form(conn, fields: dict[str, str], files=(), *, body: bytes | None = None, content_type: str | None = None):
     if body is None:
         body, content_type = encode(fields, list(files))
-    return invoke("governance_update_content", "POST", PATH,
-                  headers={**conn.bearer(), "Content-Type": content_type}, body=body)
+    return invoke(
+        "governance_update_content", "POST", PATH, headers={**conn.bearer(), "Content-Type": content_type}, body=body
+    )
 
 
 def base_fields(mint: str, **extra: str) -> dict[str, str]:
@@ -43,10 +48,19 @@ def base_fields(mint: str, **extra: str) -> dict[str, str]:
 
 
 def buy_tokens(chain_url: str, conn, mint: str, tokens: int) -> None:
-    result = invoke("trades_buy_exact_out", "POST", "/partner/v1/trades/buy-exact-out",
-                    headers={**conn.bearer(), "Content-Type": "application/json"},
-                    body={"mint": mint, "tokensOut": str(tokens), "slippageBps": 500,
-                          "priorityFeeLamports": PRIO, "tipLamports": TIP})
+    result = invoke(
+        "trades_buy_exact_out",
+        "POST",
+        "/partner/v1/trades/buy-exact-out",
+        headers={**conn.bearer(), "Content-Type": "application/json"},
+        body={
+            "mint": mint,
+            "tokensOut": str(tokens),
+            "slippageBps": 500,
+            "priorityFeeLamports": PRIO,
+            "tipLamports": TIP,
+        },
+    )
     assert result.status == 200, result.body
     assert wait(chain_url, result.json["signature"])["err"] is None
 
@@ -66,7 +80,7 @@ def holder(chain_url: str, ip: str, mint: str, tokens: int, scope: str = "trade:
 
 def cat(pin_server, uri: str) -> bytes:
     assert uri.startswith("ipfs://")
-    response = httpx.post(f"{pin_server.url}/api/v0/cat", params={"arg": uri[len('ipfs://'):]}, timeout=10)
+    response = httpx.post(f"{pin_server.url}/api/v0/cat", params={"arg": uri[len("ipfs://") :]}, timeout=10)
     assert response.status_code == 200
     return response.content
 
@@ -114,9 +128,18 @@ def test_update_content_pins_and_creates_the_proposal(chain, pin_server, coin, p
     from partner.chain.layouts import Proposal
 
     image = png(7)
-    result = post_form(proposer, base_fields(coin, name="New Name", description="A coin.", twitter="@newcoin",
-                                             website="example.com", voteDurationSeconds="900"),
-                       [("image", "pic.png", "image/png", image)])
+    result = post_form(
+        proposer,
+        base_fields(
+            coin,
+            name="New Name",
+            description="A coin.",
+            twitter="@newcoin",
+            website="example.com",
+            voteDurationSeconds="900",
+        ),
+        [("image", "pic.png", "image/png", image)],
+    )
     assert result.status == 200, result.body
     body = result.json
     assert body["status"] == "processed" and body["mint"] == coin
@@ -126,15 +149,29 @@ def test_update_content_pins_and_creates_the_proposal(chain, pin_server, coin, p
     assert body["imageUri"].startswith("ipfs://") and body["metadataUri"].startswith("ipfs://")
     assert cat(pin_server, body["imageUri"]) == image
     document = json.loads(cat(pin_server, body["metadataUri"]))
-    assert document == {"name": "New Name", "symbol": "TEST", "description": "A coin.", "image": body["imageUri"],
-                        "website": "https://example.com", "twitter": "https://x.com/newcoin", "telegram": ""}
+    assert document == {
+        "name": "New Name",
+        "symbol": "TEST",
+        "description": "A coin.",
+        "image": body["imageUri"],
+        "website": "https://example.com",
+        "twitter": "https://x.com/newcoin",
+        "telegram": "",
+    }
     assert wait(chain.url, body["signature"])["err"] is None
 
     proposal = Proposal.decode(account(chain.url, body["proposal"]))
     assert proposal.action_uri == body["metadataUri"]
     assert proposal.action_name == "New Name" and proposal.action_symbol is None
-    flags = (proposal.changed_name, proposal.changed_symbol, proposal.changed_image, proposal.changed_description,
-             proposal.changed_website, proposal.changed_twitter, proposal.changed_telegram)
+    flags = (
+        proposal.changed_name,
+        proposal.changed_symbol,
+        proposal.changed_image,
+        proposal.changed_description,
+        proposal.changed_website,
+        proposal.changed_twitter,
+        proposal.changed_telegram,
+    )
     assert flags == (True, False, True, True, True, True, False)
     assert proposal.voting_ends_at - proposal.created_at == 900
     assert proposal.bond_amount == BOND
@@ -157,14 +194,17 @@ def test_name_only_change_needs_no_pinning(chain, pin_server, coin, proposer):
     assert proposal.action_symbol == "NEW1" and proposal.action_uri is None and proposal.changed_mask == 0b10
 
 
-@pytest.mark.parametrize("field, value, code", [
-    ("website", "ftp://example.com", "invalid_website"),
-    ("website", "https://example.com/" + "a" * 290, "website_too_long"),
-    ("twitter", "https://facebook.com/someone", "invalid_twitter"),
-    ("twitter", "@" + "a" * 300, "twitter_too_long"),
-    ("telegram", "abc", "invalid_telegram"),
-    ("telegram", "t.me/" + "a" * 300, "telegram_too_long"),
-])
+@pytest.mark.parametrize(
+    "field, value, code",
+    [
+        ("website", "ftp://example.com", "invalid_website"),
+        ("website", "https://example.com/" + "a" * 290, "website_too_long"),
+        ("twitter", "https://facebook.com/someone", "invalid_twitter"),
+        ("twitter", "@" + "a" * 300, "twitter_too_long"),
+        ("telegram", "abc", "invalid_telegram"),
+        ("telegram", "t.me/" + "a" * 300, "telegram_too_long"),
+    ],
+)
 def test_link_codes(conn, field, value, code):
     result = post_form(conn, base_fields("So11111111111111111111111111111111111111112", **{field: value}))
     assert result.status == 400, result.body
@@ -177,11 +217,14 @@ def test_image_type_by_content(conn):
     assert result.status == 400 and result.json["error"] == "invalid_image_type"
 
 
-@pytest.mark.parametrize("body, content_type", [
-    (b"this is not multipart", "multipart/form-data; boundary=xyz"),
-    (b"--xyz\r\nContent-Disposition: form-data; name=\"mint\"\r\n\r\nabc", "multipart/form-data; boundary=xyz"),
-    (b"{}", "application/json"),
-])
+@pytest.mark.parametrize(
+    "body, content_type",
+    [
+        (b"this is not multipart", "multipart/form-data; boundary=xyz"),
+        (b'--xyz\r\nContent-Disposition: form-data; name="mint"\r\n\r\nabc', "multipart/form-data; boundary=xyz"),
+        (b"{}", "application/json"),
+    ],
+)
 def test_invalid_multipart(conn, body, content_type):
     result = post_form(conn, {}, body=body, content_type=content_type)
     assert result.status == 400 and result.json["error"] == "invalid_multipart"
@@ -189,8 +232,9 @@ def test_invalid_multipart(conn, body, content_type):
 
 def test_two_images_are_invalid_multipart(conn):
     mint = "So11111111111111111111111111111111111111112"
-    result = post_form(conn, base_fields(mint), [("image", "a.png", "image/png", png(1)),
-                                                 ("image2", "b.png", "image/png", png(2))])
+    result = post_form(
+        conn, base_fields(mint), [("image", "a.png", "image/png", png(1)), ("image2", "b.png", "image/png", png(2))]
+    )
     assert result.status == 400 and result.json["error"] == "invalid_multipart"
 
 
@@ -201,16 +245,19 @@ def test_oversize_file(conn):
     assert result.status == 413 and result.json["error"] == "payload_too_large"
 
 
-@pytest.mark.parametrize("fields, code", [
-    ({}, "invalid_input"),  # no patch field
-    ({"name": "   "}, "invalid_name"),
-    ({"symbol": "TOOLONGSYMBOL"}, "symbol_too_long"),
-    ({"symbol": "AB-C"}, "invalid_symbol"),
-    ({"name": "x" * 33}, "name_too_long"),
-    ({"colour": "red"}, "invalid_input"),
-    ({"description": "x", "voteDurationSeconds": "1.5"}, "invalid_input"),
-    ({"description": "x", "priorityFeeLamports": "18446744073709551615"}, "invalid_input"),  # issue 17 item 2
-])
+@pytest.mark.parametrize(
+    "fields, code",
+    [
+        ({}, "invalid_input"),  # no patch field
+        ({"name": "   "}, "invalid_name"),
+        ({"symbol": "TOOLONGSYMBOL"}, "symbol_too_long"),
+        ({"symbol": "AB-C"}, "invalid_symbol"),
+        ({"name": "x" * 33}, "name_too_long"),
+        ({"colour": "red"}, "invalid_input"),
+        ({"description": "x", "voteDurationSeconds": "1.5"}, "invalid_input"),
+        ({"description": "x", "priorityFeeLamports": "18446744073709551615"}, "invalid_input"),  # issue 17 item 2
+    ],
+)
 def test_field_validation(conn, fields, code):
     result = post_form(conn, base_fields("So11111111111111111111111111111111111111112", **fields))
     assert result.status == 400 and result.json["error"] == code, result.body
@@ -280,15 +327,21 @@ def test_passed_proposal_applies_and_later_changes_compare_with_the_pinned_docum
         vote(chain.url, voter, coin, result.json["proposal"], "yes", 2 * 10**13)
     warp(chain.url, 61)
     wallet = Pubkey.from_string(voters[0].user["wallet"])
-    land(chain.url, voters[0].user, ix.settle_proposal(wallet, Pubkey.from_string(coin),
-                                                       Pubkey.from_string(result.json["proposal"])))
+    land(
+        chain.url,
+        voters[0].user,
+        ix.settle_proposal(wallet, Pubkey.from_string(coin), Pubkey.from_string(result.json["proposal"])),
+    )
     meta = TokenMetadata.from_mint(account(chain.url, coin))
     assert (meta.name, meta.uri) == ("Renamed", result.json["metadataUri"])
     gov = Governance.decode(account(chain.url, result.json["governance"]))
     assert gov.content_revision == 1 and gov.active_proposal is None
 
-    same = post_form(proposer, base_fields(coin, name="Renamed", telegram="https://t.me/mygroup"),
-                     [("image", "p.png", "image/png", png(9))])
+    same = post_form(
+        proposer,
+        base_fields(coin, name="Renamed", telegram="https://t.me/mygroup"),
+        [("image", "p.png", "image/png", png(9))],
+    )
     assert same.status == 422 and same.json["error"] == "no_metadata_changes", same.body
     stale = post_form(proposer, base_fields(coin, description="d", baseContentRevision="0"))
     assert stale.status == 422 and stale.json["error"] == "stale_content_revision"

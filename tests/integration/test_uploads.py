@@ -27,8 +27,7 @@ REDIRECT = "http://localhost:8080/callback"
 
 
 def ask(conn, body, content_type: str = "application/json"):
-    return invoke("uploads_create", "POST", UPLOADS, headers={**conn.bearer(), "Content-Type": content_type},
-                  body=body)
+    return invoke("uploads_create", "POST", UPLOADS, headers={**conn.bearer(), "Content-Type": content_type}, body=body)
 
 
 def upload(conn, data: bytes, ctype: str = "image/png", length: int | None = None) -> dict:
@@ -126,7 +125,12 @@ def test_upload_answers_a_presigned_post_bound_to_type_length_key_and_expiry(con
 
     stored = record(upload_id)
     assert (stored["cid"], stored["uid"], stored["ctype"], stored["length"], stored["used"]) == (
-        app["client_id"], creator["user_id"], "image/webp", 5_242_880, False)
+        app["client_id"],
+        creator["user_id"],
+        "image/webp",
+        5_242_880,
+        False,
+    )
     assert stored["exp"] == body["expiresAt"]
 
 
@@ -136,20 +140,26 @@ def test_governance_propose_alone_may_upload_and_other_scopes_may_not(chain, pin
     reader = connect(app, creator, scope="profile:read trade:execute", ip=ip)
     result = ask(reader, {"contentType": "image/png", "contentLength": "10"})
     assert result.status == 403 and result.json["error"] == "insufficient_scope"
-    assert result.headers["www-authenticate"] == 'Bearer error="insufficient_scope", scope="coin:create governance:propose"'
+    assert (
+        result.headers["www-authenticate"]
+        == 'Bearer error="insufficient_scope", scope="coin:create governance:propose"'
+    )
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"contentType": "image/svg+xml", "contentLength": "10"}, "contentType"),
-    ({"contentType": "image/png", "contentLength": "0"}, "contentLength"),
-    ({"contentType": "image/png", "contentLength": "5242881"}, "contentLength"),
-    ({"contentType": "image/png", "contentLength": "1.5"}, "contentLength"),
-    ({"contentType": "image/png", "contentLength": "-1"}, "contentLength"),
-    ({"contentType": "image/png", "contentLength": 100}, "contentLength"),
-    ({"contentType": "image/png"}, "contentLength"),
-    ({"contentLength": "10"}, "contentType"),
-    ({"contentType": "image/png", "contentLength": "10", "filename": "a.png"}, "filename"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"contentType": "image/svg+xml", "contentLength": "10"}, "contentType"),
+        ({"contentType": "image/png", "contentLength": "0"}, "contentLength"),
+        ({"contentType": "image/png", "contentLength": "5242881"}, "contentLength"),
+        ({"contentType": "image/png", "contentLength": "1.5"}, "contentLength"),
+        ({"contentType": "image/png", "contentLength": "-1"}, "contentLength"),
+        ({"contentType": "image/png", "contentLength": 100}, "contentLength"),
+        ({"contentType": "image/png"}, "contentLength"),
+        ({"contentLength": "10"}, "contentType"),
+        ({"contentType": "image/png", "contentLength": "10", "filename": "a.png"}, "filename"),
+    ],
+)
 def test_upload_body_is_strict(conn, body, field):
     result = ask(conn, body)
     assert result.status == 400, result.body
@@ -295,8 +305,9 @@ def test_update_content_takes_a_staged_image(chain, pin_server, clock, ip):
     assert json.loads(cat(pin_server, result.json["metadataUri"]))["image"] == result.json["imageUri"]
     assert record(staged["uploadId"])["used"] is True
 
-    both = post_form(proposer, base_fields(coin, imageUploadId=staged["uploadId"]),
-                     [("image", "pic.png", "image/png", image)])
+    both = post_form(
+        proposer, base_fields(coin, imageUploadId=staged["uploadId"]), [("image", "pic.png", "image/png", image)]
+    )
     assert both.status == 400 and both.json["error"] == "invalid_input" and both.json["field"] == "imageUploadId"
     refused(post_form(proposer, base_fields(coin, imageUploadId=staged["uploadId"])), "already used")
 
@@ -313,8 +324,9 @@ def stage(conn, data: bytes = PNG, ctype: str = "image/png") -> dict:
     return asked.json
 
 
-def post_to_s3(staged: dict, data: bytes = PNG, ctype: str = "image/png", url: str | None = None,
-               **changes: str | None) -> httpx.Response:
+def post_to_s3(
+    staged: dict, data: bytes = PNG, ctype: str = "image/png", url: str | None = None, **changes: str | None
+) -> httpx.Response:
     """The browser upload of `data` with the answer's fields, some changed (None: left out)."""
     fields = {**staged["fields"], **changes}
     fields = {name: value for name, value in fields.items() if value is not None}
@@ -368,7 +380,9 @@ def test_s3_refuses_an_empty_file(conn):
 def test_s3_refuses_another_content_type(conn):
     staged = stage(conn)
     error = s3_error(post_to_s3(staged, ctype="image/gif", **{"Content-Type": "image/gif"}), 403, "AccessDenied")
-    assert error["Message"] == 'Invalid according to Policy: Policy Condition failed: ["eq", "$Content-Type", "image/png"]'
+    assert (
+        error["Message"] == 'Invalid according to Policy: Policy Condition failed: ["eq", "$Content-Type", "image/png"]'
+    )
     missing = s3_error(post_to_s3(staged, **{"Content-Type": None}), 403, "AccessDenied")
     assert missing["Message"] == error["Message"]
     assert f"uploads/{staged['uploadId']}" not in stored_keys()
@@ -378,7 +392,8 @@ def test_s3_refuses_another_key(conn):
     staged, other = stage(conn), stage(conn)
     error = s3_error(post_to_s3(staged, key=f"uploads/{other['uploadId']}"), 403, "AccessDenied")
     assert error["Message"] == (
-        f'Invalid according to Policy: Policy Condition failed: ["eq", "$key", "uploads/{staged["uploadId"]}"]')
+        f'Invalid according to Policy: Policy Condition failed: ["eq", "$key", "uploads/{staged["uploadId"]}"]'
+    )
     assert not {f"uploads/{staged['uploadId']}", f"uploads/{other['uploadId']}"} & set(stored_keys())
 
 
@@ -406,13 +421,16 @@ def test_s3_refuses_an_expired_policy(conn, clock):
 def test_s3_refuses_a_tampered_policy_or_signature(conn):
     staged = stage(conn)
     policy = policy_of(staged)
-    policy["conditions"] = [["content-length-range", 1, 100 * 1024 * 1024] if isinstance(c, list) else c
-                            for c in policy["conditions"]]
+    policy["conditions"] = [
+        ["content-length-range", 1, 100 * 1024 * 1024] if isinstance(c, list) else c for c in policy["conditions"]
+    ]
     tampered = base64.b64encode(json.dumps(policy).encode()).decode()
     big = PNG + b"\0" * 1000
     error = s3_error(post_to_s3(staged, big, policy=tampered), 403, "SignatureDoesNotMatch")
-    assert error["Message"] == ("The request signature we calculated does not match the signature you provided. "
-                                "Check your key and signing method.")
+    assert error["Message"] == (
+        "The request signature we calculated does not match the signature you provided. "
+        "Check your key and signing method."
+    )
     assert error["StringToSign"] == tampered
     assert error["SignatureProvided"] == staged["fields"]["x-amz-signature"]
     assert error["AWSAccessKeyId"] == staged["fields"]["x-amz-credential"].split("/")[0]
@@ -421,8 +439,11 @@ def test_s3_refuses_a_tampered_policy_or_signature(conn):
     forged = signature[:-1] + ("0" if signature[-1] != "0" else "1")
     error = s3_error(post_to_s3(staged, **{"x-amz-signature": forged}), 403, "SignatureDoesNotMatch")
     assert error["SignatureProvided"] == forged
-    other_date = s3_error(post_to_s3(staged, **{"x-amz-credential": staged["fields"]["x-amz-credential"].replace(
-        "/20", "/19", 1)}), 403, "SignatureDoesNotMatch")
+    other_date = s3_error(
+        post_to_s3(staged, **{"x-amz-credential": staged["fields"]["x-amz-credential"].replace("/20", "/19", 1)}),
+        403,
+        "SignatureDoesNotMatch",
+    )
     assert other_date["StringToSign"] == staged["fields"]["policy"]
     assert f"uploads/{staged['uploadId']}" not in stored_keys()
 
@@ -441,25 +462,34 @@ def test_s3_refuses_a_sigv2_form(conn, aws_stack):
     import boto3
     from botocore.config import Config
 
-    legacy = boto3.client("s3", endpoint_url=os.environ["AWS_ENDPOINT_URL"], region_name="us-east-1",
-                          config=Config(signature_version="s3"))
+    legacy = boto3.client(
+        "s3",
+        endpoint_url=os.environ["AWS_ENDPOINT_URL"],
+        region_name="us-east-1",
+        config=Config(signature_version="s3"),
+    )
     post = legacy.generate_presigned_post(Bucket=aws_stack.physical_id("StagingBucket"), Key="uploads/upl_legacy")
     assert "signature" in post["fields"] and "x-amz-signature" not in post["fields"]
     sent = httpx.post(post["url"], data=post["fields"], files={"file": ("image", PNG, "image/png")}, timeout=30)
     error = s3_error(sent, 400, "InvalidRequest")
-    assert error["Message"] == ("The authorization mechanism you have provided is not supported. "
-                                "Please use AWS4-HMAC-SHA256.")
+    assert error["Message"] == (
+        "The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256."
+    )
     assert "uploads/upl_legacy" not in stored_keys()
 
 
 def test_s3_refuses_a_form_without_its_key_or_file_or_signature(conn):
     staged = stage(conn)
     error = s3_error(post_to_s3(staged, key=None), 400, "InvalidArgument")
-    assert error["Message"] == ("Bucket POST must contain a field named 'key'.  If it is specified, please check "
-                                "the order of the fields.")
+    assert error["Message"] == (
+        "Bucket POST must contain a field named 'key'.  If it is specified, please check the order of the fields."
+    )
     no_file = httpx.post(staged["url"], data=staged["fields"], files={"other": ("x", b"x")}, timeout=30)
     assert s3_error(no_file, 400, "InvalidArgument")["Message"] == "POST requires exactly one file upload per request."
-    anonymous = post_to_s3(staged, policy=None, **{"x-amz-signature": None, "x-amz-algorithm": None,
-                                                    "x-amz-credential": None, "x-amz-date": None})
+    anonymous = post_to_s3(
+        staged,
+        policy=None,
+        **{"x-amz-signature": None, "x-amz-algorithm": None, "x-amz-credential": None, "x-amz-date": None},
+    )
     assert s3_error(anonymous, 403, "AccessDenied")["Message"] == "Access Denied"
     assert f"uploads/{staged['uploadId']}" not in stored_keys()

@@ -31,8 +31,11 @@ def test_a_seed_moved_to_another_user_or_wallet_does_not_decrypt(aws_stack, swap
     alice = get_user(admin.create_user()["user_id"])
     bob = get_user(admin.create_user()["user_id"])
     # bob's record carrying alice's ciphertext: the encryption context names bob (or bob's wallet)
-    forged = dataclasses.replace(bob, secret=alice.secret) if swap == "user_id" else \
-        dataclasses.replace(alice, wallet=bob.wallet)
+    forged = (
+        dataclasses.replace(bob, secret=alice.secret)
+        if swap == "user_id"
+        else dataclasses.replace(alice, wallet=bob.wallet)
+    )
     with pytest.raises(ApiError) as refused:
         SealedWalletSigner(forged).sign(b"message")
     assert refused.value.code == "wallet_sign_failed"

@@ -26,8 +26,13 @@ NAME = "hooks.acme-partner.com"
 def poller(aws_stack):
     from devstack.sqs import QueuePoller
 
-    return QueuePoller(handler("webhook_delivery"), aws_stack.physical_id("WebhookQueue"),
-                       aws_stack.arn("WebhookQueue"), aws_stack.endpoint_url, name="WebhookDeliveryFunction")
+    return QueuePoller(
+        handler("webhook_delivery"),
+        aws_stack.physical_id("WebhookQueue"),
+        aws_stack.arn("WebhookQueue"),
+        aws_stack.endpoint_url,
+        name="WebhookDeliveryFunction",
+    )
 
 
 @pytest.fixture
@@ -44,8 +49,11 @@ def dns(monkeypatch):
 
     real = egress.resolve
     answers: dict[str, list[str]] = {}
-    monkeypatch.setattr(egress, "resolve", lambda name, port: [ipaddress.ip_address(a) for a in answers[name]]
-                        if name in answers else real(name, port))
+    monkeypatch.setattr(
+        egress,
+        "resolve",
+        lambda name, port: [ipaddress.ip_address(a) for a in answers[name]] if name in answers else real(name, port),
+    )
     return answers
 
 
@@ -109,8 +117,9 @@ def test_a_live_clients_delivery_never_reaches_a_loopback_listener(aws_stack, po
     named = live_client("Named")
     assert cli(capsys, "client", "webhook", "set", named, f"https://{NAME}:{listener.port}/hooks")[0] == 0
     dns[NAME] = ["127.0.0.1"]
-    webhooks.enqueue([(c, webhooks.grant_event("grant.revoked", "w", {"reason": "user_disconnected"}))
-                      for c in (promoted, named)])
+    webhooks.enqueue(
+        [(c, webhooks.grant_event("grant.revoked", "w", {"reason": "user_disconnected"})) for c in (promoted, named)]
+    )
     deliver_until(poller, lambda: all(webhooks.deliveries(c) for c in (promoted, named)))
     for _ in range(3):  # nothing comes back for another attempt
         poller.poll_once(wait_seconds=1)
@@ -123,20 +132,23 @@ def test_a_live_clients_delivery_never_reaches_a_loopback_listener(aws_stack, po
         code, out = cli(capsys, "client", "webhook", "deliveries", client_id)
         assert code == 0
         assert [(d["attempt"], d["outcome"], d["http_status"], d["retry_in"]) for d in out["deliveries"]] == [
-            (1, reason, None, None)]
+            (1, reason, None, None)
+        ]
     dead = {d["client_id"]: d for d in dead_letters(aws_stack, set(reasons))}
     assert {c: (d["attempt"], d["last_outcome"]) for c, d in dead.items()} == {c: (1, r) for c, r in reasons.items()}
 
 
-@pytest.mark.parametrize(("answer", "reason"), [
-    (["10.0.0.7"], "10.0.0.7, not a public address (private)"),
-    (["169.254.169.254"], "169.254.169.254, not a public address (link-local)"),
-    (["100.64.0.9"], "100.64.0.9, not a public address (shared address space (CGNAT))"),
-    (["93.184.215.14", "fd00::7"], "fd00::7, not a public address (private)"),
-    (["::ffff:10.0.0.7"], "::ffff:10.0.0.7, not a public address (private (IPv4 10.0.0.7 inside IPv6))"),
-])
-def test_a_name_resolving_to_a_private_address_is_refused_and_recorded_with_its_reason(aws_stack, dns, answer,
-                                                                                       reason):
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        (["10.0.0.7"], "10.0.0.7, not a public address (private)"),
+        (["169.254.169.254"], "169.254.169.254, not a public address (link-local)"),
+        (["100.64.0.9"], "100.64.0.9, not a public address (shared address space (CGNAT))"),
+        (["93.184.215.14", "fd00::7"], "fd00::7, not a public address (private)"),
+        (["::ffff:10.0.0.7"], "::ffff:10.0.0.7, not a public address (private (IPv4 10.0.0.7 inside IPv6))"),
+    ],
+)
+def test_a_name_resolving_to_a_private_address_is_refused_and_recorded_with_its_reason(aws_stack, dns, answer, reason):
     from partner.features import webhooks
 
     client_id = live_client()
@@ -146,7 +158,8 @@ def test_a_name_resolving_to_a_private_address_is_refused_and_recorded_with_its_
     assert webhooks.deliver({"client_id": client_id, "event": ev, "attempt": 0}) == "refused"
     log = webhooks.deliveries(client_id)
     assert [(d["event_id"], d["outcome"], d["retry_in"]) for d in log] == [
-        (ev["id"], f"refused: {NAME} resolves to {reason}", None)]
+        (ev["id"], f"refused: {NAME} resolves to {reason}", None)
+    ]
     (dead,) = dead_letters(aws_stack, {client_id})
     assert dead["event"]["id"] == ev["id"] and dead["last_outcome"] == log[0]["outcome"]
 

@@ -30,8 +30,11 @@ from partner_sdk import (
 BASE = "http://api.test"
 MINT = "Mint1111111111111111111111111111111111111111"
 TRADE = {"signature": "5igSig", "mint": MINT, "status": "submitted"}
-PROFILE = {"user": {"walletSolana": "W", "twitterHandle": "alice", "tradingEnabled": True}, "client": "c",
-           "scopes": ["profile:read", "trade:execute"]}
+PROFILE = {
+    "user": {"walletSolana": "W", "twitterHandle": "alice", "tradingEnabled": True},
+    "client": "c",
+    "scopes": ["profile:read", "trade:execute"],
+}
 
 
 class Script:
@@ -62,8 +65,9 @@ def ok(body):
 def make(script, token="app_at_1", keys: bool = True, **policy):
     sleeps: list[float] = []
     retry = RetryPolicy(sleep=sleeps.append, jitter=0, **policy)
-    client = PartnerClient(BASE, token, http=httpx.Client(transport=httpx.MockTransport(script)), retry=retry,
-                           idempotency_keys=keys)
+    client = PartnerClient(
+        BASE, token, http=httpx.Client(transport=httpx.MockTransport(script)), retry=retry, idempotency_keys=keys
+    )
     return client, sleeps
 
 
@@ -80,8 +84,9 @@ def test_429_waits_retry_after_then_succeeds():
 
 
 def test_429_per_endpoint_bucket_without_code_uses_header():
-    script = Script(httpx.Response(429, json={"message": "Too Many Requests"}, headers={"retry-after": "3"}),
-                    ok(PROFILE))
+    script = Script(
+        httpx.Response(429, json={"message": "Too Many Requests"}, headers={"retry-after": "3"}), ok(PROFILE)
+    )
     client, sleeps = make(script)
     assert client.me().wallet_solana == "W"
     assert sleeps == [3.0]
@@ -144,8 +149,11 @@ def test_read_5xx_exponential_backoff_with_ceiling():
 
 
 def test_read_5xx_recovers():
-    script = Script(err(500, "internal"), err(502, "rpc_unavailable"),
-                    ok({"signature": "s", "status": "confirmed", "slot": 9, "error": None, "bundle": None}))
+    script = Script(
+        err(500, "internal"),
+        err(502, "rpc_unavailable"),
+        ok({"signature": "s", "status": "confirmed", "slot": 9, "error": None, "bundle": None}),
+    )
     client, sleeps = make(script)
     status = client.transaction_status("s")
     assert status.landed and status.slot == 9
@@ -161,9 +169,15 @@ def test_read_timeout_is_retried_up_to_the_ceiling():
 
 
 # ----------------------------------------------------------------------------- rule 4: no retry
-@pytest.mark.parametrize("status,code,cls", [
-    (422, "slippage_exceeded", TradeError), (403, "trade_cap_exceeded", CapExceededError),
-    (404, "governance_not_found", GovernanceError), (401, "invalid_client", AuthenticationError)])
+@pytest.mark.parametrize(
+    "status,code,cls",
+    [
+        (422, "slippage_exceeded", TradeError),
+        (403, "trade_cap_exceeded", CapExceededError),
+        (404, "governance_not_found", GovernanceError),
+        (401, "invalid_client", AuthenticationError),
+    ],
+)
 def test_client_errors_are_typed_and_not_retried(status, code, cls):
     script = Script(err(status, code, maxTradeLamports="5"))
     client, sleeps = make(script)
@@ -187,8 +201,12 @@ def test_write_5xx_is_never_retried_and_carries_signature(status, code):
 
 
 WRITES = [
-    lambda c: c.sell(MINT, 5, slippage_bps=1), lambda c: c.vote("P", "yes", 5), lambda c: c.settle_proposal("P"),
-    lambda c: c.create_coin("N", "SYM", b"\x89PNG\r\n\x1a\n"), lambda c: c.propose_update_content(MINT, name="X")]
+    lambda c: c.sell(MINT, 5, slippage_bps=1),
+    lambda c: c.vote("P", "yes", 5),
+    lambda c: c.settle_proposal("P"),
+    lambda c: c.create_coin("N", "SYM", b"\x89PNG\r\n\x1a\n"),
+    lambda c: c.propose_update_content(MINT, name="X"),
+]
 
 
 @pytest.mark.parametrize("call", WRITES)
@@ -267,17 +285,28 @@ def test_keyed_write_5xx_is_not_retried_and_carries_the_key():
 
 
 def test_quote_is_a_read_with_a_typed_answer():
-    answer = {"venue": "curve", "expectedSolIn": "1010", "maxSolIn": "1041", "protocolFeeLamports": "10",
-              "partnerFeeLamports": "0", "priceImpactBps": 3, "completesCurve": False, "contextSlot": 42}
+    answer = {
+        "venue": "curve",
+        "expectedSolIn": "1010",
+        "maxSolIn": "1041",
+        "protocolFeeLamports": "10",
+        "partnerFeeLamports": "0",
+        "priceImpactBps": 3,
+        "completesCurve": False,
+        "contextSlot": 42,
+    }
     script = Script(ok(answer))
     client, _ = make(script)
     q = client.quote(MINT, "buy-exact-out", 1_000_000, slippage_bps=300)
-    assert (q.venue, q.expected_sol_in, q.bound, q.price_impact_bps, q.context_slot) == (
-        "curve", "1010", "1041", 3, 42)
+    assert (q.venue, q.expected_sol_in, q.bound, q.price_impact_bps, q.context_slot) == ("curve", "1010", "1041", 3, 42)
     sent = script.requests[0]
     assert sent.url.path == "/partner/v1/trades/quote" and "idempotency-key" not in sent.headers
-    assert json.loads(sent.content) == {"side": "buy-exact-out", "mint": MINT, "tokensOut": "1000000",
-                                        "slippageBps": 300}
+    assert json.loads(sent.content) == {
+        "side": "buy-exact-out",
+        "mint": MINT,
+        "tokensOut": "1000000",
+        "slippageBps": 300,
+    }
     with pytest.raises(ValueError):
         client.quote(MINT, "swap", 1)
 
@@ -289,9 +318,11 @@ def test_write_connect_error_is_retried_since_nothing_was_sent():
 
 
 def test_reconcile_polls_the_status_endpoint():
-    answers = [ok({"signature": "3xSig", "status": "not_found", "slot": None, "error": None, "bundle": None}),
-               ok({"signature": "3xSig", "status": "pending", "slot": None, "error": None, "bundle": None}),
-               ok({"signature": "3xSig", "status": "processed", "slot": 42, "error": None, "bundle": None})]
+    answers = [
+        ok({"signature": "3xSig", "status": "not_found", "slot": None, "error": None, "bundle": None}),
+        ok({"signature": "3xSig", "status": "pending", "slot": None, "error": None, "bundle": None}),
+        ok({"signature": "3xSig", "status": "processed", "slot": 42, "error": None, "bundle": None}),
+    ]
     script = Script(err(502, "rpc_unavailable", signature="3xSig"), *answers)
     client, _ = make(script)
     with pytest.raises(AmbiguousWriteError) as info:
@@ -303,8 +334,9 @@ def test_reconcile_polls_the_status_endpoint():
 
 # ----------------------------------------------------------------------------- 401: refresh once
 def _store_with(tokens_handler):
-    oauth = OAuthClient(BASE, "cid", "app_sk_x", "http://app/cb",
-                        http=httpx.Client(transport=httpx.MockTransport(tokens_handler)))
+    oauth = OAuthClient(
+        BASE, "cid", "app_sk_x", "http://app/cb", http=httpx.Client(transport=httpx.MockTransport(tokens_handler))
+    )
     store = TokenStore(oauth)
     store.save("u1", TokenSet("app_at_old", "app_rt_old", 9e12, "profile:read"))
     return store
@@ -315,8 +347,15 @@ def test_401_invalid_token_refreshes_once_then_retries_once():
 
     def token_endpoint(request):
         refreshes.append(dict(x.split("=") for x in request.content.decode().split("&")))
-        return ok({"access_token": "app_at_new", "refresh_token": "app_rt_new", "token_type": "Bearer",
-                   "expires_in": 1800, "scope": "profile:read"})
+        return ok(
+            {
+                "access_token": "app_at_new",
+                "refresh_token": "app_rt_new",
+                "token_type": "Bearer",
+                "expires_in": 1800,
+                "scope": "profile:read",
+            }
+        )
 
     store = _store_with(token_endpoint)
 
@@ -326,8 +365,12 @@ def test_401_invalid_token_refreshes_once_then_retries_once():
         return err(401, "invalid_token")
 
     script = Script(api)
-    client = PartnerClient(BASE, store.for_user("u1"), http=httpx.Client(transport=httpx.MockTransport(script)),
-                           retry=RetryPolicy(sleep=lambda s: None))
+    client = PartnerClient(
+        BASE,
+        store.for_user("u1"),
+        http=httpx.Client(transport=httpx.MockTransport(script)),
+        retry=RetryPolicy(sleep=lambda s: None),
+    )
     assert client.me().twitter_handle == "alice"
     assert [r.headers["authorization"] for r in script.requests] == ["Bearer app_at_old", "Bearer app_at_new"]
     assert len(refreshes) == 1 and refreshes[0]["grant_type"] == "refresh_token"
@@ -338,9 +381,19 @@ def test_401_invalid_token_refreshes_once_then_retries_once():
 
 def test_401_after_refresh_is_raised_not_looped():
     calls = []
-    store = _store_with(lambda r: calls.append(1) or ok({"access_token": f"app_at_{len(calls)}",
-                                                         "refresh_token": f"app_rt_{len(calls)}",
-                                                         "expires_in": 1800, "scope": ""}))
+    store = _store_with(
+        lambda r: (
+            calls.append(1)
+            or ok(
+                {
+                    "access_token": f"app_at_{len(calls)}",
+                    "refresh_token": f"app_rt_{len(calls)}",
+                    "expires_in": 1800,
+                    "scope": "",
+                }
+            )
+        )
+    )
     script = Script(err(401, "invalid_token"))
     client = PartnerClient(BASE, store.for_user("u1"), http=httpx.Client(transport=httpx.MockTransport(script)))
     with pytest.raises(AuthenticationError) as info:
@@ -374,14 +427,32 @@ def test_trade_bodies_are_strings_and_fees_default():
     client, _ = make(script)
     client.buy_exact_out(MINT, 5_000_000, max_sol_in=10**9, slippage_bps=50, partner_fee_bps=25, tip_lamports=2_000_000)
     body = json.loads(script.requests[0].content)
-    assert body == {"mint": MINT, "tokensOut": "5000000", "maxSolIn": "1000000000", "slippageBps": 50,
-                    "partnerFeeBps": 25, "priorityFeeLamports": "10000", "tipLamports": "2000000"}
+    assert body == {
+        "mint": MINT,
+        "tokensOut": "5000000",
+        "maxSolIn": "1000000000",
+        "slippageBps": 50,
+        "partnerFeeBps": 25,
+        "priorityFeeLamports": "10000",
+        "tipLamports": "2000000",
+    }
     assert script.requests[0].url.path == "/partner/v1/trades/buy-exact-out"
 
 
 def test_update_content_is_multipart_even_without_image():
-    script = Script(ok({"signature": "s", "status": "processed", "mint": MINT, "governance": "G", "proposal": "P",
-                        "metadataUri": "ipfs://m", "imageUri": None}))
+    script = Script(
+        ok(
+            {
+                "signature": "s",
+                "status": "processed",
+                "mint": MINT,
+                "governance": "G",
+                "proposal": "P",
+                "metadataUri": "ipfs://m",
+                "imageUri": None,
+            }
+        )
+    )
     client, _ = make(script)
     result = client.propose_update_content(MINT, description="", vote_duration_seconds=60)
     request = script.requests[0]
@@ -392,10 +463,28 @@ def test_update_content_is_multipart_even_without_image():
 
 
 def test_coin_create_typed_result():
-    plan = {"kind": "buy", "authorizedMaxSolIn": "5", "expectedSolIn": "4", "expectedTokensOut": "9",
-            "capacityTokensOut": "9", "clamped": True, "clampReasons": ["token_balance", "net_bought"]}
-    script = Script(ok({"signature": "s1", "signatures": ["s1", "s2"], "mint": MINT, "status": "submitted",
-                        "metadataUri": "ipfs://m", "imageUri": "ipfs://i", "initialBuyPlan": plan}))
+    plan = {
+        "kind": "buy",
+        "authorizedMaxSolIn": "5",
+        "expectedSolIn": "4",
+        "expectedTokensOut": "9",
+        "capacityTokensOut": "9",
+        "clamped": True,
+        "clampReasons": ["token_balance", "net_bought"],
+    }
+    script = Script(
+        ok(
+            {
+                "signature": "s1",
+                "signatures": ["s1", "s2"],
+                "mint": MINT,
+                "status": "submitted",
+                "metadataUri": "ipfs://m",
+                "imageUri": "ipfs://i",
+                "initialBuyPlan": plan,
+            }
+        )
+    )
     client, _ = make(script)
     result = client.create_coin("My Coin", "MINE", ("logo.png", b"\x89PNG", "image/png"), initial_buy_sol=5)
     assert result.initial_buy_plan.clamped and result.initial_buy_plan.clamp_reasons == ["token_balance", "net_bought"]
@@ -405,12 +494,35 @@ def test_coin_create_typed_result():
 
 
 def test_governance_read_typed():
-    gov = {"governance": "G", "mint": MINT, "metadata": "M", "creator": "C", "totalSupply": "1", "createdAtUnix": "1",
-           "mutableUntilUnix": "2", "minVoterCount": 3, "minLockAmount": "1", "minParticipatingSupplyBps": 10,
-           "approvalBps": 5000, "proposalBondBps": 100, "finalized": False, "contentRevision": "0",
-           "mutabilityExtended": False, "nameLocked": True}
-    vote = {"proposal": "P", "voter": "V", "side": "yes", "amount": "5", "countedAsVoter": True, "active": True,
-            "withdrawn": False, "signature": "s", "blockTime": "2024-01-01T00:00:00Z"}
+    gov = {
+        "governance": "G",
+        "mint": MINT,
+        "metadata": "M",
+        "creator": "C",
+        "totalSupply": "1",
+        "createdAtUnix": "1",
+        "mutableUntilUnix": "2",
+        "minVoterCount": 3,
+        "minLockAmount": "1",
+        "minParticipatingSupplyBps": 10,
+        "approvalBps": 5000,
+        "proposalBondBps": 100,
+        "finalized": False,
+        "contentRevision": "0",
+        "mutabilityExtended": False,
+        "nameLocked": True,
+    }
+    vote = {
+        "proposal": "P",
+        "voter": "V",
+        "side": "yes",
+        "amount": "5",
+        "countedAsVoter": True,
+        "active": True,
+        "withdrawn": False,
+        "signature": "s",
+        "blockTime": "2024-01-01T00:00:00Z",
+    }
     script = Script(ok({"governance": gov, "proposals": [], "viewerVotes": [vote]}), ok({"votes": [vote]}))
     client, _ = make(script)
     view = client.governance(MINT)

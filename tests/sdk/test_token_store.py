@@ -48,15 +48,28 @@ class TokenServer:
             self.current = f"app_rt_{n}"
         else:
             self.current = f"app_rt_{n}"
-        return httpx.Response(200, json={"access_token": f"app_at_{n}", "refresh_token": self.current,
-                                         "token_type": "Bearer", "expires_in": 1800, "scope": "profile:read"},
-                              headers={"cache-control": "no-store"})
+        return httpx.Response(
+            200,
+            json={
+                "access_token": f"app_at_{n}",
+                "refresh_token": self.current,
+                "token_type": "Bearer",
+                "expires_in": 1800,
+                "scope": "profile:read",
+            },
+            headers={"cache-control": "no-store"},
+        )
 
 
 def oauth_for(server) -> OAuthClient:
-    return OAuthClient(BASE, "cid", "app_sk_secret", "http://127.0.0.1:8090/callback",
-                       http=httpx.Client(transport=httpx.MockTransport(server)),
-                       retry=RetryPolicy(sleep=lambda s: None))
+    return OAuthClient(
+        BASE,
+        "cid",
+        "app_sk_secret",
+        "http://127.0.0.1:8090/callback",
+        http=httpx.Client(transport=httpx.MockTransport(server)),
+        retry=RetryPolicy(sleep=lambda s: None),
+    )
 
 
 def test_twenty_threads_on_an_expired_token_refresh_exactly_once():
@@ -131,8 +144,10 @@ def test_rotation_stores_both_new_values_together():
     assert [c["refresh_token"] for c in server.calls] == ["app_rt_0", "app_rt_1"]
     assert (first.access_token, first.refresh_token) == ("app_at_1", "app_rt_1")
     assert (second.access_token, second.refresh_token) == ("app_at_2", "app_rt_2")
-    assert [(s.access_token, s.refresh_token) for s in saves[1:]] == [("app_at_1", "app_rt_1"),
-                                                                      ("app_at_2", "app_rt_2")]
+    assert [(s.access_token, s.refresh_token) for s in saves[1:]] == [
+        ("app_at_1", "app_rt_1"),
+        ("app_at_2", "app_rt_2"),
+    ]
     stored = store.get("alice")
     assert (stored.access_token, stored.refresh_token) == ("app_at_2", "app_rt_2")
     assert server.calls[0]["auth"] == "Basic " + base64.b64encode(b"cid:app_sk_secret").decode()
@@ -173,9 +188,15 @@ def test_authorize_url_and_code_exchange():
     url = urlsplit(request.url)
     assert url.path == "/oauth/authorize"
     query = {k: v[0] for k, v in parse_qs(url.query).items()}
-    assert query == {"response_type": "code", "client_id": "cid", "redirect_uri": "http://127.0.0.1:8090/callback",
-                     "scope": "profile:read trade:execute", "state": request.state,
-                     "code_challenge": query["code_challenge"], "code_challenge_method": "S256"}
+    assert query == {
+        "response_type": "code",
+        "client_id": "cid",
+        "redirect_uri": "http://127.0.0.1:8090/callback",
+        "scope": "profile:read trade:execute",
+        "state": request.state,
+        "code_challenge": query["code_challenge"],
+        "code_challenge_method": "S256",
+    }
     digest = hashlib.sha256(request.verifier.encode()).digest()
     assert query["code_challenge"] == base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
     assert 43 <= len(request.verifier) <= 128

@@ -11,12 +11,18 @@ MINT = "Mint1111111111111111111111111111111111111111"
 
 
 def _banner() -> str:
-    stack = SimpleNamespace(url="http://127.0.0.1:3000", moto=SimpleNamespace(url="http://127.0.0.1:5000"),
-                            chain=SimpleNamespace(url="http://127.0.0.1:8899", bundle_url="http://127.0.0.1:8899/b"),
-                            pinning=SimpleNamespace(url="http://127.0.0.1:5001"))
-    seeded = {"client": {"client_id": "cid", "api_key": "app_sk_x"},
-              "users": [{"user_id": "u1", "wallet": "W1"}],
-              "coin": {"mint": MINT}, "crank": {"wallet": "C1"}}
+    stack = SimpleNamespace(
+        url="http://127.0.0.1:3000",
+        moto=SimpleNamespace(url="http://127.0.0.1:5000"),
+        chain=SimpleNamespace(url="http://127.0.0.1:8899", bundle_url="http://127.0.0.1:8899/b"),
+        pinning=SimpleNamespace(url="http://127.0.0.1:5001"),
+    )
+    seeded = {
+        "client": {"client_id": "cid", "api_key": "app_sk_x"},
+        "users": [{"user_id": "u1", "wallet": "W1"}],
+        "coin": {"mint": MINT},
+        "crank": {"wallet": "C1"},
+    }
     return usage(stack, seeded)
 
 

@@ -35,9 +35,15 @@ class Engine:
                 else:
                     ids = req["params"][0] if req["method"] != "sendBundle" else None
                     value = [{"bundle_id": b, "status": "Pending", "landed_slot": None} for b in ids or []]
-                    status, headers, body = 200, {}, {"jsonrpc": "2.0", "id": req["id"],
-                                                      "result": "bid" if ids is None else {"context": {"slot": 1},
-                                                                                           "value": value}}
+                    status, headers, body = (
+                        200,
+                        {},
+                        {
+                            "jsonrpc": "2.0",
+                            "id": req["id"],
+                            "result": "bid" if ids is None else {"context": {"slot": 1}, "value": value},
+                        },
+                    )
                 data = json.dumps(body).encode()
                 self.send_response(status)
                 for k, v in headers.items():
@@ -55,8 +61,11 @@ class Engine:
         self.server.server_close()
 
 
-LIMITED = {"jsonrpc": "2.0", "id": 1,
-           "error": {"code": -32097, "message": "Rate limit exceeded. Limit: 1 per second for txn requests"}}
+LIMITED = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "error": {"code": -32097, "message": "Rate limit exceeded. Limit: 1 per second for txn requests"},
+}
 
 
 @pytest.fixture
@@ -76,10 +85,21 @@ def run(script, call):
 
 
 def test_a_429_is_retried_after_the_retry_after_it_names(sleeps):
-    script = [(429, {"Retry-After": "2"}, LIMITED),
-              (429, {}, {**LIMITED, "error": {"code": -32097, "message": LIMITED["error"]["message"]
-                                              + ". Back-off triggered: Retry after 1606ms"}}),
-              (429, {}, LIMITED)]
+    script = [
+        (429, {"Retry-After": "2"}, LIMITED),
+        (
+            429,
+            {},
+            {
+                **LIMITED,
+                "error": {
+                    "code": -32097,
+                    "message": LIMITED["error"]["message"] + ". Back-off triggered: Retry after 1606ms",
+                },
+            },
+        ),
+        (429, {}, LIMITED),
+    ]
     bid, requests = run(script, lambda be: be.send_bundle([]))
     assert bid == "bid"
     assert [r["method"] for r in requests] == ["sendBundle"] * 4  # the same bundle each time
@@ -93,7 +113,7 @@ def test_the_retries_are_bounded_then_rpc_unavailable(sleeps):
     assert caught.value.code == "rpc_unavailable"
     tries = R.BlockEngine.RATE_LIMIT_TRIES
     assert len(sleeps) == tries - 1 and sum(sleeps) <= R.BlockEngine.RATE_LIMIT_BUDGET
-    assert sleeps == [R.BlockEngine.RATE_LIMIT_FIRST_WAIT * 2 ** i for i in range(tries - 1)]
+    assert sleeps == [R.BlockEngine.RATE_LIMIT_FIRST_WAIT * 2**i for i in range(tries - 1)]
 
 
 def test_a_wait_past_the_budget_is_not_taken(sleeps):

@@ -15,9 +15,31 @@ from partner.features.governance import content
 
 PK = "So11111111111111111111111111111111111111112"
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 40
-UNSAFE = ["\x00", "\x07", "\x1b", "\x7f", "\x9b", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066",
-          "\u2067", "\u2068", "\u2069", "\u200e", "\u200f", "\u061c", "\u200b", "\ufeff", "\u2060", "\u2028",
-          "\u2029", "\n"]
+UNSAFE = [
+    "\x00",
+    "\x07",
+    "\x1b",
+    "\x7f",
+    "\x9b",
+    "\u202a",
+    "\u202b",
+    "\u202c",
+    "\u202d",
+    "\u202e",
+    "\u2066",
+    "\u2067",
+    "\u2068",
+    "\u2069",
+    "\u200e",
+    "\u200f",
+    "\u061c",
+    "\u200b",
+    "\ufeff",
+    "\u2060",
+    "\u2028",
+    "\u2029",
+    "\n",
+]
 
 
 def code_of(call, value) -> tuple[str, str]:
@@ -44,10 +66,11 @@ def test_symbol_refuses_controls_and_bidi(ch):
 
 
 def test_names_that_follow_the_spec_are_unchanged():
-    assert normalize_name("  Cafe\u0301 Coin \n") == "Caf\u00e9 Coin"   # NFC and trimmed, as before
+    assert normalize_name("  Cafe\u0301 Coin \n") == "Caf\u00e9 Coin"  # NFC and trimmed, as before
     assert normalize_name("\u05e9\u05dc\u05d5\u05dd Coin") == "\u05e9\u05dc\u05d5\u05dd Coin"  # RTL letters
-    assert normalize_name("\U0001f468\u200d\U0001f469\u200d\U0001f467") == \
-        "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # an emoji ZWJ sequence keeps its joiners
+    assert (
+        normalize_name("\U0001f468\u200d\U0001f469\u200d\U0001f467") == "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    )  # an emoji ZWJ sequence keeps its joiners
     assert normalize_symbol(" abc1 ") == "ABC1"
 
 
@@ -64,8 +87,10 @@ def test_description_has_unsafe_characters_removed_and_keeps_line_breaks():
 
 
 def _form(**fields) -> multipart.Form:
-    return multipart.Form(fields={k: v for k, v in fields.items()},
-                          files={"image": multipart.UploadedFile("image", "a.png", "image/png", PNG)})
+    return multipart.Form(
+        fields={k: v for k, v in fields.items()},
+        files={"image": multipart.UploadedFile("image", "a.png", "image/png", PNG)},
+    )
 
 
 def test_coin_create_form_uses_the_rules():

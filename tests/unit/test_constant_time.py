@@ -21,7 +21,8 @@ CODE_DIRS = (ROOT / "shared" / "partner", ROOT / "functions")
 # Identifiers and dict keys that hold a secret or a digest of one. `token` alone is not
 # here: it names SPL tokens (balances, programs) all over the chain code.
 SECRET_NAME = re.compile(
-    r"digest|secret|(^|_)mac($|_)|csrf|challenge|verifier|api_?key|password|^sd$|^cc$", re.IGNORECASE)
+    r"digest|secret|(^|_)mac($|_)|csrf|challenge|verifier|api_?key|password|^sd$|^cc$", re.IGNORECASE
+)
 
 
 def _sources() -> list[Path]:
@@ -52,10 +53,12 @@ def secret_equality_comparisons(source: str) -> list[tuple[int, str]]:
     """(line, code) of every ==/!= whose operands name a secret or digest."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Compare) and any(isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot))
-                                                 for op in node.ops):
+        if isinstance(node, ast.Compare) and any(
+            isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)) for op in node.ops
+        ):
             if any(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops) and any(
-                    isinstance(c, ast.Constant) and c.value is None for c in (node.left, *node.comparators)):
+                isinstance(c, ast.Constant) and c.value is None for c in (node.left, *node.comparators)
+            ):
                 continue  # `x is None` is a presence check
             names = [n for operand in (node.left, *node.comparators) for n in _operand_names(operand)]
             if any(SECRET_NAME.search(n) for n in names):
@@ -80,8 +83,11 @@ def check(item, presented, form, data, session_digest, key):
 
 
 def test_no_equality_operator_on_secrets_or_digests():
-    offenders = [f"{path.relative_to(ROOT)}:{line}: {code}"
-                 for path in _sources() for line, code in secret_equality_comparisons(path.read_text())]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line}: {code}"
+        for path in _sources()
+        for line, code in secret_equality_comparisons(path.read_text())
+    ]
     assert offenders == [], "use partner.store.crypto.equal:\n" + "\n".join(offenders)
 
 
@@ -131,8 +137,7 @@ def test_equal_is_compare_digest_based(monkeypatch):
     assert crypto.equal(b"abc", "abcd") is False
     assert crypto.equal("", "") is True
     assert crypto.equal("é", "é".encode()) is True  # non-ASCII text is compared as UTF-8 bytes
-    assert seen == [(b"abc", b"abc"), (b"abc", b"abd"), (b"abc", b"abcd"), (b"", b""),
-                    ("é".encode(), "é".encode())]
+    assert seen == [(b"abc", b"abc"), (b"abc", b"abd"), (b"abc", b"abcd"), (b"", b""), ("é".encode(), "é".encode())]
 
 
 @pytest.mark.parametrize("presented_index", [None, 0, 2])

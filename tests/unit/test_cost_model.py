@@ -27,8 +27,13 @@ def test_billed_duration_rounds_up_and_scales_only_the_cpu_part():
 
 
 def test_a_buy_per_million():
-    row = {"aws": {"dynamodb.BatchGetItem": 1, "dynamodb.UpdateItem": 4, "dynamodb.PutItem": 1, "kms.Decrypt": 1},
-           "ddb_read_units": 3.0, "ddb_write_units": 5.0, "log_bytes": 2048, "cpu_ms": 12.0}
+    row = {
+        "aws": {"dynamodb.BatchGetItem": 1, "dynamodb.UpdateItem": 4, "dynamodb.PutItem": 1, "kms.Decrypt": 1},
+        "ddb_read_units": 3.0,
+        "ddb_write_units": 5.0,
+        "log_bytes": 2048,
+        "cpu_ms": 12.0,
+    }
     got = cost.per_million(row, 40.0, 512, api=True)
     billed = math.ceil(28 + 12 * 1769 / 512)  # 70 ms
     assert got["api_gateway"] == 3.50
@@ -42,22 +47,40 @@ def test_a_buy_per_million():
 
 
 def test_s3_puts_and_gets_sqs_and_units_from_operations_when_none_were_measured():
-    row = {"aws": {"s3.PutObject": 2, "s3.GetObject": 1, "sqs.SendMessageBatch": 1, "dynamodb.GetItem": 2,
-                   "dynamodb.TransactWriteItems": 1}}
+    row = {
+        "aws": {
+            "s3.PutObject": 2,
+            "s3.GetObject": 1,
+            "sqs.SendMessageBatch": 1,
+            "dynamodb.GetItem": 2,
+            "dynamodb.TransactWriteItems": 1,
+        }
+    }
     got = cost.per_million(row, 10.0, 512, api=False)
     assert got["api_gateway"] == 0
     assert got["s3"] == pytest.approx(2 * 5.00 + 0.40)
     assert got["sqs"] == pytest.approx(0.40)
-    assert got["dynamodb"] == pytest.approx(2 * 0.125 + 4 * 0.625)  # fallback: 1 RRU per GetItem, 4 WRU per 2-item transaction
+    assert got["dynamodb"] == pytest.approx(
+        2 * 0.125 + 4 * 0.625
+    )  # fallback: 1 RRU per GetItem, 4 WRU per 2-item transaction
     assert got["logs"] == pytest.approx(cost.FALLBACK_LOG_BYTES * 1e6 / 1024**3 * 0.50, abs=1e-4)
 
 
 def test_the_table_compares_http_api_and_more_memory():
-    results = {"calls": {"me": {"aws": {"dynamodb.BatchGetItem": 1, "dynamodb.UpdateItem": 2},
-                                "ddb_read_units": 3.0, "ddb_write_units": 2.0, "log_bytes": 1000, "cpu_ms": 8.0},
-                         "tracker": {"aws": {"dynamodb.Query": 4}, "cpu_ms": 5.0},
-                         "broken": {"error": "x"}},
-               "warm": {"me": {"p50_ms": 20.0}, "tracker": {"p50_ms": 30.0}}}
+    results = {
+        "calls": {
+            "me": {
+                "aws": {"dynamodb.BatchGetItem": 1, "dynamodb.UpdateItem": 2},
+                "ddb_read_units": 3.0,
+                "ddb_write_units": 2.0,
+                "log_bytes": 1000,
+                "cpu_ms": 8.0,
+            },
+            "tracker": {"aws": {"dynamodb.Query": 4}, "cpu_ms": 5.0},
+            "broken": {"error": "x"},
+        },
+        "warm": {"me": {"p50_ms": 20.0}, "tracker": {"p50_ms": 30.0}},
+    }
     out = cost.table(results, {"me": 512, "tracker": 512, "broken": 512}, compare_mb=(1024, 1769))
     me = out["functions"]["me"]
     assert set(out["functions"]) == {"me", "tracker"}

@@ -1,4 +1,5 @@
 """Property tests of the bonding-curve math against exact Fraction arithmetic."""
+
 import math
 from fractions import Fraction as F
 
@@ -178,5 +179,6 @@ def test_curve_state_of_layout():
     from solders.pubkey import Pubkey
 
     from partner.chain.layouts import BondingCurve
+
     bc = BondingCurve(Pubkey.default(), Pubkey.default(), 1, 2, 3, 4, 5)
     assert C.CurveState.of(bc) == C.CurveState(1, 2, 3, 4, 5, False)

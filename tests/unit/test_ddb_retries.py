@@ -29,14 +29,24 @@ class FakeDynamo:
 
 
 def in_progress() -> ClientError:
-    return ClientError({"Error": {"Code": "TransactionInProgressException", "Message": "in progress"},
-                        "ResponseMetadata": {"HTTPStatusCode": 400}}, "TransactWriteItems")
+    return ClientError(
+        {
+            "Error": {"Code": "TransactionInProgressException", "Message": "in progress"},
+            "ResponseMetadata": {"HTTPStatusCode": 400},
+        },
+        "TransactWriteItems",
+    )
 
 
 def cancelled(*codes: str) -> ClientError:
-    return ClientError({"Error": {"Code": "TransactionCanceledException", "Message": "cancelled"},
-                        "CancellationReasons": [{"Code": c} for c in codes],
-                        "ResponseMetadata": {"HTTPStatusCode": 400}}, "TransactWriteItems")
+    return ClientError(
+        {
+            "Error": {"Code": "TransactionCanceledException", "Message": "cancelled"},
+            "CancellationReasons": [{"Code": c} for c in codes],
+            "ResponseMetadata": {"HTTPStatusCode": 400},
+        },
+        "TransactWriteItems",
+    )
 
 
 @pytest.fixture
@@ -46,6 +56,7 @@ def fake(monkeypatch):
         monkeypatch.setattr(ddb.aws, "dynamodb", lambda: client)
         monkeypatch.setattr(ddb.time, "sleep", lambda s: None)
         return client
+
     return install
 
 

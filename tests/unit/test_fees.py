@@ -32,15 +32,19 @@ def test_nearest_rank_percentiles_and_rounding_up():
 
 
 @settings(deadline=None)
-@given(st.lists(st.integers(min_value=1, max_value=10**12), min_size=1, max_size=60),
-       st.integers(min_value=0, max_value=150))
+@given(
+    st.lists(st.integers(min_value=1, max_value=10**12), min_size=1, max_size=60),
+    st.integers(min_value=0, max_value=150),
+)
 def test_slots_where_nothing_paid_do_not_pull_the_estimate_down(paid, unpaid):
     """Mainnet's per-slot answer is 0 wherever the accounts were not written at a price: those slots
     are left out, so the estimate is what the paid slots alone give, however many empty ones."""
     samples = [{"slot": i, "prioritizationFee": p} for i, p in enumerate(paid)]
     mixed = samples + [{"slot": 1000 + i, "prioritizationFee": 0} for i in range(unpaid)]
     alone, out = fees.from_samples("m", samples, []), fees.from_samples("m", mixed, [])
-    assert {k: v for k, v in out.items() if k != "sampledSlots"} == {k: v for k, v in alone.items() if k != "sampledSlots"}
+    assert {k: v for k, v in out.items() if k != "sampledSlots"} == {
+        k: v for k, v in alone.items() if k != "sampledSlots"
+    }
     assert out["slots"] == len(paid) and out["sampledSlots"] == len(paid) + unpaid
     ranked = sorted(paid)
     assert int(out["recommended"]["computeUnitPriceMicroLamports"]) == ranked[-(-75 * len(ranked) // 100) - 1]
@@ -64,10 +68,19 @@ def test_the_accounts_are_what_a_trade_write_locks_without_the_traders_own():
     got = fees.trade_accounts(mint, [recipient, pool_recipient])
     curve = P.bonding_curve_pda(mint)[0]
     pool = P.pool_pda(mint)[0]
-    expected = {curve, P.associated_token_address(curve, mint), pool, P.associated_token_address(pool, mint),
-                recipient, pool_recipient}
+    expected = {
+        curve,
+        P.associated_token_address(curve, mint),
+        pool,
+        P.associated_token_address(pool, mint),
+        recipient,
+        pool_recipient,
+    }
     assert set(got) == expected and len(got) == len(expected)
-    for instruction in (ix.buy(trader, mint, recipient, 1, 1), ix.sell(trader, mint, recipient, 1, 1),
-                        ix.swap(trader, mint, pool_recipient, True, 1, 1)):
+    for instruction in (
+        ix.buy(trader, mint, recipient, 1, 1),
+        ix.sell(trader, mint, recipient, 1, 1),
+        ix.swap(trader, mint, pool_recipient, True, 1, 1),
+    ):
         written = {m.pubkey for m in instruction.accounts if m.is_writable}
         assert written - {trader, P.associated_token_address(trader, mint)} <= expected

@@ -41,8 +41,13 @@ def test_small_sol_buy_is_not_clamped():
     plan = plan_first_buy(FRESH, FEE_BPS, CAP, sol=sol)
     tokens, _ = curve.buy_quote(FRESH, sol, FEE_BPS)
     assert plan.to_json() == {
-        "kind": "buy", "authorizedMaxSolIn": str(sol), "expectedSolIn": str(sol),
-        "expectedTokensOut": str(tokens), "capacityTokensOut": str(CAP), "clamped": False, "clampReasons": [],
+        "kind": "buy",
+        "authorizedMaxSolIn": str(sol),
+        "expectedSolIn": str(sol),
+        "expectedTokensOut": str(tokens),
+        "capacityTokensOut": str(CAP),
+        "clamped": False,
+        "clampReasons": [],
     }
     assert not plan.exact_out and plan.min_tokens_out == tokens
 
@@ -108,22 +113,34 @@ def test_one_lamport_buys_nothing():
 
 
 reserves = st.builds(
-    lambda vt, vs, frac: curve.CurveState(virtual_token_reserves=vt, virtual_sol_reserves=vs,
-                                          real_token_reserves=max(1, vt * frac // 1000)),
-    st.integers(10**12, 2 * 10**15), st.integers(10**9, 10**11), st.integers(1, 900))
+    lambda vt, vs, frac: curve.CurveState(
+        virtual_token_reserves=vt, virtual_sol_reserves=vs, real_token_reserves=max(1, vt * frac // 1000)
+    ),
+    st.integers(10**12, 2 * 10**15),
+    st.integers(10**9, 10**11),
+    st.integers(1, 900),
+)
 
 
 @settings(max_examples=300, deadline=None)
-@given(state=reserves, sol=st.integers(1_000, 10**12), bps=st.integers(0, 1000),
-       balance=st.integers(0, CAP), bought=st.integers(0, CAP))
+@given(
+    state=reserves,
+    sol=st.integers(1_000, 10**12),
+    bps=st.integers(0, 1000),
+    balance=st.integers(0, CAP),
+    bought=st.integers(0, CAP),
+)
 def test_sol_plan_against_exact_arithmetic(state, sol, bps, balance, bought):
     try:
         plan = plan_first_buy(state, bps, CAP, sol=sol, token_balance=balance, net_bought=bought)
     except ApiError as exc:
         assert exc.code in ("invalid_input", "buy_limit_exceeded")
         return
-    limits = {"token_balance": CAP - balance, "net_bought": CAP - bought,
-              "migration_threshold": state.real_token_reserves}
+    limits = {
+        "token_balance": CAP - balance,
+        "net_bought": CAP - bought,
+        "migration_threshold": state.real_token_reserves,
+    }
     capacity = min(limits.values())
     requested = exact_tokens_for_sol(state, sol, bps)
     assert plan.capacity_tokens_out == capacity
@@ -140,7 +157,7 @@ def test_sol_plan_against_exact_arithmetic(state, sol, bps, balance, bought):
 
 
 @settings(max_examples=300, deadline=None)
-@given(tokens=st.integers(1, 2 * CAP), bps=st.integers(0, 1000), slack=st.integers(-10**6, 10**9))
+@given(tokens=st.integers(1, 2 * CAP), bps=st.integers(0, 1000), slack=st.integers(-(10**6), 10**9))
 def test_tokens_plan_against_exact_arithmetic(tokens, bps, slack):
     cost = exact_cost(FRESH, tokens, bps)
     ceiling = max(1, cost + slack)

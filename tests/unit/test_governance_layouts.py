@@ -1,5 +1,6 @@
 """Governance accounts, instruction encodings and error table: fixed bytes at the
 offsets documented in docs/onchain.md "Governance", round-trips, one spec code per error."""
+
 import pathlib
 import re
 import struct
@@ -36,30 +37,76 @@ from tests.goldens import (
 
 # ----------------------------------------------------------------- accounts
 
+
 def test_documented_offsets():
     g = L.Governance.OFFSETS
     assert (g["mint"], g["creator"], g["total_supply"], g["created_at"], g["mutable_until"]) == (8, 40, 72, 80, 88)
-    assert (g["min_voter_count"], g["min_lock_amount"], g["min_participating_supply_bps"], g["approval_bps"],
-            g["proposal_bond_bps"]) == (96, 100, 108, 110, 112)
-    assert (g["max_extension_seconds"], g["min_vote_duration_seconds"], g["max_vote_duration_seconds"]) == \
-        (114, 122, 130)
-    assert (g["finalized"], g["finalized_by_expiry"], g["content_revision"], g["mutability_extended"]) == \
-        (138, 139, 140, 148)
+    assert (
+        g["min_voter_count"],
+        g["min_lock_amount"],
+        g["min_participating_supply_bps"],
+        g["approval_bps"],
+        g["proposal_bond_bps"],
+    ) == (96, 100, 108, 110, 112)
+    assert (g["max_extension_seconds"], g["min_vote_duration_seconds"], g["max_vote_duration_seconds"]) == (
+        114,
+        122,
+        130,
+    )
+    assert (g["finalized"], g["finalized_by_expiry"], g["content_revision"], g["mutability_extended"]) == (
+        138,
+        139,
+        140,
+        148,
+    )
     assert [g[f] for f in L.LOCK_FIELDS] == list(range(149, 156))
     assert (g["active_proposal"], g["next_proposal_index"], g["bump"], g["reserved"]) == (156, 189, 197, 198)
     p = L.Proposal.OFFSETS
-    assert (p["governance"], p["mint"], p["proposer"], p["index"], p["base_content_revision"], p["action_kind"]) == \
-        (8, 40, 72, 104, 112, 120)
-    assert (p["action_name"], p["action_symbol"], p["action_uri"], p["action_additional_seconds"]) == \
-        (121, 155, 167, 369)
+    assert (p["governance"], p["mint"], p["proposer"], p["index"], p["base_content_revision"], p["action_kind"]) == (
+        8,
+        40,
+        72,
+        104,
+        112,
+        120,
+    )
+    assert (p["action_name"], p["action_symbol"], p["action_uri"], p["action_additional_seconds"]) == (
+        121,
+        155,
+        167,
+        369,
+    )
     assert [p[f] for f in L.CHANGED_FIELDS] == list(range(378, 385))
-    assert (p["created_at"], p["voting_ends_at"], p["bond_amount"], p["bond_withdrawn"], p["yes_votes"],
-            p["no_votes"], p["participating_supply"], p["participating_voters"], p["outcome"], p["executed"],
-            p["settled"], p["metadata_updated"], p["settled_at"], p["bump"], p["reserved"]) == \
-        (385, 393, 401, 409, 410, 418, 426, 434, 438, 439, 440, 441, 442, 450, 451)
+    assert (
+        p["created_at"],
+        p["voting_ends_at"],
+        p["bond_amount"],
+        p["bond_withdrawn"],
+        p["yes_votes"],
+        p["no_votes"],
+        p["participating_supply"],
+        p["participating_voters"],
+        p["outcome"],
+        p["executed"],
+        p["settled"],
+        p["metadata_updated"],
+        p["settled_at"],
+        p["bump"],
+        p["reserved"],
+    ) == (385, 393, 401, 409, 410, 418, 426, 434, 438, 439, 440, 441, 442, 450, 451)
     v = L.VoteReceipt.OFFSETS
-    assert (v["proposal"], v["voter"], v["side"], v["amount"], v["counted_as_voter"], v["active"], v["withdrawn"],
-            v["created_at"], v["bump"], v["reserved"]) == (8, 40, 72, 73, 81, 82, 83, 84, 92, 93)
+    assert (
+        v["proposal"],
+        v["voter"],
+        v["side"],
+        v["amount"],
+        v["counted_as_voter"],
+        v["active"],
+        v["withdrawn"],
+        v["created_at"],
+        v["bump"],
+        v["reserved"],
+    ) == (8, 40, 72, 73, 81, 82, 83, 84, 92, 93)
 
 
 def test_governance_golden():
@@ -67,10 +114,23 @@ def test_governance_golden():
     g = L.Governance(B, A, 10**15, 1_700_000_000, 1_700_000_000 + 30 * 86_400, bump=254, **defaults)
     raw = g.encode()
     assert raw.hex() == (
-        "128f580d49d92f31" + "02" * 32 + "01" * 32 + "0080c6a47e8d0300" "00f1536500000000" "007e7b6500000000"
-        "03000000" "40420f0000000000" "f401" "7017" "6400"
-        "00a7760000000000" "3c00000000000000" "803a090000000000"
-        "00" "00" "0000000000000000" "00" + "00" * 7 + "00" + "00" * 32 + "0000000000000000" "fe" + "00" * 64)
+        "128f580d49d92f31" + "02" * 32 + "01" * 32 + "0080c6a47e8d0300"
+        "00f1536500000000"
+        "007e7b6500000000"
+        "03000000"
+        "40420f0000000000"
+        "f401"
+        "7017"
+        "6400"
+        "00a7760000000000"
+        "3c00000000000000"
+        "803a090000000000"
+        "00"
+        "00"
+        "0000000000000000"
+        "00" + "00" * 7 + "00" + "00" * 32 + "0000000000000000"
+        "fe" + "00" * 64
+    )
     assert L.Governance.decode(raw) == g
     g.active_proposal, g.next_proposal_index, g.content_revision = C, 5, 2
     g.finalized = True
@@ -84,29 +144,58 @@ def test_governance_golden():
 
 
 def test_proposal_golden():
-    p = L.Proposal(C, B, A, 7, 3, ActionKind.UPDATE_CONTENT, action_name="New", action_uri="ipfs://x",
-                   created_at=100, voting_ends_at=700, bond_amount=10**13, yes_votes=5, no_votes=6,
-                   participating_supply=11, participating_voters=2, bump=253)
+    p = L.Proposal(
+        C,
+        B,
+        A,
+        7,
+        3,
+        ActionKind.UPDATE_CONTENT,
+        action_name="New",
+        action_uri="ipfs://x",
+        created_at=100,
+        voting_ends_at=700,
+        bond_amount=10**13,
+        yes_votes=5,
+        no_votes=6,
+        participating_supply=11,
+        participating_voters=2,
+        bump=253,
+    )
     p.set_changed_mask(GM.field_mask(name=True, image=True, telegram=True))
     raw = p.encode()
     assert len(raw) == 515
-    assert raw[:120].hex() == ("1a5ebdbb74883521" + "03" * 32 + "02" * 32 + "01" * 32
-                               + "0700000000000000" "0300000000000000")
+    assert raw[:120].hex() == (
+        "1a5ebdbb74883521" + "03" * 32 + "02" * 32 + "01" * 32 + "07000000000000000300000000000000"
+    )
     assert raw[120] == 0
-    assert raw[121:155].hex() == "01" "03" + "4e6577".ljust(64, "0")         # Some("New")
-    assert raw[155:167].hex() == "00" * 12                                 # None symbol
-    assert raw[167:369].hex() == "01" "08" + "697066733a2f2f78".ljust(400, "0")
-    assert raw[369:378].hex() == "00" * 9                                  # None additional seconds
-    assert raw[378:385].hex() == "01" "00" "01" "00" "00" "00" "01"
+    assert raw[121:155].hex() == "0103" + "4e6577".ljust(64, "0")  # Some("New")
+    assert raw[155:167].hex() == "00" * 12  # None symbol
+    assert raw[167:369].hex() == "0108" + "697066733a2f2f78".ljust(400, "0")
+    assert raw[369:378].hex() == "00" * 9  # None additional seconds
+    assert raw[378:385].hex() == "01000100000001"
     assert raw[385:451].hex() == (
-        "6400000000000000" "bc02000000000000" "00a0724e18090000" "00" "0500000000000000" "0600000000000000"
-        "0b00000000000000" "02000000" "00" "00" "00" "00" "0000000000000000" "fd")
+        "6400000000000000"
+        "bc02000000000000"
+        "00a0724e18090000"
+        "00"
+        "0500000000000000"
+        "0600000000000000"
+        "0b00000000000000"
+        "02000000"
+        "00"
+        "00"
+        "00"
+        "00"
+        "0000000000000000"
+        "fd"
+    )
     d = L.Proposal.decode(raw)
     assert d == p and d.action_kind is ActionKind.UPDATE_CONTENT and d.outcome is Outcome.PENDING
     assert d.changed_mask == 0b1000101 and (d.changed_name, d.changed_image, d.changed_telegram) == (True,) * 3
     e = L.Proposal(C, B, A, 0, 0, ActionKind.EXTEND_MUTABILITY, action_additional_seconds=86_400)
     raw = e.encode()
-    assert raw[369:378].hex() == "01" "8051010000000000"
+    assert raw[369:378].hex() == "018051010000000000"
     assert L.Proposal.decode(raw).action_additional_seconds == 86_400
     bad = bytearray(raw)
     bad[120] = 3
@@ -123,11 +212,13 @@ def test_proposal_golden():
 
 
 def test_vote_receipt_golden():
-    v = L.VoteReceipt(C, A, VoteSide.NO, 1_000_000, counted_as_voter=True, active=True, created_at=1_700_000_000,
-                      bump=252)
+    v = L.VoteReceipt(
+        C, A, VoteSide.NO, 1_000_000, counted_as_voter=True, active=True, created_at=1_700_000_000, bump=252
+    )
     raw = v.encode()
-    assert raw.hex() == ("6814ccfc2d5425c3" + "03" * 32 + "01" * 32 + "01" "40420f0000000000" "01" "01" "00"
-                         "00f1536500000000" "fc" + "00" * 32)
+    assert raw.hex() == (
+        "6814ccfc2d5425c3" + "03" * 32 + "01" * 32 + "0140420f000000000001010000f1536500000000fc" + "00" * 32
+    )
     assert L.VoteReceipt.decode(raw) == v
     bad = bytearray(raw)
     bad[72] = 2
@@ -155,8 +246,9 @@ def test_global_governance_params():
     g.set_governance_params(custom)
     raw = g.encode()
     assert len(raw) == 245
-    assert raw[117:168].hex() == ("01" "01000000" "0200000000000000" "0300" "0400" "0500" "0600000000000000"
-                                  "0700000000000000" "0800000000000000" "0900000000000000")
+    assert raw[117:168].hex() == (
+        "010100000002000000000000000300040005000600000000000000070000000000000008000000000000000900000000000000"
+    )
     assert raw[168:] == bytes(77)
     assert L.Global.decode(raw).governance_params() == custom
     g.set_governance_params(None)
@@ -170,26 +262,82 @@ opt = st.none() | st.text(max_size=8)
 
 
 @settings(max_examples=150, deadline=None)
-@given(keys, keys, u64, i64, i64, st.integers(0, 2**32 - 1), u64, st.lists(st.booleans(), min_size=10, max_size=10),
-       st.none() | keys, u64, u64)
+@given(
+    keys,
+    keys,
+    u64,
+    i64,
+    i64,
+    st.integers(0, 2**32 - 1),
+    u64,
+    st.lists(st.booleans(), min_size=10, max_size=10),
+    st.none() | keys,
+    u64,
+    u64,
+)
 def test_governance_roundtrip(mint, creator, supply, created, until, voters, lock, flags, active, rev, nxt):
-    g = L.Governance(mint, creator, supply, created, until, voters, lock, finalized=flags[0],
-                     finalized_by_expiry=flags[1], content_revision=rev, mutability_extended=flags[2],
-                     active_proposal=active, next_proposal_index=nxt)
+    g = L.Governance(
+        mint,
+        creator,
+        supply,
+        created,
+        until,
+        voters,
+        lock,
+        finalized=flags[0],
+        finalized_by_expiry=flags[1],
+        content_revision=rev,
+        mutability_extended=flags[2],
+        active_proposal=active,
+        next_proposal_index=nxt,
+    )
     for f, v in zip(L.LOCK_FIELDS, flags[3:], strict=True):
         setattr(g, f, v)
     assert L.Governance.decode(g.encode()) == g
 
 
 @settings(max_examples=150, deadline=None)
-@given(keys, keys, keys, u64, u64, st.sampled_from(list(ActionKind)), opt, st.none() | st.text(max_size=2), opt,
-       st.none() | u64, st.integers(0, 127), u64, u64, st.integers(0, 2**32 - 1), st.sampled_from(list(Outcome)),
-       st.lists(st.booleans(), min_size=4, max_size=4))
-def test_proposal_roundtrip(gov, mint, proposer, index, base, kind, name, symbol, uri, extra, mask, yes, no, voters,
-                            outcome, flags):
-    p = L.Proposal(gov, mint, proposer, index, base, kind, name, symbol, uri, extra, yes_votes=yes, no_votes=no,
-                   participating_voters=voters, outcome=outcome, bond_withdrawn=flags[0], executed=flags[1],
-                   settled=flags[2], metadata_updated=flags[3])
+@given(
+    keys,
+    keys,
+    keys,
+    u64,
+    u64,
+    st.sampled_from(list(ActionKind)),
+    opt,
+    st.none() | st.text(max_size=2),
+    opt,
+    st.none() | u64,
+    st.integers(0, 127),
+    u64,
+    u64,
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(list(Outcome)),
+    st.lists(st.booleans(), min_size=4, max_size=4),
+)
+def test_proposal_roundtrip(
+    gov, mint, proposer, index, base, kind, name, symbol, uri, extra, mask, yes, no, voters, outcome, flags
+):
+    p = L.Proposal(
+        gov,
+        mint,
+        proposer,
+        index,
+        base,
+        kind,
+        name,
+        symbol,
+        uri,
+        extra,
+        yes_votes=yes,
+        no_votes=no,
+        participating_voters=voters,
+        outcome=outcome,
+        bond_withdrawn=flags[0],
+        executed=flags[1],
+        settled=flags[2],
+        metadata_updated=flags[3],
+    )
     p.set_changed_mask(mask)
     d = L.Proposal.decode(p.encode())
     assert d == p and d.changed_mask == mask
@@ -204,12 +352,20 @@ def test_vote_receipt_roundtrip(prop, voter, side, amount, counted, active, with
 
 # ----------------------------------------------------------------- instructions
 
-@pytest.mark.parametrize("name,hexdisc", [
-    ("create_proposal", "847444aed8a0c616"), ("cast_vote", "14d40fbd45b44597"),
-    ("cancel_vote", "3828f34bd914492b"), ("withdraw_vote", "f3ff46c803f26789"),
-    ("settle_proposal", "76e062de9e14cdbe"), ("finalize_expired", "15961cb9fcf16d75"),
-    ("withdraw_bond", "dec78d1fbc5d9b28"), ("set_governance_params", "afbb034908fb43b2"),
-])
+
+@pytest.mark.parametrize(
+    "name,hexdisc",
+    [
+        ("create_proposal", "847444aed8a0c616"),
+        ("cast_vote", "14d40fbd45b44597"),
+        ("cancel_vote", "3828f34bd914492b"),
+        ("withdraw_vote", "f3ff46c803f26789"),
+        ("settle_proposal", "76e062de9e14cdbe"),
+        ("finalize_expired", "15961cb9fcf16d75"),
+        ("withdraw_bond", "dec78d1fbc5d9b28"),
+        ("set_governance_params", "afbb034908fb43b2"),
+    ],
+)
 def test_discriminators(name, hexdisc):
     assert I.instruction_discriminator(name).hex() == hexdisc
     assert set(I.GOVERNANCE_INSTRUCTION_NAMES) <= set(I.RESERVED_INSTRUCTION_NAMES)
@@ -223,17 +379,35 @@ def test_governance_pdas():
 
 
 def test_create_proposal_update_content():
-    ix = I.propose_update_content(USER, MINT, 0, base_content_revision=2, name="New", uri="ipfs://x",
-                                  changed_fields=["name", "image"], vote_duration_seconds=600)
+    ix = I.propose_update_content(
+        USER,
+        MINT,
+        0,
+        base_content_revision=2,
+        name="New",
+        uri="ipfs://x",
+        changed_fields=["name", "image"],
+        vote_duration_seconds=600,
+    )
     assert ix.program_id == P.LAUNCHPAD_PROGRAM_ID
     assert bytes(ix.data).hex() == (
-        "847444aed8a0c616" "00" "0200000000000000" "5802000000000000"
-        "01" "03000000" "4e6577" "00" "01" "08000000" "697066733a2f2f78" "00" "05")
-    assert metas(ix) == [(str(USER), True, True), (str(MINT), False, False), (GOVERNANCE, False, True),
-                         (META, False, False), (PROP0, False, True), (VAULT0, False, True), (USER_ATA, False, True),
-                         (SYS, False, False), (TOK, False, False), (ATA, False, False)]
-    assert ix == I.create_proposal(USER, MINT, 0, 0, base_content_revision=2, name="New", uri="ipfs://x",
-                                   changed_fields=0b101)
+        "847444aed8a0c616000200000000000000580200000000000001030000004e6577000108000000697066733a2f2f780005"
+    )
+    assert metas(ix) == [
+        (str(USER), True, True),
+        (str(MINT), False, False),
+        (GOVERNANCE, False, True),
+        (META, False, False),
+        (PROP0, False, True),
+        (VAULT0, False, True),
+        (USER_ATA, False, True),
+        (SYS, False, False),
+        (TOK, False, False),
+        (ATA, False, False),
+    ]
+    assert ix == I.create_proposal(
+        USER, MINT, 0, 0, base_content_revision=2, name="New", uri="ipfs://x", changed_fields=0b101
+    )
     with pytest.raises(ValueError):
         I.propose_update_content(USER, MINT, 0, base_content_revision=0, name="x" * 33, changed_fields=["name"])
     with pytest.raises(ValueError):
@@ -246,12 +420,10 @@ def test_create_proposal_update_content():
 
 def test_create_proposal_other_kinds():
     ix = I.propose_extend_mutability(USER, MINT, 1, 86_400, base_content_revision=0, vote_duration_seconds=60)
-    assert bytes(ix.data).hex() == ("847444aed8a0c616" "01" "0000000000000000" "3c00000000000000"
-                                    "00" "00" "00" "01" "8051010000000000" "00")
+    assert bytes(ix.data).hex() == ("847444aed8a0c6160100000000000000003c0000000000000000000001805101000000000000")
     assert metas(ix)[4] == (str(P.proposal_pda(GOVERNANCE, 1)[0]), False, True)
     ix = I.propose_finalize_metadata(USER, MINT, 0, base_content_revision=1)
-    assert bytes(ix.data).hex() == ("847444aed8a0c616" "02" "0100000000000000" "5802000000000000"
-                                    "00" "00" "00" "00" "00")
+    assert bytes(ix.data).hex() == ("847444aed8a0c61602010000000000000058020000000000000000000000")
     ix = I.propose_finalize_metadata(USER, MINT, 0, base_content_revision=1, lock_fields=["name", "symbol"])
     assert bytes(ix.data)[-1] == 0b11
 
@@ -259,58 +431,130 @@ def test_create_proposal_other_kinds():
 def test_vote_instructions():
     prop = Pubkey.from_string(PROP0)
     ix = I.cast_vote(USER, MINT, prop, "no", 1_000_000)
-    assert bytes(ix.data).hex() == "14d40fbd45b44597" "01" "40420f0000000000"
+    assert bytes(ix.data).hex() == "14d40fbd45b445970140420f0000000000"
     assert I.cast_vote(USER, MINT, prop, VoteSide.YES, 1).data[8] == 0
-    assert metas(ix) == [(str(USER), True, True), (str(MINT), False, False), (GOVERNANCE, False, False),
-                         (PROP0, False, True), (VAULT0, False, True), (VOTE0, False, True), (USER_ATA, False, True),
-                         (SYS, False, False), (TOK, False, False)]
+    assert metas(ix) == [
+        (str(USER), True, True),
+        (str(MINT), False, False),
+        (GOVERNANCE, False, False),
+        (PROP0, False, True),
+        (VAULT0, False, True),
+        (VOTE0, False, True),
+        (USER_ATA, False, True),
+        (SYS, False, False),
+        (TOK, False, False),
+    ]
     with pytest.raises(ValueError):
         I.cast_vote(USER, MINT, prop, 2, 1)
     with pytest.raises(ValueError):
         I.cast_vote(USER, MINT, prop, "yes", 2**64)
     ix = I.cancel_vote(USER, MINT, prop)
     assert bytes(ix.data).hex() == "3828f34bd914492b"
-    assert metas(ix) == [(str(USER), True, True), (str(MINT), False, False), (GOVERNANCE, False, False),
-                         (PROP0, False, True), (VAULT0, False, True), (VOTE0, False, True), (USER_ATA, False, True),
-                         (SYS, False, False), (TOK, False, False), (ATA, False, False)]
+    assert metas(ix) == [
+        (str(USER), True, True),
+        (str(MINT), False, False),
+        (GOVERNANCE, False, False),
+        (PROP0, False, True),
+        (VAULT0, False, True),
+        (VOTE0, False, True),
+        (USER_ATA, False, True),
+        (SYS, False, False),
+        (TOK, False, False),
+        (ATA, False, False),
+    ]
     ix = I.withdraw_vote(C, USER, MINT, prop)
     assert bytes(ix.data).hex() == "f3ff46c803f26789"
-    assert metas(ix) == [(str(C), True, True), (str(USER), False, False), (str(MINT), False, False),
-                         (GOVERNANCE, False, False), (PROP0, False, False), (VAULT0, False, True), (VOTE0, False, True),
-                         (USER_ATA, False, True), (SYS, False, False), (TOK, False, False), (ATA, False, False)]
+    assert metas(ix) == [
+        (str(C), True, True),
+        (str(USER), False, False),
+        (str(MINT), False, False),
+        (GOVERNANCE, False, False),
+        (PROP0, False, False),
+        (VAULT0, False, True),
+        (VOTE0, False, True),
+        (USER_ATA, False, True),
+        (SYS, False, False),
+        (TOK, False, False),
+        (ATA, False, False),
+    ]
 
 
 def test_settlement_instructions():
     prop = Pubkey.from_string(PROP0)
     ix = I.settle_proposal(C, MINT, prop)
     assert bytes(ix.data).hex() == "76e062de9e14cdbe"
-    assert metas(ix) == [(str(C), True, False), (GOVERNANCE, False, True), (PROP0, False, True), (META, False, True),
-                         (TOK, False, False)]
+    assert metas(ix) == [
+        (str(C), True, False),
+        (GOVERNANCE, False, True),
+        (PROP0, False, True),
+        (META, False, True),
+        (TOK, False, False),
+    ]
     ix = I.finalize_expired(C, MINT)
     assert bytes(ix.data).hex() == "15961cb9fcf16d75"
     assert metas(ix) == [(str(C), True, False), (GOVERNANCE, False, True), (META, False, True), (TOK, False, False)]
     ix = I.withdraw_bond(C, USER, MINT, prop)
     assert bytes(ix.data).hex() == "dec78d1fbc5d9b28"
-    assert metas(ix) == [(str(C), True, True), (str(USER), False, False), (str(MINT), False, False),
-                         (GOVERNANCE, False, False), (PROP0, False, True), (VAULT0, False, True), (USER_ATA, False, True),
-                         (SYS, False, False), (TOK, False, False), (ATA, False, False)]
+    assert metas(ix) == [
+        (str(C), True, True),
+        (str(USER), False, False),
+        (str(MINT), False, False),
+        (GOVERNANCE, False, False),
+        (PROP0, False, True),
+        (VAULT0, False, True),
+        (USER_ATA, False, True),
+        (SYS, False, False),
+        (TOK, False, False),
+        (ATA, False, False),
+    ]
     ix = I.set_governance_params(USER, GM.DEFAULT_PARAMS)
     assert bytes(ix.data).hex() == (
-        "afbb034908fb43b2" "03000000" "40420f0000000000" "f401" "7017" "6400" "008d270000000000"
-        "00a7760000000000" "3c00000000000000" "803a090000000000")
+        "afbb034908fb43b2"
+        "03000000"
+        "40420f0000000000"
+        "f401"
+        "7017"
+        "6400"
+        "008d270000000000"
+        "00a7760000000000"
+        "3c00000000000000"
+        "803a090000000000"
+    )
     assert metas(ix) == [(str(USER), True, False), (GLOBAL, False, True)]
 
 
 # ----------------------------------------------------------------- errors
 
 GOVERNANCE_SPEC_CODES = [
-    "governance_not_found", "already_voted", "invalid_vote_amount", "missing_vote_token_account", "vote_not_active",
-    "vote_already_withdrawn", "vote_receipt_not_found", "proposal_closed", "proposal_still_open",
-    "proposal_already_settled", "proposal_not_settled", "proposal_not_found", "invalid_proposal",
-    "active_proposal_exists", "insufficient_proposal_bond", "missing_proposal_token_account", "no_proposal_bond",
-    "proposal_bond_already_withdrawn", "proposal_window_closing", "governance_finalized", "metadata_not_mutable",
-    "metadata_still_mutable", "content_field_locked", "no_metadata_changes", "stale_content_revision",
-    "mutability_expired", "mutability_already_extended", "mutability_extension_exceeds_cap", "invalid_vote_duration",
+    "governance_not_found",
+    "already_voted",
+    "invalid_vote_amount",
+    "missing_vote_token_account",
+    "vote_not_active",
+    "vote_already_withdrawn",
+    "vote_receipt_not_found",
+    "proposal_closed",
+    "proposal_still_open",
+    "proposal_already_settled",
+    "proposal_not_settled",
+    "proposal_not_found",
+    "invalid_proposal",
+    "active_proposal_exists",
+    "insufficient_proposal_bond",
+    "missing_proposal_token_account",
+    "no_proposal_bond",
+    "proposal_bond_already_withdrawn",
+    "proposal_window_closing",
+    "governance_finalized",
+    "metadata_not_mutable",
+    "metadata_still_mutable",
+    "content_field_locked",
+    "no_metadata_changes",
+    "stale_content_revision",
+    "mutability_expired",
+    "mutability_already_extended",
+    "mutability_extension_exceeds_cap",
+    "invalid_vote_duration",
     "vote_duration_exceeds_window",
 ]
 SPEC_FILE = pathlib.Path("/work/shared/spec/partner-api.md")
@@ -327,8 +571,13 @@ def test_governance_errors_numbered_and_one_to_one():
         assert ERR.spec_code_for_program_error(code) == name
     f = ERR.spec_code_for_transaction_error
     assert f({"InstructionError": [2, {"Custom": 6101}]}) == "already_voted"
-    assert f({"InstructionError": [2, {"Custom": 6129}]},
-             [P.COMPUTE_BUDGET_PROGRAM_ID, P.SYSTEM_PROGRAM_ID, P.LAUNCHPAD_PROGRAM_ID]) == "vote_duration_exceeds_window"
+    assert (
+        f(
+            {"InstructionError": [2, {"Custom": 6129}]},
+            [P.COMPUTE_BUDGET_PROGRAM_ID, P.SYSTEM_PROGRAM_ID, P.LAUNCHPAD_PROGRAM_ID],
+        )
+        == "vote_duration_exceeds_window"
+    )
     assert f({"InstructionError": [0, {"Custom": 6130}]}) == "tx_failed"
     assert ERR.error_message(6104) == "the vote was cancelled"
 

@@ -1,6 +1,7 @@
 """Governance math: settlement outcome and thresholds at their exact boundaries
 (exactly at a threshold passes, one base unit below fails), bond amount, vote
 duration / window rules."""
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -16,17 +17,32 @@ approval = st.integers(1, 9_999)
 
 
 def out(yes, no, voters, supply=SUPPLY, min_voters=3, min_bps=500, approval_bps=6000):
-    return GM.outcome(yes_votes=yes, no_votes=no, participating_voters=voters, total_supply=supply,
-                      min_voter_count=min_voters, min_participating_supply_bps=min_bps, approval_bps=approval_bps)
+    return GM.outcome(
+        yes_votes=yes,
+        no_votes=no,
+        participating_voters=voters,
+        total_supply=supply,
+        min_voter_count=min_voters,
+        min_participating_supply_bps=min_bps,
+        approval_bps=approval_bps,
+    )
 
 
 def test_defaults_are_design_section_8():
     p = GM.DEFAULT_PARAMS
-    assert (p.min_voter_count, p.min_lock_amount, p.min_participating_supply_bps, p.approval_bps,
-            p.proposal_bond_bps) == (3, 1_000_000, 500, 6000, 100)
+    assert (
+        p.min_voter_count,
+        p.min_lock_amount,
+        p.min_participating_supply_bps,
+        p.approval_bps,
+        p.proposal_bond_bps,
+    ) == (3, 1_000_000, 500, 6000, 100)
     assert (p.mutability_window_seconds, p.max_extension_seconds) == (30 * 86_400, 90 * 86_400)
-    assert (p.min_vote_duration_seconds, p.max_vote_duration_seconds, GM.DEFAULT_VOTE_DURATION_SECONDS) == \
-        (60, 7 * 86_400, 600)
+    assert (p.min_vote_duration_seconds, p.max_vote_duration_seconds, GM.DEFAULT_VOTE_DURATION_SECONDS) == (
+        60,
+        7 * 86_400,
+        600,
+    )
     assert p.problems() == []
     assert GM.GovernanceParams(approval_bps=0).problems() and GM.GovernanceParams(proposal_bond_bps=10_001).problems()
     assert GM.GovernanceParams(min_vote_duration_seconds=10, max_vote_duration_seconds=5).problems()
@@ -35,10 +51,10 @@ def test_defaults_are_design_section_8():
 def test_default_boundaries_exactly():
     q = 50_000_000 * 10**6  # 5% of supply
     assert GM.min_participating_supply(SUPPLY, 500) == q
-    assert out(30_000_000 * 10**6, 20_000_000 * 10**6, 3) == Outcome.PASSED           # all exactly at threshold
+    assert out(30_000_000 * 10**6, 20_000_000 * 10**6, 3) == Outcome.PASSED  # all exactly at threshold
     assert out(30_000_000 * 10**6, 20_000_000 * 10**6 - 1, 3) == Outcome.QUORUM_NOT_MET  # supply - 1
-    assert out(30_000_000 * 10**6 - 1, 20_000_000 * 10**6 + 1, 3) == Outcome.REJECTED    # approval - 1
-    assert out(30_000_000 * 10**6, 20_000_000 * 10**6, 2) == Outcome.QUORUM_NOT_MET     # voters - 1
+    assert out(30_000_000 * 10**6 - 1, 20_000_000 * 10**6 + 1, 3) == Outcome.REJECTED  # approval - 1
+    assert out(30_000_000 * 10**6, 20_000_000 * 10**6, 2) == Outcome.QUORUM_NOT_MET  # voters - 1
     assert out(0, 0, 0, min_voters=0, min_bps=0) == Outcome.QUORUM_NOT_MET  # nobody voted: never passes
     assert GM.bond_amount(SUPPLY, 100) == 10_000_000 * 10**6
     assert GM.counted_as_voter(1_000_000, 1_000_000) and not GM.counted_as_voter(999_999, 1_000_000)
@@ -126,18 +142,21 @@ def test_bond_amount(supply, bond_bps):
     assert 0 <= b <= supply
 
 
-@pytest.mark.parametrize("now,duration,until,expected", [
-    (0, 60, 61, None),
-    (0, 600, 601, None),
-    (0, 59, 10_000, "invalid_vote_duration"),
-    (0, 7 * 86_400 + 1, 10**9, "invalid_vote_duration"),
-    (0, 7 * 86_400, 7 * 86_400 + 1, None),
-    (0, 600, 600, "vote_duration_exceeds_window"),   # must end strictly before mutable_until
-    (0, 600, 100, "vote_duration_exceeds_window"),  # 60 s would still fit
-    (0, 600, 50, "proposal_window_closing"),
-    (0, 60, 60, "proposal_window_closing"),
-    (100, 60, 161, None),
-])
+@pytest.mark.parametrize(
+    "now,duration,until,expected",
+    [
+        (0, 60, 61, None),
+        (0, 600, 601, None),
+        (0, 59, 10_000, "invalid_vote_duration"),
+        (0, 7 * 86_400 + 1, 10**9, "invalid_vote_duration"),
+        (0, 7 * 86_400, 7 * 86_400 + 1, None),
+        (0, 600, 600, "vote_duration_exceeds_window"),  # must end strictly before mutable_until
+        (0, 600, 100, "vote_duration_exceeds_window"),  # 60 s would still fit
+        (0, 600, 50, "proposal_window_closing"),
+        (0, 60, 60, "proposal_window_closing"),
+        (100, 60, 161, None),
+    ],
+)
 def test_vote_duration_error(now, duration, until, expected):
     assert GM.vote_duration_error(now, duration, until) == expected
 

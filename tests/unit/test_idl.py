@@ -36,7 +36,7 @@ def test_generated_files_are_in_sync():
 def test_idl_is_an_anchor_idl(program):
     raw = json.loads((tool.IDL_DIR / f"{program}.json").read_text())
     assert raw["metadata"]["spec"] == "0.1.0" and raw["metadata"]["name"] == program
-    d = Decoder(program)   # anchorpy-idl: Anchor's own IDL types, strict
+    d = Decoder(program)  # anchorpy-idl: Anchor's own IDL types, strict
     for ix in d.idl.instructions:
         assert bytes(ix.discriminator) == hashlib.sha256(f"global:{ix.name}".encode()).digest()[:8]
     for acc in d.idl.accounts:
@@ -45,7 +45,7 @@ def test_idl_is_an_anchor_idl(program):
     assert codes == sorted(set(codes))
     for e in d.idl.errors:
         spec, _, message = e.msg.partition(": ")
-        assert spec in CATALOGUE and message, e.msg   # every program error names a real API error code
+        assert spec in CATALOGUE and message, e.msg  # every program error names a real API error code
 
 
 # every instruction of both IDLs, as the service builds it
@@ -58,8 +58,9 @@ BUILT = {
     "buy_exact_out": I.buy_exact_out(A, B, C, 5, 2**64 - 1),
     "sell": I.sell(A, B, C, 7, 0),
     "migrate": I.migrate(A, B),
-    "create_proposal": I.create_proposal(A, B, 3, GM.ActionKind.EXTEND_MUTABILITY, base_content_revision=2,
-                                         additional_seconds=86_400),
+    "create_proposal": I.create_proposal(
+        A, B, 3, GM.ActionKind.EXTEND_MUTABILITY, base_content_revision=2, additional_seconds=86_400
+    ),
     "cast_vote": I.cast_vote(A, B, C, "no", 10**6),
     "cancel_vote": I.cancel_vote(A, B, C),
     "withdraw_vote": I.withdraw_vote(A, B, B, C),
@@ -90,17 +91,29 @@ def test_builders_decode_independently(name):
 
 def test_builder_values_reach_the_wire():
     assert Decoder("launchpad").instruction(bytes(BUILT["create_proposal"].data))[1] == {
-        "action_kind": "ExtendMutability", "base_content_revision": 2, "vote_duration_seconds": 600, "name": None,
-        "symbol": None, "uri": None, "additional_seconds": 86_400, "changed_fields": 0}
-    assert Decoder("launchpad").instruction(bytes(BUILT["set_governance_params"].data))[1] == {
-        "params": vars(PARAMS)}
+        "action_kind": "ExtendMutability",
+        "base_content_revision": 2,
+        "vote_duration_seconds": 600,
+        "name": None,
+        "symbol": None,
+        "uri": None,
+        "additional_seconds": 86_400,
+        "changed_fields": 0,
+    }
+    assert Decoder("launchpad").instruction(bytes(BUILT["set_governance_params"].data))[1] == {"params": vars(PARAMS)}
     assert Decoder("pool").instruction(bytes(BUILT["initialize_pool"].data))[1] == {
-        "base_amount": 10, "quote_amount": 20, "open_time": -5, "fee_bps": 100, "fee_recipient": C, "creator": A}
+        "base_amount": 10,
+        "quote_amount": 20,
+        "open_time": -5,
+        "fee_bps": 100,
+        "fee_recipient": C,
+        "creator": A,
+    }
     # the PDAs the IDL seeds derive are the ones programs.py derives
     proposal = P.proposal_pda(P.governance_pda(B)[0], 3)[0]
     assert BUILT["create_proposal"].accounts[4].pubkey == proposal
     assert BUILT["settle_proposal"].accounts[1].pubkey == P.governance_pda(B)[0]
-    assert BUILT["settle_proposal"].accounts[3].pubkey == B   # the mint carries its TokenMetadata
+    assert BUILT["settle_proposal"].accounts[3].pubkey == B  # the mint carries its TokenMetadata
     assert BUILT["initialize_pool"].accounts[1].pubkey == P.bonding_curve_pda(B)[0]
     assert BUILT["initialize_pool"].accounts[5].pubkey == P.bonding_curve_vault(B)
 
@@ -111,7 +124,7 @@ def test_decoder_rejects_bad_data():
         with pytest.raises(IDL.LayoutError):
             IDLS.LAUNCHPAD.decode_instruction(bad)
     vote = bytearray(BUILT["cast_vote"].data)
-    vote[8] = 2    # not a VoteSide
+    vote[8] = 2  # not a VoteSide
     with pytest.raises(IDL.LayoutError):
         IDLS.LAUNCHPAD.decode_instruction(bytes(vote))
     with pytest.raises(ValueError, match="outside u64"):
@@ -123,6 +136,7 @@ def test_decoder_rejects_bad_data():
 
 
 # ----------------------------------------------------------------- code that mirrors the IDL
+
 
 def test_bound_classes_match_the_idl():
     for name, cls in IDLS.BINDINGS.items():
@@ -163,22 +177,33 @@ def test_account_classes_cover_the_idl():
 
 def test_programs_module_matches_the_idl():
     assert P.LAUNCHPAD_PROGRAM_ID == IDLS.LAUNCHPAD.address and P.POOL_PROGRAM_ID == IDLS.POOL.address
-    const_seeds = {bytes(s["value"]) for p in IDLS.PROGRAMS for ix in p.instructions.values()
-                   for a in ix["accounts"] if "pda" in a for s in a["pda"]["seeds"] if s["kind"] == "const"}
-    named = {P.GLOBAL_SEED, P.BONDING_CURVE_SEED, P.POOL_SEED, P.GOVERNANCE_SEED, P.PROPOSAL_SEED,
-             P.VOTE_SEED}
+    const_seeds = {
+        bytes(s["value"])
+        for p in IDLS.PROGRAMS
+        for ix in p.instructions.values()
+        for a in ix["accounts"]
+        if "pda" in a
+        for s in a["pda"]["seeds"]
+        if s["kind"] == "const"
+    }
+    named = {P.GLOBAL_SEED, P.BONDING_CURVE_SEED, P.POOL_SEED, P.GOVERNANCE_SEED, P.PROPOSAL_SEED, P.VOTE_SEED}
     assert named <= const_seeds
     # the ATA seed; the launchpad's id, the seed of its ProgramData (initialize_global)
     assert const_seeds - named == {bytes(P.TOKEN_2022_PROGRAM_ID), bytes(P.LAUNCHPAD_PROGRAM_ID)}
-    addresses = {a["address"] for p in IDLS.PROGRAMS for ix in p.instructions.values()
-                 for a in ix["accounts"] if "address" in a}
-    assert addresses == {str(P.SYSTEM_PROGRAM_ID), str(P.TOKEN_2022_PROGRAM_ID), str(P.ASSOCIATED_TOKEN_PROGRAM_ID),
-                         str(P.POOL_PROGRAM_ID)}
+    addresses = {
+        a["address"] for p in IDLS.PROGRAMS for ix in p.instructions.values() for a in ix["accounts"] if "address" in a
+    }
+    assert addresses == {
+        str(P.SYSTEM_PROGRAM_ID),
+        str(P.TOKEN_2022_PROGRAM_ID),
+        str(P.ASSOCIATED_TOKEN_PROGRAM_ID),
+        str(P.POOL_PROGRAM_ID),
+    }
 
 
 def test_error_tables_come_from_the_idl():
     launchpad = {e[0]: e for e in IDLS.LAUNCHPAD.errors}
-    for e in IDLS.POOL.errors:      # one numbering for both programs
+    for e in IDLS.POOL.errors:  # one numbering for both programs
         assert launchpad[e[0]] == e
     assert {int(c) for c in ER.ProgramErrorCode} | {int(c) for c in ER.GovernanceErrorCode} == set(launchpad)
     for code, name, spec, message in IDLS.LAUNCHPAD.errors:
@@ -195,13 +220,29 @@ def test_string_capacities_come_from_the_idl():
 
 def test_nested_structs_and_arrays_without_a_bound_class():
     raw = copy.deepcopy(IDLS.POOL.idl)
-    raw["types"].append({"name": "Pair", "type": {"kind": "struct", "fields": [
-        {"name": "a", "type": "u16"}, {"name": "b", "type": {"defined": {"name": "OptionalU8"}}}]}})
-    raw["types"].append({"name": "OptionalU8", "type": {"kind": "struct", "fields": [
-        {"name": "is_some", "type": "bool"}, {"name": "value", "type": "u8"}]}})
+    raw["types"].append(
+        {
+            "name": "Pair",
+            "type": {
+                "kind": "struct",
+                "fields": [{"name": "a", "type": "u16"}, {"name": "b", "type": {"defined": {"name": "OptionalU8"}}}],
+            },
+        }
+    )
+    raw["types"].append(
+        {
+            "name": "OptionalU8",
+            "type": {
+                "kind": "struct",
+                "fields": [{"name": "is_some", "type": "bool"}, {"name": "value", "type": "u8"}],
+            },
+        }
+    )
     pool = next(t for t in raw["types"] if t["name"] == "Pool")
-    pool["type"]["fields"][-1:-1] = [{"name": "pair", "type": {"defined": {"name": "Pair"}}},
-                                     {"name": "history", "type": {"array": ["u32", 3]}}]
+    pool["type"]["fields"][-1:-1] = [
+        {"name": "pair", "type": {"defined": {"name": "Pair"}}},
+        {"name": "history", "type": {"array": ["u32", 3]}},
+    ]
     program = IDL.Program(raw)
 
     class Pool(IDL.IdlAccount, program=program):
@@ -209,10 +250,11 @@ def test_nested_structs_and_arrays_without_a_bound_class():
 
     x, y = Pool(), Pool()
     x.pair["a"], x.history[1] = 7, 9
-    assert y.pair == {"a": 0, "b": None} and y.history == [0, 0, 0]     # defaults are not shared
+    assert y.pair == {"a": 0, "b": None} and y.history == [0, 0, 0]  # defaults are not shared
     assert Pool.decode(x.encode()) == x
 
-    raw["types"][-2]["type"]["fields"][1]["type"] = {"option": "u8"}     # Borsh option: variable size
+    raw["types"][-2]["type"]["fields"][1]["type"] = {"option": "u8"}  # Borsh option: variable size
     with pytest.raises(IDL.IdlMismatch, match="fixed size"):
+
         class Pool(IDL.IdlAccount, program=IDL.Program(raw)):  # noqa: F811
             pass

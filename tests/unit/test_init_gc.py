@@ -34,14 +34,18 @@ print(json.dumps({{"default": default, "during": during, "after": after, "frozen
 
 @pytest.mark.parametrize("function", ["trades_buy", "me", "migrator", "tracker"])
 def test_threshold_raised_during_init_then_frozen_and_restored(function):
-    out = subprocess.run([sys.executable, "-c", CODE.format(function=function)], cwd=str(ROOT),
-                         capture_output=True, text=True, timeout=120,
-                         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": f"{ROOT / 'shared'}:{ROOT}",
-                              "AWS_DEFAULT_REGION": "us-east-1"})
+    out = subprocess.run(
+        [sys.executable, "-c", CODE.format(function=function)],
+        cwd=str(ROOT),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": f"{ROOT / 'shared'}:{ROOT}", "AWS_DEFAULT_REGION": "us-east-1"},
+    )
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got["during"][0] == 100_000 and got["during"][1:] == got["default"][1:]
-    assert got["after"] == got["default"]          # restored once the handler was built
-    assert got["frozen"] > 20_000                  # what init created, out of every later collection
+    assert got["after"] == got["default"]  # restored once the handler was built
+    assert got["frozen"] > 20_000  # what init created, out of every later collection
     assert got["refrozen"] > 20_000
-    assert got["left"] == 0                        # the before-snapshot hook collected init's garbage
+    assert got["left"] == 0  # the before-snapshot hook collected init's garbage

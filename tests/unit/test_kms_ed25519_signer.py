@@ -34,7 +34,10 @@ KEY_ID = "arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567
 @pytest.fixture
 def kms(monkeypatch):
     client = boto3.session.Session().client(
-        "kms", region_name="us-east-1", aws_access_key_id="testing", aws_secret_access_key="testing",
+        "kms",
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
         endpoint_url="https://kms.us-east-1.amazonaws.com",
     )
     monkeypatch.setattr(aws, "kms", lambda: client)
@@ -114,8 +117,13 @@ def test_a_signature_of_the_wrong_shape_is_rejected(kms, key, raw):
 
 
 def test_access_denied_is_wallet_sign_failed_not_retryable(kms, key):
-    kms.add_client_error("sign", service_error_code="AccessDeniedException", http_status_code=400,
-                         service_message="not authorized to perform kms:Sign", expected_params=_sign_params(b"m"))
+    kms.add_client_error(
+        "sign",
+        service_error_code="AccessDeniedException",
+        http_status_code=400,
+        service_message="not authorized to perform kms:Sign",
+        expected_params=_sign_params(b"m"),
+    )
     with pytest.raises(ApiError) as err:
         KmsEd25519Signer(KEY_ID, key.pubkey()).sign(b"m")
     assert err.value.code == "wallet_sign_failed" and err.value.status == 502
@@ -125,8 +133,13 @@ def test_access_denied_is_wallet_sign_failed_not_retryable(kms, key):
 
 
 def test_throttling_is_wallet_sign_failed_retryable(kms, key):
-    kms.add_client_error("sign", service_error_code="ThrottlingException", http_status_code=400,
-                         service_message="Rate exceeded", expected_params=_sign_params(b"m"))
+    kms.add_client_error(
+        "sign",
+        service_error_code="ThrottlingException",
+        http_status_code=400,
+        service_message="Rate exceeded",
+        expected_params=_sign_params(b"m"),
+    )
     with pytest.raises(ApiError) as err:
         KmsEd25519Signer(KEY_ID, key.pubkey()).sign(b"m")
     assert err.value.code == "wallet_sign_failed" and err.value.status == 502
@@ -141,8 +154,9 @@ def test_transient_kms_errors_are_retryable(kms, key, code):
     assert err.value.code == "wallet_sign_failed" and err.value.retryable is True
 
 
-@pytest.mark.parametrize("code", ["NotFoundException", "DisabledException", "InvalidKeyUsageException",
-                                  "KMSInvalidStateException"])
+@pytest.mark.parametrize(
+    "code", ["NotFoundException", "DisabledException", "InvalidKeyUsageException", "KMSInvalidStateException"]
+)
 def test_permanent_kms_errors_are_not_retryable(kms, key, code):
     kms.add_client_error("sign", service_error_code=code, http_status_code=400, expected_params=_sign_params(b"m"))
     with pytest.raises(ApiError) as err:
@@ -168,23 +182,33 @@ def test_public_key_is_the_last_32_bytes_of_the_spki(key):
     assert ed25519_public_key_from_spki(der) == key.pubkey()
 
 
-@pytest.mark.parametrize("der", [
-    b"",
-    bytes(32),
-    bytes.fromhex("302b300506032b6570032200") + bytes(33),  # a 33-byte key
-    bytes.fromhex("302a300506032b6570032100") + bytes(31),  # truncated
-    bytes.fromhex("302a300506032b6571032100") + bytes(32),  # OID 1.3.101.113 (Ed448), not Ed25519
-])
+@pytest.mark.parametrize(
+    "der",
+    [
+        b"",
+        bytes(32),
+        bytes.fromhex("302b300506032b6570032200") + bytes(33),  # a 33-byte key
+        bytes.fromhex("302a300506032b6570032100") + bytes(31),  # truncated
+        bytes.fromhex("302a300506032b6571032100") + bytes(32),  # OID 1.3.101.113 (Ed448), not Ed25519
+    ],
+)
 def test_non_ed25519_spki_is_refused(der):
     with pytest.raises(ValueError):
         ed25519_public_key_from_spki(der)
 
 
 def test_get_public_key_and_sign_with_it(kms, key):
-    kms.add_response("get_public_key", {
-        "KeyId": KEY_ID, "PublicKey": _spki(key), "KeySpec": "ECC_NIST_EDWARDS25519", "KeyUsage": "SIGN_VERIFY",
-        "SigningAlgorithms": ["ED25519_SHA_512", "ED25519_PH_SHA_512"],
-    }, {"KeyId": KEY_ID})
+    kms.add_response(
+        "get_public_key",
+        {
+            "KeyId": KEY_ID,
+            "PublicKey": _spki(key),
+            "KeySpec": "ECC_NIST_EDWARDS25519",
+            "KeyUsage": "SIGN_VERIFY",
+            "SigningAlgorithms": ["ED25519_SHA_512", "ED25519_PH_SHA_512"],
+        },
+        {"KeyId": KEY_ID},
+    )
     kms.add_response("sign", _sign_answer(bytes(key.sign_message(b"m"))), _sign_params(b"m"))
     signer = KmsEd25519Signer.for_key(KEY_ID)
     assert signer.pubkey == key.pubkey()
@@ -193,16 +217,23 @@ def test_get_public_key_and_sign_with_it(kms, key):
 
 def test_get_public_key_of_another_key_spec_is_refused(kms):
     p256 = bytes.fromhex("3059301306072a8648ce3d020106082a8648ce3d030107034200") + bytes(65)
-    kms.add_response("get_public_key", {"KeyId": KEY_ID, "PublicKey": p256, "KeySpec": "ECC_NIST_P256",
-                                        "KeyUsage": "SIGN_VERIFY"}, {"KeyId": KEY_ID})
+    kms.add_response(
+        "get_public_key",
+        {"KeyId": KEY_ID, "PublicKey": p256, "KeySpec": "ECC_NIST_P256", "KeyUsage": "SIGN_VERIFY"},
+        {"KeyId": KEY_ID},
+    )
     with pytest.raises(ApiError) as err:
         kms_ed25519_pubkey(KEY_ID)
     assert err.value.code == "wallet_sign_failed" and err.value.retryable is False
 
 
 def test_get_public_key_denied(kms):
-    kms.add_client_error("get_public_key", service_error_code="AccessDeniedException", http_status_code=400,
-                         expected_params={"KeyId": KEY_ID})
+    kms.add_client_error(
+        "get_public_key",
+        service_error_code="AccessDeniedException",
+        http_status_code=400,
+        expected_params={"KeyId": KEY_ID},
+    )
     with pytest.raises(ApiError) as err:
         kms_ed25519_pubkey(KEY_ID)
     assert err.value.code == "wallet_sign_failed" and err.value.retryable is False

@@ -24,11 +24,23 @@ def test_shared_layer_is_built_by_its_makefile():
 
 
 def test_layer_build_ships_unchecked_bytecode_for_every_module(tmp_path):
-    subprocess.run(["make", "-s", "-C", str(ROOT / "shared"), "build-SharedLayer", f"ARTIFACTS_DIR={tmp_path}",
-                    f"PYTHON={sys.executable}"], check=True)
+    subprocess.run(
+        [
+            "make",
+            "-s",
+            "-C",
+            str(ROOT / "shared"),
+            "build-SharedLayer",
+            f"ARTIFACTS_DIR={tmp_path}",
+            f"PYTHON={sys.executable}",
+        ],
+        check=True,
+    )
     package = tmp_path / "python" / "partner"
     sources = sorted(p.relative_to(package) for p in package.rglob("*.py"))
-    assert sources == sorted(p.relative_to(ROOT / "shared" / "partner") for p in (ROOT / "shared" / "partner").rglob("*.py"))
+    assert sources == sorted(
+        p.relative_to(ROOT / "shared" / "partner") for p in (ROOT / "shared" / "partner").rglob("*.py")
+    )
     for source in sources:
         pyc = Path(importlib.util.cache_from_source(str(package / source)))
         assert pyc.exists(), f"no bytecode for {source}"

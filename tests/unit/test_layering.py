@@ -62,7 +62,7 @@ def cycles(graph: dict[str, dict[str, bool]]) -> list[list[str]]:
             if child is None:
                 stack.pop(), on_path.pop(), done.add(node)
             elif child in on_path:
-                cycle = on_path[on_path.index(child):] + [child]
+                cycle = on_path[on_path.index(child) :] + [child]
                 if not any(set(cycle) <= set(c) for c in found):
                     found.append(cycle)
             elif child not in done:
@@ -78,14 +78,20 @@ def test_no_floor_imports_a_higher_one() -> None:
     def floor(module: str) -> int:
         return FLOORS[module.split(".")[1]] if module.count(".") else 0
 
-    upward = [f"{a} -> {b}" for a, edges in import_graph(LAYER).items() for b, runs in edges.items()
-              if runs and floor(b) > floor(a) and a != "partner"]
+    upward = [
+        f"{a} -> {b}"
+        for a, edges in import_graph(LAYER).items()
+        for b, runs in edges.items()
+        if runs and floor(b) > floor(a) and a != "partner"
+    ]
     assert upward == []
 
 
 def test_every_module_sits_on_a_floor() -> None:
-    assert {p.name for p in LAYER.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()} == \
-        {"__init__.py", *FLOORS}
+    assert {p.name for p in LAYER.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()} == {
+        "__init__.py",
+        *FLOORS,
+    }
 
 
 def test_the_checker_finds_a_planted_cycle(tmp_path: Path) -> None:
@@ -95,7 +101,9 @@ def test_the_checker_finds_a_planted_cycle(tmp_path: Path) -> None:
     (pkg / "core" / "__init__.py").write_text("")
     (pkg / "core" / "a.py").write_text("from partner.core import b\n")
     (pkg / "core" / "b.py").write_text("def f():\n    from . import c\n")  # hidden in a function
-    (pkg / "core" / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import partner.core.a\n")
+    (pkg / "core" / "c.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import partner.core.a\n"
+    )
     (pkg / "core" / "d.py").write_text("import partner.core.a\n")  # on no cycle
     assert cycles(import_graph(pkg)) == [["partner.core.a", "partner.core.b", "partner.core.c", "partner.core.a"]]
 
@@ -111,8 +119,12 @@ def test_signer_lives_in_chain_and_codecs_outside_features() -> None:
 def test_one_base58() -> None:
     """Base58 comes from the `base58` library (or solders' own types); nobody writes the alphabet."""
     alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-    written = [str(p.relative_to(ROOT)) for folder in ("shared", "devstack", "tools", "partnerctl", "bench")
-               for p in (ROOT / folder).rglob("*.py") if alphabet in p.read_text()]
+    written = [
+        str(p.relative_to(ROOT))
+        for folder in ("shared", "devstack", "tools", "partnerctl", "bench")
+        for p in (ROOT / folder).rglob("*.py")
+        if alphabet in p.read_text()
+    ]
     assert written == []
 
 
@@ -128,6 +140,11 @@ def test_dynamodb_expressions_live_in_store() -> None:
     import re
 
     expression = re.compile(r"""(Expression=|attribute_(not_)?exists\(|["'](SET|REMOVE|ADD|DELETE) [#:\w])""")
-    found = [f"{p.relative_to(ROOT)}:{n}" for p in sorted(LAYER.rglob("*.py")) if "store" not in p.parts
-             for n, line in enumerate(p.read_text().splitlines(), 1) if expression.search(line)]
+    found = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in sorted(LAYER.rglob("*.py"))
+        if "store" not in p.parts
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if expression.search(line)
+    ]
     assert found == []

@@ -1,4 +1,5 @@
 """Account layouts: fixed byte strings (docs/onchain.md) and round-trips."""
+
 import hashlib
 import struct
 
@@ -15,43 +16,79 @@ C = Pubkey(bytes([3] * 32))
 D = Pubkey(bytes([4] * 32))
 
 
-@pytest.mark.parametrize("cls,hexdisc,size", [
-    (L.Global, "a7e8e8b1c86c727f", 245),
-    (L.BondingCurve, "17b7f83760d8ac60", 195),
-    (L.Pool, "f19a6d0411b16dbc", 235),
-    (L.Governance, "128f580d49d92f31", 262),
-    (L.Proposal, "1a5ebdbb74883521", 515),
-    (L.VoteReceipt, "6814ccfc2d5425c3", 125),
-])
+@pytest.mark.parametrize(
+    "cls,hexdisc,size",
+    [
+        (L.Global, "a7e8e8b1c86c727f", 245),
+        (L.BondingCurve, "17b7f83760d8ac60", 195),
+        (L.Pool, "f19a6d0411b16dbc", 235),
+        (L.Governance, "128f580d49d92f31", 262),
+        (L.Proposal, "1a5ebdbb74883521", 515),
+        (L.VoteReceipt, "6814ccfc2d5425c3", 125),
+    ],
+)
 def test_discriminators_and_sizes(cls, hexdisc, size):
     assert cls.DISCRIMINATOR.hex() == hexdisc
     assert hashlib.sha256(f"account:{cls.NAME}".encode()).digest()[:8].hex() == hexdisc
     assert cls.SIZE == size
 
 
-DEVSTACK_GLOBAL = dict(protocol_fee_bps=100, wallet_cap_bps=10_000, pool_open_delay_seconds=2,
-                       initial_virtual_token_reserves=1_073_000_000 * 10**6, initial_virtual_sol_reserves=30 * 10**9,
-                       initial_real_token_reserves=793_100_000 * 10**6, token_total_supply=10**15)
+DEVSTACK_GLOBAL = dict(
+    protocol_fee_bps=100,
+    wallet_cap_bps=10_000,
+    pool_open_delay_seconds=2,
+    initial_virtual_token_reserves=1_073_000_000 * 10**6,
+    initial_virtual_sol_reserves=30 * 10**9,
+    initial_real_token_reserves=793_100_000 * 10**6,
+    token_total_supply=10**15,
+)
 
 
 def test_global_golden():
     g = L.Global(admin=A, fee_recipient=B, bump=254, **DEVSTACK_GLOBAL)
     raw = g.encode()
     assert raw.hex() == (
-        "a7e8e8b1c86c727f" "fe" + "01" * 32 + "02" * 32 + "6400" "1027" "0200000000000000"
-        "0010d847e3cf0300" "00ac23fc06000000" "0078c5fb51d10200" "0080c6a47e8d0300" + "00" * 128)
+        "a7e8e8b1c86c727f"
+        "fe" + "01" * 32 + "02" * 32 + "6400"
+        "1027"
+        "0200000000000000"
+        "0010d847e3cf0300"
+        "00ac23fc06000000"
+        "0078c5fb51d10200"
+        "0080c6a47e8d0300" + "00" * 128
+    )
     assert L.Global.decode(raw) == g
     assert g.protocol_fee_bps == 100 and g.wallet_cap_bps == 10_000
 
 
 def test_bonding_curve_golden():
-    c = L.BondingCurve(B, A, 1_073_000_000_000_000, 30_000_000_000, 793_100_000_000_000, 0, 10**15,
-                       False, False, 255, 42, 1_700_000_000)
+    c = L.BondingCurve(
+        B,
+        A,
+        1_073_000_000_000_000,
+        30_000_000_000,
+        793_100_000_000_000,
+        0,
+        10**15,
+        False,
+        False,
+        255,
+        42,
+        1_700_000_000,
+    )
     raw = c.encode()
     assert raw.hex() == (
-        "17b7f83760d8ac60" + "02" * 32 + "01" * 32 + "0010d847e3cf0300" "00ac23fc06000000"
-        "0078c5fb51d10200" "0000000000000000" "0080c6a47e8d0300" "00" "00" "ff"
-        "2a00000000000000" "00f1536500000000" + "00" * 64)
+        "17b7f83760d8ac60" + "02" * 32 + "01" * 32 + "0010d847e3cf0300"
+        "00ac23fc06000000"
+        "0078c5fb51d10200"
+        "0000000000000000"
+        "0080c6a47e8d0300"
+        "00"
+        "00"
+        "ff"
+        "2a00000000000000"
+        "00f1536500000000" + "00" * 64
+    )
     assert L.BondingCurve.decode(raw) == c
     # offsets documented in docs/onchain.md
     assert struct.unpack_from("<Q", raw, 72)[0] == c.virtual_token_reserves
@@ -87,15 +124,15 @@ def test_token_metadata_golden():
 
 
 def test_token_metadata_rejects():
-    with pytest.raises(L.LayoutError):       # classic SPL mint: no extensions
+    with pytest.raises(L.LayoutError):  # classic SPL mint: no extensions
         L.TokenMetadata.from_mint(L.SplMint(None, 1, 6).encode())
-    with pytest.raises(L.LayoutError):       # a token account (account type 2)
+    with pytest.raises(L.LayoutError):  # a token account (account type 2)
         L.TokenMetadata.from_mint(bytes(165) + b"\x02" + struct.pack("<HH", 7, 0))
-    with pytest.raises(L.LayoutError):       # pointer only
+    with pytest.raises(L.LayoutError):  # pointer only
         L.TokenMetadata.from_mint(_t22_mint(None))
-    with pytest.raises(L.LayoutError):       # truncated strings
+    with pytest.raises(L.LayoutError):  # truncated strings
         L.TokenMetadata.from_mint(_t22_mint(bytes(64) + struct.pack("<I", 99) + b"abc"))
-    with pytest.raises(L.LayoutError):       # not UTF-8
+    with pytest.raises(L.LayoutError):  # not UTF-8
         L.TokenMetadata.from_mint(_t22_mint(_tm(bytes(A), bytes(B), b"\xff", b"y", b"z")))
 
 
@@ -116,7 +153,12 @@ def test_pool_golden():
     raw = p.encode()
     assert raw.hex() == (
         "f19a6d0411b16dbc" + "02" * 32 + "03" * 32 + "01" * 32 + "04" * 32 + "000801a92cbc0000"
-        "001265ca13000000" "6400" "02f1536500000000" "6300000000000000" "fc" + "00" * 64)
+        "001265ca13000000"
+        "6400"
+        "02f1536500000000"
+        "6300000000000000"
+        "fc" + "00" * 64
+    )
     assert L.Pool.decode(raw) == p
 
 
@@ -166,14 +208,24 @@ def test_pool_roundtrip(a, b, c, d, e, f, g, h, i, j):
 @settings(max_examples=100, deadline=None)
 @given(keys, keys, st.integers(0, 65535), st.integers(0, 65535), i64, u64, u64, u64, u64, st.integers(0, 255))
 def test_global_roundtrip(a, b, c, d, e, f, g, h, i, j):
-    x = L.Global(admin=a, fee_recipient=b, protocol_fee_bps=c, wallet_cap_bps=d, pool_open_delay_seconds=e,
-                 initial_virtual_token_reserves=f, initial_virtual_sol_reserves=g, initial_real_token_reserves=h,
-                 token_total_supply=i, bump=j)
+    x = L.Global(
+        admin=a,
+        fee_recipient=b,
+        protocol_fee_bps=c,
+        wallet_cap_bps=d,
+        pool_open_delay_seconds=e,
+        initial_virtual_token_reserves=f,
+        initial_virtual_sol_reserves=g,
+        initial_real_token_reserves=h,
+        token_total_supply=i,
+        bump=j,
+    )
     assert L.Global.decode(x.encode()) == x
 
 
 def test_spl_layouts():
     from solders.token.state import Mint, TokenAccount, TokenAccountState
+
     mint = L.SplMint(A, 10**15, 6, True, None)
     sd = Mint.from_bytes(mint.encode())
     assert sd.mint_authority == A and sd.supply == 10**15 and sd.decimals == 6 and sd.freeze_authority is None

@@ -47,15 +47,22 @@ from devstack.cfn import load_template
 ROOT = Path(__file__).resolve().parents[2]
 
 SSM_SECRET_ARN = "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${OidcClientSecretParameter}"
-AUTHN = {("AuthTable", "dynamodb:BatchGetItem"), ("ClientsTable", "dynamodb:BatchGetItem"),
-         ("UsersTable", "dynamodb:BatchGetItem")}
+AUTHN = {
+    ("AuthTable", "dynamodb:BatchGetItem"),
+    ("ClientsTable", "dynamodb:BatchGetItem"),
+    ("UsersTable", "dynamodb:BatchGetItem"),
+}
 MAC = {("HashKey", "kms:GenerateMac")}
 WINDOWS = {("CountersTable", "dynamodb:UpdateItem")}
 READ_COUNTER = {("CountersTable", "dynamodb:GetItem")}
 SIGN = {("WalletKey", "kms:Decrypt")}
 STAGE = {("StagingBucket/staging/*", "s3:PutObject")}
-UPLOAD_READ = {("UploadsTable", "dynamodb:GetItem"), ("UploadsTable", "dynamodb:UpdateItem"),
-               ("StagingBucket/uploads/*", "s3:GetObject"), ("StagingBucket/uploads/*", "s3:DeleteObject")}
+UPLOAD_READ = {
+    ("UploadsTable", "dynamodb:GetItem"),
+    ("UploadsTable", "dynamodb:UpdateItem"),
+    ("StagingBucket/uploads/*", "s3:GetObject"),
+    ("StagingBucket/uploads/*", "s3:DeleteObject"),
+}
 RECORD = {("TransactionsTable", "dynamodb:PutItem")}
 # Idempotency-Key (partner.edge.idempotency): one UpdateItem claims or returns the stored answer
 # (ReturnValuesOnConditionCheckFailure), others record the signatures and store the answer
@@ -67,42 +74,65 @@ TRADE = AUTHN | WINDOWS | READ_COUNTER | MAC | SIGN | IDEMPOTENT | RECORD
 
 EXPECTED: dict[str, set[tuple[str, str]]] = {
     "OAuthAuthorizeFunction": {
-        ("ClientsTable", "dynamodb:GetItem"), ("UsersTable", "dynamodb:GetItem"),
-        ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:PutItem"),
+        ("ClientsTable", "dynamodb:GetItem"),
+        ("UsersTable", "dynamodb:GetItem"),
+        ("AuthTable", "dynamodb:GetItem"),
+        ("AuthTable", "dynamodb:PutItem"),
         # the approve transaction updates the grant (limits, scopes, times) and the apps index (issue 20)
         ("AuthTable", "dynamodb:UpdateItem"),
-    } | WINDOWS | MAC,
+    }
+    | WINDOWS
+    | MAC,
     # issuance is one TransactWriteItems (consume, grant check, the new pair): IAM authorizes
     # it by its actions' UpdateItem, ConditionCheckItem and PutItem (issue 17)
     "OAuthTokenFunction": {
         ("ClientsTable", "dynamodb:GetItem"),
-        ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:UpdateItem"),
-        ("AuthTable", "dynamodb:PutItem"), ("AuthTable", "dynamodb:ConditionCheckItem"),
-    } | WINDOWS | READ_COUNTER | MAC,
+        ("AuthTable", "dynamodb:GetItem"),
+        ("AuthTable", "dynamodb:UpdateItem"),
+        ("AuthTable", "dynamodb:PutItem"),
+        ("AuthTable", "dynamodb:ConditionCheckItem"),
+    }
+    | WINDOWS
+    | READ_COUNTER
+    | MAC,
     "OAuthRevokeFunction": {
         ("ClientsTable", "dynamodb:GetItem"),
-        ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:UpdateItem"),
-    } | WINDOWS | READ_COUNTER | MAC,
+        ("AuthTable", "dynamodb:GetItem"),
+        ("AuthTable", "dynamodb:UpdateItem"),
+    }
+    | WINDOWS
+    | READ_COUNTER
+    | MAC,
     # issue 20: the user's connected apps, behind the consent page's session
     "AccountAppsFunction": {
-        ("ClientsTable", "dynamodb:GetItem"), ("UsersTable", "dynamodb:GetItem"),
-        ("AuthTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:BatchGetItem"), ("AuthTable", "dynamodb:UpdateItem"),
-        ("ClientsTable", "dynamodb:BatchGetItem"), ("CountersTable", "dynamodb:BatchGetItem"),
+        ("ClientsTable", "dynamodb:GetItem"),
+        ("UsersTable", "dynamodb:GetItem"),
+        ("AuthTable", "dynamodb:GetItem"),
+        ("AuthTable", "dynamodb:BatchGetItem"),
+        ("AuthTable", "dynamodb:UpdateItem"),
+        ("ClientsTable", "dynamodb:BatchGetItem"),
+        ("CountersTable", "dynamodb:BatchGetItem"),
         ("WebhookQueue", "sqs:SendMessage"),
-    } | WINDOWS | MAC,
+    }
+    | WINDOWS
+    | MAC,
     # issue 28: sign-in through the platform's OpenID provider: the single-use sign-in item, the
     # session, the sub link and user; the client secret from its one SSM parameter
     "AccountSigninFunction": {
-        ("UsersTable", "dynamodb:GetItem"), ("AuthTable", "dynamodb:PutItem"), ("AuthTable", "dynamodb:UpdateItem"),
+        ("UsersTable", "dynamodb:GetItem"),
+        ("AuthTable", "dynamodb:PutItem"),
+        ("AuthTable", "dynamodb:UpdateItem"),
         ("ssm:OidcClientSecretParameter", "ssm:GetParameter"),
-    } | WINDOWS | MAC,
+    }
+    | WINDOWS
+    | MAC,
     # the grant's spend today is read in the token's BatchGetItem (issue 20)
     "MeFunction": READ_ROUTE | {("CountersTable", "dynamodb:BatchGetItem")},
     "GovernanceReadFunction": READ_ROUTE,
     "GovernanceVotesListFunction": READ_ROUTE,
     # the bundle record is read in the token's BatchGetItem (one call, not a second GetItem)
-    "TransactionStatusFunction": READ_ROUTE | {("CountersTable", "dynamodb:BatchGetItem"),
-                                               ("TransactionsTable", "dynamodb:BatchGetItem")},
+    "TransactionStatusFunction": READ_ROUTE
+    | {("CountersTable", "dynamodb:BatchGetItem"), ("TransactionsTable", "dynamodb:BatchGetItem")},
     "FeesEstimateFunction": READ_ROUTE,
     "TradesBuyFunction": TRADE,
     "TradesBuyExactOutFunction": TRADE,
@@ -120,27 +150,39 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
     "GovernanceUpdateContentFunction": GOVERNANCE_WRITE | STAGE | UPLOAD_READ,
     "CoinsCreateFunction": TRADE | STAGE | UPLOAD_READ | {("TransactionsTable", "dynamodb:BatchWriteItem")},
     # signs presigned POSTs (with its own credentials: s3:PutObject on uploads/ is all they can do)
-    "UploadsCreateFunction": READ_ROUTE | {("UploadsTable", "dynamodb:PutItem"),
-                                           ("StagingBucket/uploads/*", "s3:PutObject")},
+    "UploadsCreateFunction": READ_ROUTE
+    | {("UploadsTable", "dynamodb:PutItem"), ("StagingBucket/uploads/*", "s3:PutObject")},
     # the scheduled crank: reads its own sealed wallet and signs `migrate`
     "MigratorFunction": {("UsersTable", "dynamodb:GetItem")} | SIGN,
     "TrackerFunction": {
-        ("TransactionsTable/index/open", "dynamodb:Query"), ("TransactionsTable", "dynamodb:UpdateItem"),
-        ("ClientsTable", "dynamodb:BatchGetItem"), ("CountersTable", "dynamodb:BatchGetItem"),
+        ("TransactionsTable/index/open", "dynamodb:Query"),
+        ("TransactionsTable", "dynamodb:UpdateItem"),
+        ("ClientsTable", "dynamodb:BatchGetItem"),
+        ("CountersTable", "dynamodb:BatchGetItem"),
         ("WebhookQueue", "sqs:SendMessage"),
     },
     "PlatformUserReadFunction": {("UsersTable", "dynamodb:GetItem")},
-    "PlatformUserUpsertFunction": {("UsersTable", "dynamodb:GetItem"), ("UsersTable", "dynamodb:PutItem"),
-                                   ("UsersTable", "dynamodb:UpdateItem")},
-    "PlatformUserWalletFunction": {("UsersTable", "dynamodb:GetItem"), ("UsersTable", "dynamodb:UpdateItem"),
-                                   ("WalletKey", "kms:Encrypt")},
+    "PlatformUserUpsertFunction": {
+        ("UsersTable", "dynamodb:GetItem"),
+        ("UsersTable", "dynamodb:PutItem"),
+        ("UsersTable", "dynamodb:UpdateItem"),
+    },
+    "PlatformUserWalletFunction": {
+        ("UsersTable", "dynamodb:GetItem"),
+        ("UsersTable", "dynamodb:UpdateItem"),
+        ("WalletKey", "kms:Encrypt"),
+    },
     "PlatformUserDelegationFunction": {("UsersTable", "dynamodb:GetItem"), ("UsersTable", "dynamodb:UpdateItem")},
     "WebhookDeliveryFunction": {
-        ("ClientsTable", "dynamodb:GetItem"), ("WebhookDeliveriesTable", "dynamodb:PutItem"),
+        ("ClientsTable", "dynamodb:GetItem"),
+        ("WebhookDeliveriesTable", "dynamodb:PutItem"),
         ("WebhookKey", "kms:Decrypt"),
-        ("WebhookQueue", "sqs:SendMessage"), ("WebhookDeadLetterQueue", "sqs:SendMessage"),
-        ("WebhookQueue", "sqs:ReceiveMessage"), ("WebhookQueue", "sqs:DeleteMessage"),
-        ("WebhookQueue", "sqs:GetQueueAttributes"), ("WebhookQueue", "sqs:ChangeMessageVisibility"),
+        ("WebhookQueue", "sqs:SendMessage"),
+        ("WebhookDeadLetterQueue", "sqs:SendMessage"),
+        ("WebhookQueue", "sqs:ReceiveMessage"),
+        ("WebhookQueue", "sqs:DeleteMessage"),
+        ("WebhookQueue", "sqs:GetQueueAttributes"),
+        ("WebhookQueue", "sqs:ChangeMessageVisibility"),
     },
 }
 PLATFORM = {name for name in EXPECTED if name.startswith("Platform")}
@@ -148,10 +190,22 @@ WEBHOOK_CONTEXT = {"kms:EncryptionContext:purpose": "partner-webhook"}
 
 SIGNERS = {name for name, grants in EXPECTED.items() if ("WalletKey", "kms:Decrypt") in grants}
 WALLET_CONTEXT = {"kms:EncryptionContext:purpose": "partner-wallet"}
-KMS_USE = {"kms:Decrypt", "kms:Encrypt", "kms:GenerateDataKey", "kms:GenerateDataKeyWithoutPlaintext",
-           "kms:GenerateDataKeyPair", "kms:GenerateDataKeyPairWithoutPlaintext", "kms:ReEncryptFrom",
-           "kms:ReEncryptTo", "kms:Sign", "kms:Verify", "kms:GenerateMac", "kms:VerifyMac",
-           "kms:CreateGrant", "kms:DeriveSharedSecret"}
+KMS_USE = {
+    "kms:Decrypt",
+    "kms:Encrypt",
+    "kms:GenerateDataKey",
+    "kms:GenerateDataKeyWithoutPlaintext",
+    "kms:GenerateDataKeyPair",
+    "kms:GenerateDataKeyPairWithoutPlaintext",
+    "kms:ReEncryptFrom",
+    "kms:ReEncryptTo",
+    "kms:Sign",
+    "kms:Verify",
+    "kms:GenerateMac",
+    "kms:VerifyMac",
+    "kms:CreateGrant",
+    "kms:DeriveSharedSecret",
+}
 
 
 @pytest.fixture(scope="module")
@@ -226,16 +280,26 @@ def test_each_function_is_granted_exactly_what_its_code_path_uses(template):
     actual = {fn.logical_id: grants(fn) for fn in template.functions()}
     for name, expected in EXPECTED.items():
         assert actual[name] == expected, (
-            f"{name}: extra {sorted(actual[name] - expected)}, missing {sorted(expected - actual[name])}")
+            f"{name}: extra {sorted(actual[name] - expected)}, missing {sorted(expected - actual[name])}"
+        )
 
 
 def test_only_signing_functions_decrypt_and_only_under_the_wallet_context(template):
     assert SIGNERS == {
-        "TradesBuyFunction", "TradesBuyExactOutFunction", "TradesSellFunction",
-        "GovernanceVoteFunction", "GovernanceVoteCancelFunction", "GovernanceVoteWithdrawFunction",
-        "GovernanceSettleFunction", "GovernanceExtendMutabilityFunction", "GovernanceFinalizeMetadataFunction",
-        "GovernanceFinalizeExpiredFunction", "GovernanceBondWithdrawFunction", "GovernanceUpdateContentFunction",
-        "CoinsCreateFunction", "MigratorFunction",
+        "TradesBuyFunction",
+        "TradesBuyExactOutFunction",
+        "TradesSellFunction",
+        "GovernanceVoteFunction",
+        "GovernanceVoteCancelFunction",
+        "GovernanceVoteWithdrawFunction",
+        "GovernanceSettleFunction",
+        "GovernanceExtendMutabilityFunction",
+        "GovernanceFinalizeMetadataFunction",
+        "GovernanceFinalizeExpiredFunction",
+        "GovernanceBondWithdrawFunction",
+        "GovernanceUpdateContentFunction",
+        "CoinsCreateFunction",
+        "MigratorFunction",
     }
     for fn in template.functions():
         kms_statements = [st for st in statements(fn) if any(a.startswith("kms:") for a in _list(st["Action"]))]
@@ -301,8 +365,17 @@ def test_key_policy_has_no_wildcard_action_and_stays_manageable(template, key):
         assert "kms:CreateGrant" not in _list(st["Action"])  # a grant would bypass the conditions
     admin = [st for st in sts if "kms:PutKeyPolicy" in _list(st["Action"])]
     assert len(admin) == 1 and "Condition" not in admin[0]
-    for needed in ("kms:DescribeKey", "kms:GetKeyPolicy", "kms:PutKeyPolicy", "kms:EnableKey", "kms:DisableKey",
-                   "kms:TagResource", "kms:UntagResource", "kms:ScheduleKeyDeletion", "kms:CancelKeyDeletion"):
+    for needed in (
+        "kms:DescribeKey",
+        "kms:GetKeyPolicy",
+        "kms:PutKeyPolicy",
+        "kms:EnableKey",
+        "kms:DisableKey",
+        "kms:TagResource",
+        "kms:UntagResource",
+        "kms:ScheduleKeyDeletion",
+        "kms:CancelKeyDeletion",
+    ):
         assert needed in admin[0]["Action"], needed
     assert not set(admin[0]["Action"]) & KMS_USE  # administering never includes using
     for st in sts:
@@ -343,10 +416,15 @@ def test_wallet_secrets_carry_the_context_the_policies_require():
 
 # ---------------------------------------------------------------- bucket, tables, topics
 
+
 def test_staging_bucket_is_private_tls_only_encrypted_and_expiring(template):
     props = template.resources["StagingBucket"]["Properties"]
     assert props["PublicAccessBlockConfiguration"] == {
-        "BlockPublicAcls": True, "BlockPublicPolicy": True, "IgnorePublicAcls": True, "RestrictPublicBuckets": True}
+        "BlockPublicAcls": True,
+        "BlockPublicPolicy": True,
+        "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True,
+    }
     assert props["OwnershipControls"]["Rules"] == [{"ObjectOwnership": "BucketOwnerEnforced"}]
     (sse,) = props["BucketEncryption"]["ServerSideEncryptionConfiguration"]
     assert sse["ServerSideEncryptionByDefault"]["SSEAlgorithm"] == "aws:kms"
@@ -356,11 +434,17 @@ def test_staging_bucket_is_private_tls_only_encrypted_and_expiring(template):
     # staged image uploads are deleted after a day
     assert any(r.get("Prefix") == "uploads/" and int(r["ExpirationInDays"]) == 1 for r in rules)
 
-    policies = [res["Properties"] for res in template.resources_of_type("AWS::S3::BucketPolicy").values()
-                if res["Properties"]["Bucket"] == {"Ref": "StagingBucket"}]
+    policies = [
+        res["Properties"]
+        for res in template.resources_of_type("AWS::S3::BucketPolicy").values()
+        if res["Properties"]["Bucket"] == {"Ref": "StagingBucket"}
+    ]
     assert len(policies) == 1
-    (deny,) = [st for st in policies[0]["PolicyDocument"]["Statement"]
-               if st["Effect"] == "Deny" and st.get("Condition") == {"Bool": {"aws:SecureTransport": "false"}}]
+    (deny,) = [
+        st
+        for st in policies[0]["PolicyDocument"]["Statement"]
+        if st["Effect"] == "Deny" and st.get("Condition") == {"Bool": {"aws:SecureTransport": "false"}}
+    ]
     assert deny["Principal"] == "*" and deny["Action"] == "s3:*"
     assert {resource_name(r) for r in deny["Resource"]} == {"StagingBucket", "StagingBucket/*"}
     # the bucket policy allows nothing to anyone
@@ -396,13 +480,16 @@ def test_only_the_uploads_function_may_put_under_uploads_and_readers_only_read_a
                 by_resource.setdefault(resource, set()).add((fn.logical_id, action))
     assert by_resource["StagingBucket/uploads/*"] == {
         ("UploadsCreateFunction", "s3:PutObject"),
-        ("CoinsCreateFunction", "s3:GetObject"), ("CoinsCreateFunction", "s3:DeleteObject"),
-        ("GovernanceUpdateContentFunction", "s3:GetObject"), ("GovernanceUpdateContentFunction", "s3:DeleteObject"),
+        ("CoinsCreateFunction", "s3:GetObject"),
+        ("CoinsCreateFunction", "s3:DeleteObject"),
+        ("GovernanceUpdateContentFunction", "s3:GetObject"),
+        ("GovernanceUpdateContentFunction", "s3:DeleteObject"),
     }
     assert not any(fn == "UploadsCreateFunction" for fn, _ in by_resource["StagingBucket/staging/*"])
 
 
 # ---------------------------------------------------------------- the platform API (issue 28)
+
 
 def test_platform_routes_are_iam_authorized_and_nothing_else_is(template):
     """Every /platform/v1 route is AWS_IAM (SigV4, invoked through the function's resource policy,

@@ -16,70 +16,114 @@ def code_of(field: str, value: str) -> str:
     return info.value.code
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("https://example.com", "https://example.com"),
-    ("example.com", "https://example.com"),
-    ("http://Example.COM/About?x=1#top", "https://example.com/About?x=1#top"),
-    ("  https://sub.example.co.uk/path  ", "https://sub.example.co.uk/path"),
-    ("https://example.com:8443/a", "https://example.com:8443/a"),
-    ("https://example.com:443/a", "https://example.com/a"),
-    ("", ""),
-    ("   ", ""),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("https://example.com", "https://example.com"),
+        ("example.com", "https://example.com"),
+        ("http://Example.COM/About?x=1#top", "https://example.com/About?x=1#top"),
+        ("  https://sub.example.co.uk/path  ", "https://sub.example.co.uk/path"),
+        ("https://example.com:8443/a", "https://example.com:8443/a"),
+        ("https://example.com:443/a", "https://example.com/a"),
+        ("", ""),
+        ("   ", ""),
+    ],
+)
 def test_website_normalizes(value, expected):
     assert links.website(value) == expected
 
 
-@pytest.mark.parametrize("value", [
-    "ftp://example.com", "javascript:alert(1)", "localhost", "https://localhost", "https://example",
-    "https://exa mple.com", "https://user:pw@example.com", "https://-bad-.com", "https://example.c",
-    "https://example.com:99999", "https://127.0.0.1", "mailto:a@example.com", "https://ex_ample.com",
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "ftp://example.com",
+        "javascript:alert(1)",
+        "localhost",
+        "https://localhost",
+        "https://example",
+        "https://exa mple.com",
+        "https://user:pw@example.com",
+        "https://-bad-.com",
+        "https://example.c",
+        "https://example.com:99999",
+        "https://127.0.0.1",
+        "mailto:a@example.com",
+        "https://ex_ample.com",
+    ],
+)
 def test_website_invalid(value):
     assert code_of("website", value) == "invalid_website"
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("alice", "https://x.com/alice"),
-    ("@alice_01", "https://x.com/alice_01"),
-    ("https://twitter.com/alice", "https://x.com/alice"),
-    ("https://www.twitter.com/alice/", "https://x.com/alice"),
-    ("http://mobile.twitter.com/alice", "https://x.com/alice"),
-    ("x.com/alice?s=20", "https://x.com/alice"),
-    ("https://x.com/@alice", "https://x.com/alice"),
-    ("A" * 15, "https://x.com/" + "A" * 15),
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("alice", "https://x.com/alice"),
+        ("@alice_01", "https://x.com/alice_01"),
+        ("https://twitter.com/alice", "https://x.com/alice"),
+        ("https://www.twitter.com/alice/", "https://x.com/alice"),
+        ("http://mobile.twitter.com/alice", "https://x.com/alice"),
+        ("x.com/alice?s=20", "https://x.com/alice"),
+        ("https://x.com/@alice", "https://x.com/alice"),
+        ("A" * 15, "https://x.com/" + "A" * 15),
+        ("", ""),
+    ],
+)
 def test_twitter_normalizes(value, expected):
     assert links.twitter(value) == expected
 
 
-@pytest.mark.parametrize("value", [
-    "A" * 16, "@", "@bad-handle", "al ice", "https://facebook.com/alice", "https://x.com/alice/status/1",
-    "https://x.com/", "https://x.com/home", "ftp://x.com/alice", "https://notx.com/alice", "@@alice",
-    "https://x.com:8080/alice",
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "A" * 16,
+        "@",
+        "@bad-handle",
+        "al ice",
+        "https://facebook.com/alice",
+        "https://x.com/alice/status/1",
+        "https://x.com/",
+        "https://x.com/home",
+        "ftp://x.com/alice",
+        "https://notx.com/alice",
+        "@@alice",
+        "https://x.com:8080/alice",
+    ],
+)
 def test_twitter_invalid(value):
     assert code_of("twitter", value) == "invalid_twitter"
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("mygroup", "https://t.me/mygroup"),
-    ("@my_group", "https://t.me/my_group"),
-    ("https://t.me/mygroup", "https://t.me/mygroup"),
-    ("telegram.me/mygroup/", "https://t.me/mygroup"),
-    ("https://www.t.me/mygroup", "https://t.me/mygroup"),
-    ("a" * 32, "https://t.me/" + "a" * 32),
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("mygroup", "https://t.me/mygroup"),
+        ("@my_group", "https://t.me/my_group"),
+        ("https://t.me/mygroup", "https://t.me/mygroup"),
+        ("telegram.me/mygroup/", "https://t.me/mygroup"),
+        ("https://www.t.me/mygroup", "https://t.me/mygroup"),
+        ("a" * 32, "https://t.me/" + "a" * 32),
+        ("", ""),
+    ],
+)
 def test_telegram_normalizes(value, expected):
     assert links.telegram(value) == expected
 
 
-@pytest.mark.parametrize("value", [
-    "abcd", "a" * 33, "@abc", "https://t.me/joinchat", "https://t.me/+AbCdEf123", "https://t.me/a/b",
-    "https://telegram.org/mygroup", "my-group", "https://t.me/",
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "abcd",
+        "a" * 33,
+        "@abc",
+        "https://t.me/joinchat",
+        "https://t.me/+AbCdEf123",
+        "https://t.me/a/b",
+        "https://telegram.org/mygroup",
+        "my-group",
+        "https://t.me/",
+    ],
+)
 def test_telegram_invalid(value):
     assert code_of("telegram", value) == "invalid_telegram"
 
@@ -97,7 +141,10 @@ def test_300_characters_is_not_too_long():
 
 
 def test_normalize_all_and_canonical():
-    assert links.normalize_all({"twitter": "@a", "name": "x", "website": ""}) == {"website": "", "twitter": "https://x.com/a"}
+    assert links.normalize_all({"twitter": "@a", "name": "x", "website": ""}) == {
+        "website": "",
+        "twitter": "https://x.com/a",
+    }
     assert links.canonical_or_raw("twitter", "alice") == "https://x.com/alice"
     assert links.canonical_or_raw("telegram", "not valid!") == "not valid!"
     assert links.canonical_or_raw("website", None) == ""

@@ -22,8 +22,14 @@ from partner.core import observability
 from partner.core.observability import PartnerLogger, RedactingFormatter
 
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}[+-]\d{4}$")
-CONTEXT_KEYS = ["cold_start", "function_name", "function_memory_size", "function_arn", "function_request_id",
-                "correlation_id"]
+CONTEXT_KEYS = [
+    "cold_start",
+    "function_name",
+    "function_memory_size",
+    "function_arn",
+    "function_request_id",
+    "correlation_id",
+]
 
 
 def _ours(stream: io.StringIO, service: str | None = None) -> PartnerLogger:
@@ -34,6 +40,7 @@ def _ours(stream: io.StringIO, service: str | None = None) -> PartnerLogger:
 
 def _emit(log, event: dict, context) -> None:
     """The same calls, from the same lines, through either logger."""
+
     def handler(_event, _context):
         log.info("request", extra={"endpoint": "/partner/v1/me", "status": 200, "duration_ms": 12.5})
         log.warning("slow %s after %d ms", "rpc", 700)
@@ -126,8 +133,10 @@ def test_context_is_per_thread():
         assert log.get_correlation_id() == event["requestContext"]["requestId"]
 
     wrapped = log.inject_lambda_context(handler, correlation_id_path="requestContext.requestId")
-    threads = [threading.Thread(target=wrapped, args=(api_event("GET", "/x", request_id=rid), lambda_context("F")))
-               for rid in ("thread-a", "thread-b")]
+    threads = [
+        threading.Thread(target=wrapped, args=(api_event("GET", "/x", request_id=rid), lambda_context("F")))
+        for rid in ("thread-a", "thread-b")
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -138,11 +147,16 @@ def test_context_is_per_thread():
     assert "correlation_id" not in log.registered_formatter.log_format  # nothing on the shared formatter
 
 
-@pytest.mark.parametrize("env,level", [({"POWERTOOLS_LOG_LEVEL": "debug"}, logging.DEBUG),
-                                       ({"LOG_LEVEL": "WARNING"}, logging.WARNING),
-                                       ({"POWERTOOLS_LOG_LEVEL": "ERROR", "LOG_LEVEL": "DEBUG"}, logging.ERROR),
-                                       ({"POWERTOOLS_LOG_LEVEL": "nonsense"}, logging.INFO),
-                                       ({}, logging.INFO)])
+@pytest.mark.parametrize(
+    "env,level",
+    [
+        ({"POWERTOOLS_LOG_LEVEL": "debug"}, logging.DEBUG),
+        ({"LOG_LEVEL": "WARNING"}, logging.WARNING),
+        ({"POWERTOOLS_LOG_LEVEL": "ERROR", "LOG_LEVEL": "DEBUG"}, logging.ERROR),
+        ({"POWERTOOLS_LOG_LEVEL": "nonsense"}, logging.INFO),
+        ({}, logging.INFO),
+    ],
+)
 def test_level_from_environment(monkeypatch, env, level):
     for name in ("POWERTOOLS_LOG_LEVEL", "LOG_LEVEL", "AWS_LAMBDA_LOG_LEVEL", "POWERTOOLS_LOGGER_SAMPLE_RATE"):
         monkeypatch.delenv(name, raising=False)
@@ -172,8 +186,13 @@ def test_redacting_formatter_redacts_at_any_depth():
     out = io.StringIO()
     log = _ours(out)
     token = "app_at_" + "x" * 86
-    log.info(f"token {token}", extra={"headers": {"Authorization": "Bearer abc"},
-                                      "deep": [{"inner": {"client_secret": "hunter2", "note": f"k={token}"}}]})
+    log.info(
+        f"token {token}",
+        extra={
+            "headers": {"Authorization": "Bearer abc"},
+            "deep": [{"inner": {"client_secret": "hunter2", "note": f"k={token}"}}],
+        },
+    )
     line = _lines(out)[0]
     assert token not in out.getvalue() and "hunter2" not in out.getvalue()
     assert line["headers"]["Authorization"] == "[REDACTED]"

@@ -40,48 +40,83 @@ def resolved(model, data, special=None) -> dict:
     return {"status": out["statusCode"], **json.loads(out["body"])}
 
 
-@pytest.mark.parametrize("change,expected", [
-    ({"maxSolIn": None}, ("invalid_input", "maxSolIn", "maxSolIn: Input should be a valid string")),
-    ({"maxSolIn": 1000}, ("invalid_input", "maxSolIn", "maxSolIn: Input should be a valid string")),
-    ({"maxSolIn": "0"}, ("invalid_input", "maxSolIn", "maxSolIn: Value error, must be greater than 0")),
-    ({"maxSolIn": "1.5"}, ("invalid_input", "maxSolIn", "maxSolIn: Value error, must be an integer string of "
-                                                        "base units (no sign, no decimals) within u64")),
-    ({"maxSolIn": "18446744073709551616"}, ("invalid_input", "maxSolIn", "maxSolIn: Value error, must be an "
-                                            "integer string of base units (no sign, no decimals) within u64")),
-    ({"priorityFeeLamports": "999"}, ("invalid_input", "priorityFeeLamports",
-                                      "priorityFeeLamports: Value error, must be at least 1000")),
-    ({"mint": PK[:-1] + "0"}, ("invalid_input", "mint", "mint: Value error, must be a Base58 public key")),
-    ({"slippageBps": None}, ("invalid_input", "slippageBps", "slippageBps: Input should be a valid integer")),
-    ({"slippageBps": True}, ("invalid_input", "slippageBps", "slippageBps: Input should be a valid integer")),
-    ({"slippageBps": 5.0}, ("invalid_input", "slippageBps", "slippageBps: Input should be a valid integer")),
-    ({"slippageBps": "100"}, ("invalid_input", "slippageBps", "slippageBps: Input should be a valid integer")),
-    ({"slippageBps": -1}, ("invalid_input", "slippageBps",
-                           "slippageBps: Input should be greater than or equal to 0")),
-    ({"slippageBps": 5001}, ("invalid_input", "slippageBps",
-                             "slippageBps: Input should be less than or equal to 5000")),
-    ({"partnerFeeBps": 10000}, ("invalid_partner_fee", "partnerFeeBps",
-                                "partnerFeeBps: Value error, must be an integer from 0 to 9999")),
-    ({"partnerFeeBps": "1.5"}, ("invalid_partner_fee", "partnerFeeBps",
-                                "partnerFeeBps: Value error, must be an integer from 0 to 9999")),
-    ({"partnerFeeBps": 1.5}, ("invalid_partner_fee", "partnerFeeBps.int",
-                              "partnerFeeBps.int: Input should be a valid integer")),
-    ({"surprise": "x"}, ("invalid_input", "surprise", "surprise: unknown field")),
-])
+@pytest.mark.parametrize(
+    "change,expected",
+    [
+        ({"maxSolIn": None}, ("invalid_input", "maxSolIn", "maxSolIn: Input should be a valid string")),
+        ({"maxSolIn": 1000}, ("invalid_input", "maxSolIn", "maxSolIn: Input should be a valid string")),
+        ({"maxSolIn": "0"}, ("invalid_input", "maxSolIn", "maxSolIn: Value error, must be greater than 0")),
+        (
+            {"maxSolIn": "1.5"},
+            (
+                "invalid_input",
+                "maxSolIn",
+                "maxSolIn: Value error, must be an integer string of base units (no sign, no decimals) within u64",
+            ),
+        ),
+        (
+            {"maxSolIn": "18446744073709551616"},
+            (
+                "invalid_input",
+                "maxSolIn",
+                "maxSolIn: Value error, must be an integer string of base units (no sign, no decimals) within u64",
+            ),
+        ),
+        (
+            {"priorityFeeLamports": "999"},
+            ("invalid_input", "priorityFeeLamports", "priorityFeeLamports: Value error, must be at least 1000"),
+        ),
+        ({"mint": PK[:-1] + "0"}, ("invalid_input", "mint", "mint: Value error, must be a Base58 public key")),
+        ({"slippageBps": None}, ("invalid_input", "slippageBps", "slippageBps: Input should be a valid integer")),
+        ({"slippageBps": True}, ("invalid_input", "slippageBps", "slippageBps: Input should be a valid integer")),
+        ({"slippageBps": 5.0}, ("invalid_input", "slippageBps", "slippageBps: Input should be a valid integer")),
+        ({"slippageBps": "100"}, ("invalid_input", "slippageBps", "slippageBps: Input should be a valid integer")),
+        (
+            {"slippageBps": -1},
+            ("invalid_input", "slippageBps", "slippageBps: Input should be greater than or equal to 0"),
+        ),
+        (
+            {"slippageBps": 5001},
+            ("invalid_input", "slippageBps", "slippageBps: Input should be less than or equal to 5000"),
+        ),
+        (
+            {"partnerFeeBps": 10000},
+            ("invalid_partner_fee", "partnerFeeBps", "partnerFeeBps: Value error, must be an integer from 0 to 9999"),
+        ),
+        (
+            {"partnerFeeBps": "1.5"},
+            ("invalid_partner_fee", "partnerFeeBps", "partnerFeeBps: Value error, must be an integer from 0 to 9999"),
+        ),
+        (
+            {"partnerFeeBps": 1.5},
+            ("invalid_partner_fee", "partnerFeeBps.int", "partnerFeeBps.int: Input should be a valid integer"),
+        ),
+        ({"surprise": "x"}, ("invalid_input", "surprise", "surprise: unknown field")),
+    ],
+)
 def test_buy_errors(change, expected):
     assert error(trading.BuyRequest, {**BUY, **change}, trading.SPECIAL_CODES) == expected
     code, field, message = expected
-    assert resolved(trading.BuyRequest, {**BUY, **change}, trading.SPECIAL_CODES) == \
-        {"status": 400, "error": code, "field": field, "message": message, "retryable": False}
+    assert resolved(trading.BuyRequest, {**BUY, **change}, trading.SPECIAL_CODES) == {
+        "status": 400,
+        "error": code,
+        "field": field,
+        "message": message,
+        "retryable": False,
+    }
 
 
-@pytest.mark.parametrize("body,ctype,message", [
-    ("[]", "application/json", "The body must be a JSON object."),
-    ("{", "application/json", "The body is not valid JSON."),
-    ("", "application/json", "The body is not valid JSON."),
-    ("[" * 65 + "]" * 65, "application/json", "The JSON body is nested deeper than 64 levels."),
-    ("{}", "text/plain", "Content-Type must be application/json."),
-    ('{"a":"' + "x" * 65536 + '"}', "application/json", "The JSON body is over 64 KiB."),
-])
+@pytest.mark.parametrize(
+    "body,ctype,message",
+    [
+        ("[]", "application/json", "The body must be a JSON object."),
+        ("{", "application/json", "The body is not valid JSON."),
+        ("", "application/json", "The body is not valid JSON."),
+        ("[" * 65 + "]" * 65, "application/json", "The JSON body is nested deeper than 64 levels."),
+        ("{}", "text/plain", "Content-Type must be application/json."),
+        ('{"a":"' + "x" * 65536 + '"}', "application/json", "The JSON body is over 64 KiB."),
+    ],
+)
 def test_the_body_pre_check_answers_before_powertools_parses(body, ctype, message):
     app = http.make_app()
 
@@ -104,14 +139,16 @@ def test_a_mixed_case_json_content_type_is_validated_as_json():
     def _route(body):
         return http.json_response(200, {"mint": body.mint})
 
-    out = app.resolve(api_event("POST", "/x", body=json.dumps(BUY), headers={"content-type": "Application/JSON"}),
-                      None)
+    out = app.resolve(api_event("POST", "/x", body=json.dumps(BUY), headers={"content-type": "Application/JSON"}), None)
     assert (out["statusCode"], json.loads(out["body"])) == (200, {"mint": PK})
 
 
 def test_missing_fields_in_declaration_order_base_first():
-    assert error(trading.BuyRequest, {}) == ("invalid_input", "priorityFeeLamports",
-                                             "priorityFeeLamports: Field required")
+    assert error(trading.BuyRequest, {}) == (
+        "invalid_input",
+        "priorityFeeLamports",
+        "priorityFeeLamports: Field required",
+    )
     assert error(trading.BuyRequest, {**FEES})[1] == "mint"
     assert error(trading.BuyRequest, {**FEES, "mint": PK})[1] == "maxSolIn"
 
@@ -125,8 +162,14 @@ def test_special_code_wins_over_an_earlier_problem_and_unknown_fields_come_last(
 def test_values_defaults_and_fields_set():
     req = models.validate(trading.BuyRequest, {**BUY, "partnerFeeBps": "25", "minTokensOut": None})
     assert (req.mint, req.maxSolIn, req.minTokensOut, req.slippageBps, req.fee_bps) == (PK, "1000", None, None, 25)
-    assert req.model_fields_set == {"mint", "maxSolIn", "minTokensOut", "partnerFeeBps", "priorityFeeLamports",
-                              "tipLamports"}
+    assert req.model_fields_set == {
+        "mint",
+        "maxSolIn",
+        "minTokensOut",
+        "partnerFeeBps",
+        "priorityFeeLamports",
+        "tipLamports",
+    }
     assert not req.slippage_mode
     assert models.validate(trading.BuyRequest, {**BUY, "slippageBps": 0}).slippage_mode
     with pytest.raises(ValueError):  # frozen
@@ -137,20 +180,37 @@ def test_choice_and_optional_address():
     vote = {"proposal": PK, "side": "maybe", "amount": "5", **FEES}
     assert error(writes.VoteRequest, vote)[2] == "side: Input should be 'yes' or 'no'"
     assert models.validate(writes.WithdrawVoteRequest, {"proposal": PK, "voter": None, **FEES}).voter is None
-    assert models.validate(writes.ExtendMutabilityRequest, {"mint": PK, "additionalSeconds": "9", **FEES}) \
-        .vote_duration == 600
+    assert (
+        models.validate(writes.ExtendMutabilityRequest, {"mint": PK, "additionalSeconds": "9", **FEES}).vote_duration
+        == 600
+    )
 
 
 def test_form_fields_text_defaults():
     form = models.validate(launch.CoinCreateForm, {"initialBuySol": "5"})
     assert (form.name, form.symbol, form.description, form.initialBuySol) == ("", "", None, "5")
-    assert error(launch.CoinCreateForm, {"slippageBps": "10001"})[2] == \
-        "slippageBps: Value error, must be an integer from 0 to 10000"
-    assert error(content.UpdateContentFields, {"mint": PK, **FEES, "name": 5})[2] == "name: Input should be a valid string"
+    assert (
+        error(launch.CoinCreateForm, {"slippageBps": "10001"})[2]
+        == "slippageBps: Value error, must be an integer from 0 to 10000"
+    )
+    assert (
+        error(content.UpdateContentFields, {"mint": PK, **FEES, "name": 5})[2] == "name: Input should be a valid string"
+    )
 
 
 def test_fields_are_declared_in_order_with_their_requirement():
-    assert list(trading.SellRequest.model_fields) == ["priorityFeeLamports", "tipLamports", "mint", "slippageBps",
-                                                "partnerFeeBps", "tokensIn", "minSolOut"]
-    assert {n for n, f in trading.SellRequest.model_fields.items() if f.is_required()} == \
-        {"priorityFeeLamports", "tipLamports", "mint", "tokensIn"}
+    assert list(trading.SellRequest.model_fields) == [
+        "priorityFeeLamports",
+        "tipLamports",
+        "mint",
+        "slippageBps",
+        "partnerFeeBps",
+        "tokensIn",
+        "minSolOut",
+    ]
+    assert {n for n, f in trading.SellRequest.model_fields.items() if f.is_required()} == {
+        "priorityFeeLamports",
+        "tipLamports",
+        "mint",
+        "tokensIn",
+    }

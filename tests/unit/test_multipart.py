@@ -11,18 +11,23 @@ from partner.core.errors import ApiError
 from partner.edge import multipart
 
 
-def encode(fields: dict[str, str] | list[tuple[str, str]] = (), files: list[tuple[str, str, str, bytes]] = (),
-           boundary: str | None = None) -> tuple[bytes, str]:
+def encode(
+    fields: dict[str, str] | list[tuple[str, str]] = (),
+    files: list[tuple[str, str, str, bytes]] = (),
+    boundary: str | None = None,
+) -> tuple[bytes, str]:
     """A multipart/form-data body: fields (name -> value) and files (name, filename, type, bytes)."""
     boundary = boundary or "----partner" + secrets.token_hex(8)
     out = bytearray()
     pairs = fields.items() if isinstance(fields, dict) else fields
     for name, value in pairs:
-        out += f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n".encode()
+        out += f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode()
         out += value.encode("utf-8") + b"\r\n"
     for name, filename, ctype, data in files:
-        out += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{filename}\"\r\n"
-                f"Content-Type: {ctype}\r\n\r\n").encode()
+        out += (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+            f"Content-Type: {ctype}\r\n\r\n"
+        ).encode()
         out += data + b"\r\n"
     out += f"--{boundary}--\r\n".encode()
     return bytes(out), f"multipart/form-data; boundary={boundary}"
@@ -61,7 +66,9 @@ def test_wrong_or_missing_content_type(ctype):
     assert code_of(lambda: multipart.parse(body, ctype)) == "invalid_multipart"
 
 
-@pytest.mark.parametrize("body", [b"", b"garbage", b"--b\r\nno headers end", b"--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nvalue"])
+@pytest.mark.parametrize(
+    "body", [b"", b"garbage", b"--b\r\nno headers end", b'--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nvalue']
+)
 def test_unparseable_or_truncated(body):
     assert code_of(lambda: multipart.parse(body, "multipart/form-data; boundary=b")) == "invalid_multipart"
 
@@ -82,7 +89,7 @@ def test_field_and_file_with_one_name():
 
 
 def test_non_utf8_text():
-    body = b"--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n\xff\xfe\r\n--b--\r\n"
+    body = b'--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n\xff\xfe\r\n--b--\r\n'
     assert code_of(lambda: multipart.parse(body, "multipart/form-data; boundary=b")) == "invalid_multipart"
 
 

@@ -67,8 +67,10 @@ def _app():
     def _echo():
         event = app.current_event
         # a careless log of everything a request carries
-        http.logger.info("incoming", extra={"headers": event.headers, "body": event.body,
-                                            "multiValueHeaders": event.multi_value_headers})
+        http.logger.info(
+            "incoming",
+            extra={"headers": event.headers, "body": event.body, "multiValueHeaders": event.multi_value_headers},
+        )
         raise RuntimeError(f"could not use {ACCESS} with {API_KEY}")
 
     @app.post("/partner/v1/trades/buy")
@@ -108,9 +110,10 @@ def _call(handler, event):
 
 # ---------------------------------------------------------------- redaction
 
+
 @pytest.mark.parametrize("secret", [ACCESS, REFRESH, CODE, API_KEY, SESSION])
 def test_scrub_text_removes_every_app_secret(secret):
-    text = f"Bearer {secret}; next={secret}&x=1 \"{secret}\""
+    text = f'Bearer {secret}; next={secret}&x=1 "{secret}"'
     out = observability.scrub_text(text)
     assert secret not in out
     assert out.count("[REDACTED]") == 3
@@ -118,10 +121,12 @@ def test_scrub_text_removes_every_app_secret(secret):
 
 
 def test_scrub_redacts_sensitive_keys_at_any_depth_and_case():
-    data = {"headers": {"Authorization": BASIC, "COOKIE": "sid=abc", "accept": "application/json"},
-            "multiValueHeaders": {"authorization": [BASIC]},
-            "form": "grant_type=authorization_code&client_secret=hunter2&code_verifier=" + VERIFIER,
-            "nested": [{"set-cookie": "a=b"}]}
+    data = {
+        "headers": {"Authorization": BASIC, "COOKIE": "sid=abc", "accept": "application/json"},
+        "multiValueHeaders": {"authorization": [BASIC]},
+        "form": "grant_type=authorization_code&client_secret=hunter2&code_verifier=" + VERIFIER,
+        "nested": [{"set-cookie": "a=b"}],
+    }
     out = observability.scrub(data)
     text = json.dumps(out)
     assert BASIC not in text and "sid=abc" not in text and "hunter2" not in text and VERIFIER not in text
@@ -135,13 +140,19 @@ def test_scrub_redacts_sensitive_keys_at_any_depth_and_case():
 def test_request_with_tokens_logs_none_of_them(monkeypatch, log_lines, emf):
     monkeypatch.setenv("POWERTOOLS_LOGGER_LOG_EVENT", "true")  # even the full event dump is scrubbed
     handler = http.entry(_app())
-    body = (f"grant_type=refresh_token&refresh_token={REFRESH}&code={CODE}&client_secret={API_KEY}"
-            f"&code_verifier={VERIFIER}")
-    event = _event("POST", "/partner/v1/echo", body=body, headers={
-        "Authorization": f"Bearer {ACCESS}",
-        "Cookie": f"platform_session={SESSION}",
-        "Content-Type": "application/x-www-form-urlencoded",
-    })
+    body = (
+        f"grant_type=refresh_token&refresh_token={REFRESH}&code={CODE}&client_secret={API_KEY}&code_verifier={VERIFIER}"
+    )
+    event = _event(
+        "POST",
+        "/partner/v1/echo",
+        body=body,
+        headers={
+            "Authorization": f"Bearer {ACCESS}",
+            "Cookie": f"platform_session={SESSION}",
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
     event["multiValueHeaders"]["authorization"] = [BASIC]
 
     out = _call(handler, event)
@@ -162,6 +173,7 @@ def test_request_with_tokens_logs_none_of_them(monkeypatch, log_lines, emf):
 
 
 # ---------------------------------------------------------------- metrics
+
 
 def _metrics(blob: dict) -> tuple[str, list[str], list[list[str]], dict]:
     directive = blob["_aws"]["CloudWatchMetrics"][0]
@@ -189,8 +201,13 @@ def test_trade_request_emits_requests_and_trades(log_lines, emf):
     namespace, names, dims, req = _metrics(_find(blobs, "Requests"))
     assert namespace == "PartnerApi" and names == ["Requests"]
     assert sorted(dims[0]) == ["code", "endpoint", "service", "status"]
-    assert (req["endpoint"], req["status"], req["code"], req["service"], _value(req, "Requests")) == \
-        ("/partner/v1/trades/buy", "200", "ok", "partner-api", 1)
+    assert (req["endpoint"], req["status"], req["code"], req["service"], _value(req, "Requests")) == (
+        "/partner/v1/trades/buy",
+        "200",
+        "ok",
+        "partner-api",
+        1,
+    )
     _, _, dims, trade = _metrics(_find(blobs, "Trades"))
     assert sorted(dims[0]) == ["kind", "service", "venue"]
     assert (trade["venue"], trade["kind"], _value(trade, "Trades")) == ("curve", "buy", 1)

@@ -66,8 +66,12 @@ def test_every_template_route_is_documented_with_its_method(doc):
 
     template = load_template(ROOT / "template.yaml")
     # the platform API (IAM, the platform's back end only) is not the partners' document: docs/operations.md
-    routes = {(ev.method.lower(), ev.path) for fn in template.functions() for ev in fn.api_events
-              if not ev.path.startswith("/platform/v1/")}
+    routes = {
+        (ev.method.lower(), ev.path)
+        for fn in template.functions()
+        for ev in fn.api_events
+        if not ev.path.startswith("/platform/v1/")
+    }
     assert len(routes) >= 21
     documented = {(m, p) for p, item in doc["paths"].items() for m in item}
     # GET on the fixed governance paths is GET governance/{mint} with a malformed mint (404)
@@ -109,53 +113,137 @@ SPEC_SCOPES = {
 
 # Error codes each endpoint can return per the spec (its endpoint sections, the error tables
 # by area, the rules "every /partner/v1 call", "writes need delegation", "429 tier budget").
-_TRADING = ["invalid_partner_fee", "partner_fee_not_configured", "migration_pending", "pool_not_open",
-            "insufficient_sol", "insufficient_tokens", "insufficient_liquidity", "curve_complete",
-            "missing_sell_token_account", "slippage_exceeded", "buy_limit_exceeded", "same_slot_trading_blocked",
-            "math_overflow", "trade_cap_exceeded", "daily_cap_exceeded"]
-_GOVERNANCE = ["governance_not_found", "already_voted", "invalid_vote_amount", "missing_vote_token_account",
-               "vote_not_active", "vote_already_withdrawn", "vote_receipt_not_found", "proposal_closed",
-               "proposal_still_open", "proposal_already_settled", "proposal_not_settled", "proposal_not_found",
-               "invalid_proposal", "active_proposal_exists", "insufficient_proposal_bond",
-               "missing_proposal_token_account", "no_proposal_bond", "proposal_bond_already_withdrawn",
-               "proposal_window_closing", "governance_finalized", "metadata_not_mutable", "metadata_still_mutable",
-               "content_field_locked", "no_metadata_changes", "stale_content_revision", "mutability_expired",
-               "mutability_already_extended", "mutability_extension_exceeds_cap", "invalid_vote_duration",
-               "vote_duration_exceeds_window"]
+_TRADING = [
+    "invalid_partner_fee",
+    "partner_fee_not_configured",
+    "migration_pending",
+    "pool_not_open",
+    "insufficient_sol",
+    "insufficient_tokens",
+    "insufficient_liquidity",
+    "curve_complete",
+    "missing_sell_token_account",
+    "slippage_exceeded",
+    "buy_limit_exceeded",
+    "same_slot_trading_blocked",
+    "math_overflow",
+    "trade_cap_exceeded",
+    "daily_cap_exceeded",
+]
+_GOVERNANCE = [
+    "governance_not_found",
+    "already_voted",
+    "invalid_vote_amount",
+    "missing_vote_token_account",
+    "vote_not_active",
+    "vote_already_withdrawn",
+    "vote_receipt_not_found",
+    "proposal_closed",
+    "proposal_still_open",
+    "proposal_already_settled",
+    "proposal_not_settled",
+    "proposal_not_found",
+    "invalid_proposal",
+    "active_proposal_exists",
+    "insufficient_proposal_bond",
+    "missing_proposal_token_account",
+    "no_proposal_bond",
+    "proposal_bond_already_withdrawn",
+    "proposal_window_closing",
+    "governance_finalized",
+    "metadata_not_mutable",
+    "metadata_still_mutable",
+    "content_field_locked",
+    "no_metadata_changes",
+    "stale_content_revision",
+    "mutability_expired",
+    "mutability_already_extended",
+    "mutability_extension_exceeds_cap",
+    "invalid_vote_duration",
+    "vote_duration_exceeds_window",
+]
 _INFRA = ["rpc_unavailable", "wallet_sign_failed", "internal", "tx_expired", "tx_failed", "tx_too_large"]
-_WRITE = ["invalid_token", "insufficient_scope", "delegation_missing", "rate_limit_exceeded", "invalid_input",
-          "invalid_wallet", *_INFRA]
+_WRITE = [
+    "invalid_token",
+    "insufficient_scope",
+    "delegation_missing",
+    "rate_limit_exceeded",
+    "invalid_input",
+    "invalid_wallet",
+    *_INFRA,
+]
 SPEC_ERRORS: dict[tuple[str, str], list[str]] = {
-    ("POST", "/oauth/token"): ["invalid_request", "unsupported_grant_type", "invalid_grant", "invalid_client",
-                               "too_many_failed_attempts"],
+    ("POST", "/oauth/token"): [
+        "invalid_request",
+        "unsupported_grant_type",
+        "invalid_grant",
+        "invalid_client",
+        "too_many_failed_attempts",
+    ],
     ("POST", "/oauth/revoke"): ["invalid_client", "too_many_failed_attempts"],
-    ("GET", "/oauth/authorize"): ["invalid_request", "invalid_scope", "scope_not_allowed", "invalid_redirect_uri",
-                                  "unknown_client"],
+    ("GET", "/oauth/authorize"): [
+        "invalid_request",
+        "invalid_scope",
+        "scope_not_allowed",
+        "invalid_redirect_uri",
+        "unknown_client",
+    ],
     ("GET", "/partner/v1/me"): ["invalid_token", "insufficient_scope", "rate_limit_exceeded"],
     ("GET", "/partner/v1/governance/{mint}"): ["invalid_token", "governance_not_found", "rate_limit_exceeded"],
     ("GET", "/partner/v1/governance/proposals/{proposal}/votes"): ["invalid_token", "rate_limit_exceeded"],
     ("GET", "/partner/v1/transactions/{signature}/status"): ["invalid_token", "rate_limit_exceeded"],
     **{("POST", f"/partner/v1/trades/{p}"): _WRITE + _TRADING for p in ("buy", "buy-exact-out", "sell")},
-    **{("POST", f"/partner/v1/governance/{p}"): _WRITE + _GOVERNANCE
-       for p in ("votes", "votes/cancel", "votes/withdraw", "proposals/settle", "proposals/extend-mutability",
-                 "proposals/finalize-metadata", "metadata/finalize-expired", "bonds/withdraw")},
-    ("POST", "/partner/v1/governance/proposals/update-content"):
-        _WRITE + _GOVERNANCE + ["invalid_multipart", "invalid_image_type", "invalid_name", "invalid_symbol",
-                                "name_too_long", "symbol_too_long", "pinning_unavailable", "invalid_website",
-                                "invalid_twitter", "invalid_telegram", "website_too_long", "twitter_too_long",
-                                "telegram_too_long"],
-    ("POST", "/partner/v1/coins/create"):
-        _WRITE + ["image_required", "invalid_image_type", "invalid_multipart", "deploy_cooldown_active",
-                  "launch_identity_limit_reached", "invalid_name", "invalid_symbol", "name_too_long",
-                  "symbol_too_long", "pinning_unavailable", "insufficient_sol"],
+    **{
+        ("POST", f"/partner/v1/governance/{p}"): _WRITE + _GOVERNANCE
+        for p in (
+            "votes",
+            "votes/cancel",
+            "votes/withdraw",
+            "proposals/settle",
+            "proposals/extend-mutability",
+            "proposals/finalize-metadata",
+            "metadata/finalize-expired",
+            "bonds/withdraw",
+        )
+    },
+    ("POST", "/partner/v1/governance/proposals/update-content"): _WRITE
+    + _GOVERNANCE
+    + [
+        "invalid_multipart",
+        "invalid_image_type",
+        "invalid_name",
+        "invalid_symbol",
+        "name_too_long",
+        "symbol_too_long",
+        "pinning_unavailable",
+        "invalid_website",
+        "invalid_twitter",
+        "invalid_telegram",
+        "website_too_long",
+        "twitter_too_long",
+        "telegram_too_long",
+    ],
+    ("POST", "/partner/v1/coins/create"): _WRITE
+    + [
+        "image_required",
+        "invalid_image_type",
+        "invalid_multipart",
+        "deploy_cooldown_active",
+        "launch_identity_limit_reached",
+        "invalid_name",
+        "invalid_symbol",
+        "name_too_long",
+        "symbol_too_long",
+        "pinning_unavailable",
+        "insufficient_sol",
+    ],
 }
 
 
 @pytest.mark.parametrize("method,path", sorted(SPEC_ERRORS))
 def test_every_spec_error_code_is_listed_under_its_status(doc, method, path):
     operation = _op(doc, method, path)
-    missing = [code for code in SPEC_ERRORS[(method, path)]
-               if code not in _codes(operation, CATALOGUE[code][0])]
+    missing = [code for code in SPEC_ERRORS[(method, path)] if code not in _codes(operation, CATALOGUE[code][0])]
     assert missing == []
     for status in operation["responses"]:
         if status.startswith(("4", "5")):
@@ -176,8 +264,11 @@ def test_oauth2_authorization_code_flow(doc):
     flow = schemes["oauth2"]["flows"]["authorizationCode"]
     assert flow["authorizationUrl"] == "{auth_url}/oauth/authorize"
     assert flow["tokenUrl"] == "/oauth/token"
-    assert sorted(flow["scopes"]) == sorted(["profile:read", "trade:execute", "governance:vote",
-                                             "governance:propose", "coin:create"]) == sorted(scopes.ALL)
+    assert (
+        sorted(flow["scopes"])
+        == sorted(["profile:read", "trade:execute", "governance:vote", "governance:propose", "coin:create"])
+        == sorted(scopes.ALL)
+    )
     assert schemes["clientBasic"] == {**schemes["clientBasic"], "type": "http", "scheme": "basic"}
     for path in ("/oauth/token", "/oauth/revoke"):
         assert {"clientBasic": []} in doc["paths"][path]["post"]["security"]
@@ -219,35 +310,73 @@ def test_json_request_schema_matches_the_handler_model(doc, path):
         assert schema["properties"][name]["type"] == "string" and "pattern" in schema["properties"][name]
 
 
-@pytest.mark.parametrize("path,model,extra", [
-    ("/partner/v1/governance/proposals/update-content", content.UpdateContentFields, set()),
-    # `image` or (added, issue 18) `imageUploadId`: neither is required alone
-    ("/partner/v1/coins/create", launch.CoinCreateForm, {"name", "symbol"}),
-])
+@pytest.mark.parametrize(
+    "path,model,extra",
+    [
+        ("/partner/v1/governance/proposals/update-content", content.UpdateContentFields, set()),
+        # `image` or (added, issue 18) `imageUploadId`: neither is required alone
+        ("/partner/v1/coins/create", launch.CoinCreateForm, {"name", "symbol"}),
+    ],
+)
 def test_multipart_request_schema_lists_the_form_fields(doc, path, model, extra):
     schema = _body_schema(doc, path, "multipart/form-data")
     assert set(schema["properties"]) == set(model.model_fields) | {"image"}
     assert set(schema["required"]) == {n for n, f in model.model_fields.items() if f.is_required()} | extra
-    assert schema["properties"]["image"].get("format") == "binary" or \
-        schema["properties"]["image"]["anyOf"][0]["format"] == "binary"
+    assert (
+        schema["properties"]["image"].get("format") == "binary"
+        or schema["properties"]["image"]["anyOf"][0]["format"] == "binary"
+    )
     assert "imageUploadId" in schema["properties"]
 
 
-SAMPLES = ["0", "00", "1", "999", "1000", "0001000", "999999", "1000000", "18446744073709551615",
-           "18446744073709551616", "99999999999999999999", "018446744073709551615", "1" * 19, "9" * 19,
-           "1.5", "-1", " 1", "1e3", "", "abc", "10000", "5000", "10001", "0010000",
-           "18446744073709", "18446744073710", "00000018446744073709", "000000018446744073709",
-           "9999999999999", "99999999999999", "18446744073708"]
+SAMPLES = [
+    "0",
+    "00",
+    "1",
+    "999",
+    "1000",
+    "0001000",
+    "999999",
+    "1000000",
+    "18446744073709551615",
+    "18446744073709551616",
+    "99999999999999999999",
+    "018446744073709551615",
+    "1" * 19,
+    "9" * 19,
+    "1.5",
+    "-1",
+    " 1",
+    "1e3",
+    "",
+    "abc",
+    "10000",
+    "5000",
+    "10001",
+    "0010000",
+    "18446744073709",
+    "18446744073710",
+    "00000018446744073709",
+    "000000018446744073709",
+    "9999999999999",
+    "99999999999999",
+    "18446744073708",
+]
 
 
 def _accepts(fragment: dict, value: str) -> bool:
     return re.search(fragment["pattern"], value) is not None and len(value) <= fragment.get("maxLength", 10**9)
 
 
-@pytest.mark.parametrize("fragment_name,check", [
-    ("AMOUNT", models._amount), ("POSITIVE_AMOUNT", models._positive),
-    ("PRIORITY_FEE", models._priority_fee), ("TIP", models._at_least(1_000_000)),
-])
+@pytest.mark.parametrize(
+    "fragment_name,check",
+    [
+        ("AMOUNT", models._amount),
+        ("POSITIVE_AMOUNT", models._positive),
+        ("PRIORITY_FEE", models._priority_fee),
+        ("TIP", models._at_least(1_000_000)),
+    ],
+)
 def test_amount_patterns_agree_with_the_validators(fragment_name, check):
     fragment = getattr(models, fragment_name)
     for value in SAMPLES:
@@ -278,8 +407,14 @@ def test_error_and_response_components(doc):
     trade = components["TradeResponse"]
     assert trade["properties"]["status"]["const"] == "submitted"
     assert components["GovernanceWriteResponse"]["properties"]["status"]["const"] == "processed"
-    assert set(components["CoinCreateResponse"]["required"]) >= {"signature", "mint", "status", "metadataUri",
-                                                                 "imageUri", "initialBuyPlan"}
+    assert set(components["CoinCreateResponse"]["required"]) >= {
+        "signature",
+        "mint",
+        "status",
+        "metadataUri",
+        "imageUri",
+        "initialBuyPlan",
+    }
     assert components["TokenResponse"]["properties"]["token_type"]["const"] == "Bearer"
     assert "HTTPValidationError" not in components
 
@@ -300,5 +435,10 @@ def test_uploads_route_is_documented_with_either_scope_and_no_idempotency_key(do
     assert _body_schema(doc, "/partner/v1/uploads", "application/json")["required"] == ["contentType", "contentLength"]
     response = op["responses"]["200"]["content"]["application/json"]["schema"]
     ref = response["$ref"].rsplit("/", 1)[-1]
-    assert set(doc["components"]["schemas"][ref]["properties"]) == {"uploadId", "url", "fields", "expiresAt",
-                                                                    "maxBytes"}
+    assert set(doc["components"]["schemas"][ref]["properties"]) == {
+        "uploadId",
+        "url",
+        "fields",
+        "expiresAt",
+        "maxBytes",
+    }

@@ -25,6 +25,7 @@ def log_lines(monkeypatch):
 def test_a_task_logs_with_the_requests_keys_on_another_thread(log_lines):
     observability.logger.append_keys(correlation_id="req-parallel-1")
     try:
+
         def work() -> str:
             observability.logger.info("from the pool")
             return threading.current_thread().name

@@ -10,8 +10,42 @@ import pytest
 from partner.features.oauth import pkce
 
 # RFC 7636 appendix B: the 32 octets, the verifier they encode, and its S256 challenge.
-RFC_OCTETS = bytes([116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186,
-                    22, 212, 37, 77, 105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121])
+RFC_OCTETS = bytes(
+    [
+        116,
+        24,
+        223,
+        180,
+        151,
+        153,
+        224,
+        37,
+        79,
+        250,
+        96,
+        125,
+        216,
+        173,
+        187,
+        186,
+        22,
+        212,
+        37,
+        77,
+        105,
+        214,
+        191,
+        240,
+        91,
+        88,
+        5,
+        88,
+        83,
+        132,
+        141,
+        121,
+    ]
+)
 RFC_VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 RFC_CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 
@@ -49,11 +83,23 @@ def test_verifier_lengths_rejected(length):
     assert pkce.verify(verifier, s256(verifier)) is False
 
 
-@pytest.mark.parametrize("bad", [
-    "+", "/", "=", " ", "%", "!", "é",
-    ".", "~",  # RFC 7636 allows these; the spec's contract is [A-Za-z0-9_-] only
-    "\n", "\t", "\x00",
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "+",
+        "/",
+        "=",
+        " ",
+        "%",
+        "!",
+        "é",
+        ".",
+        "~",  # RFC 7636 allows these; the spec's contract is [A-Za-z0-9_-] only
+        "\n",
+        "\t",
+        "\x00",
+    ],
+)
 @pytest.mark.parametrize("where", ["start", "middle", "end"])
 def test_verifier_with_malformed_characters_rejected(bad, where):
     base = "A" * 50
@@ -77,17 +123,20 @@ def test_plain_method_equivalent_is_rejected():
     assert pkce.verify(verifier, verifier) is False
 
 
-@pytest.mark.parametrize("challenge", [
-    RFC_CHALLENGE[:-1],                  # 42
-    RFC_CHALLENGE + "A",                 # 44
-    RFC_CHALLENGE + "=",                 # padded
-    RFC_CHALLENGE[:-1] + "+",            # standard base64 alphabet
-    RFC_CHALLENGE[:-1] + "/",
-    RFC_CHALLENGE[:-1] + ".",
-    RFC_CHALLENGE + "\n",                # trailing newline must not slip through `$`
-    "\n" + RFC_CHALLENGE,
-    "",
-    "A" * 128,                           # a plain-method verifier used as challenge
-])
+@pytest.mark.parametrize(
+    "challenge",
+    [
+        RFC_CHALLENGE[:-1],  # 42
+        RFC_CHALLENGE + "A",  # 44
+        RFC_CHALLENGE + "=",  # padded
+        RFC_CHALLENGE[:-1] + "+",  # standard base64 alphabet
+        RFC_CHALLENGE[:-1] + "/",
+        RFC_CHALLENGE[:-1] + ".",
+        RFC_CHALLENGE + "\n",  # trailing newline must not slip through `$`
+        "\n" + RFC_CHALLENGE,
+        "",
+        "A" * 128,  # a plain-method verifier used as challenge
+    ],
+)
 def test_challenge_format_rejected(challenge):
     assert pkce.valid_challenge(challenge) is False

@@ -1,4 +1,5 @@
 """Property tests of the constant-product pool math against exact Fractions."""
+
 from fractions import Fraction as F
 
 import pytest
@@ -9,9 +10,9 @@ from partner.chain import pool_math as PM
 from partner.chain.curve import U64_MAX
 
 fee_bps_st = st.integers(min_value=0, max_value=1000)
-pools = st.builds(PM.PoolState,
-                  st.integers(min_value=10**6, max_value=10**15),
-                  st.integers(min_value=10**6, max_value=10**12))
+pools = st.builds(
+    PM.PoolState, st.integers(min_value=10**6, max_value=10**15), st.integers(min_value=10**6, max_value=10**12)
+)
 amt = st.integers(min_value=1, max_value=10**13)
 
 

@@ -1,4 +1,5 @@
 """Program error table: complete, one spec code per error, every code in the spec."""
+
 import pathlib
 import re
 
@@ -9,12 +10,34 @@ from partner.chain import programs as P
 
 # Error codes of the spec's error tables (Trading, Validation, Infrastructure, ...).
 SPEC_CODES = {
-    "invalid_partner_fee", "partner_fee_not_configured", "migration_pending", "pool_not_open",
-    "insufficient_sol", "insufficient_tokens", "insufficient_liquidity", "curve_complete",
-    "missing_sell_token_account", "slippage_exceeded", "buy_limit_exceeded", "same_slot_trading_blocked",
-    "math_overflow", "invalid_input", "invalid_multipart", "invalid_image_type", "invalid_name",
-    "invalid_symbol", "name_too_long", "symbol_too_long", "invalid_wallet", "rpc_unavailable",
-    "wallet_sign_failed", "pinning_unavailable", "internal", "tx_expired", "tx_failed", "tx_too_large",
+    "invalid_partner_fee",
+    "partner_fee_not_configured",
+    "migration_pending",
+    "pool_not_open",
+    "insufficient_sol",
+    "insufficient_tokens",
+    "insufficient_liquidity",
+    "curve_complete",
+    "missing_sell_token_account",
+    "slippage_exceeded",
+    "buy_limit_exceeded",
+    "same_slot_trading_blocked",
+    "math_overflow",
+    "invalid_input",
+    "invalid_multipart",
+    "invalid_image_type",
+    "invalid_name",
+    "invalid_symbol",
+    "name_too_long",
+    "symbol_too_long",
+    "invalid_wallet",
+    "rpc_unavailable",
+    "wallet_sign_failed",
+    "pinning_unavailable",
+    "internal",
+    "tx_expired",
+    "tx_failed",
+    "tx_too_large",
 }
 SPEC_FILE = pathlib.Path("/work/shared/spec/partner-api.md")
 
@@ -30,9 +53,20 @@ def test_every_error_numbered_and_mapped():
 
 def test_required_trading_codes_present():
     mapped = {E.spec_code_for_program_error(c) for c in E.ProgramErrorCode}
-    for code in ("slippage_exceeded", "curve_complete", "buy_limit_exceeded", "same_slot_trading_blocked",
-                 "math_overflow", "insufficient_liquidity", "insufficient_sol", "insufficient_tokens",
-                 "pool_not_open", "migration_pending", "invalid_input", "missing_sell_token_account"):
+    for code in (
+        "slippage_exceeded",
+        "curve_complete",
+        "buy_limit_exceeded",
+        "same_slot_trading_blocked",
+        "math_overflow",
+        "insufficient_liquidity",
+        "insufficient_sol",
+        "insufficient_tokens",
+        "pool_not_open",
+        "migration_pending",
+        "invalid_input",
+        "missing_sell_token_account",
+    ):
         assert code in mapped
 
 

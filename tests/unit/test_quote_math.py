@@ -21,8 +21,11 @@ slip_st = st.integers(min_value=0, max_value=5000)
 
 
 def coin(curve: C.CurveState, fee_bps: int, pool: PM.PoolState | None = None, pool_fee: int = 100):
-    pool_ns = None if pool is None else SimpleNamespace(base_reserve=pool.base_reserve, quote_reserve=pool.quote_reserve,
-                                                        fee_bps=pool_fee)
+    pool_ns = (
+        None
+        if pool is None
+        else SimpleNamespace(base_reserve=pool.base_reserve, quote_reserve=pool.quote_reserve, fee_bps=pool_fee)
+    )
     return SimpleNamespace(curve=curve, pool=pool_ns, global_config=SimpleNamespace(protocol_fee_bps=fee_bps))
 
 
@@ -37,10 +40,15 @@ def exact_impact(net: int, tokens: int, sol_reserve: int, token_reserve: int) ->
 def test_curve_buy_fill(s, sol_in, fee_bps):
     fill = trading.fill_buy(coin(s, fee_bps), "curve", sol_in)
     r = C.buy(s, sol_in, fee_bps)
-    assert (fill.tokens, fill.sol, fill.protocol_fee, fill.completes_curve) == (r.tokens_out, r.sol_in, r.fee,
-                                                                                  r.completes)
-    assert fill.price_impact_bps == exact_impact(r.sol_to_curve, r.tokens_out, s.virtual_sol_reserves,
-                                                 s.virtual_token_reserves)
+    assert (fill.tokens, fill.sol, fill.protocol_fee, fill.completes_curve) == (
+        r.tokens_out,
+        r.sol_in,
+        r.fee,
+        r.completes,
+    )
+    assert fill.price_impact_bps == exact_impact(
+        r.sol_to_curve, r.tokens_out, s.virtual_sol_reserves, s.virtual_token_reserves
+    )
 
 
 @given(curve_states(), st.integers(min_value=1, max_value=C.INITIAL_REAL_TOKEN_RESERVES), fee_st)
@@ -51,14 +59,23 @@ def test_curve_sell_fill(s, tokens, fee_bps):
         return
     fill = trading.fill_sell(coin(s, fee_bps), "curve", tokens)
     assert (fill.sol, fill.protocol_fee, fill.completes_curve) == (r.sol_out, r.fee, False)
-    value = F(tokens * s.virtual_sol_reserves - r.sol_from_curve * s.virtual_token_reserves,
-              tokens * s.virtual_sol_reserves) * 10_000
+    value = (
+        F(
+            tokens * s.virtual_sol_reserves - r.sol_from_curve * s.virtual_token_reserves,
+            tokens * s.virtual_sol_reserves,
+        )
+        * 10_000
+    )
     assert fill.price_impact_bps == int(value + F(1, 2))
     assert fill.price_impact_bps >= 0
 
 
-@given(st.integers(min_value=10**12, max_value=10**15), st.integers(min_value=10**9, max_value=10**12),
-       st.integers(min_value=1, max_value=10**11), fee_st)
+@given(
+    st.integers(min_value=10**12, max_value=10**15),
+    st.integers(min_value=10**9, max_value=10**12),
+    st.integers(min_value=1, max_value=10**11),
+    fee_st,
+)
 def test_pool_fills(base, quote, amount, fee_bps):
     pool = PM.PoolState(base, quote)
     state = coin(C.INITIAL_CURVE, 100, pool, fee_bps)

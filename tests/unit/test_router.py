@@ -61,8 +61,10 @@ def test_current_event_and_route_are_per_thread():
         return Response(200, "text/plain", name)
 
     answers: dict[str, dict] = {}
-    threads = [threading.Thread(target=lambda n=n: answers.__setitem__(n, app.resolve(api_event("GET", f"/who/{n}"),
-                                                                                     None))) for n in ("a", "b")]
+    threads = [
+        threading.Thread(target=lambda n=n: answers.__setitem__(n, app.resolve(api_event("GET", f"/who/{n}"), None)))
+        for n in ("a", "b")
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -76,22 +78,25 @@ def test_api_functions_use_powertools_and_pydantic_and_not_httpx():
     `http.Resolver`, its subclass routing on API Gateway's resource) with pydantic validation
     (docs/architecture.md, "Dependencies"); none imports httpx (partner.core.transport)."""
     root = __import__("pathlib").Path(__file__).resolve().parents[2]
-    code = ("import importlib.util, json, sys\n"
-            "out = {}\n"
-            "for path in sorted(__import__('pathlib').Path('functions').glob('*/app.py')):\n"
-            "    before = set(sys.modules)\n"
-            "    spec = importlib.util.spec_from_file_location('fn_' + path.parent.name, path)\n"
-            "    module = importlib.util.module_from_spec(spec)\n"
-            "    spec.loader.exec_module(module)\n"
-            "    kinds = [c.__name__ for c in type(getattr(module, 'app', None)).__mro__]\n"
-            "    out[path.parent.name] = ['APIGatewayRestResolver' if 'APIGatewayRestResolver' in kinds else kinds[0], "
-            "sorted({m.split('.')[0] for m in sys.modules if m.startswith(('pydantic.', 'httpx'))})]\n"
-            "print(json.dumps(out))\n")
+    code = (
+        "import importlib.util, json, sys\n"
+        "out = {}\n"
+        "for path in sorted(__import__('pathlib').Path('functions').glob('*/app.py')):\n"
+        "    before = set(sys.modules)\n"
+        "    spec = importlib.util.spec_from_file_location('fn_' + path.parent.name, path)\n"
+        "    module = importlib.util.module_from_spec(spec)\n"
+        "    spec.loader.exec_module(module)\n"
+        "    kinds = [c.__name__ for c in type(getattr(module, 'app', None)).__mro__]\n"
+        "    out[path.parent.name] = ['APIGatewayRestResolver' if 'APIGatewayRestResolver' in kinds else kinds[0], "
+        "sorted({m.split('.')[0] for m in sys.modules if m.startswith(('pydantic.', 'httpx'))})]\n"
+        "print(json.dumps(out))\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=str(root))
     assert out.returncode == 0, out.stderr
     found = json.loads(out.stdout)
     assert len(found) >= 22 and "trades_quote" in found
     scheduled = {"migrator", "tracker", "webhook_delivery"}
-    assert {name: kind for name, (kind, _) in found.items() if name not in scheduled} == \
-        {name: "APIGatewayRestResolver" for name in found if name not in scheduled}
+    assert {name: kind for name, (kind, _) in found.items() if name not in scheduled} == {
+        name: "APIGatewayRestResolver" for name in found if name not in scheduled
+    }
     assert {name: mods for name, (_, mods) in found.items() if name not in scheduled and mods != ["pydantic"]} == {}

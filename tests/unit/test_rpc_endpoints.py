@@ -6,8 +6,14 @@ import pytest
 
 from partner.core.settings import Settings, endpoints
 
-BASE = {"CLIENTS_TABLE": "c", "AUTH_TABLE": "a", "USERS_TABLE": "u", "COUNTERS_TABLE": "n",
-        "HASH_KEY_ID": "h", "WALLET_KEY_ID": "w"}
+BASE = {
+    "CLIENTS_TABLE": "c",
+    "AUTH_TABLE": "a",
+    "USERS_TABLE": "u",
+    "COUNTERS_TABLE": "n",
+    "HASH_KEY_ID": "h",
+    "WALLET_KEY_ID": "w",
+}
 
 
 def test_rpc_urls_is_a_comma_separated_list_in_order():
@@ -31,8 +37,19 @@ def test_the_default_is_the_local_chain():
     assert Settings.model_validate(BASE).rpc_endpoints == ("http://127.0.0.1:8899",)
 
 
-@pytest.mark.parametrize("value", ["", "ftp://x", "http://a,,http://b", "http://a,", "rpc.example.com",
-                                   "http://a b", "http://a,http://a", "https://"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "",
+        "ftp://x",
+        "http://a,,http://b",
+        "http://a,",
+        "rpc.example.com",
+        "http://a b",
+        "http://a,http://a",
+        "https://",
+    ],
+)
 def test_malformed_lists_are_refused(value):
     with pytest.raises(ValueError):
         endpoints(value)

@@ -4,6 +4,7 @@ Upgradeable deploy in LiteSVM, and the reproducibility of `make programs`.
 
 Small objects are compiled here from C with Debian's clang-22 (installed by `make programs`).
 """
+
 from __future__ import annotations
 
 import io
@@ -18,8 +19,20 @@ from elftools.elf.elffile import ELFFile
 
 from tools.sbf.link import MM_PROGRAM_START, LinkError, link, verify_v0
 
-CLANG = ["clang-22", "-target", "bpf", "-O2", "-fno-builtin", "-ffreestanding", "-fno-stack-protector",
-         "-mllvm", "-bpf-stack-size=4096", "-mllvm", "-bpf-disable-trap-unreachable", "-c"]
+CLANG = [
+    "clang-22",
+    "-target",
+    "bpf",
+    "-O2",
+    "-fno-builtin",
+    "-ffreestanding",
+    "-fno-stack-protector",
+    "-mllvm",
+    "-bpf-stack-size=4096",
+    "-mllvm",
+    "-bpf-disable-trap-unreachable",
+    "-c",
+]
 
 PROGRAM = r"""
 extern void sol_log_(const char *, unsigned long);
@@ -83,6 +96,7 @@ def linked(tmp_path):
 
 # ------------------------------------------------------------------ layout
 
+
 def test_header_and_sections(linked):
     _, r = linked
     e = elf(r.image)
@@ -92,12 +106,12 @@ def test_header_and_sections(linked):
     assert names == ["", ".text", ".rodata", ".dynamic", ".dynsym", ".dynstr", ".rel.dyn", ".shstrtab"]
     offsets = []
     for s in e.iter_sections():
-        if s["sh_flags"] & 2:                               # SHF_ALLOC: loaded at offset == vaddr
+        if s["sh_flags"] & 2:  # SHF_ALLOC: loaded at offset == vaddr
             assert s["sh_addr"] == s["sh_offset"], s.name
             assert s["sh_offset"] % max(s["sh_addralign"], 1) == 0
         if s.name:
             offsets.append(s["sh_offset"])
-    assert offsets == sorted(offsets)                        # the loader wants them in file order
+    assert offsets == sorted(offsets)  # the loader wants them in file order
     assert [p["p_type"] for p in e.iter_segments()] == ["PT_LOAD", "PT_LOAD", "PT_DYNAMIC"]
     text = e.get_section_by_name(".text")
     load = next(e.iter_segments())
@@ -124,6 +138,7 @@ def test_no_entrypoint_refused(tmp_path):
 
 # ------------------------------------------------------------------ relocations
 
+
 def _text(image: bytes) -> tuple[int, bytes]:
     t = elf(image).get_section_by_name(".text")
     return t["sh_addr"], t.data()
@@ -137,9 +152,9 @@ def test_syscalls_are_dynamic_relocations_with_imm_minus_one(linked):
     assert dynsym[0] == ""
     assert set(dynsym[1:]) == {"sol_log_", "sol_memcpy_", "sol_set_return_data", "abort"}
     rels = list(e.get_section_by_name(".rel.dyn").iter_relocations())
-    assert len(rels) == 5                                       # log, 2 memcpy, return data, trap
+    assert len(rels) == 5  # log, 2 memcpy, return data, trap
     for rel in rels:
-        assert rel["r_info_type"] == 10                          # R_BPF_64_32
+        assert rel["r_info_type"] == 10  # R_BPF_64_32
         opc, _, _, _, imm = insn(text, (rel["r_offset"] - base) // 8)
         assert (opc, imm) == (0x85, -1)
     # every call with imm -1 has its relocation (else the loader would take it for a pc-relative call)
@@ -149,8 +164,11 @@ def test_syscalls_are_dynamic_relocations_with_imm_minus_one(linked):
 
 def test_c_library_names_become_syscalls(linked):
     obj, r = linked
-    undefined = {s.name for s in elf(obj).get_section_by_name(".symtab").iter_symbols()
-                 if s["st_shndx"] == "SHN_UNDEF" and s.name}
+    undefined = {
+        s.name
+        for s in elf(obj).get_section_by_name(".symtab").iter_symbols()
+        if s["st_shndx"] == "SHN_UNDEF" and s.name
+    }
     assert {"memcpy", "__bpf_trap"} <= undefined
     assert "memcpy" not in r.syscalls and "__bpf_trap" not in r.syscalls
     assert {"sol_memcpy_", "abort"} <= set(r.syscalls)
@@ -159,9 +177,10 @@ def test_c_library_names_become_syscalls(linked):
 def test_internal_calls_are_pc_relative(linked):
     obj, r = linked
     base, text = _text(r.image)
-    target = symbols(obj)["triple"]                              # offset in .text (one text section)
-    rel_calls = [(i, insn(text, i)[4]) for i in range(len(text) // 8)
-                 if insn(text, i)[0] == 0x85 and insn(text, i)[4] != -1]
+    target = symbols(obj)["triple"]  # offset in .text (one text section)
+    rel_calls = [
+        (i, insn(text, i)[4]) for i in range(len(text) // 8) if insn(text, i)[0] == 0x85 and insn(text, i)[4] != -1
+    ]
     assert rel_calls, "no internal call found"
     assert all(i + 1 + imm == target // 8 for i, imm in rel_calls)
 
@@ -174,14 +193,14 @@ def test_function_sections_calls_and_pointers(tmp_path):
     base, text = _text(r.image)
     # triple is placed at some offset; the pc-relative call must land on its first instruction
     # (r0 = r1 ... r0 *= 3): find it by its body
-    body = bytes.fromhex("bf10000000000000" "2700000003000000")
+    body = bytes.fromhex("bf100000000000002700000003000000")
     at = text.find(body)
     assert at >= 0 and at % 8 == 0
     calls = [i for i in range(len(text) // 8) if insn(text, i)[0] == 0x85 and insn(text, i)[4] != -1]
     assert calls and all(i + 1 + insn(text, i)[4] == at // 8 for i in calls)
     # the function table: `triple` by its own symbol, the static `flip` by its section's
     # symbol; both must point at their code
-    flip = text.find(bytes.fromhex("bf10000000000000" "a70000004d000000"))
+    flip = text.find(bytes.fromhex("bf10000000000000a70000004d000000"))
     assert flip >= 0 and flip % 8 == 0
     ro = e.get_section_by_name(".rodata")
     words = {struct.unpack_from("<Q", ro.data(), o)[0] for o in range(0, ro["sh_size"] - 7, 8)}
@@ -204,15 +223,15 @@ def test_lddw_and_rodata_pointers_resolve_to_program_addresses(linked):
     in_text = [w for w in words if MM_PROGRAM_START + base <= w < MM_PROGRAM_START + base + len(text)]
     in_ro = [w for w in words if MM_PROGRAM_START + lo <= w < MM_PROGRAM_START + hi]
     assert len(in_text) == 2 and len(in_ro) == 2
-    strings = {ro.data()[w - MM_PROGRAM_START - lo:w - MM_PROGRAM_START - lo + 5] for w in in_ro}
-    assert strings == {b"alpha", b"beta!"}                    # the section-symbol addend is kept
+    strings = {ro.data()[w - MM_PROGRAM_START - lo : w - MM_PROGRAM_START - lo + 5] for w in in_ro}
+    assert strings == {b"alpha", b"beta!"}  # the section-symbol addend is kept
 
 
 def test_callx_register_moves_to_imm(tmp_path, linked):
     obj, r = linked
     e_obj = elf(obj).get_section_by_name(".text").data()
     before = [insn(e_obj, i) for i in range(len(e_obj) // 8) if insn(e_obj, i)[0] == 0x8D]
-    assert before and all(dst != 0 and imm == 0 for _, dst, _, _, imm in before)   # LLVM: register in dst
+    assert before and all(dst != 0 and imm == 0 for _, dst, _, _, imm in before)  # LLVM: register in dst
     _, text = _text(r.image)
     after = [insn(text, i) for i in range(len(text) // 8) if insn(text, i)[0] == 0x8D]
     assert [(dst, imm) for _, dst, _, _, imm in after] == [(0, b[1]) for b in before]
@@ -238,10 +257,14 @@ def test_data_rel_ro_is_merged_into_rodata(tmp_path):
 
 # ------------------------------------------------------------------ refusals
 
-@pytest.mark.parametrize("src,section", [
-    ("int counter = 5; unsigned long entrypoint(void *in) { return ++counter; }", ".data"),
-    ("int counter; unsigned long entrypoint(void *in) { return ++counter; }", ".bss"),
-])
+
+@pytest.mark.parametrize(
+    "src,section",
+    [
+        ("int counter = 5; unsigned long entrypoint(void *in) { return ++counter; }", ".data"),
+        ("int counter; unsigned long entrypoint(void *in) { return ++counter; }", ".bss"),
+    ],
+)
 def test_writable_globals_refused(tmp_path, src, section):
     with pytest.raises(LinkError, match=rf"writable section \{section}"):
         link(cc(tmp_path, src))
@@ -252,24 +275,27 @@ def test_v3_jmp32_refused(tmp_path):
     obj = cc(tmp_path, src, cpu="v3")
     with pytest.raises(LinkError, match="opcode not in SBPF v0"):
         link(obj)
-    link(cc(tmp_path, src, cpu="v2"))                             # the same source at v2 links
+    link(cc(tmp_path, src, cpu="v2"))  # the same source at v2 links
 
 
 def _patch_text(obj: bytes, index: int, new: bytes) -> bytes:
     t = elf(obj).get_section_by_name(".text")
     at = t["sh_offset"] + 8 * index
-    return obj[:at] + new + obj[at + len(new):]
+    return obj[:at] + new + obj[at + len(new) :]
 
 
-@pytest.mark.parametrize("raw,match", [
-    (struct.pack("<BBhi", 0xD7, 0x01, 0, 0), "opcode not in SBPF v0"),         # v2-only hor64
-    (struct.pack("<BBhi", 0x67, 0x01, 0, 64), "shift by 64"),
-    (struct.pack("<BBhi", 0x37, 0x01, 0, 0), "division by an immediate zero"),
-    (struct.pack("<BBhi", 0xB7, 0x0A, 0, 0), "destination register r10"),
-    (struct.pack("<BBhi", 0x05, 0x00, 100, 0), "jump out of the code"),
-    (struct.pack("<BBhi", 0xD4, 0x01, 0, 8), "endianness"),
-    (struct.pack("<BBhi", 0x3F, 0x21, 1, 0), "non-zero offset"),              # v4 sdiv form
-])
+@pytest.mark.parametrize(
+    "raw,match",
+    [
+        (struct.pack("<BBhi", 0xD7, 0x01, 0, 0), "opcode not in SBPF v0"),  # v2-only hor64
+        (struct.pack("<BBhi", 0x67, 0x01, 0, 64), "shift by 64"),
+        (struct.pack("<BBhi", 0x37, 0x01, 0, 0), "division by an immediate zero"),
+        (struct.pack("<BBhi", 0xB7, 0x0A, 0, 0), "destination register r10"),
+        (struct.pack("<BBhi", 0x05, 0x00, 100, 0), "jump out of the code"),
+        (struct.pack("<BBhi", 0xD4, 0x01, 0, 8), "endianness"),
+        (struct.pack("<BBhi", 0x3F, 0x21, 1, 0), "non-zero offset"),  # v4 sdiv form
+    ],
+)
 def test_instructions_the_v0_verifier_rejects(tmp_path, raw, match):
     obj = cc(tmp_path, "unsigned long entrypoint(void *in) { return 0; }")
     with pytest.raises(LinkError, match=match):
@@ -291,7 +317,7 @@ def _patch_reloc_type(obj: bytes, section: str, new_type: int) -> bytes:
     rs = e.get_section_by_name(section)
     at = rs["sh_offset"]
     info = struct.unpack_from("<Q", obj, at + 8)[0]
-    return obj[:at + 8] + struct.pack("<Q", (info & ~0xFFFFFFFF) | new_type) + obj[at + 16:]
+    return obj[: at + 8] + struct.pack("<Q", (info & ~0xFFFFFFFF) | new_type) + obj[at + 16 :]
 
 
 def test_unknown_relocation_refused(tmp_path):
@@ -318,6 +344,7 @@ def test_not_an_object_refused():
 
 # ------------------------------------------------------------------ the loader's verdict
 
+
 def test_loader_accepts_and_runs_the_linked_program(tmp_path, linked):
     from tests.programs.svm import Svm, ix
 
@@ -338,7 +365,7 @@ def test_loader_accepts_and_runs_the_linked_program(tmp_path, linked):
     o = s.send(ix(pid, bytes([0, 4, 5, 0]), []))
     assert "Program log: alpha" in o.logs and struct.unpack("<Q", o.return_data)[0] == 16 + 1
     trap = s.send(ix(pid, bytes([0, 0, 0, 9]), []))
-    assert not trap.ok                                            # __bpf_trap -> abort
+    assert not trap.ok  # __bpf_trap -> abort
 
 
 def test_loader_accepts_a_program_without_syscalls(tmp_path):
@@ -382,6 +409,7 @@ def test_loader_refuses_an_unknown_syscall_at_deploy(tmp_path):
 
 # ------------------------------------------------------------------ reproducibility
 
+
 def test_link_is_deterministic(tmp_path):
     obj = cc(tmp_path, PROGRAM)
     assert link(obj).image == link(obj).image
@@ -400,8 +428,12 @@ def test_build_is_reproducible(tmp_path):
     clone = tmp_path / "elsewhere" / "clone"
     for part in ("tools", "programs/sdk", "programs/pool"):
         shutil.copytree(ROOT / part, clone / part, ignore=shutil.ignore_patterns("__pycache__", "out"))
-    subprocess.run([sys.executable, "-m", "tools.sbf.build", "pool", "--force", "--out", str(tmp_path / "c")],
-                   cwd=clone, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "tools.sbf.build", "pool", "--force", "--out", str(tmp_path / "c")],
+        cwd=clone,
+        check=True,
+        capture_output=True,
+    )
     assert (tmp_path / "c" / "pool.so").read_bytes() == a
 
 
@@ -432,7 +464,10 @@ def test_build_lowers_ir_for_bpf():
     # a copy of runtime length and a 512-byte fill become syscalls; a 16-byte aligned copy stays inline
     assert "call void @sol_memcpy_(ptr noundef nonnull align 1 %0, ptr noundef nonnull align 1 %2, i64 %1)" in out
     assert "call void @sol_memset_(ptr noundef nonnull align 1 dereferenceable(512) %0, i8 0, i64 512)" in out
-    assert "@llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(16) %0, ptr align 8 %2, i64 16, i1 false)" in out
+    assert (
+        "@llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(16) %0, ptr align 8 %2, i64 16, i1 false)"
+        in out
+    )
     assert "declare void @sol_memcpy_(ptr, ptr, i64)" in out and "declare void @sol_memset_(ptr, i8, i64)" in out
 
 

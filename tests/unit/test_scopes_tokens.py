@@ -17,6 +17,7 @@ SPEC_SCOPES = ("profile:read", "trade:execute", "governance:vote", "governance:p
 
 # ---------------------------------------------------------------- scopes
 
+
 def test_the_five_spec_scopes_each_have_plain_words():
     assert set(scopes.DESCRIPTIONS) == set(SPEC_SCOPES)
     assert set(scopes.ALL) == set(SPEC_SCOPES)
@@ -24,26 +25,43 @@ def test_the_five_spec_scopes_each_have_plain_words():
         assert text and name not in text and ":" not in text
 
 
-@pytest.mark.parametrize("raw, expected", [
-    ("profile:read", ("profile:read",)),
-    ("trade:execute profile:read", ("trade:execute", "profile:read")),
-    (" ".join(SPEC_SCOPES), SPEC_SCOPES),
-    ("profile:read profile:read", ("profile:read",)),
-    ("coin:create profile:read coin:create", ("coin:create", "profile:read")),
-])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("profile:read", ("profile:read",)),
+        ("trade:execute profile:read", ("trade:execute", "profile:read")),
+        (" ".join(SPEC_SCOPES), SPEC_SCOPES),
+        ("profile:read profile:read", ("profile:read",)),
+        ("coin:create profile:read coin:create", ("coin:create", "profile:read")),
+    ],
+)
 def test_parse_valid(raw, expected):
     assert scopes.parse(raw) == expected
 
 
-@pytest.mark.parametrize("raw", [
-    None, "", " ", "  ",
-    "profile:read  trade:execute",   # double space
-    " profile:read", "profile:read ",
-    "profile:read,trade:execute",
-    "profile:write", "Profile:read", "PROFILE:READ", "profile", "read", "*", "openid",
-    "profile:read unknown:scope",
-    "profile:read\ttrade:execute", "profile:read\n",
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        None,
+        "",
+        " ",
+        "  ",
+        "profile:read  trade:execute",  # double space
+        " profile:read",
+        "profile:read ",
+        "profile:read,trade:execute",
+        "profile:write",
+        "Profile:read",
+        "PROFILE:READ",
+        "profile",
+        "read",
+        "*",
+        "openid",
+        "profile:read unknown:scope",
+        "profile:read\ttrade:execute",
+        "profile:read\n",
+    ],
+)
 def test_parse_rejects_empty_or_unknown_with_invalid_scope(raw):
     with pytest.raises(ApiError) as err:
         scopes.parse(raw)
@@ -62,6 +80,7 @@ def test_check_allowed():
 
 
 # ---------------------------------------------------------------- secrets
+
 
 @pytest.mark.parametrize("prefix", [tokens.API_KEY, tokens.CODE, tokens.SESSION])
 def test_new_secret_format(prefix):
@@ -96,7 +115,7 @@ def test_bound_token_wrong_prefix():
     refresh = tokens.new_bound_token(tokens.REFRESH, user_id, client_id)
     assert tokens.parse_bound_token(tokens.REFRESH, access) is None
     assert tokens.parse_bound_token(tokens.ACCESS, refresh) is None
-    body = access[len(tokens.ACCESS):]
+    body = access[len(tokens.ACCESS) :]
     for prefix in ("app_sk_", "app_ac_", "APP_AT_", "app_at", "at_", ""):
         assert tokens.parse_bound_token(tokens.ACCESS, prefix + body) is None
 
@@ -117,7 +136,7 @@ def test_bound_token_bad_base64(char):
     user_id, client_id = _ids()
     token = tokens.new_bound_token(tokens.ACCESS, user_id, client_id)
     for pos in (len(tokens.ACCESS), len(token) - 1, len(token) - 40):
-        bad = token[:pos] + char + token[pos + 1:]
+        bad = token[:pos] + char + token[pos + 1 :]
         assert len(bad) == len(token)
         assert tokens.parse_bound_token(tokens.ACCESS, bad) is None
 
@@ -132,15 +151,18 @@ def test_bound_token_standard_base64_alphabet_rejected():
     assert tokens.parse_bound_token(tokens.ACCESS, tokens.ACCESS + url) is not None
 
 
-@pytest.mark.parametrize("value, ok", [
-    ("0" * 32, True),
-    ("0123456789abcdef" * 2, True),
-    ("0123456789ABCDEF" * 2, False),
-    ("0" * 31, False),
-    ("0" * 33, False),
-    ("g" * 32, False),
-    ("", False),
-    (" " + "0" * 31, False),
-])
+@pytest.mark.parametrize(
+    "value, ok",
+    [
+        ("0" * 32, True),
+        ("0123456789abcdef" * 2, True),
+        ("0123456789ABCDEF" * 2, False),
+        ("0" * 31, False),
+        ("0" * 33, False),
+        ("g" * 32, False),
+        ("", False),
+        (" " + "0" * 31, False),
+    ],
+)
 def test_is_hex_id(value, ok):
     assert tokens.is_hex_id(value) is ok

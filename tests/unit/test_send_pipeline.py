@@ -42,8 +42,7 @@ FUNDS = pipeline.Funds(10**9)
 
 
 def write(txs=None, funds=FUNDS, **kwargs) -> pipeline.Write:
-    return pipeline.Write("buy", str(Pubkey.new_unique()), txs or [trade_tx()], BLOCKHASH, 1_000, funds=funds,
-                          **kwargs)
+    return pipeline.Write("buy", str(Pubkey.new_unique()), txs or [trade_tx()], BLOCKHASH, 1_000, funds=funds, **kwargs)
 
 
 class Log:
@@ -132,8 +131,10 @@ def test_the_balance_is_checked_before_finish_sign_record_and_submit(log):
     with pytest.raises(ApiError) as caught:
         run(log, w)
     assert caught.value.code == "insufficient_sol"
-    assert caught.value.extra == {"requiredLamports": str(NETWORK_FEE + 100),
-                                  "availableLamports": str(NETWORK_FEE + 99)}
+    assert caught.value.extra == {
+        "requiredLamports": str(NETWORK_FEE + 100),
+        "availableLamports": str(NETWORK_FEE + 99),
+    }
     assert finished == [] and log.steps == []
     run(log, write(funds=pipeline.Funds(NETWORK_FEE + 100, spend=100)))  # exactly enough
     assert log.steps == ["sign", "record", "submit"]
@@ -193,8 +194,13 @@ def test_a_hold_is_given_back_when_signing_or_recording_fails(log, monkeypatch):
 def test_a_send_refused_outright_gives_the_hold_back(log):
     """A preflight failure names no signature: nothing reached the network."""
     released: list[int] = []
-    chain = FakeRpc(RpcError(PREFLIGHT_FAILURE, "Transaction simulation failed",
-                             {"err": {"InstructionError": [2, {"Custom": 6000}]}, "logs": []}))
+    chain = FakeRpc(
+        RpcError(
+            PREFLIGHT_FAILURE,
+            "Transaction simulation failed",
+            {"err": {"InstructionError": [2, {"Custom": 6000}]}, "logs": []},
+        )
+    )
     with pytest.raises(ApiError) as caught, pipeline.Held() as held:
         held.add(lambda: released.append(1))
         run(log, write(), pipeline.Submit(chain), held=held)  # type: ignore[arg-type]
@@ -260,9 +266,13 @@ def test_every_transaction_takes_its_compute_unit_limit_from_the_one_seam(log, p
 
 def test_a_bundle_is_signed_by_each_transactions_signers_and_recorded_in_order(log):
     mint = KeypairSigner(Keypair())
-    launch = pipeline.Tx("coin_create", [Instruction(PROGRAM, b"\x02", [AccountMeta(PAYER.pubkey, True, True),
-                                                                        AccountMeta(mint.pubkey, True, True)])],
-                         [PAYER, mint], T.WriteFees(10_000, 0), tip=False)
+    launch = pipeline.Tx(
+        "coin_create",
+        [Instruction(PROGRAM, b"\x02", [AccountMeta(PAYER.pubkey, True, True), AccountMeta(mint.pubkey, True, True)])],
+        [PAYER, mint],
+        T.WriteFees(10_000, 0),
+        tip=False,
+    )
     buy = pipeline.Tx("first_buy", [program_ix()], [PAYER], FEES)
     sent = run(log, write([launch, buy], funds=None))
     first, second = log.sent[0]
@@ -270,7 +280,6 @@ def test_a_bundle_is_signed_by_each_transactions_signers_and_recorded_in_order(l
     assert sent.signatures == log.recorded[0].signatures == (str(first.signatures[0]), str(second.signatures[0]))
     assert SYSTEM not in programs(first.message)  # a launch's own transaction carries no tip
     assert programs(second.message)[-1] == SYSTEM  # the buy's tip, last
-
 
 
 # ------------------------------------------------------------------ added checks (issue 25 item 5)
@@ -293,6 +302,7 @@ def refuse(log: Log, code: str = "invalid_input"):
     def check():
         log.steps.append("added")
         raise ApiError(code, field="tipLamports")
+
     return check
 
 
@@ -321,8 +331,9 @@ def test_an_added_refusal_yields_to_the_programs_own_error(log):
     slippage_exceeded answers, as a preflight failure of the same transaction would have."""
     from partner.chain import programs as P
 
-    trade = pipeline.Tx("trade", [Instruction(P.LAUNCHPAD_PROGRAM_ID, b"\x01", [AccountMeta(PAYER.pubkey, True, True)])],
-                        [PAYER], FEES)
+    trade = pipeline.Tx(
+        "trade", [Instruction(P.LAUNCHPAD_PROGRAM_ID, b"\x01", [AccountMeta(PAYER.pubkey, True, True)])], [PAYER], FEES
+    )
     chain = SimulatingRpc(err={"InstructionError": [2, {"Custom": 6001}]})
     released: list[int] = []
     with pytest.raises(ApiError) as caught, pipeline.Held() as held:

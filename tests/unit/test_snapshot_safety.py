@@ -39,8 +39,9 @@ def fresh_aws_state(monkeypatch: pytest.MonkeyPatch):
 def run_scan(*extra: Path, env: dict[str, str] | None = None) -> dict:
     args = [a for p in extra for a in ("--extra", str(p))]
     environ = {**os.environ, "AWS_DEFAULT_REGION": os.environ.get("AWS_DEFAULT_REGION", "us-east-1"), **(env or {})}
-    proc = subprocess.run([sys.executable, str(SCAN), *args], capture_output=True, text=True, timeout=300,
-                          env=environ, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, str(SCAN), *args], capture_output=True, text=True, timeout=300, env=environ, cwd=ROOT
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -66,26 +67,35 @@ def test_shared_layer_and_functions_are_snapshot_safe() -> None:
     report = run_scan()
     assert problems(report) == []
     # what it did find are the cases the hooks exist for (the warmed boto3 session)
-    assert {"partner.store.aws", "partner.store.crypto", "partner.core.transport", "partner.core.tls"} <= set(report["hooked"])
+    assert {"partner.store.aws", "partner.store.crypto", "partner.core.transport", "partner.core.tls"} <= set(
+        report["hooked"]
+    )
     # the clients made before the snapshot stay, holding no credentials and no connection
-    assert {f["name"] for f in report["kept_safe"]} == {"_session", "_clients['dynamodb']", "_clients['kms']",
-                                                       "_clients['s3']"}
+    assert {f["name"] for f in report["kept_safe"]} == {
+        "_session",
+        "_clients['dynamodb']",
+        "_clients['kms']",
+        "_clients['s3']",
+    }
 
 
 def test_scan_fails_on_planted_hazards(tmp_path: Path) -> None:
     """The same check fails for a module that creates a generator, a socket, a TLS context
     and an HTTP client at import without a hook, and for a hook that keeps the object."""
     unsafe = tmp_path / "unsafe_mod.py"
-    unsafe.write_text(textwrap.dedent("""
+    unsafe.write_text(
+        textwrap.dedent("""
         import random, socket, ssl
         import httpx
         RNG = random.Random(7)
         SOCK = socket.socket()
         CTX = ssl.create_default_context()
         CLIENTS = {10.0: httpx.Client()}
-    """))
+    """)
+    )
     sloppy = tmp_path / "sloppy_mod.py"
-    sloppy.write_text(textwrap.dedent("""
+    sloppy.write_text(
+        textwrap.dedent("""
         import httpx
         from partner.core import snapshot
         CLIENT = httpx.Client()
@@ -93,9 +103,11 @@ def test_scan_fails_on_planted_hazards(tmp_path: Path) -> None:
         @snapshot.after_restore
         def restored():
             pass  # registered, but keeps the client
-    """))
+    """)
+    )
     keyed = tmp_path / "keyed_mod.py"  # a boto3 client with credentials of its own, kept across restore
-    keyed.write_text(textwrap.dedent("""
+    keyed.write_text(
+        textwrap.dedent("""
         import boto3
         from partner.core import snapshot
         DDB = boto3.client("dynamodb", region_name="us-east-1", aws_access_key_id="AKIAINIT",
@@ -104,11 +116,17 @@ def test_scan_fails_on_planted_hazards(tmp_path: Path) -> None:
         @snapshot.after_restore
         def restored():
             DDB.close()  # connections dropped, credentials kept
-    """))
+    """)
+    )
     report = run_scan(unsafe, sloppy, keyed)
     found = problems(report)
-    for name in ("unsafe_mod.random", "unsafe_mod.RNG", "unsafe_mod.SOCK", "unsafe_mod.CTX",
-                 "unsafe_mod.CLIENTS[10.0]"):
+    for name in (
+        "unsafe_mod.random",
+        "unsafe_mod.RNG",
+        "unsafe_mod.SOCK",
+        "unsafe_mod.CTX",
+        "unsafe_mod.CLIENTS[10.0]",
+    ):
         assert any(line.startswith(name + ":") for line in found), (name, found)
     assert any(line.startswith("sloppy_mod.CLIENT:") and "still referenced" in line for line in found), found
     assert any(line.startswith("keyed_mod.DDB:") and "still referenced" in line for line in found), found
@@ -117,35 +135,52 @@ def test_scan_fails_on_planted_hazards(tmp_path: Path) -> None:
 def test_scan_fails_on_credentials_resolved_before_the_snapshot(tmp_path: Path) -> None:
     """The layer's own clients are flagged as soon as their credentials were resolved at init."""
     eager = tmp_path / "eager_mod.py"
-    eager.write_text(textwrap.dedent("""
+    eager.write_text(
+        textwrap.dedent("""
         from partner.core import snapshot
         from partner.store import aws
 
         @snapshot.before_snapshot
         def resolve():  # registered last, so it runs first: before partner.store.aws.warm
             aws.dynamodb()._request_signer._credentials.get_frozen_credentials()
-    """))
+    """)
+    )
     report = run_scan(eager, env={"AWS_ACCESS_KEY_ID": "AKIAINIT", "AWS_SECRET_ACCESS_KEY": "init-secret"})
     found = problems(report)
-    assert any(line.startswith("partner.store.aws._clients['dynamodb']:") and "still referenced" in line
-               for line in found), found
+    assert any(
+        line.startswith("partner.store.aws._clients['dynamodb']:") and "still referenced" in line for line in found
+    ), found
 
 
 def test_hooks_reach_the_runtime_library(tmp_path: Path) -> None:
     """In Lambda the hooks are registered with snapshot_restore_py (a stand-in here)."""
     fake = tmp_path / "snapshot_restore_py.py"
-    fake.write_text("BEFORE, AFTER = [], []\n"
-                    "def register_before_snapshot(fn, *a, **k): BEFORE.append(fn.__module__ + '.' + fn.__name__)\n"
-                    "def register_after_restore(fn, *a, **k): AFTER.append(fn.__module__ + '.' + fn.__name__)\n")
-    code = ("import json, partner.store.aws, partner.store.crypto, partner.chain.rpc, snapshot_restore_py as s;"
-            "print(json.dumps([s.BEFORE, s.AFTER]))")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "shared")])})
+    fake.write_text(
+        "BEFORE, AFTER = [], []\n"
+        "def register_before_snapshot(fn, *a, **k): BEFORE.append(fn.__module__ + '.' + fn.__name__)\n"
+        "def register_after_restore(fn, *a, **k): AFTER.append(fn.__module__ + '.' + fn.__name__)\n"
+    )
+    code = (
+        "import json, partner.store.aws, partner.store.crypto, partner.chain.rpc, snapshot_restore_py as s;"
+        "print(json.dumps([s.BEFORE, s.AFTER]))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "shared")])},
+    )
     assert proc.returncode == 0, proc.stderr
     before, after = json.loads(proc.stdout)
     assert "partner.store.aws.warm" in before and "partner.core.lazy.warm" in before
-    assert {"partner.core.snapshot._reseed_random", "partner.store.aws.restored", "partner.store.crypto.reset",
-            "partner.core.transport.reset", "partner.core.tls.reset"} <= set(after)
+    assert {
+        "partner.core.snapshot._reseed_random",
+        "partner.store.aws.restored",
+        "partner.store.crypto.reset",
+        "partner.core.transport.reset",
+        "partner.core.tls.reset",
+    } <= set(after)
 
 
 # ------------------------------------------------------------------ the hooks, called directly
@@ -233,13 +268,20 @@ def test_after_restore_reseeds_random() -> None:
 
 def test_lazy_module_defers_until_first_use_and_warm_loads_it(tmp_path: Path) -> None:
     (tmp_path / "slowmod.py").write_text("import sys\nsys.modules['__main__'].LOADED = True\nVALUE = 42\n")
-    code = (f"import sys, __main__; __main__.LOADED = False; sys.path.insert(0, {str(tmp_path)!r})\n"
-            "from partner.core import lazy, snapshot\n"
-            "m = lazy.module('slowmod'); a = (__main__.LOADED, lazy.loaded('slowmod'))\n"
-            "snapshot.run_before_snapshot(); b = (__main__.LOADED, lazy.loaded('slowmod'), m.VALUE)\n"
-            "print(a, b)")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "AWS_DEFAULT_REGION": "us-east-1"})
+    code = (
+        f"import sys, __main__; __main__.LOADED = False; sys.path.insert(0, {str(tmp_path)!r})\n"
+        "from partner.core import lazy, snapshot\n"
+        "m = lazy.module('slowmod'); a = (__main__.LOADED, lazy.loaded('slowmod'))\n"
+        "snapshot.run_before_snapshot(); b = (__main__.LOADED, lazy.loaded('slowmod'), m.VALUE)\n"
+        "print(a, b)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "AWS_DEFAULT_REGION": "us-east-1"},
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "(False, False) (True, True, 42)"
 

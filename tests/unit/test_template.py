@@ -28,8 +28,11 @@ def _props(template, name: str) -> dict:
 def _conditions_true(template, **params: str) -> set[str]:
     """The conditions that hold for these parameter values (the rest at their defaults)."""
     values = template.parameter_values(params)
-    return {name for name in template.data["Conditions"]
-            if resolve({"Condition": name}, {}, template=template, parameters=values)}
+    return {
+        name
+        for name in template.data["Conditions"]
+        if resolve({"Condition": name}, {}, template=template, parameters=values)
+    }
 
 
 def test_metrics_namespace_is_set_for_every_function(template):
@@ -62,8 +65,10 @@ def test_migrator_errors_alarm(template):
     alarm = _props(template, "MigratorErrorsAlarm")
     assert (alarm["Namespace"], alarm["MetricName"]) == ("AWS/Lambda", "Errors")
     # the alias the schedule invokes (SnapStart publishes versions behind it)
-    assert alarm["Dimensions"] == [{"Name": "FunctionName", "Value": {"Ref": "MigratorFunction"}},
-                                   {"Name": "Resource", "Value": {"Fn::Sub": "${MigratorFunction}:live"}}]
+    assert alarm["Dimensions"] == [
+        {"Name": "FunctionName", "Value": {"Ref": "MigratorFunction"}},
+        {"Name": "Resource", "Value": {"Fn::Sub": "${MigratorFunction}:live"}},
+    ]
 
 
 def test_snapstart_on_every_function_behind_the_live_alias(template):
@@ -108,16 +113,24 @@ print(json.dumps({"snap": {k: res[k]["Properties"].get("SnapStart") for k in fns
     import os
     import subprocess
 
-    proc = subprocess.run([str(tools), "-c", script, str(ROOT / "template.yaml")], capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "AWS_DEFAULT_REGION": "us-east-1"})
+    proc = subprocess.run(
+        [str(tools), "-c", script, str(ROOT / "template.yaml")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "AWS_DEFAULT_REGION": "us-east-1"},
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     got = json.loads(proc.stdout)
     assert got["snap"] and all(v == {"ApplyOn": "PublishedVersions"} for v in got["snap"].values())
     assert got["aliases"] == sorted(f"{fn}Aliaslive" for fn in got["snap"])
-    assert got["perms"] and all(v == {"Ref": k.split("Function")[0] + "FunctionAliaslive"}
-                                for k, v in got["perms"].items())
-    assert got["rules"] == {"MigratorFunctionEveryMinute": {"Ref": "MigratorFunctionAliaslive"},
-                            "TrackerFunctionEveryMinute": {"Ref": "TrackerFunctionAliaslive"}}
+    assert got["perms"] and all(
+        v == {"Ref": k.split("Function")[0] + "FunctionAliaslive"} for k, v in got["perms"].items()
+    )
+    assert got["rules"] == {
+        "MigratorFunctionEveryMinute": {"Ref": "MigratorFunctionAliaslive"},
+        "TrackerFunctionEveryMinute": {"Ref": "TrackerFunctionAliaslive"},
+    }
     assert got["uris"] and all(u.endswith("Aliaslive}/invocations") for u in got["uris"])
     assert got["out"]["Value"] == {"Ref": "MigratorFunctionAliaslive"}
 
@@ -135,8 +148,10 @@ def test_alarm_topic_is_encrypted_with_a_key_only_cloudwatch_uses(template):
     assert subscription["Properties"]["Endpoint"] == {"Ref": "AlarmEmail"}
 
 
-@pytest.mark.parametrize("name", ["BaseDomainName", "AuthDomainName", "CertificateArn", "HostedZoneId",
-                                  "PlatformTreasuryParameter", "AlarmEmail"])
+@pytest.mark.parametrize(
+    "name",
+    ["BaseDomainName", "AuthDomainName", "CertificateArn", "HostedZoneId", "PlatformTreasuryParameter", "AlarmEmail"],
+)
 def test_optional_parameters_default_to_empty(template, name):
     assert template.parameters[name]["Default"] == ""
 
@@ -149,11 +164,17 @@ def test_domains_need_name_and_certificate_records_need_a_zone(template):
     cert = "arn:aws:acm:us-east-1:123456789012:certificate/abc"
     assert _conditions_true(template, BaseDomainName="api.example.com") == set()  # no certificate
     assert _conditions_true(template, BaseDomainName="api.example.com", CertificateArn=cert) == {"HasBaseDomain"}
-    assert _conditions_true(template, BaseDomainName="api.example.com", AuthDomainName="auth.example.com",
-                            CertificateArn=cert, HostedZoneId="Z123") == {
-        "HasBaseDomain", "HasAuthDomain", "HasHostedZone", "HasBaseDomainRecord", "HasAuthDomainRecord"}
+    assert _conditions_true(
+        template,
+        BaseDomainName="api.example.com",
+        AuthDomainName="auth.example.com",
+        CertificateArn=cert,
+        HostedZoneId="Z123",
+    ) == {"HasBaseDomain", "HasAuthDomain", "HasHostedZone", "HasBaseDomainRecord", "HasAuthDomainRecord"}
     assert _conditions_true(template, PlatformTreasuryParameter="/p/t", AlarmEmail="ops@example.com") == {
-        "HasTreasuryParameter", "HasAlarmEmail"}
+        "HasTreasuryParameter",
+        "HasAlarmEmail",
+    }
 
 
 @pytest.mark.parametrize("prefix", ["Base", "Auth"])
@@ -176,8 +197,12 @@ def test_domain_resources_are_conditional_and_map_the_api_stage(template, prefix
 def test_conditional_resources_cover_exactly_the_optional_features(template):
     conditional = {name: res["Condition"] for name, res in template.resources.items() if "Condition" in res}
     assert conditional == {
-        "BaseDomain": "HasBaseDomain", "BaseDomainMapping": "HasBaseDomain", "BaseDomainRecord": "HasBaseDomainRecord",
-        "AuthDomain": "HasAuthDomain", "AuthDomainMapping": "HasAuthDomain", "AuthDomainRecord": "HasAuthDomainRecord",
+        "BaseDomain": "HasBaseDomain",
+        "BaseDomainMapping": "HasBaseDomain",
+        "BaseDomainRecord": "HasBaseDomainRecord",
+        "AuthDomain": "HasAuthDomain",
+        "AuthDomainMapping": "HasAuthDomain",
+        "AuthDomainRecord": "HasAuthDomainRecord",
         "AlarmEmailSubscription": "HasAlarmEmail",
     }
 
@@ -187,9 +212,13 @@ def test_treasury_comes_from_ssm_at_deploy_time_only_for_coin_create(template):
     holders = [name for name, fn in functions.items() if "PLATFORM_TREASURY" in fn.environment]
     assert holders == ["CoinsCreateFunction"]
     value = functions["CoinsCreateFunction"].environment["PLATFORM_TREASURY"]
-    assert value == {"Fn::If": ["HasTreasuryParameter",
-                                {"Fn::Sub": "{{resolve:ssm:${PlatformTreasuryParameter}}}"},
-                                {"Ref": "AWS::NoValue"}]}
+    assert value == {
+        "Fn::If": [
+            "HasTreasuryParameter",
+            {"Fn::Sub": "{{resolve:ssm:${PlatformTreasuryParameter}}}"},
+            {"Ref": "AWS::NoValue"},
+        ]
+    }
 
 
 def test_only_the_sign_in_function_reads_ssm_at_run_time_and_only_its_secret(template):
@@ -202,14 +231,19 @@ def test_only_the_sign_in_function_reads_ssm_at_run_time_and_only_its_secret(tem
                 actions = [str(a) for a in _list(st.get("Action", [])) if str(a).startswith("ssm:")]
                 if fn.logical_id == "AccountSigninFunction" and actions:
                     assert actions == ["ssm:GetParameter"]
-                    assert st["Resource"] == {"Fn::Sub": "arn:${AWS::Partition}:ssm:${AWS::Region}:"
-                                                         "${AWS::AccountId}:parameter${OidcClientSecretParameter}"}
+                    assert st["Resource"] == {
+                        "Fn::Sub": "arn:${AWS::Partition}:ssm:${AWS::Region}:"
+                        "${AWS::AccountId}:parameter${OidcClientSecretParameter}"
+                    }
                     continue
                 assert not actions, fn.logical_id
     env = template.function("AccountSigninFunction").environment
     assert env["OIDC_CLIENT_SECRET_PARAMETER"] == {"Ref": "OidcClientSecretParameter"}  # a name, not the secret
-    assert not any("SECRET" in name and name != "OIDC_CLIENT_SECRET_PARAMETER" for fn in template.functions()
-                   for name in fn.environment)
+    assert not any(
+        "SECRET" in name and name != "OIDC_CLIENT_SECRET_PARAMETER"
+        for fn in template.functions()
+        for name in fn.environment
+    )
 
 
 def test_outputs_name_the_urls_and_the_migrator(template):
@@ -218,6 +252,12 @@ def test_outputs_name_the_urls_and_the_migrator(template):
     assert outputs["AuthUrl"]["Value"]["Fn::If"][0] == "HasAuthDomain"
     assert outputs["MigratorFunctionName"]["Value"] == {"Ref": "MigratorFunction"}
     assert outputs["MigratorFunctionAlias"]["Value"] == {"Ref": "MigratorFunction.Alias"}
-    for name in ("ClientsTableName", "AuthTableName", "UsersTableName", "CountersTableName", "HashKeyId",
-                 "WalletKeyId"):
+    for name in (
+        "ClientsTableName",
+        "AuthTableName",
+        "UsersTableName",
+        "CountersTableName",
+        "HashKeyId",
+        "WalletKeyId",
+    ):
         assert name in outputs  # what partnerctl needs (docs/operations.md)

@@ -28,20 +28,29 @@ def test_limit_parameters_have_safe_defaults(template):
 
 def test_the_stage_throttle_comes_from_the_parameters(template):
     settings = template.resources["PartnerApi"]["Properties"]["MethodSettings"]
-    assert {"ResourcePath": "/*", "HttpMethod": "*", "ThrottlingBurstLimit": {"Ref": "ApiThrottleBurstLimit"},
-            "ThrottlingRateLimit": {"Ref": "ApiThrottleRateLimit"}} in settings
+    assert {
+        "ResourcePath": "/*",
+        "HttpMethod": "*",
+        "ThrottlingBurstLimit": {"Ref": "ApiThrottleBurstLimit"},
+        "ThrottlingRateLimit": {"Ref": "ApiThrottleRateLimit"},
+    } in settings
     # the devstack gateway reads the same values: the defaults, or a deploy's overrides
     assert template.method_throttle() == (200.0, 500.0)
-    assert template.method_throttle(None, {"ApiThrottleRateLimit": 1500, "ApiThrottleBurstLimit": 3000}) == (1500.0, 3000.0)
+    assert template.method_throttle(None, {"ApiThrottleRateLimit": 1500, "ApiThrottleBurstLimit": 3000}) == (
+        1500.0,
+        3000.0,
+    )
 
 
 def test_trade_functions_reserve_concurrency_only_when_asked(template):
     for name in TRADES:
         props = template.resources[name]["Properties"]
         assert props["ReservedConcurrentExecutions"] == {
-            "Fn::If": ["HasTradeReservedConcurrency", {"Ref": "TradeReservedConcurrency"}, {"Ref": "AWS::NoValue"}]}
+            "Fn::If": ["HasTradeReservedConcurrency", {"Ref": "TradeReservedConcurrency"}, {"Ref": "AWS::NoValue"}]
+        }
     assert template.data["Conditions"]["HasTradeReservedConcurrency"] == {
-        "Fn::Not": [{"Fn::Equals": [{"Ref": "TradeReservedConcurrency"}, 0]}]}
+        "Fn::Not": [{"Fn::Equals": [{"Ref": "TradeReservedConcurrency"}, 0]}]
+    }
     from devstack.cfn import resolve
 
     condition = template.data["Conditions"]["HasTradeReservedConcurrency"]

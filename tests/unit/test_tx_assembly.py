@@ -61,11 +61,23 @@ def charged_priority_fee(message) -> int:
 
 def test_instruction_order_with_partner_fee():
     fee_wallet, tip_account = Pubkey.new_unique(), TIP_ACCOUNTS[3]
-    message = assemble(PAYER.pubkey(), [program_ix()], fees=FEES, blockhash=BLOCKHASH,
-                       partner_fee=(fee_wallet, 25_000), units=200_000, tip_account=tip_account)
+    message = assemble(
+        PAYER.pubkey(),
+        [program_ix()],
+        fees=FEES,
+        blockhash=BLOCKHASH,
+        partner_fee=(fee_wallet, 25_000),
+        units=200_000,
+        tip_account=tip_account,
+    )
     ixs = decoded(message)
-    assert [pid for pid, _, _ in ixs] == [P.COMPUTE_BUDGET_PROGRAM_ID, P.COMPUTE_BUDGET_PROGRAM_ID, PROGRAM,
-                                          P.SYSTEM_PROGRAM_ID, P.SYSTEM_PROGRAM_ID]
+    assert [pid for pid, _, _ in ixs] == [
+        P.COMPUTE_BUDGET_PROGRAM_ID,
+        P.COMPUTE_BUDGET_PROGRAM_ID,
+        PROGRAM,
+        P.SYSTEM_PROGRAM_ID,
+        P.SYSTEM_PROGRAM_ID,
+    ]
     assert ixs[0][1][0] == 2 and struct.unpack("<I", ixs[0][1][1:]) == (200_000,)  # SetComputeUnitLimit
     assert ixs[1][1][0] == 3 and len(ixs[1][1]) == 9  # SetComputeUnitPrice (u64 micro-lamports)
     assert ixs[2][1] == b"\x01\x02\x03"
@@ -85,11 +97,20 @@ def test_several_program_instructions_keep_their_order():
 @pytest.mark.parametrize("partner_fee", [None, "zero"])
 def test_partner_fee_is_omitted_when_zero(partner_fee):
     fee_wallet = Pubkey.new_unique()
-    message = assemble(PAYER.pubkey(), [program_ix()], fees=FEES, blockhash=BLOCKHASH,
-                       partner_fee=(fee_wallet, 0) if partner_fee == "zero" else None)
+    message = assemble(
+        PAYER.pubkey(),
+        [program_ix()],
+        fees=FEES,
+        blockhash=BLOCKHASH,
+        partner_fee=(fee_wallet, 0) if partner_fee == "zero" else None,
+    )
     ixs = decoded(message)
-    assert [pid for pid, _, _ in ixs] == [P.COMPUTE_BUDGET_PROGRAM_ID, P.COMPUTE_BUDGET_PROGRAM_ID, PROGRAM,
-                                          P.SYSTEM_PROGRAM_ID]
+    assert [pid for pid, _, _ in ixs] == [
+        P.COMPUTE_BUDGET_PROGRAM_ID,
+        P.COMPUTE_BUDGET_PROGRAM_ID,
+        PROGRAM,
+        P.SYSTEM_PROGRAM_ID,
+    ]
     assert fee_wallet not in message.account_keys
     assert ixs[-1][2][1] in TIP_ACCOUNTS  # the one transfer left is the tip
 
@@ -107,26 +128,22 @@ def test_tip_goes_to_a_configured_tip_account_by_default():
 @pytest.mark.parametrize("fee", [1000, 1001, 1234, 9_999, 10_000, 123_457, 999_999, 10**9 + 7])
 @pytest.mark.parametrize("units", [1, 3, 7, 150_001, 200_000, 999_999, 1_000_000])
 def test_priority_fee_charged_equals_priority_fee_lamports(fee, units):
-    message = assemble(PAYER.pubkey(), [program_ix()], fees=WriteFees(fee, 1_000_000), blockhash=BLOCKHASH,
-                       units=units)
+    message = assemble(PAYER.pubkey(), [program_ix()], fees=WriteFees(fee, 1_000_000), blockhash=BLOCKHASH, units=units)
     assert charged_priority_fee(message) == fee
 
 
 @settings(max_examples=300, deadline=None)
 @given(fee=st.integers(min_value=1000, max_value=10**12), units=st.integers(min_value=1, max_value=1_000_000))
 def test_priority_fee_charged_equals_priority_fee_lamports_property(fee, units):
-    message = assemble(PAYER.pubkey(), [program_ix()], fees=WriteFees(fee, 1_000_000), blockhash=BLOCKHASH,
-                       units=units)
+    message = assemble(PAYER.pubkey(), [program_ix()], fees=WriteFees(fee, 1_000_000), blockhash=BLOCKHASH, units=units)
     assert charged_priority_fee(message) == fee
 
 
 @settings(max_examples=200, deadline=None)
-@given(fee=st.integers(min_value=1000, max_value=10**12),
-       units=st.integers(min_value=1_000_001, max_value=1_400_000))
+@given(fee=st.integers(min_value=1000, max_value=10**12), units=st.integers(min_value=1_000_001, max_value=1_400_000))
 def test_priority_fee_above_a_million_units_is_the_nearest_chargeable_amount(fee, units):
     """Above 1e6 units not every lamport amount is chargeable: the smallest one >= the fee."""
-    message = assemble(PAYER.pubkey(), [program_ix()], fees=WriteFees(fee, 1_000_000), blockhash=BLOCKHASH,
-                       units=units)
+    message = assemble(PAYER.pubkey(), [program_ix()], fees=WriteFees(fee, 1_000_000), blockhash=BLOCKHASH, units=units)
     charged = charged_priority_fee(message)
     assert fee <= charged
     _, price = compute_budget(message)
@@ -152,8 +169,9 @@ def test_a_missing_signer_is_internal():
 
 
 def _size(data_len: int) -> int:
-    message = assemble(PAYER.pubkey(), [program_ix(b"\x00" * data_len)], fees=FEES, blockhash=BLOCKHASH,
-                       tip_account=TIP_ACCOUNTS[0])
+    message = assemble(
+        PAYER.pubkey(), [program_ix(b"\x00" * data_len)], fees=FEES, blockhash=BLOCKHASH, tip_account=TIP_ACCOUNTS[0]
+    )
     return len(bytes(Transaction.new_unsigned(message)))
 
 
@@ -172,13 +190,15 @@ def test_the_limit_is_1232_bytes_inclusive():
     while _size(n) < PACKET_DATA_SIZE:
         n += 1
     assert _size(n) == PACKET_DATA_SIZE, "no data length lands exactly on the limit"
-    at_limit = assemble(PAYER.pubkey(), [program_ix(b"\x00" * n)], fees=FEES, blockhash=BLOCKHASH,
-                        tip_account=TIP_ACCOUNTS[0])
+    at_limit = assemble(
+        PAYER.pubkey(), [program_ix(b"\x00" * n)], fees=FEES, blockhash=BLOCKHASH, tip_account=TIP_ACCOUNTS[0]
+    )
     tx = sign(at_limit, [KeypairSigner(PAYER)])
     assert len(bytes(tx)) == PACKET_DATA_SIZE  # the signature is counted: unsigned size == signed size
     with pytest.raises(ApiError) as err:
-        assemble(PAYER.pubkey(), [program_ix(b"\x00" * (n + 1))], fees=FEES, blockhash=BLOCKHASH,
-                 tip_account=TIP_ACCOUNTS[0])
+        assemble(
+            PAYER.pubkey(), [program_ix(b"\x00" * (n + 1))], fees=FEES, blockhash=BLOCKHASH, tip_account=TIP_ACCOUNTS[0]
+        )
     assert err.value.code == "tx_too_large"
 
 
@@ -188,6 +208,12 @@ def test_the_partner_fee_transfer_counts_towards_the_limit():
         n += 1
     assemble(PAYER.pubkey(), [program_ix(b"\x00" * n)], fees=FEES, blockhash=BLOCKHASH, tip_account=TIP_ACCOUNTS[0])
     with pytest.raises(ApiError) as err:
-        assemble(PAYER.pubkey(), [program_ix(b"\x00" * n)], fees=FEES, blockhash=BLOCKHASH,
-                 tip_account=TIP_ACCOUNTS[0], partner_fee=(Pubkey.new_unique(), 1))
+        assemble(
+            PAYER.pubkey(),
+            [program_ix(b"\x00" * n)],
+            fees=FEES,
+            blockhash=BLOCKHASH,
+            tip_account=TIP_ACCOUNTS[0],
+            partner_fee=(Pubkey.new_unique(), 1),
+        )
     assert err.value.code == "tx_too_large"

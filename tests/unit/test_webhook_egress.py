@@ -27,23 +27,57 @@ PUBLIC = "93.184.215.14"  # a globally routable address (never connected to: see
 NAME = "hooks.acme-partner.com"
 
 # the issue's reproductions: each was accepted for a live client
-ISSUE_URLS = ["https://127.1/", "https://2130706433/", "https://0x7f000001/", "https://0177.0.0.1/",
-              "https://localhost./", "https://100.64.0.1/", "https://127.0.0.1.nip.io/",
-              "https://metadata.google.internal/"]
+ISSUE_URLS = [
+    "https://127.1/",
+    "https://2130706433/",
+    "https://0x7f000001/",
+    "https://0177.0.0.1/",
+    "https://localhost./",
+    "https://100.64.0.1/",
+    "https://127.0.0.1.nip.io/",
+    "https://metadata.google.internal/",
+]
 
 
 # ---------------------------------------------------------------- the host parser
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("127.0.0.1", "127.0.0.1"), ("127.1", "127.0.0.1"), ("127.0.1", "127.0.0.1"), ("2130706433", "127.0.0.1"),
-    ("0x7f000001", "127.0.0.1"), ("0X7F000001", "127.0.0.1"), ("0177.0.0.1", "127.0.0.1"), ("0177.1", "127.0.0.1"),
-    ("0x7f.0.0.0x1", "127.0.0.1"), ("017700000001", "127.0.0.1"), ("0", "0.0.0.0"), ("10.0x10.0377.1", "10.16.255.1"),
-    ("4294967295", "255.255.255.255"), ("1.16777215", "1.255.255.255"), ("00000000000000000001", "0.0.0.1"),
-    ("4294967296", None), ("1.16777216", None), ("256.0.0.1", None), ("08", None), ("0x", None), ("0x.1", None),
-    ("1.2.3.4.5", None), ("1..2", None), ("", None), (".1", None), ("+1", None), ("1 ", None), ("0xg", None),
-    ("example.com", None), ("1e3", None), ("١٢٧.0.0.1", None),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("127.0.0.1", "127.0.0.1"),
+        ("127.1", "127.0.0.1"),
+        ("127.0.1", "127.0.0.1"),
+        ("2130706433", "127.0.0.1"),
+        ("0x7f000001", "127.0.0.1"),
+        ("0X7F000001", "127.0.0.1"),
+        ("0177.0.0.1", "127.0.0.1"),
+        ("0177.1", "127.0.0.1"),
+        ("0x7f.0.0.0x1", "127.0.0.1"),
+        ("017700000001", "127.0.0.1"),
+        ("0", "0.0.0.0"),
+        ("10.0x10.0377.1", "10.16.255.1"),
+        ("4294967295", "255.255.255.255"),
+        ("1.16777215", "1.255.255.255"),
+        ("00000000000000000001", "0.0.0.1"),
+        ("4294967296", None),
+        ("1.16777216", None),
+        ("256.0.0.1", None),
+        ("08", None),
+        ("0x", None),
+        ("0x.1", None),
+        ("1.2.3.4.5", None),
+        ("1..2", None),
+        ("", None),
+        (".1", None),
+        ("+1", None),
+        ("1 ", None),
+        ("0xg", None),
+        ("example.com", None),
+        ("1e3", None),
+        ("١٢٧.0.0.1", None),
+    ],
+)
 def test_inet_aton_reads_every_form_a_resolver_takes(text, expected):
     found = egress.inet_aton(text)
     assert (None if found is None else str(found)) == expected
@@ -69,7 +103,7 @@ def test_inet_aton_agrees_with_the_c_library(text):
 def _render(number: int, sizes: list[int], bases: list[int]) -> str:
     """`number` written in len(sizes) parts of sizes[i] bytes each, part i in base bases[i]."""
     parts, shift = [], 32
-    for size, base in zip(sizes, bases[:len(sizes)], strict=True):
+    for size, base in zip(sizes, bases[: len(sizes)], strict=True):
         shift -= 8 * size
         value = (number >> shift) & ((1 << (8 * size)) - 1)
         parts.append(str(value) if base == 10 else f"0{value:o}" if base == 8 else f"0x{value:x}")
@@ -77,8 +111,12 @@ def _render(number: int, sizes: list[int], bases: list[int]) -> str:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(1, 4), st.lists(st.sampled_from([8, 10, 16]), min_size=4, max_size=4),
-       st.booleans())
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(1, 4),
+    st.lists(st.sampled_from([8, 10, 16]), min_size=4, max_size=4),
+    st.booleans(),
+)
 def test_any_address_in_any_form_parses_back_to_itself(number, count, bases, trailing_dot):
     sizes = [1] * (count - 1) + [4 - (count - 1)]
     text = _render(number, sizes, bases) + ("." if trailing_dot else "")
@@ -88,23 +126,51 @@ def test_any_address_in_any_form_parses_back_to_itself(number, count, bases, tra
 # ---------------------------------------------------------------- which addresses are refused
 
 
-@pytest.mark.parametrize(("address", "reason"), [
-    ("127.0.0.1", "loopback"), ("127.255.0.9", "loopback"), ("10.1.2.3", "private"), ("172.16.0.1", "private"),
-    ("192.168.1.1", "private"), ("169.254.169.254", "link-local"), ("100.64.0.1", "shared address space (CGNAT)"),
-    ("100.127.255.255", "shared address space (CGNAT)"), ("224.0.0.1", "multicast"), ("239.1.1.1", "multicast"),
-    ("0.0.0.0", "unspecified"), ("0.1.2.3", "private"), ("240.0.0.1", "reserved"), ("255.255.255.255", "reserved"),
-    ("192.0.2.1", "private"), ("198.18.0.1", "private"), ("192.88.99.1", "6to4 relay anycast"),
-    ("::1", "loopback"), ("::", "unspecified"), ("fe80::1", "link-local"), ("fc00::1", "private"),
-    ("fd12:3456::1", "private"), ("ff02::1", "multicast"), ("fec0::1", "site-local"),
-    ("::ffff:127.0.0.1", "loopback (IPv4 127.0.0.1 inside IPv6)"),
-    ("::ffff:169.254.169.254", "link-local (IPv4 169.254.169.254 inside IPv6)"),
-    ("64:ff9b::a00:1", "private (IPv4 10.0.0.1 inside IPv6)"), ("64:ff9b::7f00:1", "loopback (IPv4 127.0.0.1 inside IPv6)"),
-    ("::7f00:1", "IPv4-compatible (deprecated)"), ("2002:7f00:1::1", "6to4 (IPv4 127.0.0.1 inside IPv6)"),
-    ("2002:808:808::1", "6to4 (IPv4 8.8.8.8 inside IPv6)"), ("2001::1", "Teredo"), ("2001:db8::1", "private"),
-    ("64:ff9b:1::1", "private"), ("100::1", "private"),
-    ("8.8.8.8", None), ("93.184.215.14", None), ("2606:4700::1111", None), ("64:ff9b::808:808", None),
-    ("::ffff:8.8.8.8", None),
-])
+@pytest.mark.parametrize(
+    ("address", "reason"),
+    [
+        ("127.0.0.1", "loopback"),
+        ("127.255.0.9", "loopback"),
+        ("10.1.2.3", "private"),
+        ("172.16.0.1", "private"),
+        ("192.168.1.1", "private"),
+        ("169.254.169.254", "link-local"),
+        ("100.64.0.1", "shared address space (CGNAT)"),
+        ("100.127.255.255", "shared address space (CGNAT)"),
+        ("224.0.0.1", "multicast"),
+        ("239.1.1.1", "multicast"),
+        ("0.0.0.0", "unspecified"),
+        ("0.1.2.3", "private"),
+        ("240.0.0.1", "reserved"),
+        ("255.255.255.255", "reserved"),
+        ("192.0.2.1", "private"),
+        ("198.18.0.1", "private"),
+        ("192.88.99.1", "6to4 relay anycast"),
+        ("::1", "loopback"),
+        ("::", "unspecified"),
+        ("fe80::1", "link-local"),
+        ("fc00::1", "private"),
+        ("fd12:3456::1", "private"),
+        ("ff02::1", "multicast"),
+        ("fec0::1", "site-local"),
+        ("::ffff:127.0.0.1", "loopback (IPv4 127.0.0.1 inside IPv6)"),
+        ("::ffff:169.254.169.254", "link-local (IPv4 169.254.169.254 inside IPv6)"),
+        ("64:ff9b::a00:1", "private (IPv4 10.0.0.1 inside IPv6)"),
+        ("64:ff9b::7f00:1", "loopback (IPv4 127.0.0.1 inside IPv6)"),
+        ("::7f00:1", "IPv4-compatible (deprecated)"),
+        ("2002:7f00:1::1", "6to4 (IPv4 127.0.0.1 inside IPv6)"),
+        ("2002:808:808::1", "6to4 (IPv4 8.8.8.8 inside IPv6)"),
+        ("2001::1", "Teredo"),
+        ("2001:db8::1", "private"),
+        ("64:ff9b:1::1", "private"),
+        ("100::1", "private"),
+        ("8.8.8.8", None),
+        ("93.184.215.14", None),
+        ("2606:4700::1111", None),
+        ("64:ff9b::808:808", None),
+        ("::ffff:8.8.8.8", None),
+    ],
+)
 def test_refusal_names_each_kind_of_non_public_address(address, reason):
     assert egress.refusal(ipaddress.ip_address(address)) == reason
 
@@ -133,46 +199,101 @@ def test_ipv4_inside_ipv6_is_judged_as_the_ipv4_address(number):
 # ---------------------------------------------------------------- at `webhook set`
 
 
-@pytest.mark.parametrize("url", ISSUE_URLS + [
-    "https://127.0.0.1/", "https://127.0.0.1./", "https://0/", "https://0.0.0.0/", "https://10.0.0.1/",
-    "https://169.254.169.254/latest/meta-data/", "https://[::1]/", "https://[::ffff:127.0.0.1]/",
-    "https://[::ffff:a9fe:a9fe]/", "https://[64:ff9b::a9fe:a9fe]/", "https://[fe80::1%25eth0]/",
-    "https://[fd00::1]/", "https://localhost/", "https://LOCALHOST/", "https://api.localhost/",
-    "https://ｌｏｃａｌｈｏｓｔ/", "https://127。0。0。1/", "https://localhost.localdomain/", "https://metadata/",
-    "https://metadata.google.internal./computeMetadata/v1/", "https://instance-data.ec2.internal/",
-    "https://ip-10-0-0-1.ec2.internal/", "https://printer.local/", "https://router.home.arpa/",
-    "https://kubernetes.default.svc/", "https://x.svc.cluster.local/", "https://hooks.test/", "https://intranet/",
-    "https://7f000001.nip.io/", "https://10-0-0-1.sslip.io/", "https://1.1.1.1.nip.io/", "https://app.localtest.me/",
-    "https://lvh.me/", "https://10.0.0.1.acme-partner.com/", "https://ip-169-254-169-254.acme-partner.com/",
-    "https://1.1.1.256/", "https://a..b.com/", "https://-a.com/", "https://%31%32%37.0.0.1/",
-    "https://1.0.0.127.in-addr.arpa/",
-])
+@pytest.mark.parametrize(
+    "url",
+    ISSUE_URLS
+    + [
+        "https://127.0.0.1/",
+        "https://127.0.0.1./",
+        "https://0/",
+        "https://0.0.0.0/",
+        "https://10.0.0.1/",
+        "https://169.254.169.254/latest/meta-data/",
+        "https://[::1]/",
+        "https://[::ffff:127.0.0.1]/",
+        "https://[::ffff:a9fe:a9fe]/",
+        "https://[64:ff9b::a9fe:a9fe]/",
+        "https://[fe80::1%25eth0]/",
+        "https://[fd00::1]/",
+        "https://localhost/",
+        "https://LOCALHOST/",
+        "https://api.localhost/",
+        "https://ｌｏｃａｌｈｏｓｔ/",
+        "https://127。0。0。1/",
+        "https://localhost.localdomain/",
+        "https://metadata/",
+        "https://metadata.google.internal./computeMetadata/v1/",
+        "https://instance-data.ec2.internal/",
+        "https://ip-10-0-0-1.ec2.internal/",
+        "https://printer.local/",
+        "https://router.home.arpa/",
+        "https://kubernetes.default.svc/",
+        "https://x.svc.cluster.local/",
+        "https://hooks.test/",
+        "https://intranet/",
+        "https://7f000001.nip.io/",
+        "https://10-0-0-1.sslip.io/",
+        "https://1.1.1.1.nip.io/",
+        "https://app.localtest.me/",
+        "https://lvh.me/",
+        "https://10.0.0.1.acme-partner.com/",
+        "https://ip-169-254-169-254.acme-partner.com/",
+        "https://1.1.1.256/",
+        "https://a..b.com/",
+        "https://-a.com/",
+        "https://%31%32%37.0.0.1/",
+        "https://1.0.0.127.in-addr.arpa/",
+    ],
+)
 def test_live_client_cannot_register_a_private_or_internal_host(url):
     with pytest.raises(ValueError):
         webhooks.check_url(url, "live")
 
 
-@pytest.mark.parametrize("url", [
-    "https://partner.example.com/hooks", "https://hooks.acme-partner.com:8443/in?x=1", "https://8.8.8.8/h",
-    "https://[2606:4700::1111]/h", "https://xn--bcher-kva.com/h",
-    "https://hooks.acme-partner.com./h", "https://1-2-3-4.acme-partner.com/", "https://api-v2.acme.io/h",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://partner.example.com/hooks",
+        "https://hooks.acme-partner.com:8443/in?x=1",
+        "https://8.8.8.8/h",
+        "https://[2606:4700::1111]/h",
+        "https://xn--bcher-kva.com/h",
+        "https://hooks.acme-partner.com./h",
+        "https://1-2-3-4.acme-partner.com/",
+        "https://api-v2.acme.io/h",
+    ],
+)
 def test_live_client_keeps_public_hosts(url):
     assert webhooks.check_url(url, "live") == url
 
 
-@pytest.mark.parametrize("url", [
-    "http://localhost:9000/hooks", "http://127.0.0.1:9000/hooks", "http://[::1]:9000/hooks",
-    "https://localhost:8443/", "https://127.1/", "https://api.localhost/", "https://[::1]/",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://localhost:9000/hooks",
+        "http://127.0.0.1:9000/hooks",
+        "http://[::1]:9000/hooks",
+        "https://localhost:8443/",
+        "https://127.1/",
+        "https://api.localhost/",
+        "https://[::1]/",
+    ],
+)
 def test_development_client_keeps_loopback_urls(url):
     assert webhooks.check_url(url, "development") == url
 
 
-@pytest.mark.parametrize("url", [
-    "https://10.0.0.1/", "https://169.254.169.254/", "https://metadata.google.internal/", "https://127.0.0.1.nip.io/",
-    "http://10.0.0.1/", "http://example.com/",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://10.0.0.1/",
+        "https://169.254.169.254/",
+        "https://metadata.google.internal/",
+        "https://127.0.0.1.nip.io/",
+        "http://10.0.0.1/",
+        "http://example.com/",
+    ],
+)
 def test_development_client_gets_loopback_and_nothing_else_private(url):
     with pytest.raises(ValueError):
         webhooks.check_url(url, "development")
@@ -233,13 +354,28 @@ def dns(monkeypatch):
     return answers, asked
 
 
-EVENT = {"id": "evt_" + "0" * 32, "type": "transaction.confirmed", "created": 1,
-         "data": {"signature": "s", "kind": "buy", "mint": None, "wallet": "w", "slot": 1, "error": None}}
+EVENT = {
+    "id": "evt_" + "0" * 32,
+    "type": "transaction.confirmed",
+    "created": 1,
+    "data": {"signature": "s", "kind": "buy", "mint": None, "wallet": "w", "slot": 1, "error": None},
+}
 SECRET = webhooks.new_secret()
 
 
-@pytest.mark.parametrize("answer", [["10.0.0.7"], ["127.0.0.1"], ["169.254.169.254"], ["100.64.1.1"],
-                                    ["::1"], ["fd00::5"], ["::ffff:10.0.0.7"], [PUBLIC, "10.0.0.7"]])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        ["10.0.0.7"],
+        ["127.0.0.1"],
+        ["169.254.169.254"],
+        ["100.64.1.1"],
+        ["::1"],
+        ["fd00::5"],
+        ["::ffff:10.0.0.7"],
+        [PUBLIC, "10.0.0.7"],
+    ],
+)
 def test_a_name_resolving_to_a_private_address_is_refused_at_delivery(dns, listener, answer):
     answers, _ = dns
     answers[NAME] = [answer]
@@ -253,8 +389,12 @@ def test_a_name_resolving_to_a_private_address_is_refused_at_delivery(dns, liste
 def test_a_stored_url_that_predates_the_rules_is_refused_at_delivery(listener):
     """A URL stored before these checks (or a development client promoted to live) is checked
     again at each delivery, for the client's status as it is then."""
-    for url in (f"https://127.1:{listener.port}/", f"https://0x7f000001:{listener.port}/",
-                f"http://127.0.0.1:{listener.port}/", f"https://[::ffff:127.0.0.1]:{listener.port}/"):
+    for url in (
+        f"https://127.1:{listener.port}/",
+        f"https://0x7f000001:{listener.port}/",
+        f"http://127.0.0.1:{listener.port}/",
+        f"https://[::ffff:127.0.0.1]:{listener.port}/",
+    ):
         status, outcome = webhooks.post(url, SECRET, EVENT, client_status="live")
         assert (status, outcome.split(":")[0]) == (None, "refused"), outcome
     assert listener.accepted == 0
@@ -314,8 +454,9 @@ class Recorder:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                outer.got.append({"host": self.headers["Host"], "path": self.path,
-                                  "signature": self.headers["webhook-signature"]})
+                outer.got.append(
+                    {"host": self.headers["Host"], "path": self.path, "signature": self.headers["webhook-signature"]}
+                )
                 self.send_response(status)
                 if location:
                     self.send_header("Location", location)
@@ -387,12 +528,14 @@ def test_a_redirect_is_a_failed_delivery_and_is_not_followed():
         for code in (301, 302, 303, 307, 308):
             redirecting_code = Recorder(status=code, location=f"http://127.0.0.1:{target.port}/stolen")
             try:
-                assert webhooks.post(f"http://127.0.0.1:{redirecting_code.port}/hooks", SECRET, EVENT,
-                                     client_status="development") == (code, f"http {code}")
+                assert webhooks.post(
+                    f"http://127.0.0.1:{redirecting_code.port}/hooks", SECRET, EVENT, client_status="development"
+                ) == (code, f"http {code}")
             finally:
                 redirecting_code.stop()
-        assert webhooks.post(f"http://localhost:{redirecting.port}/hooks", SECRET, EVENT,
-                             client_status="development") == (302, "http 302")
+        assert webhooks.post(
+            f"http://localhost:{redirecting.port}/hooks", SECRET, EVENT, client_status="development"
+        ) == (302, "http 302")
         assert len(redirecting.got) == 1 and target.got == []
     finally:
         target.stop()

@@ -27,18 +27,23 @@ def test_the_published_vector():
 
 
 def _event_body(event_id: str) -> str:
-    return (f'{{"id":"{event_id}","type":"transaction.confirmed","created":1,"data":{{"signature":"s",'
-            '"kind":"buy","mint":null,"wallet":"w","slot":5,"error":null}}')
+    return (
+        f'{{"id":"{event_id}","type":"transaction.confirmed","created":1,"data":{{"signature":"s",'
+        '"kind":"buy","mint":null,"wallet":"w","slot":5,"error":null}}'
+    )
 
 
 def test_what_the_service_signs_the_reference_library_accepts_and_the_reverse():
     secret = webhooks.new_secret()
-    assert secret.startswith("whsec_") and len(base64.b64decode(secret[len("whsec_"):])) == 32
+    assert secret.startswith("whsec_") and len(base64.b64decode(secret[len("whsec_") :])) == 32
     event_id = webhooks.event_id("sig", "confirmed")
     body = _event_body(event_id)
     now = int(time.time())
-    ours = {"webhook-id": event_id, "webhook-timestamp": str(now),
-            "webhook-signature": webhooks.sign(secret, event_id, now, body)}
+    ours = {
+        "webhook-id": event_id,
+        "webhook-timestamp": str(now),
+        "webhook-signature": webhooks.sign(secret, event_id, now, body),
+    }
     assert Webhook(secret).verify(body, ours)["id"] == event_id
     with pytest.raises(ReferenceError_):
         Webhook(webhooks.new_secret()).verify(body, ours)
@@ -54,16 +59,20 @@ def test_sdk_verifier_rejects_tampering_old_timestamps_and_missing_headers():
     event_id = webhooks.event_id("sig", "finalized")
     body = _event_body(event_id)
     now = int(time.time())
-    headers = {"Webhook-Id": event_id, "Webhook-Timestamp": str(now),
-               "Webhook-Signature": "v1,bm9wZQ== " + webhooks.sign(secret, event_id, now, body)}
+    headers = {
+        "Webhook-Id": event_id,
+        "Webhook-Timestamp": str(now),
+        "Webhook-Signature": "v1,bm9wZQ== " + webhooks.sign(secret, event_id, now, body),
+    }
     event = verify_webhook(secret, headers, body.encode())
     assert (event.id, event.type, event.data["slot"]) == (event_id, "transaction.confirmed", 5)
     for bad_headers, bad_body in (
-            (headers, body.replace('"slot":5', '"slot":6')),                                   # tampered body
-            ({**headers, "Webhook-Timestamp": str(now - 301)}, body),                           # too old
-            ({**headers, "Webhook-Timestamp": str(now + 301)}, body),                           # too new
-            ({k: v for k, v in headers.items() if k != "Webhook-Signature"}, body),             # unsigned
-            ({**headers, "Webhook-Id": "evt_other"}, body)):                                    # id swapped
+        (headers, body.replace('"slot":5', '"slot":6')),  # tampered body
+        ({**headers, "Webhook-Timestamp": str(now - 301)}, body),  # too old
+        ({**headers, "Webhook-Timestamp": str(now + 301)}, body),  # too new
+        ({k: v for k, v in headers.items() if k != "Webhook-Signature"}, body),  # unsigned
+        ({**headers, "Webhook-Id": "evt_other"}, body),
+    ):  # id swapped
         with pytest.raises(WebhookVerificationError):
             verify_webhook(secret, bad_headers, bad_body)
     with pytest.raises(WebhookVerificationError):  # the id in the body must be the signed one

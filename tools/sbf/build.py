@@ -20,6 +20,7 @@ Programs include the SDK as a module (`#[path = "../../sdk/src/lib.rs"] mod sdk;
 there is one crate and one bitcode file per program. The output is reproducible: paths
 are remapped, debug info stripped, and the linker writes no time stamp.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,13 +45,36 @@ TARGET = "bpfel-unknown-none"
 SYSROOT_LIB = Path("/usr/lib/rustlib") / TARGET / "lib"
 
 RUSTC_FLAGS = [
-    "--edition", "2021", "--target", TARGET, "--crate-type=lib", "--emit=obj",
-    "-C", "opt-level=3", "-C", "panic=abort", "-C", "target-cpu=v2", "-C", "codegen-units=1",
-    "-C", "debuginfo=0", "-C", "overflow-checks=on", "-C", "embed-bitcode=yes",
+    "--edition",
+    "2021",
+    "--target",
+    TARGET,
+    "--crate-type=lib",
+    "--emit=obj",
+    "-C",
+    "opt-level=3",
+    "-C",
+    "panic=abort",
+    "-C",
+    "target-cpu=v2",
+    "-C",
+    "codegen-units=1",
+    "-C",
+    "debuginfo=0",
+    "-C",
+    "overflow-checks=on",
+    "-C",
+    "embed-bitcode=yes",
 ]
 OPT_PASSES = "internalize,globaldce,default<O3>"
-LLC_FLAGS = ["-march=bpfel", "-mcpu=v2", "-O3", "-bpf-stack-size=4096",
-             "-bpf-disable-trap-unreachable", "-filetype=obj"]
+LLC_FLAGS = [
+    "-march=bpfel",
+    "-mcpu=v2",
+    "-O3",
+    "-bpf-stack-size=4096",
+    "-bpf-disable-trap-unreachable",
+    "-filetype=obj",
+]
 
 
 class BuildError(Exception):
@@ -67,8 +91,7 @@ def tool(name: str) -> str:
 def _run(cmd: list[str], cwd: Path | None = None) -> bytes:
     p = subprocess.run(cmd, cwd=cwd, capture_output=True)
     if p.returncode:
-        raise BuildError(f"{Path(cmd[0]).name} failed ({p.returncode}):\n"
-                         + p.stderr.decode(errors="replace")[-6000:])
+        raise BuildError(f"{Path(cmd[0]).name} failed ({p.returncode}):\n" + p.stderr.decode(errors="replace")[-6000:])
     return p.stdout
 
 
@@ -94,8 +117,7 @@ def core_bitcode(workdir: Path) -> Path:
 
 
 def program_names() -> list[str]:
-    return sorted(p.parent.parent.name for p in PROGRAMS.glob("*/src/lib.rs")
-                  if p.parent.parent.name != "sdk")
+    return sorted(p.parent.parent.name for p in PROGRAMS.glob("*/src/lib.rs") if p.parent.parent.name != "sdk")
 
 
 def sources(name: str, src_dir: Path | None = None) -> list[Path]:
@@ -121,7 +143,7 @@ def fingerprint(name: str, src_dir: Path | None = None) -> str:
 MEM_SYSCALLS = {"memcpy": "sol_memcpy_", "memmove": "sol_memmove_", "memset": "sol_memset_"}
 _MEM_CALL = re.compile(r"call void @llvm\.(memcpy|memmove|memset)\.p0(?:\.p0)?\.i64\((.*)\)")
 _FUNC = re.compile(r"^define [^@]*@([^(]+)\(")
-INLINE_STORES = 8     # a fixed-size copy/fill of at most this many stores stays inline
+INLINE_STORES = 8  # a fixed-size copy/fill of at most this many stores stays inline
 
 
 def _split_args(s: str) -> list[str]:
@@ -151,7 +173,7 @@ def _strip_sret(line: str) -> str:
             depth -= line[j] in ")]}>"
             if depth == 0:
                 break
-        line = line[:i] + line[j + 1:].lstrip(" ")
+        line = line[:i] + line[j + 1 :].lstrip(" ")
     return line
 
 
@@ -176,9 +198,11 @@ def lower_mem_intrinsics(ir: str) -> str:
         if m:
             func = m.group(1)
         if "@llvm.umul.with.overflow.i64(" in line and line.lstrip().startswith("%"):
-            raise BuildError(f"a u64 multiplication with overflow check in {func} (checked_mul, or `*` "
-                             "with overflow-checks on) needs __multi3, which BPF lacks: use "
-                             "sdk::wide::checked_mul / mul_div_floor")
+            raise BuildError(
+                f"a u64 multiplication with overflow check in {func} (checked_mul, or `*` "
+                "with overflow-checks on) needs __multi3, which BPF lacks: use "
+                "sdk::wide::checked_mul / mul_div_floor"
+            )
         m = _MEM_CALL.search(line)
         if m:
             kind, args = m.group(1), _split_args(m.group(2))
@@ -190,7 +214,7 @@ def lower_mem_intrinsics(ir: str) -> str:
             if not (length.isdigit() and int(length) // step <= INLINE_STORES):
                 name = MEM_SYSCALLS[kind]
                 used.add(name)
-                line = line[:m.start()] + f"call void @{name}({', '.join(args[:3])})" + line[m.end():]
+                line = line[: m.start()] + f"call void @{name}({', '.join(args[:3])})" + line[m.end() :]
         out.append(line)
     for name in sorted(used):
         if not re.search(rf"^declare [^@]*@{name}\(", ir, re.M):
@@ -201,10 +225,10 @@ def lower_mem_intrinsics(ir: str) -> str:
 # what to do about llc's BPF errors (programs/README.md "Pitfalls")
 LLC_HINTS = {
     "aggregate returns are not supported": "hint: a function that returns two values (Option<u64>, "
-        "Result<u64, _>, a slice, a tuple) was not inlined, and BPF returns one register: mark it "
-        "#[inline(always)] or write the result through a &mut argument",
+    "Result<u64, _>, a slice, a tuple) was not inlined, and BPF returns one register: mark it "
+    "#[inline(always)] or write the result through a &mut argument",
     "too many arguments": "hint: BPF passes at most 5 arguments (a slice counts 2, a returned struct "
-        "adds a hidden one): pass a struct by reference or mark the callee #[inline(always)]",
+    "adds a hidden one): pass a struct by reference or mark the callee #[inline(always)]",
     "stack arguments are not supported": "hint: more than 5 arguments (see 'too many arguments')",
     "__multi3": "hint: 128-bit or overflow-checked u64 multiply: use sdk::wide",
     "is not supported.": "hint: BPF has no library calls; see programs/README.md",
@@ -218,13 +242,22 @@ def compile_object(name: str, workdir: Path, src_dir: Path | None = None) -> Pat
     if not src.is_file():
         raise BuildError(f"no program {name!r} ({src} missing)")
     bc = workdir / f"{name}.bc"
-    _run([RUSTC, *RUSTC_FLAGS, "--crate-name", name, f"--remap-path-prefix={ROOT}=.",
-          str(src), "-o", str(bc)])
+    _run([RUSTC, *RUSTC_FLAGS, "--crate-name", name, f"--remap-path-prefix={ROOT}=.", str(src), "-o", str(bc)])
     linked = workdir / f"{name}.linked.bc"
     _run([tool("llvm-link"), str(bc), str(core_bitcode(workdir)), "-o", str(linked)])
     opt = workdir / f"{name}.opt.ll"
-    _run([tool("opt"), f"-passes={OPT_PASSES}", "-internalize-public-api-list=entrypoint",
-          "-strip-debug", "-S", str(linked), "-o", str(opt)])
+    _run(
+        [
+            tool("opt"),
+            f"-passes={OPT_PASSES}",
+            "-internalize-public-api-list=entrypoint",
+            "-strip-debug",
+            "-S",
+            str(linked),
+            "-o",
+            str(opt),
+        ]
+    )
     lowered = workdir / f"{name}.ll"
     lowered.write_text(lower_mem_intrinsics(opt.read_text()))
     obj = workdir / f"{name}.o"

@@ -30,6 +30,7 @@ refuses -shared), so the project owns this one. What it does (rules: programs/RE
 The output depends on the input bytes only (no time stamps, no paths): the build is
 reproducible.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -81,28 +82,41 @@ class LinkError(Exception):
 
 # ---------------------------------------------------------------- v0 verifier rules
 
+
 def _v0_opcodes() -> dict[int, str]:
     """opcode -> kind, exactly the SBPF v0 set of sbpf's RequisiteVerifier."""
     ops: dict[int, str] = {0x18: "lddw"}
-    for size in (0x00, 0x08, 0x10, 0x18):          # W, H, B, DW
-        ops[0x61 | size] = "ldx"                    # BPF_LDX | BPF_MEM
-        ops[0x62 | size] = "st"                     # BPF_ST  | BPF_MEM
-        ops[0x63 | size] = "stx"                    # BPF_STX | BPF_MEM
-    alu = {0x00: "add", 0x10: "sub", 0x20: "mul", 0x30: "div", 0x40: "or", 0x50: "and",
-           0x60: "lsh", 0x70: "rsh", 0x90: "mod", 0xa0: "xor", 0xb0: "mov", 0xc0: "arsh"}
+    for size in (0x00, 0x08, 0x10, 0x18):  # W, H, B, DW
+        ops[0x61 | size] = "ldx"  # BPF_LDX | BPF_MEM
+        ops[0x62 | size] = "st"  # BPF_ST  | BPF_MEM
+        ops[0x63 | size] = "stx"  # BPF_STX | BPF_MEM
+    alu = {
+        0x00: "add",
+        0x10: "sub",
+        0x20: "mul",
+        0x30: "div",
+        0x40: "or",
+        0x50: "and",
+        0x60: "lsh",
+        0x70: "rsh",
+        0x90: "mod",
+        0xA0: "xor",
+        0xB0: "mov",
+        0xC0: "arsh",
+    }
     for cls, bits in ((0x04, 32), (0x07, 64)):
         for op, name in alu.items():
             ops[cls | op] = f"alu{bits}_{name}_imm"
             ops[cls | op | 0x08] = f"alu{bits}_{name}_reg"
         ops[cls | 0x80] = f"alu{bits}_neg"
-    ops[0xd4] = "le"
-    ops[0xdc] = "be"
+    ops[0xD4] = "le"
+    ops[0xDC] = "be"
     ops[0x05] = "ja"
-    for op in (0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0xa0, 0xb0, 0xc0, 0xd0):
+    for op in (0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0xA0, 0xB0, 0xC0, 0xD0):
         ops[0x05 | op] = "jmp"
-        ops[0x0d | op] = "jmp"
+        ops[0x0D | op] = "jmp"
     ops[0x85] = "call"
-    ops[0x8d] = "callx"
+    ops[0x8D] = "callx"
     ops[0x95] = "exit"
     return ops
 
@@ -161,12 +175,13 @@ def verify_v0(text: bytes | bytearray) -> None:
 
 # ---------------------------------------------------------------- reading the object
 
+
 @dataclass
 class _Placed:
-    index: int            # section index in the object
+    index: int  # section index in the object
     name: str
-    out: str              # "text" or "rodata"
-    offset: int = 0       # offset inside the output section
+    out: str  # "text" or "rodata"
+    offset: int = 0  # offset inside the output section
 
 
 @dataclass
@@ -186,15 +201,14 @@ def _classify(sec) -> str | None:
     if not flags & SHF_ALLOC:
         return None
     if name.startswith(".eh_frame"):
-        return None                         # unwinding tables: nothing reads them (panic=abort)
+        return None  # unwinding tables: nothing reads them (panic=abort)
     if flags & SHF_TLS:
         if size:
             raise LinkError(f"thread-local section {name} is not supported")
         return None
     if sec["sh_type"] == "SHT_NOBITS" or name.startswith(".bss"):
         if size:
-            raise LinkError(f"writable section {name} ({size} bytes): SBPF v0 has no writable "
-                            "globals; make them const")
+            raise LinkError(f"writable section {name} ({size} bytes): SBPF v0 has no writable globals; make them const")
         return None
     if flags & SHF_EXECINSTR:
         return "text"
@@ -202,8 +216,7 @@ def _classify(sec) -> str | None:
         return "rodata"
     if flags & SHF_WRITE:
         if size:
-            raise LinkError(f"writable section {name} ({size} bytes): SBPF v0 has no writable "
-                            "globals; make them const")
+            raise LinkError(f"writable section {name} ({size} bytes): SBPF v0 has no writable globals; make them const")
         return None
     if sec["sh_type"] != "SHT_PROGBITS":
         return None
@@ -211,6 +224,7 @@ def _classify(sec) -> str | None:
 
 
 # ---------------------------------------------------------------- the link
+
 
 @dataclass
 class LinkResult:
@@ -276,20 +290,22 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
         if shndx == "SHN_ABS":
             raise LinkError(f"absolute symbol {sym.name!r} cannot be addressed")
         if not isinstance(shndx, int) or shndx not in placed:
-            raise LinkError(f"symbol {sym.name or '(section)'!r} is in section "
-                            f"{sections[shndx].name if isinstance(shndx, int) else shndx} "
-                            "which is not loaded")
+            raise LinkError(
+                f"symbol {sym.name or '(section)'!r} is in section "
+                f"{sections[shndx].name if isinstance(shndx, int) else shndx} "
+                "which is not loaded"
+            )
         return sec_vaddr(shndx) + sym["st_value"]
 
-    dynsyms: list[str] = []          # syscall names, in order of first use
-    dynrels: list[tuple[int, str]] = []   # (vaddr of the call, syscall name)
+    dynsyms: list[str] = []  # syscall names, in order of first use
+    dynrels: list[tuple[int, str]] = []  # (vaddr of the call, syscall name)
 
     for rsec in sections:
         if not isinstance(rsec, RelocationSection):
             continue
         target_idx = rsec["sh_info"]
         if target_idx not in placed:
-            continue                 # relocations of debug info and other unloaded sections
+            continue  # relocations of debug info and other unloaded sections
         if rsec.is_RELA():
             raise LinkError(f"{rsec.name}: RELA relocations are not produced for BPF; refusing")
         p = placed[target_idx]
@@ -297,7 +313,7 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
         base = outs[p.out].vaddr + p.offset
         for rel in rsec.iter_relocations():
             rtype = rel["r_info_type"]
-            off = p.offset + rel["r_offset"]          # inside the output section
+            off = p.offset + rel["r_offset"]  # inside the output section
             where = f"{p.name}+{rel['r_offset']:#x}"
             sym = symbols[rel["r_info_sym"]]
             name = sym.name
@@ -321,7 +337,7 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
                         dynsyms.append(name)
                     dynrels.append((base + rel["r_offset"], name))
                     continue
-                target = addr + (imm + 1) * INSN      # implicit addend: LLVM wrote (A - 8) / 8
+                target = addr + (imm + 1) * INSN  # implicit addend: LLVM wrote (A - 8) / 8
                 if not text.vaddr <= target < text.vaddr + len(text.data) or (target - text.vaddr) % INSN:
                     raise LinkError(f"call target {name!r} outside the code at {where}")
                 rel_imm = (target - (base + rel["r_offset"] + INSN)) // INSN
@@ -358,8 +374,9 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
             struct.pack_into("<i", text.data, i * INSN + 4, reg)
     verify_v0(text.data)
 
-    entry_syms = [s for s in symbols if s.name == entry and s["st_info"]["type"] == "STT_FUNC"
-                  and s["st_shndx"] != "SHN_UNDEF"]
+    entry_syms = [
+        s for s in symbols if s.name == entry and s["st_info"]["type"] == "STT_FUNC" and s["st_shndx"] != "SHN_UNDEF"
+    ]
     if len(entry_syms) != 1:
         raise LinkError(f"expected exactly one defined function {entry!r}, found {len(entry_syms)}")
     e_entry = sym_address(entry_syms[0])
@@ -372,6 +389,7 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
 
 # ---------------------------------------------------------------- writing the .so
 
+
 def _strtab(names: list[str]) -> tuple[bytes, dict[str, int]]:
     out = bytearray(b"\0")
     pos: dict[str, int] = {}
@@ -382,23 +400,21 @@ def _strtab(names: list[str]) -> tuple[bytes, dict[str, int]]:
     return bytes(out), pos
 
 
-def _write(text: _Out, rodata: _Out, dynsyms: list[str], dynrels: list[tuple[int, str]],
-           e_entry: int) -> bytes:
-    f = bytearray(text.vaddr)                                  # header + phdrs, filled below
+def _write(text: _Out, rodata: _Out, dynsyms: list[str], dynrels: list[tuple[int, str]], e_entry: int) -> bytes:
+    f = bytearray(text.vaddr)  # header + phdrs, filled below
     f += text.data
     f += b"\0" * (rodata.vaddr - len(f))
     f += rodata.data
     ro_end = len(f)
 
     dynstr, dynstr_pos = _strtab(dynsyms)
-    dynsym = bytearray(24)                                     # index 0: the null symbol
+    dynsym = bytearray(24)  # index 0: the null symbol
     sym_index = {}
     for n in dynsyms:
         sym_index[n] = len(dynsym) // 24
         # st_name, st_info (STB_GLOBAL<<4 | STT_NOTYPE), st_other, st_shndx, st_value, st_size
         dynsym += struct.pack("<IBBHQQ", dynstr_pos[n], 0x10, 0, 0, 0, 0)
-    reldyn = b"".join(struct.pack("<QQ", off, (sym_index[n] << 32) | R_BPF_64_32)
-                      for off, n in dynrels)
+    reldyn = b"".join(struct.pack("<QQ", off, (sym_index[n] << 32) | R_BPF_64_32) for off, n in dynrels)
 
     def put(blob: bytes, align: int = 8) -> int:
         f.extend(b"\0" * (_align(len(f), align) - len(f)))
@@ -412,12 +428,12 @@ def _write(text: _Out, rodata: _Out, dynsyms: list[str], dynrels: list[tuple[int
     dynstr_at = put(dynstr, 1)
     reldyn_at = put(reldyn)
     dyn_end = len(f)
-    dyn = [(5, dynstr_at), (6, dynsym_at), (10, len(dynstr)), (11, 24)]   # STRTAB SYMTAB STRSZ SYMENT
+    dyn = [(5, dynstr_at), (6, dynsym_at), (10, len(dynstr)), (11, 24)]  # STRTAB SYMTAB STRSZ SYMENT
     if reldyn:
-        dyn += [(17, reldyn_at), (18, len(reldyn)), (19, 16)]          # REL RELSZ RELENT
-    dyn += [(22, 0)] if reldyn else []                                   # TEXTREL: relocations patch .text
-    dyn += [(0, 0)] * (n_dyn - len(dyn))                                 # DT_NULL
-    f[dynamic_at:dynamic_at + 16 * n_dyn] = b"".join(struct.pack("<qQ", t, v) for t, v in dyn)
+        dyn += [(17, reldyn_at), (18, len(reldyn)), (19, 16)]  # REL RELSZ RELENT
+    dyn += [(22, 0)] if reldyn else []  # TEXTREL: relocations patch .text
+    dyn += [(0, 0)] * (n_dyn - len(dyn))  # DT_NULL
+    f[dynamic_at : dynamic_at + 16 * n_dyn] = b"".join(struct.pack("<qQ", t, v) for t, v in dyn)
 
     shnames = ["", ".text", ".rodata", ".dynamic", ".dynsym", ".dynstr", ".rel.dyn", ".shstrtab"]
     shstr, shpos = _strtab(shnames[1:])
@@ -440,25 +456,23 @@ def _write(text: _Out, rodata: _Out, dynsyms: list[str], dynrels: list[tuple[int
         (".shstrtab", SHT_STRTAB, 0, 0, shstr_at, len(shstr), 0, 0, 1, 0),
     ]
     for name, typ, flags, addr, off, size, lnk, info, align, entsize in shdrs:
-        f += struct.pack("<IIQQQQIIQQ", shpos.get(name, 0), typ, flags, addr, off, size, lnk, info,
-                         align, entsize)
+        f += struct.pack("<IIQQQQIIQQ", shpos.get(name, 0), typ, flags, addr, off, size, lnk, info, align, entsize)
 
     PT_LOAD, PT_DYNAMIC = 1, 2
     PF_X, PF_W, PF_R = 1, 2, 4
     phdrs = [
         # type, flags, offset, vaddr, paddr, filesz, memsz, align
-        (PT_LOAD, PF_R | PF_X, text.vaddr, text.vaddr, text.vaddr, ro_end - text.vaddr,
-         ro_end - text.vaddr, 0x1000),
-        (PT_LOAD, PF_R, dynamic_at, dynamic_at, dynamic_at, dyn_end - dynamic_at,
-         dyn_end - dynamic_at, 0x1000),
+        (PT_LOAD, PF_R | PF_X, text.vaddr, text.vaddr, text.vaddr, ro_end - text.vaddr, ro_end - text.vaddr, 0x1000),
+        (PT_LOAD, PF_R, dynamic_at, dynamic_at, dynamic_at, dyn_end - dynamic_at, dyn_end - dynamic_at, 0x1000),
         (PT_DYNAMIC, PF_R | PF_W, dynamic_at, dynamic_at, dynamic_at, 16 * n_dyn, 16 * n_dyn, 8),
     ]
     ph = b"".join(struct.pack("<IIQQQQQQ", *p) for p in phdrs)
-    ident = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8)        # ELFCLASS64, LSB, EV_CURRENT, SYSV
-    ehdr = ident + struct.pack("<HHIQQQIHHHHHH", 3, EM_BPF, 1, e_entry, 64, shoff, 0,
-                               64, 56, len(phdrs), 64, len(shdrs), len(shdrs) - 1)
+    ident = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8)  # ELFCLASS64, LSB, EV_CURRENT, SYSV
+    ehdr = ident + struct.pack(
+        "<HHIQQQIHHHHHH", 3, EM_BPF, 1, e_entry, 64, shoff, 0, 64, 56, len(phdrs), 64, len(shdrs), len(shdrs) - 1
+    )
     f[0:64] = ehdr
-    f[64:64 + len(ph)] = ph
+    f[64 : 64 + len(ph)] = ph
     return bytes(f)
 
 

@@ -29,8 +29,8 @@ from .models import (
 from .retry import IdempotencyKey, RetryPolicy, send
 from .tokens import StaticToken, TokenSource
 
-DEFAULT_PRIORITY_FEE = 10_000      # lamports (minimum 1000)
-DEFAULT_TIP = 1_000_000            # lamports (minimum 1000000)
+DEFAULT_PRIORITY_FEE = 10_000  # lamports (minimum 1000)
+DEFAULT_TIP = 1_000_000  # lamports (minimum 1000000)
 
 # images over this go to S3 through POST /partner/v1/uploads (a direct multipart body that big
 # would not reach the function on AWS: Lambda's 6 MB request limit, after base64)
@@ -39,8 +39,12 @@ STAGED_UPLOAD_BYTES = 4 * 1024 * 1024
 Amount = int | str
 # an image: a file path, raw bytes, an open binary file, or (filename, bytes, content_type)
 Image = str | os.PathLike | bytes | BinaryIO | tuple[str, Any, str | None]
-_MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
-          (b"GIF89a", "image/gif"))
+_MAGIC = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+)
 
 
 def _amount(value: Amount) -> str:
@@ -83,10 +87,18 @@ class PartnerClient:
     Every write sends an `Idempotency-Key` (a uuid4 per call, the same on the SDK's own retries; pass
     `idempotency_key=` to choose it, e.g. your order id); `idempotency_keys=False` sends none."""
 
-    def __init__(self, base_url: str, auth: TokenSource | str, *, http: httpx.Client | None = None,
-                 retry: RetryPolicy | None = None, timeout: float = 30.0,
-                 priority_fee_lamports: Amount = DEFAULT_PRIORITY_FEE, tip_lamports: Amount = DEFAULT_TIP,
-                 idempotency_keys: bool = True) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        auth: TokenSource | str,
+        *,
+        http: httpx.Client | None = None,
+        retry: RetryPolicy | None = None,
+        timeout: float = 30.0,
+        priority_fee_lamports: Amount = DEFAULT_PRIORITY_FEE,
+        tip_lamports: Amount = DEFAULT_TIP,
+        idempotency_keys: bool = True,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.auth: TokenSource = StaticToken(auth) if isinstance(auth, str) else auth
         self._own_http = http is None
@@ -106,9 +118,18 @@ class PartnerClient:
         self.close()
 
     # ------------------------------------------------------------------ plumbing
-    def _call(self, method: str, path: str, *, write: bool, json: dict[str, Any] | None = None,
-              form: dict[str, Any] | None = None, files: list[tuple[str, Any]] | None = None,
-              params: dict[str, Any] | None = None, key: IdempotencyKey | None = None) -> Any:
+    def _call(
+        self,
+        method: str,
+        path: str,
+        *,
+        write: bool,
+        json: dict[str, Any] | None = None,
+        form: dict[str, Any] | None = None,
+        files: list[tuple[str, Any]] | None = None,
+        params: dict[str, Any] | None = None,
+        key: IdempotencyKey | None = None,
+    ) -> Any:
         current: dict[str, str] = {}
 
         def build() -> dict[str, Any]:
@@ -124,8 +145,16 @@ class PartnerClient:
                 kwargs["params"] = params
             return kwargs
 
-        return send(self.http, self.retry, method, f"{self.base_url}{path}", write=write, build=build,
-                    on_invalid_token=lambda: self.auth.refresh(current["token"]), key=key)
+        return send(
+            self.http,
+            self.retry,
+            method,
+            f"{self.base_url}{path}",
+            write=write,
+            build=build,
+            on_invalid_token=lambda: self.auth.refresh(current["token"]),
+            key=key,
+        )
 
     def _key(self, value: str | None) -> IdempotencyKey | None:
         """The Idempotency-Key of one write call: `value`, else a fresh uuid4 (unless keys are off)."""
@@ -150,47 +179,103 @@ class PartnerClient:
         return Profile.from_json(self._call("GET", "/partner/v1/me", write=False))
 
     # ------------------------------------------------------------------ trades
-    def buy(self, mint: str, max_sol_in: Amount, *, slippage_bps: int | None = None,
-            min_tokens_out: Amount | None = None, partner_fee_bps: int | None = None, **fees: Any) -> TradeResult:
+    def buy(
+        self,
+        mint: str,
+        max_sol_in: Amount,
+        *,
+        slippage_bps: int | None = None,
+        min_tokens_out: Amount | None = None,
+        partner_fee_bps: int | None = None,
+        **fees: Any,
+    ) -> TradeResult:
         """Spend up to `max_sol_in` lamports. Slippage mode when `slippage_bps` is given, else
         explicit mode with `min_tokens_out`."""
-        body = {"mint": mint, "maxSolIn": _amount(max_sol_in), "slippageBps": slippage_bps,
-                "minTokensOut": None if min_tokens_out is None else _amount(min_tokens_out),
-                "partnerFeeBps": partner_fee_bps}
+        body = {
+            "mint": mint,
+            "maxSolIn": _amount(max_sol_in),
+            "slippageBps": slippage_bps,
+            "minTokensOut": None if min_tokens_out is None else _amount(min_tokens_out),
+            "partnerFeeBps": partner_fee_bps,
+        }
         return from_json(TradeResult, self._write("/partner/v1/trades/buy", body, fees))
 
-    def buy_exact_out(self, mint: str, tokens_out: Amount, *, max_sol_in: Amount | None = None,
-                      slippage_bps: int | None = None, partner_fee_bps: int | None = None,
-                      **fees: Any) -> TradeResult:
-        body = {"mint": mint, "tokensOut": _amount(tokens_out), "slippageBps": slippage_bps,
-                "maxSolIn": None if max_sol_in is None else _amount(max_sol_in), "partnerFeeBps": partner_fee_bps}
+    def buy_exact_out(
+        self,
+        mint: str,
+        tokens_out: Amount,
+        *,
+        max_sol_in: Amount | None = None,
+        slippage_bps: int | None = None,
+        partner_fee_bps: int | None = None,
+        **fees: Any,
+    ) -> TradeResult:
+        body = {
+            "mint": mint,
+            "tokensOut": _amount(tokens_out),
+            "slippageBps": slippage_bps,
+            "maxSolIn": None if max_sol_in is None else _amount(max_sol_in),
+            "partnerFeeBps": partner_fee_bps,
+        }
         return from_json(TradeResult, self._write("/partner/v1/trades/buy-exact-out", body, fees))
 
-    def sell(self, mint: str, tokens_in: Amount, *, slippage_bps: int | None = None,
-             min_sol_out: Amount | None = None, partner_fee_bps: int | None = None, **fees: Any) -> TradeResult:
-        body = {"mint": mint, "tokensIn": _amount(tokens_in), "slippageBps": slippage_bps,
-                "minSolOut": None if min_sol_out is None else _amount(min_sol_out), "partnerFeeBps": partner_fee_bps}
+    def sell(
+        self,
+        mint: str,
+        tokens_in: Amount,
+        *,
+        slippage_bps: int | None = None,
+        min_sol_out: Amount | None = None,
+        partner_fee_bps: int | None = None,
+        **fees: Any,
+    ) -> TradeResult:
+        body = {
+            "mint": mint,
+            "tokensIn": _amount(tokens_in),
+            "slippageBps": slippage_bps,
+            "minSolOut": None if min_sol_out is None else _amount(min_sol_out),
+            "partnerFeeBps": partner_fee_bps,
+        }
         return from_json(TradeResult, self._write("/partner/v1/trades/sell", body, fees))
 
-    def quote(self, mint: str, side: str, amount: Amount, *, slippage_bps: int | None = None,
-              partner_fee_bps: int | None = None) -> Quote:
+    def quote(
+        self,
+        mint: str,
+        side: str,
+        amount: Amount,
+        *,
+        slippage_bps: int | None = None,
+        partner_fee_bps: int | None = None,
+    ) -> Quote:
         """What `side` (`buy`: amount = maxSolIn; `buy-exact-out`: tokensOut; `sell`: tokensIn) would do
         now; nothing is signed or sent. Trade at once in explicit mode with `quote.bound`."""
         fields = {"buy": "maxSolIn", "buy-exact-out": "tokensOut", "sell": "tokensIn"}
         if side not in fields:
             raise ValueError("side is 'buy', 'buy-exact-out' or 'sell'")
-        body = _compact({"side": side, "mint": mint, fields[side]: _amount(amount), "slippageBps": slippage_bps,
-                         "partnerFeeBps": partner_fee_bps})
+        body = _compact(
+            {
+                "side": side,
+                "mint": mint,
+                fields[side]: _amount(amount),
+                "slippageBps": slippage_bps,
+                "partnerFeeBps": partner_fee_bps,
+            }
+        )
         return from_json(Quote, self._call("POST", "/partner/v1/trades/quote", write=False, json=body))
 
     # ------------------------------------------------------------------ governance reads
     def governance(self, mint: str) -> GovernanceView:
         return GovernanceView.from_json(
-            self._call("GET", f"/partner/v1/governance/{quote(mint, safe='')}", write=False))
+            self._call("GET", f"/partner/v1/governance/{quote(mint, safe='')}", write=False)
+        )
 
     def proposal_votes(self, proposal: str, limit: int | None = None) -> list[Vote]:
-        body = self._call("GET", f"/partner/v1/governance/proposals/{quote(proposal, safe='')}/votes", write=False,
-                          params=_compact({"limit": limit}))
+        body = self._call(
+            "GET",
+            f"/partner/v1/governance/proposals/{quote(proposal, safe='')}/votes",
+            write=False,
+            params=_compact({"limit": limit}),
+        )
         return [from_json(Vote, v) for v in body.get("votes") or []]
 
     # ------------------------------------------------------------------ governance writes
@@ -211,17 +296,30 @@ class PartnerClient:
     def settle_proposal(self, proposal: str, **fees: Any) -> GovernanceWriteResult:
         return self._gov("proposals/settle", {"proposal": proposal}, fees)
 
-    def propose_extend_mutability(self, mint: str, additional_seconds: int, *, vote_duration_seconds: int | None = None,
-                                  **fees: Any) -> GovernanceWriteResult:
-        return self._gov("proposals/extend-mutability", {
-            "mint": mint, "additionalSeconds": str(additional_seconds),
-            "voteDurationSeconds": None if vote_duration_seconds is None else str(vote_duration_seconds)}, fees)
+    def propose_extend_mutability(
+        self, mint: str, additional_seconds: int, *, vote_duration_seconds: int | None = None, **fees: Any
+    ) -> GovernanceWriteResult:
+        return self._gov(
+            "proposals/extend-mutability",
+            {
+                "mint": mint,
+                "additionalSeconds": str(additional_seconds),
+                "voteDurationSeconds": None if vote_duration_seconds is None else str(vote_duration_seconds),
+            },
+            fees,
+        )
 
-    def propose_finalize_metadata(self, mint: str, *, vote_duration_seconds: int | None = None,
-                                  **fees: Any) -> GovernanceWriteResult:
-        return self._gov("proposals/finalize-metadata", {
-            "mint": mint, "voteDurationSeconds": None if vote_duration_seconds is None else str(vote_duration_seconds)},
-            fees)
+    def propose_finalize_metadata(
+        self, mint: str, *, vote_duration_seconds: int | None = None, **fees: Any
+    ) -> GovernanceWriteResult:
+        return self._gov(
+            "proposals/finalize-metadata",
+            {
+                "mint": mint,
+                "voteDurationSeconds": None if vote_duration_seconds is None else str(vote_duration_seconds),
+            },
+            fees,
+        )
 
     def finalize_expired_metadata(self, mint: str, **fees: Any) -> GovernanceWriteResult:
         return self._gov("metadata/finalize-expired", {"mint": mint}, fees)
@@ -229,21 +327,47 @@ class PartnerClient:
     def withdraw_bond(self, proposal: str, **fees: Any) -> GovernanceWriteResult:
         return self._gov("bonds/withdraw", {"proposal": proposal}, fees)
 
-    def propose_update_content(self, mint: str, *, name: str | None = None, symbol: str | None = None,
-                               description: str | None = None, website: str | None = None,
-                               twitter: str | None = None, telegram: str | None = None, image: Image | None = None,
-                               vote_duration_seconds: int | None = None, idempotency_key: str | None = None,
-                               **fees: Any) -> GovernanceWriteResult:
+    def propose_update_content(
+        self,
+        mint: str,
+        *,
+        name: str | None = None,
+        symbol: str | None = None,
+        description: str | None = None,
+        website: str | None = None,
+        twitter: str | None = None,
+        telegram: str | None = None,
+        image: Image | None = None,
+        vote_duration_seconds: int | None = None,
+        idempotency_key: str | None = None,
+        **fees: Any,
+    ) -> GovernanceWriteResult:
         """Multipart. Omitted fields stay unchanged; an empty string clears a link or description."""
-        form = _compact({"mint": mint, "name": name, "symbol": symbol, "description": description,
-                         "website": website, "twitter": twitter, "telegram": telegram,
-                         "voteDurationSeconds": vote_duration_seconds, **self._fees(fees)})
+        form = _compact(
+            {
+                "mint": mint,
+                "name": name,
+                "symbol": symbol,
+                "description": description,
+                "website": website,
+                "twitter": twitter,
+                "telegram": telegram,
+                "voteDurationSeconds": vote_duration_seconds,
+                **self._fees(fees),
+            }
+        )
         files = None
         if image is not None:
             files, staged = self._image(image)
             form.update(staged)
-        body = self._call("POST", "/partner/v1/governance/proposals/update-content", write=True, form=form,
-                          files=files, key=self._key(idempotency_key))
+        body = self._call(
+            "POST",
+            "/partner/v1/governance/proposals/update-content",
+            write=True,
+            form=form,
+            files=files,
+            key=self._key(idempotency_key),
+        )
         return from_json(GovernanceWriteResult, body)
 
     # ------------------------------------------------------------------ staged uploads
@@ -256,12 +380,14 @@ class PartnerClient:
         then the file as `file`, POSTed to its `url` (no bearer token goes to S3)."""
         filename, data, declared = _image_part(image)
         ctype = content_type or _content_type(filename, data, declared)
-        staged = self._call("POST", "/partner/v1/uploads", write=False,
-                            json={"contentType": ctype, "contentLength": str(len(data))})
+        staged = self._call(
+            "POST", "/partner/v1/uploads", write=False, json={"contentType": ctype, "contentLength": str(len(data))}
+        )
         sent = self.http.post(staged["url"], data=staged["fields"], files={"file": (filename, data, ctype)})
         if sent.status_code not in (200, 201, 204):
-            raise ValidationError("upload_failed", sent.status_code,
-                                  f"The staged upload was refused by storage: {sent.text[:300]}")
+            raise ValidationError(
+                "upload_failed", sent.status_code, f"The staged upload was refused by storage: {sent.text[:300]}"
+            )
         return staged["uploadId"]
 
     def _image(self, image: Image) -> tuple[list[tuple[str, Any]] | None, dict[str, str]]:
@@ -272,33 +398,53 @@ class PartnerClient:
         return [("image", (filename, data, declared))], {}
 
     # ------------------------------------------------------------------ coins
-    def create_coin(self, name: str, symbol: str, image: Image | None = None, *, image_upload_id: str | None = None,
-                    description: str | None = None,
-                    website: str | None = None, twitter: str | None = None, telegram: str | None = None,
-                    initial_buy_sol: Amount | None = None, initial_buy_tokens: Amount | None = None,
-                    initial_buy_max_sol_in: Amount | None = None, slippage_bps: int | None = None,
-                    max_bypass_fee_lamports: Amount | None = None,
-                    priority_fee_lamports: Amount | None = None,
-                    idempotency_key: str | None = None) -> CoinCreateResult:
+    def create_coin(
+        self,
+        name: str,
+        symbol: str,
+        image: Image | None = None,
+        *,
+        image_upload_id: str | None = None,
+        description: str | None = None,
+        website: str | None = None,
+        twitter: str | None = None,
+        telegram: str | None = None,
+        initial_buy_sol: Amount | None = None,
+        initial_buy_tokens: Amount | None = None,
+        initial_buy_max_sol_in: Amount | None = None,
+        slippage_bps: int | None = None,
+        max_bypass_fee_lamports: Amount | None = None,
+        priority_fee_lamports: Amount | None = None,
+        idempotency_key: str | None = None,
+    ) -> CoinCreateResult:
         """Multipart launch; a first buy (`initial_buy_sol` or `initial_buy_tokens`) makes it a bundle.
         An image over 4 MiB is staged first (`upload_image`) and sent as `imageUploadId`; or pass
         `image_upload_id` (from `upload_image`) instead of `image`."""
-        form = _compact({
-            "name": name, "symbol": symbol, "description": description, "website": website, "twitter": twitter,
-            "telegram": telegram,
-            "priorityFeeLamports": _amount(priority_fee_lamports if priority_fee_lamports is not None
-                                           else self.fees["priorityFeeLamports"]),
-            "initialBuySol": None if initial_buy_sol is None else _amount(initial_buy_sol),
-            "initialBuyTokens": None if initial_buy_tokens is None else _amount(initial_buy_tokens),
-            "initialBuyMaxSolIn": None if initial_buy_max_sol_in is None else _amount(initial_buy_max_sol_in),
-            "slippageBps": slippage_bps,
-            "maxBypassFeeLamports": None if max_bypass_fee_lamports is None else _amount(max_bypass_fee_lamports)})
+        form = _compact(
+            {
+                "name": name,
+                "symbol": symbol,
+                "description": description,
+                "website": website,
+                "twitter": twitter,
+                "telegram": telegram,
+                "priorityFeeLamports": _amount(
+                    priority_fee_lamports if priority_fee_lamports is not None else self.fees["priorityFeeLamports"]
+                ),
+                "initialBuySol": None if initial_buy_sol is None else _amount(initial_buy_sol),
+                "initialBuyTokens": None if initial_buy_tokens is None else _amount(initial_buy_tokens),
+                "initialBuyMaxSolIn": None if initial_buy_max_sol_in is None else _amount(initial_buy_max_sol_in),
+                "slippageBps": slippage_bps,
+                "maxBypassFeeLamports": None if max_bypass_fee_lamports is None else _amount(max_bypass_fee_lamports),
+            }
+        )
         files, staged = self._image(image) if image is not None else (None, {})
         if image_upload_id is not None:
             staged["imageUploadId"] = image_upload_id
         form.update(staged)
-        body = self._call("POST", "/partner/v1/coins/create", write=True, form=form, files=files,
-                          key=self._key(idempotency_key))
+        body = self._call(
+            "POST", "/partner/v1/coins/create", write=True, form=form, files=files, key=self._key(idempotency_key)
+        )
         return CoinCreateResult.from_json(body)
 
     # ------------------------------------------------------------------ transactions
@@ -317,8 +463,14 @@ class PartnerClient:
         WebhookVerificationError for a bad signature, an old timestamp or a tampered body."""
         return _verify_webhook(secret, headers, body, tolerance=tolerance)
 
-    def reconcile(self, signature: str, *, timeout: float = 30.0, interval: float = 0.5,
-                  sleep: Callable[[float], None] = time.sleep) -> TransactionStatus:
+    def reconcile(
+        self,
+        signature: str,
+        *,
+        timeout: float = 30.0,
+        interval: float = 0.5,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> TransactionStatus:
         """Poll the status until it leaves `pending`/`not_found` or `timeout` passes; returns the last
         answer. `landed` true: do not resend. `failed`, or still `not_found` after the blockhash
         expired: safe to build the write again."""

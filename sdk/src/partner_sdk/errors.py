@@ -17,9 +17,17 @@ class PartnerError(Exception):
 
     default_retryable = False
 
-    def __init__(self, code: str, status: int | None = None, message: str | None = None, *,
-                 action: str | None = None, retryable: bool | None = None,
-                 extra: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        status: int | None = None,
+        message: str | None = None,
+        *,
+        action: str | None = None,
+        retryable: bool | None = None,
+        extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.code = code
         self.status = status
         self.message = message or ""
@@ -44,8 +52,9 @@ class ReauthorizationRequired(AuthenticationError):
     """The stored grant is gone (`invalid_grant` on refresh, or no tokens stored): send the user
     through the connect flow again."""
 
-    def __init__(self, user: str | None = None, message: str = "re-authorize needed", *,
-                 cause: PartnerError | None = None) -> None:
+    def __init__(
+        self, user: str | None = None, message: str = "re-authorize needed", *, cause: PartnerError | None = None
+    ) -> None:
         super().__init__("reauthorization_required", cause.status if cause else None, message)
         self.user = user
         self.cause = cause
@@ -71,8 +80,11 @@ class RateLimitError(PartnerError):
 
     @property
     def retry_after(self) -> float | None:
-        value = self.headers.get("retry-after") or self.extra.get("retryAfterSeconds") \
+        value = (
+            self.headers.get("retry-after")
+            or self.extra.get("retryAfterSeconds")
             or self.extra.get("cooldownRemainingSeconds")
+        )
         try:
             return float(value) if value is not None else None
         except (TypeError, ValueError):
@@ -128,8 +140,16 @@ class AmbiguousWriteError(PartnerError):
     check the chain) before sending it again, or send it again with `idempotency_key=err.idempotency_key`
     (the server then replays the first answer, or runs it once if it never arrived)."""
 
-    def __init__(self, code: str, status: int | None = None, message: str | None = None, *,
-                 signature: str | None = None, cause: BaseException | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        code: str,
+        status: int | None = None,
+        message: str | None = None,
+        *,
+        signature: str | None = None,
+        cause: BaseException | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(code, status, message, **kwargs)
         self.signature = signature or self.extra.get("signature")
         self.cause = cause
@@ -143,24 +163,69 @@ class TransportError(PartnerError):
     default_retryable = True
 
 
-OAUTH_CODES = {"invalid_grant", "invalid_request", "unsupported_grant_type", "invalid_scope", "scope_not_allowed",
-               "invalid_redirect_uri", "unknown_client", "access_denied", "invalid_client_metadata"}
+OAUTH_CODES = {
+    "invalid_grant",
+    "invalid_request",
+    "unsupported_grant_type",
+    "invalid_scope",
+    "scope_not_allowed",
+    "invalid_redirect_uri",
+    "unknown_client",
+    "access_denied",
+    "invalid_client_metadata",
+}
 CAP_CODES = {"trade_cap_exceeded", "daily_cap_exceeded"}
 VENUE_CODES = {"migration_pending", "pool_not_open"}
 IDEMPOTENCY_CODES = {"idempotency_key_reused", "idempotency_key_in_use"}
-TRADE_CODES = {"invalid_partner_fee", "partner_fee_not_configured", "insufficient_sol", "insufficient_tokens",
-               "insufficient_liquidity", "curve_complete", "missing_sell_token_account", "slippage_exceeded",
-               "buy_limit_exceeded", "same_slot_trading_blocked", "math_overflow", "oracle_stale",
-               "oracle_unavailable", "oracle_confidence_too_wide", "oracle_price_out_of_range"}
+TRADE_CODES = {
+    "invalid_partner_fee",
+    "partner_fee_not_configured",
+    "insufficient_sol",
+    "insufficient_tokens",
+    "insufficient_liquidity",
+    "curve_complete",
+    "missing_sell_token_account",
+    "slippage_exceeded",
+    "buy_limit_exceeded",
+    "same_slot_trading_blocked",
+    "math_overflow",
+    "oracle_stale",
+    "oracle_unavailable",
+    "oracle_confidence_too_wide",
+    "oracle_price_out_of_range",
+}
 GOVERNANCE_CODES = {
-    "governance_not_found", "already_voted", "invalid_vote_amount", "missing_vote_token_account", "vote_not_active",
-    "vote_already_withdrawn", "vote_receipt_not_found", "proposal_closed", "proposal_still_open",
-    "proposal_already_settled", "proposal_not_settled", "proposal_not_found", "invalid_proposal",
-    "active_proposal_exists", "insufficient_proposal_bond", "missing_proposal_token_account", "no_proposal_bond",
-    "proposal_bond_already_withdrawn", "proposal_window_closing", "governance_finalized", "metadata_not_mutable",
-    "metadata_still_mutable", "content_field_locked", "no_metadata_changes", "stale_content_revision",
-    "mutability_expired", "mutability_already_extended", "mutability_extension_exceeds_cap",
-    "invalid_vote_duration", "vote_duration_exceeds_window"}
+    "governance_not_found",
+    "already_voted",
+    "invalid_vote_amount",
+    "missing_vote_token_account",
+    "vote_not_active",
+    "vote_already_withdrawn",
+    "vote_receipt_not_found",
+    "proposal_closed",
+    "proposal_still_open",
+    "proposal_already_settled",
+    "proposal_not_settled",
+    "proposal_not_found",
+    "invalid_proposal",
+    "active_proposal_exists",
+    "insufficient_proposal_bond",
+    "missing_proposal_token_account",
+    "no_proposal_bond",
+    "proposal_bond_already_withdrawn",
+    "proposal_window_closing",
+    "governance_finalized",
+    "metadata_not_mutable",
+    "metadata_still_mutable",
+    "content_field_locked",
+    "no_metadata_changes",
+    "stale_content_revision",
+    "mutability_expired",
+    "mutability_already_extended",
+    "mutability_extension_exceeds_cap",
+    "invalid_vote_duration",
+    "vote_duration_exceeds_window",
+}
 LAUNCH_CODES = {"image_required", "deploy_cooldown_active", "launch_identity_limit_reached"}
 TX_CODES = {"tx_expired", "tx_failed", "tx_too_large"}
 
@@ -208,5 +273,12 @@ def error_from_response(status: int, body: Any, headers: dict[str, str] | None =
     if body.get("error_description"):
         extra["error_description"] = body["error_description"]
     cls = family(code, status)
-    return cls(code, status, message, action=body.get("action"), retryable=body.get("retryable"),
-               extra=extra, headers={k.lower(): v for k, v in (headers or {}).items()})
+    return cls(
+        code,
+        status,
+        message,
+        action=body.get("action"),
+        retryable=body.get("retryable"),
+        extra=extra,
+        headers={k.lower(): v for k, v in (headers or {}).items()},
+    )

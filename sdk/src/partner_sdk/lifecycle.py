@@ -55,7 +55,7 @@ class WebhookEvent:
 
 
 def _signature(secret: str, msg_id: str, timestamp: str, body: bytes) -> bytes:
-    key_text = secret[len(SECRET_PREFIX):] if secret.startswith(SECRET_PREFIX) else secret
+    key_text = secret[len(SECRET_PREFIX) :] if secret.startswith(SECRET_PREFIX) else secret
     try:
         key = base64.b64decode(key_text, validate=True)
     except (binascii.Error, ValueError) as exc:
@@ -63,8 +63,14 @@ def _signature(secret: str, msg_id: str, timestamp: str, body: bytes) -> bytes:
     return base64.b64encode(hmac.new(key, f"{msg_id}.{timestamp}.".encode() + body, hashlib.sha256).digest())
 
 
-def verify_webhook(secret: str, headers: Mapping[str, str], body: str | bytes, *,
-                   tolerance: int = TOLERANCE_SECONDS, now: float | None = None) -> WebhookEvent:
+def verify_webhook(
+    secret: str,
+    headers: Mapping[str, str],
+    body: str | bytes,
+    *,
+    tolerance: int = TOLERANCE_SECONDS,
+    now: float | None = None,
+) -> WebhookEvent:
     """The event, if `body` carries a valid signature made with `secret` less than
     `tolerance` seconds from now; else WebhookVerificationError. Pass the raw body bytes."""
     lower = {k.lower(): v for k, v in headers.items()}
@@ -91,8 +97,13 @@ def verify_webhook(secret: str, headers: Mapping[str, str], body: str | bytes, *
         raise WebhookVerificationError("the body is not JSON") from exc
     if not isinstance(payload, dict) or payload.get("id") != msg_id:
         raise WebhookVerificationError("the body's id does not match webhook-id")
-    return WebhookEvent(payload["id"], str(payload.get("type")), int(payload.get("created") or 0),
-                        dict(payload.get("data") or {}), payload)
+    return WebhookEvent(
+        payload["id"],
+        str(payload.get("type")),
+        int(payload.get("created") or 0),
+        dict(payload.get("data") or {}),
+        payload,
+    )
 
 
 @dataclass(frozen=True)
@@ -120,6 +131,12 @@ class FeeEstimate:
 
     @classmethod
     def from_json(cls, body: dict[str, Any]) -> FeeEstimate:
-        return cls(body["mint"], int(body["computeUnitLimit"]), dict(body["priorityFeeLamports"]),
-                   dict(body.get("computeUnitPriceMicroLamports") or {}), body["tipLamports"], int(body.get("slots") or 0),
-                   body)
+        return cls(
+            body["mint"],
+            int(body["computeUnitLimit"]),
+            dict(body["priorityFeeLamports"]),
+            dict(body.get("computeUnitPriceMicroLamports") or {}),
+            body["tipLamports"],
+            int(body.get("slots") or 0),
+            body,
+        )

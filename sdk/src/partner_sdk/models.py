@@ -49,8 +49,13 @@ class TokenSet:
     @classmethod
     def from_response(cls, data: dict[str, Any], now: float | None = None) -> TokenSet:
         now = time.time() if now is None else now
-        return cls(data["access_token"], data["refresh_token"], now + float(data.get("expires_in", 1800)),
-                   data.get("scope", ""), data.get("token_type", "Bearer"))
+        return cls(
+            data["access_token"],
+            data["refresh_token"],
+            now + float(data.get("expires_in", 1800)),
+            data.get("scope", ""),
+            data.get("token_type", "Bearer"),
+        )
 
     @property
     def scopes(self) -> list[str]:
@@ -89,8 +94,15 @@ class Profile:
     def from_json(cls, data: dict[str, Any]) -> Profile:
         user = data.get("user") or {}
         limits = from_json(Limits, data["limits"]) if isinstance(data.get("limits"), dict) else None
-        return cls(user.get("walletSolana"), user.get("twitterHandle"), bool(user.get("tradingEnabled")),
-                   data.get("client"), list(data.get("scopes") or []), data, limits)
+        return cls(
+            user.get("walletSolana"),
+            user.get("twitterHandle"),
+            bool(user.get("tradingEnabled")),
+            data.get("client"),
+            list(data.get("scopes") or []),
+            data,
+            limits,
+        )
 
 
 @dataclass
@@ -236,9 +248,12 @@ class GovernanceView:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GovernanceView:
-        return cls(from_json(Governance, data.get("governance") or {}),
-                   [from_json(Proposal, p) for p in data.get("proposals") or []],
-                   [from_json(Vote, v) for v in data.get("viewerVotes") or []], data)
+        return cls(
+            from_json(Governance, data.get("governance") or {}),
+            [from_json(Proposal, p) for p in data.get("proposals") or []],
+            [from_json(Vote, v) for v in data.get("viewerVotes") or []],
+            data,
+        )
 
 
 PENDING_STATUSES = ("pending", "not_found")

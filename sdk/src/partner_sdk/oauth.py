@@ -46,9 +46,18 @@ class AuthorizationRequest:
 
 
 class OAuthClient:
-    def __init__(self, base_url: str, client_id: str, api_key: str, redirect_uri: str, *,
-                 auth_url: str | None = None, http: httpx.Client | None = None,
-                 retry: RetryPolicy | None = None, timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        client_id: str,
+        api_key: str,
+        redirect_uri: str,
+        *,
+        auth_url: str | None = None,
+        http: httpx.Client | None = None,
+        retry: RetryPolicy | None = None,
+        timeout: float = 30.0,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.auth_url = (auth_url or base_url).rstrip("/")
         self.client_id, self.api_key, self.redirect_uri = client_id, api_key, redirect_uri
@@ -66,29 +75,51 @@ class OAuthClient:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def authorization_request(self, scopes: str | Iterable[str] = ALL_SCOPES, *, state: str | None = None,
-                              verifier: str | None = None) -> AuthorizationRequest:
+    def authorization_request(
+        self, scopes: str | Iterable[str] = ALL_SCOPES, *, state: str | None = None, verifier: str | None = None
+    ) -> AuthorizationRequest:
         """The consent-screen URL to send the user's browser to, with a fresh state and PKCE verifier."""
         scope = scopes if isinstance(scopes, str) else " ".join(scopes)
         state = state or secrets.token_urlsafe(24)
         verifier = verifier or pkce_pair()[0]
-        query = urlencode({"response_type": "code", "client_id": self.client_id, "redirect_uri": self.redirect_uri,
-                           "scope": scope, "state": state, "code_challenge": s256(verifier),
-                           "code_challenge_method": "S256"})
-        return AuthorizationRequest(f"{self.auth_url}/oauth/authorize?{query}", state, verifier,
-                                    self.redirect_uri, scope)
+        query = urlencode(
+            {
+                "response_type": "code",
+                "client_id": self.client_id,
+                "redirect_uri": self.redirect_uri,
+                "scope": scope,
+                "state": state,
+                "code_challenge": s256(verifier),
+                "code_challenge_method": "S256",
+            }
+        )
+        return AuthorizationRequest(
+            f"{self.auth_url}/oauth/authorize?{query}", state, verifier, self.redirect_uri, scope
+        )
 
     def _token(self, form: dict[str, str]) -> TokenSet:
         # never retried on a timeout or 5xx: a refresh token rotates, and replaying a rotated-out
         # one revokes the whole grant
-        body = send(self.http, self.retry, "POST", f"{self.base_url}/oauth/token", write=True,
-                    build=lambda: {"data": form, "auth": (self.client_id, self.api_key)})
+        body = send(
+            self.http,
+            self.retry,
+            "POST",
+            f"{self.base_url}/oauth/token",
+            write=True,
+            build=lambda: {"data": form, "auth": (self.client_id, self.api_key)},
+        )
         return TokenSet.from_response(body)
 
     def exchange_code(self, code: str, verifier: str, *, redirect_uri: str | None = None) -> TokenSet:
         """`authorization_code` grant with the PKCE verifier."""
-        return self._token({"grant_type": "authorization_code", "code": code,
-                            "redirect_uri": redirect_uri or self.redirect_uri, "code_verifier": verifier})
+        return self._token(
+            {
+                "grant_type": "authorization_code",
+                "code": code,
+                "redirect_uri": redirect_uri or self.redirect_uri,
+                "code_verifier": verifier,
+            }
+        )
 
     def complete(self, request: AuthorizationRequest, callback_query: dict[str, str]) -> TokenSet:
         """Check the callback's `state`, surface `error=access_denied`, exchange the code."""
@@ -108,5 +139,11 @@ class OAuthClient:
         form = {"token": token}
         if token_type_hint:
             form["token_type_hint"] = token_type_hint
-        send(self.http, self.retry, "POST", f"{self.base_url}/oauth/revoke", write=True,
-             build=lambda: {"data": form, "auth": (self.client_id, self.api_key)})
+        send(
+            self.http,
+            self.retry,
+            "POST",
+            f"{self.base_url}/oauth/revoke",
+            write=True,
+            build=lambda: {"data": form, "auth": (self.client_id, self.api_key)},
+        )

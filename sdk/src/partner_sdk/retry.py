@@ -35,19 +35,19 @@ RETRY_CONFLICTS = ("migration_pending", "pool_not_open")
 
 @dataclass
 class RetryPolicy:
-    rate_limit_retries: int = 3          # rule 1
-    max_retry_after: float = 60.0        # longer waits are raised, not slept
-    default_retry_after: float = 1.0     # 429 without a usable retry-after
-    conflict_retries: int = 5            # rule 2
-    conflict_backoff: float = 2.0        # seconds, grows by `conflict_factor`, capped
+    rate_limit_retries: int = 3  # rule 1
+    max_retry_after: float = 60.0  # longer waits are raised, not slept
+    default_retry_after: float = 1.0  # 429 without a usable retry-after
+    conflict_retries: int = 5  # rule 2
+    conflict_backoff: float = 2.0  # seconds, grows by `conflict_factor`, capped
     conflict_factor: float = 1.5
     conflict_backoff_max: float = 8.0
-    read_attempts: int = 4               # rule 3: hard ceiling on attempts (first try included)
+    read_attempts: int = 4  # rule 3: hard ceiling on attempts (first try included)
     read_backoff: float = 0.5
     read_backoff_max: float = 8.0
-    keyed_write_retries: int = 2         # a keyed write after a timeout: same key, backoff as reads
-    in_use_retries: int = 30             # 409 idempotency_key_in_use: wait retry-after (1 s) each time
-    jitter: float = 0.1                  # +/- fraction of each backoff
+    keyed_write_retries: int = 2  # a keyed write after a timeout: same key, backoff as reads
+    in_use_retries: int = 30  # 409 idempotency_key_in_use: wait retry-after (1 s) each time
+    jitter: float = 0.1  # +/- fraction of each backoff
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
 
     def _jittered(self, seconds: float) -> float:
@@ -56,14 +56,15 @@ class RetryPolicy:
         return max(0.0, seconds * (1 + random.uniform(-self.jitter, self.jitter)))
 
     def conflict_delay(self, retry: int) -> float:
-        return self._jittered(min(self.conflict_backoff * self.conflict_factor ** retry, self.conflict_backoff_max))
+        return self._jittered(min(self.conflict_backoff * self.conflict_factor**retry, self.conflict_backoff_max))
 
     def read_delay(self, retry: int) -> float:
-        return self._jittered(min(self.read_backoff * 2 ** retry, self.read_backoff_max))
+        return self._jittered(min(self.read_backoff * 2**retry, self.read_backoff_max))
 
 
-NO_RETRY = RetryPolicy(rate_limit_retries=0, conflict_retries=0, read_attempts=1, keyed_write_retries=0,
-                       in_use_retries=0)
+NO_RETRY = RetryPolicy(
+    rate_limit_retries=0, conflict_retries=0, read_attempts=1, keyed_write_retries=0, in_use_retries=0
+)
 
 
 class IdempotencyKey:
@@ -84,9 +85,17 @@ def decode(response: httpx.Response) -> Any:
         return None
 
 
-def send(http: httpx.Client, policy: RetryPolicy, method: str, url: str, *, write: bool,
-         build: Callable[[], dict[str, Any]], on_invalid_token: Callable[[], bool] | None = None,
-         key: IdempotencyKey | None = None) -> Any:
+def send(
+    http: httpx.Client,
+    policy: RetryPolicy,
+    method: str,
+    url: str,
+    *,
+    write: bool,
+    build: Callable[[], dict[str, Any]],
+    on_invalid_token: Callable[[], bool] | None = None,
+    key: IdempotencyKey | None = None,
+) -> Any:
     """Send one logical request under the retry rules; returns the decoded 2xx body.
 
     `build()` gives fresh keyword arguments for `http.request` on every attempt (the bearer
@@ -114,9 +123,12 @@ def send(http: httpx.Client, policy: RetryPolicy, method: str, url: str, *, writ
                 continue
             if write:
                 ambiguous = AmbiguousWriteError(
-                    "timeout" if isinstance(exc, httpx.TimeoutException) else "transport_error", None,
+                    "timeout" if isinstance(exc, httpx.TimeoutException) else "transport_error",
+                    None,
                     f"{type(exc).__name__}: {exc}; not retried, reconcile first"
-                    + (" or send it again with the same idempotency_key" if key is not None else ""), cause=exc)
+                    + (" or send it again with the same idempotency_key" if key is not None else ""),
+                    cause=exc,
+                )
                 ambiguous.idempotency_key = key.value if key is not None else None
                 raise ambiguous from exc
             read_failures += 1
@@ -161,10 +173,15 @@ def send(http: httpx.Client, policy: RetryPolicy, method: str, url: str, *, writ
             continue
         if status >= 500:
             if write:
-                ambiguous = AmbiguousWriteError(error.code, status,
-                                                error.message or "server error on a write; not retried",
-                                                extra=error.extra, action=error.action, headers=error.headers,
-                                                cause=error)
+                ambiguous = AmbiguousWriteError(
+                    error.code,
+                    status,
+                    error.message or "server error on a write; not retried",
+                    extra=error.extra,
+                    action=error.action,
+                    headers=error.headers,
+                    cause=error,
+                )
                 ambiguous.idempotency_key = key.value if key is not None else None
                 raise ambiguous
             read_failures += 1

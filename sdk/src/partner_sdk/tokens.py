@@ -70,8 +70,14 @@ class Refresher(Protocol):
 
 
 class TokenStore:
-    def __init__(self, oauth: Refresher, storage: TokenStorage | None = None, *, refresh_margin: float = 60.0,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        oauth: Refresher,
+        storage: TokenStorage | None = None,
+        *,
+        refresh_margin: float = 60.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.oauth = oauth
         self.storage: TokenStorage = storage if storage is not None else InMemoryTokenStorage()
         self.refresh_margin = refresh_margin
@@ -104,8 +110,11 @@ class TokenStore:
             current = self.storage.load(user)
             if current is None:
                 raise ReauthorizationRequired(user)
-            if (stale_access is not None and current.access_token != stale_access
-                    and not current.expires_within(self.refresh_margin, self.clock())):
+            if (
+                stale_access is not None
+                and current.access_token != stale_access
+                and not current.expires_within(self.refresh_margin, self.clock())
+            ):
                 return current
             try:
                 fresh = self.oauth.refresh(current.refresh_token)

@@ -11,8 +11,15 @@ from partner.chain.rpc import Rpc
 ORDER = {"processed": 0, "confirmed": 1, "finalized": 2}
 
 
-def wait_for(rpc: Rpc, signature: Signature, *, commitment: str = "processed", timeout: float = 20.0,
-             last_valid_block_height: int | None = None, poll: float = 0.2) -> dict | None:
+def wait_for(
+    rpc: Rpc,
+    signature: Signature,
+    *,
+    commitment: str = "processed",
+    timeout: float = 20.0,
+    last_valid_block_height: int | None = None,
+    poll: float = 0.2,
+) -> dict | None:
     """The signature's status once it reaches `commitment` (err may be set), or None when it
     expired (block height past `last_valid_block_height`) or the wait ran out."""
     deadline = time.monotonic() + timeout

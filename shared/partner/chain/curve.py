@@ -7,6 +7,7 @@ u64, else MathOverflow. A buy that would take more than the remaining real
 tokens is capped to the remainder and charged only for it (that buy completes
 the curve).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -109,11 +110,11 @@ INITIAL_CURVE = CurveState()
 
 @dataclass(frozen=True)
 class BuyResult:
-    tokens_out: int       # tokens the buyer receives
-    sol_in: int           # total lamports charged to the buyer (sol_to_curve + fee)
-    fee: int              # protocol fee lamports (to the fee recipient)
-    sol_to_curve: int     # lamports added to the curve's real SOL reserves
-    capped: bool          # the request was capped to the remaining real tokens
+    tokens_out: int  # tokens the buyer receives
+    sol_in: int  # total lamports charged to the buyer (sol_to_curve + fee)
+    fee: int  # protocol fee lamports (to the fee recipient)
+    sol_to_curve: int  # lamports added to the curve's real SOL reserves
+    capped: bool  # the request was capped to the remaining real tokens
     state_after: CurveState
 
     @property
@@ -124,9 +125,9 @@ class BuyResult:
 @dataclass(frozen=True)
 class SellResult:
     tokens_in: int
-    sol_out: int          # net lamports to the seller
-    fee: int              # protocol fee lamports (to the fee recipient)
-    sol_from_curve: int   # gross lamports leaving the curve (sol_out + fee)
+    sol_out: int  # net lamports to the seller
+    fee: int  # protocol fee lamports (to the fee recipient)
+    sol_from_curve: int  # gross lamports leaving the curve (sol_out + fee)
     state_after: CurveState
 
 

@@ -3,6 +3,7 @@ to the spec's error codes, from the programs' IDLs (each error's msg is
 "<spec code>: <message>"). Both programs share one numbering (Anchor-style
 custom codes from 6000); see docs/onchain.md "Errors".
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -31,12 +32,15 @@ def _errors(lo: int, hi: int) -> list[tuple[int, str, str, str]]:
 
 # code -> (spec error code, message), from the IDL's "<spec code>: <message>"
 PROGRAM_ERRORS: dict[int, tuple[str, str]] = {
-    ProgramErrorCode(code): (spec, msg) for code, _, spec, msg in _errors(6000, 6100)}
+    ProgramErrorCode(code): (spec, msg) for code, _, spec, msg in _errors(6000, 6100)
+}
 GOVERNANCE_ERRORS: dict[int, tuple[str, str]] = {
-    GovernanceErrorCode(code): (spec, msg) for code, _, spec, msg in _errors(6100, 6200)}
+    GovernanceErrorCode(code): (spec, msg) for code, _, spec, msg in _errors(6100, 6200)
+}
 # spec code -> governance error (one to one)
 GOVERNANCE_CODE_FOR_SPEC: dict[str, GovernanceErrorCode] = {
-    spec: GovernanceErrorCode(code) for code, (spec, _) in GOVERNANCE_ERRORS.items()}
+    spec: GovernanceErrorCode(code) for code, (spec, _) in GOVERNANCE_ERRORS.items()
+}
 
 SYSTEM_ERROR_RESULT_WITH_NEGATIVE_LAMPORTS = 1
 TOKEN_ERROR_INSUFFICIENT_FUNDS = 1

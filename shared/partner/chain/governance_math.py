@@ -10,6 +10,7 @@ See docs/onchain.md "Governance". Thresholds (the defaults):
 * approval: ``yes * 10000 >= (yes + no) * approval_bps``;
 * exactly at a threshold passes, one base unit below fails.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ class _ApiEnum(IntEnum):
 
 class ActionKind(_ApiEnum):
     """Proposal.action_kind (u8)."""
+
     UPDATE_CONTENT = 0
     EXTEND_MUTABILITY = 1
     FINALIZE_METADATA = 2
@@ -53,6 +55,7 @@ class ActionKind(_ApiEnum):
 
 class Outcome(_ApiEnum):
     """Proposal.outcome (u8)."""
+
     PENDING = 0
     PASSED = 1
     REJECTED = 2
@@ -61,6 +64,7 @@ class Outcome(_ApiEnum):
 
 class VoteSide(_ApiEnum):
     """VoteReceipt.side / cast_vote side (u8)."""
+
     YES = 0
     NO = 1
 
@@ -68,6 +72,7 @@ class VoteSide(_ApiEnum):
 @dataclass(frozen=True)
 class GovernanceParams:
     """Per-coin governance settings (copied from Global into each Governance at create_coin)."""
+
     min_voter_count: int = DEFAULT_MIN_VOTER_COUNT
     min_lock_amount: int = DEFAULT_MIN_LOCK_AMOUNT
     min_participating_supply_bps: int = DEFAULT_MIN_PARTICIPATING_SUPPLY_BPS
@@ -100,6 +105,7 @@ DEFAULT_PARAMS = GovernanceParams()
 
 # ----------------------------------------------------------------- amounts and thresholds
 
+
 def bond_amount(total_supply: int, proposal_bond_bps: int) -> int:
     """Bond a proposer locks: floor(total_supply * bps / 10000) base units."""
     return total_supply * proposal_bond_bps // BPS
@@ -123,10 +129,16 @@ def supply_quorum_met(participating_supply: int, total_supply: int, min_particip
     return participating_supply > 0 and participating_supply * BPS >= total_supply * min_participating_supply_bps
 
 
-def quorum_met(participating_voters: int, participating_supply: int, total_supply: int,
-               min_voter_count: int, min_participating_supply_bps: int) -> bool:
-    return (voter_quorum_met(participating_voters, min_voter_count)
-            and supply_quorum_met(participating_supply, total_supply, min_participating_supply_bps))
+def quorum_met(
+    participating_voters: int,
+    participating_supply: int,
+    total_supply: int,
+    min_voter_count: int,
+    min_participating_supply_bps: int,
+) -> bool:
+    return voter_quorum_met(participating_voters, min_voter_count) and supply_quorum_met(
+        participating_supply, total_supply, min_participating_supply_bps
+    )
 
 
 def approval_met(yes_votes: int, no_votes: int, approval_bps: int) -> bool:
@@ -140,21 +152,33 @@ def min_yes_votes(no_votes: int, approval_bps: int) -> int:
     return -(-no_votes * approval_bps // (BPS - approval_bps))
 
 
-def outcome(*, yes_votes: int, no_votes: int, participating_voters: int, total_supply: int,
-            min_voter_count: int, min_participating_supply_bps: int, approval_bps: int) -> Outcome:
+def outcome(
+    *,
+    yes_votes: int,
+    no_votes: int,
+    participating_voters: int,
+    total_supply: int,
+    min_voter_count: int,
+    min_participating_supply_bps: int,
+    approval_bps: int,
+) -> Outcome:
     """Settlement outcome. participating supply is yes + no."""
     participating = yes_votes + no_votes
-    if not quorum_met(participating_voters, participating, total_supply, min_voter_count,
-                      min_participating_supply_bps):
+    if not quorum_met(participating_voters, participating, total_supply, min_voter_count, min_participating_supply_bps):
         return Outcome.QUORUM_NOT_MET
     return Outcome.PASSED if approval_met(yes_votes, no_votes, approval_bps) else Outcome.REJECTED
 
 
 # ----------------------------------------------------------------- proposal checks (spec codes)
 
-def vote_duration_error(now: int, duration: int, mutable_until: int,
-                        min_duration: int = DEFAULT_MIN_VOTE_DURATION_SECONDS,
-                        max_duration: int = DEFAULT_MAX_VOTE_DURATION_SECONDS) -> str | None:
+
+def vote_duration_error(
+    now: int,
+    duration: int,
+    mutable_until: int,
+    min_duration: int = DEFAULT_MIN_VOTE_DURATION_SECONDS,
+    max_duration: int = DEFAULT_MAX_VOTE_DURATION_SECONDS,
+) -> str | None:
     """Spec code why a proposal created at `now` with this vote duration is refused, else None.
 
     Voting must end strictly before `mutable_until`:

@@ -7,7 +7,9 @@ from . import governance_math as GM
 from .idl import load
 
 BINDINGS: dict[str, type] = {
-    "ActionKind": GM.ActionKind, "Outcome": GM.Outcome, "VoteSide": GM.VoteSide,
+    "ActionKind": GM.ActionKind,
+    "Outcome": GM.Outcome,
+    "VoteSide": GM.VoteSide,
     "GovernanceParams": GM.GovernanceParams,
 }
 LAUNCHPAD = load("launchpad", BINDINGS)

@@ -6,6 +6,7 @@ the Borsh args, account metas in IDL order with their flags, fixed addresses and
 PDAs / ATAs derived from the IDL seeds. The functions below only name the
 accounts the IDL cannot derive. See docs/onchain.md "Instructions".
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -46,12 +47,24 @@ IX_SWAP_EXACT_OUT = POOL.discriminator("swap_exact_out")
 # their discriminators follow the same rule. The governance ones are now
 # implemented (create_governance is folded into create_coin and stays unused).
 RESERVED_INSTRUCTION_NAMES = (
-    "pay_launch_fee", "create_governance", "create_proposal", "cast_vote", "cancel_vote",
-    "withdraw_vote", "settle_proposal", "finalize_expired", "withdraw_bond",
+    "pay_launch_fee",
+    "create_governance",
+    "create_proposal",
+    "cast_vote",
+    "cancel_vote",
+    "withdraw_vote",
+    "settle_proposal",
+    "finalize_expired",
+    "withdraw_bond",
 )
 GOVERNANCE_INSTRUCTION_NAMES = (
-    "create_proposal", "cast_vote", "cancel_vote", "withdraw_vote", "settle_proposal",
-    "finalize_expired", "withdraw_bond",
+    "create_proposal",
+    "cast_vote",
+    "cancel_vote",
+    "withdraw_vote",
+    "settle_proposal",
+    "finalize_expired",
+    "withdraw_bond",
 )
 
 
@@ -73,6 +86,7 @@ def _m(pubkey: Pubkey, signer: bool = False, writable: bool = False) -> AccountM
 
 # ------------------------------------------------------------------ launchpad
 
+
 def initialize_global(
     admin: Pubkey,
     fee_recipient: Pubkey,
@@ -85,24 +99,46 @@ def initialize_global(
     token_total_supply: int = 1_000_000_000 * 10**6,
 ) -> Instruction:
     return LAUNCHPAD.instruction(
-        "initialize_global", {"admin": admin}, fee_recipient=fee_recipient, protocol_fee_bps=protocol_fee_bps,
-        wallet_cap_bps=wallet_cap_bps, pool_open_delay_seconds=pool_open_delay_seconds,
+        "initialize_global",
+        {"admin": admin},
+        fee_recipient=fee_recipient,
+        protocol_fee_bps=protocol_fee_bps,
+        wallet_cap_bps=wallet_cap_bps,
+        pool_open_delay_seconds=pool_open_delay_seconds,
         initial_virtual_token_reserves=initial_virtual_token_reserves,
         initial_virtual_sol_reserves=initial_virtual_sol_reserves,
-        initial_real_token_reserves=initial_real_token_reserves, token_total_supply=token_total_supply)
+        initial_real_token_reserves=initial_real_token_reserves,
+        token_total_supply=token_total_supply,
+    )
 
 
-def set_params(admin: Pubkey, new_admin: Pubkey, fee_recipient: Pubkey, protocol_fee_bps: int, wallet_cap_bps: int,
-               pool_open_delay_seconds: int) -> Instruction:
-    return LAUNCHPAD.instruction("set_params", {"admin": admin}, new_admin=new_admin, fee_recipient=fee_recipient,
-                                 protocol_fee_bps=protocol_fee_bps, wallet_cap_bps=wallet_cap_bps,
-                                 pool_open_delay_seconds=pool_open_delay_seconds)
+def set_params(
+    admin: Pubkey,
+    new_admin: Pubkey,
+    fee_recipient: Pubkey,
+    protocol_fee_bps: int,
+    wallet_cap_bps: int,
+    pool_open_delay_seconds: int,
+) -> Instruction:
+    return LAUNCHPAD.instruction(
+        "set_params",
+        {"admin": admin},
+        new_admin=new_admin,
+        fee_recipient=fee_recipient,
+        protocol_fee_bps=protocol_fee_bps,
+        wallet_cap_bps=wallet_cap_bps,
+        pool_open_delay_seconds=pool_open_delay_seconds,
+    )
 
 
 def create_coin(creator: Pubkey, mint: Pubkey, name: str, symbol: str, uri: str) -> Instruction:
-    return LAUNCHPAD.instruction("create_coin", {"creator": creator, "mint": mint, "metadata": mint},
-                                 name=_text(name, NAME_MAX_BYTES, "name"),
-                                 symbol=_text(symbol, SYMBOL_MAX_BYTES, "symbol"), uri=_text(uri, URI_MAX_BYTES, "uri"))
+    return LAUNCHPAD.instruction(
+        "create_coin",
+        {"creator": creator, "mint": mint, "metadata": mint},
+        name=_text(name, NAME_MAX_BYTES, "name"),
+        symbol=_text(symbol, SYMBOL_MAX_BYTES, "symbol"),
+        uri=_text(uri, URI_MAX_BYTES, "uri"),
+    )
 
 
 def set_governance_params(admin: Pubkey, params: GM.GovernanceParams) -> Instruction:
@@ -132,6 +168,7 @@ def migrate(payer: Pubkey, mint: Pubkey) -> Instruction:
 
 
 # ------------------------------------------------------------------ launchpad: governance
+
 
 def proposal_vault(proposal: Pubkey, mint: Pubkey) -> Pubkey:
     """Escrow of a proposal's bond and votes: ATA(owner = proposal PDA, mint)."""
@@ -170,37 +207,82 @@ def create_proposal(
     """
     return LAUNCHPAD.instruction(
         "create_proposal",
-        {"proposer": proposer, "mint": mint, "metadata": mint,
-         "governance.next_proposal_index": proposal_index},
-        action_kind=ActionKind(kind), base_content_revision=base_content_revision,
-        vote_duration_seconds=vote_duration_seconds, name=_text(name, NAME_MAX_BYTES, "name"),
-        symbol=_text(symbol, SYMBOL_MAX_BYTES, "symbol"), uri=_text(uri, URI_MAX_BYTES, "uri"),
-        additional_seconds=additional_seconds, changed_fields=_field_mask(changed_fields))
+        {"proposer": proposer, "mint": mint, "metadata": mint, "governance.next_proposal_index": proposal_index},
+        action_kind=ActionKind(kind),
+        base_content_revision=base_content_revision,
+        vote_duration_seconds=vote_duration_seconds,
+        name=_text(name, NAME_MAX_BYTES, "name"),
+        symbol=_text(symbol, SYMBOL_MAX_BYTES, "symbol"),
+        uri=_text(uri, URI_MAX_BYTES, "uri"),
+        additional_seconds=additional_seconds,
+        changed_fields=_field_mask(changed_fields),
+    )
 
 
-def propose_update_content(proposer: Pubkey, mint: Pubkey, proposal_index: int, *, base_content_revision: int,
-                           changed_fields, name: str | None = None, symbol: str | None = None,
-                           uri: str | None = None,
-                           vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS) -> Instruction:
-    return create_proposal(proposer, mint, proposal_index, ActionKind.UPDATE_CONTENT,
-                           base_content_revision=base_content_revision, vote_duration_seconds=vote_duration_seconds,
-                           name=name, symbol=symbol, uri=uri, changed_fields=changed_fields)
+def propose_update_content(
+    proposer: Pubkey,
+    mint: Pubkey,
+    proposal_index: int,
+    *,
+    base_content_revision: int,
+    changed_fields,
+    name: str | None = None,
+    symbol: str | None = None,
+    uri: str | None = None,
+    vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS,
+) -> Instruction:
+    return create_proposal(
+        proposer,
+        mint,
+        proposal_index,
+        ActionKind.UPDATE_CONTENT,
+        base_content_revision=base_content_revision,
+        vote_duration_seconds=vote_duration_seconds,
+        name=name,
+        symbol=symbol,
+        uri=uri,
+        changed_fields=changed_fields,
+    )
 
 
-def propose_extend_mutability(proposer: Pubkey, mint: Pubkey, proposal_index: int, additional_seconds: int, *,
-                              base_content_revision: int,
-                              vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS) -> Instruction:
-    return create_proposal(proposer, mint, proposal_index, ActionKind.EXTEND_MUTABILITY,
-                           base_content_revision=base_content_revision, vote_duration_seconds=vote_duration_seconds,
-                           additional_seconds=additional_seconds)
+def propose_extend_mutability(
+    proposer: Pubkey,
+    mint: Pubkey,
+    proposal_index: int,
+    additional_seconds: int,
+    *,
+    base_content_revision: int,
+    vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS,
+) -> Instruction:
+    return create_proposal(
+        proposer,
+        mint,
+        proposal_index,
+        ActionKind.EXTEND_MUTABILITY,
+        base_content_revision=base_content_revision,
+        vote_duration_seconds=vote_duration_seconds,
+        additional_seconds=additional_seconds,
+    )
 
 
-def propose_finalize_metadata(proposer: Pubkey, mint: Pubkey, proposal_index: int, *, base_content_revision: int,
-                              lock_fields=(),
-                              vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS) -> Instruction:
-    return create_proposal(proposer, mint, proposal_index, ActionKind.FINALIZE_METADATA,
-                           base_content_revision=base_content_revision, vote_duration_seconds=vote_duration_seconds,
-                           changed_fields=lock_fields)
+def propose_finalize_metadata(
+    proposer: Pubkey,
+    mint: Pubkey,
+    proposal_index: int,
+    *,
+    base_content_revision: int,
+    lock_fields=(),
+    vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS,
+) -> Instruction:
+    return create_proposal(
+        proposer,
+        mint,
+        proposal_index,
+        ActionKind.FINALIZE_METADATA,
+        base_content_revision=base_content_revision,
+        vote_duration_seconds=vote_duration_seconds,
+        changed_fields=lock_fields,
+    )
 
 
 def _side(side) -> int:
@@ -211,8 +293,9 @@ def _side(side) -> int:
 
 def cast_vote(voter: Pubkey, mint: Pubkey, proposal: Pubkey, side: VoteSide | int | str, amount: int) -> Instruction:
     """side: VoteSide / 0 = yes, 1 = no / "yes" | "no"; amount in base units."""
-    return LAUNCHPAD.instruction("cast_vote", {"voter": voter, "mint": mint, "proposal": proposal},
-                                 side=_side(side), amount=amount)
+    return LAUNCHPAD.instruction(
+        "cast_vote", {"voter": voter, "mint": mint, "proposal": proposal}, side=_side(side), amount=amount
+    )
 
 
 def cancel_vote(voter: Pubkey, mint: Pubkey, proposal: Pubkey) -> Instruction:
@@ -226,8 +309,9 @@ def withdraw_vote(payer: Pubkey, voter: Pubkey, mint: Pubkey, proposal: Pubkey) 
 
 def settle_proposal(payer: Pubkey, mint: Pubkey, proposal: Pubkey) -> Instruction:
     """Permissionless."""
-    return LAUNCHPAD.instruction("settle_proposal", {"payer": payer, "governance.mint": mint, "metadata": mint,
-                                                    "proposal": proposal})
+    return LAUNCHPAD.instruction(
+        "settle_proposal", {"payer": payer, "governance.mint": mint, "metadata": mint, "proposal": proposal}
+    )
 
 
 def finalize_expired(payer: Pubkey, mint: Pubkey) -> Instruction:
@@ -237,54 +321,88 @@ def finalize_expired(payer: Pubkey, mint: Pubkey) -> Instruction:
 
 def withdraw_bond(payer: Pubkey, proposer: Pubkey, mint: Pubkey, proposal: Pubkey) -> Instruction:
     """Permissionless crank; the bond always goes to the proposer's ATA."""
-    return LAUNCHPAD.instruction("withdraw_bond",
-                                 {"payer": payer, "proposer": proposer, "mint": mint, "proposal": proposal})
+    return LAUNCHPAD.instruction(
+        "withdraw_bond", {"payer": payer, "proposer": proposer, "mint": mint, "proposal": proposal}
+    )
 
 
 # ------------------------------------------------------------------ pool
 
+
 def initialize_pool(
-    payer: Pubkey, mint: Pubkey, base_amount: int, quote_amount: int, open_time: int, fee_bps: int,
-    fee_recipient: Pubkey, creator: Pubkey,
+    payer: Pubkey,
+    mint: Pubkey,
+    base_amount: int,
+    quote_amount: int,
+    open_time: int,
+    fee_bps: int,
+    fee_recipient: Pubkey,
+    creator: Pubkey,
 ) -> Instruction:
     """CPI-only (signed by the launchpad's bonding-curve PDA during migrate)."""
-    return POOL.instruction("initialize_pool", {"payer": payer, "mint": mint}, base_amount=base_amount,
-                            quote_amount=quote_amount, open_time=open_time, fee_bps=fee_bps,
-                            fee_recipient=fee_recipient, creator=creator)
+    return POOL.instruction(
+        "initialize_pool",
+        {"payer": payer, "mint": mint},
+        base_amount=base_amount,
+        quote_amount=quote_amount,
+        open_time=open_time,
+        fee_bps=fee_bps,
+        fee_recipient=fee_recipient,
+        creator=creator,
+    )
 
 
-def swap(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, base_in: bool, amount_in: int,
-         min_amount_out: int) -> Instruction:
+def swap(
+    user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, base_in: bool, amount_in: int, min_amount_out: int
+) -> Instruction:
     """base_in False: pay amount_in lamports (fee included) for tokens; True: sell amount_in tokens."""
-    return POOL.instruction("swap", {"user": user, "mint": mint, "fee_recipient": fee_recipient},
-                            base_in=bool(base_in), amount_in=amount_in, min_amount_out=min_amount_out)
+    return POOL.instruction(
+        "swap",
+        {"user": user, "mint": mint, "fee_recipient": fee_recipient},
+        base_in=bool(base_in),
+        amount_in=amount_in,
+        min_amount_out=min_amount_out,
+    )
 
 
 def swap_exact_out(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, base_out: int, max_quote_in: int) -> Instruction:
     """Buy exactly base_out tokens paying at most max_quote_in lamports (fee included)."""
-    return POOL.instruction("swap_exact_out", {"user": user, "mint": mint, "fee_recipient": fee_recipient},
-                            base_out=base_out, max_quote_in=max_quote_in)
+    return POOL.instruction(
+        "swap_exact_out",
+        {"user": user, "mint": mint, "fee_recipient": fee_recipient},
+        base_out=base_out,
+        max_quote_in=max_quote_in,
+    )
 
 
 # ------------------------------------------------------------------ well-known programs
 
+
 def create_associated_token_account_idempotent(payer: Pubkey, owner: Pubkey, mint: Pubkey) -> Instruction:
-    return Instruction(P.ASSOCIATED_TOKEN_PROGRAM_ID, bytes([1]), [
-        _m(payer, True, True),
-        _m(P.associated_token_address(owner, mint), False, True),
-        _m(owner),
-        _m(mint),
-        _m(P.SYSTEM_PROGRAM_ID),
-        _m(P.TOKEN_2022_PROGRAM_ID),
-    ])
+    return Instruction(
+        P.ASSOCIATED_TOKEN_PROGRAM_ID,
+        bytes([1]),
+        [
+            _m(payer, True, True),
+            _m(P.associated_token_address(owner, mint), False, True),
+            _m(owner),
+            _m(mint),
+            _m(P.SYSTEM_PROGRAM_ID),
+            _m(P.TOKEN_2022_PROGRAM_ID),
+        ],
+    )
 
 
 def system_transfer(from_pubkey: Pubkey, to_pubkey: Pubkey, lamports: int) -> Instruction:
     """System program Transfer (instruction index 2, u32 LE, then u64 lamports)."""
-    return Instruction(P.SYSTEM_PROGRAM_ID, struct.pack("<I", 2) + _u64(lamports, "lamports"), [
-        _m(from_pubkey, True, True),
-        _m(to_pubkey, False, True),
-    ])
+    return Instruction(
+        P.SYSTEM_PROGRAM_ID,
+        struct.pack("<I", 2) + _u64(lamports, "lamports"),
+        [
+            _m(from_pubkey, True, True),
+            _m(to_pubkey, False, True),
+        ],
+    )
 
 
 def tip_transfer(payer: Pubkey, tip_account: Pubkey, tip_lamports: int) -> Instruction:

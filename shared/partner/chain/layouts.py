@@ -6,6 +6,7 @@ mint/account readers. See docs/onchain.md "Accounts".
 
 Adding a field: change the IDL, run `make idl`; nothing here changes.
 """
+
 from __future__ import annotations
 
 import struct
@@ -110,8 +111,7 @@ class VoteReceipt(VoteReceiptFields, program=LAUNCHPAD):
     """One wallet's vote on one proposal. PDA [b"vote", proposal, voter] (launchpad)."""
 
 
-ACCOUNT_TYPES = {cls.DISCRIMINATOR: cls for cls in (Global, BondingCurve, Pool, Governance,
-                                                    Proposal, VoteReceipt)}
+ACCOUNT_TYPES = {cls.DISCRIMINATOR: cls for cls in (Global, BondingCurve, Pool, Governance, Proposal, VoteReceipt)}
 
 
 def decode_account(data: bytes):
@@ -129,11 +129,12 @@ def decode_owned(cls, account, owner: Pubkey):
         return None
     try:
         return cls.decode(account.data)
-    except (ValueError, struct.error):   # LayoutError is a ValueError
+    except (ValueError, struct.error):  # LayoutError is a ValueError
         return None
 
 
 # ---- SPL Token (no discriminator; standard layouts) ----
+
 
 def _sized(cls, data: bytes) -> bytes:
     data = bytes(data)
@@ -145,6 +146,7 @@ def _sized(cls, data: bytes) -> bytes:
 @dataclass
 class SplMint:
     """SPL Token mint, 82 bytes."""
+
     mint_authority: Pubkey | None
     supply: int
     decimals: int
@@ -160,11 +162,16 @@ class SplMint:
         return cls(_pk(ma) if ma_tag else None, supply, decimals, init, _pk(fa) if fa_tag else None)
 
     def encode(self) -> bytes:
-        return struct.pack("<I32sQB?I32s", 1 if self.mint_authority else 0,
-                           bytes(self.mint_authority) if self.mint_authority else bytes(32),
-                           self.supply, self.decimals, self.is_initialized,
-                           1 if self.freeze_authority else 0,
-                           bytes(self.freeze_authority) if self.freeze_authority else bytes(32))
+        return struct.pack(
+            "<I32sQB?I32s",
+            1 if self.mint_authority else 0,
+            bytes(self.mint_authority) if self.mint_authority else bytes(32),
+            self.supply,
+            self.decimals,
+            self.is_initialized,
+            1 if self.freeze_authority else 0,
+            bytes(self.freeze_authority) if self.freeze_authority else bytes(32),
+        )
 
 
 @dataclass
@@ -172,6 +179,7 @@ class SplTokenAccount:
     """SPL Token / Token-2022 account: the classic 165 bytes (only the fields we use are
     decoded), which a Token-2022 account extends (account type at 165, then extensions:
     170 bytes for our ATAs with ImmutableOwner)."""
+
     mint: Pubkey
     owner: Pubkey
     amount: int
@@ -199,7 +207,7 @@ def token_account_amount(data: bytes) -> int:
 
 # ---- Token-2022 TokenMetadata (the coin's name, symbol and uri live on its mint) ----
 
-TOKEN_2022_ACCOUNT_TYPE_OFFSET = 165      # after the classic layout (a mint is padded to it)
+TOKEN_2022_ACCOUNT_TYPE_OFFSET = 165  # after the classic layout (a mint is padded to it)
 ACCOUNT_TYPE_MINT = 1
 EXTENSION_TOKEN_METADATA = 19
 
@@ -207,6 +215,7 @@ EXTENSION_TOKEN_METADATA = 19
 @dataclass
 class TokenMetadata:
     """The TokenMetadata extension (TLV type 19) of a Token-2022 mint."""
+
     update_authority: Pubkey | None
     mint: Pubkey
     name: str
@@ -222,12 +231,12 @@ class TokenMetadata:
         at = TOKEN_2022_ACCOUNT_TYPE_OFFSET + 1
         while at + 4 <= len(data):
             kind, length = struct.unpack_from("<HH", data, at)
-            body = data[at + 4: at + 4 + length]
+            body = data[at + 4 : at + 4 + length]
             if len(body) != length:
                 raise LayoutError("truncated TLV entry")
             if kind == EXTENSION_TOKEN_METADATA:
                 return cls._decode(body)
-            if kind == 0:           # uninitialized: the rest is padding
+            if kind == 0:  # uninitialized: the rest is padding
                 break
             at += 4 + length
         raise LayoutError("mint has no TokenMetadata")
@@ -242,7 +251,7 @@ class TokenMetadata:
             if at + 4 > len(body):
                 raise LayoutError("short TokenMetadata")
             (n,) = struct.unpack_from("<I", body, at)
-            raw = body[at + 4: at + 4 + n]
+            raw = body[at + 4 : at + 4 + n]
             if len(raw) != n:
                 raise LayoutError("short TokenMetadata")
             try:
@@ -257,6 +266,7 @@ def token_metadata_of(account, mint: Pubkey) -> TokenMetadata | None:
     """The TokenMetadata of `mint`'s account (anything with .owner and .data) when it is a
     Token-2022 mint carrying it for itself; else None."""
     from .programs import TOKEN_2022_PROGRAM_ID
+
     if account is None or account.owner != TOKEN_2022_PROGRAM_ID:
         return None
     try:

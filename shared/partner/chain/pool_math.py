@@ -5,6 +5,7 @@ protocol fee is charged on the SOL side, rounded up; amounts out round down,
 amounts in round up; every value must fit in a u64 (MathOverflow). Same
 quote-function names and shapes as partner.chain.curve.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -23,9 +24,17 @@ from .curve import (
 )
 
 __all__ = [
-    "PoolState", "SwapResult", "MathOverflow", "InsufficientLiquidity", "InvalidAmount",
-    "swap_quote_in", "swap_base_in", "swap_base_out",
-    "buy_quote", "buy_exact_out_quote", "sell_quote",
+    "PoolState",
+    "SwapResult",
+    "MathOverflow",
+    "InsufficientLiquidity",
+    "InvalidAmount",
+    "swap_quote_in",
+    "swap_base_in",
+    "swap_base_out",
+    "buy_quote",
+    "buy_exact_out_quote",
+    "sell_quote",
 ]
 
 
@@ -43,9 +52,9 @@ class PoolState:
 
 @dataclass(frozen=True)
 class SwapResult:
-    amount_in: int        # total paid by the trader (SOL: fee included; tokens: exact)
-    amount_out: int       # received by the trader (SOL: net of fee; tokens: exact)
-    fee: int              # protocol fee lamports
+    amount_in: int  # total paid by the trader (SOL: fee included; tokens: exact)
+    amount_out: int  # received by the trader (SOL: net of fee; tokens: exact)
+    fee: int  # protocol fee lamports
     state_after: PoolState
 
 

@@ -2,6 +2,7 @@
 
 Everything here is pure: no RPC, no I/O. See docs/onchain.md for the contract.
 """
+
 from __future__ import annotations
 
 import struct
@@ -60,13 +61,17 @@ def proposal_pda(governance: Pubkey | str, index: int, program_id: Pubkey = LAUN
     return Pubkey.find_program_address([PROPOSAL_SEED, bytes(_pk(governance)), struct.pack("<Q", index)], program_id)
 
 
-def vote_pda(proposal: Pubkey | str, voter: Pubkey | str, program_id: Pubkey = LAUNCHPAD_PROGRAM_ID) -> tuple[Pubkey, int]:
+def vote_pda(
+    proposal: Pubkey | str, voter: Pubkey | str, program_id: Pubkey = LAUNCHPAD_PROGRAM_ID
+) -> tuple[Pubkey, int]:
     return Pubkey.find_program_address([VOTE_SEED, bytes(_pk(proposal)), bytes(_pk(voter))], program_id)
 
 
-def associated_token_address(owner: Pubkey | str, mint: Pubkey | str,
-                             token_program_id: Pubkey = TOKEN_2022_PROGRAM_ID) -> Pubkey:
-    """Standard ATA (Token-2022 by default: every token account of our coins): PDA of the ATA program with seeds [owner, token_program, mint]."""
+def associated_token_address(
+    owner: Pubkey | str, mint: Pubkey | str, token_program_id: Pubkey = TOKEN_2022_PROGRAM_ID
+) -> Pubkey:
+    """Standard ATA (Token-2022 by default: every token account of our coins): PDA of the ATA
+    program with seeds [owner, token_program, mint]."""
     return Pubkey.find_program_address(
         [bytes(_pk(owner)), bytes(token_program_id), bytes(_pk(mint))], ASSOCIATED_TOKEN_PROGRAM_ID
     )[0]

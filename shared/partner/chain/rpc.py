@@ -113,8 +113,9 @@ def _already_processed(body: dict[str, Any]) -> bool:
     if not isinstance(err, dict):
         return False
     data = err.get("data")
-    return (isinstance(data, dict) and data.get("err") == "AlreadyProcessed") or \
-        "already been processed" in str(err.get("message", "")).lower()
+    return (isinstance(data, dict) and data.get("err") == "AlreadyProcessed") or "already been processed" in str(
+        err.get("message", "")
+    ).lower()
 
 
 def _executor() -> ThreadPoolExecutor:
@@ -199,8 +200,9 @@ class Rpc:
         if self.connect is not None:
             connect = self.connect
         try:
-            response = transport.post(url, body=payload.encode(), timeout=self.timeout, connect=connect,
-                                      headers=JSON_HEADERS)
+            response = transport.post(
+                url, body=payload.encode(), timeout=self.timeout, connect=connect, headers=JSON_HEADERS
+            )
         except transport.Failed as exc:
             if sending and exc.maybe_sent:  # a read timeout or a dropped connection after sending
                 raise Ambiguous() from exc
@@ -367,7 +369,9 @@ class Rpc:
         return Signature.from_string(result)
 
     def signature_statuses(self, signatures: list[Signature]) -> list[dict[str, Any] | None]:
-        return self.call("getSignatureStatuses", [[str(s) for s in signatures], {"searchTransactionHistory": True}])["value"]
+        return self.call("getSignatureStatuses", [[str(s) for s in signatures], {"searchTransactionHistory": True}])[
+            "value"
+        ]
 
 
 class BlockEngine:
@@ -413,8 +417,9 @@ class BlockEngine:
     @_counted
     def send_bundle(self, txs: list[Transaction | VersionedTransaction]) -> str:
         encoded = [base64.b64encode(bytes(tx)).decode() for tx in txs]
-        payload = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "sendBundle",
-                              "params": [encoded, {"encoding": "base64"}]})
+        payload = json.dumps(
+            {"jsonrpc": "2.0", "id": 1, "method": "sendBundle", "params": [encoded, {"encoding": "base64"}]}
+        )
         return str(self.rpc._result(self._post(payload, sending=True))["result"])
 
     @_counted
@@ -431,7 +436,7 @@ class BlockEngine:
     def _chunked(self, method: str, bundle_ids: list[str]) -> list[dict[str, Any] | None]:
         out: list[dict[str, Any] | None] = []
         for start in range(0, len(bundle_ids), self.MAX_STATUS_IDS):
-            chunk = bundle_ids[start:start + self.MAX_STATUS_IDS]
+            chunk = bundle_ids[start : start + self.MAX_STATUS_IDS]
             value = self.call(method, [chunk])["value"] or []
             out.extend(list(value) + [None] * (len(chunk) - len(value)))
         return out
@@ -461,8 +466,14 @@ class TxEngine(BlockEngine):
         """sendTransaction, base64. The engine's signature; `RateLimited` (after the retries) or
         `ApiError` rpc_unavailable, `RpcError` (a refusal: the tip, ...), or `Ambiguous` (it may
         have the transaction)."""
-        payload = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "sendTransaction",
-                              "params": [base64.b64encode(bytes(tx)).decode(), {"encoding": "base64"}]})
+        payload = json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "sendTransaction",
+                "params": [base64.b64encode(bytes(tx)).decode(), {"encoding": "base64"}],
+            }
+        )
         result = self.rpc._result(self._post(payload, sending=True))["result"]
         try:
             return Signature.from_string(str(result))

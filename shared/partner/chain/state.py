@@ -68,8 +68,15 @@ def read_coin(rpc: Rpc, mint: Pubkey, wallet: Pubkey) -> CoinState:
         raise ApiError("rpc_unavailable", "The chain clock could not be read.")
     slot, _, _, _, unix_ts = struct.unpack_from("<QqQQq", clock.data)
     return CoinState(
-        mint=mint, global_config=global_config, curve=curve, pool=pool,
+        mint=mint,
+        global_config=global_config,
+        curve=curve,
+        pool=pool,
         wallet_lamports=accounts[4].lamports if accounts[4] else 0,
-        token_account_exists=token_account is not None, token_balance=balance,
-        slot=slot, unix_timestamp=unix_ts, blockhash=blockhash, last_valid_block_height=last_valid,
+        token_account_exists=token_account is not None,
+        token_balance=balance,
+        slot=slot,
+        unix_timestamp=unix_ts,
+        blockhash=blockhash,
+        last_valid_block_height=last_valid,
     )

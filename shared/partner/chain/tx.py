@@ -31,12 +31,19 @@ from partner.core.errors import ApiError
 PACKET_DATA_SIZE = 1232
 DEFAULT_UNITS = 200_000
 # The public mainnet block-engine tip accounts (the devstack chain creates the same).
-TIP_ACCOUNTS = tuple(Pubkey.from_string(s) for s in (
-    "96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5", "HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe",
-    "Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY", "ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49",
-    "DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh", "ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt",
-    "DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL", "3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT",
-))
+TIP_ACCOUNTS = tuple(
+    Pubkey.from_string(s)
+    for s in (
+        "96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5",
+        "HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe",
+        "Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY",
+        "ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49",
+        "DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh",
+        "ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt",
+        "DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL",
+        "3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT",
+    )
+)
 BASE_FEE_PER_SIGNATURE = 5000
 
 
@@ -46,9 +53,18 @@ class WriteFees:
     tip_lamports: int
 
 
-def assemble(payer: Pubkey, program_ixs: Sequence[Instruction], *, fees: WriteFees, blockhash: Hash,
-             partner_fee: tuple[Pubkey, int] | None = None, units: int = DEFAULT_UNITS,
-             tip_account: Pubkey | None = None, memo: Instruction | None = None, tip: bool = True) -> Message:
+def assemble(
+    payer: Pubkey,
+    program_ixs: Sequence[Instruction],
+    *,
+    fees: WriteFees,
+    blockhash: Hash,
+    partner_fee: tuple[Pubkey, int] | None = None,
+    units: int = DEFAULT_UNITS,
+    tip_account: Pubkey | None = None,
+    memo: Instruction | None = None,
+    tip: bool = True,
+) -> Message:
     """`memo`: the request's unique memo (partner.chain.unique), last. `tip=False`: no tip transfer
     (a launch's own transaction)."""
     instructions = list(ix.compute_budget_instructions(fees.priority_fee_lamports, units))
@@ -120,8 +136,10 @@ def tip_paid(message: Message) -> int:
 
 def _fell_back(reason: str, signature: Signature, detail: str = "") -> bool:
     observability.count("TippedSendFallback", reason=reason)
-    observability.logger.warning("tipped send goes through the RPC", extra={
-        "reason": reason, "signature": str(signature), "detail": detail[:200]})
+    observability.logger.warning(
+        "tipped send goes through the RPC",
+        extra={"reason": reason, "signature": str(signature), "detail": detail[:200]},
+    )
     return False
 
 
@@ -138,8 +156,9 @@ def via_engine(engine: TxEngine, rpc: Rpc, tx: Transaction) -> bool:
     signature = tx.signatures[0]
     encoded = base64.b64encode(bytes(tx)).decode()
     try:
-        value = rpc.call("simulateTransaction", [encoded, {"encoding": "base64", "sigVerify": True,
-                                                           "commitment": "processed"}])["value"]
+        value = rpc.call(
+            "simulateTransaction", [encoded, {"encoding": "base64", "sigVerify": True, "commitment": "processed"}]
+        )["value"]
         err = value.get("err")
     except (ApiError, RpcError, KeyError, TypeError, AttributeError) as exc:
         return _fell_back("preflight_unavailable", signature, type(exc).__name__)
@@ -193,11 +212,14 @@ def submit(rpc: Rpc, tx: Transaction, engine: TxEngine | None = None) -> Signatu
 
 def network_fee(message: Message, fees: WriteFees) -> int:
     """Lamports the payer spends besides the program's own movements."""
-    return BASE_FEE_PER_SIGNATURE * message.header.num_required_signatures + fees.priority_fee_lamports + fees.tip_lamports
+    return (
+        BASE_FEE_PER_SIGNATURE * message.header.num_required_signatures + fees.priority_fee_lamports + fees.tip_lamports
+    )
 
 
-def land_processed(rpc: Rpc, tx: Transaction, last_valid_block_height: int, timeout: float = 20.0,
-                   engine: TxEngine | None = None) -> Signature:
+def land_processed(
+    rpc: Rpc, tx: Transaction, last_valid_block_height: int, timeout: float = 20.0, engine: TxEngine | None = None
+) -> Signature:
     """Submit, then wait (bounded) until the transaction is `processed` (governance writes).
 
     Blockhash expiry first -> 422 tx_expired; landed with an error -> its mapped code
@@ -206,13 +228,17 @@ def land_processed(rpc: Rpc, tx: Transaction, last_valid_block_height: int, time
     from partner.chain.confirm import wait_for
 
     signature = submit(rpc, tx, engine)
-    status = wait_for(rpc, signature, commitment="processed", timeout=timeout,
-                      last_valid_block_height=last_valid_block_height)
+    status = wait_for(
+        rpc, signature, commitment="processed", timeout=timeout, last_valid_block_height=last_valid_block_height
+    )
     if status is None:
         if rpc.block_height() > last_valid_block_height:
             raise ApiError("tx_expired", signature=str(signature))
-        raise unavailable("The transaction was sent but not seen processed in time; it may still land.",
-                          signature=str(signature), action="Check the signature's status before resending.")
+        raise unavailable(
+            "The transaction was sent but not seen processed in time; it may still land.",
+            signature=str(signature),
+            action="Check the signature's status before resending.",
+        )
     if status.get("err") is not None:
         failure = map_failure(status["err"], tx.message)
         failure.extra["signature"] = str(signature)

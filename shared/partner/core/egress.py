@@ -42,13 +42,38 @@ MAX_ADDRESSES = 4  # addresses tried in turn when a connection is refused
 # metadata.google.internal and EC2's *.ec2.internal / *.compute.internal; RFC 7686 onion;
 # `localdomain`, `lan`, `intranet`, `corp`, `home` and `private`, common internal suffixes; `arpa`,
 # where reverse-lookup names live), and cluster DNS (`*.svc`, `*.cluster.local`).
-BLOCKED_SUFFIXES = ("localhost", "local", "internal", "localdomain", "home.arpa", "arpa", "test", "invalid",
-                    "example", "onion", "lan", "intranet", "corp", "home", "private", "svc")
+BLOCKED_SUFFIXES = (
+    "localhost",
+    "local",
+    "internal",
+    "localdomain",
+    "home.arpa",
+    "arpa",
+    "test",
+    "invalid",
+    "example",
+    "onion",
+    "lan",
+    "intranet",
+    "corp",
+    "home",
+    "private",
+    "svc",
+)
 # Public DNS names whose answer is the address the name spells (127.0.0.1.nip.io, 10-0-0-1.sslip.io,
 # 7f000001.nip.io) or always loopback (localtest.me, lvh.me, vcap.me): the name says nothing of
 # where a request goes, so they are refused whatever they spell.
-WILDCARD_DNS = ("nip.io", "sslip.io", "xip.io", "traefik.me", "localtest.me", "lvh.me", "vcap.me",
-                "lacolhost.com", "localhost.direct")
+WILDCARD_DNS = (
+    "nip.io",
+    "sslip.io",
+    "xip.io",
+    "traefik.me",
+    "localtest.me",
+    "lvh.me",
+    "vcap.me",
+    "lacolhost.com",
+    "localhost.direct",
+)
 
 _V4 = ipaddress.IPv4Network
 _V6 = ipaddress.IPv6Network
@@ -76,8 +101,9 @@ def inet_aton(text: str) -> ipaddress.IPv4Address | None:
     parts = text.split(".")
     if len(parts) > 4 or not all(_PART.fullmatch(p) for p in parts):
         return None
-    values = [int(p, 16) if p[:2].lower() == "0x" else int(p, 8) if len(p) > 1 and p[0] == "0" else int(p)
-              for p in parts]
+    values = [
+        int(p, 16) if p[:2].lower() == "0x" else int(p, 8) if len(p) > 1 and p[0] == "0" else int(p) for p in parts
+    ]
     *head, last = values
     if any(v > 0xFF for v in head) or last >= 1 << (8 * (4 - len(head))):
         return None
@@ -181,7 +207,7 @@ def _spelled_addresses(name: str) -> list[ipaddress.IPv4Address]:
     labels = name.split(".")
     found = []
     for i in range(len(labels) - 3):
-        window = labels[i:i + 4]
+        window = labels[i : i + 4]
         if all(label.isdigit() for label in window):
             address = inet_aton(".".join(window))
             if address is not None:
@@ -228,7 +254,8 @@ def check_host(host: str, *, allow_loopback: bool = False) -> str:
     if "." not in name:
         raise Refused(f"{host} is a single-label name, not a public host name")
     if name in ("localhost.localdomain", "metadata.google.internal") or any(
-            name == suffix or name.endswith("." + suffix) for suffix in BLOCKED_SUFFIXES):
+        name == suffix or name.endswith("." + suffix) for suffix in BLOCKED_SUFFIXES
+    ):
         raise Refused(f"{host} is a reserved or internal name, not a public host name")
     if any(name == d or name.endswith("." + d) for d in WILDCARD_DNS):
         raise Refused(f"{host} is under a wildcard DNS service that answers with any address the name spells")
@@ -290,12 +317,12 @@ def target(url: str, *, allow_loopback: bool = False) -> Target:
 
 
 def _pool(t: Target, address: Address, timeout: float) -> Any:
-    common: dict[str, Any] = {"timeout": urllib3.Timeout(connect=timeout, read=timeout), "retries": False,
-                              "maxsize": 1}
+    common: dict[str, Any] = {"timeout": urllib3.Timeout(connect=timeout, read=timeout), "retries": False, "maxsize": 1}
     if t.scheme == "https":
         # the connection goes to `address`; TLS sends and verifies `name` (SNI + certificate)
-        return urllib3.HTTPSConnectionPool(str(address), t.port, ssl_context=tls.context(),
-                                           server_hostname=t.name, **common)
+        return urllib3.HTTPSConnectionPool(
+            str(address), t.port, ssl_context=tls.context(), server_hostname=t.name, **common
+        )
     return urllib3.HTTPConnectionPool(str(address), t.port, **common)
 
 
@@ -309,8 +336,9 @@ def post(t: Target, *, body: bytes, headers: dict[str, str], timeout: float) -> 
     for address in t.addresses:
         pool = _pool(t, address, timeout)
         try:
-            response = pool.urlopen("POST", t.path, body=body, headers=sent_headers, redirect=False,
-                                    retries=False, preload_content=False)
+            response = pool.urlopen(
+                "POST", t.path, body=body, headers=sent_headers, redirect=False, retries=False, preload_content=False
+            )
             status = response.status
             response.release_conn()
             return transport.Answer(status, b"")

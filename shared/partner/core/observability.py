@@ -63,10 +63,21 @@ REDACTED = "[REDACTED]"
 SECRET_VALUE = re.compile(r"app_(at|rt|ac|sk|ss)_[A-Za-z0-9_-]+")
 # form/query/cookie fragments of other secrets that carry no app_ prefix
 SECRET_PARAM = re.compile(r"(?i)\b(client_secret|code_verifier|password)=[^&\s\"';,]+")
-SENSITIVE_KEYS = frozenset({
-    "authorization", "cookie", "set-cookie", "x-api-key", "proxy-authorization",
-    "client_secret", "code_verifier", "access_token", "refresh_token", "api_key", "password",
-})
+SENSITIVE_KEYS = frozenset(
+    {
+        "authorization",
+        "cookie",
+        "set-cookie",
+        "x-api-key",
+        "proxy-authorization",
+        "client_secret",
+        "code_verifier",
+        "access_token",
+        "refresh_token",
+        "api_key",
+        "password",
+    }
+)
 
 
 def scrub_text(text: str) -> str:
@@ -77,8 +88,10 @@ def scrub_text(text: str) -> str:
 def scrub(value: Any) -> Any:
     """A copy of `value` with sensitive keys' values and secret-looking strings redacted."""
     if isinstance(value, dict):
-        return {k: (REDACTED if isinstance(k, str) and k.lower() in SENSITIVE_KEYS and v is not None else scrub(v))
-                for k, v in value.items()}
+        return {
+            k: (REDACTED if isinstance(k, str) and k.lower() in SENSITIVE_KEYS and v is not None else scrub(v))
+            for k, v in value.items()
+        }
     if isinstance(value, list | tuple):
         return [scrub(v) for v in value]
     if isinstance(value, str):
@@ -108,7 +121,8 @@ class PartnerLogger(Logger):
         return self.thread_safe_get_current_keys().get("correlation_id")
 
     def inject_lambda_context(  # type: ignore[override]  # one signature for both of Powertools' call forms
-            self, lambda_handler: Callable[..., Any] | None = None, **options: Any) -> Any:
+        self, lambda_handler: Callable[..., Any] | None = None, **options: Any
+    ) -> Any:
         if lambda_handler is None:
             return functools.partial(self.inject_lambda_context, **options)
         injected = super().inject_lambda_context(lambda_handler, **options)
@@ -171,8 +185,9 @@ ROLLUPS = {"RpcUnavailable": ("service",)}
 def _metrics(dimensions: dict[str, str]) -> Metrics:
     """A Powertools `Metrics` with its own provider and storage (not the class-level one every
     `Metrics()` shares), for one dimension set of one invocation."""
-    provider = AmazonCloudWatchEMFProvider(namespace=os.getenv("POWERTOOLS_METRICS_NAMESPACE") or NAMESPACE,
-                                           service=SERVICE)
+    provider = AmazonCloudWatchEMFProvider(
+        namespace=os.getenv("POWERTOOLS_METRICS_NAMESPACE") or NAMESPACE, service=SERVICE
+    )
     for name, value in dimensions.items():
         provider.add_dimension(name=name, value=value)
     return Metrics(provider=provider)
@@ -283,16 +298,20 @@ def tracer() -> Any | None:
 
 # ---------------------------------------------------------------- handler wrapper
 
+
 def _endpoint(event: dict) -> str:
     return str(event.get("resource") or event.get("path") or "unknown")[:120]
 
 
-def instrument_api(handler: Callable[[dict, Any], dict], outcome: Callable[[], str | None]) -> Callable[[dict, Any], dict]:
+def instrument_api(
+    handler: Callable[[dict, Any], dict], outcome: Callable[[], str | None]
+) -> Callable[[dict, Any], dict]:
     """Wrap an API Gateway handler: request logging context, one access line, metrics, a trace span.
 
     `outcome()` gives the error code the request ended with (None for success).
     """
     partner.init_done()
+
     @functools.wraps(handler)
     def _run(event: dict, context: Any) -> dict:
         started = time.perf_counter()
@@ -311,10 +330,16 @@ def instrument_api(handler: Callable[[dict, Any], dict], outcome: Callable[[], s
             count("Requests", endpoint=endpoint, status=str(status), code=code)
             if code == "wallet_sign_failed":
                 count("SigningFailures")
-            logger.info("request", extra={
-                "endpoint": endpoint, "method": event.get("httpMethod"), "status": status, "code": code,
-                "duration_ms": round((time.perf_counter() - started) * 1000, 1),
-            })
+            logger.info(
+                "request",
+                extra={
+                    "endpoint": endpoint,
+                    "method": event.get("httpMethod"),
+                    "status": status,
+                    "code": code,
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+                },
+            )
         return response
 
     injected = logger.inject_lambda_context(_run, correlation_id_path=correlation_paths.API_GATEWAY_REST)
@@ -338,4 +363,3 @@ def instrument_scheduled(handler: Callable[[dict, Any], Any]) -> Callable[[dict,
             return handler(event, context)
 
     return _run
-

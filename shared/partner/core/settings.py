@@ -102,6 +102,7 @@ class Settings:
     def model_copy(self, update: Mapping[str, Any] | None = None) -> Settings:
         return dataclasses.replace(self, **(update or {}))
 
+
 def endpoints(urls: str | Sequence[str]) -> tuple[str, ...]:
     """The endpoints of `urls` (one URL, a comma-separated list, or a sequence), in order.
     Strict: every entry an http(s) URL without spaces, none empty, none repeated."""

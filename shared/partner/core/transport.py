@@ -53,14 +53,21 @@ def _pool(connect: float, read: float, https: bool) -> Any:
             if found is None:
                 extra = {"ssl_context": tls.context()} if https else {}
                 found = _pools[key] = urllib3.PoolManager(
-                    num_pools=4, maxsize=10, retries=False,
-                    timeout=urllib3.Timeout(connect=connect, read=read), **extra)
+                    num_pools=4, maxsize=10, retries=False, timeout=urllib3.Timeout(connect=connect, read=read), **extra
+                )
     return found
 
 
-def post(url: str, *, timeout: float, connect: float | None = None, body: bytes | str | None = None,
-         fields: dict[str, Any] | None = None, params: dict[str, str] | None = None,
-         headers: dict[str, str] | None = None) -> Answer:
+def post(
+    url: str,
+    *,
+    timeout: float,
+    connect: float | None = None,
+    body: bytes | str | None = None,
+    fields: dict[str, Any] | None = None,
+    params: dict[str, str] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Answer:
     """POST `body` (or multipart `fields`) to `url` (+ `params`); raises `Failed`."""
     if params:
         url = f"{url}{'&' if '?' in url else '?'}{urlencode(params)}"

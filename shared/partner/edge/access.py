@@ -50,7 +50,8 @@ class Principal:
 
 def invalid_token(message: str = "The access token is missing, malformed, expired or revoked.") -> ApiError:
     return ApiError(
-        "invalid_token", message,
+        "invalid_token",
+        message,
         headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
         action="Refresh the access token once; if that fails, send the user through authorization again.",
     )
@@ -117,20 +118,21 @@ def authenticate(token: str, also: Also | None = None) -> Principal:
     return Principal(digest, User.from_item(user_item), client, tuple(item["scopes"]), item["key_id"], extra, grant)
 
 
-def admit(headers: dict[str, str] | None, route: Route, on_bucket,
-          also: Also | None = None) -> Principal:
+def admit(headers: dict[str, str] | None, route: Route, on_bucket, also: Also | None = None) -> Principal:
     """Steps 1-4. `on_bucket(state)` receives the bucket state for the response headers;
     `also` reads extra items with the token (see `authenticate`)."""
     principal = authenticate(bearer_token(headers), also)
-    ratelimit.take_bucket_and_tier(route.bucket, principal.token_digest, principal.client.client_id,
-                                   principal.client.tier, on_bucket)  # steps 2 and 3, both updates at once
+    ratelimit.take_bucket_and_tier(
+        route.bucket, principal.token_digest, principal.client.client_id, principal.client.tier, on_bucket
+    )  # steps 2 and 3, both updates at once
     needed = route.scopes
     if needed and not set(needed) & set(principal.scopes):
         wanted = " ".join(needed)
         raise ApiError(
             "insufficient_scope",
-            f"This endpoint requires the {needed[0]} scope." if len(needed) == 1 else
-            f"This endpoint requires one of the scopes {' or '.join(needed)}.",
+            f"This endpoint requires the {needed[0]} scope."
+            if len(needed) == 1
+            else f"This endpoint requires one of the scopes {' or '.join(needed)}.",
             headers={"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{wanted}"'},
             requiredScope=wanted,
         )

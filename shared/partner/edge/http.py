@@ -7,7 +7,8 @@ exposes `entry(app, bucket)` as its handler. Check order (design section 2) puts
 before input: a route's `edge` (`before_validation`) runs ahead of Powertools' validation, with
 the thin body pre-check (`json_body`: Content-Type, size, UTF-8, depth, an object) that Powertools
 does not make. Route functions have no return annotation: Powertools would validate the (already
-serialized) body against it; responses are documented by their models (`partner.edge.responses`). Every response of a route that has a rate-limit bucket carries the bucket's
+serialized) body against it; responses are documented by their models (`partner.edge.responses`).
+Every response of a route that has a rate-limit bucket carries the bucket's
 `x-ratelimit-*` headers; errors become the spec's Error object. Every response carries
 `Strict-Transport-Security`, and every /partner/v1 response `Cache-Control: no-store`
 (`secure_headers`). A request body is text (`body_text`) and a JSON body is parsed with
@@ -80,8 +81,10 @@ def _rate_limited(exc: RateLimited) -> Response:
     _local.bucket = BucketState(exc.limit, 0, exc.retry_after)
     return json_response(
         429,
-        {"message": "Too many requests to this endpoint; wait for the window to reset.",
-         "retryAfterSeconds": exc.retry_after},
+        {
+            "message": "Too many requests to this endpoint; wait for the window to reset.",
+            "retryAfterSeconds": exc.retry_after,
+        },
         {"retry-after": str(exc.retry_after)},
     )
 
@@ -202,6 +205,7 @@ def secure_headers(multi: dict[str, list[str]], path: str) -> None:
 
 # ---------------------------------------------------------------- request helpers
 
+
 class TooDeep(ValueError):
     """A JSON text nested deeper than `MAX_JSON_DEPTH`."""
 
@@ -240,7 +244,6 @@ def body_text(event: Any, code: str) -> str | None:
         return event.decoded_body
     except ValueError as exc:  # binascii.Error, UnicodeDecodeError
         raise ApiError(code, "The request body is not UTF-8 text.") from exc
-
 
 
 def header(event_headers: dict[str, str] | None, name: str) -> str | None:
@@ -316,8 +319,9 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
     if key is None:
         return json_response(200, action())
     route = event.get("resource") or event.get("path") or ""
-    got = idempotency.claim(principal, key, idempotency.fingerprint(event.get("httpMethod") or "POST", route,
-                                                                    body_digest()))
+    got = idempotency.claim(
+        principal, key, idempotency.fingerprint(event.get("httpMethod") or "POST", route, body_digest())
+    )
     if isinstance(got, idempotency.Stored):
         return _stored_response(got, replayed=True)
     retry_invited = False  # nothing was sent and the answer invites a retry: give the key back
@@ -337,8 +341,9 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
             response = _unexpected(exc, retryable=not got.sent)
         finally:
             idempotency.deactivate(token)
-        answer = idempotency.Stored(response.status_code, cast(str, response.body),
-                                    idempotency.stored_headers(response.headers))
+        answer = idempotency.Stored(
+            response.status_code, cast(str, response.body), idempotency.stored_headers(response.headers)
+        )
     try:
         if retry_invited:  # a retry with the same key runs the write afresh
             idempotency.release(got)
@@ -406,15 +411,25 @@ def with_body(model: type) -> Callable[[Callable], Callable]:
     and documents), whatever the module's annotations are."""
 
     def declare(fn: Callable) -> Callable:
-        fn.__signature__ = inspect.Signature([inspect.Parameter(  # type: ignore[attr-defined]
-            "body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[model, Body()])])
+        fn.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [inspect.Parameter("body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[model, Body()])]
+        )
         return fn
 
     return declare
 
 
-def write_endpoint(method_path: str, bucket: str, scope: str | tuple[str, ...] | None, model: type, action,
-                   special: dict[str, str] | None = None, *, keyed: bool = True, **doc: Any):
+def write_endpoint(
+    method_path: str,
+    bucket: str,
+    scope: str | tuple[str, ...] | None,
+    model: type,
+    action,
+    special: dict[str, str] | None = None,
+    *,
+    keyed: bool = True,
+    **doc: Any,
+):
     """A /partner/v1 JSON POST: admit -> pre-check and validate `model` (Powertools) -> `action(principal,
     request)` -> 200 JSON, under the request's Idempotency-Key when `keyed` (every write; not the quote,
     which writes nothing). `doc`: the route's OpenAPI fields (summary, responses, ...)."""
@@ -432,8 +447,9 @@ def write_endpoint(method_path: str, bucket: str, scope: str | tuple[str, ...] |
         principal, text = app.context["principal"], app.context["text"]
         if not keyed:
             return json_response(200, action(principal, body))
-        return write_once(event.raw_event, principal, lambda: idempotency.json_digest(text),
-                          lambda: action(principal, body))
+        return write_once(
+            event.raw_event, principal, lambda: idempotency.json_digest(text), lambda: action(principal, body)
+        )
 
     _write.__name__ = doc.get("operation_id") or "write"
     app.post(method_path, **doc)(before_validation(edge, special)(with_body(model)(_write)))

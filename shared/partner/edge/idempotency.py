@@ -100,13 +100,11 @@ def key_from(headers: dict[str, str] | None, multi: dict[str, list[str]] | None 
     values = [v for name, vs in (multi or {}).items() if name.lower() == HEADER.lower() for v in (vs or [])]
     if len(values) > 1:
         raise ApiError("invalid_input", "Send one Idempotency-Key header.", field=HEADER)
-    value = values[0] if values else next((v for n, v in (headers or {}).items() if n.lower() == HEADER.lower()),
-                                          None)
+    value = values[0] if values else next((v for n, v in (headers or {}).items() if n.lower() == HEADER.lower()), None)
     if value is None:
         return None
     if not 1 <= len(value) <= MAX_KEY_LENGTH or not all(" " <= ch <= "~" for ch in value):
-        raise ApiError("invalid_input", "Idempotency-Key must be 1 to 255 printable ASCII characters.",
-                       field=HEADER)
+        raise ApiError("invalid_input", "Idempotency-Key must be 1 to 255 printable ASCII characters.", field=HEADER)
     return value
 
 
@@ -120,8 +118,12 @@ def json_digest(body: str | bytes | None) -> str:
 def form_digest(fields: dict[str, str], files: dict[str, bytes]) -> str:
     """A multipart body: its text fields and the bytes of its files (not file names or declared types,
     which the service does not read)."""
-    canonical = json.dumps({"fields": fields, "files": {n: hashlib.sha256(d).hexdigest() for n, d in files.items()}},
-                           sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    canonical = json.dumps(
+        {"fields": fields, "files": {n: hashlib.sha256(d).hexdigest() for n, d in files.items()}},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
@@ -144,9 +146,12 @@ def _table() -> str:
 
 
 def _in_use() -> ApiError:
-    return ApiError("idempotency_key_in_use", headers={"retry-after": str(IN_USE_RETRY_AFTER)},
-                    retryAfterSeconds=IN_USE_RETRY_AFTER,
-                    action="Wait retry-after, then send the same request with the same key again.")
+    return ApiError(
+        "idempotency_key_in_use",
+        headers={"retry-after": str(IN_USE_RETRY_AFTER)},
+        retryAfterSeconds=IN_USE_RETRY_AFTER,
+        action="Wait retry-after, then send the same request with the same key again.",
+    )
 
 
 def claim(principal: Principal, key: str, fp: str) -> Claim | Stored:
@@ -155,15 +160,15 @@ def claim(principal: Principal, key: str, fp: str) -> Claim | Stored:
     for _ in range(3):  # a claim that expires or changes hands between two reads: look again
         now = int(clock.now())
         owner = secrets.token_hex(16)
-        ok, current = keys.claim(table, pk, fp=fp, owner=owner, now=now, lease_until=now + LEASE_SECONDS,
-                                 expires_at=now + RETENTION_SECONDS)
+        ok, current = keys.claim(
+            table, pk, fp=fp, owner=owner, now=now, lease_until=now + LEASE_SECONDS, expires_at=now + RETENTION_SECONDS
+        )
         if ok:
             return Claim(pk, owner)
         if current is None:
             continue
         if current.get("fp") != fp:
-            raise ApiError("idempotency_key_reused",
-                           action="Use a new Idempotency-Key for a different request.")
+            raise ApiError("idempotency_key_reused", action="Use a new Idempotency-Key for a different request.")
         if current.get("state") == "done":
             return Stored(int(current["status"]), current["body"], dict(current.get("hdrs") or {}))
         if int(current.get("lease_until", 0)) > now:
@@ -176,22 +181,23 @@ def claim(principal: Principal, key: str, fp: str) -> Claim | Stored:
 
 def _take_over(table: str, pk: str, current: dict[str, Any], owner: str, now: int) -> Claim | None:
     """The lease ran out: the first invocation is gone. Take the claim (None: someone else did)."""
-    if not keys.take_over(table, pk, old_owner=current.get("owner", ""), owner=owner,
-                          lease_until=now + LEASE_SECONDS):
+    if not keys.take_over(table, pk, old_owner=current.get("owner", ""), owner=owner, lease_until=now + LEASE_SECONDS):
         return None
     taken = Claim(pk, owner)
     signatures = list(current.get("signatures") or [])
     if signatures:  # the first invocation may have sent these: answer with them, send nothing
-        taken.recovery = recovered_answer(signatures, int(current.get("lvbh", 0)), current.get("kind"),
-                                          current.get("mint"))
+        taken.recovery = recovered_answer(
+            signatures, int(current.get("lvbh", 0)), current.get("kind"), current.get("mint")
+        )
     return taken
 
 
 TRADE_KINDS = ("buy", "buy_exact_out", "sell")
 
 
-def recovered_answer(signatures: list[str], last_valid_block_height: int, kind: str | None = None,
-                     mint: str | None = None) -> Stored:
+def recovered_answer(
+    signatures: list[str], last_valid_block_height: int, kind: str | None = None, mint: str | None = None
+) -> Stored:
     """What a takeover answers for a send whose answer was lost, from what the chain says now:
 
     - a trade that landed without error -> the 200 the trade would have answered (its body is
@@ -203,8 +209,9 @@ def recovered_answer(signatures: list[str], last_valid_block_height: int, kind: 
       or the chain cannot tell now) -> the ambiguous 502 rpc_unavailable a timeout after sending
       answers, with the signature(s) to reconcile.
     """
-    ids = {"signature": signatures[0]} if len(signatures) == 1 else {"signature": signatures[0],
-                                                                      "signatures": signatures}
+    ids = (
+        {"signature": signatures[0]} if len(signatures) == 1 else {"signature": signatures[0], "signatures": signatures}
+    )
     statuses: list[dict[str, Any] | None] | None = None
     expired = False
     try:
@@ -222,24 +229,39 @@ def recovered_answer(signatures: list[str], last_valid_block_height: int, kind: 
     if landed and kind in TRADE_KINDS and mint:
         return _json_answer(200, {"signature": signatures[0], "mint": mint, "status": "submitted"}, {})
     if statuses is not None and expired:
-        error = ApiError("tx_expired", "An earlier attempt with this Idempotency-Key sent this transaction; it "
-                                       "expired without landing.", **ids, retryable=False,  # stored: final
-                         action="Nothing landed. Send the write again under a new Idempotency-Key.")
+        error = ApiError(
+            "tx_expired",
+            "An earlier attempt with this Idempotency-Key sent this transaction; it expired without landing.",
+            **ids,
+            retryable=False,  # stored: final
+            action="Nothing landed. Send the write again under a new Idempotency-Key.",
+        )
     elif statuses is not None and any(s is not None and s.get("err") is not None for s in statuses):
         failed = next(s for s in statuses if s is not None and s.get("err") is not None)
-        error = ApiError("tx_failed", "An earlier attempt with this Idempotency-Key sent this transaction; it "
-                                      "failed on-chain.", **ids, chainError=failed["err"])
+        error = ApiError(
+            "tx_failed",
+            "An earlier attempt with this Idempotency-Key sent this transaction; it failed on-chain.",
+            **ids,
+            chainError=failed["err"],
+        )
     else:
-        error = ApiError("rpc_unavailable", "An earlier attempt with this Idempotency-Key sent this transaction "
-                                            "and its answer was lost; it may have landed.", **ids,
-                         action="Check the signature's status before resending.")
+        error = ApiError(
+            "rpc_unavailable",
+            "An earlier attempt with this Idempotency-Key sent this transaction "
+            "and its answer was lost; it may have landed.",
+            **ids,
+            action="Check the signature's status before resending.",
+        )
     return _json_answer(error.status, error.body(), error.headers)
 
 
 def _json_answer(status: int, body: Any, headers: dict[str, str]) -> Stored:
     """What `http.json_response(status, body, headers)` answers, as stored (http imports this module)."""
-    return Stored(status, json.dumps(body, separators=(",", ":")),
-                  stored_headers({**headers, "Content-Type": headers.get("Content-Type", "application/json")}))
+    return Stored(
+        status,
+        json.dumps(body, separators=(",", ":")),
+        stored_headers({**headers, "Content-Type": headers.get("Content-Type", "application/json")}),
+    )
 
 
 # ------------------------------------------------------------------ while running
@@ -263,9 +285,16 @@ def record_send(outgoing: Outgoing) -> None:
     c = _current.get()
     if c is None:
         return
-    ok = keys.record_send(_table(), c.pk, owner=c.owner, now=int(clock.now()), signatures=list(outgoing.signatures),
-                          last_valid_block_height=outgoing.last_valid_block_height, kind=outgoing.kind,
-                          mint=outgoing.mint or "")
+    ok = keys.record_send(
+        _table(),
+        c.pk,
+        owner=c.owner,
+        now=int(clock.now()),
+        signatures=list(outgoing.signatures),
+        last_valid_block_height=outgoing.last_valid_block_height,
+        kind=outgoing.kind,
+        mint=outgoing.mint or "",
+    )
     if not ok:
         raise ApiError("internal", "This request's Idempotency-Key claim ran out before sending; nothing was sent.")
 
@@ -295,5 +324,12 @@ def release(c: Claim) -> None:
 
 def finish(c: Claim, answer: Stored) -> bool:
     """Store the final answer (only while the claim is this invocation's)."""
-    return keys.finish(_table(), c.pk, owner=c.owner, now=int(clock.now()), status=answer.status, body=answer.body,
-                       headers=answer.headers)
+    return keys.finish(
+        _table(),
+        c.pk,
+        owner=c.owner,
+        now=int(clock.now()),
+        status=answer.status,
+        body=answer.body,
+        headers=answer.headers,
+    )

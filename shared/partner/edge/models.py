@@ -57,6 +57,7 @@ def _at_least(minimum: int):
         if int(_amount(value)) < minimum:
             raise ValueError(f"must be at least {minimum}")
         return value
+
     return check
 
 
@@ -110,21 +111,45 @@ def bps_pattern(maximum: int) -> str:
     return f"^(?:[0-9]{{1,{digits - 1}}}|{_at_most(str(maximum))})$"
 
 
-AMOUNT = {"type": "string", "pattern": amount_pattern(0), "maxLength": 20,
-          "description": "Integer string of base units (no sign, no decimals), at most u64 max."}
-POSITIVE_AMOUNT = {"type": "string", "pattern": amount_pattern(1), "maxLength": 20,
-                   "description": "Integer string of base units, greater than 0, at most u64 max."}
-FEE_CEILING = ("With tipLamports, at most the client's fee ceiling per transaction (priorityFeeLamports + "
-               "tipLamports; a launch bundle counts by its total), set by the operator, default 100000000 "
-               "(0.1 SOL); over it: 400 invalid_input naming the larger of the two, with maxFeeLamports.")
-PRIORITY_FEE = {"type": "string", "pattern": amount_pattern(1000, MAX_PRIORITY_FEE), "maxLength": 20,
-                "description": f"Lamports, integer string, minimum 1000, at most {MAX_PRIORITY_FEE} (the "
-                               "compute-unit price fits u64). " + FEE_CEILING}
-TIP = {"type": "string", "pattern": amount_pattern(1_000_000), "maxLength": 20,
-       "description": "Lamports, integer string, minimum 1000000. " + FEE_CEILING.replace("With tipLamports",
-                                                                                          "With priorityFeeLamports")}
-ADDRESS = {"type": "string", "pattern": BASE58_PATTERN, "minLength": 32, "maxLength": 44,
-           "format": "solana-pubkey", "description": "Base58 public key (decodes to 32 bytes)."}
+AMOUNT = {
+    "type": "string",
+    "pattern": amount_pattern(0),
+    "maxLength": 20,
+    "description": "Integer string of base units (no sign, no decimals), at most u64 max.",
+}
+POSITIVE_AMOUNT = {
+    "type": "string",
+    "pattern": amount_pattern(1),
+    "maxLength": 20,
+    "description": "Integer string of base units, greater than 0, at most u64 max.",
+}
+FEE_CEILING = (
+    "With tipLamports, at most the client's fee ceiling per transaction (priorityFeeLamports + "
+    "tipLamports; a launch bundle counts by its total), set by the operator, default 100000000 "
+    "(0.1 SOL); over it: 400 invalid_input naming the larger of the two, with maxFeeLamports."
+)
+PRIORITY_FEE = {
+    "type": "string",
+    "pattern": amount_pattern(1000, MAX_PRIORITY_FEE),
+    "maxLength": 20,
+    "description": f"Lamports, integer string, minimum 1000, at most {MAX_PRIORITY_FEE} (the "
+    "compute-unit price fits u64). " + FEE_CEILING,
+}
+TIP = {
+    "type": "string",
+    "pattern": amount_pattern(1_000_000),
+    "maxLength": 20,
+    "description": "Lamports, integer string, minimum 1000000. "
+    + FEE_CEILING.replace("With tipLamports", "With priorityFeeLamports"),
+}
+ADDRESS = {
+    "type": "string",
+    "pattern": BASE58_PATTERN,
+    "minLength": 32,
+    "maxLength": 44,
+    "format": "solana-pubkey",
+    "description": "Base58 public key (decodes to 32 bytes).",
+}
 
 
 # ------------------------------------------------------------------ field types
@@ -137,11 +162,28 @@ PositiveAmount = Annotated[str, AfterValidator(_positive), WithJsonSchema(POSITI
 PriorityFee = Annotated[str, AfterValidator(_priority_fee), WithJsonSchema(PRIORITY_FEE)]
 Tip = Annotated[str, AfterValidator(_at_least(MIN_TIP)), WithJsonSchema(TIP)]
 Address = Annotated[str, AfterValidator(check_address), WithJsonSchema(ADDRESS)]
-NAME = Annotated[str, WithJsonSchema({"type": "string", "minLength": 1, "maxLength": 32, "pattern": r"\S",
-                                      "description": "NFC-normalized and trimmed, then 1 to 32 bytes of UTF-8."})]
-SYMBOL = Annotated[str, WithJsonSchema({
-    "type": "string", "pattern": r"^\s*[A-Za-z0-9]{1,10}\s*$",
-    "description": "Trimmed and upper-cased, then 1 to 10 characters A-Z and 0-9."})]
+NAME = Annotated[
+    str,
+    WithJsonSchema(
+        {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 32,
+            "pattern": r"\S",
+            "description": "NFC-normalized and trimmed, then 1 to 32 bytes of UTF-8.",
+        }
+    ),
+]
+SYMBOL = Annotated[
+    str,
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": r"^\s*[A-Za-z0-9]{1,10}\s*$",
+            "description": "Trimmed and upper-cased, then 1 to 10 characters A-Z and 0-9.",
+        }
+    ),
+]
 LINK = Annotated[str, WithJsonSchema({"type": "string", "maxLength": 300})]
 IntOrString = StrictInt | StrictStr  # a union: its members' errors name `field.int`, `field.str`
 
@@ -187,5 +229,16 @@ def validate(model: type[M], data: dict[str, Any], special: dict[str, str] | Non
         raise invalid(exc.errors(include_url=False), special) from exc
 
 
-__all__ = ["Address", "Amount", "Field", "IntOrString", "PositiveAmount", "PriorityFee", "Request", "Tip",
-           "WriteFields", "invalid", "validate"]
+__all__ = [
+    "Address",
+    "Amount",
+    "Field",
+    "IntOrString",
+    "PositiveAmount",
+    "PriorityFee",
+    "Request",
+    "Tip",
+    "WriteFields",
+    "invalid",
+    "validate",
+]

@@ -31,8 +31,17 @@ if TYPE_CHECKING:
 
 from partner.core.errors import ApiError
 
-__all__ = ["UploadedFile", "Form", "parse", "body_bytes", "MAX_FILE_BYTES", "MAX_FILES", "MAX_FIELDS",
-           "MAX_FIELD_BYTES", "MAX_BODY_BYTES"]
+__all__ = [
+    "UploadedFile",
+    "Form",
+    "parse",
+    "body_bytes",
+    "MAX_FILE_BYTES",
+    "MAX_FILES",
+    "MAX_FIELDS",
+    "MAX_FIELD_BYTES",
+    "MAX_BODY_BYTES",
+]
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_FILES = 4
@@ -76,8 +85,9 @@ def invalid(message: str) -> ApiError:
 
 
 def too_large(max_file_bytes: int) -> ApiError:
-    return ApiError("payload_too_large", f"An uploaded file is over {max_file_bytes} bytes.",
-                    maxFileBytes=max_file_bytes)
+    return ApiError(
+        "payload_too_large", f"An uploaded file is over {max_file_bytes} bytes.", maxFileBytes=max_file_bytes
+    )
 
 
 def body_bytes(event: dict) -> bytes:
@@ -184,15 +194,27 @@ class _Collector:
         self.ended = True
 
     def callbacks(self) -> MultipartCallbacks:
-        return {"on_part_begin": self.on_part_begin, "on_header_field": self.on_header_field,
-                "on_header_value": self.on_header_value, "on_header_end": self.on_header_end,
-                "on_headers_finished": self.on_headers_finished, "on_part_data": self.on_part_data,
-                "on_part_end": self.on_part_end, "on_end": self.on_end}
+        return {
+            "on_part_begin": self.on_part_begin,
+            "on_header_field": self.on_header_field,
+            "on_header_value": self.on_header_value,
+            "on_header_end": self.on_header_end,
+            "on_headers_finished": self.on_headers_finished,
+            "on_part_data": self.on_part_data,
+            "on_part_end": self.on_part_end,
+            "on_end": self.on_end,
+        }
 
 
-def parse(body: bytes, content_type: str | None, *, max_file_bytes: int = MAX_FILE_BYTES,
-          max_files: int = MAX_FILES, max_fields: int = MAX_FIELDS,
-          max_field_bytes: int = MAX_FIELD_BYTES) -> Form:
+def parse(
+    body: bytes,
+    content_type: str | None,
+    *,
+    max_file_bytes: int = MAX_FILE_BYTES,
+    max_files: int = MAX_FILES,
+    max_fields: int = MAX_FIELDS,
+    max_field_bytes: int = MAX_FIELD_BYTES,
+) -> Form:
     """Parse a multipart/form-data body within the limits; see the module docstring."""
     boundary = _boundary(content_type)
     if len(body) > MAX_BODY_BYTES:

@@ -1,6 +1,7 @@
 """Response models (and the OAuth forms' documentation models): what each endpoint answers, field for
 field as the spec names them. The handlers build these shapes as plain dicts (`partner.features.trading`,
-`partner.features.governance.*`, `partner.features.launch`, `partner.features.oauth.grants`) and answer them byte for byte as
+`partner.features.governance.*`, `partner.features.launch`, `partner.features.oauth.grants`) and
+answer them byte for byte as
 before; the routes' OpenAPI responses (tools/openapi.py) name these models. Request models live next
 to their handlers (`partner.edge.models`).
 """
@@ -69,8 +70,9 @@ class AuthorizationCodeGrant(BaseModel):
     grant_type: Literal["authorization_code"]
     code: str = Field(min_length=1, description="The `app_ac_` code from the callback.")
     redirect_uri: str = Field(min_length=1, description="Must match the URI stored with the code.")
-    code_verifier: str = Field(pattern=r"^[A-Za-z0-9_-]{43,128}$",
-                               description="PKCE verifier hashing (S256) to the original challenge.")
+    code_verifier: str = Field(
+        pattern=r"^[A-Za-z0-9_-]{43,128}$", description="PKCE verifier hashing (S256) to the original challenge."
+    )
     client_id: str | None = Field(default=None, description="Only when not using HTTP Basic.")
     client_secret: str | None = Field(default=None, description="The API key; only when not using HTTP Basic.")
 
@@ -110,12 +112,20 @@ class ConsentDecision(BaseModel):
     request: str = Field(description="The signed authorization request from the page.")
     csrf: str = Field(description="The page's CSRF token.")
     decision: Literal["approve", "deny"]
-    max_trade_sol: str | None = Field(None, description=(
-        "With trade:execute: the user's per-trade limit for this app in SOL (at most the client's cap; "
-        "absent: unchanged). Added."))
-    daily_cap_sol: str | None = Field(None, description=(
-        "With trade:execute: the user's daily limit for this app in SOL (at most the client's cap; "
-        "absent: unchanged). Added."))
+    max_trade_sol: str | None = Field(
+        None,
+        description=(
+            "With trade:execute: the user's per-trade limit for this app in SOL (at most the client's cap; "
+            "absent: unchanged). Added."
+        ),
+    )
+    daily_cap_sol: str | None = Field(
+        None,
+        description=(
+            "With trade:execute: the user's daily limit for this app in SOL (at most the client's cap; "
+            "absent: unchanged). Added."
+        ),
+    )
 
 
 class AppsChange(BaseModel):
@@ -124,10 +134,12 @@ class AppsChange(BaseModel):
     action: Literal["limits", "disconnect"]
     client_id: str = Field(description="The app.")
     csrf: str = Field(description="The page's CSRF token.")
-    max_trade_sol: str | None = Field(None, description="action=limits: the per-trade limit in SOL (at most the "
-                                                        "app's cap).")
-    daily_cap_sol: str | None = Field(None, description="action=limits: the daily limit in SOL (at most the app's "
-                                                       "cap).")
+    max_trade_sol: str | None = Field(
+        None, description="action=limits: the per-trade limit in SOL (at most the app's cap)."
+    )
+    daily_cap_sol: str | None = Field(
+        None, description="action=limits: the daily limit in SOL (at most the app's cap)."
+    )
 
 
 # ------------------------------------------------------------------ writes
@@ -147,19 +159,24 @@ class QuoteResponse(_Out):
 
     venue: Literal["curve", "pool"]
     expectedTokensOut: str | None = Field(default=None, description="buy: tokens out.", pattern="^[0-9]+$")
-    minTokensOut: str | None = Field(default=None, description="buy: the bound with this slippageBps.",
-                                     pattern="^[0-9]+$")
-    expectedSolIn: str | None = Field(default=None, description="buy-exact-out: lamports in, venue and partner fee.",
-                                      pattern="^[0-9]+$")
-    maxSolIn: str | None = Field(default=None, description="buy-exact-out: the bound with this slippageBps.",
-                                 pattern="^[0-9]+$")
+    minTokensOut: str | None = Field(
+        default=None, description="buy: the bound with this slippageBps.", pattern="^[0-9]+$"
+    )
+    expectedSolIn: str | None = Field(
+        default=None, description="buy-exact-out: lamports in, venue and partner fee.", pattern="^[0-9]+$"
+    )
+    maxSolIn: str | None = Field(
+        default=None, description="buy-exact-out: the bound with this slippageBps.", pattern="^[0-9]+$"
+    )
     expectedSolOut: str | None = Field(default=None, description="sell: lamports the venue pays.", pattern="^[0-9]+$")
-    minSolOut: str | None = Field(default=None, description="sell: the bound with this slippageBps.",
-                                  pattern="^[0-9]+$")
+    minSolOut: str | None = Field(
+        default=None, description="sell: the bound with this slippageBps.", pattern="^[0-9]+$"
+    )
     protocolFeeLamports: str = _units("The venue's protocol fee.")
     partnerFeeLamports: str = _units("The partner fee (0 without partnerFeeBps).")
-    priceImpactBps: int = Field(ge=0, description="The trade's price against the venue's price before it, fees "
-                                                  "left out, in basis points.")
+    priceImpactBps: int = Field(
+        ge=0, description="The trade's price against the venue's price before it, fees left out, in basis points."
+    )
     completesCurve: bool = Field(description="The trade takes the curve's last tokens (migration follows).")
     contextSlot: int = Field(description="The slot the state was read at.")
 
@@ -169,8 +186,9 @@ class GovernanceWriteResponse(_Out):
     status: Literal["processed"]
     mint: str = _addr("Token mint.")
     governance: str = _addr("Governance account.")
-    proposal: str | None = Field(default=None, description="Proposal account, where the endpoint has one.",
-                                 pattern=BASE58_PATTERN)
+    proposal: str | None = Field(
+        default=None, description="Proposal account, where the endpoint has one.", pattern=BASE58_PATTERN
+    )
 
 
 class UpdateContentResponse(GovernanceWriteResponse):
@@ -287,14 +305,16 @@ class VotesList(_Out):
 class BundleStatus(_Out):
     bundleId: str
     signatures: list[str]
-    status: str = Field(description="The bundle's landing status (processed, confirmed, finalized, "
-                                    "failed, pending, invalid).")
+    status: str = Field(
+        description="The bundle's landing status (processed, confirmed, finalized, failed, pending, invalid)."
+    )
 
 
 class TransactionStatus(_Out):
     signature: str
     status: Literal["pending", "processed", "confirmed", "finalized", "failed", "expired", "not_found"] = Field(
-        description="`expired` (added): the service sent it alone and its blockhash expired before it landed.")
+        description="`expired` (added): the service sent it alone and its blockhash expired before it landed."
+    )
     slot: int | None
     error: str | None = Field(description="The mapped spec code when `status` is failed; `tx_expired` when expired.")
     bundle: BundleStatus | None
@@ -316,12 +336,15 @@ class UploadResponse(_Out):
     `imageUploadId` on coins/create or update-content. The policy signed into `fields` pins the key,
     the exact Content-Type, a size of 1 to maxBytes and the expiry."""
 
-    uploadId: str = Field(pattern=r"^upl_[A-Za-z0-9_-]{22}$",
-                          description="Send as `imageUploadId`. Usable once, by this client and user, until "
-                                      "expiresAt.")
+    uploadId: str = Field(
+        pattern=r"^upl_[A-Za-z0-9_-]{22}$",
+        description="Send as `imageUploadId`. Usable once, by this client and user, until expiresAt.",
+    )
     url: str = Field(description="Where to POST the form (S3; on the devstack the moto server on 127.0.0.1).")
-    fields: dict[str, str] = Field(description="Form fields to send first, unchanged (key, Content-Type, policy, "
-                                               "signature...); then the file as `file`.")
+    fields: dict[str, str] = Field(
+        description="Form fields to send first, unchanged (key, Content-Type, policy, "
+        "signature...); then the file as `file`."
+    )
     expiresAt: int = Field(description="Unix seconds, 15 minutes after creation: upload and launch before.")
     maxBytes: int = Field(description="The largest file the policy accepts: the contentLength sent.")
 
@@ -337,28 +360,45 @@ class FeeEstimate(_Out):
     computeUnitLimit: int = Field(description="The compute-unit limit the service sets on a trade.")
     priorityFeeLamports: FeePercentiles = Field(
         description="Lamports for `priorityFeeLamports` that pay at least the percentile's compute-unit price "
-                    "at `computeUnitLimit`; never below the minimum (1000).")
+        "at `computeUnitLimit`; never below the minimum (1000)."
+    )
     computeUnitPriceMicroLamports: FeePercentiles = Field(
         description="Percentiles (nearest rank) of the recent per-slot prices (micro-lamports per compute unit) "
-                    "that landed transactions write-locking `accounts` (getRecentPrioritizationFees), over the "
-                    "slots where that price was above 0.")
+        "that landed transactions write-locking `accounts` (getRecentPrioritizationFees), over the "
+        "slots where that price was above 0."
+    )
     tipLamports: str = Field(pattern=r"^[0-9]+$", description="The minimum tip (1000000).")
-    slots: int = Field(description="How many recent slots the percentiles are drawn from: those where a "
-                                   "transaction writing `accounts` paid a price (0: none; minimums).")
+    slots: int = Field(
+        description="How many recent slots the percentiles are drawn from: those where a "
+        "transaction writing `accounts` paid a price (0: none; minimums)."
+    )
     recommended: FeeLevel = Field(
-        description="The service's pick: the 75th percentile (a price that landed in 3 of 4 recent "
-                                  "paid slots).")
+        description="The service's pick: the 75th percentile (a price that landed in 3 of 4 recent paid slots)."
+    )
     sampledSlots: int = Field(description="The recent slots the chain reported (up to 150).")
     accounts: list[str] = Field(
         description="The accounts a trade on the mint write-locks that the estimate read (the "
-                                  "curve, the pool, their vaults and the fee recipients).")
+        "curve, the pool, their vaults and the fee recipients)."
+    )
 
 
 class WebhookEventData(_Out):
     signature: str
-    kind: Literal["buy", "buy_exact_out", "sell", "vote", "vote_cancel", "vote_withdraw", "settle",
-                  "propose_update_content", "propose_extend_mutability", "propose_finalize_metadata",
-                  "finalize_expired", "bond_withdraw", "coin_create"]
+    kind: Literal[
+        "buy",
+        "buy_exact_out",
+        "sell",
+        "vote",
+        "vote_cancel",
+        "vote_withdraw",
+        "settle",
+        "propose_update_content",
+        "propose_extend_mutability",
+        "propose_finalize_metadata",
+        "finalize_expired",
+        "bond_withdraw",
+        "coin_create",
+    ]
     mint: str | None
     wallet: str
     slot: int | None
@@ -379,20 +419,31 @@ class ProfileUser(BaseModel):
 
 
 class ProfileLimits(BaseModel):
-    maxTradeLamports: str = Field(pattern=r"^[0-9]+$", description=(
-        "The effective per-trade cap of this grant: the lower of the client's cap and the limit the user chose "
-        "(at consent or on /account/apps). A trade above it answers 403 trade_cap_exceeded with this value."))
-    dailyVolumeCapLamports: str = Field(pattern=r"^[0-9]+$", description=(
-        "The effective daily volume cap of this grant (UTC day), the lower of the client's and the user's. "
-        "A trade past it answers 403 daily_cap_exceeded with this value (or the client's cap, when the "
-        "client's own daily volume is what ran out)."))
-    spentTodayLamports: str = Field(pattern=r"^[0-9]+$", description=(
-        "What this grant's trades reserved today (UTC), counted against dailyVolumeCapLamports."))
+    maxTradeLamports: str = Field(
+        pattern=r"^[0-9]+$",
+        description=(
+            "The effective per-trade cap of this grant: the lower of the client's cap and the limit the user chose "
+            "(at consent or on /account/apps). A trade above it answers 403 trade_cap_exceeded with this value."
+        ),
+    )
+    dailyVolumeCapLamports: str = Field(
+        pattern=r"^[0-9]+$",
+        description=(
+            "The effective daily volume cap of this grant (UTC day), the lower of the client's and the user's. "
+            "A trade past it answers 403 daily_cap_exceeded with this value (or the client's cap, when the "
+            "client's own daily volume is what ran out)."
+        ),
+    )
+    spentTodayLamports: str = Field(
+        pattern=r"^[0-9]+$",
+        description=("What this grant's trades reserved today (UTC), counted against dailyVolumeCapLamports."),
+    )
 
 
 class Profile(BaseModel):  # GET /partner/v1/me (partner.features.profile builds it as a plain dict)
     user: ProfileUser
     client: str | None
     scopes: list[str] = Field(default_factory=list)
-    limits: ProfileLimits = Field(description="Added: this grant's caps and today's spend, so a partner "
-                                              "can show them before a trade.")
+    limits: ProfileLimits = Field(
+        description="Added: this grant's caps and today's spend, so a partner can show them before a trade."
+    )

@@ -24,20 +24,30 @@ def _new_key() -> tuple[str, ApiKey]:
     return api_key, key
 
 
-def create_client(*, name: str, redirect_uri: str, tier: str = "Basic", status: str = "development",
-                  scope: str | None = None, fee_wallet: str | None = None,
-                  max_trade_lamports: int = DEFAULT_MAX_TRADE,
-                  daily_volume_cap_lamports: int = DEFAULT_DAILY_CAP,
-                  max_fee_lamports: int | None = None, website: str | None = None) -> dict[str, Any]:
+def create_client(
+    *,
+    name: str,
+    redirect_uri: str,
+    tier: str = "Basic",
+    status: str = "development",
+    scope: str | None = None,
+    fee_wallet: str | None = None,
+    max_trade_lamports: int = DEFAULT_MAX_TRADE,
+    daily_volume_cap_lamports: int = DEFAULT_DAILY_CAP,
+    max_fee_lamports: int | None = None,
+    website: str | None = None,
+) -> dict[str, Any]:
     """`max_fee_lamports`: the ceiling on priorityFeeLamports + tipLamports per transaction
     (default: the `default_max_fee_lamports` setting, 0.1 SOL)."""
     if tier not in TIERS:
         raise ValueError(f"tier must be one of {TIERS}")
     if status not in client_store.STATUSES:
         raise ValueError(f"status must be one of {client_store.STATUSES}")
-    limits = _limits(max_trade_lamports=max_trade_lamports, daily_volume_cap_lamports=daily_volume_cap_lamports,
-                     max_fee_lamports=client_store.default_max_fee_lamports() if max_fee_lamports is None
-                     else max_fee_lamports)
+    limits = _limits(
+        max_trade_lamports=max_trade_lamports,
+        daily_volume_cap_lamports=daily_volume_cap_lamports,
+        max_fee_lamports=client_store.default_max_fee_lamports() if max_fee_lamports is None else max_fee_lamports,
+    )
     if website is not None:
         parts = urlsplit(website)
         if parts.scheme not in ("https", "http") or not parts.netloc or len(website) > 200:
@@ -45,8 +55,16 @@ def create_client(*, name: str, redirect_uri: str, tier: str = "Basic", status: 
     approved = scopes.parse(scope) if scope else scopes.ALL
     api_key, key = _new_key()
     client = Client(
-        client_id=crypto.random_id(), name=name, redirect_uri=redirect_uri, tier=tier, status=status,
-        scopes=approved, fee_wallet=fee_wallet, keys={key.key_id: key}, **limits, website=website,
+        client_id=crypto.random_id(),
+        name=name,
+        redirect_uri=redirect_uri,
+        tier=tier,
+        status=status,
+        scopes=approved,
+        fee_wallet=fee_wallet,
+        keys={key.key_id: key},
+        **limits,
+        website=website,
     )
     client_store.create_client(client)
     return {"client_id": client.client_id, "api_key": api_key, "key_id": key.key_id}
@@ -67,11 +85,19 @@ def _limits(**values: int | None) -> dict[str, int]:
     return out
 
 
-def set_limits(client_id: str, *, max_trade_lamports: int | None = None,
-               daily_volume_cap_lamports: int | None = None, max_fee_lamports: int | None = None) -> dict[str, Any]:
+def set_limits(
+    client_id: str,
+    *,
+    max_trade_lamports: int | None = None,
+    daily_volume_cap_lamports: int | None = None,
+    max_fee_lamports: int | None = None,
+) -> dict[str, Any]:
     """Change any of a client's limits (per-trade cap, daily volume cap, fee ceiling); answer all three."""
-    changes = _limits(max_trade_lamports=max_trade_lamports, daily_volume_cap_lamports=daily_volume_cap_lamports,
-                      max_fee_lamports=max_fee_lamports)
+    changes = _limits(
+        max_trade_lamports=max_trade_lamports,
+        daily_volume_cap_lamports=daily_volume_cap_lamports,
+        max_fee_lamports=max_fee_lamports,
+    )
     if changes and not client_store.set_fields(client_id, **changes):
         raise LookupError(f"no client {client_id}")
     client = client_store.get_client(client_id)

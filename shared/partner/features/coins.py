@@ -19,7 +19,8 @@ def create_coin_now(rpc: Rpc, creator: Signer, name: str, symbol: str, uri: str 
     mint = Keypair()
     blockhash, last_valid = rpc.latest_blockhash()
     message = Message.new_with_blockhash(
-        [ix.create_coin(creator.pubkey, mint.pubkey(), name, symbol, uri)], creator.pubkey, blockhash)
+        [ix.create_coin(creator.pubkey, mint.pubkey(), name, symbol, uri)], creator.pubkey, blockhash
+    )
     tx = sign(message, [creator, KeypairSigner(mint)])
     signature = submit(rpc, tx)
     status = wait_for(rpc, signature, last_valid_block_height=last_valid)

@@ -52,20 +52,22 @@ def list_apps(user: User) -> list[dict[str, Any]]:
         client, grant = Client.from_item(row["client"]), row["grant"]
         effective = grantlimits.effective(client, grant)
         granted = [s for s in scopes.ALL if s in (grant.get("scopes") or ())]
-        out.append({
-            "client_id": client.client_id,
-            "name": client.name,
-            "website": website(client),
-            "scopes": [(s, scopes.DESCRIPTIONS[s]) for s in granted],
-            "connected": _when(grant.get("connected_at")),
-            "last_used": _when(grant.get("last_used")),
-            "spent": grantlimits.sol(row["spent"]),
-            "daily": grantlimits.sol(effective.daily_volume_cap_lamports),
-            "trade": grantlimits.sol(effective.max_trade_lamports),
-            "trade_cap": grantlimits.sol(client.max_trade_lamports),
-            "daily_cap": grantlimits.sol(client.daily_volume_cap_lamports),
-            "suspended": client.suspended,
-        })
+        out.append(
+            {
+                "client_id": client.client_id,
+                "name": client.name,
+                "website": website(client),
+                "scopes": [(s, scopes.DESCRIPTIONS[s]) for s in granted],
+                "connected": _when(grant.get("connected_at")),
+                "last_used": _when(grant.get("last_used")),
+                "spent": grantlimits.sol(row["spent"]),
+                "daily": grantlimits.sol(effective.daily_volume_cap_lamports),
+                "trade": grantlimits.sol(effective.max_trade_lamports),
+                "trade_cap": grantlimits.sol(client.max_trade_lamports),
+                "daily_cap": grantlimits.sol(client.daily_volume_cap_lamports),
+                "suspended": client.suspended,
+            }
+        )
     return out
 
 
@@ -95,9 +97,17 @@ def change_limits(form: dict[str, str], session_digest: str, user: User) -> str:
     if grant is None or "connected_at" not in grant:
         raise ApiError("invalid_request", "This app is not connected to your account.")
     effective = grantlimits.effective(client, grant)
-    _notify(item, "grant.updated", user, {
-        "limits": {"maxTradeLamports": str(effective.max_trade_lamports),
-                   "dailyVolumeCapLamports": str(effective.daily_volume_cap_lamports)}})
+    _notify(
+        item,
+        "grant.updated",
+        user,
+        {
+            "limits": {
+                "maxTradeLamports": str(effective.max_trade_lamports),
+                "dailyVolumeCapLamports": str(effective.daily_volume_cap_lamports),
+            }
+        },
+    )
     return client.name
 
 
@@ -118,5 +128,7 @@ def _notify(client_item: dict[str, Any], kind: str, user: User, data: dict[str, 
     try:
         webhooks.enqueue([(client_item["pk"], webhooks.grant_event(kind, user.wallet, data))])
     except Exception as exc:  # noqa: BLE001
-        observability.logger.error("grant webhook not queued", extra={
-            "client_id": client_item["pk"], "event_type": kind, "error_type": type(exc).__name__})
+        observability.logger.error(
+            "grant webhook not queued",
+            extra={"client_id": client_item["pk"], "event_type": kind, "error_type": type(exc).__name__},
+        )

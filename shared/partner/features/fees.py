@@ -42,8 +42,15 @@ PERCENTILES = (25, 50, 75, 95)
 MICRO_LAMPORTS = 1_000_000
 
 
-def check_ceiling(principal: Principal, priority_fee: int, tip: int, *, transactions: int = 1,
-                  extra_tip: int = 0, field: str | None = None) -> None:
+def check_ceiling(
+    principal: Principal,
+    priority_fee: int,
+    tip: int,
+    *,
+    transactions: int = 1,
+    extra_tip: int = 0,
+    field: str | None = None,
+) -> None:
     """400 invalid_input when `transactions` x `priority_fee` + `tip` + `extra_tip` (what the write's
     transactions spend besides their program's movements) is over the client's ceiling."""
     ceiling = principal.client.max_fee_lamports
@@ -51,16 +58,19 @@ def check_ceiling(principal: Principal, priority_fee: int, tip: int, *, transact
     if total <= ceiling:
         return
     name = field or ("tipLamports" if tip >= priority_fee else "priorityFeeLamports")
-    raise ApiError("invalid_input", f"{name}: priorityFeeLamports + tipLamports come to {total} lamports, over "
-                                    f"this client's fee ceiling of {ceiling} per transaction.",
-                   field=name, maxFeeLamports=str(ceiling))
+    raise ApiError(
+        "invalid_input",
+        f"{name}: priorityFeeLamports + tipLamports come to {total} lamports, over "
+        f"this client's fee ceiling of {ceiling} per transaction.",
+        field=name,
+        maxFeeLamports=str(ceiling),
+    )
 
 
 def parse_mint(query: dict[str, list[str]]) -> str:
     values = query.get("mint") or []
     if len(values) != 1:
-        raise ApiError("invalid_input", "mint is required, once." if not values else "mint is repeated.",
-                       field="mint")
+        raise ApiError("invalid_input", "mint is required, once." if not values else "mint is repeated.", field="mint")
     try:
         return check_address(values[0])
     except ValueError as exc:
@@ -91,8 +101,11 @@ def trade_accounts(mint: Pubkey, fee_recipients: list[Pubkey]) -> list[Pubkey]:
     out: list[Pubkey] = []
     for recipient in fee_recipients:
         for instruction in (ix.buy(nobody, mint, recipient, 0, 0), ix.swap(nobody, mint, recipient, False, 0, 0)):
-            out += [m.pubkey for m in instruction.accounts
-                    if m.is_writable and not m.is_signer and m.pubkey not in own and m.pubkey not in out]
+            out += [
+                m.pubkey
+                for m in instruction.accounts
+                if m.is_writable and not m.is_signer and m.pubkey not in own and m.pubkey not in out
+            ]
     return out
 
 
@@ -107,8 +120,11 @@ def from_samples(mint: str, samples: list[dict[str, Any]], accounts: list[str]) 
         "computeUnitPriceMicroLamports": {k: str(v) for k, v in price.items()},
         "tipLamports": str(MIN_TIP),
         "slots": len(paid),
-        "recommended": {"percentile": RECOMMENDED, "priorityFeeLamports": str(lamports_for(recommended)),
-                        "computeUnitPriceMicroLamports": str(recommended)},
+        "recommended": {
+            "percentile": RECOMMENDED,
+            "priorityFeeLamports": str(lamports_for(recommended)),
+            "computeUnitPriceMicroLamports": str(recommended),
+        },
         "sampledSlots": len(samples),
         "accounts": accounts,
     }

@@ -60,6 +60,7 @@ def grant_volume_key(client_id: str, user_id: str, on: str | None = None) -> str
 
 # ---------------------------------------------------------------- SOL in plain words
 
+
 def sol(lamports: int) -> str:
     """Lamports as a plain SOL amount: 1000000000 -> "1", 100000000 -> "0.1"."""
     whole, frac = divmod(int(lamports), LAMPORTS_PER_SOL)
@@ -75,22 +76,31 @@ def parse_sol(form: dict[str, str], name: str, cap: int, what: str) -> int | Non
     if raw is None:
         return None
     if not _PLAIN_SOL.fullmatch(raw) or not raw.strip(".0"):
-        raise ApiError("invalid_request", f"The {what} must be a positive amount of SOL with at most 9 decimals "
-                       "(digits 0-9 and one '.', nothing else).", field=name)
+        raise ApiError(
+            "invalid_request",
+            f"The {what} must be a positive amount of SOL with at most 9 decimals "
+            "(digits 0-9 and one '.', nothing else).",
+            field=name,
+        )
     whole, _, frac = raw.partition(".")
     whole = whole.lstrip("0")
     if len(whole) > len(str(cap // LAMPORTS_PER_SOL)):  # more SOL than any cap: not converted at all
-        raise ApiError("invalid_request", f"The {what} is above what this app may spend: at most {sol(cap)} SOL.",
-                       field=name)
+        raise ApiError(
+            "invalid_request", f"The {what} is above what this app may spend: at most {sol(cap)} SOL.", field=name
+        )
     lamports = int(whole or "0") * LAMPORTS_PER_SOL + int(frac.ljust(9, "0"))
     if lamports > cap:
-        raise ApiError("invalid_request",
-                       f"The {what} of {sol(lamports)} SOL is above what this app may spend: at most {sol(cap)} SOL.",
-                       field=name)
+        raise ApiError(
+            "invalid_request",
+            f"The {what} of {sol(lamports)} SOL is above what this app may spend: at most {sol(cap)} SOL.",
+            field=name,
+        )
     return lamports
 
 
 def parse_form(form: dict[str, str], client: Any) -> tuple[int | None, int | None]:
     """(per-trade, daily) limits in lamports from a posted form; None where not posted."""
-    return (parse_sol(form, TRADE_FIELD, client.max_trade_lamports, "per-trade limit"),
-            parse_sol(form, DAILY_FIELD, client.daily_volume_cap_lamports, "daily limit"))
+    return (
+        parse_sol(form, TRADE_FIELD, client.max_trade_lamports, "per-trade limit"),
+        parse_sol(form, DAILY_FIELD, client.daily_volume_cap_lamports, "daily limit"),
+    )

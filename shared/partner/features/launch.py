@@ -84,8 +84,21 @@ from partner.features.coin_fields import Image, clean_description, normalize_nam
 from partner.store import launches as launch_store
 from partner.store.wallets import KeypairSigner, SealedWalletSigner
 
-__all__ = ["LaunchRules", "RULES", "ROUTE", "LaunchForm", "FirstBuyPlan", "plan_first_buy", "parse_form",
-           "normalize_name", "normalize_symbol", "claim_launch", "release_launch", "execute", "handle"]
+__all__ = [
+    "LaunchRules",
+    "RULES",
+    "ROUTE",
+    "LaunchForm",
+    "FirstBuyPlan",
+    "plan_first_buy",
+    "parse_form",
+    "normalize_name",
+    "normalize_symbol",
+    "claim_launch",
+    "release_launch",
+    "execute",
+    "handle",
+]
 
 ROUTE = access.Route(bucket="coin", scope="coin:create")
 BPS = 10_000
@@ -118,8 +131,13 @@ def _slippage(value: str) -> str:
     return value
 
 
-SlippageBps = Annotated[str, AfterValidator(_slippage), WithJsonSchema(
-    {"type": "string", "pattern": bps_pattern(10_000), "maxLength": 5, "description": "Integer string 0 to 10000."})]
+SlippageBps = Annotated[
+    str,
+    AfterValidator(_slippage),
+    WithJsonSchema(
+        {"type": "string", "pattern": bps_pattern(10_000), "maxLength": 5, "description": "Integer string 0 to 10000."}
+    ),
+]
 
 
 def _required(schema: dict[str, Any], *names: str) -> None:
@@ -183,11 +201,16 @@ def parse_form(form: multipart.Form) -> LaunchForm:
     upload = form.file("image")
     upload_id = form.fields.get(uploads.FIELD)
     if upload is not None and upload_id is not None:
-        raise _invalid("Send the image either as the file field `image` or as `imageUploadId`, not both.",
-                       uploads.FIELD)
+        raise _invalid(
+            "Send the image either as the file field `image` or as `imageUploadId`, not both.", uploads.FIELD
+        )
     if upload is None and upload_id is None:
-        raise ApiError("image_required", "Send the coin's image as the file field `image`, or stage it with "
-                                         "POST /partner/v1/uploads and send its `imageUploadId`.", field="image")
+        raise ApiError(
+            "image_required",
+            "Send the coin's image as the file field `image`, or stage it with "
+            "POST /partner/v1/uploads and send its `imageUploadId`.",
+            field="image",
+        )
     unknown_files = sorted(set(form.files) - {"image"})
     if unknown_files:
         raise _invalid(f"{unknown_files[0][:40]}: unknown file field", unknown_files[0][:40])
@@ -200,22 +223,30 @@ def parse_form(form: multipart.Form) -> LaunchForm:
     if fields.initialBuyMaxSolIn is not None and fields.initialBuyTokens is None:
         raise _invalid("initialBuyMaxSolIn is only read with initialBuyTokens.", "initialBuyMaxSolIn")
     if fields.initialBuyTokens is not None and fields.initialBuyMaxSolIn is None:
-        raise _invalid("initialBuyTokens needs initialBuyMaxSolIn, the lamport ceiling of the buy.",
-                       "initialBuyMaxSolIn")
+        raise _invalid(
+            "initialBuyTokens needs initialBuyMaxSolIn, the lamport ceiling of the buy.", "initialBuyMaxSolIn"
+        )
     link_values = {n: getattr(fields, n) for n in links.LINK_FIELDS if getattr(fields, n) is not None}
     normalized = links.normalize_all(link_values)
-    prio = RULES.default_priority_fee_lamports if fields.priorityFeeLamports is None \
-        else int(fields.priorityFeeLamports)
+    prio = (
+        RULES.default_priority_fee_lamports if fields.priorityFeeLamports is None else int(fields.priorityFeeLamports)
+    )
 
     def _int(value: str | None) -> int | None:
         return None if value is None else int(value)
 
     return LaunchForm(
-        name=name, symbol=symbol, description=clean_description(fields.description or ""), links=normalized,
+        name=name,
+        symbol=symbol,
+        description=clean_description(fields.description or ""),
+        links=normalized,
         image=image,
-        priority_fee_lamports=prio, initial_buy_sol=_int(fields.initialBuySol),
-        initial_buy_tokens=_int(fields.initialBuyTokens), initial_buy_max_sol_in=_int(fields.initialBuyMaxSolIn),
-        slippage_bps=int(fields.slippageBps or 0), max_bypass_fee_lamports=_int(fields.maxBypassFeeLamports),
+        priority_fee_lamports=prio,
+        initial_buy_sol=_int(fields.initialBuySol),
+        initial_buy_tokens=_int(fields.initialBuyTokens),
+        initial_buy_max_sol_in=_int(fields.initialBuyMaxSolIn),
+        slippage_bps=int(fields.slippageBps or 0),
+        max_bypass_fee_lamports=_int(fields.maxBypassFeeLamports),
         image_upload_id=fields.imageUploadId,
     )
 
@@ -270,9 +301,18 @@ def first_buy_cap(token_total_supply: int, cap_bps: int | None = None, wallet_ca
     return min(token_total_supply * bps // BPS, token_total_supply * wallet_cap_bps // BPS)
 
 
-def plan_first_buy(curve: curve_math.CurveState, fee_bps: int, cap_tokens: int, *, sol: int | None = None,
-                   tokens: int | None = None, max_sol_in: int | None = None, slippage_bps: int = 0,
-                   token_balance: int = 0, net_bought: int = 0) -> FirstBuyPlan:
+def plan_first_buy(
+    curve: curve_math.CurveState,
+    fee_bps: int,
+    cap_tokens: int,
+    *,
+    sol: int | None = None,
+    tokens: int | None = None,
+    max_sol_in: int | None = None,
+    slippage_bps: int = 0,
+    token_balance: int = 0,
+    net_bought: int = 0,
+) -> FirstBuyPlan:
     """The first buy on `curve` (exactly one of `sol`, `tokens`; `tokens` needs `max_sol_in`)."""
     if (sol is None) == (tokens is None):
         raise ApiError("invalid_input", "Send exactly one of initialBuySol and initialBuyTokens.")
@@ -287,14 +327,19 @@ def plan_first_buy(curve: curve_math.CurveState, fee_bps: int, cap_tokens: int, 
         if max_sol_in is None:
             raise ApiError("invalid_input", "initialBuyTokens needs initialBuyMaxSolIn.", field="initialBuyMaxSolIn")
         if tokens > capacity:
-            raise ApiError("buy_limit_exceeded",
-                           f"initialBuyTokens {tokens} is over the first buy's capacity {capacity}.",
-                           capacityTokensOut=str(capacity), clampReasons=list(reasons))
+            raise ApiError(
+                "buy_limit_exceeded",
+                f"initialBuyTokens {tokens} is over the first buy's capacity {capacity}.",
+                capacityTokensOut=str(capacity),
+                clampReasons=list(reasons),
+            )
         cost = _math(lambda: curve_math.buy_exact_out(curve, tokens, fee_bps)).sol_in
         if cost > max_sol_in:
-            raise ApiError("slippage_exceeded",
-                           f"The first buy costs {cost} lamports, over initialBuyMaxSolIn {max_sol_in}.",
-                           requiredLamports=str(cost))
+            raise ApiError(
+                "slippage_exceeded",
+                f"The first buy costs {cost} lamports, over initialBuyMaxSolIn {max_sol_in}.",
+                requiredLamports=str(cost),
+            )
         return FirstBuyPlan(max_sol_in, cost, tokens, capacity, False, (), exact_out=True)
     assert sol is not None
     bought = _math(lambda: curve_math.buy(curve, sol, fee_bps))
@@ -302,11 +347,16 @@ def plan_first_buy(curve: curve_math.CurveState, fee_bps: int, cap_tokens: int, 
         if bought.tokens_out == 0:
             raise ApiError("invalid_input", "initialBuySol is too small to buy any token.", field="initialBuySol")
         min_out = bought.tokens_out * (BPS - slippage_bps) // BPS
-        return FirstBuyPlan(sol, bought.sol_in, bought.tokens_out, capacity, False, (), exact_out=False,
-                            min_tokens_out=min_out)
+        return FirstBuyPlan(
+            sol, bought.sol_in, bought.tokens_out, capacity, False, (), exact_out=False, min_tokens_out=min_out
+        )
     if capacity == 0:
-        raise ApiError("buy_limit_exceeded", "Nothing fits under the first buy's limits.",
-                       capacityTokensOut="0", clampReasons=list(reasons))
+        raise ApiError(
+            "buy_limit_exceeded",
+            "Nothing fits under the first buy's limits.",
+            capacityTokensOut="0",
+            clampReasons=list(reasons),
+        )
     cost = _math(lambda: curve_math.buy_exact_out(curve, capacity, fee_bps)).sol_in
     return FirstBuyPlan(sol, cost, capacity, capacity, True, reasons, exact_out=True)
 
@@ -320,9 +370,15 @@ def _requested_buy(form: LaunchForm, global_config: Global) -> FirstBuyPlan:
         token_total_supply=global_config.token_total_supply,
     )
     cap = first_buy_cap(global_config.token_total_supply, wallet_cap_bps=global_config.wallet_cap_bps)
-    return plan_first_buy(curve, global_config.protocol_fee_bps, cap, sol=form.initial_buy_sol,
-                          tokens=form.initial_buy_tokens, max_sol_in=form.initial_buy_max_sol_in,
-                          slippage_bps=form.slippage_bps)
+    return plan_first_buy(
+        curve,
+        global_config.protocol_fee_bps,
+        cap,
+        sol=form.initial_buy_sol,
+        tokens=form.initial_buy_tokens,
+        max_sol_in=form.initial_buy_max_sol_in,
+        slippage_bps=form.slippage_bps,
+    )
 
 
 # ------------------------------------------------------------------ restrictions
@@ -337,14 +393,18 @@ CLAIM_SECONDS = 120  # a launch in flight holds the creator's slot this long at 
 
 
 def _cooldown_error(remaining: int) -> ApiError:
-    return ApiError("deploy_cooldown_active",
-                    f"This user launched a coin less than {RULES.cooldown_seconds} s ago, or is launching one now.",
-                    headers={"retry-after": str(remaining)}, cooldownRemainingSeconds=remaining,
-                    action="Wait cooldownRemainingSeconds, then retry.")
+    return ApiError(
+        "deploy_cooldown_active",
+        f"This user launched a coin less than {RULES.cooldown_seconds} s ago, or is launching one now.",
+        headers={"retry-after": str(remaining)},
+        cooldownRemainingSeconds=remaining,
+        action="Wait cooldownRemainingSeconds, then retry.",
+    )
 
 
-def claim_launch(user_id: str, name: str, symbol: str, max_bypass_fee: int | None,
-                 now: float | None = None) -> Restrictions:
+def claim_launch(
+    user_id: str, name: str, symbol: str, max_bypass_fee: int | None, now: float | None = None
+) -> Restrictions:
     """Take the creator's launch slot atomically, then check the identity allowance.
 
     One conditional UpdateItem enforces the cooldown AND that no other launch of this
@@ -353,8 +413,9 @@ def claim_launch(user_id: str, name: str, symbol: str, max_bypass_fee: int | Non
     record the claim returns; a refusal gives the slot back.
     """
     now = clock.now() if now is None else now
-    record = launch_store.claim(user_id, now=int(now), until=int(now) + CLAIM_SECONDS,
-                            cooled_at=math.floor(now - RULES.cooldown_seconds))
+    record = launch_store.claim(
+        user_id, now=int(now), until=int(now) + CLAIM_SECONDS, cooled_at=math.floor(now - RULES.cooldown_seconds)
+    )
     if record is None:
         current = launch_store.current(user_id)
         waits = [math.ceil(float(current["last_at"]) + RULES.cooldown_seconds - now)] if "last_at" in current else []
@@ -377,15 +438,22 @@ def _identity(record: dict[str, Any], name: str, symbol: str, max_bypass_fee: in
     shared = sum(1 for item in launches if item.get("n") == name or item.get("s") == symbol)
     fee = RULES.bypass_fee_lamports * shared
     if not get_settings().platform_treasury:  # no treasury configured: no bypass to offer
-        raise ApiError("launch_identity_limit_reached",
-                       "This user already launched a coin with this name or symbol.",
-                       launchesWithName=with_name, launchesWithSymbol=with_symbol)
+        raise ApiError(
+            "launch_identity_limit_reached",
+            "This user already launched a coin with this name or symbol.",
+            launchesWithName=with_name,
+            launchesWithSymbol=with_symbol,
+        )
     if max_bypass_fee is not None and max_bypass_fee >= fee:
         return Restrictions(fee)
-    raise ApiError("launch_identity_limit_reached",
-                   "This user already launched a coin with this name or symbol.",
-                   totalBypassFeeLamports=str(fee), launchesWithName=with_name, launchesWithSymbol=with_symbol,
-                   action="Resend with maxBypassFeeLamports at least totalBypassFeeLamports to pay the bypass fee.")
+    raise ApiError(
+        "launch_identity_limit_reached",
+        "This user already launched a coin with this name or symbol.",
+        totalBypassFeeLamports=str(fee),
+        launchesWithName=with_name,
+        launchesWithSymbol=with_symbol,
+        action="Resend with maxBypassFeeLamports at least totalBypassFeeLamports to pay the bypass fee.",
+    )
 
 
 def release_launch(user_id: str) -> None:
@@ -413,8 +481,9 @@ def _read_global(chain: Rpc) -> Global:
         raise unavailable("The launchpad's global configuration could not be read.") from exc
 
 
-def _launch_instructions(creator: Pubkey, mint: Pubkey, form: LaunchForm, uri: str,
-                         bypass_fee: int) -> list[Instruction]:
+def _launch_instructions(
+    creator: Pubkey, mint: Pubkey, form: LaunchForm, uri: str, bypass_fee: int
+) -> list[Instruction]:
     """`create_coin`, then the bypass fee to the platform treasury when one is due."""
     instructions = [ix.create_coin(creator, mint, form.name, form.symbol, uri)]
     if bypass_fee > 0:
@@ -437,8 +506,14 @@ def check_fee_ceiling(principal: Principal, form: LaunchForm) -> None:
     """The launch alone: one transaction at the priority fee, no tip. With a first buy, the bundle by
     its total: the launch's and the buy's priority fee and the bundle's tip."""
     if form.first_buy:
-        write_fees.check_ceiling(principal, form.priority_fee_lamports, 0, transactions=2,
-                                 extra_tip=RULES.bundle_tip_lamports, field="priorityFeeLamports")
+        write_fees.check_ceiling(
+            principal,
+            form.priority_fee_lamports,
+            0,
+            transactions=2,
+            extra_tip=RULES.bundle_tip_lamports,
+            field="priorityFeeLamports",
+        )
     else:
         write_fees.check_ceiling(principal, form.priority_fee_lamports, 0, field="priorityFeeLamports")
 
@@ -448,8 +523,9 @@ def _ambiguous(exc: ApiError) -> bool:
     return exc.code == "rpc_unavailable" and ("signature" in exc.extra or "signatures" in exc.extra)
 
 
-def execute(principal: Principal, form: LaunchForm, chain: Rpc | None = None,
-            engine: BlockEngine | None = None) -> dict[str, Any]:
+def execute(
+    principal: Principal, form: LaunchForm, chain: Rpc | None = None, engine: BlockEngine | None = None
+) -> dict[str, Any]:
     access.require_delegation(principal)
     user = principal.user
     restrictions = claim_launch(user.user_id, form.name, form.symbol, form.max_bypass_fee_lamports)
@@ -475,8 +551,14 @@ def execute(principal: Principal, form: LaunchForm, chain: Rpc | None = None,
     return out
 
 
-def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, chain: Rpc | None,
-            engine: BlockEngine | None, held: pipeline.Held) -> dict[str, Any]:
+def _launch(
+    principal: Principal,
+    form: LaunchForm,
+    restrictions: Restrictions,
+    chain: Rpc | None,
+    engine: BlockEngine | None,
+    held: pipeline.Held,
+) -> dict[str, Any]:
     user = principal.user
     settings = get_settings()
     chain = chain or Rpc(settings.rpc_endpoints)
@@ -493,22 +575,46 @@ def _launch(principal: Principal, form: LaunchForm, restrictions: Restrictions, 
     mint_keypair = Keypair()
     mint = mint_keypair.pubkey()
     blockhash, last_valid = chain.latest_blockhash()
-    txs = [pipeline.Tx("coin_create",
-                       _launch_instructions(creator, mint, form, metadata.uri, restrictions.bypass_fee_lamports),
-                       [signer, KeypairSigner(mint_keypair)], WriteFees(form.priority_fee_lamports, 0), tip=False)]
+    txs = [
+        pipeline.Tx(
+            "coin_create",
+            _launch_instructions(creator, mint, form, metadata.uri, restrictions.bypass_fee_lamports),
+            [signer, KeypairSigner(mint_keypair)],
+            WriteFees(form.priority_fee_lamports, 0),
+            tip=False,
+        )
+    ]
     if plan is not None:  # the first buy: a second transaction, with the block engine's tip
-        txs.append(pipeline.Tx("first_buy", [plan.instruction(creator, mint, global_config.fee_recipient)],
-                               [signer], WriteFees(form.priority_fee_lamports, RULES.bundle_tip_lamports)))
-    write = pipeline.Write("coin_create", str(mint), txs, blockhash, last_valid,
-                           added=[pipeline.Added(lambda: check_fee_ceiling(principal, form))])
+        txs.append(
+            pipeline.Tx(
+                "first_buy",
+                [plan.instruction(creator, mint, global_config.fee_recipient)],
+                [signer],
+                WriteFees(form.priority_fee_lamports, RULES.bundle_tip_lamports),
+            )
+        )
+    write = pipeline.Write(
+        "coin_create",
+        str(mint),
+        txs,
+        blockhash,
+        last_valid,
+        added=[pipeline.Added(lambda: check_fee_ceiling(principal, form))],
+    )
     ambiguous = {"mint": str(mint)}  # to reconcile, and the launch record's
     if plan is None:
         delivery: pipeline.Delivery = pipeline.Submit(chain, ambiguous)
     else:
         delivery = pipeline.Bundle(engine or BlockEngine(settings.block_engine_url), chain, ambiguous)
     sent = pipeline.send(principal, write, delivery, held=held)
-    out: dict[str, Any] = {"signature": sent.signature, "mint": str(mint), "status": "submitted",
-                           "metadataUri": metadata.uri, "imageUri": image.uri, "initialBuyPlan": None}
+    out: dict[str, Any] = {
+        "signature": sent.signature,
+        "mint": str(mint),
+        "status": "submitted",
+        "metadataUri": metadata.uri,
+        "imageUri": image.uri,
+        "initialBuyPlan": None,
+    }
     if plan is not None:
         out.update(initialBuyPlan=plan.to_json(), signatures=list(sent.signatures), bundleId=sent.bundle_id)
     return out

@@ -40,8 +40,22 @@ _TELEGRAM_HANDLE = re.compile(r"[A-Za-z0-9_]{5,32}")
 _TWITTER_HOSTS = {"twitter.com", "x.com"}
 _TELEGRAM_HOSTS = {"t.me", "telegram.me"}
 _HOST_PREFIXES = ("www.", "mobile.")
-_TWITTER_RESERVED = {"home", "i", "intent", "search", "share", "explore", "hashtag", "messages",
-                     "notifications", "settings", "login", "signup", "tos", "privacy"}
+_TWITTER_RESERVED = {
+    "home",
+    "i",
+    "intent",
+    "search",
+    "share",
+    "explore",
+    "hashtag",
+    "messages",
+    "notifications",
+    "settings",
+    "login",
+    "signup",
+    "tos",
+    "privacy",
+}
 _TELEGRAM_RESERVED = {"joinchat", "addstickers", "share", "proxy", "socks", "setlanguage", "iv"}
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
@@ -104,8 +118,7 @@ def website(value: str) -> str:
     return out
 
 
-def _handle(value: str, field: str, hosts: set[str], pattern: re.Pattern, reserved: set[str],
-            rule: str) -> str:
+def _handle(value: str, field: str, hosts: set[str], pattern: re.Pattern, reserved: set[str], rule: str) -> str:
     value = _prepare(value, field)
     if value == "":
         return ""
@@ -117,7 +130,7 @@ def _handle(value: str, field: str, hosts: set[str], pattern: re.Pattern, reserv
     parts, host, port = _split(value, field)
     for prefix in _HOST_PREFIXES:
         if host.startswith(prefix):
-            host = host[len(prefix):]
+            host = host[len(prefix) :]
             break
     if host not in hosts or port not in (None, 80, 443):
         raise _invalid(field, f"{field} must be a URL on {' or '.join(sorted(hosts))} or a handle.")
@@ -138,8 +151,7 @@ def twitter(value: str) -> str:
 
 
 def telegram(value: str) -> str:
-    handle = _handle(value, "telegram", _TELEGRAM_HOSTS, _TELEGRAM_HANDLE, _TELEGRAM_RESERVED,
-                     "[A-Za-z0-9_]{5,32}")
+    handle = _handle(value, "telegram", _TELEGRAM_HOSTS, _TELEGRAM_HANDLE, _TELEGRAM_RESERVED, "[A-Za-z0-9_]{5,32}")
     return f"https://t.me/{handle}" if handle else ""
 
 

@@ -47,9 +47,13 @@ PENDING_CURVE_FILTERS = [
 
 def pending_mints(rpc: Rpc) -> list[Pubkey]:
     """Mints whose curve is complete and not migrated (one getProgramAccounts)."""
-    found = rpc.call("getProgramAccounts", [str(P.LAUNCHPAD_PROGRAM_ID),
-                                            {"encoding": "base64", "filters": PENDING_CURVE_FILTERS,
-                                             "commitment": "processed"}])
+    found = rpc.call(
+        "getProgramAccounts",
+        [
+            str(P.LAUNCHPAD_PROGRAM_ID),
+            {"encoding": "base64", "filters": PENDING_CURVE_FILTERS, "commitment": "processed"},
+        ],
+    )
     mints = []
     for entry in found:
         try:
@@ -63,8 +67,12 @@ def pending_mints(rpc: Rpc) -> list[Pubkey]:
 
 def _already_migrated(err: Any) -> bool:
     inner = err.get("InstructionError") if isinstance(err, dict) else None
-    return (isinstance(inner, list | tuple) and len(inner) == 2 and isinstance(inner[1], dict)
-            and inner[1].get("Custom") == ProgramErrorCode.AlreadyMigrated)
+    return (
+        isinstance(inner, list | tuple)
+        and len(inner) == 2
+        and isinstance(inner[1], dict)
+        and inner[1].get("Custom") == ProgramErrorCode.AlreadyMigrated
+    )
 
 
 def _outcome(mint: Pubkey, message: Message, err: Any, signature: str | None = None) -> dict[str, Any]:
@@ -91,7 +99,9 @@ class _Attempt:
 def _send(rpc: Rpc, payer: Signer, mint: Pubkey, blockhash: Hash) -> _Attempt:
     message = Message.new_with_blockhash(
         [*ix.compute_budget_instructions(PRIORITY_FEE_LAMPORTS, MIGRATE_UNITS), ix.migrate(payer.pubkey, mint)],
-        payer.pubkey, blockhash)
+        payer.pubkey,
+        blockhash,
+    )
     try:
         tx = sign(message, [payer])
         return _Attempt(mint, message, rpc.send_transaction(tx))
@@ -111,8 +121,9 @@ def _settle(rpc: Rpc, attempt: _Attempt, last_valid: int, deadline: float) -> di
     assert attempt.signature is not None
     signature = str(attempt.signature)
     try:
-        status = wait_for(rpc, attempt.signature, timeout=max(0.0, deadline - time.monotonic()),
-                          last_valid_block_height=last_valid)
+        status = wait_for(
+            rpc, attempt.signature, timeout=max(0.0, deadline - time.monotonic()), last_valid_block_height=last_valid
+        )
     except ApiError:
         status = None
     if status is None:
@@ -126,7 +137,8 @@ def crank(rpc: Rpc, payer_signer: Signer, *, wait_seconds: float = 20.0) -> list
     """Migrate every complete, unmigrated curve; one report per mint.
 
     Each report has `mint` and `status`: `migrated` (with `signature`), `already_migrated`
-    (another crank won the race), `duplicate` (this same transaction was already sent), `failed` (with the mapped spec `error`), or `unconfirmed`
+    (another crank won the race), `duplicate` (this same transaction was already sent), `failed`
+    (with the mapped spec `error`), or `unconfirmed`
     (sent, not seen within the wait; the next run settles it). A failure for one mint never
     stops the others; only the lookup itself may raise (`rpc_unavailable`).
     """
@@ -153,8 +165,10 @@ def crank_signer() -> Signer:
 
     user = get_user(CRANK_USER_ID)
     if user is None:
-        raise LookupError(f"no crank wallet (user {CRANK_USER_ID}); create it with admin.create_crank_wallet "
-                          "(partnerctl dev crank-wallet)")
+        raise LookupError(
+            f"no crank wallet (user {CRANK_USER_ID}); create it with admin.create_crank_wallet "
+            "(partnerctl dev crank-wallet)"
+        )
     return SealedWalletSigner(user)
 
 

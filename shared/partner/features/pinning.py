@@ -34,7 +34,17 @@ from partner.core import cid as cids
 from partner.core import transport
 from partner.core.errors import ApiError
 
-__all__ = ["Pinned", "pin_bytes", "pin_json", "json_bytes", "staging_key", "add_hook", "remove_hook", "TIMEOUT", "reset"]
+__all__ = [
+    "Pinned",
+    "pin_bytes",
+    "pin_json",
+    "json_bytes",
+    "staging_key",
+    "add_hook",
+    "remove_hook",
+    "TIMEOUT",
+    "reset",
+]
 
 TIMEOUT = 15.0  # seconds per upload (read); the function's own timeout is 29 s
 CONNECT_TIMEOUT = 2.0
@@ -134,8 +144,12 @@ def _ascii(text: str) -> str:
 
 def _add(data: bytes, filename: str, content_type: str, timeout: float) -> dict[str, Any]:
     _run_hooks("add")
-    response = post("/api/v0/add", timeout, params={"pin": "true", "cid-version": "0"},
-                    fields={"file": (filename, data, content_type)})
+    response = post(
+        "/api/v0/add",
+        timeout,
+        params={"pin": "true", "cid-version": "0"},
+        fields={"file": (filename, data, content_type)},
+    )
     if not 200 <= response.status < 300:
         raise unavailable(f"The pinning node answered HTTP {response.status}.")
     return _last_added(response.text)

@@ -66,11 +66,11 @@ from partner.features import presend, txstatus
 # (runs differ with the random keys, so a later run's table may show less; when one shows more, the
 # figure is raised: tests/programs/test_bench_compute_units.py holds the table under these figures).
 MEASURED_UNITS: dict[str, int] = {
-    "trade": 62_757,                  # launchpad buy (sell 27,740, buy_exact_out 30,871; pool swap 51,406)
-    "first_buy": 62_757,              # launchpad buy / buy_exact_out in the launch bundle
-    "coin_create": 74_068,            # launchpad create_coin
+    "trade": 62_757,  # launchpad buy (sell 27,740, buy_exact_out 30,871; pool swap 51,406)
+    "first_buy": 62_757,  # launchpad buy / buy_exact_out in the launch bundle
+    "coin_create": 74_068,  # launchpad create_coin
     "propose_update_content": 61_952,  # launchpad create_proposal
-    "governance": 61_952,             # create_proposal (cast_vote 44,328, withdraw_bond 29,915, ...)
+    "governance": 61_952,  # create_proposal (cast_vote 44,328, withdraw_bond 29,915, ...)
 }
 # MARGIN: the units vary with the keys (each extra PDA bump try costs 1,500 CU, and the curve's and
 # governance's paths differ), so the limit is twice the largest measurement, plus OTHER_UNITS for
@@ -270,18 +270,33 @@ class Bundle(Delivery):
         except RpcError as exc:
             raise ApiError("tx_failed", f"The block engine rejected the bundle: {exc.message[:200]}") from exc
         except Ambiguous as exc:
-            raise unavailable("The block engine did not answer after the bundle was sent; it may still land.",
-                              signatures=signatures, **self.ambiguous,
-                              action="Check the signatures' status before resending.") from exc
+            raise unavailable(
+                "The block engine did not answer after the bundle was sent; it may still land.",
+                signatures=signatures,
+                **self.ambiguous,
+                action="Check the signatures' status before resending.",
+            ) from exc
         txstatus.record_bundle(bundle_id, signatures, last_valid_block_height=last_valid_block_height)
         if bundle_failed(self.engine, bundle_id, self.chain, signatures, wait=BUNDLE_WAIT_SECONDS, sent=sent):
-            raise ApiError("tx_failed", "The launch bundle failed; neither transaction landed.",
-                           **self.ambiguous, signatures=signatures, bundleId=bundle_id)
+            raise ApiError(
+                "tx_failed",
+                "The launch bundle failed; neither transaction landed.",
+                **self.ambiguous,
+                signatures=signatures,
+                bundleId=bundle_id,
+            )
         return bundle_id
 
 
-def bundle_failed(engine: BlockEngine, bundle_id: str, chain: Rpc, signatures: list[str], *,
-                  wait: float = 0.0, sent: float | None = None) -> bool:
+def bundle_failed(
+    engine: BlockEngine,
+    bundle_id: str,
+    chain: Rpc,
+    signatures: list[str],
+    *,
+    wait: float = 0.0,
+    sent: float | None = None,
+) -> bool:
     """Whether the engine knows the bundle did not land (then nothing of it landed), following it
     for up to `wait` seconds while it is `Pending`. False when it landed, is still pending, or the
     engine cannot tell (unreachable, or rate limiting past its retries): the status endpoint follows it.
@@ -317,8 +332,16 @@ def bundle_failed(engine: BlockEngine, bundle_id: str, chain: Rpc, signatures: l
 
 def assemble(tx: Tx, blockhash: Hash) -> Message:
     """Step 1 for one transaction (422 tx_too_large over 1232 bytes)."""
-    return T.assemble(tx.payer, tx.instructions, fees=tx.fees, blockhash=blockhash, partner_fee=tx.partner_fee,
-                      units=compute_unit_limit(tx), memo=tx.memo, tip=tx.tip)
+    return T.assemble(
+        tx.payer,
+        tx.instructions,
+        fees=tx.fees,
+        blockhash=blockhash,
+        partner_fee=tx.partner_fee,
+        units=compute_unit_limit(tx),
+        memo=tx.memo,
+        tip=tx.tip,
+    )
 
 
 def required_lamports(funds: Funds, txs: Sequence[Tx], messages: Sequence[Message]) -> int:
@@ -341,8 +364,9 @@ def program_answer(chain: Rpc, message: Message) -> ApiError | None:
     signed for a write that may be refused); None when it would succeed or the node cannot tell."""
     encoded = base64.b64encode(bytes(Transaction.new_unsigned(message))).decode()
     try:
-        result = chain.call("simulateTransaction", [encoded, {"encoding": "base64", "sigVerify": False,
-                                                              "commitment": "processed"}])
+        result = chain.call(
+            "simulateTransaction", [encoded, {"encoding": "base64", "sigVerify": False, "commitment": "processed"}]
+        )
         err = result["value"].get("err")
     except (ApiError, RpcError, KeyError, TypeError, AttributeError):
         return None
@@ -362,8 +386,14 @@ def run_added(write: Write, delivery: Delivery, messages: Sequence[Message]) -> 
             raise
 
 
-def send(principal: Principal, write: Write, delivery: Delivery, *, held: Held | None = None,
-         sign: Callable[[Message, Sequence[Signer]], Transaction] = T.sign) -> Sent:
+def send(
+    principal: Principal,
+    write: Write,
+    delivery: Delivery,
+    *,
+    held: Held | None = None,
+    sign: Callable[[Message, Sequence[Signer]], Transaction] = T.sign,
+) -> Sent:
     """Assemble, check the funds, finish, sign, record and submit `write` (module docstring).
 
     `sign`: the signing step (the writes pass their own name for it, so a test can stop one there)."""
@@ -379,8 +409,10 @@ def send(principal: Principal, write: Write, delivery: Delivery, *, held: Held |
     run_added(write, delivery, messages)
     signed = [sign(m, t.signers) for t, m in zip(txs, messages, strict=True)]
     signatures = tuple(str(s.signatures[0]) for s in signed)
-    presend.before_send(principal, presend.Outgoing(write.kind, signatures, write.mint, str(txs[0].payer),
-                                                    write.last_valid_block_height))
+    presend.before_send(
+        principal,
+        presend.Outgoing(write.kind, signatures, write.mint, str(txs[0].payer), write.last_valid_block_height),
+    )
     if held is not None:
         held.in_flight = True
     try:

@@ -23,8 +23,7 @@ _HANDLE = re.compile(r"@?([A-Za-z0-9_]{1,15})")
 
 def check_sub(sub: Any) -> str:
     if not isinstance(sub, str) or not _SUB.fullmatch(sub):
-        raise ApiError("invalid_input", "sub must be 1 to 255 printable ASCII characters without spaces.",
-                       field="sub")
+        raise ApiError("invalid_input", "sub must be 1 to 255 printable ASCII characters without spaces.", field="sub")
     return sub
 
 
@@ -33,14 +32,20 @@ def check_handle(handle: Any) -> str | None:
         return None
     match = _HANDLE.fullmatch(handle) if isinstance(handle, str) else None
     if match is None:
-        raise ApiError("invalid_input", "twitterHandle must be a handle of 1 to 15 letters, digits or _.",
-                       field="twitterHandle")
+        raise ApiError(
+            "invalid_input", "twitterHandle must be a handle of 1 to 15 letters, digits or _.", field="twitterHandle"
+        )
     return match.group(1)
 
 
 def view(user: User) -> dict[str, Any]:
-    return {"userId": user.user_id, "sub": user.sub, "twitterHandle": user.twitter_handle,
-            "wallet": user.wallet, "tradingEnabled": user.trading_enabled}
+    return {
+        "userId": user.user_id,
+        "sub": user.sub,
+        "twitterHandle": user.twitter_handle,
+        "wallet": user.wallet,
+        "tradingEnabled": user.trading_enabled,
+    }
 
 
 def _user(sub: str) -> User:
@@ -82,14 +87,17 @@ def set_delegation(sub: str, enabled: Any) -> dict[str, Any]:
         raise ApiError("invalid_input", "tradingEnabled must be true or false.", field="tradingEnabled")
     user = _user(sub)
     if enabled and user.wallet is None:
-        raise ApiError("invalid_input", "Provision the user's wallet before enabling delegation.",
-                       field="tradingEnabled")
+        raise ApiError(
+            "invalid_input", "Provision the user's wallet before enabling delegation.", field="tradingEnabled"
+        )
     if user.trading_enabled != enabled:
         store.set_trading_enabled(user.user_id, enabled)
     return read_user(sub)
 
 
-def json_object(text: str | None, allowed: set[str], required: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
+def json_object(
+    text: str | None, allowed: set[str], required: frozenset[str] | set[str] = frozenset()
+) -> dict[str, Any]:
     """A request body: a JSON object with only `allowed` keys (an empty body is `{}`)."""
     from partner.edge.http import TooDeep, loads
 

@@ -46,4 +46,3 @@ def profile(principal: Principal) -> dict[str, Any]:
         "scopes": list(principal.scopes),
         "limits": limits(principal),
     }
-

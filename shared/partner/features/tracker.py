@@ -38,15 +38,18 @@ RANK = {"processed": 0, "confirmed": 1, "finalized": 2}
 
 
 def _statuses(rpc: Rpc, signatures: list[str]) -> dict[str, dict[str, Any] | None]:
-    chunks = [signatures[start:start + STATUS_BATCH] for start in range(0, len(signatures), STATUS_BATCH)]
+    chunks = [signatures[start : start + STATUS_BATCH] for start in range(0, len(signatures), STATUS_BATCH)]
 
     def lookup(chunk: list[str]) -> list[dict[str, Any] | None]:
         return rpc.signature_statuses([Signature.from_string(s) for s in chunk])
 
     with ThreadPoolExecutor(max_workers=max(1, min(8, len(chunks)))) as pool:
         answers = list(pool.map(lookup, chunks))
-    return {text: found for chunk, answer in zip(chunks, answers, strict=True)
-            for text, found in zip(chunk, answer, strict=True)}
+    return {
+        text: found
+        for chunk, answer in zip(chunks, answers, strict=True)
+        for text, found in zip(chunk, answer, strict=True)
+    }
 
 
 def _failed_bundles(engine: BlockEngine, bundle_ids: set[str]) -> dict[str, str]:
@@ -56,7 +59,7 @@ def _failed_bundles(engine: BlockEngine, bundle_ids: set[str]) -> dict[str, str]
     ordered = sorted(bundle_ids)
     failed: dict[str, str] = {}
     for start in range(0, len(ordered), engine.MAX_STATUS_IDS):
-        chunk = ordered[start:start + engine.MAX_STATUS_IDS]
+        chunk = ordered[start : start + engine.MAX_STATUS_IDS]
         try:
             found = engine.inflight_statuses(chunk)
         except Exception:  # noqa: BLE001 - these bundles are asked again next pass
@@ -77,8 +80,9 @@ def _bundle_failed(state: str | None, record: dict[str, Any], bundle: dict[str, 
     return state == "invalid" and invalid_is_final(bundle) and height <= int(record["last_valid_block_height"])
 
 
-def transitions(record: dict[str, Any], found: dict[str, Any] | None, height: int,
-                bundle_failed: bool) -> tuple[str, list[str], int | None, str | None] | None:
+def transitions(
+    record: dict[str, Any], found: dict[str, Any] | None, height: int, bundle_failed: bool
+) -> tuple[str, list[str], int | None, str | None] | None:
     """(new status, the event statuses to emit in order, slot, error), or None for no change.
     Pure: `found` is the signature's getSignatureStatuses entry, `height` the block height
     read before it."""
@@ -106,8 +110,9 @@ MOVE_WORKERS = 16  # records moved at once (each one conditional UpdateItem)
 MOVE_GROUP = 50  # records whose events are queued together before they move
 
 
-def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 2000,
-        shards: Iterable[int] | None = None) -> dict[str, Any]:
+def run(
+    rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 2000, shards: Iterable[int] | None = None
+) -> dict[str, Any]:
     """One pass over the open records (of `shards`, default all); a summary of what moved.
     A failure on one record (its failure lookup, its events, its move) is counted in
     `errors` and logged; the pass goes on with the others, and the record is retried next pass."""
@@ -115,8 +120,13 @@ def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 
     rpc = rpc or Rpc(settings.rpc_endpoints)
     engine = engine or BlockEngine(settings.block_engine_url)
     records = txrecords.open_records(limit, shards)
-    summary: dict[str, Any] = {"open": len(records), "moved": 0, "events": 0, "errors": 0,
-                               "statuses": {s: 0 for s in (*txrecords.OPEN[1:], *txrecords.FINAL)}}
+    summary: dict[str, Any] = {
+        "open": len(records),
+        "moved": 0,
+        "events": 0,
+        "errors": 0,
+        "statuses": {s: 0 for s in (*txrecords.OPEN[1:], *txrecords.FINAL)},
+    }
     if not records:
         return summary
     height = rpc.block_height()
@@ -128,8 +138,9 @@ def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 
     if unknown_bundled:
         keys[settings.counters_table] = [bundle_pk(r["pk"]) for r in unknown_bundled]
     read = ddb.batch_get(keys)
-    bundle_records = {r["pk"]: read.get(settings.counters_table, {}).get(bundle_pk(r["pk"])) or {}
-                      for r in unknown_bundled}
+    bundle_records = {
+        r["pk"]: read.get(settings.counters_table, {}).get(bundle_pk(r["pk"])) or {} for r in unknown_bundled
+    }
     bundle_of = {pk: item.get("bundle_id") for pk, item in bundle_records.items()}
     failed_bundles = _failed_bundles(engine, {b for b in bundle_of.values() if b})
     hooks = {cid for cid, item in read[settings.clients_table].items() if webhooks.wants_events(item)}
@@ -137,9 +148,17 @@ def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 
     moves = []
     for record in records:
         try:
-            change = transitions(record, found.get(record["pk"]), height,
-                                 _bundle_failed(failed_bundles.get(bundle_of.get(record["pk"]) or ""), record,
-                                                bundle_records.get(record["pk"]) or {}, height))
+            change = transitions(
+                record,
+                found.get(record["pk"]),
+                height,
+                _bundle_failed(
+                    failed_bundles.get(bundle_of.get(record["pk"]) or ""),
+                    record,
+                    bundle_records.get(record["pk"]) or {},
+                    height,
+                ),
+            )
             if change is None:
                 continue
             new, emit, slot, error = change
@@ -154,10 +173,13 @@ def run(rpc: Rpc | None = None, engine: BlockEngine | None = None, limit: int = 
 
     with ThreadPoolExecutor(max_workers=MOVE_WORKERS) as pool:
         for start in range(0, len(moves), MOVE_GROUP):
-            group = moves[start:start + MOVE_GROUP]
-            events = [(record["client_id"], webhooks.event(record, status, slot, error))
-                      for record, _new, emit, slot, error in group if record["client_id"] in hooks
-                      for status in emit]
+            group = moves[start : start + MOVE_GROUP]
+            events = [
+                (record["client_id"], webhooks.event(record, status, slot, error))
+                for record, _new, emit, slot, error in group
+                if record["client_id"] in hooks
+                for status in emit
+            ]
             try:
                 webhooks.enqueue(events)  # before the moves: a crash in between re-sends the same ids
             except Exception:  # noqa: BLE001 - these records stay open and are retried next pass
@@ -185,8 +207,9 @@ def _move(move: tuple[dict[str, Any], str, list[str], int | None, str | None]) -
 
 def _skip(summary: dict[str, Any], record: dict[str, Any], doing: str) -> None:
     summary["errors"] += 1
-    observability.logger.warning("tracker skipped a record", extra={"signature": record["pk"], "failed_at": doing},
-                   exc_info=True)
+    observability.logger.warning(
+        "tracker skipped a record", extra={"signature": record["pk"], "failed_at": doing}, exc_info=True
+    )
 
 
 def _failure_code(rpc: Rpc, signature: str, found: dict[str, Any] | None) -> str | None:

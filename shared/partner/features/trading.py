@@ -49,7 +49,7 @@ from partner.store import counters
 from partner.store.wallets import SealedWalletSigner
 
 BPS = 10_000
-ATA_RENT = P.rent_exempt_minimum(170)   # a Token-2022 ATA (ImmutableOwner)
+ATA_RENT = P.rent_exempt_minimum(170)  # a Token-2022 ATA (ImmutableOwner)
 
 
 def _partner_fee(value: int | str) -> int:
@@ -64,10 +64,19 @@ def _partner_fee(value: int | str) -> int:
 
 
 # `partnerFeeBps`: absent or null = none; a number or a string (checked by `_partner_fee`)
-PartnerFeeBps = Annotated[Annotated[IntOrString, AfterValidator(_partner_fee)] | None, WithJsonSchema({
-    "anyOf": [{"type": "integer", "minimum": 0, "maximum": 9999}, {"type": "string", "pattern": "^[0-9]{1,4}$"},
-              {"type": "null"}],
-    "description": "Integer 0 to 9999, as a number or a string. Non-zero adds a partner fee."})]
+PartnerFeeBps = Annotated[
+    Annotated[IntOrString, AfterValidator(_partner_fee)] | None,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "integer", "minimum": 0, "maximum": 9999},
+                {"type": "string", "pattern": "^[0-9]{1,4}$"},
+                {"type": "null"},
+            ],
+            "description": "Integer 0 to 9999, as a number or a string. Non-zero adds a partner fee.",
+        }
+    ),
+]
 
 
 class FeeBps:
@@ -276,8 +285,9 @@ def plan_buy(req: BuyRequest, state: CoinState, venue: str, user: Pubkey) -> Pla
     partner_fee = _floor_bps(max_in, req.fee_bps)
     venue_in = max_in - partner_fee
     if venue_in <= 0:
-        raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.",
-                       field="maxSolIn")
+        raise ApiError(
+            "invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.", field="maxSolIn"
+        )
     fill = fill_buy(state, venue, venue_in)  # dust: refused after the spec's checks (execute)
     if req.slippage_mode:
         min_out = min_out_bound(fill.tokens, int(req.slippageBps))
@@ -302,8 +312,9 @@ def plan_buy_exact_out(req: BuyExactOutRequest, state: CoinState, venue: str, us
     partner_fee = _floor_bps(max_in, req.fee_bps)
     venue_max = max_in - partner_fee
     if venue_max <= 0:
-        raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.",
-                       field="maxSolIn")
+        raise ApiError(
+            "invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.", field="maxSolIn"
+        )
     recipient = _fee_recipient(state, venue)
     if venue == "curve":
         instruction = ix.buy_exact_out(user, state.mint, recipient, tokens, venue_max)
@@ -339,14 +350,18 @@ def require_tokens(state: CoinState, tokens: int) -> None:
         raise ApiError("insufficient_tokens", requiredTokens=str(tokens), availableTokens=str(state.token_balance))
 
 
-PLANNERS: dict[type, Callable[..., Plan]] = {BuyRequest: plan_buy, BuyExactOutRequest: plan_buy_exact_out,
-                                             SellRequest: plan_sell}
+PLANNERS: dict[type, Callable[..., Plan]] = {
+    BuyRequest: plan_buy,
+    BuyExactOutRequest: plan_buy_exact_out,
+    SellRequest: plan_sell,
+}
 KINDS: dict[type, str] = {BuyRequest: "buy", BuyExactOutRequest: "buy_exact_out", SellRequest: "sell"}
 
 
 def _trade_cap_exceeded(value: int, cap: int) -> ApiError:
-    return ApiError("trade_cap_exceeded", f"The trade's value {value} exceeds the per-trade limit {cap}.",
-                    maxTradeLamports=str(cap))
+    return ApiError(
+        "trade_cap_exceeded", f"The trade's value {value} exceeds the per-trade limit {cap}.", maxTradeLamports=str(cap)
+    )
 
 
 def _volume_key(client_id: str) -> tuple[str, int]:
@@ -385,8 +400,9 @@ def reserve_caps(principal: Principal, value: int) -> Reserved:
     key, expires = _volume_key(client.client_id)
     grant_key = grantlimits.grant_volume_key(client.client_id, principal.user.user_id, key.rsplit("#", 1)[1])
     cap, own = client.daily_volume_cap_lamports, limits.daily_volume_cap_lamports
-    over_own_trade = _trade_cap_exceeded(value, limits.max_trade_lamports) \
-        if value > limits.max_trade_lamports else None
+    over_own_trade = (
+        _trade_cap_exceeded(value, limits.max_trade_lamports) if value > limits.max_trade_lamports else None
+    )
     # without a lower limit of the user's own, the grant's day only counts (it cannot refuse what the
     # client's day admitted): added beside the client's reservation instead of after it
     refused = counters.reserve_all(value, [(key, cap), (grant_key, own if own < cap else None)], expires)
@@ -394,12 +410,14 @@ def reserve_caps(principal: Principal, value: int) -> Reserved:
         return Reserved(lambda: counters.release_all([key, grant_key], value), over_own_trade)
     which, spent = refused
     if which == 0:
-        raise ApiError("daily_cap_exceeded", CLIENT_DAY, dailyVolumeCapLamports=str(cap),
-                       spentTodayLamports=str(spent))
+        raise ApiError("daily_cap_exceeded", CLIENT_DAY, dailyVolumeCapLamports=str(cap), spentTodayLamports=str(spent))
     # the user's day ran out (the client's, reserved first, had room and was given back): nothing
     # is held, and the refusal waits for the spec's checks
-    return Reserved(None, over_own_trade or ApiError(
-        "daily_cap_exceeded", OWN_DAY, dailyVolumeCapLamports=str(own), spentTodayLamports=str(spent)))
+    return Reserved(
+        None,
+        over_own_trade
+        or ApiError("daily_cap_exceeded", OWN_DAY, dailyVolumeCapLamports=str(own), spentTodayLamports=str(spent)),
+    )
 
 
 def _hold(held: pipeline.Held, caps: Reserved) -> Reserved:
@@ -457,10 +475,14 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
         if isinstance(req, SellRequest):
             require_tokens(state, int(req.tokensIn))
 
-        partner = (Pubkey.from_string(client.fee_wallet), plan.partner_fee) \
-            if plan.partner_fee and client.fee_wallet else None
-        transaction = pipeline.Tx("trade", [plan.instruction], [signer], fees, partner_fee=partner,
-                                  memo=unique.request_memo())
+        partner = (
+            (Pubkey.from_string(client.fee_wallet), plan.partner_fee)
+            if plan.partner_fee and client.fee_wallet
+            else None
+        )
+        transaction = pipeline.Tx(
+            "trade", [plan.instruction], [signer], fees, partner_fee=partner, memo=unique.request_memo()
+        )
         # a buy commits its SOL (and the token account's rent the first time); a sell's tip and
         # fee come out of its proceeds
         spend = plan.spend_lamports + (0 if state.token_account_exists else ATA_RENT)
@@ -469,16 +491,23 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
         added = []
         if plan.fill is not None:
             added.append(pipeline.Added(partial(require_fill, plan.fill, plan.amount_field), program=False))
-        added.append(pipeline.Added(partial(write_fees.check_ceiling, principal, fees.priority_fee_lamports,
-                                            fees.tip_lamports)))
+        added.append(
+            pipeline.Added(partial(write_fees.check_ceiling, principal, fees.priority_fee_lamports, fees.tip_lamports))
+        )
         if caps.own_refusal is not None:
             added.append(pipeline.Added(partial(_refuse, caps.own_refusal)))
-        write = pipeline.Write(KINDS[type(req)], req.mint, [transaction], state.blockhash,
-                               state.last_valid_block_height,
-                               funds=pipeline.Funds(state.wallet_lamports, spend, tip_from_proceeds=selling),
-                               added=added)
-        sent = pipeline.send(principal, write, pipeline.Submit(chain, engine=pipeline.tx_engine()), held=held,
-                             sign=sign)
+        write = pipeline.Write(
+            KINDS[type(req)],
+            req.mint,
+            [transaction],
+            state.blockhash,
+            state.last_valid_block_height,
+            funds=pipeline.Funds(state.wallet_lamports, spend, tip_from_proceeds=selling),
+            added=added,
+        )
+        sent = pipeline.send(
+            principal, write, pipeline.Submit(chain, engine=pipeline.tx_engine()), held=held, sign=sign
+        )
     observability.count("Trades", venue=venue, kind=KINDS[type(req)])
     return {"signature": sent.signature, "mint": req.mint, "status": "submitted"}
 
@@ -495,8 +524,13 @@ class QuoteRequest(Request, FeeBps):
     maxSolIn: PositiveAmount | None = Field(None, description="side buy: lamports to spend, partner fee included.")
     tokensOut: PositiveAmount | None = Field(None, description="side buy-exact-out: tokens to receive.")
     tokensIn: PositiveAmount | None = Field(None, description="side sell: tokens to sell.")
-    slippageBps: Annotated[int, Field(ge=0, le=5000)] = Field(0, description=(
-        "0 to 5000 (default 0): the bound in the answer is the one a trade in slippage mode with this value would use."))
+    slippageBps: Annotated[int, Field(ge=0, le=5000)] = Field(
+        0,
+        description=(
+            "0 to 5000 (default 0): the bound in the answer is the one a trade in slippage mode with this "
+            "value would use."
+        ),
+    )
     partnerFeeBps: PartnerFeeBps = None
 
     @property
@@ -514,8 +548,7 @@ class QuoteRequest(Request, FeeBps):
 def require_fee_configured(principal: Principal, fee_bps: int) -> None:
     client = principal.client
     if fee_bps > 0 and (client.tier != "Partner" or not client.fee_wallet):
-        raise ApiError("partner_fee_not_configured",
-                       "Partner fees need the Partner tier and a registered fee wallet.")
+        raise ApiError("partner_fee_not_configured", "Partner fees need the Partner tier and a registered fee wallet.")
 
 
 def quote(principal: Principal, req: QuoteRequest, chain: Rpc | None = None) -> dict[str, object]:
@@ -537,8 +570,9 @@ def quote(principal: Principal, req: QuoteRequest, chain: Rpc | None = None) -> 
     if req.side == "buy":
         partner_fee = _floor_bps(amount, req.fee_bps)
         if amount - partner_fee <= 0:
-            raise ApiError("invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.",
-                           field="maxSolIn")
+            raise ApiError(
+                "invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.", field="maxSolIn"
+            )
         fill = require_fill(fill_buy(state, venue, amount - partner_fee), "maxSolIn")
         out.update(expectedTokensOut=str(fill.tokens), minTokensOut=str(min_out_bound(fill.tokens, slip)))
     elif req.side == "buy-exact-out":
@@ -551,6 +585,11 @@ def quote(principal: Principal, req: QuoteRequest, chain: Rpc | None = None) -> 
         min_out = min_out_bound(fill.sol, slip)
         partner_fee = _floor_bps(min_out, req.fee_bps)
         out.update(expectedSolOut=str(fill.sol), minSolOut=str(min_out))
-    out.update(protocolFeeLamports=str(fill.protocol_fee), partnerFeeLamports=str(partner_fee),
-               priceImpactBps=fill.price_impact_bps, completesCurve=fill.completes_curve, contextSlot=state.slot)
+    out.update(
+        protocolFeeLamports=str(fill.protocol_fee),
+        partnerFeeLamports=str(partner_fee),
+        priceImpactBps=fill.price_impact_bps,
+        completesCurve=fill.completes_curve,
+        contextSlot=state.slot,
+    )
     return out

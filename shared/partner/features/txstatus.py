@@ -53,8 +53,9 @@ def parse_signature(text: str) -> Signature:
             raise ValueError
         return Signature.from_string(text)
     except ValueError as exc:
-        raise ApiError("invalid_input", "signature must be the base58 encoding of 64 bytes.",
-                       field="signature") from exc
+        raise ApiError(
+            "invalid_input", "signature must be the base58 encoding of 64 bytes.", field="signature"
+        ) from exc
 
 
 def bundle_keys(signature: str) -> dict[str, list[str]]:
@@ -73,8 +74,13 @@ def record_bundle(bundle_id: str, signatures: list[str], *, last_valid_block_hei
     signature, so any of them finds the bundle). `last_valid_block_height` of the bundle's
     blockhash lets the status tell an expired bundle from a pending one."""
     now = clock.now_int()
-    bundles.record(bundle_id, signatures, now=now, expires_at=now + BUNDLE_RECORD_DAYS * 86_400,
-                   last_valid_block_height=last_valid_block_height)
+    bundles.record(
+        bundle_id,
+        signatures,
+        now=now,
+        expires_at=now + BUNDLE_RECORD_DAYS * 86_400,
+        last_valid_block_height=last_valid_block_height,
+    )
 
 
 def _bundle_status(engine: BlockEngine, bundle_id: str, found: dict[str, Any] | None) -> str:
@@ -90,8 +96,10 @@ def _bundle_status(engine: BlockEngine, bundle_id: str, found: dict[str, Any] | 
 def program_ids(rpc: Rpc, signature: Signature) -> list[Pubkey] | None:
     """Top-level program ids of a landed transaction (to map Custom(1) of System vs Token), read
     at `confirmed` (getTransaction takes no lower); None until it is confirmed."""
-    found = rpc.call("getTransaction", [str(signature), {"encoding": "json", "maxSupportedTransactionVersion": 0,
-                                                         "commitment": LOOKUP}])
+    found = rpc.call(
+        "getTransaction",
+        [str(signature), {"encoding": "json", "maxSupportedTransactionVersion": 0, "commitment": LOOKUP}],
+    )
     if not found:
         return None
     message = found["transaction"]["message"]
@@ -99,8 +107,13 @@ def program_ids(rpc: Rpc, signature: Signature) -> list[Pubkey] | None:
     return [Pubkey.from_string(keys[i["programIdIndex"]]) for i in message["instructions"]]
 
 
-def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[str, Any] | None,
-              sent: dict[str, Any] | None = None) -> dict[str, Any]:
+def status_of(
+    signature: Signature,
+    rpc: Rpc,
+    engine: BlockEngine,
+    record: dict[str, Any] | None,
+    sent: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """`record` is the bundle record, `sent` the transaction record (either may be None)."""
     text = str(signature)
     out: dict[str, Any] = {"signature": text, "status": "not_found", "slot": None, "error": None, "bundle": None}
@@ -114,8 +127,11 @@ def status_of(signature: Signature, rpc: Rpc, engine: BlockEngine, record: dict[
     bundle_status = None
     if record is not None:
         bundle_status = _bundle_status(engine, record["bundle_id"], found)
-        out["bundle"] = {"bundleId": record["bundle_id"], "signatures": list(record["signatures"]),
-                         "status": bundle_status}
+        out["bundle"] = {
+            "bundleId": record["bundle_id"],
+            "signatures": list(record["signatures"]),
+            "status": bundle_status,
+        }
     if found is not None:
         out["slot"] = found.get("slot")
         if found.get("err") is not None:
@@ -152,5 +168,6 @@ def lookup(text: str, read: dict[str, dict[str, Any]], client_id: str, user_id: 
     sent = read.get(text)
     if not owned(sent, client_id, user_id):
         return status_of(signature, Rpc(settings.rpc_endpoints), BlockEngine(settings.block_engine_url), None, None)
-    return status_of(signature, Rpc(settings.rpc_endpoints), BlockEngine(settings.block_engine_url),
-                     read.get(bundle_pk(text)), sent)
+    return status_of(
+        signature, Rpc(settings.rpc_endpoints), BlockEngine(settings.block_engine_url), read.get(bundle_pk(text)), sent
+    )

@@ -53,8 +53,21 @@ from partner.edge.multipart import MAX_FILE_BYTES
 from partner.features.coin_fields import Image, read_image
 from partner.store import uploads as store
 
-__all__ = ["ROUTE", "UploadRequest", "Staged", "Consumed", "create", "load", "consume", "release", "finished",
-           "check_upload_id", "CONTENT_TYPES", "EXPIRES_IN", "FIELD"]
+__all__ = [
+    "ROUTE",
+    "UploadRequest",
+    "Staged",
+    "Consumed",
+    "create",
+    "load",
+    "consume",
+    "release",
+    "finished",
+    "check_upload_id",
+    "CONTENT_TYPES",
+    "EXPIRES_IN",
+    "FIELD",
+]
 
 logger = observability.logger
 
@@ -80,14 +93,31 @@ def check_upload_id(value: str) -> str:
     return value
 
 
-UploadId = Annotated[str, AfterValidator(check_upload_id), WithJsonSchema({
-    "type": "string", "pattern": r"^upl_[A-Za-z0-9_-]{22}$",
-    "description": "Added: the uploadId of a staged image (POST /partner/v1/uploads) in place of the `image` part; "
-                   "not with it. Usable once, by the same client and user, before it expires. The way to send "
-                   "images too big for a direct multipart body."})]
-ContentLength = Annotated[str, AfterValidator(_content_length), WithJsonSchema({
-    "type": "string", "pattern": "^[0-9]{1,7}$",
-    "description": "The file's size in bytes, an integer string from 1 to 5242880 (5 MiB)."})]
+UploadId = Annotated[
+    str,
+    AfterValidator(check_upload_id),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": r"^upl_[A-Za-z0-9_-]{22}$",
+            "description": "Added: the uploadId of a staged image (POST /partner/v1/uploads) in place of the "
+            "`image` part; "
+            "not with it. Usable once, by the same client and user, before it expires. The way to send "
+            "images too big for a direct multipart body.",
+        }
+    ),
+]
+ContentLength = Annotated[
+    str,
+    AfterValidator(_content_length),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": "^[0-9]{1,7}$",
+            "description": "The file's size in bytes, an integer string from 1 to 5242880 (5 MiB).",
+        }
+    ),
+]
 
 
 class UploadRequest(Request):
@@ -102,8 +132,13 @@ def create(principal: Principal, request: UploadRequest) -> dict[str, Any]:
     expires = clock.now_int() + EXPIRES_IN
     post = store.presigned_post(upload_id, request.contentType, length, EXPIRES_IN)
     store.put(upload_id, principal.client.client_id, principal.user.user_id, request.contentType, length, expires)
-    return {"uploadId": upload_id, "url": post["url"], "fields": post["fields"], "expiresAt": expires,
-            "maxBytes": length}
+    return {
+        "uploadId": upload_id,
+        "url": post["url"],
+        "fields": post["fields"],
+        "expiresAt": expires,
+        "maxBytes": length,
+    }
 
 
 # ------------------------------------------------------------------ using an upload
@@ -146,8 +181,12 @@ def _read(upload_id: str, declared: int) -> Image:
         data = store.read_object(upload_id, min(declared, MAX_FILE_BYTES))
     except store.ObjectTooLarge as exc:
         if exc.size > MAX_FILE_BYTES:
-            raise ApiError("payload_too_large", f"The uploaded file is over {MAX_FILE_BYTES} bytes.",
-                           maxFileBytes=MAX_FILE_BYTES, field=FIELD) from exc
+            raise ApiError(
+                "payload_too_large",
+                f"The uploaded file is over {MAX_FILE_BYTES} bytes.",
+                maxFileBytes=MAX_FILE_BYTES,
+                field=FIELD,
+            ) from exc
         raise _invalid("the uploaded file is bigger than the contentLength the upload was created with.") from exc
     if data is None:
         raise _invalid("nothing was uploaded; POST the upload's fields and the file to its url first.")
@@ -162,8 +201,13 @@ def load(principal: Principal, upload_id: str, *, keyed: bool) -> Staged:
     stored). A used upload under an Idempotency-Key is let through unread: the request may be the
     replay of the one that used it (the claim answers it); otherwise `consume` refuses it."""
     record = store.get(upload_id)
-    if (keyed and record is not None and record.get("used") and record.get("cid") == principal.client.client_id
-            and record.get("uid") == principal.user.user_id):
+    if (
+        keyed
+        and record is not None
+        and record.get("used")
+        and record.get("cid") == principal.client.client_id
+        and record.get("uid") == principal.user.user_id
+    ):
         return Staged(upload_id, None)
     problem = _refusal(record, principal, clock.now_int())
     if problem is not None:

@@ -133,8 +133,9 @@ def configure(client_id: str, url: str) -> dict[str, str]:
     check_url(url, client.status)
     secret = new_secret()
     ciphertext, key_id = seal(client_id, secret)
-    client_store.set_fields(client_id, webhook_url=url, webhook_secret=ciphertext, webhook_key_id=key_id,
-                            webhook_updated_at=clock.now_int())
+    client_store.set_fields(
+        client_id, webhook_url=url, webhook_secret=ciphertext, webhook_key_id=key_id, webhook_updated_at=clock.now_int()
+    )
     return {"client_id": client_id, "webhook_url": url, "webhook_secret": secret}
 
 
@@ -147,8 +148,9 @@ def rotate(client_id: str) -> dict[str, str]:
         raise LookupError(f"client {client_id} has no webhook; set one first")
     secret = new_secret()
     ciphertext, key_id = seal(client_id, secret)
-    client_store.set_fields(client_id, webhook_secret=ciphertext, webhook_key_id=key_id,
-                            webhook_updated_at=clock.now_int())
+    client_store.set_fields(
+        client_id, webhook_secret=ciphertext, webhook_key_id=key_id, webhook_updated_at=clock.now_int()
+    )
     return {"client_id": client_id, "webhook_url": item["webhook_url"], "webhook_secret": secret}
 
 
@@ -180,9 +182,14 @@ def event(record: dict[str, Any], status: str, slot: int | None, error: str | No
         "id": event_id(record["pk"], status),
         "type": f"transaction.{status}",
         "created": clock.now_int(),
-        "data": {"signature": record["pk"], "kind": record["kind"], "mint": record.get("mint"),
-                 "wallet": record.get("wallet"), "slot": slot if slot is not None else record.get("slot"),
-                 "error": error},
+        "data": {
+            "signature": record["pk"],
+            "kind": record["kind"],
+            "mint": record.get("mint"),
+            "wallet": record.get("wallet"),
+            "slot": slot if slot is not None else record.get("slot"),
+            "error": error,
+        },
     }
 
 
@@ -191,8 +198,12 @@ def grant_event(kind: str, wallet: str | None, data: dict[str, Any]) -> dict[str
     user disconnected the app: data.reason `user_disconnected`), for the user's wallet. Each
     change is its own event: a random id, kept across retries."""
     assert kind in GRANT_EVENT_TYPES
-    return {"id": "evt_" + secrets.token_hex(16), "type": kind, "created": clock.now_int(),
-            "data": {"wallet": wallet, **data}}
+    return {
+        "id": "evt_" + secrets.token_hex(16),
+        "type": kind,
+        "created": clock.now_int(),
+        "data": {"wallet": wallet, **data},
+    }
 
 
 def _sqs() -> Any:
@@ -202,7 +213,7 @@ def _sqs() -> Any:
 def _send(queue_url: str, messages: list[dict[str, Any]]) -> None:
     """SendMessageBatch in tens; a message SQS did not take raises (nothing is dropped silently)."""
     for start in range(0, len(messages), 10):
-        chunk = messages[start:start + 10]
+        chunk = messages[start : start + 10]
         entries = []
         for i, message in enumerate(chunk):
             entry: dict[str, Any] = {"Id": str(i), "MessageBody": json.dumps(message["body"], separators=(",", ":"))}
@@ -217,8 +228,10 @@ def _send(queue_url: str, messages: list[dict[str, Any]]) -> None:
 def enqueue(events: list[tuple[str, dict[str, Any]]]) -> None:
     """Queue (client_id, event) pairs for delivery."""
     if events:
-        _send(get_settings().webhook_queue_url,
-              [{"body": {"client_id": client_id, "event": ev, "attempt": 0}} for client_id, ev in events])
+        _send(
+            get_settings().webhook_queue_url,
+            [{"body": {"client_id": client_id, "event": ev, "attempt": 0}} for client_id, ev in events],
+        )
 
 
 def backoff(attempt: int, base: float | None = None) -> int:
@@ -241,12 +254,16 @@ def _client_hook(client_id: str) -> tuple[str, str, str] | None:
     if not wants_events(item):
         return None
     assert item is not None
-    return (item["webhook_url"], unseal(client_id, item["webhook_secret"], item["webhook_key_id"]),
-            str(item.get("status") or "live"))
+    return (
+        item["webhook_url"],
+        unseal(client_id, item["webhook_secret"], item["webhook_key_id"]),
+        str(item.get("status") or "live"),
+    )
 
 
-def post(url: str, secret: str, ev: dict[str, Any], timeout: float = TIMEOUT_SECONDS,
-         client_status: str = "live") -> tuple[int | None, str]:
+def post(
+    url: str, secret: str, ev: dict[str, Any], timeout: float = TIMEOUT_SECONDS, client_status: str = "live"
+) -> tuple[int | None, str]:
     """One signed POST (no redirects followed): (HTTP status or None, a short outcome).
     The URL is checked again for the client's status as it is now, the name resolved once
     and every address checked (`egress.target`); the connection goes to that checked address.
@@ -262,9 +279,13 @@ def post(url: str, secret: str, ev: dict[str, Any], timeout: float = TIMEOUT_SEC
         return None, f"error: dns {type(exc).__name__}"
     body = json.dumps(ev, separators=(",", ":"))
     timestamp = int(time.time())
-    headers = {"Content-Type": "application/json", "User-Agent": "partner-api-webhooks/1",
-               "webhook-id": ev["id"], "webhook-timestamp": str(timestamp),
-               "webhook-signature": sign(secret, ev["id"], timestamp, body)}
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "partner-api-webhooks/1",
+        "webhook-id": ev["id"],
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": sign(secret, ev["id"], timestamp, body),
+    }
     try:
         answer = egress.post(target, timeout=timeout, body=body.encode(), headers=headers)
     except transport.Failed as exc:
@@ -277,13 +298,23 @@ def post(url: str, secret: str, ev: dict[str, Any], timeout: float = TIMEOUT_SEC
     return answer.status, "delivered" if 200 <= answer.status < 300 else f"http {answer.status}"
 
 
-def _log_attempt(client_id: str, ev: dict[str, Any], attempt: int, status: int | None, outcome: str,
-                 next_in: int | None) -> None:
+def _log_attempt(
+    client_id: str, ev: dict[str, Any], attempt: int, status: int | None, outcome: str, next_in: int | None
+) -> None:
     now = clock.now()
-    item = {"pk": client_id, "sk": f"{int(now * 1000):013d}#{ev['id']}#{attempt}", "event_id": ev["id"],
-            "type": ev["type"], "signature": ev["data"].get("signature"), "attempt": attempt, "at": int(now),
-            "http_status": status, "outcome": outcome, "retry_in": next_in,
-            "expires_at": int(now) + DELIVERY_DAYS * 86_400}
+    item = {
+        "pk": client_id,
+        "sk": f"{int(now * 1000):013d}#{ev['id']}#{attempt}",
+        "event_id": ev["id"],
+        "type": ev["type"],
+        "signature": ev["data"].get("signature"),
+        "attempt": attempt,
+        "at": int(now),
+        "http_status": status,
+        "outcome": outcome,
+        "retry_in": next_in,
+        "expires_at": int(now) + DELIVERY_DAYS * 86_400,
+    }
     deliveries_store.log(item)  # a failed write is not retried: it must not re-send the event
 
 
@@ -297,7 +328,9 @@ def deliver(message: dict[str, Any]) -> str:
         message = {k: v for k, v in message.items() if k not in ("dead_at", "first_at", "not_before", "last_outcome")}
     not_before = float(message.get("not_before") or 0)
     if not_before > now:  # a long backoff: hop again, no attempt yet
-        _send(settings.webhook_queue_url, [{"body": message, "delay": min(MAX_SQS_DELAY, int(not_before - now + 0.999))}])
+        _send(
+            settings.webhook_queue_url, [{"body": message, "delay": min(MAX_SQS_DELAY, int(not_before - now + 0.999))}]
+        )
         return "waiting"
     hook = _client_hook(client_id)
     if hook is None:
@@ -341,5 +374,10 @@ def handle_sqs(event: dict[str, Any]) -> dict[str, Any]:
 def deliveries(client_id: str, limit: int = 20) -> list[dict[str, Any]]:
     """The client's most recent delivery attempts, newest first."""
     rows = deliveries_store.recent(client_id, limit)
-    return [{k: row.get(k) for k in ("event_id", "type", "signature", "attempt", "at", "http_status", "outcome",
-                                    "retry_in")} for row in rows]
+    return [
+        {
+            k: row.get(k)
+            for k in ("event_id", "type", "signature", "attempt", "at", "http_status", "outcome", "retry_in")
+        }
+        for row in rows
+    ]

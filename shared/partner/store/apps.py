@@ -33,8 +33,10 @@ def _limit_clauses(client: Any, trade: int | None, daily: int | None) -> tuple[l
     sets: list[str] = []
     removes: list[str] = []
     vals: dict[str, Any] = {}
-    for name, value, cap in (("max_trade_lamports", trade, client.max_trade_lamports),
-                             ("daily_volume_cap_lamports", daily, client.daily_volume_cap_lamports)):
+    for name, value, cap in (
+        ("max_trade_lamports", trade, client.max_trade_lamports),
+        ("daily_volume_cap_lamports", daily, client.daily_volume_cap_lamports),
+    ):
         if value is None:
             continue
         if value >= cap:
@@ -56,17 +58,24 @@ def _expression(sets: list[str], removes: list[str], adds: list[str] | None = No
     return " ".join(parts)
 
 
-def approve_actions(user_id: str, client: Any, granted: tuple[str, ...], trade: int | None, daily: int | None,
-                    now: int) -> list[dict[str, Any]]:
+def approve_actions(
+    user_id: str, client: Any, granted: tuple[str, ...], trade: int | None, daily: int | None, now: int
+) -> list[dict[str, Any]]:
     """The consent's writes to the grant and the index (for the approve transaction)."""
     sets, removes, vals = _limit_clauses(client, trade, daily)
-    sets += ["user_id = :u", "client_id = :c", "gen = if_not_exists(gen, :zero)",
-             "connected_at = if_not_exists(connected_at, :now)", "last_used = :now"]
+    sets += [
+        "user_id = :u",
+        "client_id = :c",
+        "gen = if_not_exists(gen, :zero)",
+        "connected_at = if_not_exists(connected_at, :now)",
+        "last_used = :now",
+    ]
     vals.update({":u": user_id, ":c": client.client_id, ":zero": 0, ":now": now, ":sc": set(granted)})
     table = auth.table()
     return [
-        ddb.update_action(table, auth.grant_pk(user_id, client.client_id),
-                          _expression(sets, removes, ["scopes :sc"]), vals=vals),
+        ddb.update_action(
+            table, auth.grant_pk(user_id, client.client_id), _expression(sets, removes, ["scopes :sc"]), vals=vals
+        ),
         ddb.update_action(table, apps_pk(user_id), "ADD clients :c", vals={":c": {client.client_id}}),
     ]
 
@@ -76,16 +85,26 @@ def set_limits(user_id: str, client: Any, trade: int | None, daily: int | None) 
     sets, removes, vals = _limit_clauses(client, trade, daily)
     if not sets and not removes:
         return auth.get(auth.grant_pk(user_id, client.client_id))
-    return ddb.update(auth.table(), auth.grant_pk(user_id, client.client_id), _expression(sets, removes),
-                      condition="attribute_exists(connected_at)", vals=vals or None, return_values="ALL_NEW")
+    return ddb.update(
+        auth.table(),
+        auth.grant_pk(user_id, client.client_id),
+        _expression(sets, removes),
+        condition="attribute_exists(connected_at)",
+        vals=vals or None,
+        return_values="ALL_NEW",
+    )
 
 
 def disconnect(user_id: str, client_id: str) -> bool:
     """Revoke the grant and every token issued from it; False when it was not connected."""
     actions = [
-        ddb.update_action(auth.table(), auth.grant_pk(user_id, client_id),
-                          "ADD gen :one REMOVE connected_at, scopes", condition="attribute_exists(connected_at)",
-                          vals={":one": 1}),
+        ddb.update_action(
+            auth.table(),
+            auth.grant_pk(user_id, client_id),
+            "ADD gen :one REMOVE connected_at, scopes",
+            condition="attribute_exists(connected_at)",
+            vals={":one": 1},
+        ),
         ddb.update_action(auth.table(), apps_pk(user_id), "DELETE clients :c", vals={":c": {client_id}}),
     ]
     return ddb.transact(actions) is None
@@ -99,9 +118,13 @@ def note_use(grant: dict[str, Any] | None, now: int) -> None:
     if not grant or "connected_at" not in grant or now - int(grant.get("last_used", 0)) < TOUCH_EVERY:
         return
     try:
-        ddb.update(auth.table(), auth.grant_pk(grant["user_id"], grant["client_id"]), "SET last_used = :now",
-                   condition="attribute_exists(connected_at) AND last_used <= :old",
-                   vals={":now": now, ":old": now - TOUCH_EVERY})
+        ddb.update(
+            auth.table(),
+            auth.grant_pk(grant["user_id"], grant["client_id"]),
+            "SET last_used = :now",
+            condition="attribute_exists(connected_at) AND last_used <= :old",
+            vals={":now": now, ":old": now - TOUCH_EVERY},
+        )
     except ApiError:
         pass  # a lost "last used" is not worth a failed refresh
 
@@ -116,11 +139,13 @@ def connected(user_id: str, volume_key: Callable[[str], str]) -> list[dict[str, 
         return []
     s = get_settings()
     volume_keys = {c: volume_key(c) for c in client_ids}
-    found = ddb.batch_get({
-        s.auth_table: [auth.grant_pk(user_id, c) for c in client_ids],
-        s.clients_table: client_ids,
-        s.counters_table: list(volume_keys.values()),
-    })
+    found = ddb.batch_get(
+        {
+            s.auth_table: [auth.grant_pk(user_id, c) for c in client_ids],
+            s.clients_table: client_ids,
+            s.counters_table: list(volume_keys.values()),
+        }
+    )
     out: list[dict[str, Any]] = []
     for c in client_ids:
         grant = found[s.auth_table].get(auth.grant_pk(user_id, c))

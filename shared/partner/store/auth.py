@@ -48,8 +48,9 @@ USED = "used"
 REVOKED = "revoked"
 
 
-def consume_and_put(pk: str, now: int, *, user_id: str, client_id: str, gen: int, family: str,
-                    items: dict[str, dict[str, Any]]) -> str | None:
+def consume_and_put(
+    pk: str, now: int, *, user_id: str, client_id: str, gen: int, family: str, items: dict[str, dict[str, Any]]
+) -> str | None:
     """Consume a code or refresh token and write the new tokens in one TransactWriteItems,
     so both happen or neither does: a failed write consumes nothing and can be retried.
 
@@ -61,11 +62,21 @@ def consume_and_put(pk: str, now: int, *, user_id: str, client_id: str, gen: int
     committed (the devstack's moto likewise: devstack.ddb_tokens), never as a replay."""
     t = table()
     actions: list[dict[str, Any]] = [
-        ddb.update_action(t, pk, "SET used = :t, used_at = :now", condition="attribute_exists(pk) AND used = :f",
-                          vals={":t": True, ":f": False, ":now": now}),
-        {"ConditionCheck": {"TableName": t, "Key": {"pk": {"S": grant_pk(user_id, client_id)}},
-                            "ConditionExpression": "gen = :gen AND NOT contains(revoked_fams, :fam)",
-                            "ExpressionAttributeValues": ddb.values({":gen": gen, ":fam": family})}},
+        ddb.update_action(
+            t,
+            pk,
+            "SET used = :t, used_at = :now",
+            condition="attribute_exists(pk) AND used = :f",
+            vals={":t": True, ":f": False, ":now": now},
+        ),
+        {
+            "ConditionCheck": {
+                "TableName": t,
+                "Key": {"pk": {"S": grant_pk(user_id, client_id)}},
+                "ConditionExpression": "gen = :gen AND NOT contains(revoked_fams, :fam)",
+                "ExpressionAttributeValues": ddb.values({":gen": gen, ":fam": family}),
+            }
+        },
     ]
     for new_pk, data in items.items():
         item = dict(data, pk=new_pk)
@@ -85,7 +96,8 @@ def consume_and_put(pk: str, now: int, *, user_id: str, client_id: str, gen: int
 def open_grant(user_id: str, client_id: str) -> dict[str, Any]:
     """Create the grant item if absent; return it (generation and revoked families)."""
     out = ddb.update(
-        table(), grant_pk(user_id, client_id),
+        table(),
+        grant_pk(user_id, client_id),
         "SET gen = if_not_exists(gen, :zero), user_id = :u, client_id = :c",
         vals={":zero": 0, ":u": user_id, ":c": client_id},
         return_values="ALL_NEW",
@@ -96,7 +108,9 @@ def open_grant(user_id: str, client_id: str) -> dict[str, Any]:
 
 def revoke_family(user_id: str, client_id: str, family: str) -> None:
     ddb.update(
-        table(), grant_pk(user_id, client_id), "ADD revoked_fams :fam",
+        table(),
+        grant_pk(user_id, client_id),
+        "ADD revoked_fams :fam",
         vals={":fam": {family}},
     )
 
@@ -104,7 +118,9 @@ def revoke_family(user_id: str, client_id: str, family: str) -> None:
 def revoke_family_and_access(user_id: str, client_id: str, family: str) -> None:
     """Revoking a refresh token: its family, and every access token of the grant (one UpdateItem)."""
     ddb.update(
-        table(), grant_pk(user_id, client_id), "ADD revoked_fams :fam, agen :one",
+        table(),
+        grant_pk(user_id, client_id),
+        "ADD revoked_fams :fam, agen :one",
         vals={":fam": {family}, ":one": 1},
     )
 
@@ -131,6 +147,7 @@ def grant_allows(grant: dict[str, Any] | None, token: dict[str, Any]) -> TypeGua
 
 # ---------------------------------------------------------------- consent forms
 
+
 def put_once(pk: str, data: dict[str, Any]) -> bool:
     """Put a new item; False when one with this key exists (a consent form's first decision)."""
     item = dict(data, pk=pk)
@@ -148,8 +165,14 @@ def put_action(pk: str, data: dict[str, Any], *, once: bool = False) -> dict[str
 def consume_once(pk: str, now: int) -> dict[str, Any] | None:
     """Mark an unexpired, unused single-use item used; its previous state, or None when it is
     missing, expired or already used."""
-    return ddb.update(table(), pk, "SET used = :t", condition="attribute_exists(pk) AND used = :f AND exp > :now",
-                      vals={":t": True, ":f": False, ":now": now}, return_values="ALL_OLD")
+    return ddb.update(
+        table(),
+        pk,
+        "SET used = :t",
+        condition="attribute_exists(pk) AND used = :f AND exp > :now",
+        vals={":t": True, ":f": False, ":now": now},
+        return_values="ALL_OLD",
+    )
 
 
 def write_together(actions: list[dict[str, Any]]) -> bool:

@@ -62,7 +62,8 @@ class DeferredCredentials(botocore.credentials.Credentials):
                 if self._resolved is None:
                     session = self._botocore_session
                     resolver = botocore.credentials.create_credential_resolver(
-                        session, region_name=session.get_config_variable("region"))
+                        session, region_name=session.get_config_variable("region")
+                    )
                     self._resolved = resolver.load_credentials()
                     if self._resolved is None:
                         raise NoCredentialsError()
@@ -150,8 +151,14 @@ def _config(name: str) -> Config:
     # service model was 0.4 of 1.0 ms of CPU per DynamoDB call (issue 26: a trade makes seven, most
     # on its critical path). The layer builds every parameter itself (partner.store.ddb serializes
     # items with boto3's TypeSerializer), and the services still validate each request.
-    return Config(retries={"max_attempts": 3, "mode": "standard"}, connect_timeout=2, read_timeout=5,
-                  max_pool_connections=50, parameter_validation=False, **signing)
+    return Config(
+        retries={"max_attempts": 3, "mode": "standard"},
+        connect_timeout=2,
+        read_timeout=5,
+        max_pool_connections=50,
+        parameter_validation=False,
+        **signing,
+    )
 
 
 def dynamodb() -> Any:
@@ -204,10 +211,24 @@ DRY_CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "dynamodb": [
         ("get_item", {"TableName": "snapshot", "Key": _KEY}),
         ("put_item", {"TableName": "snapshot", "Item": _KEY}),
-        ("update_item", {"TableName": "snapshot", "Key": _KEY, "UpdateExpression": "SET #a = :v",
-                         "ExpressionAttributeNames": {"#a": "a"}, "ExpressionAttributeValues": {":v": {"N": "1"}}}),
-        ("query", {"TableName": "snapshot", "KeyConditionExpression": "pk = :p",
-                   "ExpressionAttributeValues": {":p": {"S": "snapshot"}}}),
+        (
+            "update_item",
+            {
+                "TableName": "snapshot",
+                "Key": _KEY,
+                "UpdateExpression": "SET #a = :v",
+                "ExpressionAttributeNames": {"#a": "a"},
+                "ExpressionAttributeValues": {":v": {"N": "1"}},
+            },
+        ),
+        (
+            "query",
+            {
+                "TableName": "snapshot",
+                "KeyConditionExpression": "pk = :p",
+                "ExpressionAttributeValues": {":p": {"S": "snapshot"}},
+            },
+        ),
         ("batch_get_item", {"RequestItems": {"snapshot": {"Keys": [_KEY]}}}),
         ("batch_write_item", {"RequestItems": {"snapshot": [{"PutRequest": {"Item": _KEY}}]}}),
     ],
@@ -215,8 +236,15 @@ DRY_CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("generate_mac", {"KeyId": "alias/snapshot", "Message": b"snapshot", "MacAlgorithm": "HMAC_SHA_256"}),
         ("encrypt", {"KeyId": "alias/snapshot", "Plaintext": b"snapshot"}),
         ("decrypt", {"CiphertextBlob": b"snapshot"}),
-        ("sign", {"KeyId": "alias/snapshot", "Message": b"snapshot", "MessageType": "RAW",
-                  "SigningAlgorithm": "ED25519_SHA_512"}),
+        (
+            "sign",
+            {
+                "KeyId": "alias/snapshot",
+                "Message": b"snapshot",
+                "MessageType": "RAW",
+                "SigningAlgorithm": "ED25519_SHA_512",
+            },
+        ),
         ("get_public_key", {"KeyId": "alias/snapshot"}),
     ],
     "s3": [

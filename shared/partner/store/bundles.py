@@ -14,8 +14,9 @@ def bundle_pk(signature: str) -> str:
     return f"BUNDLE#{signature}"
 
 
-def record(bundle_id: str, signatures: list[str], *, now: int, expires_at: int,
-           last_valid_block_height: int | None = None) -> None:
+def record(
+    bundle_id: str, signatures: list[str], *, now: int, expires_at: int, last_valid_block_height: int | None = None
+) -> None:
     """Remember that `signatures` were sent together as bundle `bundle_id`."""
     table = get_settings().counters_table
     for signature in signatures:

@@ -94,8 +94,7 @@ def create_client(client: Client) -> None:
         "daily_volume_cap_lamports": client.daily_volume_cap_lamports,
         "max_fee_lamports": client.max_fee_lamports,
         "keys": {
-            k.key_id: {"digest": k.digest, "status": k.status, "created_at": k.created_at}
-            for k in client.keys.values()
+            k.key_id: {"digest": k.digest, "status": k.status, "created_at": k.created_at} for k in client.keys.values()
         },
         "created_at": clock.now_int(),
         "website": client.website,
@@ -105,28 +104,45 @@ def create_client(client: Client) -> None:
 
 
 def add_key(client_id: str, key: ApiKey) -> bool:
-    return ddb.update(
-        _table(), client_id, "SET #keys.#kid = :key",
-        condition="attribute_exists(pk)",
-        names={"#keys": "keys", "#kid": key.key_id},
-        vals={":key": {"digest": key.digest, "status": key.status, "created_at": key.created_at}},
-    ) is not None
+    return (
+        ddb.update(
+            _table(),
+            client_id,
+            "SET #keys.#kid = :key",
+            condition="attribute_exists(pk)",
+            names={"#keys": "keys", "#kid": key.key_id},
+            vals={":key": {"digest": key.digest, "status": key.status, "created_at": key.created_at}},
+        )
+        is not None
+    )
 
 
 def revoke_key(client_id: str, key_id: str) -> bool:
-    return ddb.update(
-        _table(), client_id, "SET #keys.#kid.#st = :revoked",
-        condition="attribute_exists(#keys.#kid)",
-        names={"#keys": "keys", "#kid": key_id, "#st": "status"},
-        vals={":revoked": "revoked"},
-    ) is not None
+    return (
+        ddb.update(
+            _table(),
+            client_id,
+            "SET #keys.#kid.#st = :revoked",
+            condition="attribute_exists(#keys.#kid)",
+            names={"#keys": "keys", "#kid": key_id, "#st": "status"},
+            vals={":revoked": "revoked"},
+        )
+        is not None
+    )
 
 
 def set_status(client_id: str, status: str) -> bool:
-    return ddb.update(
-        _table(), client_id, "SET #st = :s", condition="attribute_exists(pk)",
-        names={"#st": "status"}, vals={":s": status},
-    ) is not None
+    return (
+        ddb.update(
+            _table(),
+            client_id,
+            "SET #st = :s",
+            condition="attribute_exists(pk)",
+            names={"#st": "status"},
+            vals={":s": status},
+        )
+        is not None
+    )
 
 
 def set_fields(client_id: str, **fields: Any) -> bool:
@@ -138,6 +154,13 @@ def set_fields(client_id: str, **fields: Any) -> bool:
 
 def remove_webhook(client_id: str, now: int) -> bool:
     """Forget the client's webhook URL and secret; False when there is no such client."""
-    return ddb.update(_table(), client_id,
-                      "REMOVE webhook_url, webhook_secret, webhook_key_id SET webhook_updated_at = :now",
-                      condition="attribute_exists(pk)", vals={":now": now}) is not None
+    return (
+        ddb.update(
+            _table(),
+            client_id,
+            "REMOVE webhook_url, webhook_secret, webhook_key_id SET webhook_updated_at = :now",
+            condition="attribute_exists(pk)",
+            vals={":now": now},
+        )
+        is not None
+    )

@@ -27,7 +27,9 @@ def _table() -> str:
 def hit(pk: str, limit: int, expires_at: int) -> Hit:
     """Take one unit from a fixed window of `limit`; refuse at the limit without counting."""
     out = ddb.update(
-        _table(), pk, "ADD #c :one SET expires_at = :exp",
+        _table(),
+        pk,
+        "ADD #c :one SET expires_at = :exp",
         condition="attribute_not_exists(#c) OR #c < :limit",
         names={"#c": "count"},
         vals={":one": 1, ":limit": limit, ":exp": expires_at},
@@ -50,8 +52,12 @@ def read(pk: str) -> int:
 
 def add(pk: str, amount: int, expires_at: int) -> int:
     out = ddb.update(
-        _table(), pk, "ADD #c :n SET expires_at = :exp",
-        names={"#c": "count"}, vals={":n": amount, ":exp": expires_at}, return_values="UPDATED_NEW",
+        _table(),
+        pk,
+        "ADD #c :n SET expires_at = :exp",
+        names={"#c": "count"},
+        vals={":n": amount, ":exp": expires_at},
+        return_values="UPDATED_NEW",
     )
     assert out is not None
     return int(out["count"])
@@ -68,7 +74,9 @@ def reserve(pk: str, amount: int, cap: int, expires_at: int) -> tuple[bool, int]
     if amount > cap:
         return False, read(pk)
     done, item = ddb.update_or_current(
-        _table(), pk, "ADD #c :n SET expires_at = :exp",
+        _table(),
+        pk,
+        "ADD #c :n SET expires_at = :exp",
         condition="attribute_not_exists(#c) OR #c <= :room",
         names={"#c": "count"},
         vals={":n": amount, ":room": cap - amount, ":exp": expires_at},
@@ -97,7 +105,9 @@ def events(pk: str) -> list[int]:
 def append_event(pk: str, stamp_ms: int, expires_at: int) -> tuple[list[int], int]:
     """Append one event; returns (every stored event, the trim version), from the same call."""
     out = ddb.update(
-        _table(), pk, "SET ev = list_append(if_not_exists(ev, :empty), :one), expires_at = :exp",
+        _table(),
+        pk,
+        "SET ev = list_append(if_not_exists(ev, :empty), :one), expires_at = :exp",
         vals={":empty": [], ":one": [stamp_ms], ":exp": expires_at},
         return_values="ALL_NEW",
     )

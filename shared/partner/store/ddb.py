@@ -82,7 +82,9 @@ def wrap(exc: Exception) -> ApiError:
         code = exc.response.get("Error", {}).get("Code", "")
         status = int(exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
     retryable = code in THROTTLE_CODES or status >= 500 or isinstance(exc, BotoCoreError)
-    if isinstance(exc, ClientError) and code == "TransactionCanceledException":  # conflicts or throttling: nothing written
+    if (
+        isinstance(exc, ClientError) and code == "TransactionCanceledException"
+    ):  # conflicts or throttling: nothing written
         reasons = {r.get("Code") for r in exc.response.get("CancellationReasons") or []}
         retryable = retryable or bool(reasons) and reasons <= RETRYABLE_CANCELLATIONS | {"None"}
     return ApiError("internal", "A storage operation failed.", retryable=retryable)
@@ -117,15 +119,18 @@ def _single_write(operation: str, kwargs: dict[str, Any]) -> Any:
         try:
             return getattr(aws.dynamodb(), operation)(**kwargs)
         except ClientError as exc:
-            if exc.response.get("Error", {}).get("Code") != "TransactionConflictException" \
-                    or attempt == CONFLICT_ATTEMPTS - 1:
+            if (
+                exc.response.get("Error", {}).get("Code") != "TransactionConflictException"
+                or attempt == CONFLICT_ATTEMPTS - 1
+            ):
                 raise
-        time.sleep(0.005 + _jitter(min(1.0, 0.020 * 2 ** attempt)))  # as `transact` pauses
+        time.sleep(0.005 + _jitter(min(1.0, 0.020 * 2**attempt)))  # as `transact` pauses
     raise AssertionError("unreachable")
 
 
-def _conditional(operation: str, kwargs: dict[str, Any], condition: str | None, names: dict | None,
-                 vals: dict | None) -> dict[str, Any] | None:
+def _conditional(
+    operation: str, kwargs: dict[str, Any], condition: str | None, names: dict | None, vals: dict | None
+) -> dict[str, Any] | None:
     """Call a conditional write; None when its condition failed, storage errors wrapped."""
     _expressions(kwargs, condition, names, vals)
     try:
@@ -138,18 +143,31 @@ def _conditional(operation: str, kwargs: dict[str, Any], condition: str | None, 
         raise wrap(exc) from exc
 
 
-def put(table: str, data: dict[str, Any], condition: str | None = None, names: dict | None = None,
-        vals: dict | None = None) -> bool:
+def put(
+    table: str, data: dict[str, Any], condition: str | None = None, names: dict | None = None, vals: dict | None = None
+) -> bool:
     """Put an item; False when the condition failed."""
     return _conditional("put_item", {"TableName": table, "Item": to_item(data)}, condition, names, vals) is not None
 
 
-def update(table: str, pk: str, expression: str, *, condition: str | None = None,
-           names: dict[str, str] | None = None, vals: dict[str, Any] | None = None,
-           return_values: str = "NONE") -> dict[str, Any] | None:
+def update(
+    table: str,
+    pk: str,
+    expression: str,
+    *,
+    condition: str | None = None,
+    names: dict[str, str] | None = None,
+    vals: dict[str, Any] | None = None,
+    return_values: str = "NONE",
+) -> dict[str, Any] | None:
     """UpdateItem; returns the attributes asked for, or None when the condition failed."""
-    out = _conditional("update_item", {"TableName": table, "Key": {"pk": {"S": pk}}, "UpdateExpression": expression,
-                                       "ReturnValues": return_values}, condition, names, vals)
+    out = _conditional(
+        "update_item",
+        {"TableName": table, "Key": {"pk": {"S": pk}}, "UpdateExpression": expression, "ReturnValues": return_values},
+        condition,
+        names,
+        vals,
+    )
     if out is None:
         return None
     return from_item(out.get("Attributes")) or {}
@@ -169,15 +187,27 @@ def batch_write(table: str, items: list[dict[str, Any]]) -> None:
     raise wrap(RuntimeError("unprocessed items"))
 
 
-def update_or_current(table: str, pk: str, expression: str, *, condition: str,
-                      names: dict[str, str] | None = None, vals: dict[str, Any] | None = None,
-                      return_values: str = "NONE") -> tuple[bool, dict[str, Any] | None]:
+def update_or_current(
+    table: str,
+    pk: str,
+    expression: str,
+    *,
+    condition: str,
+    names: dict[str, str] | None = None,
+    vals: dict[str, Any] | None = None,
+    return_values: str = "NONE",
+) -> tuple[bool, dict[str, Any] | None]:
     """A conditional UpdateItem that also tells why it failed, in the same call:
     (True, the attributes asked for) or (False, the item as it is, None if there is none)
     (ReturnValuesOnConditionCheckFailure=ALL_OLD)."""
-    kwargs: dict[str, Any] = {"TableName": table, "Key": {"pk": {"S": pk}}, "UpdateExpression": expression,
-                              "ConditionExpression": condition, "ReturnValues": return_values,
-                              "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}
+    kwargs: dict[str, Any] = {
+        "TableName": table,
+        "Key": {"pk": {"S": pk}},
+        "UpdateExpression": expression,
+        "ConditionExpression": condition,
+        "ReturnValues": return_values,
+        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+    }
     if names:
         kwargs["ExpressionAttributeNames"] = names
     if vals:
@@ -204,11 +234,11 @@ def batch_get(requests: dict[str, list[str]]) -> dict[str, dict[str, dict[str, A
     found: dict[str, dict[str, dict[str, Any]]] = {table: {} for table in requests}
     for start in range(0, len(keys), BATCH_GET_KEYS):
         pending: dict[str, Any] = {}
-        for table, pk in keys[start:start + BATCH_GET_KEYS]:
+        for table, pk in keys[start : start + BATCH_GET_KEYS]:
             pending.setdefault(table, {"Keys": [], "ConsistentRead": True})["Keys"].append({"pk": {"S": pk}})
         for attempt in range(BATCH_GET_ATTEMPTS):
             if attempt:
-                time.sleep(_jitter(0.025 * 2 ** attempt))
+                time.sleep(_jitter(0.025 * 2**attempt))
             try:
                 out = aws.dynamodb().batch_get_item(RequestItems=pending)
             except (ClientError, BotoCoreError) as exc:
@@ -233,6 +263,7 @@ TRANSACT_ATTEMPTS = 8  # a transaction cancelled only by conflicts with others (
 class Cancelled:
     """Why one action of a cancelled transaction failed: its condition (`failed`) and the item
     as it was (when the action asked for ReturnValuesOnConditionCheckFailure=ALL_OLD)."""
+
     failed: bool
     item: dict[str, Any] | None
 
@@ -255,15 +286,16 @@ def transact(actions: list[dict[str, Any]]) -> list[Cancelled] | None:
         try:
             aws.dynamodb().transact_write_items(TransactItems=actions, ClientRequestToken=token)
         except ClientError as exc:
-            if exc.response.get("Error", {}).get("Code") == "TransactionInProgressException" \
-                    and waits < IN_PROGRESS_WAITS:
+            if (
+                exc.response.get("Error", {}).get("Code") == "TransactionInProgressException"
+                and waits < IN_PROGRESS_WAITS
+            ):
                 waits += 1
-                time.sleep(0.05 + _jitter(min(1.0, 0.05 * 2 ** waits)))
+                time.sleep(0.05 + _jitter(min(1.0, 0.05 * 2**waits)))
                 continue
             reasons = exc.response.get("CancellationReasons") or []
             if any(r.get("Code") == "ConditionalCheckFailed" for r in reasons):
-                return [Cancelled(r.get("Code") == "ConditionalCheckFailed", from_item(r.get("Item")))
-                        for r in reasons]
+                return [Cancelled(r.get("Code") == "ConditionalCheckFailed", from_item(r.get("Item"))) for r in reasons]
             passing = any(r.get("Code") in RETRYABLE_CANCELLATIONS for r in reasons)
             attempt += 1
             if not passing or attempt == TRANSACT_ATTEMPTS:
@@ -286,9 +318,16 @@ def put_action(table: str, data: dict[str, Any], condition: str | None = None) -
     return {"Put": action}
 
 
-def update_action(table: str, pk: str, expression: str, *, condition: str | None = None,
-                  names: dict[str, str] | None = None, vals: dict[str, Any] | None = None,
-                  old_on_failure: bool = False) -> dict[str, Any]:
+def update_action(
+    table: str,
+    pk: str,
+    expression: str,
+    *,
+    condition: str | None = None,
+    names: dict[str, str] | None = None,
+    vals: dict[str, Any] | None = None,
+    old_on_failure: bool = False,
+) -> dict[str, Any]:
     action: dict[str, Any] = {"TableName": table, "Key": {"pk": {"S": pk}}, "UpdateExpression": expression}
     _expressions(action, condition, names, vals)
     if old_on_failure:

@@ -23,8 +23,12 @@ def recent(client_id: str, limit: int) -> list[dict[str, Any]]:
     """The client's most recent attempts, newest first."""
     try:
         out = aws.dynamodb().query(
-            TableName=get_settings().deliveries_table, KeyConditionExpression="pk = :c",
-            ExpressionAttributeValues={":c": {"S": client_id}}, ScanIndexForward=False, Limit=limit)
+            TableName=get_settings().deliveries_table,
+            KeyConditionExpression="pk = :c",
+            ExpressionAttributeValues={":c": {"S": client_id}},
+            ScanIndexForward=False,
+            Limit=limit,
+        )
     except (ClientError, BotoCoreError) as exc:
         raise ddb.wrap(exc) from exc
     return [ddb.from_item(raw) or {} for raw in out.get("Items", [])]

@@ -45,7 +45,7 @@ def parse_bound_token(prefix: str, token: str) -> TokenIds | None:
     if not token.startswith(prefix) or len(token) != len(prefix) + 86:
         return None
     try:
-        raw = b64url_decode(token[len(prefix):])
+        raw = b64url_decode(token[len(prefix) :])
     except ValueError:
         return None
     if len(raw) != 64:

@@ -40,13 +40,23 @@ MAX_PK_CHARS = 100
 
 
 # What the service sends, by kind (the transaction record's `kind`).
-KINDS = frozenset({
-    "buy", "buy_exact_out", "sell",
-    "vote", "vote_cancel", "vote_withdraw", "settle",
-    "propose_update_content", "propose_extend_mutability", "propose_finalize_metadata",
-    "finalize_expired", "bond_withdraw",
-    "coin_create",
-})
+KINDS = frozenset(
+    {
+        "buy",
+        "buy_exact_out",
+        "sell",
+        "vote",
+        "vote_cancel",
+        "vote_withdraw",
+        "settle",
+        "propose_update_content",
+        "propose_extend_mutability",
+        "propose_finalize_metadata",
+        "finalize_expired",
+        "bond_withdraw",
+        "coin_create",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -86,11 +96,15 @@ def shard(signature: str) -> str:
 def items_for(principal: Principal, outgoing: Outgoing, now: float | None = None) -> list[dict[str, Any]]:
     sent_at = clock.now() if now is None else now
     base = {
-        "signatures": list(outgoing.signatures), "kind": outgoing.kind,
-        "client_id": principal.client.client_id, "user_id": principal.user.user_id,
-        "mint": outgoing.mint, "wallet": outgoing.wallet,
+        "signatures": list(outgoing.signatures),
+        "kind": outgoing.kind,
+        "client_id": principal.client.client_id,
+        "user_id": principal.user.user_id,
+        "mint": outgoing.mint,
+        "wallet": outgoing.wallet,
         "last_valid_block_height": int(outgoing.last_valid_block_height),
-        "sent_at": int(sent_at * 1000), "status": "sent",
+        "sent_at": int(sent_at * 1000),
+        "status": "sent",
         "expires_at": int(sent_at) + RECORD_DAYS * 86_400,
     }
     return [dict(base, pk=signature, track=shard(signature)) for signature in outgoing.signatures]
@@ -129,8 +143,10 @@ def _open_in(part: int, share: int) -> list[dict[str, Any]]:
     start: dict[str, Any] | None = None
     while len(out) < share:
         kwargs: dict[str, Any] = {
-            "TableName": table(), "IndexName": OPEN_INDEX,
-            "KeyConditionExpression": "track = :t", "ExpressionAttributeValues": {":t": {"S": str(part)}},
+            "TableName": table(),
+            "IndexName": OPEN_INDEX,
+            "KeyConditionExpression": "track = :t",
+            "ExpressionAttributeValues": {":t": {"S": str(part)}},
             "Limit": min(1000, share - len(out)),
         }
         if start:

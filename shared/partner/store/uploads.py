@@ -47,10 +47,20 @@ def object_key(upload_id: str) -> str:
 
 
 def put(upload_id: str, client_id: str, user_id: str, content_type: str, length: int, expires: int) -> None:
-    created = ddb.put(_table(), {"pk": pk(upload_id), "cid": client_id, "uid": user_id, "ctype": content_type,
-                                 "length": length, "exp": expires, "used": False,
-                                 "expires_at": expires + TTL_AFTER_EXPIRY},
-                      condition="attribute_not_exists(pk)")
+    created = ddb.put(
+        _table(),
+        {
+            "pk": pk(upload_id),
+            "cid": client_id,
+            "uid": user_id,
+            "ctype": content_type,
+            "length": length,
+            "exp": expires,
+            "used": False,
+            "expires_at": expires + TTL_AFTER_EXPIRY,
+        },
+        condition="attribute_not_exists(pk)",
+    )
     if not created:  # 128 random bits collided: never in practice
         raise ApiError("internal", "The upload could not be recorded.", retryable=True)
 
@@ -63,16 +73,24 @@ def consume(upload_id: str, client_id: str, user_id: str, owner: str, now: int) 
     """Mark the upload used by `owner`, atomically: only an unused, unexpired upload of this client
     and user. (True, {}) or (False, the record as it is)."""
     return ddb.update_or_current(
-        _table(), pk(upload_id), "SET used = :true, used_by = :owner",
+        _table(),
+        pk(upload_id),
+        "SET used = :true, used_by = :owner",
         condition="attribute_exists(pk) AND cid = :cid AND uid = :uid AND used = :false AND #exp > :now",
         names={"#exp": "exp"},
-        vals={":true": True, ":false": False, ":owner": owner, ":cid": client_id, ":uid": user_id, ":now": now})
+        vals={":true": True, ":false": False, ":owner": owner, ":cid": client_id, ":uid": user_id, ":now": now},
+    )
 
 
 def release(upload_id: str, owner: str) -> None:
     """Give a consumed upload back (nothing of the request that consumed it reached the network)."""
-    ddb.update(_table(), pk(upload_id), "SET used = :false REMOVE used_by", condition="used_by = :owner",
-               vals={":false": False, ":owner": owner})
+    ddb.update(
+        _table(),
+        pk(upload_id),
+        "SET used = :false REMOVE used_by",
+        condition="used_by = :owner",
+        vals={":false": False, ":owner": owner},
+    )
 
 
 def presigned_post(upload_id: str, content_type: str, max_bytes: int, expires_in: int) -> dict[str, Any]:
@@ -80,9 +98,12 @@ def presigned_post(upload_id: str, content_type: str, max_bytes: int, expires_in
     a content-length-range of 1 to `max_bytes` and the expiry. -> {"url", "fields"}."""
     try:
         return aws.s3().generate_presigned_post(
-            Bucket=_bucket(), Key=object_key(upload_id), Fields={"Content-Type": content_type},
+            Bucket=_bucket(),
+            Key=object_key(upload_id),
+            Fields={"Content-Type": content_type},
             Conditions=[{"Content-Type": content_type}, ["content-length-range", 1, max_bytes]],
-            ExpiresIn=expires_in)
+            ExpiresIn=expires_in,
+        )
     except (ClientError, BotoCoreError) as exc:
         raise ddb.wrap(exc) from exc
 

@@ -74,12 +74,24 @@ def create_linked_user(user_id: str, sub: str, twitter_handle: str | None) -> bo
     False when `sub` is linked already (nothing written)."""
     now = clock.now_int()
     t = _table()
-    cancelled = ddb.transact([
-        ddb.put_action(t, {"pk": SUB_PREFIX + sub, "user_id": user_id, "created_at": now},
-                       condition="attribute_not_exists(pk)"),
-        ddb.put_action(t, {"pk": user_id, "sub": sub, "twitter_handle": twitter_handle, "trading_enabled": False,
-                           "created_at": now}, condition="attribute_not_exists(pk)"),
-    ])
+    cancelled = ddb.transact(
+        [
+            ddb.put_action(
+                t, {"pk": SUB_PREFIX + sub, "user_id": user_id, "created_at": now}, condition="attribute_not_exists(pk)"
+            ),
+            ddb.put_action(
+                t,
+                {
+                    "pk": user_id,
+                    "sub": sub,
+                    "twitter_handle": twitter_handle,
+                    "trading_enabled": False,
+                    "created_at": now,
+                },
+                condition="attribute_not_exists(pk)",
+            ),
+        ]
+    )
     return cancelled is None
 
 
@@ -93,11 +105,16 @@ def set_twitter_handle(user_id: str, handle: str | None) -> bool:
 
 def set_wallet_once(user_id: str, wallet: str, secret: EncryptedSecret) -> bool:
     """Store the user's delegated wallet unless one is stored already (False then, or no user)."""
-    return ddb.update(
-        _table(), user_id, "SET wallet = :w, wallet_secret = :s",
-        condition="attribute_exists(pk) AND attribute_not_exists(wallet)",
-        vals={":w": wallet, ":s": {"ct": secret.ciphertext, "key_id": secret.key_id}},
-    ) is not None
+    return (
+        ddb.update(
+            _table(),
+            user_id,
+            "SET wallet = :w, wallet_secret = :s",
+            condition="attribute_exists(pk) AND attribute_not_exists(wallet)",
+            vals={":w": wallet, ":s": {"ct": secret.ciphertext, "key_id": secret.key_id}},
+        )
+        is not None
+    )
 
 
 def create_user(user: User) -> None:
@@ -118,6 +135,9 @@ def create_user(user: User) -> None:
 
 
 def set_trading_enabled(user_id: str, enabled: bool) -> bool:
-    return ddb.update(
-        _table(), user_id, "SET trading_enabled = :e", condition="attribute_exists(pk)", vals={":e": enabled}
-    ) is not None
+    return (
+        ddb.update(
+            _table(), user_id, "SET trading_enabled = :e", condition="attribute_exists(pk)", vals={":e": enabled}
+        )
+        is not None
+    )

@@ -33,8 +33,9 @@ def encryption_context(user_id: str, wallet: str) -> dict[str, str]:
 def seal(user_id: str, keypair: Keypair) -> EncryptedSecret:
     wallet = str(keypair.pubkey())
     key_id = get_settings().wallet_key_id
-    sealed = aws.kms().encrypt(KeyId=key_id, Plaintext=bytes(keypair.secret()),
-                               EncryptionContext=encryption_context(user_id, wallet))
+    sealed = aws.kms().encrypt(
+        KeyId=key_id, Plaintext=bytes(keypair.secret()), EncryptionContext=encryption_context(user_id, wallet)
+    )
     return EncryptedSecret(bytes(sealed["CiphertextBlob"]), key_id)
 
 
@@ -76,9 +77,9 @@ class SealedWalletSigner:
         assert sealed is not None
         context = encryption_context(user.user_id, str(self._pubkey))
         try:
-            seed = aws.kms().decrypt(
-                CiphertextBlob=sealed.ciphertext, EncryptionContext=context, KeyId=sealed.key_id
-            )["Plaintext"]
+            seed = aws.kms().decrypt(CiphertextBlob=sealed.ciphertext, EncryptionContext=context, KeyId=sealed.key_id)[
+                "Plaintext"
+            ]
             keypair = Keypair.from_seed(bytes(seed))
         except (ClientError, BotoCoreError, ValueError) as exc:
             raise ApiError("wallet_sign_failed") from exc
@@ -99,8 +100,12 @@ KMS_ED25519_ALGORITHM = "ED25519_SHA_512"
 ED25519_SPKI_PREFIX = bytes.fromhex("302a300506032b6570032100")
 KMS_THROTTLE_CODES = {"ThrottlingException", "LimitExceededException", "RequestLimitExceeded"}
 KMS_TRANSIENT_CODES = KMS_THROTTLE_CODES | {
-    "KMSInternalException", "DependencyTimeoutException", "KeyUnavailableException", "InternalFailure",
-    "ServiceUnavailable", "InternalError",
+    "KMSInternalException",
+    "DependencyTimeoutException",
+    "KeyUnavailableException",
+    "InternalFailure",
+    "ServiceUnavailable",
+    "InternalError",
 }
 
 
@@ -113,8 +118,7 @@ def _kms_failure(exc: Exception, what: str) -> ApiError:
         if code in KMS_THROTTLE_CODES:
             message = f"The wallet signing service was throttled on {what}; retry shortly."
         return ApiError("wallet_sign_failed", message, retryable=retryable)
-    return ApiError("wallet_sign_failed", f"The wallet signing service could not be reached on {what}.",
-                    retryable=True)
+    return ApiError("wallet_sign_failed", f"The wallet signing service could not be reached on {what}.", retryable=True)
 
 
 def ed25519_public_key_from_spki(der: bytes) -> Pubkey:
@@ -136,8 +140,7 @@ def kms_ed25519_pubkey(key_id: str) -> Pubkey:
     try:
         return ed25519_public_key_from_spki(out["PublicKey"])
     except (KeyError, ValueError) as exc:
-        raise ApiError("wallet_sign_failed", "KMS returned a public key that is not Ed25519.",
-                       retryable=False) from exc
+        raise ApiError("wallet_sign_failed", "KMS returned a public key that is not Ed25519.", retryable=False) from exc
 
 
 class KmsEd25519Signer:
@@ -161,8 +164,9 @@ class KmsEd25519Signer:
 
     def sign(self, message: bytes) -> Signature:
         try:
-            out = aws.kms().sign(KeyId=self._key_id, Message=bytes(message), MessageType="RAW",
-                                 SigningAlgorithm=KMS_ED25519_ALGORITHM)
+            out = aws.kms().sign(
+                KeyId=self._key_id, Message=bytes(message), MessageType="RAW", SigningAlgorithm=KMS_ED25519_ALGORITHM
+            )
         except (ClientError, BotoCoreError) as exc:
             raise _kms_failure(exc, "Sign") from exc
         raw = bytes(out.get("Signature") or b"")
@@ -170,8 +174,9 @@ class KmsEd25519Signer:
             raise ApiError("wallet_sign_failed", "KMS returned a signature that is not 64 bytes.", retryable=False)
         signature = Signature.from_bytes(raw)
         if not signature.verify(self._pubkey, bytes(message)):
-            raise ApiError("wallet_sign_failed", "The KMS signature does not verify against the wallet address.",
-                           retryable=False)
+            raise ApiError(
+                "wallet_sign_failed", "The KMS signature does not verify against the wallet address.", retryable=False
+            )
         return signature
 
 

@@ -71,12 +71,20 @@ from partner.features import links, pinning, pipeline, uploads
 from partner.features.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
 from partner.store.wallets import SealedWalletSigner
 
-__all__ = ["UpdateContentForm", "parse_form", "normalize_name", "normalize_symbol",
-           "execute", "handle", "read_document", "ROUTE"]
+__all__ = [
+    "UpdateContentForm",
+    "parse_form",
+    "normalize_name",
+    "normalize_symbol",
+    "execute",
+    "handle",
+    "read_document",
+    "ROUTE",
+]
 
 ROUTE = access.Route(bucket="governance", scope="governance:propose")
 DOCUMENT_FIELDS = ("name", "symbol", "description", "image", "website", "twitter", "telegram")
-ATA_RENT = P.rent_exempt_minimum(170)   # a Token-2022 ATA (ImmutableOwner)
+ATA_RENT = P.rent_exempt_minimum(170)  # a Token-2022 ATA (ImmutableOwner)
 PROPOSAL_RENT = P.rent_exempt_minimum(Proposal.SIZE)
 CAT_TIMEOUT = 10.0
 MAX_DOCUMENT_BYTES = 256 * 1024
@@ -133,18 +141,31 @@ def parse_form(form: multipart.Form) -> UpdateContentForm:
     image = None
     upload = form.file("image")
     if upload is not None and fields.imageUploadId is not None:
-        raise ApiError("invalid_input", "Send the image either as the file field `image` or as `imageUploadId`, "
-                                        "not both.", field=uploads.FIELD)
+        raise ApiError(
+            "invalid_input",
+            "Send the image either as the file field `image` or as `imageUploadId`, not both.",
+            field=uploads.FIELD,
+        )
     if upload is not None:
         image = read_image(upload.data)
     if not patch and image is None and fields.imageUploadId is None:
-        raise ApiError("invalid_input", "Send at least one of name, symbol, image, description, website, "
-                                        "twitter, telegram.")
-    duration = int(fields.voteDurationSeconds) if fields.voteDurationSeconds is not None \
-        else GM.DEFAULT_VOTE_DURATION_SECONDS
+        raise ApiError(
+            "invalid_input", "Send at least one of name, symbol, image, description, website, twitter, telegram."
+        )
+    duration = (
+        int(fields.voteDurationSeconds) if fields.voteDurationSeconds is not None else GM.DEFAULT_VOTE_DURATION_SECONDS
+    )
     base = int(fields.baseContentRevision) if fields.baseContentRevision is not None else None
-    return UpdateContentForm(fields.mint, int(fields.priorityFeeLamports), int(fields.tipLamports), duration,
-                             base, patch, image, fields.imageUploadId)
+    return UpdateContentForm(
+        fields.mint,
+        int(fields.priorityFeeLamports),
+        int(fields.tipLamports),
+        duration,
+        base,
+        patch,
+        image,
+        fields.imageUploadId,
+    )
 
 
 # ------------------------------------------------------------------ chain state
@@ -179,8 +200,17 @@ def read_state(chain: Rpc, mint: Pubkey, wallet: Pubkey) -> ChainState:
     if clock is None or len(clock.data) < 40:
         raise ApiError("rpc_unavailable", "The chain clock could not be read.")
     unix_ts = struct.unpack_from("<QqQQq", clock.data)[4]
-    return ChainState(gov_key, gov, meta, ata is not None, balance, accounts[3].lamports if accounts[3] else 0,
-                      unix_ts, blockhash, last_valid)
+    return ChainState(
+        gov_key,
+        gov,
+        meta,
+        ata is not None,
+        balance,
+        accounts[3].lamports if accounts[3] else 0,
+        unix_ts,
+        blockhash,
+        last_valid,
+    )
 
 
 def read_document(uri: str) -> dict[str, Any]:
@@ -188,7 +218,7 @@ def read_document(uri: str) -> dict[str, Any]:
     or it is not a JSON object. A node that cannot answer -> 502 pinning_unavailable."""
     if not uri or not uri.startswith("ipfs://"):
         return {}
-    cid = uri[len("ipfs://"):].split("/", 1)[0]
+    cid = uri[len("ipfs://") :].split("/", 1)[0]
     if not cids.is_cid(cid):
         return {}
     try:
@@ -241,16 +271,20 @@ def _precheck(form: UpdateContentForm, state: ChainState, changes: dict[str, str
         raise ApiError("content_field_locked", f"Locked field(s): {', '.join(locked)}.", fields=locked)
     if not changes:
         raise ApiError("no_metadata_changes")
-    problem = GM.vote_duration_error(state.unix_timestamp, form.vote_duration_seconds, gov.mutable_until,
-                                     gov.min_vote_duration_seconds, gov.max_vote_duration_seconds)
+    problem = GM.vote_duration_error(
+        state.unix_timestamp,
+        form.vote_duration_seconds,
+        gov.mutable_until,
+        gov.min_vote_duration_seconds,
+        gov.max_vote_duration_seconds,
+    )
     if problem:
         raise ApiError(problem)
     if not state.token_account_exists or state.token_balance == 0:
         raise ApiError("missing_proposal_token_account")
     bond = GM.bond_amount(gov.total_supply, gov.proposal_bond_bps)
     if state.token_balance < bond:
-        raise ApiError("insufficient_proposal_bond", requiredTokens=str(bond),
-                       availableTokens=str(state.token_balance))
+        raise ApiError("insufficient_proposal_bond", requiredTokens=str(bond), availableTokens=str(state.token_balance))
 
 
 def _check_governance(form: UpdateContentForm, state: ChainState) -> None:
@@ -278,8 +312,9 @@ def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = N
     return out
 
 
-def _execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None,
-             held: pipeline.Held | None = None) -> dict[str, Any]:
+def _execute(
+    principal: Principal, form: UpdateContentForm, chain: Rpc | None, held: pipeline.Held | None = None
+) -> dict[str, Any]:
     signer = SealedWalletSigner(principal.user)
     chain = chain or Rpc(get_settings().rpc_endpoints)
     mint = Pubkey.from_string(form.mint)
@@ -297,9 +332,16 @@ def _execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None,
 
     def proposal(uri: str | None) -> pipeline.Tx:
         instruction = ix.propose_update_content(
-            signer.pubkey, mint, index, base_content_revision=gov.content_revision,
-            changed_fields=tuple(changes), name=changes.get("name"), symbol=changes.get("symbol"), uri=uri,
-            vote_duration_seconds=form.vote_duration_seconds)
+            signer.pubkey,
+            mint,
+            index,
+            base_content_revision=gov.content_revision,
+            changed_fields=tuple(changes),
+            name=changes.get("name"),
+            symbol=changes.get("symbol"),
+            uri=uri,
+            vote_duration_seconds=form.vote_duration_seconds,
+        )
         return pipeline.Tx("propose_update_content", [instruction], [signer], fees, memo=memo)
 
     uri_change = any(f in changes for f in GM.URI_FIELDS)
@@ -309,8 +351,9 @@ def _execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None,
     def pin() -> list[pipeline.Tx] | None:
         """After the size and SOL checks, so nothing is pinned for a proposal they refuse."""
         if "image" in changes and form.image is not None:
-            uris["image"] = pinning.pin_bytes(form.image.data, f"image.{form.image.extension}",
-                                              form.image.content_type).uri
+            uris["image"] = pinning.pin_bytes(
+                form.image.data, f"image.{form.image.extension}", form.image.content_type
+            ).uri
         if not uri_change:
             return None
         merged = {**current, **changes}
@@ -318,12 +361,19 @@ def _execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None,
         uris["metadata"] = pinning.pin_json({name: merged[name] for name in DOCUMENT_FIELDS}).uri
         return [proposal(uris["metadata"])]
 
-    write = pipeline.Write("propose_update_content", form.mint, [proposal(placeholder)], state.blockhash,
-                           state.last_valid_block_height,
-                           # a fresh proposal's bond vault never exists: the proposal's rent and the vault's
-                           funds=pipeline.Funds(state.wallet_lamports, PROPOSAL_RENT + ATA_RENT),
-                           finish=pin, added=[pipeline.Added(lambda: write_fees.check_ceiling(
-                               principal, form.priority_fee_lamports, form.tip_lamports))])
+    write = pipeline.Write(
+        "propose_update_content",
+        form.mint,
+        [proposal(placeholder)],
+        state.blockhash,
+        state.last_valid_block_height,
+        # a fresh proposal's bond vault never exists: the proposal's rent and the vault's
+        funds=pipeline.Funds(state.wallet_lamports, PROPOSAL_RENT + ATA_RENT),
+        finish=pin,
+        added=[
+            pipeline.Added(lambda: write_fees.check_ceiling(principal, form.priority_fee_lamports, form.tip_lamports))
+        ],
+    )
     sent = pipeline.send(principal, write, pipeline.Processed(chain, pipeline.tx_engine()), held=held)
     return {
         "signature": sent.signature,

@@ -43,8 +43,19 @@ from partner.chain.rpc import LOOKUP, Rpc, unavailable
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
 
-__all__ = ["governance_view", "votes_view", "parse_limit", "parse_address", "governance_json",
-           "proposal_json", "vote_json", "iso_time", "MAX_PROPOSALS", "DEFAULT_VOTES", "MAX_VOTES"]
+__all__ = [
+    "governance_view",
+    "votes_view",
+    "parse_limit",
+    "parse_address",
+    "governance_json",
+    "proposal_json",
+    "vote_json",
+    "iso_time",
+    "MAX_PROPOSALS",
+    "DEFAULT_VOTES",
+    "MAX_VOTES",
+]
 
 MAX_PROPOSALS = 100
 DEFAULT_VOTES = 50
@@ -112,10 +123,15 @@ def _batch(chain: Rpc, calls: list[tuple[str, list[Any]]]) -> list[Any]:
 
 
 def _program_accounts(cls, *memcmp: tuple[int, bytes]) -> tuple[str, list[Any]]:
-    filters: list[dict[str, Any]] = [{"dataSize": cls.SIZE}, {"memcmp": {"offset": 0, "bytes": base58.b58encode(cls.DISCRIMINATOR).decode()}}]
+    filters: list[dict[str, Any]] = [
+        {"dataSize": cls.SIZE},
+        {"memcmp": {"offset": 0, "bytes": base58.b58encode(cls.DISCRIMINATOR).decode()}},
+    ]
     filters += [{"memcmp": {"offset": off, "bytes": base58.b58encode(value).decode()}} for off, value in memcmp]
-    return "getProgramAccounts", [str(P.LAUNCHPAD_PROGRAM_ID), {"encoding": "base64", "filters": filters,
-                                                          "commitment": "processed"}]
+    return "getProgramAccounts", [
+        str(P.LAUNCHPAD_PROGRAM_ID),
+        {"encoding": "base64", "filters": filters, "commitment": "processed"},
+    ]
 
 
 def _signatures(address: str, before: str | None = None, limit: int = SIGNATURE_PAGE) -> tuple[str, list[Any]]:
@@ -172,7 +188,7 @@ def governance_json(address: Pubkey, gov: Governance) -> dict[str, Any]:
     return {
         "governance": str(address),
         "mint": str(gov.mint),
-        "metadata": str(gov.mint),   # the mint carries its TokenMetadata
+        "metadata": str(gov.mint),  # the mint carries its TokenMetadata
         "creator": str(gov.creator),
         "totalSupply": str(gov.total_supply),
         "createdAtUnix": str(gov.created_at),
@@ -258,8 +274,9 @@ def _voting_signature(v: VoteReceipt, entries: list[dict[str, Any]]) -> dict[str
     return ok[at] if len(ok) > at else (ok[-1] if ok else None)
 
 
-def _creation_signatures(chain: Rpc, addresses: list[str],
-                         first_pages: list[list[dict[str, Any]]]) -> dict[str, dict[str, Any] | None]:
+def _creation_signatures(
+    chain: Rpc, addresses: list[str], first_pages: list[list[dict[str, Any]]]
+) -> dict[str, dict[str, Any] | None]:
     """The oldest successful transaction of each address, paging back (batched) where a page was full."""
     oldest: dict[str, dict[str, Any] | None] = {}
     pending: dict[str, list[dict[str, Any]]] = dict(zip(addresses, first_pages, strict=True))
@@ -302,26 +319,32 @@ def governance_view(chain: Rpc, mint_text: str, viewer: str | None) -> dict[str,
     if gov is None or gov.mint != mint or meta is None:
         raise ApiError("governance_not_found")
 
-    proposals = [(a, p) for a, p in _decoded_program_accounts(Proposal, results[1])
-                 if p.governance == gov_key and p.mint == mint]
+    proposals = [
+        (a, p) for a, p in _decoded_program_accounts(Proposal, results[1]) if p.governance == gov_key and p.mint == mint
+    ]
     proposals.sort(key=lambda item: item[1].index, reverse=True)
     proposals = proposals[:MAX_PROPOSALS]
     listed = {a for a, _ in proposals}
     receipts = []
     if viewer_key is not None:
-        receipts = [(a, v) for a, v in _decoded_program_accounts(VoteReceipt, results[2])
-                    if str(v.proposal) in listed and v.voter == viewer_key]
+        receipts = [
+            (a, v)
+            for a, v in _decoded_program_accounts(VoteReceipt, results[2])
+            if str(v.proposal) in listed and v.voter == viewer_key
+        ]
         order = {a: i for i, (a, _) in enumerate(proposals)}
         receipts.sort(key=lambda item: order[str(item[1].proposal)])
 
     sig_calls = [_signatures(a) for a, _ in proposals] + [_signatures(a, limit=RECEIPT_SIGNATURES) for a, _ in receipts]
     pages = _batch(chain, sig_calls)
-    created = _creation_signatures(chain, [a for a, _ in proposals], pages[:len(proposals)])
-    receipt_pages = pages[len(proposals):]
+    created = _creation_signatures(chain, [a for a, _ in proposals], pages[: len(proposals)])
+    receipt_pages = pages[len(proposals) :]
     return {
         "governance": governance_json(gov_key, gov),
         "proposals": [proposal_json(a, p, created.get(a)) for a, p in proposals],
-        "viewerVotes": [vote_json(v, _voting_signature(v, page)) for (_, v), page in zip(receipts, receipt_pages, strict=True)],
+        "viewerVotes": [
+            vote_json(v, _voting_signature(v, page)) for (_, v), page in zip(receipts, receipt_pages, strict=True)
+        ],
     }
 
 

@@ -40,10 +40,11 @@ from partner.features import fees as write_fees
 from partner.features import pipeline
 from partner.store.wallets import SealedWalletSigner
 
-TOKEN_ACCOUNT_SIZE = 170   # Token-2022 account with ImmutableOwner (our ATAs)
+TOKEN_ACCOUNT_SIZE = 170  # Token-2022 account with ImmutableOwner (our ATAs)
 
 
 # ------------------------------------------------------------------ request models
+
 
 class ProposalRef(WriteFields):
     proposal: Address
@@ -68,12 +69,14 @@ class SettleRequest(ProposalRef):
 
 class ProposeFields(WriteFields):
     """Shared by every endpoint of the proposals group (spec: `voteDurationSeconds` string, > 0, default 600)."""
+
     voteDurationSeconds: PositiveAmount | None = None
 
     @property
     def vote_duration(self) -> int:
-        return int(self.voteDurationSeconds) if self.voteDurationSeconds is not None \
-            else GM.DEFAULT_VOTE_DURATION_SECONDS
+        return (
+            int(self.voteDurationSeconds) if self.voteDurationSeconds is not None else GM.DEFAULT_VOTE_DURATION_SECONDS
+        )
 
 
 class ExtendMutabilityRequest(ProposeFields):
@@ -95,6 +98,7 @@ class BondWithdrawRequest(ProposeFields):
 
 # ------------------------------------------------------------------ chain reads
 
+
 @dataclass(frozen=True)
 class Snapshot:
     accounts: list[AccountData | None]
@@ -109,8 +113,9 @@ def rpc() -> Rpc:
 
 def _read(chain: Rpc, keys: list[Pubkey]) -> Snapshot:
     """`keys` plus the clock and a blockhash, in one batched round trip."""
-    accounts_raw, blockhash_raw = chain.batch([Rpc.multiple_accounts_request([*keys, P.CLOCK_SYSVAR_ID], 1),
-                                               Rpc.latest_blockhash_request(2)])
+    accounts_raw, blockhash_raw = chain.batch(
+        [Rpc.multiple_accounts_request([*keys, P.CLOCK_SYSVAR_ID], 1), Rpc.latest_blockhash_request(2)]
+    )
     accounts = Rpc.parse_multiple_accounts(accounts_raw)
     blockhash, last_valid = Rpc.parse_latest_blockhash(blockhash_raw)
     clock = accounts[-1]
@@ -183,8 +188,9 @@ class ProposalState:
         return self.proposal.settled or self.snapshot.unix_timestamp >= self.proposal.voting_ends_at
 
 
-def read_proposal(chain: Rpc, proposal_key: Pubkey, wallet: Pubkey, voter: Pubkey | None = None,
-                  with_tokens: bool = False) -> ProposalState:
+def read_proposal(
+    chain: Rpc, proposal_key: Pubkey, wallet: Pubkey, voter: Pubkey | None = None, with_tokens: bool = False
+) -> ProposalState:
     """Proposal, the voter's receipt, the wallet, clock and blockhash; then governance (and the voter's tokens)."""
     voter = voter or wallet
     receipt_key = P.vote_pda(proposal_key, voter)[0]
@@ -198,10 +204,15 @@ def read_proposal(chain: Rpc, proposal_key: Pubkey, wallet: Pubkey, voter: Pubke
     if P.governance_pda(proposal.mint)[0] != proposal.governance:
         raise ApiError("invalid_proposal", "The proposal's governance does not match its mint.")
     return ProposalState(
-        key=proposal_key, proposal=proposal, governance_key=proposal.governance, governance=governance,
-        receipt=_receipt(snap.accounts[1]), receipt_lamports=_lamports(snap.accounts[1]),
+        key=proposal_key,
+        proposal=proposal,
+        governance_key=proposal.governance,
+        governance=governance,
+        receipt=_receipt(snap.accounts[1]),
+        receipt_lamports=_lamports(snap.accounts[1]),
         wallet_lamports=_lamports(snap.accounts[2]),
-        token_balance=_token_balance(found[1]) if with_tokens else None, snapshot=snap,
+        token_balance=_token_balance(found[1]) if with_tokens else None,
+        snapshot=snap,
     )
 
 
@@ -219,20 +230,36 @@ def read_governance(chain: Rpc, mint: Pubkey, wallet: Pubkey) -> GovernanceState
     key = P.governance_pda(mint)[0]
     snap = _read(chain, [key, P.associated_token_address(wallet, mint), wallet])
     governance = _governance(snap.accounts[0], mint)
-    return GovernanceState(mint, key, governance, _lamports(snap.accounts[2]), _token_balance(snap.accounts[1]),
-                           snap)
+    return GovernanceState(mint, key, governance, _lamports(snap.accounts[2]), _token_balance(snap.accounts[1]), snap)
 
 
 # ------------------------------------------------------------------ landing
 
-def _land(principal: Principal, kind: str, mint: Pubkey, chain: Rpc, signer: SealedWalletSigner,
-          instruction: Instruction, req: WriteFields, snap: Snapshot, wallet_lamports: int, rent: int = 0) -> str:
+
+def _land(
+    principal: Principal,
+    kind: str,
+    mint: Pubkey,
+    chain: Rpc,
+    signer: SealedWalletSigner,
+    instruction: Instruction,
+    req: WriteFields,
+    snap: Snapshot,
+    wallet_lamports: int,
+    rent: int = 0,
+) -> str:
     fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
     transaction = pipeline.Tx("governance", [instruction], [signer], fees, memo=unique.request_memo())
-    ceiling = pipeline.Added(lambda: write_fees.check_ceiling(principal, fees.priority_fee_lamports,
-                                                              fees.tip_lamports))
-    write = pipeline.Write(kind, str(mint), [transaction], snap.blockhash, snap.last_valid_block_height,
-                           funds=pipeline.Funds(wallet_lamports, rent), added=[ceiling])
+    ceiling = pipeline.Added(lambda: write_fees.check_ceiling(principal, fees.priority_fee_lamports, fees.tip_lamports))
+    write = pipeline.Write(
+        kind,
+        str(mint),
+        [transaction],
+        snap.blockhash,
+        snap.last_valid_block_height,
+        funds=pipeline.Funds(wallet_lamports, rent),
+        added=[ceiling],
+    )
     return pipeline.send(principal, write, pipeline.Processed(chain, pipeline.tx_engine())).signature
 
 
@@ -252,6 +279,7 @@ def _start(principal: Principal, req: WriteFields, chain: Rpc | None) -> tuple[S
 
 # ------------------------------------------------------------------ votes
 
+
 def cast_vote(principal: Principal, req: VoteRequest, chain: Rpc | None = None) -> dict[str, str]:
     signer, chain = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
@@ -264,14 +292,17 @@ def cast_vote(principal: Principal, req: VoteRequest, chain: Rpc | None = None) 
     if not state.token_balance:
         raise ApiError("missing_vote_token_account")
     if amount < gov.min_lock_amount or amount > state.token_balance:
-        raise ApiError("invalid_vote_amount",
-                       f"The amount must be at least {gov.min_lock_amount} and at most the balance "
-                       f"{state.token_balance}.", minLockAmount=str(gov.min_lock_amount),
-                       availableTokens=str(state.token_balance))
+        raise ApiError(
+            "invalid_vote_amount",
+            f"The amount must be at least {gov.min_lock_amount} and at most the balance {state.token_balance}.",
+            minLockAmount=str(gov.min_lock_amount),
+            availableTokens=str(state.token_balance),
+        )
     rent = 0 if state.receipt is not None else max(0, P.rent_exempt_minimum(VoteReceipt.SIZE) - state.receipt_lamports)
     instruction = ix.cast_vote(signer.pubkey, p.mint, key, req.side, amount)
-    signature = _land(principal, "vote", p.mint, chain, signer, instruction, req,
-                      state.snapshot, state.wallet_lamports, rent)
+    signature = _land(
+        principal, "vote", p.mint, chain, signer, instruction, req, state.snapshot, state.wallet_lamports, rent
+    )
     return _response(signature, p.mint, state.governance_key, key)
 
 
@@ -286,8 +317,17 @@ def cancel_vote(principal: Principal, req: CancelVoteRequest, chain: Rpc | None 
     if state.voting_closed():
         raise ApiError("proposal_closed")
     instruction = ix.cancel_vote(signer.pubkey, state.proposal.mint, key)
-    signature = _land(principal, "vote_cancel", state.proposal.mint, chain, signer, instruction, req,
-                      state.snapshot, state.wallet_lamports)
+    signature = _land(
+        principal,
+        "vote_cancel",
+        state.proposal.mint,
+        chain,
+        signer,
+        instruction,
+        req,
+        state.snapshot,
+        state.wallet_lamports,
+    )
     return _response(signature, state.proposal.mint, state.governance_key, key)
 
 
@@ -307,8 +347,17 @@ def withdraw_vote(principal: Principal, req: WithdrawVoteRequest, chain: Rpc | N
     if not state.proposal.settled:
         raise ApiError("proposal_not_settled")
     instruction = ix.withdraw_vote(signer.pubkey, voter, state.proposal.mint, key)
-    signature = _land(principal, "vote_withdraw", state.proposal.mint, chain, signer, instruction, req,
-                      state.snapshot, state.wallet_lamports)
+    signature = _land(
+        principal,
+        "vote_withdraw",
+        state.proposal.mint,
+        chain,
+        signer,
+        instruction,
+        req,
+        state.snapshot,
+        state.wallet_lamports,
+    )
     return _response(signature, state.proposal.mint, state.governance_key, key)
 
 
@@ -322,8 +371,9 @@ def settle(principal: Principal, req: SettleRequest, chain: Rpc | None = None) -
     if state.snapshot.unix_timestamp < state.proposal.voting_ends_at:
         raise ApiError("proposal_still_open", votingEndsAtUnix=str(state.proposal.voting_ends_at))
     instruction = ix.settle_proposal(signer.pubkey, state.proposal.mint, key)
-    signature = _land(principal, "settle", state.proposal.mint, chain, signer, instruction, req,
-                      state.snapshot, state.wallet_lamports)
+    signature = _land(
+        principal, "settle", state.proposal.mint, chain, signer, instruction, req, state.snapshot, state.wallet_lamports
+    )
     return _response(signature, state.proposal.mint, state.governance_key, key)
 
 
@@ -340,15 +390,18 @@ def withdraw_bond(principal: Principal, req: BondWithdrawRequest, chain: Rpc | N
     if not p.settled:
         raise ApiError("proposal_not_settled")
     instruction = ix.withdraw_bond(signer.pubkey, p.proposer, p.mint, key)
-    signature = _land(principal, "bond_withdraw", p.mint, chain, signer, instruction, req,
-                      state.snapshot, state.wallet_lamports)
+    signature = _land(
+        principal, "bond_withdraw", p.mint, chain, signer, instruction, req, state.snapshot, state.wallet_lamports
+    )
     return _response(signature, p.mint, state.governance_key, key)
 
 
 # ------------------------------------------------------------------ proposals
 
-def _propose(principal: Principal, req: ExtendMutabilityRequest | FinalizeMetadataRequest,
-             chain: Rpc | None) -> dict[str, str]:
+
+def _propose(
+    principal: Principal, req: ExtendMutabilityRequest | FinalizeMetadataRequest, chain: Rpc | None
+) -> dict[str, str]:
     signer, chain = _start(principal, req, chain)
     mint = Pubkey.from_string(req.mint)
     state = read_governance(chain, mint, signer.pubkey)
@@ -367,32 +420,41 @@ def _propose(principal: Principal, req: ExtendMutabilityRequest | FinalizeMetada
     elif GM.ALL_FIELDS_MASK & ~gov.locked_mask == 0:
         raise ApiError("no_metadata_changes")
     duration = req.vote_duration
-    problem = GM.vote_duration_error(now, duration, gov.mutable_until, gov.min_vote_duration_seconds,
-                                     gov.max_vote_duration_seconds)
+    problem = GM.vote_duration_error(
+        now, duration, gov.mutable_until, gov.min_vote_duration_seconds, gov.max_vote_duration_seconds
+    )
     if problem:
-        raise ApiError(problem, minVoteDurationSeconds=str(gov.min_vote_duration_seconds),
-                       maxVoteDurationSeconds=str(gov.max_vote_duration_seconds),
-                       mutableUntilUnix=str(gov.mutable_until))
+        raise ApiError(
+            problem,
+            minVoteDurationSeconds=str(gov.min_vote_duration_seconds),
+            maxVoteDurationSeconds=str(gov.max_vote_duration_seconds),
+            mutableUntilUnix=str(gov.mutable_until),
+        )
     if not state.token_balance:
         raise ApiError("missing_proposal_token_account")
     bond = GM.bond_amount(gov.total_supply, gov.proposal_bond_bps)
     if state.token_balance < bond:
-        raise ApiError("insufficient_proposal_bond", requiredTokens=str(bond),
-                       availableTokens=str(state.token_balance))
+        raise ApiError("insufficient_proposal_bond", requiredTokens=str(bond), availableTokens=str(state.token_balance))
     index = gov.next_proposal_index
     proposal = P.proposal_pda(state.key, index)[0]
     if isinstance(req, ExtendMutabilityRequest):
-        instruction = ix.propose_extend_mutability(signer.pubkey, mint, index, int(req.additionalSeconds),
-                                                   base_content_revision=gov.content_revision,
-                                                   vote_duration_seconds=duration)
+        instruction = ix.propose_extend_mutability(
+            signer.pubkey,
+            mint,
+            index,
+            int(req.additionalSeconds),
+            base_content_revision=gov.content_revision,
+            vote_duration_seconds=duration,
+        )
     else:
-        instruction = ix.propose_finalize_metadata(signer.pubkey, mint, index,
-                                                   base_content_revision=gov.content_revision,
-                                                   vote_duration_seconds=duration)
+        instruction = ix.propose_finalize_metadata(
+            signer.pubkey, mint, index, base_content_revision=gov.content_revision, vote_duration_seconds=duration
+        )
     rent = P.rent_exempt_minimum(Proposal.SIZE) + P.rent_exempt_minimum(TOKEN_ACCOUNT_SIZE)
     kind = "propose_extend_mutability" if extend else "propose_finalize_metadata"
-    signature = _land(principal, kind, mint, chain, signer, instruction, req, state.snapshot, state.wallet_lamports,
-                      rent)
+    signature = _land(
+        principal, kind, mint, chain, signer, instruction, req, state.snapshot, state.wallet_lamports, rent
+    )
     return _response(signature, mint, state.key, proposal)
 
 
@@ -416,6 +478,7 @@ def finalize_expired(principal: Principal, req: FinalizeExpiredRequest, chain: R
     if state.snapshot.unix_timestamp < gov.mutable_until:
         raise ApiError("metadata_still_mutable", mutableUntilUnix=str(gov.mutable_until))
     instruction = ix.finalize_expired(signer.pubkey, mint)
-    signature = _land(principal, "finalize_expired", mint, chain, signer, instruction, req,
-                      state.snapshot, state.wallet_lamports)
+    signature = _land(
+        principal, "finalize_expired", mint, chain, signer, instruction, req, state.snapshot, state.wallet_lamports
+    )
     return _response(signature, mint, state.key)

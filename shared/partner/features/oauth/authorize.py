@@ -96,6 +96,7 @@ def validate(query: list[tuple[str, str]]) -> AuthorizeRequest:
 
 # ---------------------------------------------------------------- sessions
 
+
 def create_session(user_id: str) -> str:
     """A platform session for the consent page (minted by the operator CLI on the devstack)."""
     session = tokens.new_secret(tokens.SESSION)
@@ -126,6 +127,7 @@ def csrf_token(session_digest: str, signed_request: str) -> str:
 
 # ---------------------------------------------------------------- decision
 
+
 def _redirect(uri: str, params: dict[str, str]) -> str:
     parts = urlsplit(uri)
     query = parse_qsl(parts.query, keep_blank_values=True) + list(params.items())
@@ -138,7 +140,11 @@ def decide(form: dict[str, str], session_digest: str, user: User) -> str:
     if not crypto.equal(form.get("csrf", ""), csrf_token(session_digest, signed)):
         raise ApiError("invalid_request", "The consent form expired or was not issued to this session.")
     data = crypto.verify(signed, "authorize-request")
-    if data is None or not crypto.equal(str(data.get("sd", "")), session_digest) or clock.now_int() - int(data.get("iat", 0)) > REQUEST_TTL:
+    if (
+        data is None
+        or not crypto.equal(str(data.get("sd", "")), session_digest)
+        or clock.now_int() - int(data.get("iat", 0)) > REQUEST_TTL
+    ):
         raise ApiError("invalid_request", "The consent form expired or was not issued to this session.")
     decision = form.get("decision")
     if decision not in ("approve", "deny"):
@@ -160,16 +166,19 @@ def decide(form: dict[str, str], session_digest: str, user: User) -> str:
     code = tokens.new_secret(tokens.CODE)
     writes = [
         store.put_action(*used, once=True),
-        store.put_action(f"AC#{crypto.digest(code, 'code')}", {
-            "uid": user.user_id,
-            "cid": client.client_id,
-            "redirect_uri": data["ru"],
-            "scopes": list(granted),
-            "challenge": data["cc"],
-            "fam": crypto.random_id(),
-            "exp": clock.now_int() + CODE_TTL,
-            "used": False,
-        }),
+        store.put_action(
+            f"AC#{crypto.digest(code, 'code')}",
+            {
+                "uid": user.user_id,
+                "cid": client.client_id,
+                "redirect_uri": data["ru"],
+                "scopes": list(granted),
+                "challenge": data["cc"],
+                "fam": crypto.random_id(),
+                "exp": clock.now_int() + CODE_TTL,
+                "used": False,
+            },
+        ),
         # the grant: its scopes, times and the limits the user chose, and the index
         # of the user's connected apps
         *apps_store.approve_actions(user.user_id, client, granted, trade, daily, clock.now_int()),

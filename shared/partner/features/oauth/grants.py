@@ -29,18 +29,19 @@ def _required(params: dict[str, str], *names: str) -> list[str]:
     return [params[n] for n in names]
 
 
-def new_pair(*, user_id: str, client_id: str, key_id: str, family: str, grant: dict[str, Any],
-             gen: int, granted: tuple[str, ...]) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+def new_pair(
+    *, user_id: str, client_id: str, key_id: str, family: str, grant: dict[str, Any], gen: int, granted: tuple[str, ...]
+) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     """A fresh access and refresh token: (their auth-table items, the token response). The
     access token records the grant's access generation (revoking a refresh token bumps it)."""
     now = clock.now_int()
     access = tokens.new_bound_token(tokens.ACCESS, user_id, client_id)
     refresh = tokens.new_bound_token(tokens.REFRESH, user_id, client_id)
-    common = {"uid": user_id, "cid": client_id, "key_id": key_id, "fam": family, "gen": gen,
-              "scopes": list(granted)}
+    common = {"uid": user_id, "cid": client_id, "key_id": key_id, "fam": family, "gen": gen, "scopes": list(granted)}
     items = {
-        f"AT#{crypto.digest(access, 'access')}": dict(common, kind="access", exp=now + ACCESS_TTL, revoked=False,
-                                                      agen=int(grant.get("agen", 0))),
+        f"AT#{crypto.digest(access, 'access')}": dict(
+            common, kind="access", exp=now + ACCESS_TTL, revoked=False, agen=int(grant.get("agen", 0))
+        ),
         f"RT#{crypto.digest(refresh, 'refresh')}": dict(common, kind="refresh", exp=now + REFRESH_TTL, used=False),
     }
     answer = {
@@ -85,10 +86,18 @@ def authorization_code(caller: AuthenticatedClient, params: dict[str, str]) -> d
     # nothing). Codes outlive a grant revocation, so a generation moved meanwhile is retried.
     for _ in range(3):
         grant = store.open_grant(item["uid"], client_id)
-        items, answer = new_pair(user_id=item["uid"], client_id=client_id, key_id=caller.key_id,
-                                 family=item["fam"], grant=grant, gen=int(grant["gen"]), granted=granted)
-        outcome = store.consume_and_put(pk, now, user_id=item["uid"], client_id=client_id, gen=int(grant["gen"]),
-                                        family=item["fam"], items=items)
+        items, answer = new_pair(
+            user_id=item["uid"],
+            client_id=client_id,
+            key_id=caller.key_id,
+            family=item["fam"],
+            grant=grant,
+            gen=int(grant["gen"]),
+            granted=granted,
+        )
+        outcome = store.consume_and_put(
+            pk, now, user_id=item["uid"], client_id=client_id, gen=int(grant["gen"]), family=item["fam"], items=items
+        )
         if outcome is None:
             return answer
         if outcome == store.USED:
@@ -120,10 +129,18 @@ def refresh_token(caller: AuthenticatedClient, params: dict[str, str]) -> dict[s
     _check_scope_param(params, granted)
     # The new pair is bound to the key that authenticated this call (rebinding). Consuming the
     # token and writing the pair are one transaction: a failed write consumes nothing.
-    items, answer = new_pair(user_id=ids.user_id, client_id=client.client_id, key_id=caller.key_id,
-                             family=item["fam"], grant=grant, gen=int(item["gen"]), granted=granted)
-    outcome = store.consume_and_put(pk, now, user_id=ids.user_id, client_id=client.client_id, gen=int(item["gen"]),
-                                    family=item["fam"], items=items)
+    items, answer = new_pair(
+        user_id=ids.user_id,
+        client_id=client.client_id,
+        key_id=caller.key_id,
+        family=item["fam"],
+        grant=grant,
+        gen=int(item["gen"]),
+        granted=granted,
+    )
+    outcome = store.consume_and_put(
+        pk, now, user_id=ids.user_id, client_id=client.client_id, gen=int(item["gen"]), family=item["fam"], items=items
+    )
     if outcome == store.USED:
         store.revoke_grant(ids.user_id, client.client_id)
         raise invalid_grant("The refresh token was already rotated out; the user's grant is revoked.")
@@ -141,7 +158,9 @@ def exchange(caller: AuthenticatedClient, params: dict[str, str]) -> dict[str, A
         return authorization_code(caller, params)
     if grant_type == "refresh_token":
         return refresh_token(caller, params)
-    raise ApiError("unsupported_grant_type", error_description="grant_type must be authorization_code or refresh_token.")
+    raise ApiError(
+        "unsupported_grant_type", error_description="grant_type must be authorization_code or refresh_token."
+    )
 
 
 def revoke(caller: AuthenticatedClient, params: dict[str, str]) -> None:

@@ -59,6 +59,7 @@ class SigninRefused(Exception):
 
 # ---------------------------------------------------------------- provider
 
+
 @dataclass(frozen=True)
 class Provider:
     issuer: str
@@ -92,16 +93,17 @@ def _get_json(url: str) -> Any:
     try:
         answer = transport.get(url, timeout=HTTP_TIMEOUT)
     except transport.Failed as exc:
-        raise SigninRefused("temporarily_unavailable", "The platform's sign-in service cannot be reached; "
-                            "try again in a moment.", 502) from exc
+        raise SigninRefused(
+            "temporarily_unavailable", "The platform's sign-in service cannot be reached; try again in a moment.", 502
+        ) from exc
     if answer.status != 200:
-        raise SigninRefused("temporarily_unavailable", "The platform's sign-in service answered an error; "
-                            "try again in a moment.", 502)
+        raise SigninRefused(
+            "temporarily_unavailable", "The platform's sign-in service answered an error; try again in a moment.", 502
+        )
     try:
         return json.loads(answer.data)
     except ValueError as exc:
-        raise SigninRefused("temporarily_unavailable", "The platform's sign-in service answered garbage.",
-                            502) from exc
+        raise SigninRefused("temporarily_unavailable", "The platform's sign-in service answered garbage.", 502) from exc
 
 
 def provider() -> Provider:
@@ -116,8 +118,13 @@ def provider() -> Provider:
     offered = meta.get("id_token_signing_alg_values_supported") or ["RS256"]
     algorithms = tuple(a for a in ALGORITHMS if a in offered)
     try:
-        found = Provider(issuer, str(meta["authorization_endpoint"]), str(meta["token_endpoint"]),
-                         str(meta["jwks_uri"]), algorithms or ("RS256",))
+        found = Provider(
+            issuer,
+            str(meta["authorization_endpoint"]),
+            str(meta["token_endpoint"]),
+            str(meta["jwks_uri"]),
+            algorithms or ("RS256",),
+        )
     except KeyError as exc:
         raise SigninRefused("temporarily_unavailable", "The platform's sign-in metadata is incomplete.", 502) from exc
     with _lock:
@@ -131,9 +138,14 @@ def _jwks_client(uri: str) -> Any:
         from partner.core import tls
 
         cooldown = float(get_settings().oidc_jwks_cooldown_seconds)
-        client = jwt.PyJWKClient(uri, cache_jwk_set=True, lifespan=300, timeout=HTTP_TIMEOUT,
-                                 cooldown_duration=cooldown,
-                                 ssl_context=tls.context() if uri.lower().startswith("https:") else None)
+        client = jwt.PyJWKClient(
+            uri,
+            cache_jwk_set=True,
+            lifespan=300,
+            timeout=HTTP_TIMEOUT,
+            cooldown_duration=cooldown,
+            ssl_context=tls.context() if uri.lower().startswith("https:") else None,
+        )
         with _lock:
             _jwks = client
     return _jwks
@@ -155,6 +167,7 @@ def client_secret() -> str:
 
 
 # ---------------------------------------------------------------- start
+
 
 def safe_next(value: str | None) -> str:
     """Only a page of this service that needs a session (RETURN_PATHS, relative to the API's root,
@@ -179,18 +192,34 @@ def start(next_path: str | None) -> tuple[str, str]:
     p = provider()
     s = get_settings()
     state, nonce, verifier = _b64(secrets.token_bytes(32)), _b64(secrets.token_bytes(32)), _b64(secrets.token_bytes(48))
-    store.put(_item_pk(state), {"nonce": nonce, "verifier": verifier, "next": safe_next(next_path),
-                                "exp": clock.now_int() + SIGNIN_TTL, "used": False})
-    query = urlencode({
-        "response_type": "code", "client_id": s.oidc_client_id, "redirect_uri": s.oidc_redirect_uri,
-        "scope": "openid profile", "state": state, "nonce": nonce,
-        "code_challenge": _b64(hashlib.sha256(verifier.encode()).digest()), "code_challenge_method": "S256",
-    })
+    store.put(
+        _item_pk(state),
+        {
+            "nonce": nonce,
+            "verifier": verifier,
+            "next": safe_next(next_path),
+            "exp": clock.now_int() + SIGNIN_TTL,
+            "used": False,
+        },
+    )
+    query = urlencode(
+        {
+            "response_type": "code",
+            "client_id": s.oidc_client_id,
+            "redirect_uri": s.oidc_redirect_uri,
+            "scope": "openid profile",
+            "state": state,
+            "nonce": nonce,
+            "code_challenge": _b64(hashlib.sha256(verifier.encode()).digest()),
+            "code_challenge_method": "S256",
+        }
+    )
     sep = "&" if "?" in p.authorization_endpoint else "?"
     return f"{p.authorization_endpoint}{sep}{query}", state
 
 
 # ---------------------------------------------------------------- callback
+
 
 def _consume(state: str) -> dict[str, Any]:
     """The sign-in's item, marked used (single use: a replayed callback finds it used)."""
@@ -206,21 +235,37 @@ def _exchange(code: str, verifier: str) -> dict[str, Any]:
     p, s = provider(), get_settings()
     basic = base64.b64encode(f"{_form(s.oidc_client_id or '')}:{_form(client_secret())}".encode()).decode()
     try:
-        answer = transport.post(p.token_endpoint, timeout=HTTP_TIMEOUT, body=urlencode({
-            "grant_type": "authorization_code", "code": code, "redirect_uri": s.oidc_redirect_uri,
-            "code_verifier": verifier}),
-            headers={"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json",
-                     "Authorization": f"Basic {basic}"})
+        answer = transport.post(
+            p.token_endpoint,
+            timeout=HTTP_TIMEOUT,
+            body=urlencode(
+                {
+                    "grant_type": "authorization_code",
+                    "code": code,
+                    "redirect_uri": s.oidc_redirect_uri,
+                    "code_verifier": verifier,
+                }
+            ),
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Accept": "application/json",
+                "Authorization": f"Basic {basic}",
+            },
+        )
     except transport.Failed as exc:
-        raise SigninRefused("temporarily_unavailable", "The platform's sign-in service cannot be reached; "
-                            "start again.", 502) from exc
+        raise SigninRefused(
+            "temporarily_unavailable", "The platform's sign-in service cannot be reached; start again.", 502
+        ) from exc
     try:
         body = json.loads(answer.data)
     except ValueError:
         body = None
     if answer.status != 200 or not isinstance(body, dict) or not isinstance(body.get("id_token"), str):
-        raise SigninRefused("invalid_grant", "The platform refused the sign-in code (used already, expired, or "
-                            "not issued to this service); start again.")
+        raise SigninRefused(
+            "invalid_grant",
+            "The platform refused the sign-in code (used already, expired, or "
+            "not issued to this service); start again.",
+        )
     return body
 
 
@@ -239,9 +284,15 @@ def verify_id_token(id_token: str, nonce: str) -> dict[str, Any]:
         if header.get("alg") not in p.algorithms:
             raise SigninRefused("invalid_token", f"The ID token's algorithm {header.get('alg')!r} is not allowed.", 401)
         key = _jwks_client(p.jwks_uri).get_signing_key_from_jwt(id_token)
-        claims = jwt.decode(id_token, key.key, algorithms=list(p.algorithms), audience=s.oidc_client_id,
-                            issuer=p.issuer, leeway=LEEWAY,
-                            options={"require": ["iss", "sub", "aud", "exp", "iat", "nonce"]})
+        claims = jwt.decode(
+            id_token,
+            key.key,
+            algorithms=list(p.algorithms),
+            audience=s.oidc_client_id,
+            issuer=p.issuer,
+            leeway=LEEWAY,
+            options={"require": ["iss", "sub", "aud", "exp", "iat", "nonce"]},
+        )
     except SigninRefused:
         raise
     except errors.ExpiredSignatureError as exc:
@@ -253,8 +304,9 @@ def verify_id_token(id_token: str, nonce: str) -> dict[str, Any]:
     except errors.PyJWKClientConnectionError as exc:
         raise SigninRefused("temporarily_unavailable", "The platform's signing keys cannot be fetched.", 502) from exc
     except errors.PyJWKClientError as exc:
-        raise SigninRefused("invalid_token", "The ID token is signed with a key the platform does not publish "
-                            "(unknown kid).", 401) from exc
+        raise SigninRefused(
+            "invalid_token", "The ID token is signed with a key the platform does not publish (unknown kid).", 401
+        ) from exc
     except errors.InvalidSignatureError as exc:
         raise SigninRefused("invalid_token", "The ID token's signature does not verify.", 401) from exc
     except errors.PyJWTError as exc:
@@ -265,8 +317,9 @@ def verify_id_token(id_token: str, nonce: str) -> dict[str, Any]:
     if azp is not None and azp != s.oidc_client_id:
         raise SigninRefused("invalid_token", "The ID token names another authorized party (azp).", 401)
     if not isinstance(claims.get("nonce"), str) or not crypto.equal(claims["nonce"], nonce):
-        raise SigninRefused("invalid_token", "The ID token's nonce does not match this sign-in (a replayed token).",
-                            401)
+        raise SigninRefused(
+            "invalid_token", "The ID token's nonce does not match this sign-in (a replayed token).", 401
+        )
     iat = claims.get("iat")
     if not isinstance(iat, int | float) or clock.now_int() - iat > MAX_ID_TOKEN_AGE + LEEWAY:
         raise SigninRefused("invalid_token", "The ID token was issued too long ago (iat).", 401)
@@ -281,12 +334,14 @@ def finish(query: dict[str, str], cookie_state: str | None) -> tuple[str, str]:
 
     state = query.get("state") or ""
     if not state or not cookie_state or not crypto.equal(state, cookie_state):
-        raise SigninRefused("invalid_request", "This sign-in was not started in this browser (state mismatch); "
-                            "start again.")
+        raise SigninRefused(
+            "invalid_request", "This sign-in was not started in this browser (state mismatch); start again."
+        )
     item = _consume(state)
     if query.get("error"):
-        message = "You cancelled the sign-in." if query["error"] == "access_denied" else \
-            "The platform refused the sign-in."
+        message = (
+            "You cancelled the sign-in." if query["error"] == "access_denied" else "The platform refused the sign-in."
+        )
         raise SigninRefused("access_denied", message)
     code = query.get("code") or ""
     if not code:
@@ -295,8 +350,11 @@ def finish(query: dict[str, str], cookie_state: str | None) -> tuple[str, str]:
     claims = verify_id_token(tokens["id_token"], str(item["nonce"]))
     user_id = user_store.user_id_for_sub(claims["sub"])
     if user_id is None or user_store.get_user(user_id) is None:
-        raise SigninRefused("access_denied", "Your platform account has no wallet here yet; the platform "
-                            "provisions it (platform API) before you can connect apps.")
+        raise SigninRefused(
+            "access_denied",
+            "Your platform account has no wallet here yet; the platform "
+            "provisions it (platform API) before you can connect apps.",
+        )
     return authorize.create_session(user_id), safe_next(str(item.get("next") or ""))
 
 

@@ -53,8 +53,12 @@ def wants_json(app: App) -> bool:
 
 
 def html(status: int, body: str, headers: dict[str, str] | None = None) -> Response:
-    return Response(status_code=status, content_type="text/html; charset=utf-8", body=body,
-                    headers={**pages.SECURITY_HEADERS, **(headers or {})})
+    return Response(
+        status_code=status,
+        content_type="text/html; charset=utf-8",
+        body=body,
+        headers={**pages.SECURITY_HEADERS, **(headers or {})},
+    )
 
 
 def authorize_error(app: App, exc: ApiError) -> Response:
@@ -74,11 +78,13 @@ def no_session(app: App) -> Response:
         event = app.current_event
         query = "&".join(
             f"{quote(k, safe='')}={quote(v, safe='')}"
-            for k, vs in (event.multi_value_query_string_parameters or {}).items() for v in vs
+            for k, vs in (event.multi_value_query_string_parameters or {}).items()
+            for v in vs
         )
         here = event.path.lstrip("/") + (f"?{query}" if query else "")
-        return Response(status_code=302, headers={"Location": f"../account/signin?next={quote(here, safe='')}",
-                                                  **NO_STORE})
+        return Response(
+            status_code=302, headers={"Location": f"../account/signin?next={quote(here, safe='')}", **NO_STORE}
+        )
     return html(200, pages.sign_in(login_location(app)))
 
 
@@ -89,7 +95,8 @@ def login_location(app: App) -> str | None:
     event = app.current_event
     query = "&".join(
         f"{quote(k, safe='')}={quote(v, safe='')}"
-        for k, vs in (event.multi_value_query_string_parameters or {}).items() for v in vs
+        for k, vs in (event.multi_value_query_string_parameters or {}).items()
+        for v in vs
     )
     here = event.path + (f"?{query}" if query else "")
     return f"{login}{'&' if '?' in login else '?'}next={quote(here, safe='')}"
