@@ -52,10 +52,12 @@ def test_dev_fault_goes_to_the_stack_in_env_json(devstack, tmp_path, clean_fault
     from devstack.run import write_env_file
 
     write_env_file(devstack, tmp_path / ".devstack")
-    fault = partnerctl(tmp_path, "dev", "fault", target, "error", "--count", "2")
+    fault = partnerctl(tmp_path, "dev", "fault", target, "error", "--count", "50")
     assert fault["target"] == target and fault["mode"] == "error"
     registered = faults.list_faults()  # the registry of the gateway this process runs
-    assert [(f["target"], f["mode"], f["count"]) for f in registered] == [(target, "error", 2)]
+    # the running devstack's own timers (tracker, crank) may already have drawn on it
+    assert [(f["target"], f["mode"]) for f in registered] == [(target, "error")]
+    assert 0 < registered[0]["count"] <= 50
     cleared = partnerctl(tmp_path, "dev", "fault", "clear")
     assert not str(cleared["gateway"]).startswith("not cleared"), cleared
     assert faults.list_faults() == []
