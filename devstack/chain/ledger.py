@@ -212,6 +212,7 @@ class Ledger:
         # commitment: account -> [(slot, its state before the first change in that slot)],
         # ascending; entries at or below the finalized slot are pruned (see state_before)
         self.confirmed_after = confirmed_after_slots()
+        self.background_price = background_cu_price()
         self._history: dict[Pubkey, list[tuple[int, Any]]] = {}
         self._pruned_at = 0
 
@@ -353,7 +354,7 @@ class Ledger:
         background price (`DEVSTACK_BACKGROUND_CU_PRICE`, 0) unless a lower one landed: a
         slot's figure is high only where one of the accounts was written at a price."""
         fees = self.priority_fees
-        floor = background_cu_price()
+        floor = self.background_price
         now = self.slot
         out = []
         for slot in range(max(0, now - self.PRIORITY_FEE_SLOTS), now):

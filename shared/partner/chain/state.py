@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from typing import Any
 
 from solders.hash import Hash
 from solders.pubkey import Pubkey
@@ -43,6 +44,14 @@ class CoinState:
         return "pool"
 
 
+def decode_global(account: Any) -> Global:
+    """The launchpad's global config from its account as read; rpc_unavailable when it cannot be."""
+    global_config = decode_owned(Global, account, P.LAUNCHPAD_PROGRAM_ID)
+    if global_config is None:
+        raise ApiError("rpc_unavailable", "The launchpad's global configuration could not be read.")
+    return global_config
+
+
 def read_coin(rpc: Rpc, mint: Pubkey, wallet: Pubkey) -> CoinState:
     curve_key, _ = P.bonding_curve_pda(mint)
     pool_key, _ = P.pool_pda(mint)
@@ -52,10 +61,8 @@ def read_coin(rpc: Rpc, mint: Pubkey, wallet: Pubkey) -> CoinState:
     accounts_raw, blockhash_raw = rpc.batch([Rpc.multiple_accounts_request(keys, 1), Rpc.latest_blockhash_request(2)])
     accounts = Rpc.parse_multiple_accounts(accounts_raw)
     blockhash, last_valid = Rpc.parse_latest_blockhash(blockhash_raw)
-    global_config = decode_owned(Global, accounts[0], P.LAUNCHPAD_PROGRAM_ID)
+    global_config = decode_global(accounts[0])
     curve = decode_owned(BondingCurve, accounts[1], P.LAUNCHPAD_PROGRAM_ID)
-    if global_config is None:
-        raise ApiError("rpc_unavailable", "The launchpad's global configuration could not be read.")
     if curve is None or curve.mint != mint:
         raise ApiError("invalid_input", "mint is not a coin of this launchpad.", field="mint")
     pool = decode_owned(Pool, accounts[2], P.POOL_PROGRAM_ID)

@@ -35,8 +35,13 @@ WORKERS = 8
 
 R = TypeVar("R")
 
+
+def _new_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="partner-io")
+
+
 _lock = threading.Lock()
-_pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="partner-io")
+_pool = _new_pool()
 
 
 def submit(fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> Future[R]:
@@ -56,14 +61,14 @@ def _restored() -> None:
     """A fresh pool: the snapshotted one's threads (if any had started) are not running here."""
     global _pool
     with _lock:
-        _pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="partner-io")
+        _pool = _new_pool()
 
 
 def _forked() -> None:
     """In a forked child only the forking thread exists: a fresh lock and pool (no task is running)."""
     global _lock, _pool
     _lock = threading.Lock()
-    _pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="partner-io")
+    _pool = _new_pool()
 
 
 os.register_at_fork(after_in_child=_forked)

@@ -29,8 +29,9 @@ from solders.pubkey import Pubkey
 
 from partner.chain import instructions as ix
 from partner.chain import programs as P
-from partner.chain.layouts import Global, Pool, decode_owned
+from partner.chain.layouts import Pool, decode_owned
 from partner.chain.rpc import Rpc
+from partner.chain.state import decode_global
 from partner.core.errors import ApiError
 from partner.core.limits import MIN_PRIORITY_FEE, MIN_TIP, TRADE_UNITS, check_address
 from partner.core.settings import get_settings
@@ -135,9 +136,7 @@ def fee_recipients(rpc: Rpc, mint: Pubkey) -> list[Pubkey]:
     keys = [P.global_pda()[0], P.pool_pda(mint)[0]]
     answer = rpc.batch([Rpc.multiple_accounts_request(keys, 1)])[0]
     global_raw, pool_raw = Rpc.parse_multiple_accounts(answer)
-    global_config = decode_owned(Global, global_raw, P.LAUNCHPAD_PROGRAM_ID)
-    if global_config is None:
-        raise ApiError("rpc_unavailable", "The launchpad's global configuration could not be read.")
+    global_config = decode_global(global_raw)
     pool = decode_owned(Pool, pool_raw, P.POOL_PROGRAM_ID)
     recipients = [global_config.fee_recipient]
     if pool is not None and pool.fee_recipient not in recipients:

@@ -30,8 +30,9 @@ from partner.chain.rpc import BlockEngine, Rpc
 from partner.core import observability
 from partner.core.settings import get_settings
 from partner.features import webhooks
-from partner.features.txstatus import INFLIGHT, NOT_LANDED, bundle_pk, invalid_is_final, program_ids
+from partner.features.txstatus import INFLIGHT, NOT_LANDED, invalid_is_final, program_ids
 from partner.store import ddb, txrecords
+from partner.store.bundles import bundle_pk
 
 STATUS_BATCH = 256  # getSignatureStatuses' limit
 RANK = {"processed": 0, "confirmed": 1, "finalized": 2}
