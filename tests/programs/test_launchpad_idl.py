@@ -92,3 +92,41 @@ def test_the_program_constants_match_its_idl():
         assert size == getattr(L, acc["name"]).SIZE, acc["name"]
     for code, name, _, _ in program.errors:
         assert re.search(rf"\b{name} = {code},", src), name
+
+
+def _rust_pubkey(src: str, const: str) -> Pubkey:
+    m = re.search(rf"const {const}: Pubkey = \[([\d,\s]+)\];", src)
+    assert m, const
+    return Pubkey.from_bytes(bytes(int(x) for x in m.group(1).split(",")))
+
+
+def test_the_pool_program_constants_match_its_idl():
+    """The pool's equivalent: discriminators, the Pool account's discriminator, size and field
+    offsets, error numbers in programs/pool/src, and the program ids both programs and their sdk
+    hold, against idl/pool.json (and idl/launchpad.json's address)."""
+    from partner.chain import layouts as L
+    from partner.chain.idl import Program
+
+    idl = load("idl", "pool.json")
+    program = Program(idl)
+    src = "\n".join(p.read_text() for p in sorted((ROOT / "programs" / "pool" / "src").glob("*.rs")))
+    for ix in idl["instructions"]:
+        m = re.search(rf"const IX_{ix['name'].upper()}: \[u8; 8\] = \[([\d, ]+)\];", src)
+        assert m and [int(x) for x in m.group(1).split(",")] == ix["discriminator"], ix["name"]
+    assert [a["name"] for a in idl["accounts"]] == ["Pool"]
+    block = re.search(r"\nmod layout {(.*?)\n}", src, re.S).group(1)
+    disc = re.search(r"DISCRIMINATOR: \[u8; 8\] = \[([\d, ]+)\]", block).group(1)
+    assert [int(x) for x in disc.split(",")] == idl["accounts"][0]["discriminator"]
+    size = re.search(r"SIZE: usize = ([\d +]+);", block).group(1)
+    assert sum(int(x) for x in size.split("+")) == L.Pool.SIZE
+    offsets = {n.lower(): int(v) for n, v in re.findall(r"pub const (\w+): usize = (\d+);", block)}
+    assert offsets == {f: at for f, at in L.Pool.OFFSETS.items() if f != "reserved"}
+    codes = {re.sub(r"(?<!^)(?=[A-Z])", "_", name).upper(): code for code, name, _, _ in program.errors}
+    used = re.findall(r"const (\w+): ProgramError = ProgramError::Custom\((\d+)\);", src)
+    assert used and all(codes.get(name) == int(code) for name, code in used), used
+    assert "Custom(" not in re.sub(r"const \w+: ProgramError = ProgramError::Custom\(\d+\);", "", src)
+
+    sdk = (ROOT / "programs" / "sdk" / "src" / "pubkey.rs").read_text()
+    launchpad = (ROOT / "programs" / "launchpad" / "src" / "lib.rs").read_text()
+    assert _rust_pubkey(sdk, "POOL_PROGRAM_ID") == program.address == _rust_pubkey(launchpad, "POOL_PROGRAM")
+    assert _rust_pubkey(sdk, "LAUNCHPAD_PROGRAM_ID") == Pubkey.from_string(load("idl", "launchpad.json")["address"])
