@@ -36,7 +36,8 @@ def test_the_report_has_a_row_per_instruction(measured):
             assert f"| {program} | {name} | {f['min']} | {f['median']} | {f['max']} | {f['runs']} |" in doc
 
 
-# What each of the service's transaction purposes may send (partner.features.pipeline.UNIT_LIMITS).
+# What each of the service's transaction purposes may send (partner.features.pipeline.UNIT_LIMITS),
+# the migration crank's included.
 PURPOSES = {
     "trade": [("launchpad", "buy"), ("launchpad", "sell"), ("launchpad", "buy_exact_out"),
               ("pool", "swap"), ("pool", "swap_exact_out")],
@@ -45,6 +46,7 @@ PURPOSES = {
     "propose_update_content": [("launchpad", "create_proposal")],
     "governance": [("launchpad", n) for n in ("create_proposal", "cast_vote", "cancel_vote", "withdraw_vote",
                                               "withdraw_bond", "settle_proposal", "finalize_expired")],
+    "migrate": [("launchpad", "migrate")],  # the migration crank's transaction (partner.features.migration)
 }
 
 

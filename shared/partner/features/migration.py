@@ -27,10 +27,11 @@ from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, Rpc, RpcError
 from partner.chain.signer import Signer
 from partner.chain.tx import map_failure, sign
 from partner.core.errors import ApiError
+from partner.features.pipeline import UNIT_LIMITS
 
 CRANK_USER_ID = "service-crank"
 PRIORITY_FEE_LAMPORTS = 10_000
-MIGRATE_UNITS = 200_000
+MIGRATE_UNITS = UNIT_LIMITS["migrate"]  # the measured migrate plus the stated margin (pipeline.MEASURED_UNITS)
 COMPLETE_OFFSET, MIGRATED_OFFSET = 112, 113
 
 

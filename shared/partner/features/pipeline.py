@@ -60,7 +60,8 @@ from partner.features import presend, txstatus
 
 # The compute-unit limit each kind of transaction sets, by its purpose (`Tx.purpose`), from the
 # SBF programs' measured units (docs/benchmarks.md section 6, `bench/compute_units.py`: LiteSVM,
-# 8 rounds of fresh keys) plus a stated margin. Nothing else builds a SetComputeUnitLimit for a write.
+# 8 rounds of fresh keys) plus a stated margin. Nothing else builds a SetComputeUnitLimit for a write;
+# the migration crank (partner.features.migration) takes its limit from here too.
 #
 # MEASURED_UNITS: the largest figure ever measured for any program instruction the purpose may send
 # (runs differ with the random keys, so a later run's table may show less; when one shows more, the
@@ -71,6 +72,7 @@ MEASURED_UNITS: dict[str, int] = {
     "coin_create": 74_068,  # launchpad create_coin
     "propose_update_content": 61_952,  # launchpad create_proposal
     "governance": 61_952,  # create_proposal (cast_vote 44,328, withdraw_bond 29,915, ...)
+    "migrate": 63_967,  # launchpad migrate, the pool's initialize_pool CPI included (the crank's transaction)
 }
 # MARGIN: the units vary with the keys (each extra PDA bump try costs 1,500 CU, and the curve's and
 # governance's paths differ), so the limit is twice the largest measurement, plus OTHER_UNITS for
