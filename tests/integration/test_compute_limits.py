@@ -107,7 +107,9 @@ def test_curve_and_pool_trades(chain, aws_stack, whales, crank_signer):
     check(chain.url, "trade", *curve)
 
     venue_tests.complete(chain, mint, whales)
-    crank(Rpc(chain.url), crank_signer)
+    migrated = [r for r in crank(Rpc(chain.url), crank_signer) if r["mint"] == mint]
+    assert [r["status"] for r in migrated] == ["migrated"], migrated
+    check(chain.url, "migrate", migrated[0]["signature"])  # the crank's own transaction
     warp(chain.url, venue_tests.POOL_OPEN_DELAY + 1)
     pool = [
         ok(trade(first, "buy", {"mint": mint, "maxSolIn": str(SOL), "slippageBps": 100})),
@@ -127,22 +129,38 @@ def test_launch_with_a_first_buy(chain, launcher):  # noqa: F811
 
 
 def test_governance_writes(chain, aws_stack, app_client, pin_server):
+    """Every governance write route: update-content, votes, votes/cancel, proposals/settle,
+    votes/withdraw, bonds/withdraw, proposals/finalize-metadata, proposals/extend-mutability and
+    metadata/finalize-expired."""
     mint = new_coin(chain.url, "Gov Units", "GOVU")
-    proposer = gov_tests.member(chain, app_client, mint, gov_tests.BOND * 2)
+    proposer = gov_tests.member(chain, app_client, mint, gov_tests.BOND * 3)
     voter = gov_tests.member(chain, app_client, mint, gov_tests.QUORUM)
+    canceller = gov_tests.member(chain, app_client, mint, gov_tests.T)
     content = content_tests.post_form(
         proposer, content_tests.base_fields(mint, symbol="UNIT2", voteDurationSeconds="60")
     )
     check(chain.url, "propose_update_content", ok(content))
     proposal = content.json["proposal"]
     signatures = [
-        ok(gov_tests.gov(voter, "vote", {"proposal": proposal, "side": "yes", "amount": str(gov_tests.QUORUM)}))
+        ok(gov_tests.gov(voter, "vote", {"proposal": proposal, "side": "yes", "amount": str(gov_tests.QUORUM)})),
+        ok(gov_tests.gov(canceller, "vote", {"proposal": proposal, "side": "no", "amount": str(gov_tests.T)})),
+        ok(gov_tests.gov(canceller, "cancel", {"proposal": proposal})),
     ]
     warp(chain.url, 61)
     signatures.append(ok(gov_tests.gov(voter, "settle", {"proposal": proposal})))
     signatures.append(ok(gov_tests.gov(voter, "withdraw", {"proposal": proposal})))
     signatures.append(ok(gov_tests.gov(proposer, "bond", {"proposal": proposal})))
+    final = gov_tests.ok(gov_tests.gov(proposer, "finalize", {"mint": mint, "voteDurationSeconds": "60"}))
+    signatures.append(final["signature"])
+    warp(chain.url, 61)
+    signatures.append(ok(gov_tests.gov(voter, "settle", {"proposal": final["proposal"]})))  # no votes: fails
     signatures.append(gov_tests.propose_extend(proposer, mint)["signature"])  # create_proposal, the largest
+    governance = gov_tests.governance_of(chain, mint)
+    assert not governance.finalized
+    now = warp(chain.url, 0)["unixTimestamp"]
+    warp(chain.url, governance.mutable_until - now + 1)  # the mutability window lapses
+    signatures.append(ok(gov_tests.gov(proposer, "expired", {"mint": mint})))
+    assert gov_tests.governance_of(chain, mint).finalized_by_expiry
     check(chain.url, "governance", *signatures)
 
 
