@@ -5,7 +5,7 @@ function's handler module in-process and calling it with an API Gateway proxy
 event (``devstack.events.api_event``) and a Lambda context.
 
     handle = start_gateway("template.yaml", env, port=3000,
-                           extra_routes={("GET", "/dev/login"): login_page})
+                           extra_routes={("GET", "/docs"): docs_page})
     print(handle.url)
     ...
     handle.stop()

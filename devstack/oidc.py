@@ -6,8 +6,9 @@ authorization endpoint with its own sign-in page listing the seeded users ("Auth
 the token endpoint, userinfo and dynamic client registration. Started on its own port; the
 service registers as a confidential client there (redirect URI `{gateway}/account/signin/callback`)
 and its client secret goes to SSM Parameter Store (moto), where the sign-in function reads it,
-as it does in AWS. Nonces are required. The stand-in does not check PKCE (authlib's CodeChallenge
-extension is not registered by the package); the service sends S256 all the same.
+as it does in AWS. Nonces are required, and so is PKCE S256: the package registers its
+authorization-code grant without authlib's CodeChallenge (RFC 7636) extension, so `_require_pkce`
+adds it, as a conformant provider checks the code_verifier.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ def start_provider(subjects: list[tuple[str, dict[str, Any]]], port: int = 0) ->
         user_claims=[oidc_provider_mock.User(sub=sub, claims=claims) for sub, claims in subjects],
     )
     app.debug = False  # init_app turns Flask's debug mode on; no tracebacks to the browser here
+    _require_pkce(app)
     import jinja2
 
     app.jinja_loader = jinja2.ChoiceLoader([jinja2.DictLoader({"_base.html": _BASE}), app.jinja_loader])
@@ -85,6 +87,69 @@ def start_provider(subjects: list[tuple[str, dict[str, Any]]], port: int = 0) ->
     )
     thread.start()
     return Provider(server, thread)
+
+
+def _require_pkce(app: Any) -> None:
+    """PKCE S256 on the package's authorization-code grant (RFC 7636, RFC 9700 2.1.1).
+
+    The authorization request must carry an S256 `code_challenge`, and the token request its
+    `code_verifier`: a missing one is `invalid_request`, a wrong one `invalid_grant` (authlib's
+    `CodeChallenge`, required). The package's codes are frozen records without a challenge field,
+    so the grant keeps each code's challenge beside them. authlib offers no public way to add an
+    extension to a registered grant: the package's entry in the server's grant lists is replaced,
+    and a package whose registration differs fails here rather than running without PKCE.
+    """
+    import flask
+    from authlib.oauth2.rfc6749 import InvalidRequestError
+    from authlib.oauth2.rfc7636 import CodeChallenge
+    from oidc_provider_mock import _app
+
+    challenges: dict[str, str] = {}  # authorization code -> its S256 code_challenge
+
+    class S256CodeChallenge(CodeChallenge):
+        SUPPORTED_CODE_CHALLENGE_METHOD = ["S256"]
+        DEFAULT_CODE_CHALLENGE_METHOD = "S256"
+
+        def validate_code_challenge(self, grant: Any, redirect_uri: str) -> None:
+            data = grant.request.payload.data
+            if not data.get("code_challenge"):
+                raise InvalidRequestError("Missing 'code_challenge': PKCE S256 is required")
+            if data.get("code_challenge_method") != "S256":
+                raise InvalidRequestError("'code_challenge_method' must be S256")
+            super().validate_code_challenge(grant, redirect_uri)
+
+        def get_authorization_code_challenge(self, authorization_code: Any) -> str | None:
+            return challenges.get(authorization_code.code)
+
+        def get_authorization_code_challenge_method(self, authorization_code: Any) -> str:
+            return "S256"
+
+    class PkceCodeGrant(_app.AuthorizationCodeGrant):
+        def save_authorization_code(self, code: str, request: Any) -> None:
+            super().save_authorization_code(code, request)
+            challenges[code] = request.payload.data["code_challenge"]
+
+        def delete_authorization_code(self, authorization_code: Any) -> None:
+            super().delete_authorization_code(authorization_code)
+            challenges.pop(authorization_code.code, None)
+
+    with app.test_request_context():
+        app.preprocess_request()  # the package's before_request hook puts its server on flask.g
+        server = flask.g._authlib_authorization_server
+    pkce = S256CodeChallenge(required=True)
+    for grants in (server._authorization_grants, server._token_grants):
+        found = [i for i, (grant, _) in enumerate(grants) if grant is _app.AuthorizationCodeGrant]
+        if len(found) != 1:
+            raise RuntimeError("oidc-provider-mock registers its code grant differently: PKCE not enforced")
+        extensions = grants[found[0]][1] or []
+        grants[found[0]] = (PkceCodeGrant, [*extensions, pkce])
+
+    discovery = app.view_functions["oidc-provider-mock.openid_config"]
+
+    def openid_config() -> Any:  # the discovery document says so (RFC 8414)
+        return flask.jsonify({**discovery().get_json(), "code_challenge_methods_supported": ["S256"]})
+
+    app.view_functions["oidc-provider-mock.openid_config"] = openid_config
 
 
 def store_secret(moto_url: str, secret: str) -> str:
