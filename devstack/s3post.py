@@ -12,15 +12,34 @@ private, no bucket policy grants anonymous access), and so does the devstack (``
 
 * a SigV4 ``Authorization`` header (``AWS4-HMAC-SHA256 Credential=<key>/...``) or a presigned
   URL (``X-Amz-Algorithm=AWS4-HMAC-SHA256``, ``X-Amz-Credential``, ``X-Amz-Signature`` in the
-  query) with a key the devstack handed out passes (boto3 in the service, the pin server and the
-  tests); an unknown key -> 403 ``InvalidAccessKeyId``; SigV2 (``Authorization: AWS ...``,
-  ``AWSAccessKeyId``/``Signature`` in the query) -> 400 ``InvalidRequest``;
+  query) with a key the devstack handed out, and the signature S3 computes (boto3 in the service,
+  the pin server and the tests); an unknown key -> 403 ``InvalidAccessKeyId``; SigV2
+  (``Authorization: AWS ...``, ``AWSAccessKeyId``/``Signature`` in the query) -> 400 ``InvalidRequest``;
 * neither -> 403 ``AccessDenied`` "Access Denied", except a CORS preflight (``OPTIONS``, which S3
   answers unsigned) and the browser upload above, which its POST policy authenticates.
 
-The signature itself is not recomputed for these calls (only their form and key): what the
-devstack guards against is an anonymous caller, and every client that signs uses the devstack's
-own credentials.
+The signature is recomputed over the request as received (``devstack.sigv4.sign``, botocore's own
+signer): for S3, S3SigV4Auth's canonical request (the path as sent, not encoded again; the
+``X-Amz-Content-SHA256`` header's value literally, ``UNSIGNED-PAYLOAD`` and ``STREAMING-*``
+included) and, for a presigned URL, S3SigV4QueryAuth's (the query without ``X-Amz-Signature``,
+``UNSIGNED-PAYLOAD``); another service behind the same server (DynamoDB, SQS, KMS, SSM), its SigV4
+over the body's SHA-256. Refusals, in S3's order:
+
+* the header's three parts and its credential scope -> 400 ``AuthorizationHeaderMalformed``; no
+  ``X-Amz-Date`` -> 403 ``AccessDenied``; an S3 call without ``X-Amz-Content-SHA256`` -> 400
+  ``InvalidRequest``, or with a value neither a hex SHA-256 nor one of S3's -> 400
+  ``InvalidArgument``; a presigned URL without one of its six parameters, or with an
+  ``X-Amz-Expires`` outside 0-604800 -> 400 ``AuthorizationQueryParametersError``;
+* another signature -> 403 ``SignatureDoesNotMatch`` (with S3's ``StringToSign`` and
+  ``CanonicalRequest``);
+* a presigned URL past ``X-Amz-Date`` + ``X-Amz-Expires`` (``partner.core.clock``) -> 403
+  ``AccessDenied`` "Request has expired";
+* a body whose SHA-256 is not its hex ``X-Amz-Content-SHA256`` -> 400 ``XAmzContentSHA256Mismatch``.
+
+The body is read once (to hash it) and handed to moto as it came. Not modelled: the clock skew
+S3 allows a header-signed call (15 minutes; the tests move ``partner.core.clock``, botocore signs on
+the real clock), the chunk signatures of ``STREAMING-AWS4-HMAC-SHA256-PAYLOAD`` bodies (no client
+of the devstack sends them), and ``HeadersNotSigned`` for an unsigned ``x-amz-*`` header.
 
     app = PostPolicyCheck(moto_app, {"<access key id>": "<secret access key>"})
 
