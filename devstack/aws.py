@@ -78,7 +78,8 @@ class _AtomicMotoServer:
     transaction in progress on one of its items is refused as DynamoDB refuses it
     (``devstack.ddb_conflicts``). In front of it all, an S3 browser upload (a multipart POST to a
     bucket) is checked against its
-    POST policy as S3 checks it (``devstack.s3post``): signature, expiry, every condition.
+    POST policy as S3 checks it (``devstack.s3post``): signature, expiry, every condition; every
+    other call must carry a SigV4 signature by the devstack's key, recomputed as AWS recomputes it.
     """
 
     def __init__(self, host: str, port: int, verbose: bool) -> None:

@@ -12,15 +12,34 @@ private, no bucket policy grants anonymous access), and so does the devstack (``
 
 * a SigV4 ``Authorization`` header (``AWS4-HMAC-SHA256 Credential=<key>/...``) or a presigned
   URL (``X-Amz-Algorithm=AWS4-HMAC-SHA256``, ``X-Amz-Credential``, ``X-Amz-Signature`` in the
-  query) with a key the devstack handed out passes (boto3 in the service, the pin server and the
-  tests); an unknown key -> 403 ``InvalidAccessKeyId``; SigV2 (``Authorization: AWS ...``,
-  ``AWSAccessKeyId``/``Signature`` in the query) -> 400 ``InvalidRequest``;
+  query) with a key the devstack handed out, and the signature S3 computes (boto3 in the service,
+  the pin server and the tests); an unknown key -> 403 ``InvalidAccessKeyId``; SigV2
+  (``Authorization: AWS ...``, ``AWSAccessKeyId``/``Signature`` in the query) -> 400 ``InvalidRequest``;
 * neither -> 403 ``AccessDenied`` "Access Denied", except a CORS preflight (``OPTIONS``, which S3
   answers unsigned) and the browser upload above, which its POST policy authenticates.
 
-The signature itself is not recomputed for these calls (only their form and key): what the
-devstack guards against is an anonymous caller, and every client that signs uses the devstack's
-own credentials.
+The signature is recomputed over the request as received (``devstack.sigv4.sign``, botocore's own
+signer): for S3, S3SigV4Auth's canonical request (the path as sent, not encoded again; the
+``X-Amz-Content-SHA256`` header's value literally, ``UNSIGNED-PAYLOAD`` and ``STREAMING-*``
+included) and, for a presigned URL, S3SigV4QueryAuth's (the query without ``X-Amz-Signature``,
+``UNSIGNED-PAYLOAD``); another service behind the same server (DynamoDB, SQS, KMS, SSM), its SigV4
+over the body's SHA-256. Refusals, in S3's order:
+
+* the header's three parts and its credential scope -> 400 ``AuthorizationHeaderMalformed``; no
+  ``X-Amz-Date`` -> 403 ``AccessDenied``; an S3 call without ``X-Amz-Content-SHA256`` -> 400
+  ``InvalidRequest``, or with a value neither a hex SHA-256 nor one of S3's -> 400
+  ``InvalidArgument``; a presigned URL without one of its six parameters, or with an
+  ``X-Amz-Expires`` outside 0-604800 -> 400 ``AuthorizationQueryParametersError``;
+* another signature -> 403 ``SignatureDoesNotMatch`` (with S3's ``StringToSign`` and
+  ``CanonicalRequest``);
+* a presigned URL past ``X-Amz-Date`` + ``X-Amz-Expires`` (``partner.core.clock``) -> 403
+  ``AccessDenied`` "Request has expired";
+* a body whose SHA-256 is not its hex ``X-Amz-Content-SHA256`` -> 400 ``XAmzContentSHA256Mismatch``.
+
+The body is read once (to hash it) and handed to moto as it came. Not modelled: the clock skew
+S3 allows a header-signed call (15 minutes; the tests move ``partner.core.clock``, botocore signs on
+the real clock), the chunk signatures of ``STREAMING-AWS4-HMAC-SHA256-PAYLOAD`` bodies (no client
+of the devstack sends them), and ``HeadersNotSigned`` for an unsigned ``x-amz-*`` header.
 
     app = PostPolicyCheck(moto_app, {"<access key id>": "<secret access key>"})
 
@@ -63,6 +82,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -72,7 +92,25 @@ _BUCKET_PATH = re.compile(r"^/([^/]+)/?$")
 _EXPIRATION = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$")
 _SIGV4_FIELDS = ("x-amz-algorithm", "x-amz-credential", "x-amz-date", "x-amz-signature")
 _SIGV2_FIELDS = ("awsaccesskeyid", "signature")
-_CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/")
+_AUTH_PARTS = re.compile(r"(Credential|SignedHeaders|Signature)=([^,\s]*)")
+_QUERY_AUTH = (
+    "X-Amz-Algorithm",
+    "X-Amz-Credential",
+    "X-Amz-Date",
+    "X-Amz-Expires",
+    "X-Amz-SignedHeaders",
+    "X-Amz-Signature",
+)
+_AMZ_DATE = re.compile(r"\d{8}T\d{6}Z")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+_PAYLOAD_KINDS = (  # what x-amz-content-sha256 may say instead of the body's digest
+    "UNSIGNED-PAYLOAD",
+    "STREAMING-UNSIGNED-PAYLOAD-TRAILER",
+    "STREAMING-AWS4-HMAC-SHA256-PAYLOAD",
+    "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER",
+    "STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD",
+    "STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD-TRAILER",
+)
 _NOT_IN_POLICY = ("x-amz-signature", "file", "policy")
 _REASONS = {400: "Bad Request", 403: "Forbidden"}
 _DENIED = "Invalid according to Policy: "
@@ -143,13 +181,7 @@ def _authenticate(form: Mapping[str, str], credentials: Mapping[str, str]) -> st
     policy, provided = form["policy"], form["x-amz-signature"]
     scope = form["x-amz-credential"].split("/")
     access_key = scope[0]
-    if access_key not in credentials:
-        raise PolicyError(
-            403,
-            "InvalidAccessKeyId",
-            "The AWS Access Key Id you provided does not exist in our records.",
-            AWSAccessKeyId=access_key,
-        )
+    _known(access_key, credentials)
     if (
         form["x-amz-algorithm"] != "AWS4-HMAC-SHA256"
         or len(scope) != 5
@@ -158,32 +190,145 @@ def _authenticate(form: Mapping[str, str], credentials: Mapping[str, str]) -> st
             sigv4_signature(credentials[access_key], scope[1], scope[2], scope[3], policy), provided
         )
     ):
-        raise PolicyError(
-            403,
-            "SignatureDoesNotMatch",
-            "The request signature we calculated does not match the "
-            "signature you provided. Check your key and signing method.",
-            AWSAccessKeyId=access_key,
-            StringToSign=policy,
-            SignatureProvided=provided,
-            StringToSignBytes=policy.encode("utf-8").hex(" "),
-        )
+        raise _mismatch(access_key, provided, policy)
     return policy
 
 
-def check_signed(environ: Mapping[str, Any], credentials: Mapping[str, str]) -> None:
-    """Raise S3's refusal of a call that is not signed with a key of ``credentials``, or return."""
-    from urllib.parse import parse_qs
+def _mismatch(access_key: str, provided: str, string_to_sign: str, canonical: str | None = None) -> PolicyError:
+    """S3's ``SignatureDoesNotMatch``, with what it signed (and its canonical request, for a call)."""
+    shown = {}
+    if canonical is not None:
+        shown = {"CanonicalRequest": canonical, "CanonicalRequestBytes": canonical.encode("utf-8").hex(" ")}
+    return PolicyError(
+        403,
+        "SignatureDoesNotMatch",
+        "The request signature we calculated does not match the "
+        "signature you provided. Check your key and signing method.",
+        AWSAccessKeyId=access_key,
+        StringToSign=string_to_sign,
+        SignatureProvided=provided,
+        StringToSignBytes=string_to_sign.encode("utf-8").hex(" "),
+        **shown,
+    )
+
+
+def _known(access_key: str, credentials: Mapping[str, str]) -> None:
+    if access_key not in credentials:
+        raise PolicyError(
+            403,
+            "InvalidAccessKeyId",
+            "The AWS Access Key Id you provided does not exist in our records.",
+            AWSAccessKeyId=access_key,
+        )
+
+
+def _header(environ: Mapping[str, Any], name: str) -> str | None:
+    key = name.upper().replace("-", "_")
+    value = environ.get(key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else "HTTP_" + key)
+    return None if value is None else str(value)
+
+
+def _malformed(reason: str) -> PolicyError:
+    return PolicyError(400, "AuthorizationHeaderMalformed", "The authorization header is malformed; " + reason)
+
+
+def _iso(seconds: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+@dataclass(frozen=True)
+class _Call:
+    """A signed call's claim: its credential scope, date, signed headers, signature and, for a presigned
+    URL, its ``X-Amz-Expires``."""
+
+    scope: list[str]
+    amz_date: str
+    signed: str
+    provided: str
+    expires: int | None = None
+
+
+def _header_auth(environ: Mapping[str, Any], authorization: str, credentials: Mapping[str, str]) -> _Call:
+    """The parts of an ``Authorization: AWS4-HMAC-SHA256 ...`` call, or S3's refusal of its form."""
+    parts = dict(_AUTH_PARTS.findall(authorization))
+    credential = parts.get("Credential", "")
+    _known(credential.split("/", 1)[0], credentials)
+    if len(parts) != 3:
+        raise _malformed(
+            "the authorization header requires three components: Credential, SignedHeaders, and Signature."
+        )
+    scope = credential.split("/")
+    if len(scope) != 5 or scope[4] != "aws4_request":
+        raise _malformed('the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".')
+    amz_date = _header(environ, "x-amz-date") or ""
+    if not _AMZ_DATE.fullmatch(amz_date):
+        raise PolicyError(403, "AccessDenied", "AWS authentication requires a valid Date or x-amz-date header")
+    if scope[1] != amz_date[:8]:
+        raise _malformed("Invalid credential date. Date is not the same as X-Amz-Date.")
+    content = _header(environ, "x-amz-content-sha256")
+    if scope[3] == "s3" and content is None:
+        raise PolicyError(400, "InvalidRequest", "Missing required header for this request: x-amz-content-sha256")
+    if scope[3] == "s3" and content not in _PAYLOAD_KINDS and not _SHA256.fullmatch(content or ""):
+        raise PolicyError(
+            400,
+            "InvalidArgument",
+            f"x-amz-content-sha256 must be {', '.join(_PAYLOAD_KINDS)} or a valid sha256 value.",
+            ArgumentName="x-amz-content-sha256",
+            ArgumentValue=content,
+        )
+    return _Call(scope, amz_date, parts["SignedHeaders"], parts["Signature"])
+
+
+def _query_auth(query: Mapping[str, list[str]], credentials: Mapping[str, str]) -> _Call:
+    """The parts of a presigned URL's call, or S3's refusal of its form or of its age."""
+    values = {name: (query.get(name) or [""])[0] for name in _QUERY_AUTH}
+    if not all(values.values()) or values["X-Amz-Algorithm"] != "AWS4-HMAC-SHA256":
+        raise PolicyError(
+            400,
+            "AuthorizationQueryParametersError",
+            "Query-string authentication version 4 requires the X-Amz-Algorithm, X-Amz-Credential, "
+            "X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires parameters.",
+        )
+    scope = values["X-Amz-Credential"].split("/")
+    _known(scope[0], credentials)
+    if len(scope) != 5 or scope[4] != "aws4_request" or not _AMZ_DATE.fullmatch(values["X-Amz-Date"]):
+        raise PolicyError(
+            400,
+            "AuthorizationQueryParametersError",
+            'Error parsing the X-Amz-Credential parameter; the Credential is mal-formed; expecting "<YOUR-AKID>/'
+            'YYYYMMDD/REGION/SERVICE/aws4_request".',
+        )
+    expires = values["X-Amz-Expires"]
+    if not re.fullmatch(r"-?\d{1,12}", expires):
+        raise PolicyError(400, "AuthorizationQueryParametersError", "X-Amz-Expires should be a number")
+    if int(expires) < 0:
+        raise PolicyError(400, "AuthorizationQueryParametersError", "X-Amz-Expires must be non-negative")
+    if int(expires) > 604800:
+        raise PolicyError(
+            400,
+            "AuthorizationQueryParametersError",
+            "X-Amz-Expires must be less than a week (in seconds) that is 604800",
+        )
+    return _Call(scope, values["X-Amz-Date"], values["X-Amz-SignedHeaders"], values["X-Amz-Signature"], int(expires))
+
+
+def check_signed(environ: Mapping[str, Any], credentials: Mapping[str, str], body: bytes, now: float) -> None:
+    """Raise S3's refusal of a call that is not signed with a key of ``credentials``, or return. The
+    signature is recomputed over the request as received (``devstack.sigv4.sign``) and `body`, the
+    request's body; a presigned URL is refused once ``X-Amz-Date`` + ``X-Amz-Expires`` is past `now`."""
+    from urllib.parse import parse_qs, quote, urlsplit
+
+    from .sigv4 import sign
 
     if environ.get("REQUEST_METHOD") == "OPTIONS":
         return  # a CORS preflight: S3 answers it unsigned
     authorization = str(environ.get("HTTP_AUTHORIZATION") or "")
-    query = parse_qs(str(environ.get("QUERY_STRING") or ""), keep_blank_values=True)
+    query_string = str(environ.get("QUERY_STRING") or "")
+    query = parse_qs(query_string, keep_blank_values=True)
     if authorization.startswith("AWS4-HMAC-SHA256 "):
-        match = _CREDENTIAL.search(authorization)
-        access_key = match.group(1) if match else ""
-    elif query.get("X-Amz-Algorithm") == ["AWS4-HMAC-SHA256"] and "X-Amz-Signature" in query:
-        access_key = (query.get("X-Amz-Credential") or [""])[0].split("/", 1)[0]
+        call = _header_auth(environ, authorization, credentials)
+    elif any(name in query for name in ("X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature")):
+        call = _query_auth(query, credentials)
     elif authorization.startswith("AWS ") or "AWSAccessKeyId" in query or "Signature" in query:
         raise PolicyError(
             400,
@@ -192,13 +337,45 @@ def check_signed(environ: Mapping[str, Any], credentials: Mapping[str, str]) -> 
         )
     else:
         raise PolicyError(403, "AccessDenied", "Access Denied")
-    if access_key not in credentials:
-        raise PolicyError(
-            403,
-            "InvalidAccessKeyId",
-            "The AWS Access Key Id you provided does not exist in our records.",
-            AWSAccessKeyId=access_key,
-        )
+    access_key, _, region, service, _ = call.scope
+    raw = str(environ.get("RAW_URI") or environ.get("REQUEST_URI") or "")
+    path = urlsplit(raw).path if raw else quote(str(environ.get("PATH_INFO") or "/").encode("latin-1"), safe="/~")
+    headers = {name: value for name in call.signed.split(";") if (value := _header(environ, name)) is not None}
+    expected = sign(
+        str(environ.get("REQUEST_METHOD") or "GET"),
+        path,
+        query_string,
+        headers,
+        body,
+        (access_key, credentials[access_key]),
+        call.amz_date,
+        region,
+        service,
+        presigned=call.expires is not None,
+    )
+    if not hmac.compare_digest(expected.signature.encode(), call.provided.encode("utf-8", "replace")):
+        raise _mismatch(access_key, call.provided, expected.string_to_sign, expected.canonical_request)
+    if call.expires is not None:
+        expires_at = calendar.timegm(time.strptime(call.amz_date, "%Y%m%dT%H%M%SZ")) + call.expires
+        if now > expires_at:
+            raise PolicyError(
+                403,
+                "AccessDenied",
+                "Request has expired",
+                **{"X-Amz-Expires": call.expires, "Expires": _iso(expires_at), "ServerTime": _iso(now)},
+            )
+        return
+    content = _header(environ, "x-amz-content-sha256") or ""
+    if service == "s3" and _SHA256.fullmatch(content):
+        digest = hashlib.sha256(body).hexdigest()
+        if content != digest:
+            raise PolicyError(
+                400,
+                "XAmzContentSHA256Mismatch",
+                "The provided 'x-amz-content-sha256' header does not match what was computed.",
+                ClientComputedContentSHA256=content,
+                S3ComputedContentSHA256=digest,
+            )
 
 
 def _document(policy: str) -> dict[str, Any]:
@@ -354,6 +531,11 @@ class PostPolicyCheck:
         from werkzeug.http import parse_options_header
         from werkzeug.wsgi import get_input_stream
 
+        # read once, to check (its digest, a form's fields), and handed to moto as it came
+        body = get_input_stream(environ).read()
+        environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
+        environ.pop("HTTP_TRANSFER_ENCODING", None)
+        environ["wsgi.input_terminated"] = False
         mimetype, options = parse_options_header(environ.get("CONTENT_TYPE", ""))
         match = _BUCKET_PATH.match(environ.get("PATH_INFO", ""))
         if (
@@ -363,14 +545,10 @@ class PostPolicyCheck:
             or environ.get("QUERY_STRING")
         ):
             try:
-                check_signed(environ, self.credentials)
+                check_signed(environ, self.credentials, body, _now())
             except PolicyError as refused:
                 return self._refuse(refused, start_response)
             return self.app(environ, start_response)
-        body = get_input_stream(environ).read()
-        environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
-        environ.pop("HTTP_TRANSFER_ENCODING", None)
-        environ["wsgi.input_terminated"] = False
         try:
             boundary = options.get("boundary", "").encode("latin-1")
             if not boundary:

@@ -13,6 +13,10 @@ says it signed, and compared in constant time. What API Gateway answers itself o
 * an unknown access key: 403 `UnrecognizedClientException` (DEFAULT_4XX);
 * a wrong signature, another service or region in the scope, or a date more than 5 minutes off:
   `INVALID_SIGNATURE` (403).
+
+`sign` is the recomputation itself, shared with the devstack's S3 (`devstack.s3post`), which checks
+every signed call to moto with it: S3's rules there (the path as sent, `X-Amz-Content-SHA256` taken
+literally, `UNSIGNED-PAYLOAD` for a presigned URL), every other service's here.
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from urllib.parse import unquote
 
-from botocore.auth import SigV4Auth
+from botocore.auth import S3SigV4Auth, S3SigV4QueryAuth, SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
@@ -35,6 +40,51 @@ _AUTH = re.compile(
     r"AWS4-HMAC-SHA256 Credential=([A-Z0-9]{16,128})/(\d{8})/([a-z0-9-]+)/([a-z0-9-]+)/aws4_request,\s*"
     r"SignedHeaders=([a-z0-9;-]+),\s*Signature=([0-9a-f]{64})"
 )
+
+
+@dataclass(frozen=True)
+class Signed:
+    """What the signer computed: S3 shows the first two when the signature does not match."""
+
+    canonical_request: str
+    string_to_sign: str
+    signature: str
+
+
+def sign(
+    method: str,
+    raw_path: str,
+    query_string: str,
+    headers: Mapping[str, str],
+    body: bytes,
+    key: tuple[str, str],
+    amz_date: str,
+    region: str,
+    service: str,
+    presigned: bool = False,
+) -> Signed:
+    """botocore's SigV4 over a request as received: `raw_path` and `query_string` as sent (the query is
+    decoded and encoded again, as AWS canonicalizes it; a presigned URL's `X-Amz-Signature` left out),
+    `headers` exactly the signed ones, `host` among them (lower-case names, values as received), `key`
+    (access key id, secret). `s3` signs as S3 does (S3SigV4Auth: the path is not encoded again, the
+    `X-Amz-Content-SHA256` header is the payload hash literally, `UNSIGNED-PAYLOAD` or `STREAMING-*`
+    included; a presigned URL: S3SigV4QueryAuth, `UNSIGNED-PAYLOAD`); any other service signs the
+    body's SHA-256 over the normalized, encoded-again path."""
+    if service == "s3":
+        signer_class: type[SigV4Auth] = S3SigV4QueryAuth if presigned else S3SigV4Auth
+    else:
+        signer_class = SigV4Auth
+    pairs = [part.partition("=") for part in query_string.split("&") if part]
+    params = [(unquote(k), unquote(v)) for k, _, v in pairs if not (presigned and k == "X-Amz-Signature")]
+    request = AWSRequest(method=method.upper(), url=f"https://{headers.get('host', '')}{raw_path}", data=body)
+    for name, value in headers.items():
+        request.headers[name] = value
+    request.params = params
+    request.context["timestamp"] = amz_date
+    signer = signer_class(Credentials(*key), service, region)
+    canonical = signer.canonical_request(request)
+    string_to_sign = signer.string_to_sign(request, canonical)
+    return Signed(canonical, string_to_sign, signer.signature(string_to_sign, request))
 
 
 @dataclass(frozen=True)
@@ -122,14 +172,9 @@ def verify(
     # botocore's signer over the very headers the caller signed (their values as received)
     signed_headers = {n: ",".join(v.strip() for v in values[n]) for n in names if n != "host"}
     signed_headers["host"] = (values.get("host") or [host])[-1]
-    url = f"https://{signed_headers['host']}{raw_path}" + (f"?{query_string}" if query_string else "")
-    request = AWSRequest(method=method.upper(), url=url, data=body, headers=signed_headers)
-    request.context["timestamp"] = amz_date
     secret, arn = credentials[key_id]
-    signer = SigV4Auth(Credentials(key_id, secret), SERVICE, region)
-    canonical = signer.canonical_request(request)
-    expected = signer.signature(signer.string_to_sign(request, canonical), request)
-    if not hmac.compare_digest(expected, signature):
+    expected = sign(method, raw_path, query_string, signed_headers, body, (key_id, secret), amz_date, region, SERVICE)
+    if not hmac.compare_digest(expected.signature, signature):
         return _invalid(
             "The request signature we calculated does not match the signature you provided. Check "
             "your AWS Secret Access Key and signing method."
