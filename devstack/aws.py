@@ -384,7 +384,7 @@ def _create_key(kms, stack: Stack, lid: str, props: Mapping[str, Any]) -> dict[s
     if props.get("EnableKeyRotation") and kwargs["KeySpec"] == "SYMMETRIC_DEFAULT":
         try:
             kms.enable_key_rotation(KeyId=key_id)
-        except Exception as exc:  # noqa: BLE001 - cosmetic locally
+        except Exception as exc:  # cosmetic locally
             _warn(f"enable_key_rotation {lid}: {exc}")
     if props.get("Enabled") is False:
         kms.disable_key(KeyId=key_id)
@@ -477,7 +477,7 @@ def _create_table(ddb, stack: Stack, lid: str, rtype: str, props: Mapping[str, A
                 TableName=name,
                 PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True},
             )
-        except Exception as exc:  # noqa: BLE001 - cosmetic locally
+        except Exception as exc:  # cosmetic locally
             _warn(f"point-in-time recovery {lid}: {exc}")
     desc = ddb.describe_table(TableName=name)["Table"]
     entry = {"Type": rtype, "Ref": name, "Arn": desc["TableArn"]}
@@ -557,7 +557,7 @@ def _create_bucket(s3, stack: Stack, lid: str, props: Mapping[str, Any]) -> dict
     def optional(what: str, call, **kw: Any) -> None:
         try:
             call(Bucket=name, **kw)
-        except Exception as exc:  # noqa: BLE001 - optional locally
+        except Exception as exc:  # optional locally
             _warn(f"{what} on {name}: {exc}")
 
     if props.get("PublicAccessBlockConfiguration"):

@@ -131,7 +131,7 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
 
     @property
     def proxy(self) -> RpcProxy:
-        return self.server.proxy  # type: ignore[attr-defined]
+        return self.server.proxy  # type: ignore[attr-defined]  # set by start_rpc_proxy
 
     def log_message(self, *_: Any) -> None:
         pass
@@ -146,13 +146,13 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):  # the client gave up first (its timeout)
             self.close_connection = True
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:  # http.server's name
         if self.path == FAULT_PATH:
             self._answer(200, json.dumps(self.proxy.state()).encode())
         else:
             self._answer(404, b'{"error":"not found"}')
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         if length > MAX_BODY:
             self._answer(413, b'{"error":"too large"}')
@@ -208,7 +208,7 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
 
     def _forward(self, raw: bytes) -> tuple[int, bytes]:
         try:
-            response = self.server.pool.request(  # type: ignore[attr-defined]
+            response = self.server.pool.request(  # type: ignore[attr-defined]  # set by start_rpc_proxy
                 "POST",
                 self.proxy.upstream + self.path,
                 body=raw,
@@ -268,13 +268,13 @@ def start_rpc_proxy(upstream: str, host: str = "127.0.0.1", port: int = 0) -> Rp
     """Start a proxy in front of `upstream` (the devstack chain's URL) in a background thread."""
     server = ThreadingHTTPServer((host, port), _Handler)
     server.daemon_threads = True
-    server.pool = urllib3.PoolManager(  # type: ignore[attr-defined]
+    server.pool = urllib3.PoolManager(  # type: ignore[attr-defined]  # read by the handlers
         maxsize=16,
         retries=False,
         timeout=urllib3.Timeout(connect=5, read=60),
     )
     thread = threading.Thread(target=server.serve_forever, name="devstack-rpc-proxy", daemon=True)
     proxy = RpcProxy(upstream=upstream.rstrip("/"), server=server, thread=thread)
-    server.proxy = proxy  # type: ignore[attr-defined]
+    server.proxy = proxy  # type: ignore[attr-defined]  # read by the handlers
     thread.start()
     return proxy

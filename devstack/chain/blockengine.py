@@ -391,7 +391,7 @@ class BlockEngine:
                     continue
                 try:
                     result = self.bank.process_bundle(entry.txs, entry.bundle_id)
-                except Exception as exc:  # noqa: BLE001 - an engine bug fails the bundle, not the engine
+                except Exception as exc:  # an engine bug fails the bundle, not the engine
                     with self._cond:
                         entry.status, entry.err = "Failed", repr(exc)
                     raise
@@ -418,7 +418,7 @@ class BlockEngine:
                     return
             try:
                 self.land_due()
-            except Exception:  # noqa: BLE001 - a bug in one landing must not stop the engine
+            except Exception:  # a bug in one landing must not stop the engine
                 import logging
 
                 logging.getLogger(__name__).exception("devstack block engine: landing failed")

@@ -275,7 +275,7 @@ def _tracing() -> bool:
 def _warm_tracer() -> None:
     if _tracing():
         import aws_lambda_powertools.tracing  # noqa: F401 - imported for the snapshot
-        import aws_xray_sdk.ext.httplib  # noqa: F401
+        import aws_xray_sdk.ext.httplib  # noqa: F401 - imported for the snapshot
 
 
 def tracer() -> Any | None:

@@ -223,7 +223,7 @@ def recovered_answer(
         statuses = chain.signature_statuses([Signature.from_string(s) for s in signatures])
         if all(s is None for s in statuses):
             expired = chain.block_height() > last_valid_block_height
-    except Exception:  # noqa: BLE001 - the chain cannot tell now: the ambiguous answer below
+    except Exception:  # the chain cannot tell now: the ambiguous answer below
         statuses = None
     landed = statuses is not None and all(s is not None and s.get("err") is None for s in statuses)
     if landed and kind in TRADE_KINDS and mint:

@@ -113,7 +113,7 @@ def _give_back(drawn: Future[counters.Hit], pk: str) -> None:
         if not drawn.result().allowed:
             return
         counters.unhit(pk)
-    except Exception:  # noqa: BLE001 - the bucket's answer stands; the tier then counts one more
+    except Exception:  # the bucket's answer stands; the tier then counts one more
         observability.logger.warning("tier budget unit not given back", exc_info=True)
 
 

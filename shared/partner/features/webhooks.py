@@ -364,7 +364,7 @@ def handle_sqs(event: dict[str, Any]) -> dict[str, Any]:
             outcome = deliver(json.loads(record["body"]))
         except (ValueError, KeyError, TypeError):
             outcome = "malformed"  # never retried: it would fail the same way (logged by the caller)
-        except Exception:  # noqa: BLE001 - SQS re-delivers it, then the redrive policy's DLQ
+        except Exception:  # SQS re-delivers it, then the redrive policy's DLQ
             failures.append({"itemIdentifier": record["messageId"]})
             outcome = "error"
         outcomes[outcome] = outcomes.get(outcome, 0) + 1

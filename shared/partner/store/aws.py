@@ -50,7 +50,7 @@ class DeferredCredentials(botocore.credentials.Credentials):
 
     method = "partner-deferred"
 
-    def __init__(self, botocore_session: botocore.session.Session) -> None:  # noqa: D107 - no super(): no keys
+    def __init__(self, botocore_session: botocore.session.Session) -> None:  # no super(): no keys
         self._botocore_session = botocore_session
         self._resolved: botocore.credentials.Credentials | None = None
         self._resolve_lock = threading.Lock()

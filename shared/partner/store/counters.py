@@ -159,13 +159,13 @@ def reserve_all(amount: int, caps: list[tuple[str, int | None]], expires_at: int
                 refused = (i, total)
                 break
             taken.append(pk)
-    except BaseException as exc:  # noqa: BLE001 - raised below, once what was added is known
+    except BaseException as exc:  # raised below, once what was added is known
         failure = exc
     for pk, future in zip(counted, adding, strict=True):
         try:
             future.result()
             taken.append(pk)
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             failure = failure or exc
     if failure is not None or refused is not None:
         release_all(taken, amount)

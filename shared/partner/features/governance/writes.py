@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeGuard
 
 from solders.hash import Hash
 from solders.instruction import Instruction
@@ -125,7 +125,7 @@ def _read(chain: Rpc, keys: list[Pubkey]) -> Snapshot:
     return Snapshot(accounts[:-1], unix_ts, blockhash, last_valid)
 
 
-def _owned(account: AccountData | None) -> bool:
+def _owned(account: AccountData | None) -> TypeGuard[AccountData]:
     return account is not None and account.owner == P.LAUNCHPAD_PROGRAM_ID and bool(account.data)
 
 
@@ -133,7 +133,7 @@ def _governance(account: AccountData | None, mint: Pubkey) -> Governance:
     if not _owned(account):
         raise ApiError("governance_not_found")
     try:
-        gov = Governance.decode(account.data)  # type: ignore[union-attr]
+        gov = Governance.decode(account.data)
     except (LayoutError, ValueError, struct.error) as exc:
         raise ApiError("governance_not_found") from exc
     if gov.mint != mint:
@@ -145,7 +145,7 @@ def _proposal(account: AccountData | None, key: Pubkey) -> Proposal:
     if not _owned(account):
         raise ApiError("proposal_not_found")
     try:
-        proposal = Proposal.decode(account.data)  # type: ignore[union-attr]
+        proposal = Proposal.decode(account.data)
     except (LayoutError, ValueError, struct.error) as exc:
         raise ApiError("invalid_proposal") from exc
     if P.proposal_pda(proposal.governance, proposal.index)[0] != key:
@@ -157,7 +157,7 @@ def _receipt(account: AccountData | None) -> VoteReceipt | None:
     if not _owned(account):
         return None
     try:
-        return VoteReceipt.decode(account.data)  # type: ignore[union-attr]
+        return VoteReceipt.decode(account.data)
     except (LayoutError, ValueError, struct.error) as exc:
         raise ApiError("invalid_proposal", "The vote receipt is unreadable.") from exc
 
