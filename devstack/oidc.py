@@ -1,4 +1,4 @@
-"""The platform's OpenID provider, stood in on the devstack (issue 28).
+"""The platform's OpenID provider, stood in on the devstack.
 
 `oidc-provider-mock` (a maintained OpenID provider for development and tests, built on authlib's
 server-side OAuth 2.0 / OpenID Connect grants behind Flask): discovery, JWKS (RS256), the

@@ -1,4 +1,4 @@
-"""API Gateway's IAM authorization (`AWS_IAM`), as the devstack gateway applies it (issue 28).
+"""API Gateway's IAM authorization (`AWS_IAM`), as the devstack gateway applies it.
 
 A route whose event says `Auth: Authorizer: AWS_IAM` answers only requests signed with Signature
 Version 4 for `execute-api` by credentials the devstack knows (its platform credentials, the

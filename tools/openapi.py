@@ -293,7 +293,7 @@ def _ops() -> list[Operation]:
             None,
             ("internal",),
             query={"done": (str | None, Query(description="`limits` or `disconnected`: the notice after a change."))},
-            description="Served on `{auth_url}` behind the platform session cookie (added, issue 20): every "
+            description="Served on `{auth_url}` behind the platform session cookie (added): every "
             "app with a live grant, its scopes, connected and last-used times, today's spend "
             "against its daily limit, and forms to change the limits or disconnect.",
         ),
@@ -331,7 +331,7 @@ def _ops() -> list[Operation]:
                     ),
                 )
             },
-            description="Served on `{auth_url}` (added, issue 28). The consent page and /account/apps send a "
+            description="Served on `{auth_url}` (added). The consent page and /account/apps send a "
             "visitor without a session here; it redirects to the platform's OpenID provider "
             "(authorization code, PKCE S256, `state` bound to the browser by the `app_signin` "
             "cookie, `nonce`).",
@@ -346,7 +346,7 @@ def _ops() -> list[Operation]:
             ("invalid_request", "access_denied", "invalid_grant", "invalid_token", "internal"),
             status=302,
             query={"code": (str | None, Query()), "state": (str | None, Query()), "error": (str | None, Query())},
-            description="The redirect URI registered with the platform's provider (added, issue 28). Checks "
+            description="The redirect URI registered with the platform's provider (added). Checks "
             "`state` against the `app_signin` cookie, exchanges the code, verifies the ID token "
             "(JWKS signature, algorithm, iss, aud, exp, iat, nonce), maps `sub` to the user, sets "
             "the `app_session` cookie and redirects to the original page. Every refusal is an "

@@ -6,8 +6,8 @@
    ``make programs``) through BPF Loader Upgradeable at the IDLs' program ids, with the
    devstack admin as upgrade authority (``devstack/chain/deploy.py``);
 2. advances the ledger one slot (a program deployed in slot N runs from slot N+1);
-3. sends ``initialize_global`` signed by the devstack admin with the devstack defaults
-   (design section 8), and funds the fee recipient (the protocol's treasury) with a real
+3. sends ``initialize_global`` signed by the devstack admin with the devstack defaults,
+   and funds the fee recipient (the protocol's treasury) with a real
    transfer. Tip accounts exist from the ledger's own genesis;
 4. marks all of it final: every commitment level (``finalized`` too) sees genesis at once.
 

@@ -109,7 +109,7 @@ _DIGITS = re.compile(r"[0-9]{1,5}")  # fullmatch: `$` also matches before "\n"
 
 @dataclass(frozen=True)
 class LaunchRules:
-    """Design section 8 defaults (tests may swap `RULES`)."""
+    """The launch restrictions' defaults (tests may swap `RULES`)."""
 
     cooldown_seconds: int = 60
     identity_allowance: int = 1  # launches per normalized name and per symbol per creator

@@ -235,7 +235,7 @@ class Submit(Delivery):
 
 @dataclass
 class Processed(Delivery):
-    """Submit, then wait (bounded) for `processed` (governance writes; design section 5).
+    """Submit, then wait (bounded) for `processed` (governance writes).
     `engine`: as `Submit`'s."""
 
     chain: Rpc

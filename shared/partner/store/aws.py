@@ -148,7 +148,7 @@ def _config(name: str) -> Config:
     # after June 24, 2020 refuse (the staging bucket's uploads, partner.store.uploads.presigned_post)
     signing = {"signature_version": "s3v4"} if name == "s3" else {}
     # parameter_validation off: botocore's client-side check of every call's parameters against the
-    # service model was 0.4 of 1.0 ms of CPU per DynamoDB call (issue 26: a trade makes seven, most
+    # service model was 0.4 of 1.0 ms of CPU per DynamoDB call (a trade makes seven, most
     # on its critical path). The layer builds every parameter itself (partner.store.ddb serializes
     # items with boto3's TypeSerializer), and the services still validate each request.
     return Config(
