@@ -1,29 +1,10 @@
-"""A second chain endpoint for the devstack: a small JSON-RPC proxy with faults of its own.
+"""A second chain endpoint for the devstack: a small JSON-RPC proxy with faults of its own, so failover
+can be shown with one chain (the first endpoint down, slow or behind, the second serving).
 
     proxy = start_rpc_proxy(chain.url)     # port 0: any free port
     proxy.url                              # a second entry of RPC_URLS
     proxy.set_fault("down")                # or "error", "slow" (delay=s), "behind" (slots=N), "none"
     proxy.stop()
-
-It forwards every POST to the upstream (the devstack chain, whatever engine serves it) and
-answers what the upstream answered, unless a fault is set, so failover can be shown with
-one chain: the first endpoint down, slow or behind, the second serving. Faults:
-
-- ``down``: the connection is closed without an answer (a node that went away);
-- ``error``: HTTP 503 (a load balancer with no healthy node behind it);
-- ``slow``: waits ``delay`` seconds, then forwards (a client's timeout fires first);
-- ``behind``: a node ``slots`` slots behind: ``getHealth`` answers -32005 "Node is behind
-  by N slots", a ``sendTransaction`` with preflight answers -32005 (Agave refuses to
-  simulate on an unhealthy node), a call whose ``minContextSlot`` is above the upstream's
-  slot minus ``slots`` answers -32016 "Minimum context slot has not been reached", and
-  ``getSlot`` / ``getBlockHeight`` answer ``slots`` less; other reads are forwarded
-  (their state is not made stale).
-
-``count`` limits a fault to that many requests (None: until cleared). Over HTTP:
-``POST /_devstack/fault`` with ``{"mode", "count", "delay", "slots"}`` and ``GET
-/_devstack/fault``. ``requests`` counts the JSON-RPC methods the proxy received and
-``forwarded`` those it passed on, unchanged, to the upstream (tests check where a read or
-a send went).
 """
 
 from __future__ import annotations
@@ -58,6 +39,25 @@ class Fault:
 
 @dataclass
 class RpcProxy:
+    """Forwards every POST to the upstream and answers what it answered, unless a fault is set:
+
+    - ``down``: the connection is closed without an answer (a node that went away);
+    - ``error``: HTTP 503 (a load balancer with no healthy node behind it);
+    - ``slow``: waits ``delay`` seconds, then forwards (a client's timeout fires first);
+    - ``behind``: a node ``slots`` slots behind: ``getHealth`` answers -32005 "Node is behind
+      by N slots", a ``sendTransaction`` with preflight answers -32005 (Agave refuses to
+      simulate on an unhealthy node), a call whose ``minContextSlot`` is above the upstream's
+      slot minus ``slots`` answers -32016 "Minimum context slot has not been reached", and
+      ``getSlot`` / ``getBlockHeight`` answer ``slots`` less; other reads are forwarded
+      (their state is not made stale).
+
+    ``count`` limits a fault to that many requests (None: until cleared). Over HTTP:
+    ``POST /_devstack/fault`` with ``{"mode", "count", "delay", "slots"}`` and ``GET
+    /_devstack/fault``. ``requests`` counts the JSON-RPC methods the proxy received and
+    ``forwarded`` those it passed on, unchanged, to the upstream (tests check where a read or
+    a send went).
+    """
+
     upstream: str
     server: ThreadingHTTPServer
     thread: threading.Thread
