@@ -1,14 +1,6 @@
-"""The OpenAPI 3.1 document of the Partner API, generated from the pydantic models.
-
-Every route of template.yaml is declared once below (`OPERATIONS`) on a Powertools
-`APIGatewayRestResolver(enable_validation=True)` with an annotated body and return type
-and `responses=` carrying the spec's error codes per status; the document comes from
-`get_openapi_json_schema(...)`, then a small post-processing step adds what Powertools
-cannot express (the shared Error component, the form media type of /oauth/token).
-
-The request bodies are the pydantic models the functions' resolvers validate with
-(`partner.features.trading.BuyRequest`, ..., `partner.edge.models`: each field's rule carries its
-JSON-Schema fragment), the responses the models of `partner.edge.responses`.
+"""The OpenAPI 3.1 document of the Partner API, generated from the pydantic models the functions
+validate with: every route of template.yaml is declared once (`OPERATIONS`) on a Powertools resolver,
+then a small post-processing step adds what Powertools cannot express.
 
     python -m tools.openapi            # writes docs/openapi.json
     python -m tools.openapi --check    # exit 1 when docs/openapi.json is stale

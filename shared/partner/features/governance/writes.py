@@ -1,17 +1,7 @@
 """Governance writes: votes, cancel, withdraw, settle, proposals, finalize-expired, bond withdraw.
 
-Order (after admission): input (400) -> delegation (403) -> chain state, read in one
-batched RPC round trip (two for the proposal-keyed endpoints: the mint and governance
-are only known once the proposal is read) -> the program's own checks, mirrored in the
-program's order so the spec's code comes back before anything is built or spent
-(404 governance_not_found, else 422) and the API-only rule that a vote locks at least
-`minLockAmount` -> the send pipeline (partner.features.pipeline): build
-(compute budget + tip; 422 tx_too_large), SOL for fees and rent (422 insufficient_sol), the
-client's fee ceiling on priorityFeeLamports + tipLamports (400, partner.features.fees; an added
-check, last, so it never pre-empts a spec error) -> sign (502) -> land, waiting for
-`processed` (422 tx_expired / the mapped program error / 502 with the
-signature). The program stays the backstop: a state change between the read and landing
-fails on-chain with its mapped code.
+The chain state is read in one batch and the program's own checks are mirrored in its order, so the
+spec's code comes back before anything is built or spent; the program stays the backstop.
 """
 
 from __future__ import annotations
