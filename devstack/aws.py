@@ -1,14 +1,9 @@
-"""The devstack's AWS side: a moto server and the template's data resources.
+"""The devstack's AWS side: a moto server (server mode: the in-process ``mock_aws`` loses updates when
+several threads call it at once) and the template's data resources.
 
-    moto = start_moto()                       # moto.server.ThreadedMotoServer
-    stack = create_resources("template.yaml", moto.url,
-                             parameters={"RpcUrls": "http://127.0.0.1:8899"})
+    moto = start_moto()
+    stack = create_resources("template.yaml", moto.url, parameters={"RpcUrls": "http://127.0.0.1:8899"})
     env = {**stack.environment(), **aws_env(moto.url)}
-    ...
-    moto.stop()
-
-Server mode on purpose: the in-process ``mock_aws`` loses updates when
-several threads (the gateway's) call it at the same time.
 """
 
 from __future__ import annotations

@@ -825,7 +825,7 @@ IDEMPOTENCY_PARAMETER = {
     "idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 "
     "(the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave "
     "the key unused. Without the "
-    "header the write behaves as before: every request is its own transaction.",
+    "header every request is its own write.",
 }
 REPLAYED_HEADER = {
     "description": "`true` when this is the stored answer of an earlier request with the same Idempotency-Key.",

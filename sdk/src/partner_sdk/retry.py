@@ -29,7 +29,7 @@ class RetryPolicy:
     send again under the same key: the server replays the first answer or runs it once. So:
     - a timeout or broken answer on a keyed write is retried with the same key (`keyed_write_retries`);
     - 409 `idempotency_key_in_use` (the first attempt still runs) waits `retry-after` and retries;
-    - a 5xx answer is the key's stored answer (a retry would replay it): `AmbiguousWriteError` as before;
+    - a 5xx answer is the key's stored answer (a retry would replay it): `AmbiguousWriteError`, as without a key;
     - 409 `migration_pending` / `pool_not_open` are stored under the key too, and nothing was built: the
       retry after the back-off is a new attempt under a new key.
     `AmbiguousWriteError.idempotency_key` is the key to send the write again with, safely.
