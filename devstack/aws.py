@@ -1,14 +1,9 @@
-"""The devstack's AWS side: a moto server and the template's data resources.
+"""The devstack's AWS side: a moto server (server mode: the in-process ``mock_aws`` loses updates when
+several threads call it at once) and the template's data resources.
 
-    moto = start_moto()                       # moto.server.ThreadedMotoServer
-    stack = create_resources("template.yaml", moto.url,
-                             parameters={"RpcUrls": "http://127.0.0.1:8899"})
+    moto = start_moto()
+    stack = create_resources("template.yaml", moto.url, parameters={"RpcUrls": "http://127.0.0.1:8899"})
     env = {**stack.environment(), **aws_env(moto.url)}
-    ...
-    moto.stop()
-
-Server mode on purpose: the in-process ``mock_aws`` loses updates when
-several threads (the gateway's) call it at the same time.
 """
 
 from __future__ import annotations
@@ -385,7 +380,7 @@ def _create_key(kms, stack: Stack, lid: str, props: Mapping[str, Any]) -> dict[s
     if props.get("EnableKeyRotation") and kwargs["KeySpec"] == "SYMMETRIC_DEFAULT":
         try:
             kms.enable_key_rotation(KeyId=key_id)
-        except Exception as exc:  # noqa: BLE001 - cosmetic locally
+        except Exception as exc:  # cosmetic locally
             _warn(f"enable_key_rotation {lid}: {exc}")
     if props.get("Enabled") is False:
         kms.disable_key(KeyId=key_id)
@@ -478,7 +473,7 @@ def _create_table(ddb, stack: Stack, lid: str, rtype: str, props: Mapping[str, A
                 TableName=name,
                 PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True},
             )
-        except Exception as exc:  # noqa: BLE001 - cosmetic locally
+        except Exception as exc:  # cosmetic locally
             _warn(f"point-in-time recovery {lid}: {exc}")
     desc = ddb.describe_table(TableName=name)["Table"]
     entry = {"Type": rtype, "Ref": name, "Arn": desc["TableArn"]}
@@ -558,7 +553,7 @@ def _create_bucket(s3, stack: Stack, lid: str, props: Mapping[str, Any]) -> dict
     def optional(what: str, call, **kw: Any) -> None:
         try:
             call(Bucket=name, **kw)
-        except Exception as exc:  # noqa: BLE001 - optional locally
+        except Exception as exc:  # optional locally
             _warn(f"{what} on {name}: {exc}")
 
     if props.get("PublicAccessBlockConfiguration"):

@@ -1,15 +1,6 @@
-"""CloudFormation / SAM template reading for the one-machine stack.
-
-* ``load_yaml`` / ``load_template`` parse YAML with the CloudFormation short
-  tags (``!Ref``, ``!GetAtt``, ``!Sub`` ...) turned into their long-form dicts
-  (``{"Ref": ...}``, ``{"Fn::GetAtt": [..]}``, ...).
-* ``Template`` enumerates what the devstack needs (functions and their Api
-  events, tables, KMS keys, buckets, the REST API's binary media types).
-* ``resolve`` evaluates intrinsic functions against a map of resources that
-  were actually created (``{logical_id: {"Ref": physical, "Arn": arn, ...}}``
-  or ``{logical_id: physical}``).
-
-Nothing here talks to AWS.
+"""CloudFormation / SAM template reading for the one-machine stack: ``load_template`` (short tags turned
+into their long form), ``Template`` (what the devstack needs of it) and ``resolve`` (intrinsic
+functions against the resources created). Nothing here talks to AWS.
 """
 
 from __future__ import annotations
@@ -104,7 +95,7 @@ for _short in (
 
 def load_yaml(text: str) -> Any:
     """Parse YAML text with CloudFormation short tags as long-form dicts."""
-    return yaml.load(text, Loader=CfnLoader)  # noqa: S506 - CfnLoader is a SafeLoader
+    return yaml.load(text, Loader=CfnLoader)  # CfnLoader is a SafeLoader
 
 
 def load_template(path: str | Path) -> Template:
@@ -286,7 +277,7 @@ class _Resolver:
             return mapped
         return value
 
-    def intrinsic(self, key: str, arg: Any) -> Any:  # noqa: C901 - a dispatch table
+    def intrinsic(self, key: str, arg: Any) -> Any:  # a dispatch table
         if key == "Ref":
             return self.ref(self.resolve(arg))
         if key == "Condition":

@@ -1,21 +1,5 @@
-"""DynamoDB's transaction conflicts, which moto lacks.
-
-DynamoDB runs a TransactWriteItems over some time, and while it runs its items are taken:
-another transaction touching one of them is cancelled (`TransactionCanceledException`, the
-reason `TransactionConflict` at that item), and a single PutItem / UpdateItem / DeleteItem on
-one of them is refused (`TransactionConflictException`). moto applies one request at a time
-(`devstack.aws` holds one lock around it), so two transactions never overlap there and a hot
-item never conflicts: a design that makes every request of a busy client win one transaction
-passed on the devstack and failed on AWS.
-
-This WSGI middleware, in front of moto, takes the items of every transaction for `hold`
-seconds from its arrival (DynamoDB's transactions take a few times a single write: 15 ms by
-default, DEVSTACK_DDB_TRANSACTION_MS), and answers no transaction sooner. A transaction or a
-single write that arrives meanwhile and touches one of those items gets DynamoDB's answer for
-it, without reaching moto. The window is the emulated duration, not moto's own time: moto
-applies requests one at a time, in arrival order, so a transaction that arrives after the
-window is applied after the one before it, as DynamoDB would serialize them. Items are named
-by table and key (every key attribute).
+"""DynamoDB's transaction conflicts, which moto lacks: a WSGI middleware in front of moto takes the items
+of every transaction for a while (docs/architecture.md, "What the devstack enforces").
 """
 
 from __future__ import annotations
@@ -48,6 +32,24 @@ def _transaction_items(body: dict[str, Any]) -> list[str]:
 
 
 class TransactionConflicts:
+    """DynamoDB runs a TransactWriteItems over some time, and while it runs its items are taken:
+    another transaction touching one of them is cancelled (`TransactionCanceledException`, the
+    reason `TransactionConflict` at that item), and a single PutItem / UpdateItem / DeleteItem on
+    one of them is refused (`TransactionConflictException`). moto applies one request at a time
+    (`devstack.aws` holds one lock around it), so two transactions never overlap there and a hot
+    item never conflicts: a design that makes every request of a busy client win one transaction
+    passed on the devstack and failed on AWS.
+
+    Takes the items of every transaction for `hold`
+    seconds from its arrival (DynamoDB's transactions take a few times a single write: 15 ms by
+    default, DEVSTACK_DDB_TRANSACTION_MS), and answers no transaction sooner. A transaction or a
+    single write that arrives meanwhile and touches one of those items gets DynamoDB's answer for
+    it, without reaching moto. The window is the emulated duration, not moto's own time: moto
+    applies requests one at a time, in arrival order, so a transaction that arrives after the
+    window is applied after the one before it, as DynamoDB would serialize them. Items are named
+    by table and key (every key attribute).
+    """
+
     def __init__(
         self,
         app: Callable[..., Iterable[bytes]],

@@ -129,7 +129,7 @@ class DevPages:
             "signs in afresh)</p>",
         )
 
-    # -------------------------------------------------------------- the user in control (issue 20)
+    # ---------------------------------------------------------------------- the user in control
     def _actions(self, sid: str) -> str:
         hidden = f'<input type=hidden name=sid value="{escape(sid)}">'
         buy = (

@@ -1,13 +1,8 @@
-"""API Gateway REST (v1) Lambda proxy events and Lambda context objects.
+"""API Gateway REST (v1) Lambda proxy events and Lambda context objects, for the devstack gateway and
+for tests that call handlers directly:
 
-Used by the devstack gateway and by tests that call handlers directly:
-
-    from devstack.events import api_event, lambda_context
-
-    event = api_event("GET", "/partner/v1/governance/Mint111",
-                      resource="/partner/v1/governance/{mint}",
-                      headers={"Authorization": "Bearer app_at_..."},
-                      query={"limit": "10"})
+    event = api_event("GET", "/partner/v1/governance/Mint111", resource="/partner/v1/governance/{mint}",
+                      headers={"Authorization": "Bearer app_at_..."}, query={"limit": "10"})
     response = app.lambda_handler(event, lambda_context("GovernanceFunction"))
 """
 

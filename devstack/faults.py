@@ -1,24 +1,9 @@
-"""In-process fault injection for the service's AWS dependencies (devstack and tests only).
+"""In-process fault injection for the service's AWS dependencies and the pin server (devstack and tests
+only; chain faults live in the devstack chain itself, `devstack_setFault`).
 
     from devstack import faults
     faults.set_fault("kms", "throttle", count=1, operations=["Decrypt"])
-    faults.set_fault("dynamodb", "throttle", operations=["UpdateItem"])
     faults.clear()
-
-Targets: `kms`, `dynamodb` (through a `before-call.<service>` hook installed with
-`partner.store.aws.add_hook`, so every client of this process sees it) and `pinning` (a
-registry entry the pinning client consults with `take("pinning", operation)`).
-Modes: `throttle` (ThrottlingException, or ProvisionedThroughputExceededException on
-DynamoDB), `error` (InternalFailure, HTTP 500) and `down` (EndpointConnectionError).
-`count` faults the next N matching calls, then the fault clears itself; without it the
-fault stays until cleared. `operations` limits it to those API operation names.
-
-The hook raises before the request is built, so botocore does not retry it: one faulted
-call is one failed SDK call. The gateway serves the registry as `POST /_devstack/faults`
-(JSON body: target, mode, count?, operations? or methods?), `GET` and `DELETE` (optional
-`?target=`); `partnerctl dev fault` uses those routes.
-
-Chain faults (`rpc`, `bundle`) live in the devstack chain itself (`devstack_setFault`).
 """
 
 from __future__ import annotations
@@ -173,6 +158,19 @@ def uninstall() -> None:
 
 
 def set_fault(target: str, mode: str, count: int | None = None, operations: list[str] | None = None) -> dict[str, Any]:
+    """Targets: `kms`, `dynamodb` (through a `before-call.<service>` hook installed with
+    `partner.store.aws.add_hook`, so every client of this process sees it) and `pinning` (a
+    registry entry the pinning client consults with `take("pinning", operation)`).
+    Modes: `throttle` (ThrottlingException, or ProvisionedThroughputExceededException on
+    DynamoDB), `error` (InternalFailure, HTTP 500) and `down` (EndpointConnectionError).
+    `count` faults the next N matching calls, then the fault clears itself; without it the
+    fault stays until cleared. `operations` limits it to those API operation names.
+
+    The hook raises before the request is built, so botocore does not retry it: one faulted
+    call is one failed SDK call. The gateway serves the registry as `POST /_devstack/faults`
+    (JSON body: target, mode, count?, operations? or methods?), `GET` and `DELETE` (optional
+    `?target=`); `partnerctl dev fault` uses those routes.
+    """
     fault = registry.add(target, mode, count, operations)
     if target in SERVICE_HOOKS:
         install()

@@ -1,20 +1,9 @@
 """API Gateway's own answers (gateway responses), rendered from the template as AWS renders them.
 
-When API Gateway answers a request itself (no route, stage throttle, a payload over a
-quota, an integration timeout or a failed invoke) it sends the gateway response of that
-type: the one the API defines (``GatewayResponses`` in template.yaml, read by
-``Template.gateway_responses``), else the API's ``DEFAULT_4XX`` / ``DEFAULT_5XX``, else
-API Gateway's built-in default, ``{"message":$context.error.messageString}`` with the
-type's own status.
-
     responses = template.gateway_responses()
     status, headers, body = render(responses, GatewayError.of("THROTTLED"), context)
 
-Templates are not VTL: ``$context.NAME`` / ``${context.NAME}`` variables are substituted
-(``error.message``, ``error.messageString`` (quoted JSON string), ``error.responseType``,
-``requestId``, ``httpMethod``, ``path``, ``resourcePath``, ``stage``, ``identity.sourceIp``,
-...), an unknown variable becoming empty. Header values are static (``'text'``) or
-``method.request.header.NAME`` / ``method.request.querystring.NAME``; others are left out.
+`render` says which response a type gets and how its template is filled.
 """
 
 from __future__ import annotations
@@ -98,7 +87,21 @@ def render(
 
     ``responses`` is ``Template.gateway_responses()``; ``context`` the request's
     ``$context`` variables (``requestId``, ``httpMethod``, ...), to which the error's own
-    (``error.message``, ``error.messageString``, ``error.responseType``) are added."""
+    (``error.message``, ``error.messageString``, ``error.responseType``) are added.
+
+    When API Gateway answers a request itself (no route, stage throttle, a payload over a
+    quota, an integration timeout or a failed invoke) it sends the gateway response of that
+    type: the one the API defines (``GatewayResponses`` in template.yaml, read by
+    ``Template.gateway_responses``), else the API's ``DEFAULT_4XX`` / ``DEFAULT_5XX``, else
+    API Gateway's built-in default, ``{"message":$context.error.messageString}`` with the
+    type's own status.
+
+    Templates are not VTL: ``$context.NAME`` / ``${context.NAME}`` variables are substituted
+    (``error.message``, ``error.messageString`` (quoted JSON string), ``error.responseType``,
+    ``requestId``, ``httpMethod``, ``path``, ``resourcePath``, ``stage``, ``identity.sourceIp``,
+    ...), an unknown variable becoming empty. Header values are static (``'text'``) or
+    ``method.request.header.NAME`` / ``method.request.querystring.NAME``; others are left out.
+    """
     default = responses.get("DEFAULT_4XX" if error.status < 500 else "DEFAULT_5XX")
     spec = responses.get(error.type) or default or {}
     status = spec.get("StatusCode") or (default or {}).get("StatusCode") or error.status

@@ -1,25 +1,5 @@
-"""A latency model for the devstack's stand-ins: each call takes what it would take in AWS.
-
-The stand-ins (moto, the devstack chain) answer on loopback in well under a millisecond of
-network, plus their own processing. With the model on, every call they serve is held until a
-fixed time after it arrived, the figure for its kind, typical of AWS within one region:
-
-    ddb       5 ms   a DynamoDB read or write (GetItem, UpdateItem, BatchGetItem, Query, ...)
-    transact 12 ms   a DynamoDB transaction (TransactWriteItems, TransactGetItems)
-    kms       6 ms   a KMS call (Decrypt, GenerateMac, Encrypt, Sign, ...)
-    rpc_read  4 ms   a JSON-RPC read (one request or one batch) to the chain
-    rpc_send 15 ms   sendTransaction with preflight (a batch that holds one)
-
-Other calls (S3, SQS, SSM, the block engine, `devstack_*` methods) are not modeled (0 ms).
-A call is held from when the stand-in received it, so its own processing (and its lock) is
-inside the figure: the caller sees the model's time as long as the stand-in is faster than it.
-A call the stand-in took longer over is counted in `stats()` (`over`): such a call took the
-stand-in's time instead, and a figure measured with it is not the model's.
-
-Off unless asked: `DEVSTACK_LATENCY=on` (the figures above) or a list of overrides
-`DEVSTACK_LATENCY=ddb=5,transact=12,kms=6,rpc_read=4,rpc_send=15` (any subset; the rest keep
-their defaults); `off` or unset: no latency. In-process, `model.configure(...)` switches it
-(`bench/run.py` measures with and without).
+"""A latency model for the devstack's stand-ins (moto, the devstack chain): each call takes what it
+would take in AWS. Off unless `DEVSTACK_LATENCY` asks for it; `bench/run.py` measures with and without.
 """
 
 from __future__ import annotations
@@ -78,6 +58,28 @@ def rpc_kind(methods: Iterable[str]) -> str | None:
 
 
 class LatencyModel:
+    """The stand-ins (moto, the devstack chain) answer on loopback in well under a millisecond of
+    network, plus their own processing. With the model on, every call they serve is held until a
+    fixed time after it arrived, the figure for its kind, typical of AWS within one region:
+
+        ddb       5 ms   a DynamoDB read or write (GetItem, UpdateItem, BatchGetItem, Query, ...)
+        transact 12 ms   a DynamoDB transaction (TransactWriteItems, TransactGetItems)
+        kms       6 ms   a KMS call (Decrypt, GenerateMac, Encrypt, Sign, ...)
+        rpc_read  4 ms   a JSON-RPC read (one request or one batch) to the chain
+        rpc_send 15 ms   sendTransaction with preflight (a batch that holds one)
+
+    Other calls (S3, SQS, SSM, the block engine, `devstack_*` methods) are not modeled (0 ms).
+    A call is held from when the stand-in received it, so its own processing (and its lock) is
+    inside the figure: the caller sees the model's time as long as the stand-in is faster than it.
+    A call the stand-in took longer over is counted in `stats()` (`over`): such a call took the
+    stand-in's time instead, and a figure measured with it is not the model's.
+
+    Off unless asked: `DEVSTACK_LATENCY=on` (the figures above) or a list of overrides
+    `DEVSTACK_LATENCY=ddb=5,transact=12,kms=6,rpc_read=4,rpc_send=15` (any subset; the rest keep
+    their defaults); `off` or unset: no latency. In-process, `model.configure(...)` switches it
+    (`bench/run.py` measures with and without).
+    """
+
     def __init__(self, figures: dict[str, float] | None = None) -> None:
         self._lock = threading.Lock()
         self.figures = figures

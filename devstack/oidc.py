@@ -1,14 +1,6 @@
-"""The platform's OpenID provider, stood in on the devstack (issue 28).
-
-`oidc-provider-mock` (a maintained OpenID provider for development and tests, built on authlib's
-server-side OAuth 2.0 / OpenID Connect grants behind Flask): discovery, JWKS (RS256), the
-authorization endpoint with its own sign-in page listing the seeded users ("Authorize as alice"),
-the token endpoint, userinfo and dynamic client registration. Started on its own port; the
-service registers as a confidential client there (redirect URI `{gateway}/account/signin/callback`)
-and its client secret goes to SSM Parameter Store (moto), where the sign-in function reads it,
-as it does in AWS. Nonces are required, and so is PKCE S256: the package registers its
-authorization-code grant without authlib's CodeChallenge (RFC 7636) extension, so `_require_pkce`
-adds it, as a conformant provider checks the code_verifier.
+"""The platform's OpenID provider, stood in on the devstack by `oidc-provider-mock` on its own port; the
+service registers there as a confidential client, its secret in SSM (moto). Nonces and PKCE S256 are
+required (`_require_pkce` adds authlib's CodeChallenge, which the package leaves out).
 """
 
 from __future__ import annotations

@@ -1,29 +1,10 @@
-"""A second chain endpoint for the devstack: a small JSON-RPC proxy with faults of its own.
+"""A second chain endpoint for the devstack: a small JSON-RPC proxy with faults of its own, so failover
+can be shown with one chain (the first endpoint down, slow or behind, the second serving).
 
     proxy = start_rpc_proxy(chain.url)     # port 0: any free port
     proxy.url                              # a second entry of RPC_URLS
     proxy.set_fault("down")                # or "error", "slow" (delay=s), "behind" (slots=N), "none"
     proxy.stop()
-
-It forwards every POST to the upstream (the devstack chain, whatever engine serves it) and
-answers what the upstream answered, unless a fault is set, so failover can be shown with
-one chain: the first endpoint down, slow or behind, the second serving. Faults:
-
-- ``down``: the connection is closed without an answer (a node that went away);
-- ``error``: HTTP 503 (a load balancer with no healthy node behind it);
-- ``slow``: waits ``delay`` seconds, then forwards (a client's timeout fires first);
-- ``behind``: a node ``slots`` slots behind: ``getHealth`` answers -32005 "Node is behind
-  by N slots", a ``sendTransaction`` with preflight answers -32005 (Agave refuses to
-  simulate on an unhealthy node), a call whose ``minContextSlot`` is above the upstream's
-  slot minus ``slots`` answers -32016 "Minimum context slot has not been reached", and
-  ``getSlot`` / ``getBlockHeight`` answer ``slots`` less; other reads are forwarded
-  (their state is not made stale).
-
-``count`` limits a fault to that many requests (None: until cleared). Over HTTP:
-``POST /_devstack/fault`` with ``{"mode", "count", "delay", "slots"}`` and ``GET
-/_devstack/fault``. ``requests`` counts the JSON-RPC methods the proxy received and
-``forwarded`` those it passed on, unchanged, to the upstream (tests check where a read or
-a send went).
 """
 
 from __future__ import annotations
@@ -58,6 +39,25 @@ class Fault:
 
 @dataclass
 class RpcProxy:
+    """Forwards every POST to the upstream and answers what it answered, unless a fault is set:
+
+    - ``down``: the connection is closed without an answer (a node that went away);
+    - ``error``: HTTP 503 (a load balancer with no healthy node behind it);
+    - ``slow``: waits ``delay`` seconds, then forwards (a client's timeout fires first);
+    - ``behind``: a node ``slots`` slots behind: ``getHealth`` answers -32005 "Node is behind
+      by N slots", a ``sendTransaction`` with preflight answers -32005 (Agave refuses to
+      simulate on an unhealthy node), a call whose ``minContextSlot`` is above the upstream's
+      slot minus ``slots`` answers -32016 "Minimum context slot has not been reached", and
+      ``getSlot`` / ``getBlockHeight`` answer ``slots`` less; other reads are forwarded
+      (their state is not made stale).
+
+    ``count`` limits a fault to that many requests (None: until cleared). Over HTTP:
+    ``POST /_devstack/fault`` with ``{"mode", "count", "delay", "slots"}`` and ``GET
+    /_devstack/fault``. ``requests`` counts the JSON-RPC methods the proxy received and
+    ``forwarded`` those it passed on, unchanged, to the upstream (tests check where a read or
+    a send went).
+    """
+
     upstream: str
     server: ThreadingHTTPServer
     thread: threading.Thread
@@ -131,7 +131,7 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
 
     @property
     def proxy(self) -> RpcProxy:
-        return self.server.proxy  # type: ignore[attr-defined]
+        return self.server.proxy  # type: ignore[attr-defined]  # set by start_rpc_proxy
 
     def log_message(self, *_: Any) -> None:
         pass
@@ -146,13 +146,13 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):  # the client gave up first (its timeout)
             self.close_connection = True
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:  # http.server's name
         if self.path == FAULT_PATH:
             self._answer(200, json.dumps(self.proxy.state()).encode())
         else:
             self._answer(404, b'{"error":"not found"}')
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         if length > MAX_BODY:
             self._answer(413, b'{"error":"too large"}')
@@ -208,7 +208,7 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
 
     def _forward(self, raw: bytes) -> tuple[int, bytes]:
         try:
-            response = self.server.pool.request(  # type: ignore[attr-defined]
+            response = self.server.pool.request(  # type: ignore[attr-defined]  # set by start_rpc_proxy
                 "POST",
                 self.proxy.upstream + self.path,
                 body=raw,
@@ -268,13 +268,13 @@ def start_rpc_proxy(upstream: str, host: str = "127.0.0.1", port: int = 0) -> Rp
     """Start a proxy in front of `upstream` (the devstack chain's URL) in a background thread."""
     server = ThreadingHTTPServer((host, port), _Handler)
     server.daemon_threads = True
-    server.pool = urllib3.PoolManager(  # type: ignore[attr-defined]
+    server.pool = urllib3.PoolManager(  # type: ignore[attr-defined]  # read by the handlers
         maxsize=16,
         retries=False,
         timeout=urllib3.Timeout(connect=5, read=60),
     )
     thread = threading.Thread(target=server.serve_forever, name="devstack-rpc-proxy", daemon=True)
     proxy = RpcProxy(upstream=upstream.rstrip("/"), server=server, thread=thread)
-    server.proxy = proxy  # type: ignore[attr-defined]
+    server.proxy = proxy  # type: ignore[attr-defined]  # read by the handlers
     thread.start()
     return proxy

@@ -1,4 +1,4 @@
-"""`make run`: the whole service on this machine (design section 7), seeded.
+"""`make run`: the whole service on this machine, seeded.
 
 moto (DynamoDB, S3, KMS) in server mode with the template's own resources, the devstack
 chain (JSON-RPC + block engine), and the gateway on 127.0.0.1:3000 invoking the real
@@ -126,7 +126,7 @@ class Devstack:
         return self
 
     def _start_platform(self) -> None:
-        """The platform's parts (issue 28): its credentials for the IAM-authorized /platform/v1 routes
+        """The platform's parts: its credentials for the IAM-authorized /platform/v1 routes
         (the gateway checks their SigV4 signatures), and its OpenID provider (devstack.oidc) with this
         service registered as a client, its secret in SSM."""
         import secrets
@@ -253,7 +253,7 @@ def scheduled_event(rule: str) -> dict[str, Any]:
 
 class ScheduleTimer:
     """Stands in for EventBridge: invokes every function with a `Type: Schedule` event, in-process,
-    every `interval` seconds from a background thread (the devstack's short timer, design section 7)."""
+    every `interval` seconds from a background thread (the devstack's short timer)."""
 
     def __init__(self, gateway: Any, interval: float) -> None:
         self.gateway, self.interval = gateway, interval

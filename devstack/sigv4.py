@@ -1,22 +1,7 @@
-"""API Gateway's IAM authorization (`AWS_IAM`), as the devstack gateway applies it (issue 28).
-
-A route whose event says `Auth: Authorizer: AWS_IAM` answers only requests signed with Signature
-Version 4 for `execute-api` by credentials the devstack knows (its platform credentials, the
-stand-in for the platform back end's IAM role). The signature is recomputed with botocore's own
-SigV4 signer (the one every AWS SDK for Python signs with) over exactly the headers the request
-says it signed, and compared in constant time. What API Gateway answers itself on each failure:
-
-* no `Authorization` header: `MISSING_AUTHENTICATION_TOKEN` (403 "Missing Authentication Token";
-  this template renders it as its 404);
-* an `Authorization` that is not SigV4 (a partner's `Bearer app_at_...`): 403
-  `IncompleteSignatureException` (the API's DEFAULT_4XX);
-* an unknown access key: 403 `UnrecognizedClientException` (DEFAULT_4XX);
-* a wrong signature, another service or region in the scope, or a date more than 5 minutes off:
-  `INVALID_SIGNATURE` (403).
-
-`sign` is the recomputation itself, shared with the devstack's S3 (`devstack.s3post`), which checks
-every signed call to moto with it: S3's rules there (the path as sent, `X-Amz-Content-SHA256` taken
-literally, `UNSIGNED-PAYLOAD` for a presigned URL), every other service's here.
+"""API Gateway's IAM authorization (`AWS_IAM`), as the devstack gateway applies it: a route whose event
+says `Auth: Authorizer: AWS_IAM` answers only requests signed with SigV4 for `execute-api` by the
+devstack's platform credentials, recomputed with botocore's own signer. `sign` is the recomputation
+itself, shared with the devstack's S3 front (`devstack.s3post`), which checks every signed call to moto.
 """
 
 from __future__ import annotations
@@ -137,7 +122,18 @@ def verify(
     region: str,
     now: float | None = None,
 ) -> Caller | Refusal:
-    """`credentials`: access key id -> (secret access key, the principal's ARN)."""
+    """`credentials`: access key id -> (secret access key, the principal's ARN).
+
+    What API Gateway answers itself on each failure:
+
+    * no `Authorization` header: `MISSING_AUTHENTICATION_TOKEN` (403 "Missing Authentication Token";
+      this template renders it as its 404);
+    * an `Authorization` that is not SigV4 (a partner's `Bearer app_at_...`): 403
+      `IncompleteSignatureException` (the API's DEFAULT_4XX);
+    * an unknown access key: 403 `UnrecognizedClientException` (DEFAULT_4XX);
+    * a wrong signature, another service or region in the scope, or a date more than 5 minutes off:
+      `INVALID_SIGNATURE` (403).
+    """
     values: dict[str, list[str]] = {}
     for name, value in headers:
         values.setdefault(name.lower(), []).append(value)

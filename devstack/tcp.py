@@ -14,5 +14,5 @@ class NoDelay:
     """Mix into a BaseHTTPRequestHandler (before it) to disable Nagle on each connection."""
 
     def setup(self) -> None:
-        super().setup()  # type: ignore[misc]
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # type: ignore[attr-defined]
+        super().setup()  # type: ignore[misc]  # a mixin: the handler class supplies setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # type: ignore[attr-defined]  # and the connection

@@ -5,6 +5,6 @@ import sys
 from pathlib import Path
 
 try:
-    import partner_sdk  # noqa: F401
+    import partner_sdk  # noqa: F401 - only whether it is installed
 except ImportError:  # run from the repository without installing the SDK
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sdk" / "src"))

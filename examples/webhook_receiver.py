@@ -25,7 +25,7 @@ from partner_sdk import WebhookVerificationError, verify_webhook
 
 def make_handler(secret: str, seen: set[str]) -> type[BaseHTTPRequestHandler]:
     class Receiver(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        def do_POST(self) -> None:  # http.server's name
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             try:
                 event = verify_webhook(secret, dict(self.headers.items()), body)
@@ -56,7 +56,7 @@ def make_handler(secret: str, seen: set[str]) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(raw)
 
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - quiet
+        def log_message(self, format: str, *args: object) -> None:  # quiet
             pass
 
     return Receiver

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from devstack import isolation
 
-from devstack import isolation  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 isolation.install()  # threaded tests run many handler invocations in one process
 

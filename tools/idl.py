@@ -1,16 +1,9 @@
-"""Everything generated from the programs' IDLs (idl/launchpad.json, idl/pool.json).
+"""Everything generated from the programs' IDLs (idl/launchpad.json, idl/pool.json): the layer's copy
+(`shared/partner/chain/idl_data.py`), the typed account fields and errors mypy sees
+(`idl_types.py`), and the tables of docs/onchain.md between `<!-- idl:NAME -->` markers.
 
-* ``shared/partner/chain/idl_data.py``: the two IDLs as JSON strings, so the code layer
-  ships them (``partner.chain.idl`` parses them on first use);
-* ``shared/partner/chain/idl_types.py``: each account's fields with their Python types (the
-  base ``partner.chain.layouts`` builds on) and the program errors as IntEnums, so a type
-  checker sees what the IDL defines;
-* the tables of ``docs/onchain.md`` between ``<!-- idl:NAME -->`` and ``<!-- /idl:NAME -->``
-  markers (program ids, PDAs, accounts, instructions, enums, errors); the prose around
-  them is hand-written and kept.
-
-    python -m tools.idl            # writes both
-    python -m tools.idl --check    # exit 1 when either is stale
+    python -m tools.idl            # writes them
+    python -m tools.idl --check    # exit 1 when one is stale
 """
 
 from __future__ import annotations

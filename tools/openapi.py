@@ -1,14 +1,6 @@
-"""The OpenAPI 3.1 document of the Partner API, generated from the pydantic models.
-
-Every route of template.yaml is declared once below (`OPERATIONS`) on a Powertools
-`APIGatewayRestResolver(enable_validation=True)` with an annotated body and return type
-and `responses=` carrying the spec's error codes per status; the document comes from
-`get_openapi_json_schema(...)`, then a small post-processing step adds what Powertools
-cannot express (the shared Error component, the form media type of /oauth/token).
-
-The request bodies are the pydantic models the functions' resolvers validate with
-(`partner.features.trading.BuyRequest`, ..., `partner.edge.models`: each field's rule carries its
-JSON-Schema fragment), the responses the models of `partner.edge.responses`.
+"""The OpenAPI 3.1 document of the Partner API, generated from the pydantic models the functions
+validate with: every route of template.yaml is declared once (`OPERATIONS`) on a Powertools resolver,
+then a small post-processing step adds what Powertools cannot express.
 
     python -m tools.openapi            # writes docs/openapi.json
     python -m tools.openapi --check    # exit 1 when docs/openapi.json is stale
@@ -293,7 +285,7 @@ def _ops() -> list[Operation]:
             None,
             ("internal",),
             query={"done": (str | None, Query(description="`limits` or `disconnected`: the notice after a change."))},
-            description="Served on `{auth_url}` behind the platform session cookie (added, issue 20): every "
+            description="Served on `{auth_url}` behind the platform session cookie (added): every "
             "app with a live grant, its scopes, connected and last-used times, today's spend "
             "against its daily limit, and forms to change the limits or disconnect.",
         ),
@@ -331,7 +323,7 @@ def _ops() -> list[Operation]:
                     ),
                 )
             },
-            description="Served on `{auth_url}` (added, issue 28). The consent page and /account/apps send a "
+            description="Served on `{auth_url}` (added). The consent page and /account/apps send a "
             "visitor without a session here; it redirects to the platform's OpenID provider "
             "(authorization code, PKCE S256, `state` bound to the browser by the `app_signin` "
             "cookie, `nonce`).",
@@ -346,7 +338,7 @@ def _ops() -> list[Operation]:
             ("invalid_request", "access_denied", "invalid_grant", "invalid_token", "internal"),
             status=302,
             query={"code": (str | None, Query()), "state": (str | None, Query()), "error": (str | None, Query())},
-            description="The redirect URI registered with the platform's provider (added, issue 28). Checks "
+            description="The redirect URI registered with the platform's provider (added). Checks "
             "`state` against the `app_signin` cookie, exchanges the code, verifies the ID token "
             "(JWKS signature, algorithm, iss, aud, exp, iat, nonce), maps `sub` to the user, sets "
             "the `app_session` cookie and redirects to the original page. Every refusal is an "
@@ -833,7 +825,7 @@ IDEMPOTENCY_PARAMETER = {
     "idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 "
     "(the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave "
     "the key unused. Without the "
-    "header the write behaves as before: every request is its own transaction.",
+    "header every request is its own write.",
 }
 REPLAYED_HEADER = {
     "description": "`true` when this is the stored answer of an earlier request with the same Idempotency-Key.",

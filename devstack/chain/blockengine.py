@@ -1,49 +1,8 @@
 """The devstack chain's block engine, held to Jito's published rules (``POST /api/v1/bundles`` and
 ``POST /api/v1/transactions``).
 
-Where each rule and figure comes from (docs/onchain.md, "The block engine", lists them too):
-jito-labs/jito-docs ``docs/source/lowlatencytxnsend.md`` (docs.jito.wtf, "Low Latency Transaction
-Send"), and for the wording of the refusals Jito does not publish, what its block engine answers
-(quoted by its clients).
-
-* ``sendBundle``: at most ``MAX_BUNDLE_TXS`` (5) transactions ("Maximum of 5 transactions"). A
-  bundle must write-lock one of the 8 tip accounts (``getTipAccounts``; Jito's ingress refuses one
-  that does not with "Bundles must write lock at least one tip account to be eligible for the
-  auction.") and tip at least ``MIN_TIP_LAMPORTS`` (1,000: "Jito enforces a minimum tip of 1000
-  lamports for bundles"); the tip may be in any of its transactions. The devstack counts the
-  top-level System transfers (Transfer, TransferWithSeed) to tip accounts; a bundle that also
-  write-locks a tip account some other way (a tip by CPI) has its amount left unchecked.
-  Refusals are JSON-RPC ``-32602`` answered with HTTP 400, as Jito's ingress answers them.
-  An accepted bundle answers its id at once and lands later, all or nothing
-  (``land_delay`` seconds after it arrived, one slot by default): ``getInflightBundleStatuses``
-  says ``Pending``, then ``Landed`` (with ``landed_slot``) or ``Failed``. Re-sending a bundle
-  that is pending or landed changes nothing (same id, same status); a failed one is tried again.
-* ``getBundleStatuses`` / ``getInflightBundleStatuses``: at most ``MAX_STATUS_IDS`` (5) ids
-  ("Maximum of 5"). ``getBundleStatuses`` answers null until a bundle landed; the in-flight
-  status looks back ``LOOKBACK_SECONDS`` (5 minutes): an id older than that, or never seen, is
-  ``Invalid``.
-* Rate limit: ``JITO_DEFAULT_RPS`` (1) request per second per caller ("1 request per second per
-  IP per region"), a caller being its ``x-jito-auth`` header, else its ``uuid`` query parameter,
-  else its IP address. Over it: HTTP 429 with JSON-RPC error ``-32097`` "Rate limit exceeded.
-  Limit: 1 per second for txn requests" (the answer Jito's block engine gives).
-  ``$DEVSTACK_BLOCK_ENGINE_RPS`` or ``start_chain(block_engine_rps=...)`` sets it (0: no limit);
-  ``$DEVSTACK_BUNDLE_LAND_MS`` or ``start_chain(bundle_land_delay=...)`` the landing delay.
-  ``devstack_setBlockEngine`` changes both on a running chain; ``devstack_landBundles`` lands
-  every pending bundle now. One limit per caller covers both paths of the engine.
-* ``sendTransaction`` (``/api/v1/transactions``, lowlatencytxnsend.md "Transactions"): one
-  transaction, ``base58`` (the default) or ``base64``. The same tip rule as a bundle (it write-locks a
-  tip account, "Transaction must write lock at least one tip account.", and pays at least
-  ``MIN_TIP_LAMPORTS``: "Jito enforces a minimum tip of 1000 lamports"), refused the same way
-  (HTTP 400, ``-32602``). Jito "always sets skip_preflight=true": nothing is simulated first. By
-  default Jito forwards it as a plain transaction and also as a single-transaction bundle; the
-  devstack executes it at once as a send without preflight (a failing one lands with its error and
-  pays its fee, as on a real leader) and records that bundle already settled (``Landed`` with the
-  transaction's slot, else ``Failed``: the bundle path would not have landed it a second time).
-  With ``?bundleOnly=true`` ("the transaction is sent exclusively as a single transaction bundle")
-  it is only that bundle: queued and landed like ``sendBundle`` (all or nothing, so a failing one
-  lands nothing). Either way the answer is the signature, with the bundle id in the ``x-bundle-id``
-  header ("you can get the bundle_id ... from the custom header in the response x-bundle-id").
-  ``devstack_getEngineTransactions [[signature, ...]]`` tells which signatures this endpoint accepted.
+The rules, their figures and where each comes from: docs/onchain.md, "The block engine: Jito's rules,
+and where they come from".
 """
 
 from __future__ import annotations
@@ -181,7 +140,19 @@ class Entry:
 @dataclass
 class BlockEngine:
     """Bundles of one chain: accepted at once, landed by a background thread. ``bank`` is the
-    chain's ledger (``process_bundle`` executes a bundle all or nothing; hold ``bank.lock``)."""
+    chain's ledger (``process_bundle`` executes a bundle all or nothing; hold ``bank.lock``).
+
+    Controls: ``$DEVSTACK_BLOCK_ENGINE_RPS`` or ``start_chain(block_engine_rps=...)`` sets the rate limit
+    (0: no limit), ``$DEVSTACK_BUNDLE_LAND_MS`` or ``start_chain(bundle_land_delay=...)`` the landing delay
+    (one slot by default); ``devstack_setBlockEngine`` changes both on a running chain,
+    ``devstack_landBundles`` lands every pending bundle now, and ``devstack_getEngineTransactions
+    [[signature, ...]]`` tells which signatures ``/api/v1/transactions`` accepted. A bundle counts the
+    top-level System transfers (Transfer, TransferWithSeed) to tip accounts; one that write-locks a tip
+    account some other way (a tip by CPI) has its amount left unchecked. Re-sending a pending or landed
+    bundle changes nothing (same id, same status); a failed one is tried again. A ``sendTransaction``
+    without ``bundleOnly`` executes at once, without preflight (a failing one lands with its error and
+    pays its fee), and its bundle is recorded already settled.
+    """
 
     bank: Any
     rps: float = field(default_factory=env_rps)
@@ -391,7 +362,7 @@ class BlockEngine:
                     continue
                 try:
                     result = self.bank.process_bundle(entry.txs, entry.bundle_id)
-                except Exception as exc:  # noqa: BLE001 - an engine bug fails the bundle, not the engine
+                except Exception as exc:  # an engine bug fails the bundle, not the engine
                     with self._cond:
                         entry.status, entry.err = "Failed", repr(exc)
                     raise
@@ -418,7 +389,7 @@ class BlockEngine:
                     return
             try:
                 self.land_due()
-            except Exception:  # noqa: BLE001 - a bug in one landing must not stop the engine
+            except Exception:  # a bug in one landing must not stop the engine
                 import logging
 
                 logging.getLogger(__name__).exception("devstack block engine: landing failed")

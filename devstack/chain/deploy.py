@@ -1,19 +1,8 @@
 """Deploy an SBF program (.so) into a `solders.litesvm.LiteSVM` through the real BPF Loader
-Upgradeable, at a given program id, with a given upgrade authority.
+Upgradeable, as `solana program deploy` does, so the loader's full checks run.
 
     deploy(svm, Path("programs/out/pool.so"), program_id, payer=kp)     # -> DeployResult
     upgrade(svm, Path("programs/out/pool.so"), program_id, authority=kp)
-
-The same steps as `solana program deploy`: System CreateAccount of a buffer owned by the
-loader, InitializeBuffer, Write in chunks, then DeployWithMaxDataLen, which runs the
-loader's full checks (ELF, relocations, syscalls, verifier): an unknown syscall fails
-here with `Unresolved symbol`, where `LiteSVM.add_program` would accept the file and fail
-only when the program runs.
-
-The program account itself is created by a System CreateAccount signed by the program's
-keypair when one is given; when only the id is known (the IDLs' fixed addresses), it is
-written as the empty (Uninitialized) loader account that CreateAccount would have made,
-and the deploy proper still goes through the loader.
 """
 
 from __future__ import annotations
@@ -113,7 +102,19 @@ def deploy(
     """Deploy `so` at `program` (a Keypair signs the program account's creation; a bare
     Pubkey gets the empty loader-owned account CreateAccount would have made). The upgrade
     authority defaults to the payer; `max_data_len` to twice the program's size (room for
-    upgrades). Raises DeployError with the loader's message when a step fails."""
+    upgrades). Raises DeployError with the loader's message when a step fails.
+
+    The same steps as `solana program deploy`: System CreateAccount of a buffer owned by the
+    loader, InitializeBuffer, Write in chunks, then DeployWithMaxDataLen, which runs the
+    loader's full checks (ELF, relocations, syscalls, verifier): an unknown syscall fails
+    here with `Unresolved symbol`, where `LiteSVM.add_program` would accept the file and fail
+    only when the program runs.
+
+    The program account itself is created by a System CreateAccount signed by the program's
+    keypair when one is given; when only the id is known (the IDLs' fixed addresses), it is
+    written as the empty (Uninitialized) loader account that CreateAccount would have made,
+    and the deploy proper still goes through the loader.
+    """
     data = so.read_bytes() if isinstance(so, Path) else bytes(so)
     authority = upgrade_authority or payer
     buffer = buffer or Keypair()

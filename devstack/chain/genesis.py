@@ -1,18 +1,5 @@
-"""Genesis of the LiteSVM engine: the SBF programs deployed, the launchpad initialized.
-
-``install(bank)`` (called by ``start_chain`` for the litesvm engine):
-
-1. deploys ``programs/out/launchpad.so`` and ``programs/out/pool.so`` (built by
-   ``make programs``) through BPF Loader Upgradeable at the IDLs' program ids, with the
-   devstack admin as upgrade authority (``devstack/chain/deploy.py``);
-2. advances the ledger one slot (a program deployed in slot N runs from slot N+1);
-3. sends ``initialize_global`` signed by the devstack admin with the devstack defaults
-   (design section 8), and funds the fee recipient (the protocol's treasury) with a real
-   transfer. Tip accounts exist from the ledger's own genesis;
-4. marks all of it final: every commitment level (``finalized`` too) sees genesis at once.
-
-The admin and fee-recipient keypairs derive from public seeds (devstack only; never use
-them elsewhere).
+"""Genesis of the devstack chain: the SBF programs deployed, the launchpad initialized (``install``, called
+by ``start_chain``). The admin and fee-recipient keypairs derive from public seeds: devstack only.
 """
 
 from __future__ import annotations
@@ -78,7 +65,17 @@ def install(
 
     ``global_overrides``: initialize_global's arguments (fee_recipient, protocol_fee_bps, ...);
     ``governance_params``: sent by ``set_governance_params`` when given (otherwise the
-    program's built-in defaults apply)."""
+    program's built-in defaults apply).
+
+    1. deploys ``programs/out/launchpad.so`` and ``programs/out/pool.so`` (built by
+       ``make programs``) through BPF Loader Upgradeable at the IDLs' program ids, with the
+       devstack admin as upgrade authority (``devstack/chain/deploy.py``);
+    2. advances the ledger one slot (a program deployed in slot N runs from slot N+1);
+    3. sends ``initialize_global`` signed by the devstack admin with the devstack defaults,
+       and funds the fee recipient (the protocol's treasury) with a real
+       transfer. Tip accounts exist from the ledger's own genesis;
+    4. marks all of it final: every commitment level (``finalized`` too) sees genesis at once.
+    """
     files = program_files(out_dir)
     missing = [str(p) for p in files.values() if not p.is_file()]
     if missing:

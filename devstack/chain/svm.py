@@ -1,23 +1,5 @@
-"""The devstack chain's execution: every transaction executes in LiteSVM.
-
-``solders.litesvm.LiteSVM`` (agave's SVM with the real System, SPL Token, Token-2022, ATA
-and Memo programs and the BPF loaders) does the execution: signatures, fees, the fee payer's
-checks, compute metering, rent, CPI and the runtime's account rules. What LiteSVM does not
-keep, the chain keeps in Python (``ledger.py``):
-
-* the clock: slots advance with wall time plus warp; before each execution LiteSVM is warped
-  to the slot and its Clock sysvar set to the ledger's slot and unix time;
-* blockhashes: one per slot, valid for 150 slots. LiteSVM knows a single latest blockhash
-  (``expire_blockhash`` replaces it, and only it passes its check), so its check is off and
-  the ledger checks the age;
-* duplicates: LiteSVM's own history is off (it would refuse the retry of a rolled-back bundle);
-  the ledger's signature statuses answer ``AlreadyProcessed``;
-* signature statuses, transaction history (logs, meta, balances, token balances), bundles and
-  the prioritization-fee cache.
-
-A bundle is all-or-nothing: the accounts its transactions name are snapshotted before each
-runs, and if one fails every changed account is restored (so no fee is charged either).
-Hold ``bank.lock`` around every call.
+"""The devstack chain's execution: every transaction executes in LiteSVM; what LiteSVM does not keep
+(clock, blockhashes, duplicates, statuses, history) the ledger keeps (``ledger.py``).
 """
 
 from __future__ import annotations
@@ -130,7 +112,27 @@ def _inner_json(meta: Any) -> list[dict[str, Any]]:
 
 
 class SvmBank(Ledger):
-    """The chain's state in LiteSVM and the ledger around it: what the JSON-RPC server serves."""
+    """The chain's state in LiteSVM and the ledger around it: what the JSON-RPC server serves.
+
+    ``solders.litesvm.LiteSVM`` (agave's SVM with the real System, SPL Token, Token-2022, ATA
+    and Memo programs and the BPF loaders) does the execution: signatures, fees, the fee payer's
+    checks, compute metering, rent, CPI and the runtime's account rules. What LiteSVM does not
+    keep, the chain keeps in Python (``ledger.py``):
+
+    * the clock: slots advance with wall time plus warp; before each execution LiteSVM is warped
+      to the slot and its Clock sysvar set to the ledger's slot and unix time;
+    * blockhashes: one per slot, valid for 150 slots. LiteSVM knows a single latest blockhash
+      (``expire_blockhash`` replaces it, and only it passes its check), so its check is off and
+      the ledger checks the age;
+    * duplicates: LiteSVM's own history is off (it would refuse the retry of a rolled-back bundle);
+      the ledger's signature statuses answer ``AlreadyProcessed``;
+    * signature statuses, transaction history (logs, meta, balances, token balances), bundles and
+      the prioritization-fee cache.
+
+    A bundle is all-or-nothing: the accounts its transactions name are snapshotted before each
+    runs, and if one fails every changed account is restored (so no fee is charged either).
+    Hold ``bank.lock`` around every call.
+    """
 
     def __init__(self, *, genesis_seed: bytes = b"devstack-chain"):
         self._init_ledger(genesis_seed)

@@ -239,13 +239,13 @@ def make_handler(app: PartnerApp) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(body)
 
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             self._serve("GET")
 
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             self._serve("POST")
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             if getattr(self.server, "log", True):
                 super().log_message(format, *args)
 
@@ -261,6 +261,6 @@ def bind(host: str = "127.0.0.1", port: int = 8090) -> ThreadingHTTPServer:
 
 def attach(server: ThreadingHTTPServer, app: PartnerApp, *, log: bool = True) -> ThreadingHTTPServer:
     server.RequestHandlerClass = make_handler(app)
-    server.log = log  # type: ignore[attr-defined]
-    server.app = app  # type: ignore[attr-defined]
+    server.log = log
+    server.app = app
     return server

@@ -1,16 +1,8 @@
 """The Partner API code layer: shared by every function through one Lambda layer.
 
-Init and the garbage collector: importing a function's module creates about 80,000
-objects the cyclic collector tracks (boto3 and botocore, solders, this layer) and leaves
-a few hundred of them garbage, but at its default thresholds the collector walks them
-again and again while they are being created. So the first import of `partner` (every function's first import, before
-boto3) raises the youngest generation's threshold for the rest of init, and `init_done()`,
-called where a function's handler is built (`observability.instrument_api`, which
-`http.entry` calls, and `instrument_scheduled`), moves what init created to the permanent generation
-(`gc.freeze`: no later collection walks it again) and restores the thresholds. Nothing is
-switched off: collections still run during init, only rarely. With SnapStart the init
-garbage is collected before the snapshot (`partner.core.snapshot`). docs/architecture.md "Cold
-start" has the figures.
+Its first import raises the garbage collector's youngest threshold for the rest of init, and
+`init_done()` freezes what init created (docs/architecture.md, "Cold start and SnapStart": "Init and
+the garbage collector").
 """
 
 import gc as _gc

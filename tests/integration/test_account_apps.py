@@ -36,7 +36,7 @@ def post(cookie, ip, form, accept=None):
     return invoke("account_apps", "POST", "/account/apps", body=urlencode(form), headers=headers, source_ip=ip)
 
 
-def test_lists_each_connected_app_with_scopes_times_and_todays_spend(aws_stack, chain, coin, ip):  # noqa: F811
+def test_lists_each_connected_app_with_scopes_times_and_todays_spend(aws_stack, chain, coin, ip):
     from partner.core.scopes import DESCRIPTIONS
     from partner.features import admin
 
@@ -83,7 +83,7 @@ def test_without_a_session_the_page_asks_to_sign_in(aws_stack, ip):
     assert "No app is connected" in page(cookie_for(admin.create_user()), ip).body
 
 
-def test_raising_the_limit_up_to_the_cap_takes_effect_and_above_is_refused(aws_stack, chain, coin, ip):  # noqa: F811
+def test_raising_the_limit_up_to_the_cap_takes_effect_and_above_is_refused(aws_stack, chain, coin, ip):
     from partner.features import admin
 
     c = _client(max_trade_lamports=1 * SOL, daily_volume_cap_lamports=5 * SOL)

@@ -120,7 +120,7 @@ def test_curve_and_pool_trades(chain, aws_stack, whales, crank_signer):
     check(chain.url, "trade", *pool)
 
 
-def test_launch_with_a_first_buy(chain, launcher):  # noqa: F811
+def test_launch_with_a_first_buy(chain, launcher):
     result = launch_tests.create(launcher, launch_tests.form(initialBuySol=str(SOL // 2), slippageBps="100"))
     assert result.status == 200, result.body
     create_sig, buy_sig = result.json["signatures"]

@@ -118,7 +118,7 @@ def test_without_trade_scope_no_limits_are_shown_or_stored(aws_stack, user, ip):
     assert "max_trade_lamports" not in grant(user, c)
 
 
-def test_lower_limits_are_enforced_and_shown_in_me(aws_stack, chain, coin, ip):  # noqa: F811
+def test_lower_limits_are_enforced_and_shown_in_me(aws_stack, chain, coin, ip):
     from partner.features import admin
 
     c = _client(max_trade_lamports=1 * SOL, daily_volume_cap_lamports=5 * SOL)
@@ -201,7 +201,7 @@ USER_CAP = 400_000_000
 VALUES = [60_000_000 - i * 1_000_003 for i in range(PARALLEL)]  # distinct, ~2.9x the user's limit
 
 
-def test_parallel_buys_never_overshoot_the_users_limit(aws_stack, chain, coin, ip):  # noqa: F811
+def test_parallel_buys_never_overshoot_the_users_limit(aws_stack, chain, coin, ip):
     """20 parallel buys against a user limit below the client's cap (moto in server mode: the
     reservation is one transaction on the client's and the grant's counters)."""
     from partner.features import admin, grantlimits
@@ -237,7 +237,7 @@ def test_parallel_buys_never_overshoot_the_users_limit(aws_stack, chain, coin, i
 
 
 @pytest.mark.parametrize("which", ["client", "user"])
-def test_a_failed_send_releases_both_counters(aws_stack, chain, coin, ip, which):  # noqa: F811
+def test_a_failed_send_releases_both_counters(aws_stack, chain, coin, ip, which):
     from partner.features import admin, grantlimits
     from partner.features.trading import _volume_key
     from partner.store import counters

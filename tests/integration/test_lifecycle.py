@@ -32,7 +32,7 @@ class Receiver:
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 with outer.lock:
                     outer.got.append(({k.lower(): v for k, v in self.headers.items()}, body))

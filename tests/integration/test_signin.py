@@ -45,7 +45,7 @@ class OwnProvider:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 if self.path == "/.well-known/openid-configuration":
                     return self._json(
                         200,
@@ -62,7 +62,7 @@ class OwnProvider:
                     return self._json(200, {"keys": [{**jwk, "kid": provider.kid, "use": "sig", "alg": "RS256"}]})
                 return self._json(404, {})
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 form = {
                     k: v[0] for k, v in parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode()).items()
                 }

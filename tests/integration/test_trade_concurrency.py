@@ -54,7 +54,7 @@ def _sol_in_of(chain_url: str, signature: str) -> int:
     return struct.unpack_from("<Q", buys[0], len(ix.IX_BUY))[0]
 
 
-def test_parallel_trades_never_exceed_the_daily_cap(aws_stack, chain, coin, ip):  # noqa: F811
+def test_parallel_trades_never_exceed_the_daily_cap(aws_stack, chain, coin, ip):
     from partner.features import admin
 
     assert sum(VALUES) > 2 * CAP and min(VALUES) < CAP // 4 and len(set(VALUES)) == PARALLEL
@@ -174,7 +174,7 @@ HOT_USERS, HOT_TRADES = 10, 100
 HOT_CAP = 1_000_000_000
 
 
-def test_a_hundred_concurrent_trades_of_one_client_never_5xx_nor_overshoot(aws_stack, chain, coin, ip):  # noqa: F811
+def test_a_hundred_concurrent_trades_of_one_client_never_5xx_nor_overshoot(aws_stack, chain, coin, ip):
     """100 buys of one client at once (10 users, 10 each) on the devstack, whose DynamoDB cancels
     overlapping transactions as DynamoDB does: no 5xx, the client's and every grant's counter is
     exactly the sum of what was admitted, and that never passes the cap."""

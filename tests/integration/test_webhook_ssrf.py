@@ -174,7 +174,7 @@ def test_a_development_client_keeps_its_loopback_receiver(aws_stack, dns):
     got: list[str] = []
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             self.rfile.read(int(self.headers.get("Content-Length") or 0))
             got.append(self.headers["Host"])
             self.send_response(200)

@@ -35,7 +35,10 @@ def _wide(s, pid, a, b, c):
     o = s.send(ix(pid, b"\1" + struct.pack("<QQQ", a, b, c), []))
     assert o.ok, o.logs
     d = o.return_data
-    opt = lambda off: struct.unpack_from("<Q", d, off + 1)[0] if d[off] else None  # noqa: E731
+
+    def opt(off):
+        return struct.unpack_from("<Q", d, off + 1)[0] if d[off] else None
+
     hi, lo = struct.unpack_from("<QQ", d, 18)
     return opt(0), opt(9), (hi << 64) | lo, opt(34), struct.unpack_from("<Q", d, 43)[0]
 
@@ -166,9 +169,12 @@ def test_ata_mint_to_and_transfer_checked(env):
     assert o.ok and struct.unpack("<Q", o.return_data)[0] == 1000
     assert mint_to(w1, a1, 1).ok                 # idempotent ATA creation
     assert mint_to(w2, a2, 0).ok
-    xfer = lambda amount, signer=w1: s.send(ix(pid, b"\7" + struct.pack("<Q", amount), [  # noqa: E731
-        (a1, False, True), (mint, False, False), (a2, False, True), (signer.pubkey(), True, False),
-        (TOKEN_2022, False, False)]), signer)
+
+    def xfer(amount, signer=w1):
+        return s.send(ix(pid, b"\7" + struct.pack("<Q", amount), [
+            (a1, False, True), (mint, False, False), (a2, False, True), (signer.pubkey(), True, False),
+            (TOKEN_2022, False, False)]), signer)
+
     o = xfer(300)
     assert o.ok and struct.unpack("<Q", o.return_data)[0] == 300
     assert struct.unpack_from("<Q", s.data(a1), 64)[0] == 701

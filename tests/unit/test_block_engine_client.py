@@ -24,10 +24,10 @@ class Engine:
         engine = self
 
         class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):  # noqa: D401 - quiet
+            def log_message(self, *args):  # quiet
                 pass
 
-            def do_POST(self):  # noqa: N802
+            def do_POST(self):
                 req = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 engine.requests.append(req)
                 if engine.script:

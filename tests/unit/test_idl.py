@@ -256,5 +256,5 @@ def test_nested_structs_and_arrays_without_a_bound_class():
     raw["types"][-2]["type"]["fields"][1]["type"] = {"option": "u8"}  # Borsh option: variable size
     with pytest.raises(IDL.IdlMismatch, match="fixed size"):
 
-        class Pool(IDL.IdlAccount, program=IDL.Program(raw)):  # noqa: F811
+        class Pool(IDL.IdlAccount, program=IDL.Program(raw)):
             pass

@@ -10,7 +10,7 @@ from solders.system_program import TransferParams, transfer
 
 from partner.chain import instructions as I
 from partner.chain import programs as P
-from tests.goldens import (  # noqa: F401
+from tests.goldens import (
     ATA,
     CURVE,
     CURVE_VAULT,

@@ -38,7 +38,7 @@ def log_lines(monkeypatch):
     def lines() -> list[dict]:
         return [json.loads(line) for line in stream.getvalue().splitlines() if line.strip()]
 
-    lines.raw = stream.getvalue  # type: ignore[attr-defined]
+    lines.raw = stream.getvalue
     return lines
 
 

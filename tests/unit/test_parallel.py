@@ -78,7 +78,7 @@ def test_a_forked_child_gets_a_working_pool():
     if pid == 0:  # pragma: no cover - the child
         try:
             ok = parallel.submit(lambda: 41 + 1).result(timeout=5) == 42
-        except BaseException:  # noqa: BLE001
+        except BaseException:
             ok = False
         os.write(write_end, b"1" if ok else b"0")
         os._exit(0)

@@ -96,7 +96,7 @@ class FakeRpc:
 
 
 def run(log: Log, w: pipeline.Write, delivery=None, held=None) -> pipeline.Sent:
-    return pipeline.send(None, w, delivery or FakeDelivery(log), held=held, sign=log.sign)  # type: ignore[arg-type]
+    return pipeline.send(None, w, delivery or FakeDelivery(log), held=held, sign=log.sign)
 
 
 # ------------------------------------------------------------------ order
@@ -178,7 +178,7 @@ def test_a_hold_is_given_back_when_signing_or_recording_fails(log, monkeypatch):
 
     with pytest.raises(ApiError), pipeline.Held() as held:
         held.add(lambda: released.append(1))
-        pipeline.send(None, write(), FakeDelivery(log), held=held, sign=refuse)  # type: ignore[arg-type]
+        pipeline.send(None, write(), FakeDelivery(log), held=held, sign=refuse)
     assert released == [1] and log.steps == []
 
     def record_fails(principal, outgoing):
@@ -203,7 +203,7 @@ def test_a_send_refused_outright_gives_the_hold_back(log):
     )
     with pytest.raises(ApiError) as caught, pipeline.Held() as held:
         held.add(lambda: released.append(1))
-        run(log, write(), pipeline.Submit(chain), held=held)  # type: ignore[arg-type]
+        run(log, write(), pipeline.Submit(chain), held=held)
     assert "signature" not in caught.value.extra
     assert released == [1]
     assert len(log.recorded) == 1 and len(chain.sent) == 1  # recorded, sent, refused
@@ -214,7 +214,7 @@ def test_an_ambiguous_send_keeps_its_signature_and_the_hold(log):
     chain = FakeRpc(Ambiguous("read timeout"))
     with pytest.raises(ApiError) as caught, pipeline.Held() as held:
         held.add(lambda: released.append(1))
-        run(log, write(), pipeline.Submit(chain, {"mint": "M"}), held=held)  # type: ignore[arg-type]
+        run(log, write(), pipeline.Submit(chain, {"mint": "M"}), held=held)
     error = caught.value
     assert error.code == "rpc_unavailable" and error.status == 502
     (outgoing,) = log.recorded
@@ -321,7 +321,7 @@ def test_added_checks_run_after_the_spec_checks_and_finish_and_before_signing(lo
 def test_an_added_refusal_stands_when_the_program_would_take_the_transaction(log):
     chain = SimulatingRpc(err=None)
     with pytest.raises(ApiError) as caught:
-        run(log, write(added=[pipeline.Added(refuse(log))]), pipeline.Submit(chain))  # type: ignore[arg-type]
+        run(log, write(added=[pipeline.Added(refuse(log))]), pipeline.Submit(chain))
     assert (caught.value.code, caught.value.extra["field"]) == ("invalid_input", "tipLamports")
     assert chain.simulated == 1 and chain.sent == [] and log.recorded == []
 
@@ -338,7 +338,7 @@ def test_an_added_refusal_yields_to_the_programs_own_error(log):
     released: list[int] = []
     with pytest.raises(ApiError) as caught, pipeline.Held() as held:
         held.add(lambda: released.append(1))
-        run(log, write([trade], added=[pipeline.Added(refuse(log))]), pipeline.Submit(chain), held=held)  # type: ignore[arg-type]
+        run(log, write([trade], added=[pipeline.Added(refuse(log))]), pipeline.Submit(chain), held=held)
     assert (caught.value.code, caught.value.status) == ("slippage_exceeded", 422)
     assert chain.simulated == 1 and chain.sent == [] and log.recorded == [] and released == [1]
 
@@ -346,7 +346,7 @@ def test_an_added_refusal_yields_to_the_programs_own_error(log):
 def test_an_added_refusal_that_is_the_programs_own_answer_is_not_simulated(log):
     chain = SimulatingRpc(err={"InstructionError": [2, {"Custom": 6000}]})
     with pytest.raises(ApiError) as caught:
-        run(log, write(added=[pipeline.Added(refuse(log), program=False)]), pipeline.Submit(chain))  # type: ignore[arg-type]
+        run(log, write(added=[pipeline.Added(refuse(log), program=False)]), pipeline.Submit(chain))
     assert caught.value.code == "invalid_input" and chain.simulated == 0
 
 
@@ -356,5 +356,5 @@ def test_an_added_refusal_stands_when_the_node_cannot_simulate(log):
             raise RpcError(-32000, "node is behind")
 
     with pytest.raises(ApiError) as caught:
-        run(log, write(added=[pipeline.Added(refuse(log))]), pipeline.Submit(Down()))  # type: ignore[arg-type]
+        run(log, write(added=[pipeline.Added(refuse(log))]), pipeline.Submit(Down()))
     assert caught.value.code == "invalid_input"

@@ -452,7 +452,7 @@ class Recorder:
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 outer.got.append(
                     {"host": self.headers["Host"], "path": self.path, "signature": self.headers["webhook-signature"]}

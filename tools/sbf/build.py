@@ -3,22 +3,8 @@
     python -m tools.sbf.build                # every program (skips the up-to-date ones)
     python -m tools.sbf.build pool --force   # one program, rebuilt
 
-Only Debian packages (installed by `make programs`): `rustc-web` (/usr/bin/rustc),
-`libstd-rust-web-dev-bpf` (core for bpfel-unknown-none, as LLVM bitcode inside the rlib),
-and LLVM 22's `llvm-link-22`, `opt-22`, `llc-22`, `llvm-ar-22`. The pipeline
-(programs/README.md):
-
-1. rustc --emit=obj, which for this target writes LLVM bitcode (one codegen unit);
-2. llvm-link it with core's bitcode (compiler_builtins is left out on purpose: its
-   memcpy/memset would shadow the runtime's sol_memcpy_/sol_memset_ syscalls);
-3. opt: internalize everything but `entrypoint`, drop what is dead, optimise (O3);
-4. memcpy/memmove/memset intrinsics that llc would refuse become syscall calls
-   (`lower_mem_intrinsics`), then llc for BPF (-mcpu=v2: no jmp32 / alu32 forms that SBPF v0 rejects; a 4 KiB frame);
-5. tools.sbf.link: the relocatable object -> the SBPF v0 shared object.
-
-Programs include the SDK as a module (`#[path = "../../sdk/src/lib.rs"] mod sdk;`), so
-there is one crate and one bitcode file per program. The output is reproducible: paths
-are remapped, debug info stripped, and the linker writes no time stamp.
+Debian packages only; the pipeline (rustc, llvm-link, opt, llc, tools.sbf.link) is programs/README.md's,
+"Toolchain". A program includes the SDK as a module, so it is one crate and one bitcode file.
 """
 
 from __future__ import annotations

@@ -1,34 +1,9 @@
-"""Link a relocatable BPF object (ELF64 little-endian, EM_BPF, ET_REL) into the SBPF v0
-shared object that Solana's loader (sbpf 0.21, `src/elf.rs`, lenient parser) accepts.
+"""Link a relocatable BPF object into the SBPF v0 shared object Solana's loader accepts.
 
     python -m tools.sbf.link prog.o -o prog.so
 
-No linker on this machine writes that file (ld.lld refuses e_machine 247, GNU bpf-ld
-refuses -shared), so the project owns this one. What it does (rules: programs/README.md):
-
-* layout: ELF header, program headers, `.text` (every executable section, in object
-  order), `.rodata` (every read-only allocated section: `.rodata*` and `.data.rel.ro*`),
-  then `.dynamic`, `.dynsym`, `.dynstr`, `.rel.dyn`, `.shstrtab` and the section header
-  table. File offset == virtual address everywhere; the VM maps it at 0x1_0000_0000.
-  Program headers: one PT_LOAD for text + rodata, one for the dynamic tables, PT_DYNAMIC.
-* `e_type` ET_DYN, `e_machine` 247, `e_flags` 0 (SBPF v0), `e_entry` = `entrypoint`.
-* relocations:
-  - R_BPF_64_32 on a `call` to an undefined symbol: a syscall. `imm` stays -1 and the
-    call gets a dynamic R_BPF_64_32 relocation against a `.dynsym` entry (the loader
-    writes the murmur3 hash of the name). `memcpy`/`memmove`/`memset` become
-    `sol_memcpy_`/`sol_memmove_`/`sol_memset_` and `__bpf_trap` becomes `abort`.
-  - R_BPF_64_32 on a `call` to a defined symbol: written pc-relative,
-    imm = (target - next instruction) / 8 (the loader registers it as a function).
-  - R_BPF_64_64 (`lddw`) and R_BPF_64_ABS64 (64-bit pointers in rodata): resolved here
-    to 0x1_0000_0000 + vaddr.
-  - anything else in an allocated section is refused (LinkError).
-* `callx`: LLVM puts the register in `dst`; SBPF v0 reads it from `imm`: rewritten.
-* refused: writable `.data*` / `.bss*` (globals must be const), non-empty TLS, a
-  relocation of an unknown type, and any instruction the v0 verifier
-  (`src/verifier.rs`) would reject, so a bad program fails here, with a message.
-
-The output depends on the input bytes only (no time stamps, no paths): the build is
-reproducible.
+No linker on this machine writes that file, so the project owns this one; its rules are
+programs/README.md's, "The linker". The output depends on the input bytes only: the build is reproducible.
 """
 
 from __future__ import annotations

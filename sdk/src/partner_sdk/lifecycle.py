@@ -1,4 +1,4 @@
-"""Transaction lifecycle: webhook verification and fee estimates (issue 11).
+"""Transaction lifecycle: webhook verification and fee estimates.
 
 Webhooks follow Standard Webhooks: `webhook-id`, `webhook-timestamp` and
 `webhook-signature: v1,<base64 HMAC-SHA256(key, id.timestamp.body)>`, key = the base64 part

@@ -24,7 +24,7 @@ def _snake(name: str) -> str:
 def from_json(cls: type[T], data: dict[str, Any]) -> T:
     """Fill dataclass `cls` from a camelCase JSON object (missing fields take their defaults or None)."""
     values: dict[str, Any] = {}
-    for f in fields(cls):  # type: ignore[arg-type]
+    for f in fields(cls):  # type: ignore[arg-type]  # T is unbound: callers pass dataclasses
         if f.name == "raw":
             values["raw"] = data
             continue

@@ -1,21 +1,4 @@
-"""The spec's retry rules, in one place.
-
-1. 429: wait `retry-after` and retry (bounded; a wait longer than `max_retry_after` is raised).
-2. 409 `migration_pending` / `pool_not_open`: back off a few seconds and retry (bounded).
-3. 5xx (and lost connections) on reads: exponential backoff with a hard attempt ceiling.
-4. 400/401/403/404/most 422: never retried unchanged (401 `invalid_token` refreshes once, then retries once).
-5. Writes: no automatic retry on a timeout or 5xx -> `AmbiguousWriteError` (carrying `signature`
-   when the answer had one); reconcile before resending.
-
-With an `Idempotency-Key` (the client sends one on every write by default) a write is safe to
-send again under the same key: the server replays the first answer or runs it once. So:
-- a timeout or broken answer on a keyed write is retried with the same key (`keyed_write_retries`);
-- 409 `idempotency_key_in_use` (the first attempt still runs) waits `retry-after` and retries;
-- a 5xx answer is the key's stored answer (a retry would replay it): `AmbiguousWriteError` as before;
-- 409 `migration_pending` / `pool_not_open` are stored under the key too, and nothing was built: the
-  retry after the back-off is a new attempt under a new key.
-`AmbiguousWriteError.idempotency_key` is the key to send the write again with, safely.
-"""
+"""The spec's retry rules, and what an `Idempotency-Key` adds to them, in one place (`RetryPolicy`)."""
 
 from __future__ import annotations
 
@@ -35,6 +18,23 @@ RETRY_CONFLICTS = ("migration_pending", "pool_not_open")
 
 @dataclass
 class RetryPolicy:
+    """1. 429: wait `retry-after` and retry (bounded; a wait longer than `max_retry_after` is raised).
+    2. 409 `migration_pending` / `pool_not_open`: back off a few seconds and retry (bounded).
+    3. 5xx (and lost connections) on reads: exponential backoff with a hard attempt ceiling.
+    4. 400/401/403/404/most 422: never retried unchanged (401 `invalid_token` refreshes once, then retries once).
+    5. Writes: no automatic retry on a timeout or 5xx -> `AmbiguousWriteError` (carrying `signature`
+       when the answer had one); reconcile before resending.
+
+    With an `Idempotency-Key` (the client sends one on every write by default) a write is safe to
+    send again under the same key: the server replays the first answer or runs it once. So:
+    - a timeout or broken answer on a keyed write is retried with the same key (`keyed_write_retries`);
+    - 409 `idempotency_key_in_use` (the first attempt still runs) waits `retry-after` and retries;
+    - a 5xx answer is the key's stored answer (a retry would replay it): `AmbiguousWriteError`, as without a key;
+    - 409 `migration_pending` / `pool_not_open` are stored under the key too, and nothing was built: the
+      retry after the back-off is a new attempt under a new key.
+    `AmbiguousWriteError.idempotency_key` is the key to send the write again with, safely.
+    """
+
     rate_limit_retries: int = 3  # rule 1
     max_retry_after: float = 60.0  # longer waits are raised, not slept
     default_retry_after: float = 1.0  # 429 without a usable retry-after

@@ -1,14 +1,5 @@
-"""Token storage and the refresh-once store.
-
-The spec: never refresh concurrently for one user; refresh tokens rotate on every use (replaying
-a rotated-out one revokes the user's whole grant), so the new access and refresh tokens are
-stored together, atomically. `TokenStore` takes the user's lock, re-reads the stored pair, and
-refreshes only if nobody else already did: twenty callers hitting an expired token cause one
-refresh. `invalid_grant` on refresh deletes the pair and raises `ReauthorizationRequired`.
-
-Storage is pluggable (`TokenStorage`): a database or Redis implementation provides `load`,
-`save` (both values in one write), `delete`, and `lock(user)` (a per-user mutual exclusion that
-spans every process sharing the storage, e.g. a row lock or a Redis lock).
+"""Token storage and the refresh-once store: `TokenStore` refreshes an expired pair once for all its
+callers, and stores the rotated pair in one write (`TokenStorage`, pluggable).
 """
 
 from __future__ import annotations
@@ -24,6 +15,11 @@ from .models import TokenSet
 
 
 class TokenStorage(Protocol):
+    """A database or Redis implementation provides `load`,
+    `save` (both values in one write), `delete`, and `lock(user)` (a per-user mutual exclusion that
+    spans every process sharing the storage, e.g. a row lock or a Redis lock).
+    """
+
     def load(self, user: str) -> TokenSet | None: ...
 
     def save(self, user: str, tokens: TokenSet) -> None:
@@ -70,6 +66,13 @@ class Refresher(Protocol):
 
 
 class TokenStore:
+    """The spec says never refresh concurrently for one user; refresh tokens rotate on every use (replaying
+    a rotated-out one revokes the user's whole grant), so the new access and refresh tokens are
+    stored together, atomically. `TokenStore` takes the user's lock, re-reads the stored pair, and
+    refreshes only if nobody else already did: twenty callers hitting an expired token cause one
+    refresh. `invalid_grant` on refresh deletes the pair and raises `ReauthorizationRequired`.
+    """
+
     def __init__(
         self,
         oauth: Refresher,

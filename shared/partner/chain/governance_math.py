@@ -1,14 +1,5 @@
-"""Metadata governance math and rules, shared by the launchpad program (devstack
-reference implementation) and the service. Pure functions, integers only.
-
-See docs/onchain.md "Governance". Thresholds (the defaults):
-
-* quorum: ``participating_voters >= min_voter_count`` (only votes of at least
-  ``min_lock_amount`` count as voters) AND
-  ``participating_supply * 10000 >= total_supply * min_participating_supply_bps``
-  AND ``participating_supply > 0`` (a proposal nobody voted on never meets quorum);
-* approval: ``yes * 10000 >= (yes + no) * approval_bps``;
-* exactly at a threshold passes, one base unit below fails.
+"""Metadata governance math and rules, as the launchpad program applies them (docs/onchain.md,
+"Governance"), for the service and the devstack's genesis. Pure functions, integers only.
 """
 
 from __future__ import annotations
@@ -136,6 +127,15 @@ def quorum_met(
     min_voter_count: int,
     min_participating_supply_bps: int,
 ) -> bool:
+    """Thresholds (the defaults):
+
+    * quorum: ``participating_voters >= min_voter_count`` (only votes of at least
+      ``min_lock_amount`` count as voters) AND
+      ``participating_supply * 10000 >= total_supply * min_participating_supply_bps``
+      AND ``participating_supply > 0`` (a proposal nobody voted on never meets quorum);
+    * approval: ``yes * 10000 >= (yes + no) * approval_bps``;
+    * exactly at a threshold passes, one base unit below fails.
+    """
     return voter_quorum_met(participating_voters, min_voter_count) and supply_quorum_met(
         participating_supply, total_supply, min_participating_supply_bps
     )

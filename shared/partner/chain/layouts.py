@@ -16,8 +16,8 @@ from typing import ClassVar
 from solders.pubkey import Pubkey
 
 from . import governance_math as GM
-from .governance_math import ActionKind, GovernanceParams, Outcome, VoteSide  # noqa: F401 (re-exported)
-from .idl import IdlAccount, LayoutError  # noqa: F401 (LayoutError re-exported)
+from .governance_math import ActionKind, GovernanceParams, Outcome, VoteSide  # noqa: F401 - re-exported
+from .idl import IdlAccount, LayoutError  # noqa: F401 - LayoutError re-exported
 from .idl_types import (
     BondingCurveFields,
     GlobalFields,

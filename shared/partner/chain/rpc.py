@@ -1,18 +1,6 @@
 """Sync Solana JSON-RPC and block-engine client over partner.core.transport, with solders' request types.
-
-Requests are built with `solders.rpc.requests` and successful responses parsed with
-`solders.rpc.responses`; JSON-RPC errors are read from the raw body so preflight
-failures can be mapped to the spec's codes. Transport failures, timeouts, 5xx and
-"node unhealthy" answers are `rpc_unavailable`.
-
-Several endpoints (`RPC_URLS`, comma-separated; docs/operations.md, "RPC endpoints"):
-a read goes to the first healthy endpoint and fails over to the next on a timeout, a
-transport error, HTTP 5xx/429, or an unhealthy JSON-RPC answer (-32005 node unhealthy or
-behind, -32016 a `minContextSlot` not reached, ...); an endpoint that failed is skipped
-for `COOL_DOWN_SECONDS` (tried last, not never). A send goes to every endpoint at once:
-the first acceptance wins (every endpoint returns the same signature); a definite refusal
-(a preflight failure, any JSON-RPC error that is not "unhealthy") is the answer at once;
-a transport error or an unhealthy answer from one endpoint only waits for the others.
+Transport failures, timeouts, 5xx and "node unhealthy" answers are `rpc_unavailable`; with several
+endpoints (`RPC_URLS`) a read fails over and a send goes to all at once (docs/operations.md, "RPC endpoints").
 """
 
 from __future__ import annotations
@@ -182,6 +170,21 @@ def _counted(method):
 
 
 class Rpc:
+    """Requests are built with `solders.rpc.requests` and successful responses parsed with
+    `solders.rpc.responses`; JSON-RPC errors are read from the raw body so preflight
+    failures can be mapped to the spec's codes. Transport failures, timeouts, 5xx and
+    "node unhealthy" answers are `rpc_unavailable`.
+
+    Several endpoints (`RPC_URLS`, comma-separated; docs/operations.md, "RPC endpoints"):
+    a read goes to the first healthy endpoint and fails over to the next on a timeout, a
+    transport error, HTTP 5xx/429, or an unhealthy JSON-RPC answer (-32005 node unhealthy or
+    behind, -32016 a `minContextSlot` not reached, ...); an endpoint that failed is skipped
+    for `COOL_DOWN_SECONDS` (tried last, not never). A send goes to every endpoint at once:
+    the first acceptance wins (every endpoint returns the same signature); a definite refusal
+    (a preflight failure, any JSON-RPC error that is not "unhealthy") is the answer at once;
+    a transport error or an unhealthy answer from one endpoint only waits for the others.
+    """
+
     upstream = "rpc"  # the metric dimension of its failures
 
     def __init__(self, url: str | Sequence[str], timeout: float = 10.0, *, connect: float | None = None) -> None:

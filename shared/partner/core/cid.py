@@ -1,22 +1,5 @@
-"""The CID `ipfs add` (Kubo defaults) gives for a file's bytes, computed locally.
-
-Kubo's defaults: fixed-size chunker of 262144 bytes, balanced layout with at most
-174 links per node, UnixFS in dag-pb, sha2-256, CIDv0 and no raw leaves:
-
-    cid_v0(b"hello world\\n") == "QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o"
-
-With `--cid-version=1` Kubo turns raw leaves on: chunks are `raw` blocks, the
-parents stay dag-pb, and the CID is printed in base32 (`bafk...` for a file of one
-chunk, `bafy...` above that): `cid_v1(data)`.
-
-Blocks (dag-pb, canonical order: Links before Data):
-
-    leaf   PBNode{Data: UnixFS{Type: File, Data: chunk, filesize: len(chunk)}}
-    parent PBNode{Links: [PBLink{Hash, Name: "", Tsize}], Data: UnixFS{Type: File,
-           filesize: sum, blocksizes: [file bytes under each link]}}
-
-`Tsize` is the number of encoded bytes of the whole sub-DAG behind the link. The
-protobuf encoding is written out by hand; it needs nothing beyond hashlib.
+"""The CID `ipfs add` (Kubo defaults) gives for a file's bytes, computed locally, so the pin server's
+answer can be checked: `cid_v0(data)`, and `cid_v1(data)` for `--cid-version=1`.
 """
 
 from __future__ import annotations
@@ -147,6 +130,24 @@ def cid_v1(data: bytes) -> str:
 
 
 def compute(data: bytes, version: int = 0) -> str:
+    """Kubo's defaults: fixed-size chunker of 262144 bytes, balanced layout with at most
+    174 links per node, UnixFS in dag-pb, sha2-256, CIDv0 and no raw leaves:
+
+        cid_v0(b"hello world\n") == "QmT78zSuBmuS4z925WZfrqQ1qHaJ56DQaTfyMUF7F8ff5o"
+
+    With `--cid-version=1` Kubo turns raw leaves on: chunks are `raw` blocks, the
+    parents stay dag-pb, and the CID is printed in base32 (`bafk...` for a file of one
+    chunk, `bafy...` above that): `cid_v1(data)`.
+
+    Blocks (dag-pb, canonical order: Links before Data):
+
+        leaf   PBNode{Data: UnixFS{Type: File, Data: chunk, filesize: len(chunk)}}
+        parent PBNode{Links: [PBLink{Hash, Name: "", Tsize}], Data: UnixFS{Type: File,
+               filesize: sum, blocksizes: [file bytes under each link]}}
+
+    `Tsize` is the number of encoded bytes of the whole sub-DAG behind the link. The
+    protobuf encoding is written out by hand; it needs nothing beyond hashlib.
+    """
     return stat(data, version)[0]
 
 

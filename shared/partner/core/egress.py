@@ -1,23 +1,8 @@
 """Outbound HTTP to a host someone else names (webhook receivers): no private address (SSRF).
 
-Two checks. When the URL is registered, `check_host` refuses what is plainly not a public
-host: IPv4 literals in every form a resolver takes (`parse_ipv4`: inet_aton's decimal,
-octal, hex and short forms such as `127.1` or `2130706433`, plus a trailing dot), IPv6
-literals, reserved or internal names (`localhost`, `*.localhost`, `*.internal` such as
-`metadata.google.internal`, `*.local`, single-label names, ...), names that spell a private
-address (`10.0.0.1.example.com`, `127-0-0-1.example.com`) and the public wildcard-DNS services
-whose answer is whatever address the name spells (`127.0.0.1.nip.io`).
-
-When a request is sent, `target` resolves the name once (`resolve`, the seam tests point at
-a fake answer) and refuses it unless every address is publicly routable (`refusal`: loopback,
-private, link-local, CGNAT 100.64/10, multicast, unspecified, reserved, site-local; IPv4
-inside IPv6 judged as the IPv4 it carries: IPv4-mapped, NAT64 64:ff9b::/96; 6to4 and Teredo
-are not global). `post` then connects to the checked address itself, with the name kept for
-SNI, certificate verification and the Host header, so a second DNS answer (rebinding) is
-never used. No redirects are followed and no proxy is read from the environment (urllib3).
-
-`allow_loopback` (development clients, the devstack's local receivers) lets loopback names
-and addresses through, and nothing else.
+`check_host` refuses what is plainly not a public host when the URL is registered; `target` resolves
+the name once when a request is sent and refuses any address that is not publicly routable; `post`
+connects to the checked address. The rules: docs/security.md.
 """
 
 from __future__ import annotations
@@ -226,7 +211,16 @@ def _is_loopback_name(name: str) -> bool:
 
 def check_host(host: str, *, allow_loopback: bool = False) -> str:
     """Refuse (Refused) a host that is plainly not public; return it normalized (`normalize`).
-    With `allow_loopback`, `localhost`, `*.localhost` and loopback addresses pass."""
+    With `allow_loopback`, `localhost`, `*.localhost` and loopback addresses pass.
+
+    Refuses what is plainly not a public
+    host: IPv4 literals in every form a resolver takes (`parse_ipv4`: inet_aton's decimal,
+    octal, hex and short forms such as `127.1` or `2130706433`, plus a trailing dot), IPv6
+    literals, reserved or internal names (`localhost`, `*.localhost`, `*.internal` such as
+    `metadata.google.internal`, `*.local`, single-label names, ...), names that spell a private
+    address (`10.0.0.1.example.com`, `127-0-0-1.example.com`) and the public wildcard-DNS services
+    whose answer is whatever address the name spells (`127.0.0.1.nip.io`).
+    """
     if ":" in host:  # an IPv6 literal (urlsplit took the brackets off)
         try:
             v6 = ipaddress.IPv6Address(host)
@@ -293,7 +287,19 @@ def resolve(name: str, port: int) -> list[Address]:
 
 def target(url: str, *, allow_loopback: bool = False) -> Target:
     """Check `url`'s host, resolve it once and check every address (Refused otherwise).
-    A resolver failure raises OSError (socket.gaierror): a passing fault, not a refusal."""
+    A resolver failure raises OSError (socket.gaierror): a passing fault, not a refusal.
+
+    When a request is sent, `target` resolves the name once (`resolve`, the seam tests point at
+    a fake answer) and refuses it unless every address is publicly routable (`refusal`: loopback,
+    private, link-local, CGNAT 100.64/10, multicast, unspecified, reserved, site-local; IPv4
+    inside IPv6 judged as the IPv4 it carries: IPv4-mapped, NAT64 64:ff9b::/96; 6to4 and Teredo
+    are not global). `post` then connects to the checked address itself, with the name kept for
+    SNI, certificate verification and the Host header, so a second DNS answer (rebinding) is
+    never used. No redirects are followed and no proxy is read from the environment (urllib3).
+
+    `allow_loopback` (development clients, the devstack's local receivers) lets loopback names
+    and addresses through, and nothing else.
+    """
     parts: SplitResult = urlsplit(url)
     if parts.scheme not in ("https", "http") or not parts.hostname:
         raise Refused("not an absolute http(s) URL")

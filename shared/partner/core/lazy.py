@@ -1,20 +1,7 @@
-"""The one way the shared layer defers an import: `name = lazy.module("name")`.
-
-A cold start pays for every module imported before the handler's first line runs. The
-rule for third-party packages:
-
-* every request of the functions importing the module needs it: a plain import at the top
-  of the file (boto3, solders, Powertools' logger);
-* only some requests need it: bind it at module level with `lazy.module(...)`; the name is
-  a real module object (the standard library's `importlib.util.LazyLoader`) that executes on
-  its first attribute access (urllib3 in partner.core.transport: only requests that reach the
-  chain or the pin server);
-* an import inside a function: a third-party package only when it is optional (the X-Ray
-  SDK exists only in Lambda); a module of the layer where a top-level import would close an
-  import cycle or only one rarely taken path needs it.
-
-With SnapStart every deferred module is imported before the snapshot (`warm`, a
-before-snapshot hook), so a restored environment pays for none of them.
+"""The one way the shared layer defers an import: `name = lazy.module("name")`, a real module object
+(the standard library's `LazyLoader`) that executes on first attribute access. With SnapStart `warm`
+executes every deferred module before the snapshot. When to use it: docs/architecture.md, "Cold
+start and SnapStart" ("Imports, one rule").
 """
 
 from __future__ import annotations

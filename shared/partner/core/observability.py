@@ -1,39 +1,8 @@
-"""Logs, metrics and traces, wired once into `partner.edge.http.entry` (and the migrator).
+"""Logs, metrics and traces (Powertools' Logger, Metrics and Tracer), wired once into
+`partner.edge.http.entry` and the scheduled functions.
 
-* Logger: Powertools' `Logger` (structured JSON lines on stdout) with a redacting
-  formatter. Every line is scrubbed before and after serialization: values matching
-  `app_(at|rt|ac|sk|ss)_...` (tokens, codes, API keys, sessions) become
-  `app_xx_[REDACTED]`, and the values under sensitive keys (`Authorization`, `Cookie`,
-  `Set-Cookie`, `client_secret`, `code_verifier`, ... in any case, at any depth, also inside
-  `headers`/`multiValueHeaders`) become `[REDACTED]`. The correlation id is API Gateway's
-  request id (`correlation_paths.API_GATEWAY_REST`). The keys of one invocation (Lambda
-  context, cold start, correlation id) are Powertools' thread-safe keys (a context
-  variable: the devstack serves requests on threads, Lambda one at a time), removed when
-  the invocation ends. Operators' controls are Powertools' own: `POWERTOOLS_LOG_LEVEL` (else
-  `LOG_LEVEL`; Lambda's `AWS_LAMBDA_LOG_LEVEL` wins; an unknown name means INFO),
-  `POWERTOOLS_LOGGER_SAMPLE_RATE`, `POWERTOOLS_LOGGER_LOG_EVENT`.
-* Metrics: Powertools' `Metrics` on its CloudWatch EMF provider, namespace
-  `POWERTOOLS_METRICS_NAMESPACE` (template: `PartnerApi`). Domain code calls
-  `count(name, **dimensions)` where the event happens; each invocation keeps its own
-  `Metrics` objects, one per dimension set, each with its own provider and storage (never
-  Powertools' class-level shared storage: the threaded devstack serves several invocations at
-  once), and flushes them when it ends, one EMF blob per dimension set.
-  Outside an instrumented invocation (partnerctl, unit tests of domain code) counts are
-  dropped. Emitted only inside Lambda (`AWS_LAMBDA_FUNCTION_NAME`) unless
-  `POWERTOOLS_METRICS_DISABLED=false` asks for them elsewhere (tests), and never when it
-  is true (nor under `POWERTOOLS_DEV` without it: Powertools' rule).
-* Tracer: Powertools' Tracer, built lazily on the first invocation, only inside Lambda
-  and only when the X-Ray SDK is importable. With SnapStart its modules are imported
-  before the snapshot (`_warm_tracer`); the tracer itself, which holds the X-Ray daemon's
-  socket, is built after restore.
-
-Metric names (all Count, dimension `service` plus those listed):
-  Requests        endpoint, status, code   one per API invocation (`code` = error code or `ok`)
-  Trades          venue, kind              a trade the network accepted
-  RateLimited     layer                    `bucket` (per-endpoint/IP), `tier`, `lockout`
-  RpcUnavailable  upstream                 `rpc` or `block_engine`; also rolled up on `service` alone
-  SigningFailures                          `wallet_sign_failed` answers
-  Migrations      status                   one per mint the migrator handled
+Why each is built as it is: docs/architecture.md, "Cold start and SnapStart"; what operators read
+and set: docs/operations.md.
 """
 
 from __future__ import annotations
@@ -147,6 +116,19 @@ _loggers: list[PartnerLogger] = []
 
 
 def make_logger(service: str = SERVICE) -> PartnerLogger:
+    """Powertools' `Logger` (structured JSON lines on stdout) with a redacting
+    formatter. Every line is scrubbed before and after serialization: values matching
+    `app_(at|rt|ac|sk|ss)_...` (tokens, codes, API keys, sessions) become
+    `app_xx_[REDACTED]`, and the values under sensitive keys (`Authorization`, `Cookie`,
+    `Set-Cookie`, `client_secret`, `code_verifier`, ... in any case, at any depth, also inside
+    `headers`/`multiValueHeaders`) become `[REDACTED]`. The correlation id is API Gateway's
+    request id (`correlation_paths.API_GATEWAY_REST`). The keys of one invocation (Lambda
+    context, cold start, correlation id) are Powertools' thread-safe keys (a context
+    variable: the devstack serves requests on threads, Lambda one at a time), removed when
+    the invocation ends. Operators' controls are Powertools' own: `POWERTOOLS_LOG_LEVEL` (else
+    `LOG_LEVEL`; Lambda's `AWS_LAMBDA_LOG_LEVEL` wins; an unknown name means INFO),
+    `POWERTOOLS_LOGGER_SAMPLE_RATE`, `POWERTOOLS_LOGGER_LOG_EVENT`.
+    """
     log = PartnerLogger(service=service, level=_level(), logger_formatter=RedactingFormatter())
     log._logger.propagate = False  # one line per record: stdout only, never again through the root logger
     _loggers.append(log)
@@ -197,7 +179,27 @@ _count_lock = threading.Lock()  # an invocation's counts may come from its pool 
 
 
 def count(name: str, value: int = 1, /, **dimensions: str) -> None:
-    """Count `name` with `dimensions` for the current invocation (dropped outside one)."""
+    """Count `name` with `dimensions` for the current invocation (dropped outside one).
+
+    Powertools' `Metrics` on its CloudWatch EMF provider, namespace
+    `POWERTOOLS_METRICS_NAMESPACE` (template: `PartnerApi`). Domain code calls
+    `count(name, **dimensions)` where the event happens; each invocation keeps its own
+    `Metrics` objects, one per dimension set, each with its own provider and storage (never
+    Powertools' class-level shared storage: the threaded devstack serves several invocations at
+    once), and flushes them when it ends, one EMF blob per dimension set.
+    Outside an instrumented invocation (partnerctl, unit tests of domain code) counts are
+    dropped. Emitted only inside Lambda (`AWS_LAMBDA_FUNCTION_NAME`) unless
+    `POWERTOOLS_METRICS_DISABLED=false` asks for them elsewhere (tests), and never when it
+    is true (nor under `POWERTOOLS_DEV` without it: Powertools' rule).
+
+    Metric names (all Count, dimension `service` plus those listed):
+      Requests        endpoint, status, code   one per API invocation (`code` = error code or `ok`)
+      Trades          venue, kind              a trade the network accepted
+      RateLimited     layer                    `bucket` (per-endpoint/IP), `tier`, `lockout`
+      RpcUnavailable  upstream                 `rpc` or `block_engine`; also rolled up on `service` alone
+      SigningFailures                          `wallet_sign_failed` answers
+      Migrations      status                   one per mint the migrator handled
+    """
     pending: dict[tuple, Metrics] | None = getattr(_local, "pending", None)
     if pending is None:
         return
@@ -275,7 +277,7 @@ def _tracing() -> bool:
 def _warm_tracer() -> None:
     if _tracing():
         import aws_lambda_powertools.tracing  # noqa: F401 - imported for the snapshot
-        import aws_xray_sdk.ext.httplib  # noqa: F401
+        import aws_xray_sdk.ext.httplib  # noqa: F401 - imported for the snapshot
 
 
 def tracer() -> Any | None:

@@ -1,21 +1,7 @@
-"""The one way the shared layer runs a request's independent calls at once: `parallel.submit`.
-
-A trade waits on the network most of its time, and several of its calls do not depend on each
-other (the endpoint bucket and the tier budget; the chain read, KMS Decrypt and the volume
-reservation). `submit(fn, *args)` starts `fn` on a small pool and returns its `Future`; the
-caller goes on with its own call and then takes the result (`future.result()` raises what `fn`
-raised). Callers submit only leaf calls (one AWS or RPC call and its parsing), never work that
-itself waits on the pool, so a busy pool only queues, and never deadlocks.
-
-The task runs with the request's state: a copy of the caller's context variables (Powertools'
-per-invocation logger keys, the request id, the idempotency claim, the repeated headers) and
-the invocation's metrics (`observability.carry`, a thread-local), so its log lines and counts
-are the request's. boto3 clients are thread-safe (the layer keeps one per service); nothing
-here uses a resource or a session from two threads.
-
-The pool is made at import (before a SnapStart snapshot) with at most `WORKERS` threads, started
-on first use. After a restore (and in a forked child) any threads of the snapshotted pool are
-not running: the pool is replaced by a fresh one (`_restored`).
+"""The one way the shared layer runs a request's independent calls at once: `parallel.submit(fn, *args)`
+starts `fn` on a small pool, with the request's context and metrics, and returns its `Future`.
+Callers submit only leaf calls (one AWS or RPC call and its parsing), so a busy pool only queues,
+never deadlocks.
 """
 
 from __future__ import annotations

@@ -41,8 +41,8 @@ class Settings:
     # the block engine's sendTransaction (Jito's .../api/v1/transactions, query parameters such as
     # ?bundleOnly=true kept): a write with a tip is sent there, and through the RPC when the engine
     # refuses (partner.chain.tx.submit; docs/onchain.md, "Tipped sends"). Empty: every send goes
-    # through the RPC, as before. Its own setting, not derived from BLOCK_ENGINE_URL: a deployment
-    # that sets only the bundle engine keeps its sends as they were
+    # through the RPC. Its own setting, not derived from BLOCK_ENGINE_URL: a deployment
+    # that sets only the bundle engine keeps sending through the RPC
     block_engine_tx_url: str = _env("BLOCK_ENGINE_TX_URL", "")
     pinning_url: str = _env("PINNING_URL", "http://127.0.0.1:5001")
     # where launch bypass fees go; no default: without one, no bypass is offered

@@ -1,25 +1,9 @@
 """Lambda SnapStart: what runs before the snapshot and what runs after each restore.
 
-With SnapStart (template.yaml Globals) Lambda initializes a function once per published
-version, snapshots the memory, and starts every later execution environment from a copy of
-that snapshot. Anything created at init is therefore shared by every environment restored
-from it. A module that keeps per-process state which must be unique or fresh per
-environment registers a hook here, next to that state:
-
-* `after_restore(fn)`: runs in each restored environment before its first request, in
-  registration order (re-seed, drop connections, clients and cached secrets; they are
-  re-created on first use).
-* `before_snapshot(fn)`: runs once, after init and before the snapshot, in reverse
-  registration order (warm what is safe to share: imports, botocore's service models).
-
-The hooks go to `snapshot_restore_py` (the SnapStart library, present only in the Lambda
-Python runtime). Elsewhere that import fails and the hooks are only kept in the local
-registry, which tests and `run_before_snapshot` / `run_after_restore` call directly, so
-the same code runs the same way here.
-
-`random` (the module's global generator, used by botocore's retry jitter) is re-seeded
-after every restore here; service code never uses `random` for anything that must be
-unpredictable (`secrets` / `os.urandom` only: tests/unit/test_snapshot_safety.py).
+A module whose per-process state must be unique or fresh per environment registers a hook here, next
+to that state: `after_restore(fn)` runs in each restored environment before its first request (in
+registration order), `before_snapshot(fn)` once before the snapshot (in reverse order). Outside Lambda
+the hooks stay in a local registry that tests run. docs/architecture.md, "Cold start and SnapStart".
 """
 
 from __future__ import annotations

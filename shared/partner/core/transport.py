@@ -1,15 +1,6 @@
-"""The HTTP transport of the RPC node, the block engine and the pin server: pooled urllib3.
-
-urllib3 is already loaded by botocore in every function, so talking to the chain costs no
-import (httpx, which this replaced, cost a cold start as much as a third of boto3's own
-import, docs/benchmarks.md). One `PoolManager` per (connect, read) timeout and scheme,
-kept for the process (keep-alive connections); TLS uses the process's one context
-(`partner.core.tls`), built only for https. No retries and no redirects: a failed request is
-reported, not repeated (a repeated send could double a transaction).
-
-`Failed.maybe_sent` says whether the request may have reached the server (a read timeout or
-a connection dropped after sending: the caller treats a send as ambiguous), as opposed to
-never leaving (connection refused, connect timeout, TLS failure).
+"""The HTTP transport of the RPC node, the block engine and the pin server: pooled urllib3 (botocore
+loads it anyway), one `PoolManager` per timeout pair and scheme, kept for the process. No retries and
+no redirects: a failed request is reported, not repeated (a repeated send could double a transaction).
 """
 
 from __future__ import annotations
@@ -27,6 +18,11 @@ _pools: dict[tuple[float, float, bool], Any] = {}
 
 
 class Failed(Exception):
+    """`maybe_sent` says whether the request may have reached the server (a read timeout or
+    a connection dropped after sending: the caller treats a send as ambiguous), as opposed to
+    never leaving (connection refused, connect timeout, TLS failure).
+    """
+
     def __init__(self, message: str, *, maybe_sent: bool) -> None:
         super().__init__(message)
         self.maybe_sent = maybe_sent

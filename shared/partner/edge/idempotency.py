@@ -1,48 +1,7 @@
 """`Idempotency-Key` on every /partner/v1 write: a retry gets the first answer, never a second send.
 
-A write that carries the header runs under a claim, one item of the idempotency table:
-
-    pk           IDEM#<client>#<user>#<sha256(key)>   (keys are scoped to client and user)
-    fp           sha256 of method, route and the canonical body (JSON: parsed and re-serialized with
-                 sorted keys; multipart: every text field and the sha256 of every file's bytes)
-    state        running | done
-    owner        a random token of the invocation that holds the claim
-    lease_until  while running: when another invocation may take the claim over
-    signatures   what `presend.before_send` recorded before the first byte was sent (+ lvbh, kind, mint)
-    status, body, headers      the stored answer, once done
-    expires_at   24 hours after the claim (TTL; also checked on every read, TTL deletes lazily)
-
-1. Claim: one conditional UpdateItem ("no live item under this key"), before anything is built.
-   On a failed condition the same call returns the item as it is
-   (ReturnValuesOnConditionCheckFailure), so a replay costs one call too:
-   - another request under the key (method, route or body differ) -> 422 idempotency_key_reused
-   - done -> the stored answer, byte for byte, with `idempotent-replayed: true`
-   - running, lease live -> 409 idempotency_key_in_use (retryable, retry-after)
-   - running, lease over -> take the claim over (conditional on the old owner). If the claim holds
-     signatures, the first invocation may have sent them: nothing is built or sent again; the answer
-     is what the chain says about them (see `recovered_answer`: a trade that landed gets the 200 it
-     would have had), and it is stored.
-2. Run the write. Its final answer (200, or an error after admission and validation: delegation,
-   caps, venue, chain, a 5xx once something may be in flight) is stored with the status, the body
-   and the headers the partner needs (all but the bucket's `x-ratelimit-*`, which a replay takes
-   from the bucket of the moment: replays still pass admission and count against the rate limits).
-
-A stored answer never says `retryable: true`: a retry with the key only replays it.
-- Before anything was sent (presend had not finished: `sending`), an answer that
-  invites a retry (any 5xx, such as the RPC down before the send or a failed write of the
-  transaction record; a 429, coin create's launch cooldown; a retryable 4xx, such as 409
-  `migration_pending`) is not stored: the claim is released, so the retry with the same key runs.
-- Once presend finished, anything may be in flight: the answer is stored and says
-  `retryable: false` (a 502 with the signature says so anyway: spec retry rule 5).
-
-Answers before the claim (401, 429, 403 scope, 400 including a malformed key) are not stored and do
-not use the key up.
-
-The lease is 60 s: a write cannot run longer than its function (Timeout 29 s, the longest step is
-the governance wait for `processed`, at most 20 s), so when the lease is over the first invocation
-is gone; 60 s leaves room for clock differences between invocations. Every write of the owner is
-conditional on still owning the claim: the signatures are recorded only while the lease is live, so
-a takeover either sees them or the owner's recording fails (and then the owner sends nothing).
+Claim, replay, takeover and the stored answer: docs/architecture.md, "Writes: unique transactions
+and Idempotency-Key".
 """
 
 from __future__ import annotations
@@ -223,7 +182,7 @@ def recovered_answer(
         statuses = chain.signature_statuses([Signature.from_string(s) for s in signatures])
         if all(s is None for s in statuses):
             expired = chain.block_height() > last_valid_block_height
-    except Exception:  # noqa: BLE001 - the chain cannot tell now: the ambiguous answer below
+    except Exception:  # the chain cannot tell now: the ambiguous answer below
         statuses = None
     landed = statuses is not None and all(s is not None and s.get("err") is None for s in statuses)
     if landed and kind in TRADE_KINDS and mint:

@@ -1,23 +1,10 @@
-"""Request models: pydantic v2, the one declaration of each request body.
+"""Request models: pydantic v2, the one declaration of each request body, validated by Powertools'
+resolver and documented by tools/openapi.py from the same classes.
 
-Powertools' resolver (`http.make_app`, `enable_validation=True`) validates a JSON body against
-the route's model, and the OpenAPI document (`tools/openapi.py`) comes from the same models.
-Amounts are integer strings in base units (digits only, matched in full: `$` would also match
-before a final newline; at most u64 max); a decimal, a number, a sign or whitespace (a
-trailing newline too) is `invalid_input`. Unknown fields are refused; types are strict (a
-number is not a string, a string or 1.0 not an integer).
-
-    class VoteRequest(WriteFields):
-        proposal: Address
-        side: Literal["yes", "no"]
-        amount: PositiveAmount
-        voter: Address | None = None       # absent or null -> None
-
-`invalid(errors, special)` turns pydantic's errors into the API's: the first problem is
-`invalid_input` naming its `field` (`partnerFeeBps.int` below a union member), or the field's
-own code from `special`; messages are pydantic's ("Field required", "Input should be a valid
-string", "Value error, ..."), an unknown field's "unknown field". Each `Annotated` type carries
-its rule as a JSON-Schema fragment for the document (`WithJsonSchema`), not as a second check.
+Amounts are integer strings in base units (digits only, matched in full, at most u64 max); unknown
+fields are refused and types are strict (a number is not a string, a string or 1.0 not an integer; a
+decimal, a sign or whitespace, a trailing newline too, is `invalid_input`). Each `Annotated` type
+carries its rule as a JSON-Schema fragment for the document (`WithJsonSchema`), not as a second check.
 """
 
 from __future__ import annotations
@@ -206,7 +193,12 @@ M = TypeVar("M", bound=BaseModel)
 
 def invalid(errors: Sequence[Mapping[str, Any]], special: dict[str, str] | None = None, *, skip: int = 0) -> ApiError:
     """The API error of pydantic's `errors` (locations past their first `skip` parts: Powertools puts
-    "body" first): the first naming a field of `special` gets that code, else the first is invalid_input."""
+    "body" first): the first naming a field of `special` gets that code, else the first is invalid_input.
+
+    The `field` names the first problem (`partnerFeeBps.int` below a union member); messages are
+    pydantic's ("Field required", "Input should be a valid string", "Value error, ..."), an unknown
+    field's "unknown field".
+    """
     found: list[tuple[str, str, str]] = []  # (field name, field path, message)
     for error in errors:
         loc = [str(part) for part in error.get("loc", ())][skip:]

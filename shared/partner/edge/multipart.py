@@ -4,17 +4,6 @@
     form.fields["name"]            # text parts, UTF-8, each name at most once
     form.file("image")             # UploadedFile(name, filename, content_type, data) or None
 
-Parsing streams through `python-multipart`'s MultipartParser and stops at the first
-broken limit (spec Limits):
-* a file part over 5 MiB                          -> 413 `payload_too_large` (`maxFileBytes`)
-* more than `max_files` file parts (default 4)    -> 400 `invalid_multipart`
-* more than `max_fields` text parts (default 16)  -> 400 `invalid_multipart`
-* a text part over 64 KiB, a repeated name, a name that is both a file and a text part,
-  a part without a name, text that is not UTF-8, a missing or wrong Content-Type, a
-  missing boundary, or a body that does not parse     -> 400 `invalid_multipart`
-
-A part is a file when its Content-Disposition carries `filename`; a file part with an
-empty filename and no bytes (what browsers send for "no file chosen") is ignored.
 `body_bytes(event)` gives an API Gateway proxy event's raw body (base64 for binary media types).
 """
 
@@ -215,7 +204,20 @@ def parse(
     max_fields: int = MAX_FIELDS,
     max_field_bytes: int = MAX_FIELD_BYTES,
 ) -> Form:
-    """Parse a multipart/form-data body within the limits; see the module docstring."""
+    """Parse a multipart/form-data body within the limits; see the module docstring.
+
+    Parsing streams through `python-multipart`'s MultipartParser and stops at the first
+    broken limit (spec Limits):
+    * a file part over 5 MiB                          -> 413 `payload_too_large` (`maxFileBytes`)
+    * more than `max_files` file parts (default 4)    -> 400 `invalid_multipart`
+    * more than `max_fields` text parts (default 16)  -> 400 `invalid_multipart`
+    * a text part over 64 KiB, a repeated name, a name that is both a file and a text part,
+      a part without a name, text that is not UTF-8, a missing or wrong Content-Type, a
+      missing boundary, or a body that does not parse     -> 400 `invalid_multipart`
+
+    A part is a file when its Content-Disposition carries `filename`; a file part with an
+    empty filename and no bytes (what browsers send for "no file chosen") is ignored.
+    """
     boundary = _boundary(content_type)
     if len(body) > MAX_BODY_BYTES:
         raise too_large(max_file_bytes)

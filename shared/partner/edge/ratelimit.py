@@ -94,7 +94,7 @@ def take_bucket_and_tier(
     bucket: str, key: str, client_id: str, tier: str, on_bucket: Callable[[BucketState], None]
 ) -> None:
     """`take(bucket, key)`, `on_bucket(state)`, then `take_tier(client_id, tier)`, with both updates
-    in flight at once (design section 2, steps 2 and 3). The answer is the sequence's: the bucket's
+    in flight at once (admission's steps 2 and 3). The answer is the sequence's: the bucket's
     refusal (or failure) comes first, and then the tier's unit, drawn at the same time, is given back,
     as in sequence it would never have been drawn."""
     pk, limit, expires, reset = _tier_counter(client_id, tier)
@@ -113,7 +113,7 @@ def _give_back(drawn: Future[counters.Hit], pk: str) -> None:
         if not drawn.result().allowed:
             return
         counters.unhit(pk)
-    except Exception:  # noqa: BLE001 - the bucket's answer stands; the tier then counts one more
+    except Exception:  # the bucket's answer stands; the tier then counts one more
         observability.logger.warning("tier budget unit not given back", exc_info=True)
 
 

@@ -127,7 +127,7 @@ def _notify(client_item: dict[str, Any], kind: str, user: User, data: dict[str, 
         return
     try:
         webhooks.enqueue([(client_item["pk"], webhooks.grant_event(kind, user.wallet, data))])
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         observability.logger.error(
             "grant webhook not queued",
             extra={"client_id": client_item["pk"], "event_type": kind, "error_type": type(exc).__name__},

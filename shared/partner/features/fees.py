@@ -1,23 +1,5 @@
-"""Fees: the client's fee ceiling on every write, and GET /partner/v1/fees/estimate:
-what priority fee a trade on a mint needs now.
-
-Ceiling: a tip or a priority fee is not trade volume, so the caps do not bound it; each client has
-`max_fee_lamports` (default 0.1 SOL, the `default_max_fee_lamports` setting; `partnerctl client
-limits`), and every write refuses a transaction whose `priorityFeeLamports + tipLamports` is over
-it (a launch bundle: the sum over its transactions) with 400 `invalid_input` naming the larger of
-the two fields (the tip on a tie) and `maxFeeLamports`. It is an added refusal, checked last by
-the send pipeline (partner.features.pipeline), after every spec check and before signing, so that
-a spec error of the same request answers first.
-
-Estimate: the chain's `getRecentPrioritizationFees` for every account a trade on the mint
-write-locks, except the trader's own (the curve and its vault, the pool and its vault, and the
-fee recipients, which every trade on the launchpad writes). Per completed slot of the last
-150, the node answers the lowest compute-unit price that landed a transaction writing one of
-them, or the block's minimum, which on mainnet is 0. The slots where nothing paid are not a
-market for these accounts: the percentiles (nearest rank) are over the other slots only, and
-`recommended` is the 75th. Converted to lamports for the trade's compute-unit limit and
-rounded up, never below the spec's minimum. docs/onchain.md "The fee estimate" compares it
-with the RPC providers' estimators.
+"""Fees: the client's fee ceiling on every write, and GET /partner/v1/fees/estimate: what priority fee a
+trade on a mint needs now (docs/onchain.md, "The fee estimate").
 """
 
 from __future__ import annotations
@@ -53,7 +35,16 @@ def check_ceiling(
     field: str | None = None,
 ) -> None:
     """400 invalid_input when `transactions` x `priority_fee` + `tip` + `extra_tip` (what the write's
-    transactions spend besides their program's movements) is over the client's ceiling."""
+    transactions spend besides their program's movements) is over the client's ceiling.
+
+    A tip or a priority fee is not trade volume, so the caps do not bound it; each client has
+    `max_fee_lamports` (default 0.1 SOL, the `default_max_fee_lamports` setting; `partnerctl client
+    limits`), and every write refuses a transaction whose `priorityFeeLamports + tipLamports` is over
+    it (a launch bundle: the sum over its transactions) with 400 `invalid_input` naming the larger of
+    the two fields (the tip on a tie) and `maxFeeLamports`. It is an added refusal, checked last by
+    the send pipeline (partner.features.pipeline), after every spec check and before signing, so that
+    a spec error of the same request answers first.
+    """
     ceiling = principal.client.max_fee_lamports
     total = transactions * priority_fee + tip + extra_tip
     if total <= ceiling:
@@ -145,6 +136,16 @@ def fee_recipients(rpc: Rpc, mint: Pubkey) -> list[Pubkey]:
 
 
 def estimate(mint: str, rpc: Rpc | None = None) -> dict[str, Any]:
+    """The chain's `getRecentPrioritizationFees` for every account a trade on the mint
+    write-locks, except the trader's own (the curve and its vault, the pool and its vault, and the
+    fee recipients, which every trade on the launchpad writes). Per completed slot of the last
+    150, the node answers the lowest compute-unit price that landed a transaction writing one of
+    them, or the block's minimum, which on mainnet is 0. The slots where nothing paid are not a
+    market for these accounts: the percentiles (nearest rank) are over the other slots only, and
+    `recommended` is the 75th. Converted to lamports for the trade's compute-unit limit and
+    rounded up, never below the spec's minimum. docs/onchain.md "The fee estimate" compares it
+    with the RPC providers' estimators.
+    """
     rpc = rpc or Rpc(get_settings().rpc_endpoints)
     key = Pubkey.from_string(mint)
     accounts = [str(a) for a in trade_accounts(key, fee_recipients(rpc, key))]

@@ -1,14 +1,6 @@
-"""The user's own limits for one app: chosen at consent, changed on /account/apps.
-
-A client's per-trade cap and daily volume cap bound every user of the app; a user may lower
-either for their own grant (`GRANT#<user>#<client>`: `max_trade_lamports`,
-`daily_volume_cap_lamports`). A limit is stored only when it is below the client's cap: a
-value at the cap means "the app's cap", so a user who keeps the defaults stores nothing and
-follows later changes of the client's caps. The effective caps are the lower of the two.
-
-Daily volume is counted per client (`VOL#<client>#<day>`, the client's cap, as before) and
-per grant (`GVOL#<client>#<user>#<day>`, the effective cap); a trade reserves on both in one
-transaction, so no race overshoots either.
+"""The user's own limits for one app: chosen at consent, changed on /account/apps. Stored on the grant
+only when below the client's cap; the effective caps are the lower of the two (docs/architecture.md,
+"The user's limits and connected apps").
 """
 
 from __future__ import annotations

@@ -1,45 +1,6 @@
 """POST /partner/v1/coins/create: launch a coin, optionally with the creator's first buy.
 
-Order (after admission: bucket `coin` keyed on the token, scope `coin:create`):
-1. form (400): `invalid_multipart` (partner.edge.multipart), then `image_required`,
-   `invalid_image_type` (magic bytes: PNG, JPEG, WebP, GIF), `invalid_name` / `name_too_long`
-   (NFC + trim, 1..32 bytes), `invalid_symbol` / `symbol_too_long` (trim + upper, 1..10 bytes,
-   `A-Z0-9`), `invalid_input` (unknown fields, amounts that are not integer strings,
-   priorityFeeLamports < 1000, slippageBps outside 0..10000, both first-buy modes,
-   `initialBuyMaxSolIn` without `initialBuyTokens` and `initialBuyTokens` without it), the
-   link fields through partner.features.links. Added: `imageUploadId` (a staged image, partner.features.uploads)
-   in place of `image`: both -> `invalid_input`; the upload's checks (400 `invalid_input` naming
-   the failed check, `invalid_image_type` by the staged bytes) run before the Idempotency-Key claim.
-2. delegation (403 `delegation_missing`).
-3. per-creator restrictions, per user (not per client), before anything is uploaded:
-   `deploy_cooldown_active` (429, `retry-after`, `cooldownRemainingSeconds`), then
-   `launch_identity_limit_reached` (422, `totalBypassFeeLamports`) unless
-   `maxBypassFeeLamports` >= the quote, in which case the quoted fee goes to the platform
-   treasury in the launch transaction. A staged image is consumed with the slot (one conditional
-   UpdateItem) and given back with it when nothing reached the network.
-4. the launchpad's Global config (502 `rpc_unavailable`) and the first-buy plan on the fresh
-   curve (422 `buy_limit_exceeded`, `slippage_exceeded`), still before any upload.
-5. pin the image, then the metadata JSON (502 `pinning_unavailable`; nothing is sent).
-6. build: `create_coin` signed by the creator and a fresh mint keypair (+ the bypass fee);
-   with a first buy a second transaction (the buy and the block-engine tip). Then the client's
-   fee ceiling (400 `invalid_input` naming priorityFeeLamports, partner.features.fees): the launch
-   transaction's priority fee, or with a first buy the bundle's total (the priority fee of both
-   transactions and the bundle's tip); an added check, last, so it never pre-empts a spec error.
-   Steps 6 and 7 are the send pipeline's (partner.features.pipeline).
-7. submit: without a first buy `sendTransaction` with preflight; with one, both as ONE
-   bundle to the block engine (`record_bundle` so the status endpoint reports it; a bundle
-   the engine already reports `Failed` answers 422 `tx_failed`, nothing landed).
-8. record the launch (cooldown and identity) in one UpdateItem once it was submitted, or when the
-   send was ambiguous (a timeout after sending: 502 with the signature(s) and the mint; it may
-   still land, so the creator's cooldown and identity allowance count it).
-
-First-buy plan (rules 1-6 of the spec): the cap is 2.5% of supply (and the per-wallet cap
-when one is set); capacity = min over `token_balance` (cap - balance), `net_bought`
-(cap - net bought) and `migration_threshold` (real tokens left on the curve); at launch both
-balances are zero, so a supply-cap clamp lists `token_balance` and `net_bought` together.
-`initialBuySol` whose tokens exceed the capacity is clamped to an exact-out buy of the
-capacity with `max_sol_in` = initialBuySol; `initialBuyTokens` above it -> 422
-`buy_limit_exceeded`. Per-trade and daily caps do not apply.
+`execute` gives the order of the checks; `plan_first_buy` the first-buy plan (the spec's rules 1-6).
 """
 
 from __future__ import annotations
@@ -109,7 +70,7 @@ _DIGITS = re.compile(r"[0-9]{1,5}")  # fullmatch: `$` also matches before "\n"
 
 @dataclass(frozen=True)
 class LaunchRules:
-    """Design section 8 defaults (tests may swap `RULES`)."""
+    """The launch restrictions' defaults (tests may swap `RULES`)."""
 
     cooldown_seconds: int = 60
     identity_allowance: int = 1  # launches per normalized name and per symbol per creator
@@ -313,7 +274,16 @@ def plan_first_buy(
     token_balance: int = 0,
     net_bought: int = 0,
 ) -> FirstBuyPlan:
-    """The first buy on `curve` (exactly one of `sol`, `tokens`; `tokens` needs `max_sol_in`)."""
+    """The first buy on `curve` (exactly one of `sol`, `tokens`; `tokens` needs `max_sol_in`).
+
+    First-buy plan (rules 1-6 of the spec): the cap is 2.5% of supply (and the per-wallet cap
+    when one is set); capacity = min over `token_balance` (cap - balance), `net_bought`
+    (cap - net bought) and `migration_threshold` (real tokens left on the curve); at launch both
+    balances are zero, so a supply-cap clamp lists `token_balance` and `net_bought` together.
+    `initialBuySol` whose tokens exceed the capacity is clamped to an exact-out buy of the
+    capacity with `max_sol_in` = initialBuySol; `initialBuyTokens` above it -> 422
+    `buy_limit_exceeded`. Per-trade and daily caps do not apply.
+    """
     if (sol is None) == (tokens is None):
         raise ApiError("invalid_input", "Send exactly one of initialBuySol and initialBuyTokens.")
     limits = {
@@ -526,6 +496,41 @@ def _ambiguous(exc: ApiError) -> bool:
 def execute(
     principal: Principal, form: LaunchForm, chain: Rpc | None = None, engine: BlockEngine | None = None
 ) -> dict[str, Any]:
+    """Launch a coin.
+
+    Order (after admission: bucket `coin` keyed on the token, scope `coin:create`):
+    1. form (400): `invalid_multipart` (partner.edge.multipart), then `image_required`,
+       `invalid_image_type` (magic bytes: PNG, JPEG, WebP, GIF), `invalid_name` / `name_too_long`
+       (NFC + trim, 1..32 bytes), `invalid_symbol` / `symbol_too_long` (trim + upper, 1..10 bytes,
+       `A-Z0-9`), `invalid_input` (unknown fields, amounts that are not integer strings,
+       priorityFeeLamports < 1000, slippageBps outside 0..10000, both first-buy modes,
+       `initialBuyMaxSolIn` without `initialBuyTokens` and `initialBuyTokens` without it), the
+       link fields through partner.features.links. Added: `imageUploadId` (a staged image, partner.features.uploads)
+       in place of `image`: both -> `invalid_input`; the upload's checks (400 `invalid_input` naming
+       the failed check, `invalid_image_type` by the staged bytes) run before the Idempotency-Key claim.
+    2. delegation (403 `delegation_missing`).
+    3. per-creator restrictions, per user (not per client), before anything is uploaded:
+       `deploy_cooldown_active` (429, `retry-after`, `cooldownRemainingSeconds`), then
+       `launch_identity_limit_reached` (422, `totalBypassFeeLamports`) unless
+       `maxBypassFeeLamports` >= the quote, in which case the quoted fee goes to the platform
+       treasury in the launch transaction. A staged image is consumed with the slot (one conditional
+       UpdateItem) and given back with it when nothing reached the network.
+    4. the launchpad's Global config (502 `rpc_unavailable`) and the first-buy plan on the fresh
+       curve (422 `buy_limit_exceeded`, `slippage_exceeded`), still before any upload.
+    5. pin the image, then the metadata JSON (502 `pinning_unavailable`; nothing is sent).
+    6. build: `create_coin` signed by the creator and a fresh mint keypair (+ the bypass fee);
+       with a first buy a second transaction (the buy and the block-engine tip). Then the client's
+       fee ceiling (400 `invalid_input` naming priorityFeeLamports, partner.features.fees): the launch
+       transaction's priority fee, or with a first buy the bundle's total (the priority fee of both
+       transactions and the bundle's tip); an added check, last, so it never pre-empts a spec error.
+       Steps 6 and 7 are the send pipeline's (partner.features.pipeline).
+    7. submit: without a first buy `sendTransaction` with preflight; with one, both as ONE
+       bundle to the block engine (`record_bundle` so the status endpoint reports it; a bundle
+       the engine already reports `Failed` answers 422 `tx_failed`, nothing landed).
+    8. record the launch (cooldown and identity) in one UpdateItem once it was submitted, or when the
+       send was ambiguous (a timeout after sending: 502 with the signature(s) and the mint; it may
+       still land, so the creator's cooldown and identity allowance count it).
+    """
     access.require_delegation(principal)
     user = principal.user
     restrictions = claim_launch(user.user_id, form.name, form.symbol, form.max_bypass_fee_lamports)

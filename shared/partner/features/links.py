@@ -1,24 +1,10 @@
-"""Normalizing and validating the link fields of coin content (website, twitter, telegram).
+"""Normalizing and validating the link fields of coin content (website, twitter, telegram), for
+update-content and coins/create alike (`normalize`).
 
     website("example.com/about")     -> "https://example.com/about"
     twitter("@alice") / twitter("https://x.com/alice") -> "https://x.com/alice"
     telegram("t.me/mygroup")         -> "https://t.me/mygroup"
     website("")                      -> ""   (an empty string clears the field)
-
-Rules (spec `proposals/update-content`; the six codes answer 400):
-* every value is trimmed; more than 300 characters (before normalizing) -> `<field>_too_long`;
-* `website` must resolve to `https://` with a dotted hostname: a bare host gets
-  `https://`, `http://` is upgraded, any other scheme, user info, a port outside
-  1..65535, whitespace or a malformed host -> `invalid_website`;
-* `twitter` must reduce to a handle `[A-Za-z0-9_]{1,15}`: a bare handle, `@handle`, or a
-  URL on twitter.com / x.com (optionally `www.` / `mobile.`, `http(s)://` optional) whose
-  path is exactly `/<handle>` (a trailing slash, query and fragment are ignored);
-  anything else (another host, a deeper path, a reserved path like `/home`) ->
-  `invalid_twitter`; the canonical value is `https://x.com/<handle>`;
-* `telegram` likewise with `[A-Za-z0-9_]{5,32}` on t.me / telegram.me, canonical
-  `https://t.me/<handle>`, else `invalid_telegram`.
-
-Both services that write coin content (update-content, coins/create) use `normalize`.
 """
 
 from __future__ import annotations
@@ -159,7 +145,21 @@ _NORMALIZERS = {"website": website, "twitter": twitter, "telegram": telegram}
 
 
 def normalize(field: str, value: str) -> str:
-    """The canonical value of one link field; ApiError with the field's 400 code otherwise."""
+    """The canonical value of one link field; ApiError with the field's 400 code otherwise.
+
+    Rules (spec `proposals/update-content`; the six codes answer 400):
+    * every value is trimmed; more than 300 characters (before normalizing) -> `<field>_too_long`;
+    * `website` must resolve to `https://` with a dotted hostname: a bare host gets
+      `https://`, `http://` is upgraded, any other scheme, user info, a port outside
+      1..65535, whitespace or a malformed host -> `invalid_website`;
+    * `twitter` must reduce to a handle `[A-Za-z0-9_]{1,15}`: a bare handle, `@handle`, or a
+      URL on twitter.com / x.com (optionally `www.` / `mobile.`, `http(s)://` optional) whose
+      path is exactly `/<handle>` (a trailing slash, query and fragment are ignored);
+      anything else (another host, a deeper path, a reserved path like `/home`) ->
+      `invalid_twitter`; the canonical value is `https://x.com/<handle>`;
+    * `telegram` likewise with `[A-Za-z0-9_]{5,32}` on t.me / telegram.me, canonical
+      `https://t.me/<handle>`, else `invalid_telegram`.
+    """
     return _NORMALIZERS[field](value)
 
 

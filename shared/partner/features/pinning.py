@@ -3,22 +3,7 @@
     pinned = pin_bytes(png, "image.png", "image/png")   # Pinned(cid, uri="ipfs://<cid>", size)
     meta = pin_json({"name": ..., "image": pinned.uri})
 
-Steps for each upload:
-1. the bytes are staged in S3 (`staging/<sha256>` in the staging bucket, which
-   expires them), so nothing is lost when the node fails mid-way;
-2. `POST {PINNING_URL}/api/v0/add?pin=true&cid-version=0`, multipart field `file`;
-   the node answers one JSON line per added object, `{"Name", "Hash", "Size"}`;
-3. the node's `Hash` must equal the CID computed here (`partner.core.cid`), else the
-   node stored something other than what we sent.
-
-Any transport error, timeout, non-2xx, unreadable answer or CID mismatch is
-`ApiError("pinning_unavailable")` (502, retryable). HTTP goes through partner.core.transport
-(pooled urllib3, made on first use).
-
-Hook seam (devstack fault injection only; production adds none): `add_hook(fn)`,
-where `fn(operation)` returns an exception to fail that call with, or None; the
-operation is the Kubo command (`add`). The devstack registers
-`functools.partial(devstack.faults.take, "pinning")`.
+Any failure, a CID that differs from the one computed here included, is 502 `pinning_unavailable`.
 """
 
 from __future__ import annotations
@@ -92,6 +77,11 @@ def reset() -> None:
 
 
 def add_hook(handler: Hook) -> None:
+    """Hook seam (devstack fault injection only; production adds none): `add_hook(fn)`,
+    where `fn(operation)` returns an exception to fail that call with, or None; the
+    operation is the Kubo command (`add`). The devstack registers
+    `functools.partial(devstack.faults.take, "pinning")`.
+    """
     with _lock:
         if handler not in _hooks:
             _hooks.append(handler)
@@ -182,7 +172,20 @@ def pin_bytes(
     *,
     timeout: float | None = None,
 ) -> Pinned:
-    """Stage `data` in S3, pin it, check the node's CID; -> Pinned(cid, uri, size)."""
+    """Stage `data` in S3, pin it, check the node's CID; -> Pinned(cid, uri, size).
+
+    Steps for each upload:
+    1. the bytes are staged in S3 (`staging/<sha256>` in the staging bucket, which
+       expires them), so nothing is lost when the node fails mid-way;
+    2. `POST {PINNING_URL}/api/v0/add?pin=true&cid-version=0`, multipart field `file`;
+       the node answers one JSON line per added object, `{"Name", "Hash", "Size"}`;
+    3. the node's `Hash` must equal the CID computed here (`partner.core.cid`), else the
+       node stored something other than what we sent.
+
+    Any transport error, timeout, non-2xx, unreadable answer or CID mismatch is
+    `ApiError("pinning_unavailable")` (502, retryable). HTTP goes through partner.core.transport
+    (pooled urllib3, made on first use).
+    """
     data = bytes(data)
     expected = cids.cid_v0(data)
     _stage(data, filename, content_type, expected)

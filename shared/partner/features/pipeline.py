@@ -1,35 +1,8 @@
 """The one send pipeline of every partner write (trades, governance writes, update-content, coin create).
 
-A write does its own checks (input, delegation, caps, chain state: design section 2, steps 5-8),
-then hands what it will send to `send`, which runs the rest, always in this order:
-
-1. assemble each transaction: SetComputeUnitLimit (`compute_unit_limit`, the one place the limit
-   is chosen) + SetComputeUnitPrice from `priorityFeeLamports`, the program instructions, the
-   optional partner fee transfer, the tip transfer, the request's memo; over 1232 bytes -> 422
-   tx_too_large;
-2. fee and balance: the payer's lamports against the write's spend and the network fee (signatures,
-   priority fee, tip) -> 422 insufficient_sol;
-3. `finish` (optional): the last step before signing that may still refuse or change the
-   transactions (update-content pins its content here, only once the checks above passed);
-   then the write's `Added` checks: the refusals the API adds to the spec's (a dust amount, the
-   client's fee ceiling, the user's own limits). They run after every check of the spec's (the
-   write's own, then size, balance and pinning here), so none pre-empts a spec error; one that
-   refuses also yields to the program: the transaction is simulated first, and if the program
-   would refuse it, the program's error (the spec's, as the send would have answered) stands;
-4. sign each transaction with its signers (502 wallet_sign_failed);
-5. record: `presend.before_send` makes the signature(s) durable on the Idempotency-Key claim and in
-   the transaction record before the first byte goes out;
-6. submit, as the write's `Delivery` says: `Submit` (sendTransaction with preflight: `submitted`),
-   `Processed` (submit, then wait for `processed`), or `Bundle` (the block engine, all-or-nothing).
-   With `BLOCK_ENGINE_TX_URL` set, `Submit` and `Processed` send a transaction that pays a tip
-   through the block engine's sendTransaction, and through the RPC when the engine does not take
-   it (`partner.chain.tx.via_engine`; docs/onchain.md, "Tipped sends").
-
-What a write holds before it sends (a day's volume reserved, a staged upload consumed) goes in a
-`Held`: given back when the write fails with nothing sent, kept once something may be in flight.
-An answer that names a signature (a timeout after sending, a transaction that landed with an error)
-means it may have reached the network; an error that names none (a preflight failure, a refused
-bundle) means it did not.
+A write does its own checks, then hands what it will send to `send`, which assembles, checks fee and
+balance, runs `finish` and the added refusals, signs, records and submits, in that order
+(docs/architecture.md, "Writes: one send pipeline").
 """
 
 from __future__ import annotations
@@ -235,7 +208,7 @@ class Submit(Delivery):
 
 @dataclass
 class Processed(Delivery):
-    """Submit, then wait (bounded) for `processed` (governance writes; design section 5).
+    """Submit, then wait (bounded) for `processed` (governance writes).
     `engine`: as `Submit`'s."""
 
     chain: Rpc

@@ -1,18 +1,5 @@
-"""The status of a transaction by signature, and the bundle records it reads.
-
-`status` is the chain's commitment (`processed`, `confirmed`, `finalized`), `failed` when it
-landed with an error (`error` = the mapped spec code), `pending` when this service sent it in
-a bundle that has not landed yet, `expired` (`error` = `tx_expired`) when this service sent
-it alone and its blockhash expired before it landed (the transaction record says so, or the
-block height is past the record's `lastValidBlockHeight`), and `not_found` when neither the
-chain nor the service knows it. `bundle` describes the bundle the signature was sent in, if any.
-
-The service's records (the transaction record, and the bundle record of a launch) belong to
-the client and user whose request sent them: the transaction record names both. Any other
-caller gets exactly the answer for a signature the service has no record of: the chain's
-view (`status`, `slot`, the mapped `error` of a landed failure), else `not_found`; never
-`pending`, `expired`, a bundle id or the bundle's other signatures. A bundle record without
-its owner's transaction record is shown to nobody.
+"""The status of a transaction by signature, and the bundle records it reads. The service's records
+answer only their owner (docs/architecture.md, "Transaction lifecycle": "Status endpoint").
 """
 
 from __future__ import annotations
@@ -162,7 +149,15 @@ def owned(sent: dict[str, Any] | None, client_id: str, user_id: str) -> bool:
 def lookup(text: str, read: dict[str, dict[str, Any]], client_id: str, user_id: str) -> dict[str, Any]:
     """The status answer for a signature string from the path, for the caller `client_id`/`user_id`;
     `read` holds what the admission batch fetched (the transaction and bundle records, when there
-    are); records of another caller's send are left out, as if there were none."""
+    are); records of another caller's send are left out, as if there were none.
+
+    `status` is the chain's commitment (`processed`, `confirmed`, `finalized`), `failed` when it
+    landed with an error (`error` = the mapped spec code), `pending` when this service sent it in
+    a bundle that has not landed yet, `expired` (`error` = `tx_expired`) when this service sent
+    it alone and its blockhash expired before it landed (the transaction record says so, or the
+    block height is past the record's `lastValidBlockHeight`), and `not_found` when neither the
+    chain nor the service knows it. `bundle` describes the bundle the signature was sent in, if any.
+    """
     signature = parse_signature(text)
     settings = get_settings()
     sent = read.get(text)

@@ -1,37 +1,10 @@
 """Staged image uploads: `POST /partner/v1/uploads`, then `imageUploadId` on coins/create and
-governance/proposals/update-content.
+governance/proposals/update-content (docs/architecture.md, "Staged image uploads").
 
-An image as big as the spec allows (5 MiB) cannot reach a function through API Gateway: the
-multipart body is a binary media type, so it reaches Lambda base64-encoded, and Lambda refuses a
-synchronous request over 6,291,456 bytes. So the partner asks for an upload (JSON: `contentType`,
-`contentLength`), POSTs the file straight to S3 with the presigned POST it gets (the standard S3
-browser upload: `fields`, then the file as `file`), and names the upload in the launch.
-
-    create(principal, request)        -> {uploadId, url, fields, expiresAt, maxBytes}   (scope coin:create
-                                         or governance:propose; bucket `upload`, 30/min per token)
+    create(principal, request)        -> {uploadId, url, fields, expiresAt, maxBytes}
     staged = load(principal, id, keyed=...)   # before the Idempotency-Key claim: 400s are not stored
     used = consume(principal, staged)         # in the write, after delegation: one conditional UpdateItem
     release(used) / finished(used)            # nothing reached the network / it did (object deleted)
-
-The presigned policy pins the key `uploads/<uploadId>`, the exact Content-Type, a
-content-length-range of 1 to `contentLength` (at most 5 MiB) and an expiry of 15 minutes; it is
-signed with the uploads function's credentials, which may put objects under `uploads/` only. The
-upload is bound to the client and the user who asked for it: only they can use it, once, before it
-expires. The service never trusts the object: it reads the bytes and checks them as it checks a
-direct upload (type by magic bytes -> `invalid_image_type`; size), so a store that skipped a policy
-condition could not let more through. (The devstack checks the policy as S3 does: devstack/s3post.py.)
-
-Checks, each `400 invalid_input` with `field` imageUploadId and a message naming it: unknown upload,
-another client's, another user's, already used, expired, nothing uploaded yet, bigger than the
-declared `contentLength`; then `invalid_image_type`, and `payload_too_large` over 5 MiB.
-
-Consumption: the write consumes the upload (unused, unexpired, this client and user: one
-conditional UpdateItem, so of two concurrent requests exactly one gets it) after delegation and,
-on coins/create, after the creator's launch slot; it is held in the send pipeline's `Held`
-(partner.features.pipeline): a request that fails without any transaction reaching the network
-gives it back, so the partner can retry with the same upload; one that may have sent (its answer
-names a signature) keeps it used. After a success the staged
-object is deleted; the bucket's lifecycle rule deletes what is left after a day.
 """
 
 from __future__ import annotations
@@ -199,7 +172,12 @@ def _read(upload_id: str, declared: int) -> Image:
 def load(principal: Principal, upload_id: str, *, keyed: bool) -> Staged:
     """Check the upload and read its bytes, before the Idempotency-Key claim (so these 400s are not
     stored). A used upload under an Idempotency-Key is let through unread: the request may be the
-    replay of the one that used it (the claim answers it); otherwise `consume` refuses it."""
+    replay of the one that used it (the claim answers it); otherwise `consume` refuses it.
+
+    Checks, each `400 invalid_input` with `field` imageUploadId and a message naming it: unknown upload,
+    another client's, another user's, already used, expired, nothing uploaded yet, bigger than the
+    declared `contentLength`; then `invalid_image_type`, and `payload_too_large` over 5 MiB.
+    """
     record = store.get(upload_id)
     if (
         keyed

@@ -1,34 +1,6 @@
-"""Signed webhooks per client: secrets, events, the queue, delivery with retries.
+"""Signed webhooks per client (Standard Webhooks): secrets, events, the queue, delivery with retries.
 
-Secrets. `whsec_` + base64 of 32 random bytes (the Standard Webhooks convention), shown once
-by `partnerctl client webhook set|rotate`. The HMAC needs the secret itself, so it is stored
-encrypted by KMS (the WebhookKey) under the encryption context {purpose: partner-webhook,
-client_id}, on the client's item (`webhook_url`, `webhook_secret`, `webhook_key_id`). Never
-logged.
-
-Signing (Standard Webhooks): headers `webhook-id` (the event id), `webhook-timestamp` (unix
-seconds of the attempt) and `webhook-signature: v1,<base64 HMAC-SHA256(key, id.timestamp.body)>`
-where key is the base64-decoded part after `whsec_`. `sign` below, by the reference library
-(standardwebhooks); partners verify with the SDK's `verify_webhook` or any Standard Webhooks library.
-
-Events: `transaction.confirmed|finalized|failed|expired`, body
-{"id": "evt_...", "type", "created", "data": {"signature", "kind", "mint", "wallet", "slot",
-"error"}}. The id is derived from signature and type, so it never changes: a re-sent event
-(tracker crash, retry) keeps its id and receivers deduplicate on it.
-
-Delivery (at least once): the tracker sends each event to the SQS queue; the delivery
-function POSTs it (5 s timeout, redirects not followed: a 3xx is a failed attempt). A 2xx ends it.
-Before each attempt the URL is checked again for the client's current status, the host resolved
-once and every address checked; the POST goes to that checked address (`partner.core.egress`:
-no private, loopback, link-local, CGNAT, multicast or reserved address; a development client may
-use loopback). A refusal (`refused: <reason>` in the delivery log) is final: the event goes to
-the dead-letter queue at once, without retries, and nothing is sent. Otherwise the event is
-re-sent to the queue with a delay: exponential backoff from WEBHOOK_BACKOFF_SECONDS (5 s, 10 s,
-20 s, ... capped at 6 h) until WEBHOOK_RETRY_SECONDS (24 h) after the first attempt, then the
-event goes to the dead-letter queue. SQS delays at most 15 minutes, so a longer wait is
-carried in the message (`not_before`) and re-sent in hops of at most 15 minutes without an
-attempt. A delivery that crashes is retried by SQS itself (visibility timeout) and after five
-receives lands in the dead-letter queue through the queue's redrive policy.
+docs/architecture.md, "Transaction lifecycle", gives the delivery rules.
 """
 
 from __future__ import annotations
@@ -66,6 +38,12 @@ REFUSED = "refused"  # the outcome of a delivery to a URL or address that may no
 
 
 def new_secret() -> str:
+    """`whsec_` + base64 of 32 random bytes (the Standard Webhooks convention), shown once
+    by `partnerctl client webhook set|rotate`. The HMAC needs the secret itself, so it is stored
+    encrypted by KMS (the WebhookKey) under the encryption context {purpose: partner-webhook,
+    client_id}, on the client's item (`webhook_url`, `webhook_secret`, `webhook_key_id`). Never
+    logged.
+    """
     return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
@@ -165,7 +143,13 @@ def remove(client_id: str) -> dict[str, Any]:
 
 def sign(secret: str, msg_id: str, timestamp: int, body: str | bytes) -> str:
     """The `webhook-signature` header value: `v1,<base64 HMAC-SHA256(key, id.timestamp.body)>`,
-    by the Standard Webhooks reference library."""
+    by the Standard Webhooks reference library.
+
+    Standard Webhooks: headers `webhook-id` (the event id), `webhook-timestamp` (unix
+    seconds of the attempt) and `webhook-signature: v1,<base64 HMAC-SHA256(key, id.timestamp.body)>`
+    where key is the base64-decoded part after `whsec_`. Partners verify with the SDK's
+    `verify_webhook` or any Standard Webhooks library.
+    """
     text = body.decode() if isinstance(body, bytes) else body
     return Webhook(secret).sign(msg_id, datetime.fromtimestamp(timestamp, UTC), text)
 
@@ -178,6 +162,11 @@ def event_id(signature: str, status: str) -> str:
 
 
 def event(record: dict[str, Any], status: str, slot: int | None, error: str | None) -> dict[str, Any]:
+    """Event types `transaction.confirmed|finalized|failed|expired`, body
+    {"id": "evt_...", "type", "created", "data": {"signature", "kind", "mint", "wallet", "slot",
+    "error"}}. The id is derived from signature and type, so it never changes: a re-sent event
+    (tracker crash, retry) keeps its id and receivers deduplicate on it.
+    """
     return {
         "id": event_id(record["pk"], status),
         "type": f"transaction.{status}",
@@ -320,7 +309,8 @@ def _log_attempt(
 
 def deliver(message: dict[str, Any]) -> str:
     """Handle one queue message; the outcome (delivered, retry, dead_letter, refused, waiting, no_webhook).
-    Raises only when the queue itself fails (then SQS re-delivers the message)."""
+    Raises only when the queue itself fails (then SQS re-delivers the message).
+    """
     settings = get_settings()
     now = clock.now()
     ev, client_id = message["event"], message["client_id"]
@@ -364,7 +354,7 @@ def handle_sqs(event: dict[str, Any]) -> dict[str, Any]:
             outcome = deliver(json.loads(record["body"]))
         except (ValueError, KeyError, TypeError):
             outcome = "malformed"  # never retried: it would fail the same way (logged by the caller)
-        except Exception:  # noqa: BLE001 - SQS re-delivers it, then the redrive policy's DLQ
+        except Exception:  # SQS re-delivers it, then the redrive policy's DLQ
             failures.append({"itemIdentifier": record["messageId"]})
             outcome = "error"
         outcomes[outcome] = outcomes.get(outcome, 0) + 1

@@ -1,14 +1,5 @@
-"""A user's connected apps: their grants' own limits, scopes, times, and the index.
-
-Items in the auth table:
-  GRANT#<user>#<client>  (see partner.store.auth) also carries, once the user approved on the
-                         consent page: `connected_at`, `last_used`, `scopes` (string set, every
-                         scope approved), and the user's own `max_trade_lamports` /
-                         `daily_volume_cap_lamports` (absent: the client's caps).
-  APPS#<user>            `clients`: the string set of client ids the user has connected, so the
-                         apps page reads one item, then one BatchGetItem (no scan, no index).
-Disconnecting bumps the grant's generation (every token of it dies at once, as a refresh-token
-replay does), removes `connected_at` and `scopes`, and takes the client out of the index.
+"""A user's connected apps: their grants' own limits, scopes and times (on `GRANT#<user>#<client>`), and
+the index `APPS#<user>` (docs/architecture.md, "The user's limits and connected apps").
 """
 
 from __future__ import annotations

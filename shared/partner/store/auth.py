@@ -1,18 +1,6 @@
-"""Authorization codes, access and refresh tokens, grants and browser sessions.
-
-Items live in the auth table under digests of the secrets (never the secrets):
-  AC#<digest>          authorization code (single use, 5 minutes)
-  AT#<digest>          access token (30 minutes)
-  RT#<digest>          refresh token (60 days, single use: rotation)
-  GRANT#<user>#<client> the user's grant to a client: a generation number, the set of
-                       revoked token families and an access generation. Bumping the
-                       generation revokes every token of the grant; a family is everything
-                       issued from one code; bumping the access generation (`agen`) revokes
-                       every access token of the grant issued before (each access token
-                       records the `agen` it was issued in).
-  SES#<digest>         a platform session (the consent page's login)
-The per-request token check reads the token item, the grant, the client and the user in
-one strongly consistent BatchGetItem, so revocation is immediate.
+"""Authorization codes, access and refresh tokens, grants and browser sessions, in the auth table under
+digests of the secrets (`AC#`, `AT#`, `RT#`, `GRANT#<user>#<client>`, `SES#`; docs/architecture.md,
+"OAuth" and "Tables").
 """
 
 from __future__ import annotations

@@ -1,18 +1,6 @@
-"""The only module that creates boto3 clients. Clients are created lazily and reused.
-
-boto3 honours AWS_ENDPOINT_URL, which is how the devstack points every client at moto.
-
-Credentials: every client signs with the session's `DeferredCredentials`, resolved from
-botocore's default provider chain (environment, container endpoint, ...) on the first
-request, never when a client is created, and forgotten after a SnapStart restore. So the
-clients are made before the snapshot (`warm`) and kept across restores: a snapshot holds
-no credentials and no connection (`restored` closes the pools), and each restored copy
-resolves its own credentials on its first call.
-
-Hook seam: `HOOKS` is a list of `(event_name, handler)` pairs (botocore event names such
-as `before-call.kms.Decrypt` or `before-call.dynamodb`) registered on every client when
-it is created; `add_hook` also registers on clients that already exist. Production
-never adds hooks; the devstack (fault injection) and tests (counting calls) do.
+"""The only module that creates boto3 clients: lazily, once, reused, and kept across SnapStart restores
+(`DeferredCredentials`). boto3 honours AWS_ENDPOINT_URL, which is how the devstack points every
+client at moto.
 """
 
 from __future__ import annotations
@@ -46,11 +34,19 @@ class DeferredCredentials(botocore.credentials.Credentials):
     A botocore client keeps the credentials object it was created with; this one holds
     nothing until a request is signed, so a client created before the snapshot carries no
     credentials into it. Whatever the chain returns (static environment keys, or the
-    container provider's refreshable credentials) is used as it is, refreshes included."""
+    container provider's refreshable credentials) is used as it is, refreshes included.
+
+    Every client signs with the session's `DeferredCredentials`, resolved from
+    botocore's default provider chain (environment, container endpoint, ...) on the first
+    request, never when a client is created, and forgotten after a SnapStart restore. So the
+    clients are made before the snapshot (`warm`) and kept across restores: a snapshot holds
+    no credentials and no connection (`restored` closes the pools), and each restored copy
+    resolves its own credentials on its first call.
+    """
 
     method = "partner-deferred"
 
-    def __init__(self, botocore_session: botocore.session.Session) -> None:  # noqa: D107 - no super(): no keys
+    def __init__(self, botocore_session: botocore.session.Session) -> None:  # no super(): no keys
         self._botocore_session = botocore_session
         self._resolved: botocore.credentials.Credentials | None = None
         self._resolve_lock = threading.Lock()
@@ -148,7 +144,7 @@ def _config(name: str) -> Config:
     # after June 24, 2020 refuse (the staging bucket's uploads, partner.store.uploads.presigned_post)
     signing = {"signature_version": "s3v4"} if name == "s3" else {}
     # parameter_validation off: botocore's client-side check of every call's parameters against the
-    # service model was 0.4 of 1.0 ms of CPU per DynamoDB call (issue 26: a trade makes seven, most
+    # service model was 0.4 of 1.0 ms of CPU per DynamoDB call (a trade makes seven, most
     # on its critical path). The layer builds every parameter itself (partner.store.ddb serializes
     # items with boto3's TypeSerializer), and the services still validate each request.
     return Config(
@@ -174,7 +170,13 @@ def s3() -> Any:
 
 
 def add_hook(event_name: str, handler: Hook) -> None:
-    """Register `handler` for `event_name` on every client, existing and future (once)."""
+    """Register `handler` for `event_name` on every client, existing and future (once).
+
+    `HOOKS` is a list of `(event_name, handler)` pairs (botocore event names such
+    as `before-call.kms.Decrypt` or `before-call.dynamodb`) registered on every client when
+    it is created; `add_hook` also registers on clients that already exist. Production
+    never adds hooks; the devstack (fault injection) and tests (counting calls) do.
+    """
     with _lock:
         if (event_name, handler) in HOOKS:
             return

@@ -135,7 +135,7 @@ def reserve_all(amount: int, caps: list[tuple[str, int | None]], expires_at: int
     earlier, refuses only on its own cap. A counter with cap None has no cap that could refuse (a
     grant's day whose user set no lower limit: it counts part of what the client's day counts,
     under the same cap); it is added unconditionally at once, beside the first, on
-    `partner.core.parallel`'s pool (issue 26: the reservation is then one call's time). Those taken
+    `partner.core.parallel`'s pool (the reservation is then one call's time). Those taken
     are given back (a compensating release) when any refuses or fails.
     Never one transaction over them: a transaction conflicts with every other on the same item,
     so a busy client's day counter would cancel most of its concurrent trades, while single-item
@@ -159,13 +159,13 @@ def reserve_all(amount: int, caps: list[tuple[str, int | None]], expires_at: int
                 refused = (i, total)
                 break
             taken.append(pk)
-    except BaseException as exc:  # noqa: BLE001 - raised below, once what was added is known
+    except BaseException as exc:  # raised below, once what was added is known
         failure = exc
     for pk, future in zip(counted, adding, strict=True):
         try:
             future.result()
             taken.append(pk)
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             failure = failure or exc
     if failure is not None or refused is not None:
         release_all(taken, amount)

@@ -1,14 +1,5 @@
-"""Formats of the secrets the service issues.
-
-  API key             app_sk_<43 base64url chars>           (32 random bytes)
-  authorization code  app_ac_<43 base64url chars>
-  access token        app_at_<86 base64url chars>           user id (16) | client id (16) | 32 random bytes
-  refresh token       app_rt_<86 base64url chars>           same layout
-  session             app_ss_<43 base64url chars>
-
-Access and refresh tokens carry the user and client ids (not secret) so that the token,
-its grant, the client and the user are read in one round trip. Only the digest of the
-whole token is stored; the random part is what makes it unguessable.
+"""Formats of the secrets the service issues (`app_sk_`, `app_ac_`, `app_at_`, `app_rt_`, `app_ss_`):
+32 random bytes, after the user and client ids for access and refresh tokens (docs/architecture.md, "OAuth").
 """
 
 from __future__ import annotations
@@ -36,6 +27,12 @@ def new_secret(prefix: str) -> str:
 
 
 def new_bound_token(prefix: str, user_id: str, client_id: str) -> str:
+    """API key             app_sk_<43 base64url chars>           (32 random bytes)
+    authorization code  app_ac_<43 base64url chars>
+    access token        app_at_<86 base64url chars>           user id (16) | client id (16) | 32 random bytes
+    refresh token       app_rt_<86 base64url chars>           same layout
+    session             app_ss_<43 base64url chars>
+    """
     raw = bytes.fromhex(user_id) + bytes.fromhex(client_id) + secrets.token_bytes(32)
     return prefix + b64url(raw)
 

@@ -1,18 +1,7 @@
-"""The transaction record: one item per transaction the service sends.
+"""The transaction record: one item per transaction the service sends, keyed on its signature.
 
-Written by `presend.before_send` before the first byte goes out (so an ambiguous timeout is
-tracked too), followed to the end by the tracker, read by the status endpoint inside the
-access token's BatchGetItem. One item per signature (a launch bundle's two transactions get
-one item each, written in one BatchWriteItem), keyed on the signature:
-
-  pk                        the signature
-  signatures                every signature of the send (one, or the bundle's in order)
-  kind, client_id, user_id, mint, wallet, last_valid_block_height, sent_at
-  status                    sent -> confirmed -> finalized | failed (+ error) | expired
-  slot, error, updated_at   once known
-  track                     the open-record index's partition ("0".."TRACKER_SHARDS-1") while the record is
-                            open; removed at a final status, so the index holds open records only
-  expires_at                TTL (RECORD_DAYS after sending)
+Written by `presend.before_send` before the first byte goes out, followed to the end by the tracker,
+read by the status endpoint (docs/architecture.md, "Transaction lifecycle").
 """
 
 from __future__ import annotations
@@ -112,7 +101,19 @@ def items_for(principal: Principal, outgoing: Outgoing, now: float | None = None
 
 def record(principal: Principal, outgoing: Outgoing) -> None:
     """Write the record(s) of one send: one PutItem, or one BatchWriteItem for a bundle.
-    A failure raises (500 internal): the caller then sends nothing."""
+    A failure raises (500 internal): the caller then sends nothing.
+
+    The item:
+
+    pk                        the signature
+    signatures                every signature of the send (one, or the bundle's in order)
+    kind, client_id, user_id, mint, wallet, last_valid_block_height, sent_at
+    status                    sent -> confirmed -> finalized | failed (+ error) | expired
+    slot, error, updated_at   once known
+    track                     the open-record index's partition ("0".."TRACKER_SHARDS-1") while the record is
+                              open; removed at a final status, so the index holds open records only
+    expires_at                TTL (RECORD_DAYS after sending)
+    """
     items = items_for(principal, outgoing)
     if len(items) == 1:
         ddb.put(table(), items[0])

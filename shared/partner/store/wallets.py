@@ -50,7 +50,7 @@ class SealedWalletSigner:
     `prefetch()` starts that Decrypt at once, on the request's pool (`partner.core.parallel`), so
     that it runs while the write reads the chain and reserves its volume; `sign` then takes its
     outcome, and a failure of it is answered only there (502 wallet_sign_failed, after every check
-    of the write, as before). The keypair is then held from the Decrypt to the signature, within
+    of the write). The keypair is then held from the Decrypt to the signature, within
     one request, and never outside this object."""
 
     def __init__(self, user: User) -> None:

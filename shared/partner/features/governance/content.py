@@ -1,37 +1,6 @@
 """POST governance/proposals/update-content: a metadata change proposal from a multipart form.
 
-Order (after admission):
-1. form (400): `invalid_multipart` (partner.edge.multipart, at most one file), then the fields:
-   `mint`, `priorityFeeLamports`, `tipLamports` required; `voteDurationSeconds` (default 600);
-   `baseContentRevision` (optional, additive: the revision the caller authored against);
-   patch fields `name`, `symbol`, `description`, `website`, `twitter`, `telegram` (text) and
-   `image` (file). Unknown fields, amounts that are not integer strings, no patch field at
-   all -> `invalid_input`; name NFC + trim, then 1..32 bytes (`invalid_name`,
-   `name_too_long`); symbol trim + upper, then `A-Z0-9` (`invalid_symbol`) and at most 10
-   bytes (`symbol_too_long`); links through partner.features.links (six codes); the image by its
-   magic bytes (PNG, JPEG, WebP, GIF) else `invalid_image_type`. Added: `imageUploadId` (a staged
-   image, partner.features.uploads) in place of the `image` part; both -> `invalid_input`; the upload's
-   checks run before the Idempotency-Key claim, and it is consumed after delegation.
-2. delegation (403 `delegation_missing`).
-3. chain state, one batch (404/422): governance (`governance_not_found`), `governance_finalized`,
-   `metadata_not_mutable`, `active_proposal_exists`, `stale_content_revision` (a sent
-   `baseContentRevision` behind the chain's), then the current content: name and symbol from
-   the mint's TokenMetadata, the other five from the JSON document at its `uri` (read through the pinning
-   node's `cat`); a sent field counts as changed when its normalized value differs;
-   `content_field_locked`, `no_metadata_changes`; the vote duration
-   (`invalid_vote_duration`, `proposal_window_closing`, `vote_duration_exceeds_window`);
-   bond (`missing_proposal_token_account`, `insufficient_proposal_bond`); `insufficient_sol`.
-4. pin (502 `pinning_unavailable`, nothing sent): the image if it changed, then the metadata
-   JSON (name, symbol, description, image, website, twitter, telegram: current values merged
-   with the changes) when a field that lives in the JSON changed (the program takes a new
-   uri only then).
-5. build `create_proposal` (update_content, the changed-field mask, name / symbol / uri as
-   changed); the client's fee ceiling on priorityFeeLamports + tipLamports (400 `invalid_input`,
-   partner.features.fees: an added check, last, so it never pre-empts a spec error); sign, land
-   `processed`. Steps 3's SOL check to 5 are the send pipeline's (partner.features.pipeline).
-
-Response: the governance write response plus `metadataUri` and `imageUri` (the newly pinned
-URIs; the current ones when that part did not change, null when there is none).
+`execute` gives the order of the checks.
 """
 
 from __future__ import annotations
@@ -300,6 +269,41 @@ def _check_governance(form: UpdateContentForm, state: ChainState) -> None:
 
 
 def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = None) -> dict[str, Any]:
+    """Propose a metadata change.
+
+    Order (after admission):
+    1. form (400): `invalid_multipart` (partner.edge.multipart, at most one file), then the fields:
+       `mint`, `priorityFeeLamports`, `tipLamports` required; `voteDurationSeconds` (default 600);
+       `baseContentRevision` (optional, additive: the revision the caller authored against);
+       patch fields `name`, `symbol`, `description`, `website`, `twitter`, `telegram` (text) and
+       `image` (file). Unknown fields, amounts that are not integer strings, no patch field at
+       all -> `invalid_input`; name NFC + trim, then 1..32 bytes (`invalid_name`,
+       `name_too_long`); symbol trim + upper, then `A-Z0-9` (`invalid_symbol`) and at most 10
+       bytes (`symbol_too_long`); links through partner.features.links (six codes); the image by its
+       magic bytes (PNG, JPEG, WebP, GIF) else `invalid_image_type`. Added: `imageUploadId` (a staged
+       image, partner.features.uploads) in place of the `image` part; both -> `invalid_input`; the upload's
+       checks run before the Idempotency-Key claim, and it is consumed after delegation.
+    2. delegation (403 `delegation_missing`).
+    3. chain state, one batch (404/422): governance (`governance_not_found`), `governance_finalized`,
+       `metadata_not_mutable`, `active_proposal_exists`, `stale_content_revision` (a sent
+       `baseContentRevision` behind the chain's), then the current content: name and symbol from
+       the mint's TokenMetadata, the other five from the JSON document at its `uri` (read through the pinning
+       node's `cat`); a sent field counts as changed when its normalized value differs;
+       `content_field_locked`, `no_metadata_changes`; the vote duration
+       (`invalid_vote_duration`, `proposal_window_closing`, `vote_duration_exceeds_window`);
+       bond (`missing_proposal_token_account`, `insufficient_proposal_bond`); `insufficient_sol`.
+    4. pin (502 `pinning_unavailable`, nothing sent): the image if it changed, then the metadata
+       JSON (name, symbol, description, image, website, twitter, telegram: current values merged
+       with the changes) when a field that lives in the JSON changed (the program takes a new
+       uri only then).
+    5. build `create_proposal` (update_content, the changed-field mask, name / symbol / uri as
+       changed); the client's fee ceiling on priorityFeeLamports + tipLamports (400 `invalid_input`,
+       partner.features.fees: an added check, last, so it never pre-empts a spec error); sign, land
+       `processed`. Steps 3's SOL check to 5 are the send pipeline's (partner.features.pipeline).
+
+    Response: the governance write response plus `metadataUri` and `imageUri` (the newly pinned
+    URIs; the current ones when that part did not change, null when there is none).
+    """
     access.require_delegation(principal)
     if form.staged is None:
         return _execute(principal, form, chain)

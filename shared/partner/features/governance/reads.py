@@ -3,26 +3,9 @@
     governance_view(rpc, mint_text, viewer)   -> {"governance", "proposals", "viewerVotes"}
     votes_view(rpc, proposal_text, limit)     -> {"votes": [...]}
 
-Both are two JSON-RPC round trips (each a batch):
-
-governance_view
-  1. getMultipleAccounts([Governance, the mint (its TokenMetadata)]) + getProgramAccounts(Proposal:
-     dataSize, discriminator, governance at 8) + getProgramAccounts(VoteReceipt: dataSize,
-     discriminator, voter at 40) for the viewer's receipts;
-  2. getSignaturesForAddress for every listed proposal (its creating transaction is the
-     oldest successful entry) and for every receipt of the viewer on a listed proposal.
-  Proposals are sorted newest first by proposalIndex and cut at 100.
-votes_view
-  1. getProgramAccounts(VoteReceipt: dataSize, discriminator, proposal at 8);
-  2. getSignaturesForAddress for each receipt returned (largest stake first, cut at `limit`).
-
-A vote's `signature` is its voting transaction: the latest successful `cast_vote` on its
-receipt. Successful transactions on a receipt follow cast (cancel cast)* [withdraw]
-(docs/onchain.md), so newest first it is entry 0 while the vote is active and not
-withdrawn, and entry 1 after a cancel or a withdrawal.
-
-A malformed or unknown mint is 404 governance_not_found; a malformed or unknown proposal
-has no votes. All amounts are integer strings; times `blockTime` are ISO 8601 UTC with `Z`.
+Each is two JSON-RPC round trips (each a batch). A malformed or unknown mint is 404
+governance_not_found; a malformed or unknown proposal has no votes. Amounts are integer strings;
+`blockTime`s are ISO 8601 UTC with `Z`.
 """
 
 from __future__ import annotations
@@ -301,6 +284,14 @@ def _creation_signatures(
 
 
 def governance_view(chain: Rpc, mint_text: str, viewer: str | None) -> dict[str, Any]:
+    """Two batches:
+    1. getMultipleAccounts([Governance, the mint (its TokenMetadata)]) + getProgramAccounts(Proposal:
+       dataSize, discriminator, governance at 8) + getProgramAccounts(VoteReceipt: dataSize,
+       discriminator, voter at 40) for the viewer's receipts;
+    2. getSignaturesForAddress for every listed proposal (its creating transaction is the
+       oldest successful entry) and for every receipt of the viewer on a listed proposal.
+    Proposals are sorted newest first by proposalIndex and cut at 100.
+    """
     mint = parse_address(mint_text)
     if mint is None:
         raise ApiError("governance_not_found")
@@ -349,6 +340,15 @@ def governance_view(chain: Rpc, mint_text: str, viewer: str | None) -> dict[str,
 
 
 def votes_view(chain: Rpc, proposal_text: str, limit: int) -> dict[str, Any]:
+    """Two batches:
+    1. getProgramAccounts(VoteReceipt: dataSize, discriminator, proposal at 8);
+    2. getSignaturesForAddress for each receipt returned (largest stake first, cut at `limit`).
+
+    A vote's `signature` is its voting transaction: the latest successful `cast_vote` on its
+    receipt. Successful transactions on a receipt follow cast (cancel cast)* [withdraw]
+    (docs/onchain.md), so newest first it is entry 0 while the vote is active and not
+    withdrawn, and entry 1 after a cancel or a withdrawal.
+    """
     proposal = parse_address(proposal_text)
     if proposal is None:
         return {"votes": []}

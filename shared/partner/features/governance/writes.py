@@ -1,24 +1,14 @@
 """Governance writes: votes, cancel, withdraw, settle, proposals, finalize-expired, bond withdraw.
 
-Order (after admission): input (400) -> delegation (403) -> chain state, read in one
-batched RPC round trip (two for the proposal-keyed endpoints: the mint and governance
-are only known once the proposal is read) -> the program's own checks, mirrored in the
-program's order so the spec's code comes back before anything is built or spent
-(404 governance_not_found, else 422) and the API-only rule that a vote locks at least
-`minLockAmount` -> the send pipeline (partner.features.pipeline): build
-(compute budget + tip; 422 tx_too_large), SOL for fees and rent (422 insufficient_sol), the
-client's fee ceiling on priorityFeeLamports + tipLamports (400, partner.features.fees; an added
-check, last, so it never pre-empts a spec error) -> sign (502) -> land, waiting for
-`processed` (422 tx_expired / the mapped program error / 502 with the
-signature). The program stays the backstop: a state change between the read and landing
-fails on-chain with its mapped code.
+The chain state is read in one batch and the program's own checks are mirrored in its order, so the
+spec's code comes back before anything is built or spent; the program stays the backstop.
 """
 
 from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeGuard
 
 from solders.hash import Hash
 from solders.instruction import Instruction
@@ -125,7 +115,7 @@ def _read(chain: Rpc, keys: list[Pubkey]) -> Snapshot:
     return Snapshot(accounts[:-1], unix_ts, blockhash, last_valid)
 
 
-def _owned(account: AccountData | None) -> bool:
+def _owned(account: AccountData | None) -> TypeGuard[AccountData]:
     return account is not None and account.owner == P.LAUNCHPAD_PROGRAM_ID and bool(account.data)
 
 
@@ -133,7 +123,7 @@ def _governance(account: AccountData | None, mint: Pubkey) -> Governance:
     if not _owned(account):
         raise ApiError("governance_not_found")
     try:
-        gov = Governance.decode(account.data)  # type: ignore[union-attr]
+        gov = Governance.decode(account.data)
     except (LayoutError, ValueError, struct.error) as exc:
         raise ApiError("governance_not_found") from exc
     if gov.mint != mint:
@@ -145,7 +135,7 @@ def _proposal(account: AccountData | None, key: Pubkey) -> Proposal:
     if not _owned(account):
         raise ApiError("proposal_not_found")
     try:
-        proposal = Proposal.decode(account.data)  # type: ignore[union-attr]
+        proposal = Proposal.decode(account.data)
     except (LayoutError, ValueError, struct.error) as exc:
         raise ApiError("invalid_proposal") from exc
     if P.proposal_pda(proposal.governance, proposal.index)[0] != key:
@@ -157,7 +147,7 @@ def _receipt(account: AccountData | None) -> VoteReceipt | None:
     if not _owned(account):
         return None
     try:
-        return VoteReceipt.decode(account.data)  # type: ignore[union-attr]
+        return VoteReceipt.decode(account.data)
     except (LayoutError, ValueError, struct.error) as exc:
         raise ApiError("invalid_proposal", "The vote receipt is unreadable.") from exc
 

@@ -1,15 +1,5 @@
-"""Sign-in through the platform's OpenID provider: the service is an OIDC relying party.
-
-`GET {auth_url}/account/signin?next=...` starts an authorization-code flow with PKCE (S256), a
-`state` and a `nonce`: the state is the value of a short-lived `app_signin` cookie (so the
-callback must come back to the browser that started it) and names a single-use item in the auth
-table holding the nonce, the PKCE verifier and where to go next. `GET /account/signin/callback`
-checks the state against the cookie, consumes the item, exchanges the code (client_secret_basic,
-code_verifier) and verifies the ID token with PyJWT: signature by a key of the provider's JWKS
-(PyJWKClient: the key set cached, refetched on an unknown `kid` at most once per cooldown), the
-algorithm allow-list, `iss`, `aud` (and `azp`), `exp`, `iat`, `nonce`. `sub` maps to the user the
-platform provisioned (features.platform); the answer sets the `app_session` cookie and goes back
-to the original request. Every refusal raises SigninRefused: an error page, and no session.
+"""Sign-in through the platform's OpenID provider: the service is an OIDC relying party
+(authorization code, PKCE S256, `state` bound to the browser, `nonce`; docs/security.md).
 
 Configuration (settings): OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET_PARAMETER (an SSM
 SecureString; its value is never in the template or the environment), OIDC_REDIRECT_URI.
@@ -188,7 +178,19 @@ def _item_pk(state: str) -> str:
 
 
 def start(next_path: str | None) -> tuple[str, str]:
-    """(the provider's authorization URL, the `app_signin` cookie value)."""
+    """(the provider's authorization URL, the `app_signin` cookie value).
+
+    `GET {auth_url}/account/signin?next=...` starts an authorization-code flow with PKCE (S256), a
+    `state` and a `nonce`: the state is the value of a short-lived `app_signin` cookie (so the
+    callback must come back to the browser that started it) and names a single-use item in the auth
+    table holding the nonce, the PKCE verifier and where to go next. `GET /account/signin/callback`
+    checks the state against the cookie, consumes the item, exchanges the code (client_secret_basic,
+    code_verifier) and verifies the ID token with PyJWT: signature by a key of the provider's JWKS
+    (PyJWKClient: the key set cached, refetched on an unknown `kid` at most once per cooldown), the
+    algorithm allow-list, `iss`, `aud` (and `azp`), `exp`, `iat`, `nonce`. `sub` maps to the user the
+    platform provisioned (features.platform); the answer sets the `app_session` cookie and goes back
+    to the original request. Every refusal raises SigninRefused: an error page, and no session.
+    """
     p = provider()
     s = get_settings()
     state, nonce, verifier = _b64(secrets.token_bytes(32)), _b64(secrets.token_bytes(32)), _b64(secrets.token_bytes(48))
