@@ -72,6 +72,7 @@ def log(monkeypatch) -> Log:
 class FakeDelivery(pipeline.Delivery):
     def __init__(self, log: Log, error: BaseException | None = None) -> None:
         self.log, self.error = log, error
+        self.chain = FakeRpc()  # type: ignore[assignment]
 
     def send(self, txs, last_valid_block_height):
         self.log.steps.append("submit")
@@ -83,6 +84,9 @@ class FakeDelivery(pipeline.Delivery):
 
 class FakeRpc:
     """sendTransaction only: answers as told."""
+
+    urls = ("http://rpc.invalid",)  # one endpoint: no slot is kept (pipeline.remember_slot)
+    seen_slot = 0
 
     def __init__(self, error: BaseException | None = None) -> None:
         self.error = error

@@ -23,7 +23,9 @@ then hands what it will send to `send`, which runs the rest, always in this orde
    `Processed` (submit, then wait for `processed`), or `Bundle` (the block engine, all-or-nothing).
    With `BLOCK_ENGINE_TX_URL` set, `Submit` and `Processed` send a transaction that pays a tip
    through the block engine's sendTransaction, and through the RPC when the engine does not take
-   it (`partner.chain.tx.via_engine`; docs/onchain.md, "Tipped sends").
+   it (`partner.chain.tx.via_engine`; docs/onchain.md, "Tipped sends");
+7. with several RPC endpoints, `remember_slot`: the user's next write reads at this one's slot or
+   later (`reading_for`; docs/onchain.md, "Commitment").
 
 What a write holds before it sends (a day's volume reserved, a staged upload consumed) goes in a
 `Held`: given back when the write fails with nothing sent, kept once something may be in flight.
@@ -50,11 +52,13 @@ from solders.transaction import Transaction
 from partner.chain import tx as T
 from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, TxEngine, unavailable
 from partner.chain.signer import Signer
+from partner.core import observability
 from partner.core.errors import ApiError
 from partner.core.limits import TRADE_UNITS
 from partner.core.settings import get_settings
 from partner.edge.access import Principal
 from partner.features import presend, txstatus
+from partner.store import users
 
 # ------------------------------------------------------------------ compute units
 
@@ -421,4 +425,25 @@ def send(
         if held is not None and not names_a_signature(exc):
             held.in_flight = False  # refused outright: nothing of it reached the network
         raise
+    remember_slot(principal, delivery.chain)
     return Sent(signatures, bundle_id)
+
+
+def reading_for(principal: Principal, chain: Rpc) -> Rpc:
+    """`chain`, its DECIDE reads at the user's last write's slot or later (`remember_slot`)."""
+    chain.min_context_slot = principal.user.write_slot or None
+    return chain
+
+
+def remember_slot(principal: Principal, chain: Rpc) -> None:
+    """With several RPC endpoints, keep on the user's record the newest slot the write's reads and
+    landing were answered at (`Rpc.seen_slot`): `reading_for` names it as the next write's
+    `minContextSlot`, so an endpoint behind it is failed over instead of deciding on state that
+    lacks this write. One endpoint needs none (`processed` there holds the user's last write), and
+    costs no write. The write is done: a failure to keep the slot is logged, not answered."""
+    if len(chain.urls) < 2 or chain.seen_slot <= principal.user.write_slot:
+        return
+    try:
+        users.raise_write_slot(principal.user.user_id, chain.seen_slot)
+    except ApiError:
+        observability.logger.warning("the write's slot was not kept", extra={"slot": chain.seen_slot})
