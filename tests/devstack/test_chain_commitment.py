@@ -3,8 +3,9 @@
 `processed` is the newest state, `confirmed` one slot behind (C.CONFIRMED_AFTER_SLOTS; two with
 DEVSTACK_CONFIRMED_AFTER_SLOTS=2), `finalized` 32 behind; a request that names no commitment
 gets `finalized`. Requests here are sent raw (`raw=True`): the test helpers otherwise name
-`processed` for the caller. Slots advance with wall time (0.4 s) and `devstack_warp`; every check below that a level
-still sees the old state runs well within the 32 slots (12.8 s) that `finalized` lags.
+`processed` for the caller. Slots advance with wall time (0.4 s) and `devstack_warp`; every
+check below that a level still sees the old state runs well within the 32 slots (12.8 s) that
+`finalized` lags.
 """
 
 from __future__ import annotations
