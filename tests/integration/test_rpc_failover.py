@@ -103,3 +103,26 @@ def test_a_sell_right_after_a_buy_fails_over_from_an_endpoint_behind_the_buy(aws
     assert token_balance(chain.url, user["wallet"], mint) == 0
     assert get_user(user["user_id"]).write_slot > kept
     rpc_module.forget_health()
+
+
+def test_a_vote_right_after_a_proposal_fails_over_from_an_endpoint_behind_it(aws_stack, chain, two_endpoints):
+    """A governance write is answered once `processed`: the slot it keeps is at or past its landing,
+    so the proposer's own vote right after it is not decided by an endpoint that lacks the proposal."""
+    from partner.features import admin
+    from partner.store.users import get_user
+    from tests.integration.test_governance_writes import BOND, SCOPES, T, member, propose_extend, vote
+
+    client = admin.create_client(
+        name="Failover vote", redirect_uri="http://localhost:8080/callback", daily_volume_cap_lamports=10**15
+    )
+    mint = new_coin(chain.url, "Failover Gov", "FGOV")
+    proposer = member(chain, client, mint, BOND + T, scope=SCOPES)
+    proposed = propose_extend(proposer, mint)
+    proposal = proposed["proposal"]
+    landed = rpc(chain.url, "getSignatureStatuses", [[proposed["signature"]]])["value"][0]
+    assert get_user(proposer.user["user_id"]).write_slot >= landed["slot"]  # kept: at or past its landing
+    two_endpoints.set_fault("behind", slots=1000)
+    served = two_endpoints.forwarded["getMultipleAccounts"]
+    assert vote(proposer, proposal, "yes", T)["proposal"] == proposal
+    assert two_endpoints.forwarded["getMultipleAccounts"] == served  # decided on the endpoint that holds it
+    rpc_module.forget_health()
