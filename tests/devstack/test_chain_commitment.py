@@ -1,14 +1,16 @@
 """Devstack chain: each commitment level sees its own slot's state, as a real node.
 
-`processed` is the newest state, `confirmed` one slot behind (C.CONFIRMED_AFTER_SLOTS),
-`finalized` 32 behind; a request that names no commitment gets `finalized`. Requests here
-are sent raw (`raw=True`): the test helpers otherwise name `processed` for the caller.
-Slots advance with wall time (0.4 s) and `devstack_warp`; every check below that a level
-still sees the old state runs well within the 32 slots (12.8 s) that `finalized` lags.
+`processed` is the newest state, `confirmed` one slot behind (C.CONFIRMED_AFTER_SLOTS; two with
+DEVSTACK_CONFIRMED_AFTER_SLOTS=2), `finalized` 32 behind; a request that names no commitment
+gets `finalized`. Requests here are sent raw (`raw=True`): the test helpers otherwise name
+`processed` for the caller. Slots advance with wall time (0.4 s) and `devstack_warp`; every
+check below that a level still sees the old state runs well within the 32 slots (12.8 s) that
+`finalized` lags.
 """
 
 from __future__ import annotations
 
+import pytest
 from solders.keypair import Keypair
 from solders.system_program import TransferParams, transfer
 
@@ -74,6 +76,42 @@ def test_each_account_reads_its_state_at_the_slot(chain):
         assert bank.get_account(a, second - 1).lamports == SOL
         assert bank.get_account(a, second).lamports == 2 * SOL
         assert bank.get_account(a).lamports == 2 * SOL
+
+
+@pytest.mark.parametrize("lag", [1, 2])
+def test_confirmed_lags_by_the_configured_slots(monkeypatch, lag):
+    """DEVSTACK_CONFIRMED_AFTER_SLOTS: `confirmed` sees a transaction `lag` slots after the slot it
+    landed in, and not a slot sooner. The clock is held at the middle of each slot in turn."""
+    from devstack.chain.server import start_chain
+
+    monkeypatch.setenv("DEVSTACK_CONFIRMED_AFTER_SLOTS", str(lag))
+    handle = start_chain(port=0, plugins=False)
+    bank = handle.bank
+    try:
+        call(handle.url, "devstack_warp", [20])
+        landed = bank.slot + 1
+
+        def hold(slot: int) -> None:  # the ledger's clock stands still in `slot` (Ledger._elapsed)
+            bank._pinned_elapsed = (slot + 0.5) * C.SLOT_SECONDS
+
+        hold(landed)
+        a = Keypair().pubkey()
+        sig, slot = airdrop_now(handle, a)
+        assert slot == landed
+        for after in range(lag + 1):
+            hold(landed + after)
+            seen = after >= lag
+            assert call(handle.url, "getSlot", [{"commitment": "confirmed"}]) == landed + after - lag
+            confirmed = call(handle.url, "getBalance", [str(a), {"commitment": "confirmed"}])
+            assert confirmed["value"] == (SOL if seen else 0)
+            assert call(handle.url, "getBalance", [str(a), {"commitment": "processed"}])["value"] == SOL
+            status = call(handle.url, "getSignatureStatuses", [[sig]])["value"][0]
+            assert status["confirmationStatus"] == ("confirmed" if seen else "processed"), after
+            tx = call(handle.url, "getTransaction", [sig, {"encoding": "json", "commitment": "confirmed"}])
+            assert (tx is not None) is seen
+    finally:
+        bank._pinned_elapsed = None
+        handle.stop()
 
 
 def test_slot_block_height_epoch_info_and_blockhash_at_each_commitment(chain):

@@ -633,3 +633,25 @@ def test_program_is_the_backstop_for_a_stale_read(chain, coin, app_client, monke
     assert tokens(chain, voter, coin) == T and tokens(chain, late, coin) == T
     p = proposal_of(chain, proposal)
     assert (p.yes_votes, p.participating_voters) == (T, 1)
+
+
+def test_a_vote_right_after_a_proposal_works_while_finalized_lags(chain, coin, app_client):
+    """Issue 25: the state a governance write decides on is read at `processed`. The node's default,
+    `finalized` (~32 slots behind), does not yet hold the proposal just created: a vote deciding
+    on it would answer 404 proposal_not_found."""
+    from devstack.chain.testing import rpc as raw_rpc
+
+    proposer = member(chain, app_client, coin, BOND)
+    voter = member(chain, app_client, coin, 2 * T)
+    proposal = propose_extend(proposer, coin)["proposal"]
+
+    def finalized() -> object:
+        return raw_rpc(chain.url, "getAccountInfo", [proposal, {"encoding": "base64"}], raw=True)["result"]["value"]
+
+    assert finalized() is None  # finalized: no proposal yet
+    voted = vote(voter, proposal, "yes", T)
+    assert voted["proposal"] == proposal
+    assert finalized() is None  # the vote was decided and landed while finalized still lacked the proposal
+    receipt = receipt_of(chain, proposal, wallet(voter))
+    assert (receipt.amount, receipt.active) == (T, True)
+    assert tokens(chain, voter, coin) == T

@@ -60,3 +60,69 @@ def test_a_buy_reads_and_sends_past_a_failing_first_endpoint(aws_stack, chain, i
     # landed once: one transaction with that signature, the buyer paid once
     assert rpc(chain.url, "getTransaction", [signature, {"encoding": "json"}]) is not None
     rpc_module.forget_health()
+
+
+def test_a_sell_right_after_a_buy_fails_over_from_an_endpoint_behind_the_buy(aws_stack, chain, ip, two_endpoints):
+    """With several endpoints, a write keeps the slot it was answered at on the user's record; the
+    user's next write reads with that `minContextSlot`, so an endpoint behind the buy answers
+    -32016 and the sell decides on the next endpoint's state, which holds the buy."""
+    from partner.features import admin
+    from partner.store.users import get_user
+
+    client = admin.create_client(name="Failover sell", redirect_uri="http://localhost:8080/callback")
+    user = admin.create_user()
+    airdrop(chain.url, user["wallet"], 10**9)
+    conn = connect(client, user, scope="trade:execute", ip=ip)
+    mint = new_coin(chain.url)
+    bought = _buy(conn, mint)
+    assert bought.status == 200, bought.body
+    assert wait(chain.url, bought.json["signature"])["err"] is None
+    kept = get_user(user["user_id"]).write_slot
+    assert kept > 0  # the slot the buy decided at
+    held = token_balance(chain.url, user["wallet"], mint)
+    assert held > 0
+    two_endpoints.set_fault("behind", slots=1000)  # the first endpoint now lags far behind the buy
+    asked, served = two_endpoints.requests["getMultipleAccounts"], two_endpoints.forwarded["getMultipleAccounts"]
+    sold = invoke(
+        "trades_sell",
+        "POST",
+        "/partner/v1/trades/sell",
+        headers={**conn.bearer(), "Content-Type": "application/json"},
+        body={
+            "mint": mint,
+            "tokensIn": str(held),
+            "slippageBps": 100,
+            "priorityFeeLamports": "1000",
+            "tipLamports": "1000000",
+        },
+    )
+    assert sold.status == 200, sold.body
+    assert two_endpoints.requests["getMultipleAccounts"] == asked + 1  # asked first...
+    assert two_endpoints.forwarded["getMultipleAccounts"] == served  # ...and refused to decide: -32016
+    assert wait(chain.url, sold.json["signature"])["err"] is None
+    assert token_balance(chain.url, user["wallet"], mint) == 0
+    assert get_user(user["user_id"]).write_slot > kept
+    rpc_module.forget_health()
+
+
+def test_a_vote_right_after_a_proposal_fails_over_from_an_endpoint_behind_it(aws_stack, chain, two_endpoints):
+    """A governance write is answered once `processed`: the slot it keeps is at or past its landing,
+    so the proposer's own vote right after it is not decided by an endpoint that lacks the proposal."""
+    from partner.features import admin
+    from partner.store.users import get_user
+    from tests.integration.test_governance_writes import BOND, SCOPES, T, member, propose_extend, vote
+
+    client = admin.create_client(
+        name="Failover vote", redirect_uri="http://localhost:8080/callback", daily_volume_cap_lamports=10**15
+    )
+    mint = new_coin(chain.url, "Failover Gov", "FGOV")
+    proposer = member(chain, client, mint, BOND + T, scope=SCOPES)
+    proposed = propose_extend(proposer, mint)
+    proposal = proposed["proposal"]
+    landed = rpc(chain.url, "getSignatureStatuses", [[proposed["signature"]]])["value"][0]
+    assert get_user(proposer.user["user_id"]).write_slot >= landed["slot"]  # kept: at or past its landing
+    two_endpoints.set_fault("behind", slots=1000)
+    served = two_endpoints.forwarded["getMultipleAccounts"]
+    assert vote(proposer, proposal, "yes", T)["proposal"] == proposal
+    assert two_endpoints.forwarded["getMultipleAccounts"] == served  # decided on the endpoint that holds it
+    rpc_module.forget_health()

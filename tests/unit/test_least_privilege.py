@@ -19,7 +19,8 @@ must grant exactly that, no more:
   uploads table) and signs presigned POSTs, whose reach is its own s3:PutObject, on `uploads/`
   only; the two routes that take `imageUploadId` read and consume the record (GetItem,
   UpdateItem) and may only read and delete objects under `uploads/` (never put one there);
-* idempotency table UpdateItem only for the writes (the Idempotency-Key claim);
+* idempotency table UpdateItem only for the writes (the Idempotency-Key claim); users table
+  UpdateItem for the writes too (the slot of the user's last write, with several RPC endpoints);
 * the transaction record (issue 11): PutItem on the transactions table for every sending
   route (BatchWriteItem too for coins/create, whose bundle has two records); the status route
   reads the record inside the token's BatchGetItem; the tracker queries only the `open`
@@ -67,10 +68,13 @@ RECORD = {("TransactionsTable", "dynamodb:PutItem")}
 # Idempotency-Key (partner.edge.idempotency): one UpdateItem claims or returns the stored answer
 # (ReturnValuesOnConditionCheckFailure), others record the signatures and store the answer
 IDEMPOTENT = {("IdempotencyTable", "dynamodb:UpdateItem")}
+# with several RPC endpoints, a write keeps the slot it was answered at on the user's record
+# (partner.features.pipeline.remember_slot -> users.raise_write_slot)
+WRITE_SLOT = {("UsersTable", "dynamodb:UpdateItem")}
 
 READ_ROUTE = AUTHN | WINDOWS | MAC
-GOVERNANCE_WRITE = AUTHN | WINDOWS | MAC | SIGN | IDEMPOTENT | RECORD
-TRADE = AUTHN | WINDOWS | READ_COUNTER | MAC | SIGN | IDEMPOTENT | RECORD
+GOVERNANCE_WRITE = AUTHN | WINDOWS | MAC | SIGN | IDEMPOTENT | RECORD | WRITE_SLOT
+TRADE = AUTHN | WINDOWS | READ_COUNTER | MAC | SIGN | IDEMPOTENT | RECORD | WRITE_SLOT
 
 EXPECTED: dict[str, set[tuple[str, str]]] = {
     "OAuthAuthorizeFunction": {

@@ -3,7 +3,8 @@ record step and the signer's service.
 
 Its order (assemble -> fee and balance check -> finish -> added checks -> sign -> record -> submit),
 what a write holds being given back only when nothing was sent, an ambiguous send keeping its
-signature, the compute-unit seam, and an added refusal yielding to the program's own error.
+signature, the compute-unit seam, an added refusal yielding to the program's own error, and the slot a
+write keeps for the user's next one (several RPC endpoints).
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ def log(monkeypatch) -> Log:
 class FakeDelivery(pipeline.Delivery):
     def __init__(self, log: Log, error: BaseException | None = None) -> None:
         self.log, self.error = log, error
+        self.chain = FakeRpc()  # type: ignore[assignment]
 
     def send(self, txs, last_valid_block_height):
         self.log.steps.append("submit")
@@ -83,6 +85,9 @@ class FakeDelivery(pipeline.Delivery):
 
 class FakeRpc:
     """sendTransaction only: answers as told."""
+
+    urls = ("http://rpc.invalid",)  # one endpoint: no slot is kept (pipeline.remember_slot)
+    seen_slot = 0
 
     def __init__(self, error: BaseException | None = None) -> None:
         self.error = error
@@ -358,3 +363,66 @@ def test_an_added_refusal_stands_when_the_node_cannot_simulate(log):
     with pytest.raises(ApiError) as caught:
         run(log, write(added=[pipeline.Added(refuse(log))]), pipeline.Submit(Down()))
     assert caught.value.code == "invalid_input"
+
+
+# ------------------------------------------------------------------ the user's last write's slot
+
+
+class _User:
+    user_id, write_slot = "u1", 100
+
+
+class _Principal:
+    user = _User()
+
+
+def _chain(urls: int, seen: int) -> FakeRpc:
+    chain = FakeRpc()
+    chain.urls = tuple(f"http://rpc-{n}.invalid" for n in range(urls))  # type: ignore[misc]
+    chain.seen_slot = seen  # type: ignore[misc]
+    return chain
+
+
+@pytest.mark.parametrize(
+    "urls,seen,kept",
+    [
+        (2, 150, [("u1", 150)]),  # several endpoints: the newer slot is kept
+        (2, 100, []),  # not newer than the one kept: no write
+        (1, 150, []),  # one endpoint: no write
+    ],
+)
+def test_a_write_keeps_its_slot_only_with_several_endpoints(log, monkeypatch, urls, seen, kept):
+    from partner.store import users
+
+    stored: list[tuple[str, int]] = []
+    monkeypatch.setattr(users, "raise_write_slot", lambda user_id, slot: stored.append((user_id, slot)))
+    delivery = FakeDelivery(log)
+    delivery.chain = _chain(urls, seen)  # type: ignore[assignment]
+    pipeline.send(_Principal(), write(), delivery, sign=log.sign)  # type: ignore[arg-type]
+    assert stored == kept
+
+
+def test_a_slot_that_cannot_be_kept_does_not_fail_the_write(log, monkeypatch):
+    from partner.store import users
+
+    def down(user_id, slot):
+        raise ApiError("internal", "A storage operation failed.", retryable=True)
+
+    monkeypatch.setattr(users, "raise_write_slot", down)
+    delivery = FakeDelivery(log)
+    delivery.chain = _chain(2, 150)  # type: ignore[assignment]
+    sent = pipeline.send(_Principal(), write(), delivery, sign=log.sign)  # type: ignore[arg-type]
+    assert sent.signature and log.steps[-1] == "submit"
+
+
+def test_the_next_write_reads_at_the_kept_slot():
+    from partner.chain.rpc import Rpc
+
+    chain = pipeline.reading_for(_Principal(), Rpc("http://a.invalid,http://b.invalid"))  # type: ignore[arg-type]
+    request = chain.multiple_accounts_request([Pubkey.new_unique()], 1)
+    assert request.config.min_context_slot == 100
+    first = _Principal()
+    first.user = _User()
+    first.user.write_slot = 0  # no write kept yet: no minContextSlot
+    fresh = pipeline.reading_for(first, Rpc("http://a.invalid"))  # type: ignore[arg-type]
+    assert fresh.multiple_accounts_request([Pubkey.new_unique()], 1).config.min_context_slot is None

@@ -196,6 +196,12 @@ class Rpc:
         self.timeout = timeout
         self.connect = connect
         self.round_trips = 0
+        # the user's last write: the slot its reads and landing were answered at (`seen_slot` of the
+        # write's client, kept on the user's record: partner.features.pipeline.remember_slot). The
+        # DECIDE reads name it as `minContextSlot`, so a node behind it answers -32016 and the read
+        # fails over (docs/onchain.md, "Commitment").
+        self.min_context_slot: int | None = None
+        self.seen_slot = 0  # the newest context slot an answer to this client carried
 
     def _post_to(self, url: str, payload: str, *, sending: bool) -> Any:
         """One request to one endpoint: its JSON body; `ApiError` rpc_unavailable or `Ambiguous`."""
@@ -300,10 +306,18 @@ class Rpc:
             raise RpcError(code, str(err.get("message", "")), err.get("data"))
         return body
 
+    def _seen(self, body: dict[str, Any]) -> dict[str, Any]:
+        """`body`, its context slot (if any) noted in `seen_slot`."""
+        result = body.get("result")
+        context = result.get("context") if isinstance(result, dict) else None
+        if isinstance(context, dict) and isinstance(context.get("slot"), int):
+            self.seen_slot = max(self.seen_slot, context["slot"])
+        return body
+
     @_counted
     def call(self, method: str, params: list[Any] | None = None) -> Any:
         payload = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params or []})
-        return self._result(self._post(payload))["result"]
+        return self._seen(self._result(self._post(payload)))["result"]
 
     @_counted
     def batch(self, requests: list[Any]) -> list[dict[str, Any]]:
@@ -318,14 +332,16 @@ class Rpc:
             item = by_id.get(request.id)
             if item is None:
                 raise unavailable("The chain node dropped part of a batch.")
-            out.append(self._result(item))
+            out.append(self._seen(self._result(item)))
         return out
 
     # ------------------------------------------------------------ typed helpers
-    @staticmethod
-    def multiple_accounts_request(pubkeys: list[Pubkey], id: int) -> Any:
-        """getMultipleAccounts at `processed` (DECIDE): the newest state, the user's own last write included."""
-        config = RpcAccountInfoConfig(encoding=UiAccountEncoding.Base64, commitment=DECIDE)
+    def multiple_accounts_request(self, pubkeys: list[Pubkey], id: int) -> Any:
+        """getMultipleAccounts at `processed` (DECIDE): the newest state, the user's own last write
+        included; at `min_context_slot` or later when set."""
+        config = RpcAccountInfoConfig(
+            encoding=UiAccountEncoding.Base64, commitment=DECIDE, min_context_slot=self.min_context_slot
+        )
         return rq.GetMultipleAccounts(pubkeys, config, id=id)
 
     @staticmethod

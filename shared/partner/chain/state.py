@@ -58,7 +58,7 @@ def read_coin(rpc: Rpc, mint: Pubkey, wallet: Pubkey) -> CoinState:
     global_key, _ = P.global_pda()
     ata = P.associated_token_address(wallet, mint)
     keys = [global_key, curve_key, pool_key, ata, wallet, CLOCK_SYSVAR]
-    accounts_raw, blockhash_raw = rpc.batch([Rpc.multiple_accounts_request(keys, 1), Rpc.latest_blockhash_request(2)])
+    accounts_raw, blockhash_raw = rpc.batch([rpc.multiple_accounts_request(keys, 1), Rpc.latest_blockhash_request(2)])
     accounts = Rpc.parse_multiple_accounts(accounts_raw)
     blockhash, last_valid = Rpc.parse_latest_blockhash(blockhash_raw)
     global_config = decode_global(accounts[0])

@@ -125,7 +125,7 @@ def from_samples(mint: str, samples: list[dict[str, Any]], accounts: list[str]) 
 def fee_recipients(rpc: Rpc, mint: Pubkey) -> list[Pubkey]:
     """The launchpad's fee recipient, and the pool's when the coin has migrated."""
     keys = [P.global_pda()[0], P.pool_pda(mint)[0]]
-    answer = rpc.batch([Rpc.multiple_accounts_request(keys, 1)])[0]
+    answer = rpc.batch([rpc.multiple_accounts_request(keys, 1)])[0]
     global_raw, pool_raw = Rpc.parse_multiple_accounts(answer)
     global_config = decode_global(global_raw)
     pool = decode_owned(Pool, pool_raw, P.POOL_PROGRAM_ID)

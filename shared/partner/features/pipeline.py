@@ -1,8 +1,9 @@
 """The one send pipeline of every partner write (trades, governance writes, update-content, coin create).
 
 A write does its own checks, then hands what it will send to `send`, which assembles, checks fee and
-balance, runs `finish` and the added refusals, signs, records and submits, in that order
-(docs/architecture.md, "Writes: one send pipeline").
+balance, runs `finish` and the added refusals, signs, records and submits, in that order, and with
+several RPC endpoints keeps the write's slot for the user's next write (docs/architecture.md,
+"Writes: one send pipeline").
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ from solders.transaction import Transaction
 from partner.chain import tx as T
 from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, TxEngine, unavailable
 from partner.chain.signer import Signer
+from partner.core import observability
 from partner.core.errors import ApiError
 from partner.core.limits import TRADE_UNITS
 from partner.core.settings import get_settings
 from partner.edge.access import Principal
 from partner.features import presend, txstatus
+from partner.store import users
 
 # ------------------------------------------------------------------ compute units
 
@@ -396,4 +399,25 @@ def send(
         if held is not None and not names_a_signature(exc):
             held.in_flight = False  # refused outright: nothing of it reached the network
         raise
+    remember_slot(principal, delivery.chain)
     return Sent(signatures, bundle_id)
+
+
+def reading_for(principal: Principal, chain: Rpc) -> Rpc:
+    """`chain`, its DECIDE reads at the user's last write's slot or later (`remember_slot`)."""
+    chain.min_context_slot = principal.user.write_slot or None
+    return chain
+
+
+def remember_slot(principal: Principal, chain: Rpc) -> None:
+    """With several RPC endpoints, keep on the user's record the newest slot the write's reads and
+    landing were answered at (`Rpc.seen_slot`): `reading_for` names it as the next write's
+    `minContextSlot`, so an endpoint behind it is failed over instead of deciding on state that
+    lacks this write. One endpoint needs none (`processed` there holds the user's last write), and
+    costs no write. The write is done: a failure to keep the slot is logged, not answered."""
+    if len(chain.urls) < 2 or chain.seen_slot <= principal.user.write_slot:
+        return
+    try:
+        users.raise_write_slot(principal.user.user_id, chain.seen_slot)
+    except ApiError:
+        observability.logger.warning("the write's slot was not kept", extra={"slot": chain.seen_slot})

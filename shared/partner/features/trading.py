@@ -461,7 +461,7 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
         # chain read, and the caps' reservation where the request gives the value, here on this thread;
         # the caps still answer first (their refusal leaves the read unread)
         signer.prefetch()
-        chain = chain or rpc()
+        chain = pipeline.reading_for(principal, chain or rpc())
         reading = parallel.submit(read_coin, chain, Pubkey.from_string(req.mint), signer.pubkey)
         if known_value is not None:
             caps = _hold(held, reserve_caps(principal, known_value))

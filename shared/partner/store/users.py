@@ -26,6 +26,7 @@ class User:
     trading_enabled: bool
     secret: EncryptedSecret | None
     sub: str | None = None  # the platform OpenID provider's subject, when the platform linked one
+    write_slot: int = 0  # the slot the user's last write was seen at, with several RPC endpoints (raise_write_slot)
 
     @classmethod
     def from_item(cls, item: dict[str, Any]) -> User:
@@ -40,6 +41,7 @@ class User:
             trading_enabled=bool(item.get("trading_enabled", False)),
             secret=secret,
             sub=item.get("sub"),
+            write_slot=int(item.get("write_slot", 0)),
         )
 
 
@@ -132,6 +134,18 @@ def create_user(user: User) -> None:
         }
     if not ddb.put(_table(), item, condition="attribute_not_exists(pk)"):
         raise ValueError(f"user {user.user_id} exists")
+
+
+def raise_write_slot(user_id: str, slot: int) -> None:
+    """Keep `slot` as the user's `write_slot` unless a higher one is kept (the user's next write
+    reads at that slot or later: partner.features.pipeline.remember_slot)."""
+    ddb.update(
+        _table(),
+        user_id,
+        "SET write_slot = :s",
+        condition="attribute_exists(pk) AND (attribute_not_exists(write_slot) OR write_slot < :s)",
+        vals={":s": slot},
+    )
 
 
 def set_trading_enabled(user_id: str, enabled: bool) -> bool:

@@ -156,7 +156,7 @@ class ChainState:
 def read_state(chain: Rpc, mint: Pubkey, wallet: Pubkey) -> ChainState:
     gov_key = P.governance_pda(mint)[0]
     keys = [gov_key, mint, P.associated_token_address(wallet, mint), wallet, CLOCK_SYSVAR]
-    raw_accounts, raw_hash = chain.batch([Rpc.multiple_accounts_request(keys, 1), Rpc.latest_blockhash_request(2)])
+    raw_accounts, raw_hash = chain.batch([chain.multiple_accounts_request(keys, 1), Rpc.latest_blockhash_request(2)])
     accounts = Rpc.parse_multiple_accounts(raw_accounts)
     blockhash, last_valid = Rpc.parse_latest_blockhash(raw_hash)
     gov = decode_owned(Governance, accounts[0], P.LAUNCHPAD_PROGRAM_ID)
@@ -320,7 +320,7 @@ def _execute(
     principal: Principal, form: UpdateContentForm, chain: Rpc | None, held: pipeline.Held | None = None
 ) -> dict[str, Any]:
     signer = SealedWalletSigner(principal.user)
-    chain = chain or Rpc(get_settings().rpc_endpoints)
+    chain = pipeline.reading_for(principal, chain or Rpc(get_settings().rpc_endpoints))
     mint = Pubkey.from_string(form.mint)
     state = read_state(chain, mint, signer.pubkey)
     _check_governance(form, state)

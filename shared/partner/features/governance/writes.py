@@ -104,7 +104,7 @@ def rpc() -> Rpc:
 def _read(chain: Rpc, keys: list[Pubkey]) -> Snapshot:
     """`keys` plus the clock and a blockhash, in one batched round trip."""
     accounts_raw, blockhash_raw = chain.batch(
-        [Rpc.multiple_accounts_request([*keys, P.CLOCK_SYSVAR_ID], 1), Rpc.latest_blockhash_request(2)]
+        [chain.multiple_accounts_request([*keys, P.CLOCK_SYSVAR_ID], 1), Rpc.latest_blockhash_request(2)]
     )
     accounts = Rpc.parse_multiple_accounts(accounts_raw)
     blockhash, last_valid = Rpc.parse_latest_blockhash(blockhash_raw)
@@ -264,7 +264,7 @@ def _start(principal: Principal, req: WriteFields, chain: Rpc | None) -> tuple[S
     """Delegation (403), before anything is read. (The client's fee ceiling is an added check of the
     send pipeline: after every spec check, so it never pre-empts one.)"""
     access.require_delegation(principal)
-    return SealedWalletSigner(principal.user), chain or rpc()
+    return SealedWalletSigner(principal.user), pipeline.reading_for(principal, chain or rpc())
 
 
 # ------------------------------------------------------------------ votes
