@@ -23,7 +23,7 @@ Past each quota the devstack answers what API Gateway answers (docs/architecture
 * ``API_GATEWAY_MAX_HEADER_BYTES``: API Gateway's header quota, 10,240 bytes (REST APIs: a
   header value; HTTP APIs: the request line and header values combined). The devstack bounds
   the combined size, the stricter reading: past it ``431`` (a request line alone: ``414``), in
-  the template's ``DEFAULT_4XX`` shape (``devstack.httpio``).
+  the template's ``DEFAULT_4XX`` shape (``devstack.httpserver``).
 * ``INTEGRATION_TIMEOUT_MS``: no answer within 29 s -> ``INTEGRATION_TIMEOUT`` (504);
   the function itself runs on until its own timeout, as on AWS.
 """
