@@ -71,7 +71,7 @@ class HttpApp(Protocol):
     @property
     def read_timeouts(self) -> ReadTimeouts: ...
 
-    def handle(self, request: HttpRequest) -> Answer: ...
+    def handle(self, request: HttpRequest) -> Answer | None: ...  # None: close with no answer
 
     def refuse(self, status: int, message: str, request: HttpRequest) -> Answer: ...
 
@@ -187,7 +187,10 @@ class _Connection:
                 return
             request, keep_alive = next_request
             try:
-                status, headers, body = self.app.handle(request)
+                answer = self.app.handle(request)
+                if answer is None:  # the app closes the connection unanswered (a node that went away)
+                    return
+                status, headers, body = answer
             except Exception:  # noqa: BLE001 - a devstack bug: shown, answered 500, connection closed
                 traceback.print_exc(file=sys.stderr)
                 status, headers, body = 500, [("Content-Type", "text/plain")], b"internal server error"
