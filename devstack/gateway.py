@@ -37,18 +37,16 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
-from typing import Any, cast
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from . import limits
 from .cfn import Function, Template, load_template
 from .events import api_event, lambda_context
 from .gateway_responses import GatewayError, render
-from .httpio import FramingError, PayloadTooLarge, ReadTimeouts, StrictRequestReading, read_body
-from .tcp import NoDelay
+from .httpserver import HttpRequest, HttpServer, ReadTimeouts
 
 __all__ = [
     "GatewayError",
@@ -226,7 +224,7 @@ class Gateway:
         # Tests only: the integration timeout in milliseconds, over every route's own
         # (TimeoutInMillis, else limits.INTEGRATION_TIMEOUT_MS). None: the template's.
         self.integration_timeout_ms: int | None = None
-        # The HTTP server's read deadlines (devstack.httpio: Apache mod_reqtimeout's defaults);
+        # The HTTP server's read deadlines (devstack.httpserver: Apache mod_reqtimeout's defaults);
         # tests shorten them.
         self.read_timeouts = ReadTimeouts()
         # AWS_IAM routes: access key id -> (secret access key, principal ARN) of the callers IAM
@@ -564,78 +562,59 @@ def _unsafe_header(name: str, value: str) -> bool:
     return any(c in name or c in value for c in "\r\n\0")
 
 
-class _Handler(StrictRequestReading, NoDelay, BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server_version = "devstack-gateway"
-    sys_version = ""
-    gateway: Gateway  # set on the subclass made by start_gateway
+class _GatewayApp:
+    """The gateway behind the HTTP server (``devstack.httpserver``)."""
+
+    max_body = limits.API_GATEWAY_MAX_REQUEST_BYTES
+
+    def __init__(self, gateway: Gateway) -> None:
+        self.gateway = gateway
+        self.port = 0  # set once the server is bound
 
     @property
-    def read_timeouts(self) -> ReadTimeouts:  # type: ignore[override]
+    def read_timeouts(self) -> ReadTimeouts:
         return self.gateway.read_timeouts
 
-    def _bare_request(self) -> Request:
-        """What is known of a request the server refuses before routing it."""
-        raw = getattr(self, "path", "") or "/"
-        raw_path, _, query = raw.partition("?")
-        headers = getattr(self, "headers", None)
-        return Request(
-            method=(getattr(self, "command", "") or "GET").upper(),
-            path=unquote(raw_path),
-            query_string=query,
-            headers=list(headers.items()) if headers is not None else [],
-            body=b"",
-            source_ip=self.client_address[0],
-            raw_path=raw_path,
-        )
-
-    def error_response(self, status: int, message: str) -> None:
-        """The server's own refusals (framing, 408, 414, 431): the template's DEFAULT_4XX shape."""
-        self.close_connection = True
-        error = GatewayError("DEFAULT_4XX", int(status), message, "BadRequestException")
-        out_status, headers, data = self.gateway.gateway_error(error, self._bare_request())
-        self._write(out_status, headers + [("Connection", "close")], data)
-        if self.gateway.log_requests:
-            # not the message: http.server's quote the request line, query string included
-            sys.stderr.write(f"devstack.gateway: {self.client_address[0]} refused -> {out_status}\n")
-
-    def _serve(self) -> None:
-        started = time.monotonic()
-        raw = self.path
+    @staticmethod
+    def _request(received: HttpRequest) -> tuple[Request, str]:
+        raw = received.target or "/"
         if raw.startswith(("http://", "https://")):
             parts = urlsplit(raw)
             raw = parts.path + (f"?{parts.query}" if parts.query else "")
         raw_path, _, query = raw.partition("?")
         raw_path = raw_path or "/"
         request = Request(
-            method=self.command.upper(),
+            method=(received.method or "GET").upper(),
             path=unquote(raw_path),
             query_string=query,
-            headers=list(self.headers.items()),
-            body=b"",
-            source_ip=self.client_address[0],
-            source_port=int(self.client_address[1]) if len(self.client_address) > 1 else 0,
+            headers=list(received.headers),
+            body=received.body,
+            source_ip=received.client[0],
+            source_port=int(received.client[1]) if len(received.client) > 1 else 0,
             raw_path=raw_path,
         )
-        self.begin_body()
+        return request, raw
+
+    def refuse(self, status: int, message: str, received: HttpRequest) -> Response:
+        """The server's own refusals: API Gateway's for a body over its quota and for a method no
+        route has, else the template's DEFAULT_4XX (framing, 408, 414, 431, 505)."""
+        request, _ = self._request(received)
+        if status == 413:
+            error = GatewayError.of("REQUEST_TOO_LARGE")
+        elif status == 501:
+            error = GatewayError.of("MISSING_AUTHENTICATION_TOKEN")
+        else:
+            error = GatewayError("DEFAULT_4XX", status, message, "BadRequestException")
+        out_status, headers, data = self.gateway.gateway_error(error, request)
+        if self.gateway.log_requests:  # not the target: its query string may carry a token
+            sys.stderr.write(f"devstack.gateway: {request.source_ip} refused -> {out_status}\n")
+        return out_status, headers + [("Connection", "close")], data
+
+    def handle(self, received: HttpRequest) -> Response:
+        started = time.monotonic()
+        request, raw = self._request(received)
         try:
-            request.body = read_body(self.rfile, self.headers, limits.API_GATEWAY_MAX_REQUEST_BYTES)
-        except PayloadTooLarge:  # API Gateway's 10 MB request quota (devstack.limits)
-            self.end_reading()
-            self.close_connection = True
-            status, headers, data = self.gateway.gateway_error(GatewayError.of("REQUEST_TOO_LARGE"), request)
-            self._write(status, headers + [("Connection", "close")], data)
-            return
-        except FramingError as exc:
-            self.end_reading()
-            self.error_response(400, f"Malformed request: {exc}")
-            return
-        # a TimeoutError (the body's deadline) goes up to StrictRequestReading: 408
-        self.end_reading()
-        try:
-            status, headers, data = self.gateway.handle(
-                request, server_port=cast(tuple[str, int], self.server.server_address)[1]
-            )
+            status, headers, data = self.gateway.handle(request, server_port=self.port)
             bad = [k for k, v in headers if _unsafe_header(str(k), str(v))]
             if bad:
                 print(
@@ -649,50 +628,17 @@ class _Handler(StrictRequestReading, NoDelay, BaseHTTPRequestHandler):
             status, headers, data = _json_response(
                 500, {"error": "internal_error", "message": "devstack gateway failed"}
             )
-        self._write(status, headers, data)
         if self.gateway.log_requests:
             ms = (time.monotonic() - started) * 1000
             sys.stderr.write(
                 f"devstack.gateway: {request.source_ip} {request.method} {_redacted(raw)} -> {status} ({ms:.0f} ms)\n"
             )
-
-    def _write(self, status: int, headers: list[tuple[str, str]], data: bytes) -> None:
-        self.send_response(status)
-        for k, v in headers:
-            if k.lower() in ("content-length", "transfer-encoding"):
-                continue
-            if k.lower() == "connection" and v.lower() == "close":
-                self.close_connection = True
-            self.send_header(k, v)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        if self.command != "HEAD" and data:
-            self.wfile.write(data)
-
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _serve
-
-    def __getattr__(self, name: str):
-        # any other method (TRACE, CONNECT, made-up ones) is routed too, so it gets the
-        # template's MISSING_AUTHENTICATION_TOKEN response rather than http.server's 501 HTML page
-        if name.startswith("do_"):
-            return self._serve
-        raise AttributeError(name)
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
-        pass  # one line per request is written by _serve instead
-
-    def log_error(self, format: str, *args: Any) -> None:  # noqa: A002
-        sys.stderr.write("devstack.gateway: " + (format % args) + "\n")
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
+        return status, [(str(k), str(v)) for k, v in headers], data
 
 
 @dataclass
 class GatewayHandle:
-    server: ThreadingHTTPServer
+    server: HttpServer
     thread: threading.Thread
     gateway: Gateway
     host: str
@@ -760,9 +706,10 @@ def start_gateway(
         saved.setdefault(k, os.environ.get(k))
         os.environ[k] = str(v)
     added = gateway.add_code_paths()
-    handler_cls = type("GatewayRequestHandler", (_Handler,), {"gateway": gateway})
-    server = _Server((host, port), handler_cls)
+    app = _GatewayApp(gateway)
+    server = HttpServer((host, port), app, server_name="devstack-gateway")
     bound_host, bound_port = server.server_address[:2]
+    app.port = int(bound_port)
     thread = threading.Thread(target=server.serve_forever, name=f"devstack-gateway-{bound_port}", daemon=True)
     thread.start()
     return GatewayHandle(

@@ -21,8 +21,8 @@ Routes (Kubo RPC answers POST only, like Kubo):
 CIDs are the real ones (`partner.core.cid`, Kubo defaults). Content lives in S3: the
 object `ipfs/<cid>` (ContentType from the part), pins as `pins/<cid>` markers.
 
-Requests are read as the gateway reads them (``devstack.httpio``): read deadlines, strict
-framing (no hang on a chunk size of ``-1``), a bounded head; refusals in Kubo's error shape.
+Served by ``devstack.httpserver`` as the gateway is (read deadlines, strict framing, a bounded
+head); its refusals in Kubo's error shape.
 
 Faults (module-wide, also `set_fault(mode, count)`): `down` answers 503 to every
 /api/v0 call, `slow` sleeps `delay` seconds first, `wrong_cid` answers a CID that
@@ -37,12 +37,10 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
-from devstack.httpio import FramingError, PayloadTooLarge, StrictRequestReading, read_body
-from devstack.tcp import NoDelay
+from devstack.httpserver import HttpRequest, HttpServer, ReadTimeouts
 
 __all__ = ["PinServer", "start_pin_server", "set_fault", "clear_fault", "fault_state", "MAX_BODY"]
 
@@ -157,8 +155,7 @@ class PinServer:
 
     def __init__(self, bucket: str, s3: Any, host: str = "127.0.0.1", port: int = 0, log: bool = False) -> None:
         self.bucket, self.s3, self.log = bucket, s3, log
-        self.httpd = ThreadingHTTPServer((host, port), _handler(self))
-        self.httpd.daemon_threads = True
+        self.httpd = HttpServer((host, port), _PinApp(self), server_name="devstack-pinserver/1")
         self.host, self.port = cast(tuple[str, int], self.httpd.server_address[:2])
         if self.host in ("0.0.0.0", "::", ""):
             self.host = "127.0.0.1"
@@ -213,191 +210,141 @@ class PinServer:
         return out
 
 
-def _handler(server: PinServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(StrictRequestReading, NoDelay, BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        server_version = "devstack-pinserver/1"
+Answer = tuple[int, list[tuple[str, str]], bytes]
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib name
-            if server.log:
-                sys.stderr.write("pinserver: " + (format % args) + "\n")
 
-        # ------------------------------------------------------------ plumbing
+def _send(status: int, body: bytes, content_type: str = "application/json", **headers: str) -> Answer:
+    return status, [("Content-Type", content_type), *SAFE_HEADERS.items(), *headers.items()], body
 
-        def _send(
-            self,
-            status: int,
-            body: bytes,
-            content_type: str = "application/json",
-            headers: dict[str, str] | None = None,
-        ) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            for k, v in {**SAFE_HEADERS, **(headers or {})}.items():
-                self.send_header(k, v)
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
 
-        def _json(self, status: int, obj: Any) -> None:
-            self._send(status, (json.dumps(obj) + "\n").encode())
+def _json(status: int, obj: Any) -> Answer:
+    return _send(status, (json.dumps(obj) + "\n").encode())
 
-        def _error(self, status: int, message: str) -> None:
-            # Kubo's error shape
-            self._json(status, {"Message": message, "Code": 0, "Type": "error"})
 
-        def error_response(self, status: int, message: str) -> None:
-            self.close_connection = True
-            self._error(status, message)
+def _error(status: int, message: str) -> Answer:
+    return _json(status, {"Message": message, "Code": 0, "Type": "error"})  # Kubo's error shape
 
-        def _body(self) -> bytes:
-            self.begin_body()
+
+class _PinApp:
+    """The routes, behind the HTTP server (``devstack.httpserver``)."""
+
+    max_body = MAX_BODY
+    read_timeouts = ReadTimeouts()
+
+    def __init__(self, server: PinServer) -> None:
+        self.server = server
+
+    def refuse(self, status: int, message: str, request: HttpRequest) -> Answer:
+        status, headers, body = _error(status, message)
+        return status, [*headers, ("Connection", "close")], body
+
+    def handle(self, request: HttpRequest) -> Answer:
+        url = urlsplit(request.target)
+        query = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
+        if self.server.log:
+            sys.stderr.write(f"pinserver: {request.method} {url.path}\n")
+        try:
+            if url.path == "/_devstack/fault":
+                return self._fault(request, query)
+            if url.path.startswith("/ipfs/") and request.method in ("GET", "HEAD"):
+                return self._gateway(url.path[len("/ipfs/") :])
+            if url.path.startswith("/api/v0/"):
+                if request.method != "POST":
+                    return _error(405, f"{request.method} is not allowed; the RPC API takes POST")
+                mode, delay = _take_fault()
+                if mode == "down":
+                    return _error(503, "devstack fault: pin server down")
+                if mode == "slow":
+                    time.sleep(delay)
+                return self._rpc(request, url.path[len("/api/v0/") :], query, wrong_cid=(mode == "wrong_cid"))
+            return _error(404, "404 page not found")
+        except Exception as exc:  # noqa: BLE001 - answer like Kubo, keep serving
+            status, headers, body = _error(500, f"{type(exc).__name__}: {exc}")
+            return status, [*headers, ("Connection", "close")], body
+
+    def _fault(self, request: HttpRequest, query: dict[str, str]) -> Answer:
+        if request.method == "POST":
             try:
-                return read_body(self.rfile, self.headers, MAX_BODY)
-            except PayloadTooLarge:
-                raise OverflowError from None
-            finally:
-                self.end_reading()
-
-        # ------------------------------------------------------------ dispatch
-
-        def do_GET(self) -> None:
-            self._dispatch("GET")
-
-        def do_HEAD(self) -> None:
-            self._dispatch("HEAD")
-
-        def do_POST(self) -> None:
-            self._dispatch("POST")
-
-        def _dispatch(self, method: str) -> None:
-            url = urlsplit(self.path)
-            query = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
+                spec = json.loads(request.body) if request.body.strip() else {}
+            except ValueError:
+                return _error(400, "the body must be JSON")
+            spec = {**query, **spec}
             try:
-                self.body = self._body()  # always drain (keep-alive); ends the read deadlines
-                if url.path == "/_devstack/fault":
-                    return self._fault(method)
-                if url.path.startswith("/ipfs/") and method in ("GET", "HEAD"):
-                    return self._gateway(url.path[len("/ipfs/") :])
-                if url.path.startswith("/api/v0/"):
-                    if method != "POST":
-                        return self._error(405, f"{method} is not allowed; the RPC API takes POST")
-                    mode, delay = _take_fault()
-                    if mode == "down":
-                        return self._error(503, "devstack fault: pin server down")
-                    if mode == "slow":
-                        time.sleep(delay)
-                    return self._rpc(url.path[len("/api/v0/") :], query, wrong_cid=(mode == "wrong_cid"))
-                return self._error(404, "404 page not found")
-            except OverflowError:
-                self.close_connection = True
-                return self._error(413, "request body too large")
-            except FramingError as exc:
-                self.close_connection = True
-                return self._error(400, f"malformed request: {exc}")
-            except TimeoutError:
-                raise  # the body's deadline: StrictRequestReading answers 408
-            except (BrokenPipeError, ConnectionResetError):
-                self.close_connection = True
-            except Exception as exc:  # noqa: BLE001 - answer like Kubo, keep serving
-                self.close_connection = True
-                try:
-                    return self._error(500, f"{type(exc).__name__}: {exc}")
-                except OSError:
-                    pass
-
-        def _fault(self, method: str) -> None:
-            if method == "POST":
-                raw = self.body
-                try:
-                    spec = json.loads(raw) if raw.strip() else {}
-                except ValueError:
-                    return self._error(400, "the body must be JSON")
-                query = {k: v[-1] for k, v in parse_qs(urlsplit(self.path).query).items()}
-                spec = {**query, **spec}
-                try:
-                    count = spec.get("count", 1)
-                    set_fault(
-                        spec.get("mode"),
-                        None if count in (None, "", "null") else int(count),
-                        float(spec.get("delay", 3.0)),
-                    )
-                except (TypeError, ValueError) as exc:
-                    return self._error(400, str(exc))
-            return self._json(200, fault_state())
-
-        # ------------------------------------------------------------ RPC
-
-        def _rpc(self, command: str, query: dict[str, str], *, wrong_cid: bool) -> None:
-            if command == "add":
-                return self._add(query, wrong_cid=wrong_cid)
-            if command == "cat":
-                found = server.get(_arg_cid(query.get("arg", "")))
-                if found is None:
-                    return self._error(500, f"block was not found locally (offline): {query.get('arg', '')}")
-                data, _ = found
-                offset = int(query.get("offset") or 0)
-                length = query.get("length")
-                data = data[offset : offset + int(length)] if length else data[offset:]
-                return self._send(200, data, "text/plain", {"X-Content-Length": str(len(data))})
-            if command == "pin/ls":
-                arg = query.get("arg")
-                keys = server.pinned(_arg_cid(arg) if arg else None)
-                if arg and not keys:
-                    return self._error(500, f"path '{arg}' is not pinned")
-                return self._json(200, {"Keys": {k: {"Type": "recursive", "Name": ""} for k in keys}})
-            if command == "version":
-                return self._json(
-                    200, {"Version": VERSION, "Commit": "", "Repo": "16", "System": "devstack", "Golang": ""}
+                count = spec.get("count", 1)
+                set_fault(
+                    spec.get("mode"),
+                    None if count in (None, "", "null") else int(count),
+                    float(spec.get("delay", 3.0)),
                 )
-            return self._error(404, f'unknown command "{command}"')
+            except (TypeError, ValueError) as exc:
+                return _error(400, str(exc))
+        return _json(200, fault_state())
 
-        def _add(self, query: dict[str, str], *, wrong_cid: bool) -> None:
-            from partner.core import cid as cids
-
-            version = int(query.get("cid-version") or 0)
-            if version not in (0, 1):
-                return self._error(400, f"unknown CID version {version}")
-            pin = (query.get("pin") or "true").lower() != "false"
-            only_hash = (query.get("only-hash") or query.get("n") or "false").lower() == "true"
-            try:
-                parts = parse_multipart(self.body, self.headers.get("Content-Type") or "")
-            except ValueError as exc:
-                return self._error(400, f"file argument 'path' is required ({exc})")
-            files = [p for p in parts if p.name in ("file", "path", "") or p.filename]
-            if not files:
-                return self._error(400, "file argument 'path' is required")
-            lines = []
-            for part in files:
-                cid, size = cids.stat(part.data, version)
-                if not only_hash:
-                    server.put(cid, part.data, part.content_type, part.filename, pin)
-                name = part.filename or cid
-                lines.append({"Name": name, "Hash": WRONG_CID if wrong_cid else cid, "Size": str(size)})
-            body = "".join(json.dumps(line) + "\n" for line in lines).encode()
-            return self._send(200, body, "application/json", {"X-Chunked-Output": "1"})
-
-        # ------------------------------------------------------------ gateway
-
-        def _gateway(self, rest: str) -> None:
-            cid = rest.split("/", 1)[0].split("?", 1)[0]
-            if not _CID_RE.fullmatch(cid):
-                return self._send(400, f"invalid CID {cid!r}\n".encode(), "text/plain")
-            found = server.get(cid)
+    def _rpc(self, request: HttpRequest, command: str, query: dict[str, str], *, wrong_cid: bool) -> Answer:
+        server = self.server
+        if command == "add":
+            return self._add(request, query, wrong_cid=wrong_cid)
+        if command == "cat":
+            found = server.get(_arg_cid(query.get("arg", "")))
             if found is None:
-                return self._send(404, b"not found\n", "text/plain")
-            data, stored_type = found
-            media = stored_type.split(";", 1)[0].strip().lower()
-            content_type = stored_type if media in SERVED_TYPES else "application/octet-stream"
-            headers = {
-                "Etag": f'"{cid}"',
-                "X-Ipfs-Path": f"/ipfs/{cid}",
-                "Cache-Control": "public, max-age=29030400, immutable",
-            }
-            return self._send(200, data, content_type, headers)
+                return _error(500, f"block was not found locally (offline): {query.get('arg', '')}")
+            data, _ = found
+            offset = int(query.get("offset") or 0)
+            length = query.get("length")
+            data = data[offset : offset + int(length)] if length else data[offset:]
+            return _send(200, data, "text/plain", **{"X-Content-Length": str(len(data))})
+        if command == "pin/ls":
+            arg = query.get("arg")
+            keys = server.pinned(_arg_cid(arg) if arg else None)
+            if arg and not keys:
+                return _error(500, f"path '{arg}' is not pinned")
+            return _json(200, {"Keys": {k: {"Type": "recursive", "Name": ""} for k in keys}})
+        if command == "version":
+            return _json(200, {"Version": VERSION, "Commit": "", "Repo": "16", "System": "devstack", "Golang": ""})
+        return _error(404, f'unknown command "{command}"')
 
-    return Handler
+    def _add(self, request: HttpRequest, query: dict[str, str], *, wrong_cid: bool) -> Answer:
+        from partner.core import cid as cids
+
+        version = int(query.get("cid-version") or 0)
+        if version not in (0, 1):
+            return _error(400, f"unknown CID version {version}")
+        pin = (query.get("pin") or "true").lower() != "false"
+        only_hash = (query.get("only-hash") or query.get("n") or "false").lower() == "true"
+        try:
+            parts = parse_multipart(request.body, request.header("Content-Type") or "")
+        except ValueError as exc:
+            return _error(400, f"file argument 'path' is required ({exc})")
+        files = [p for p in parts if p.name in ("file", "path", "") or p.filename]
+        if not files:
+            return _error(400, "file argument 'path' is required")
+        lines = []
+        for part in files:
+            cid, size = cids.stat(part.data, version)
+            if not only_hash:
+                self.server.put(cid, part.data, part.content_type, part.filename, pin)
+            name = part.filename or cid
+            lines.append({"Name": name, "Hash": WRONG_CID if wrong_cid else cid, "Size": str(size)})
+        body = "".join(json.dumps(line) + "\n" for line in lines).encode()
+        return _send(200, body, "application/json", **{"X-Chunked-Output": "1"})
+
+    def _gateway(self, rest: str) -> Answer:
+        cid = rest.split("/", 1)[0].split("?", 1)[0]
+        if not _CID_RE.fullmatch(cid):
+            return _send(400, f"invalid CID {cid!r}\n".encode(), "text/plain")
+        found = self.server.get(cid)
+        if found is None:
+            return _send(404, b"not found\n", "text/plain")
+        data, stored_type = found
+        media = stored_type.split(";", 1)[0].strip().lower()
+        content_type = stored_type if media in SERVED_TYPES else "application/octet-stream"
+        return _send(
+            200,
+            data,
+            content_type,
+            Etag=f'"{cid}"',
+            **{"X-Ipfs-Path": f"/ipfs/{cid}", "Cache-Control": "public, max-age=29030400, immutable"},
+        )
 
 
 def _arg_cid(arg: str) -> str:

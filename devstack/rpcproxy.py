@@ -10,17 +10,15 @@ can be shown with one chain (the first endpoint down, slow or behind, the second
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, cast
 
 import urllib3
 
-from devstack.tcp import NoDelay
+from devstack.httpserver import Answer, HttpRequest, HttpServer, ReadTimeouts
 
 __all__ = ["RpcProxy", "start_rpc_proxy", "MODES"]
 
@@ -59,7 +57,7 @@ class RpcProxy:
     """
 
     upstream: str
-    server: ThreadingHTTPServer
+    server: HttpServer
     thread: threading.Thread
     fault: Fault = field(default_factory=Fault)
     requests: Counter[str] = field(default_factory=Counter)
@@ -125,40 +123,34 @@ def _preflight(request: dict[str, Any]) -> bool:
     return not config.get("skipPreflight", False)
 
 
-class _Handler(NoDelay, BaseHTTPRequestHandler):
-    server_version = "devstack-rpc-proxy"
-    protocol_version = "HTTP/1.1"
+def _json(status: int, body: bytes) -> Answer:
+    return status, [("Content-Type", "application/json")], body
 
-    @property
-    def proxy(self) -> RpcProxy:
-        return self.server.proxy  # type: ignore[attr-defined]  # set by start_rpc_proxy
 
-    def log_message(self, *_: Any) -> None:
-        pass
+class _ProxyApp:
+    """The proxy behind the HTTP server (``devstack.httpserver``)."""
 
-    def _answer(self, status: int, body: bytes, content_type: str = "application/json") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        try:
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):  # the client gave up first (its timeout)
-            self.close_connection = True
+    max_body = MAX_BODY
+    read_timeouts = ReadTimeouts()
 
-    def do_GET(self) -> None:  # http.server's name
-        if self.path == FAULT_PATH:
-            self._answer(200, json.dumps(self.proxy.state()).encode())
-        else:
-            self._answer(404, b'{"error":"not found"}')
+    def __init__(self, pool: urllib3.PoolManager) -> None:
+        self.pool = pool
+        self.proxy: RpcProxy  # set by start_rpc_proxy
 
-    def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY:
-            self._answer(413, b'{"error":"too large"}')
-            return
-        raw = self.rfile.read(length)
-        if self.path == FAULT_PATH:
+    def refuse(self, status: int, message: str, request: HttpRequest) -> Answer:
+        return (
+            status,
+            [("Content-Type", "application/json"), ("Connection", "close")],
+            json.dumps({"error": message}).encode(),
+        )
+
+    def handle(self, request: HttpRequest) -> Answer | None:
+        if request.method != "POST":
+            if request.target == FAULT_PATH:
+                return _json(200, json.dumps(self.proxy.state()).encode())
+            return _json(404, b'{"error":"not found"}')
+        raw = request.body
+        if request.target == FAULT_PATH:
             try:
                 spec = json.loads(raw or b"{}")
                 self.proxy.set_fault(
@@ -168,10 +160,8 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
                     slots=int(spec.get("slots", 150)),
                 )
             except (ValueError, TypeError, AttributeError) as exc:
-                self._answer(400, json.dumps({"error": str(exc)}).encode())
-                return
-            self._answer(200, json.dumps(self.proxy.state()).encode())
-            return
+                return _json(400, json.dumps({"error": str(exc)}).encode())
+            return _json(200, json.dumps(self.proxy.state()).encode())
         try:
             body = json.loads(raw)
         except ValueError:
@@ -183,34 +173,27 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
                     self.proxy.requests[str(item.get("method"))] += 1
         fault = self.proxy.take()
         if fault.mode == "down":
-            self.close_connection = True
-            try:
-                self.connection.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            return
+            return None  # the connection is closed without an answer
         if fault.mode == "error":
-            self._answer(503, b'{"error":"no healthy upstream"}')
-            return
+            return _json(503, b'{"error":"no healthy upstream"}')
         if fault.mode == "slow":
             time.sleep(fault.delay)
         if fault.mode == "behind" and body is not None:
-            out = self._behind(items, fault.slots)
+            out = self._behind(request.target, items, fault.slots)
             if out is not None:
-                self._answer(200, json.dumps(out if isinstance(body, list) else out[0]).encode())
-                return
-        status, data = self._forward(raw)
+                return _json(200, json.dumps(out if isinstance(body, list) else out[0]).encode())
+        status, data = self._forward(request.target, raw)
         with self.proxy.lock:
             for item in items:
                 if isinstance(item, dict):
                     self.proxy.forwarded[str(item.get("method"))] += 1
-        self._answer(status, data)
+        return _json(status, data)
 
-    def _forward(self, raw: bytes) -> tuple[int, bytes]:
+    def _forward(self, target: str, raw: bytes) -> tuple[int, bytes]:
         try:
-            response = self.server.pool.request(  # type: ignore[attr-defined]  # set by start_rpc_proxy
+            response = self.pool.request(
                 "POST",
-                self.proxy.upstream + self.path,
+                self.proxy.upstream + target,
                 body=raw,
                 headers={"Content-Type": "application/json"},
                 redirect=False,
@@ -219,18 +202,18 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
             return 502, b'{"error":"upstream unreachable"}'
         return response.status, response.data
 
-    def _upstream(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        status, data = self._forward(json.dumps(requests).encode())
+    def _upstream(self, target: str, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        status, data = self._forward(target, json.dumps(requests).encode())
         answers = json.loads(data) if status == 200 else []
         return answers if isinstance(answers, list) else [answers]
 
-    def _behind(self, items: list[Any], slots: int) -> list[dict[str, Any]] | None:
+    def _behind(self, target: str, items: list[Any], slots: int) -> list[dict[str, Any]] | None:
         """Answers for a node `slots` behind; None: forward the request unchanged."""
         if not all(isinstance(i, dict) for i in items):
             return None
         slot = None
         if any(_min_context_slot(i) is not None for i in items):
-            slot = self._upstream([{"jsonrpc": "2.0", "id": 0, "method": "getSlot"}])[0].get("result", 0)
+            slot = self._upstream(target, [{"jsonrpc": "2.0", "id": 0, "method": "getSlot"}])[0].get("result", 0)
         local: dict[int, dict[str, Any]] = {}
         for n, item in enumerate(items):
             method, id_ = item.get("method"), item.get("id")
@@ -250,7 +233,7 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
         if not local and not lowered:
             return None
         rest = [(n, i) for n, i in enumerate(items) if n not in local]
-        answers = self._upstream([i for _, i in rest]) if rest else []
+        answers = self._upstream(target, [i for _, i in rest]) if rest else []
         by_id = {a.get("id"): a for a in answers if isinstance(a, dict)}
         out = []
         for n, item in enumerate(items):
@@ -266,15 +249,10 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
 
 def start_rpc_proxy(upstream: str, host: str = "127.0.0.1", port: int = 0) -> RpcProxy:
     """Start a proxy in front of `upstream` (the devstack chain's URL) in a background thread."""
-    server = ThreadingHTTPServer((host, port), _Handler)
-    server.daemon_threads = True
-    server.pool = urllib3.PoolManager(  # type: ignore[attr-defined]  # read by the handlers
-        maxsize=16,
-        retries=False,
-        timeout=urllib3.Timeout(connect=5, read=60),
-    )
+    pool = urllib3.PoolManager(maxsize=16, retries=False, timeout=urllib3.Timeout(connect=5, read=60))
+    app = _ProxyApp(pool)
+    server = HttpServer((host, port), app, server_name="devstack-rpc-proxy")
     thread = threading.Thread(target=server.serve_forever, name="devstack-rpc-proxy", daemon=True)
-    proxy = RpcProxy(upstream=upstream.rstrip("/"), server=server, thread=thread)
-    server.proxy = proxy  # type: ignore[attr-defined]  # read by the handlers
+    proxy = app.proxy = RpcProxy(upstream=upstream.rstrip("/"), server=server, thread=thread)
     thread.start()
     return proxy

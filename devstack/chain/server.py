@@ -24,7 +24,6 @@ import threading
 import time
 import urllib.parse
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, cast
 
 import base58
@@ -34,7 +33,7 @@ from solders.signature import Signature
 from solders.transaction import VersionedTransaction
 
 from .. import latency
-from ..tcp import NoDelay
+from ..httpserver import HttpRequest, HttpServer, ReadTimeouts
 from . import constants as C
 from .blockengine import RATE_LIMIT_CODE, BlockEngine, BundleRefused, rate_limit_message
 from .ledger import Account, TxError, TxResult, tx_error_display
@@ -959,83 +958,76 @@ class ChainRPC:
 # ---------------------------------------------------------------------------
 
 
-class _Handler(NoDelay, BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _ChainHTTPServer
+Answer = tuple[int, list[tuple[str, str]], bytes]
+MAX_BODY = 64 * 1024 * 1024
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-        if self.server.verbose:
-            super().log_message(format, *args)
 
-    def _send(
-        self,
-        status: int,
-        body: bytes,
-        ctype: str = "application/json",
-        close: bool = False,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        received = getattr(self, "_received", None)
-        if received is not None:  # the latency model (devstack.latency): held from the request's arrival
-            self._received = None
-            latency.model.hold(self._latency_kind, received)
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        if close:
-            self.send_header("Connection", "close")
-            self.close_connection = True
-        self.end_headers()
-        self.wfile.write(body)
+def _plain(status: int, body: bytes, *headers: tuple[str, str]) -> Answer:
+    return status, [("Content-Type", "text/plain"), *headers], body
 
-    def do_GET(self) -> None:  # noqa: N802
-        if self.path.split("?")[0].rstrip("/") == "/health":
-            self._send(200, b"ok", "text/plain")
-        else:
-            self._send(404, b"not found", "text/plain")
 
-    def do_POST(self) -> None:  # noqa: N802
-        path = self.path.split("?")[0].rstrip("/") or "/"
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
-        if path == "/" and latency.model.enabled:
-            self._received, self._latency_kind = time.perf_counter(), latency.rpc_kind(latency.methods_of(body))
-        if path == BUNDLE_PATH:
-            target = "bundle"
-        elif path == TRANSACTIONS_PATH:
-            target = "transactions"
-        elif path == "/":
-            target = "rpc"
-        else:
-            self._send(404, b"not found", "text/plain")
-            return
-        rpc = self.server.rpc
+class _ChainApp:
+    """The JSON-RPC endpoints, behind the HTTP server (``devstack.httpserver``)."""
+
+    max_body = MAX_BODY
+    read_timeouts = ReadTimeouts()
+
+    def __init__(self, rpc: ChainRPC, verbose: bool = False) -> None:
+        self.rpc, self.verbose = rpc, verbose
+
+    def refuse(self, status: int, message: str, request: HttpRequest) -> Answer:
+        return _plain(status, message.encode("utf-8", "replace"), ("Connection", "close"))
+
+    def handle(self, request: HttpRequest) -> Answer:
+        answer = self._answer(request)
+        if self.verbose:
+            sys.stderr.write(f"devstack chain: {request.client[0]} {request.method} {request.target} -> {answer[0]}\n")
+        return answer
+
+    def _answer(self, request: HttpRequest) -> Answer:
+        path = request.target.split("?")[0].rstrip("/") or "/"
+        if request.method in ("GET", "HEAD"):
+            return _plain(200, b"ok") if path == "/health" else _plain(404, b"not found")
+        if request.method != "POST":
+            return _plain(405, b"method not allowed")
+        target = {BUNDLE_PATH: "bundle", TRANSACTIONS_PATH: "transactions", "/": "rpc"}.get(path)
+        if target is None:
+            return _plain(404, b"not found")
+        body = request.body
+        held = path == "/" and latency.model.enabled
+        kind = latency.rpc_kind(latency.methods_of(body)) if held else ""
+        answer = self._post(request, target, body)
+        if held:  # the latency model (devstack.latency): held from the request's arrival
+            latency.model.hold(kind, request.received)
+        return answer
+
+    def _post(self, request: HttpRequest, target: str, body: bytes) -> Answer:
+        rpc = self.rpc
         try:
             req = json.loads(body)
         except Exception:
-            self._reply({"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": None})
-            return
+            return _reply({"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": None})
         batch = isinstance(req, list)
         reqs = req if batch else [req]
-        if target in ENGINE_TARGETS and not all(rpc.engine.allow(self._caller()) for _ in reqs or [None]):
+        if target in ENGINE_TARGETS and not all(rpc.engine.allow(_caller(request)) for _ in reqs or [None]):
             rid = req.get("id") if isinstance(req, dict) else None
             error = {"code": RATE_LIMIT_CODE, "message": rate_limit_message(rpc.engine.rps)}
-            self._send(429, json.dumps({"jsonrpc": "2.0", "error": error, "id": rid}).encode())
-            return
+            return _reply({"jsonrpc": "2.0", "error": error, "id": rid}, 429)
         methods = [r.get("method", "") if isinstance(r, dict) else "" for r in reqs]
         faulted = "bundle" if target in ENGINE_TARGETS else target
         # "down": the endpoint answers 503 and closes the connection
         for m in methods:
             if rpc.faults.take(faulted, m, ("down",)) is not None:
-                self._send(503, b'{"error":"service unavailable"}', close=True)
-                return
+                return (
+                    503,
+                    [("Content-Type", "application/json"), ("Connection", "close")],
+                    b'{"error":"service unavailable"}',
+                )
         for m in methods:
             f = rpc.faults.take(faulted, m, ("slow",))
             if f is not None:
                 time.sleep(f.delay_ms / 1000.0)
-        query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(request.target).query)
         bundle_only = target == "transactions" and any(v.lower() == "true" for v in query.get("bundleOnly", []))
         out = [self._one(rpc, target, r, bundle_only) for r in reqs]
         if batch:
@@ -1043,26 +1035,11 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
                 if o is not None:
                     o.pop("_http_status", None)
                     o.pop("_headers", None)
-            self._reply([o for o in out if o is not None])
-        elif out[0] is not None:
+            return _reply([o for o in out if o is not None])
+        if out[0] is not None:
             headers = out[0].pop("_headers", None)
-            self._reply(out[0], out[0].pop("_http_status", 200), headers)
-        else:
-            self._send(200, b"")
-
-    def _caller(self) -> str:
-        """Who the block engine's rate limit counts: the x-jito-auth header, the uuid query
-        parameter, else the client's IP address (as Jito's)."""
-        auth = self.headers.get("x-jito-auth")
-        if auth:
-            return "auth:" + auth
-        query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
-        if query.get("uuid"):
-            return "auth:" + query["uuid"][0]
-        return "ip:" + self.client_address[0]
-
-    def _reply(self, obj: Any, status: int = 200, headers: dict[str, str] | None = None) -> None:
-        self._send(status, json.dumps(obj).encode(), headers=headers)
+            return _reply(out[0], out[0].pop("_http_status", 200), headers)
+        return 200, [("Content-Type", "application/json")], b""
 
     @staticmethod
     def _one(rpc: ChainRPC, target: str, r: Any, bundle_only: bool = False) -> dict[str, Any] | None:
@@ -1095,11 +1072,20 @@ class _Handler(NoDelay, BaseHTTPRequestHandler):
         return resp
 
 
-class _ChainHTTPServer(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    rpc: ChainRPC
-    verbose: bool = False
+def _caller(request: HttpRequest) -> str:
+    """Who the block engine's rate limit counts: the x-jito-auth header, the uuid query
+    parameter, else the client's IP address (as Jito's)."""
+    auth = request.header("x-jito-auth")
+    if auth:
+        return "auth:" + auth
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(request.target).query)
+    if query.get("uuid"):
+        return "auth:" + query["uuid"][0]
+    return "ip:" + request.client[0]
+
+
+def _reply(obj: Any, status: int = 200, headers: dict[str, str] | None = None) -> Answer:
+    return status, [("Content-Type", "application/json"), *(headers or {}).items()], json.dumps(obj).encode()
 
 
 @dataclass
@@ -1108,7 +1094,7 @@ class ChainHandle:
     bundle_url: str
     bank: SvmBank
     faults: FaultTable
-    server: _ChainHTTPServer
+    server: HttpServer
     thread: threading.Thread
     engine: BlockEngine | None = None
     transactions_url: str = ""  # the block engine's sendTransaction (url + /api/v1/transactions)
@@ -1159,9 +1145,9 @@ def start_chain(
     block_engine = BlockEngine(bank)
     block_engine.configure(block_engine_rps, bundle_land_delay)
     block_engine.start()
-    srv = _ChainHTTPServer((host, port), _Handler)
-    srv.rpc = ChainRPC(bank, faults, block_engine)
-    srv.verbose = verbose
+    srv = HttpServer(
+        (host, port), _ChainApp(ChainRPC(bank, faults, block_engine), verbose), server_name="devstack-chain"
+    )
     t = threading.Thread(target=srv.serve_forever, name="devstack-chain", daemon=True)
     t.start()
     h, p = cast(tuple[str, int], srv.server_address[:2])
