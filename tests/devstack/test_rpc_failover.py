@@ -81,10 +81,12 @@ def test_a_slow_endpoint_is_skipped_on_timeout(proxy, chain):
 def test_an_endpoint_behind_is_skipped(proxy, chain):
     proxy.set_fault("behind", slots=1000)
     client = _client(proxy, chain)
-    slot = raw_rpc(chain.url, "getSlot")
     payer = _funded(chain)
-    # a read that names the slot it needs: the node behind answers -32016, the next one serves
-    got = client.call("getBalance", [str(payer.pubkey()), {"minContextSlot": slot}])
+    slot = raw_rpc(chain.url, "getSlot", [{"commitment": "processed"}])
+    # a read that names the slot it needs: the node behind answers -32016, the next one serves (at
+    # `processed`: a read without commitment is answered from `finalized`, where the airdrop that
+    # funded the payer a moment ago is not yet)
+    got = client.call("getBalance", [str(payer.pubkey()), {"commitment": "processed", "minContextSlot": slot}])
     assert got["value"] == SOL
     assert proxy.requests["getBalance"] == 1 and proxy.forwarded["getBalance"] == 0
     # its health check says so too
