@@ -107,8 +107,9 @@ def transitions(
     return None
 
 
-MOVE_WORKERS = 16  # records moved (each one conditional UpdateItem) or event batches queued at once
-MOVE_GROUP = 100  # records whose events are queued (all at once) before they move (all at once)
+MOVE_WORKERS = 16  # records moved at once (each one conditional UpdateItem)
+MOVE_GROUP = 100  # records whose events are queued before they move (all at once)
+QUEUE_WORKERS = 4  # a group's SendMessageBatch calls at once (each waits in line behind the others)
 
 
 def run(
@@ -172,7 +173,7 @@ def run(
             continue
         moves.append((record, new, emit, slot, error))
 
-    with ThreadPoolExecutor(max_workers=MOVE_WORKERS) as pool:
+    with ThreadPoolExecutor(max_workers=MOVE_WORKERS) as pool, ThreadPoolExecutor(QUEUE_WORKERS) as queue:
         for start in range(0, len(moves), MOVE_GROUP):
             group = moves[start : start + MOVE_GROUP]
             events = [
@@ -183,7 +184,7 @@ def run(
             ]
             # before the moves, SendMessageBatch calls at once: a crash in between re-sends the same ids
             batches = [events[at : at + webhooks.SEND_BATCH] for at in range(0, len(events), webhooks.SEND_BATCH)]
-            if not all(pool.map(_enqueue, batches)):  # these records stay open and are retried next pass
+            if not all(queue.map(_enqueue, batches)):  # these records stay open and are retried next pass
                 for record, *_ in group:
                     _skip(summary, record, "queueing its events")
                 continue
