@@ -1,4 +1,4 @@
-"""python -m bench.tracker [--json] [N ...]: the tracker with N open transaction records.
+"""python -m bench.tracker [--json] [--no-webhooks] [N ...]: the tracker with N open transaction records.
 
 Starts moto (server mode, the template's tables and queues) and the devstack chain (no SBF
 programs: the tracker reads signature statuses only). 150 clients, each with a webhook, so every
@@ -209,7 +209,7 @@ def line(kind: str, row: dict[str, Any]) -> str:
     )
 
 
-def measure(sizes: list[int], out: Any = None) -> dict[str, Any]:
+def measure(sizes: list[int], out: Any = None, hooks: bool = True) -> dict[str, Any]:
     """Every size's throughput and lag, then every size's pass cost, on a moto and a chain of their own.
     Each figure's line is printed to `out` as it is measured."""
     from devstack.aws import aws_env, create_resources, start_moto
@@ -230,7 +230,9 @@ def measure(sizes: list[int], out: Any = None) -> dict[str, Any]:
         from partner.core.settings import get_settings, reset_settings
 
         reset_settings()
-        _clients()
+        if hooks:
+            _clients()
+        result["webhooks"] = hooks
         drain = Drain()
         result["shards"] = int(get_settings().tracker_shards)
         for kind, run in (("throughput", lambda n: throughput(chain.url, n)), ("pass_cost", pass_cost)):
@@ -250,8 +252,8 @@ def measure(sizes: list[int], out: Any = None) -> dict[str, Any]:
 
 def main(argv: list[str]) -> int:
     as_json = "--json" in argv
-    sizes = [int(a) for a in argv if a != "--json"] or list(SIZES)
-    result = measure(sizes, out=sys.stderr if as_json else sys.stdout)
+    sizes = [int(a) for a in argv if not a.startswith("--")] or list(SIZES)
+    result = measure(sizes, out=sys.stderr if as_json else sys.stdout, hooks="--no-webhooks" not in argv)
     if as_json:
         print(json.dumps(result))
     return 0
