@@ -1,5 +1,5 @@
-"""`make bench`: cold starts, call budgets, warm latency, chain throughput, layer sizes and the
-programs' compute units.
+"""`make bench`: cold starts, call budgets, warm latency, chain throughput, layer sizes, the
+programs' compute units and the tracker's throughput and lag.
 
 Starts the devstack once (moto server, devstack chain, pin server, gateway on 127.0.0.1,
 any free ports), seeds what the requests need, measures, and writes bench/results.json and
@@ -38,6 +38,8 @@ GOALS = {
     "trade_kms": 1,
     "tps_ratio": 0.25,
     "layer_mb": 60,
+    "tracker_records_per_s": 1000,  # at 1,000 open records, on one devstack pass
+    "tracker_lag_s": 5,
 }
 REDIRECT = "http://localhost:8080/callback"
 PRIO = {"priorityFeeLamports": "1000", "tipLamports": "1000000"}
@@ -1128,7 +1130,21 @@ def machine() -> dict[str, Any]:
     return info
 
 
-DEFAULT_PARTS = "cold,snap,calls,warm,latency,tps,layers,cu"
+def tracker_part() -> dict[str, Any]:
+    """8. The tracker (bench/tracker.py) in a process of its own: its moto and chain, its environment."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.tracker", "--json"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "shared"), str(ROOT)])},
+    )
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])  # its lines went to stderr
+    return result
+
+
+DEFAULT_PARTS = "cold,snap,calls,warm,latency,tps,layers,cu,tracker"
 
 
 def cost_table(results: dict[str, Any]) -> dict[str, Any]:
@@ -1258,6 +1274,9 @@ def main(argv: list[str] | None = None) -> int:
         results["chain_tps"] = chain_tps(args.tx)
     if "layers" in parts:
         results["layers"] = layer_sizes(Path(args.build_dir))
+    if "tracker" in parts:  # 8. records moved per second and lag at 10, 100 and 1,000 open records
+        load("tracker")
+        results["tracker"] = tracker_part()
     if "cu" in parts:  # each instruction of the SBF programs in LiteSVM (needs `make programs`)
         load("cu")
         from bench import compute_units

@@ -85,3 +85,71 @@ def test_batch_get_chunks_at_100_keys(aws_stack, count):
     table = get_settings().clients_table
     pks = [f"cli_missing_{i}" for i in range(count)]
     assert ddb.batch_get({table: pks}) == {table: {}}
+
+
+@pytest.fixture
+def seven_shards(monkeypatch):
+    from partner.core.settings import reset_settings
+
+    monkeypatch.setenv("TRACKER_SHARDS", "7")
+    reset_settings()
+    yield 7
+    monkeypatch.undo()
+    reset_settings()
+
+
+def test_one_pass_covers_every_index_partition(chain, seven_shards):
+    """TRACKER_SHARDS=7: records written to each of the 7 partitions of the open index all move
+    in one pass (the pass queries every partition, not the default 4)."""
+    from partner.features import tracker
+    from partner.store import ddb, txrecords
+
+    height = int(rpc(chain.url, "getBlockHeight", [{"commitment": "confirmed"}]))
+    signatures: list[str] = []
+    while len({txrecords.shard(s) for s in signatures}) < seven_shards or len(signatures) < 3 * seven_shards:
+        signatures += _put_records(7, height - 1)
+    by_shard = {str(part): [s for s in signatures if txrecords.shard(s) == str(part)] for part in range(seven_shards)}
+    assert all(by_shard.values())
+    summary = tracker.run(limit=5000)
+    assert summary["errors"] == 0
+    for part, members in by_shard.items():
+        assert [ddb.get(txrecords.table(), s)["status"] for s in members] == ["expired"] * len(members), part
+
+
+def test_events_queue_once_per_move_and_a_failed_batch_keeps_its_records_open(chain, monkeypatch):
+    """A batch of events that fails to queue keeps the records of its group `sent` (their moves
+    wait); the next pass moves them, and queues each move's event once (the same ids)."""
+    from partner.core.settings import get_settings
+    from partner.features import tracker, webhooks
+    from partner.store import ddb, txrecords
+
+    client_id = f"cli_hook_{secrets.token_hex(6)}"
+    ddb.put(
+        get_settings().clients_table,
+        {"pk": client_id, "status": "live", "webhook_url": "https://example.com/h", "webhook_secret": "sealed"},
+    )
+    height = int(rpc(chain.url, "getBlockHeight", [{"commitment": "confirmed"}]))
+    items = [_open_record(client_id, height - 1) for _ in range(25)]
+    ddb.batch_write(txrecords.table(), items)
+    signatures = {item["pk"] for item in items}
+    real_enqueue = webhooks.enqueue
+    queued: list[dict] = []
+
+    def failing(events):
+        if any(ev["data"]["signature"] in signatures for _cid, ev in events):
+            raise RuntimeError("SQS hiccup")
+        real_enqueue(events)
+
+    monkeypatch.setattr(webhooks, "enqueue", failing)
+    summary = tracker.run(limit=5000)
+    assert summary["errors"] >= 25
+    assert {ddb.get(txrecords.table(), s)["status"] for s in signatures} == {"sent"}
+
+    def recording(events):
+        real_enqueue(events)
+        queued.extend(ev for _cid, ev in events if ev["data"]["signature"] in signatures)
+
+    monkeypatch.setattr(webhooks, "enqueue", recording)
+    tracker.run(limit=5000)
+    assert {ddb.get(txrecords.table(), s)["status"] for s in signatures} == {"expired"}
+    assert sorted(ev["id"] for ev in queued) == sorted(webhooks.event_id(s, "expired") for s in signatures)

@@ -88,3 +88,52 @@ def test_in_progress_that_never_ends_is_a_retryable_500(fake):
     with pytest.raises(ApiError) as err:
         ddb.transact(ACTIONS)
     assert err.value.code == "internal" and err.value.retryable
+
+
+class FakeBatchGet:
+    """BatchGetItem that answers with the items it holds, but leaves each key of `unprocessed`
+    unprocessed the first `times` times it is asked for."""
+
+    def __init__(self, items: dict[str, dict[str, dict]], unprocessed: set[str], times: int):
+        self.items = items
+        self.left = dict.fromkeys(unprocessed, times)
+        self.calls: list[dict] = []
+
+    def batch_get_item(self, RequestItems):
+        self.calls.append(RequestItems)
+        responses: dict[str, list] = {}
+        left: dict[str, dict] = {}
+        for table, req in RequestItems.items():
+            for key in req["Keys"]:
+                pk = key["pk"]["S"]
+                if self.left.get(pk, 0) > 0:
+                    self.left[pk] -= 1
+                    left.setdefault(table, {"Keys": [], "ConsistentRead": True})["Keys"].append(key)
+                elif pk in self.items.get(table, {}):
+                    responses.setdefault(table, []).append(ddb.to_item(self.items[table][pk]))
+        return {"Responses": responses, "UnprocessedKeys": left}
+
+
+def _batch_fake(monkeypatch, client):
+    monkeypatch.setattr(ddb.aws, "dynamodb", lambda: client)
+    monkeypatch.setattr(ddb.time, "sleep", lambda s: None)
+    return client
+
+
+def test_batch_get_asks_again_for_unprocessed_keys_until_it_has_them_all(monkeypatch):
+    items = {"a": {f"k{i}": {"pk": f"k{i}", "n": i} for i in range(150)}, "b": {"x": {"pk": "x", "n": -1}}}
+    client = _batch_fake(monkeypatch, FakeBatchGet(items, {"k3", "k120", "x"}, times=2))
+    found = ddb.batch_get({"a": [f"k{i}" for i in range(150)], "b": ["x", "missing"]})
+    assert found == {"a": items["a"], "b": items["b"]}
+    # two chunks (100 keys, then 50 + 2); each asked again, twice, for its unprocessed keys only
+    asked = [sorted(k["pk"]["S"] for req in call.values() for k in req["Keys"]) for call in client.calls]
+    assert [len(a) for a in asked] == [100, 1, 1, 52, 2, 2]
+    assert asked[1] == asked[2] == ["k3"] and asked[4] == asked[5] == ["k120", "x"]
+
+
+def test_batch_get_keys_never_processed_are_a_retryable_500(monkeypatch):
+    items = {"a": {"k": {"pk": "k"}}}
+    _batch_fake(monkeypatch, FakeBatchGet(items, {"k"}, times=10**6))
+    with pytest.raises(ApiError) as err:
+        ddb.batch_get({"a": ["k"]})
+    assert err.value.code == "internal" and err.value.retryable

@@ -108,7 +108,8 @@ def transitions(
 
 
 MOVE_WORKERS = 16  # records moved at once (each one conditional UpdateItem)
-MOVE_GROUP = 50  # records whose events are queued together before they move
+MOVE_GROUP = 100  # records whose events are queued before they move (all at once)
+QUEUE_WORKERS = 4  # a group's SendMessageBatch calls at once (each waits in line behind the others)
 
 
 def run(
@@ -172,7 +173,7 @@ def run(
             continue
         moves.append((record, new, emit, slot, error))
 
-    with ThreadPoolExecutor(max_workers=MOVE_WORKERS) as pool:
+    with ThreadPoolExecutor(max_workers=MOVE_WORKERS) as pool, ThreadPoolExecutor(QUEUE_WORKERS) as queue:
         for start in range(0, len(moves), MOVE_GROUP):
             group = moves[start : start + MOVE_GROUP]
             events = [
@@ -181,9 +182,9 @@ def run(
                 if record["client_id"] in hooks
                 for status in emit
             ]
-            try:
-                webhooks.enqueue(events)  # before the moves: a crash in between re-sends the same ids
-            except Exception:  # noqa: BLE001 - these records stay open and are retried next pass
+            # before the moves, SendMessageBatch calls at once: a crash in between re-sends the same ids
+            batches = [events[at : at + webhooks.SEND_BATCH] for at in range(0, len(events), webhooks.SEND_BATCH)]
+            if not all(queue.map(_enqueue, batches)):  # these records stay open and are retried next pass
                 for record, *_ in group:
                     _skip(summary, record, "queueing its events")
                 continue
@@ -195,6 +196,16 @@ def run(
                     summary["moved"] += 1
                     summary["statuses"][new] += 1
     return summary
+
+
+def _enqueue(events: list[tuple[str, dict[str, Any]]]) -> bool:
+    """Queue one batch of events: True, or False (failed, logged; the caller skips their records)."""
+    try:
+        webhooks.enqueue(events)
+    except Exception:  # noqa: BLE001 - the records of these events are retried next pass
+        observability.logger.warning("tracker could not queue webhook events", exc_info=True)
+        return False
+    return True
 
 
 def _move(move: tuple[dict[str, Any], str, list[str], int | None, str | None]) -> bool | None:

@@ -199,10 +199,13 @@ def _sqs() -> Any:
     return aws.client("sqs")
 
 
+SEND_BATCH = 10  # SendMessageBatch's limit
+
+
 def _send(queue_url: str, messages: list[dict[str, Any]]) -> None:
     """SendMessageBatch in tens; a message SQS did not take raises (nothing is dropped silently)."""
-    for start in range(0, len(messages), 10):
-        chunk = messages[start : start + 10]
+    for start in range(0, len(messages), SEND_BATCH):
+        chunk = messages[start : start + SEND_BATCH]
         entries = []
         for i, message in enumerate(chunk):
             entry: dict[str, Any] = {"Id": str(i), "MessageBody": json.dumps(message["body"], separators=(",", ":"))}

@@ -26,6 +26,18 @@ OPEN_INDEX = "open"
 OPEN = ("sent", "confirmed")
 FINAL = ("finalized", "failed", "expired")
 MAX_PK_CHARS = 100
+# what the tracker reads of an open record (the rest stays on the server: less to send and parse)
+TRACKED_FIELDS = (
+    "pk",
+    "signatures",
+    "kind",
+    "client_id",
+    "mint",
+    "wallet",
+    "status",
+    "slot",
+    "last_valid_block_height",
+)
 
 
 # What the service sends, by kind (the transaction record's `kind`).
@@ -129,7 +141,7 @@ def keys(signature: str) -> dict[str, list[str]]:
 def open_records(limit: int = 2000, shards: Iterable[int] | None = None) -> list[dict[str, Any]]:
     """Open records of the index partitions `shards` (default all), oldest first per partition
     (one Query per partition, in parallel; never a scan); at most `limit` in all, an equal
-    share per partition so none starves the others."""
+    share per partition so none starves the others. Only the `TRACKED_FIELDS` of each."""
     parts = sorted(set(range(shard_count()) if shards is None else shards))
     if not parts:
         return []
@@ -148,6 +160,8 @@ def _open_in(part: int, share: int) -> list[dict[str, Any]]:
             "IndexName": OPEN_INDEX,
             "KeyConditionExpression": "track = :t",
             "ExpressionAttributeValues": {":t": {"S": str(part)}},
+            "ProjectionExpression": ", ".join(f"#f{i}" for i in range(len(TRACKED_FIELDS))),
+            "ExpressionAttributeNames": {f"#f{i}": name for i, name in enumerate(TRACKED_FIELDS)},
             "Limit": min(1000, share - len(out)),
         }
         if start:
