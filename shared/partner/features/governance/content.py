@@ -39,10 +39,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from aws_lambda_powertools.event_handler import Response
 from solders.pubkey import Pubkey
 
 from partner.chain import governance_math as GM
@@ -77,12 +77,10 @@ __all__ = [
     "normalize_name",
     "normalize_symbol",
     "execute",
-    "handle",
+    "read_request",
     "read_document",
-    "ROUTE",
 ]
 
-ROUTE = access.Route(bucket="governance", scope="governance:propose")
 DOCUMENT_FIELDS = ("name", "symbol", "description", "image", "website", "twitter", "telegram")
 ATA_RENT = P.rent_exempt_minimum(170)  # a Token-2022 ATA (ImmutableOwner)
 PROPOSAL_RENT = P.rent_exempt_minimum(Proposal.SIZE)
@@ -386,9 +384,10 @@ def _execute(
     }
 
 
-def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> Response:
-    """The whole endpoint after routing: admit, parse the form, execute (under an Idempotency-Key)."""
-    principal = access.admit(headers, ROUTE, on_bucket)
-    form = multipart.parse(multipart.body_bytes(event), http.content_type(headers, "invalid_input"), max_files=1)
-    parsed = uploads.stage(principal, parse_form(form), event)
-    return http.write_once(event, principal, form.digest, lambda: execute(principal, parsed))
+def read_request(principal: Principal, event: Any) -> tuple[UpdateContentForm, Callable[[], str]]:
+    """The request's form (`event`: Powertools' event) parsed and checked and its staged image read, so
+    that every 400 answers before the Idempotency-Key claim; with the form's digest (the claim's)."""
+    form = multipart.parse(
+        multipart.body_bytes(event.raw_event), http.content_type(event.headers, "invalid_input"), max_files=1
+    )
+    return uploads.stage(principal, parse_form(form), event.raw_event), form.digest
