@@ -135,7 +135,7 @@ def test_unknown_key_wrong_secret_and_missing_signature_fields():
     assert (missing.status, missing.code, missing.extra["ArgumentName"]) == (400, "InvalidArgument", "X-Amz-Date")
 
 
-def test_only_form_posts_to_a_bucket_are_checked_and_their_body_reaches_moto(monkeypatch):
+def test_only_form_posts_to_a_bucket_are_checked_and_their_body_reaches_moto(ports):
     seen = []
 
     def moto(environ, start_response):
@@ -153,9 +153,7 @@ def test_only_form_posts_to_a_bucket_are_checked_and_their_body_reaches_moto(mon
     assert len(seen) == 3
     fields = [("key", "k"), *signed([{"bucket": "b"}, {"key": "k"}])]
     data = {**dict(fields), "file": (io.BytesIO(b"the bytes"), "a.png")}
-    from partner.core import clock
-
-    monkeypatch.setattr(clock, "now", lambda: NOW)
+    ports.install(clock=lambda: NOW)
     passed = http.post("/b", data=data)
     assert passed.status_code == 200 and seen[-1][0:2] == ("POST", "/b") and b"the bytes" in seen[-1][2]
 

@@ -63,9 +63,10 @@ class Log:
 
 
 @pytest.fixture
-def log(monkeypatch) -> Log:
+def log(monkeypatch, ports) -> Log:
     log = Log()
     monkeypatch.setattr(presend, "before_send", log.record)
+    ports.install(sign=log.sign)
     return log
 
 
@@ -96,7 +97,7 @@ class FakeRpc:
 
 
 def run(log: Log, w: pipeline.Write, delivery=None, held=None) -> pipeline.Sent:
-    return pipeline.send(None, w, delivery or FakeDelivery(log), held=held, sign=log.sign)  # type: ignore[arg-type]
+    return pipeline.send(None, w, delivery or FakeDelivery(log), held=held)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ order
@@ -170,15 +171,17 @@ def test_a_hold_is_given_back_when_nothing_was_sent(log):
     assert log.recorded == []
 
 
-def test_a_hold_is_given_back_when_signing_or_recording_fails(log, monkeypatch):
+def test_a_hold_is_given_back_when_signing_or_recording_fails(log, monkeypatch, ports):
     released: list[int] = []
 
     def refuse(*args):
         raise ApiError("wallet_sign_failed")
 
+    signing = ports.install(sign=refuse)
     with pytest.raises(ApiError), pipeline.Held() as held:
         held.add(lambda: released.append(1))
-        pipeline.send(None, write(), FakeDelivery(log), held=held, sign=refuse)  # type: ignore[arg-type]
+        pipeline.send(None, write(), FakeDelivery(log), held=held)  # type: ignore[arg-type]
+    ports.install(signing)
     assert released == [1] and log.steps == []
 
     def record_fails(principal, outgoing):

@@ -58,6 +58,7 @@ from solders.pubkey import Pubkey
 
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
+from partner.chain import ports
 from partner.chain import programs as P
 from partner.chain.layouts import Global, LayoutError
 from partner.chain.rpc import BlockEngine, Rpc, unavailable
@@ -558,8 +559,7 @@ def _launch(
     held: pipeline.Held,
 ) -> dict[str, Any]:
     user = principal.user
-    settings = get_settings()
-    chain = chain or Rpc(settings.rpc_endpoints)
+    chain = chain or ports.current().rpc()
     signer = SealedWalletSigner(user)
     creator = signer.pubkey
     global_config = _read_global(chain)
@@ -603,7 +603,7 @@ def _launch(
     if plan is None:
         delivery: pipeline.Delivery = pipeline.Submit(chain, ambiguous)
     else:
-        delivery = pipeline.Bundle(engine or BlockEngine(settings.block_engine_url), chain, ambiguous)
+        delivery = pipeline.Bundle(engine or BlockEngine(get_settings().block_engine_url), chain, ambiguous)
     sent = pipeline.send(principal, write, delivery, held=held)
     out: dict[str, Any] = {
         "signature": sent.signature,

@@ -47,8 +47,8 @@ from solders.pubkey import Pubkey
 
 from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
+from partner.chain import ports, unique
 from partner.chain import programs as P
-from partner.chain import unique
 from partner.chain.layouts import (
     Governance,
     Proposal,
@@ -62,7 +62,6 @@ from partner.chain.state import CLOCK_SYSVAR
 from partner.chain.tx import WriteFees
 from partner.core import cid as cids
 from partner.core.errors import ApiError
-from partner.core.settings import get_settings
 from partner.edge import access, http, multipart
 from partner.edge.access import Principal
 from partner.edge.models import LINK, NAME, SYMBOL, Address, Amount, PositiveAmount, WriteFields, validate
@@ -314,7 +313,7 @@ def _execute(
     principal: Principal, form: UpdateContentForm, chain: Rpc | None, held: pipeline.Held | None = None
 ) -> dict[str, Any]:
     signer = SealedWalletSigner(principal.user)
-    chain = chain or Rpc(get_settings().rpc_endpoints)
+    chain = chain or ports.current().rpc()
     mint = Pubkey.from_string(form.mint)
     state = read_state(chain, mint, signer.pubkey)
     _check_governance(form, state)
