@@ -165,7 +165,7 @@ def requires(
             if checks_json:
                 app.append_context(text=json_body(app))
 
-        fn.bucket = bucket  # type: ignore[attr-defined]
+        fn.bucket, fn.scope = bucket, scope  # type: ignore[attr-defined]
         return before_validation(edge, special)(fn)
 
     return mark
@@ -198,8 +198,8 @@ def compile_routes(app: APIGatewayRestResolver) -> None:
 
 def _bucket_of(app: APIGatewayRestResolver) -> str | None:
     """The one rate-limit bucket the app's routes declare (`requires`, `ip_bucket`), or None."""
-    buckets = {getattr(route.func, "bucket", None) for route in app._static_routes + app._dynamic_routes}
-    buckets.discard(None)
+    routes = app._static_routes + app._dynamic_routes
+    buckets: set[str] = {route.func.bucket for route in routes if getattr(route.func, "bucket", None)}
     if len(buckets) > 1:
         raise ValueError(f"one function, one bucket: {sorted(buckets)}")
     return buckets.pop() if buckets else None
