@@ -199,7 +199,7 @@ def compile_routes(app: APIGatewayRestResolver) -> None:
 def _bucket_of(app: APIGatewayRestResolver) -> str | None:
     """The one rate-limit bucket the app's routes declare (`requires`, `ip_bucket`), or None."""
     routes = app._static_routes + app._dynamic_routes
-    buckets: set[str] = {route.func.bucket for route in routes if getattr(route.func, "bucket", None)}
+    buckets: set[str] = {bucket for route in routes if (bucket := getattr(route.func, "bucket", None))}
     if len(buckets) > 1:
         raise ValueError(f"one function, one bucket: {sorted(buckets)}")
     return buckets.pop() if buckets else None
