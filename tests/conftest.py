@@ -74,14 +74,23 @@ class FakeClock:
 
 
 @pytest.fixture
-def clock(monkeypatch):
+def ports():
+    """partner.chain.ports, as it was again after the test: `ports.install(rpc=..., sign=..., clock=...)`
+    passes fakes to the domain code."""
+    from partner.chain import ports as chain_ports
+
+    previous = chain_ports.current()
+    yield chain_ports
+    chain_ports.install(previous)
+
+
+@pytest.fixture
+def clock(ports):
     """Frozen at one second past the start of a 5-minute window (so also of a 1-minute one)."""
     import time
 
-    from partner.core import clock as partner_clock
-
     fake = FakeClock(float((int(time.time()) // 300) * 300 + 1))
-    monkeypatch.setattr(partner_clock, "now", fake)
+    ports.install(clock=fake)
     return fake
 
 

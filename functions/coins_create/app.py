@@ -8,9 +8,10 @@ app = http.make_app()
 
 
 @app.post("/partner/v1/coins/create")
+@http.requires(bucket="coin", scope="coin:create")
 def create_coin():
-    event = app.current_event
-    return launch.handle(event.raw_event, event.headers, http.set_bucket)
+    form, digest = launch.read_request(app.principal, app.current_event)
+    return app.write(launch.execute, form, digest=digest)
 
 
-lambda_handler = http.entry(app, launch.ROUTE.bucket)
+lambda_handler = http.entry(app)

@@ -3,10 +3,13 @@
 from partner.edge import http
 from partner.features.governance import writes
 
-app, lambda_handler = http.write_endpoint(
-    "/partner/v1/governance/bonds/withdraw",
-    "governance",
-    "governance:propose",
-    writes.BondWithdrawRequest,
-    writes.withdraw_bond,
-)
+app = http.make_app()
+
+
+@app.post("/partner/v1/governance/bonds/withdraw")
+@http.requires(bucket="governance", scope="governance:propose")
+def bond_withdraw(body: writes.BondWithdrawRequest):
+    return app.write(writes.withdraw_bond, body)
+
+
+lambda_handler = http.entry(app)

@@ -3,10 +3,13 @@
 from partner.edge import http
 from partner.features.governance import writes
 
-app, lambda_handler = http.write_endpoint(
-    "/partner/v1/governance/proposals/extend-mutability",
-    "governance",
-    "governance:propose",
-    writes.ExtendMutabilityRequest,
-    writes.extend_mutability,
-)
+app = http.make_app()
+
+
+@app.post("/partner/v1/governance/proposals/extend-mutability")
+@http.requires(bucket="governance", scope="governance:propose")
+def extend_mutability(body: writes.ExtendMutabilityRequest):
+    return app.write(writes.extend_mutability, body)
+
+
+lambda_handler = http.entry(app)

@@ -3,10 +3,13 @@
 from partner.edge import http
 from partner.features.governance import writes
 
-app, lambda_handler = http.write_endpoint(
-    "/partner/v1/governance/metadata/finalize-expired",
-    "governance",
-    "governance:propose",
-    writes.FinalizeExpiredRequest,
-    writes.finalize_expired,
-)
+app = http.make_app()
+
+
+@app.post("/partner/v1/governance/metadata/finalize-expired")
+@http.requires(bucket="governance", scope="governance:propose")
+def finalize_expired(body: writes.FinalizeExpiredRequest):
+    return app.write(writes.finalize_expired, body)
+
+
+lambda_handler = http.entry(app)

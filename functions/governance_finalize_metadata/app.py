@@ -3,10 +3,13 @@
 from partner.edge import http
 from partner.features.governance import writes
 
-app, lambda_handler = http.write_endpoint(
-    "/partner/v1/governance/proposals/finalize-metadata",
-    "governance",
-    "governance:propose",
-    writes.FinalizeMetadataRequest,
-    writes.finalize_metadata,
-)
+app = http.make_app()
+
+
+@app.post("/partner/v1/governance/proposals/finalize-metadata")
+@http.requires(bucket="governance", scope="governance:propose")
+def finalize_metadata(body: writes.FinalizeMetadataRequest):
+    return app.write(writes.finalize_metadata, body)
+
+
+lambda_handler = http.entry(app)

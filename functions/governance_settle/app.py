@@ -3,6 +3,13 @@
 from partner.edge import http
 from partner.features.governance import writes
 
-app, lambda_handler = http.write_endpoint(
-    "/partner/v1/governance/proposals/settle", "governance", "governance:vote", writes.SettleRequest, writes.settle
-)
+app = http.make_app()
+
+
+@app.post("/partner/v1/governance/proposals/settle")
+@http.requires(bucket="governance", scope="governance:vote")
+def settle(body: writes.SettleRequest):
+    return app.write(writes.settle, body)
+
+
+lambda_handler = http.entry(app)

@@ -8,9 +8,10 @@ app = http.make_app()
 
 
 @app.post("/partner/v1/governance/proposals/update-content")
+@http.requires(bucket="governance", scope="governance:propose")
 def update_content():
-    event = app.current_event
-    return content.handle(event.raw_event, event.headers, http.set_bucket)
+    form, digest = content.read_request(app.principal, app.current_event)
+    return app.write(content.execute, form, digest=digest)
 
 
-lambda_handler = http.entry(app, content.ROUTE.bucket)
+lambda_handler = http.entry(app)

@@ -3,6 +3,13 @@
 from partner.edge import http
 from partner.features.governance import writes
 
-app, lambda_handler = http.write_endpoint(
-    "/partner/v1/governance/votes", "governance", "governance:vote", writes.VoteRequest, writes.cast_vote
-)
+app = http.make_app()
+
+
+@app.post("/partner/v1/governance/votes")
+@http.requires(bucket="governance", scope="governance:vote")
+def vote(body: writes.VoteRequest):
+    return app.write(writes.cast_vote, body)
+
+
+lambda_handler = http.entry(app)

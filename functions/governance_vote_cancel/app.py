@@ -3,6 +3,13 @@
 from partner.edge import http
 from partner.features.governance import writes
 
-app, lambda_handler = http.write_endpoint(
-    "/partner/v1/governance/votes/cancel", "governance", "governance:vote", writes.CancelVoteRequest, writes.cancel_vote
-)
+app = http.make_app()
+
+
+@app.post("/partner/v1/governance/votes/cancel")
+@http.requires(bucket="governance", scope="governance:vote")
+def cancel_vote(body: writes.CancelVoteRequest):
+    return app.write(writes.cancel_vote, body)
+
+
+lambda_handler = http.entry(app)

@@ -3,10 +3,13 @@
 from partner.edge import http
 from partner.features.governance import writes
 
-app, lambda_handler = http.write_endpoint(
-    "/partner/v1/governance/votes/withdraw",
-    "governance",
-    "governance:vote",
-    writes.WithdrawVoteRequest,
-    writes.withdraw_vote,
-)
+app = http.make_app()
+
+
+@app.post("/partner/v1/governance/votes/withdraw")
+@http.requires(bucket="governance", scope="governance:vote")
+def withdraw_vote(body: writes.WithdrawVoteRequest):
+    return app.write(writes.withdraw_vote, body)
+
+
+lambda_handler = http.entry(app)

@@ -1,19 +1,20 @@
 """POST /oauth/revoke (RFC 7009)."""
 
 from partner.edge import http
-from partner.features.oauth import client_auth, grants, web
+from partner.edge.errors import NO_STORE
+from partner.features.oauth import client_auth, grants
 
-app = web.oauth_app(no_store=True)
+app = http.make_app(oauth=True, no_store=True)
 
 
 @app.post("/oauth/revoke")
+@http.ip_bucket("oauth")
 def revoke():
-    web.take_ip_bucket(app, "oauth")
     event = app.current_event
     params = http.parse_params(http.body_text(event, "invalid_request"), http.header(event.headers, "content-type"))
     caller = client_auth.authenticate(http.header(event.headers, "authorization"), params)
     grants.revoke(caller, params)
-    return http.json_response(200, {}, web.NO_STORE)
+    return http.json_response(200, {}, NO_STORE)
 
 
-lambda_handler = http.entry(app, "oauth")
+lambda_handler = http.entry(app)

@@ -3,6 +3,13 @@
 from partner.edge import http
 from partner.features import trading
 
-app, lambda_handler = http.write_endpoint(
-    "/partner/v1/trades/buy", "trade", "trade:execute", trading.BuyRequest, trading.execute, trading.SPECIAL_CODES
-)
+app = http.make_app()
+
+
+@app.post("/partner/v1/trades/buy")
+@http.requires(bucket="trade", scope="trade:execute", special=trading.SPECIAL_CODES)
+def buy(body: trading.BuyRequest):
+    return app.write(trading.execute, body)
+
+
+lambda_handler = http.entry(app)

@@ -3,11 +3,13 @@
 from partner.edge import http
 from partner.features import trading
 
-app, lambda_handler = http.write_endpoint(
-    "/partner/v1/trades/buy-exact-out",
-    "trade",
-    "trade:execute",
-    trading.BuyExactOutRequest,
-    trading.execute,
-    trading.SPECIAL_CODES,
-)
+app = http.make_app()
+
+
+@app.post("/partner/v1/trades/buy-exact-out")
+@http.requires(bucket="trade", scope="trade:execute", special=trading.SPECIAL_CODES)
+def buy_exact_out(body: trading.BuyExactOutRequest):
+    return app.write(trading.execute, body)
+
+
+lambda_handler = http.entry(app)

@@ -4,12 +4,13 @@ Scope trade:execute, the read bucket; no delegation; nothing signed, sent or cou
 from partner.edge import http
 from partner.features import trading
 
-app, lambda_handler = http.write_endpoint(
-    "/partner/v1/trades/quote",
-    "read",
-    "trade:execute",
-    trading.QuoteRequest,
-    trading.quote,
-    trading.SPECIAL_CODES,
-    keyed=False,
-)
+app = http.make_app()
+
+
+@app.post("/partner/v1/trades/quote")
+@http.requires(bucket="read", scope="trade:execute", special=trading.SPECIAL_CODES)
+def quote(body: trading.QuoteRequest):
+    return http.json_response(200, trading.quote(app.principal, body))
+
+
+lambda_handler = http.entry(app)

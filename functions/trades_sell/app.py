@@ -3,6 +3,13 @@
 from partner.edge import http
 from partner.features import trading
 
-app, lambda_handler = http.write_endpoint(
-    "/partner/v1/trades/sell", "trade", "trade:execute", trading.SellRequest, trading.execute, trading.SPECIAL_CODES
-)
+app = http.make_app()
+
+
+@app.post("/partner/v1/trades/sell")
+@http.requires(bucket="trade", scope="trade:execute", special=trading.SPECIAL_CODES)
+def sell(body: trading.SellRequest):
+    return app.write(trading.execute, body)
+
+
+lambda_handler = http.entry(app)

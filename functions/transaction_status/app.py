@@ -1,19 +1,19 @@
 """GET /partner/v1/transactions/{signature}/status: any valid access token, no scope; the service's
 records of a send answer only the client and user that sent it (partner.features.txstatus)."""
 
-from partner.edge import access, http
+from partner.edge import http
 from partner.features import txstatus
 
-ROUTE = access.Route(bucket="read")
 app = http.make_app()
 
 
 @app.get("/partner/v1/transactions/<signature>/status")
+@http.requires(bucket="read", also=txstatus.bundle_keys)
 def transaction_status(signature: str):
-    principal = access.admit(app.current_event.headers, ROUTE, http.set_bucket, also=txstatus.bundle_keys(signature))
+    principal = app.principal
     return http.json_response(
         200, txstatus.lookup(signature, principal.also, principal.client.client_id, principal.user.user_id)
     )
 
 
-lambda_handler = http.entry(app, ROUTE.bucket)
+lambda_handler = http.entry(app)

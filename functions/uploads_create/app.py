@@ -5,11 +5,13 @@ bucket `upload` (30/min per token); no delegation; nothing signed or sent."""
 from partner.edge import http
 from partner.features import uploads
 
-app, lambda_handler = http.write_endpoint(
-    "/partner/v1/uploads",
-    uploads.ROUTE.bucket,
-    uploads.ROUTE.scope,
-    uploads.UploadRequest,
-    uploads.create,
-    keyed=False,
-)
+app = http.make_app()
+
+
+@app.post("/partner/v1/uploads")
+@http.requires(bucket="upload", scope=("coin:create", "governance:propose"))
+def create_upload(body: uploads.UploadRequest):
+    return http.json_response(200, uploads.create(app.principal, body))
+
+
+lambda_handler = http.entry(app)

@@ -149,7 +149,7 @@ def s3_signed(method: str, path: str, body: bytes = b"", secret: str = "testing"
     return dict(request.headers.items())
 
 
-def test_only_form_posts_to_a_bucket_are_checked_and_their_body_reaches_moto(monkeypatch):
+def test_only_form_posts_to_a_bucket_are_checked_and_their_body_reaches_moto(ports):
     seen = []
 
     def moto(environ, start_response):
@@ -169,9 +169,7 @@ def test_only_form_posts_to_a_bucket_are_checked_and_their_body_reaches_moto(mon
     assert len(seen) == 3
     fields = [("key", "k"), *signed([{"bucket": "b"}, {"key": "k"}])]
     data = {**dict(fields), "file": (io.BytesIO(b"the bytes"), "a.png")}
-    from partner.core import clock
-
-    monkeypatch.setattr(clock, "now", lambda: NOW)
+    ports.install(clock=lambda: NOW)
     passed = http.post("/b", data=data)
     assert passed.status_code == 200 and seen[-1][0:2] == ("POST", "/b") and b"the bytes" in seen[-1][2]
 
@@ -409,7 +407,7 @@ def test_a_forged_signature_is_refused_and_stores_nothing(s3_server):
     assert _keys(s3) == ["uploads/upl_seen"]
 
 
-def test_a_tampered_or_expired_presigned_url_is_refused(s3_server, monkeypatch):
+def test_a_tampered_or_expired_presigned_url_is_refused(s3_server, ports):
     import httpx
 
     moto, s3 = s3_server
@@ -432,12 +430,10 @@ def test_a_tampered_or_expired_presigned_url_is_refused(s3_server, monkeypatch):
     assert s3_error(httpx.put(incomplete, content=b"x")) == (400, "AuthorizationQueryParametersError")
     assert _keys(s3) == ["uploads/upl_seen"]
     # past X-Amz-Date + X-Amz-Expires, on the clock the devstack's S3 reads (tests move it)
-    from partner.core import clock
-
     signed_at = calendar.timegm(time.strptime(get.split("X-Amz-Date=")[1][:16], "%Y%m%dT%H%M%SZ"))
-    monkeypatch.setattr(clock, "now", lambda: signed_at + 61)
+    ports.install(clock=lambda: signed_at + 61)
     expired = httpx.get(get)
     assert s3_error(expired) == (403, "AccessDenied") and "<Message>Request has expired</Message>" in expired.text
     assert "<X-Amz-Expires>60</X-Amz-Expires>" in expired.text
-    monkeypatch.setattr(clock, "now", lambda: signed_at + 60)
+    ports.install(clock=lambda: signed_at + 60)
     assert httpx.get(get).content == b"kept"

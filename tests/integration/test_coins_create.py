@@ -481,15 +481,17 @@ def test_block_engine_down_leaves_nothing_on_chain(chain, conn, creator):
 
 
 @pytest.mark.parametrize("first_buy", [True, False])
-def test_an_ambiguous_launch_keeps_the_cooldown_and_the_identity(chain, conn, creator, clock, monkeypatch, first_buy):
+def test_an_ambiguous_launch_keeps_the_cooldown_and_the_identity(
+    chain, conn, creator, clock, monkeypatch, ports, first_buy
+):
     """Issue 17 item 4: the send times out (`bundle slow` / `rpc slow`), so the launch may still land:
     the 502 carries the signature(s) and the mint, says retryable false, and the creator's cooldown
     and identity are recorded as for a submitted launch."""
-    from partner.chain.rpc import BlockEngine, Rpc
+    from partner.chain.rpc import BlockEngine
     from partner.features import launch
 
     monkeypatch.setattr(launch, "BlockEngine", lambda url: BlockEngine(url, timeout=0.5))
-    monkeypatch.setattr(launch, "Rpc", lambda url: Rpc(url, timeout=0.5))
+    ports.install(rpc=lambda timeout=None: ports.settings_rpc(0.5))
     extra = {"initialBuySol": str(SOL // 100)} if first_buy else {}
     target, method = ("bundle", "sendBundle") if first_buy else ("rpc", "sendTransaction")
     rpc(

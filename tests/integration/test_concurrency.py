@@ -8,13 +8,13 @@ from concurrent.futures import ThreadPoolExecutor
 from tests.helpers import connect, invoke, lost_race, token_call
 
 
-def test_exactly_120_of_150_concurrent_first_requests(aws_stack, user, ip, monkeypatch):
+def test_exactly_120_of_150_concurrent_first_requests(aws_stack, user, ip, ports):
     """With the window pinned, 150 concurrent requests on a fresh 120 budget admit exactly 120."""
     from partner.core import clock
     from partner.features import admin
 
     fixed = (int(clock.now()) // 60) * 60 + 1.0
-    monkeypatch.setattr(clock, "now", lambda: fixed)
+    ports.install(clock=lambda: fixed)
     client = admin.create_client(name="Pinned App", redirect_uri="http://localhost:8080/callback", tier="Basic")
     conn = connect(client, user, ip=ip)
 

@@ -206,12 +206,11 @@ def test_rpc_failing_on_send_releases_the_volume(chain, coin, partner_conn, mode
     assert_retry_counts_once(chain, partner_conn, coin, before)
 
 
-def test_rpc_slower_than_the_client_timeout(chain, coin, partner_conn, monkeypatch):
+def test_rpc_slower_than_the_client_timeout(chain, coin, partner_conn, ports):
     """A read that times out is rpc_unavailable. (A send that times out is ambiguous, below.)"""
     from partner.chain.rpc import Rpc
-    from partner.features import trading
 
-    monkeypatch.setattr(trading, "rpc", lambda: Rpc(chain.url, timeout=0.5))
+    ports.install(rpc=lambda timeout=None: Rpc(chain.url, timeout=0.5))
     before = snapshot(chain, partner_conn, coin)
     chain_fault(chain, "slow", methods=["getMultipleAccounts"], delay_ms=1500)
     result = buy(partner_conn, coin)
@@ -220,14 +219,13 @@ def test_rpc_slower_than_the_client_timeout(chain, coin, partner_conn, monkeypat
     assert snapshot(chain, partner_conn, coin) == before
 
 
-def test_timeout_after_sending_is_ambiguous_and_keeps_the_volume(chain, coin, partner_conn, monkeypatch):
+def test_timeout_after_sending_is_ambiguous_and_keeps_the_volume(chain, coin, partner_conn, ports):
     from solders.signature import Signature
 
     from partner.chain.confirm import wait_for
     from partner.chain.rpc import Rpc
-    from partner.features import trading
 
-    monkeypatch.setattr(trading, "rpc", lambda: Rpc(chain.url, timeout=0.5))
+    ports.install(rpc=lambda timeout=None: Rpc(chain.url, timeout=0.5))
     max_in = SOL // 10
     before = snapshot(chain, partner_conn, coin)
     # the node accepts the transaction but answers too late, and it never lands
@@ -264,13 +262,12 @@ def test_timeout_after_sending_is_ambiguous_and_keeps_the_volume(chain, coin, pa
     assert after["volume"] == before["volume"] + max_in  # counted once, not released, not doubled
 
 
-def test_slow_send_that_lands_is_ambiguous_and_counted_once(chain, coin, partner_conn, monkeypatch):
+def test_slow_send_that_lands_is_ambiguous_and_counted_once(chain, coin, partner_conn, ports):
     """The answer comes too late but the transaction executes: the caller reconciles and finds it."""
     from partner.chain.rpc import Rpc
-    from partner.features import trading
     from tests.chainutil import wait
 
-    monkeypatch.setattr(trading, "rpc", lambda: Rpc(chain.url, timeout=0.5))
+    ports.install(rpc=lambda timeout=None: Rpc(chain.url, timeout=0.5))
     max_in = SOL // 10
     before = snapshot(chain, partner_conn, coin)
     chain_fault(chain, "slow", methods=["sendTransaction"], delay_ms=1500)
@@ -283,24 +280,25 @@ def test_slow_send_that_lands_is_ambiguous_and_counted_once(chain, coin, partner
     assert after["volume"] == before["volume"] + max_in
 
 
-def test_expired_blockhash_is_tx_expired_and_releases_the_volume(chain, coin, partner_conn, monkeypatch):
+def test_expired_blockhash_is_tx_expired_and_releases_the_volume(chain, coin, partner_conn, ports):
     """The chain moves past the blockhash's validity between the read and the send."""
-    from partner.features import trading
+    from partner.chain.rpc import Rpc
 
-    real_read = trading.read_coin
+    class ReadThenWait(Rpc):
+        """The trade's one batched read (accounts and blockhash), then the chain moves on."""
 
-    def read_then_wait(*args, **kwargs):
-        state = real_read(*args, **kwargs)
-        warp(chain.url, int(BLOCKHASH_SECONDS) + 2)
-        return state
+        def batch(self, requests):
+            answers = super().batch(requests)
+            warp(chain.url, int(BLOCKHASH_SECONDS) + 2)
+            return answers
 
-    monkeypatch.setattr(trading, "read_coin", read_then_wait)
+    real = ports.install(rpc=lambda timeout=None: ReadThenWait(chain.url))
     before = snapshot(chain, partner_conn, coin)
     result = buy(partner_conn, coin)
     body = assert_error(result, 422, "tx_expired", True)
     assert "signature" not in body
     assert snapshot(chain, partner_conn, coin) == before
-    monkeypatch.setattr(trading, "read_coin", real_read)
+    ports.install(real)
     assert_retry_counts_once(chain, partner_conn, coin, before)
 
 

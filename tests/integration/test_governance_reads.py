@@ -344,18 +344,16 @@ def test_reads_need_a_valid_token_but_no_scope(scene):
     assert read(reader, scene["mint"]).status == 200
 
 
-def test_round_trips_are_batched(scene, monkeypatch):
+def test_round_trips_are_batched(scene, ports):
     from partner.chain.rpc import Rpc
-    from partner.core.settings import get_settings
-    from partner.features.governance import reads
 
     made: list[Rpc] = []
 
-    def counting() -> Rpc:
-        made.append(Rpc(get_settings().rpc_endpoints))
+    def counting(timeout: float | None = None) -> Rpc:
+        made.append(ports.settings_rpc(timeout))
         return made[-1]
 
-    monkeypatch.setattr(reads, "rpc", counting)
+    ports.install(rpc=counting)
     assert read(scene["voters"][0], scene["mint"]).status == 200
     assert made[-1].round_trips == 2
     assert votes(scene["proposer"], scene["p0"]).status == 200

@@ -266,24 +266,21 @@ def crash_before_storing(monkeypatch):
     return calls
 
 
-def _timeout_after_send(chain, monkeypatch, *, lands: bool) -> None:
+def _timeout_after_send(chain, ports, *, lands: bool) -> None:
     from partner.chain.rpc import Rpc
-    from partner.features import trading
 
-    monkeypatch.setattr(trading, "rpc", lambda: Rpc(chain.url, timeout=0.5))
+    ports.install(rpc=lambda timeout=None: Rpc(chain.url, timeout=0.5))
     chain_fault(chain, "slow", methods=["sendTransaction"], delay_ms=1500)
     if not lands:
         chain_fault(chain, "drop", methods=["sendTransaction"])
 
 
-def test_crash_after_a_send_that_landed_answers_its_200(
-    chain, coin, partner_conn, clock, monkeypatch, crash_before_storing
-):
+def test_crash_after_a_send_that_landed_answers_its_200(chain, coin, partner_conn, clock, ports, crash_before_storing):
     from partner.edge import idempotency
 
     wallet = partner_conn.user["wallet"]
     before = snapshot(chain, partner_conn, coin)
-    _timeout_after_send(chain, monkeypatch, lands=True)
+    _timeout_after_send(chain, ports, lands=True)
     with pytest.raises(Crash):
         keyed(partner_conn, "buy", buy_body(coin), "crash-landed")
     sent = _claim_item(partner_conn, "crash-landed")["signatures"]  # recorded before the send
@@ -310,13 +307,13 @@ def test_crash_after_a_send_that_landed_answers_its_200(
 
 
 def test_crash_after_a_send_the_chain_cannot_confirm_answers_the_ambiguous_502(
-    chain, coin, partner_conn, clock, monkeypatch, crash_before_storing
+    chain, coin, partner_conn, clock, ports, crash_before_storing
 ):
     from partner.edge import idempotency
 
     wallet = partner_conn.user["wallet"]
     before = snapshot(chain, partner_conn, coin)
-    _timeout_after_send(chain, monkeypatch, lands=True)
+    _timeout_after_send(chain, ports, lands=True)
     with pytest.raises(Crash):
         keyed(partner_conn, "buy", buy_body(coin), "crash-unknown")
     sent = _claim_item(partner_conn, "crash-unknown")["signatures"]
@@ -335,12 +332,12 @@ def test_crash_after_a_send_the_chain_cannot_confirm_answers_the_ambiguous_502(
 
 
 def test_crash_after_a_send_that_never_landed_answers_tx_expired(
-    chain, coin, partner_conn, clock, monkeypatch, crash_before_storing
+    chain, coin, partner_conn, clock, ports, crash_before_storing
 ):
     from partner.edge import idempotency
 
     before = snapshot(chain, partner_conn, coin)
-    _timeout_after_send(chain, monkeypatch, lands=False)
+    _timeout_after_send(chain, ports, lands=False)
     with pytest.raises(Crash):
         keyed(partner_conn, "buy", buy_body(coin), "crash-dropped")
     claim = _claim_item(partner_conn, "crash-dropped")
@@ -355,13 +352,12 @@ def test_crash_after_a_send_that_never_landed_answers_tx_expired(
     assert after["signatures"] == before["signatures"] and after["tokens"] == before["tokens"]
 
 
-def test_crash_before_sending_lets_the_retry_execute(chain, coin, partner_conn, clock, monkeypatch):
+def test_crash_before_sending_lets_the_retry_execute(chain, coin, partner_conn, clock, ports):
     from partner.edge import idempotency
-    from partner.features import trading
 
     wallet = partner_conn.user["wallet"]
     before = signatures(chain, wallet)
-    real_sign = trading.sign
+    real_sign = ports.current().sign
     state = {"n": 0}
 
     def dying_sign(*args, **kwargs):
@@ -370,7 +366,7 @@ def test_crash_before_sending_lets_the_retry_execute(chain, coin, partner_conn, 
             raise Crash()
         return real_sign(*args, **kwargs)
 
-    monkeypatch.setattr(trading, "sign", dying_sign)
+    ports.install(sign=dying_sign)
     with pytest.raises(Crash):
         keyed(partner_conn, "buy", buy_body(coin), "crash-early")
     assert "signatures" not in _claim_item(partner_conn, "crash-early")
@@ -419,21 +415,24 @@ def test_an_internal_error_before_the_send_releases_the_key(chain, coin, partner
     assert retry.status == 200 and "idempotent-replayed" not in retry.headers, retry.body
 
 
-def test_a_retryable_answer_before_the_send_is_not_stored(chain, coin, partner_conn, monkeypatch):
+def test_a_retryable_answer_before_the_send_is_not_stored(chain, coin, partner_conn, ports):
     """409 migration_pending is retryable and nothing was built: the key stays free for the retry."""
+    from partner.chain.rpc import Rpc
     from partner.core.errors import ApiError
-    from partner.features import trading
 
-    real = trading.read_coin
     calls = {"n": 0}
 
-    def pending_once(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 1:
-            raise ApiError("migration_pending")
-        return real(*args, **kwargs)
+    class PendingOnce(Rpc):
+        """The first read of the chain answers migration_pending (the curve completed, no pool yet)."""
 
-    monkeypatch.setattr(trading, "read_coin", pending_once)
+        def batch(self, requests):
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise ApiError("migration_pending")
+            return super().batch(requests)
+
+    real = ports.current().rpc
+    ports.install(rpc=lambda timeout=None: PendingOnce(chain.url) if timeout is None else real(timeout))
     first = keyed(partner_conn, "buy", buy_body(coin), "pending")
     assert first.status == 409 and first.json["retryable"] is True, first.body
     assert _released(partner_conn, "pending")
@@ -441,10 +440,10 @@ def test_a_retryable_answer_before_the_send_is_not_stored(chain, coin, partner_c
     assert retry.status == 200 and "idempotent-replayed" not in retry.headers, retry.body
 
 
-def test_an_ambiguous_502_says_not_retryable_and_is_stored(chain, coin, partner_conn, monkeypatch):
+def test_an_ambiguous_502_says_not_retryable_and_is_stored(chain, coin, partner_conn, ports):
     """A timeout after the send: the 502 carries the signature, says retryable false (spec retry rule 5),
     and that is what the key replays."""
-    _timeout_after_send(chain, monkeypatch, lands=True)
+    _timeout_after_send(chain, ports, lands=True)
     first = keyed(partner_conn, "buy", buy_body(coin), "ambiguous")
     assert first.status == 502 and first.json["error"] == "rpc_unavailable", first.body
     assert first.json["signature"] and first.json["retryable"] is False

@@ -15,12 +15,10 @@ REDIRECT = "http://localhost:8080/callback"
 
 
 @pytest.fixture
-def frozen(monkeypatch):
-    """Freeze partner.core.clock one second into a minute, so fixed windows cannot roll mid-test."""
-    from partner.core import clock as partner_clock
-
+def frozen(ports):
+    """Freeze the port's clock one second into a minute, so fixed windows cannot roll mid-test."""
     t = float((int(time.time()) // 300) * 300 + 1)
-    monkeypatch.setattr(partner_clock, "now", lambda: t)
+    ports.install(clock=lambda: t)
     return t
 
 

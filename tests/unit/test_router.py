@@ -100,3 +100,36 @@ def test_api_functions_use_powertools_and_pydantic_and_not_httpx():
         name: "APIGatewayRestResolver" for name in found if name not in scheduled
     }
     assert {name: mods for name, (_, mods) in found.items() if name not in scheduled and mods != ["pydantic"]} == {}
+
+
+def test_every_route_shows_its_scope_and_body_as_the_document_gives_them():
+    """Each functions/<name>/app.py declares its routes in the resolver's decorator style: a route the
+    document gives a bearer scope is admitted (`http.requires`) with that scope, a JSON route takes the
+    body model the document describes, and no route function's signature is rewritten."""
+    import inspect
+    import re
+    import typing
+    from pathlib import Path
+
+    from pydantic import BaseModel
+
+    from tests.helpers import _modules, handler
+    from tools import openapi
+
+    ops = {(op.method, op.path): op for op in openapi.OPERATIONS}
+    seen = set()
+    for app_py in sorted((Path(__file__).resolve().parents[2] / "functions").glob("*/app.py")):
+        handler(app_py.parent.name)
+        app = getattr(_modules[app_py.parent.name], "app", None)
+        for route in [*app._static_routes, *app._dynamic_routes] if app is not None else []:
+            key = (route.method, re.sub(r"<(\w+)>", r"{\1}", route.path))
+            if key[1].startswith("/platform/v1/"):  # IAM-authorized, outside the partner document
+                continue
+            op, fn = ops[key], route.func
+            seen.add(key)
+            assert "__signature__" not in vars(fn) and "__signature__" not in vars(inspect.unwrap(fn)), key
+            assert getattr(fn, "scope", "no admission") == ("no admission" if op.scope is None else op.scope or None)
+            hints = typing.get_type_hints(inspect.unwrap(fn)).values()
+            models = [tp for tp in hints if inspect.isclass(tp) and issubclass(tp, BaseModel)]
+            assert models == ([op.body] if op.body is not None and op.media_type == openapi.JSON_TYPE else []), key
+    assert seen == set(ops)

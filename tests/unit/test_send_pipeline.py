@@ -64,9 +64,10 @@ class Log:
 
 
 @pytest.fixture
-def log(monkeypatch) -> Log:
+def log(monkeypatch, ports) -> Log:
     log = Log()
     monkeypatch.setattr(presend, "before_send", log.record)
+    ports.install(sign=log.sign)
     return log
 
 
@@ -101,7 +102,7 @@ class FakeRpc:
 
 
 def run(log: Log, w: pipeline.Write, delivery=None, held=None) -> pipeline.Sent:
-    return pipeline.send(None, w, delivery or FakeDelivery(log), held=held, sign=log.sign)
+    return pipeline.send(None, w, delivery or FakeDelivery(log), held=held)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ order
@@ -175,15 +176,17 @@ def test_a_hold_is_given_back_when_nothing_was_sent(log):
     assert log.recorded == []
 
 
-def test_a_hold_is_given_back_when_signing_or_recording_fails(log, monkeypatch):
+def test_a_hold_is_given_back_when_signing_or_recording_fails(log, monkeypatch, ports):
     released: list[int] = []
 
     def refuse(*args):
         raise ApiError("wallet_sign_failed")
 
+    signing = ports.install(sign=refuse)
     with pytest.raises(ApiError), pipeline.Held() as held:
         held.add(lambda: released.append(1))
-        pipeline.send(None, write(), FakeDelivery(log), held=held, sign=refuse)
+        pipeline.send(None, write(), FakeDelivery(log), held=held)  # type: ignore[arg-type]
+    ports.install(signing)
     assert released == [1] and log.steps == []
 
     def record_fails(principal, outgoing):
@@ -398,7 +401,7 @@ def test_a_write_keeps_its_slot_only_with_several_endpoints(log, monkeypatch, ur
     monkeypatch.setattr(users, "raise_write_slot", lambda user_id, slot: stored.append((user_id, slot)))
     delivery = FakeDelivery(log)
     delivery.chain = _chain(urls, seen)  # type: ignore[assignment]
-    pipeline.send(_Principal(), write(), delivery, sign=log.sign)  # type: ignore[arg-type]
+    pipeline.send(_Principal(), write(), delivery)  # type: ignore[arg-type]
     assert stored == kept
 
 
@@ -411,7 +414,7 @@ def test_a_slot_that_cannot_be_kept_does_not_fail_the_write(log, monkeypatch):
     monkeypatch.setattr(users, "raise_write_slot", down)
     delivery = FakeDelivery(log)
     delivery.chain = _chain(2, 150)  # type: ignore[assignment]
-    sent = pipeline.send(_Principal(), write(), delivery, sign=log.sign)  # type: ignore[arg-type]
+    sent = pipeline.send(_Principal(), write(), delivery)  # type: ignore[arg-type]
     assert sent.signature and log.steps[-1] == "submit"
 
 

@@ -1,7 +1,7 @@
 """Domain errors. Each carries one of the spec's stable `error` codes and its HTTP status.
 
-Domain code raises these; partner.edge.http turns them into the API's JSON answers and
-partner.features.oauth.web into the OAuth endpoints' and web pages' answers.
+Domain code raises these; partner.edge.errors turns them into HTTP answers: the API's, the OAuth
+endpoints' and the web pages'.
 """
 
 from __future__ import annotations

@@ -1,23 +1,20 @@
-"""The one place that turns domain results and errors into API Gateway responses.
+"""The functions' resolver and Lambda handler: routes declared in Powertools' own decorator style.
 
-Each function builds its resolver with `make_app()` (Powertools' `APIGatewayRestResolver`
-with `enable_validation=True`: a route's annotated pydantic body is validated before the route
-runs, and `RequestValidationError` becomes the spec's `invalid_input`, `models.invalid`) and
-exposes `entry(app, bucket)` as its handler. Check order (design section 2) puts admission
-before input: a route's `edge` (`before_validation`) runs ahead of Powertools' validation, with
-the thin body pre-check (`json_body`: Content-Type, size, UTF-8, depth, an object) that Powertools
-does not make. Route functions have no return annotation: Powertools would validate the (already
-serialized) body against it; responses are documented by their models (`partner.edge.responses`).
-Every response of a route that has a rate-limit bucket carries the bucket's
-`x-ratelimit-*` headers; errors become the spec's Error object. Every response carries
-`Strict-Transport-Security`, and every /partner/v1 response `Cache-Control: no-store`
-(`secure_headers`). A request body is text (`body_text`) and a JSON body is parsed with
-its nesting bounded and no key repeated in any object (`loads`), so neither bytes nor depth can
-end in a 500 and no duplicate is read as "the last one wins". Nor is a repeated header: API
-Gateway keeps the last value in `headers` and all of them in `multiValueHeaders`; `entry` notes
-which headers came more than once (`partner.edge.headers`), and the readers of Authorization and
-Content-Type refuse them (`access.bearer_token`, `client_auth.credentials`, `content_type`,
-`parse_params`).
+    app = http.make_app()
+
+    @app.post("/partner/v1/trades/buy")
+    @http.requires(bucket="trade", scope="trade:execute", special=trading.SPECIAL_CODES)
+    def buy(body: trading.BuyRequest):
+        return app.write(trading.execute, body)
+
+    lambda_handler = http.entry(app)
+
+`requires` runs admission (partner.edge.access) and, for a route taking a pydantic body, the JSON
+pre-check (`json_body`) before Powertools validates the body: the check order of
+docs/architecture.md. `app.write` runs the domain call under the request's Idempotency-Key.
+`entry` adds the bucket's `x-ratelimit-*` headers, HSTS and `Cache-Control: no-store`.
+Exceptions become answers in partner.edge.errors. Route functions have no return annotation:
+Powertools would validate the (already serialized) body against it.
 """
 
 from __future__ import annotations
@@ -26,22 +23,24 @@ import inspect
 import json
 import re
 import threading
+import typing
 from collections.abc import Callable
-from typing import Annotated, Any, cast
+from typing import Any, cast
 from urllib.parse import parse_qsl
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
-from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
-from aws_lambda_powertools.event_handler.openapi.params import Body
+from pydantic import BaseModel
 
 from partner.core import observability, requestid, snapshot
-from partner.core.errors import ApiError, RateLimited
+from partner.core.errors import ApiError
+from partner.edge import errors, ratelimit
 from partner.edge import headers as request_headers
-from partner.edge import models, ratelimit
+from partner.edge.errors import html as html
+from partner.edge.errors import json_response as json_response
 from partner.edge.ratelimit import BucketState
 
 logger = observability.logger  # structured JSON, redacting, correlation id = API Gateway request id
-_local = threading.local()
+_local = errors.state
 # Powertools builds a route's middleware stack on its first request, unguarded: two first requests
 # at once in one process (the devstack's threads) could run a half-built stack. compile_routes
 # builds every stack once, under this lock, before any request runs one.
@@ -50,7 +49,7 @@ _compiled: set[int] = set()
 
 MAX_JSON_BODY = 64 * 1024
 MAX_JSON_DEPTH = 64  # request bodies are flat; json.loads recurses once per level
-JSON = "application/json"
+JSON = errors.JSON
 # Two years, every subdomain; no `preload` while the API host is not final (spec, Versioning).
 HSTS = "max-age=63072000; includeSubDomains"
 PARTNER_PREFIX = "/partner/v1/"
@@ -60,44 +59,6 @@ _BRACKET = re.compile(r"[\[\]{}]")
 
 def set_bucket(state: BucketState) -> None:
     _local.bucket = state
-
-
-def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> Response:
-    return Response(
-        status_code=status,
-        content_type=JSON,
-        body=json.dumps(body, separators=(",", ":")),
-        headers=headers or {},
-    )
-
-
-def error_response(exc: ApiError) -> Response:
-    _local.code = exc.code
-    return json_response(exc.status, exc.body(), exc.headers)
-
-
-def _rate_limited(exc: RateLimited) -> Response:
-    _local.code = "rate_limited"
-    _local.bucket = BucketState(exc.limit, 0, exc.retry_after)
-    return json_response(
-        429,
-        {
-            "message": "Too many requests to this endpoint; wait for the window to reset.",
-            "retryAfterSeconds": exc.retry_after,
-        },
-        {"retry-after": str(exc.retry_after)},
-    )
-
-
-def _api_error(exc: ApiError) -> Response:
-    if exc.status >= 500:
-        logger.warning("request failed", extra={"error": exc.code})
-    return error_response(exc)
-
-
-def _unexpected(exc: Exception, retryable: bool = True) -> Response:
-    logger.exception("unhandled error", extra={"error_type": type(exc).__name__})
-    return error_response(ApiError("internal", retryable=retryable))
 
 
 _ROUTE_PARAM = re.compile(r"<(\w+)>")
@@ -124,8 +85,26 @@ class Resolver(APIGatewayRestResolver):
                     return self._call_route(route, values)
         return super()._resolve()
 
+    @property
+    def principal(self) -> Any:
+        """The caller `requires` admitted (partner.edge.access.Principal)."""
+        return self.context["principal"]
 
-def make_app() -> APIGatewayRestResolver:
+    def write(self, action: Callable[..., Any], request: Any, *, digest: Callable[[], str] | None = None) -> Response:
+        """`action(principal, request)` -> 200 JSON, under the request's Idempotency-Key if it has one
+        (`write_once`). `digest`: the request's canonical digest (default: its JSON body's)."""
+        from partner.edge import idempotency
+
+        principal = self.principal
+        if digest is None:
+            text = self.context["text"]
+            digest = lambda: idempotency.json_digest(text)  # noqa: E731 - read only under a key
+        return write_once(self.current_event.raw_event, principal, digest, lambda: action(principal, request))
+
+
+def make_app(*, oauth: bool = False, no_store: bool = False) -> Resolver:
+    """A resolver with the API's answers (partner.edge.errors; `oauth`, `no_store`: the OAuth endpoints')
+    and the routes' `edge` (admission, the body pre-check) ahead of Powertools' validation."""
     app = Resolver(enable_validation=True)
     validation = app._request_validation_middleware  # Powertools runs it first: our edge goes before it
 
@@ -138,24 +117,71 @@ def make_app() -> APIGatewayRestResolver:
 
     app._request_validation_middleware = edge_then_validation  # type: ignore[assignment]  # our edge, then it
     snapshot.before_snapshot(lambda: compile_routes(app))
-    app.exception_handler(ApiError)(_api_error)
-
-    @app.exception_handler(RequestValidationError)
-    def _invalid(exc: RequestValidationError) -> Response:
-        route = app.context.get("_route")
-        special = getattr(getattr(route, "func", None), "special", None)
-        return error_response(models.invalid(list(exc.errors()), special, skip=1))
-
-    @app.exception_handler(RateLimited)
-    def _limited(exc: RateLimited) -> Response:
-        return _rate_limited(exc)
-
-    @app.not_found
-    def _not_found(_exc: Exception) -> Response:  # noqa: ARG001
-        return error_response(ApiError("not_found"))
-
-    app.exception_handler(Exception)(_unexpected)
+    errors.install(app, oauth=oauth, no_store=no_store)
     return app
+
+
+def before_validation(edge: Callable[[APIGatewayRestResolver], None], special: dict[str, str] | None = None):
+    """Mark a route function: `edge(app)` runs before Powertools validates its parameters (admission,
+    the body pre-check); `special` maps a body field to its own error code."""
+
+    def mark(fn: Callable) -> Callable:
+        fn.edge, fn.special = edge, special  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
+
+def _takes_model(fn: Callable) -> bool:
+    hints = typing.get_type_hints(fn)
+    types = [hints.get(name) for name in inspect.signature(fn).parameters]
+    return any(inspect.isclass(tp) and issubclass(tp, BaseModel) for tp in types)
+
+
+def requires(
+    *,
+    bucket: str,
+    scope: str | tuple[str, ...] | None = None,
+    also: Callable[..., Any] | dict[str, list[str]] | None = None,
+    special: dict[str, str] | None = None,
+):
+    """A /partner/v1 route's admission (partner.edge.access: token, `bucket`, tier, `scope`; a tuple: any
+    one of them), then, when the route takes a pydantic body, the JSON pre-check (`json_body`), before
+    Powertools validates the body (`special`: a field's own error code). `also`: extra items to read
+    with the token (`access.authenticate`); on a route with path parameters, a function of them."""
+    from partner.edge import access
+
+    route = access.Route(bucket=bucket, scope=scope)
+
+    def mark(fn: Callable) -> Callable:
+        checks_json = _takes_model(fn)
+
+        def edge(app: APIGatewayRestResolver) -> None:
+            extra = also
+            args = app.context.get("_route_args") or {}
+            if callable(also) and args:
+                extra = also(**args)
+            app.append_context(principal=access.admit(app.current_event.headers, route, set_bucket, extra))
+            if checks_json:
+                app.append_context(text=json_body(app))
+
+        fn.bucket, fn.scope = bucket, scope  # type: ignore[attr-defined]
+        return before_validation(edge, special)(fn)
+
+    return mark
+
+
+def ip_bucket(bucket: str):
+    """An OAuth route's rate limit: `bucket`, keyed on the caller's IP address."""
+
+    def edge(app: APIGatewayRestResolver) -> None:
+        set_bucket(ratelimit.take(bucket, source_ip(app.current_event.raw_event)))
+
+    def mark(fn: Callable) -> Callable:
+        fn.bucket = bucket  # type: ignore[attr-defined]
+        return before_validation(edge)(fn)
+
+    return mark
 
 
 def compile_routes(app: APIGatewayRestResolver) -> None:
@@ -170,8 +196,18 @@ def compile_routes(app: APIGatewayRestResolver) -> None:
         _compiled.add(id(app))
 
 
-def entry(app: APIGatewayRestResolver, bucket: str | None = None) -> Callable[[dict, Any], dict]:
+def _bucket_of(app: APIGatewayRestResolver) -> str | None:
+    """The one rate-limit bucket the app's routes declare (`requires`, `ip_bucket`), or None."""
+    routes = app._static_routes + app._dynamic_routes
+    buckets: set[str] = {bucket for route in routes if (bucket := getattr(route.func, "bucket", None))}
+    if len(buckets) > 1:
+        raise ValueError(f"one function, one bucket: {sorted(buckets)}")
+    return buckets.pop() if buckets else None
+
+
+def entry(app: APIGatewayRestResolver) -> Callable[[dict, Any], dict]:
     """The Lambda handler for `app`: resolve, then add the bucket's headers; logs, metrics, trace."""
+    bucket = _bucket_of(app)
 
     def lambda_handler(event: dict, context: Any) -> dict:
         if id(app) not in _compiled:  # no snapshot ran the hook: build once, not by racing requests
@@ -335,10 +371,10 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
             if got.sent:  # the send started: it may be in flight; this answer is stored and final
                 exc.retryable = False
             retry_invited = not got.sent and (exc.retryable or exc.status >= 500 or exc.status == 429)
-            response = _api_error(exc)
+            response = errors.api_error(exc)
         except Exception as exc:  # noqa: BLE001 - answered as the resolver would
             retry_invited = not got.sent
-            response = _unexpected(exc, retryable=not got.sent)
+            response = errors.unexpected(exc, retryable=not got.sent)
         finally:
             idempotency.deactivate(token)
         answer = idempotency.Stored(
@@ -393,64 +429,3 @@ def json_body(app: APIGatewayRestResolver) -> str:
     for name in [n for n in headers if n.lower() == "content-type"]:  # Powertools matches it case-sensitively
         headers[name] = headers[name].strip().lower()
     return text
-
-
-def before_validation(edge: Callable[[APIGatewayRestResolver], None], special: dict[str, str] | None = None):
-    """Mark a route function: `edge(app)` runs before Powertools validates its parameters (admission,
-    the body pre-check); `special` maps a body field to its own error code."""
-
-    def mark(fn: Callable) -> Callable:
-        fn.edge, fn.special = edge, special  # type: ignore[attr-defined]
-        return fn
-
-    return mark
-
-
-def with_body(model: type) -> Callable[[Callable], Callable]:
-    """Declare a route function's one parameter `body` as the JSON body `model` (what Powertools validates
-    and documents), whatever the module's annotations are."""
-
-    def declare(fn: Callable) -> Callable:
-        fn.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-            [inspect.Parameter("body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[model, Body()])]
-        )
-        return fn
-
-    return declare
-
-
-def write_endpoint(
-    method_path: str,
-    bucket: str,
-    scope: str | tuple[str, ...] | None,
-    model: type,
-    action,
-    special: dict[str, str] | None = None,
-    *,
-    keyed: bool = True,
-    **doc: Any,
-):
-    """A /partner/v1 JSON POST: admit -> pre-check and validate `model` (Powertools) -> `action(principal,
-    request)` -> 200 JSON, under the request's Idempotency-Key when `keyed` (every write; not the quote,
-    which writes nothing). `doc`: the route's OpenAPI fields (summary, responses, ...)."""
-    from partner.edge import access, idempotency
-
-    route = access.Route(bucket=bucket, scope=scope)
-    app = make_app()
-
-    def edge(app: APIGatewayRestResolver) -> None:
-        app.append_context(principal=access.admit(app.current_event.headers, route, set_bucket))
-        app.append_context(text=json_body(app))
-
-    def _write(body: Any) -> Response:
-        event = app.current_event
-        principal, text = app.context["principal"], app.context["text"]
-        if not keyed:
-            return json_response(200, action(principal, body))
-        return write_once(
-            event.raw_event, principal, lambda: idempotency.json_digest(text), lambda: action(principal, body)
-        )
-
-    _write.__name__ = doc.get("operation_id") or "write"
-    app.post(method_path, **doc)(before_validation(edge, special)(with_body(model)(_write)))
-    return app, entry(app, bucket)

@@ -176,9 +176,9 @@ def recovered_answer(
     try:
         from solders.signature import Signature
 
-        from partner.chain.rpc import Rpc
+        from partner.chain import ports
 
-        chain = Rpc(get_settings().rpc_endpoints, timeout=5.0)
+        chain = ports.current().rpc(timeout=5.0)
         statuses = chain.signature_statuses([Signature.from_string(s) for s in signatures])
         if all(s is None for s in statuses):
             expired = chain.block_height() > last_valid_block_height

@@ -120,6 +120,18 @@ def disconnect(form: dict[str, str], session_digest: str, user: User) -> str:
     return client.name
 
 
+def change(form: dict[str, str], session_digest: str, user: User) -> str:
+    """The page's form: `action` limits or disconnect; returns the notice to show (`limits`, `disconnected`)."""
+    action = form.get("action")
+    if action == "limits":
+        change_limits(form, session_digest, user)
+        return "limits"
+    if action == "disconnect":
+        disconnect(form, session_digest, user)
+        return "disconnected"
+    raise ApiError("invalid_request", "action must be limits or disconnect.")
+
+
 def _notify(client_item: dict[str, Any], kind: str, user: User, data: dict[str, Any]) -> None:
     """Queue the webhook event for a client with a webhook. The change has happened whatever
     the queue says: a failure to queue is logged for the operator, not shown as a failed change."""

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any
 from solders.pubkey import Pubkey
 
 from partner.chain import instructions as ix
+from partner.chain import ports
 from partner.chain import programs as P
 from partner.chain.layouts import Pool, decode_owned
 from partner.chain.rpc import Rpc
 from partner.chain.state import decode_global
 from partner.core.errors import ApiError
 from partner.core.limits import MIN_PRIORITY_FEE, MIN_TIP, TRADE_UNITS, check_address
-from partner.core.settings import get_settings
 
 if TYPE_CHECKING:
     from partner.edge.access import Principal
@@ -146,7 +146,7 @@ def estimate(mint: str, rpc: Rpc | None = None) -> dict[str, Any]:
     rounded up, never below the spec's minimum. docs/onchain.md "The fee estimate" compares it
     with the RPC providers' estimators.
     """
-    rpc = rpc or Rpc(get_settings().rpc_endpoints)
+    rpc = rpc or ports.current().rpc()
     key = Pubkey.from_string(mint)
     accounts = [str(a) for a in trade_accounts(key, fee_recipients(rpc, key))]
     samples = rpc.call("getRecentPrioritizationFees", [accounts]) or []

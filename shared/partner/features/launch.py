@@ -8,10 +8,10 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from aws_lambda_powertools.event_handler import Response
 from pydantic import AfterValidator, ConfigDict, WithJsonSchema
 from solders.instruction import Instruction
 from solders.keypair import Keypair
@@ -19,6 +19,7 @@ from solders.pubkey import Pubkey
 
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
+from partner.chain import ports
 from partner.chain import programs as P
 from partner.chain.layouts import Global, LayoutError
 from partner.chain.rpc import BlockEngine, Rpc, unavailable
@@ -48,7 +49,6 @@ from partner.store.wallets import KeypairSigner, SealedWalletSigner
 __all__ = [
     "LaunchRules",
     "RULES",
-    "ROUTE",
     "LaunchForm",
     "FirstBuyPlan",
     "plan_first_buy",
@@ -58,10 +58,9 @@ __all__ = [
     "claim_launch",
     "release_launch",
     "execute",
-    "handle",
+    "read_request",
 ]
 
-ROUTE = access.Route(bucket="coin", scope="coin:create")
 BPS = 10_000
 DOCUMENT_FIELDS = ("name", "symbol", "description", "image", "website", "twitter", "telegram")
 CLAMP_LIMITS = ("token_balance", "net_bought", "migration_threshold")
@@ -565,8 +564,7 @@ def _launch(
     held: pipeline.Held,
 ) -> dict[str, Any]:
     user = principal.user
-    settings = get_settings()
-    chain = chain or Rpc(settings.rpc_endpoints)
+    chain = chain or ports.current().rpc()
     signer = SealedWalletSigner(user)
     creator = signer.pubkey
     global_config = _read_global(chain)
@@ -610,7 +608,7 @@ def _launch(
     if plan is None:
         delivery: pipeline.Delivery = pipeline.Submit(chain, ambiguous)
     else:
-        delivery = pipeline.Bundle(engine or BlockEngine(settings.block_engine_url), chain, ambiguous)
+        delivery = pipeline.Bundle(engine or BlockEngine(get_settings().block_engine_url), chain, ambiguous)
     sent = pipeline.send(principal, write, delivery, held=held)
     out: dict[str, Any] = {
         "signature": sent.signature,
@@ -625,9 +623,8 @@ def _launch(
     return out
 
 
-def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> Response:
-    """The whole endpoint after routing: admit, parse the form, launch (under an Idempotency-Key)."""
-    principal = access.admit(headers, ROUTE, on_bucket)
-    form = multipart.parse(multipart.body_bytes(event), http.content_type(headers, "invalid_input"))
-    parsed = uploads.stage(principal, parse_form(form), event)
-    return http.write_once(event, principal, form.digest, lambda: execute(principal, parsed))
+def read_request(principal: Principal, event: Any) -> tuple[LaunchForm, Callable[[], str]]:
+    """The request's form (`event`: Powertools' event) parsed and checked and its staged image read, so
+    that every 400 answers before the Idempotency-Key claim; with the form's digest (the claim's)."""
+    form = multipart.parse(multipart.body_bytes(event.raw_event), http.content_type(event.headers, "invalid_input"))
+    return uploads.stage(principal, parse_form(form), event.raw_event), form.digest

@@ -19,13 +19,14 @@ from solders.pubkey import Pubkey
 from solders.signature import Signature
 
 from partner.chain import instructions as ix
+from partner.chain import ports
 from partner.chain import programs as P
 from partner.chain.confirm import wait_for
 from partner.chain.errors import ProgramErrorCode
 from partner.chain.layouts import BondingCurve, LayoutError
 from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, Rpc, RpcError
 from partner.chain.signer import Signer
-from partner.chain.tx import map_failure, sign
+from partner.chain.tx import map_failure
 from partner.core.errors import ApiError
 from partner.features.pipeline import UNIT_LIMITS
 
@@ -104,7 +105,7 @@ def _send(rpc: Rpc, payer: Signer, mint: Pubkey, blockhash: Hash) -> _Attempt:
         blockhash,
     )
     try:
-        tx = sign(message, [payer])
+        tx = ports.current().sign(message, [payer])
         return _Attempt(mint, message, rpc.send_transaction(tx))
     except RpcError as exc:
         if exc.code == PREFLIGHT_FAILURE and isinstance(exc.data, dict):
@@ -175,6 +176,4 @@ def crank_signer() -> Signer:
 
 def run() -> dict[str, Any]:
     """One scheduled run with the configured RPC and the crank wallet; the summary."""
-    from partner.core.settings import get_settings
-
-    return summarize(crank(Rpc(get_settings().rpc_endpoints), crank_signer()))
+    return summarize(crank(ports.current().rpc(), crank_signer()))

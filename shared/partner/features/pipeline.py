@@ -21,6 +21,7 @@ from solders.pubkey import Pubkey
 from solders.signature import Signature
 from solders.transaction import Transaction
 
+from partner.chain import ports
 from partner.chain import tx as T
 from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, TxEngine, unavailable
 from partner.chain.signer import Signer
@@ -370,11 +371,9 @@ def send(
     delivery: Delivery,
     *,
     held: Held | None = None,
-    sign: Callable[[Message, Sequence[Signer]], Transaction] = T.sign,
 ) -> Sent:
-    """Assemble, check the funds, finish, sign, record and submit `write` (module docstring).
-
-    `sign`: the signing step (the writes pass their own name for it, so a test can stop one there)."""
+    """Assemble, check the funds, finish, sign (the port's signing step, partner.chain.ports), record
+    and submit `write` (module docstring)."""
     txs = list(write.txs)
     messages = [assemble(t, write.blockhash) for t in txs]
     if write.funds is not None:
@@ -385,6 +384,7 @@ def send(
             txs = list(final)
             messages = [assemble(t, write.blockhash) for t in txs]
     run_added(write, delivery, messages)
+    sign = ports.current().sign
     signed = [sign(m, t.signers) for t, m in zip(txs, messages, strict=True)]
     signatures = tuple(str(s.signatures[0]) for s in signed)
     presend.before_send(

@@ -25,6 +25,7 @@ from typing import Any
 
 from solders.signature import Signature
 
+from partner.chain import ports
 from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.rpc import BlockEngine, Rpc
 from partner.core import observability
@@ -119,7 +120,7 @@ def run(
     A failure on one record (its failure lookup, its events, its move) is counted in
     `errors` and logged; the pass goes on with the others, and the record is retried next pass."""
     settings = get_settings()
-    rpc = rpc or Rpc(settings.rpc_endpoints)
+    rpc = rpc or ports.current().rpc()
     engine = engine or BlockEngine(settings.block_engine_url)
     records = txrecords.open_records(limit, shards)
     summary: dict[str, Any] = {

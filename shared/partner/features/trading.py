@@ -31,15 +31,14 @@ from solders.pubkey import Pubkey
 
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
-from partner.chain import pool_math, unique
+from partner.chain import pool_math, ports, unique
 from partner.chain import programs as P
 from partner.chain.layouts import Pool
 from partner.chain.rpc import Rpc
 from partner.chain.state import CoinState, read_coin
-from partner.chain.tx import WriteFees, sign
+from partner.chain.tx import WriteFees
 from partner.core import clock, observability, parallel
 from partner.core.errors import ApiError
-from partner.core.settings import get_settings
 from partner.edge import access
 from partner.edge.access import Principal
 from partner.edge.models import Address, Amount, Field, IntOrString, PositiveAmount, Request, WriteFields
@@ -430,10 +429,6 @@ def _refuse(error: ApiError) -> None:
     raise error
 
 
-def rpc() -> Rpc:
-    return Rpc(get_settings().rpc_endpoints)
-
-
 def _known_value(req: TradeRequest) -> int | None:
     """The trade's lamport value when the request gives it: maxSolIn (buy; buy-exact-out in explicit
     mode). A sell's (the quoted SOL out) and a slippage-mode buy-exact-out's need the venue's state."""
@@ -461,7 +456,7 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
         # chain read, and the caps' reservation where the request gives the value, here on this thread;
         # the caps still answer first (their refusal leaves the read unread)
         signer.prefetch()
-        chain = pipeline.reading_for(principal, chain or rpc())
+        chain = pipeline.reading_for(principal, chain or ports.current().rpc())
         reading = parallel.submit(read_coin, chain, Pubkey.from_string(req.mint), signer.pubkey)
         if known_value is not None:
             caps = _hold(held, reserve_caps(principal, known_value))
@@ -505,9 +500,7 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
             funds=pipeline.Funds(state.wallet_lamports, spend, tip_from_proceeds=selling),
             added=added,
         )
-        sent = pipeline.send(
-            principal, write, pipeline.Submit(chain, engine=pipeline.tx_engine()), held=held, sign=sign
-        )
+        sent = pipeline.send(principal, write, pipeline.Submit(chain, engine=pipeline.tx_engine()), held=held)
     observability.count("Trades", venue=venue, kind=KINDS[type(req)])
     return {"signature": sent.signature, "mint": req.mint, "status": "submitted"}
 
@@ -562,7 +555,7 @@ def quote(principal: Principal, req: QuoteRequest, chain: Rpc | None = None) -> 
     require_fee_configured(principal, req.fee_bps)
     if not principal.user.wallet:
         raise ApiError("invalid_wallet")
-    chain = chain or rpc()
+    chain = chain or ports.current().rpc()
     state = read_coin(chain, Pubkey.from_string(req.mint), Pubkey.from_string(principal.user.wallet))
     venue = state.venue
     slip = int(req.slippageBps)

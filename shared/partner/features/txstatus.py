@@ -9,6 +9,7 @@ from typing import Any
 from solders.pubkey import Pubkey
 from solders.signature import Signature
 
+from partner.chain import ports
 from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.rpc import LOOKUP, BlockEngine, Rpc
 from partner.core import clock
@@ -162,7 +163,7 @@ def lookup(text: str, read: dict[str, dict[str, Any]], client_id: str, user_id: 
     settings = get_settings()
     sent = read.get(text)
     if not owned(sent, client_id, user_id):
-        return status_of(signature, Rpc(settings.rpc_endpoints), BlockEngine(settings.block_engine_url), None, None)
+        return status_of(signature, ports.current().rpc(), BlockEngine(settings.block_engine_url), None, None)
     return status_of(
-        signature, Rpc(settings.rpc_endpoints), BlockEngine(settings.block_engine_url), read.get(bundle_pk(text)), sent
+        signature, ports.current().rpc(), BlockEngine(settings.block_engine_url), read.get(bundle_pk(text)), sent
     )

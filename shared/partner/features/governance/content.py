@@ -8,16 +8,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from aws_lambda_powertools.event_handler import Response
 from solders.pubkey import Pubkey
 
 from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
+from partner.chain import ports, unique
 from partner.chain import programs as P
-from partner.chain import unique
 from partner.chain.layouts import (
     Governance,
     Proposal,
@@ -31,7 +31,6 @@ from partner.chain.state import CLOCK_SYSVAR
 from partner.chain.tx import WriteFees
 from partner.core import cid as cids
 from partner.core.errors import ApiError
-from partner.core.settings import get_settings
 from partner.edge import access, http, multipart
 from partner.edge.access import Principal
 from partner.edge.models import LINK, NAME, SYMBOL, Address, Amount, PositiveAmount, WriteFields, validate
@@ -46,12 +45,10 @@ __all__ = [
     "normalize_name",
     "normalize_symbol",
     "execute",
-    "handle",
+    "read_request",
     "read_document",
-    "ROUTE",
 ]
 
-ROUTE = access.Route(bucket="governance", scope="governance:propose")
 DOCUMENT_FIELDS = ("name", "symbol", "description", "image", "website", "twitter", "telegram")
 ATA_RENT = P.rent_exempt_minimum(170)  # a Token-2022 ATA (ImmutableOwner)
 PROPOSAL_RENT = P.rent_exempt_minimum(Proposal.SIZE)
@@ -320,7 +317,7 @@ def _execute(
     principal: Principal, form: UpdateContentForm, chain: Rpc | None, held: pipeline.Held | None = None
 ) -> dict[str, Any]:
     signer = SealedWalletSigner(principal.user)
-    chain = pipeline.reading_for(principal, chain or Rpc(get_settings().rpc_endpoints))
+    chain = pipeline.reading_for(principal, chain or ports.current().rpc())
     mint = Pubkey.from_string(form.mint)
     state = read_state(chain, mint, signer.pubkey)
     _check_governance(form, state)
@@ -390,9 +387,10 @@ def _execute(
     }
 
 
-def handle(event: dict, headers: dict[str, str] | None, on_bucket) -> Response:
-    """The whole endpoint after routing: admit, parse the form, execute (under an Idempotency-Key)."""
-    principal = access.admit(headers, ROUTE, on_bucket)
-    form = multipart.parse(multipart.body_bytes(event), http.content_type(headers, "invalid_input"), max_files=1)
-    parsed = uploads.stage(principal, parse_form(form), event)
-    return http.write_once(event, principal, form.digest, lambda: execute(principal, parsed))
+def read_request(principal: Principal, event: Any) -> tuple[UpdateContentForm, Callable[[], str]]:
+    """The request's form (`event`: Powertools' event) parsed and checked and its staged image read, so
+    that every 400 answers before the Idempotency-Key claim; with the form's digest (the claim's)."""
+    form = multipart.parse(
+        multipart.body_bytes(event.raw_event), http.content_type(event.headers, "invalid_input"), max_files=1
+    )
+    return uploads.stage(principal, parse_form(form), event.raw_event), form.digest

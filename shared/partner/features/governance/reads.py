@@ -24,7 +24,6 @@ from partner.chain import programs as P
 from partner.chain.layouts import Governance, LayoutError, Proposal, TokenMetadata, VoteReceipt
 from partner.chain.rpc import LOOKUP, Rpc, unavailable
 from partner.core.errors import ApiError
-from partner.core.settings import get_settings
 
 __all__ = [
     "governance_view",
@@ -48,10 +47,6 @@ MAX_SIGNATURE_PAGES = 20
 RECEIPT_SIGNATURES = 50
 _BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")  # fullmatch: `$` also matches before "\n"
 _DIGITS = re.compile(r"[0-9]+")
-
-
-def rpc() -> Rpc:
-    return Rpc(get_settings().rpc_endpoints)
 
 
 def parse_address(text: str | None) -> Pubkey | None:

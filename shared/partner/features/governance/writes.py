@@ -16,13 +16,12 @@ from solders.pubkey import Pubkey
 
 from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
+from partner.chain import ports, unique
 from partner.chain import programs as P
-from partner.chain import unique
 from partner.chain.layouts import Governance, LayoutError, Proposal, VoteReceipt, token_account_amount
 from partner.chain.rpc import AccountData, Rpc
 from partner.chain.tx import WriteFees
 from partner.core.errors import ApiError
-from partner.core.settings import get_settings
 from partner.edge import access
 from partner.edge.access import Principal
 from partner.edge.models import Address, PositiveAmount, WriteFields
@@ -95,10 +94,6 @@ class Snapshot:
     unix_timestamp: int
     blockhash: Hash
     last_valid_block_height: int
-
-
-def rpc() -> Rpc:
-    return Rpc(get_settings().rpc_endpoints)
 
 
 def _read(chain: Rpc, keys: list[Pubkey]) -> Snapshot:
@@ -264,7 +259,7 @@ def _start(principal: Principal, req: WriteFields, chain: Rpc | None) -> tuple[S
     """Delegation (403), before anything is read. (The client's fee ceiling is an added check of the
     send pipeline: after every spec check, so it never pre-empts one.)"""
     access.require_delegation(principal)
-    return SealedWalletSigner(principal.user), pipeline.reading_for(principal, chain or rpc())
+    return SealedWalletSigner(principal.user), pipeline.reading_for(principal, chain or ports.current().rpc())
 
 
 # ------------------------------------------------------------------ votes

@@ -5,15 +5,6 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-SECURITY_HEADERS = {
-    "Cache-Control": "no-store",
-    "Pragma": "no-cache",
-    "X-Frame-Options": "DENY",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
-}
-
 _STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;background:#f4f5f7;margin:0;color:#1b1d21}
 main{max-width:28rem;margin:3rem auto;background:#fff;border-radius:12px;padding:2rem;
