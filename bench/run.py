@@ -782,7 +782,6 @@ def cold_starts(
     return result
 
 
-SNAP_KMS_MS = 6.0  # the latency model's KMS call (devstack.latency.DEFAULTS["kms"])
 SNAP_WARM = 10  # warm requests after the parent's own restore (the first is left out of the p50)
 
 
@@ -791,8 +790,12 @@ def snapstart_starts(
 ) -> dict[str, Any]:
     """SnapStart: per function, one init process (import + before-snapshot hooks) forks `runs`
     restored children, each serving one first request (bench/coldstart_child.py `snapstart`).
-    Goal: the median fork-to-response at most GOALS["snapstart_ratio"] x the same function's
-    own warm p50 for the same kind of request, measured in the parent after its own restore."""
+    Goal: what the restore adds to the same function's warm p50 for the same kind of request (measured
+    in the parent after its own restore), at most GOALS["snapstart_add_ms"], judged as the service's own
+    time plus the latency model's (bench.latency.Live); the times against moto are kept beside."""
+    from devstack.latency import DEFAULTS, model
+
+    figures = model.figures or dict(DEFAULTS)
     base = {k: v for k, v in bench.env.items() if not k.startswith("PYTEST")}
     base.pop("PYTHONDONTWRITEBYTECODE", None)
     env = _tree_env(base, None, layers)
@@ -800,6 +803,7 @@ def snapstart_starts(
         "runs": runs,
         "warm_requests": SNAP_WARM - 1,
         "python_path": "layers" if layers else "venv",
+        "figures_ms": figures,
         "functions": {},
     }
     for name in only or FUNCTIONS:
@@ -808,6 +812,7 @@ def snapstart_starts(
             "function": name,
             "events": [event_for(reqs.make(name, 5000 + i)) for i in range(runs)],
             "warm": [event_for(reqs.make(name, 5500 + i)) for i in range(SNAP_WARM)],
+            "model": figures,
         }
         path = OUT / f"snap-{name}.json"
         path.write_text(json.dumps(spec))
@@ -829,7 +834,12 @@ def snapstart_starts(
         # moto took for it (20-40 ms here, against 6 ms in the model)
         secret = statistics.median(r.get("secret_ms", 0.0) for r in out["restores"])
         adds = restore - warm
-        modeled = adds - secret + (SNAP_KMS_MS if secret else 0.0)
+        # the same, every call to a stand-in at the latency model's figure instead of the stand-in's time
+        # (bench.latency.Live): the service's own time plus the model's, as section 7 measures
+        restore_model = statistics.median(r["restore_model_ms"] for r in out["restores"])
+        warm_model = pct(out["warm_model_ms"], 0.5)
+        secret_model = statistics.median(r.get("secret_model_ms", 0.0) for r in out["restores"])
+        adds_model = restore_model - warm_model
         result["functions"][name] = {
             "restore_ms": round(restore, 1),
             "restore_max_ms": round(max(r["restore_ms"] for r in out["restores"]), 1),
@@ -837,14 +847,19 @@ def snapstart_starts(
             "ratio": round(ratio, 2),
             "adds_ms": round(adds, 1),
             "secret_ms": round(secret, 1),
-            "adds_modeled_ms": round(modeled, 1),
+            "restore_model_ms": round(restore_model, 1),
+            "restore_model_max_ms": round(max(r["restore_model_ms"] for r in out["restores"]), 1),
+            "warm_model_p50_ms": round(warm_model, 1),
+            "secret_model_ms": round(secret_model, 1),
+            "adds_model_ms": round(adds_model, 1),
             "before_snapshot_ms": round(out["before_snapshot_ms"], 1),
             "status": sorted({r["status"] for r in out["restores"]} | {out["warm_status"]}, key=str),
-            "goal_met": modeled <= GOALS["snapstart_add_ms"],
+            "goal_met": adds_model <= GOALS["snapstart_add_ms"],
         }
         log(
-            f"snapstart {name}: restore {restore:.1f} ms, warm p50 {warm:.1f} ms ({ratio:.2f}x, +{adds:.1f} ms; "
-            f"hash secret {secret:.1f} ms; +{modeled:.1f} ms with it at the model's KMS figure)"
+            f"snapstart {name}: service + model: restore {restore_model:.1f} ms, warm p50 {warm_model:.1f} ms "
+            f"(+{adds_model:.1f} ms; hash secret {secret_model:.1f} ms); against moto: restore {restore:.1f} ms, "
+            f"warm p50 {warm:.1f} ms (+{adds:.1f} ms; hash secret {secret:.1f} ms)"
         )
     return result
 
