@@ -14,6 +14,7 @@ spawn-to-response without the interpreter's exit).
 
 import json
 import os
+import resource
 import sys
 import time
 from typing import Any
@@ -163,6 +164,7 @@ def snapstart(spec: dict) -> dict:
         t0 = time.perf_counter()
         pid = os.fork()
         if pid == 0:  # the restored environment
+            forked = time.perf_counter()
             os.close(read_end)
             try:
                 profile_dir = os.environ.get("BENCH_PROFILE")  # a cProfile of restore + first request
@@ -171,16 +173,21 @@ def snapstart(spec: dict) -> dict:
 
                     profiler = cProfile.Profile()
                     profiler.enable()
+                faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt  # page faults: copy-on-write
                 if live:
                     live.set_offset(0.0)
                     live.on = True
                 snapshot.run_after_restore()
+                hooked = time.perf_counter()
                 out = module.lambda_handler(event, Context(spec["function"]))
                 row = {
                     "restore_ms": (time.perf_counter() - t0) * 1000,
+                    "fork_ms": (forked - t0) * 1000,  # fork() to the child's first line
+                    "hooks_ms": (hooked - forked) * 1000,  # to the after-restore hooks' end
                     "status": _status(out),
                     "secret_ms": secret.get("ms", 0.0),
                 }
+                row["page_faults"] = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
                 if live:
                     row["restore_model_ms"] = row["restore_ms"] + live.offset()
                     row["secret_model_ms"] = secret.get("model_ms", 0.0)
@@ -204,8 +211,9 @@ def snapstart(spec: dict) -> dict:
     if live:
         live.on = True
     snapshot.run_after_restore()
-    warm, warm_model = [], []
+    warm, warm_model, warm_faults = [], [], []
     for k, event in enumerate(spec["warm"]):
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
         if live:
             live.set_offset(0.0)
         profile_dir = os.environ.get("BENCH_PROFILE") if k == 1 else None  # a warm request's, to compare
@@ -218,12 +226,19 @@ def snapstart(spec: dict) -> dict:
         out = module.lambda_handler(event, Context(spec["function"]))
         if k:
             warm.append((time.perf_counter() - t) * 1000)
+            warm_faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults)
             if live:
                 warm_model.append(warm[-1] + live.offset())
         if profile_dir:
             profiler.disable()
             profiler.dump_stats(f"{profile_dir}/{spec['function']}-warm.prof")
-    result = {"before_snapshot_ms": before_ms, "restores": restores, "warm_ms": warm, "warm_status": _status(out)}
+    result = {
+        "before_snapshot_ms": before_ms,
+        "restores": restores,
+        "warm_ms": warm,
+        "warm_page_faults": warm_faults,
+        "warm_status": _status(out),
+    }
     if live:
         result["warm_model_ms"] = warm_model
     return result
