@@ -276,8 +276,9 @@ def _snapstart_model(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
         "secret` is the per-process secret's derivation (one KMS GenerateMac, the one call only a restored copy "
         "makes) on the same clock. `page faults`: minor page faults in the restored request (the fork's "
         "copy-on-write of every page it touches; a copy restored by Lambda pages its memory in from the snapshot "
-        "instead) and, in brackets, in a warm one. `against moto` is the same run on the real clock (the measure before: moto's "
-        f"own time, 20-80 ms from run to run, swamped it). Goal (issue 26): a restore adds at most "
+        "instead) and, in brackets, in a warm one. `against moto` is the same run on the real clock (the "
+        "measure before: moto's own time, 20-80 ms from run to run, swamped it). Goal (issue 26): a restore "
+        "adds at most "
         f"{g.get('snapstart_add_ms')} ms to the warm p50, judged on `+ms` — {_yes(met == len(fns))} "
         f"({met}/{len(fns)})."
         + (
