@@ -382,14 +382,14 @@ class Live:
         self._session()  # made here, outside every timed request (it opens no connection before a fork)
         aws = sys.modules.get("partner.store.aws")
         if aws is not None:
-            aws.add_hook("before-send", self._before_send)  # type: ignore[attr-defined]
+            aws.add_hook("before-send", self._before_send)
         transport = sys.modules.get("partner.core.transport")
         if transport is not None:
-            post = self._timed(transport.post, lambda kw: self._transport_kind(kw.get("body")), transport)  # type: ignore[attr-defined]
+            post = self._timed(transport.post, lambda kw: self._transport_kind(kw.get("body")), transport)
             transport.post, transport.get = post, self._timed(transport.get, lambda kw: None, transport)  # type: ignore[attr-defined]
         parallel = sys.modules.get("partner.core.parallel")
         if parallel is not None:
-            real_submit = parallel.submit  # type: ignore[attr-defined]
+            real_submit = parallel.submit
 
             def submit(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
                 start, box = self.offset(), {}
