@@ -389,9 +389,8 @@ def _latency(lat: dict[str, Any], g: dict[str, Any]) -> list[str]:
     if before:
         lines += [
             "",
-            f"`before`: the checkout `{before.get('rev')}` (every call of a trade one after another) measured "
-            f"by the same script in the same session (1-minute load {before.get('load_average')}); its floor is "
-            "this table's floor, so its ratio shows what the sequential path cost.",
+            f"`before`: the checkout `{before.get('rev')}` measured by the same script just before, in the same "
+            f"session (1-minute load {before.get('load_average')}); its floor is this table's floor.",
         ]
     return [*lines, ""]
 
