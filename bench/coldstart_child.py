@@ -14,6 +14,7 @@ spawn-to-response without the interpreter's exit).
 
 import json
 import os
+import resource
 import sys
 import time
 from typing import Any
@@ -103,9 +104,10 @@ def _status(out) -> int | None:
     return out.get("statusCode") if isinstance(out, dict) else None
 
 
-def _time_hash_secret() -> dict:
+def _time_hash_secret(clock=None) -> dict:
     """Times the per-process hash secret's derivation (one KMS GenerateMac, the one call a restored
-    copy makes that a warm one does not): {"ms": ...} once it ran in this process."""
+    copy makes that a warm one does not): {"ms": ...} once it ran in this process; with `clock` (the
+    latency model's, `bench.latency.Live.now`) also {"model_ms": ...} on it."""
     timing: dict = {}
     crypto = sys.modules.get("partner.store.crypto")
     if crypto is None:
@@ -116,10 +118,13 @@ def _time_hash_secret() -> dict:
         if crypto._secret is not None:
             return real()
         t = time.perf_counter()
+        m = clock() if clock else 0.0
         try:
             return real()
         finally:
             timing["ms"] = (time.perf_counter() - t) * 1000
+            if clock:
+                timing["model_ms"] = clock() - m
 
     crypto._hash_secret = timed  # type: ignore[attr-defined]  # timing the restore's MAC key fetch
     return timing
@@ -132,11 +137,22 @@ def snapstart(spec: dict) -> dict:
     restored from the snapshot: the child runs the after-restore hooks and serves that one
     first request. `restore_ms` is fork to response (the same monotonic clock on both sides).
     `warm_ms`: this process then restores too and serves `spec["warm"]` (its first request
-    excluded), the same function's warm latency for the same kind of request."""
+    excluded), the same function's warm latency for the same kind of request.
+
+    With `spec["model"]` (the latency model's figures) every call to a stand-in also takes the model's
+    time instead of the stand-in's (`bench.latency.Live`): each time is then also given as the
+    service's own time plus the model's (`*_model`)."""
     module = load(spec)
     from partner.core import snapshot
 
-    secret = _time_hash_secret()
+    live = None
+    if spec.get("model"):
+        sys.path.insert(0, spec["root"])
+        from bench.latency import Live
+
+        live = Live(spec["model"])
+        live.install()
+    secret = _time_hash_secret(live.now if live else None)
     t1 = time.perf_counter()
     snapshot.run_before_snapshot()
     before_ms = (time.perf_counter() - t1) * 1000
@@ -148,6 +164,7 @@ def snapstart(spec: dict) -> dict:
         t0 = time.perf_counter()
         pid = os.fork()
         if pid == 0:  # the restored environment
+            forked = time.perf_counter()
             os.close(read_end)
             try:
                 profile_dir = os.environ.get("BENCH_PROFILE")  # a cProfile of restore + first request
@@ -156,13 +173,25 @@ def snapstart(spec: dict) -> dict:
 
                     profiler = cProfile.Profile()
                     profiler.enable()
+                faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt  # page faults: copy-on-write
+                if live:
+                    live.set_offset(0.0)
+                    live.on = True
                 snapshot.run_after_restore()
+                hooked = time.perf_counter()
                 out = module.lambda_handler(event, Context(spec["function"]))
                 row = {
                     "restore_ms": (time.perf_counter() - t0) * 1000,
+                    "fork_ms": (forked - t0) * 1000,  # fork() to the child's first line
+                    "hooks_ms": (hooked - forked) * 1000,  # to the after-restore hooks' end
                     "status": _status(out),
                     "secret_ms": secret.get("ms", 0.0),
                 }
+                row["page_faults"] = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
+                if live:
+                    row["restore_model_ms"] = row["restore_ms"] + live.offset()
+                    row["secret_model_ms"] = secret.get("model_ms", 0.0)
+                    row["calls"] = live.calls
                 if profile_dir:
                     profiler.disable()
                     profiler.dump_stats(f"{profile_dir}/{spec['function']}-restore-{len(restores)}.prof")
@@ -179,14 +208,40 @@ def snapstart(spec: dict) -> dict:
         if "error" in row:
             raise RuntimeError(f"restored child failed: {row['error']}")
         restores.append(row)
+    if live:
+        live.on = True
     snapshot.run_after_restore()
-    warm = []
+    warm, warm_model, warm_faults = [], [], []
     for k, event in enumerate(spec["warm"]):
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        if live:
+            live.set_offset(0.0)
+        profile_dir = os.environ.get("BENCH_PROFILE") if k == 1 else None  # a warm request's, to compare
+        if profile_dir:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.enable()
         t = time.perf_counter()
         out = module.lambda_handler(event, Context(spec["function"]))
         if k:
             warm.append((time.perf_counter() - t) * 1000)
-    return {"before_snapshot_ms": before_ms, "restores": restores, "warm_ms": warm, "warm_status": _status(out)}
+            warm_faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults)
+            if live:
+                warm_model.append(warm[-1] + live.offset())
+        if profile_dir:
+            profiler.disable()
+            profiler.dump_stats(f"{profile_dir}/{spec['function']}-warm.prof")
+    result = {
+        "before_snapshot_ms": before_ms,
+        "restores": restores,
+        "warm_ms": warm,
+        "warm_page_faults": warm_faults,
+        "warm_status": _status(out),
+    }
+    if live:
+        result["warm_model_ms"] = warm_model
+    return result
 
 
 def main() -> None:

@@ -244,18 +244,166 @@ class Replay:
 class _Joined:
     """A pool task's future whose result also joins the task's virtual clock into the taker's."""
 
-    def __init__(self, future: Any, box: dict[str, float], replay: Replay) -> None:
+    def __init__(self, future: Any, box: dict[str, float], replay: Replay | Live) -> None:
         self._future, self._box, self._replay = future, box, replay
 
     def result(self, timeout: float | None = None) -> Any:
+        taken, own = time.perf_counter(), self._replay.offset()
         try:
             return self._future.result(timeout)
         finally:
-            if "end" in self._box:
+            if "end_wall" in self._box:  # `Live`: the wait is the task's time, not the taker's
+                ended, joined = self._box["end_wall"], time.perf_counter()
+                at = max(taken * 1000 + own, ended * 1000 + self._box["end"]) + (joined - max(taken, ended)) * 1000
+                self._replay.set_offset(at - joined * 1000)
+            elif "end" in self._box:
                 self._replay.set_offset(max(self._replay.offset(), self._box["end"]))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._future, name)
+
+
+BUNDLE_METHODS = frozenset({"sendBundle", "getBundleStatuses", "getInflightBundleStatuses"})
+
+
+def methods_of(body: bytes) -> list[str]:
+    from devstack.latency import methods_of as parse
+
+    return parse(body)
+
+
+def rpc_kind(methods: list[str]) -> str | None:
+    from devstack.latency import rpc_kind as kind
+
+    return kind(methods)
+
+
+class Live:
+    """The service against the real stand-ins, each call's time on the stand-in replaced by the model's
+    figure for its kind on the virtual clock (`Replay`'s): used where answers cannot be replayed, such as
+    the first request after a SnapStart restore of every function (`bench/coldstart_child.py`).
+
+    Every AWS call is sent by this class (botocore's `before-send`, on a connection of its own per process)
+    and every HTTP call of `partner.core.transport` (the RPC, the block engine, the pin server, the sign-in
+    provider) is made as the service makes it; the wall time each took is taken off the calling thread's
+    clock and the model's figure added (DynamoDB, KMS, the RPC; 0 ms for what the model does not have: S3,
+    SQS, the block engine, the pin server). A request's time is its wall time plus its clock at the end:
+    the service's own time and the model's along its critical path, none of the stand-ins' own. Connection
+    setup to the stand-ins (loopback) is taken off with the call, as `Replay` never opens one. Calls through
+    `partner.core.egress` (a webhook to its receiver) keep their real time.
+
+    Only modules already imported are patched (`install` after the function's import), so that the
+    measurement imports nothing the function would otherwise import on its first request."""
+
+    def __init__(self, figures: dict[str, float]) -> None:
+        self.figures = figures
+        self.on = False  # off while the before-snapshot hooks make their dry calls (answered locally)
+        self._clock = threading.local()
+        self._http: Any = None
+        self._pid = 0
+        self.calls: dict[str, int] = {}
+        import devstack.latency  # noqa: F401 - imported here, not inside a timed request (`_transport_kind`)
+
+    def offset(self) -> float:
+        return getattr(self._clock, "ms", 0.0)
+
+    def set_offset(self, ms: float) -> None:
+        self._clock.ms = ms
+
+    def now(self) -> float:
+        """This thread's time on the measured clock (ms): wall time plus the clock's offset."""
+        return time.perf_counter() * 1000 + self.offset()
+
+    def _charge(self, kind: str | None, spent_s: float) -> None:
+        self.calls[kind or "unmodeled"] = self.calls.get(kind or "unmodeled", 0) + 1
+        self.set_offset(self.offset() - spent_s * 1000 + (self.figures.get(kind, 0.0) if kind else 0.0))
+
+    @staticmethod
+    def _connect_first(pool: Any) -> None:
+        """A pool's first connection, opened outside the timed call: its setup (the socket, urllib3's
+        objects, the first use of the IDNA codec) is the service's own time, over loopback and without
+        TLS here; the model has no figure for a new connection."""
+        if pool.num_connections == 0:
+            conn = pool._get_conn()
+            conn.connect()
+            pool._put_conn(conn)
+
+    def _session(self) -> Any:
+        import os
+
+        if self._http is None or (self._pid != os.getpid() and self._http._manager.pools):  # nothing from before a fork
+            from botocore.httpsession import URLLib3Session
+
+            self._http, self._pid = URLLib3Session(max_pool_connections=16), os.getpid()
+        return self._http
+
+    def _before_send(self, request: Any = None, event_name: str = "", **_: Any) -> Any:
+        if not self.on:
+            return None
+        session = self._session()
+        self._connect_first(session._get_connection_manager(request.url, None).connection_from_url(request.url))
+        t = time.perf_counter()
+        response = session.send(request)
+        _ = response.content  # the body read inside the timed call
+        service, operation = Replay._op(event_name)
+        kind = "transact" if service == "dynamodb" and operation.startswith("Transact") else None
+        kind = kind or ("ddb" if service == "dynamodb" else "kms" if service == "kms" else None)
+        self._charge(kind, time.perf_counter() - t)
+        return response
+
+    @staticmethod
+    def _transport_kind(body: Any) -> str | None:
+        if not isinstance(body, (bytes, str)):
+            return None
+        methods = methods_of(body if isinstance(body, bytes) else body.encode())
+        if not methods or any(m in BUNDLE_METHODS for m in methods):
+            return None
+        return rpc_kind(methods)
+
+    def _timed(self, real: Any, kind_of: Any, transport: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if not self.on:
+                return real(*args, **kwargs)
+            url, timeout, connect = args[0], kwargs["timeout"], kwargs.get("connect")
+            if "params" not in kwargs:  # the service's own pool, as `transport` picks it
+                https = url.lower().startswith("https:")
+                pools = transport._pool(timeout if connect is None else connect, timeout, https)
+                self._connect_first(pools.connection_from_url(url))
+            t = time.perf_counter()
+            try:
+                return real(*args, **kwargs)
+            finally:
+                self._charge(kind_of(kwargs), time.perf_counter() - t)
+
+        return call
+
+    def install(self) -> None:
+        """Hook what the function has imported (call after its import, before the snapshot hooks)."""
+        self._session()  # made here, outside every timed request (it opens no connection before a fork)
+        aws = sys.modules.get("partner.store.aws")
+        if aws is not None:
+            aws.add_hook("before-send", self._before_send)
+        transport = sys.modules.get("partner.core.transport")
+        if transport is not None:
+            post = self._timed(transport.post, lambda kw: self._transport_kind(kw.get("body")), transport)
+            transport.post, transport.get = post, self._timed(transport.get, lambda kw: None, transport)  # type: ignore[attr-defined]
+        parallel = sys.modules.get("partner.core.parallel")
+        if parallel is not None:
+            real_submit = parallel.submit
+
+            def submit(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+                start, box = self.offset(), {}
+
+                def task(*a: Any, **k: Any) -> Any:
+                    self.set_offset(start)
+                    try:
+                        return fn(*a, **k)
+                    finally:
+                        box["end"], box["end_wall"] = self.offset(), time.perf_counter()
+
+                return _Joined(real_submit(task, *args, **kwargs), box, self)
+
+            parallel.submit = submit  # type: ignore[attr-defined]
 
 
 def _p(values: list[float], q: float) -> float:

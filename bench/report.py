@@ -207,6 +207,8 @@ def render(r: dict[str, Any]) -> str:
 
 def _snapstart(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
     fns = snap["functions"]
+    if any("adds_model_ms" in v for v in fns.values()):
+        return _snapstart_model(snap, g)
     if not any("adds_ms" in v for v in fns.values()):
         return _snapstart_ratio(snap, g)
     met = sum(1 for v in fns.values() if v["goal_met"])
@@ -245,6 +247,69 @@ def _snapstart(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
             b = (before.get("functions") or {}).get(name) or {}
             row += f" {b.get('adds_ms', '')} | {b.get('adds_modeled_ms', '')} |"
         lines.append(row)
+    return [*lines, ""]
+
+
+def _snapstart_model(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
+    fns = snap["functions"]
+    met = sum(1 for v in fns.values() if v["goal_met"])
+    f = snap.get("figures_ms") or {}
+    prev = snap.get("previous") or {}
+    lines = [
+        "### SnapStart",
+        "",
+        f"As Lambda pays it with SnapStart ({snap['python_path']}): one process imports the function and runs "
+        "its before-snapshot hooks (Lambda's init, once per published version), then forks; each fork stands in "
+        "for an environment restored from the snapshot, runs the after-restore hooks and serves one first "
+        f"request. `restore ms` is fork to response, median of {snap['runs']} forks; `warm p50` is the same "
+        f"function's warm p50 for the same kind of request ({snap['warm_requests']} requests in the parent after "
+        "its own restore and first request); `+ms` is what the restore adds. Measured as section 7 measures: the "
+        "service's own time plus the latency model's (DynamoDB "
+        f"{f.get('ddb')} ms, a transaction {f.get('transact')} ms, KMS {f.get('kms')} ms, an RPC read "
+        f"{f.get('rpc_read')} ms, a send {f.get('rpc_send')} ms; 0 for S3, SQS, the block engine and the pin "
+        "server). A restored request cannot be answered from recordings (each function's first request is its "
+        "own), so every call goes to the devstack's stand-ins for real, and the time each took there is replaced "
+        "by the model's figure on the calling thread's virtual clock (`bench.latency.Live`: botocore's "
+        "`before-send`, `partner.core.transport`; tasks on `partner.core.parallel` start from their submitter's "
+        "clock and join it, the wait not counted twice). A new connection's setup stays in (opened before the "
+        "timed call, over loopback, without TLS); a webhook's delivery (`egress`) keeps its real time. `hash "
+        "secret` is the per-process secret's derivation (one KMS GenerateMac, the one call only a restored copy "
+        "makes) on the same clock. `page faults`: minor page faults in the restored request (the fork's "
+        "copy-on-write of every page it touches; a copy restored by Lambda pages its memory in from the snapshot "
+        "instead) and, in brackets, in a warm one. `against moto` is the same run on the real clock (the "
+        "measure before: moto's own time, 20-80 ms from run to run, swamped it). Goal (issue 26): a restore "
+        "adds at most "
+        f"{g.get('snapstart_add_ms')} ms to the warm p50, judged on `+ms` — {_yes(met == len(fns))} "
+        f"({met}/{len(fns)})."
+        + (
+            f" `earlier`: what the run of {prev.get('measured_at')} (1-minute load {prev.get('load_average')}) "
+            "gave the old way (against moto; only the GenerateMac at the model's figure)."
+            if prev
+            else ""
+        ),
+        "",
+        "| function | restore ms | warm p50 ms | +ms | hash secret ms | page faults (warm) | status | goal "
+        "| against moto: restore ms | warm p50 ms | +ms |" + (" earlier +ms, old way |" if prev else ""),
+        "|---|---:|---:|---:|---:|---:|---|---|---:|---:|---:|" + ("---:|" if prev else ""),
+    ]
+    for name, v in sorted(fns.items(), key=lambda kv: kv[1]["adds_model_ms"]):
+        mark = "" if v.get("model_followed", True) else " (†)"
+        row = (
+            f"| {name}{mark} | {v['restore_model_ms']} | {v['warm_model_p50_ms']} | {v['adds_model_ms']} | "
+            f"{v.get('secret_model_ms', '')} | {v.get('page_faults', '')} ({v.get('warm_page_faults', '')}) | "
+            f"{', '.join(map(str, v['status']))} | {_yes(v['goal_met'])} | {v['restore_ms']} | "
+            f"{v['warm_p50_ms']} | {v['adds_ms']} |"
+        )
+        if prev:
+            p = (prev.get("functions") or {}).get(name) or {}
+            row += f" {p.get('adds_modeled_ms', '')} |"
+        lines.append(row)
+    if any(not v.get("model_followed", True) for v in fns.values()):
+        lines += [
+            "",
+            "(†) Its calls run on a pool of its own (the tracker's passes), which the model's clock does not "
+            "follow: its waits keep the real time, so its `+ms` is the real clock's.",
+        ]
     return [*lines, ""]
 
 
@@ -324,9 +389,8 @@ def _latency(lat: dict[str, Any], g: dict[str, Any]) -> list[str]:
     if before:
         lines += [
             "",
-            f"`before`: the checkout `{before.get('rev')}` (every call of a trade one after another) measured "
-            f"by the same script in the same session (1-minute load {before.get('load_average')}); its floor is "
-            "this table's floor, so its ratio shows what the sequential path cost.",
+            f"`before`: the checkout `{before.get('rev')}` measured by the same script just before, in the same "
+            f"session (1-minute load {before.get('load_average')}); its floor is this table's floor.",
         ]
     return [*lines, ""]
 

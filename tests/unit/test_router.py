@@ -133,3 +133,28 @@ def test_every_route_shows_its_scope_and_body_as_the_document_gives_them():
             models = [tp for tp in hints if inspect.isclass(tp) and issubclass(tp, BaseModel)]
             assert models == ([op.body] if op.body is not None and op.media_type == openapi.JSON_TYPE else []), key
     assert seen == set(ops)
+
+
+def test_compile_routes_inspects_what_a_first_request_would():
+    """Before the snapshot, `compile_routes` also does what Powertools does on a route's first call and
+    caches: the route function's `Request` parameter and `Depends()`, and each middleware's inspection."""
+    from aws_lambda_powertools.event_handler import api_gateway
+
+    app = http.make_app()
+
+    @app.get("/partner/v1/ping")
+    def ping():
+        return {"ok": True}
+
+    http.compile_routes(app)
+    route = next(r for r in app._static_routes if r.func is ping)
+    assert route.request_param_name_checked and route.request_param_name is None
+    assert route._has_dependencies is False
+    frame, inspected = route._middleware_stack, []
+    while isinstance(frame, api_gateway.MiddlewareFrame):
+        inspected.append(getattr(frame.current_middleware, "_powertools_middleware_inspection", None))
+        frame = frame.next_middleware
+    assert inspected and all(i is not None for i in inspected)
+    assert frame is ping
+    out = app.resolve(api_event("GET", "/partner/v1/ping"), None)  # and the route answers as before
+    assert (out["statusCode"], json.loads(out["body"])) == (200, {"ok": True})

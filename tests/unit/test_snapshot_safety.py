@@ -316,3 +316,72 @@ def test_warm_makes_each_layer_call_without_network_or_credentials(monkeypatch: 
     assert not aws._credentials.resolved
     assert all(len(c._endpoint.http_session._manager.pools) == 0 for c in aws._clients.values())
     aws.reset()
+
+
+def test_warm_builds_the_credential_chain_and_a_restored_copy_only_loads_from_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The provider chain (its providers and fetchers) is built before the snapshot, nothing loaded from
+    it; after the restore the same chain loads the credentials of the restored environment."""
+    from partner.core import snapshot
+    from partner.store import aws
+
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIAINIT")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "init-secret")
+    aws.reset()
+    snapshot.run_before_snapshot()
+    creds = aws._credentials
+    assert creds is not None and creds._resolver is not None and not creds.resolved
+    chain = creds._resolver
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIARESTORED")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "restored-secret")
+
+    snapshot.run_after_restore()
+
+    assert creds._resolver is chain and not creds.resolved
+    assert creds.get_frozen_credentials().access_key == "AKIARESTORED"
+    aws.reset()
+
+
+def test_warm_answers_each_dry_call_with_the_shapes_of_a_real_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dry run's answers carry what real ones do (an item of every attribute type, a MAC, a
+    plaintext), so their parsing before the snapshot leaves botocore's output shapes resolved."""
+    from partner.store import aws
+
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    parsed: dict[str, dict] = {}
+
+    def after_call(model, **kwargs):
+        parsed[model.name] = kwargs["parsed"]
+
+    aws.reset()
+    aws.add_hook("after-call", after_call)
+    try:
+        aws.warm()
+    finally:
+        aws.remove_hook("after-call", after_call)
+    types = {"S", "N", "B", "SS", "NS", "BS", "M", "L", "BOOL", "NULL"}
+    assert {t for value in parsed["GetItem"]["Item"].values() for t in value} == types
+    assert parsed["BatchGetItem"]["Responses"]["snapshot"][0]["pk"] == {"S": "snapshot"}
+    assert parsed["Query"]["Items"] and parsed["UpdateItem"]["Attributes"]
+    assert parsed["GenerateMac"]["Mac"] == b"snapshot" and parsed["Decrypt"]["Plaintext"] == b"snapshot"
+    assert "TransactWriteItems" in parsed
+    aws.reset()
+
+
+def test_warm_loads_the_idna_codec_a_first_connection_uses() -> None:
+    """urllib3 encodes the host name of every new connection with the IDNA codec; its first use imports
+    encodings.idna (and stringprep, unicodedata). The before-snapshot hooks load it."""
+    code = (
+        "import sys\n"
+        "from partner.store import aws\n"
+        "from partner.core import snapshot\n"
+        "before = 'encodings.idna' in sys.modules\n"
+        "snapshot.run_before_snapshot()\n"
+        "print(before, 'encodings.idna' in sys.modules)"
+    )
+    env = {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False True"

@@ -20,6 +20,12 @@ from solders.instruction import AccountMeta, Instruction
 from solders.pubkey import Pubkey
 
 
+@functools.lru_cache(maxsize=4096)
+def _find_pda(seeds: tuple[bytes, ...], program_id: Pubkey) -> Pubkey:
+    """A PDA (a pure function of its seeds), remembered: requests derive the same few again."""
+    return Pubkey.find_program_address(list(seeds), program_id)[0]
+
+
 class LayoutError(ValueError):
     """Bytes or values that do not fit the IDL layout."""
 
@@ -473,7 +479,7 @@ class Program:
                 raise IdlMismatch(f"unsupported seed kind {kind}")
         program = pda.get("program")
         program_id = self.address if program is None else Pubkey.from_bytes(bytes(program["value"]))
-        return Pubkey.find_program_address(seeds, program_id)[0]
+        return _find_pda(tuple(seeds), program_id)
 
     def _seed_value(self, seed: dict, value) -> bytes:
         account, _, field = seed["path"].partition(".")

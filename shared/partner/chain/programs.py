@@ -6,6 +6,7 @@ Everything here is pure: no RPC, no I/O. See docs/onchain.md for the contract.
 from __future__ import annotations
 
 import struct
+from functools import lru_cache
 
 from solders.pubkey import Pubkey
 
@@ -37,34 +38,42 @@ def _pk(value: Pubkey | str) -> Pubkey:
     return value if isinstance(value, Pubkey) else Pubkey.from_string(value)
 
 
+@lru_cache(maxsize=4096)
+def find_pda(seeds: tuple[bytes, ...], program_id: Pubkey) -> tuple[Pubkey, int]:
+    """`Pubkey.find_program_address`, remembered: a pure function of its seeds, and each request derives
+    the same few addresses again (the global config, a coin's curve and vault, the trader's token
+    account); each derivation is a bump search of SHA-256 hashes and curve checks."""
+    return Pubkey.find_program_address(list(seeds), program_id)
+
+
 def global_pda(program_id: Pubkey = LAUNCHPAD_PROGRAM_ID) -> tuple[Pubkey, int]:
     """Launchpad global config: seeds [b"global"]."""
-    return Pubkey.find_program_address([GLOBAL_SEED], program_id)
+    return find_pda((GLOBAL_SEED,), program_id)
 
 
 def bonding_curve_pda(mint: Pubkey | str, program_id: Pubkey = LAUNCHPAD_PROGRAM_ID) -> tuple[Pubkey, int]:
     """Bonding curve of a coin: seeds [b"bonding-curve", mint]."""
-    return Pubkey.find_program_address([BONDING_CURVE_SEED, bytes(_pk(mint))], program_id)
+    return find_pda((BONDING_CURVE_SEED, bytes(_pk(mint))), program_id)
 
 
 def pool_pda(mint: Pubkey | str, program_id: Pubkey = POOL_PROGRAM_ID) -> tuple[Pubkey, int]:
     """Constant-product pool of a migrated coin (pool program): seeds [b"pool", mint]."""
-    return Pubkey.find_program_address([POOL_SEED, bytes(_pk(mint))], program_id)
+    return find_pda((POOL_SEED, bytes(_pk(mint))), program_id)
 
 
 # Reserved governance PDAs (layouts come with the governance work).
 def governance_pda(mint: Pubkey | str, program_id: Pubkey = LAUNCHPAD_PROGRAM_ID) -> tuple[Pubkey, int]:
-    return Pubkey.find_program_address([GOVERNANCE_SEED, bytes(_pk(mint))], program_id)
+    return find_pda((GOVERNANCE_SEED, bytes(_pk(mint))), program_id)
 
 
 def proposal_pda(governance: Pubkey | str, index: int, program_id: Pubkey = LAUNCHPAD_PROGRAM_ID) -> tuple[Pubkey, int]:
-    return Pubkey.find_program_address([PROPOSAL_SEED, bytes(_pk(governance)), struct.pack("<Q", index)], program_id)
+    return find_pda((PROPOSAL_SEED, bytes(_pk(governance)), struct.pack("<Q", index)), program_id)
 
 
 def vote_pda(
     proposal: Pubkey | str, voter: Pubkey | str, program_id: Pubkey = LAUNCHPAD_PROGRAM_ID
 ) -> tuple[Pubkey, int]:
-    return Pubkey.find_program_address([VOTE_SEED, bytes(_pk(proposal)), bytes(_pk(voter))], program_id)
+    return find_pda((VOTE_SEED, bytes(_pk(proposal)), bytes(_pk(voter))), program_id)
 
 
 def associated_token_address(
@@ -72,9 +81,7 @@ def associated_token_address(
 ) -> Pubkey:
     """Standard ATA (Token-2022 by default: every token account of our coins): PDA of the ATA
     program with seeds [owner, token_program, mint]."""
-    return Pubkey.find_program_address(
-        [bytes(_pk(owner)), bytes(token_program_id), bytes(_pk(mint))], ASSOCIATED_TOKEN_PROGRAM_ID
-    )[0]
+    return find_pda((bytes(_pk(owner)), bytes(token_program_id), bytes(_pk(mint))), ASSOCIATED_TOKEN_PROGRAM_ID)[0]
 
 
 def bonding_curve_vault(mint: Pubkey | str) -> Pubkey:

@@ -29,6 +29,7 @@ from typing import Any, cast
 from urllib.parse import parse_qsl
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+from aws_lambda_powertools.event_handler import api_gateway as powertools_routing
 from pydantic import BaseModel
 
 from partner.core import observability, requestid, snapshot
@@ -186,13 +187,22 @@ def ip_bucket(bucket: str):
 
 def compile_routes(app: APIGatewayRestResolver) -> None:
     """Build what Powertools builds on a route's first request: its dependant (the pydantic fields and
-    type adapters it validates with) and its middleware stack. Before the SnapStart snapshot, so no
-    restored copy pays for it."""
+    type adapters it validates with), its middleware stack, and what it inspects of each middleware and
+    of the route's function (their type hints: a `Request` parameter, `Depends()`), which it caches on
+    them. Before the SnapStart snapshot, so no restored copy pays for it."""
     with _compiling:
         for route in app._static_routes + app._dynamic_routes:
             route.dependant  # noqa: B018 - builds and caches it
             if not route._middleware_stack_built:
                 route._build_middleware_stack(router_middlewares=app._router_middlewares, app=app)
+            route.has_dependencies  # noqa: B018 - inspects and caches it
+            if not route.request_param_name_checked:  # as _registered_api_adapter does on the first call
+                route.request_param_name = powertools_routing._find_request_param_name(route.func)
+                route.request_param_name_checked = True
+            frame = route._middleware_stack
+            while isinstance(frame, powertools_routing.MiddlewareFrame):  # each frame's call inspects its own
+                powertools_routing._inspect_middleware(frame.current_middleware)
+                frame = frame.next_middleware
         _compiled.add(id(app))
 
 

@@ -5,7 +5,9 @@ client at moto.
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import json
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -49,18 +51,27 @@ class DeferredCredentials(botocore.credentials.Credentials):
     def __init__(self, botocore_session: botocore.session.Session) -> None:  # no super(): no keys
         self._botocore_session = botocore_session
         self._resolved: botocore.credentials.Credentials | None = None
+        self._resolver: Any = None  # botocore's provider chain: reads no credentials until asked
         self._resolve_lock = threading.Lock()
+
+    def prepare(self) -> None:
+        """Build the provider chain (its providers, their metadata fetchers and TLS contexts) without
+        loading anything from it: before the snapshot, so a restored copy only loads its credentials.
+        The providers read the environment (and the container endpoint) when asked, not here."""
+        with self._resolve_lock:
+            if self._resolver is None:
+                session = self._botocore_session
+                self._resolver = botocore.credentials.create_credential_resolver(
+                    session, region_name=session.get_config_variable("region")
+                )
 
     def _get(self) -> botocore.credentials.Credentials:
         found = self._resolved
         if found is None:
+            self.prepare()
             with self._resolve_lock:
                 if self._resolved is None:
-                    session = self._botocore_session
-                    resolver = botocore.credentials.create_credential_resolver(
-                        session, region_name=session.get_config_variable("region")
-                    )
-                    self._resolved = resolver.load_credentials()
+                    self._resolved = self._resolver.load_credentials()
                     if self._resolved is None:
                         raise NoCredentialsError()
                 found = self._resolved
@@ -233,6 +244,10 @@ DRY_CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ),
         ("batch_get_item", {"RequestItems": {"snapshot": {"Keys": [_KEY]}}}),
         ("batch_write_item", {"RequestItems": {"snapshot": [{"PutRequest": {"Item": _KEY}}]}}),
+        (
+            "transact_write_items",
+            {"TransactItems": [{"Put": {"TableName": "snapshot", "Item": _KEY}}], "ClientRequestToken": "snapshot"},
+        ),
     ],
     "kms": [
         ("generate_mac", {"KeyId": "alias/snapshot", "Message": b"snapshot", "MacAlgorithm": "HMAC_SHA_256"}),
@@ -255,10 +270,44 @@ DRY_CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
 }
 
 
-def _local_answer(request: Any, **_: Any) -> AWSResponse:
+_B64 = base64.b64encode(b"snapshot").decode()
+_ITEM = {  # one attribute of each type: parsing it resolves every member of DynamoDB's AttributeValue
+    "pk": {"S": "snapshot"},
+    "n": {"N": "1"},
+    "b": {"B": _B64},
+    "ss": {"SS": ["snapshot"]},
+    "ns": {"NS": ["1"]},
+    "bs": {"BS": [_B64]},
+    "m": {"M": {"s": {"S": "snapshot"}}},
+    "l": {"L": [{"S": "snapshot"}]},
+    "t": {"BOOL": True},
+    "z": {"NULL": True},
+}
+# what each dry call is answered with: the shapes a real answer has, so that parsing it before the
+# snapshot resolves the output shapes a restored copy's first answers need (botocore caches them)
+DRY_ANSWERS: dict[str, dict[str, Any]] = {
+    "GetItem": {"Item": _ITEM},
+    "PutItem": {"Attributes": _ITEM},
+    "UpdateItem": {"Attributes": _ITEM},
+    "Query": {"Items": [_ITEM], "Count": 1, "ScannedCount": 1, "LastEvaluatedKey": _KEY},
+    "BatchGetItem": {"Responses": {"snapshot": [_ITEM]}, "UnprocessedKeys": {"snapshot": {"Keys": [_KEY]}}},
+    "BatchWriteItem": {"UnprocessedItems": {"snapshot": [{"PutRequest": {"Item": _KEY}}]}},
+    "TransactWriteItems": {},
+    "GenerateMac": {"Mac": _B64, "KeyId": "snapshot", "MacAlgorithm": "HMAC_SHA_256"},
+    "Encrypt": {"CiphertextBlob": _B64, "KeyId": "snapshot", "EncryptionAlgorithm": "SYMMETRIC_DEFAULT"},
+    "Decrypt": {"Plaintext": _B64, "KeyId": "snapshot", "EncryptionAlgorithm": "SYMMETRIC_DEFAULT"},
+    "Sign": {"Signature": _B64, "KeyId": "snapshot", "SigningAlgorithm": "ED25519_SHA_512"},
+    "GetPublicKey": {"PublicKey": _B64, "KeyId": "snapshot", "KeySpec": "ECC_NIST_EDWARDS25519"},
+}
+
+
+def _local_answer(request: Any, event_name: str = "", **_: Any) -> AWSResponse:
     """A `before-send` handler: botocore takes its return value as the response, and sends nothing."""
     response = AWSResponse(request.url, 200, {}, None)
-    response._content = b"{}" if "amz-json" in str(request.headers.get("Content-Type", "")) else b""
+    if "amz-json" in str(request.headers.get("Content-Type", "")):
+        response._content = json.dumps(DRY_ANSWERS.get(event_name.rsplit(".", 1)[-1], {})).encode()
+    else:
+        response._content = b""
     return response
 
 
@@ -267,8 +316,12 @@ def warm() -> None:
     """Create the clients of the services the layer calls (botocore's service models,
     endpoint rules and partitions loaded) and make each call the layer makes once, signed
     with placeholder keys and answered locally (`_local_answer`): operation models,
-    serializers, parsers, endpoint resolution and the event hooks' lookups are warm, no
-    credentials are resolved and nothing is sent."""
+    serializers, parsers (each answered with the shapes of a real answer), endpoint resolution and
+    the event hooks' lookups are warm, no credentials are resolved and nothing is sent. Also what a
+    restored copy's first request would otherwise do first: build the credential provider chain (no
+    credentials loaded, `DeferredCredentials.prepare`) and load the IDNA codec, which the first new
+    connection to a host name uses (urllib3 encodes the host with it)."""
+    "snapshot.invalid".encode("idna")
     for name, calls in DRY_CALLS.items():
         made = client(name)  # the session, and so _credentials, exist from here
         assert _credentials is not None
@@ -279,6 +332,8 @@ def warm() -> None:
                     getattr(made, operation)(**params)
         finally:
             made.meta.events.unregister("before-send", _local_answer)
+    assert _credentials is not None
+    _credentials.prepare()
 
 
 @snapshot.after_restore

@@ -59,6 +59,14 @@ def from_item(item: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     out = {}
     for k, v in item.items():
+        if len(v) == 1:  # the common attributes directly, as the general path below gives them
+            ((kind, raw),) = v.items()
+            if kind == "S" or kind == "BOOL":
+                out[k] = raw
+                continue
+            if kind == "N" and raw.isascii() and raw.lstrip("-").isdigit():
+                out[k] = int(raw)
+                continue
         value = _de.deserialize(v)
         if hasattr(value, "value") and type(value).__name__ == "Binary":
             value = bytes(value.value)
