@@ -1,27 +1,7 @@
-"""A local stand-in for API Gateway (REST, Lambda proxy integration).
-
-Serves every ``Type: Api`` event route of template.yaml by importing the
-function's handler module in-process and calling it with an API Gateway proxy
-event (``devstack.events.api_event``) and a Lambda context.
-
-    handle = start_gateway("template.yaml", env, port=3000,
-                           extra_routes={("GET", "/docs"): docs_page})
-    print(handle.url)
-    ...
-    handle.stop()
-
-``extra_routes`` values are ``callable(request: Request) -> (status, headers, body)``
-with headers a dict or a list of (name, value) pairs and body bytes (or str).
-They are checked before template routes; the dict is kept by reference, so
-routes added to ``handle.extra_routes`` later are served too.
-
-It is no kinder than API Gateway and Lambda: routes are selected on the resource
-tree as API Gateway selects them (a literal segment wins over ``{param}``, no
-backing up), the stage throttle of the template's ``MethodSettings`` applies, and
-the quotas of ``devstack.limits`` (10 MB request, Lambda's 6,291,456-byte request
-and response payloads, the 29 s integration timeout) are enforced. Whatever API
-Gateway answers itself is the template's gateway response for that case, rendered
-by ``devstack.gateway_responses``.
+"""A local stand-in for API Gateway (REST, Lambda proxy integration): serves every ``Type: Api`` route
+of template.yaml by calling its function's handler with an API Gateway proxy event
+(``devstack.events.api_event``), no kinder than API Gateway and Lambda (docs/architecture.md,
+"What the devstack enforces").
 """
 
 from __future__ import annotations
@@ -696,6 +676,15 @@ def start_gateway(
     into ``os.environ`` before any handler is imported; the template's layer
     folders (``shared/``) go on ``sys.path``.  Handlers are imported lazily on
     their first request.
+
+        handle = start_gateway("template.yaml", env, port=3000,
+                               extra_routes={("GET", "/docs"): docs_page})
+        handle.url; handle.stop()
+
+    ``extra_routes`` values are ``callable(request: Request) -> (status, headers, body)``
+    with headers a dict or a list of (name, value) pairs and body bytes (or str).
+    They are checked before template routes; the dict is kept by reference, so
+    routes added to ``handle.extra_routes`` later are served too.
     """
     from devstack import isolation
 

@@ -4,29 +4,7 @@
     handle.url            # -> PINNING_URL, e.g. http://127.0.0.1:5001
     handle.stop()
 
-Routes (Kubo RPC answers POST only, like Kubo):
-    POST /api/v0/add[?pin=true&cid-version=0|1&only-hash=false]   multipart, one or more
-         `file` parts; one JSON line per file: {"Name", "Hash", "Size"} (Size = DAG bytes)
-    POST /api/v0/cat?arg=<cid>        the bytes
-    POST /api/v0/pin/ls[?arg=<cid>]   {"Keys": {"<cid>": {"Type": "recursive"}}}
-    POST /api/v0/version              {"Version", ...}
-    GET  /ipfs/<cid>                  the gateway, for people: the stored Content-Type if it is one
-                                      the service pins (PNG, JPEG, GIF, WebP, JSON, text), else
-                                      application/octet-stream; always `X-Content-Type-Options:
-                                      nosniff` and `Content-Security-Policy: default-src 'none';
-                                      sandbox` (docs/security.md, "Pinned files")
-    POST /_devstack/fault             {"mode": "down"|"slow"|"wrong_cid"|"none", "count": N, "delay": s}
-    GET  /_devstack/fault             the current fault
-
-CIDs are the real ones (`partner.core.cid`, Kubo defaults). Content lives in S3: the
-object `ipfs/<cid>` (ContentType from the part), pins as `pins/<cid>` markers.
-
-Served by ``devstack.httpserver`` as the gateway is (read deadlines, strict framing, a bounded
-head); its refusals in Kubo's error shape.
-
-Faults (module-wide, also `set_fault(mode, count)`): `down` answers 503 to every
-/api/v0 call, `slow` sleeps `delay` seconds first, `wrong_cid` answers a CID that
-is not the content's. `count` requests are affected (None: until cleared).
+Content lives in S3 (``ipfs/<cid>``, pins as ``pins/<cid>`` markers); the routes are ``_PinApp``'s.
 """
 
 from __future__ import annotations
@@ -67,7 +45,8 @@ _fault: dict[str, Any] = {"mode": None, "count": None, "delay": 3.0}
 
 
 def set_fault(mode: str | None, count: int | None = 1, delay: float = 3.0) -> None:
-    """Fail the next `count` /api/v0 requests (None: every one until cleared)."""
+    """Fail the next `count` /api/v0 requests (None: every one until cleared): `down` answers 503,
+    `slow` sleeps `delay` seconds first, `wrong_cid` answers a CID that is not the content's."""
     if mode in (None, "", "none"):
         clear_fault()
         return
@@ -226,7 +205,24 @@ def _error(status: int, message: str) -> Answer:
 
 
 class _PinApp:
-    """The routes, behind the HTTP server (``devstack.httpserver``)."""
+    """The routes, behind the HTTP server (``devstack.httpserver``: read deadlines, strict framing, a
+    bounded head); its refusals in Kubo's error shape. Kubo RPC answers POST only, like Kubo:
+
+        POST /api/v0/add[?pin=true&cid-version=0|1&only-hash=false]   multipart, one or more
+             `file` parts; one JSON line per file: {"Name", "Hash", "Size"} (Size = DAG bytes)
+        POST /api/v0/cat?arg=<cid>        the bytes
+        POST /api/v0/pin/ls[?arg=<cid>]   {"Keys": {"<cid>": {"Type": "recursive"}}}
+        POST /api/v0/version              {"Version", ...}
+        GET  /ipfs/<cid>                  the gateway, for people: the stored Content-Type if it is one
+                                          the service pins (PNG, JPEG, GIF, WebP, JSON, text), else
+                                          application/octet-stream; always `X-Content-Type-Options:
+                                          nosniff` and `Content-Security-Policy: default-src 'none';
+                                          sandbox` (docs/security.md, "Pinned files")
+        POST /_devstack/fault             {"mode": "down"|"slow"|"wrong_cid"|"none", "count": N, "delay": s}
+        GET  /_devstack/fault             the current fault
+
+    CIDs are the real ones (`partner.core.cid`, Kubo defaults); an object's ContentType is its part's.
+    """
 
     max_body = MAX_BODY
     read_timeouts = ReadTimeouts()

@@ -1,72 +1,9 @@
-"""The devstack's S3 checks a browser upload (POST Object with a POST policy) as S3 does.
-
-moto stores any ``multipart/form-data`` POST to a bucket: it checks neither the signature over
-the policy, nor its expiration, nor any of its conditions. S3 checks all of them, so a presigned
-POST (``POST /partner/v1/uploads``) that passed on moto would say nothing about the policy. This
-WSGI middleware sits in front of moto (``devstack.aws.start_moto``) and refuses a browser upload
-as S3 refuses it, before moto sees it. Every other request must be signed, as S3 (and every AWS
-service) requires: moto answers anonymous calls, so without this an anonymous ``GET /<bucket>``
-listed the staging bucket and an anonymous ``PUT /<bucket>/uploads/<id>`` stored an object with
-no presigned policy at all. S3 refuses both with ``403 AccessDenied`` (every devstack bucket is
-private, no bucket policy grants anonymous access), and so does the devstack (``check_signed``):
-
-* a SigV4 ``Authorization`` header (``AWS4-HMAC-SHA256 Credential=<key>/...``) or a presigned
-  URL (``X-Amz-Algorithm=AWS4-HMAC-SHA256``, ``X-Amz-Credential``, ``X-Amz-Signature`` in the
-  query) with a key the devstack handed out, and the signature S3 computes (boto3 in the service,
-  the pin server and the tests); an unknown key -> 403 ``InvalidAccessKeyId``; SigV2
-  (``Authorization: AWS ...``, ``AWSAccessKeyId``/``Signature`` in the query) -> 400 ``InvalidRequest``;
-* neither -> 403 ``AccessDenied`` "Access Denied", except a CORS preflight (``OPTIONS``, which S3
-  answers unsigned) and the browser upload above, which its POST policy authenticates.
-
-The signature is recomputed over the request as received (``devstack.sigv4.sign``, botocore's own
-signer): for S3, S3SigV4Auth's canonical request (the path as sent, not encoded again; the
-``X-Amz-Content-SHA256`` header's value literally, ``UNSIGNED-PAYLOAD`` and ``STREAMING-*``
-included) and, for a presigned URL, S3SigV4QueryAuth's (the query without ``X-Amz-Signature``,
-``UNSIGNED-PAYLOAD``); another service behind the same server (DynamoDB, SQS, KMS, SSM), its SigV4
-over the body's SHA-256. Refusals, in S3's order:
-
-* the header's three parts and its credential scope -> 400 ``AuthorizationHeaderMalformed``; no
-  ``X-Amz-Date`` -> 403 ``AccessDenied``; an S3 call without ``X-Amz-Content-SHA256`` -> 400
-  ``InvalidRequest``, or with a value neither a hex SHA-256 nor one of S3's -> 400
-  ``InvalidArgument``; a presigned URL without one of its six parameters, or with an
-  ``X-Amz-Expires`` outside 0-604800 -> 400 ``AuthorizationQueryParametersError``;
-* another signature -> 403 ``SignatureDoesNotMatch`` (with S3's ``StringToSign`` and
-  ``CanonicalRequest``);
-* a presigned URL past ``X-Amz-Date`` + ``X-Amz-Expires`` (``partner.core.clock``) -> 403
-  ``AccessDenied`` "Request has expired";
-* a body whose SHA-256 is not its hex ``X-Amz-Content-SHA256`` -> 400 ``XAmzContentSHA256Mismatch``.
-
-The body is read once (to hash it) and handed to moto as it came. Not modelled: the clock skew
-S3 allows a header-signed call (15 minutes; the tests move ``partner.core.clock``, botocore signs on
-the real clock), the chunk signatures of ``STREAMING-AWS4-HMAC-SHA256-PAYLOAD`` bodies (no client
-of the devstack sends them), and ``HeadersNotSigned`` for an unsigned ``x-amz-*`` header.
+"""The devstack's S3 checks, as S3 makes them, in front of moto: a browser upload (POST Object with a
+POST policy) against its policy, and every other call for a valid SigV4 signature.
 
     app = PostPolicyCheck(moto_app, {"<access key id>": "<secret access key>"})
 
-A POST with a multipart body to a bucket (``/<bucket>``, path style as the devstack's ``url``), in
-S3's order:
-
-1. the form: a ``key`` field, then exactly one ``file`` (fields after it are ignored, as S3 does):
-   400 ``InvalidArgument``;
-2. authentication: no policy nor signature -> 403 ``AccessDenied`` (every devstack bucket is
-   private); SigV2 (``AWSAccessKeyId``, ``signature``) -> 400 ``InvalidRequest``: S3 buckets created
-   after June 24, 2020 accept SigV4 only; SigV4 (``x-amz-algorithm`` AWS4-HMAC-SHA256,
-   ``x-amz-credential``, ``x-amz-date``, ``x-amz-signature``: the hex HMAC-SHA256 of the base64
-   policy under the signing key derived from the credential's date, region and service) with a key
-   the devstack handed out -> 403 ``InvalidAccessKeyId`` / ``SignatureDoesNotMatch``;
-3. the policy document: base64 JSON with ``expiration`` and ``conditions`` -> 400
-   ``InvalidPolicyDocument``; past ``expiration`` (``partner.core.clock``, which tests move) -> 403
-   ``AccessDenied`` "Invalid according to Policy: Policy expired.";
-4. each condition in order (``{"f": v}`` / ``["eq", "$f", v]``, ``["starts-with", "$f", prefix]``;
-   ``bucket`` is the request's bucket, ``key`` after ``${filename}``) -> 403 ``AccessDenied``
-   "Invalid according to Policy: Policy Condition failed: [...]";
-5. every field covered by a condition, except ``x-amz-signature``, ``file``, ``policy`` and
-   ``x-ignore-*`` -> 403 ``AccessDenied`` "Invalid according to Policy: Extra input fields: ...";
-6. the file's size in each ``content-length-range`` -> 400 ``EntityTooSmall`` / ``EntityTooLarge``.
-
-Field names are case-insensitive. Errors are S3's XML error documents (``application/xml``, with
-``RequestId`` and ``HostId``). Not modelled: a credential region other than the bucket's, STS
-session tokens and the per-field limits on ``starts-with`` (the devstack's policies use neither).
+The checks, their order and what is not modelled: docs/architecture.md, "What the devstack enforces".
 """
 
 from __future__ import annotations
@@ -315,7 +252,14 @@ def _query_auth(query: Mapping[str, list[str]], credentials: Mapping[str, str]) 
 def check_signed(environ: Mapping[str, Any], credentials: Mapping[str, str], body: bytes, now: float) -> None:
     """Raise S3's refusal of a call that is not signed with a key of ``credentials``, or return. The
     signature is recomputed over the request as received (``devstack.sigv4.sign``) and `body`, the
-    request's body; a presigned URL is refused once ``X-Amz-Date`` + ``X-Amz-Expires`` is past `now`."""
+    request's body; a presigned URL is refused once ``X-Amz-Date`` + ``X-Amz-Expires`` is past `now`.
+
+    Refusals, in S3's order: the header's three parts and its credential scope -> 400
+    ``AuthorizationHeaderMalformed``; no ``X-Amz-Date`` -> 403 ``AccessDenied``; an S3 call without
+    ``X-Amz-Content-SHA256`` -> 400 ``InvalidRequest``, or with a value neither a hex SHA-256 nor one
+    of S3's -> 400 ``InvalidArgument``; a presigned URL without one of its six parameters, or with an
+    ``X-Amz-Expires`` outside 0-604800 -> 400 ``AuthorizationQueryParametersError``; then the
+    signature, the expiry and the body's SHA-256."""
     from urllib.parse import parse_qs, quote, urlsplit
 
     from .sigv4 import sign

@@ -1,17 +1,8 @@
 """JSON-RPC 2.0 server of the devstack chain (Solana RPC + Jito-style block engine + devstack controls).
 
 The façade: every transaction executes in LiteSVM (``svm.py``); this module encodes, decodes,
-applies the faults and serves the ledger's history.
-
-Run: ``python -m devstack.chain.server --host 127.0.0.1 --port 8899``.
-In-process: ``handle = start_chain(port=0)``; ``handle.url``, ``handle.bundle_url``,
-``handle.bank``, ``handle.stop()``.
-
-Paths: ``POST /`` Solana JSON-RPC (single and batch) and the ``devstack_*`` control
-methods; ``POST /api/v1/bundles`` block engine (``sendBundle``, ``getBundleStatuses``,
-``getInflightBundleStatuses``, ``getTipAccounts``); ``POST /api/v1/transactions`` the block
-engine's ``sendTransaction`` (``?bundleOnly=true``); ``GET /health``.
-See README.md next to this file.
+applies the faults and serves the ledger's history. Run: ``python -m devstack.chain.server``, or
+in-process ``start_chain(port=0)``; paths and methods: README.md next to this file.
 """
 
 from __future__ import annotations

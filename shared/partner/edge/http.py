@@ -1,20 +1,12 @@
 """The functions' resolver and Lambda handler: routes declared in Powertools' own decorator style.
+Exceptions become answers in partner.edge.errors, the one exception mapper.
 
     app = http.make_app()
-
     @app.post("/partner/v1/trades/buy")
     @http.requires(bucket="trade", scope="trade:execute", special=trading.SPECIAL_CODES)
     def buy(body: trading.BuyRequest):
         return app.write(trading.execute, body)
-
     lambda_handler = http.entry(app)
-
-`requires` runs admission (partner.edge.access) and, for a route taking a pydantic body, the JSON
-pre-check (`json_body`) before Powertools validates the body: the check order of
-docs/architecture.md. `app.write` runs the domain call under the request's Idempotency-Key.
-`entry` adds the bucket's `x-ratelimit-*` headers, HSTS and `Cache-Control: no-store`.
-Exceptions become answers in partner.edge.errors. Route functions have no return annotation:
-Powertools would validate the (already serialized) body against it.
 """
 
 from __future__ import annotations
@@ -149,7 +141,9 @@ def requires(
     """A /partner/v1 route's admission (partner.edge.access: token, `bucket`, tier, `scope`; a tuple: any
     one of them), then, when the route takes a pydantic body, the JSON pre-check (`json_body`), before
     Powertools validates the body (`special`: a field's own error code). `also`: extra items to read
-    with the token (`access.authenticate`); on a route with path parameters, a function of them."""
+    with the token (`access.authenticate`); on a route with path parameters, a function of them.
+    Route functions have no return annotation: Powertools would validate the (already serialized)
+    body against it."""
     from partner.edge import access
 
     route = access.Route(bucket=bucket, scope=scope)
@@ -216,7 +210,8 @@ def _bucket_of(app: APIGatewayRestResolver) -> str | None:
 
 
 def entry(app: APIGatewayRestResolver) -> Callable[[dict, Any], dict]:
-    """The Lambda handler for `app`: resolve, then add the bucket's headers; logs, metrics, trace."""
+    """The Lambda handler for `app`: resolve, then add the bucket's `x-ratelimit-*` headers, HSTS and
+    `Cache-Control: no-store`; logs, metrics, trace."""
     bucket = _bucket_of(app)
 
     def lambda_handler(event: dict, context: Any) -> dict:

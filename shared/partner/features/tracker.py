@@ -1,19 +1,7 @@
-"""The tracker: follows every open transaction record to the end.
-
-One pass: query the open records (the sparse `open` index, never a scan), read the block
-height, then `getSignatureStatuses` in batches of 256, and move each record:
-
-  sent       -> confirmed                 (confirmed, or finalized: both events, in order)
-  sent/confirmed -> finalized
-  sent/confirmed -> failed (error = the mapped spec code, read once the failed transaction is
-                          confirmed: until then the record waits; a failed launch bundle: tx_failed)
-  sent       -> expired  (the block height read before the statuses is past the record's
-                          lastValidBlockHeight and the chain does not know the signature)
-
-For each move, a webhook event per new status is enqueued (clients with a webhook only)
-before the record is updated, so a crash in between re-sends the same event id next pass
-(at least once). Delivery is the delivery function's (partner/features/webhooks.py); the tracker
-never waits on a receiver.
+"""The tracker: follows every open transaction record to the end (confirmed, finalized, failed or
+expired), enqueuing a webhook event per new status before the record moves, so that a crash in
+between re-sends the same event id. A pass, its moves and its limits: docs/architecture.md,
+"Transaction lifecycle".
 """
 
 from __future__ import annotations

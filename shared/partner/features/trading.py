@@ -1,20 +1,5 @@
-"""Trades: buy, buy exact out, sell — on the curve or the pool the curve migrated to.
-
-Order (after admission, design section 2): input (400; explicit mode's bound field included)
--> delegation (403) -> partner fee configuration and, where the value is known without a quote
-(buy; buy-exact-out in explicit mode), the caps: the per-trade cap and the daily volume reserved
-atomically (400/403) -> chain state: one batched read, the venue (409) and the quote -> for a
-quote-valued trade (sell, buy-exact-out in slippage mode) the caps now, before any balance ->
-token balances (422) -> the send pipeline (partner.features.pipeline): build (422 tx_too_large),
-SOL (422 insufficient_sol), then the added refusals, last, so that none pre-empts a spec error
-(issue 25 item 5): a dust amount (400 naming it), the client's fee ceiling (400), the user's own
-limits (403; decided with the caps, in the same reservation) -> sign (502) -> submit (502/422).
-A reservation is released whenever nothing reached the network.
-
-Independent calls run at once (partner.core.parallel; the answer is still the order's): the
-wallet's kms:Decrypt starts with the chain read, and where the request gives the value (buy;
-buy-exact-out in explicit mode) the reservation runs beside them; a quote-valued trade reserves
-once the read has given its value.
+"""Trades: buy, buy exact out, sell — on the curve or the pool the curve migrated to. `execute` runs
+one trade (its docstring gives the order of the checks); `quote` prices one without sending it.
 """
 
 from __future__ import annotations
@@ -383,10 +368,10 @@ class Reserved:
 
 
 def reserve_caps(principal: Principal, value: int) -> Reserved:
-    """The caps (design section 2, step 7) for a trade of `value` lamports.
+    """The caps for a trade of `value` lamports.
 
     The spec's caps, the client's per-trade cap and daily volume cap, answer here. The user's own
-    limits (issue 20: the lower of theirs and the client's) are added to the spec's: they are decided
+    limits (the lower of theirs and the client's) are added to the spec's: they are decided
     here, in the same reservation (`counters.reserve_all`: the client's day within its cap first, then
     the grant's day within the user's), but answered last, as an added check of the send pipeline, so
     that a spec error of the same request (chain state, balance, the program's) stands."""
@@ -438,6 +423,20 @@ def _known_value(req: TradeRequest) -> int | None:
 
 
 def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -> dict[str, str]:
+    """Run one trade for `principal`. Order (after admission): input (400; explicit mode's bound field
+    included) -> delegation (403) -> partner fee configuration -> where the value is known without a
+    quote (buy; buy-exact-out in explicit mode), the caps: the per-trade cap and the daily volume
+    reserved atomically (400/403), answered before the wallet's own refusal -> chain state: one
+    batched read, the venue (409) and the quote -> for a quote-valued trade (sell, buy-exact-out in
+    slippage mode) the caps now, before any balance -> token balances (422) -> the send pipeline
+    (partner.features.pipeline): build (422 tx_too_large), SOL (422 insufficient_sol), then the added
+    refusals, last, so that none pre-empts a spec error: a dust amount (400 naming it), the client's
+    fee ceiling (400), the user's own limits (403; decided with the caps, in the same reservation)
+    -> sign (502) -> submit (502/422). A reservation is released whenever nothing reached the network.
+
+    Independent calls run at once (partner.core.parallel; the answer is still the order's): the
+    wallet's kms:Decrypt starts with the chain read, and where the request gives the value the
+    reservation runs beside them; a quote-valued trade reserves once the read has given its value."""
     require_bound(req)
     access.require_delegation(principal)
     client = principal.client
@@ -452,7 +451,7 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
             if known_value is not None:  # the caps answer before the wallet (they come first)
                 _hold(held, reserve_caps(principal, known_value))
             raise
-        # independent calls at once (issue 26): the wallet's kms:Decrypt (answered at signing), the
+        # independent calls at once: the wallet's kms:Decrypt (answered at signing), the
         # chain read, and the caps' reservation where the request gives the value, here on this thread;
         # the caps still answer first (their refusal leaves the read unread)
         signer.prefetch()
