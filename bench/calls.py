@@ -1,13 +1,5 @@
 """What one request costs in calls: AWS operations, DynamoDB capacity units, RPC round trips and
-log bytes, counted for the request being measured only (issue 26 item 7).
-
-The devstack runs background work in the same process: the SQS pollers deliver webhooks, the
-schedule timer runs the tracker and the migrator, and their botocore clients fire the same
-hooks. A process-wide hook counted their calls too (a buy showed 13 DynamoDB calls where the
-code makes 6). Here the measured call runs in a context of its own (a `contextvars` variable
-set only there), and the hooks count a call only inside it. Thread pools started from the
-request (`concurrent.futures`) carry the context while measuring, so work the request
-spreads over threads still counts; a background thread never has it.
+log bytes, counted for the request being measured only (`measure`).
 
     calls, result = measure(handler, event, context)
     calls.aws            # Counter {"dynamodb.UpdateItem": 2, ...}
@@ -171,7 +163,13 @@ def _counting(calls: Calls) -> Iterator[None]:
 
 
 def measure(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Calls, Any]:
-    """Call `fn(*args, **kwargs)` and count what that call (and only it) made."""
+    """Call `fn(*args, **kwargs)` and count what that call (and only it) made.
+
+    The devstack runs background work in the same process (the SQS pollers, the schedule timer),
+    and their botocore clients fire the same hooks: a process-wide hook counted their calls too (a
+    buy showed 13 DynamoDB calls where the code makes 6). So the call runs in a context of its own (a
+    `contextvars` variable set only there), and the hooks count a call only inside it. Thread pools
+    started from the request carry the context while measuring; a background thread never has it."""
     calls = Calls()
 
     def run() -> Any:

@@ -1,16 +1,7 @@
-"""Throughput of the devstack chain (every transaction executed in LiteSVM).
+"""Throughput of the devstack chain (every transaction executed in LiteSVM), in transactions per
+second (`measure`). The figures of the Python engine, removed since, are kept in ``bench/report.py``.
 
     .venv/bin/python -m bench.chain_engines [--tx 1000] [--rounds 3] [--json]
-
-Transactions per second for:
-* ``transfer_inproc``: a SOL transfer through ``bank.process_transaction`` (under the lock the
-  server holds), i.e. LiteSVM plus the ledger kept around it;
-* ``transfer_rpc``: the same over JSON-RPC ``sendTransaction`` (preflight on, as the service
-  sends), i.e. execution + façade + HTTP;
-* ``buy_inproc``: a launchpad curve ``buy`` (the service's builder, ``partner.chain.instructions``)
-  on a coin created for the run, on the SBF launchpad (``make programs``).
-Every transaction is checked to have landed without error; failures are counted, not timed away.
-The figures of the Python engine, removed since, are kept in ``bench/report.py`` (history).
 """
 
 from __future__ import annotations
@@ -142,6 +133,12 @@ def _buys(bank: Any, n: int) -> dict[str, Any]:
 
 
 def measure(n: int) -> dict[str, Any]:
+    """Transactions per second for ``transfer_inproc`` (a SOL transfer through
+    ``bank.process_transaction``, under the lock the server holds: LiteSVM plus its ledger),
+    ``transfer_rpc`` (the same over JSON-RPC ``sendTransaction``, preflight on: execution + façade +
+    HTTP) and ``buy_inproc`` (a launchpad curve ``buy`` built by ``partner.chain.instructions``, on a
+    coin created for the run, on the SBF launchpad). Every transaction is checked to have landed
+    without error; failures are counted, not timed away."""
     from solders.keypair import Keypair
 
     from devstack.chain.server import start_chain

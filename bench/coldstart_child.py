@@ -1,15 +1,7 @@
 """One cold start, in a fresh interpreter: import a function's module, serve its first request.
 
-Run by bench/run.py as `python bench/coldstart_child.py SPEC.json`; the spec names the
-function directory and carries a prebuilt event (built by the driver, so this process
-imports nothing the Lambda runtime would not). `--floor` instead imports boto3 and makes
-one DynamoDB GetItem: the floor every function is compared with. With `"repeat": n` in the spec
-(read-only requests) the same request is then served n more times, as `warm_ms`: warm
-latency, in-process, for paired comparisons. `--snapstart` serves a SnapStart restore instead
-(`snapstart` below). Prints one JSON line:
-import_ms, first_ms (handler call), status, and done_at (time.perf_counter() when the
-response was ready: CLOCK_MONOTONIC, the same clock as the driver's, so the driver gets
-spawn-to-response without the interpreter's exit).
+Run by bench/run.py as `python bench/coldstart_child.py [--floor|--snapstart] SPEC.json`; prints one
+JSON line (`main`).
 """
 
 import json
@@ -245,6 +237,13 @@ def snapstart(spec: dict) -> dict:
 
 
 def main() -> None:
+    """The spec names the function directory and carries a prebuilt event (built by the driver, so
+    this process imports nothing the Lambda runtime would not). `--floor` instead imports boto3 and
+    makes one DynamoDB GetItem: the floor every function is compared with. With `"repeat": n` in the
+    spec (read-only requests) the same request is then served n more times, as `warm_ms`.
+    `--snapstart` serves a SnapStart restore instead (`snapstart`). The JSON line: import_ms,
+    first_ms (handler call), status, and done_at (time.perf_counter() when the response was ready:
+    CLOCK_MONOTONIC, the driver's clock, so the driver gets spawn-to-response without the exit)."""
     with open(sys.argv[-1]) as f:
         spec = json.load(f)
     if "--snapstart" in sys.argv:

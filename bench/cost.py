@@ -1,15 +1,7 @@
-"""What a million requests of each endpoint cost on AWS, from the bench's own figures (issue 26 item 5).
-
-Inputs, per function: the template's memory, the warm p50 (`warm`, the duration), the calls
-one request makes (`calls`: AWS operations, DynamoDB units, log bytes, the function's own CPU
-time). Prices: `PRICES`, one dated table of us-east-1 list prices. Nothing here measures; a
-unit test checks the arithmetic (tests/unit/test_cost_model.py).
-
-The duration at another memory size: Lambda gives a function CPU in proportion to its memory,
-one full vCPU at 1,769 MB. The bench runs each function on a full core, so its own CPU time
-(`cpu_ms`, the measuring thread's) stretches by 1769 / memory below that; the rest of the p50
-(waiting on the stand-ins: DynamoDB, KMS, the chain) does not. Without `cpu_ms`, the p50 is
-taken as it is at every size.
+"""What a million requests of each endpoint cost on AWS, from the bench's own figures: per function,
+the template's memory, the warm p50 and the calls one request makes; prices from `PRICES`, one
+dated table of us-east-1 list prices. Nothing here measures (tests/unit/test_cost_model.py checks
+the arithmetic).
 """
 
 from __future__ import annotations
@@ -52,7 +44,12 @@ S3_GET_OPS = {"GetObject", "HeadObject"}
 
 
 def duration_ms(p50_ms: float, cpu_ms: float | None, memory_mb: int) -> float:
-    """The billed duration of one request at `memory_mb`: whole milliseconds, rounded up."""
+    """The billed duration of one request at `memory_mb`: whole milliseconds, rounded up.
+
+    Lambda gives a function CPU in proportion to its memory, one full vCPU at 1,769 MB. The bench
+    runs each function on a full core, so its own CPU time (`cpu_ms`) stretches by 1769 / memory
+    below that; the rest of the p50 (waiting on the stand-ins) does not. Without `cpu_ms`, the p50
+    is taken as it is at every size."""
     if cpu_ms is None:
         return float(math.ceil(p50_ms))
     cpu = min(cpu_ms, p50_ms)

@@ -1,22 +1,5 @@
-"""The latency model (issue 26 item 4): each trade's and /me's warm p50 against the floor that the
-same model gives for its critical path.
-
-The devstack holds each call of its stand-ins for the model's time for its kind
-(`devstack.latency`: DynamoDB 5 ms, a transaction 12 ms, KMS 6 ms, an RPC read 4 ms, a send
-with preflight 15 ms; `DEVSTACK_LATENCY` overrides them). A call is held from when the stand-in
-received it, so the stand-in's own processing is inside the model's figure, not added to it;
-what a request then takes is the service's own time (its CPU, the handler, botocore, threads)
-plus the model's time of the calls on its critical path. Calls the stand-in took longer over
-than the model are counted (`over`): none should be, or the figure holds some stand-in time.
-
-Each request is a handler call in this process (no gateway: its HTTP parsing is API Gateway's
-stand-in, not the service), alternating model on and model off request by request, so that both
-see the same machine load. `off` is what the same request takes against the bare stand-ins.
-
-FLOORS lists each endpoint's critical path as stages: the calls of one stage need nothing from
-each other and may run at once; a stage waits for the one before. The floor is the sum, over the
-stages, of the stage's slowest call under the model. `sequential` is the sum over every call
-(nothing at once: the path before issue 26).
+"""The latency model: each trade's and /me's warm p50 against the floor that the same model gives
+for its critical path (`FLOORS`, `measure`).
 
     python -m bench.latency [N]     N requests per endpoint and setting (default 20); prints JSON
 """
@@ -48,10 +31,14 @@ GOAL_RATIO = 1.3
 
 
 def floor_ms(stages: list[list[str]], figures: dict[str, float]) -> float:
+    """The floor of a critical path (as in `FLOORS`: the calls of one stage need nothing from each
+    other and may run at once; a stage waits for the one before): over the stages, the sum of the
+    stage's slowest call under the model."""
     return sum(max(figures[k] for k in stage) for stage in stages)
 
 
 def sequential_ms(stages: list[list[str]], figures: dict[str, float]) -> float:
+    """The sum over every call: nothing at once."""
     return sum(figures[k] for stage in stages for k in stage)
 
 
@@ -415,7 +402,14 @@ def measure(bench: Any, n: int = 20, names: list[str] | None = None) -> dict[str
     """Per endpoint, in turn, request by request: (a) `replayed`: the service against stand-ins that
     cost nothing, with the model's time (`Replay`): the figure the goal is judged on; (b) `devstack`:
     against the devstack's stand-ins held to the model (`devstack.latency`), their excess over it
-    included (`over_model` calls); (c) `bare`: against the bare stand-ins."""
+    included (`over_model` calls); (c) `bare`: against the bare stand-ins.
+
+    The devstack holds each call of its stand-ins for the model's time for its kind
+    (`devstack.latency`; `DEVSTACK_LATENCY` overrides it) from when the stand-in received it, so the
+    stand-in's own processing is inside the model's figure; a request then takes the service's own
+    time plus the model's time of the calls on its critical path. Each request is a handler call in
+    this process (no gateway: its HTTP parsing is API Gateway's stand-in, not the service), the
+    settings alternating request by request so that all see the same machine load."""
     from devstack.events import lambda_context
     from devstack.latency import DEFAULTS, model
     from tests.helpers import handler

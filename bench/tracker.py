@@ -1,20 +1,7 @@
-"""python -m bench.tracker [--json] [--no-webhooks] [N ...]: the tracker with N open transaction records.
-
-Starts moto (server mode, the template's tables and queues) and the devstack chain (no SBF
-programs: the tracker reads signature statuses only). 150 clients, each with a webhook, so every
-move also queues its event. For each N (default 10, 100, 1000):
-
-- throughput and lag: N transactions land in a burst (airdrops: real landed signatures), their
-  records are written as the service writes them (`sent`), and passes run as the scheduled
-  function runs them (`tracker.run_for`'s rule: the next pass at once after a full pass, else
-  after the pause) until no record is `sent`. Records moved per second = N / the time of the
-  passes that moved them; lag = from the burst's last landing to the end of the pass that moved
-  the last record (it includes the devstack's one-slot confirmation, 400 ms). Whether a record is
-  still `sent` is asked between passes with a COUNT query, outside the passes' time;
-- pass cost: N open records whose signatures the chain does not know (the worst case: every
-  one is looked up, none moves), and the time of one `tracker.run()` pass.
-
-Prints figures (`--json`: one JSON object, for `make bench`'s `tracker` part in bench/run.py).
+"""python -m bench.tracker [--json] [--no-webhooks] [N ...]: the tracker with N open transaction records
+(default 10, 100, 1000): throughput and lag (`throughput`), then the cost of one pass (`pass_cost`),
+on moto and the devstack chain, 150 clients each with a webhook. Prints figures (`--json`: one JSON
+object, for `make bench`'s `tracker` part in bench/run.py).
 """
 
 from __future__ import annotations
@@ -138,6 +125,12 @@ def _still_sent() -> int:
 
 
 def throughput(chain_url: str, n: int) -> dict[str, Any]:
+    """N transactions land in a burst (airdrops: real landed signatures), their records are written
+    as the service writes them (`sent`), and passes run as the scheduled function runs them
+    (`tracker.run_for`'s rule) until no record is `sent`. Records moved per second = N / the time of
+    the passes that moved them; lag = from the burst's last landing to the end of the pass that moved
+    the last record (it includes the devstack's one-slot confirmation, 400 ms). Whether a record is
+    still `sent` is asked between passes with a COUNT query, outside the passes' time."""
     from concurrent.futures import ThreadPoolExecutor
 
     from solders.keypair import Keypair
@@ -179,6 +172,8 @@ def throughput(chain_url: str, n: int) -> dict[str, Any]:
 
 
 def pass_cost(n: int) -> dict[str, Any]:
+    """The time of one `tracker.run()` pass over N open records whose signatures the chain does not
+    know (the worst case: every one is looked up, none moves)."""
     from solders.keypair import Keypair
 
     from partner.features import tracker
