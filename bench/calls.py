@@ -147,15 +147,15 @@ def _counting(calls: Calls) -> Iterator[None]:
     for log in observability._loggers:
         for handler in log._logger.handlers:
             if hasattr(handler, "setStream"):
-                streams.append((handler, handler.setStream(_CountingStream(handler.stream, calls))))  # type: ignore[attr-defined]
+                streams.append((handler, handler.setStream(_CountingStream(handler.stream, calls))))  # type: ignore[attr-defined]  # a StreamHandler
     rpc_module.Rpc._post = counting_post  # type: ignore[method-assign]  # counting the request's RPC calls
-    ThreadPoolExecutor.submit = submit  # type: ignore[method-assign]
+    ThreadPoolExecutor.submit = submit  # type: ignore[method-assign]  # carries the context
     try:
         with redirect_stdout(_CountingStream(sys.stdout, calls)):  # EMF metrics are printed
             yield
     finally:
-        ThreadPoolExecutor.submit = real_submit  # type: ignore[method-assign]
-        rpc_module.Rpc._post = real_post  # type: ignore[method-assign]
+        ThreadPoolExecutor.submit = real_submit  # type: ignore[method-assign]  # patch undone
+        rpc_module.Rpc._post = real_post  # type: ignore[method-assign]  # patch undone
         for handler, old in streams:
             handler.setStream(old)
         for name, hook in hooks:

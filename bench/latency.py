@@ -197,7 +197,7 @@ class Replay:
         try:  # (an older checkout, measured for comparison, runs nothing at once)
             from partner.core import parallel
         except ImportError:
-            parallel = None  # type: ignore[assignment]
+            parallel = None  # type: ignore[assignment]  # an older checkout has no module
         if parallel is not None:
             self._real_submit = parallel.submit
             parallel.submit = self._submit
@@ -223,7 +223,7 @@ class Replay:
             from partner.core import parallel
 
             parallel.submit = self._real_submit
-        rpc_module.Rpc._post_to = self._real  # type: ignore[method-assign]
+        rpc_module.Rpc._post_to = self._real  # type: ignore[method-assign]  # patch undone
         aws.remove_hook("before-send", self._before_send)
         aws.remove_hook("after-call", self._after_call)
 
@@ -373,7 +373,7 @@ class Live:
         transport = sys.modules.get("partner.core.transport")
         if transport is not None:
             post = self._timed(transport.post, lambda kw: self._transport_kind(kw.get("body")), transport)
-            transport.post, transport.get = post, self._timed(transport.get, lambda kw: None, transport)  # type: ignore[attr-defined]
+            transport.post, transport.get = post, self._timed(transport.get, lambda kw: None, transport)  # type: ignore[attr-defined]  # timing patch
         parallel = sys.modules.get("partner.core.parallel")
         if parallel is not None:
             real_submit = parallel.submit
@@ -390,7 +390,7 @@ class Live:
 
                 return _Joined(real_submit(task, *args, **kwargs), box, self)
 
-            parallel.submit = submit  # type: ignore[attr-defined]
+            parallel.submit = submit  # type: ignore[attr-defined]  # timing patch
 
 
 def _p(values: list[float], q: float) -> float:

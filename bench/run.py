@@ -373,7 +373,7 @@ class Requests:
                 "/partner/v1/trades/sell",
                 {"mint": b.coin, "tokensIn": str(1_000_000 + i), "slippageBps": 500, **prio},
             )
-        if name.startswith("platform_user_"):  # the platform API (issue 28): IAM is API Gateway's, not timed here
+        if name.startswith("platform_user_"):  # the platform API: IAM is API Gateway's, not timed here
             sub = f"bench-{name}-{i}" if name == "platform_user_upsert" else self.platform_sub
             path = f"/platform/v1/users/{sub}" + {
                 "platform_user_wallet": "/wallet",
@@ -426,7 +426,7 @@ class Requests:
             from tests.helpers import FORM, basic, connect
 
             ip = b.ip()
-            # a user of its own: revoking a refresh token revokes its grant's access tokens (issue 17),
+            # a user of its own: revoking a refresh token revokes its grant's access tokens,
             # and the reader's grant serves the other requests
             conn = connect(b.client, self.revoker, ip=ip)
             return {

@@ -240,7 +240,7 @@ def encode_account(acct: Account | None, cfg: dict[str, Any], bank: SvmBank) -> 
         enc = [base58.b58encode(data).decode(), "base58"]
     elif encoding == "base64+zstd":
         try:
-            import zstandard  # type: ignore
+            import zstandard  # type: ignore  # an optional dependency
         except ImportError:
             raise invalid_params("Invalid params: base64+zstd encoding is not available on this node") from None
         enc = [base64.b64encode(zstandard.ZstdCompressor().compress(data)).decode(), "base64+zstd"]

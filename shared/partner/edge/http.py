@@ -119,7 +119,7 @@ def before_validation(edge: Callable[[APIGatewayRestResolver], None], special: d
     the body pre-check); `special` maps a body field to its own error code."""
 
     def mark(fn: Callable) -> Callable:
-        fn.edge, fn.special = edge, special  # type: ignore[attr-defined]
+        fn.edge, fn.special = edge, special  # type: ignore[attr-defined]  # marks on a plain function
         return fn
 
     return mark
@@ -160,7 +160,7 @@ def requires(
             if checks_json:
                 app.append_context(text=json_body(app))
 
-        fn.bucket, fn.scope = bucket, scope  # type: ignore[attr-defined]
+        fn.bucket, fn.scope = bucket, scope  # type: ignore[attr-defined]  # marks on a plain function
         return before_validation(edge, special)(fn)
 
     return mark
@@ -173,7 +173,7 @@ def ip_bucket(bucket: str):
         set_bucket(ratelimit.take(bucket, source_ip(app.current_event.raw_event)))
 
     def mark(fn: Callable) -> Callable:
-        fn.bucket = bucket  # type: ignore[attr-defined]
+        fn.bucket = bucket  # type: ignore[attr-defined]  # a mark on a plain function
         return before_validation(edge)(fn)
 
     return mark

@@ -68,13 +68,13 @@ class FeeBps:
 
     @property
     def fee_bps(self) -> int:
-        return int(self.partnerFeeBps or 0)  # type: ignore[attr-defined]
+        return int(self.partnerFeeBps or 0)  # type: ignore[attr-defined]  # a mixin: the model declares it
 
 
 class TradeCommon(WriteFields, FeeBps):
     mint: Address
     # absent = explicit mode; present must be an integer (null is not a number: invalid_input)
-    slippageBps: Annotated[int, Field(ge=0, le=5000)] = None  # type: ignore[assignment]
+    slippageBps: Annotated[int, Field(ge=0, le=5000)] = None  # type: ignore[assignment]  # None marks explicit mode
     partnerFeeBps: PartnerFeeBps = None
 
     @property
@@ -418,7 +418,7 @@ def _known_value(req: TradeRequest) -> int | None:
     """The trade's lamport value when the request gives it: maxSolIn (buy; buy-exact-out in explicit
     mode). A sell's (the quoted SOL out) and a slippage-mode buy-exact-out's need the venue's state."""
     if isinstance(req, BuyRequest) or (isinstance(req, BuyExactOutRequest) and not req.slippage_mode):
-        return int(req.maxSolIn)  # type: ignore[arg-type]
+        return int(req.maxSolIn)  # type: ignore[arg-type]  # set: the branch above
     return None
 
 
