@@ -187,7 +187,7 @@ def snapstart(spec: dict) -> dict:
                 if profile_dir:
                     profiler.disable()
                     profiler.dump_stats(f"{profile_dir}/{spec['function']}-restore-{len(restores)}.prof")
-            except BaseException as exc:  # noqa: BLE001 - reported to the driver, which fails the run
+            except BaseException as exc:  # reported to the driver, which fails the run
                 row = {"error": repr(exc)}
             os.write(write_end, json.dumps(row).encode())
             sys.stdout.flush()

@@ -312,7 +312,7 @@ class Requests:
         from partner.features import webhooks
 
         class Ok(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:  # http.server's name
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 self.send_response(200)
                 self.send_header("Content-Length", "0")
@@ -1095,7 +1095,7 @@ def chain_tps(n: int) -> dict[str, Any]:
 
     try:  # transfers in-process and over JSON-RPC, curve buys on the SBF launchpad
         result["workloads"] = workload_figures(min(n, 1000))
-    except Exception as exc:  # noqa: BLE001 - a figure missing must not cost the others
+    except Exception as exc:  # a figure missing must not cost the others
         result["workloads"] = {"error": f"{type(exc).__name__}: {exc}"}
     result["bank_vs_litesvm"] = round(result["bank_tps"] / result["litesvm_tps"], 3)
     result["rpc_vs_litesvm"] = round(result["rpc_tps"] / result["litesvm_tps"], 3)

@@ -317,7 +317,7 @@ class Gateway:
         if extra is not None:
             try:
                 status, headers, body = extra(request)
-            except Exception:  # noqa: BLE001 - shown, then 500
+            except Exception:  # shown, then 500
                 traceback.print_exc(file=sys.stderr)
                 return _json_response(500, {"error": "internal_error", "message": "devstack route failed"})
             if isinstance(body, str):
@@ -446,7 +446,7 @@ class Gateway:
                 handler = self.handler_for(fn)
                 context = lambda_context(fn.logical_id, memory_limit_in_mb=fn.memory_size, timeout_seconds=fn.timeout)
                 outcome["result"] = handler(event, context)
-            except BaseException as exc:  # noqa: BLE001 - a failed invoke; shown below
+            except BaseException as exc:  # a failed invoke; shown below
                 outcome["error"] = exc
 
         # the function runs on after API Gateway stops waiting, as a Lambda does until its own timeout
@@ -603,7 +603,7 @@ class _GatewayApp:
                     file=sys.stderr,
                 )
                 status, headers, data = self.gateway.gateway_error(GatewayError.of("INTEGRATION_FAILURE"), request)
-        except Exception:  # noqa: BLE001 - a devstack bug, not a handler error
+        except Exception:  # a devstack bug, not a handler error
             traceback.print_exc(file=sys.stderr)
             status, headers, data = _json_response(
                 500, {"error": "internal_error", "message": "devstack gateway failed"}

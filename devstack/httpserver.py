@@ -191,7 +191,7 @@ class _Connection:
                 if answer is None:  # the app closes the connection unanswered (a node that went away)
                     return
                 status, headers, body = answer
-            except Exception:  # noqa: BLE001 - a devstack bug: shown, answered 500, connection closed
+            except Exception:  # a devstack bug: shown, answered 500, connection closed
                 traceback.print_exc(file=sys.stderr)
                 status, headers, body = 500, [("Content-Type", "text/plain")], b"internal server error"
                 keep_alive = False
@@ -235,7 +235,7 @@ class _Connection:
         request = self.current or HttpRequest(self.client)
         try:
             answer = self.app.refuse(status, message, request)
-        except Exception:  # noqa: BLE001 - shown; the connection closes with no answer
+        except Exception:  # shown; the connection closes with no answer
             traceback.print_exc(file=sys.stderr)
             return
         self._write(request, *answer, keep_alive=False)

@@ -180,7 +180,7 @@ class PinServer:
         if cid is not None:
             try:
                 self.s3.head_object(Bucket=self.bucket, Key=PIN_PREFIX + cid)
-            except Exception:  # noqa: BLE001 - 404 ClientError
+            except Exception:  # 404 ClientError
                 return []
             return [cid]
         out: list[str] = []
@@ -254,7 +254,7 @@ class _PinApp:
                     time.sleep(delay)
                 return self._rpc(request, url.path[len("/api/v0/") :], query, wrong_cid=(mode == "wrong_cid"))
             return _error(404, "404 page not found")
-        except Exception as exc:  # noqa: BLE001 - answer like Kubo, keep serving
+        except Exception as exc:  # answer like Kubo, keep serving
             status, headers, body = _error(500, f"{type(exc).__name__}: {exc}")
             return status, [*headers, ("Connection", "close")], body
 

@@ -65,7 +65,7 @@ class Resolver(APIGatewayRestResolver):
     parameter would answer a generic 404 before the route could give the spec's answer). Any other
     event (no template: tests, static routes) is matched on its path, as Powertools does."""
 
-    def _resolve(self):  # noqa: ANN202 - Powertools' ResponseBuilder
+    def _resolve(self):  # Powertools' ResponseBuilder
         event = self.current_event
         resource = event.resource if "resource" in event.raw_event else None
         if resource and "{" in resource:
@@ -377,7 +377,7 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
                 exc.retryable = False
             retry_invited = not got.sent and (exc.retryable or exc.status >= 500 or exc.status == 429)
             response = errors.api_error(exc)
-        except Exception as exc:  # noqa: BLE001 - answered as the resolver would
+        except Exception as exc:  # answered as the resolver would
             retry_invited = not got.sent
             response = errors.unexpected(exc, retryable=not got.sent)
         finally:

@@ -52,7 +52,7 @@ def _failed_bundles(engine: BlockEngine, bundle_ids: set[str]) -> dict[str, str]
         chunk = ordered[start : start + engine.MAX_STATUS_IDS]
         try:
             found = engine.inflight_statuses(chunk)
-        except Exception:  # noqa: BLE001 - these bundles are asked again next pass
+        except Exception:  # these bundles are asked again next pass
             observability.logger.warning("tracker could not read bundle statuses", exc_info=True)
             continue
         for bid, entry in zip(chunk, found, strict=False):
@@ -157,7 +157,7 @@ def run(
                 error = _failure_code(rpc, record["pk"], found[record["pk"]])
                 if error is None:
                     continue  # not confirmed yet: the next pass maps it (the record stays open)
-        except Exception:  # noqa: BLE001 - one record's failure must not stop the pass
+        except Exception:  # one record's failure must not stop the pass
             _skip(summary, record, "reading its outcome")
             continue
         moves.append((record, new, emit, slot, error))
@@ -191,7 +191,7 @@ def _enqueue(events: list[tuple[str, dict[str, Any]]]) -> bool:
     """Queue one batch of events: True, or False (failed, logged; the caller skips their records)."""
     try:
         webhooks.enqueue(events)
-    except Exception:  # noqa: BLE001 - the records of these events are retried next pass
+    except Exception:  # the records of these events are retried next pass
         observability.logger.warning("tracker could not queue webhook events", exc_info=True)
         return False
     return True
@@ -202,7 +202,7 @@ def _move(move: tuple[dict[str, Any], str, list[str], int | None, str | None]) -
     record, new, _emit, slot, error = move
     try:
         return txrecords.move(record["pk"], record["status"], new, slot=slot, error=error)
-    except Exception:  # noqa: BLE001 - counted by the caller; the record is retried next pass
+    except Exception:  # counted by the caller; the record is retried next pass
         return None
 
 
