@@ -73,7 +73,7 @@ def per_million(
 ) -> dict[str, float]:
     """USD per million requests of one endpoint, by item."""
     ops = row.get("aws") or {}
-    count = lambda service: sum(n for op, n in ops.items() if op.startswith(service + "."))  # noqa: E731
+    count = lambda service: sum(n for op, n in ops.items() if op.startswith(service + "."))  # noqa: E731 - a local one-liner
     s3_get = sum(n for op, n in ops.items() if op.startswith("s3.") and op.split(".")[1] in S3_GET_OPS)
     read, write = _units(row)
     billed = duration_ms(p50_ms, row.get("cpu_ms"), memory_mb)

@@ -1,13 +1,5 @@
-"""DynamoDB's idempotent TransactWriteItems, which moto lacks.
-
-botocore gives every TransactWriteItems a ClientRequestToken and resends the same request when
-an answer is lost (a read timeout under load). DynamoDB answers a repeat of a transaction that
-committed, with the same token and the same parameters within 10 minutes, with success and
-applies nothing again; the same token with other parameters is
-`IdempotentParameterMismatchException`. moto re-executes the repeat, so a transaction whose
-first answer was lost came back cancelled on its own conditions (a consumed refresh token, a
-consent form's marker) and the service took its own commit for a replay. This WSGI middleware,
-in front of moto's server, keeps each committed token's answer for 10 minutes and replays it.
+"""DynamoDB's idempotent TransactWriteItems, which moto lacks: a WSGI middleware in front of moto's
+server keeps each committed ClientRequestToken's answer for 10 minutes and replays it.
 """
 
 from __future__ import annotations
@@ -25,6 +17,13 @@ WINDOW_SECONDS = 600  # DynamoDB's idempotency window for a ClientRequestToken
 
 
 class TransactionTokens:
+    """botocore resends a TransactWriteItems with the same ClientRequestToken when an answer is lost
+    (a read timeout under load). DynamoDB answers a repeat of a committed transaction (same token,
+    same parameters, within 10 minutes) with success and applies nothing again; the same token with
+    other parameters is `IdempotentParameterMismatchException`. moto re-executes the repeat, so a
+    transaction whose first answer was lost came back cancelled on its own conditions (a consumed
+    refresh token, a consent form's marker) and the service took its own commit for a replay."""
+
     def __init__(self, app: Callable[..., Iterable[bytes]], now: Callable[[], float] = time.monotonic) -> None:
         self.app = app
         self.now = now

@@ -1,13 +1,6 @@
 """Rules shared by coins/create and proposals/update-content: image type by content, name, symbol,
-description.
-
-Coin text is shown to other users, so it may not carry characters that hide or reorder what
-they see: control characters (Unicode Cc), line and paragraph separators (Zl, Zp) and format
-characters (Cf: the bidi marks, embeddings, overrides and isolates U+061C, U+200E, U+200F,
-U+202A-U+202E, U+2066-U+2069, zero-width space, BOM, word joiner, ...) except the zero-width
-joiner and non-joiner, which emoji sequences and several scripts need. `name` and `symbol`
-refuse them (`invalid_name`, `invalid_symbol`, checked after the trim); `description`, free
-text, has them removed, keeping tab, line feed and carriage return (docs/architecture.md).
+description. Coin text is shown to other users, so `name` and `symbol` refuse characters that hide
+or reorder what they see, and `description` has them removed (docs/architecture.md, "Request path").
 """
 
 from __future__ import annotations

@@ -1,13 +1,5 @@
-"""Users' delegated wallets: ed25519 keypairs whose secrets are sealed with KMS.
-
-Two signer backends behind one `Signer` interface. `SealedWalletSigner` (the default):
-the 32-byte seed is encrypted by KMS itself (`kms:Encrypt`, a secret this small needs no
-local data key) under an encryption context naming the user and the wallet address, so
-the ciphertext only decrypts for that user and wallet. Only signing functions may call
-kms:Decrypt (one call per signature), and the plaintext seed lives for one request (a trade
-starts the Decrypt while it reads the chain: `SealedWalletSigner.prefetch`).
-`KmsEd25519Signer`: a native KMS Ed25519 key (`ECC_NIST_EDWARDS25519`,
-`ED25519_SHA_512`, `MessageType=RAW`); KMS signs and the seed never leaves it.
+"""Users' delegated wallets: ed25519 keypairs whose secrets are sealed with KMS, behind one `Signer`
+interface: `SealedWalletSigner` (the default) and `KmsEd25519Signer` (a native KMS Ed25519 key).
 """
 
 from __future__ import annotations
@@ -46,6 +38,10 @@ def new_wallet(user_id: str) -> tuple[str, EncryptedSecret]:
 
 class SealedWalletSigner:
     """Signs with a user's KMS-sealed wallet secret (one kms:Decrypt per signature).
+
+    The 32-byte seed is encrypted by KMS itself (`kms:Encrypt`, a secret this small needs no local
+    data key) under an encryption context naming the user and the wallet address, so the ciphertext
+    only decrypts for that user and wallet. Only signing functions may call kms:Decrypt.
 
     `prefetch()` starts that Decrypt at once, on the request's pool (`partner.core.parallel`), so
     that it runs while the write reads the chain and reserves its volume; `sign` then takes its
@@ -145,6 +141,7 @@ def kms_ed25519_pubkey(key_id: str) -> Pubkey:
 
 class KmsEd25519Signer:
     """Signs inside KMS with a native Ed25519 key (`ECC_NIST_EDWARDS25519`); the secret never leaves KMS.
+    (`ED25519_SHA_512`, `MessageType=RAW`.)
 
     Each signature is checked against the wallet address before it is used, so a wrong key
     or a corrupted answer never reaches the network.
