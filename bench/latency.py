@@ -204,16 +204,7 @@ class Replay:
         return self
 
     def _submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
-        start, box = self.offset(), {}
-
-        def task(*a: Any, **k: Any) -> Any:
-            self.set_offset(start)
-            try:
-                return fn(*a, **k)
-            finally:
-                box["end"] = self.offset()
-
-        return _Joined(self._real_submit(task, *args, **kwargs), box, self)
+        return _clocked_submit(self, self._real_submit, fn, args, kwargs, wall=False)
 
     def __exit__(self, *exc: Any) -> None:
         from partner.chain import rpc as rpc_module
@@ -226,6 +217,25 @@ class Replay:
         rpc_module.Rpc._post_to = self._real  # type: ignore[method-assign]  # patch undone
         aws.remove_hook("before-send", self._before_send)
         aws.remove_hook("after-call", self._after_call)
+
+
+def _clocked_submit(
+    clock: Replay | Live, real_submit: Any, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], *, wall: bool
+) -> _Joined:
+    """`parallel.submit` on `clock`: the task starts at its submitter's virtual time, and its end (with
+    the wall time for `Live`, `wall`) is joined into whoever takes its result."""
+    start, box = clock.offset(), {}
+
+    def task(*a: Any, **k: Any) -> Any:
+        clock.set_offset(start)
+        try:
+            return fn(*a, **k)
+        finally:
+            box["end"] = clock.offset()
+            if wall:
+                box["end_wall"] = time.perf_counter()
+
+    return _Joined(real_submit(task, *args, **kwargs), box, clock)
 
 
 class _Joined:
@@ -379,16 +389,7 @@ class Live:
             real_submit = parallel.submit
 
             def submit(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
-                start, box = self.offset(), {}
-
-                def task(*a: Any, **k: Any) -> Any:
-                    self.set_offset(start)
-                    try:
-                        return fn(*a, **k)
-                    finally:
-                        box["end"], box["end_wall"] = self.offset(), time.perf_counter()
-
-                return _Joined(real_submit(task, *args, **kwargs), box, self)
+                return _clocked_submit(self, real_submit, fn, args, kwargs, wall=True)
 
             parallel.submit = submit  # type: ignore[attr-defined]  # timing patch
 
