@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from devstack.rpcproxy import start_rpc_proxy
@@ -81,6 +83,10 @@ def test_a_sell_right_after_a_buy_fails_over_from_an_endpoint_behind_the_buy(aws
     assert kept > 0  # the slot the buy decided at
     held = token_balance(chain.url, user["wallet"], mint)
     assert held > 0
+    for _ in range(100):  # the sell decides in a later slot than the buy did (slots are 400 ms)
+        if rpc(chain.url, "getSlot") > kept:
+            break
+        time.sleep(0.05)
     two_endpoints.set_fault("behind", slots=1000)  # the first endpoint now lags far behind the buy
     asked, served = two_endpoints.requests["getMultipleAccounts"], two_endpoints.forwarded["getMultipleAccounts"]
     sold = invoke(
