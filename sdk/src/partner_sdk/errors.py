@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from partner_sdk.codes import FAMILY
+
 _KNOWN = {"error", "message", "action", "retryable", "error_description"}
 
 
@@ -163,71 +165,24 @@ class TransportError(PartnerError):
     default_retryable = True
 
 
-OAUTH_CODES = {
-    "invalid_grant",
-    "invalid_request",
-    "unsupported_grant_type",
-    "invalid_scope",
-    "scope_not_allowed",
-    "invalid_redirect_uri",
-    "unknown_client",
-    "access_denied",
-    "invalid_client_metadata",
+# The spec's codes the server does not send yet, and their families.
+SPEC_ONLY = {
+    "oracle_stale": "trading",
+    "oracle_unavailable": "trading",
+    "oracle_confidence_too_wide": "trading",
+    "oracle_price_out_of_range": "trading",
+    "invalid_client_metadata": "oauth",
 }
-CAP_CODES = {"trade_cap_exceeded", "daily_cap_exceeded"}
-VENUE_CODES = {"migration_pending", "pool_not_open"}
-IDEMPOTENCY_CODES = {"idempotency_key_reused", "idempotency_key_in_use"}
-TRADE_CODES = {
-    "invalid_partner_fee",
-    "partner_fee_not_configured",
-    "insufficient_sol",
-    "insufficient_tokens",
-    "insufficient_liquidity",
-    "curve_complete",
-    "missing_sell_token_account",
-    "slippage_exceeded",
-    "buy_limit_exceeded",
-    "same_slot_trading_blocked",
-    "math_overflow",
-    "oracle_stale",
-    "oracle_unavailable",
-    "oracle_confidence_too_wide",
-    "oracle_price_out_of_range",
+CLASSES: dict[str, type[PartnerError]] = {
+    "caps": CapExceededError,
+    "venue": VenueNotReadyError,
+    "idempotency": IdempotencyError,
+    "trading": TradeError,
+    "governance": GovernanceError,
+    "launch": LaunchError,
+    "transaction": TransactionError,
+    "oauth": OAuthError,
 }
-GOVERNANCE_CODES = {
-    "governance_not_found",
-    "already_voted",
-    "invalid_vote_amount",
-    "missing_vote_token_account",
-    "vote_not_active",
-    "vote_already_withdrawn",
-    "vote_receipt_not_found",
-    "proposal_closed",
-    "proposal_still_open",
-    "proposal_already_settled",
-    "proposal_not_settled",
-    "proposal_not_found",
-    "invalid_proposal",
-    "active_proposal_exists",
-    "insufficient_proposal_bond",
-    "missing_proposal_token_account",
-    "no_proposal_bond",
-    "proposal_bond_already_withdrawn",
-    "proposal_window_closing",
-    "governance_finalized",
-    "metadata_not_mutable",
-    "metadata_still_mutable",
-    "content_field_locked",
-    "no_metadata_changes",
-    "stale_content_revision",
-    "mutability_expired",
-    "mutability_already_extended",
-    "mutability_extension_exceeds_cap",
-    "invalid_vote_duration",
-    "vote_duration_exceeds_window",
-}
-LAUNCH_CODES = {"image_required", "deploy_cooldown_active", "launch_identity_limit_reached"}
-TX_CODES = {"tx_expired", "tx_failed", "tx_too_large"}
 
 
 def family(code: str, status: int | None) -> type[PartnerError]:
@@ -236,22 +191,9 @@ def family(code: str, status: int | None) -> type[PartnerError]:
         return RateLimitError
     if code in ("invalid_token", "invalid_client") or status == 401:
         return AuthenticationError
-    if code in CAP_CODES:
-        return CapExceededError
-    if code in VENUE_CODES:
-        return VenueNotReadyError
-    if code in IDEMPOTENCY_CODES:
-        return IdempotencyError
-    if code in TRADE_CODES:
-        return TradeError
-    if code in GOVERNANCE_CODES:
-        return GovernanceError
-    if code in LAUNCH_CODES:
-        return LaunchError
-    if code in TX_CODES:
-        return TransactionError
-    if code in OAUTH_CODES:
-        return OAuthError
+    named = CLASSES.get(FAMILY.get(code) or SPEC_ONLY.get(code) or "")
+    if named is not None:
+        return named
     if status == 403:
         return AccessError
     if status == 404:
