@@ -6,7 +6,7 @@ import mimetypes
 import os
 import time
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypedDict, Unpack
 from urllib.parse import quote
 
 import httpx
@@ -26,7 +26,7 @@ from .models import (
     Vote,
     from_json,
 )
-from .retry import IdempotencyKey, RetryPolicy, send
+from .retry import IdempotencyKey, RetryPolicy, Session, send
 from .tokens import StaticToken, TokenSource
 
 DEFAULT_PRIORITY_FEE = 10_000  # lamports (minimum 1000)
@@ -37,6 +37,21 @@ DEFAULT_TIP = 1_000_000  # lamports (minimum 1000000)
 STAGED_UPLOAD_BYTES = 4 * 1024 * 1024
 
 Amount = int | str
+
+
+class WriteOptions(TypedDict, total=False):
+    """What every write takes: its fees (default: the client's), and an Idempotency-Key."""
+
+    priority_fee_lamports: Amount | None
+    tip_lamports: Amount | None
+    idempotency_key: str | None
+
+
+class TradeOptions(WriteOptions, total=False):
+    slippage_bps: int | None  # slippage mode; else explicit mode with the bound given
+    partner_fee_bps: int | None
+
+
 # an image: a file path, raw bytes, an open binary file, or (filename, bytes, content_type)
 Image = str | os.PathLike | bytes | BinaryIO | tuple[str, Any, str | None]
 _MAGIC = (
@@ -80,7 +95,7 @@ def _content_type(filename: str, data: bytes, declared: str | None) -> str:
     return declared or mimetypes.guess_type(filename)[0] or "application/octet-stream"
 
 
-class PartnerClient:
+class PartnerClient(Session):
     """Calls on behalf of one user. `auth` is a `TokenSource`: `token_store.for_user(user)` (refreshes
     once on 401 `invalid_token`, then retries once) or an access-token string (never refreshed).
 
@@ -101,21 +116,9 @@ class PartnerClient:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.auth: TokenSource = StaticToken(auth) if isinstance(auth, str) else auth
-        self._own_http = http is None
-        self.http = http or httpx.Client(timeout=timeout)
-        self.retry = retry or RetryPolicy()
+        super().__init__(http, retry, timeout)
         self.fees = {"priorityFeeLamports": _amount(priority_fee_lamports), "tipLamports": _amount(tip_lamports)}
         self.idempotency_keys = idempotency_keys
-
-    def close(self) -> None:
-        if self._own_http:
-            self.http.close()
-
-    def __enter__(self) -> PartnerClient:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
     # ------------------------------------------------------------------ plumbing
     def _call(
@@ -179,64 +182,35 @@ class PartnerClient:
         return Profile.from_json(self._call("GET", "/partner/v1/me", write=False))
 
     # ------------------------------------------------------------------ trades
+    def _trade(self, side: str, mint: str, amounts: dict[str, Amount | None], opts: TradeOptions) -> TradeResult:
+        body = {
+            "mint": mint,
+            **{name: None if value is None else _amount(value) for name, value in amounts.items()},
+            "slippageBps": opts.pop("slippage_bps", None),
+            "partnerFeeBps": opts.pop("partner_fee_bps", None),
+        }
+        return from_json(TradeResult, self._write(f"/partner/v1/trades/{side}", body, dict(opts)))
+
     def buy(
-        self,
-        mint: str,
-        max_sol_in: Amount,
-        *,
-        slippage_bps: int | None = None,
-        min_tokens_out: Amount | None = None,
-        partner_fee_bps: int | None = None,
-        **fees: Any,
+        self, mint: str, max_sol_in: Amount, *, min_tokens_out: Amount | None = None, **opts: Unpack[TradeOptions]
     ) -> TradeResult:
         """Spend up to `max_sol_in` lamports. Slippage mode when `slippage_bps` is given, else
         explicit mode with `min_tokens_out`."""
-        body = {
-            "mint": mint,
-            "maxSolIn": _amount(max_sol_in),
-            "slippageBps": slippage_bps,
-            "minTokensOut": None if min_tokens_out is None else _amount(min_tokens_out),
-            "partnerFeeBps": partner_fee_bps,
-        }
-        return from_json(TradeResult, self._write("/partner/v1/trades/buy", body, fees))
+        return self._trade("buy", mint, {"maxSolIn": max_sol_in, "minTokensOut": min_tokens_out}, opts)
 
     def buy_exact_out(
-        self,
-        mint: str,
-        tokens_out: Amount,
-        *,
-        max_sol_in: Amount | None = None,
-        slippage_bps: int | None = None,
-        partner_fee_bps: int | None = None,
-        **fees: Any,
+        self, mint: str, tokens_out: Amount, *, max_sol_in: Amount | None = None, **opts: Unpack[TradeOptions]
     ) -> TradeResult:
-        body = {
-            "mint": mint,
-            "tokensOut": _amount(tokens_out),
-            "slippageBps": slippage_bps,
-            "maxSolIn": None if max_sol_in is None else _amount(max_sol_in),
-            "partnerFeeBps": partner_fee_bps,
-        }
-        return from_json(TradeResult, self._write("/partner/v1/trades/buy-exact-out", body, fees))
+        """Buy exactly `tokens_out`, paying at most `max_sol_in` lamports (explicit mode) or the
+        quote within `slippage_bps`."""
+        return self._trade("buy-exact-out", mint, {"tokensOut": tokens_out, "maxSolIn": max_sol_in}, opts)
 
     def sell(
-        self,
-        mint: str,
-        tokens_in: Amount,
-        *,
-        slippage_bps: int | None = None,
-        min_sol_out: Amount | None = None,
-        partner_fee_bps: int | None = None,
-        **fees: Any,
+        self, mint: str, tokens_in: Amount, *, min_sol_out: Amount | None = None, **opts: Unpack[TradeOptions]
     ) -> TradeResult:
-        body = {
-            "mint": mint,
-            "tokensIn": _amount(tokens_in),
-            "slippageBps": slippage_bps,
-            "minSolOut": None if min_sol_out is None else _amount(min_sol_out),
-            "partnerFeeBps": partner_fee_bps,
-        }
-        return from_json(TradeResult, self._write("/partner/v1/trades/sell", body, fees))
+        """Sell `tokens_in`, for at least `min_sol_out` lamports (explicit mode) or the quote within
+        `slippage_bps`."""
+        return self._trade("sell", mint, {"tokensIn": tokens_in, "minSolOut": min_sol_out}, opts)
 
     def quote(
         self,

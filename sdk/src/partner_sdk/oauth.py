@@ -16,7 +16,7 @@ import httpx
 
 from .errors import OAuthError
 from .models import TokenSet
-from .retry import RetryPolicy, send
+from .retry import RetryPolicy, Session, send
 
 ALL_SCOPES = ("profile:read", "trade:execute", "governance:vote", "governance:propose", "coin:create")
 
@@ -45,7 +45,7 @@ class AuthorizationRequest:
         return state is not None and hmac.compare_digest(state, self.state)
 
 
-class OAuthClient:
+class OAuthClient(Session):
     def __init__(
         self,
         base_url: str,
@@ -61,19 +61,7 @@ class OAuthClient:
         self.base_url = base_url.rstrip("/")
         self.auth_url = (auth_url or base_url).rstrip("/")
         self.client_id, self.api_key, self.redirect_uri = client_id, api_key, redirect_uri
-        self._own_http = http is None
-        self.http = http or httpx.Client(timeout=timeout)
-        self.retry = retry or RetryPolicy()
-
-    def close(self) -> None:
-        if self._own_http:
-            self.http.close()
-
-    def __enter__(self) -> OAuthClient:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+        super().__init__(http, retry, timeout)
 
     def authorization_request(
         self, scopes: str | Iterable[str] = ALL_SCOPES, *, state: str | None = None, verifier: str | None = None
@@ -97,18 +85,14 @@ class OAuthClient:
             f"{self.auth_url}/oauth/authorize?{query}", state, verifier, self.redirect_uri, scope
         )
 
-    def _token(self, form: dict[str, str]) -> TokenSet:
+    def _post_form(self, path: str, form: dict[str, str]) -> Any:
         # never retried on a timeout or 5xx: a refresh token rotates, and replaying a rotated-out
         # one revokes the whole grant
-        body = send(
-            self.http,
-            self.retry,
-            "POST",
-            f"{self.base_url}/oauth/token",
-            write=True,
-            build=lambda: {"data": form, "auth": (self.client_id, self.api_key)},
-        )
-        return TokenSet.from_response(body)
+        parts = {"data": form, "auth": (self.client_id, self.api_key)}
+        return send(self.http, self.retry, "POST", self.base_url + path, write=True, build=lambda: dict(parts))
+
+    def _token(self, form: dict[str, str]) -> TokenSet:
+        return TokenSet.from_response(self._post_form("/oauth/token", form))
 
     def exchange_code(self, code: str, verifier: str, *, redirect_uri: str | None = None) -> TokenSet:
         """`authorization_code` grant with the PKCE verifier."""
@@ -139,11 +123,4 @@ class OAuthClient:
         form = {"token": token}
         if token_type_hint:
             form["token_type_hint"] = token_type_hint
-        send(
-            self.http,
-            self.retry,
-            "POST",
-            f"{self.base_url}/oauth/revoke",
-            write=True,
-            build=lambda: {"data": form, "auth": (self.client_id, self.api_key)},
-        )
+        self._post_form("/oauth/revoke", form)

@@ -7,7 +7,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 import httpx
 
@@ -193,3 +193,23 @@ def send(
 
 
 __all__ = ["NO_RETRY", "IdempotencyKey", "PartnerError", "RetryPolicy", "send"]
+
+
+class Session:
+    """An `httpx.Client` (`http`, else one of its own, closed by `close()` or a `with` block) and
+    the retry rules its calls follow."""
+
+    def __init__(self, http: httpx.Client | None, retry: RetryPolicy | None, timeout: float) -> None:
+        self._own_http = http is None
+        self.http = http or httpx.Client(timeout=timeout)
+        self.retry = retry or RetryPolicy()
+
+    def close(self) -> None:
+        if self._own_http:
+            self.http.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
