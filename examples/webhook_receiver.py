@@ -16,6 +16,7 @@ then forget that user's tokens, which already answer 401 / invalid_grant.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -75,12 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--secret (or WEBHOOK_SECRET) is required")
     server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(args.secret, set()))
     print(f"webhook receiver on http://127.0.0.1:{server.server_address[1]}/webhooks", flush=True)
-    try:
+    with server, contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops it; the with block closes it
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
     return 0
 
 

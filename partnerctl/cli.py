@@ -34,6 +34,25 @@ def _print(result: Any, as_json: bool) -> None:
         print(result)
 
 
+LIMITS = ("max_trade_lamports", "daily_volume_cap_lamports", "max_fee_lamports")
+
+
+def _limit_args(parser: argparse.ArgumentParser, fee_default: str) -> None:
+    parser.add_argument("--max-trade-lamports", type=int, default=None)
+    parser.add_argument("--daily-volume-cap-lamports", type=int, default=None)
+    parser.add_argument(
+        "--max-fee-lamports",
+        type=int,
+        default=None,
+        help=f"ceiling on priorityFeeLamports + tipLamports per transaction {fee_default}".strip(),
+    )
+
+
+def _given(args: argparse.Namespace, *names: str) -> dict[str, Any]:
+    """The options among `names` given on the command line (an omitted one keeps its default)."""
+    return {name: value for name in names if (value := getattr(args, name)) is not None}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="partnerctl", description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -45,28 +64,16 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--redirect-uri", required=True)
     create.add_argument("--tier", choices=["Basic", "Partner"], default="Basic")
     create.add_argument("--status", choices=["development", "live", "suspended"], default="development")
-    create.add_argument("--scopes", default=None, help='space-separated, e.g. "profile:read trade:execute"')
-    create.add_argument("--fee-wallet", default=None)
-    create.add_argument("--max-trade-lamports", type=int, default=None)
-    create.add_argument("--daily-volume-cap-lamports", type=int, default=None)
     create.add_argument(
-        "--max-fee-lamports",
-        type=int,
-        default=None,
-        help="ceiling on priorityFeeLamports + tipLamports per transaction (default 100000000)",
+        "--scopes", dest="scope", default=None, help='space-separated, e.g. "profile:read trade:execute"'
     )
+    create.add_argument("--fee-wallet", default=None)
+    _limit_args(create, "(default 100000000)")
     limits = client.add_parser(
         "limits", help="show or change a client's per-trade cap, daily volume cap and fee ceiling"
     )
     limits.add_argument("client_id")
-    limits.add_argument("--max-trade-lamports", type=int, default=None)
-    limits.add_argument("--daily-volume-cap-lamports", type=int, default=None)
-    limits.add_argument(
-        "--max-fee-lamports",
-        type=int,
-        default=None,
-        help="ceiling on priorityFeeLamports + tipLamports per transaction",
-    )
+    _limit_args(limits, "")
     create.add_argument(
         "--website", default=None, help="the app's website (http/https), shown to users on /account/apps"
     )
@@ -130,31 +137,10 @@ def run(args: argparse.Namespace) -> Any:
 
     if args.group == "client":
         if args.cmd == "create":
-            kwargs: dict[str, Any] = {}
-            if args.max_trade_lamports is not None:
-                kwargs["max_trade_lamports"] = args.max_trade_lamports
-            if args.daily_volume_cap_lamports is not None:
-                kwargs["daily_volume_cap_lamports"] = args.daily_volume_cap_lamports
-            if args.max_fee_lamports is not None:
-                kwargs["max_fee_lamports"] = args.max_fee_lamports
-            if args.website is not None:
-                kwargs["website"] = args.website
-            return admin.create_client(
-                name=args.name,
-                redirect_uri=args.redirect_uri,
-                tier=args.tier,
-                status=args.status,
-                scope=args.scopes,
-                fee_wallet=args.fee_wallet,
-                **kwargs,
-            )
+            fields = ("name", "redirect_uri", "tier", "status", "scope", "fee_wallet", *LIMITS, "website")
+            return admin.create_client(**_given(args, *fields))
         if args.cmd == "limits":
-            return admin.set_limits(
-                args.client_id,
-                max_trade_lamports=args.max_trade_lamports,
-                daily_volume_cap_lamports=args.daily_volume_cap_lamports,
-                max_fee_lamports=args.max_fee_lamports,
-            )
+            return admin.set_limits(args.client_id, **_given(args, *LIMITS))
         if args.cmd == "key":
             if args.keycmd == "rotate":
                 return admin.rotate_key(args.client_id)

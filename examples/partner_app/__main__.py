@@ -9,6 +9,7 @@ gateway's own /demo/callback). The seeded coin from `.devstack/seed.json` fills 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import subprocess
 import sys
@@ -71,12 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         bind(args.host, args.port), PartnerApp(args.api, client_id, api_key, redirect_uri, default_mint=seeded_mint())
     )
     print(f"Example partner app on http://{args.host}:{args.port}/  (API {args.api}); Ctrl-C stops it", flush=True)
-    try:
+    with server, contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops it; the with block closes it
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
     return 0
 
 
