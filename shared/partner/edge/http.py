@@ -1,12 +1,6 @@
-"""The functions' resolver and Lambda handler: routes declared in Powertools' own decorator style.
-Exceptions become answers in partner.edge.errors, the one exception mapper.
-
-    app = http.make_app()
-    @app.post("/partner/v1/trades/buy")
-    @http.requires(bucket="trade", scope="trade:execute", special=trading.SPECIAL_CODES)
-    def buy(body: trading.BuyRequest):
-        return app.write(trading.execute, body)
-    lambda_handler = http.entry(app)
+"""The functions' resolver and Lambda handler: routes declared in Powertools' own decorator style
+(functions/trades_buy/app.py is one). Exceptions become answers in partner.edge.errors, the one
+exception mapper.
 """
 
 from __future__ import annotations
