@@ -296,6 +296,11 @@ class Requests:
         out = self.b.gov(conn, "governance_settle", {"proposal": proposal})
         assert out.status == 200, out.body
 
+    def _get(self, conn: Any, path: str, resource: str | None = None) -> dict[str, Any]:
+        """A GET as `conn`; `resource`: the route's template, as API Gateway sends it."""
+        request = {"method": "GET", "path": path, "headers": conn.bearer()}
+        return {**request, "resource": resource} if resource else request
+
     def _json(self, conn: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return {
             "method": "POST",
@@ -331,28 +336,15 @@ class Requests:
         b, r = self.b, self.reader
         prio = {"priorityFeeLamports": "1000", "tipLamports": "1000000"}
         if name == "me":
-            return {"method": "GET", "path": "/partner/v1/me", "headers": self.readers[name].bearer()}
+            return self._get(self.readers[name], "/partner/v1/me")
         if name == "governance_read":
-            return {
-                "method": "GET",
-                "path": f"/partner/v1/governance/{b.coin}",
-                "headers": self.readers[name].bearer(),
-                "resource": "/partner/v1/governance/{mint}",
-            }
+            return self._get(self.readers[name], f"/partner/v1/governance/{b.coin}", "/partner/v1/governance/{mint}")
         if name == "governance_votes_list":
-            return {
-                "method": "GET",
-                "path": f"/partner/v1/governance/proposals/{self.listed}/votes",
-                "headers": self.readers[name].bearer(),
-                "resource": "/partner/v1/governance/proposals/{proposal}/votes",
-            }
+            path = f"/partner/v1/governance/proposals/{self.listed}/votes"
+            return self._get(self.readers[name], path, "/partner/v1/governance/proposals/{proposal}/votes")
         if name == "transaction_status":
-            return {
-                "method": "GET",
-                "path": f"/partner/v1/transactions/{self.signature}/status",
-                "headers": self.gov.bearer(),
-                "resource": "/partner/v1/transactions/{signature}/status",
-            }
+            path = f"/partner/v1/transactions/{self.signature}/status"
+            return self._get(self.gov, path, "/partner/v1/transactions/{signature}/status")
         if name == "trades_quote":
             return self._json(
                 self.readers[name],
