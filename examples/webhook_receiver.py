@@ -63,7 +63,7 @@ def make_handler(secret: str, seen: set[str]) -> type[BaseHTTPRequestHandler]:
     return Receiver
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8091)
     parser.add_argument(
@@ -78,8 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"webhook receiver on http://127.0.0.1:{server.server_address[1]}/webhooks", flush=True)
     with server, contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops it; the with block closes it
         server.serve_forever()
-    return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    main()

@@ -50,7 +50,7 @@ def seeded_mint() -> str:
         return ""
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Example partner web app using the partner SDK")
     parser.add_argument("--api", default="http://127.0.0.1:3000", help="the Partner API base URL")
     parser.add_argument("--client-id")
@@ -74,8 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Example partner app on http://{args.host}:{args.port}/  (API {args.api}); Ctrl-C stops it", flush=True)
     with server, contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops it; the with block closes it
         server.serve_forever()
-    return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    main()
