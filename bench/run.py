@@ -191,6 +191,13 @@ class Bench:
 LISTED_VOTES = 10  # votes on the proposal whose votes the bench lists
 
 
+def _png(i: int) -> tuple[str, bytes, str]:
+    """A small PNG of its own (request `i`), as a multipart file."""
+    from tests.integration.test_update_content import png
+
+    return ("logo.png", png(i), "image/png")
+
+
 class Requests:
     """One representative request per function. `make(name, i)` returns the request for
     the i-th call (some need a fresh code, token or wallet per call)."""
@@ -308,6 +315,12 @@ class Requests:
             "body": json.dumps(body),
             "headers": {**conn.bearer(), "Content-Type": "application/json"},
         }
+
+    def _multipart(self, conn: Any, path: str, fields: dict[str, Any]) -> dict[str, Any]:
+        import urllib3
+
+        body, ctype = urllib3.encode_multipart_formdata(fields)
+        return {"method": "POST", "path": path, "body": body, "headers": {**conn.bearer(), "Content-Type": ctype}}
 
     def _webhook_receiver(self) -> str:
         """A local receiver answering 200, registered as the reader's client's webhook."""
@@ -429,25 +442,8 @@ class Requests:
                 "body": urlencode({"token": conn.refresh}),
             }
         if name == "coins_create":
-            import urllib3
-
-            from tests.integration.test_update_content import png
-
-            conn = b.member(sol=1)
-            body, ctype = urllib3.encode_multipart_formdata(
-                {
-                    "name": f"Bench {i}",
-                    "symbol": "BN",
-                    "image": ("logo.png", png(i), "image/png"),
-                    "priorityFeeLamports": "1000",
-                }
-            )
-            return {
-                "method": "POST",
-                "path": "/partner/v1/coins/create",
-                "body": body,
-                "headers": {**conn.bearer(), "Content-Type": ctype},
-            }
+            fields = {"name": f"Bench {i}", "symbol": "BN", "image": _png(i), "priorityFeeLamports": "1000"}
+            return self._multipart(b.member(sol=1), "/partner/v1/coins/create", fields)
         if name in GOV_PATHS:
             conn = self.gov_members[name]
             if name == "governance_vote":
@@ -478,25 +474,8 @@ class Requests:
                 body = {"mint": b.coin}
             return self._json(conn, GOV_PATHS[name][1], {**body, **prio})
         if name == "governance_update_content":
-            import urllib3
-
-            from tests.integration.test_update_content import png
-
-            body, ctype = urllib3.encode_multipart_formdata(
-                {
-                    "mint": b.coin,
-                    "name": "New Name",
-                    "image": ("logo.png", png(i), "image/png"),
-                    "voteDurationSeconds": "60",
-                    **prio,
-                }
-            )
-            return {
-                "method": "POST",
-                "path": "/partner/v1/governance/proposals/update-content",
-                "body": body,
-                "headers": {**self.gov_members[name].bearer(), "Content-Type": ctype},
-            }
+            fields = {"mint": b.coin, "name": "New Name", "image": _png(i), "voteDurationSeconds": "60", **prio}
+            return self._multipart(self.gov_members[name], "/partner/v1/governance/proposals/update-content", fields)
         if name == "migrator":
             return {"scheduled": "MigratorFunction"}
         if name == "tracker":
