@@ -257,13 +257,7 @@ fn check_proposal_rules(a: &CreateArgs, g: &[u8], meta: &Acc, now: i64) -> Res<(
 
 pub fn create_proposal(inp: &Input, r: Reader) -> Res<()> {
     rt::log("Instruction: create_proposal");
-    let proposer = inp.acc(0)?;
-    let mint = inp.acc(1)?;
-    let gov = inp.acc(2)?;
-    let meta = inp.acc(3)?;
-    let prop = inp.acc(4)?;
-    let vault = inp.acc(5)?;
-    let proposer_ata = inp.acc(6)?;
+    let [proposer, mint, gov, meta, prop, vault, proposer_ata] = inp.first()?;
     let a = parse_create_args(r)?;
     require_signer(&proposer)?;
     load_governance(inp, &gov, Some(mint.key()))?;
@@ -353,13 +347,7 @@ pub fn cast_vote(inp: &Input, mut r: Reader) -> Res<()> {
     let side = r.variant(2)?;
     let amount = r.u64()?;
     r.end()?;
-    let voter = inp.acc(0)?;
-    let mint = inp.acc(1)?;
-    let gov = inp.acc(2)?;
-    let prop = inp.acc(3)?;
-    let vault = inp.acc(4)?;
-    let rec = inp.acc(5)?;
-    let voter_ata = inp.acc(6)?;
+    let [voter, mint, gov, prop, vault, rec, voter_ata] = inp.first()?;
     if amount == 0 {
         return Err(Error::InvalidVoteAmount);
     }
@@ -431,6 +419,12 @@ struct Escrow {
     vault: Acc,
 }
 
+/// The signer (account 0), then the mint, governance, proposal and vault from account `at`.
+fn escrow(inp: &Input, at: usize) -> Res<Escrow> {
+    let signer = inp.acc(0)?;
+    Ok(Escrow { signer, mint: inp.acc(at)?, gov: inp.acc(at + 1)?, prop: inp.acc(at + 2)?, vault: inp.acc(at + 3)? })
+}
+
 fn load_escrow(inp: &Input, e: &Escrow) -> Res<()> {
     require_signer(&e.signer)?;
     load_governance(inp, &e.gov, Some(e.mint.key()))?;
@@ -456,7 +450,7 @@ fn pay_out(e: &Escrow, owner: &Acc, owner_ata: &Acc, amount: u64, p: &Programs) 
 pub fn cancel_vote(inp: &Input, r: Reader) -> Res<()> {
     rt::log("Instruction: cancel_vote");
     r.end()?;
-    let e = Escrow { signer: inp.acc(0)?, mint: inp.acc(1)?, gov: inp.acc(2)?, prop: inp.acc(3)?, vault: inp.acc(4)? };
+    let e = escrow(inp, 1)?;
     let rec = inp.acc(5)?;
     let voter_ata = inp.acc(6)?;
     load_escrow(inp, &e)?;
@@ -480,7 +474,7 @@ pub fn withdraw_vote(inp: &Input, r: Reader) -> Res<()> {
     rt::log("Instruction: withdraw_vote");
     r.end()?;
     let voter = inp.acc(1)?;
-    let e = Escrow { signer: inp.acc(0)?, mint: inp.acc(2)?, gov: inp.acc(3)?, prop: inp.acc(4)?, vault: inp.acc(5)? };
+    let e = escrow(inp, 2)?;
     let rec = inp.acc(6)?;
     let voter_ata = inp.acc(7)?;
     load_escrow(inp, &e)?;
@@ -506,7 +500,7 @@ pub fn withdraw_bond(inp: &Input, r: Reader) -> Res<()> {
     rt::log("Instruction: withdraw_bond");
     r.end()?;
     let proposer = inp.acc(1)?;
-    let e = Escrow { signer: inp.acc(0)?, mint: inp.acc(2)?, gov: inp.acc(3)?, prop: inp.acc(4)?, vault: inp.acc(5)? };
+    let e = escrow(inp, 2)?;
     let proposer_ata = inp.acc(6)?;
     load_escrow(inp, &e)?;
     let d = e.prop.data();
@@ -623,10 +617,7 @@ fn execute(gov: &Acc, prop: &Acc, meta: &Acc, token: &Acc, now: i64) -> Res<bool
 pub fn settle_proposal(inp: &Input, r: Reader) -> Res<()> {
     rt::log("Instruction: settle_proposal");
     r.end()?;
-    let payer = inp.acc(0)?;
-    let gov = inp.acc(1)?;
-    let prop = inp.acc(2)?;
-    let meta = inp.acc(3)?;
+    let [payer, gov, prop, meta] = inp.first()?;
     require_signer(&payer)?;
     load_governance(inp, &gov, None)?;
     load_proposal(inp, &prop, &gov)?;
@@ -670,8 +661,7 @@ pub fn settle_proposal(inp: &Input, r: Reader) -> Res<()> {
 pub fn finalize_expired(inp: &Input, r: Reader) -> Res<()> {
     rt::log("Instruction: finalize_expired");
     r.end()?;
-    let payer = inp.acc(0)?;
-    let gov = inp.acc(1)?;
+    let [payer, gov] = inp.first()?;
     require_signer(&payer)?;
     load_governance(inp, &gov, None)?;
     let g = gov.data();

@@ -133,6 +133,15 @@ fn require_open(s: &Curve) -> Res<()> {
     Ok(())
 }
 
+/// A trade's inputs, in this order: a non-zero amount, a fee under 100%, an open curve.
+fn check_trade(s: &Curve, amount: u64, bps: u64) -> Res<()> {
+    if amount == 0 {
+        return Err(Error::InvalidInput);
+    }
+    check_fee_bps(bps)?;
+    require_open(s)
+}
+
 /// Fee on a SOL amount, rounded up: ceil(amount * bps / 10000).
 pub fn fee_on(amount: u64, bps: u64) -> Res<u64> {
     mul_div_ceil(amount, bps, BPS)
@@ -153,11 +162,7 @@ fn after_buy(s: &Curve, tokens: u64, sol_net: u64) -> Res<Curve> {
 
 /// Buy exactly `tokens_out` (capped to the remaining real tokens).
 pub fn buy_exact_out(s: &Curve, tokens_out: u64, bps: u64) -> Res<Trade> {
-    if tokens_out == 0 {
-        return Err(Error::InvalidInput);
-    }
-    check_fee_bps(bps)?;
-    require_open(s)?;
+    check_trade(s, tokens_out, bps)?;
     let tokens = if tokens_out > s.real_token_reserves { s.real_token_reserves } else { tokens_out };
     // vT > rT >= tokens always (the virtual part never trades), so the divisor is > 0
     let sol_net = mul_div_ceil(s.virtual_sol_reserves, tokens, s.virtual_token_reserves - tokens)?;
@@ -168,11 +173,7 @@ pub fn buy_exact_out(s: &Curve, tokens_out: u64, bps: u64) -> Res<Trade> {
 
 /// Spend `sol_in` lamports in total (fee included); capped at the remaining real tokens.
 pub fn buy(s: &Curve, sol_in: u64, bps: u64) -> Res<Trade> {
-    if sol_in == 0 {
-        return Err(Error::InvalidInput);
-    }
-    check_fee_bps(bps)?;
-    require_open(s)?;
+    check_trade(s, sol_in, bps)?;
     let fee = mul_div_ceil(sol_in, bps, BPS + bps)?;
     let sol_net = sol_in - fee;
     let vs = add(s.virtual_sol_reserves, sol_net)?;
@@ -186,11 +187,7 @@ pub fn buy(s: &Curve, sol_in: u64, bps: u64) -> Res<Trade> {
 
 /// Sell `tokens_in`: gross = floor(vS * t / (vT + t)); fee = ceil(gross * bps / 10000).
 pub fn sell(s: &Curve, tokens_in: u64, bps: u64) -> Res<Trade> {
-    if tokens_in == 0 {
-        return Err(Error::InvalidInput);
-    }
-    check_fee_bps(bps)?;
-    require_open(s)?;
+    check_trade(s, tokens_in, bps)?;
     let vt = add(s.virtual_token_reserves, tokens_in)?;
     let rt = add(s.real_token_reserves, tokens_in)?;
     let gross = mul_div_floor(s.virtual_sol_reserves, tokens_in, vt)?;

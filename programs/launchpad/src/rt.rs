@@ -59,6 +59,11 @@ impl<'a> Input<'a> {
             None => Err(Error::NotEnoughAccountKeys),
         }
     }
+
+    /// The first `N` accounts, in order: `let [payer, gov, ..] = inp.first()?;`.
+    pub fn first<const N: usize>(&self) -> Res<[Acc; N]> {
+        self.accounts.get(..N).and_then(|a| a.try_into().ok()).ok_or(Error::NotEnoughAccountKeys)
+    }
 }
 
 // ----------------------------------------------------------------- PDAs

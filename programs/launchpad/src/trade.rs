@@ -64,8 +64,7 @@ pub fn initialize_global(inp: &Input, mut r: Reader) -> Res<()> {
     let irt = r.u64()?;
     let supply = r.u64()?;
     r.end()?;
-    let admin = inp.acc(0)?;
-    let glob = inp.acc(1)?;
+    let [admin, glob] = inp.first()?;
     require_signer(&admin)?;
     let (key, bump) = rt::find_pda(&[rt::seed(GLOBAL_SEED)], inp.program_id);
     require_key(&glob, &key)?;
@@ -101,8 +100,7 @@ pub fn initialize_global(inp: &Input, mut r: Reader) -> Res<()> {
 
 /// Accounts 0 admin (signer), 1 global (writable), checked: the signer is the admin.
 fn global_as_admin(inp: &Input) -> Res<Acc> {
-    let admin = inp.acc(0)?;
-    let glob = inp.acc(1)?;
+    let [admin, glob] = inp.first()?;
     require_signer(&admin)?;
     load_global(inp, &glob)?;
     if !rt::key_eq(admin.key(), st::key_at(glob.data(), G::ADMIN)) {
@@ -218,12 +216,7 @@ pub fn create_coin(inp: &Input, mut r: Reader) -> Res<()> {
     rt::log("Instruction: create_coin");
     let coin = Coin { name: r.string()?, symbol: r.string()?, uri: r.string()? };
     r.end()?;
-    let creator = inp.acc(0)?;
-    let mint = inp.acc(1)?;
-    let glob = inp.acc(2)?;
-    let curve = inp.acc(3)?;
-    let vault = inp.acc(4)?;
-    let meta = inp.acc(5)?;
+    let [creator, mint, glob, curve, vault, meta] = inp.first()?;
     let gov = inp.acc(9)?;
     check_name(coin.name)?;
     check_symbol(coin.symbol)?;
@@ -437,14 +430,7 @@ const POOL_INITIALIZE: [u8; 8] = [95, 180, 10, 172, 84, 174, 232, 40];
 pub fn migrate(inp: &Input, r: Reader) -> Res<()> {
     rt::log("Instruction: migrate");
     r.end()?;
-    let payer = inp.acc(0)?;
-    let glob = inp.acc(1)?;
-    let mint = inp.acc(2)?;
-    let curve = inp.acc(3)?;
-    let vault = inp.acc(4)?;
-    let pool = inp.acc(5)?;
-    let pool_vault = inp.acc(6)?;
-    let pool_program = inp.acc(7)?;
+    let [payer, glob, mint, curve, vault, pool, pool_vault, pool_program] = inp.first()?;
     require_signer(&payer)?;
     load_global(inp, &glob)?;
     load_curve(inp, &curve, mint.key())?;

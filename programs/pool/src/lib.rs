@@ -65,8 +65,9 @@ mod layout {
 /// Token-2022 ATA: 165 bytes + account type + the ImmutableOwner extension.
 const ATA_SIZE: u64 = 170;
 
-fn account(accounts: &[AccountInfo], i: usize) -> Result<&AccountInfo, ProgramError> {
-    accounts.get(i).ok_or(ProgramError::NotEnoughAccountKeys)
+/// The first `N` accounts, in order: `let [payer, pool, ..] = first(accounts)?;`.
+fn first<const N: usize>(accounts: &[AccountInfo]) -> Result<&[AccountInfo; N], ProgramError> {
+    accounts.get(..N).and_then(|a| a.try_into().ok()).ok_or(ProgramError::NotEnoughAccountKeys)
 }
 
 fn require_signer(acc: &AccountInfo) -> ProgramResult {
@@ -151,15 +152,8 @@ fn init_args(data: &[u8]) -> Result<InitArgs<'_>, ProgramError> {
 
 fn initialize_pool(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> ProgramResult {
     let args = init_args(data).map_err(|_| INVALID_INPUT)?;
-    let payer = account(accounts, 0)?;
-    let authority = account(accounts, 1)?;
-    let mint = account(accounts, 2)?;
-    let pool = account(accounts, 3)?;
-    let base_vault = account(accounts, 4)?;
-    let source = account(accounts, 5)?;
-    let system_program = account(accounts, 6)?;
-    let token_program = account(accounts, 7)?;
-    let ata_program = account(accounts, 8)?;
+    let [payer, authority, mint, pool, base_vault, source, system_program, token_program, ata_program] =
+        first(accounts)?;
     require_signer(payer)?;
     require_signer(authority)?;
     let (curve, _) = try_find_program_address(&[BONDING_CURVE_SEED, mint.key()], &LAUNCHPAD_PROGRAM_ID)?;
@@ -230,15 +224,8 @@ struct Swap<'a> {
 
 /// The accounts and the pool of a swap, checked in the reference's order.
 fn load_swap<'a>(program_id: &Pubkey, accounts: &'a [AccountInfo]) -> Result<Swap<'a>, ProgramError> {
-    let user = account(accounts, 0)?;
-    let pool = account(accounts, 1)?;
-    let mint = account(accounts, 2)?;
-    let base_vault = account(accounts, 3)?;
-    let user_ata = account(accounts, 4)?;
-    let fee_recipient = account(accounts, 5)?;
-    let system_program = account(accounts, 6)?;
-    let token_program = account(accounts, 7)?;
-    let ata_program = account(accounts, 8)?;
+    let [user, pool, mint, base_vault, user_ata, fee_recipient, system_program, token_program, ata_program] =
+        first(accounts)?;
     require_signer(user)?;
     // the pool: owned by this program and initialised, else MigrationPending; its address
     // is the PDA of [pool, mint] with the stored bump (a tampered bump or another mint's

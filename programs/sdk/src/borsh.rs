@@ -2,6 +2,16 @@
 use super::error::ProgramError;
 use super::pubkey::Pubkey;
 
+/// `pub fn u16(&mut self, v: u16)` and so on: the integer, little-endian.
+macro_rules! le_writers {
+    ($($int:ident),*) => {$(
+        #[inline(always)]
+        pub fn $int(&mut self, v: $int) -> Result<&mut Self, ProgramError> {
+            self.bytes(&v.to_le_bytes())
+        }
+    )*};
+}
+
 /// Reads from instruction data or account data; every read is bounds-checked
 /// (InvalidInstructionData when short).
 pub struct Reader<'a> {
@@ -123,22 +133,7 @@ impl<'a> Writer<'a> {
     pub fn bool(&mut self, v: bool) -> Result<&mut Self, ProgramError> {
         self.bytes(&[v as u8])
     }
-    #[inline(always)]
-    pub fn u16(&mut self, v: u16) -> Result<&mut Self, ProgramError> {
-        self.bytes(&v.to_le_bytes())
-    }
-    #[inline(always)]
-    pub fn u32(&mut self, v: u32) -> Result<&mut Self, ProgramError> {
-        self.bytes(&v.to_le_bytes())
-    }
-    #[inline(always)]
-    pub fn u64(&mut self, v: u64) -> Result<&mut Self, ProgramError> {
-        self.bytes(&v.to_le_bytes())
-    }
-    #[inline(always)]
-    pub fn i64(&mut self, v: i64) -> Result<&mut Self, ProgramError> {
-        self.bytes(&v.to_le_bytes())
-    }
+    le_writers!(u16, u32, u64, i64);
     #[inline(always)]
     pub fn pubkey(&mut self, k: &Pubkey) -> Result<&mut Self, ProgramError> {
         self.bytes(k)

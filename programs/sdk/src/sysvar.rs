@@ -12,14 +12,19 @@ pub struct Clock {
     pub unix_timestamp: i64,
 }
 
+/// A sysvar the runtime writes into a `T` (`get`: its syscall).
 #[inline(always)]
-pub fn clock() -> Result<Clock, ProgramError> {
-    let mut c = Clock::default();
-    let rc = unsafe { syscalls::sol_get_clock_sysvar(&mut c as *mut Clock as *mut u8) };
-    if rc != 0 {
+fn sysvar<T: Default>(get: unsafe extern "C" fn(*mut u8) -> u64) -> Result<T, ProgramError> {
+    let mut v = T::default();
+    if unsafe { get(&mut v as *mut T as *mut u8) } != 0 {
         return Err(ProgramError::UnsupportedSysvar);
     }
-    Ok(c)
+    Ok(v)
+}
+
+#[inline(always)]
+pub fn clock() -> Result<Clock, ProgramError> {
+    sysvar(syscalls::sol_get_clock_sysvar)
 }
 
 /// Rent as the runtime lays it out: (lamports_per_byte_year, exemption_threshold as f64
@@ -38,12 +43,7 @@ const F64_TWO: u64 = 0x4000_0000_0000_0000;
 
 #[inline(always)]
 pub fn rent() -> Result<Rent, ProgramError> {
-    let mut r = Rent::default();
-    let rc = unsafe { syscalls::sol_get_rent_sysvar(&mut r as *mut Rent as *mut u8) };
-    if rc != 0 {
-        return Err(ProgramError::UnsupportedSysvar);
-    }
-    Ok(r)
+    sysvar(syscalls::sol_get_rent_sysvar)
 }
 
 impl Rent {

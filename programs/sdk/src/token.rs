@@ -50,17 +50,26 @@ impl<'a> TokenAccount<'a> {
     pub fn has_delegate(&self) -> bool { self.data[72] != 0 }
 }
 
+/// `acc`'s data when Token-2022 owns it (else IllegalOwner) and it is one of `kind`: `base_len`
+/// bytes, or extended with that account type and `initialized(data)` (else InvalidAccountData).
 #[inline(always)]
-pub fn token_account(acc: &AccountInfo) -> Result<TokenAccount<'_>, ProgramError> {
+fn token_2022_data(
+    acc: &AccountInfo, base_len: usize, kind: u8, initialized: impl Fn(&[u8]) -> bool,
+) -> Result<&[u8], ProgramError> {
     if !acc.is_owned_by(&TOKEN_2022_PROGRAM_ID) {
         return Err(ProgramError::IllegalOwner);
     }
     let data = acc.data();
-    let ok = data.len() == ACCOUNT_BASE_LEN
-        || (data.len() > ACCOUNT_BASE_LEN && data[ACCOUNT_BASE_LEN] == ACCOUNT_TYPE_ACCOUNT);
-    if !ok || data[108] == 0 {
+    let ok = data.len() == base_len || (data.len() > ACCOUNT_BASE_LEN && data[ACCOUNT_BASE_LEN] == kind);
+    if !ok || !initialized(data) {
         return Err(ProgramError::InvalidAccountData);
     }
+    Ok(data)
+}
+
+#[inline(always)]
+pub fn token_account(acc: &AccountInfo) -> Result<TokenAccount<'_>, ProgramError> {
+    let data = token_2022_data(acc, ACCOUNT_BASE_LEN, ACCOUNT_TYPE_ACCOUNT, |d| d[108] != 0)?;
     Ok(TokenAccount { data })
 }
 
@@ -91,15 +100,7 @@ impl<'a> Mint<'a> {
 
 #[inline(always)]
 pub fn mint(acc: &AccountInfo) -> Result<Mint<'_>, ProgramError> {
-    if !acc.is_owned_by(&TOKEN_2022_PROGRAM_ID) {
-        return Err(ProgramError::IllegalOwner);
-    }
-    let data = acc.data();
-    let ok = data.len() == MINT_BASE_LEN
-        || (data.len() > ACCOUNT_BASE_LEN && data[ACCOUNT_BASE_LEN] == ACCOUNT_TYPE_MINT);
-    if !ok || data[45] != 1 {
-        return Err(ProgramError::InvalidAccountData);
-    }
+    let data = token_2022_data(acc, MINT_BASE_LEN, ACCOUNT_TYPE_MINT, |d| d[45] == 1)?;
     Ok(Mint { data })
 }
 
