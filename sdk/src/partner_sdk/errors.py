@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from partner_sdk.codes import FAMILY
+from .codes import FAMILY
 
 _KNOWN = {"error", "message", "action", "retryable", "error_description"}
 
@@ -165,7 +165,8 @@ class TransportError(PartnerError):
     default_retryable = True
 
 
-# The spec's codes the server does not send yet, and their families.
+# Codes the server does not send (yet), and their families: the spec's oracle codes, RFC 7591's
+# invalid_client_metadata.
 SPEC_ONLY = {
     "oracle_stale": "trading",
     "oracle_unavailable": "trading",
