@@ -137,13 +137,22 @@ class Entry:
     err: Any = None
 
 
+@dataclass(frozen=True)
+class EngineSettings:
+    """The block engine's rate limit (requests per second per caller; 0: no limit) and landing delay
+    (seconds from a bundle's arrival to its landing); None keeps the engine's own."""
+
+    rps: float | None = None
+    land_delay: float | None = None
+
+
 @dataclass
 class BlockEngine:
     """Bundles of one chain: accepted at once, landed by a background thread. ``bank`` is the
     chain's ledger (``process_bundle`` executes a bundle all or nothing; hold ``bank.lock``).
 
-    Controls: ``$DEVSTACK_BLOCK_ENGINE_RPS`` or ``start_chain(block_engine_rps=...)`` sets the rate limit
-    (0: no limit), ``$DEVSTACK_BUNDLE_LAND_MS`` or ``start_chain(bundle_land_delay=...)`` the landing delay
+    Controls: ``$DEVSTACK_BLOCK_ENGINE_RPS`` or ``start_chain(engine=EngineSettings(rps=...))`` sets the rate limit
+    (0: no limit), ``$DEVSTACK_BUNDLE_LAND_MS`` or ``EngineSettings(land_delay=...)`` the landing delay
     (one slot by default); ``devstack_setBlockEngine`` changes both on a running chain,
     ``devstack_landBundles`` lands every pending bundle now, and ``devstack_getEngineTransactions
     [[signature, ...]]`` tells which signatures ``/api/v1/transactions`` accepted. A bundle counts the
