@@ -535,30 +535,27 @@ def _encryption_rule(r: Mapping[str, Any]) -> dict[str, Any]:
 
 def _bucket_settings(props: Mapping[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
     """The bucket's settings after its creation: (what, the S3 call, its arguments) each."""
-    out: list[tuple[str, str, dict[str, Any]]] = []
-    pab = props.get("PublicAccessBlockConfiguration")
-    if pab:
-        flags = ("BlockPublicAcls", "IgnorePublicAcls", "BlockPublicPolicy", "RestrictPublicBuckets")
-        block = {k: bool(pab.get(k, False)) for k in flags}
-        out.append(("public access block", "put_public_access_block", {"PublicAccessBlockConfiguration": block}))
-    rules = (props.get("LifecycleConfiguration") or {}).get("Rules")
-    if rules:
-        lifecycle = {"LifecycleConfiguration": {"Rules": _lifecycle_rules(rules)}}
-        out.append(("lifecycle", "put_bucket_lifecycle_configuration", lifecycle))
-    status = (props.get("VersioningConfiguration") or {}).get("Status")
-    if status:
-        out.append(("versioning", "put_bucket_versioning", {"VersioningConfiguration": {"Status": status}}))
-    enc = (props.get("BucketEncryption") or {}).get("ServerSideEncryptionConfiguration")
-    if enc:
-        encryption = {"ServerSideEncryptionConfiguration": {"Rules": [_encryption_rule(r) for r in enc]}}
-        out.append(("encryption", "put_bucket_encryption", encryption))
-    ownership = (props.get("OwnershipControls") or {}).get("Rules")
-    if ownership:
-        out.append(("ownership controls", "put_bucket_ownership_controls", {"OwnershipControls": {"Rules": ownership}}))
-    cors = (props.get("CorsConfiguration") or {}).get("CorsRules")
-    if cors:
-        out.append(("cors", "put_bucket_cors", {"CORSConfiguration": {"CORSRules": [_cors_rule(c) for c in cors]}}))
-    return out
+
+    def nested(name: str, key: str) -> Any:
+        return (props.get(name) or {}).get(key)
+
+    pab = props.get("PublicAccessBlockConfiguration") or {}
+    flags = ("BlockPublicAcls", "IgnorePublicAcls", "BlockPublicPolicy", "RestrictPublicBuckets")
+    rules = _lifecycle_rules(nested("LifecycleConfiguration", "Rules") or [])
+    status = nested("VersioningConfiguration", "Status")
+    enc = [_encryption_rule(r) for r in nested("BucketEncryption", "ServerSideEncryptionConfiguration") or []]
+    owners = nested("OwnershipControls", "Rules")
+    cors = [_cors_rule(c) for c in nested("CorsConfiguration", "CorsRules") or []]
+    block = {k: bool(pab.get(k, False)) for k in flags}
+    settings = [  # (what, the S3 call, its argument, the argument's value or nothing to set)
+        ("public access block", "put_public_access_block", "PublicAccessBlockConfiguration", pab and block),
+        ("lifecycle", "put_bucket_lifecycle_configuration", "LifecycleConfiguration", rules and {"Rules": rules}),
+        ("versioning", "put_bucket_versioning", "VersioningConfiguration", status and {"Status": status}),
+        ("encryption", "put_bucket_encryption", "ServerSideEncryptionConfiguration", enc and {"Rules": enc}),
+        ("ownership controls", "put_bucket_ownership_controls", "OwnershipControls", owners and {"Rules": owners}),
+        ("cors", "put_bucket_cors", "CORSConfiguration", cors and {"CORSRules": cors}),
+    ]
+    return [(what, call, {argument: value}) for what, call, argument, value in settings if value]
 
 
 def _cors_rule(c: Mapping[str, Any]) -> dict[str, Any]:

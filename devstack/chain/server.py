@@ -342,6 +342,19 @@ def _ui_message(tx: VersionedTransaction) -> dict[str, Any]:
 # ---------------------------------------------------------------------------
 
 
+class _CallFlag:
+    """A flag of the call a ChainRPC thread is serving (calls are served on many threads at once)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, rpc: Any, owner: type | None = None) -> bool:
+        return getattr(rpc._tl, self.name, False)
+
+    def __set__(self, rpc: Any, value: bool) -> None:
+        setattr(rpc._tl, self.name, value)
+
+
 class ChainRPC:
     """Dispatches JSON-RPC requests against the bank (SvmBank). Methods hold ``bank.lock``."""
 
@@ -352,21 +365,8 @@ class ChainRPC:
         self.dropped: dict[str, Any] = {}  # sendTransaction under a "drop" fault
         self._tl = threading.local()
 
-    @property
-    def _drop_current(self) -> bool:
-        return getattr(self._tl, "drop", False)
-
-    @_drop_current.setter
-    def _drop_current(self, value: bool) -> None:
-        self._tl.drop = value
-
-    @property
-    def _bundle_only(self) -> bool:
-        return getattr(self._tl, "bundle_only", False)
-
-    @_bundle_only.setter
-    def _bundle_only(self, value: bool) -> None:
-        self._tl.bundle_only = value
+    _drop_current = _CallFlag()  # a "drop" fault applies to this call
+    _bundle_only = _CallFlag()  # the call came as sendTransaction?bundleOnly=true
 
     @property
     def _headers(self) -> dict[str, str]:
