@@ -72,21 +72,23 @@ class Endpoints:
     def event(self, name: str, i: int, replayed: bool = False) -> dict[str, Any]:
         """The i-th request of `name`; `replayed`: on the connection whose answers were recorded (the
         replayed token's read answers that token only; replayed requests draw on no real bucket)."""
-        from devstack.events import api_event
+        from devstack.events import ApiRequest, api_event
 
         conn = self.conns[name, "replayed"] if replayed else self.conn(name)
         if name == "me":
-            return api_event("GET", "/partner/v1/me", headers=conn.bearer())
+            return api_event(ApiRequest("GET", "/partner/v1/me", headers=conn.bearer()))
         body = {
             "trades_buy": {"maxSolIn": str(SOL // 100 + i), "slippageBps": 500},
             "trades_buy_exact_out": {"tokensOut": str(1_000_000_000 + i), "slippageBps": 500},
             "trades_sell": {"tokensIn": str(1_000_000 + i), "slippageBps": 500},
         }[name]
         return api_event(
-            "POST",
-            self.PATHS[name],
-            headers={**conn.bearer(), "Content-Type": "application/json"},
-            body=json.dumps({"mint": self.b.coin, **body, **PRIO}),
+            ApiRequest(
+                "POST",
+                self.PATHS[name],
+                headers={**conn.bearer(), "Content-Type": "application/json"},
+                body=json.dumps({"mint": self.b.coin, **body, **PRIO}),
+            )
         )
 
 

@@ -93,9 +93,9 @@ class Bench:
     """The devstack plus the users, coin and connections every request below needs."""
 
     def __init__(self) -> None:
-        from devstack.run import Devstack
+        from devstack.run import Devstack, Ports
 
-        self.stack = Devstack(gateway_port=0, chain_port=0, log=False, prefix="partner-bench").start()
+        self.stack = Devstack(Ports(gateway=0, chain=0), log=False, prefix="partner-bench").start()
         os.environ.update(self.stack.env)
         os.environ["RPC_URL"] = os.environ["RPC_URLS"] = self.stack.chain.url
         os.environ["BLOCK_ENGINE_URL"] = self.stack.chain.bundle_url
@@ -528,7 +528,7 @@ class Requests:
 
 
 def event_for(req: dict[str, Any]) -> dict[str, Any]:
-    from devstack.events import api_event
+    from devstack.events import ApiRequest, api_event
 
     if "scheduled" in req:
         from devstack.run import scheduled_event
@@ -547,13 +547,15 @@ def event_for(req: dict[str, Any]) -> dict[str, Any]:
         }
     body = req.get("body")
     return api_event(
-        req["method"],
-        req["path"],
-        headers=req.get("headers"),
-        query=req.get("query"),
-        body=body,
-        source_ip=req.get("source_ip", "127.0.0.1"),
-        resource=req.get("resource"),
+        ApiRequest(
+            req["method"],
+            req["path"],
+            headers=req.get("headers"),
+            query=req.get("query"),
+            body=body,
+            source_ip=req.get("source_ip", "127.0.0.1"),
+            resource=req.get("resource"),
+        )
     )
 
 

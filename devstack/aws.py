@@ -17,6 +17,7 @@ from typing import Any
 from .cfn import (
     DEFAULT_ACCOUNT_ID,
     DEFAULT_PARTITION,
+    Deployment,
     Function,
     Template,
     load_template,
@@ -191,16 +192,8 @@ class Stack(dict):
         self.account_id = account_id
 
     def resolve(self, value: Any, *, strict: bool = False) -> Any:
-        return self.template.resolve(
-            value,
-            self,
-            parameters=self.parameters,
-            region=self.region,
-            account_id=self.account_id,
-            partition=DEFAULT_PARTITION,
-            stack_name=self.prefix,
-            strict=strict,
-        )
+        deployment = Deployment(self.region, self.account_id, DEFAULT_PARTITION, stack_name=self.prefix)
+        return self.template.resolve(value, self, parameters=self.parameters, deployment=deployment, strict=strict)
 
     def function_environment(self, fn: Function | str) -> dict[str, str]:
         """The function's Globals + own environment variables, resolved to strings."""
@@ -540,6 +533,42 @@ def _encryption_rule(r: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _bucket_settings(props: Mapping[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    """The bucket's settings after its creation: (what, the S3 call, its arguments) each."""
+
+    def nested(name: str, key: str) -> Any:
+        return (props.get(name) or {}).get(key)
+
+    pab = props.get("PublicAccessBlockConfiguration") or {}
+    flags = ("BlockPublicAcls", "IgnorePublicAcls", "BlockPublicPolicy", "RestrictPublicBuckets")
+    rules = _lifecycle_rules(nested("LifecycleConfiguration", "Rules") or [])
+    status = nested("VersioningConfiguration", "Status")
+    enc = [_encryption_rule(r) for r in nested("BucketEncryption", "ServerSideEncryptionConfiguration") or []]
+    owners = nested("OwnershipControls", "Rules")
+    cors = [_cors_rule(c) for c in nested("CorsConfiguration", "CorsRules") or []]
+    block = {k: bool(pab.get(k, False)) for k in flags}
+    settings = [  # (what, the S3 call, its argument, the argument's value or nothing to set)
+        ("public access block", "put_public_access_block", "PublicAccessBlockConfiguration", pab and block),
+        ("lifecycle", "put_bucket_lifecycle_configuration", "LifecycleConfiguration", rules and {"Rules": rules}),
+        ("versioning", "put_bucket_versioning", "VersioningConfiguration", status and {"Status": status}),
+        ("encryption", "put_bucket_encryption", "ServerSideEncryptionConfiguration", enc and {"Rules": enc}),
+        ("ownership controls", "put_bucket_ownership_controls", "OwnershipControls", owners and {"Rules": owners}),
+        ("cors", "put_bucket_cors", "CORSConfiguration", cors and {"CORSRules": cors}),
+    ]
+    return [(what, call, {argument: value}) for what, call, argument, value in settings if value]
+
+
+def _cors_rule(c: Mapping[str, Any]) -> dict[str, Any]:
+    rule = {k: c[k] for k in ("AllowedMethods", "AllowedOrigins", "AllowedHeaders") if k in c}
+    if "ExposedHeaders" in c:
+        rule["ExposeHeaders"] = c["ExposedHeaders"]
+    if "MaxAge" in c:
+        rule["MaxAgeSeconds"] = int(c["MaxAge"])
+    if "Id" in c:
+        rule["ID"] = c["Id"]
+    return rule
+
+
 def _create_bucket(s3, stack: Stack, lid: str, props: Mapping[str, Any]) -> dict[str, Any]:
     name = f"{stack.prefix}-{lid}".lower()
     kwargs: dict[str, Any] = {"Bucket": name}
@@ -549,56 +578,11 @@ def _create_bucket(s3, stack: Stack, lid: str, props: Mapping[str, Any]) -> dict
         s3.create_bucket(**kwargs)
     except (s3.exceptions.BucketAlreadyOwnedByYou, s3.exceptions.BucketAlreadyExists):
         pass
-
-    def optional(what: str, call, **kw: Any) -> None:
+    for what, operation, settings in _bucket_settings(props):
         try:
-            call(Bucket=name, **kw)
+            getattr(s3, operation)(Bucket=name, **settings)
         except Exception as exc:  # optional locally
             _warn(f"{what} on {name}: {exc}")
-
-    if props.get("PublicAccessBlockConfiguration"):
-        pab = props["PublicAccessBlockConfiguration"]
-        optional(
-            "public access block",
-            s3.put_public_access_block,
-            PublicAccessBlockConfiguration={
-                k: bool(pab.get(k, False))
-                for k in ("BlockPublicAcls", "IgnorePublicAcls", "BlockPublicPolicy", "RestrictPublicBuckets")
-            },
-        )
-    rules = (props.get("LifecycleConfiguration") or {}).get("Rules")
-    if rules:
-        optional(
-            "lifecycle",
-            s3.put_bucket_lifecycle_configuration,
-            LifecycleConfiguration={"Rules": _lifecycle_rules(rules)},
-        )
-    status = (props.get("VersioningConfiguration") or {}).get("Status")
-    if status:
-        optional("versioning", s3.put_bucket_versioning, VersioningConfiguration={"Status": status})
-    enc = (props.get("BucketEncryption") or {}).get("ServerSideEncryptionConfiguration")
-    if enc:
-        optional(
-            "encryption",
-            s3.put_bucket_encryption,
-            ServerSideEncryptionConfiguration={"Rules": [_encryption_rule(r) for r in enc]},
-        )
-    ownership = (props.get("OwnershipControls") or {}).get("Rules")
-    if ownership:
-        optional("ownership controls", s3.put_bucket_ownership_controls, OwnershipControls={"Rules": ownership})
-    cors = (props.get("CorsConfiguration") or {}).get("CorsRules")
-    if cors:
-        rules_out = []
-        for c in cors:
-            rule = {k: c[k] for k in ("AllowedMethods", "AllowedOrigins", "AllowedHeaders") if k in c}
-            if "ExposedHeaders" in c:
-                rule["ExposeHeaders"] = c["ExposedHeaders"]
-            if "MaxAge" in c:
-                rule["MaxAgeSeconds"] = int(c["MaxAge"])
-            if "Id" in c:
-                rule["ID"] = c["Id"]
-            rules_out.append(rule)
-        optional("cors", s3.put_bucket_cors, CORSConfiguration={"CORSRules": rules_out})
     return {
         "Type": "AWS::S3::Bucket",
         "Ref": name,

@@ -8,9 +8,10 @@ from __future__ import annotations
 import base64
 import copy
 import ipaddress
+import json
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ __all__ = [
     "load_yaml",
     "load_template",
     "resolve",
+    "Deployment",
     "DEFAULT_REGION",
     "DEFAULT_ACCOUNT_ID",
     "DEFAULT_PARTITION",
@@ -154,29 +156,38 @@ _INTRINSICS = {
 _SUB_RE = re.compile(r"\$\{([^}]*)\}")
 
 
+@dataclass(frozen=True)
+class Deployment:
+    """Where a stack is deployed: the values of its pseudo parameters (``AWS::Region``, ...) and the
+    exports of the stacks already there (``Fn::ImportValue``)."""
+
+    region: str = DEFAULT_REGION
+    account_id: str = DEFAULT_ACCOUNT_ID
+    partition: str = DEFAULT_PARTITION
+    stack_name: str = "partner-dev"
+    imports: Mapping[str, Any] = field(default_factory=dict)
+
+
 class _Resolver:
     def __init__(
         self,
         template: Mapping[str, Any] | None,
         refs: Mapping[str, Any] | None,
         parameters: Mapping[str, Any] | None,
-        region: str,
-        account_id: str,
-        partition: str,
-        stack_name: str,
+        deployment: Deployment,
         strict: bool,
-        imports: Mapping[str, Any] | None,
     ) -> None:
         self.template = template or {}
         self.refs = refs or {}
         self.parameters = parameters or {}
-        self.region = region
-        self.account_id = account_id
-        self.partition = partition
-        self.stack_name = stack_name
+        self.region = deployment.region
+        self.account_id = deployment.account_id
+        self.partition = deployment.partition
+        self.stack_name = deployment.stack_name
+        self.imports = deployment.imports
         self.strict = strict
-        self.imports = imports or {}
         self._conditions: dict[str, bool] = {}
+        self._of_resolved = self._intrinsics()
 
     # -- helpers ---------------------------------------------------------
 
@@ -277,76 +288,61 @@ class _Resolver:
             return mapped
         return value
 
-    def intrinsic(self, key: str, arg: Any) -> Any:  # a dispatch table
-        if key == "Ref":
-            return self.ref(self.resolve(arg))
-        if key == "Condition":
-            return self.condition(self.resolve(arg))
-        if key == "Fn::GetAtt":
-            arg = self.resolve(arg)
-            if isinstance(arg, str):
-                logical, _, attr = arg.partition(".")
-            else:
-                logical, attr = arg[0], ".".join(str(a) for a in arg[1:])
-            return self.getatt(logical, attr)
-        if key == "Fn::Sub":
+    def intrinsic(self, key: str, arg: Any) -> Any:
+        if key == "Fn::Sub":  # the text is not resolved, its variables are
             if isinstance(arg, list):
-                text, variables = arg[0], self.resolve(arg[1] if len(arg) > 1 else {})
-            else:
-                text, variables = arg, {}
-            return self.sub(text, variables)
-        if key == "Fn::Join":
-            delim, items = arg
-            items = self.resolve(items)
-            return self.resolve(delim).join(self.as_str(i) for i in items)
-        if key == "Fn::If":
+                return self.sub(arg[0], self.resolve(arg[1] if len(arg) > 1 else {}))
+            return self.sub(arg, {})
+        if key == "Fn::If":  # only the branch taken is resolved
             cond, yes, no = arg
             return self.resolve(yes) if self.condition(cond) else self.resolve(no)
-        if key == "Fn::Equals":
-            a, b = self.resolve(arg)
-            return self.as_str(a) == self.as_str(b)
-        if key == "Fn::Not":
-            items = self.resolve(arg)
-            return not bool(items[0] if isinstance(items, list) else items)
-        if key == "Fn::And":
-            return all(bool(i) for i in self.resolve(arg))
-        if key == "Fn::Or":
-            return any(bool(i) for i in self.resolve(arg))
-        if key == "Fn::Select":
-            index, items = self.resolve(arg)
-            return items[int(index)]
-        if key == "Fn::Split":
-            delim, text = self.resolve(arg)
-            return self.as_str(text).split(delim)
-        if key == "Fn::FindInMap":
-            args = self.resolve(arg)
-            map_name, top, second = args[0], args[1], args[2]
-            try:
-                return (self.template.get("Mappings") or {})[map_name][top][second]
-            except KeyError:
-                if len(args) > 3 and isinstance(args[3], Mapping) and "DefaultValue" in args[3]:
-                    return args[3]["DefaultValue"]
-                raise CfnResolveError(f"Fn::FindInMap {map_name}.{top}.{second} not found") from None
-        if key == "Fn::GetAZs":
-            region = self.as_str(self.resolve(arg)) or self.region
-            return [f"{region}{suffix}" for suffix in "abc"]
-        if key == "Fn::ImportValue":
-            name = self.resolve(arg)
-            if name in self.imports:
-                return self.imports[name]
-            return self._fail(f"Fn::ImportValue {name} not provided", f"import:{name}")
-        if key == "Fn::Base64":
-            return base64.b64encode(self.as_str(self.resolve(arg)).encode()).decode()
-        if key == "Fn::Cidr":
-            block, count, bits = self.resolve(arg)
-            return _cidr(self.as_str(block), int(count), int(bits))
-        if key == "Fn::Length":
-            return len(self.resolve(arg))
-        if key == "Fn::ToJsonString":
-            import json
+        if key not in self._of_resolved:
+            raise CfnResolveError(f"unsupported intrinsic {key}")  # pragma: no cover
+        return self._of_resolved[key](self.resolve(arg))
 
-            return json.dumps(self.resolve(arg), separators=(",", ":"))
-        raise CfnResolveError(f"unsupported intrinsic {key}")  # pragma: no cover
+    def _intrinsics(self) -> dict[str, Callable[[Any], Any]]:
+        """The intrinsic functions of their resolved argument."""
+        return {
+            "Ref": self.ref,
+            "Condition": self.condition,
+            "Fn::GetAtt": self.getatt_of,
+            "Fn::Join": lambda a: self.as_str(a[0]).join(self.as_str(i) for i in a[1]),
+            "Fn::Equals": lambda a: self.as_str(a[0]) == self.as_str(a[1]),
+            "Fn::Not": lambda a: not bool(a[0] if isinstance(a, list) else a),
+            "Fn::And": lambda a: all(bool(i) for i in a),
+            "Fn::Or": lambda a: any(bool(i) for i in a),
+            "Fn::Select": lambda a: a[1][int(a[0])],
+            "Fn::Split": lambda a: self.as_str(a[1]).split(a[0]),
+            "Fn::FindInMap": self.find_in_map,
+            "Fn::GetAZs": lambda a: [f"{self.as_str(a) or self.region}{suffix}" for suffix in "abc"],
+            "Fn::ImportValue": self.import_value,
+            "Fn::Base64": lambda a: base64.b64encode(self.as_str(a).encode()).decode(),
+            "Fn::Cidr": lambda a: _cidr(self.as_str(a[0]), int(a[1]), int(a[2])),
+            "Fn::Length": len,
+            "Fn::ToJsonString": lambda a: json.dumps(a, separators=(",", ":")),
+        }
+
+    def getatt_of(self, arg: Any) -> Any:
+        """``Fn::GetAtt`` of ``"Logical.Attr"`` or ``[Logical, Attr...]``."""
+        if isinstance(arg, str):
+            logical, _, attr = arg.partition(".")
+        else:
+            logical, attr = arg[0], ".".join(str(a) for a in arg[1:])
+        return self.getatt(logical, attr)
+
+    def find_in_map(self, args: list[Any]) -> Any:
+        map_name, top, second = args[0], args[1], args[2]
+        try:
+            return (self.template.get("Mappings") or {})[map_name][top][second]
+        except KeyError:
+            if len(args) > 3 and isinstance(args[3], Mapping) and "DefaultValue" in args[3]:
+                return args[3]["DefaultValue"]
+            raise CfnResolveError(f"Fn::FindInMap {map_name}.{top}.{second} not found") from None
+
+    def import_value(self, name: Any) -> Any:
+        if name in self.imports:
+            return self.imports[name]
+        return self._fail(f"Fn::ImportValue {name} not provided", f"import:{name}")
 
     def sub(self, text: str, variables: Mapping[str, Any]) -> str:
         def replace(match: re.Match[str]) -> str:
@@ -384,24 +380,21 @@ def resolve(
     *,
     template: Template | Mapping[str, Any] | None = None,
     parameters: Mapping[str, Any] | None = None,
-    region: str = DEFAULT_REGION,
-    account_id: str = DEFAULT_ACCOUNT_ID,
-    partition: str = DEFAULT_PARTITION,
-    stack_name: str = "partner-dev",
+    deployment: Deployment | None = None,
     strict: bool = True,
-    imports: Mapping[str, Any] | None = None,
 ) -> Any:
     """Evaluate every intrinsic function in ``value``.
 
     ``refs`` maps logical ids of created resources to either the physical id
     (the value of ``Ref``) or a dict ``{"Ref": physical, "Arn": arn, <Attr>: ...}``
     used for ``Ref`` and ``Fn::GetAtt``.  ``parameters`` overrides template
-    parameter Defaults.  ``strict=False`` turns unresolvable references into
+    parameter Defaults; ``deployment`` (default: ``Deployment()``) gives the pseudo parameters
+    and the imports.  ``strict=False`` turns unresolvable references into
     warnings with placeholder values instead of :class:`CfnResolveError`.
     ``value`` is not modified.
     """
     data = template.data if isinstance(template, Template) else template
-    resolver = _Resolver(data, refs, parameters, region, account_id, partition, stack_name, strict, imports)
+    resolver = _Resolver(data, refs, parameters, deployment or Deployment(), strict)
     return resolver.resolve(copy.deepcopy(value))
 
 

@@ -81,19 +81,31 @@ class TransactionConflicts:
         except (ValueError, KeyError, TypeError, AttributeError):
             return self.app(environ, start_response)  # moto answers a malformed request itself
         if operation in SINGLE_WRITES:
-            with self._lock:
-                now = self.now()
-                busy = any(self._taken.get(item, 0) > now for item in items)
-                if busy:
-                    self.conflicts += 1
+            return self._single_write(environ, start_response, items)
+        return self._transaction(environ, start_response, items, body.get("ClientRequestToken"))
+
+    def _single_write(
+        self, environ: dict[str, Any], start_response: Callable[..., Any], items: list[str]
+    ) -> Iterable[bytes]:
+        """A PutItem / UpdateItem / DeleteItem: refused while a transaction holds its item."""
+        with self._lock:
+            now = self.now()
+            busy = any(self._taken.get(item, 0) > now for item in items)
             if busy:
-                return _error(
-                    start_response,
-                    "TransactionConflictException",
-                    "Operation was rejected because there is an ongoing transaction for the item.",
-                )
-            return self.app(environ, start_response)
-        token = body.get("ClientRequestToken")
+                self.conflicts += 1
+        if busy:
+            return _error(
+                start_response,
+                "TransactionConflictException",
+                "Operation was rejected because there is an ongoing transaction for the item.",
+            )
+        return self.app(environ, start_response)
+
+    def _transaction(
+        self, environ: dict[str, Any], start_response: Callable[..., Any], items: list[str], token: str | None
+    ) -> Iterable[bytes]:
+        """A TransactWriteItems: cancelled if another holds one of its items, else it takes them for
+        `hold` seconds and answers no sooner."""
         with self._lock:
             started = self.now()
             self._taken = {item: until for item, until in self._taken.items() if until > started}
@@ -121,8 +133,9 @@ class TransactionConflicts:
                 time.sleep(rest)
             return [answer]
         finally:
-            with self._lock:
-                self._tokens.discard(token)
+            if token:
+                with self._lock:
+                    self._tokens.discard(token)
 
 
 def _error(

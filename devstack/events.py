@@ -1,8 +1,8 @@
 """API Gateway REST (v1) Lambda proxy events and Lambda context objects, for the devstack gateway and
 for tests that call handlers directly:
 
-    event = api_event("GET", "/partner/v1/governance/Mint111", resource="/partner/v1/governance/{mint}",
-                      headers={"Authorization": "Bearer app_at_..."}, query={"limit": "10"})
+    event = api_event(ApiRequest("GET", "/partner/v1/governance/Mint111", resource="/partner/v1/governance/{mint}",
+                                 headers={"Authorization": "Bearer app_at_..."}, query={"limit": "10"}))
     response = app.lambda_handler(event, lambda_context("GovernanceFunction"))
 """
 
@@ -14,12 +14,15 @@ import json
 import time
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote
 
 __all__ = [
+    "ApiRequest",
+    "ApiStage",
     "api_event",
     "lambda_context",
     "LambdaContext",
@@ -41,6 +44,7 @@ _PROJECT_TEMPLATE = Path(__file__).resolve().parent.parent / "template.yaml"
 
 HeadersIn = Mapping[str, Any] | Iterable[tuple[str, str]] | None
 QueryIn = str | Mapping[str, Any] | Iterable[tuple[str, str]] | None
+BodyIn = str | bytes | Mapping[str, Any] | list | None
 
 
 @functools.lru_cache(maxsize=8)
@@ -78,34 +82,25 @@ def is_binary_media_type(content_type: str | None, binary_media_types: Sequence[
     return False
 
 
-def _header_pairs(headers: HeadersIn) -> list[tuple[str, str]]:
-    if headers is None:
+def _pairs(values: Mapping[str, Any] | Iterable[tuple[str, str]] | None) -> list[tuple[str, str]]:
+    """(name, value) pairs of a mapping (a list value: the name repeated) or of pairs."""
+    if values is None:
         return []
-    if isinstance(headers, Mapping):
+    if isinstance(values, Mapping):
         pairs: list[tuple[str, str]] = []
-        for k, v in headers.items():
+        for k, v in values.items():
             if isinstance(v, (list, tuple)):
                 pairs.extend((str(k), str(x)) for x in v)
             else:
                 pairs.append((str(k), str(v)))
         return pairs
-    return [(str(k), str(v)) for k, v in headers]
+    return [(str(k), str(v)) for k, v in values]
 
 
 def _query_pairs(query: QueryIn) -> list[tuple[str, str]]:
-    if query is None:
-        return []
     if isinstance(query, str):
         return parse_qsl(query.lstrip("?"), keep_blank_values=True)
-    if isinstance(query, Mapping):
-        pairs: list[tuple[str, str]] = []
-        for k, v in query.items():
-            if isinstance(v, (list, tuple)):
-                pairs.extend((str(k), str(x)) for x in v)
-            else:
-                pairs.append((str(k), str(v)))
-        return pairs
-    return [(str(k), str(v)) for k, v in query]
+    return _pairs(query)
 
 
 def _single_and_multi(pairs: list[tuple[str, str]]) -> tuple[dict[str, str] | None, dict[str, list[str]] | None]:
@@ -154,84 +149,74 @@ def match_path(template: str, path: str) -> dict[str, str] | None:
     return params
 
 
-def api_event(
-    method: str,
-    path: str,
-    *,
-    headers: HeadersIn = None,
-    query: QueryIn = None,
-    body: str | bytes | Mapping[str, Any] | list | None = None,
-    source_ip: str = "127.0.0.1",
-    resource: str | None = None,
-    path_params: Mapping[str, str] | None = None,
-    stage: str = DEFAULT_STAGE,
-    api_id: str = DEFAULT_API_ID,
-    binary_media_types: Sequence[str] | None = None,
-    protocol: str = "HTTP/1.1",
-    request_id: str | None = None,
-    request_time_epoch_ms: int | None = None,
-) -> dict[str, Any]:
-    """An API Gateway REST API (v1) Lambda proxy integration event.
+@dataclass(frozen=True)
+class ApiRequest:
+    """A request as an API Gateway REST API received it.
 
-    * ``headers``: dict (a list value = repeated header) or list of (name, value);
-      names keep their case. ``headers``/``multiValueHeaders`` are None when empty.
-    * ``query``: raw query string, dict (list value = repeated key) or list of pairs;
-      ``queryStringParameters`` keeps the last value of a repeated key.
-    * ``body``: str, bytes, None, or a dict/list (JSON-encoded, adding
-      ``Content-Type: application/json`` if no Content-Type was given). When the
-      Content-Type matches ``binary_media_types`` (default: the project's
-      template.yaml API BinaryMediaTypes) the body is base64 and
-      ``isBase64Encoded`` is true, as API Gateway does.
+    * ``headers``: dict (a list value = repeated header) or list of (name, value); names keep their case.
+    * ``query``: raw query string, dict (list value = repeated key) or list of pairs; default: what
+      follows ``?`` in ``path``.
+    * ``body``: str, bytes, None, or a dict/list (JSON-encoded, adding ``Content-Type:
+      application/json`` if no Content-Type was given).
     * ``path``: as received, percent-encoding kept (as REST APIs deliver it).
-    * ``resource``: the route's path template; default ``path``. When given
-      without ``path_params`` the parameters are taken from matching ``path``.
+    * ``resource``: the route's path template; default ``path``. When given without ``path_params``
+      the parameters are taken from matching ``path``.
+    * ``request_id``, ``request_time_epoch_ms``: what API Gateway assigns (default: new, now).
     """
-    method = method.upper()
-    header_pairs = _header_pairs(headers)
+
+    method: str
+    path: str
+    headers: HeadersIn = None
+    query: QueryIn = None
+    body: BodyIn = None
+    source_ip: str = "127.0.0.1"
+    resource: str | None = None
+    path_params: Mapping[str, str] | None = None
+    protocol: str = "HTTP/1.1"
+    request_id: str | None = None
+    request_time_epoch_ms: int | None = None
+
+
+@dataclass(frozen=True)
+class ApiStage:
+    """The REST API stage that receives a request; ``binary_media_types`` None: the project
+    template's BinaryMediaTypes."""
+
+    stage: str = DEFAULT_STAGE
+    api_id: str = DEFAULT_API_ID
+    binary_media_types: Sequence[str] | None = None
+
+
+def api_event(request: ApiRequest, stage: ApiStage | None = None) -> dict[str, Any]:
+    """An API Gateway REST API (v1) Lambda proxy integration event for ``request``.
+
+    ``headers``/``multiValueHeaders`` (and the query's two maps) are None when empty;
+    ``queryStringParameters`` keeps the last value of a repeated key. When the Content-Type
+    matches the stage's binary media types the body is base64 and ``isBase64Encoded`` is true,
+    as API Gateway does.
+    """
+    stage = stage or ApiStage()
+    method = request.method.upper()
+    header_pairs = _pairs(request.headers)
+    body = request.body
     if body is not None and not isinstance(body, (str, bytes, bytearray)):
         body = json.dumps(body)
         if _get_header(header_pairs, "content-type") is None:
             header_pairs.append(("Content-Type", "application/json"))
+    binary_media_types = stage.binary_media_types
     if binary_media_types is None:
         binary_media_types = project_binary_media_types()
-
+    path, query = request.path, request.query
     if "?" in path and query is None:
-        path, _, raw_query = path.partition("?")
-        query = raw_query
-    query_pairs = _query_pairs(query)
-
-    # REST APIs deliver `path` as received (still percent-encoded); pathParameters
-    # and query parameters are decoded.
-    path = path or "/"
-    if resource is None:
-        resource = unquote(path)
+        path, _, query = path.partition("?")
+    path = path or "/"  # REST APIs deliver `path` as received (still percent-encoded)
+    resource = request.resource if request.resource is not None else unquote(path)
+    path_params = request.path_params
     if path_params is None and "{" in resource:
         path_params = match_path(resource, path)
-    path_params = dict(path_params) if path_params else None
-
-    is_b64 = False
-    body_out: str | None
-    if body is None or len(body) == 0:
-        body_out = None
-    else:
-        content_type = _get_header(header_pairs, "content-type")
-        if is_binary_media_type(content_type, binary_media_types):
-            raw = body.encode("utf-8") if isinstance(body, str) else bytes(body)
-            body_out = base64.b64encode(raw).decode("ascii")
-            is_b64 = True
-        elif isinstance(body, (bytes, bytearray)):
-            body_out = bytes(body).decode("utf-8", errors="replace")
-        else:
-            body_out = body
-
+    body_out, is_b64 = _event_body(body, _get_header(header_pairs, "content-type"), binary_media_types)
     single_h, multi_h = _single_and_multi(header_pairs)
-    single_q, multi_q = _single_and_multi(query_pairs)
-
-    now_ms = request_time_epoch_ms if request_time_epoch_ms is not None else int(time.time() * 1000)
-    request_time = datetime.fromtimestamp(now_ms / 1000, tz=UTC).strftime("%d/%b/%Y:%H:%M:%S +0000")
-    host = _get_header(header_pairs, "host") or f"{api_id}.execute-api.{REGION}.amazonaws.com"
-    request_id = request_id or str(uuid.uuid4())
-
+    single_q, multi_q = _single_and_multi(_query_pairs(query))
     return {
         "resource": resource,
         "path": path,
@@ -240,40 +225,65 @@ def api_event(
         "multiValueHeaders": multi_h,
         "queryStringParameters": single_q,
         "multiValueQueryStringParameters": multi_q,
-        "pathParameters": path_params,
+        "pathParameters": dict(path_params) if path_params else None,
         "stageVariables": None,
-        "requestContext": {
-            "resourceId": uuid.uuid5(uuid.NAMESPACE_URL, f"{method} {resource}").hex[:6],
-            "resourcePath": resource,
-            "httpMethod": method,
-            "extendedRequestId": base64.b64encode(uuid.uuid4().bytes[:12]).decode("ascii"),
-            "requestTime": request_time,
-            "path": f"/{stage}{path}",
-            "accountId": ACCOUNT_ID,
-            "protocol": protocol,
-            "stage": stage,
-            "domainPrefix": host.split(".", 1)[0],
-            "requestTimeEpoch": now_ms,
-            "requestId": request_id,
-            "identity": {
-                "cognitoIdentityPoolId": None,
-                "accountId": None,
-                "cognitoIdentityId": None,
-                "caller": None,
-                "sourceIp": source_ip,
-                "principalOrgId": None,
-                "accessKey": None,
-                "cognitoAuthenticationType": None,
-                "cognitoAuthenticationProvider": None,
-                "userArn": None,
-                "userAgent": _get_header(header_pairs, "user-agent"),
-                "user": None,
-            },
-            "domainName": host,
-            "apiId": api_id,
-        },
+        "requestContext": _request_context(request, stage, resource, path, header_pairs),
         "body": body_out,
         "isBase64Encoded": is_b64,
+    }
+
+
+def _event_body(
+    body: str | bytes | bytearray | None, content_type: str | None, binary_media_types: Sequence[str]
+) -> tuple[str | None, bool]:
+    """The event's ``body`` and ``isBase64Encoded``."""
+    if body is None or len(body) == 0:
+        return None, False
+    if is_binary_media_type(content_type, binary_media_types):
+        raw = body.encode("utf-8") if isinstance(body, str) else bytes(body)
+        return base64.b64encode(raw).decode("ascii"), True
+    if isinstance(body, (bytes, bytearray)):
+        return bytes(body).decode("utf-8", errors="replace"), False
+    return body, False
+
+
+def _request_context(
+    request: ApiRequest, stage: ApiStage, resource: str, path: str, header_pairs: list[tuple[str, str]]
+) -> dict[str, Any]:
+    method = request.method.upper()
+    now_ms = request.request_time_epoch_ms
+    if now_ms is None:
+        now_ms = int(time.time() * 1000)
+    host = _get_header(header_pairs, "host") or f"{stage.api_id}.execute-api.{REGION}.amazonaws.com"
+    return {
+        "resourceId": uuid.uuid5(uuid.NAMESPACE_URL, f"{method} {resource}").hex[:6],
+        "resourcePath": resource,
+        "httpMethod": method,
+        "extendedRequestId": base64.b64encode(uuid.uuid4().bytes[:12]).decode("ascii"),
+        "requestTime": datetime.fromtimestamp(now_ms / 1000, tz=UTC).strftime("%d/%b/%Y:%H:%M:%S +0000"),
+        "path": f"/{stage.stage}{path}",
+        "accountId": ACCOUNT_ID,
+        "protocol": request.protocol,
+        "stage": stage.stage,
+        "domainPrefix": host.split(".", 1)[0],
+        "requestTimeEpoch": now_ms,
+        "requestId": request.request_id or str(uuid.uuid4()),
+        "identity": {
+            "cognitoIdentityPoolId": None,
+            "accountId": None,
+            "cognitoIdentityId": None,
+            "caller": None,
+            "sourceIp": request.source_ip,
+            "principalOrgId": None,
+            "accessKey": None,
+            "cognitoAuthenticationType": None,
+            "cognitoAuthenticationProvider": None,
+            "userArn": None,
+            "userAgent": _get_header(header_pairs, "user-agent"),
+            "user": None,
+        },
+        "domainName": host,
+        "apiId": stage.api_id,
     }
 
 
@@ -287,13 +297,11 @@ class LambdaContext:
         memory_limit_in_mb: int = 512,
         timeout_seconds: float = 29,
         aws_request_id: str | None = None,
-        region: str = REGION,
-        account_id: str = ACCOUNT_ID,
         function_version: str = "$LATEST",
     ) -> None:
         self.function_name = function_name
         self.function_version = function_version
-        self.invoked_function_arn = f"arn:aws:lambda:{region}:{account_id}:function:{function_name}"
+        self.invoked_function_arn = f"arn:aws:lambda:{REGION}:{ACCOUNT_ID}:function:{function_name}"
         self.memory_limit_in_mb = int(memory_limit_in_mb)
         self.aws_request_id = aws_request_id or str(uuid.uuid4())
         self.log_group_name = f"/aws/lambda/{function_name}"

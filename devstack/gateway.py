@@ -24,7 +24,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from . import limits
 from .cfn import Function, Template, load_template
-from .events import api_event, lambda_context
+from .events import ApiRequest, ApiStage, api_event, lambda_context
 from .gateway_responses import GatewayError, render
 from .httpserver import HttpRequest, HttpServer, ReadTimeouts
 
@@ -334,16 +334,10 @@ class Gateway:
             from devstack import sigv4
             from devstack.events import REGION
 
-            checked = sigv4.verify(
-                method,
-                request.header("Host") or "",
-                request.raw_path or request.path,
-                request.query_string,
-                request.headers,
-                request.body,
-                self.iam_credentials,
-                REGION,
+            received = sigv4.Received(
+                method, request.raw_path or request.path, request.query_string, request.headers, request.body
             )
+            checked = sigv4.verify(received, request.header("Host") or "", self.iam_credentials, REGION)
             if isinstance(checked, sigv4.Refusal):
                 return self.gateway_error(
                     GatewayError(checked.type, checked.status, checked.message, checked.error_type), request, route
@@ -395,17 +389,18 @@ class Gateway:
             if request.header("X-Amzn-Trace-Id") is None:
                 headers.append(("X-Amzn-Trace-Id", f"Root=1-{int(time.time()):08x}-{uuid.uuid4().hex[:24]}"))
         return api_event(
-            request.method,
-            request.raw_path or request.path,
-            headers=headers,
-            query=request.query_string or None,
-            body=request.body if request.body else None,
-            source_ip=request.source_ip,
-            resource=route.path,
-            path_params=params or None,
-            stage=route.stage,
-            binary_media_types=route.binary_media_types,
-            protocol="HTTP/1.1",
+            ApiRequest(
+                request.method,
+                request.raw_path or request.path,
+                headers=headers,
+                query=request.query_string or None,
+                body=request.body if request.body else None,
+                source_ip=request.source_ip,
+                resource=route.path,
+                path_params=params or None,
+                protocol="HTTP/1.1",
+            ),
+            ApiStage(stage=route.stage, binary_media_types=route.binary_media_types),
         )
 
     def invoke(

@@ -92,11 +92,34 @@ def _require_pkce(app: Any) -> None:
     and a package whose registration differs fails here rather than running without PKCE.
     """
     import flask
-    from authlib.oauth2.rfc6749 import InvalidRequestError
-    from authlib.oauth2.rfc7636 import CodeChallenge
     from oidc_provider_mock import _app
 
     challenges: dict[str, str] = {}  # authorization code -> its S256 code_challenge
+    code_grant, pkce = _pkce_grant(challenges)
+    with app.test_request_context():
+        app.preprocess_request()  # the package's before_request hook puts its server on flask.g
+        server = flask.g._authlib_authorization_server
+    for grants in (server._authorization_grants, server._token_grants):
+        found = [i for i, (grant, _) in enumerate(grants) if grant is _app.AuthorizationCodeGrant]
+        if len(found) != 1:
+            raise RuntimeError("oidc-provider-mock registers its code grant differently: PKCE not enforced")
+        extensions = grants[found[0]][1] or []
+        grants[found[0]] = (code_grant, [*extensions, pkce])
+
+    discovery = app.view_functions["oidc-provider-mock.openid_config"]
+
+    def openid_config() -> Any:  # the discovery document says so (RFC 8414)
+        return flask.jsonify({**discovery().get_json(), "code_challenge_methods_supported": ["S256"]})
+
+    app.view_functions["oidc-provider-mock.openid_config"] = openid_config
+
+
+def _pkce_grant(challenges: dict[str, str]) -> tuple[type, Any]:
+    """The package's code grant keeping each code's challenge in `challenges`, and authlib's
+    `CodeChallenge` extension requiring S256 that reads them."""
+    from authlib.oauth2.rfc6749 import InvalidRequestError
+    from authlib.oauth2.rfc7636 import CodeChallenge
+    from oidc_provider_mock import _app
 
     class S256CodeChallenge(CodeChallenge):
         SUPPORTED_CODE_CHALLENGE_METHOD = ["S256"]
@@ -125,23 +148,7 @@ def _require_pkce(app: Any) -> None:
             super().delete_authorization_code(authorization_code)
             challenges.pop(authorization_code.code, None)
 
-    with app.test_request_context():
-        app.preprocess_request()  # the package's before_request hook puts its server on flask.g
-        server = flask.g._authlib_authorization_server
-    pkce = S256CodeChallenge(required=True)
-    for grants in (server._authorization_grants, server._token_grants):
-        found = [i for i, (grant, _) in enumerate(grants) if grant is _app.AuthorizationCodeGrant]
-        if len(found) != 1:
-            raise RuntimeError("oidc-provider-mock registers its code grant differently: PKCE not enforced")
-        extensions = grants[found[0]][1] or []
-        grants[found[0]] = (PkceCodeGrant, [*extensions, pkce])
-
-    discovery = app.view_functions["oidc-provider-mock.openid_config"]
-
-    def openid_config() -> Any:  # the discovery document says so (RFC 8414)
-        return flask.jsonify({**discovery().get_json(), "code_challenge_methods_supported": ["S256"]})
-
-    app.view_functions["oidc-provider-mock.openid_config"] = openid_config
+    return PkceCodeGrant, S256CodeChallenge(required=True)
 
 
 def store_secret(moto_url: str, secret: str) -> str:

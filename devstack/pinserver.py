@@ -357,7 +357,6 @@ def start_pin_server(
     *,
     endpoint_url: str | None = None,
     s3: Any = None,
-    region: str = "us-east-1",
     log: bool = False,
 ) -> PinServer:
     """Start the pin server on a background thread, content in `bucket`.
@@ -367,8 +366,9 @@ def start_pin_server(
     if s3 is None:
         if endpoint_url:
             from devstack.aws import _client
+            from devstack.events import REGION
 
-            s3 = _client("s3", endpoint_url, region)
+            s3 = _client("s3", endpoint_url, REGION)
         else:
             import boto3
 

@@ -14,6 +14,7 @@ import signal
 import sys
 import threading
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,37 +35,49 @@ PLATFORM_USERS = (
 )
 
 
+@dataclass(frozen=True)
+class Ports:
+    """Where the devstack's services listen (0: any free port). `pin` and `oidc` default to 5001 and
+    9400, or to any free port when `gateway` is 0 (tests). `rpc_proxy` (0: any free port) starts a
+    second chain endpoint, a proxy with faults of its own (devstack/rpcproxy.py), listed first in
+    RpcUrls so that its faults show the failover; None: the chain alone."""
+
+    gateway: int = 3000
+    chain: int = 8899
+    moto: int = 0
+    pin: int | None = None
+    oidc: int | None = None
+    rpc_proxy: int | None = None
+
+    @property
+    def pin_server(self) -> int:
+        return self.pin if self.pin is not None else (5001 if self.gateway else 0)
+
+    @property
+    def oidc_provider(self) -> int:
+        return self.oidc if self.oidc is not None else (9400 if self.gateway else 0)
+
+
 class Devstack:
     """Starts and stops every local service; usable from tests too."""
 
     def __init__(
         self,
+        ports: Ports | None = None,
         *,
-        gateway_port: int = 3000,
-        chain_port: int = 8899,
-        moto_port: int = 0,
         prefix: str = "partner-dev",
         log: bool = True,
         moto: Any = None,
         chain: Any = None,
-        pin_port: int | None = None,
-        oidc_port: int | None = None,
-        rpc_proxy_port: int | None = None,
         tipped_sends: bool = False,
     ) -> None:
         """`moto` and `chain` may be handles already running (tests share them); they are
-        then left running by `stop()`. `pin_port` defaults to 5001, or to any free port
-        when `gateway_port` is 0 (tests). `rpc_proxy_port` (0: any free port) starts a second
-        chain endpoint, a proxy with faults of its own (devstack/rpcproxy.py), listed first in
-        RpcUrls so that its faults show the failover; None: the chain alone. `tipped_sends`: tipped
-        writes go through the chain's block engine `sendTransaction` (BlockEngineTxUrl;
-        docs/onchain.md, "Tipped sends"); off: through the RPC."""
-        self.rpc_proxy_port = rpc_proxy_port
+        then left running by `stop()`. `tipped_sends`: tipped writes go through the chain's block
+        engine `sendTransaction` (BlockEngineTxUrl; docs/onchain.md, "Tipped sends"); off: through
+        the RPC."""
+        self.ports = ports or Ports()
         self.tipped_sends = tipped_sends
         self.rpc_proxy: Any = None
-        self.gateway_port, self.chain_port, self.moto_port = gateway_port, chain_port, moto_port
-        self.pin_port = pin_port if pin_port is not None else (5001 if gateway_port else 0)
-        self.oidc_port = oidc_port if oidc_port is not None else (9400 if gateway_port else 0)
         self.provider: Any = None
         self.platform_credentials: tuple[str, str] | None = None
         self._saved_env: dict[str, str | None] = {}
@@ -84,10 +97,10 @@ class Devstack:
         from devstack.gateway import start_gateway
 
         if self.moto is None:
-            self.moto = start_moto(port=self.moto_port)
+            self.moto = start_moto(port=self.ports.moto)
             self._owned.append(self.moto)
         if self.chain is None:
-            self.chain = _start_chain(self.chain_port)
+            self.chain = _start_chain(self.ports.chain)
             if self.chain is not None:
                 self._owned.append(self.chain)
         parameters: dict[str, Any] = {}
@@ -96,10 +109,10 @@ class Devstack:
             parameters["BlockEngineUrl"] = self.chain.bundle_url
             if self.tipped_sends:
                 parameters["BlockEngineTxUrl"] = self.chain.url + "/api/v1/transactions"
-            if self.rpc_proxy_port is not None:
+            if self.ports.rpc_proxy is not None:
                 from devstack.rpcproxy import start_rpc_proxy
 
-                self.rpc_proxy = start_rpc_proxy(self.chain.url, port=self.rpc_proxy_port)
+                self.rpc_proxy = start_rpc_proxy(self.chain.url, port=self.ports.rpc_proxy)
                 self._owned.insert(0, self.rpc_proxy)
                 parameters["RpcUrls"] = f"{self.rpc_proxy.url},{self.chain.url}"
         stack = create_resources(ROOT / "template.yaml", self.moto.url, prefix=self.prefix, parameters=parameters)
@@ -111,7 +124,7 @@ class Devstack:
         self.env.setdefault("PLATFORM_TREASURY", DEVSTACK_TREASURY)
         self._start_pinning(stack, parameters)
         self.gateway = start_gateway(
-            ROOT / "template.yaml", self.env, port=self.gateway_port, parameters=parameters, log=self.log
+            ROOT / "template.yaml", self.env, port=self.ports.gateway, parameters=parameters, log=self.log
         )
         self._owned.insert(0, self.gateway)
         from devstack import docs_routes, faults
@@ -139,7 +152,7 @@ class Devstack:
         secret = secrets.token_urlsafe(30)
         self.platform_credentials = (key_id, secret)
         self.gateway.gateway.iam_credentials[key_id] = (secret, f"arn:aws:iam::{ACCOUNT_ID}:role/platform-backend")
-        self.provider = oidc.start_provider(list(PLATFORM_USERS), port=self.oidc_port)
+        self.provider = oidc.start_provider(list(PLATFORM_USERS), port=self.ports.oidc_provider)
         self._owned.append(self.provider)
         redirect = f"{self.url}/account/signin/callback"
         registered = self.provider.register_client(redirect)
@@ -189,7 +202,7 @@ class Devstack:
         from partner.features import pinning
 
         self.pinning = start_pin_server(
-            stack.physical_id("StagingBucket"), port=self.pin_port, endpoint_url=self.moto.url
+            stack.physical_id("StagingBucket"), port=self.ports.pin_server, endpoint_url=self.moto.url
         )
         self._owned.append(self.pinning)
         parameters["PinningUrl"] = self.env["PINNING_URL"] = self.pinning.url
@@ -345,9 +358,20 @@ def seed(stack: Devstack) -> dict[str, Any]:
 
 
 def usage(stack: Devstack, seeded: dict[str, Any]) -> str:
+    """What `make run` prints once the stack is up: its services, the demo and the calls to try."""
+    base, client = stack.url, seeded["client"]
+    mint = seeded.get("coin", {}).get("mint", "<mint>")
+    return (
+        _usage_services(stack)
+        + _usage_connect(base, getattr(stack, "provider", None), seeded)
+        + _usage_trade(base, client, mint)
+        + _usage_launch(base)
+        + _usage_governance(base, client, mint)
+    )
+
+
+def _usage_services(stack: Devstack) -> str:
     base = stack.url
-    client = seeded["client"]
-    alice = seeded["users"][0]
     provider = getattr(stack, "provider", None)
     chain = f"{stack.chain.url} (block engine {stack.chain.bundle_url})" if stack.chain else "not available"
     proxy = getattr(stack, "rpc_proxy", None)
@@ -355,14 +379,6 @@ def usage(stack: Devstack, seeded: dict[str, Any]) -> str:
         chain += (
             f"\n  rpc proxy {proxy.url} (first in RPC_URLS; faults: curl -X POST "
             f'{proxy.url}/_devstack/fault -d \'{{"mode": "down"}}\')'
-        )
-    coin = ""
-    mint = seeded.get("coin", {}).get("mint", "<mint>")
-    if "coin" in seeded:
-        coin = (
-            f"Demo coin:             mint {seeded['coin']['mint']} (alice's, on a fresh curve)\n"
-            f"Migrator:              every {SCHEDULE_SECONDS:g} s, crank wallet {seeded['crank']['wallet']}; "
-            f"now: .venv/bin/partnerctl dev crank\n"
         )
     return f"""
 Partner API devstack is up.
@@ -375,7 +391,19 @@ Partner API devstack is up.
             /platform/v1/* answers SigV4 by the platform's credentials (.devstack/env.json:
             PLATFORM_ACCESS_KEY_ID / PLATFORM_SECRET_ACCESS_KEY, service execute-api, us-east-1)
 
-Connect in a browser:  {base}/demo   -> Connect -> the platform's sign-in ({provider.url if provider else "-"}):
+"""
+
+
+def _usage_connect(base: str, provider: Any, seeded: dict[str, Any]) -> str:
+    client, alice = seeded["client"], seeded["users"][0]
+    coin = ""
+    if "coin" in seeded:
+        coin = (
+            f"Demo coin:             mint {seeded['coin']['mint']} (alice's, on a fresh curve)\n"
+            f"Migrator:              every {SCHEDULE_SECONDS:g} s, crank wallet {seeded['crank']['wallet']}; "
+            f"now: .venv/bin/partnerctl dev crank\n"
+        )
+    return f"""Connect in a browser:  {base}/demo   -> Connect -> the platform's sign-in ({provider.url if provider else "-"}):
                        Authorize as alice -> Approve
 You stay in control:   on the consent page set "Your limit per day" to 0.1 SOL -> Approve -> Buy 0.2 SOL
                        on the demo page -> 403 daily_cap_exceeded (dailyVolumeCapLamports 100000000);
@@ -386,7 +414,11 @@ Demo client:           client_id {client["client_id"]}
                        redirect  {base}/demo/callback
 Users:                 alice {alice["user_id"]} wallet {alice["wallet"]}
 {coin}
-By hand (PKCE):
+"""
+
+
+def _usage_trade(base: str, client: dict[str, Any], mint: str) -> str:
+    return f"""By hand (PKCE):
   open {base}/oauth/authorize?response_type=code&client_id={client["client_id"]}&redirect_uri={base}/demo/callback&scope=profile:read&state=s&code_challenge=<S256>&code_challenge_method=S256
   curl -s -u {client["client_id"]}:{client["api_key"]} {base}/oauth/token \\
        -d grant_type=authorization_code -d code=<app_ac_...> -d redirect_uri={base}/demo/callback -d code_verifier=<verifier>
@@ -405,7 +437,11 @@ Trade (the demo page shows a ready access token after Connect):
   curl -s {base}/partner/v1/trades/sell -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \\
        -d '{{"mint":"{mint}","tokensIn":"1000000000","slippageBps":100,"priorityFeeLamports":"10000","tipLamports":"1000000"}}'
   curl -s {base}/partner/v1/transactions/<signature>/status -H 'Authorization: Bearer <app_at_...>'
-Launch a coin (image pinned to the devstack IPFS node; an optional first buy makes a bundle):
+"""
+
+
+def _usage_launch(base: str) -> str:
+    return f"""Launch a coin (image pinned to the devstack IPFS node; an optional first buy makes a bundle):
   curl -s {base}/partner/v1/coins/create -H 'Authorization: Bearer <app_at_...>' \\
        -F name='My Coin' -F symbol=MINE -F image=@logo.png -F initialBuySol=500000000 -F priorityFeeLamports=10000
 Launch with a big image (up to 5 MiB), staged: ask for an upload, POST the file straight to S3 (here moto on
@@ -417,7 +453,11 @@ Launch with a big image (up to 5 MiB), staged: ask for an upload, POST the file 
   curl -s {base}/partner/v1/coins/create -H 'Authorization: Bearer <app_at_...>' \\
        -F name='Big Coin' -F symbol=BIG -F imageUploadId="$(echo "$UP" | jq -r .uploadId)"
 
-Governance (each of alice, bob and carol connects through /demo and buys some of the coin first;
+"""
+
+
+def _usage_governance(base: str, client: dict[str, Any], mint: str) -> str:
+    return f"""Governance (each of alice, bob and carol connects through /demo and buys some of the coin first;
 the proposer needs 1% of supply, 10,000,000 tokens, for the bond; 3 voters make quorum):
   curl -s {base}/partner/v1/governance/{mint} -H 'Authorization: Bearer <app_at_...>'
   curl -s {base}/partner/v1/governance/proposals/update-content -H 'Authorization: Bearer <app_at_...>' \\
@@ -495,14 +535,8 @@ def main(argv: list[str] | None = None) -> int:
         "refuses (BLOCK_ENGINE_TX_URL; docs/onchain.md, 'Tipped sends')",
     )
     args = parser.parse_args(argv)
-    stack = Devstack(
-        gateway_port=args.port,
-        chain_port=args.chain_port,
-        pin_port=args.pin_port,
-        oidc_port=args.oidc_port,
-        rpc_proxy_port=args.rpc_proxy_port,
-        tipped_sends=args.tipped_sends,
-    ).start()
+    ports = Ports(args.port, args.chain_port, pin=args.pin_port, oidc=args.oidc_port, rpc_proxy=args.rpc_proxy_port)
+    stack = Devstack(ports, tipped_sends=args.tipped_sends).start()
     try:
         seeded = seed(stack)
         stack.start_schedules(SCHEDULE_SECONDS)

@@ -260,57 +260,69 @@ def check_signed(environ: Mapping[str, Any], credentials: Mapping[str, str], bod
     of S3's -> 400 ``InvalidArgument``; a presigned URL without one of its six parameters, or with an
     ``X-Amz-Expires`` outside 0-604800 -> 400 ``AuthorizationQueryParametersError``; then the
     signature, the expiry and the body's SHA-256."""
-    from urllib.parse import parse_qs, quote, urlsplit
-
-    from .sigv4 import sign
+    from urllib.parse import parse_qs
 
     if environ.get("REQUEST_METHOD") == "OPTIONS":
         return  # a CORS preflight: S3 answers it unsigned
-    authorization = str(environ.get("HTTP_AUTHORIZATION") or "")
     query_string = str(environ.get("QUERY_STRING") or "")
-    query = parse_qs(query_string, keep_blank_values=True)
+    call = _claim(environ, parse_qs(query_string, keep_blank_values=True), credentials)
+    _check_signature(environ, call, credentials, body)
+    if call.expires is not None:
+        _check_expiry(call.amz_date, call.expires, now)
+        return
+    _check_payload(environ, call, body)
+
+
+def _claim(environ: Mapping[str, Any], query: Mapping[str, list[str]], credentials: Mapping[str, str]) -> _Call:
+    """What the call says it is signed with, in the header or in the presigned URL's query."""
+    authorization = str(environ.get("HTTP_AUTHORIZATION") or "")
     if authorization.startswith("AWS4-HMAC-SHA256 "):
-        call = _header_auth(environ, authorization, credentials)
-    elif any(name in query for name in ("X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature")):
-        call = _query_auth(query, credentials)
-    elif authorization.startswith("AWS ") or "AWSAccessKeyId" in query or "Signature" in query:
+        return _header_auth(environ, authorization, credentials)
+    if any(name in query for name in ("X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature")):
+        return _query_auth(query, credentials)
+    if authorization.startswith("AWS ") or "AWSAccessKeyId" in query or "Signature" in query:
         raise PolicyError(
             400,
             "InvalidRequest",
             "The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.",
         )
-    else:
-        raise PolicyError(403, "AccessDenied", "Access Denied")
+    raise PolicyError(403, "AccessDenied", "Access Denied")
+
+
+def _check_signature(environ: Mapping[str, Any], call: _Call, credentials: Mapping[str, str], body: bytes) -> None:
+    """The signature recomputed over the request as received, against the one the call gives."""
+    from urllib.parse import quote, urlsplit
+
+    from .sigv4 import Received, sign
+
     access_key, _, region, service, _ = call.scope
     raw = str(environ.get("RAW_URI") or environ.get("REQUEST_URI") or "")
     path = urlsplit(raw).path if raw else quote(str(environ.get("PATH_INFO") or "/").encode("latin-1"), safe="/~")
-    headers = {name: value for name in call.signed.split(";") if (value := _header(environ, name)) is not None}
-    expected = sign(
-        str(environ.get("REQUEST_METHOD") or "GET"),
-        path,
-        query_string,
-        headers,
-        body,
-        (access_key, credentials[access_key]),
-        call.amz_date,
-        region,
-        service,
-        presigned=call.expires is not None,
+    headers = [(name, value) for name in call.signed.split(";") if (value := _header(environ, name)) is not None]
+    received = Received(
+        str(environ.get("REQUEST_METHOD") or "GET"), path, str(environ.get("QUERY_STRING") or ""), headers, body
     )
+    key = (access_key, credentials[access_key])
+    expected = sign(received, key, call.amz_date, region, service, presigned=call.expires is not None)
     if not hmac.compare_digest(expected.signature.encode(), call.provided.encode("utf-8", "replace")):
         raise _mismatch(access_key, call.provided, expected.string_to_sign, expected.canonical_request)
-    if call.expires is not None:
-        expires_at = calendar.timegm(time.strptime(call.amz_date, "%Y%m%dT%H%M%SZ")) + call.expires
-        if now > expires_at:
-            raise PolicyError(
-                403,
-                "AccessDenied",
-                "Request has expired",
-                **{"X-Amz-Expires": call.expires, "Expires": _iso(expires_at), "ServerTime": _iso(now)},
-            )
-        return
+
+
+def _check_expiry(amz_date: str, expires: int, now: float) -> None:
+    expires_at = calendar.timegm(time.strptime(amz_date, "%Y%m%dT%H%M%SZ")) + expires
+    if now > expires_at:
+        raise PolicyError(
+            403,
+            "AccessDenied",
+            "Request has expired",
+            **{"X-Amz-Expires": expires, "Expires": _iso(expires_at), "ServerTime": _iso(now)},
+        )
+
+
+def _check_payload(environ: Mapping[str, Any], call: _Call, body: bytes) -> None:
+    """An S3 call's body against the SHA-256 its ``X-Amz-Content-SHA256`` gives, when it gives one."""
     content = _header(environ, "x-amz-content-sha256") or ""
-    if service == "s3" and _SHA256.fullmatch(content):
+    if call.scope[3] == "s3" and _SHA256.fullmatch(content):
         digest = hashlib.sha256(body).hexdigest()
         if content != digest:
             raise PolicyError(
@@ -370,45 +382,63 @@ def check(
     ranges: list[tuple[int, int]] = []
     for condition in document["conditions"]:
         if isinstance(condition, dict):
-            if len(condition) != 1:
-                raise PolicyError(
-                    400,
-                    "InvalidPolicyDocument",
-                    "Invalid Policy: Invalid Simple-Condition: "
-                    "Simple-Conditions must have exactly one property specified.",
-                )
-            ((name, want),) = condition.items()
-            covered.add(name.lower())
-            if values.get(name.lower()) != want:
-                raise _failed(["eq", "$" + name, want])
-            continue
-        if not isinstance(condition, list) or len(condition) != 3 or not isinstance(condition[0], str):
+            covered.add(_check_simple(condition, values))
+        elif not isinstance(condition, list) or len(condition) != 3 or not isinstance(condition[0], str):
             raise _failed(condition)
-        op, subject, want = condition[0].lower(), condition[1], condition[2]
-        if op == "content-length-range":
-            if not all(isinstance(bound, int) and not isinstance(bound, bool) for bound in (subject, want)):
-                raise _failed(condition)
-            ranges.append((subject, want))
-            continue
-        if (
-            op not in ("eq", "starts-with")
-            or not isinstance(subject, str)
-            or not subject.startswith("$")
-            or not isinstance(want, str)
-        ):
-            raise _failed(condition)
-        name = subject[1:].lower()
-        covered.add(name)
-        got = values.get(name)
-        if op == "eq":
-            holds = got == want
-        elif name == "content-type":  # a list of types: each must start with the prefix
-            holds = want == "" or (got is not None and all(part.strip().startswith(want) for part in got.split(",")))
+        elif condition[0].lower() == "content-length-range":
+            ranges.append(_length_range(condition))
         else:
-            holds = want == "" or (got is not None and got.startswith(want))
-        if not holds:
-            raise _failed(condition)
+            covered.add(_check_match(condition, values))
+    _check_extra_fields(fields, covered)
+    for low, high in ranges:
+        _check_size(size, low, high)
 
+
+def _check_simple(condition: dict[str, Any], values: Mapping[str, str]) -> str:
+    """A simple condition ``{"name": value}``: the field it covers, or S3's refusal."""
+    if len(condition) != 1:
+        raise PolicyError(
+            400,
+            "InvalidPolicyDocument",
+            "Invalid Policy: Invalid Simple-Condition: Simple-Conditions must have exactly one property specified.",
+        )
+    ((name, want),) = condition.items()
+    if values.get(name.lower()) != want:
+        raise _failed(["eq", "$" + name, want])
+    return name.lower()
+
+
+def _length_range(condition: list[Any]) -> tuple[int, int]:
+    _, low, high = condition
+    if not all(isinstance(bound, int) and not isinstance(bound, bool) for bound in (low, high)):
+        raise _failed(condition)
+    return low, high
+
+
+def _check_match(condition: list[Any], values: Mapping[str, str]) -> str:
+    """An ``eq`` or ``starts-with`` condition: the field it covers, or S3's refusal."""
+    op, subject, want = condition[0].lower(), condition[1], condition[2]
+    if (
+        op not in ("eq", "starts-with")
+        or not isinstance(subject, str)
+        or not subject.startswith("$")
+        or not isinstance(want, str)
+    ):
+        raise _failed(condition)
+    name = subject[1:].lower()
+    got = values.get(name)
+    if op == "eq":
+        holds = got == want
+    elif name == "content-type":  # a list of types: each must start with the prefix
+        holds = want == "" or (got is not None and all(part.strip().startswith(want) for part in got.split(",")))
+    else:
+        holds = want == "" or (got is not None and got.startswith(want))
+    if not holds:
+        raise _failed(condition)
+    return name
+
+
+def _check_extra_fields(fields: list[tuple[str, str]], covered: set[str]) -> None:
     extra = [
         name
         for name, _ in fields
@@ -418,23 +448,25 @@ def check(
     ]
     if extra:
         raise PolicyError(403, "AccessDenied", _DENIED + "Extra input fields: " + ", ".join(dict.fromkeys(extra)))
-    for low, high in ranges:
-        if size < low:
-            raise PolicyError(
-                400,
-                "EntityTooSmall",
-                "Your proposed upload is smaller than the minimum allowed size",
-                ProposedSize=size,
-                MinSizeAllowed=low,
-            )
-        if size > high:
-            raise PolicyError(
-                400,
-                "EntityTooLarge",
-                "Your proposed upload exceeds the maximum allowed size",
-                ProposedSize=size,
-                MaxSizeAllowed=high,
-            )
+
+
+def _check_size(size: int, low: int, high: int) -> None:
+    if size < low:
+        raise PolicyError(
+            400,
+            "EntityTooSmall",
+            "Your proposed upload is smaller than the minimum allowed size",
+            ProposedSize=size,
+            MinSizeAllowed=low,
+        )
+    if size > high:
+        raise PolicyError(
+            400,
+            "EntityTooLarge",
+            "Your proposed upload exceeds the maximum allowed size",
+            ProposedSize=size,
+            MaxSizeAllowed=high,
+        )
 
 
 def _parse(body: bytes, boundary: bytes) -> tuple[list[tuple[str, str]], tuple[str, int] | None]:

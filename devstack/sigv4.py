@@ -10,8 +10,8 @@ import hashlib
 import hmac
 import re
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from urllib.parse import unquote
 
@@ -36,17 +36,20 @@ class Signed:
     signature: str
 
 
+@dataclass(frozen=True)
+class Received:
+    """A request as the server received it: the method, the path and query string as sent, the
+    headers (name, value) and the body."""
+
+    method: str
+    raw_path: str
+    query_string: str
+    headers: Sequence[tuple[str, str]]
+    body: bytes
+
+
 def sign(
-    method: str,
-    raw_path: str,
-    query_string: str,
-    headers: Mapping[str, str],
-    body: bytes,
-    key: tuple[str, str],
-    amz_date: str,
-    region: str,
-    service: str,
-    presigned: bool = False,
+    request: Received, key: tuple[str, str], amz_date: str, region: str, service: str, presigned: bool = False
 ) -> Signed:
     """botocore's SigV4 over a request as received: `raw_path` and `query_string` as sent (the query is
     decoded and encoded again, as AWS canonicalizes it; a presigned URL's `X-Amz-Signature` left out),
@@ -59,17 +62,18 @@ def sign(
         signer_class: type[SigV4Auth] = S3SigV4QueryAuth if presigned else S3SigV4Auth
     else:
         signer_class = SigV4Auth
-    pairs = [part.partition("=") for part in query_string.split("&") if part]
+    pairs = [part.partition("=") for part in request.query_string.split("&") if part]
     params = [(unquote(k), unquote(v)) for k, _, v in pairs if not (presigned and k == "X-Amz-Signature")]
-    request = AWSRequest(method=method.upper(), url=f"https://{headers.get('host', '')}{raw_path}", data=body)
-    for name, value in headers.items():
-        request.headers[name] = value
-    request.params = params
-    request.context["timestamp"] = amz_date
+    host = dict(request.headers).get("host", "")
+    aws_request = AWSRequest(method=request.method.upper(), url=f"https://{host}{request.raw_path}", data=request.body)
+    for name, value in request.headers:
+        aws_request.headers[name] = value
+    aws_request.params = params
+    aws_request.context["timestamp"] = amz_date
     signer = signer_class(Credentials(*key), service, region)
-    canonical = signer.canonical_request(request)
-    string_to_sign = signer.string_to_sign(request, canonical)
-    return Signed(canonical, string_to_sign, signer.signature(string_to_sign, request))
+    canonical = signer.canonical_request(aws_request)
+    string_to_sign = signer.string_to_sign(aws_request, canonical)
+    return Signed(canonical, string_to_sign, signer.signature(string_to_sign, aws_request))
 
 
 @dataclass(frozen=True)
@@ -112,15 +116,7 @@ class Caller:
 
 
 def verify(
-    method: str,
-    host: str,
-    raw_path: str,
-    query_string: str,
-    headers: list[tuple[str, str]],
-    body: bytes,
-    credentials: Mapping[str, tuple[str, str]],
-    region: str,
-    now: float | None = None,
+    request: Received, host: str, credentials: Mapping[str, tuple[str, str]], region: str, now: float | None = None
 ) -> Caller | Refusal:
     """`credentials`: access key id -> (secret access key, the principal's ARN).
 
@@ -135,7 +131,7 @@ def verify(
       `INVALID_SIGNATURE` (403).
     """
     values: dict[str, list[str]] = {}
-    for name, value in headers:
+    for name, value in request.headers:
         values.setdefault(name.lower(), []).append(value)
     authorization = values.get("authorization")
     if not authorization:
@@ -160,7 +156,7 @@ def verify(
     names = signed.split(";")
     if "host" not in names or any(n not in values for n in names if n != "host"):
         return _invalid("The request signature we calculated does not match the signature you provided.")
-    digest = hashlib.sha256(body).hexdigest()
+    digest = hashlib.sha256(request.body).hexdigest()
     sent = values.get("x-amz-content-sha256")
     declared = sent[-1] if sent else None
     if declared is not None and declared != digest:
@@ -169,7 +165,7 @@ def verify(
     signed_headers = {n: ",".join(v.strip() for v in values[n]) for n in names if n != "host"}
     signed_headers["host"] = (values.get("host") or [host])[-1]
     secret, arn = credentials[key_id]
-    expected = sign(method, raw_path, query_string, signed_headers, body, (key_id, secret), amz_date, region, SERVICE)
+    expected = sign(replace(request, headers=list(signed_headers.items())), (key_id, secret), amz_date, region, SERVICE)
     if not hmac.compare_digest(expected.signature, signature):
         return _invalid(
             "The request signature we calculated does not match the signature you provided. Check "

@@ -44,6 +44,8 @@ def sqs_event(messages: list[dict[str, Any]], queue_arn: str) -> dict[str, Any]:
 
 
 class QueuePoller:
+    WAIT_SECONDS = 1  # each receive's long poll
+
     def __init__(
         self,
         handler: Handler,
@@ -52,13 +54,12 @@ class QueuePoller:
         endpoint_url: str | None = None,
         *,
         name: str = "queue",
-        wait_seconds: int = 1,
         timeout_seconds: int = 60,
     ) -> None:
         import boto3
 
         self.handler, self.queue_url, self.queue_arn, self.name = handler, queue_url, queue_arn, name
-        self.wait_seconds, self.timeout_seconds = wait_seconds, timeout_seconds
+        self.wait_seconds, self.timeout_seconds = self.WAIT_SECONDS, timeout_seconds
         self.sqs = boto3.session.Session().client("sqs", endpoint_url=endpoint_url, region_name=REGION)
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._loop, name=f"devstack-sqs-{name}", daemon=True)

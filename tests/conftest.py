@@ -16,7 +16,7 @@ isolation.install()  # threaded tests run many handler invocations in one proces
 
 # The devstack block engine limits each caller to Jito's 1 request per second; every test process
 # is one caller (127.0.0.1), so the chains tests start allow far more. Tests of the limit set it
-# on their chain (`devstack_setBlockEngine`, `start_chain(block_engine_rps=...)`).
+# on their chain (`devstack_setBlockEngine`, `start_chain(engine=EngineSettings(rps=...))`).
 os.environ.setdefault("DEVSTACK_BLOCK_ENGINE_RPS", "1000")
 
 _ips = itertools.count(1)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from devstack.events import api_event, lambda_context
+from devstack.events import ApiRequest, api_event, lambda_context
 
 ROOT = Path(__file__).resolve().parents[1]
 _modules: dict[str, Any] = {}
@@ -58,7 +58,9 @@ def invoke(
     source_ip: str = "127.0.0.1",
     resource: str | None = None,
 ) -> Result:
-    event = api_event(method, path, headers=headers, query=query, body=body, source_ip=source_ip, resource=resource)
+    event = api_event(
+        ApiRequest(method, path, headers=headers, query=query, body=body, source_ip=source_ip, resource=resource)
+    )
     out = handler(function_dir)(event, lambda_context(function_dir))
     merged: dict[str, str] = {}
     for name, value in (out.get("headers") or {}).items():

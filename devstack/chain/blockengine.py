@@ -137,13 +137,34 @@ class Entry:
     err: Any = None
 
 
+def _strings(params: Any, what: str) -> list[str]:
+    """The JSON-RPC params' first, a list of strings, or the refusal naming `what` it should list."""
+    if (
+        not isinstance(params, list)
+        or not params
+        or not isinstance(params[0], list)
+        or not all(isinstance(s, str) for s in params[0])
+    ):
+        raise BundleRefused(f"Invalid params: expected a list of {what}")
+    return params[0]
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """The block engine's rate limit (requests per second per caller; 0: no limit) and landing delay
+    (seconds from a bundle's arrival to its landing); None keeps the engine's own."""
+
+    rps: float | None = None
+    land_delay: float | None = None
+
+
 @dataclass
 class BlockEngine:
     """Bundles of one chain: accepted at once, landed by a background thread. ``bank`` is the
     chain's ledger (``process_bundle`` executes a bundle all or nothing; hold ``bank.lock``).
 
-    Controls: ``$DEVSTACK_BLOCK_ENGINE_RPS`` or ``start_chain(block_engine_rps=...)`` sets the rate limit
-    (0: no limit), ``$DEVSTACK_BUNDLE_LAND_MS`` or ``start_chain(bundle_land_delay=...)`` the landing delay
+    Controls: ``$DEVSTACK_BLOCK_ENGINE_RPS`` or ``start_chain(engine=EngineSettings(rps=...))`` sets the rate limit
+    (0: no limit), ``$DEVSTACK_BUNDLE_LAND_MS`` or ``EngineSettings(land_delay=...)`` the landing delay
     (one slot by default); ``devstack_setBlockEngine`` changes both on a running chain,
     ``devstack_landBundles`` lands every pending bundle now, and ``devstack_getEngineTransactions
     [[signature, ...]]`` tells which signatures ``/api/v1/transactions`` accepted. A bundle counts the
@@ -280,26 +301,13 @@ class BlockEngine:
 
     def sent_transactions(self, params: Any) -> list[dict[str, Any] | None]:
         """``devstack_getEngineTransactions``: per signature, what ``sendTransaction`` accepted, or null."""
-        if (
-            not isinstance(params, list)
-            or not params
-            or not isinstance(params[0], list)
-            or not all(isinstance(s, str) for s in params[0])
-        ):
-            raise BundleRefused("Invalid params: expected a list of signatures")
+        signatures = _strings(params, "signatures")
         with self._cond:
-            return [self.sent.get(s) for s in params[0]]
+            return [self.sent.get(s) for s in signatures]
 
     @staticmethod
     def _ids(params: Any) -> list[str]:
-        if (
-            not isinstance(params, list)
-            or not params
-            or not isinstance(params[0], list)
-            or not all(isinstance(b, str) for b in params[0])
-        ):
-            raise BundleRefused("Invalid params: expected a list of bundle ids")
-        ids = params[0]
+        ids = _strings(params, "bundle ids")
         if len(ids) > MAX_STATUS_IDS:
             raise BundleRefused(f"too many bundle ids: {len(ids)}, exceeded maximum of {MAX_STATUS_IDS}")
         return ids

@@ -97,7 +97,6 @@ def deploy(
     payer: Keypair,
     upgrade_authority: Keypair | None = None,
     max_data_len: int | None = None,
-    buffer: Keypair | None = None,
 ) -> DeployResult:
     """Deploy `so` at `program` (a Keypair signs the program account's creation; a bare
     Pubkey gets the empty loader-owned account CreateAccount would have made). The upgrade
@@ -117,46 +116,46 @@ def deploy(
     """
     data = so.read_bytes() if isinstance(so, Path) else bytes(so)
     authority = upgrade_authority or payer
-    buffer = buffer or Keypair()
     program_id = program.pubkey() if isinstance(program, Keypair) else program
     max_len = max_data_len if max_data_len is not None else 2 * len(data)
     if max_len < len(data):
         raise ValueError("max_data_len is smaller than the program")
-    txs = 0
-
-    txs += _write_buffer(svm, data, payer, authority, buffer)
-
-    rent_program = svm.minimum_balance_for_rent_exemption(PROGRAM_SIZE)
+    buffer = Keypair()
+    txs = _write_buffer(svm, data, payer, authority, buffer)
     deploy_ix = deploy_with_max_data_len_ix(payer.pubkey(), program_id, buffer.pubkey(), authority.pubkey(), max_len)
     if isinstance(program, Keypair):
-        ixs = [
-            create_account(
-                CreateAccountParams(
-                    from_pubkey=payer.pubkey(),
-                    to_pubkey=program_id,
-                    lamports=rent_program,
-                    space=PROGRAM_SIZE,
-                    owner=LOADER_ID,
-                )
-            ),
-            deploy_ix,
-        ]
-        signers = [program, authority]
+        create = _create_loader_account(svm, payer, program_id, PROGRAM_SIZE)
+        _send(svm, payer, [create, deploy_ix], [program, authority], "deploy")
     else:
-        if svm.get_account(program_id) is not None:
-            raise DeployError(f"{program_id} already exists")
-        svm.set_account(
-            program_id, Account(lamports=rent_program, data=bytes(PROGRAM_SIZE), owner=LOADER_ID, executable=False)
-        )
-        ixs, signers = [deploy_ix], [authority]
+        _deploy_at(svm, payer, program_id, deploy_ix, authority)
+    return DeployResult(program_id, programdata_address(program_id), len(data), txs + 1)
+
+
+def _deploy_at(svm, payer: Keypair, program_id: Pubkey, deploy_ix: Instruction, authority: Keypair) -> None:
+    """Deploy at an address without its keypair: the empty loader account CreateAccount would have
+    made is written, then the deploy runs; it is removed again if the deploy fails."""
+    if svm.get_account(program_id) is not None:
+        raise DeployError(f"{program_id} already exists")
+    rent = svm.minimum_balance_for_rent_exemption(PROGRAM_SIZE)
+    svm.set_account(program_id, Account(lamports=rent, data=bytes(PROGRAM_SIZE), owner=LOADER_ID, executable=False))
     try:
-        _send(svm, payer, ixs, signers, "deploy")
+        _send(svm, payer, [deploy_ix], [authority], "deploy")
     except DeployError:
-        if not isinstance(program, Keypair):
-            svm.set_account(program_id, Account(lamports=0, data=b"", owner=SYSTEM_PROGRAM_ID))
+        svm.set_account(program_id, Account(lamports=0, data=b"", owner=SYSTEM_PROGRAM_ID))
         raise
-    txs += 1
-    return DeployResult(program_id, programdata_address(program_id), len(data), txs)
+
+
+def _create_loader_account(svm, payer: Keypair, address: Pubkey, space: int) -> Instruction:
+    """System CreateAccount of a rent-exempt account of `space` bytes owned by the loader."""
+    return create_account(
+        CreateAccountParams(
+            from_pubkey=payer.pubkey(),
+            to_pubkey=address,
+            lamports=svm.minimum_balance_for_rent_exemption(space),
+            space=space,
+            owner=LOADER_ID,
+        )
+    )
 
 
 def upgrade_ix(program_id: Pubkey, buffer: Pubkey, spill: Pubkey, authority: Pubkey) -> Instruction:
@@ -178,24 +177,9 @@ def upgrade_ix(program_id: Pubkey, buffer: Pubkey, spill: Pubkey, authority: Pub
 def _write_buffer(svm, data: bytes, payer: Keypair, authority: Keypair, buffer: Keypair) -> int:
     """Create and fill a buffer; -> transactions sent."""
     size = BUFFER_METADATA_SIZE + len(data)
-    _send(
-        svm,
-        payer,
-        [
-            create_account(
-                CreateAccountParams(
-                    from_pubkey=payer.pubkey(),
-                    to_pubkey=buffer.pubkey(),
-                    lamports=svm.minimum_balance_for_rent_exemption(size),
-                    space=size,
-                    owner=LOADER_ID,
-                )
-            ),
-            initialize_buffer_ix(buffer.pubkey(), authority.pubkey()),
-        ],
-        [buffer],
-        "create and initialize the buffer",
-    )
+    create = _create_loader_account(svm, payer, buffer.pubkey(), size)
+    initialize = initialize_buffer_ix(buffer.pubkey(), authority.pubkey())
+    _send(svm, payer, [create, initialize], [buffer], "create and initialize the buffer")
     for off in range(0, len(data), WRITE_CHUNK):
         _send(
             svm,

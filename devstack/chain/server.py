@@ -26,9 +26,9 @@ from solders.transaction import VersionedTransaction
 from .. import latency
 from ..httpserver import HttpRequest, HttpServer, ReadTimeouts
 from . import constants as C
-from .blockengine import RATE_LIMIT_CODE, BlockEngine, BundleRefused, rate_limit_message
+from .blockengine import RATE_LIMIT_CODE, BlockEngine, BundleRefused, EngineSettings, rate_limit_message
 from .ledger import Account, TxError, TxResult, tx_error_display
-from .svm import SvmBank
+from .svm import Admission, SvmBank
 from .tokens import TOKEN_PROGRAMS, decode_mint, decode_token_account, program_name, ui_token_amount
 
 BUNDLE_PATH = "/api/v1/bundles"
@@ -342,6 +342,19 @@ def _ui_message(tx: VersionedTransaction) -> dict[str, Any]:
 # ---------------------------------------------------------------------------
 
 
+class _CallFlag:
+    """A flag of the call a ChainRPC thread is serving (calls are served on many threads at once)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, rpc: Any, owner: type | None = None) -> bool:
+        return getattr(rpc._tl, self.name, False)
+
+    def __set__(self, rpc: Any, value: bool) -> None:
+        setattr(rpc._tl, self.name, value)
+
+
 class ChainRPC:
     """Dispatches JSON-RPC requests against the bank (SvmBank). Methods hold ``bank.lock``."""
 
@@ -352,21 +365,8 @@ class ChainRPC:
         self.dropped: dict[str, Any] = {}  # sendTransaction under a "drop" fault
         self._tl = threading.local()
 
-    @property
-    def _drop_current(self) -> bool:
-        return getattr(self._tl, "drop", False)
-
-    @_drop_current.setter
-    def _drop_current(self, value: bool) -> None:
-        self._tl.drop = value
-
-    @property
-    def _bundle_only(self) -> bool:
-        return getattr(self._tl, "bundle_only", False)
-
-    @_bundle_only.setter
-    def _bundle_only(self, value: bool) -> None:
-        self._tl.bundle_only = value
+    _drop_current = _CallFlag()  # a "drop" fault applies to this call
+    _bundle_only = _CallFlag()  # the call came as sendTransaction?bundleOnly=true
 
     @property
     def _headers(self) -> dict[str, str]:
@@ -715,9 +715,8 @@ class ChainRPC:
             raise invalid_params("sigVerify may not be used with replaceRecentBlockhash")
         slot = self.at(cfg)  # the accounts as of the commitment's slot (finalized by default)
         try:
-            r = self.bank.simulate_at(
-                tx, slot, raw_len=raw_len, sig_verify=sig_verify, replace_blockhash=replace, check_duplicate=False
-            )
+            admission = Admission(raw_len, sig_verify, replace_blockhash=replace, check_duplicate=False)
+            r = self.bank.simulate_at(tx, slot, admission)
         except TxError as e:
             if e.err == "SignatureFailure":
                 raise RpcError(-32003, "Transaction signature verification failure") from None
@@ -738,13 +737,13 @@ class ChainRPC:
             if not all(tx.verify_with_results()):
                 raise RpcError(-32003, "Transaction signature verification failure")
             try:  # the preflight sees its commitment's accounts; the transaction runs on the newest
-                r = self.bank.simulate_at(tx, preflight_slot, raw_len=raw_len)
+                r = self.bank.simulate_at(tx, preflight_slot, Admission(raw_len))
             except TxError as e:
                 raise self._preflight_error(e.err, None) from None
             if r.err is not None:
                 raise self._preflight_error(r.err, r)
         try:
-            self.bank.process_transaction(tx, raw_len=raw_len)
+            self.bank.process_transaction(tx, Admission(raw_len))
         except TxError:
             pass  # like a real cluster: the transaction is dropped and never lands
         return str(sig)
@@ -848,7 +847,7 @@ class ChainRPC:
 
         def execute(t: VersionedTransaction) -> TxResult | None:
             try:
-                return self.bank.process_transaction(t, raw_len=len(bytes(t)))
+                return self.bank.process_transaction(t, Admission(len(bytes(t))))
             except TxError:
                 return None  # dropped, as a cluster drops it: never lands
 
@@ -1118,23 +1117,21 @@ def start_chain(
     bank: SvmBank | None = None,
     plugins: bool = True,
     verbose: bool = False,
-    block_engine_rps: float | None = None,
-    bundle_land_delay: float | None = None,
+    engine: EngineSettings | None = None,
 ) -> ChainHandle:
     """Start the chain's HTTP server in a background thread (port 0 = a free port).
 
     ``plugins``: deploy the launchpad and the pool (``make programs``); without, only the
     programs LiteSVM ships (System, SPL Token, Token-2022, ATA, Memo, ComputeBudget).
-    ``block_engine_rps``: the block engine's requests per second per caller (default
-    ``$DEVSTACK_BLOCK_ENGINE_RPS``, else Jito's 1; 0: no limit); ``bundle_land_delay``: seconds
-    from a bundle's arrival to its landing (default ``$DEVSTACK_BUNDLE_LAND_MS``, else one slot).
-    See devstack/chain/blockengine.py."""
+    ``engine``: the block engine's rate limit and landing delay (default: from the environment,
+    devstack/chain/blockengine.py)."""
     bank = bank or SvmBank()
     if plugins:
         install_plugins(bank)
     faults = FaultTable()
     block_engine = BlockEngine(bank)
-    block_engine.configure(block_engine_rps, bundle_land_delay)
+    if engine is not None:
+        block_engine.configure(engine.rps, engine.land_delay)
     block_engine.start()
     srv = HttpServer(
         (host, port), _ChainApp(ChainRPC(bank, faults, block_engine), verbose), server_name="devstack-chain"
@@ -1180,8 +1177,7 @@ def main(argv: list[str] | None = None) -> int:
         a.port,
         plugins=not a.no_plugins,
         verbose=a.verbose,
-        block_engine_rps=a.block_engine_rps,
-        bundle_land_delay=None if a.bundle_land_ms is None else a.bundle_land_ms / 1000.0,
+        engine=EngineSettings(a.block_engine_rps, None if a.bundle_land_ms is None else a.bundle_land_ms / 1000.0),
     )
     print(f"devstack chain: rpc {handle.url} block engine {handle.bundle_url} {handle.transactions_url}", flush=True)
     try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import struct
+from dataclasses import dataclass, replace
 from typing import Any
 
 import base58
@@ -87,6 +88,21 @@ def _to_account(a: SvmAccount | None) -> Account | None:
     if a is None or a.lamports == 0:
         return None
     return Account(a.lamports, bytearray(a.data), a.owner, a.executable, C.RENT_EXEMPT_RENT_EPOCH)
+
+
+@dataclass(frozen=True)
+class Admission:
+    """What is checked before a transaction runs: its size (``raw_len`` as received; None: its
+    serialized size), its signatures (``sig_verify``), its blockhash (valid as of ``at_slot``, None:
+    now; or replaced by the latest: ``replace_blockhash``) and that it has not run
+    (``check_duplicate``: among the landed transactions and ``pending``, a bundle's earlier ones)."""
+
+    raw_len: int | None = None
+    sig_verify: bool = True
+    replace_blockhash: bool = False
+    check_duplicate: bool = True
+    pending: set[Signature] | None = None
+    at_slot: int | None = None
 
 
 def _inner_json(meta: Any) -> list[dict[str, Any]]:
@@ -243,63 +259,23 @@ class SvmBank(Ledger):
             return TxError("SignatureFailure")
         return TxError(err)
 
-    def execute(
-        self,
-        tx: VersionedTransaction,
-        *,
-        commit: bool,
-        raw_len: int | None = None,
-        sig_verify: bool = True,
-        replace_blockhash: bool = False,
-        check_duplicate: bool = True,
-        pending: set[Signature] | None = None,
-        at_slot: int | None = None,
-    ) -> TxResult:
+    def execute(self, tx: VersionedTransaction, *, commit: bool, admission: Admission | None = None) -> TxResult:
         """Run ``tx`` in LiteSVM: committed (``commit``) or simulated. Raises TxError when it cannot
         land (nothing changes, no fee); otherwise returns the TxResult, ``err`` set if it failed
         with its fee charged. The result is not recorded in the history: see ``record``."""
+        admission = admission or Admission()
         msg = tx.message
         sig = tx.signatures[0] if tx.signatures else Signature.default()
         result = TxResult(signature=sig, tx=tx, slot=self.slot, block_time=self.unix_timestamp)
-        if raw_len is None:
-            raw_len = len(bytes(tx))
-        if raw_len > C.PACKET_DATA_SIZE:
-            raise TxError("SanitizeFailure")
-        if isinstance(msg, MessageV0) and msg.address_table_lookups:
-            raise TxError("AddressLookupTableNotFound")
-        if replace_blockhash:
-            result.replacement_blockhash = self.latest_blockhash()
-        elif not self.is_blockhash_valid(msg.recent_blockhash, at_slot):
-            raise self._refuse(tx, "BlockhashNotFound", sig_verify)
-        if check_duplicate and (sig in self.transactions or (pending is not None and sig in pending)):
-            raise self._refuse(tx, "AlreadyProcessed", sig_verify)
+        self._admit(tx, admission, result)
         self.sync_clock()
         keys = list(msg.account_keys)
-        n = len(keys)
-        writable = [is_writable(i, msg, n) for i in range(n)]
+        writable = [is_writable(i, msg, len(keys)) for i in range(len(keys))]
         pre = [self.svm.get_account(k) for k in keys]
-        lookup = self.svm.get_account
-        if commit:
-            out: Any = self.svm.send_transaction(tx)
-        else:
-            if not sig_verify:
-                self.svm.with_sigverify(False)
-            try:
-                out = self.svm.simulate_transaction(tx)
-            finally:
-                if not sig_verify:
-                    self.svm.with_sigverify(True)
+        out = self._run(tx, commit, admission.sig_verify)
         if isinstance(out, FailedTransactionMetadata):
-            err = err_json(out.err())
+            result.err = self._landed_error(out, commit, keys[0], pre[0])
             meta = out.meta()
-            if commit:
-                payer = self.svm.get_account(keys[0])
-                landed = pre[0] is not None and payer is not None and payer.lamports != pre[0].lamports
-            else:
-                landed = isinstance(err, dict) and any(k in err for k in _EXECUTED_ERRORS)
-            if not landed:
-                raise TxError(err)
-            result.err = err
         else:
             meta = out.meta() if isinstance(out, SimulatedTransactionInfo) else out
         # a read-only account (programs among them: the ATA program's account holds its 100 KB
@@ -311,32 +287,79 @@ class SvmBank(Ledger):
             post = [changed.get(k, a) for k, a in zip(keys, pre, strict=True)]
         else:  # a failed simulation changes nothing but the fee
             post = list(pre)
-        result.logs = list(meta.logs())
-        result.units_consumed = meta.compute_units_consumed()
-        result.fee = meta.fee()
-        result.inner_instructions = _inner_json(meta)
-        result.pre_balances = [a.lamports if a is not None else 0 for a in pre]
-        result.post_balances = [a.lamports if a is not None else 0 for a in post]
-        result.pre_token_balances = token_balances(keys, pre, lookup)
-        result.post_token_balances = token_balances(keys, post, lookup)
+        self._fill(result, meta, keys, pre, post)
         if not commit:  # simulateTransaction's `accounts` reads them
             result.post_accounts = {
                 k: _to_account(a) or Account(0, bytearray(), C.SYSTEM_PROGRAM_ID)
                 for k, a in zip(keys, post, strict=True)
             }
         result.cu_price = compute_budget(msg)[1]
-        result.writable_keys = [keys[i] for i in range(n) if writable[i]]
+        result.writable_keys = [k for k, w in zip(keys, writable, strict=True) if w]
         if commit:
-            result.before = {keys[i]: pre[i] for i in range(n) if writable[i]}
+            result.before = {k: a for k, a, w in zip(keys, pre, writable, strict=True) if w}
         result.landed = True
         return result
 
-    def simulate_at(self, tx: VersionedTransaction, slot: int, **kw: Any) -> TxResult:
+    def _admit(self, tx: VersionedTransaction, admission: Admission, result: TxResult) -> None:
+        """The checks before execution; raises the TxError of the first that fails."""
+        msg = tx.message
+        raw_len = admission.raw_len if admission.raw_len is not None else len(bytes(tx))
+        if raw_len > C.PACKET_DATA_SIZE:
+            raise TxError("SanitizeFailure")
+        if isinstance(msg, MessageV0) and msg.address_table_lookups:
+            raise TxError("AddressLookupTableNotFound")
+        if admission.replace_blockhash:
+            result.replacement_blockhash = self.latest_blockhash()
+        elif not self.is_blockhash_valid(msg.recent_blockhash, admission.at_slot):
+            raise self._refuse(tx, "BlockhashNotFound", admission.sig_verify)
+        pending = admission.pending
+        if admission.check_duplicate and (
+            result.signature in self.transactions or (pending is not None and result.signature in pending)
+        ):
+            raise self._refuse(tx, "AlreadyProcessed", admission.sig_verify)
+
+    def _run(self, tx: VersionedTransaction, commit: bool, sig_verify: bool) -> Any:
+        if commit:
+            return self.svm.send_transaction(tx)
+        if sig_verify:
+            return self.svm.simulate_transaction(tx)
+        self.svm.with_sigverify(False)
+        try:
+            return self.svm.simulate_transaction(tx)
+        finally:
+            self.svm.with_sigverify(True)
+
+    def _fill(self, result: TxResult, meta: Any, keys: list[Pubkey], pre: list[Any], post: list[Any]) -> None:
+        """The result's logs, units, fee, inner instructions and balances, from the execution's meta."""
+        result.logs = list(meta.logs())
+        result.units_consumed = meta.compute_units_consumed()
+        result.fee = meta.fee()
+        result.inner_instructions = _inner_json(meta)
+        result.pre_balances = [a.lamports if a is not None else 0 for a in pre]
+        result.post_balances = [a.lamports if a is not None else 0 for a in post]
+        result.pre_token_balances = token_balances(keys, pre, self.svm.get_account)
+        result.post_token_balances = token_balances(keys, post, self.svm.get_account)
+
+    def _landed_error(self, out: FailedTransactionMetadata, commit: bool, payer: Pubkey, payer_before: Any) -> Any:
+        """The error of a failed transaction that still landed (its fee charged); raises TxError if
+        it did not land."""
+        err = err_json(out.err())
+        if commit:
+            payer_now = self.svm.get_account(payer)
+            landed = payer_before is not None and payer_now is not None and payer_now.lamports != payer_before.lamports
+        else:
+            landed = isinstance(err, dict) and any(k in err for k in _EXECUTED_ERRORS)
+        if not landed:
+            raise TxError(err)
+        return err
+
+    def simulate_at(self, tx: VersionedTransaction, slot: int, admission: Admission | None = None) -> TxResult:
         """Simulate against the accounts, the Clock and the blockhashes as of the end of ``slot``
         (a preflight at a commitment below ``processed``): the message's accounts are set to
         that view in LiteSVM, the transaction simulated, and the newest state restored."""
+        admission = admission or Admission()
         if slot >= self.slot:
-            return self.simulate(tx, **kw)
+            return self.simulate(tx, admission)
         saved: dict[Pubkey, SvmAccount | None] = {}
         for k in [*tx.message.account_keys, C.SYSVAR_CLOCK_ID]:
             if k in saved:
@@ -348,22 +371,22 @@ class SvmBank(Ledger):
                 self.svm.set_account(k, view if view is not None else _EMPTY)
         self._clock_pinned = True
         try:
-            return self.simulate(tx, at_slot=slot, **kw)  # a blockhash newer than the slot is unknown there
+            return self.simulate(tx, replace(admission, at_slot=slot))  # a newer blockhash is unknown there
         finally:
             self._clock_pinned = False
             for k, now in saved.items():
                 self.svm.set_account(k, now if now is not None else _EMPTY)
             self._clock_at = None
 
-    def process_transaction(self, tx: VersionedTransaction, **kw: Any) -> TxResult:
+    def process_transaction(self, tx: VersionedTransaction, admission: Admission | None = None) -> TxResult:
         """Execute and commit one transaction. Raises TxError if it cannot land."""
-        result = self.execute(tx, commit=True, **kw)
+        result = self.execute(tx, commit=True, admission=admission)
         self.record([result])
         return result
 
-    def simulate(self, tx: VersionedTransaction, **kw: Any) -> TxResult:
+    def simulate(self, tx: VersionedTransaction, admission: Admission | None = None) -> TxResult:
         """Execute without committing (raises TxError for pre-execution failures)."""
-        return self.execute(tx, commit=False, **kw)
+        return self.execute(tx, commit=False, admission=admission)
 
     def process_bundle(self, txs: list[VersionedTransaction], bundle_id: str) -> BundleResult:
         """Execute all transactions in order, in one slot: all land (none failing) or nothing
@@ -381,7 +404,7 @@ class SvmBank(Ledger):
                 if k not in snapshot:
                     snapshot[k] = self.svm.get_account(k)
             try:
-                r = self.execute(tx, commit=True, pending=pending)
+                r = self.execute(tx, commit=True, admission=Admission(pending=pending))
             except TxError as e:
                 br.err, br.failed_index = e.err, i
                 break

@@ -35,26 +35,27 @@ def _is_kind(owner: Pubkey, data: bytes, base_len: int, account_type: int) -> bo
     return False
 
 
-def decode_token_account(owner: Pubkey, data: bytes) -> TokenAccount | None:
-    """The initialized (or frozen) token account, or None."""
-    if not _is_kind(owner, data, ACCOUNT_LEN, _ACCOUNT_TYPE_ACCOUNT):
+def _decode(layout: Any, owner: Pubkey, data: bytes, base_len: int, account_type: int) -> Any:
+    """The classic-layout part of a token account or mint (`account_type`) of either token program,
+    decoded by solders' `layout`; None when the account is not one."""
+    if not _is_kind(owner, data, base_len, account_type):
         return None
     try:
-        ta = TokenAccount.from_bytes(bytes(data[:ACCOUNT_LEN]))
+        return layout.from_bytes(bytes(data[:base_len]))
     except Exception:
         return None
-    return ta if int(ta.state) in (1, 2) else None
+
+
+def decode_token_account(owner: Pubkey, data: bytes) -> TokenAccount | None:
+    """The initialized (or frozen) token account, or None."""
+    ta = _decode(TokenAccount, owner, data, ACCOUNT_LEN, _ACCOUNT_TYPE_ACCOUNT)
+    return ta if ta is not None and int(ta.state) in (1, 2) else None
 
 
 def decode_mint(owner: Pubkey, data: bytes) -> Mint | None:
     """The initialized mint, or None."""
-    if not _is_kind(owner, data, MINT_LEN, _ACCOUNT_TYPE_MINT):
-        return None
-    try:
-        m = Mint.from_bytes(bytes(data[:MINT_LEN]))
-    except Exception:
-        return None
-    return m if m.is_initialized else None
+    m = _decode(Mint, owner, data, MINT_LEN, _ACCOUNT_TYPE_MINT)
+    return m if m is not None and m.is_initialized else None
 
 
 def ui_amount_string(amount: int, decimals: int) -> str:

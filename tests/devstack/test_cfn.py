@@ -10,6 +10,7 @@ import pytest
 from devstack.cfn import (
     NO_VALUE,
     CfnResolveError,
+    Deployment,
     Template,
     load_template,
     load_yaml,
@@ -83,7 +84,7 @@ def test_short_tags_parse_to_long_form():
 def test_resolution_of_every_intrinsic():
     doc = load_yaml(TAGS_YAML)
     refs = {"Table": {"Ref": "t-1", "Arn": "arn:aws:dynamodb:us-east-1:123456789012:table/t-1", "StreamArn": "s-arn"}}
-    out = resolve(doc["Values"], refs, template=doc, imports={"shared-vpc": "vpc-1"})
+    out = resolve(doc["Values"], refs, template=doc, deployment=Deployment(imports={"shared-vpc": "vpc-1"}))
     assert out["ref"] == "dev"
     assert out["getatt_dot"] == refs["Table"]["Arn"]
     assert out["getatt_list"] == "s-arn"
@@ -106,10 +107,8 @@ def test_resolution_of_every_intrinsic():
         {"Table": "plain"},
         template=doc,
         parameters={"Stage": "prod"},
-        region="eu-west-1",
-        account_id="999",
+        deployment=Deployment(region="eu-west-1", account_id="999", imports={"shared-vpc": "v"}),
         strict=False,
-        imports={"shared-vpc": "v"},
     )
     assert out["ref"] == "prod" and out["if"] == "big" and out["novalue"] == "x"
     assert out["sub_vars"] == "plain-prod" and out["findinmap"] == 1024

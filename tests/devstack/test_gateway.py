@@ -18,7 +18,7 @@ import pytest
 
 from devstack.aws import aws_env, create_resources, start_moto
 from devstack.cfn import load_template
-from devstack.events import api_event, is_binary_media_type, lambda_context, match_path
+from devstack.events import ApiRequest, api_event, is_binary_media_type, lambda_context, match_path
 from devstack.gateway import Gateway, start_gateway
 from devstack.limits import API_GATEWAY_MAX_REQUEST_BYTES
 
@@ -298,13 +298,15 @@ def test_handler_can_reach_moto(gateway, stack):
 
 def test_api_event_factory_direct_use():
     ev = api_event(
-        "post",
-        "/partner/v1/governance/Mint1/vote",
-        resource="/partner/v1/governance/{mint}/vote",
-        headers={"Authorization": "Bearer x", "X-Multi": ["1", "2"]},
-        query={"a": ["1", "2"], "b": "3"},
-        body={"choice": "yes"},
-        source_ip="10.1.2.3",
+        ApiRequest(
+            "post",
+            "/partner/v1/governance/Mint1/vote",
+            resource="/partner/v1/governance/{mint}/vote",
+            headers={"Authorization": "Bearer x", "X-Multi": ["1", "2"]},
+            query={"a": ["1", "2"], "b": "3"},
+            body={"choice": "yes"},
+            source_ip="10.1.2.3",
+        )
     )
     assert ev["httpMethod"] == "POST"
     assert ev["pathParameters"] == {"mint": "Mint1"}
@@ -317,17 +319,19 @@ def test_api_event_factory_direct_use():
     assert ev["requestContext"]["path"] == "/api/partner/v1/governance/Mint1/vote"
     json.dumps(ev)  # serialisable
 
-    bare = api_event("GET", "/partner/v1/me")
+    bare = api_event(ApiRequest("GET", "/partner/v1/me"))
     assert bare["resource"] == "/partner/v1/me" and bare["pathParameters"] is None
     assert bare["headers"] is None and bare["multiValueHeaders"] is None
     assert bare["queryStringParameters"] is None and bare["body"] is None
 
     # the project's template.yaml BinaryMediaTypes apply by default
-    mp = api_event("POST", "/x", headers={"content-type": "multipart/form-data; boundary=b"}, body=b"\x00\x01")
+    mp = api_event(
+        ApiRequest("POST", "/x", headers={"content-type": "multipart/form-data; boundary=b"}, body=b"\x00\x01")
+    )
     assert mp["isBase64Encoded"] is True and base64.b64decode(mp["body"]) == b"\x00\x01"
-    txt = api_event("POST", "/x", headers={"content-type": "text/plain"}, body=b"hi")
+    txt = api_event(ApiRequest("POST", "/x", headers={"content-type": "text/plain"}, body=b"hi"))
     assert txt["isBase64Encoded"] is False and txt["body"] == "hi"
-    q = api_event("GET", "/x?a=1&a=2")
+    q = api_event(ApiRequest("GET", "/x?a=1&a=2"))
     assert q["path"] == "/x" and q["multiValueQueryStringParameters"] == {"a": ["1", "2"]}
 
 

@@ -44,7 +44,7 @@ def _signed(
 
 
 def _verify(headers, body, path, query, now=None, method="PUT"):
-    return sigv4.verify(method, HOST, path, query, headers, body, KEYS, "us-east-1", now=now)
+    return sigv4.verify(sigv4.Received(method, path, query, headers, body), HOST, KEYS, "us-east-1", now=now)
 
 
 def test_a_request_signed_by_botocore_verifies_and_names_the_caller():

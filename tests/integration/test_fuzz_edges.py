@@ -26,7 +26,7 @@ import urllib3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from devstack.events import api_event, lambda_context
+from devstack.events import ApiRequest, ApiStage, api_event, lambda_context
 from tests.chainutil import airdrop, new_coin
 from tests.helpers import basic, connect, handler
 
@@ -179,13 +179,10 @@ def call(
 ) -> dict:
     method, path, resource, _ = ROUTES[function]
     event = api_event(
-        method,
-        path,
-        headers=_headers(function, conn, content_type),
-        body=body,
-        source_ip=ip,
-        resource=resource,
-        binary_media_types=["*/*"] if binary else None,
+        ApiRequest(
+            method, path, headers=_headers(function, conn, content_type), body=body, source_ip=ip, resource=resource
+        ),
+        ApiStage(binary_media_types=["*/*"] if binary else None),
     )
     name = FUNCTION.get(function, function)
     return handler(name)(event, lambda_context(name))

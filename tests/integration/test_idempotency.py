@@ -175,14 +175,16 @@ def test_longest_key_and_every_printable_character_work(chain, coin, partner_con
 
 
 def test_a_repeated_header_is_400(chain, coin, partner_conn):
-    from devstack.events import api_event, lambda_context
+    from devstack.events import ApiRequest, api_event, lambda_context
     from tests.helpers import handler
 
     event = api_event(
-        "POST",
-        "/partner/v1/trades/buy",
-        body=buy_body(coin),
-        headers={**partner_conn.bearer(), "Content-Type": "application/json", "Idempotency-Key": "a"},
+        ApiRequest(
+            "POST",
+            "/partner/v1/trades/buy",
+            body=buy_body(coin),
+            headers={**partner_conn.bearer(), "Content-Type": "application/json", "Idempotency-Key": "a"},
+        )
     )
     event["multiValueHeaders"] = {**(event.get("multiValueHeaders") or {}), "Idempotency-Key": ["a", "b"]}
     out = handler("trades_buy")(event, lambda_context("trades_buy"))

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 import pytest
 import urllib3
 
-from devstack.events import api_event, lambda_context
+from devstack.events import ApiRequest, ApiStage, api_event, lambda_context
 from tests.helpers import FORM, authorize_query, basic, connect, handler, hidden_inputs, invoke, pkce_pair
 
 PK = "So11111111111111111111111111111111111111112"
@@ -158,11 +158,10 @@ def test_update_content_integer_fields_with_a_trailing_newline_are_invalid_input
 def test_a_body_that_is_not_utf8_is_invalid_input(conn, function):
     for ctype in ("application/octet-stream", "application/json"):
         event = api_event(
-            "POST",
-            JSON_ROUTES[function][0],
-            headers={**conn.bearer(), "Content-Type": ctype},
-            body=NOT_UTF8,
-            binary_media_types=["*/*"],
+            ApiRequest(
+                "POST", JSON_ROUTES[function][0], headers={**conn.bearer(), "Content-Type": ctype}, body=NOT_UTF8
+            ),
+            ApiStage(binary_media_types=["*/*"]),
         )
         assert event["isBase64Encoded"] is True
         out = handler(function)(event, lambda_context(function))
@@ -172,7 +171,12 @@ def test_a_body_that_is_not_utf8_is_invalid_input(conn, function):
 
 def test_a_body_that_is_not_base64_is_invalid_input(conn):
     event = api_event(
-        "POST", JSON_ROUTES["trades_buy"][0], headers={**conn.bearer(), "Content-Type": "application/json"}, body="{}"
+        ApiRequest(
+            "POST",
+            JSON_ROUTES["trades_buy"][0],
+            headers={**conn.bearer(), "Content-Type": "application/json"},
+            body="{}",
+        )
     )
     event.update(body="not*base64!", isBase64Encoded=True)
     out = handler("trades_buy")(event, lambda_context("trades_buy"))
@@ -181,12 +185,8 @@ def test_a_body_that_is_not_base64_is_invalid_input(conn):
 
 def _oauth_binary(function: str, path: str, headers: dict, ctype: str, ip: str) -> dict:
     event = api_event(
-        "POST",
-        path,
-        headers={**headers, "Content-Type": ctype},
-        body=NOT_UTF8,
-        binary_media_types=["*/*"],
-        source_ip=ip,
+        ApiRequest("POST", path, headers={**headers, "Content-Type": ctype}, body=NOT_UTF8, source_ip=ip),
+        ApiStage(binary_media_types=["*/*"]),
     )
     assert event["isBase64Encoded"] is True
     return handler(function)(event, lambda_context(function))

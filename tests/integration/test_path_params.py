@@ -20,7 +20,7 @@ import os
 import pytest
 from solders.signature import Signature
 
-from devstack.events import api_event, lambda_context
+from devstack.events import ApiRequest, api_event, lambda_context
 from tests.chainutil import new_coin
 from tests.helpers import connect, handler
 
@@ -40,7 +40,7 @@ def conn(aws_stack, chain, ip):
 def call(function: str, conn, resource: str, path: str, params: dict[str, str] | None) -> tuple[int, dict]:
     import json
 
-    event = api_event("GET", path, headers=conn.bearer(), resource=resource, path_params=params or {})
+    event = api_event(ApiRequest("GET", path, headers=conn.bearer(), resource=resource, path_params=params or {}))
     if params is None:
         event["pathParameters"] = None
     out = handler(function)(event, lambda_context(function))
@@ -129,6 +129,6 @@ def test_the_token_is_still_checked_first(aws_stack):
         ("transaction_status", STATUS, "/partner/v1/transactions/x/y/status", "signature"),
         ("governance_votes_list", VOTES, "/partner/v1/governance/proposals/a/b/votes", "proposal"),
     ):
-        event = api_event("GET", path, resource=resource, path_params={name: "a/b"})
+        event = api_event(ApiRequest("GET", path, resource=resource, path_params={name: "a/b"}))
         out = handler(function)(event, lambda_context(function))
         assert out["statusCode"] == 401 and '"invalid_token"' in out["body"], (function, out["body"])

@@ -51,21 +51,23 @@ def test_six_concurrent_identical_buys_without_a_key_are_six_trades(chain, coin,
 def test_the_memo_names_the_api_gateway_request(chain, coin, partner_conn):
     """The memo is `partner:<requestContext.requestId>`: unique because API Gateway's ids are,
     and the on-chain link to the request's log line."""
-    from devstack.events import api_event, lambda_context
+    from devstack.events import ApiRequest, api_event, lambda_context
     from tests.helpers import handler
 
     request_id = str(uuid.uuid4())
     event = api_event(
-        "POST",
-        "/partner/v1/trades/buy",
-        headers={**partner_conn.bearer(), "Content-Type": "application/json"},
-        body={
-            "mint": coin,
-            "maxSolIn": str(SOL // 50),
-            "minTokensOut": "0",
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
+        ApiRequest(
+            "POST",
+            "/partner/v1/trades/buy",
+            headers={**partner_conn.bearer(), "Content-Type": "application/json"},
+            body={
+                "mint": coin,
+                "maxSolIn": str(SOL // 50),
+                "minTokensOut": "0",
+                "priorityFeeLamports": str(PRIO),
+                "tipLamports": str(TIP),
+            },
+        )
     )
     event["requestContext"]["requestId"] = request_id
     out = handler("trades_buy")(event, lambda_context("trades_buy"))

@@ -17,7 +17,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.logging import logger as pt_logger_module
 
-from devstack.events import api_event, lambda_context
+from devstack.events import ApiRequest, api_event, lambda_context
 from partner.core import observability
 from partner.core.observability import PartnerLogger, RedactingFormatter
 
@@ -67,7 +67,7 @@ def test_lines_keep_their_fields_and_order(monkeypatch, trace):
     else:
         monkeypatch.delenv("_X_AMZN_TRACE_ID", raising=False)
     monkeypatch.setenv("POWERTOOLS_LOG_LEVEL", "INFO")
-    event = api_event("GET", "/partner/v1/me", resource="/partner/v1/me", request_id="req-77")
+    event = api_event(ApiRequest("GET", "/partner/v1/me", resource="/partner/v1/me", request_id="req-77"))
     context = lambda_context("MeFunction", aws_request_id="11111111-2222-4333-8444-555555555555")
 
     theirs_out, ours_out = io.StringIO(), io.StringIO()
@@ -102,7 +102,7 @@ def test_second_invocation_is_not_cold_and_keys_do_not_outlive_it(monkeypatch):
     log = _ours(out)
     wrapped = log.inject_lambda_context(lambda e, c: log.info("x"), correlation_id_path="requestContext.requestId")
     for rid in ("r1", "r2"):
-        wrapped(api_event("GET", "/x", request_id=rid), lambda_context("F"))
+        wrapped(api_event(ApiRequest("GET", "/x", request_id=rid)), lambda_context("F"))
     log.info("outside")
     first, second, outside = _lines(out)
     assert (first["cold_start"], first["correlation_id"]) == (True, "r1")
@@ -134,7 +134,7 @@ def test_context_is_per_thread():
 
     wrapped = log.inject_lambda_context(handler, correlation_id_path="requestContext.requestId")
     threads = [
-        threading.Thread(target=wrapped, args=(api_event("GET", "/x", request_id=rid), lambda_context("F")))
+        threading.Thread(target=wrapped, args=(api_event(ApiRequest("GET", "/x", request_id=rid)), lambda_context("F")))
         for rid in ("thread-a", "thread-b")
     ]
     for t in threads:

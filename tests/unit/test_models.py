@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from devstack.events import api_event
+from devstack.events import ApiRequest, api_event
 from partner.core.errors import ApiError
 from partner.edge import http, models
 from partner.features import launch, trading
@@ -35,7 +35,7 @@ def resolved(model, data, special=None) -> dict:
     _route.__annotations__["body"] = model  # the model under test: the route's body
     app.post("/x")(http.before_validation(http.json_body, special)(_route))
 
-    event = api_event("POST", "/x", body=json.dumps(data), headers={"Content-Type": "application/json"})
+    event = api_event(ApiRequest("POST", "/x", body=json.dumps(data), headers={"Content-Type": "application/json"}))
     out = app.resolve(event, None)
     return {"status": out["statusCode"], **json.loads(out["body"])}
 
@@ -125,7 +125,7 @@ def test_the_body_pre_check_answers_before_powertools_parses(body, ctype, messag
     def _route(body: trading.BuyRequest):
         return http.json_response(200, {})
 
-    out = app.resolve(api_event("POST", "/x", body=body, headers={"Content-Type": ctype}), None)
+    out = app.resolve(api_event(ApiRequest("POST", "/x", body=body, headers={"Content-Type": ctype})), None)
     assert (out["statusCode"], json.loads(out["body"])["message"]) == (400, message)
 
 
@@ -137,7 +137,9 @@ def test_a_mixed_case_json_content_type_is_validated_as_json():
     def _route(body: trading.BuyRequest):
         return http.json_response(200, {"mint": body.mint})
 
-    out = app.resolve(api_event("POST", "/x", body=json.dumps(BUY), headers={"content-type": "Application/JSON"}), None)
+    out = app.resolve(
+        api_event(ApiRequest("POST", "/x", body=json.dumps(BUY), headers={"content-type": "Application/JSON"})), None
+    )
     assert (out["statusCode"], json.loads(out["body"])) == (200, {"mint": PK})
 
 

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from devstack.events import api_event, lambda_context
+from devstack.events import ApiRequest, api_event, lambda_context
 from partner.chain.rpc import BlockEngine, Rpc
 from partner.core import observability
 from partner.core.errors import ApiError
@@ -101,7 +101,7 @@ def _app():
 
 
 def _event(method: str, path: str, **kwargs) -> dict:
-    return api_event(method, path, resource=path, request_id="req-1234-abcd", **kwargs)
+    return api_event(ApiRequest(method, path, resource=path, request_id="req-1234-abcd", **kwargs))
 
 
 def _call(handler, event):

@@ -11,7 +11,7 @@ import threading
 
 from aws_lambda_powertools.event_handler import Response
 
-from devstack.events import api_event
+from devstack.events import ApiRequest, api_event
 from partner.core.errors import ApiError
 from partner.edge import http
 
@@ -25,13 +25,13 @@ def test_errors_and_unknown_routes_are_the_error_object():
             raise KeyError("k")
         raise ApiError("governance_not_found")
 
-    out = app.resolve(api_event("GET", "/partner/v1/governance/abc/"), None)
+    out = app.resolve(api_event(ApiRequest("GET", "/partner/v1/governance/abc/")), None)
     assert (out["statusCode"], json.loads(out["body"])["error"]) == (404, "governance_not_found")
-    out = app.resolve(api_event("GET", "/partner/v1/nothing"), None)
+    out = app.resolve(api_event(ApiRequest("GET", "/partner/v1/nothing")), None)
     assert (out["statusCode"], json.loads(out["body"])["error"]) == (404, "not_found")
-    out = app.resolve(api_event("POST", "/partner/v1/governance/abc"), None)
+    out = app.resolve(api_event(ApiRequest("POST", "/partner/v1/governance/abc")), None)
     assert (out["statusCode"], json.loads(out["body"])["error"]) == (404, "not_found")
-    out = app.resolve(api_event("GET", "/partner/v1/governance/boom"), None)
+    out = app.resolve(api_event(ApiRequest("GET", "/partner/v1/governance/boom")), None)
     assert (out["statusCode"], json.loads(out["body"])["error"]) == (500, "internal")
     assert out["multiValueHeaders"]["Content-Type"] == ["application/json"]
 
@@ -43,7 +43,7 @@ def test_bytes_body_is_base64():
     def b():
         return Response(200, "application/octet-stream", b"\x00\x01")
 
-    out = app.resolve(api_event("GET", "/b"), None)
+    out = app.resolve(api_event(ApiRequest("GET", "/b")), None)
     assert out["isBase64Encoded"] is True and out["body"] == "AAE="
 
 
@@ -62,7 +62,9 @@ def test_current_event_and_route_are_per_thread():
 
     answers: dict[str, dict] = {}
     threads = [
-        threading.Thread(target=lambda n=n: answers.__setitem__(n, app.resolve(api_event("GET", f"/who/{n}"), None)))
+        threading.Thread(
+            target=lambda n=n: answers.__setitem__(n, app.resolve(api_event(ApiRequest("GET", f"/who/{n}")), None))
+        )
         for n in ("a", "b")
     ]
     for t in threads:
@@ -156,5 +158,5 @@ def test_compile_routes_inspects_what_a_first_request_would():
         frame = frame.next_middleware
     assert inspected and all(i is not None for i in inspected)
     assert frame is ping
-    out = app.resolve(api_event("GET", "/partner/v1/ping"), None)  # and the route answers as before
+    out = app.resolve(api_event(ApiRequest("GET", "/partner/v1/ping")), None)  # and the route answers as before
     assert (out["statusCode"], json.loads(out["body"])) == (200, {"ok": True})
