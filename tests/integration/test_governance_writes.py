@@ -553,9 +553,8 @@ def test_content_proposal_then_finalize_metadata(chain, coin, app_client):
         signer.pubkey,
         Pubkey.from_string(coin),
         0,
+        ix.ContentChange(changed_fields=("name",), name="Renamed Coin"),
         base_content_revision=0,
-        changed_fields=("name",),
-        name="Renamed Coin",
         vote_duration_seconds=60,
     )
     land_processed(

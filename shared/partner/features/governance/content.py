@@ -332,15 +332,13 @@ def _execute(
     memo = unique.request_memo()
 
     def proposal(uri: str | None) -> pipeline.Tx:
+        change = ix.ContentChange(tuple(changes), changes.get("name"), changes.get("symbol"), uri)
         instruction = ix.propose_update_content(
             signer.pubkey,
             mint,
             index,
+            change,
             base_content_revision=gov.content_revision,
-            changed_fields=tuple(changes),
-            name=changes.get("name"),
-            symbol=changes.get("symbol"),
-            uri=uri,
             vote_duration_seconds=form.vote_duration_seconds,
         )
         return pipeline.Tx("propose_update_content", [instruction], [signer], fees, memo=memo)
