@@ -195,7 +195,7 @@ def test_older_client_items_read_the_default(aws_stack):
     from partner.store import clients, ddb
 
     made = admin.create_client(name="Old", redirect_uri="http://localhost:8080/callback")
-    ddb.update(get_settings().clients_table, made["client_id"], "REMOVE max_fee_lamports")
+    ddb.update(ddb.Update(get_settings().clients_table, made["client_id"], "REMOVE max_fee_lamports"))
     assert clients.get_client(made["client_id"]).max_fee_lamports == DEFAULT_CEILING
 
 

@@ -106,12 +106,14 @@ def create_client(client: Client) -> None:
 def add_key(client_id: str, key: ApiKey) -> bool:
     return (
         ddb.update(
-            _table(),
-            client_id,
-            "SET #keys.#kid = :key",
-            condition="attribute_exists(pk)",
-            names={"#keys": "keys", "#kid": key.key_id},
-            vals={":key": {"digest": key.digest, "status": key.status, "created_at": key.created_at}},
+            ddb.Update(
+                _table(),
+                client_id,
+                "SET #keys.#kid = :key",
+                condition="attribute_exists(pk)",
+                names={"#keys": "keys", "#kid": key.key_id},
+                vals={":key": {"digest": key.digest, "status": key.status, "created_at": key.created_at}},
+            )
         )
         is not None
     )
@@ -120,12 +122,14 @@ def add_key(client_id: str, key: ApiKey) -> bool:
 def revoke_key(client_id: str, key_id: str) -> bool:
     return (
         ddb.update(
-            _table(),
-            client_id,
-            "SET #keys.#kid.#st = :revoked",
-            condition="attribute_exists(#keys.#kid)",
-            names={"#keys": "keys", "#kid": key_id, "#st": "status"},
-            vals={":revoked": "revoked"},
+            ddb.Update(
+                _table(),
+                client_id,
+                "SET #keys.#kid.#st = :revoked",
+                condition="attribute_exists(#keys.#kid)",
+                names={"#keys": "keys", "#kid": key_id, "#st": "status"},
+                vals={":revoked": "revoked"},
+            )
         )
         is not None
     )
@@ -134,12 +138,14 @@ def revoke_key(client_id: str, key_id: str) -> bool:
 def set_status(client_id: str, status: str) -> bool:
     return (
         ddb.update(
-            _table(),
-            client_id,
-            "SET #st = :s",
-            condition="attribute_exists(pk)",
-            names={"#st": "status"},
-            vals={":s": status},
+            ddb.Update(
+                _table(),
+                client_id,
+                "SET #st = :s",
+                condition="attribute_exists(pk)",
+                names={"#st": "status"},
+                vals={":s": status},
+            )
         )
         is not None
     )
@@ -149,18 +155,23 @@ def set_fields(client_id: str, **fields: Any) -> bool:
     names = {f"#f{i}": k for i, k in enumerate(fields)}
     vals = {f":v{i}": v for i, v in enumerate(fields.values())}
     expr = "SET " + ", ".join(f"#f{i} = :v{i}" for i in range(len(fields)))
-    return ddb.update(_table(), client_id, expr, condition="attribute_exists(pk)", names=names, vals=vals) is not None
+    return (
+        ddb.update(ddb.Update(_table(), client_id, expr, condition="attribute_exists(pk)", names=names, vals=vals))
+        is not None
+    )
 
 
 def remove_webhook(client_id: str, now: int) -> bool:
     """Forget the client's webhook URL and secret; False when there is no such client."""
     return (
         ddb.update(
-            _table(),
-            client_id,
-            "REMOVE webhook_url, webhook_secret, webhook_key_id SET webhook_updated_at = :now",
-            condition="attribute_exists(pk)",
-            vals={":now": now},
+            ddb.Update(
+                _table(),
+                client_id,
+                "REMOVE webhook_url, webhook_secret, webhook_key_id SET webhook_updated_at = :now",
+                condition="attribute_exists(pk)",
+                vals={":now": now},
+            )
         )
         is not None
     )

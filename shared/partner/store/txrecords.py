@@ -193,4 +193,7 @@ def move(signature: str, old: str, new: str, *, slot: int | None = None, error: 
     names = {"#st": "status"}
     if error is not None:
         names["#err"] = "error"
-    return ddb.update(table(), signature, expression, condition="#st = :old", names=names, vals=vals) is not None
+    return (
+        ddb.update(ddb.Update(table(), signature, expression, condition="#st = :old", names=names, vals=vals))
+        is not None
+    )
