@@ -138,7 +138,7 @@ def _add(data: bytes, filename: str, content_type: str, timeout: float) -> dict[
         "/api/v0/add",
         timeout,
         params={"pin": "true", "cid-version": "0"},
-        fields={"file": (filename, data, content_type)},
+        body={"file": (filename, data, content_type)},
     )
     if not 200 <= response.status < 300:
         raise unavailable(f"The pinning node answered HTTP {response.status}.")
