@@ -140,13 +140,15 @@ def run(args: argparse.Namespace) -> Any:
             if args.website is not None:
                 kwargs["website"] = args.website
             return admin.create_client(
-                name=args.name,
-                redirect_uri=args.redirect_uri,
-                tier=args.tier,
-                status=args.status,
-                scope=args.scopes,
-                fee_wallet=args.fee_wallet,
-                **kwargs,
+                admin.NewClient(
+                    name=args.name,
+                    redirect_uri=args.redirect_uri,
+                    tier=args.tier,
+                    status=args.status,
+                    scope=args.scopes,
+                    fee_wallet=args.fee_wallet,
+                    **kwargs,
+                )
             )
         if args.cmd == "limits":
             return admin.set_limits(

@@ -39,7 +39,12 @@ def test_curve_to_pool_lifecycle_over_http(devstack, chain):
     curve_key, pool_key = bonding_curve_pda(mint)[0], pool_pda(mint)[0]
 
     client = admin.create_client(
-        name="Lifecycle App", redirect_uri=REDIRECT, max_trade_lamports=100 * SOL, daily_volume_cap_lamports=1000 * SOL
+        admin.NewClient(
+            name="Lifecycle App",
+            redirect_uri=REDIRECT,
+            max_trade_lamports=100 * SOL,
+            daily_volume_cap_lamports=1000 * SOL,
+        )
     )
     users = [admin.create_user() for _ in range(3)]
     for user in users:
