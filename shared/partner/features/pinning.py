@@ -13,11 +13,14 @@ import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from partner.core import cid as cids
 from partner.core import transport
 from partner.core.errors import ApiError
+
+if TYPE_CHECKING:
+    from partner.features.coin_fields import Image
 
 __all__ = [
     "Pinned",
@@ -198,6 +201,10 @@ def pin_bytes(
 def json_bytes(obj: Any) -> bytes:
     """The exact bytes pin_json uploads: compact UTF-8 JSON, keys in the caller's order."""
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def pin_image(image: Image) -> Pinned:
+    return pin_bytes(image.data, f"image.{image.extension}", image.content_type)
 
 
 def pin_json(obj: Any, filename: str = "metadata.json", *, timeout: float | None = None) -> Pinned:
