@@ -130,26 +130,12 @@ def run(args: argparse.Namespace) -> Any:
 
     if args.group == "client":
         if args.cmd == "create":
-            kwargs: dict[str, Any] = {}
-            if args.max_trade_lamports is not None:
-                kwargs["max_trade_lamports"] = args.max_trade_lamports
-            if args.daily_volume_cap_lamports is not None:
-                kwargs["daily_volume_cap_lamports"] = args.daily_volume_cap_lamports
-            if args.max_fee_lamports is not None:
-                kwargs["max_fee_lamports"] = args.max_fee_lamports
-            if args.website is not None:
-                kwargs["website"] = args.website
-            return admin.create_client(
-                admin.NewClient(
-                    name=args.name,
-                    redirect_uri=args.redirect_uri,
-                    tier=args.tier,
-                    status=args.status,
-                    scope=args.scopes,
-                    fee_wallet=args.fee_wallet,
-                    **kwargs,
-                )
+            given = ("max_trade_lamports", "daily_volume_cap_lamports", "max_fee_lamports", "website")
+            optional = {name: getattr(args, name) for name in given if getattr(args, name) is not None}
+            new = admin.NewClient(
+                args.name, args.redirect_uri, args.tier, args.status, args.scopes, args.fee_wallet, **optional
             )
+            return admin.create_client(new)
         if args.cmd == "limits":
             return admin.set_limits(
                 args.client_id,

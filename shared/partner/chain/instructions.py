@@ -46,20 +46,6 @@ IX_INITIALIZE_POOL = POOL.discriminator("initialize_pool")
 IX_SWAP = POOL.discriminator("swap")
 IX_SWAP_EXACT_OUT = POOL.discriminator("swap_exact_out")
 
-# Names reserved for later instructions (launch fee / bypass, governance);
-# their discriminators follow the same rule. The governance ones are now
-# implemented (create_governance is folded into create_coin and stays unused).
-RESERVED_INSTRUCTION_NAMES = (
-    "pay_launch_fee",
-    "create_governance",
-    "create_proposal",
-    "cast_vote",
-    "cancel_vote",
-    "withdraw_vote",
-    "settle_proposal",
-    "finalize_expired",
-    "withdraw_bond",
-)
 GOVERNANCE_INSTRUCTION_NAMES = (
     "create_proposal",
     "cast_vote",
@@ -69,6 +55,10 @@ GOVERNANCE_INSTRUCTION_NAMES = (
     "finalize_expired",
     "withdraw_bond",
 )
+# Names reserved for later instructions (launch fee / bypass, governance); their discriminators
+# follow the same rule. The governance ones are now implemented (create_governance is folded into
+# create_coin and stays unused).
+RESERVED_INSTRUCTION_NAMES = ("pay_launch_fee", "create_governance", *GOVERNANCE_INSTRUCTION_NAMES)
 
 
 def _u64(v: int, name: str = "amount") -> bytes:
@@ -141,21 +131,25 @@ def set_governance_params(admin: Pubkey, params: GM.GovernanceParams) -> Instruc
     return LAUNCHPAD.instruction("set_governance_params", {"admin": admin}, params=params)
 
 
-def _trade(name: str, user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, **args) -> Instruction:
-    return LAUNCHPAD.instruction(name, {"user": user, "mint": mint, "fee_recipient": fee_recipient}, **args)
+def _trader(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey) -> dict[str, Pubkey]:
+    """The accounts a trade names, on the curve or the pool (the IDL derives the rest)."""
+    return {"user": user, "mint": mint, "fee_recipient": fee_recipient}
 
 
 def buy(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, sol_in: int, min_tokens_out: int) -> Instruction:
     """Spend sol_in lamports in total (protocol fee included)."""
-    return _trade("buy", user, mint, fee_recipient, sol_in=sol_in, min_tokens_out=min_tokens_out)
+    accounts = _trader(user, mint, fee_recipient)
+    return LAUNCHPAD.instruction("buy", accounts, sol_in=sol_in, min_tokens_out=min_tokens_out)
 
 
 def buy_exact_out(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, tokens_out: int, max_sol_in: int) -> Instruction:
-    return _trade("buy_exact_out", user, mint, fee_recipient, tokens_out=tokens_out, max_sol_in=max_sol_in)
+    accounts = _trader(user, mint, fee_recipient)
+    return LAUNCHPAD.instruction("buy_exact_out", accounts, tokens_out=tokens_out, max_sol_in=max_sol_in)
 
 
 def sell(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, tokens_in: int, min_sol_out: int) -> Instruction:
-    return _trade("sell", user, mint, fee_recipient, tokens_in=tokens_in, min_sol_out=min_sol_out)
+    accounts = _trader(user, mint, fee_recipient)
+    return LAUNCHPAD.instruction("sell", accounts, tokens_in=tokens_in, min_sol_out=min_sol_out)
 
 
 def migrate(payer: Pubkey, mint: Pubkey) -> Instruction:
@@ -331,23 +325,14 @@ def swap(
     user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, base_in: bool, amount_in: int, min_amount_out: int
 ) -> Instruction:
     """base_in False: pay amount_in lamports (fee included) for tokens; True: sell amount_in tokens."""
-    return POOL.instruction(
-        "swap",
-        {"user": user, "mint": mint, "fee_recipient": fee_recipient},
-        base_in=bool(base_in),
-        amount_in=amount_in,
-        min_amount_out=min_amount_out,
-    )
+    accounts = _trader(user, mint, fee_recipient)
+    return POOL.instruction("swap", accounts, base_in=bool(base_in), amount_in=amount_in, min_amount_out=min_amount_out)
 
 
 def swap_exact_out(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, base_out: int, max_quote_in: int) -> Instruction:
     """Buy exactly base_out tokens paying at most max_quote_in lamports (fee included)."""
-    return POOL.instruction(
-        "swap_exact_out",
-        {"user": user, "mint": mint, "fee_recipient": fee_recipient},
-        base_out=base_out,
-        max_quote_in=max_quote_in,
-    )
+    accounts = _trader(user, mint, fee_recipient)
+    return POOL.instruction("swap_exact_out", accounts, base_out=base_out, max_quote_in=max_quote_in)
 
 
 # ------------------------------------------------------------------ well-known programs

@@ -189,6 +189,11 @@ def update(change: Update, return_values: str = "NONE") -> dict[str, Any] | None
     return from_item(out.get("Attributes")) or {}
 
 
+def applied(change: Update) -> bool:
+    """UpdateItem; whether it was written (False: its condition failed)."""
+    return update(change) is not None
+
+
 def batch_write(table: str, items: list[dict[str, Any]]) -> None:
     """Put `items` (at most 25) in one BatchWriteItem, retrying what comes back unprocessed."""
     pending = {table: [{"PutRequest": {"Item": to_item(item)}} for item in items]}

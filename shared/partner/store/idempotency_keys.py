@@ -16,6 +16,13 @@ class Holder(NamedTuple):
     pk: str
     owner: str
 
+    def held(
+        self, expression: str, vals: dict[str, Any], condition: str = "#o = :me", names: dict[str, str] | None = None
+    ) -> ddb.Update:
+        """`expression` on the claim, on `condition`: that this owner (#o = :me) still holds it."""
+        names, vals = {"#o": "owner", **(names or {})}, {":me": self.owner, **vals}
+        return ddb.Update(self.table, self.pk, expression, condition, names, vals)
+
 
 def claim(
     holder: Holder, *, fp: str, now: int, lease_until: int, expires_at: int
@@ -62,57 +69,18 @@ def record_send(
     holder: Holder, *, now: int, signatures: list[str], last_valid_block_height: int, kind: str, mint: str
 ) -> bool:
     """Put the signatures about to be sent on the claim, while `holder.owner` still holds its lease."""
-    table, pk, owner = holder
-    return (
-        ddb.update(
-            ddb.Update(
-                table,
-                pk,
-                "SET signatures = :sigs, lvbh = :lvbh, kind = :kind, mint = :mint",
-                condition="#o = :me AND lease_until > :now",
-                names={"#o": "owner"},
-                vals={
-                    ":sigs": signatures,
-                    ":lvbh": last_valid_block_height,
-                    ":kind": kind,
-                    ":mint": mint,
-                    ":me": owner,
-                    ":now": now,
-                },
-            )
-        )
-        is not None
-    )
+    sent = {":sigs": signatures, ":lvbh": last_valid_block_height, ":kind": kind, ":mint": mint, ":now": now}
+    expression = "SET signatures = :sigs, lvbh = :lvbh, kind = :kind, mint = :mint"
+    return ddb.applied(holder.held(expression, sent, "#o = :me AND lease_until > :now"))
 
 
 def release(holder: Holder) -> None:
     """Expire the claim now (the next request with the key claims it afresh)."""
-    table, pk, owner = holder
-    ddb.update(
-        ddb.Update(
-            table,
-            pk,
-            "SET expires_at = :gone REMOVE lease_until",
-            condition="#o = :me",
-            names={"#o": "owner"},
-            vals={":gone": 0, ":me": owner},
-        )
-    )
+    ddb.update(holder.held("SET expires_at = :gone REMOVE lease_until", {":gone": 0}))
 
 
 def finish(holder: Holder, *, now: int, status: int, body: str, headers: dict[str, str]) -> bool:
     """Store the final answer, while `holder.owner` holds the claim."""
-    table, pk, owner = holder
-    return (
-        ddb.update(
-            ddb.Update(
-                table,
-                pk,
-                "SET #s = :done, #st = :status, body = :body, hdrs = :hdrs, done_at = :now REMOVE lease_until",
-                condition="#o = :me",
-                names={"#s": "state", "#st": "status", "#o": "owner"},
-                vals={":done": "done", ":status": status, ":body": body, ":hdrs": headers, ":me": owner, ":now": now},
-            )
-        )
-        is not None
-    )
+    answer = {":done": "done", ":status": status, ":body": body, ":hdrs": headers, ":now": now}
+    expression = "SET #s = :done, #st = :status, body = :body, hdrs = :hdrs, done_at = :now REMOVE lease_until"
+    return ddb.applied(holder.held(expression, answer, names={"#s": "state", "#st": "status"}))

@@ -18,7 +18,7 @@ from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
 from partner.chain import ports, unique
 from partner.chain import programs as P
-from partner.chain.layouts import Governance, LayoutError, Proposal, VoteReceipt, token_account_amount
+from partner.chain.layouts import Governance, LayoutError, Proposal, VoteReceipt, decode_owned, token_account_amount
 from partner.chain.rpc import AccountData, Rpc
 from partner.chain.tx import WriteFees
 from partner.core.errors import ApiError
@@ -115,13 +115,8 @@ def _owned(account: AccountData | None) -> TypeGuard[AccountData]:
 
 
 def _governance(account: AccountData | None, mint: Pubkey) -> Governance:
-    if not _owned(account):
-        raise ApiError("governance_not_found")
-    try:
-        gov = Governance.decode(account.data)
-    except (LayoutError, ValueError, struct.error) as exc:
-        raise ApiError("governance_not_found") from exc
-    if gov.mint != mint:
+    gov = decode_owned(Governance, account, P.LAUNCHPAD_PROGRAM_ID)
+    if gov is None or gov.mint != mint:
         raise ApiError("governance_not_found")
     return gov
 
@@ -253,6 +248,13 @@ class _Writer:
         processed = pipeline.Processed(self.chain, pipeline.tx_engine())
         return pipeline.send(self.principal, write, processed).signature
 
+    def answer_proposal(
+        self, kind: str, instruction: Instruction, state: ProposalState, rent: int = 0
+    ) -> dict[str, str]:
+        """Land a write on `state`'s proposal; the answer names it with its mint and governance."""
+        mint = state.proposal.mint
+        return _response(self.land(kind, mint, instruction, state, rent), mint, state.governance_key, state.key)
+
 
 def _response(signature: str, mint: Pubkey, governance: Pubkey, proposal: Pubkey | None = None) -> dict[str, str]:
     out = {"signature": signature, "status": "processed", "mint": str(mint), "governance": str(governance)}
@@ -292,8 +294,7 @@ def cast_vote(principal: Principal, req: VoteRequest, chain: Rpc | None = None) 
         )
     rent = 0 if state.receipt is not None else max(0, P.rent_exempt_minimum(VoteReceipt.SIZE) - state.receipt_lamports)
     instruction = ix.cast_vote(w.signer.pubkey, p.mint, key, req.side, amount)
-    signature = w.land("vote", p.mint, instruction, state, rent)
-    return _response(signature, p.mint, state.governance_key, key)
+    return w.answer_proposal("vote", instruction, state, rent)
 
 
 def cancel_vote(principal: Principal, req: CancelVoteRequest, chain: Rpc | None = None) -> dict[str, str]:
@@ -307,8 +308,7 @@ def cancel_vote(principal: Principal, req: CancelVoteRequest, chain: Rpc | None 
     if state.voting_closed():
         raise ApiError("proposal_closed")
     instruction = ix.cancel_vote(w.signer.pubkey, state.proposal.mint, key)
-    signature = w.land("vote_cancel", state.proposal.mint, instruction, state)
-    return _response(signature, state.proposal.mint, state.governance_key, key)
+    return w.answer_proposal("vote_cancel", instruction, state)
 
 
 def withdraw_vote(principal: Principal, req: WithdrawVoteRequest, chain: Rpc | None = None) -> dict[str, str]:
@@ -327,8 +327,7 @@ def withdraw_vote(principal: Principal, req: WithdrawVoteRequest, chain: Rpc | N
     if not state.proposal.settled:
         raise ApiError("proposal_not_settled")
     instruction = ix.withdraw_vote(w.signer.pubkey, voter, state.proposal.mint, key)
-    signature = w.land("vote_withdraw", state.proposal.mint, instruction, state)
-    return _response(signature, state.proposal.mint, state.governance_key, key)
+    return w.answer_proposal("vote_withdraw", instruction, state)
 
 
 def settle(principal: Principal, req: SettleRequest, chain: Rpc | None = None) -> dict[str, str]:
@@ -341,8 +340,7 @@ def settle(principal: Principal, req: SettleRequest, chain: Rpc | None = None) -
     if state.snapshot.unix_timestamp < state.proposal.voting_ends_at:
         raise ApiError("proposal_still_open", votingEndsAtUnix=str(state.proposal.voting_ends_at))
     instruction = ix.settle_proposal(w.signer.pubkey, state.proposal.mint, key)
-    signature = w.land("settle", state.proposal.mint, instruction, state)
-    return _response(signature, state.proposal.mint, state.governance_key, key)
+    return w.answer_proposal("settle", instruction, state)
 
 
 def withdraw_bond(principal: Principal, req: BondWithdrawRequest, chain: Rpc | None = None) -> dict[str, str]:
@@ -358,8 +356,7 @@ def withdraw_bond(principal: Principal, req: BondWithdrawRequest, chain: Rpc | N
     if not p.settled:
         raise ApiError("proposal_not_settled")
     instruction = ix.withdraw_bond(w.signer.pubkey, p.proposer, p.mint, key)
-    signature = w.land("bond_withdraw", p.mint, instruction, state)
-    return _response(signature, p.mint, state.governance_key, key)
+    return w.answer_proposal("bond_withdraw", instruction, state)
 
 
 # ------------------------------------------------------------------ proposals
