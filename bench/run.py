@@ -108,7 +108,7 @@ class Bench:
         # the setup buys (governance bonds, fresh voters) add up to more than the default daily
         # volume cap; the cap check itself still runs on every trade
         self.client = admin.create_client(
-            name="Bench", redirect_uri=REDIRECT, tier="Partner", daily_volume_cap_lamports=10**6 * SOL
+            admin.NewClient(name="Bench", redirect_uri=REDIRECT, tier="Partner", daily_volume_cap_lamports=10**6 * SOL)
         )
         self.coin = self.new_coin()
         from partnerctl import dev

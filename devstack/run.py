@@ -331,7 +331,9 @@ def seed(stack: Devstack) -> dict[str, Any]:
 
     base = stack.url
     demo = admin.create_client(
-        name="Demo Partner App", redirect_uri=f"{base}/demo/callback", tier="Partner", website=f"{base}/demo"
+        admin.NewClient(
+            name="Demo Partner App", redirect_uri=f"{base}/demo/callback", tier="Partner", website=f"{base}/demo"
+        )
     )
     users = []
     for label, _claims in PLATFORM_USERS:

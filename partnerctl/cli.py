@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> Any:
     if args.group == "client":
         if args.cmd == "create":
             fields = ("name", "redirect_uri", "tier", "status", "scope", "fee_wallet", *LIMITS, "website")
-            return admin.create_client(**_given(args, *fields))
+            return admin.create_client(admin.NewClient(**_given(args, *fields)))
         if args.cmd == "limits":
             return admin.set_limits(args.client_id, **_given(args, *LIMITS))
         if args.cmd == "key":

@@ -105,7 +105,7 @@ def ip() -> str:
 def client(aws_stack):
     from partner.features import admin
 
-    return admin.create_client(name="Demo App", redirect_uri="http://localhost:8080/callback")
+    return admin.create_client(admin.NewClient(name="Demo App", redirect_uri="http://localhost:8080/callback"))
 
 
 @pytest.fixture

@@ -103,7 +103,7 @@ def install(
         bank,
         admin,
         [
-            ix.initialize_global(admin.pubkey(), **args),
+            ix.initialize_global(admin.pubkey(), ix.GlobalParams(**args)),
             transfer(
                 TransferParams(from_pubkey=admin.pubkey(), to_pubkey=fee_recipient, lamports=C.minimum_balance(0))
             ),

@@ -54,7 +54,13 @@ def life():
         run([I.create_coin(c, m, "Golden", "GOLD", "ipfs://golden"), I.buy(c, m, FEE, 2 * SOL, 1)], [mint])
         warp(1)
         run([I.sell(c, m, FEE, 10**12, 1)])
-        run([I.propose_update_content(c, m, 0, base_content_revision=0, changed_fields=("name",), name="Golden 2")])
+        run(
+            [
+                I.propose_update_content(
+                    c, m, 0, I.ContentChange(changed_fields=("name",), name="Golden 2"), base_content_revision=0
+                )
+            ]
+        )
         run([I.cast_vote(c, m, proposal, "yes", 5 * 10**12)])
         warp(601)
         run([I.settle_proposal(c, m, proposal)])

@@ -104,7 +104,7 @@ def exchange(http: httpx.Client, client: dict, code: str, verifier: str) -> http
 def connect(http: httpx.Client, *, name: str = "Abuse App") -> Party:
     from partner.features import admin
 
-    client = admin.create_client(name=name, redirect_uri=REDIRECT, tier="Partner")
+    client = admin.create_client(admin.NewClient(name=name, redirect_uri=REDIRECT, tier="Partner"))
     user = admin.create_user()
     cookie = admin.create_session(user["user_id"])["cookie"]
     code, verifier = authorize_code(http, client, cookie)

@@ -13,7 +13,7 @@ def test_connect_flow_over_http(devstack):
     from partner.features import admin
 
     base = devstack.url
-    client = admin.create_client(name="HTTP App", redirect_uri="http://127.0.0.1:9/cb")
+    client = admin.create_client(admin.NewClient(name="HTTP App", redirect_uri="http://127.0.0.1:9/cb"))
     user = admin.create_user(twitter="carol")
     cookie = admin.create_session(user["user_id"])["cookie"]
     verifier, challenge = pkce_pair()

@@ -39,7 +39,12 @@ def test_curve_to_pool_lifecycle_over_http(devstack, chain):
     curve_key, pool_key = bonding_curve_pda(mint)[0], pool_pda(mint)[0]
 
     client = admin.create_client(
-        name="Lifecycle App", redirect_uri=REDIRECT, max_trade_lamports=100 * SOL, daily_volume_cap_lamports=1000 * SOL
+        admin.NewClient(
+            name="Lifecycle App",
+            redirect_uri=REDIRECT,
+            max_trade_lamports=100 * SOL,
+            daily_volume_cap_lamports=1000 * SOL,
+        )
     )
     users = [admin.create_user() for _ in range(3)]
     for user in users:
@@ -108,13 +113,13 @@ def test_curve_to_pool_lifecycle_over_http(devstack, chain):
         # the pool opens 2 s after the migration
         warp(chain.url, POOL_OPEN_DELAY + 1)
         pool = account(chain, pool_key, Pool)
-        bought, _ = pool_math.buy_quote(pool, 2 * SOL, pool.fee_bps)
+        bought = pool_math.swap_quote_in(pool, 2 * SOL, pool.fee_bps).amount_out
         signature = landed(trade(0, "buy", maxSolIn=str(2 * SOL), minTokensOut=str(bought)))
         held[0] += bought
         assert token_balance(chain.url, users[0]["wallet"], mint) == held[0]
         pool = account(chain, pool_key, Pool)
         exact = 5_000_000 * TOKENS
-        cost, _ = pool_math.buy_exact_out_quote(pool, exact, pool.fee_bps)
+        cost = pool_math.swap_base_out(pool, exact, pool.fee_bps).amount_in
         landed(trade(1, "buy-exact-out", tokensOut=str(exact), maxSolIn=str(cost)))
         held[1] += exact
         assert token_balance(chain.url, users[1]["wallet"], mint) == held[1]
@@ -122,7 +127,7 @@ def test_curve_to_pool_lifecycle_over_http(devstack, chain):
         # everyone sells everything back to the pool, at exactly the quoted proceeds
         for i, user in enumerate(users):
             pool = account(chain, pool_key, Pool)
-            proceeds, _ = pool_math.sell_quote(pool, held[i], pool.fee_bps)
+            proceeds = pool_math.swap_base_in(pool, held[i], pool.fee_bps).amount_out
             lamports = balance(chain.url, user["wallet"])
             landed(trade(i, "sell", tokensIn=str(held[i]), minSolOut=str(proceeds)))
             assert token_balance(chain.url, user["wallet"], mint) == 0

@@ -38,7 +38,7 @@ def creator(devstack, chain, http):
     """A fresh creator per test (the launch cooldown is per creator)."""
     from partner.features import admin
 
-    client = admin.create_client(name="Gateway Limits", redirect_uri=REDIRECT)
+    client = admin.create_client(admin.NewClient(name="Gateway Limits", redirect_uri=REDIRECT))
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 5 * SOL)
     headers = connect_http(http, client, user, "coin:create profile:read", REDIRECT)

@@ -34,10 +34,12 @@ def test_proposal_votes_settle_and_withdrawals_over_http(devstack, chain):
     from partner.store.wallets import SealedWalletSigner
 
     client = admin.create_client(
-        name="HTTP Governance",
-        redirect_uri="http://localhost:8080/callback",
-        tier="Partner",
-        daily_volume_cap_lamports=10**15,
+        admin.NewClient(
+            name="HTTP Governance",
+            redirect_uri="http://localhost:8080/callback",
+            tier="Partner",
+            daily_volume_cap_lamports=10**15,
+        )
     )
     creator = admin.create_user()
     airdrop(chain.url, creator["wallet"], SOL)

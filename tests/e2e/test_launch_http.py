@@ -19,7 +19,7 @@ def test_launch_with_image_and_first_buy_then_sell_over_http(devstack, chain):
     from partner.chain import curve
     from partner.features import admin
 
-    client = admin.create_client(name="HTTP Launcher", redirect_uri=REDIRECT)
+    client = admin.create_client(admin.NewClient(name="HTTP Launcher", redirect_uri=REDIRECT))
     creator = admin.create_user()
     airdrop(chain.url, creator["wallet"], 5 * SOL)
     sol = SOL // 2

@@ -54,7 +54,7 @@ def assert_internal_retryable(response):
 def test_refresh_during_dev_fault_dynamodb_error_succeeds_on_retry(aws_stack, http, cli):
     from partner.features import admin
 
-    client = admin.create_client(name="Fault App", redirect_uri=REDIRECT)
+    client = admin.create_client(admin.NewClient(name="Fault App", redirect_uri=REDIRECT))
     conn = connect(client, admin.create_user(twitter="dave"))
 
     assert cli("dynamodb", "error")["count"] is None  # every DynamoDB call fails until cleared
@@ -73,7 +73,7 @@ def test_refresh_with_the_token_write_faulted_succeeds_on_retry(aws_stack, http,
     consumes the refresh token and writes the new pair): the retry still succeeds."""
     from partner.features import admin
 
-    client = admin.create_client(name="Fault App", redirect_uri=REDIRECT)
+    client = admin.create_client(admin.NewClient(name="Fault App", redirect_uri=REDIRECT))
     conn = connect(client, admin.create_user(twitter="erin"))
 
     cli("dynamodb", "error", "--count", "1", "--methods", "TransactWriteItems")

@@ -21,7 +21,12 @@ def partner_app(devstack):
     server = bind("127.0.0.1", 0)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     client = admin.create_client(
-        name="Example Partner App", redirect_uri=f"{base}/callback", tier="Partner", scope="profile:read trade:execute"
+        admin.NewClient(
+            name="Example Partner App",
+            redirect_uri=f"{base}/callback",
+            tier="Partner",
+            scope="profile:read trade:execute",
+        )
     )
     attach(server, PartnerApp(devstack.url, client["client_id"], client["api_key"], f"{base}/callback"), log=False)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -97,7 +97,9 @@ def test_sigv4_is_required_and_partner_tokens_are_refused(devstack, ip):
         httpx.get(f"{devstack.url}{path}"), 404, "not_found", "MissingAuthenticationTokenException"
     )
     # a partner's valid access token is no IAM signature
-    client = admin.create_client(name="Platform Prober", redirect_uri="http://localhost:8080/callback", tier="Partner")
+    client = admin.create_client(
+        admin.NewClient(name="Platform Prober", redirect_uri="http://localhost:8080/callback", tier="Partner")
+    )
     token = connect(client, admin.create_user(), scope="profile:read", ip=ip).access
     for method, url in (("GET", path), ("PUT", path), ("PUT", f"{path}/delegation")):
         response = httpx.request(
@@ -146,7 +148,9 @@ def test_delegation_off_makes_the_next_trade_answer_delegation_missing(devstack,
 
     sub = f"trader-{time.time_ns()}"
     user = admin.create_user(sub=sub)
-    client = admin.create_client(name="Delegation Probe", redirect_uri="http://localhost:8080/callback", tier="Partner")
+    client = admin.create_client(
+        admin.NewClient(name="Delegation Probe", redirect_uri="http://localhost:8080/callback", tier="Partner")
+    )
     token = connect(client, user, scope="trade:execute profile:read", ip=ip).access
     mint = devstack.seeded["coin"]["mint"]
     body = {

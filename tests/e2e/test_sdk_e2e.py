@@ -59,7 +59,7 @@ def _connect(
 def trader(devstack, chain):
     from partner.features import admin
 
-    client = admin.create_client(name="SDK App", redirect_uri=REDIRECT, tier="Partner")
+    client = admin.create_client(admin.NewClient(name="SDK App", redirect_uri=REDIRECT, tier="Partner"))
     user = admin.create_user(twitter="sdkuser")
     airdrop(chain.url, user["wallet"], 5 * SOL)
     http = _http()
@@ -183,7 +183,7 @@ def test_upload_image_and_a_staged_launch(devstack, chain, tmp_path, clock):
     from partner_sdk.client import STAGED_UPLOAD_BYTES
     from tests.e2e.test_uploads_http import big_png
 
-    client = admin.create_client(name="SDK Launcher", redirect_uri=REDIRECT, tier="Partner")
+    client = admin.create_client(admin.NewClient(name="SDK Launcher", redirect_uri=REDIRECT, tier="Partner"))
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 5 * SOL)
     with _http() as http:

@@ -19,7 +19,9 @@ def test_buy_then_sell_over_http_moves_exact_amounts(devstack, chain, ip):
 
     fee_wallet = str(Keypair().pubkey())
     client = admin.create_client(
-        name="HTTP Trader", redirect_uri="http://localhost:8080/callback", tier="Partner", fee_wallet=fee_wallet
+        admin.NewClient(
+            name="HTTP Trader", redirect_uri="http://localhost:8080/callback", tier="Partner", fee_wallet=fee_wallet
+        )
     )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10 * SOL)

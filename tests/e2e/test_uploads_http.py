@@ -39,7 +39,7 @@ def test_a_5_mib_png_launches_through_a_staged_upload_over_http(devstack, chain)
 
     image = big_png(5_240_000)
     assert len(image) >= 5_200_000
-    client = admin.create_client(name="Staged Launcher", redirect_uri=REDIRECT)
+    client = admin.create_client(admin.NewClient(name="Staged Launcher", redirect_uri=REDIRECT))
     creator = admin.create_user()
     airdrop(chain.url, creator["wallet"], 5 * SOL)
     with gateway_client(devstack.url, timeout=60) as http:

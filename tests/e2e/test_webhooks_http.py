@@ -21,7 +21,7 @@ def test_partnerctl_webhook_then_buy_delivers_signed_events_to_the_example_recei
     from partnerctl.cli import main
 
     redirect = "http://localhost:8080/callback"
-    client = admin.create_client(name="Webhook App", redirect_uri=redirect)
+    client = admin.create_client(admin.NewClient(name="Webhook App", redirect_uri=redirect))
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 2 * SOL)
     mint = new_coin(chain.url, "Webhook Coin", "WHK")
@@ -86,7 +86,7 @@ def test_grant_updated_and_revoked_arrive_signed_at_the_example_receiver(devstac
     from partnerctl.cli import main
 
     redirect = "http://localhost:8080/callback"
-    client = admin.create_client(name="Grant Hooks", redirect_uri=redirect)
+    client = admin.create_client(admin.NewClient(name="Grant Hooks", redirect_uri=redirect))
     user = admin.create_user()
     seen: set[str] = set()
     server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler("whsec_placeholder", seen))

@@ -63,7 +63,9 @@ def partner_conn(aws_stack, chain, ip, fee_wallet):
     from partner.features import admin
 
     client = admin.create_client(
-        name="Partner App", redirect_uri="http://localhost:8080/callback", tier="Partner", fee_wallet=fee_wallet
+        admin.NewClient(
+            name="Partner App", redirect_uri="http://localhost:8080/callback", tier="Partner", fee_wallet=fee_wallet
+        )
     )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 20 * SOL)
@@ -94,7 +96,7 @@ def launcher(aws_stack, chain, pin_server, clock, ip, creator):
     """`creator` connected through a client with coin:create."""
     from partner.features import admin
 
-    app = admin.create_client(name="Launcher", redirect_uri="http://localhost:8080/callback")
+    app = admin.create_client(admin.NewClient(name="Launcher", redirect_uri="http://localhost:8080/callback"))
     return connect(app, creator, scope="coin:create", ip=ip)
 
 
@@ -104,10 +106,12 @@ def whales(aws_stack, chain, ip):
     from partner.features import admin
 
     client = admin.create_client(
-        name="Whale App",
-        redirect_uri="http://localhost:8080/callback",
-        max_trade_lamports=200 * SOL,
-        daily_volume_cap_lamports=1000 * SOL,
+        admin.NewClient(
+            name="Whale App",
+            redirect_uri="http://localhost:8080/callback",
+            max_trade_lamports=200 * SOL,
+            daily_volume_cap_lamports=1000 * SOL,
+        )
     )
     out = []
     for _ in range(2):

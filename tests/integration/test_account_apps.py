@@ -42,11 +42,13 @@ def test_lists_each_connected_app_with_scopes_times_and_todays_spend(aws_stack, 
 
     c = _client(max_trade_lamports=1 * SOL, daily_volume_cap_lamports=5 * SOL)
     other = admin.create_client(
-        name="Reader <b>",
-        redirect_uri="https://reader.example/cb",
-        status="live",
-        website="https://reader.example",
-        scope="profile:read",
+        admin.NewClient(
+            name="Reader <b>",
+            redirect_uri="https://reader.example/cb",
+            status="live",
+            website="https://reader.example",
+            scope="profile:read",
+        )
     )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 2 * SOL)

@@ -39,7 +39,7 @@ def test_trade_makes_one_kms_call_and_two_rpc_round_trips(aws_stack, chain, ip, 
     from partner.features import admin
     from partner.store import aws
 
-    client = admin.create_client(name="Budget", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Budget", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10**9)
     conn = connect(client, user, scope="trade:execute", ip=ip)
@@ -108,7 +108,7 @@ def test_the_bench_counts_only_the_measured_request(aws_stack, chain, ip):
     from partner.features import admin
     from partner.store import aws
 
-    client = admin.create_client(name="Bench count", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Bench count", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10**9)
     conn = connect(client, user, scope="trade:execute", ip=ip)

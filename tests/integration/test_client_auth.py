@@ -87,7 +87,7 @@ def test_basic_credentials_are_form_decoded(aws_stack, ip):
     """RFC 6749 2.3.1: id and secret are form-urlencoded inside Basic; an encoded key still works."""
     from partner.features import admin
 
-    c = admin.create_client(name="Enc", redirect_uri=REDIRECT)
+    c = admin.create_client(admin.NewClient(name="Enc", redirect_uri=REDIRECT))
     encoded = c["api_key"].replace("-", "%2D").replace("_", "%5F")
     result = probe(c, encoded, ip=ip)
     assert result.status == 400 and result.json["error"] == "unsupported_grant_type"
@@ -117,7 +117,7 @@ def test_basic_and_body_secret_together_is_invalid_request(client, user, ip, enc
 def test_basic_and_different_body_client_id_is_invalid_request(aws_stack, client, ip):
     from partner.features import admin
 
-    other = admin.create_client(name="Other", redirect_uri=REDIRECT)
+    other = admin.create_client(admin.NewClient(name="Other", redirect_uri=REDIRECT))
     result = post(
         "/oauth/token",
         ip=ip,
@@ -173,7 +173,7 @@ def _bad_credentials(client, other):
 def test_bad_credentials_are_invalid_client(aws_stack, client, ip, path, case):
     from partner.features import admin
 
-    other = admin.create_client(name="Other", redirect_uri=REDIRECT)
+    other = admin.create_client(admin.NewClient(name="Other", redirect_uri=REDIRECT))
     headers = _bad_credentials(client, other)[case]
     form = {"grant_type": "client_credentials"} if path == "/oauth/token" else {"token": "x"}
     assert_invalid_client(post(path, ip=ip, form=form, headers=headers))
@@ -200,7 +200,7 @@ def test_bad_body_credentials_are_invalid_client(client, ip, body):
 def test_suspended_client(aws_stack, user, ip):
     from partner.features import admin
 
-    c = admin.create_client(name="Susp", redirect_uri=REDIRECT)
+    c = admin.create_client(admin.NewClient(name="Susp", redirect_uri=REDIRECT))
     conn = connect(c, user, ip=ip)
     assert me(conn.access).status == 200
     admin.set_client_status(c["client_id"], "suspended")
@@ -230,7 +230,7 @@ def test_suspended_client(aws_stack, user, ip):
 def test_rotated_keys_both_work_until_the_old_one_is_revoked(aws_stack, user, ip):
     from partner.features import admin
 
-    c = admin.create_client(name="Rot", redirect_uri=REDIRECT)
+    c = admin.create_client(admin.NewClient(name="Rot", redirect_uri=REDIRECT))
     old_conn = connect(c, user, ip=ip)  # issued with the first key
     new = admin.rotate_key(c["client_id"])
     assert new["key_id"] != c["key_id"]
@@ -255,7 +255,7 @@ def test_rotated_keys_both_work_until_the_old_one_is_revoked(aws_stack, user, ip
 def test_refresh_with_another_key_rebinds_the_pair(aws_stack, user, ip):
     from partner.features import admin
 
-    c = admin.create_client(name="Rebind", redirect_uri=REDIRECT)
+    c = admin.create_client(admin.NewClient(name="Rebind", redirect_uri=REDIRECT))
     conn = connect(c, user, ip=ip)  # bound to key 1
     k2 = admin.rotate_key(c["client_id"])
     rebound = refresh_with(c, conn.refresh, k2["api_key"], ip=ip)
@@ -278,7 +278,7 @@ def test_refresh_with_another_key_rebinds_the_pair(aws_stack, user, ip):
 def test_code_exchanged_with_second_key_is_bound_to_it(aws_stack, user, ip):
     from partner.features import admin
 
-    c = admin.create_client(name="Bind", redirect_uri=REDIRECT)
+    c = admin.create_client(admin.NewClient(name="Bind", redirect_uri=REDIRECT))
     k2 = admin.rotate_key(c["client_id"])
     code, verifier, _ = get_code(c, user, ip=ip)
     result = token_call(
@@ -326,7 +326,7 @@ def test_twenty_failures_lock_the_client_until_it_drops_below_twenty(aws_stack, 
     from partner.features import admin
 
     conn = connect(client, user, ip=other_ip())
-    bystander = admin.create_client(name="Bystander", redirect_uri=REDIRECT)
+    bystander = admin.create_client(admin.NewClient(name="Bystander", redirect_uri=REDIRECT))
     for _ in range(20):  # at t0 .. t0+19
         assert_invalid_client(_fail(client, ip=ip))
         clock.advance(1)

@@ -73,7 +73,7 @@ def second_conn(aws_stack, ip, creator, conn):
     """The same user through another client."""
     from partner.features import admin
 
-    app = admin.create_client(name="Other Launcher", redirect_uri="http://localhost:8080/callback")
+    app = admin.create_client(admin.NewClient(name="Other Launcher", redirect_uri="http://localhost:8080/callback"))
     return connect(app, creator, scope="coin:create", ip=ip)
 
 
@@ -180,7 +180,7 @@ def test_validation_before_delegation_then_403(chain, pin_server, clock, ip):
     from partner.features import admin
 
     user = admin.create_user(trading=False)
-    app = admin.create_client(name="No Delegation", redirect_uri="http://localhost:8080/callback")
+    app = admin.create_client(admin.NewClient(name="No Delegation", redirect_uri="http://localhost:8080/callback"))
     conn = connect(app, user, scope="coin:create", ip=ip)
     assert create(conn, form(image=None)).json["error"] == "image_required"
     result = create(conn, form())
@@ -190,7 +190,7 @@ def test_validation_before_delegation_then_403(chain, pin_server, clock, ip):
 def test_scope_is_required(chain, pin_server, clock, ip, creator):
     from partner.features import admin
 
-    app = admin.create_client(name="Trader Only", redirect_uri="http://localhost:8080/callback")
+    app = admin.create_client(admin.NewClient(name="Trader Only", redirect_uri="http://localhost:8080/callback"))
     conn = connect(app, creator, scope="trade:execute", ip=ip)
     result = create(conn, form())
     assert result.status == 403 and result.json["error"] == "insufficient_scope"
@@ -261,7 +261,7 @@ def test_identity_is_per_user(chain, conn, pin_server, clock, ip):
     assert create(conn, form(name="Shared", symbol="SHARE")).status == 200
     other = admin.create_user()
     airdrop(chain.url, other["wallet"], 2 * SOL)
-    app = admin.create_client(name="Elsewhere", redirect_uri="http://localhost:8080/callback")
+    app = admin.create_client(admin.NewClient(name="Elsewhere", redirect_uri="http://localhost:8080/callback"))
     other_conn = connect(app, other, scope="coin:create", ip=ip)
     assert create(other_conn, form(name="Shared", symbol="SHARE")).status == 200
 
@@ -381,10 +381,12 @@ def test_first_buy_tokens_exact_and_per_trade_caps_do_not_apply(chain, aws_stack
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10 * SOL)
     app = admin.create_client(
-        name="Tiny Caps",
-        redirect_uri="http://localhost:8080/callback",
-        max_trade_lamports=1000,
-        daily_volume_cap_lamports=1000,
+        admin.NewClient(
+            name="Tiny Caps",
+            redirect_uri="http://localhost:8080/callback",
+            max_trade_lamports=1000,
+            daily_volume_cap_lamports=1000,
+        )
     )
     conn = connect(app, user, scope="coin:create", ip=ip)
     tokens = CAP
@@ -442,7 +444,7 @@ def test_first_buy_the_creator_cannot_pay_lands_nothing(chain, aws_stack, pin_se
 
     poor = admin.create_user()
     airdrop(chain.url, poor["wallet"], SOL // 10)  # enough to create, not to buy 0.5 SOL
-    app = admin.create_client(name="Poor", redirect_uri="http://localhost:8080/callback")
+    app = admin.create_client(admin.NewClient(name="Poor", redirect_uri="http://localhost:8080/callback"))
     conn = connect(app, poor, scope="coin:create", ip=ip)
     result = create(conn, form(initialBuySol=str(SOL // 2)))
     assert result.status == 422 and result.json["error"] == "tx_failed", result.body

@@ -169,8 +169,10 @@ def app_client(aws_stack):
     from partner.features import admin
 
     return admin.create_client(
-        name="Units App",
-        redirect_uri="http://localhost:8080/callback",
-        tier="Partner",
-        daily_volume_cap_lamports=10**15,
+        admin.NewClient(
+            name="Units App",
+            redirect_uri="http://localhost:8080/callback",
+            tier="Partner",
+            daily_volume_cap_lamports=10**15,
+        )
     )

@@ -15,7 +15,9 @@ def test_exactly_120_of_150_concurrent_first_requests(aws_stack, user, ip, ports
 
     fixed = (int(clock.now()) // 60) * 60 + 1.0
     ports.install(clock=lambda: fixed)
-    client = admin.create_client(name="Pinned App", redirect_uri="http://localhost:8080/callback", tier="Basic")
+    client = admin.create_client(
+        admin.NewClient(name="Pinned App", redirect_uri="http://localhost:8080/callback", tier="Basic")
+    )
     conn = connect(client, user, ip=ip)
 
     def call(_):

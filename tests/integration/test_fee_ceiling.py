@@ -35,7 +35,9 @@ def coin(chain, aws_stack):
 def _trader(chain, ip, sol: int = 20 * SOL, **limits):
     from partner.features import admin
 
-    client = admin.create_client(name="Capped", redirect_uri="http://localhost:8080/callback", **limits)
+    client = admin.create_client(
+        admin.NewClient(name="Capped", redirect_uri="http://localhost:8080/callback", **limits)
+    )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], sol)
     return connect(client, user, scope="trade:execute governance:vote governance:propose coin:create", ip=ip)
@@ -126,7 +128,9 @@ def test_governance_writes_are_bounded(aws_stack, chain, coin, ip):
     from tests.integration.test_governance_writes import BOND, T, gov, member, propose_extend
     from tests.integration.test_update_content import post_form
 
-    made = admin.create_client(name="Capped", redirect_uri="http://localhost:8080/callback", max_fee_lamports=2 * TIP)
+    made = admin.create_client(
+        admin.NewClient(name="Capped", redirect_uri="http://localhost:8080/callback", max_fee_lamports=2 * TIP)
+    )
     conn = member(chain, made, coin, tokens=BOND + 10 * T)
     wallet = conn.user["wallet"]
     before = balance(chain.url, wallet), signatures(chain, wallet)
@@ -194,8 +198,8 @@ def test_older_client_items_read_the_default(aws_stack):
     from partner.features import admin
     from partner.store import clients, ddb
 
-    made = admin.create_client(name="Old", redirect_uri="http://localhost:8080/callback")
-    ddb.update(get_settings().clients_table, made["client_id"], "REMOVE max_fee_lamports")
+    made = admin.create_client(admin.NewClient(name="Old", redirect_uri="http://localhost:8080/callback"))
+    ddb.update(ddb.Update(get_settings().clients_table, made["client_id"], "REMOVE max_fee_lamports"))
     assert clients.get_client(made["client_id"]).max_fee_lamports == DEFAULT_CEILING
 
 

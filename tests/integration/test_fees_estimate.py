@@ -49,7 +49,7 @@ def test_estimate_is_the_market_of_the_accounts_a_trade_write_locks(aws_stack, c
     from partner.features import admin, fees
 
     mint, other = new_coin(chain.url, "Fee Coin", "FEES"), new_coin(chain.url, "Other Fee Coin", "FEEO")
-    client = admin.create_client(name="Fees", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Fees", redirect_uri="http://localhost:8080/callback"))
     trader = admin.create_user()
     airdrop(chain.url, trader["wallet"], 3 * SOL)
     conn = connect(client, trader, scope="trade:execute", ip=ip)

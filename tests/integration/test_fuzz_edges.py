@@ -153,7 +153,9 @@ CONTENT_TYPES = [
 def caller(aws_stack, chain, pin_server, clock, ip):
     from partner.features import admin
 
-    client = admin.create_client(name="Fuzz App", redirect_uri="http://localhost:8080/callback", tier="Partner")
+    client = admin.create_client(
+        admin.NewClient(name="Fuzz App", redirect_uri="http://localhost:8080/callback", tier="Partner")
+    )
     user = admin.create_user(twitter="fuzz")
     conn = connect(client, user, scope=ALL_SCOPES, ip=ip)
     return conn, ip
@@ -321,7 +323,9 @@ def live_coin(chain):
 def test_u64_extremes_never_5xx(aws_stack, chain, pin_server, clock, ip, live_coin, function, name, value):
     from partner.features import admin
 
-    client = admin.create_client(name="U64 App", redirect_uri="http://localhost:8080/callback", tier="Partner")
+    client = admin.create_client(
+        admin.NewClient(name="U64 App", redirect_uri="http://localhost:8080/callback", tier="Partner")
+    )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 20 * SOL)
     conn = connect(client, user, scope=ALL_SCOPES, ip=ip)

@@ -339,7 +339,7 @@ def test_reads_need_a_valid_token_but_no_scope(scene):
         resource="/partner/v1/governance/proposals/{proposal}/votes",
     )
     assert bad.status == 401 and bad.json["error"] == "invalid_token"
-    client = admin.create_client(name="Reader", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Reader", redirect_uri="http://localhost:8080/callback"))
     reader = connect(client, admin.create_user(), scope="profile:read", ip="10.250.1.1")
     assert read(reader, scene["mint"]).status == 200
 

@@ -90,10 +90,12 @@ def app_client(aws_stack):
     from partner.features import admin
 
     return admin.create_client(
-        name="Governance App",
-        redirect_uri="http://localhost:8080/callback",
-        tier="Partner",
-        daily_volume_cap_lamports=10**15,
+        admin.NewClient(
+            name="Governance App",
+            redirect_uri="http://localhost:8080/callback",
+            tier="Partner",
+            daily_volume_cap_lamports=10**15,
+        )
     )
 
 
@@ -553,9 +555,8 @@ def test_content_proposal_then_finalize_metadata(chain, coin, app_client):
         signer.pubkey,
         Pubkey.from_string(coin),
         0,
+        ix.ContentChange(changed_fields=("name",), name="Renamed Coin"),
         base_content_revision=0,
-        changed_fields=("name",),
-        name="Renamed Coin",
         vote_duration_seconds=60,
     )
     land_processed(

@@ -26,7 +26,7 @@ REDIRECT = "http://localhost:8080/callback"
 def _client(**caps):
     from partner.features import admin
 
-    return admin.create_client(name="Capped App", redirect_uri=REDIRECT, tier="Partner", **caps)
+    return admin.create_client(admin.NewClient(name="Capped App", redirect_uri=REDIRECT, tier="Partner", **caps))
 
 
 def _page(client, user, ip, scope="profile:read trade:execute"):

@@ -115,7 +115,7 @@ def test_keys_are_scoped_to_client_and_user(aws_stack, chain, coin, partner_conn
     first = keyed(partner_conn, "buy", buy_body(coin), "shared-key")
     assert first.status == 200, first.body
     # the same user through another client
-    other_client = admin.create_client(name="Other App", redirect_uri="http://localhost:8080/callback")
+    other_client = admin.create_client(admin.NewClient(name="Other App", redirect_uri="http://localhost:8080/callback"))
     same_user = connect(other_client, partner_conn.user, scope="trade:execute", ip=ip)
     # another user of the same client
     other_user = admin.create_user()
@@ -541,7 +541,7 @@ def test_governance_write_answers_are_stored(chain, coin, ip, aws_stack):
 
     user = admin.create_user()
     conn = connect(
-        admin.create_client(name="Gov App", redirect_uri="http://localhost:8080/callback"),
+        admin.create_client(admin.NewClient(name="Gov App", redirect_uri="http://localhost:8080/callback")),
         user,
         scope="governance:vote",
         ip=ip,
@@ -558,7 +558,7 @@ def test_governance_write_answers_are_stored(chain, coin, ip, aws_stack):
 def launch_conn(aws_stack, chain, pin_server, clock, ip, creator):
     from partner.features import admin
 
-    app = admin.create_client(name="Launcher", redirect_uri="http://localhost:8080/callback")
+    app = admin.create_client(admin.NewClient(name="Launcher", redirect_uri="http://localhost:8080/callback"))
     return connect(app, creator, scope="coin:create", ip=ip)
 
 

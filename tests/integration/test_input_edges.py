@@ -74,7 +74,7 @@ NEWLINE_EXTRA = {
 def conn(aws_stack, clock, ip):
     from partner.features import admin
 
-    client = admin.create_client(name="Edges App", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Edges App", redirect_uri="http://localhost:8080/callback"))
     return connect(client, admin.create_user(twitter="edge"), scope=ALL_SCOPES, ip=ip)
 
 

@@ -110,7 +110,7 @@ def trader(aws_stack, chain, ip):
     """A connected trader whose client has a webhook; `secret` is the one shown once."""
     from partner.features import admin
 
-    client = admin.create_client(name="Hooked", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Hooked", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 3 * SOL)
     conn = connect(client, user, scope="trade:execute coin:create", ip=ip)
@@ -432,8 +432,10 @@ def test_landed_transaction_failure_maps_to_its_spec_code():
 def test_webhook_urls_follow_the_client_status(aws_stack):
     from partner.features import admin, webhooks
 
-    dev = admin.create_client(name="Dev", redirect_uri="http://localhost:8080/callback")["client_id"]
-    live = admin.create_client(name="Live", redirect_uri="https://example.com/cb", status="live")["client_id"]
+    dev = admin.create_client(admin.NewClient(name="Dev", redirect_uri="http://localhost:8080/callback"))["client_id"]
+    live = admin.create_client(admin.NewClient(name="Live", redirect_uri="https://example.com/cb", status="live"))[
+        "client_id"
+    ]
     assert webhooks.configure(dev, "http://localhost:9000/hooks")["webhook_secret"].startswith("whsec_")
     assert webhooks.configure(dev, "http://127.0.0.1:9000/hooks")
     assert webhooks.configure(live, "https://partner.example.com/hooks")

@@ -147,7 +147,7 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
     wallet = trader.user["wallet"]
     held = token_balance(chain.url, wallet, coin)
     # buy on the pool, explicit bound = the exact quote
-    expected, _ = pool_math.buy_quote(pool, SOL, pool.fee_bps)
+    expected = pool_math.swap_quote_in(pool, SOL, pool.fee_bps).amount_out
     lamports = balance(chain.url, wallet)
     bought = trade(trader, "buy", {"mint": coin, "maxSolIn": str(SOL), "minTokensOut": str(expected)})
     assert bought.status == 200, bought.body
@@ -159,7 +159,7 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
 
     # buy exact out on the pool
     want = 1_000_000 * TOKENS
-    cost, _ = pool_math.buy_exact_out_quote(pool, want, pool.fee_bps)
+    cost = pool_math.swap_base_out(pool, want, pool.fee_bps).amount_in
     lamports = balance(chain.url, wallet)
     exact = trade(trader, "buy-exact-out", {"mint": coin, "tokensOut": str(want), "maxSolIn": str(cost)})
     assert exact.status == 200, exact.body
@@ -170,7 +170,7 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
 
     # sell everything back to the pool
     tokens = token_balance(chain.url, wallet, coin)
-    proceeds, _ = pool_math.sell_quote(pool, tokens, pool.fee_bps)
+    proceeds = pool_math.swap_base_in(pool, tokens, pool.fee_bps).amount_out
     lamports = balance(chain.url, wallet)
     sold = trade(trader, "sell", {"mint": coin, "tokensIn": str(tokens), "minSolOut": str(proceeds)})
     assert sold.status == 200, sold.body

@@ -68,7 +68,7 @@ def test_consent_page_names_client_wallet_and_each_scope(aws_stack, user, ip):
     from partner.core.scopes import DESCRIPTIONS
     from partner.features import admin
 
-    client = admin.create_client(name="Moon <Trader> & Co", redirect_uri=REDIRECT)
+    client = admin.create_client(admin.NewClient(name="Moon <Trader> & Co", redirect_uri=REDIRECT))
     _, challenge = pkce_pair()
     page = get_page(
         authorize_query(client, challenge, "profile:read trade:execute coin:create"), cookie=cookie_for(user), ip=ip
@@ -136,7 +136,7 @@ def test_redirect_uri_query_is_preserved(aws_stack, user, ip):
     from partner.features import admin
 
     uri = "https://app.example.com/cb?tenant=7"
-    client = admin.create_client(name="Q", redirect_uri=uri, status="live")
+    client = admin.create_client(admin.NewClient(name="Q", redirect_uri=uri, status="live"))
     cookie = cookie_for(user)
     _, challenge = pkce_pair()
     page = get_page(authorize_query(client, challenge, redirect_uri=uri), cookie=cookie, ip=ip)
@@ -225,7 +225,7 @@ def _client(**kw):
 
     kw.setdefault("name", "Err App")
     kw.setdefault("redirect_uri", REDIRECT)
-    return admin.create_client(**kw)
+    return admin.create_client(admin.NewClient(**kw))
 
 
 def _q(client, **over):

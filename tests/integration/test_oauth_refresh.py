@@ -65,7 +65,7 @@ def test_reuse_of_rotated_out_token_revokes_the_whole_grant(aws_stack, client, u
     # another authorization of the same user and client: same grant
     sibling = connect(client, user, ip=ip)
     # unrelated grants: the same user with another client, another user with this client
-    other_client = admin.create_client(name="Other", redirect_uri=REDIRECT)
+    other_client = admin.create_client(admin.NewClient(name="Other", redirect_uri=REDIRECT))
     other_grant = connect(other_client, user, ip=ip)
     bob = admin.create_user(twitter="bob")
     bobs = connect(client, bob, ip=ip)
@@ -162,7 +162,7 @@ def test_refresh_token_of_another_client_is_invalid_grant_and_harmless(aws_stack
     from partner.features import admin
 
     conn = connect(client, user, ip=ip)
-    other = admin.create_client(name="Other", redirect_uri=REDIRECT)
+    other = admin.create_client(admin.NewClient(name="Other", redirect_uri=REDIRECT))
     assert_oauth_error(refresh(other, conn.refresh, ip=ip), 400, "invalid_grant")
     # neither consumed nor revoked
     assert me(conn.access).status == 200

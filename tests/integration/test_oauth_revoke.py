@@ -107,7 +107,7 @@ def test_revoke_refresh_token_revokes_every_access_token_of_its_grant(aws_stack,
     other = connect(client, user, ip=ip)
     rotated = refresh(client, other.refresh, ip=ip).json  # the other consent, refreshed once
     bob = connect(client, admin.create_user(twitter="bob"), ip=ip)
-    elsewhere = connect(admin.create_client(name="Elsewhere", redirect_uri=REDIRECT), user, ip=ip)
+    elsewhere = connect(admin.create_client(admin.NewClient(name="Elsewhere", redirect_uri=REDIRECT)), user, ip=ip)
 
     assert_revoked_ok(revoke(client, {"token": conn.refresh}, ip=ip))
     assert_invalid_token(me(conn.access))
@@ -160,7 +160,7 @@ def test_well_formed_token_with_this_clients_ids_but_unknown(client, user, ip):
 def test_another_clients_token_is_200_and_untouched(aws_stack, client, user, ip, kind):
     from partner.features import admin
 
-    owner = admin.create_client(name="Owner", redirect_uri=REDIRECT)
+    owner = admin.create_client(admin.NewClient(name="Owner", redirect_uri=REDIRECT))
     conn = connect(owner, user, ip=ip)
     token = conn.access if kind == "access" else conn.refresh
     assert_revoked_ok(revoke(client, {"token": token}, ip=ip))
@@ -209,7 +209,7 @@ def test_revoked_tokens_of_a_revoked_key(aws_stack, user, ip):
     """Revoking an API key (operator) invalidates every token it issued: access and refresh."""
     from partner.features import admin
 
-    c = admin.create_client(name="Key", redirect_uri=REDIRECT)
+    c = admin.create_client(admin.NewClient(name="Key", redirect_uri=REDIRECT))
     conn = connect(c, user, ip=ip)
     k2 = admin.rotate_key(c["client_id"])
     admin.revoke_key(c["client_id"], c["key_id"])

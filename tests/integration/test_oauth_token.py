@@ -100,7 +100,7 @@ def test_token_response_shape_and_headers(client, user, ip):
 def test_scopes_of_the_token_are_the_codes(aws_stack, user, ip):
     from partner.features import admin
 
-    c = admin.create_client(name="S", redirect_uri=REDIRECT, scope="profile:read governance:vote")
+    c = admin.create_client(admin.NewClient(name="S", redirect_uri=REDIRECT, scope="profile:read governance:vote"))
     conn = connect(c, user, scope="governance:vote profile:read", ip=ip)
     assert conn.tokens["scope"] == "governance:vote profile:read"
     assert me(conn.access).json["scopes"] == ["governance:vote", "profile:read"]
@@ -317,7 +317,7 @@ def test_code_expires_after_five_minutes(client, user, ip, clock):
 def test_code_of_another_client_is_invalid_grant_and_not_consumed(aws_stack, client, user, ip):
     from partner.features import admin
 
-    other = admin.create_client(name="Other", redirect_uri=REDIRECT)
+    other = admin.create_client(admin.NewClient(name="Other", redirect_uri=REDIRECT))
     code, verifier, _ = get_code(client, user, ip=ip)
     result = exchange(other, code, verifier, ip=ip)
     assert_oauth_error(result, 400, "invalid_grant")

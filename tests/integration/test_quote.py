@@ -58,12 +58,14 @@ def trader(aws_stack, chain, ip, fee_wallet):
     from partner.features import admin
 
     client = admin.create_client(
-        name="Quoting App",
-        redirect_uri="http://localhost:8080/callback",
-        tier="Partner",
-        fee_wallet=fee_wallet,
-        max_trade_lamports=100 * SOL,
-        daily_volume_cap_lamports=1000 * SOL,
+        admin.NewClient(
+            name="Quoting App",
+            redirect_uri="http://localhost:8080/callback",
+            tier="Partner",
+            fee_wallet=fee_wallet,
+            max_trade_lamports=100 * SOL,
+            daily_volume_cap_lamports=1000 * SOL,
+        )
     )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 60 * SOL)
@@ -239,7 +241,7 @@ def test_quote_partner_fee_rules_and_unknown_mint(aws_stack, chain, ip):
     from partner.features import admin
 
     basic = connect(
-        admin.create_client(name="Basic Quotes", redirect_uri="http://localhost:8080/callback"),
+        admin.create_client(admin.NewClient(name="Basic Quotes", redirect_uri="http://localhost:8080/callback")),
         admin.create_user(),
         scope="trade:execute",
         ip=ip,
@@ -255,7 +257,7 @@ def test_quote_partner_fee_rules_and_unknown_mint(aws_stack, chain, ip):
 def test_quote_needs_the_trade_scope(aws_stack, chain, ip):
     from partner.features import admin
 
-    client = admin.create_client(name="Reader", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Reader", redirect_uri="http://localhost:8080/callback"))
     conn = connect(client, admin.create_user(), scope="profile:read", ip=ip)
     result = quote(conn, {"side": "buy", "mint": str(Keypair().pubkey()), "maxSolIn": "1"})
     assert result.status == 403 and result.json["error"] == "insufficient_scope"

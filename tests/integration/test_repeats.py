@@ -31,7 +31,7 @@ JSON = {"Content-Type": "application/json"}
 def conn(aws_stack, ip):
     from partner.features import admin
 
-    app = admin.create_client(name="Repeat App", redirect_uri="http://localhost:8080/callback")
+    app = admin.create_client(admin.NewClient(name="Repeat App", redirect_uri="http://localhost:8080/callback"))
     return connect(app, admin.create_user(), scope="profile:read coin:create", ip=ip)
 
 
@@ -149,7 +149,7 @@ def test_two_content_types_on_the_consent_form_are_invalid_request_and_issue_no_
     from partner.features import admin
     from tests.helpers import authorize_query, pkce_pair
 
-    app = admin.create_client(name="Repeat Consent", redirect_uri="http://localhost:8080/callback")
+    app = admin.create_client(admin.NewClient(name="Repeat Consent", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()
     cookie = admin.create_session(user["user_id"])["cookie"]
     page = invoke(

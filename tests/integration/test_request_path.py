@@ -44,7 +44,7 @@ def assert_invalid_token(result):
 def _client(tier="Basic", **kw):
     from partner.features import admin
 
-    return admin.create_client(name=kw.pop("name", "Path App"), redirect_uri=REDIRECT, tier=tier, **kw)
+    return admin.create_client(admin.NewClient(name=kw.pop("name", "Path App"), redirect_uri=REDIRECT, tier=tier, **kw))
 
 
 # ---------------------------------------------------------------- step 1: the bearer token

@@ -45,7 +45,7 @@ def _buy(conn, mint):
 def test_a_buy_reads_and_sends_past_a_failing_first_endpoint(aws_stack, chain, ip, two_endpoints, mode):
     from partner.features import admin
 
-    client = admin.create_client(name="Failover", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Failover", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10**9)
     conn = connect(client, user, scope="trade:execute", ip=ip)
@@ -71,7 +71,7 @@ def test_a_sell_right_after_a_buy_fails_over_from_an_endpoint_behind_the_buy(aws
     from partner.features import admin
     from partner.store.users import get_user
 
-    client = admin.create_client(name="Failover sell", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Failover sell", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10**9)
     conn = connect(client, user, scope="trade:execute", ip=ip)
@@ -119,7 +119,9 @@ def test_a_vote_right_after_a_proposal_fails_over_from_an_endpoint_behind_it(aws
     from tests.integration.test_governance_writes import BOND, SCOPES, T, member, propose_extend, vote
 
     client = admin.create_client(
-        name="Failover vote", redirect_uri="http://localhost:8080/callback", daily_volume_cap_lamports=10**15
+        admin.NewClient(
+            name="Failover vote", redirect_uri="http://localhost:8080/callback", daily_volume_cap_lamports=10**15
+        )
     )
     mint = new_coin(chain.url, "Failover Gov", "FGOV")
     proposer = member(chain, client, mint, BOND + T, scope=SCOPES)

@@ -30,7 +30,9 @@ def coin(chain, aws_stack):
 def _conn(chain, ip, sol: int = 20 * SOL, scope: str = "trade:execute", **client):
     from partner.features import admin
 
-    made = admin.create_client(name="Spec App", redirect_uri="http://localhost:8080/callback", **client)
+    made = admin.create_client(
+        admin.NewClient(name="Spec App", redirect_uri="http://localhost:8080/callback", **client)
+    )
     user = admin.create_user()
     if sol:
         airdrop(chain.url, user["wallet"], sol)

@@ -71,7 +71,9 @@ def coin(chain, aws_stack):
 def conn(aws_stack, chain, ip):
     from partner.features import admin
 
-    client = admin.create_client(name="Tipped App", redirect_uri="http://localhost:8080/callback", tier="Partner")
+    client = admin.create_client(
+        admin.NewClient(name="Tipped App", redirect_uri="http://localhost:8080/callback", tier="Partner")
+    )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 20 * SOL)
     return connect(client, user, scope="trade:execute", ip=ip)
@@ -272,10 +274,12 @@ def test_governance_writes_are_sent_through_the_block_engine(chain, engine, aws_
     from tests.integration.test_governance_writes import BOND, DAY, T, gov, member, ok, proposal_of, receipt_of
 
     app = admin.create_client(
-        name="Tipped Governance",
-        redirect_uri="http://localhost:8080/callback",
-        tier="Partner",
-        daily_volume_cap_lamports=10**15,
+        admin.NewClient(
+            name="Tipped Governance",
+            redirect_uri="http://localhost:8080/callback",
+            tier="Partner",
+            daily_volume_cap_lamports=10**15,
+        )
     )
     mint = new_coin(chain.url, "Tipped Gov", "TGOV")
     proposer = member(chain, app, mint, BOND + 3 * T)

@@ -59,7 +59,12 @@ def test_parallel_trades_never_exceed_the_daily_cap(aws_stack, chain, coin, ip):
 
     assert sum(VALUES) > 2 * CAP and min(VALUES) < CAP // 4 and len(set(VALUES)) == PARALLEL
     client = admin.create_client(
-        name="Busy App", redirect_uri="http://localhost:8080/callback", tier="Partner", daily_volume_cap_lamports=CAP
+        admin.NewClient(
+            name="Busy App",
+            redirect_uri="http://localhost:8080/callback",
+            tier="Partner",
+            daily_volume_cap_lamports=CAP,
+        )
     )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 5 * SOL)
@@ -151,7 +156,9 @@ def test_concurrent_requests_in_one_process_each_see_their_own_event(aws_stack, 
     from partner.features import admin
     from tests.helpers import invoke
 
-    client = admin.create_client(name="Many Users", redirect_uri="http://localhost:8080/callback", tier="Partner")
+    client = admin.create_client(
+        admin.NewClient(name="Many Users", redirect_uri="http://localhost:8080/callback", tier="Partner")
+    )
     conns = [connect(client, admin.create_user(twitter=f"user{i}"), ip=ip) for i in range(6)]
 
     def me(i: int):
@@ -183,7 +190,12 @@ def test_a_hundred_concurrent_trades_of_one_client_never_5xx_nor_overshoot(aws_s
     from partner.store import counters
 
     client = admin.create_client(
-        name="Hot App", redirect_uri="http://localhost:8080/callback", tier="Partner", daily_volume_cap_lamports=HOT_CAP
+        admin.NewClient(
+            name="Hot App",
+            redirect_uri="http://localhost:8080/callback",
+            tier="Partner",
+            daily_volume_cap_lamports=HOT_CAP,
+        )
     )
     conns = []
     for i in range(HOT_USERS):

@@ -141,7 +141,9 @@ def test_buy_input_errors(coin, partner_conn, body, code, field):
 def test_partner_fee_needs_partner_tier_and_fee_wallet(aws_stack, chain, coin, ip):
     from partner.features import admin
 
-    client = admin.create_client(name="Basic App", redirect_uri="http://localhost:8080/callback", tier="Basic")
+    client = admin.create_client(
+        admin.NewClient(name="Basic App", redirect_uri="http://localhost:8080/callback", tier="Basic")
+    )
     user = admin.create_user()
     conn = connect(client, user, scope="trade:execute", ip=ip)
     result = trade(
@@ -200,10 +202,12 @@ def test_trade_cap_and_daily_cap(aws_stack, chain, coin, ip):
     from partner.features import admin
 
     client = admin.create_client(
-        name="Capped",
-        redirect_uri="http://localhost:8080/callback",
-        max_trade_lamports=SOL // 2,
-        daily_volume_cap_lamports=SOL,
+        admin.NewClient(
+            name="Capped",
+            redirect_uri="http://localhost:8080/callback",
+            max_trade_lamports=SOL // 2,
+            daily_volume_cap_lamports=SOL,
+        )
     )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 5 * SOL)
@@ -227,7 +231,7 @@ def liquid(chain, coin: str, sol: int = SOL) -> None:
 
     buyer = admin.create_user()
     airdrop(chain.url, buyer["wallet"], 2 * sol)
-    client = admin.create_client(name="Liquidity", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Liquidity", redirect_uri="http://localhost:8080/callback"))
     other = connect(client, buyer, scope="trade:execute", ip="10.250.0.1")
     bought = trade(
         other,
@@ -323,10 +327,12 @@ def test_caps_come_before_chain_state(aws_stack, chain, coin, ip):
     from partner.features import admin
 
     client = admin.create_client(
-        name="Capped",
-        redirect_uri="http://localhost:8080/callback",
-        max_trade_lamports=10 * SOL,
-        daily_volume_cap_lamports=SOL,
+        admin.NewClient(
+            name="Capped",
+            redirect_uri="http://localhost:8080/callback",
+            max_trade_lamports=10 * SOL,
+            daily_volume_cap_lamports=SOL,
+        )
     )
     poor = admin.create_user()
     airdrop(chain.url, poor["wallet"], SOL // 1000)
@@ -338,7 +344,7 @@ def test_caps_come_before_chain_state(aws_stack, chain, coin, ip):
     exact = trade(conn, "buy-exact-out", {"mint": coin, "tokensOut": str(10**12), "maxSolIn": str(2 * SOL), **fees})
     assert exact.status == 403 and exact.json["error"] == "daily_cap_exceeded", exact.body
     small = admin.create_client(
-        name="Small", redirect_uri="http://localhost:8080/callback", max_trade_lamports=SOL // 100
+        admin.NewClient(name="Small", redirect_uri="http://localhost:8080/callback", max_trade_lamports=SOL // 100)
     )
     seller = connect(small, poor, scope="trade:execute", ip=ip)
     liquid(chain, coin)

@@ -34,7 +34,7 @@ def reader(aws_stack, chain, ip):
     """A token with only profile:read: the endpoint needs no scope."""
     from partner.features import admin
 
-    client = admin.create_client(name="Status App", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Status App", redirect_uri="http://localhost:8080/callback"))
     return connect(client, admin.create_user(), scope="profile:read", ip=ip)
 
 
@@ -79,7 +79,7 @@ def _send(chain, keypair: Keypair, instructions, *, skip_preflight: bool = False
 def test_landed_trade_processed_then_finalized(chain, coin, reader, ip):
     from partner.features import admin
 
-    client = admin.create_client(name="Trader", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Trader", redirect_uri="http://localhost:8080/callback"))
     trader = admin.create_user()
     airdrop(chain.url, trader["wallet"], 2 * SOL)
     conn = connect(client, trader, scope="trade:execute", ip=ip)
@@ -345,7 +345,9 @@ def strangers(aws_stack, reader, ip):
     """Another client's token, and another user's token of the reader's own client."""
     from partner.features import admin
 
-    other_app = admin.create_client(name="Other Status App", redirect_uri="http://localhost:8080/callback")
+    other_app = admin.create_client(
+        admin.NewClient(name="Other Status App", redirect_uri="http://localhost:8080/callback")
+    )
     return [
         connect(other_app, reader.user, scope="profile:read", ip=ip),
         connect(reader.client, admin.create_user(), scope="profile:read", ip=ip),

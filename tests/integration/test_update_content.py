@@ -69,7 +69,7 @@ def holder(chain_url: str, ip: str, mint: str, tokens: int, scope: str = "trade:
     """A connected user holding `tokens` of `mint` (bought through trades/buy-exact-out)."""
     from partner.features import admin
 
-    client = admin.create_client(name="Gov App", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Gov App", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()
     airdrop(chain_url, user["wallet"], 5 * SOL)
     conn = connect(client, user, scope=scope, ip=ip)
@@ -120,7 +120,7 @@ def conn(aws_stack, chain, ip):
     """A connected user without tokens (for checks that stop before the chain)."""
     from partner.features import admin
 
-    client = admin.create_client(name="Gov App", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Gov App", redirect_uri="http://localhost:8080/callback"))
     return connect(client, admin.create_user(), scope="governance:propose", ip=ip)
 
 
@@ -268,7 +268,7 @@ def test_missing_mint_and_scope(conn, aws_stack, ip):
 
     result = post_form(conn, {"priorityFeeLamports": PRIO, "tipLamports": TIP, "name": "x"})
     assert result.status == 400 and result.json["error"] == "invalid_input"
-    client = admin.create_client(name="Gov App", redirect_uri="http://localhost:8080/callback")
+    client = admin.create_client(admin.NewClient(name="Gov App", redirect_uri="http://localhost:8080/callback"))
     reader = connect(client, admin.create_user(), scope="profile:read", ip=ip)
     result = post_form(reader, base_fields("So11111111111111111111111111111111111111112", name="x"))
     assert result.status == 403 and result.json["error"] == "insufficient_scope"

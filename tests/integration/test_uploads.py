@@ -81,7 +81,7 @@ def new_user(chain):
 def app(aws_stack):
     from partner.features import admin
 
-    return admin.create_client(name="Uploader", redirect_uri=REDIRECT)
+    return admin.create_client(admin.NewClient(name="Uploader", redirect_uri=REDIRECT))
 
 
 @pytest.fixture
@@ -209,7 +209,7 @@ def test_an_upload_is_refused_to_another_user_and_another_client(chain, pin_serv
     staged = upload(conn, PNG)
     other_user = connect(app, new_user(chain), scope="coin:create", ip=ip)
     refused(launch(other_user, staged["uploadId"]), "another user")
-    other_app = admin.create_client(name="Other Uploader", redirect_uri=REDIRECT)
+    other_app = admin.create_client(admin.NewClient(name="Other Uploader", redirect_uri=REDIRECT))
     other_client = connect(other_app, creator, scope="coin:create", ip=ip)
     refused(launch(other_client, staged["uploadId"]), "another client")
     assert record(staged["uploadId"])["used"] is False

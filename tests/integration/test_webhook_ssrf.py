@@ -67,7 +67,9 @@ def cli(capsys, *argv: str) -> tuple[int, dict]:
 def live_client(name: str = "Live Hooks") -> str:
     from partner.features import admin
 
-    return admin.create_client(name=name, redirect_uri="https://acme-partner.com/cb", status="live")["client_id"]
+    return admin.create_client(admin.NewClient(name=name, redirect_uri="https://acme-partner.com/cb", status="live"))[
+        "client_id"
+    ]
 
 
 def dead_letters(aws_stack, client_ids: set[str]) -> list[dict]:
@@ -111,7 +113,9 @@ def test_a_live_clients_delivery_never_reaches_a_loopback_listener(aws_stack, po
     each attempt is logged as refused with its reason, not retried, and dead-lettered at once."""
     from partner.features import admin, webhooks
 
-    promoted = admin.create_client(name="Promoted", redirect_uri="http://localhost:8080/callback")["client_id"]
+    promoted = admin.create_client(admin.NewClient(name="Promoted", redirect_uri="http://localhost:8080/callback"))[
+        "client_id"
+    ]
     assert cli(capsys, "client", "webhook", "set", promoted, f"http://127.0.0.1:{listener.port}/hooks")[0] == 0
     admin.set_client_status(promoted, "live")
     named = live_client("Named")
@@ -188,7 +192,9 @@ def test_a_development_client_keeps_its_loopback_receiver(aws_stack, dns):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     port = server.server_address[1]
     try:
-        client_id = admin.create_client(name="Dev", redirect_uri="http://localhost:8080/callback")["client_id"]
+        client_id = admin.create_client(admin.NewClient(name="Dev", redirect_uri="http://localhost:8080/callback"))[
+            "client_id"
+        ]
         for url in (f"http://127.0.0.1:{port}/hooks", f"http://localhost:{port}/hooks"):
             webhooks.configure(client_id, url)
             ev = webhooks.grant_event("grant.updated", "w", {"limits": {}})

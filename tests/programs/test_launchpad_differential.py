@@ -254,10 +254,7 @@ def test_governance_thresholds_equal_the_service_math(case):
     yes = sum(a for s, a in votes if s == VoteSide.YES)
     no = sum(a for s, a in votes if s == VoteSide.NO)
     counted = sum(1 for _, a in votes if GM.counted_as_voter(a, params.min_lock_amount))
-    want = GM.outcome(yes_votes=yes, no_votes=no, participating_voters=counted, total_supply=TOTAL,
-                      min_voter_count=params.min_voter_count,
-                      min_participating_supply_bps=params.min_participating_supply_bps,
-                      approval_bps=params.approval_bps)
+    want = GM.outcome(yes_votes=yes, no_votes=no, participating_voters=counted, total_supply=TOTAL, params=params)
     assert (p.yes_votes, p.no_votes, p.participating_supply, p.participating_voters) == (yes, no, yes + no, counted)
     assert p.outcome == want
     assert p.executed == (want == GM.Outcome.PASSED)

@@ -60,7 +60,7 @@ def fake(monkeypatch):
     return install
 
 
-ACTIONS = [ddb.update_action("t", "A", "SET n = :one", vals={":one": 1})]
+ACTIONS = [ddb.update_action(ddb.Update("t", "A", "SET n = :one", vals={":one": 1}))]
 
 
 def test_a_transaction_still_in_progress_is_asked_again_with_its_own_token(fake):

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from partner.chain import curve
 from partner.core.errors import ApiError
-from partner.features.launch import first_buy_cap, plan_first_buy
+from partner.features.launch import InitialBuy, first_buy_cap, plan_first_buy
 
 SUPPLY = curve.TOKEN_TOTAL_SUPPLY
 CAP = 25_000_000 * 10**6  # 2.5% of supply
@@ -38,7 +38,7 @@ def test_cap_is_two_and_a_half_percent_of_supply():
 
 def test_small_sol_buy_is_not_clamped():
     sol = 5 * 10**8  # 1 SOL would buy about 34M tokens, over the 25M cap
-    plan = plan_first_buy(FRESH, FEE_BPS, CAP, sol=sol)
+    plan = plan_first_buy(FRESH, FEE_BPS, CAP, InitialBuy(sol=sol))
     tokens, _ = curve.buy_quote(FRESH, sol, FEE_BPS)
     assert plan.to_json() == {
         "kind": "buy",
@@ -53,12 +53,12 @@ def test_small_sol_buy_is_not_clamped():
 
 
 def test_slippage_lowers_the_minimum_out_only():
-    plan = plan_first_buy(FRESH, FEE_BPS, CAP, sol=5 * 10**8, slippage_bps=500)
+    plan = plan_first_buy(FRESH, FEE_BPS, CAP, InitialBuy(sol=5 * 10**8, slippage_bps=500))
     assert plan.min_tokens_out == plan.expected_tokens_out * 9_500 // 10_000
 
 
 def test_sol_above_the_cap_is_clamped_by_token_balance_and_net_bought_together():
-    plan = plan_first_buy(FRESH, FEE_BPS, CAP, sol=5 * 10**9)
+    plan = plan_first_buy(FRESH, FEE_BPS, CAP, InitialBuy(sol=5 * 10**9))
     assert plan.clamped and plan.exact_out
     assert plan.clamp_reasons == ("token_balance", "net_bought")
     assert plan.expected_tokens_out == plan.capacity_tokens_out == CAP
@@ -68,47 +68,47 @@ def test_sol_above_the_cap_is_clamped_by_token_balance_and_net_bought_together()
 
 def test_migration_threshold_listed_when_it_binds():
     state = curve.CurveState(real_token_reserves=10 * 10**6)
-    plan = plan_first_buy(state, FEE_BPS, CAP, sol=10**9)
+    plan = plan_first_buy(state, FEE_BPS, CAP, InitialBuy(sol=10**9))
     assert plan.clamped and plan.clamp_reasons == ("migration_threshold",)
     assert plan.expected_tokens_out == 10 * 10**6
     tie = curve.CurveState(real_token_reserves=CAP)
-    assert plan_first_buy(tie, FEE_BPS, CAP, sol=5 * 10**9).clamp_reasons == CLAMP_ALL
+    assert plan_first_buy(tie, FEE_BPS, CAP, InitialBuy(sol=5 * 10**9)).clamp_reasons == CLAMP_ALL
 
 
 CLAMP_ALL = ("token_balance", "net_bought", "migration_threshold")
 
 
 def test_tokens_at_the_cap_pass_and_above_are_buy_limit_exceeded():
-    plan = plan_first_buy(FRESH, FEE_BPS, CAP, tokens=CAP, max_sol_in=10**10)
+    plan = plan_first_buy(FRESH, FEE_BPS, CAP, InitialBuy(tokens=CAP, max_sol_in=10**10))
     assert not plan.clamped and plan.exact_out and plan.expected_tokens_out == CAP
     assert plan.expected_sol_in == exact_cost(FRESH, CAP, FEE_BPS)
     with pytest.raises(ApiError) as info:
-        plan_first_buy(FRESH, FEE_BPS, CAP, tokens=CAP + 1, max_sol_in=10**10)
+        plan_first_buy(FRESH, FEE_BPS, CAP, InitialBuy(tokens=CAP + 1, max_sol_in=10**10))
     assert info.value.code == "buy_limit_exceeded" and info.value.status == 422
     assert info.value.extra["capacityTokensOut"] == str(CAP)
 
 
 def test_tokens_need_a_ceiling_that_covers_the_cost():
     cost = exact_cost(FRESH, 10**12, FEE_BPS)
-    assert plan_first_buy(FRESH, FEE_BPS, CAP, tokens=10**12, max_sol_in=cost).expected_sol_in == cost
+    assert plan_first_buy(FRESH, FEE_BPS, CAP, InitialBuy(tokens=10**12, max_sol_in=cost)).expected_sol_in == cost
     with pytest.raises(ApiError) as info:
-        plan_first_buy(FRESH, FEE_BPS, CAP, tokens=10**12, max_sol_in=cost - 1)
+        plan_first_buy(FRESH, FEE_BPS, CAP, InitialBuy(tokens=10**12, max_sol_in=cost - 1))
     assert info.value.code == "slippage_exceeded" and info.value.extra["requiredLamports"] == str(cost)
     with pytest.raises(ApiError) as info:
-        plan_first_buy(FRESH, FEE_BPS, CAP, tokens=10**12)
+        plan_first_buy(FRESH, FEE_BPS, CAP, InitialBuy(tokens=10**12))
     assert info.value.code == "invalid_input"
 
 
 def test_both_modes_or_neither_is_invalid_input():
     for kwargs in ({}, {"sol": 1, "tokens": 1, "max_sol_in": 1}):
         with pytest.raises(ApiError) as info:
-            plan_first_buy(FRESH, FEE_BPS, CAP, **kwargs)
+            plan_first_buy(FRESH, FEE_BPS, CAP, InitialBuy(**kwargs))
         assert info.value.code == "invalid_input"
 
 
 def test_one_lamport_buys_nothing():
     with pytest.raises(ApiError) as info:
-        plan_first_buy(FRESH, FEE_BPS, CAP, sol=1)
+        plan_first_buy(FRESH, FEE_BPS, CAP, InitialBuy(sol=1))
     assert info.value.code == "invalid_input"
 
 
@@ -132,7 +132,7 @@ reserves = st.builds(
 )
 def test_sol_plan_against_exact_arithmetic(state, sol, bps, balance, bought):
     try:
-        plan = plan_first_buy(state, bps, CAP, sol=sol, token_balance=balance, net_bought=bought)
+        plan = plan_first_buy(state, bps, CAP, InitialBuy(sol=sol), token_balance=balance, net_bought=bought)
     except ApiError as exc:
         assert exc.code in ("invalid_input", "buy_limit_exceeded")
         return
@@ -162,7 +162,7 @@ def test_tokens_plan_against_exact_arithmetic(tokens, bps, slack):
     cost = exact_cost(FRESH, tokens, bps)
     ceiling = max(1, cost + slack)
     try:
-        plan = plan_first_buy(FRESH, bps, CAP, tokens=tokens, max_sol_in=ceiling)
+        plan = plan_first_buy(FRESH, bps, CAP, InitialBuy(tokens=tokens, max_sol_in=ceiling))
     except ApiError as exc:
         if tokens > CAP:
             assert exc.code == "buy_limit_exceeded"

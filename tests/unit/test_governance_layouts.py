@@ -383,10 +383,8 @@ def test_create_proposal_update_content():
         USER,
         MINT,
         0,
+        I.ContentChange(changed_fields=["name", "image"], name="New", uri="ipfs://x"),
         base_content_revision=2,
-        name="New",
-        uri="ipfs://x",
-        changed_fields=["name", "image"],
         vote_duration_seconds=600,
     )
     assert ix.program_id == P.LAUNCHPAD_PROGRAM_ID
@@ -406,16 +404,27 @@ def test_create_proposal_update_content():
         (ATA, False, False),
     ]
     assert ix == I.create_proposal(
-        USER, MINT, 0, 0, base_content_revision=2, name="New", uri="ipfs://x", changed_fields=0b101
+        USER,
+        MINT,
+        0,
+        I.ProposalTerms(
+            0, base_content_revision=2, content=I.ContentChange(changed_fields=0b101, name="New", uri="ipfs://x")
+        ),
     )
     with pytest.raises(ValueError):
-        I.propose_update_content(USER, MINT, 0, base_content_revision=0, name="x" * 33, changed_fields=["name"])
+        I.propose_update_content(
+            USER, MINT, 0, I.ContentChange(changed_fields=["name"], name="x" * 33), base_content_revision=0
+        )
     with pytest.raises(ValueError):
-        I.create_proposal(USER, MINT, 0, 0, base_content_revision=0, changed_fields=["logo"])
+        I.create_proposal(
+            USER, MINT, 0, I.ProposalTerms(0, base_content_revision=0, content=I.ContentChange(changed_fields=["logo"]))
+        )
     with pytest.raises(ValueError):
-        I.create_proposal(USER, MINT, 0, 0, base_content_revision=0, changed_fields=128)
+        I.create_proposal(
+            USER, MINT, 0, I.ProposalTerms(0, base_content_revision=0, content=I.ContentChange(changed_fields=128))
+        )
     with pytest.raises(ValueError):
-        I.create_proposal(USER, MINT, 0, 5, base_content_revision=0)
+        I.create_proposal(USER, MINT, 0, I.ProposalTerms(5, base_content_revision=0))
 
 
 def test_create_proposal_other_kinds():

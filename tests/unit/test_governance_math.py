@@ -22,9 +22,9 @@ def out(yes, no, voters, supply=SUPPLY, min_voters=3, min_bps=500, approval_bps=
         no_votes=no,
         participating_voters=voters,
         total_supply=supply,
-        min_voter_count=min_voters,
-        min_participating_supply_bps=min_bps,
-        approval_bps=approval_bps,
+        params=GM.GovernanceParams(
+            min_voter_count=min_voters, min_participating_supply_bps=min_bps, approval_bps=approval_bps
+        ),
     )
 
 

@@ -50,7 +50,9 @@ def test_idl_is_an_anchor_idl(program):
 
 # every instruction of both IDLs, as the service builds it
 BUILT = {
-    "initialize_global": I.initialize_global(A, B, 100, 9000, 3, 10**15, 3 * 10**10, 8 * 10**14, 10**15),
+    "initialize_global": I.initialize_global(
+        A, I.GlobalParams(B, 100, 9000, 3, 10**15, 3 * 10**10, 8 * 10**14, 10**15)
+    ),
     "set_params": I.set_params(A, B, C, 200, 5000, 4),
     "set_governance_params": I.set_governance_params(A, PARAMS),
     "create_coin": I.create_coin(A, B, "Näme", "SYM", "ipfs://x"),
@@ -59,7 +61,7 @@ BUILT = {
     "sell": I.sell(A, B, C, 7, 0),
     "migrate": I.migrate(A, B),
     "create_proposal": I.create_proposal(
-        A, B, 3, GM.ActionKind.EXTEND_MUTABILITY, base_content_revision=2, additional_seconds=86_400
+        A, B, 3, I.ProposalTerms(GM.ActionKind.EXTEND_MUTABILITY, base_content_revision=2, additional_seconds=86_400)
     ),
     "cast_vote": I.cast_vote(A, B, C, "no", 10**6),
     "cancel_vote": I.cancel_vote(A, B, C),
@@ -67,7 +69,7 @@ BUILT = {
     "settle_proposal": I.settle_proposal(A, B, C),
     "finalize_expired": I.finalize_expired(A, B),
     "withdraw_bond": I.withdraw_bond(A, B, B, C),
-    "initialize_pool": I.initialize_pool(A, B, 10, 20, -5, 100, C, A),
+    "initialize_pool": I.initialize_pool(A, B, I.PoolOpening(10, 20, -5, 100, C, A)),
     "swap": I.swap(A, B, C, True, 10, 1),
     "swap_exact_out": I.swap_exact_out(A, B, C, 10, 20),
 }

@@ -171,7 +171,7 @@ def test_migrate():
 
 
 def test_initialize_global_and_set_params():
-    ix = I.initialize_global(USER, FEE)
+    ix = I.initialize_global(USER, I.GlobalParams(FEE))
     assert bytes(ix.data).hex() == (
         "2fe10f705633bee7" + "03" * 32 + "6400"
         "1027"
@@ -214,7 +214,7 @@ def test_pool_instructions():
     ix = I.swap_exact_out(USER, MINT, FEE, 1, 2)
     assert bytes(ix.data).hex() == "fa49652126cf4bb801000000000000000200000000000000"
     assert metas(ix) == swap_metas
-    ix = I.initialize_pool(USER, MINT, 1, 2, 3, 100, FEE, USER)
+    ix = I.initialize_pool(USER, MINT, I.PoolOpening(1, 2, 3, 100, FEE, USER))
     assert bytes(ix.data).hex() == (
         "5fb40aac54aee8280100000000000000020000000000000003000000000000006400" + "03" * 32 + "01" * 32
     )

@@ -31,7 +31,6 @@ def test_quote_in(s, q, fee_bps):
     assert exact_out - 1 < r.amount_out <= exact_out
     assert r.amount_out < s.base_reserve
     assert k(r.state_after) >= k(s)
-    assert PM.buy_quote(s, q, fee_bps) == (r.amount_out, r.fee)
 
 
 @settings(max_examples=300, deadline=None)
@@ -58,7 +57,6 @@ def test_base_in(s, b, fee_bps):
     exact_fee = F(gross * fee_bps, 10_000)
     assert exact_fee <= r.fee < exact_fee + 1
     assert k(r.state_after) >= k(s)
-    assert PM.sell_quote(s, b, fee_bps) == (r.amount_out, r.fee)
 
 
 @settings(max_examples=300, deadline=None)

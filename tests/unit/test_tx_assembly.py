@@ -25,6 +25,7 @@ from partner.chain.tx import (
     BASE_FEE_PER_SIGNATURE,
     PACKET_DATA_SIZE,
     TIP_ACCOUNTS,
+    Trailer,
     WriteFees,
     assemble,
     network_fee,
@@ -66,9 +67,8 @@ def test_instruction_order_with_partner_fee():
         [program_ix()],
         fees=FEES,
         blockhash=BLOCKHASH,
-        partner_fee=(fee_wallet, 25_000),
         units=200_000,
-        tip_account=tip_account,
+        trailer=Trailer(partner_fee=(fee_wallet, 25_000), tip=tip_account),
     )
     ixs = decoded(message)
     assert [pid for pid, _, _ in ixs] == [
@@ -102,7 +102,7 @@ def test_partner_fee_is_omitted_when_zero(partner_fee):
         [program_ix()],
         fees=FEES,
         blockhash=BLOCKHASH,
-        partner_fee=(fee_wallet, 0) if partner_fee == "zero" else None,
+        trailer=Trailer(partner_fee=(fee_wallet, 0) if partner_fee == "zero" else None),
     )
     ixs = decoded(message)
     assert [pid for pid, _, _ in ixs] == [
@@ -170,7 +170,11 @@ def test_a_missing_signer_is_internal():
 
 def _size(data_len: int) -> int:
     message = assemble(
-        PAYER.pubkey(), [program_ix(b"\x00" * data_len)], fees=FEES, blockhash=BLOCKHASH, tip_account=TIP_ACCOUNTS[0]
+        PAYER.pubkey(),
+        [program_ix(b"\x00" * data_len)],
+        fees=FEES,
+        blockhash=BLOCKHASH,
+        trailer=Trailer(tip=TIP_ACCOUNTS[0]),
     )
     return len(bytes(Transaction.new_unsigned(message)))
 
@@ -191,13 +195,17 @@ def test_the_limit_is_1232_bytes_inclusive():
         n += 1
     assert _size(n) == PACKET_DATA_SIZE, "no data length lands exactly on the limit"
     at_limit = assemble(
-        PAYER.pubkey(), [program_ix(b"\x00" * n)], fees=FEES, blockhash=BLOCKHASH, tip_account=TIP_ACCOUNTS[0]
+        PAYER.pubkey(), [program_ix(b"\x00" * n)], fees=FEES, blockhash=BLOCKHASH, trailer=Trailer(tip=TIP_ACCOUNTS[0])
     )
     tx = sign(at_limit, [KeypairSigner(PAYER)])
     assert len(bytes(tx)) == PACKET_DATA_SIZE  # the signature is counted: unsigned size == signed size
     with pytest.raises(ApiError) as err:
         assemble(
-            PAYER.pubkey(), [program_ix(b"\x00" * (n + 1))], fees=FEES, blockhash=BLOCKHASH, tip_account=TIP_ACCOUNTS[0]
+            PAYER.pubkey(),
+            [program_ix(b"\x00" * (n + 1))],
+            fees=FEES,
+            blockhash=BLOCKHASH,
+            trailer=Trailer(tip=TIP_ACCOUNTS[0]),
         )
     assert err.value.code == "tx_too_large"
 
@@ -206,14 +214,15 @@ def test_the_partner_fee_transfer_counts_towards_the_limit():
     n = 0
     while _size(n) < PACKET_DATA_SIZE:
         n += 1
-    assemble(PAYER.pubkey(), [program_ix(b"\x00" * n)], fees=FEES, blockhash=BLOCKHASH, tip_account=TIP_ACCOUNTS[0])
+    assemble(
+        PAYER.pubkey(), [program_ix(b"\x00" * n)], fees=FEES, blockhash=BLOCKHASH, trailer=Trailer(tip=TIP_ACCOUNTS[0])
+    )
     with pytest.raises(ApiError) as err:
         assemble(
             PAYER.pubkey(),
             [program_ix(b"\x00" * n)],
             fees=FEES,
             blockhash=BLOCKHASH,
-            tip_account=TIP_ACCOUNTS[0],
-            partner_fee=(Pubkey.new_unique(), 1),
+            trailer=Trailer(partner_fee=(Pubkey.new_unique(), 1), tip=TIP_ACCOUNTS[0]),
         )
     assert err.value.code == "tx_too_large"

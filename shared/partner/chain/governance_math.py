@@ -153,20 +153,15 @@ def min_yes_votes(no_votes: int, approval_bps: int) -> int:
 
 
 def outcome(
-    *,
-    yes_votes: int,
-    no_votes: int,
-    participating_voters: int,
-    total_supply: int,
-    min_voter_count: int,
-    min_participating_supply_bps: int,
-    approval_bps: int,
+    *, yes_votes: int, no_votes: int, participating_voters: int, total_supply: int, params: GovernanceParams
 ) -> Outcome:
-    """Settlement outcome. participating supply is yes + no."""
+    """Settlement outcome by the thresholds of `params`. participating supply is yes + no."""
     participating = yes_votes + no_votes
-    if not quorum_met(participating_voters, participating, total_supply, min_voter_count, min_participating_supply_bps):
+    if not quorum_met(
+        participating_voters, participating, total_supply, params.min_voter_count, params.min_participating_supply_bps
+    ):
         return Outcome.QUORUM_NOT_MET
-    return Outcome.PASSED if approval_met(yes_votes, no_votes, approval_bps) else Outcome.REJECTED
+    return Outcome.PASSED if approval_met(yes_votes, no_votes, params.approval_bps) else Outcome.REJECTED
 
 
 # ----------------------------------------------------------------- proposal checks (spec codes)

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from solders.instruction import AccountMeta, Instruction
 from solders.pubkey import Pubkey
@@ -43,20 +46,6 @@ IX_INITIALIZE_POOL = POOL.discriminator("initialize_pool")
 IX_SWAP = POOL.discriminator("swap")
 IX_SWAP_EXACT_OUT = POOL.discriminator("swap_exact_out")
 
-# Names reserved for later instructions (launch fee / bypass, governance);
-# their discriminators follow the same rule. The governance ones are now
-# implemented (create_governance is folded into create_coin and stays unused).
-RESERVED_INSTRUCTION_NAMES = (
-    "pay_launch_fee",
-    "create_governance",
-    "create_proposal",
-    "cast_vote",
-    "cancel_vote",
-    "withdraw_vote",
-    "settle_proposal",
-    "finalize_expired",
-    "withdraw_bond",
-)
 GOVERNANCE_INSTRUCTION_NAMES = (
     "create_proposal",
     "cast_vote",
@@ -66,6 +55,10 @@ GOVERNANCE_INSTRUCTION_NAMES = (
     "finalize_expired",
     "withdraw_bond",
 )
+# Names reserved for later instructions (launch fee / bypass, governance); their discriminators
+# follow the same rule. The governance ones are now implemented (create_governance is folded into
+# create_coin and stays unused).
+RESERVED_INSTRUCTION_NAMES = ("pay_launch_fee", "create_governance", *GOVERNANCE_INSTRUCTION_NAMES)
 
 
 def _u64(v: int, name: str = "amount") -> bytes:
@@ -87,29 +80,21 @@ def _m(pubkey: Pubkey, signer: bool = False, writable: bool = False) -> AccountM
 # ------------------------------------------------------------------ launchpad
 
 
-def initialize_global(
-    admin: Pubkey,
-    fee_recipient: Pubkey,
-    protocol_fee_bps: int = 100,
-    wallet_cap_bps: int = 10_000,
-    pool_open_delay_seconds: int = 2,
-    initial_virtual_token_reserves: int = 1_073_000_000 * 10**6,
-    initial_virtual_sol_reserves: int = 30 * 10**9,
-    initial_real_token_reserves: int = 793_100_000 * 10**6,
-    token_total_supply: int = 1_000_000_000 * 10**6,
-) -> Instruction:
-    return LAUNCHPAD.instruction(
-        "initialize_global",
-        {"admin": admin},
-        fee_recipient=fee_recipient,
-        protocol_fee_bps=protocol_fee_bps,
-        wallet_cap_bps=wallet_cap_bps,
-        pool_open_delay_seconds=pool_open_delay_seconds,
-        initial_virtual_token_reserves=initial_virtual_token_reserves,
-        initial_virtual_sol_reserves=initial_virtual_sol_reserves,
-        initial_real_token_reserves=initial_real_token_reserves,
-        token_total_supply=token_total_supply,
-    )
+class GlobalParams(NamedTuple):
+    """initialize_global's arguments: the launchpad's fee, caps and the curve every coin starts on."""
+
+    fee_recipient: Pubkey
+    protocol_fee_bps: int = 100
+    wallet_cap_bps: int = 10_000
+    pool_open_delay_seconds: int = 2
+    initial_virtual_token_reserves: int = 1_073_000_000 * 10**6
+    initial_virtual_sol_reserves: int = 30 * 10**9
+    initial_real_token_reserves: int = 793_100_000 * 10**6
+    token_total_supply: int = 1_000_000_000 * 10**6
+
+
+def initialize_global(admin: Pubkey, params: GlobalParams) -> Instruction:
+    return LAUNCHPAD.instruction("initialize_global", {"admin": admin}, **params._asdict())
 
 
 def set_params(
@@ -146,21 +131,25 @@ def set_governance_params(admin: Pubkey, params: GM.GovernanceParams) -> Instruc
     return LAUNCHPAD.instruction("set_governance_params", {"admin": admin}, params=params)
 
 
-def _trade(name: str, user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, **args) -> Instruction:
-    return LAUNCHPAD.instruction(name, {"user": user, "mint": mint, "fee_recipient": fee_recipient}, **args)
+def _trader(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey) -> dict[str, Pubkey]:
+    """The accounts a trade names, on the curve or the pool (the IDL derives the rest)."""
+    return {"user": user, "mint": mint, "fee_recipient": fee_recipient}
 
 
 def buy(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, sol_in: int, min_tokens_out: int) -> Instruction:
     """Spend sol_in lamports in total (protocol fee included)."""
-    return _trade("buy", user, mint, fee_recipient, sol_in=sol_in, min_tokens_out=min_tokens_out)
+    accounts = _trader(user, mint, fee_recipient)
+    return LAUNCHPAD.instruction("buy", accounts, sol_in=sol_in, min_tokens_out=min_tokens_out)
 
 
 def buy_exact_out(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, tokens_out: int, max_sol_in: int) -> Instruction:
-    return _trade("buy_exact_out", user, mint, fee_recipient, tokens_out=tokens_out, max_sol_in=max_sol_in)
+    accounts = _trader(user, mint, fee_recipient)
+    return LAUNCHPAD.instruction("buy_exact_out", accounts, tokens_out=tokens_out, max_sol_in=max_sol_in)
 
 
 def sell(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, tokens_in: int, min_sol_out: int) -> Instruction:
-    return _trade("sell", user, mint, fee_recipient, tokens_in=tokens_in, min_sol_out=min_sol_out)
+    accounts = _trader(user, mint, fee_recipient)
+    return LAUNCHPAD.instruction("sell", accounts, tokens_in=tokens_in, min_sol_out=min_sol_out)
 
 
 def migrate(payer: Pubkey, mint: Pubkey) -> Instruction:
@@ -183,39 +172,45 @@ def _field_mask(fields) -> int:
     return GM.field_mask(**{f: True for f in fields})
 
 
-def create_proposal(
-    proposer: Pubkey,
-    mint: Pubkey,
-    proposal_index: int,
-    kind: ActionKind | int,
-    *,
-    base_content_revision: int,
-    vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS,
-    name: str | None = None,
-    symbol: str | None = None,
-    uri: str | None = None,
-    additional_seconds: int | None = None,
-    changed_fields=(),
-) -> Instruction:
-    """Create proposal number `proposal_index` (= Governance.next_proposal_index).
+@dataclass(frozen=True)
+class ContentChange:
+    """A proposal's content fields. `changed_fields`: names of governance_math.CONTENT_FIELDS or a
+    7-bit mask. update_content: the change set (name/symbol flagged iff given; image/description/
+    website/twitter/telegram live in the JSON at `uri`, so `uri` is required iff one of them is
+    flagged). finalize_metadata: the fields to lock (empty = all = full finalization)."""
 
-    `changed_fields`: iterable of content field names (governance_math.CONTENT_FIELDS)
-    or a 7-bit mask. update_content: the change set (name/symbol flagged iff
-    given; image/description/website/twitter/telegram live in the JSON at `uri`,
-    so `uri` is required iff one of them is flagged). finalize_metadata: the
-    fields to lock (empty = all = full finalization). extend_mutability: none.
-    """
+    changed_fields: Iterable[str] | int = ()
+    name: str | None = None
+    symbol: str | None = None
+    uri: str | None = None
+
+
+@dataclass(frozen=True)
+class ProposalTerms:
+    """create_proposal's arguments: the action, the content revision it builds on, how long the vote
+    runs, and the action's own: the content change, or extend_mutability's `additional_seconds`."""
+
+    kind: ActionKind | int
+    base_content_revision: int
+    vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS
+    content: ContentChange = ContentChange()
+    additional_seconds: int | None = None
+
+
+def create_proposal(proposer: Pubkey, mint: Pubkey, proposal_index: int, terms: ProposalTerms) -> Instruction:
+    """Create proposal number `proposal_index` (= Governance.next_proposal_index)."""
+    content = terms.content
     return LAUNCHPAD.instruction(
         "create_proposal",
         {"proposer": proposer, "mint": mint, "metadata": mint, "governance.next_proposal_index": proposal_index},
-        action_kind=ActionKind(kind),
-        base_content_revision=base_content_revision,
-        vote_duration_seconds=vote_duration_seconds,
-        name=_text(name, NAME_MAX_BYTES, "name"),
-        symbol=_text(symbol, SYMBOL_MAX_BYTES, "symbol"),
-        uri=_text(uri, URI_MAX_BYTES, "uri"),
-        additional_seconds=additional_seconds,
-        changed_fields=_field_mask(changed_fields),
+        action_kind=ActionKind(terms.kind),
+        base_content_revision=terms.base_content_revision,
+        vote_duration_seconds=terms.vote_duration_seconds,
+        name=_text(content.name, NAME_MAX_BYTES, "name"),
+        symbol=_text(content.symbol, SYMBOL_MAX_BYTES, "symbol"),
+        uri=_text(content.uri, URI_MAX_BYTES, "uri"),
+        additional_seconds=terms.additional_seconds,
+        changed_fields=_field_mask(content.changed_fields),
     )
 
 
@@ -223,26 +218,13 @@ def propose_update_content(
     proposer: Pubkey,
     mint: Pubkey,
     proposal_index: int,
+    change: ContentChange,
     *,
     base_content_revision: int,
-    changed_fields,
-    name: str | None = None,
-    symbol: str | None = None,
-    uri: str | None = None,
     vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS,
 ) -> Instruction:
-    return create_proposal(
-        proposer,
-        mint,
-        proposal_index,
-        ActionKind.UPDATE_CONTENT,
-        base_content_revision=base_content_revision,
-        vote_duration_seconds=vote_duration_seconds,
-        name=name,
-        symbol=symbol,
-        uri=uri,
-        changed_fields=changed_fields,
-    )
+    terms = ProposalTerms(ActionKind.UPDATE_CONTENT, base_content_revision, vote_duration_seconds, change)
+    return create_proposal(proposer, mint, proposal_index, terms)
 
 
 def propose_extend_mutability(
@@ -254,15 +236,13 @@ def propose_extend_mutability(
     base_content_revision: int,
     vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS,
 ) -> Instruction:
-    return create_proposal(
-        proposer,
-        mint,
-        proposal_index,
+    terms = ProposalTerms(
         ActionKind.EXTEND_MUTABILITY,
-        base_content_revision=base_content_revision,
-        vote_duration_seconds=vote_duration_seconds,
+        base_content_revision,
+        vote_duration_seconds,
         additional_seconds=additional_seconds,
     )
+    return create_proposal(proposer, mint, proposal_index, terms)
 
 
 def propose_finalize_metadata(
@@ -271,18 +251,13 @@ def propose_finalize_metadata(
     proposal_index: int,
     *,
     base_content_revision: int,
-    lock_fields=(),
+    lock_fields: Iterable[str] | int = (),
     vote_duration_seconds: int = GM.DEFAULT_VOTE_DURATION_SECONDS,
 ) -> Instruction:
-    return create_proposal(
-        proposer,
-        mint,
-        proposal_index,
-        ActionKind.FINALIZE_METADATA,
-        base_content_revision=base_content_revision,
-        vote_duration_seconds=vote_duration_seconds,
-        changed_fields=lock_fields,
+    terms = ProposalTerms(
+        ActionKind.FINALIZE_METADATA, base_content_revision, vote_duration_seconds, ContentChange(lock_fields)
     )
+    return create_proposal(proposer, mint, proposal_index, terms)
 
 
 def _side(side) -> int:
@@ -329,50 +304,35 @@ def withdraw_bond(payer: Pubkey, proposer: Pubkey, mint: Pubkey, proposal: Pubke
 # ------------------------------------------------------------------ pool
 
 
-def initialize_pool(
-    payer: Pubkey,
-    mint: Pubkey,
-    base_amount: int,
-    quote_amount: int,
-    open_time: int,
-    fee_bps: int,
-    fee_recipient: Pubkey,
-    creator: Pubkey,
-) -> Instruction:
+class PoolOpening(NamedTuple):
+    """initialize_pool's arguments: the liquidity the pool opens with, when it opens, its fee and who
+    receives it, and the coin's creator."""
+
+    base_amount: int
+    quote_amount: int
+    open_time: int
+    fee_bps: int
+    fee_recipient: Pubkey
+    creator: Pubkey
+
+
+def initialize_pool(payer: Pubkey, mint: Pubkey, opening: PoolOpening) -> Instruction:
     """CPI-only (signed by the launchpad's bonding-curve PDA during migrate)."""
-    return POOL.instruction(
-        "initialize_pool",
-        {"payer": payer, "mint": mint},
-        base_amount=base_amount,
-        quote_amount=quote_amount,
-        open_time=open_time,
-        fee_bps=fee_bps,
-        fee_recipient=fee_recipient,
-        creator=creator,
-    )
+    return POOL.instruction("initialize_pool", {"payer": payer, "mint": mint}, **opening._asdict())
 
 
 def swap(
     user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, base_in: bool, amount_in: int, min_amount_out: int
 ) -> Instruction:
     """base_in False: pay amount_in lamports (fee included) for tokens; True: sell amount_in tokens."""
-    return POOL.instruction(
-        "swap",
-        {"user": user, "mint": mint, "fee_recipient": fee_recipient},
-        base_in=bool(base_in),
-        amount_in=amount_in,
-        min_amount_out=min_amount_out,
-    )
+    accounts = _trader(user, mint, fee_recipient)
+    return POOL.instruction("swap", accounts, base_in=bool(base_in), amount_in=amount_in, min_amount_out=min_amount_out)
 
 
 def swap_exact_out(user: Pubkey, mint: Pubkey, fee_recipient: Pubkey, base_out: int, max_quote_in: int) -> Instruction:
     """Buy exactly base_out tokens paying at most max_quote_in lamports (fee included)."""
-    return POOL.instruction(
-        "swap_exact_out",
-        {"user": user, "mint": mint, "fee_recipient": fee_recipient},
-        base_out=base_out,
-        max_quote_in=max_quote_in,
-    )
+    accounts = _trader(user, mint, fee_recipient)
+    return POOL.instruction("swap_exact_out", accounts, base_out=base_out, max_quote_in=max_quote_in)
 
 
 # ------------------------------------------------------------------ well-known programs

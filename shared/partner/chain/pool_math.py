@@ -32,9 +32,6 @@ __all__ = [
     "swap_quote_in",
     "swap_base_in",
     "swap_base_out",
-    "buy_quote",
-    "buy_exact_out_quote",
-    "sell_quote",
 ]
 
 
@@ -63,12 +60,18 @@ def _require_liquidity(s: PoolState) -> None:
         raise InsufficientLiquidity("pool is empty")
 
 
-def swap_quote_in(state, quote_in: int, fee_bps: int = DEFAULT_PROTOCOL_FEE_BPS) -> SwapResult:
-    """Buy base with `quote_in` lamports total (fee included)."""
+def _checked(state, amount: int, name: str, fee_bps: int) -> PoolState:
+    """The pool a swap of `amount` (its argument `name`) at `fee_bps` runs on, once the three are valid."""
     s = PoolState.of(state)
-    _check_amount(quote_in, "quote_in")
+    _check_amount(amount, name)
     _check_fee_bps(fee_bps)
     _require_liquidity(s)
+    return s
+
+
+def swap_quote_in(state, quote_in: int, fee_bps: int = DEFAULT_PROTOCOL_FEE_BPS) -> SwapResult:
+    """Buy base with `quote_in` lamports total (fee included)."""
+    s = _checked(state, quote_in, "quote_in", fee_bps)
     net, fee = fee_inclusive_split(quote_in, fee_bps)
     q = s.quote_reserve + net
     check_u64(q)
@@ -78,10 +81,7 @@ def swap_quote_in(state, quote_in: int, fee_bps: int = DEFAULT_PROTOCOL_FEE_BPS)
 
 def swap_base_out(state, base_out: int, fee_bps: int = DEFAULT_PROTOCOL_FEE_BPS) -> SwapResult:
     """Buy exactly `base_out` tokens; must leave at least one token in the pool."""
-    s = PoolState.of(state)
-    _check_amount(base_out, "base_out")
-    _check_fee_bps(fee_bps)
-    _require_liquidity(s)
+    s = _checked(state, base_out, "base_out", fee_bps)
     if base_out >= s.base_reserve:
         raise InsufficientLiquidity("pool cannot fill this size")
     net = ceil_div(s.quote_reserve * base_out, s.base_reserve - base_out)
@@ -94,30 +94,9 @@ def swap_base_out(state, base_out: int, fee_bps: int = DEFAULT_PROTOCOL_FEE_BPS)
 
 def swap_base_in(state, base_in: int, fee_bps: int = DEFAULT_PROTOCOL_FEE_BPS) -> SwapResult:
     """Sell `base_in` tokens for SOL; fee = ceil(gross * bps / 1e4) out of the gross."""
-    s = PoolState.of(state)
-    _check_amount(base_in, "base_in")
-    _check_fee_bps(fee_bps)
-    _require_liquidity(s)
+    s = _checked(state, base_in, "base_in", fee_bps)
     b = s.base_reserve + base_in
     check_u64(b)
     gross = s.quote_reserve * base_in // b
     fee = fee_on(gross, fee_bps)
     return SwapResult(base_in, gross - fee, fee, PoolState(b, s.quote_reserve - gross))
-
-
-def buy_quote(state, sol_in: int, fee_bps: int = DEFAULT_PROTOCOL_FEE_BPS) -> tuple[int, int]:
-    """-> (tokens_out, fee)."""
-    r = swap_quote_in(state, sol_in, fee_bps)
-    return r.amount_out, r.fee
-
-
-def buy_exact_out_quote(state, tokens_out: int, fee_bps: int = DEFAULT_PROTOCOL_FEE_BPS) -> tuple[int, int]:
-    """-> (sol_in_total, fee)."""
-    r = swap_base_out(state, tokens_out, fee_bps)
-    return r.amount_in, r.fee
-
-
-def sell_quote(state, tokens_in: int, fee_bps: int = DEFAULT_PROTOCOL_FEE_BPS) -> tuple[int, int]:
-    """-> (sol_out_net, fee)."""
-    r = swap_base_in(state, tokens_in, fee_bps)
-    return r.amount_out, r.fee

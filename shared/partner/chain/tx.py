@@ -53,28 +53,37 @@ class WriteFees:
     tip_lamports: int
 
 
+@dataclass(frozen=True)
+class Trailer:
+    """The instructions after the program's, in this order: the partner's fee transfer (wallet,
+    lamports; none when absent or 0); the tip transfer of `fees.tip_lamports` (`tip`: True to a
+    random tip account, a Pubkey to that one, False none: a launch's own transaction); the
+    request's unique memo (partner.chain.unique)."""
+
+    partner_fee: tuple[Pubkey, int] | None = None
+    tip: bool | Pubkey = True
+    memo: Instruction | None = None
+
+
 def assemble(
     payer: Pubkey,
     program_ixs: Sequence[Instruction],
     *,
     fees: WriteFees,
     blockhash: Hash,
-    partner_fee: tuple[Pubkey, int] | None = None,
     units: int = DEFAULT_UNITS,
-    tip_account: Pubkey | None = None,
-    memo: Instruction | None = None,
-    tip: bool = True,
+    trailer: Trailer = Trailer(),
 ) -> Message:
-    """`memo`: the request's unique memo (partner.chain.unique), last. `tip=False`: no tip transfer
-    (a launch's own transaction)."""
     instructions = list(ix.compute_budget_instructions(fees.priority_fee_lamports, units))
     instructions += program_ixs
+    partner_fee = trailer.partner_fee
     if partner_fee and partner_fee[1] > 0:
         instructions.append(ix.partner_fee_transfer(payer, partner_fee[0], partner_fee[1]))
-    if tip:
-        instructions.append(ix.tip_transfer(payer, tip_account or secrets.choice(TIP_ACCOUNTS), fees.tip_lamports))
-    if memo is not None:
-        instructions.append(memo)
+    if trailer.tip is not False:
+        tip_account = secrets.choice(TIP_ACCOUNTS) if trailer.tip is True else trailer.tip
+        instructions.append(ix.tip_transfer(payer, tip_account, fees.tip_lamports))
+    if trailer.memo is not None:
+        instructions.append(trailer.memo)
     return check_size(Message.new_with_blockhash(instructions, payer, blockhash))
 
 

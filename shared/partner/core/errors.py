@@ -134,7 +134,6 @@ class ApiError(Exception):
         code: str,
         message: str | None = None,
         *,
-        status: int | None = None,
         action: str | None = None,
         retryable: bool | None = None,
         headers: dict[str, str] | None = None,
@@ -142,7 +141,7 @@ class ApiError(Exception):
     ) -> None:
         default_status, default_message, default_retryable, _ = CATALOGUE.get(code, CATALOGUE["internal"])
         self.code = code
-        self.status = status or default_status
+        self.status = default_status  # the code's, from the catalogue
         self.message = message or default_message
         self.action = action
         if retryable is None:

@@ -59,19 +59,18 @@ def post(
     *,
     timeout: float,
     connect: float | None = None,
-    body: bytes | str | None = None,
-    fields: dict[str, Any] | None = None,
+    body: bytes | str | dict[str, Any] | None = None,
     params: dict[str, str] | None = None,
     headers: dict[str, str] | None = None,
 ) -> Answer:
-    """POST `body` (or multipart `fields`) to `url` (+ `params`); raises `Failed`."""
+    """POST `body` to `url` (+ `params`); a dict `body` is sent as multipart form fields. Raises `Failed`."""
     if params:
         url = f"{url}{'&' if '?' in url else '?'}{urlencode(params)}"
     pool = _pool(timeout if connect is None else connect, timeout, url.lower().startswith("https:"))
     errors = urllib3.exceptions
     try:
-        if fields is not None:
-            response = pool.request("POST", url, fields=fields, headers=headers, redirect=False)
+        if isinstance(body, dict):
+            response = pool.request("POST", url, fields=body, headers=headers, redirect=False)
         else:
             response = pool.request("POST", url, body=body, headers=headers, redirect=False)
     except (errors.ConnectTimeoutError, errors.SSLError, errors.LocationParseError) as exc:

@@ -104,6 +104,10 @@ def _table() -> str:
     return table
 
 
+def _holder(c: Claim) -> keys.Holder:
+    return keys.Holder(_table(), c.pk, c.owner)
+
+
 def _in_use() -> ApiError:
     return ApiError(
         "idempotency_key_in_use",
@@ -119,8 +123,9 @@ def claim(principal: Principal, key: str, fp: str) -> Claim | Stored:
     for _ in range(3):  # a claim that expires or changes hands between two reads: look again
         now = int(clock.now())
         owner = secrets.token_hex(16)
+        holder = keys.Holder(table, pk, owner)
         ok, current = keys.claim(
-            table, pk, fp=fp, owner=owner, now=now, lease_until=now + LEASE_SECONDS, expires_at=now + RETENTION_SECONDS
+            holder, fp=fp, now=now, lease_until=now + LEASE_SECONDS, expires_at=now + RETENTION_SECONDS
         )
         if ok:
             return Claim(pk, owner)
@@ -132,17 +137,17 @@ def claim(principal: Principal, key: str, fp: str) -> Claim | Stored:
             return Stored(int(current["status"]), current["body"], dict(current.get("hdrs") or {}))
         if int(current.get("lease_until", 0)) > now:
             raise _in_use()
-        taken = _take_over(table, pk, current, owner, now)
+        taken = _take_over(holder, current, now)
         if taken is not None:
             return taken
     raise _in_use()
 
 
-def _take_over(table: str, pk: str, current: dict[str, Any], owner: str, now: int) -> Claim | None:
+def _take_over(holder: keys.Holder, current: dict[str, Any], now: int) -> Claim | None:
     """The lease ran out: the first invocation is gone. Take the claim (None: someone else did)."""
-    if not keys.take_over(table, pk, old_owner=current.get("owner", ""), owner=owner, lease_until=now + LEASE_SECONDS):
+    if not keys.take_over(holder, old_owner=current.get("owner", ""), lease_until=now + LEASE_SECONDS):
         return None
-    taken = Claim(pk, owner)
+    taken = Claim(holder.pk, holder.owner)
     signatures = list(current.get("signatures") or [])
     if signatures:  # the first invocation may have sent these: answer with them, send nothing
         taken.recovery = recovered_answer(
@@ -245,9 +250,7 @@ def record_send(outgoing: Outgoing) -> None:
     if c is None:
         return
     ok = keys.record_send(
-        _table(),
-        c.pk,
-        owner=c.owner,
+        _holder(c),
         now=int(clock.now()),
         signatures=list(outgoing.signatures),
         last_valid_block_height=outgoing.last_valid_block_height,
@@ -278,17 +281,9 @@ def stored_headers(headers: dict[str, Any] | None) -> dict[str, str]:
 def release(c: Claim) -> None:
     """Give the key back unused (nothing was sent, and the answer invites a retry: a 5xx, a 429, a
     retryable 4xx): the item expires now, so the next request with the key claims it afresh."""
-    keys.release(_table(), c.pk, owner=c.owner)
+    keys.release(_holder(c))
 
 
 def finish(c: Claim, answer: Stored) -> bool:
     """Store the final answer (only while the claim is this invocation's)."""
-    return keys.finish(
-        _table(),
-        c.pk,
-        owner=c.owner,
-        now=int(clock.now()),
-        status=answer.status,
-        body=answer.body,
-        headers=answer.headers,
-    )
+    return keys.finish(_holder(c), now=int(clock.now()), status=answer.status, body=answer.body, headers=answer.headers)

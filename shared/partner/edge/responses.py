@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from partner.edge.models import BASE58_PATTERN
+from partner.store.txrecords import Kind
 
 
 class _Out(BaseModel):
@@ -384,21 +385,7 @@ class FeeEstimate(_Out):
 
 class WebhookEventData(_Out):
     signature: str
-    kind: Literal[
-        "buy",
-        "buy_exact_out",
-        "sell",
-        "vote",
-        "vote_cancel",
-        "vote_withdraw",
-        "settle",
-        "propose_update_content",
-        "propose_extend_mutability",
-        "propose_finalize_metadata",
-        "finalize_expired",
-        "bond_withdraw",
-        "coin_create",
-    ]
+    kind: Kind
     mint: str | None
     wallet: str
     slot: int | None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -24,47 +25,54 @@ def _new_key() -> tuple[str, ApiKey]:
     return api_key, key
 
 
-def create_client(
-    *,
-    name: str,
-    redirect_uri: str,
-    tier: str = "Basic",
-    status: str = "development",
-    scope: str | None = None,
-    fee_wallet: str | None = None,
-    max_trade_lamports: int = DEFAULT_MAX_TRADE,
-    daily_volume_cap_lamports: int = DEFAULT_DAILY_CAP,
-    max_fee_lamports: int | None = None,
-    website: str | None = None,
-) -> dict[str, Any]:
-    """`max_fee_lamports`: the ceiling on priorityFeeLamports + tipLamports per transaction
-    (default: the `default_max_fee_lamports` setting, 0.1 SOL)."""
-    if tier not in TIERS:
+@dataclass(frozen=True)
+class NewClient:
+    """A client app as the operator registers it. `max_fee_lamports`: the ceiling on
+    priorityFeeLamports + tipLamports per transaction (None: the `default_max_fee_lamports`
+    setting, 0.1 SOL)."""
+
+    name: str
+    redirect_uri: str
+    tier: str = "Basic"
+    status: str = "development"
+    scope: str | None = None
+    fee_wallet: str | None = None
+    max_trade_lamports: int = DEFAULT_MAX_TRADE
+    daily_volume_cap_lamports: int = DEFAULT_DAILY_CAP
+    max_fee_lamports: int | None = None
+    website: str | None = None
+
+
+def create_client(new: NewClient) -> dict[str, Any]:
+    """Register `new` with a first API key: its client_id, the key (shown once) and the key's id."""
+    if new.tier not in TIERS:
         raise ValueError(f"tier must be one of {TIERS}")
-    if status not in client_store.STATUSES:
+    if new.status not in client_store.STATUSES:
         raise ValueError(f"status must be one of {client_store.STATUSES}")
     limits = _limits(
-        max_trade_lamports=max_trade_lamports,
-        daily_volume_cap_lamports=daily_volume_cap_lamports,
-        max_fee_lamports=client_store.default_max_fee_lamports() if max_fee_lamports is None else max_fee_lamports,
+        max_trade_lamports=new.max_trade_lamports,
+        daily_volume_cap_lamports=new.daily_volume_cap_lamports,
+        max_fee_lamports=client_store.default_max_fee_lamports()
+        if new.max_fee_lamports is None
+        else new.max_fee_lamports,
     )
-    if website is not None:
-        parts = urlsplit(website)
-        if parts.scheme not in ("https", "http") or not parts.netloc or len(website) > 200:
+    if new.website is not None:
+        parts = urlsplit(new.website)
+        if parts.scheme not in ("https", "http") or not parts.netloc or len(new.website) > 200:
             raise ValueError("website must be an http(s) URL of at most 200 characters")
-    approved = scopes.parse(scope) if scope else scopes.ALL
+    approved = scopes.parse(new.scope) if new.scope else scopes.ALL
     api_key, key = _new_key()
     client = Client(
         client_id=crypto.random_id(),
-        name=name,
-        redirect_uri=redirect_uri,
-        tier=tier,
-        status=status,
+        name=new.name,
+        redirect_uri=new.redirect_uri,
+        tier=new.tier,
+        status=new.status,
         scopes=approved,
-        fee_wallet=fee_wallet,
+        fee_wallet=new.fee_wallet,
         keys={key.key_id: key},
         **limits,
-        website=website,
+        website=new.website,
     )
     client_store.create_client(client)
     return {"client_id": client.client_id, "api_key": api_key, "key_id": key.key_id}

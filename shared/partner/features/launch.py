@@ -51,6 +51,7 @@ __all__ = [
     "RULES",
     "LaunchForm",
     "FirstBuyPlan",
+    "InitialBuy",
     "plan_first_buy",
     "parse_form",
     "normalize_name",
@@ -261,19 +262,27 @@ def first_buy_cap(token_total_supply: int, cap_bps: int | None = None, wallet_ca
     return min(token_total_supply * bps // BPS, token_total_supply * wallet_cap_bps // BPS)
 
 
+@dataclass(frozen=True)
+class InitialBuy:
+    """The first buy a launch asks for: exactly one of `sol` (initialBuySol, with `slippage_bps`)
+    and `tokens` (initialBuyTokens, which needs `max_sol_in`: initialBuyMaxSolIn)."""
+
+    sol: int | None = None
+    tokens: int | None = None
+    max_sol_in: int | None = None
+    slippage_bps: int = 0
+
+
 def plan_first_buy(
     curve: curve_math.CurveState,
     fee_bps: int,
     cap_tokens: int,
+    ask: InitialBuy,
     *,
-    sol: int | None = None,
-    tokens: int | None = None,
-    max_sol_in: int | None = None,
-    slippage_bps: int = 0,
     token_balance: int = 0,
     net_bought: int = 0,
 ) -> FirstBuyPlan:
-    """The first buy on `curve` (exactly one of `sol`, `tokens`; `tokens` needs `max_sol_in`).
+    """The first buy on `curve`.
 
     First-buy plan (rules 1-6 of the spec): the cap is 2.5% of supply (and the per-wallet cap
     when one is set); capacity = min over `token_balance` (cap - balance), `net_bought`
@@ -283,7 +292,7 @@ def plan_first_buy(
     capacity with `max_sol_in` = initialBuySol; `initialBuyTokens` above it -> 422
     `buy_limit_exceeded`. Per-trade and daily caps do not apply.
     """
-    if (sol is None) == (tokens is None):
+    if (ask.sol is None) == (ask.tokens is None):
         raise ApiError("invalid_input", "Send exactly one of initialBuySol and initialBuyTokens.")
     limits = {
         "token_balance": cap_tokens - token_balance,
@@ -292,40 +301,53 @@ def plan_first_buy(
     }
     capacity = max(0, min(limits.values()))
     reasons = tuple(name for name in CLAMP_LIMITS if max(0, limits[name]) == capacity)
-    if tokens is not None:
-        if max_sol_in is None:
-            raise ApiError("invalid_input", "initialBuyTokens needs initialBuyMaxSolIn.", field="initialBuyMaxSolIn")
-        if tokens > capacity:
-            raise ApiError(
-                "buy_limit_exceeded",
-                f"initialBuyTokens {tokens} is over the first buy's capacity {capacity}.",
-                capacityTokensOut=str(capacity),
-                clampReasons=list(reasons),
-            )
-        cost = _math(lambda: curve_math.buy_exact_out(curve, tokens, fee_bps)).sol_in
-        if cost > max_sol_in:
-            raise ApiError(
-                "slippage_exceeded",
-                f"The first buy costs {cost} lamports, over initialBuyMaxSolIn {max_sol_in}.",
-                requiredLamports=str(cost),
-            )
-        return FirstBuyPlan(max_sol_in, cost, tokens, capacity, False, (), exact_out=True)
+    if ask.tokens is not None:
+        return _plan_tokens(curve, fee_bps, ask, capacity, reasons)
+    return _plan_sol(curve, fee_bps, ask, capacity, reasons)
+
+
+def _over_capacity(message: str, capacity: int, reasons: tuple[str, ...]) -> ApiError:
+    return ApiError("buy_limit_exceeded", message, capacityTokensOut=str(capacity), clampReasons=list(reasons))
+
+
+def _plan_tokens(
+    curve: curve_math.CurveState, fee_bps: int, ask: InitialBuy, capacity: int, reasons: tuple[str, ...]
+) -> FirstBuyPlan:
+    """initialBuyTokens: exactly that many, within the capacity, at most initialBuyMaxSolIn."""
+    tokens, max_sol_in = ask.tokens, ask.max_sol_in
+    assert tokens is not None
+    if max_sol_in is None:
+        raise ApiError("invalid_input", "initialBuyTokens needs initialBuyMaxSolIn.", field="initialBuyMaxSolIn")
+    if tokens > capacity:
+        raise _over_capacity(
+            f"initialBuyTokens {tokens} is over the first buy's capacity {capacity}.", capacity, reasons
+        )
+    cost = _math(lambda: curve_math.buy_exact_out(curve, tokens, fee_bps)).sol_in
+    if cost > max_sol_in:
+        raise ApiError(
+            "slippage_exceeded",
+            f"The first buy costs {cost} lamports, over initialBuyMaxSolIn {max_sol_in}.",
+            requiredLamports=str(cost),
+        )
+    return FirstBuyPlan(max_sol_in, cost, tokens, capacity, False, (), exact_out=True)
+
+
+def _plan_sol(
+    curve: curve_math.CurveState, fee_bps: int, ask: InitialBuy, capacity: int, reasons: tuple[str, ...]
+) -> FirstBuyPlan:
+    """initialBuySol: what it buys, or clamped to an exact-out buy of the capacity."""
+    sol = ask.sol
     assert sol is not None
     bought = _math(lambda: curve_math.buy(curve, sol, fee_bps))
     if not bought.capped and bought.tokens_out <= capacity:
         if bought.tokens_out == 0:
             raise ApiError("invalid_input", "initialBuySol is too small to buy any token.", field="initialBuySol")
-        min_out = bought.tokens_out * (BPS - slippage_bps) // BPS
+        min_out = bought.tokens_out * (BPS - ask.slippage_bps) // BPS
         return FirstBuyPlan(
             sol, bought.sol_in, bought.tokens_out, capacity, False, (), exact_out=False, min_tokens_out=min_out
         )
     if capacity == 0:
-        raise ApiError(
-            "buy_limit_exceeded",
-            "Nothing fits under the first buy's limits.",
-            capacityTokensOut="0",
-            clampReasons=list(reasons),
-        )
+        raise _over_capacity("Nothing fits under the first buy's limits.", 0, reasons)
     cost = _math(lambda: curve_math.buy_exact_out(curve, capacity, fee_bps)).sol_in
     return FirstBuyPlan(sol, cost, capacity, capacity, True, reasons, exact_out=True)
 
@@ -339,15 +361,8 @@ def _requested_buy(form: LaunchForm, global_config: Global) -> FirstBuyPlan:
         token_total_supply=global_config.token_total_supply,
     )
     cap = first_buy_cap(global_config.token_total_supply, wallet_cap_bps=global_config.wallet_cap_bps)
-    return plan_first_buy(
-        curve,
-        global_config.protocol_fee_bps,
-        cap,
-        sol=form.initial_buy_sol,
-        tokens=form.initial_buy_tokens,
-        max_sol_in=form.initial_buy_max_sol_in,
-        slippage_bps=form.slippage_bps,
-    )
+    ask = InitialBuy(form.initial_buy_sol, form.initial_buy_tokens, form.initial_buy_max_sol_in, form.slippage_bps)
+    return plan_first_buy(curve, global_config.protocol_fee_bps, cap, ask)
 
 
 # ------------------------------------------------------------------ restrictions
@@ -535,10 +550,9 @@ def execute(
     restrictions = claim_launch(user.user_id, form.name, form.symbol, form.max_bypass_fee_lamports)
     try:
         with pipeline.Held() as held:
-            used = None
-            if form.staged is not None:  # a staged image: consumed with the launch slot (partner.features.uploads)
-                used = uploads.consume(principal, form.staged)
-                held.add(lambda: uploads.release(used))
+            # a staged image: consumed with the launch slot (partner.features.uploads)
+            used = None if form.staged is None else uploads.consume_held(principal, form.staged, held)
+            if used is not None:
                 form = dataclasses.replace(form, image=used.image)
             out = _launch(principal, form, restrictions, chain, engine, held)
     except ApiError as exc:
@@ -563,43 +577,22 @@ def _launch(
     engine: BlockEngine | None,
     held: pipeline.Held,
 ) -> dict[str, Any]:
-    user = principal.user
     chain = chain or ports.current().rpc()
-    signer = SealedWalletSigner(user)
+    signer = SealedWalletSigner(principal.user)
     creator = signer.pubkey
     global_config = _read_global(chain)
     plan = _requested_buy(form, global_config) if form.first_buy else None
-
-    if form.image is None:  # parse_form or the staged upload always supplies it
-        raise ApiError("image_required", field="image")
-    image = pinning.pin_bytes(form.image.data, f"image.{form.image.extension}", form.image.content_type)
-    metadata = pinning.pin_json(_metadata(form, image.uri))
+    image, metadata = _pin(form)
 
     mint_keypair = Keypair()
     mint = mint_keypair.pubkey()
     blockhash, last_valid = chain.latest_blockhash()
-    txs = [
-        pipeline.Tx(
-            "coin_create",
-            _launch_instructions(creator, mint, form, metadata.uri, restrictions.bypass_fee_lamports),
-            [signer, KeypairSigner(mint_keypair)],
-            WriteFees(form.priority_fee_lamports, 0),
-            tip=False,
-        )
-    ]
-    if plan is not None:  # the first buy: a second transaction, with the block engine's tip
-        txs.append(
-            pipeline.Tx(
-                "first_buy",
-                [plan.instruction(creator, mint, global_config.fee_recipient)],
-                [signer],
-                WriteFees(form.priority_fee_lamports, RULES.bundle_tip_lamports),
-            )
-        )
+    create = _launch_instructions(creator, mint, form, metadata.uri, restrictions.bypass_fee_lamports)
+    buy = None if plan is None else plan.instruction(creator, mint, global_config.fee_recipient)
     write = pipeline.Write(
         "coin_create",
         str(mint),
-        txs,
+        _transactions(form, signer, KeypairSigner(mint_keypair), create, buy),
         blockhash,
         last_valid,
         added=[pipeline.Added(lambda: check_fee_ceiling(principal, form))],
@@ -621,6 +614,29 @@ def _launch(
     if plan is not None:
         out.update(initialBuyPlan=plan.to_json(), signatures=list(sent.signatures), bundleId=sent.bundle_id)
     return out
+
+
+def _pin(form: LaunchForm) -> tuple[pinning.Pinned, pinning.Pinned]:
+    """The image, then the metadata JSON that names it: (image, metadata)."""
+    if form.image is None:  # parse_form or the staged upload always supplies it
+        raise ApiError("image_required", field="image")
+    image = pinning.pin_image(form.image)
+    return image, pinning.pin_json(_metadata(form, image.uri))
+
+
+def _transactions(
+    form: LaunchForm,
+    signer: SealedWalletSigner,
+    mint_signer: KeypairSigner,
+    create: list[Instruction],
+    buy: Instruction | None,
+) -> list[pipeline.Tx]:
+    """The launch's own transaction (no tip), then the first buy's with the block engine's tip."""
+    fee = form.priority_fee_lamports
+    txs = [pipeline.Tx("coin_create", create, [signer, mint_signer], WriteFees(fee, 0), tip=False)]
+    if buy is not None:
+        txs.append(pipeline.Tx("first_buy", [buy], [signer], WriteFees(fee, RULES.bundle_tip_lamports)))
+    return txs
 
 
 def read_request(principal: Principal, event: Any) -> tuple[LaunchForm, Callable[[], str]]:

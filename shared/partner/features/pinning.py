@@ -13,11 +13,14 @@ import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from partner.core import cid as cids
 from partner.core import transport
 from partner.core.errors import ApiError
+
+if TYPE_CHECKING:
+    from partner.features.coin_fields import Image
 
 __all__ = [
     "Pinned",
@@ -138,7 +141,7 @@ def _add(data: bytes, filename: str, content_type: str, timeout: float) -> dict[
         "/api/v0/add",
         timeout,
         params={"pin": "true", "cid-version": "0"},
-        fields={"file": (filename, data, content_type)},
+        body={"file": (filename, data, content_type)},
     )
     if not 200 <= response.status < 300:
         raise unavailable(f"The pinning node answered HTTP {response.status}.")
@@ -198,6 +201,10 @@ def pin_bytes(
 def json_bytes(obj: Any) -> bytes:
     """The exact bytes pin_json uploads: compact UTF-8 JSON, keys in the caller's order."""
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def pin_image(image: Image) -> Pinned:
+    return pin_bytes(image.data, f"image.{image.extension}", image.content_type)
 
 
 def pin_json(obj: Any, filename: str = "metadata.json", *, timeout: float | None = None) -> Pinned:

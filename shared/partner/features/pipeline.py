@@ -316,10 +316,8 @@ def assemble(tx: Tx, blockhash: Hash) -> Message:
         tx.instructions,
         fees=tx.fees,
         blockhash=blockhash,
-        partner_fee=tx.partner_fee,
         units=compute_unit_limit(tx),
-        memo=tx.memo,
-        tip=tx.tip,
+        trailer=T.Trailer(tx.partner_fee, tx.tip, tx.memo),
     )
 
 

@@ -204,26 +204,31 @@ def _buy_fill(state: CoinState, venue: str, tokens: int, sol: int, fee: int, com
     return Fill(sol, tokens, fee, impact, completes)
 
 
-def fill_buy(state: CoinState, venue: str, sol_in: int) -> Fill:
-    """Spend `sol_in` (protocol fee included) at the venue."""
+def _fill_buy_at(
+    state: CoinState,
+    venue: str,
+    amount: int,
+    on_curve: Callable[..., curve_math.BuyResult],
+    on_pool: Callable[..., pool_math.SwapResult],
+) -> Fill:
+    """A buy of `amount` at the venue, by the curve's or the pool's function for its kind."""
     if venue == "curve":
         fee_bps = state.global_config.protocol_fee_bps
-        r = _math(lambda: curve_math.buy(curve_math.CurveState.of(state.curve), sol_in, fee_bps))
+        r = _math(lambda: on_curve(curve_math.CurveState.of(state.curve), amount, fee_bps))
         return _buy_fill(state, venue, r.tokens_out, r.sol_in, r.fee, r.completes)
     pool = _live_pool(state)
-    p = _math(lambda: pool_math.swap_quote_in(pool_math.PoolState.of(pool), sol_in, pool.fee_bps))
+    p = _math(lambda: on_pool(pool_math.PoolState.of(pool), amount, pool.fee_bps))
     return _buy_fill(state, venue, p.amount_out, p.amount_in, p.fee, False)
+
+
+def fill_buy(state: CoinState, venue: str, sol_in: int) -> Fill:
+    """Spend `sol_in` (protocol fee included) at the venue."""
+    return _fill_buy_at(state, venue, sol_in, curve_math.buy, pool_math.swap_quote_in)
 
 
 def fill_buy_exact(state: CoinState, venue: str, tokens: int) -> Fill:
     """Receive exactly `tokens` from the venue (on the curve: at most what is left on it)."""
-    if venue == "curve":
-        fee_bps = state.global_config.protocol_fee_bps
-        r = _math(lambda: curve_math.buy_exact_out(curve_math.CurveState.of(state.curve), tokens, fee_bps))
-        return _buy_fill(state, venue, r.tokens_out, r.sol_in, r.fee, r.completes)
-    pool = _live_pool(state)
-    p = _math(lambda: pool_math.swap_base_out(pool_math.PoolState.of(pool), tokens, pool.fee_bps))
-    return _buy_fill(state, venue, p.amount_out, p.amount_in, p.fee, False)
+    return _fill_buy_at(state, venue, tokens, curve_math.buy_exact_out, pool_math.swap_base_out)
 
 
 def fill_sell(state: CoinState, venue: str, tokens: int) -> Fill:
@@ -422,6 +427,42 @@ def _known_value(req: TradeRequest) -> int | None:
     return None
 
 
+def _write(
+    principal: Principal, req: TradeRequest, state: CoinState, plan: Plan, signer: SealedWalletSigner, caps: Reserved
+) -> pipeline.Write:
+    """The trade's transaction and what the send pipeline checks before sending it."""
+    client = principal.client
+    fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
+    partner = (
+        (Pubkey.from_string(client.fee_wallet), plan.partner_fee) if plan.partner_fee and client.fee_wallet else None
+    )
+    transaction = pipeline.Tx(
+        "trade", [plan.instruction], [signer], fees, partner_fee=partner, memo=unique.request_memo()
+    )
+    # a buy commits its SOL (and the token account's rent the first time); a sell's tip and
+    # fee come out of its proceeds
+    spend = plan.spend_lamports + (0 if state.token_account_exists else ATA_RENT)
+    # the added refusals, after every spec check: dust (the programs refuse it themselves, after
+    # the same checks), the client's fee ceiling, the user's own limits
+    added = []
+    if plan.fill is not None:
+        added.append(pipeline.Added(partial(require_fill, plan.fill, plan.amount_field), program=False))
+    added.append(
+        pipeline.Added(partial(write_fees.check_ceiling, principal, fees.priority_fee_lamports, fees.tip_lamports))
+    )
+    if caps.own_refusal is not None:
+        added.append(pipeline.Added(partial(_refuse, caps.own_refusal)))
+    return pipeline.Write(
+        KINDS[type(req)],
+        req.mint,
+        [transaction],
+        state.blockhash,
+        state.last_valid_block_height,
+        funds=pipeline.Funds(state.wallet_lamports, spend, tip_from_proceeds=isinstance(req, SellRequest)),
+        added=added,
+    )
+
+
 def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -> dict[str, str]:
     """Run one trade for `principal`. Order (after admission): input (400; explicit mode's bound field
     included) -> delegation (403) -> partner fee configuration -> where the value is known without a
@@ -439,9 +480,7 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
     reservation runs beside them; a quote-valued trade reserves once the read has given its value."""
     require_bound(req)
     access.require_delegation(principal)
-    client = principal.client
     require_fee_configured(principal, req.fee_bps)
-    fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
     known_value = _known_value(req)
     with pipeline.Held() as held:  # the day's volume, given back when nothing reached the network
         caps = None
@@ -465,40 +504,9 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
         value = plan.value_lamports if known_value is None else known_value
         if caps is None:  # valued by the quote: the caps before any balance
             caps = _hold(held, reserve_caps(principal, value))
-        selling = isinstance(req, SellRequest)
         if isinstance(req, SellRequest):
             require_tokens(state, int(req.tokensIn))
-
-        partner = (
-            (Pubkey.from_string(client.fee_wallet), plan.partner_fee)
-            if plan.partner_fee and client.fee_wallet
-            else None
-        )
-        transaction = pipeline.Tx(
-            "trade", [plan.instruction], [signer], fees, partner_fee=partner, memo=unique.request_memo()
-        )
-        # a buy commits its SOL (and the token account's rent the first time); a sell's tip and
-        # fee come out of its proceeds
-        spend = plan.spend_lamports + (0 if state.token_account_exists else ATA_RENT)
-        # the added refusals, after every spec check: dust (the programs refuse it themselves, after
-        # the same checks), the client's fee ceiling, the user's own limits
-        added = []
-        if plan.fill is not None:
-            added.append(pipeline.Added(partial(require_fill, plan.fill, plan.amount_field), program=False))
-        added.append(
-            pipeline.Added(partial(write_fees.check_ceiling, principal, fees.priority_fee_lamports, fees.tip_lamports))
-        )
-        if caps.own_refusal is not None:
-            added.append(pipeline.Added(partial(_refuse, caps.own_refusal)))
-        write = pipeline.Write(
-            KINDS[type(req)],
-            req.mint,
-            [transaction],
-            state.blockhash,
-            state.last_valid_block_height,
-            funds=pipeline.Funds(state.wallet_lamports, spend, tip_from_proceeds=selling),
-            added=added,
-        )
+        write = _write(principal, req, state, plan, signer, caps)
         sent = pipeline.send(principal, write, pipeline.Submit(chain, engine=pipeline.tx_engine()), held=held)
     observability.count("Trades", venue=venue, kind=KINDS[type(req)])
     return {"signature": sent.signature, "mint": req.mint, "status": "submitted"}

@@ -13,7 +13,7 @@ import dataclasses
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import AfterValidator, WithJsonSchema
 
@@ -25,6 +25,9 @@ from partner.edge.models import Field, Request
 from partner.edge.multipart import MAX_FILE_BYTES
 from partner.features.coin_fields import Image, read_image
 from partner.store import uploads as store
+
+if TYPE_CHECKING:
+    from partner.features.pipeline import Held
 
 __all__ = [
     "ROUTE",
@@ -221,6 +224,13 @@ def consume(principal: Principal, staged: Staged) -> Consumed:
             store.release(staged.upload_id, owner)
             raise
     return Consumed(staged.upload_id, owner, image)
+
+
+def consume_held(principal: Principal, staged: Staged, held: Held) -> Consumed:
+    """`consume`, given back by `held` when nothing of the request reached the network."""
+    used = consume(principal, staged)
+    held.add(lambda: release(used))
+    return used
 
 
 def release(used: Consumed | None) -> None:

@@ -65,9 +65,11 @@ def approve_actions(
     table = auth.table()
     return [
         ddb.update_action(
-            table, auth.grant_pk(user_id, client.client_id), _expression(sets, removes, ["scopes :sc"]), vals=vals
+            ddb.Update(
+                table, auth.grant_pk(user_id, client.client_id), _expression(sets, removes, ["scopes :sc"]), vals=vals
+            )
         ),
-        ddb.update_action(table, apps_pk(user_id), "ADD clients :c", vals={":c": {client.client_id}}),
+        ddb.update_action(ddb.Update(table, apps_pk(user_id), "ADD clients :c", vals={":c": {client.client_id}})),
     ]
 
 
@@ -77,11 +79,13 @@ def set_limits(user_id: str, client: Any, trade: int | None, daily: int | None) 
     if not sets and not removes:
         return auth.get(auth.grant_pk(user_id, client.client_id))
     return ddb.update(
-        auth.table(),
-        auth.grant_pk(user_id, client.client_id),
-        _expression(sets, removes),
-        condition="attribute_exists(connected_at)",
-        vals=vals or None,
+        ddb.Update(
+            auth.table(),
+            auth.grant_pk(user_id, client.client_id),
+            _expression(sets, removes),
+            condition="attribute_exists(connected_at)",
+            vals=vals or None,
+        ),
         return_values="ALL_NEW",
     )
 
@@ -90,13 +94,15 @@ def disconnect(user_id: str, client_id: str) -> bool:
     """Revoke the grant and every token issued from it; False when it was not connected."""
     actions = [
         ddb.update_action(
-            auth.table(),
-            auth.grant_pk(user_id, client_id),
-            "ADD gen :one REMOVE connected_at, scopes",
-            condition="attribute_exists(connected_at)",
-            vals={":one": 1},
+            ddb.Update(
+                auth.table(),
+                auth.grant_pk(user_id, client_id),
+                "ADD gen :one REMOVE connected_at, scopes",
+                condition="attribute_exists(connected_at)",
+                vals={":one": 1},
+            )
         ),
-        ddb.update_action(auth.table(), apps_pk(user_id), "DELETE clients :c", vals={":c": {client_id}}),
+        ddb.update_action(ddb.Update(auth.table(), apps_pk(user_id), "DELETE clients :c", vals={":c": {client_id}})),
     ]
     return ddb.transact(actions) is None
 
@@ -110,11 +116,13 @@ def note_use(grant: dict[str, Any] | None, now: int) -> None:
         return
     try:
         ddb.update(
-            auth.table(),
-            auth.grant_pk(grant["user_id"], grant["client_id"]),
-            "SET last_used = :now",
-            condition="attribute_exists(connected_at) AND last_used <= :old",
-            vals={":now": now, ":old": now - TOUCH_EVERY},
+            ddb.Update(
+                auth.table(),
+                auth.grant_pk(grant["user_id"], grant["client_id"]),
+                "SET last_used = :now",
+                condition="attribute_exists(connected_at) AND last_used <= :old",
+                vals={":now": now, ":old": now - TOUCH_EVERY},
+            )
         )
     except ApiError:
         pass  # a lost "last used" is not worth a failed refresh

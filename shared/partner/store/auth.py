@@ -5,7 +5,7 @@ digests of the secrets (`AC#`, `AT#`, `RT#`, `GRANT#<user>#<client>`, `SES#`; do
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from typing import Any, NamedTuple, TypeGuard
 
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
@@ -36,13 +36,21 @@ USED = "used"
 REVOKED = "revoked"
 
 
-def consume_and_put(
-    pk: str, now: int, *, user_id: str, client_id: str, gen: int, family: str, items: dict[str, dict[str, Any]]
-) -> str | None:
+class TokenFamily(NamedTuple):
+    """Where a new token pair belongs: the user's grant to the client, at generation `gen`, and the
+    refresh-token family `family` (an authorization code's, kept through every rotation)."""
+
+    user_id: str
+    client_id: str
+    family: str
+    gen: int
+
+
+def consume_and_put(pk: str, now: int, family: TokenFamily, items: dict[str, dict[str, Any]]) -> str | None:
     """Consume a code or refresh token and write the new tokens in one TransactWriteItems,
     so both happen or neither does: a failed write consumes nothing and can be retried.
 
-    The transaction also checks that the grant is still in generation `gen` with `family`
+    The transaction also checks that the grant is still in generation `family.gen` with the family
     unrevoked, so no pair is issued into a grant revoked meanwhile. None when it committed;
     USED when the code or token was consumed already (a replay, or the loser of concurrent
     uses); REVOKED when only the grant check failed. A committed transaction whose answer was
@@ -51,18 +59,20 @@ def consume_and_put(
     t = table()
     actions: list[dict[str, Any]] = [
         ddb.update_action(
-            t,
-            pk,
-            "SET used = :t, used_at = :now",
-            condition="attribute_exists(pk) AND used = :f",
-            vals={":t": True, ":f": False, ":now": now},
+            ddb.Update(
+                t,
+                pk,
+                "SET used = :t, used_at = :now",
+                condition="attribute_exists(pk) AND used = :f",
+                vals={":t": True, ":f": False, ":now": now},
+            )
         ),
         {
             "ConditionCheck": {
                 "TableName": t,
-                "Key": {"pk": {"S": grant_pk(user_id, client_id)}},
+                "Key": {"pk": {"S": grant_pk(family.user_id, family.client_id)}},
                 "ConditionExpression": "gen = :gen AND NOT contains(revoked_fams, :fam)",
-                "ExpressionAttributeValues": ddb.values({":gen": gen, ":fam": family}),
+                "ExpressionAttributeValues": ddb.values({":gen": family.gen, ":fam": family.family}),
             }
         },
     ]
@@ -84,10 +94,12 @@ def consume_and_put(
 def open_grant(user_id: str, client_id: str) -> dict[str, Any]:
     """Create the grant item if absent; return it (generation and revoked families)."""
     out = ddb.update(
-        table(),
-        grant_pk(user_id, client_id),
-        "SET gen = if_not_exists(gen, :zero), user_id = :u, client_id = :c",
-        vals={":zero": 0, ":u": user_id, ":c": client_id},
+        ddb.Update(
+            table(),
+            grant_pk(user_id, client_id),
+            "SET gen = if_not_exists(gen, :zero), user_id = :u, client_id = :c",
+            vals={":zero": 0, ":u": user_id, ":c": client_id},
+        ),
         return_values="ALL_NEW",
     )
     assert out is not None
@@ -95,30 +107,27 @@ def open_grant(user_id: str, client_id: str) -> dict[str, Any]:
 
 
 def revoke_family(user_id: str, client_id: str, family: str) -> None:
-    ddb.update(
-        table(),
-        grant_pk(user_id, client_id),
-        "ADD revoked_fams :fam",
-        vals={":fam": {family}},
-    )
+    ddb.update(ddb.Update(table(), grant_pk(user_id, client_id), "ADD revoked_fams :fam", vals={":fam": {family}}))
 
 
 def revoke_family_and_access(user_id: str, client_id: str, family: str) -> None:
     """Revoking a refresh token: its family, and every access token of the grant (one UpdateItem)."""
     ddb.update(
-        table(),
-        grant_pk(user_id, client_id),
-        "ADD revoked_fams :fam, agen :one",
-        vals={":fam": {family}, ":one": 1},
+        ddb.Update(
+            table(),
+            grant_pk(user_id, client_id),
+            "ADD revoked_fams :fam, agen :one",
+            vals={":fam": {family}, ":one": 1},
+        )
     )
 
 
 def revoke_grant(user_id: str, client_id: str) -> None:
-    ddb.update(table(), grant_pk(user_id, client_id), "ADD gen :one", vals={":one": 1})
+    ddb.update(ddb.Update(table(), grant_pk(user_id, client_id), "ADD gen :one", vals={":one": 1}))
 
 
 def revoke_access_token(pk: str) -> None:
-    ddb.update(table(), pk, "SET revoked = :t", condition="attribute_exists(pk)", vals={":t": True})
+    ddb.update(ddb.Update(table(), pk, "SET revoked = :t", condition="attribute_exists(pk)", vals={":t": True}))
 
 
 def grant_allows(grant: dict[str, Any] | None, token: dict[str, Any]) -> TypeGuard[dict[str, Any]]:
@@ -154,11 +163,13 @@ def consume_once(pk: str, now: int) -> dict[str, Any] | None:
     """Mark an unexpired, unused single-use item used; its previous state, or None when it is
     missing, expired or already used."""
     return ddb.update(
-        table(),
-        pk,
-        "SET used = :t",
-        condition="attribute_exists(pk) AND used = :f AND exp > :now",
-        vals={":t": True, ":f": False, ":now": now},
+        ddb.Update(
+            table(),
+            pk,
+            "SET used = :t",
+            condition="attribute_exists(pk) AND used = :f AND exp > :now",
+            vals={":t": True, ":f": False, ":now": now},
+        ),
         return_values="ALL_OLD",
     )
 

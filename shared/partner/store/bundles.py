@@ -25,4 +25,4 @@ def record(
         if last_valid_block_height is not None:
             values[":h"] = last_valid_block_height
             expression += ", last_valid_block_height = :h"
-        ddb.update(table, bundle_pk(signature), expression, vals=values)
+        ddb.update(ddb.Update(table, bundle_pk(signature), expression, vals=values))

@@ -104,8 +104,8 @@ def create_client(client: Client) -> None:
 
 
 def add_key(client_id: str, key: ApiKey) -> bool:
-    return (
-        ddb.update(
+    return ddb.applied(
+        ddb.Update(
             _table(),
             client_id,
             "SET #keys.#kid = :key",
@@ -113,13 +113,12 @@ def add_key(client_id: str, key: ApiKey) -> bool:
             names={"#keys": "keys", "#kid": key.key_id},
             vals={":key": {"digest": key.digest, "status": key.status, "created_at": key.created_at}},
         )
-        is not None
     )
 
 
 def revoke_key(client_id: str, key_id: str) -> bool:
-    return (
-        ddb.update(
+    return ddb.applied(
+        ddb.Update(
             _table(),
             client_id,
             "SET #keys.#kid.#st = :revoked",
@@ -127,40 +126,28 @@ def revoke_key(client_id: str, key_id: str) -> bool:
             names={"#keys": "keys", "#kid": key_id, "#st": "status"},
             vals={":revoked": "revoked"},
         )
-        is not None
     )
 
 
 def set_status(client_id: str, status: str) -> bool:
-    return (
-        ddb.update(
-            _table(),
-            client_id,
-            "SET #st = :s",
-            condition="attribute_exists(pk)",
-            names={"#st": "status"},
-            vals={":s": status},
-        )
-        is not None
-    )
+    return set_fields(client_id, status=status)
 
 
 def set_fields(client_id: str, **fields: Any) -> bool:
     names = {f"#f{i}": k for i, k in enumerate(fields)}
     vals = {f":v{i}": v for i, v in enumerate(fields.values())}
     expr = "SET " + ", ".join(f"#f{i} = :v{i}" for i in range(len(fields)))
-    return ddb.update(_table(), client_id, expr, condition="attribute_exists(pk)", names=names, vals=vals) is not None
+    return ddb.applied(ddb.Update(_table(), client_id, expr, condition="attribute_exists(pk)", names=names, vals=vals))
 
 
 def remove_webhook(client_id: str, now: int) -> bool:
     """Forget the client's webhook URL and secret; False when there is no such client."""
-    return (
-        ddb.update(
+    return ddb.applied(
+        ddb.Update(
             _table(),
             client_id,
             "REMOVE webhook_url, webhook_secret, webhook_key_id SET webhook_updated_at = :now",
             condition="attribute_exists(pk)",
             vals={":now": now},
         )
-        is not None
     )

@@ -24,17 +24,19 @@ def _table() -> str:
     return get_settings().counters_table
 
 
+def _add_within(pk: str, amount: int, expires_at: int, cap: int | None = None) -> ddb.Update:
+    """ADD `amount` to the window's count and set its expiry; with a `cap`, only while the total
+    stays within it."""
+    vals = {":n": amount, ":exp": expires_at}
+    condition = None
+    if cap is not None:
+        condition, vals[":room"] = "attribute_not_exists(#c) OR #c <= :room", cap - amount
+    return ddb.Update(_table(), pk, "ADD #c :n SET expires_at = :exp", condition, {"#c": "count"}, vals)
+
+
 def hit(pk: str, limit: int, expires_at: int) -> Hit:
     """Take one unit from a fixed window of `limit`; refuse at the limit without counting."""
-    out = ddb.update(
-        _table(),
-        pk,
-        "ADD #c :one SET expires_at = :exp",
-        condition="attribute_not_exists(#c) OR #c < :limit",
-        names={"#c": "count"},
-        vals={":one": 1, ":limit": limit, ":exp": expires_at},
-        return_values="UPDATED_NEW",
-    )
+    out = ddb.update(_add_within(pk, 1, expires_at, limit), return_values="UPDATED_NEW")
     if out is None:
         return Hit(False, limit)
     return Hit(True, int(out["count"]))
@@ -42,7 +44,7 @@ def hit(pk: str, limit: int, expires_at: int) -> Hit:
 
 def unhit(pk: str) -> None:
     """Give back one unit `hit` took (unconditional; the window's item exists)."""
-    ddb.update(_table(), pk, "ADD #c :n", names={"#c": "count"}, vals={":n": -1})
+    release(pk, 1)
 
 
 def read(pk: str) -> int:
@@ -51,14 +53,7 @@ def read(pk: str) -> int:
 
 
 def add(pk: str, amount: int, expires_at: int) -> int:
-    out = ddb.update(
-        _table(),
-        pk,
-        "ADD #c :n SET expires_at = :exp",
-        names={"#c": "count"},
-        vals={":n": amount, ":exp": expires_at},
-        return_values="UPDATED_NEW",
-    )
+    out = ddb.update(_add_within(pk, amount, expires_at), return_values="UPDATED_NEW")
     assert out is not None
     return int(out["count"])
 
@@ -73,22 +68,14 @@ def reserve(pk: str, amount: int, cap: int, expires_at: int) -> tuple[bool, int]
         return True, -1
     if amount > cap:
         return False, read(pk)
-    done, item = ddb.update_or_current(
-        _table(),
-        pk,
-        "ADD #c :n SET expires_at = :exp",
-        condition="attribute_not_exists(#c) OR #c <= :room",
-        names={"#c": "count"},
-        vals={":n": amount, ":room": cap - amount, ":exp": expires_at},
-        return_values="UPDATED_NEW",
-    )
+    done, item = ddb.update_or_current(_add_within(pk, amount, expires_at, cap), return_values="UPDATED_NEW")
     return done, int((item or {}).get("count", 0))
 
 
 def release(pk: str, amount: int) -> None:
     if amount <= 0:  # nothing was reserved
         return
-    ddb.update(_table(), pk, "ADD #c :n", names={"#c": "count"}, vals={":n": -amount})
+    ddb.update(ddb.Update(_table(), pk, "ADD #c :n", names={"#c": "count"}, vals={":n": -amount}))
 
 
 # ------------------------------------------------------------------ event lists (the lockout)
@@ -105,10 +92,12 @@ def events(pk: str) -> list[int]:
 def append_event(pk: str, stamp_ms: int, expires_at: int) -> tuple[list[int], int]:
     """Append one event; returns (every stored event, the trim version), from the same call."""
     out = ddb.update(
-        _table(),
-        pk,
-        "SET ev = list_append(if_not_exists(ev, :empty), :one), expires_at = :exp",
-        vals={":empty": [], ":one": [stamp_ms], ":exp": expires_at},
+        ddb.Update(
+            _table(),
+            pk,
+            "SET ev = list_append(if_not_exists(ev, :empty), :one), expires_at = :exp",
+            vals={":empty": [], ":one": [stamp_ms], ":exp": expires_at},
+        ),
         return_values="ALL_NEW",
     )
     assert out is not None
@@ -123,7 +112,7 @@ def drop_events(pk: str, indexes: list[int], trims: int) -> bool:
         condition, vals = "trims = :v", {":v": trims, ":next": trims + 1}
     else:
         condition, vals = "attribute_not_exists(trims)", {":next": 1}
-    return ddb.update(_table(), pk, f"REMOVE {removes} SET trims = :next", condition=condition, vals=vals) is not None
+    return ddb.applied(ddb.Update(_table(), pk, f"REMOVE {removes} SET trims = :next", condition=condition, vals=vals))
 
 
 def reserve_all(amount: int, caps: list[tuple[str, int | None]], expires_at: int) -> tuple[int, int] | None:

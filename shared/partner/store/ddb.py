@@ -158,27 +158,40 @@ def put(
     return _conditional("put_item", {"TableName": table, "Item": to_item(data)}, condition, names, vals) is not None
 
 
-def update(
-    table: str,
-    pk: str,
-    expression: str,
-    *,
-    condition: str | None = None,
-    names: dict[str, str] | None = None,
-    vals: dict[str, Any] | None = None,
-    return_values: str = "NONE",
-) -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class Update:
+    """One UpdateItem on the item `pk` of `table`: its update expression, the condition it needs,
+    and the attribute names and values both use."""
+
+    table: str
+    pk: str
+    expression: str
+    condition: str | None = None
+    names: dict[str, str] | None = None
+    vals: dict[str, Any] | None = None
+
+    def request(self) -> dict[str, Any]:
+        """The low-level fields, as UpdateItem and a transaction's Update both take them."""
+        out: dict[str, Any] = {
+            "TableName": self.table,
+            "Key": {"pk": {"S": self.pk}},
+            "UpdateExpression": self.expression,
+        }
+        _expressions(out, self.condition, self.names, self.vals)
+        return out
+
+
+def update(change: Update, return_values: str = "NONE") -> dict[str, Any] | None:
     """UpdateItem; returns the attributes asked for, or None when the condition failed."""
-    out = _conditional(
-        "update_item",
-        {"TableName": table, "Key": {"pk": {"S": pk}}, "UpdateExpression": expression, "ReturnValues": return_values},
-        condition,
-        names,
-        vals,
-    )
+    out = _conditional("update_item", {**change.request(), "ReturnValues": return_values}, None, None, None)
     if out is None:
         return None
     return from_item(out.get("Attributes")) or {}
+
+
+def applied(change: Update) -> bool:
+    """UpdateItem; whether it was written (False: its condition failed)."""
+    return update(change) is not None
 
 
 def batch_write(table: str, items: list[dict[str, Any]]) -> None:
@@ -195,31 +208,12 @@ def batch_write(table: str, items: list[dict[str, Any]]) -> None:
     raise wrap(RuntimeError("unprocessed items"))
 
 
-def update_or_current(
-    table: str,
-    pk: str,
-    expression: str,
-    *,
-    condition: str,
-    names: dict[str, str] | None = None,
-    vals: dict[str, Any] | None = None,
-    return_values: str = "NONE",
-) -> tuple[bool, dict[str, Any] | None]:
+def update_or_current(change: Update, return_values: str = "NONE") -> tuple[bool, dict[str, Any] | None]:
     """A conditional UpdateItem that also tells why it failed, in the same call:
     (True, the attributes asked for) or (False, the item as it is, None if there is none)
     (ReturnValuesOnConditionCheckFailure=ALL_OLD)."""
-    kwargs: dict[str, Any] = {
-        "TableName": table,
-        "Key": {"pk": {"S": pk}},
-        "UpdateExpression": expression,
-        "ConditionExpression": condition,
-        "ReturnValues": return_values,
-        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-    }
-    if names:
-        kwargs["ExpressionAttributeNames"] = names
-    if vals:
-        kwargs["ExpressionAttributeValues"] = values(vals)
+    assert change.condition, "update_or_current is for a conditional update"
+    kwargs = {**change.request(), "ReturnValues": return_values, "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}
     try:
         out = _single_write("update_item", kwargs)
     except ClientError as exc:
@@ -326,18 +320,8 @@ def put_action(table: str, data: dict[str, Any], condition: str | None = None) -
     return {"Put": action}
 
 
-def update_action(
-    table: str,
-    pk: str,
-    expression: str,
-    *,
-    condition: str | None = None,
-    names: dict[str, str] | None = None,
-    vals: dict[str, Any] | None = None,
-    old_on_failure: bool = False,
-) -> dict[str, Any]:
-    action: dict[str, Any] = {"TableName": table, "Key": {"pk": {"S": pk}}, "UpdateExpression": expression}
-    _expressions(action, condition, names, vals)
+def update_action(change: Update, old_on_failure: bool = False) -> dict[str, Any]:
+    action = change.request()
     if old_on_failure:
         action["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
     return {"Update": action}

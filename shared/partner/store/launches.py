@@ -19,12 +19,14 @@ def claim(user_id: str, *, now: int, until: int, cooled_at: int) -> dict[str, An
     `cooled_at`: the record as it is now, or None when refused."""
     table, pk = _key(user_id)
     return ddb.update(
-        table,
-        pk,
-        "SET claim_until = :until",
-        condition="(attribute_not_exists(last_at) OR last_at <= :cool) AND "
-        "(attribute_not_exists(claim_until) OR claim_until <= :now)",
-        vals={":until": until, ":cool": cooled_at, ":now": now},
+        ddb.Update(
+            table,
+            pk,
+            "SET claim_until = :until",
+            condition="(attribute_not_exists(last_at) OR last_at <= :cool) AND "
+            "(attribute_not_exists(claim_until) OR claim_until <= :now)",
+            vals={":until": until, ":cool": cooled_at, ":now": now},
+        ),
         return_values="ALL_NEW",
     )
 
@@ -34,13 +36,15 @@ def current(user_id: str) -> dict[str, Any]:
 
 
 def release(user_id: str) -> None:
-    ddb.update(*_key(user_id), "REMOVE claim_until")
+    ddb.update(ddb.Update(*_key(user_id), "REMOVE claim_until"))
 
 
 def record(user_id: str, entry: dict[str, Any], at: int) -> None:
     """The launch `entry` done at `at`: the cooldown starts, the slot is free."""
     ddb.update(
-        *_key(user_id),
-        "SET last_at = :now, launches = list_append(if_not_exists(launches, :empty), :one) REMOVE claim_until",
-        vals={":now": at, ":empty": [], ":one": [entry]},
+        ddb.Update(
+            *_key(user_id),
+            "SET last_at = :now, launches = list_append(if_not_exists(launches, :empty), :one) REMOVE claim_until",
+            vals={":now": at, ":empty": [], ":one": [entry]},
+        )
     )

@@ -10,7 +10,7 @@ import hashlib
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -41,23 +41,22 @@ TRACKED_FIELDS = (
 
 
 # What the service sends, by kind (the transaction record's `kind`).
-KINDS = frozenset(
-    {
-        "buy",
-        "buy_exact_out",
-        "sell",
-        "vote",
-        "vote_cancel",
-        "vote_withdraw",
-        "settle",
-        "propose_update_content",
-        "propose_extend_mutability",
-        "propose_finalize_metadata",
-        "finalize_expired",
-        "bond_withdraw",
-        "coin_create",
-    }
-)
+Kind = Literal[
+    "buy",
+    "buy_exact_out",
+    "sell",
+    "vote",
+    "vote_cancel",
+    "vote_withdraw",
+    "settle",
+    "propose_update_content",
+    "propose_extend_mutability",
+    "propose_finalize_metadata",
+    "finalize_expired",
+    "bond_withdraw",
+    "coin_create",
+]
+KINDS = frozenset(get_args(Kind))
 
 
 @dataclass(frozen=True)
@@ -193,4 +192,4 @@ def move(signature: str, old: str, new: str, *, slot: int | None = None, error: 
     names = {"#st": "status"}
     if error is not None:
         names["#err"] = "error"
-    return ddb.update(table(), signature, expression, condition="#st = :old", names=names, vals=vals) is not None
+    return ddb.applied(ddb.Update(table(), signature, expression, condition="#st = :old", names=names, vals=vals))

@@ -73,23 +73,27 @@ def consume(upload_id: str, client_id: str, user_id: str, owner: str, now: int) 
     """Mark the upload used by `owner`, atomically: only an unused, unexpired upload of this client
     and user. (True, {}) or (False, the record as it is)."""
     return ddb.update_or_current(
-        _table(),
-        pk(upload_id),
-        "SET used = :true, used_by = :owner",
-        condition="attribute_exists(pk) AND cid = :cid AND uid = :uid AND used = :false AND #exp > :now",
-        names={"#exp": "exp"},
-        vals={":true": True, ":false": False, ":owner": owner, ":cid": client_id, ":uid": user_id, ":now": now},
+        ddb.Update(
+            _table(),
+            pk(upload_id),
+            "SET used = :true, used_by = :owner",
+            condition="attribute_exists(pk) AND cid = :cid AND uid = :uid AND used = :false AND #exp > :now",
+            names={"#exp": "exp"},
+            vals={":true": True, ":false": False, ":owner": owner, ":cid": client_id, ":uid": user_id, ":now": now},
+        )
     )
 
 
 def release(upload_id: str, owner: str) -> None:
     """Give a consumed upload back (nothing of the request that consumed it reached the network)."""
     ddb.update(
-        _table(),
-        pk(upload_id),
-        "SET used = :false REMOVE used_by",
-        condition="used_by = :owner",
-        vals={":false": False, ":owner": owner},
+        ddb.Update(
+            _table(),
+            pk(upload_id),
+            "SET used = :false REMOVE used_by",
+            condition="used_by = :owner",
+            vals={":false": False, ":owner": owner},
+        )
     )
 
 

@@ -102,20 +102,19 @@ def set_twitter_handle(user_id: str, handle: str | None) -> bool:
         expression, vals = "REMOVE twitter_handle", None
     else:
         expression, vals = "SET twitter_handle = :h", {":h": handle}
-    return ddb.update(_table(), user_id, expression, condition="attribute_exists(pk)", vals=vals) is not None
+    return ddb.applied(ddb.Update(_table(), user_id, expression, condition="attribute_exists(pk)", vals=vals))
 
 
 def set_wallet_once(user_id: str, wallet: str, secret: EncryptedSecret) -> bool:
     """Store the user's delegated wallet unless one is stored already (False then, or no user)."""
-    return (
-        ddb.update(
+    return ddb.applied(
+        ddb.Update(
             _table(),
             user_id,
             "SET wallet = :w, wallet_secret = :s",
             condition="attribute_exists(pk) AND attribute_not_exists(wallet)",
             vals={":w": wallet, ":s": {"ct": secret.ciphertext, "key_id": secret.key_id}},
         )
-        is not None
     )
 
 
@@ -140,18 +139,19 @@ def raise_write_slot(user_id: str, slot: int) -> None:
     """Keep `slot` as the user's `write_slot` unless a higher one is kept (the user's next write
     reads at that slot or later: partner.features.pipeline.remember_slot)."""
     ddb.update(
-        _table(),
-        user_id,
-        "SET write_slot = :s",
-        condition="attribute_exists(pk) AND (attribute_not_exists(write_slot) OR write_slot < :s)",
-        vals={":s": slot},
+        ddb.Update(
+            _table(),
+            user_id,
+            "SET write_slot = :s",
+            condition="attribute_exists(pk) AND (attribute_not_exists(write_slot) OR write_slot < :s)",
+            vals={":s": slot},
+        )
     )
 
 
 def set_trading_enabled(user_id: str, enabled: bool) -> bool:
-    return (
-        ddb.update(
+    return ddb.applied(
+        ddb.Update(
             _table(), user_id, "SET trading_enabled = :e", condition="attribute_exists(pk)", vals={":e": enabled}
         )
-        is not None
     )

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
 from partner.chain import governance_math as GM
@@ -306,11 +307,36 @@ def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = N
         return _execute(principal, form, chain)
     # a staged image: consumed here, given back when nothing reached the network (partner.features.uploads)
     with pipeline.Held() as held:
-        used = uploads.consume(principal, form.staged)
-        held.add(lambda: uploads.release(used))
+        used = uploads.consume_held(principal, form.staged, held)
         out = _execute(principal, dataclasses.replace(form, image=used.image), chain, held)
     uploads.finished(used)
     return out
+
+
+@dataclass(frozen=True)
+class _Proposal:
+    """The update_content proposal a request makes, built for a metadata URI (a placeholder of the
+    same size for the checks, then the pinned one)."""
+
+    form: UpdateContentForm
+    signer: SealedWalletSigner
+    mint: Pubkey
+    governance: Governance
+    changes: dict[str, str]
+    memo: Instruction
+
+    def tx(self, uri: str | None) -> pipeline.Tx:
+        changes = self.changes
+        instruction = ix.propose_update_content(
+            self.signer.pubkey,
+            self.mint,
+            self.governance.next_proposal_index,
+            ix.ContentChange(tuple(changes), changes.get("name"), changes.get("symbol"), uri),
+            base_content_revision=self.governance.content_revision,
+            vote_duration_seconds=self.form.vote_duration_seconds,
+        )
+        fees = WriteFees(self.form.priority_fee_lamports, self.form.tip_lamports)
+        return pipeline.Tx("propose_update_content", [instruction], [self.signer], fees, memo=self.memo)
 
 
 def _execute(
@@ -326,25 +352,8 @@ def _execute(
     changes = changed_fields(form, current)
     _precheck(form, state, changes)
 
-    gov = state.governance
-    fees = WriteFees(form.priority_fee_lamports, form.tip_lamports)
-    index = gov.next_proposal_index
-    memo = unique.request_memo()
-
-    def proposal(uri: str | None) -> pipeline.Tx:
-        instruction = ix.propose_update_content(
-            signer.pubkey,
-            mint,
-            index,
-            base_content_revision=gov.content_revision,
-            changed_fields=tuple(changes),
-            name=changes.get("name"),
-            symbol=changes.get("symbol"),
-            uri=uri,
-            vote_duration_seconds=form.vote_duration_seconds,
-        )
-        return pipeline.Tx("propose_update_content", [instruction], [signer], fees, memo=memo)
-
+    proposal = _Proposal(form, signer, mint, state.governance, changes, unique.request_memo())
+    index = state.governance.next_proposal_index
     uri_change = any(f in changes for f in GM.URI_FIELDS)
     placeholder = "ipfs://" + cids.cid_v0(b"") if uri_change else None
     uris = {"image": current["image"] or None, "metadata": state.metadata.uri or None}
@@ -352,20 +361,18 @@ def _execute(
     def pin() -> list[pipeline.Tx] | None:
         """After the size and SOL checks, so nothing is pinned for a proposal they refuse."""
         if "image" in changes and form.image is not None:
-            uris["image"] = pinning.pin_bytes(
-                form.image.data, f"image.{form.image.extension}", form.image.content_type
-            ).uri
+            uris["image"] = pinning.pin_image(form.image).uri
         if not uri_change:
             return None
         merged = {**current, **changes}
         merged["image"] = uris["image"] or ""
         uris["metadata"] = pinning.pin_json({name: merged[name] for name in DOCUMENT_FIELDS}).uri
-        return [proposal(uris["metadata"])]
+        return [proposal.tx(uris["metadata"])]
 
     write = pipeline.Write(
         "propose_update_content",
         form.mint,
-        [proposal(placeholder)],
+        [proposal.tx(placeholder)],
         state.blockhash,
         state.last_valid_block_height,
         # a fresh proposal's bond vault never exists: the proposal's rent and the vault's

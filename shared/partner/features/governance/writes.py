@@ -18,7 +18,7 @@ from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
 from partner.chain import ports, unique
 from partner.chain import programs as P
-from partner.chain.layouts import Governance, LayoutError, Proposal, VoteReceipt, token_account_amount
+from partner.chain.layouts import Governance, LayoutError, Proposal, VoteReceipt, decode_owned, token_account_amount
 from partner.chain.rpc import AccountData, Rpc
 from partner.chain.tx import WriteFees
 from partner.core.errors import ApiError
@@ -115,13 +115,8 @@ def _owned(account: AccountData | None) -> TypeGuard[AccountData]:
 
 
 def _governance(account: AccountData | None, mint: Pubkey) -> Governance:
-    if not _owned(account):
-        raise ApiError("governance_not_found")
-    try:
-        gov = Governance.decode(account.data)
-    except (LayoutError, ValueError, struct.error) as exc:
-        raise ApiError("governance_not_found") from exc
-    if gov.mint != mint:
+    gov = decode_owned(Governance, account, P.LAUNCHPAD_PROGRAM_ID)
+    if gov is None or gov.mint != mint:
         raise ApiError("governance_not_found")
     return gov
 
@@ -221,31 +216,44 @@ def read_governance(chain: Rpc, mint: Pubkey, wallet: Pubkey) -> GovernanceState
 # ------------------------------------------------------------------ landing
 
 
-def _land(
-    principal: Principal,
-    kind: str,
-    mint: Pubkey,
-    chain: Rpc,
-    signer: SealedWalletSigner,
-    instruction: Instruction,
-    req: WriteFields,
-    snap: Snapshot,
-    wallet_lamports: int,
-    rent: int = 0,
-) -> str:
-    fees = WriteFees(int(req.priorityFeeLamports), int(req.tipLamports))
-    transaction = pipeline.Tx("governance", [instruction], [signer], fees, memo=unique.request_memo())
-    ceiling = pipeline.Added(lambda: write_fees.check_ceiling(principal, fees.priority_fee_lamports, fees.tip_lamports))
-    write = pipeline.Write(
-        kind,
-        str(mint),
-        [transaction],
-        snap.blockhash,
-        snap.last_valid_block_height,
-        funds=pipeline.Funds(wallet_lamports, rent),
-        added=[ceiling],
-    )
-    return pipeline.send(principal, write, pipeline.Processed(chain, pipeline.tx_engine())).signature
+@dataclass(frozen=True)
+class _Writer:
+    """Who sends a governance write (the principal, whose wallet signs), the chain it reads and
+    sends through, and the request's fees."""
+
+    principal: Principal
+    req: WriteFields
+    chain: Rpc
+    signer: SealedWalletSigner
+
+    def land(
+        self, kind: str, mint: Pubkey, instruction: Instruction, state: ProposalState | GovernanceState, rent: int = 0
+    ) -> str:
+        """Send `instruction` on the blockhash `state` was read with; the wallet pays `rent` besides."""
+        fees = WriteFees(int(self.req.priorityFeeLamports), int(self.req.tipLamports))
+        transaction = pipeline.Tx("governance", [instruction], [self.signer], fees, memo=unique.request_memo())
+        ceiling = pipeline.Added(
+            lambda: write_fees.check_ceiling(self.principal, fees.priority_fee_lamports, fees.tip_lamports)
+        )
+        snap = state.snapshot
+        write = pipeline.Write(
+            kind,
+            str(mint),
+            [transaction],
+            snap.blockhash,
+            snap.last_valid_block_height,
+            funds=pipeline.Funds(state.wallet_lamports, rent),
+            added=[ceiling],
+        )
+        processed = pipeline.Processed(self.chain, pipeline.tx_engine())
+        return pipeline.send(self.principal, write, processed).signature
+
+    def answer_proposal(
+        self, kind: str, instruction: Instruction, state: ProposalState, rent: int = 0
+    ) -> dict[str, str]:
+        """Land a write on `state`'s proposal; the answer names it with its mint and governance."""
+        mint = state.proposal.mint
+        return _response(self.land(kind, mint, instruction, state, rent), mint, state.governance_key, state.key)
 
 
 def _response(signature: str, mint: Pubkey, governance: Pubkey, proposal: Pubkey | None = None) -> dict[str, str]:
@@ -255,20 +263,21 @@ def _response(signature: str, mint: Pubkey, governance: Pubkey, proposal: Pubkey
     return out
 
 
-def _start(principal: Principal, req: WriteFields, chain: Rpc | None) -> tuple[SealedWalletSigner, Rpc]:
+def _start(principal: Principal, req: WriteFields, chain: Rpc | None) -> _Writer:
     """Delegation (403), before anything is read. (The client's fee ceiling is an added check of the
     send pipeline: after every spec check, so it never pre-empts one.)"""
     access.require_delegation(principal)
-    return SealedWalletSigner(principal.user), pipeline.reading_for(principal, chain or ports.current().rpc())
+    signer = SealedWalletSigner(principal.user)
+    return _Writer(principal, req, pipeline.reading_for(principal, chain or ports.current().rpc()), signer)
 
 
 # ------------------------------------------------------------------ votes
 
 
 def cast_vote(principal: Principal, req: VoteRequest, chain: Rpc | None = None) -> dict[str, str]:
-    signer, chain = _start(principal, req, chain)
+    w = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
-    state = read_proposal(chain, key, signer.pubkey, with_tokens=True)
+    state = read_proposal(w.chain, key, w.signer.pubkey, with_tokens=True)
     amount, gov, p = int(req.amount), state.governance, state.proposal
     if state.voting_closed():
         raise ApiError("proposal_closed")
@@ -284,44 +293,30 @@ def cast_vote(principal: Principal, req: VoteRequest, chain: Rpc | None = None) 
             availableTokens=str(state.token_balance),
         )
     rent = 0 if state.receipt is not None else max(0, P.rent_exempt_minimum(VoteReceipt.SIZE) - state.receipt_lamports)
-    instruction = ix.cast_vote(signer.pubkey, p.mint, key, req.side, amount)
-    signature = _land(
-        principal, "vote", p.mint, chain, signer, instruction, req, state.snapshot, state.wallet_lamports, rent
-    )
-    return _response(signature, p.mint, state.governance_key, key)
+    instruction = ix.cast_vote(w.signer.pubkey, p.mint, key, req.side, amount)
+    return w.answer_proposal("vote", instruction, state, rent)
 
 
 def cancel_vote(principal: Principal, req: CancelVoteRequest, chain: Rpc | None = None) -> dict[str, str]:
-    signer, chain = _start(principal, req, chain)
+    w = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
-    state = read_proposal(chain, key, signer.pubkey)
+    state = read_proposal(w.chain, key, w.signer.pubkey)
     if state.receipt is None:
         raise ApiError("vote_receipt_not_found")
     if not state.receipt.active:
         raise ApiError("vote_not_active")
     if state.voting_closed():
         raise ApiError("proposal_closed")
-    instruction = ix.cancel_vote(signer.pubkey, state.proposal.mint, key)
-    signature = _land(
-        principal,
-        "vote_cancel",
-        state.proposal.mint,
-        chain,
-        signer,
-        instruction,
-        req,
-        state.snapshot,
-        state.wallet_lamports,
-    )
-    return _response(signature, state.proposal.mint, state.governance_key, key)
+    instruction = ix.cancel_vote(w.signer.pubkey, state.proposal.mint, key)
+    return w.answer_proposal("vote_cancel", instruction, state)
 
 
 def withdraw_vote(principal: Principal, req: WithdrawVoteRequest, chain: Rpc | None = None) -> dict[str, str]:
     """Anyone may crank it; the tokens always go to the voter's token account."""
-    signer, chain = _start(principal, req, chain)
+    w = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
-    voter = Pubkey.from_string(req.voter) if req.voter else signer.pubkey
-    state = read_proposal(chain, key, signer.pubkey, voter=voter)
+    voter = Pubkey.from_string(req.voter) if req.voter else w.signer.pubkey
+    state = read_proposal(w.chain, key, w.signer.pubkey, voter=voter)
     receipt = state.receipt
     if receipt is None:
         raise ApiError("vote_receipt_not_found")
@@ -331,42 +326,28 @@ def withdraw_vote(principal: Principal, req: WithdrawVoteRequest, chain: Rpc | N
         raise ApiError("vote_already_withdrawn")
     if not state.proposal.settled:
         raise ApiError("proposal_not_settled")
-    instruction = ix.withdraw_vote(signer.pubkey, voter, state.proposal.mint, key)
-    signature = _land(
-        principal,
-        "vote_withdraw",
-        state.proposal.mint,
-        chain,
-        signer,
-        instruction,
-        req,
-        state.snapshot,
-        state.wallet_lamports,
-    )
-    return _response(signature, state.proposal.mint, state.governance_key, key)
+    instruction = ix.withdraw_vote(w.signer.pubkey, voter, state.proposal.mint, key)
+    return w.answer_proposal("vote_withdraw", instruction, state)
 
 
 def settle(principal: Principal, req: SettleRequest, chain: Rpc | None = None) -> dict[str, str]:
     """Permissionless."""
-    signer, chain = _start(principal, req, chain)
+    w = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
-    state = read_proposal(chain, key, signer.pubkey)
+    state = read_proposal(w.chain, key, w.signer.pubkey)
     if state.proposal.settled:
         raise ApiError("proposal_already_settled")
     if state.snapshot.unix_timestamp < state.proposal.voting_ends_at:
         raise ApiError("proposal_still_open", votingEndsAtUnix=str(state.proposal.voting_ends_at))
-    instruction = ix.settle_proposal(signer.pubkey, state.proposal.mint, key)
-    signature = _land(
-        principal, "settle", state.proposal.mint, chain, signer, instruction, req, state.snapshot, state.wallet_lamports
-    )
-    return _response(signature, state.proposal.mint, state.governance_key, key)
+    instruction = ix.settle_proposal(w.signer.pubkey, state.proposal.mint, key)
+    return w.answer_proposal("settle", instruction, state)
 
 
 def withdraw_bond(principal: Principal, req: BondWithdrawRequest, chain: Rpc | None = None) -> dict[str, str]:
     """Anyone may crank it; the bond always goes to the proposer's token account."""
-    signer, chain = _start(principal, req, chain)
+    w = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
-    state = read_proposal(chain, key, signer.pubkey)
+    state = read_proposal(w.chain, key, w.signer.pubkey)
     p = state.proposal
     if p.bond_amount == 0:
         raise ApiError("no_proposal_bond")
@@ -374,11 +355,8 @@ def withdraw_bond(principal: Principal, req: BondWithdrawRequest, chain: Rpc | N
         raise ApiError("proposal_bond_already_withdrawn")
     if not p.settled:
         raise ApiError("proposal_not_settled")
-    instruction = ix.withdraw_bond(signer.pubkey, p.proposer, p.mint, key)
-    signature = _land(
-        principal, "bond_withdraw", p.mint, chain, signer, instruction, req, state.snapshot, state.wallet_lamports
-    )
-    return _response(signature, p.mint, state.governance_key, key)
+    instruction = ix.withdraw_bond(w.signer.pubkey, p.proposer, p.mint, key)
+    return w.answer_proposal("bond_withdraw", instruction, state)
 
 
 # ------------------------------------------------------------------ proposals
@@ -387,9 +365,9 @@ def withdraw_bond(principal: Principal, req: BondWithdrawRequest, chain: Rpc | N
 def _propose(
     principal: Principal, req: ExtendMutabilityRequest | FinalizeMetadataRequest, chain: Rpc | None
 ) -> dict[str, str]:
-    signer, chain = _start(principal, req, chain)
+    w = _start(principal, req, chain)
     mint = Pubkey.from_string(req.mint)
-    state = read_governance(chain, mint, signer.pubkey)
+    state = read_governance(w.chain, mint, w.signer.pubkey)
     gov, now = state.governance, state.snapshot.unix_timestamp
     extend = isinstance(req, ExtendMutabilityRequest)
     if gov.finalized:
@@ -424,7 +402,7 @@ def _propose(
     proposal = P.proposal_pda(state.key, index)[0]
     if isinstance(req, ExtendMutabilityRequest):
         instruction = ix.propose_extend_mutability(
-            signer.pubkey,
+            w.signer.pubkey,
             mint,
             index,
             int(req.additionalSeconds),
@@ -433,13 +411,11 @@ def _propose(
         )
     else:
         instruction = ix.propose_finalize_metadata(
-            signer.pubkey, mint, index, base_content_revision=gov.content_revision, vote_duration_seconds=duration
+            w.signer.pubkey, mint, index, base_content_revision=gov.content_revision, vote_duration_seconds=duration
         )
     rent = P.rent_exempt_minimum(Proposal.SIZE) + P.rent_exempt_minimum(TOKEN_ACCOUNT_SIZE)
     kind = "propose_extend_mutability" if extend else "propose_finalize_metadata"
-    signature = _land(
-        principal, kind, mint, chain, signer, instruction, req, state.snapshot, state.wallet_lamports, rent
-    )
+    signature = w.land(kind, mint, instruction, state, rent)
     return _response(signature, mint, state.key, proposal)
 
 
@@ -454,16 +430,14 @@ def finalize_metadata(principal: Principal, req: FinalizeMetadataRequest, chain:
 
 def finalize_expired(principal: Principal, req: FinalizeExpiredRequest, chain: Rpc | None = None) -> dict[str, str]:
     """Records an already-lapsed mutability window; no vote."""
-    signer, chain = _start(principal, req, chain)
+    w = _start(principal, req, chain)
     mint = Pubkey.from_string(req.mint)
-    state = read_governance(chain, mint, signer.pubkey)
+    state = read_governance(w.chain, mint, w.signer.pubkey)
     gov = state.governance
     if gov.finalized:
         raise ApiError("governance_finalized")
     if state.snapshot.unix_timestamp < gov.mutable_until:
         raise ApiError("metadata_still_mutable", mutableUntilUnix=str(gov.mutable_until))
-    instruction = ix.finalize_expired(signer.pubkey, mint)
-    signature = _land(
-        principal, "finalize_expired", mint, chain, signer, instruction, req, state.snapshot, state.wallet_lamports
-    )
+    instruction = ix.finalize_expired(w.signer.pubkey, mint)
+    signature = w.land("finalize_expired", mint, instruction, state)
     return _response(signature, mint, state.key)

@@ -30,14 +30,22 @@ def _required(params: dict[str, str], *names: str) -> list[str]:
 
 
 def new_pair(
-    *, user_id: str, client_id: str, key_id: str, family: str, grant: dict[str, Any], gen: int, granted: tuple[str, ...]
+    family: store.TokenFamily, *, key_id: str, grant: dict[str, Any], granted: tuple[str, ...]
 ) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
-    """A fresh access and refresh token: (their auth-table items, the token response). The
-    access token records the grant's access generation (revoking a refresh token bumps it)."""
+    """A fresh access and refresh token bound to `key_id`: (their auth-table items, the token response).
+    The access token records the grant's access generation (revoking a refresh token bumps it)."""
     now = clock.now_int()
+    user_id, client_id = family.user_id, family.client_id
     access = tokens.new_bound_token(tokens.ACCESS, user_id, client_id)
     refresh = tokens.new_bound_token(tokens.REFRESH, user_id, client_id)
-    common = {"uid": user_id, "cid": client_id, "key_id": key_id, "fam": family, "gen": gen, "scopes": list(granted)}
+    common = {
+        "uid": user_id,
+        "cid": client_id,
+        "key_id": key_id,
+        "fam": family.family,
+        "gen": family.gen,
+        "scopes": list(granted),
+    }
     items = {
         f"AT#{crypto.digest(access, 'access')}": dict(
             common, kind="access", exp=now + ACCESS_TTL, revoked=False, agen=int(grant.get("agen", 0))
@@ -86,18 +94,9 @@ def authorization_code(caller: AuthenticatedClient, params: dict[str, str]) -> d
     # nothing). Codes outlive a grant revocation, so a generation moved meanwhile is retried.
     for _ in range(3):
         grant = store.open_grant(item["uid"], client_id)
-        items, answer = new_pair(
-            user_id=item["uid"],
-            client_id=client_id,
-            key_id=caller.key_id,
-            family=item["fam"],
-            grant=grant,
-            gen=int(grant["gen"]),
-            granted=granted,
-        )
-        outcome = store.consume_and_put(
-            pk, now, user_id=item["uid"], client_id=client_id, gen=int(grant["gen"]), family=item["fam"], items=items
-        )
+        family = store.TokenFamily(item["uid"], client_id, item["fam"], int(grant["gen"]))
+        items, answer = new_pair(family, key_id=caller.key_id, grant=grant, granted=granted)
+        outcome = store.consume_and_put(pk, now, family, items)
         if outcome is None:
             return answer
         if outcome == store.USED:
@@ -129,18 +128,9 @@ def refresh_token(caller: AuthenticatedClient, params: dict[str, str]) -> dict[s
     _check_scope_param(params, granted)
     # The new pair is bound to the key that authenticated this call (rebinding). Consuming the
     # token and writing the pair are one transaction: a failed write consumes nothing.
-    items, answer = new_pair(
-        user_id=ids.user_id,
-        client_id=client.client_id,
-        key_id=caller.key_id,
-        family=item["fam"],
-        grant=grant,
-        gen=int(item["gen"]),
-        granted=granted,
-    )
-    outcome = store.consume_and_put(
-        pk, now, user_id=ids.user_id, client_id=client.client_id, gen=int(item["gen"]), family=item["fam"], items=items
-    )
+    family = store.TokenFamily(ids.user_id, client.client_id, item["fam"], int(item["gen"]))
+    items, answer = new_pair(family, key_id=caller.key_id, grant=grant, granted=granted)
+    outcome = store.consume_and_put(pk, now, family, items)
     if outcome == store.USED:
         store.revoke_grant(ids.user_id, client.client_id)
         raise invalid_grant("The refresh token was already rotated out; the user's grant is revoked.")
