@@ -159,9 +159,10 @@ class ModelClock:
             finally:
                 self._charge(rpc_kind(methods) or "unmodeled")
 
-        rpc_module.Rpc._post_to = post_to  # type: ignore[method-assign]  # timing patch
+        patched: Any = post_to
+        rpc_module.Rpc._post_to = patched  # type: ignore[method-assign]  # timing patch
         if hasattr(parallel, "map_at_most"):  # (an older checkout, measured for comparison, has none: no model)
-            parallel.map_at_most = self._map(parallel.map_at_most)  # type: ignore[assignment]  # timing patch
+            parallel.map_at_most = self._map(parallel.map_at_most)
             self.follows = True
 
 

@@ -96,7 +96,8 @@ def transitions(
     return None
 
 
-MOVE_WORKERS = 16  # writes at once: batches of moved records, or conditional moves one record each
+MOVE_WORKERS = 16  # conditional moves at once (one record each)
+PUT_WORKERS = 8  # batches of moved records written at once (25 records each)
 MOVE_GROUP = 250  # records whose events are queued before they move (all at once)
 QUEUE_WORKERS = 8  # a group's SendMessageBatch calls at once
 LEASE_SECONDS = 90.0  # an index partition's lease (`Owner`), renewed once less than a minute is left
@@ -266,7 +267,7 @@ def _apply(group: list[Move], hooks: set[str], summary: dict[str, Any]) -> None:
     single = [move for move in group if str(move[0].get("track")) not in held]
     chunks = [batched[at : at + txrecords.PUT_BATCH] for at in range(0, len(batched), txrecords.PUT_BATCH)]
     outcomes: list[tuple[Move, bool | None]] = []
-    for chunk, written in zip(chunks, parallel.map_at_most(_put, chunks, MOVE_WORKERS), strict=True):
+    for chunk, written in zip(chunks, parallel.map_at_most(_put, chunks, PUT_WORKERS), strict=True):
         if written:
             outcomes += [(move, True) for move in chunk]
         else:
