@@ -170,12 +170,13 @@ class Drain:
     """The webhook consumer's stand-in: receives and deletes the queued events as the delivery
     function's event source would (moto's SendMessageBatch slows with the queue's length)."""
 
-    def __init__(self) -> None:
-        import threading
+    THREADS = 4  # pollers at once (one fell behind 8 senders, and moto's send slows with the queue's length)
 
+    def __init__(self) -> None:
         self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
+        self.threads = [threading.Thread(target=self._run, daemon=True) for _ in range(self.THREADS)]
+        for thread in self.threads:
+            thread.start()
 
     def _run(self) -> None:
         from partner.core.settings import get_settings
@@ -193,7 +194,8 @@ class Drain:
 
     def stop(self) -> None:
         self.stopped.set()
-        self.thread.join(timeout=10)
+        for thread in self.threads:
+            thread.join(timeout=10)
 
 
 def _still_sent() -> int:

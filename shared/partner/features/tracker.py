@@ -99,7 +99,8 @@ def transitions(
 MOVE_WORKERS = 16  # conditional moves at once (one record each)
 PUT_WORKERS = 8  # batches of moved records written at once (25 records each)
 MOVE_GROUP = 250  # records whose events are queued before they move (all at once)
-QUEUE_WORKERS = 8  # a group's SendMessageBatch calls at once
+QUEUE_WORKERS = 4  # a group's SendMessageBatch calls at once (8 waited in line past the 5 s read timeout
+# on the devstack's moto, whose send slows with the queue's length)
 LEASE_SECONDS = 90.0  # an index partition's lease (`Owner`), renewed once less than a minute is left
 LEASE_MARGIN = 30.0  # a batch write starts only with this much of its lease left: more than one write's
 # longest time with its retries (3 attempts of 2 s to connect and 5 s to read, and the pauses between)
