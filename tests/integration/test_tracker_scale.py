@@ -227,3 +227,23 @@ def test_a_partition_under_another_lease_moves_one_record_at_a_time_on_the_condi
         assert tracker._move((stale, "confirmed", ["confirmed"], 9, None)) is False
     finally:
         ddb.put(get_settings().counters_table, {**lease, "until": 0})  # lapsed
+
+
+def test_the_lease_holder_reads_its_own_writes_over_stale_index_copies():
+    """What this process wrote replaces an older copy from the index (a record it moved to `confirmed`
+    is followed as `confirmed`), a record it wrote final is left out, and an index copy as far on as
+    what it wrote is kept."""
+    from partner.features import tracker
+
+    owner = tracker.Owner()
+    sent = [{"pk": f"sig{i}", "status": "sent", "track": "0", "kind": "buy"} for i in range(3)]
+    owner.wrote([{**sent[0], "status": "confirmed", "slot": 7}, {**sent[1], "status": "finalized", "slot": 8}])
+    assert owner.written["sig1"][1] == {"pk": "sig1", "status": "finalized"}  # a final record: its status only
+    fresh = owner.freshest([*sent, {**sent[0], "pk": "sig3"}])
+    assert [(r["pk"], r["status"], r.get("slot")) for r in fresh] == [
+        ("sig0", "confirmed", 7),
+        ("sig2", "sent", None),
+        ("sig3", "sent", None),
+    ]
+    caught_up = {**sent[0], "status": "confirmed", "slot": 9}
+    assert owner.freshest([caught_up]) == [caught_up]

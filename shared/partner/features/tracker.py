@@ -162,9 +162,11 @@ class Owner:
         return out
 
     def wrote(self, items: list[dict[str, Any]]) -> None:
+        """Remember `items` as written (of a final record only its status: it is never written again)."""
         now = clock.now()
+        kept = [item if _rank(item) < FINAL_RANK else {"pk": item["pk"], "status": item["status"]} for item in items]
         with self._lock:
-            self.written.update((item["pk"], (now, item)) for item in items)
+            self.written.update((item["pk"], (now, item)) for item in kept)
 
 
 _owner = Owner()
