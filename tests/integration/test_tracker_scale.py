@@ -189,7 +189,11 @@ def test_a_batched_move_never_moves_a_record_back_on_a_stale_index_copy(chain, m
     item = _open_record(_hooked_client(), 10**12)
     ddb.put(txrecords.table(), item)
     queued: list[dict] = []
-    monkeypatch.setattr(webhooks, "enqueue", lambda events: queued.extend(ev for _c, ev in events))
+    monkeypatch.setattr(  # (other tests' open records may share the partition)
+        webhooks,
+        "enqueue",
+        lambda events: queued.extend(ev for _c, ev in events if ev["data"]["signature"] == item["pk"]),
+    )
     monkeypatch.setattr(tracker, "_statuses", _chain_says("finalized"))
     tracker.run(shards=[int(item["track"])], limit=5000)
     assert ddb.get(txrecords.table(), item["pk"])["status"] == "finalized"
@@ -221,7 +225,8 @@ def test_a_partition_under_another_lease_moves_one_record_at_a_time_on_the_condi
         monkeypatch.setattr(txrecords, "put_moved", puts.append)
         monkeypatch.setattr(tracker, "_statuses", _chain_says("confirmed"))
         summary = tracker.run(shards=[int(item["track"])], limit=5000)
-        assert (summary["moved"], puts) == (1, [])
+        assert summary["moved"] >= 1  # (other tests' open records may share the partition)
+        assert puts == []
         assert ddb.get(txrecords.table(), item["pk"])["status"] == "confirmed"
         stale = dict(item)  # a pass that read it `sent` before: its conditional move finds it moved
         assert tracker._move((stale, "confirmed", ["confirmed"], 9, None)) is False
