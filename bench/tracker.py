@@ -1,20 +1,26 @@
 """python -m bench.tracker [--json] [--no-webhooks] [N ...]: the tracker with N open transaction records
 (default 10, 100, 1000): throughput and lag (`throughput`), then the cost of one pass (`pass_cost`),
-on moto and the devstack chain, 150 clients each with a webhook. Prints figures (`--json`: one JSON
-object, for `make bench`'s `tracker` part in bench/run.py).
+on moto (a process of its own) and the devstack chain, 150 clients each with a webhook, on the wall
+clock and on the latency model's (`ModelClock`). Prints figures (`--json`: one JSON object, for
+`make bench`'s `tracker` part in bench/run.py).
 """
 
 from __future__ import annotations
 
+import heapq
 import json
 import os
+import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-PAUSE = 2.0  # tracker.run_for's default pause between passes that were not full
+PAUSE = 1.0  # tracker.run_for's default pause between passes that were not full
+SQS_MS = 20.0  # SendMessageBatch on the model: devstack.latency has no SQS figure; an assumption
 CLIENTS = 150  # more than one BatchGetItem's 100 keys
 SIZES = (10, 100, 1000)
 
@@ -70,16 +76,107 @@ def _clients() -> None:
     )
 
 
+class ModelClock:
+    """A pass's time on the latency model: its own CPU plus the model's time of its calls.
+
+    On each thread: the thread's CPU time (`time.thread_time`: not the time it waits for a call's
+    answer, nor for the interpreter lock while moto's or the chain's threads run) plus, per call,
+    the model's figure for its kind (`devstack.latency.DEFAULTS`; SQS `SQS_MS`). The calls a pass
+    makes at once (`parallel.map_at_most`) overlap: each task's time (its CPU and its calls) is
+    placed on the map's workers in order, each task on the first free worker, and the map takes the
+    longer of that schedule's end and the sum of the tasks' CPU (one interpreter runs one thread's
+    Python at a time). moto's own time, which is spent one request at a time, is in neither."""
+
+    def __init__(self, figures: dict[str, float]) -> None:
+        self.figures = figures
+        self._local = threading.local()
+        self.calls: dict[str, int] = {}
+        self.follows = False  # whether the pass's fan-out runs through `parallel.map_at_most`
+
+    def _charge(self, kind: str) -> None:
+        self.calls[kind] = self.calls.get(kind, 0) + 1
+        self._local.ms = getattr(self._local, "ms", 0.0) + self.figures.get(kind, 0.0)
+
+    def _after_call(self, event_name: str = "", **_: Any) -> None:
+        service, operation = event_name.split(".")[1:3]
+        if service == "dynamodb":
+            self._charge("transact" if operation.startswith("Transact") else "ddb")
+        elif service in ("kms", "sqs"):
+            self._charge(service)
+
+    def _get(self, name: str) -> float:
+        return float(getattr(self._local, name, 0.0))
+
+    def start(self) -> tuple[float, float, float, float]:
+        """This thread's mark (CPU s, model ms, CPU s left out, its maps' tasks' CPU ms) for `since`."""
+        return time.thread_time(), self._get("ms"), self._get("excluded"), self._get("task_cpu")
+
+    def since(self, mark: tuple[float, float, float, float]) -> tuple[float, float]:
+        """(ms on the model, of which CPU ms: this thread's and its maps' tasks') on this thread since `mark`."""
+        cpu0, ms0, excluded0, task_cpu0 = mark
+        cpu = (time.thread_time() - cpu0 - (self._get("excluded") - excluded0)) * 1000
+        return cpu + self._get("ms") - ms0, cpu + self._get("task_cpu") - task_cpu0
+
+    def _map(self, real: Callable[..., list[Any]]) -> Callable[..., list[Any]]:
+        def clocked(fn: Callable[[Any], Any], items: list[Any], workers: int) -> list[Any]:
+            spans: list[tuple[float, float]] = [(0.0, 0.0)] * len(items)  # each task's (ms, CPU ms)
+
+            def task(job: tuple[int, Any]) -> Any:
+                mark = self.start()
+                try:
+                    return fn(job[1])
+                finally:
+                    spans[job[0]] = self.since(mark)
+
+            local = self._local
+            before, ms, task_cpu = time.thread_time(), self._get("ms"), self._get("task_cpu")
+            results = real(task, list(enumerate(items)), workers)
+            # a task run on this thread (a map of one) is counted by the schedule, not here too
+            local.excluded = self._get("excluded") + time.thread_time() - before
+            free = [0.0] * max(1, min(workers, len(items)))
+            for took, _cpu in spans:
+                heapq.heappush(free, heapq.heappop(free) + took)
+            cpu = sum(cpu for _took, cpu in spans)
+            local.ms, local.task_cpu = ms + max(max(free), cpu), task_cpu + cpu
+            return results
+
+        return clocked
+
+    def install(self) -> None:
+        from devstack.latency import rpc_kind
+        from partner.chain import rpc as rpc_module
+        from partner.core import parallel
+        from partner.store import aws
+
+        aws.add_hook("after-call", self._after_call)
+        real_post = rpc_module.Rpc._post_to
+
+        def post_to(rpc: Any, url: str, payload: str, *, sending: bool) -> Any:
+            request = json.loads(payload)
+            methods = [r.get("method", "") for r in (request if isinstance(request, list) else [request])]
+            try:
+                return real_post(rpc, url, payload, sending=sending)
+            finally:
+                self._charge(rpc_kind(methods) or "unmodeled")
+
+        patched: Any = post_to
+        rpc_module.Rpc._post_to = patched  # type: ignore[method-assign]  # timing patch
+        if hasattr(parallel, "map_at_most"):  # (an older checkout, measured for comparison, has none: no model)
+            parallel.map_at_most = self._map(parallel.map_at_most)
+            self.follows = True
+
+
 class Drain:
     """The webhook consumer's stand-in: receives and deletes the queued events as the delivery
     function's event source would (moto's SendMessageBatch slows with the queue's length)."""
 
-    def __init__(self) -> None:
-        import threading
+    THREADS = 4  # pollers at once (one fell behind 8 senders, and moto's send slows with the queue's length)
 
+    def __init__(self) -> None:
         self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
+        self.threads = [threading.Thread(target=self._run, daemon=True) for _ in range(self.THREADS)]
+        for thread in self.threads:
+            thread.start()
 
     def _run(self) -> None:
         from partner.core.settings import get_settings
@@ -97,7 +194,8 @@ class Drain:
 
     def stop(self) -> None:
         self.stopped.set()
-        self.thread.join(timeout=10)
+        for thread in self.threads:
+            thread.join(timeout=10)
 
 
 def _still_sent() -> int:
@@ -124,13 +222,16 @@ def _still_sent() -> int:
     return total
 
 
-def throughput(chain_url: str, n: int) -> dict[str, Any]:
+def throughput(chain_url: str, n: int, clock: ModelClock) -> dict[str, Any]:
     """N transactions land in a burst (airdrops: real landed signatures), their records are written
     as the service writes them (`sent`), and passes run as the scheduled function runs them
     (`tracker.run_for`'s rule) until no record is `sent`. Records moved per second = N / the time of
     the passes that moved them; lag = from the burst's last landing to the end of the pass that moved
     the last record (it includes the devstack's one-slot confirmation, 400 ms). Whether a record is
-    still `sent` is asked between passes with a COUNT query, outside the passes' time."""
+    still `sent` is asked between passes with a COUNT query, outside the passes' time.
+    On the model (`clock`): the same passes' time on `ModelClock`; the lag is one pause (the longest
+    a landing waits for the next pass; it covers the 400 ms confirmation), then the passes' time on
+    the model and the pauses between them."""
     from concurrent.futures import ThreadPoolExecutor
 
     from solders.keypair import Keypair
@@ -146,34 +247,36 @@ def throughput(chain_url: str, n: int) -> dict[str, Any]:
         )
     landed = time.monotonic()
     _write(txrecords.table(), [_record(s, i, height + 150) for i, s in enumerate(signatures)])
-    busy, passes, moved, events, errors, limit = 0.0, 0, 0, 0, 0, max(2000, 2 * n)
+    row = {"records": n, "passes": 0, "moved": 0, "events": 0, "errors": 0}
+    busy, model, cpu, pauses, limit = 0.0, 0.0, 0.0, PAUSE, max(2000, 2 * n)
     while True:
-        started = time.monotonic()
+        started, mark = time.monotonic(), clock.start()
         summary = tracker.run(limit=limit)
-        ended = time.monotonic()
-        busy += ended - started
-        passes += 1
-        moved += summary["moved"]
-        events += summary["events"]
-        errors += summary["errors"]
+        ended, (ms, cpu_ms) = time.monotonic(), clock.since(mark)
+        busy, model, cpu = busy + ended - started, model + ms / 1000, cpu + cpu_ms / 1000
+        row["passes"] += 1
+        for key in ("moved", "events", "errors"):
+            row[key] += summary[key]
         if not _still_sent():
             break
-        time.sleep(0 if summary["open"] >= limit else PAUSE)
+        pause = 0 if summary["open"] >= limit else PAUSE
+        pauses += pause
+        time.sleep(pause)
     return {
-        "records": n,
+        **row,
         "records_per_s": round(n / busy, 1),
-        "passes": passes,
         "pass_ms": round(busy * 1000),
         "lag_s": round(ended - landed, 2),
-        "moved": moved,
-        "events": events,
-        "errors": errors,
+        "model_records_per_s": round(n / model, 1),
+        "model_pass_ms": round(model * 1000),
+        "model_cpu_ms": round(cpu * 1000),
+        "model_lag_s": round(model + pauses, 2),
     }
 
 
-def pass_cost(n: int) -> dict[str, Any]:
+def pass_cost(n: int, clock: ModelClock) -> dict[str, Any]:
     """The time of one `tracker.run()` pass over N open records whose signatures the chain does not
-    know (the worst case: every one is looked up, none moves)."""
+    know (the worst case: every one is looked up, none moves), on the wall clock and on the model."""
     from solders.keypair import Keypair
 
     from partner.features import tracker
@@ -184,31 +287,48 @@ def pass_cost(n: int) -> dict[str, Any]:
         [_record(str(Keypair().sign_message(i.to_bytes(8, "little"))), i, 10**12) for i in range(n)],
     )
     tracker.run(limit=10**6)  # warm
-    runs = []
+    runs, model = [], []
     for _ in range(3):
-        started = time.perf_counter()
+        started, mark = time.perf_counter(), clock.start()
         summary = tracker.run(limit=10**6)
         runs.append(time.perf_counter() - started)
-    return {"open": summary["open"], "best_ms": round(min(runs) * 1000, 1)}
+        model.append(clock.since(mark)[0])
+    return {"open": summary["open"], "best_ms": round(min(runs) * 1000, 1), "model_ms": round(min(model), 1)}
 
 
 def line(kind: str, row: dict[str, Any]) -> str:
     if kind == "throughput":
         return (
             f"{row['records']:>5} landed records: moved {row['records_per_s']:8.0f} records/s over {row['passes']} "
-            f"passes ({row['pass_ms']:7d} ms in passes), lag landing -> confirmed {row['lag_s']:5.2f} s"
+            f"passes ({row['pass_ms']:7d} ms in passes), lag landing -> confirmed {row['lag_s']:5.2f} s; "
+            f"on the model {row['model_records_per_s']:8.0f} records/s ({row['model_pass_ms']} ms, "
+            f"{row['model_cpu_ms']} ms of it CPU), lag {row['model_lag_s']:5.2f} s"
         )
     return (
         f"pass over {row['open']:>5} unknown records {row['best_ms']:8.1f} ms (best of 3), "
-        f"{row['best_ms'] / row['open'] * 1000:7.1f} us per record"
+        f"{row['best_ms'] / row['open'] * 1000:7.1f} us per record; on the model {row['model_ms']:8.1f} ms"
     )
+
+
+def _moto_process() -> tuple[subprocess.Popen[str], str]:
+    """moto in a process of its own (as DynamoDB and SQS are not in the tracker's): its CPU and its
+    one-request-at-a-time lock are then not the tracker's interpreter's. (process, URL)"""
+    code = (
+        "import sys, time\nfrom devstack.aws import start_moto\nprint(start_moto().url, flush=True)\nsys.stdin.read()\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    return proc, proc.stdout.readline().strip()
 
 
 def measure(sizes: list[int], out: Any = None, hooks: bool = True) -> dict[str, Any]:
     """Every size's throughput and lag, then every size's pass cost, on a moto and a chain of their own.
     Each figure's line is printed to `out` as it is measured."""
-    from devstack.aws import aws_env, create_resources, start_moto
+    from devstack.aws import aws_env, create_resources
     from devstack.chain.server import start_chain
+    from devstack.latency import DEFAULTS
 
     result: dict[str, Any] = {
         "measured_at": time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()),
@@ -216,23 +336,25 @@ def measure(sizes: list[int], out: Any = None, hooks: bool = True) -> dict[str, 
         "throughput": [],
         "pass_cost": [],
         "lines": [],
+        "model_ms": {**DEFAULTS, "sqs": SQS_MS},
     }
-    moto, chain = start_moto(), start_chain(port=0, plugins=False)
+    (moto, url), chain = _moto_process(), start_chain(port=0, plugins=False)
     try:
-        os.environ.update(aws_env(moto.url))
-        os.environ.update(create_resources(ROOT / "template.yaml", moto.url, prefix="bench").environment())
+        os.environ.update(aws_env(url))
+        os.environ.update(create_resources(ROOT / "template.yaml", url, prefix="bench").environment())
         os.environ.update({"RPC_URL": chain.url, "RPC_URLS": chain.url, "BLOCK_ENGINE_URL": chain.bundle_url})
         from partner.core.settings import get_settings, reset_settings
 
         reset_settings()
+        clock = ModelClock(result["model_ms"])
+        clock.install()
         if hooks:
             _clients()
-        result["webhooks"] = hooks
+        result.update(webhooks=hooks, shards=int(get_settings().tracker_shards), model_follows=clock.follows)
         drain = Drain()
-        result["shards"] = int(get_settings().tracker_shards)
-        for kind, run in (("throughput", lambda n: throughput(chain.url, n)), ("pass_cost", pass_cost)):
+        for kind in ("throughput", "pass_cost"):
             for n in sizes:
-                row = run(n)
+                row = throughput(chain.url, n, clock) if kind == "throughput" else pass_cost(n, clock)
                 result[kind].append(row)
                 result["lines"].append(f"open records {n:>5}: {line(kind, row)}")
                 if out is not None:
@@ -240,7 +362,7 @@ def measure(sizes: list[int], out: Any = None, hooks: bool = True) -> dict[str, 
         drain.stop()
     finally:
         chain.stop()
-        moto.stop()
+        moto.communicate("")
     result["load_average"].append(round(os.getloadavg()[0], 2))
     return result
 

@@ -53,20 +53,28 @@ def test_open_records_of_more_than_100_clients_all_move_in_one_pass(chain):
 
 
 def test_a_failing_record_does_not_stop_the_pass_for_the_others(chain, monkeypatch):
+    """The batch write holding the bad record fails, so its records move one by one on the
+    condition; the bad record's move fails too: only it stays open."""
     from partner.features import tracker
     from partner.store import ddb, txrecords
 
     height = int(rpc(chain.url, "getBlockHeight", [{"commitment": "confirmed"}]))  # the level expiry is judged at
     signatures = _put_records(20, height - 1)
     bad = signatures[7]
-    real_move = txrecords.move
+    real_move, real_put = txrecords.move, txrecords.put_moved
 
     def move(signature: str, *args, **kwargs) -> bool:
         if signature == bad:
             raise RuntimeError("storage hiccup on one record")
         return real_move(signature, *args, **kwargs)
 
+    def put_moved(items: list[dict]) -> None:
+        if any(item["pk"] == bad for item in items):
+            raise RuntimeError("storage hiccup on one batch")
+        real_put(items)
+
     monkeypatch.setattr(txrecords, "move", move)
+    monkeypatch.setattr(txrecords, "put_moved", put_moved)
     summary = tracker.run(limit=5000)
     assert summary["errors"] >= 1
     after = {s: ddb.get(txrecords.table(), s)["status"] for s in signatures}
@@ -153,3 +161,94 @@ def test_events_queue_once_per_move_and_a_failed_batch_keeps_its_records_open(ch
     tracker.run(limit=5000)
     assert {ddb.get(txrecords.table(), s)["status"] for s in signatures} == {"expired"}
     assert sorted(ev["id"] for ev in queued) == sorted(webhooks.event_id(s, "expired") for s in signatures)
+
+
+def _chain_says(level: str):
+    return lambda _rpc, sigs: {s: {"slot": 9, "err": None, "confirmationStatus": level} for s in sigs}
+
+
+def _hooked_client() -> str:
+    from partner.core.settings import get_settings
+    from partner.store import ddb
+
+    client_id = f"cli_hook_{secrets.token_hex(6)}"
+    ddb.put(
+        get_settings().clients_table,
+        {"pk": client_id, "status": "live", "webhook_url": "https://example.com/h", "webhook_secret": "sealed"},
+    )
+    return client_id
+
+
+def test_a_batched_move_never_moves_a_record_back_on_a_stale_index_copy(chain, monkeypatch):
+    """The index is read eventually consistent: after a pass wrote a record `finalized` (in a batch,
+    without a condition), a later pass that still reads the record's old `sent` copy from the index,
+    while an endpoint behind the others answers `confirmed`, leaves it `finalized` and queues no event."""
+    from partner.features import tracker, webhooks
+    from partner.store import ddb, txrecords
+
+    item = _open_record(_hooked_client(), 10**12)
+    ddb.put(txrecords.table(), item)
+    queued: list[dict] = []
+    monkeypatch.setattr(  # (other tests' open records may share the partition)
+        webhooks,
+        "enqueue",
+        lambda events: queued.extend(ev for _c, ev in events if ev["data"]["signature"] == item["pk"]),
+    )
+    monkeypatch.setattr(tracker, "_statuses", _chain_says("finalized"))
+    tracker.run(shards=[int(item["track"])], limit=5000)
+    assert ddb.get(txrecords.table(), item["pk"])["status"] == "finalized"
+    assert [ev["type"] for ev in queued] == ["transaction.confirmed", "transaction.finalized"]
+
+    queued.clear()
+    monkeypatch.setattr(txrecords, "open_records", lambda limit, shards: [dict(item)])  # the stale copy
+    monkeypatch.setattr(tracker, "_statuses", _chain_says("confirmed"))
+    summary = tracker.run(shards=[int(item["track"])], limit=5000)
+    after = ddb.get(txrecords.table(), item["pk"])
+    assert (summary["moved"], after["status"], "track" in after, queued) == (0, "finalized", False, [])
+
+
+def test_a_partition_under_another_lease_moves_one_record_at_a_time_on_the_condition(chain, monkeypatch):
+    """While another tracker holds a partition's lease, this one writes no batch there: its records
+    move with the conditional UpdateItem (a record another pass moved first is not moved again)."""
+    from partner.core import clock
+    from partner.core.settings import get_settings
+    from partner.features import tracker
+    from partner.store import ddb, txrecords
+
+    item = _open_record("cli_lease", 10**12)
+    lease = {"pk": txrecords.lease_pk(item["track"]), "owner": "another-tracker"}
+    ddb.put(get_settings().counters_table, {**lease, "until": int(clock.now() * 1000) + 600_000})
+    try:
+        monkeypatch.setattr(tracker, "_owner", tracker.Owner())  # this process's tracker, just started
+        ddb.put(txrecords.table(), item)
+        puts: list[list[dict]] = []
+        monkeypatch.setattr(txrecords, "put_moved", puts.append)
+        monkeypatch.setattr(tracker, "_statuses", _chain_says("confirmed"))
+        summary = tracker.run(shards=[int(item["track"])], limit=5000)
+        assert summary["moved"] >= 1  # (other tests' open records may share the partition)
+        assert puts == []
+        assert ddb.get(txrecords.table(), item["pk"])["status"] == "confirmed"
+        stale = dict(item)  # a pass that read it `sent` before: its conditional move finds it moved
+        assert tracker._move((stale, "confirmed", ["confirmed"], 9, None)) is False
+    finally:
+        ddb.put(get_settings().counters_table, {**lease, "until": 0})  # lapsed
+
+
+def test_the_lease_holder_reads_its_own_writes_over_stale_index_copies():
+    """What this process wrote replaces an older copy from the index (a record it moved to `confirmed`
+    is followed as `confirmed`), a record it wrote final is left out, and an index copy as far on as
+    what it wrote is kept."""
+    from partner.features import tracker
+
+    owner = tracker.Owner()
+    sent = [{"pk": f"sig{i}", "status": "sent", "track": "0", "kind": "buy"} for i in range(3)]
+    owner.wrote([{**sent[0], "status": "confirmed", "slot": 7}, {**sent[1], "status": "finalized", "slot": 8}])
+    assert owner.written["sig1"][1] == {"pk": "sig1", "status": "finalized"}  # a final record: its status only
+    fresh = owner.freshest([*sent, {**sent[0], "pk": "sig3"}])
+    assert [(r["pk"], r["status"], r.get("slot")) for r in fresh] == [
+        ("sig0", "confirmed", 7),
+        ("sig2", "sent", None),
+        ("sig3", "sent", None),
+    ]
+    caught_up = {**sent[0], "status": "confirmed", "slot": 9}
+    assert owner.freshest([caught_up]) == [caught_up]

@@ -161,8 +161,10 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
     "TrackerFunction": {
         ("TransactionsTable/index/open", "dynamodb:Query"),
         ("TransactionsTable", "dynamodb:UpdateItem"),
+        ("TransactionsTable", "dynamodb:BatchWriteItem"),
         ("ClientsTable", "dynamodb:BatchGetItem"),
         ("CountersTable", "dynamodb:BatchGetItem"),
+        ("CountersTable", "dynamodb:UpdateItem"),
         ("WebhookQueue", "sqs:SendMessage"),
     },
     "PlatformUserReadFunction": {("UsersTable", "dynamodb:GetItem")},

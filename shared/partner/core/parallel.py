@@ -20,6 +20,7 @@ from partner.core import observability, snapshot
 WORKERS = 8
 
 R = TypeVar("R")
+T = TypeVar("T")
 
 
 def _new_pool() -> ThreadPoolExecutor:
@@ -40,6 +41,21 @@ def submit(fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> Future[R]:
 
     with _lock:
         return _pool.submit(run)
+
+
+def map_at_most(fn: Callable[[T], R], items: list[T], workers: int) -> list[R]:
+    """`fn` over `items`, at most `workers` at once on a pool of their own (a batch job's fan-out, such
+    as the tracker's: unlike `submit`'s leaf calls, it may fill every worker), in the caller's context;
+    the results in order."""
+    if len(items) <= 1:
+        return [fn(item) for item in items]
+    context, carry = contextvars.copy_context(), observability.carry()
+
+    def one(item: T) -> R:
+        return carry(lambda: context.copy().run(fn, item))
+
+    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(items))), thread_name_prefix="partner-map") as pool:
+        return list(pool.map(one, items))
 
 
 @snapshot.after_restore

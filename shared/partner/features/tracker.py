@@ -6,9 +6,10 @@ between re-sends the same event id. A pass, its moves and its limits: docs/archi
 
 from __future__ import annotations
 
+import secrets
+import threading
 import time
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from solders.signature import Signature
@@ -16,7 +17,7 @@ from solders.signature import Signature
 from partner.chain import ports
 from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.rpc import BlockEngine, Rpc
-from partner.core import observability
+from partner.core import clock, observability, parallel
 from partner.core.settings import get_settings
 from partner.features import webhooks
 from partner.features.txstatus import INFLIGHT, NOT_LANDED, invalid_is_final, program_ids
@@ -33,8 +34,7 @@ def _statuses(rpc: Rpc, signatures: list[str]) -> dict[str, dict[str, Any] | Non
     def lookup(chunk: list[str]) -> list[dict[str, Any] | None]:
         return rpc.signature_statuses([Signature.from_string(s) for s in chunk])
 
-    with ThreadPoolExecutor(max_workers=max(1, min(8, len(chunks)))) as pool:
-        answers = list(pool.map(lookup, chunks))
+    answers = parallel.map_at_most(lookup, chunks, 8)
     return {
         text: found
         for chunk, answer in zip(chunks, answers, strict=True)
@@ -96,9 +96,82 @@ def transitions(
     return None
 
 
-MOVE_WORKERS = 16  # records moved at once (each one conditional UpdateItem)
-MOVE_GROUP = 100  # records whose events are queued before they move (all at once)
-QUEUE_WORKERS = 4  # a group's SendMessageBatch calls at once (each waits in line behind the others)
+MOVE_WORKERS = 16  # conditional moves at once (one record each)
+PUT_WORKERS = 8  # batches of moved records written at once (25 records each)
+MOVE_GROUP = 250  # records whose events are queued before they move (all at once)
+QUEUE_WORKERS = 4  # a group's SendMessageBatch calls at once (8 waited in line past the 5 s read timeout
+# on the devstack's moto, whose send slows with the queue's length)
+LEASE_SECONDS = 90.0  # an index partition's lease (`Owner`), renewed once less than a minute is left
+LEASE_MARGIN = 30.0  # a batch write starts only with this much of its lease left: more than one write's
+# longest time with its retries (3 attempts of 2 s to connect and 5 s to read, and the pauses between)
+FINAL_RANK = 2
+
+
+def _rank(record: dict[str, Any]) -> int:
+    status = str(record.get("status"))
+    return FINAL_RANK if status in txrecords.FINAL else RANK.get(status, 0)
+
+
+class Owner:
+    """The index partitions this process holds a lease on (`txrecords.claim`), and what it wrote.
+
+    The moves of a partition it holds are written whole in batches without a condition
+    (`txrecords.put_moved`): no other pass moves those records while the lease runs, and a batch
+    starts only with `LEASE_MARGIN` of it left. The index is read eventually consistent, so a record
+    moved a moment ago may still show its old status there: `freshest` puts back what this process
+    wrote (a record never moves back, nor is an event queued twice). Another process gets the partition
+    only after the lease ran out, long after the index caught up. The records of a partition not held
+    (another's lease runs, or the claim failed) move one at a time on the condition (`txrecords.move`)."""
+
+    def __init__(self) -> None:
+        self.id = secrets.token_hex(8)
+        self.until: dict[str, float] = {}
+        self.written: dict[str, tuple[float, dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+
+    def held(self, parts: set[str]) -> set[str]:
+        """The partitions of `parts` held with at least `LEASE_MARGIN` left (claimed or renewed here)."""
+        now = clock.now()
+        due = sorted(p for p in parts if self.until.get(p, 0.0) - now < LEASE_SECONDS - LEASE_MARGIN)
+        for part, until in zip(due, parallel.map_at_most(self._claim, due, len(due)), strict=True):
+            self.until[part] = until or 0.0
+        now = clock.now()
+        return {p for p in parts if self.until.get(p, 0.0) - now >= LEASE_MARGIN}
+
+    def _claim(self, part: str) -> float | None:
+        try:
+            return txrecords.claim(part, self.id, LEASE_SECONDS)
+        except Exception:  # its records move one by one on the condition
+            observability.logger.warning("tracker could not claim an index partition", exc_info=True)
+            return None
+
+    def freshest(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """`records` as read from the index, each replaced by what this process wrote of it lately if
+        that is further on; a record it wrote final is left out."""
+        now = clock.now()
+        with self._lock:
+            self.written = {pk: w for pk, w in self.written.items() if now - w[0] < LEASE_SECONDS}
+            mine = {r["pk"]: self.written[r["pk"]][1] for r in records if r["pk"] in self.written}
+        out = []
+        for record in records:
+            last = mine.get(record["pk"])
+            if last is None or _rank(last) <= _rank(record):
+                out.append(record)
+            elif _rank(last) < FINAL_RANK:
+                out.append(last)
+        return out
+
+    def wrote(self, items: list[dict[str, Any]]) -> None:
+        """Remember `items` as written (of a final record only its status: it is never written again)."""
+        now = clock.now()
+        kept = [item if _rank(item) < FINAL_RANK else {"pk": item["pk"], "status": item["status"]} for item in items]
+        with self._lock:
+            self.written.update((item["pk"], (now, item)) for item in kept)
+
+
+_owner = Owner()
+
+Move = tuple[dict[str, Any], str, list[str], int | None, str | None]  # record, new, events, slot, error
 
 
 def run(
@@ -110,7 +183,7 @@ def run(
     settings = get_settings()
     rpc = rpc or ports.current().rpc()
     engine = engine or BlockEngine(settings.block_engine_url)
-    records = txrecords.open_records(limit, shards)
+    records = _owner.freshest(txrecords.open_records(limit, shards))
     summary: dict[str, Any] = {
         "open": len(records),
         "moved": 0,
@@ -122,69 +195,93 @@ def run(
         return summary
     height = rpc.block_height()
     found = _statuses(rpc, [r["pk"] for r in records])
-    # launch bundles (several signatures) that the chain does not know yet: their bundle records
+    hooks, bundle_failed = _reads(engine, records, found, height)
+    moves = []
+    for record in records:
+        move = _decide(rpc, record, found.get(record["pk"]), height, record["pk"] in bundle_failed, summary)
+        if move is not None:
+            moves.append(move)
+    for start in range(0, len(moves), MOVE_GROUP):
+        _apply(moves[start : start + MOVE_GROUP], hooks, summary)
+    return summary
+
+
+def _reads(
+    engine: BlockEngine, records: list[dict[str, Any]], found: dict[str, Any], height: int
+) -> tuple[set[str], set[str]]:
+    """(the clients that want events, the records whose launch bundle did not land), from one
+    chunked BatchGetItem of the clients and the bundle records of the launch bundles (several
+    signatures) that the chain does not know yet, then the engine's bundle statuses."""
+    settings = get_settings()
     unknown_bundled = [r for r in records if len(r.get("signatures") or ()) > 1 and found.get(r["pk"]) is None]
-    clients = sorted({r["client_id"] for r in records})
-    keys: dict[str, list[str]] = {settings.clients_table: clients}
+    keys: dict[str, list[str]] = {settings.clients_table: sorted({r["client_id"] for r in records})}
     if unknown_bundled:
         keys[settings.counters_table] = [bundle_pk(r["pk"]) for r in unknown_bundled]
     read = ddb.batch_get(keys)
-    bundle_records = {
-        r["pk"]: read.get(settings.counters_table, {}).get(bundle_pk(r["pk"])) or {} for r in unknown_bundled
+    bundles = {r["pk"]: read.get(settings.counters_table, {}).get(bundle_pk(r["pk"])) or {} for r in unknown_bundled}
+    failed_bundles = _failed_bundles(engine, {b["bundle_id"] for b in bundles.values() if b.get("bundle_id")})
+    failed = {
+        r["pk"]
+        for r in unknown_bundled
+        if _bundle_failed(failed_bundles.get(bundles[r["pk"]].get("bundle_id") or ""), r, bundles[r["pk"]], height)
     }
-    bundle_of = {pk: item.get("bundle_id") for pk, item in bundle_records.items()}
-    failed_bundles = _failed_bundles(engine, {b for b in bundle_of.values() if b})
     hooks = {cid for cid, item in read[settings.clients_table].items() if webhooks.wants_events(item)}
+    return hooks, failed
 
-    moves = []
-    for record in records:
-        try:
-            change = transitions(
-                record,
-                found.get(record["pk"]),
-                height,
-                _bundle_failed(
-                    failed_bundles.get(bundle_of.get(record["pk"]) or ""),
-                    record,
-                    bundle_records.get(record["pk"]) or {},
-                    height,
-                ),
-            )
-            if change is None:
-                continue
-            new, emit, slot, error = change
-            if new == "failed" and error is None:
-                error = _failure_code(rpc, record["pk"], found[record["pk"]])
-                if error is None:
-                    continue  # not confirmed yet: the next pass maps it (the record stays open)
-        except Exception:  # one record's failure must not stop the pass
-            _skip(summary, record, "reading its outcome")
-            continue
-        moves.append((record, new, emit, slot, error))
 
-    with ThreadPoolExecutor(max_workers=MOVE_WORKERS) as pool, ThreadPoolExecutor(QUEUE_WORKERS) as queue:
-        for start in range(0, len(moves), MOVE_GROUP):
-            group = moves[start : start + MOVE_GROUP]
-            events = [
-                (record["client_id"], webhooks.event(record, status, slot, error))
-                for record, _new, emit, slot, error in group
-                if record["client_id"] in hooks
-                for status in emit
-            ]
-            # before the moves, SendMessageBatch calls at once: a crash in between re-sends the same ids
-            batches = [events[at : at + webhooks.SEND_BATCH] for at in range(0, len(events), webhooks.SEND_BATCH)]
-            if not all(queue.map(_enqueue, batches)):  # these records stay open and are retried next pass
-                for record, *_ in group:
-                    _skip(summary, record, "queueing its events")
-                continue
-            summary["events"] += len(events)
-            for (record, new, *_), moved in zip(group, pool.map(_move, group), strict=True):
-                if moved is None:
-                    _skip(summary, record, "moving it")
-                elif moved:
-                    summary["moved"] += 1
-                    summary["statuses"][new] += 1
-    return summary
+def _decide(
+    rpc: Rpc, record: dict[str, Any], found: dict[str, Any] | None, height: int, bundle_failed: bool, summary: dict
+) -> Move | None:
+    """The record's move, or None (no change; or its outcome could not be read: counted, logged)."""
+    try:
+        change = transitions(record, found, height, bundle_failed)
+        if change is None:
+            return None
+        new, emit, slot, error = change
+        if new == "failed" and error is None:
+            error = _failure_code(rpc, record["pk"], found)
+            if error is None:
+                return None  # not confirmed yet: the next pass maps it (the record stays open)
+    except Exception:  # one record's failure must not stop the pass
+        _skip(summary, record, "reading its outcome")
+        return None
+    return record, new, emit, slot, error
+
+
+def _apply(group: list[Move], hooks: set[str], summary: dict[str, Any]) -> None:
+    """Queue the group's events (SendMessageBatch calls at once), then move its records: a crash in
+    between re-sends the same event ids. A batch that fails to queue keeps the group open (retried
+    next pass). Records of a partition this process holds are written in batches (`Owner`); a batch
+    that fails, and the other records, move one at a time on the condition."""
+    events = [
+        (record["client_id"], webhooks.event(record, status, slot, error))
+        for record, _new, emit, slot, error in group
+        if record["client_id"] in hooks
+        for status in emit
+    ]
+    batches = [events[at : at + webhooks.SEND_BATCH] for at in range(0, len(events), webhooks.SEND_BATCH)]
+    if not all(parallel.map_at_most(_enqueue, batches, QUEUE_WORKERS)):
+        for record, *_ in group:
+            _skip(summary, record, "queueing its events")
+        return
+    summary["events"] += len(events)
+    held = _owner.held({str(move[0].get("track")) for move in group})
+    batched = [move for move in group if str(move[0].get("track")) in held]
+    single = [move for move in group if str(move[0].get("track")) not in held]
+    chunks = [batched[at : at + txrecords.PUT_BATCH] for at in range(0, len(batched), txrecords.PUT_BATCH)]
+    outcomes: list[tuple[Move, bool | None]] = []
+    for chunk, written in zip(chunks, parallel.map_at_most(_put, chunks, PUT_WORKERS), strict=True):
+        if written:
+            outcomes += [(move, True) for move in chunk]
+        else:
+            single += chunk
+    outcomes += zip(single, parallel.map_at_most(_move, single, MOVE_WORKERS), strict=True)
+    for (record, new, *_), moved in outcomes:
+        if moved is None:
+            _skip(summary, record, "moving it")
+        elif moved:
+            summary["moved"] += 1
+            summary["statuses"][new] += 1
 
 
 def _enqueue(events: list[tuple[str, dict[str, Any]]]) -> bool:
@@ -197,13 +294,33 @@ def _enqueue(events: list[tuple[str, dict[str, Any]]]) -> bool:
     return True
 
 
-def _move(move: tuple[dict[str, Any], str, list[str], int | None, str | None]) -> bool | None:
-    """Move one record: True, False (another pass moved it first) or None (failed)."""
+def _moved(move: Move) -> dict[str, Any]:
+    record, new, _emit, slot, error = move
+    return txrecords.moved(record, new, slot=slot, error=error)
+
+
+def _put(chunk: list[Move]) -> bool:
+    """Write one batch of moved records whole: True, or False (failed, logged: moved one by one)."""
+    items = [_moved(move) for move in chunk]
+    try:
+        txrecords.put_moved(items)
+    except Exception:  # the caller moves them one at a time on the condition
+        observability.logger.warning("tracker could not write a batch of moves", exc_info=True)
+        return False
+    _owner.wrote(items)
+    return True
+
+
+def _move(move: Move) -> bool | None:
+    """Move one record on the condition: True, False (another pass moved it first) or None (failed)."""
     record, new, _emit, slot, error = move
     try:
-        return txrecords.move(record["pk"], record["status"], new, slot=slot, error=error)
+        done = txrecords.move(record["pk"], record["status"], new, slot=slot, error=error)
     except Exception:  # counted by the caller; the record is retried next pass
         return None
+    if done:
+        _owner.wrote([_moved(move)])
+    return done
 
 
 def _skip(summary: dict[str, Any], record: dict[str, Any], doing: str) -> None:
@@ -223,7 +340,7 @@ def _failure_code(rpc: Rpc, signature: str, found: dict[str, Any] | None) -> str
     return spec_code_for_transaction_error(err, ids) or "tx_failed"
 
 
-def run_for(seconds: float, every: float = 2.0, **kwargs: Any) -> list[dict[str, Any]]:
+def run_for(seconds: float, every: float = 1.0, **kwargs: Any) -> list[dict[str, Any]]:
     """Passes for about `seconds` (at least one): the next pass starts at once while the last
     one was full (a backlog), else after `every` seconds, so a scheduled run once a minute
     still moves records within seconds of the chain."""

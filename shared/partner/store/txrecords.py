@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from partner.core import clock
+from partner.core import clock, parallel
 from partner.core.settings import get_settings
 from partner.store import aws, ddb
 
@@ -26,20 +25,6 @@ OPEN_INDEX = "open"
 OPEN = ("sent", "confirmed")
 FINAL = ("finalized", "failed", "expired")
 MAX_PK_CHARS = 100
-# what the tracker reads of an open record (the rest stays on the server: less to send and parse)
-TRACKED_FIELDS = (
-    "pk",
-    "signatures",
-    "kind",
-    "client_id",
-    "mint",
-    "wallet",
-    "status",
-    "slot",
-    "last_valid_block_height",
-)
-
-
 # What the service sends, by kind (the transaction record's `kind`).
 Kind = Literal[
     "buy",
@@ -140,14 +125,20 @@ def keys(signature: str) -> dict[str, list[str]]:
 def open_records(limit: int = 2000, shards: Iterable[int] | None = None) -> list[dict[str, Any]]:
     """Open records of the index partitions `shards` (default all), oldest first per partition
     (one Query per partition, in parallel; never a scan); at most `limit` in all, an equal
-    share per partition so none starves the others. Only the `TRACKED_FIELDS` of each."""
+    share per partition so none starves the others. Whole items: the tracker writes a moved record
+    back whole (`put_moved`)."""
     parts = sorted(set(range(shard_count()) if shards is None else shards))
     if not parts:
         return []
     share = max(1, limit // len(parts))
-    with ThreadPoolExecutor(max_workers=len(parts)) as pool:
-        pages = list(pool.map(lambda part: _open_in(part, share), parts))
+    pages = parallel.map_at_most(lambda part: _open_in(part, share), parts, len(parts))
     return [item for page in pages for item in page]
+
+
+# records a Query page: DynamoDB returns up to 1 MB a page (some thousands of records); a smaller page keeps
+# each call short where the store answers one call at a time (the devstack's moto took 2 s for 250 whole
+# records under load, while the other partitions' Queries waited behind it, past the 5 s read timeout)
+QUERY_PAGE = 100
 
 
 def _open_in(part: int, share: int) -> list[dict[str, Any]]:
@@ -159,9 +150,7 @@ def _open_in(part: int, share: int) -> list[dict[str, Any]]:
             "IndexName": OPEN_INDEX,
             "KeyConditionExpression": "track = :t",
             "ExpressionAttributeValues": {":t": {"S": str(part)}},
-            "ProjectionExpression": ", ".join(f"#f{i}" for i in range(len(TRACKED_FIELDS))),
-            "ExpressionAttributeNames": {f"#f{i}": name for i, name in enumerate(TRACKED_FIELDS)},
-            "Limit": min(1000, share - len(out)),
+            "Limit": min(QUERY_PAGE, share - len(out)),
         }
         if start:
             kwargs["ExclusiveStartKey"] = start
@@ -193,3 +182,47 @@ def move(signature: str, old: str, new: str, *, slot: int | None = None, error: 
     if error is not None:
         names["#err"] = "error"
     return ddb.applied(ddb.Update(table(), signature, expression, condition="#st = :old", names=names, vals=vals))
+
+
+def moved(record: dict[str, Any], new: str, *, slot: int | None = None, error: str | None = None) -> dict[str, Any]:
+    """The whole record after `move`'s change (for `put_moved`): the new status, `updated_at`, the slot
+    and the error if given, and no `track` at a final status."""
+    item = {**record, "status": new, "updated_at": clock.now_int()}
+    if slot is not None:
+        item["slot"] = slot
+    if error is not None:
+        item["error"] = error
+    if new in FINAL:
+        item.pop("track", None)
+    return item
+
+
+PUT_BATCH = 25  # BatchWriteItem's limit
+
+
+def put_moved(items: list[dict[str, Any]]) -> None:
+    """Write moved records whole, without a condition, in one BatchWriteItem (at most `PUT_BATCH`):
+    only for the records of an index partition whose lease (`claim`) the writer holds, so that no
+    other pass moves them meanwhile. A failure raises; the records may then be moved one by one."""
+    ddb.batch_write(table(), items)
+
+
+def lease_pk(part: str) -> str:
+    return f"TRACKER_LEASE#{part}"
+
+
+def claim(part: str, owner: str, seconds: float) -> float | None:
+    """Take or renew the lease on open-index partition `part` for `owner` (the counters table's
+    `TRACKER_LEASE#<part>`, one conditional UpdateItem): its end (epoch seconds), or None while
+    another owner's lease runs."""
+    now = int(clock.now() * 1000)
+    until = now + int(seconds * 1000)
+    lease = ddb.Update(
+        get_settings().counters_table,
+        lease_pk(part),
+        "SET #owner = :me, #until = :until",
+        condition="attribute_not_exists(pk) OR #owner = :me OR #until < :now",
+        names={"#owner": "owner", "#until": "until"},
+        vals={":me": owner, ":until": until, ":now": now},
+    )
+    return until / 1000 if ddb.applied(lease) else None
