@@ -18,8 +18,7 @@ def _session():
     return authorize.session_from_cookie(http.header(app.current_event.headers, "cookie"))
 
 
-@app.get(connected_apps.PATH)
-@http.ip_bucket("authorize")
+@app.get(connected_apps.PATH, ip_bucket="authorize")
 def show():
     session = _session()
     if session is None:
@@ -31,8 +30,7 @@ def show():
     )
 
 
-@app.post(connected_apps.PATH)
-@http.ip_bucket("authorize")
+@app.post(connected_apps.PATH, ip_bucket="authorize")
 @errors.page(pages.apps_error)
 def change():
     event = app.current_event

@@ -12,8 +12,7 @@ REFUSED = {"Set-Cookie": signin.cookie(signin.SIGNIN_COOKIE, "", 0), **errors.NO
 NOT_CONFIGURED = "Sign-in through the platform is not configured."
 
 
-@app.get(signin.START_PATH)
-@http.ip_bucket("authorize")
+@app.get(signin.START_PATH, ip_bucket="authorize")
 @errors.page(pages.error, refusal=signin.SigninRefused, json_too=False, headers=REFUSED)
 def start():
     if not signin.configured():
@@ -23,8 +22,7 @@ def start():
     return Response(status_code=302, headers={"Location": location, "Set-Cookie": cookie, **errors.NO_STORE})
 
 
-@app.get(signin.CALLBACK_PATH)
-@http.ip_bucket("authorize")
+@app.get(signin.CALLBACK_PATH, ip_bucket="authorize")
 @errors.page(pages.error, refusal=signin.SigninRefused, json_too=False, headers=REFUSED)
 def callback():
     if not signin.configured():

@@ -7,8 +7,7 @@ from partner.features import launch
 app = http.make_app()
 
 
-@app.post("/partner/v1/coins/create")
-@http.requires(bucket="coin", scope="coin:create")
+@app.post("/partner/v1/coins/create", bucket="coin", scope="coin:create")
 def create_coin():
     form, digest = launch.read_request(app.principal, app.current_event)
     return app.write(launch.execute, form, digest=digest)

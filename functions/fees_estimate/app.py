@@ -6,8 +6,7 @@ from partner.features import fees
 app = http.make_app()
 
 
-@app.get("/partner/v1/fees/estimate")
-@http.requires(bucket="read")
+@app.get("/partner/v1/fees/estimate", bucket="read")
 def fees_estimate():
     mint = fees.parse_mint(app.current_event.multi_value_query_string_parameters or {})
     return http.json_response(200, fees.estimate(mint))

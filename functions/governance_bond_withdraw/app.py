@@ -6,8 +6,7 @@ from partner.features.governance import writes
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/bonds/withdraw")
-@http.requires(bucket="governance", scope="governance:propose")
+@app.post("/partner/v1/governance/bonds/withdraw", bucket="governance", scope="governance:propose")
 def bond_withdraw(body: writes.BondWithdrawRequest):
     return app.write(writes.withdraw_bond, body)
 

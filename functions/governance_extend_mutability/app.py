@@ -6,8 +6,7 @@ from partner.features.governance import writes
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/proposals/extend-mutability")
-@http.requires(bucket="governance", scope="governance:propose")
+@app.post("/partner/v1/governance/proposals/extend-mutability", bucket="governance", scope="governance:propose")
 def extend_mutability(body: writes.ExtendMutabilityRequest):
     return app.write(writes.extend_mutability, body)
 

@@ -6,8 +6,7 @@ from partner.features.governance import writes
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/metadata/finalize-expired")
-@http.requires(bucket="governance", scope="governance:propose")
+@app.post("/partner/v1/governance/metadata/finalize-expired", bucket="governance", scope="governance:propose")
 def finalize_expired(body: writes.FinalizeExpiredRequest):
     return app.write(writes.finalize_expired, body)
 

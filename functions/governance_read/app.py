@@ -8,8 +8,7 @@ from partner.features.governance import reads
 app = http.make_app()
 
 
-@app.get("/partner/v1/governance/<mint>")
-@http.requires(bucket="read")
+@app.get("/partner/v1/governance/<mint>", bucket="read")
 def governance_read(mint: str):
     return http.json_response(200, reads.governance_view(ports.current().rpc(), mint, app.principal.user.wallet))
 

@@ -6,8 +6,7 @@ from partner.features.governance import writes
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/proposals/settle")
-@http.requires(bucket="governance", scope="governance:vote")
+@app.post("/partner/v1/governance/proposals/settle", bucket="governance", scope="governance:vote")
 def settle(body: writes.SettleRequest):
     return app.write(writes.settle, body)
 

@@ -7,8 +7,7 @@ from partner.features.governance import content
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/proposals/update-content")
-@http.requires(bucket="governance", scope="governance:propose")
+@app.post("/partner/v1/governance/proposals/update-content", bucket="governance", scope="governance:propose")
 def update_content():
     form, digest = content.read_request(app.principal, app.current_event)
     return app.write(content.execute, form, digest=digest)

@@ -6,8 +6,7 @@ from partner.features.governance import writes
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/votes")
-@http.requires(bucket="governance", scope="governance:vote")
+@app.post("/partner/v1/governance/votes", bucket="governance", scope="governance:vote")
 def vote(body: writes.VoteRequest):
     return app.write(writes.cast_vote, body)
 

@@ -6,8 +6,7 @@ from partner.features.governance import writes
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/votes/cancel")
-@http.requires(bucket="governance", scope="governance:vote")
+@app.post("/partner/v1/governance/votes/cancel", bucket="governance", scope="governance:vote")
 def cancel_vote(body: writes.CancelVoteRequest):
     return app.write(writes.cancel_vote, body)
 

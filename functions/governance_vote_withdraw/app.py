@@ -6,8 +6,7 @@ from partner.features.governance import writes
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/votes/withdraw")
-@http.requires(bucket="governance", scope="governance:vote")
+@app.post("/partner/v1/governance/votes/withdraw", bucket="governance", scope="governance:vote")
 def withdraw_vote(body: writes.WithdrawVoteRequest):
     return app.write(writes.withdraw_vote, body)
 

@@ -8,8 +8,7 @@ from partner.features.governance import reads
 app = http.make_app()
 
 
-@app.get("/partner/v1/governance/proposals/<proposal>/votes")
-@http.requires(bucket="read")
+@app.get("/partner/v1/governance/proposals/<proposal>/votes", bucket="read")
 def governance_votes(proposal: str):
     limit = reads.parse_limit(app.current_event.get_query_string_value("limit"))
     return http.json_response(200, reads.votes_view(ports.current().rpc(), proposal, limit))

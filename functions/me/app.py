@@ -6,8 +6,7 @@ from partner.features.profile import also_read, profile
 app = http.make_app()
 
 
-@app.get("/partner/v1/me")
-@http.requires(bucket="read", scope="profile:read", also=also_read)
+@app.get("/partner/v1/me", bucket="read", scope="profile:read", also=also_read)
 def me():
     return http.json_response(200, profile(app.principal))
 

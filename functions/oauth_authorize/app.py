@@ -10,8 +10,7 @@ from partner.features.oauth import authorize, pages, web
 app = http.make_app(oauth=True)
 
 
-@app.get("/oauth/authorize")
-@http.ip_bucket("authorize")
+@app.get("/oauth/authorize", ip_bucket="authorize")
 @errors.page(pages.error)
 def show():
     multi = app.current_event.multi_value_query_string_parameters or {}
@@ -23,8 +22,7 @@ def show():
     return http.html(200, pages.consent(authorize.view_model(request, digest, user)))
 
 
-@app.post("/oauth/authorize")
-@http.ip_bucket("authorize")
+@app.post("/oauth/authorize", ip_bucket="authorize")
 @errors.page(pages.error)
 def decide():
     event = app.current_event

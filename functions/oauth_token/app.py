@@ -7,8 +7,7 @@ from partner.features.oauth import client_auth, grants
 app = http.make_app(oauth=True, no_store=True)
 
 
-@app.post("/oauth/token")
-@http.ip_bucket("oauth")
+@app.post("/oauth/token", ip_bucket="oauth")
 def token():
     event = app.current_event
     params = http.parse_params(http.body_text(event, "invalid_request"), http.header(event.headers, "content-type"))

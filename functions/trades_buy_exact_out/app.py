@@ -6,8 +6,7 @@ from partner.features import trading
 app = http.make_app()
 
 
-@app.post("/partner/v1/trades/buy-exact-out")
-@http.requires(bucket="trade", scope="trade:execute", special=trading.SPECIAL_CODES)
+@app.post("/partner/v1/trades/buy-exact-out", bucket="trade", scope="trade:execute", special=trading.SPECIAL_CODES)
 def buy_exact_out(body: trading.BuyExactOutRequest):
     return app.write(trading.execute, body)
 

@@ -7,8 +7,7 @@ from partner.features import trading
 app = http.make_app()
 
 
-@app.post("/partner/v1/trades/quote")
-@http.requires(bucket="read", scope="trade:execute", special=trading.SPECIAL_CODES)
+@app.post("/partner/v1/trades/quote", bucket="read", scope="trade:execute", special=trading.SPECIAL_CODES)
 def quote(body: trading.QuoteRequest):
     return http.json_response(200, trading.quote(app.principal, body))
 

@@ -6,8 +6,7 @@ from partner.features import trading
 app = http.make_app()
 
 
-@app.post("/partner/v1/trades/sell")
-@http.requires(bucket="trade", scope="trade:execute", special=trading.SPECIAL_CODES)
+@app.post("/partner/v1/trades/sell", bucket="trade", scope="trade:execute", special=trading.SPECIAL_CODES)
 def sell(body: trading.SellRequest):
     return app.write(trading.execute, body)
 

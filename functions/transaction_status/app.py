@@ -7,8 +7,7 @@ from partner.features import txstatus
 app = http.make_app()
 
 
-@app.get("/partner/v1/transactions/<signature>/status")
-@http.requires(bucket="read", also=txstatus.bundle_keys)
+@app.get("/partner/v1/transactions/<signature>/status", bucket="read", also=txstatus.bundle_keys)
 def transaction_status(signature: str):
     principal = app.principal
     return http.json_response(

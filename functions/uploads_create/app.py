@@ -8,8 +8,7 @@ from partner.features import uploads
 app = http.make_app()
 
 
-@app.post("/partner/v1/uploads")
-@http.requires(bucket="upload", scope=("coin:create", "governance:propose"))
+@app.post("/partner/v1/uploads", bucket="upload", scope=("coin:create", "governance:propose"))
 def create_upload(body: uploads.UploadRequest):
     return http.json_response(200, uploads.create(app.principal, body))
 

@@ -72,6 +72,32 @@ class Resolver(APIGatewayRestResolver):
                     return self._call_route(route, values)
         return super()._resolve()
 
+    # A route's admission in its decorator, beside its path, with Powertools' own options:
+    # `@app.post(path, bucket=, scope=[, also=, special=])` (`requires`) or `@app.post(path, ip_bucket=)`
+    # (`ip_bucket`, the OAuth routes').
+    def get(self, rule: str, *args: Any, **kwargs: Any) -> Callable[[Callable], Callable]:  # type: ignore[override]  # adds the admission keywords
+        return self._admitted("get", rule, args, kwargs)
+
+    def post(self, rule: str, *args: Any, **kwargs: Any) -> Callable[[Callable], Callable]:  # type: ignore[override]  # adds the admission keywords
+        return self._admitted("post", rule, args, kwargs)
+
+    def put(self, rule: str, *args: Any, **kwargs: Any) -> Callable[[Callable], Callable]:  # type: ignore[override]  # adds the admission keywords
+        return self._admitted("put", rule, args, kwargs)
+
+    def _admitted(self, method: str, rule: str, args: tuple, kwargs: dict[str, Any]) -> Callable[[Callable], Callable]:
+        admission = {name: kwargs.pop(name) for name in ("bucket", "scope", "also", "special") if name in kwargs}
+        by_ip = kwargs.pop("ip_bucket", None)
+        register = getattr(super(), method)(rule, *args, **kwargs)
+
+        def decorate(fn: Callable) -> Callable:
+            if admission:
+                fn = requires(**admission)(fn)
+            if by_ip is not None:
+                fn = ip_bucket(by_ip)(fn)
+            return register(fn)
+
+        return decorate
+
     @property
     def principal(self) -> Any:
         """The caller `requires` admitted (partner.edge.access.Principal)."""
