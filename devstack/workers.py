@@ -99,11 +99,14 @@ class Spec:
 
 def devstack_context() -> dict[str, Any]:
     """What an invocation carries from the gateway's process: whether the clock is a test's, and whether
-    faults are set."""
+    faults are set. A test's RPC client or signer cannot reach another process: refused."""
     from devstack import faults
     from partner.chain import ports
 
-    return {"clock": ports.current().clock is not time.time, "faults": bool(faults.list_faults())}
+    current = ports.current()
+    if (current.rpc, current.sign) != (ports.DEFAULT.rpc, ports.DEFAULT.sign):
+        raise RuntimeError("a fake RPC client or signer is installed: it cannot reach the function's process")
+    return {"clock": current.clock is not time.time, "faults": bool(faults.list_faults())}
 
 
 class Pool:
@@ -118,11 +121,13 @@ class Pool:
         self._control: socket.socket | None = None
 
     def invoke(self, fn: Any, event: dict[str, Any]) -> Any:
-        """The function's result; FunctionError when it raised or its process died."""
-        spec = Spec.of(fn)
+        """The function's result (`fn`: a template Function or a Spec); FunctionError when it raised or
+        its process died."""
+        spec = fn if isinstance(fn, Spec) else Spec.of(fn)
         worker = self._take(spec)
         try:
-            send(worker, ("invoke", event, devstack_context()))
+            context = devstack_context()
+            send(worker, ("invoke", event, context))
             reply = self._serve(worker)
         except (EOFError, OSError) as exc:
             worker.close()
@@ -179,12 +184,12 @@ class Pool:
         ours, theirs = socket.socketpair()
         with self._lock:  # one message at a time on the root's socket
             control = self._control or self._start_root()
-            socket.send_fds(control, [pickle.dumps(spec)], [theirs.fileno()])
+            socket.send_fds(control, [pickle.dumps((spec, dict(os.environ)))], [theirs.fileno()])
         theirs.close()
         return ours
 
     def _start_root(self) -> socket.socket:
-        ours, theirs = socket.socketpair()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)  # one message, one request
         command = [sys.executable, "-m", "devstack.workers", str(theirs.fileno()), json.dumps(sys.path)]
         self._root = subprocess.Popen(command, pass_fds=[theirs.fileno()])
         theirs.close()
@@ -286,10 +291,12 @@ def _import(spec: Spec) -> Any:
     return getattr(module, spec.handler)
 
 
-def _function_parent(control: socket.socket, spec: Spec) -> None:
+def _function_parent(control: socket.socket, spec: Spec, env: dict[str, str]) -> None:
     """Import the function, run the before-snapshot hooks, then fork a worker per request for one."""
     from partner.core import snapshot
 
+    os.environ.clear()
+    os.environ.update(env)
     handler, failed = None, None
     try:
         handler = _import(spec)
@@ -313,23 +320,26 @@ def _function_parent(control: socket.socket, spec: Spec) -> None:
 
 
 def _root(control: socket.socket) -> None:
-    """Fork each function's parent on its first worker, then pass it the requests for workers."""
-    parents: dict[str, socket.socket] = {}
+    """Fork each function's parent on its first worker, then pass it the requests for workers. The
+    gateway's environment comes with each request: when it changed, the function gets a new parent
+    (as a new version would)."""
+    parents: dict[bytes, socket.socket] = {}
     while True:
-        data, fds, _, _ = socket.recv_fds(control, 65536, 1)
+        data, fds, _, _ = socket.recv_fds(control, 1 << 20, 1)
         if not data or not fds:
             return
-        spec: Spec = pickle.loads(data)
-        parent = parents.get(spec.logical_id)
+        spec, env = pickle.loads(data)
+        key = pickle.dumps((spec, sorted(env.items())))
+        parent = parents.get(key)
         if parent is None:
-            parent, theirs = socket.socketpair()
+            parent, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             if os.fork() == 0:
                 for sock in (control, parent, *parents.values()):
                     sock.close()
-                _function_parent(theirs, spec)
+                _function_parent(theirs, spec, env)
                 os._exit(0)
             theirs.close()
-            parents[spec.logical_id] = parent
+            parents[key] = parent
         socket.send_fds(parent, [b"worker"], fds)
         os.close(fds[0])
 

@@ -73,6 +73,27 @@ class FakeClock:
         self.t += seconds
 
 
+@pytest.fixture(scope="session")
+def _processes():
+    from devstack.workers import Pool
+
+    pool = Pool(limit=32)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def lambdas(_processes):
+    """Handlers (tests.helpers.handler) called from threads other than the main one run in processes of
+    their own, as Lambda and the devstack run them: for tests that call them from many threads at once.
+    The clock a test moves and faults reach them; fake RPC clients and signers cannot (refused)."""
+    from tests import helpers
+
+    helpers.processes = _processes
+    yield _processes
+    helpers.processes = None
+
+
 @pytest.fixture
 def ports():
     """partner.chain.ports, as it was again after the test: `ports.install(rpc=..., sign=..., clock=...)`
