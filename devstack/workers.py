@@ -109,6 +109,11 @@ def devstack_context() -> dict[str, Any]:
     return {"clock": current.clock is not time.time, "faults": bool(faults.list_faults())}
 
 
+def _environment() -> dict[str, str]:
+    """The functions' environment: this process's, but for what pytest changes at every test phase."""
+    return {name: value for name, value in os.environ.items() if name != "PYTEST_CURRENT_TEST"}
+
+
 class Pool:
     """The gateway's workers, per function; `invoke` runs one event in one of them."""
 
@@ -184,7 +189,7 @@ class Pool:
         ours, theirs = socket.socketpair()
         with self._lock:  # one message at a time on the root's socket
             control = self._control or self._start_root()
-            socket.send_fds(control, [pickle.dumps((spec, dict(os.environ)))], [theirs.fileno()])
+            socket.send_fds(control, [pickle.dumps((spec, _environment()))], [theirs.fileno()])
         theirs.close()
         return ours
 
