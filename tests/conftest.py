@@ -8,11 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from devstack import isolation
-
 ROOT = Path(__file__).resolve().parents[1]
-
-isolation.install()  # threaded tests run many handler invocations in one process
 
 # The devstack block engine limits each caller to Jito's 1 request per second; every test process
 # is one caller (127.0.0.1), so the chains tests start allow far more. Tests of the limit set it
