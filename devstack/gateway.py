@@ -694,7 +694,7 @@ def start_gateway(
     ``env`` (the functions' resolved environment plus ``aws_env(...)``) is put
     into ``os.environ``; the template's layer folders (``shared/``) go on ``sys.path``.
     Each function runs in processes of its own (``devstack.workers``), started on its
-    first request from this environment and path.
+    first request with this path and the environment of that moment.
 
         handle = start_gateway("template.yaml", env, port=3000,
                                extra_routes={("GET", "/docs"): docs_page})
@@ -706,12 +706,12 @@ def start_gateway(
     routes added to ``handle.extra_routes`` later are served too.
     """
     gateway = Gateway(template_path, extra_routes=extra_routes, parameters=parameters, log=log)
-    gateway.pool = Pool()
     saved: dict[str, str | None] = {}
     for k, v in (env or {}).items():
         saved.setdefault(k, os.environ.get(k))
         os.environ[k] = str(v)
     added = gateway.add_code_paths()
+    gateway.pool = Pool().start()
     app = _GatewayApp(gateway)
     server = HttpServer(("127.0.0.1", port), app, server_name="devstack-gateway")
     bound_host, bound_port = server.server_address[:2]

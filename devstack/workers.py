@@ -124,6 +124,18 @@ class Pool:
         self._started: dict[str, int] = {}
         self._root: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
+        self._closed = False
+
+    def start(self) -> Pool:
+        """Start the root now, in the background (its imports off the first request's path)."""
+
+        def root() -> None:
+            with self._lock:
+                if self._control is None and not self._closed:
+                    self._start_root()
+
+        threading.Thread(target=root, name="devstack-workers-root", daemon=True).start()
+        return self
 
     def invoke(self, fn: Any, event: dict[str, Any]) -> Any:
         """The function's result (`fn`: a template Function or a Spec); FunctionError when it raised or
@@ -189,7 +201,8 @@ class Pool:
         ours, theirs = socket.socketpair()
         with self._lock:  # one message at a time on the root's socket
             control = self._control or self._start_root()
-            socket.send_fds(control, [pickle.dumps((spec, _environment()))], [theirs.fileno()])
+            message = pickle.dumps((spec, _environment(), sys.path))
+            socket.send_fds(control, [message], [theirs.fileno()])
         theirs.close()
         return ours
 
@@ -204,6 +217,7 @@ class Pool:
     def close(self) -> None:
         """Stop every process: each exits when its socket closes."""
         with self._lock:
+            self._closed = True
             for workers in self._idle.values():
                 for worker in workers:
                     worker.close()
@@ -296,12 +310,13 @@ def _import(spec: Spec) -> Any:
     return getattr(module, spec.handler)
 
 
-def _function_parent(control: socket.socket, spec: Spec, env: dict[str, str]) -> None:
+def _function_parent(control: socket.socket, spec: Spec, env: dict[str, str], path: list[str]) -> None:
     """Import the function, run the before-snapshot hooks, then fork a worker per request for one."""
-    from partner.core import snapshot
-
     os.environ.clear()
     os.environ.update(env)
+    sys.path[:] = path
+    from partner.core import snapshot
+
     handler, failed = None, None
     try:
         handler = _import(spec)
@@ -326,22 +341,22 @@ def _function_parent(control: socket.socket, spec: Spec, env: dict[str, str]) ->
 
 def _root(control: socket.socket) -> None:
     """Fork each function's parent on its first worker, then pass it the requests for workers. The
-    gateway's environment comes with each request: when it changed, the function gets a new parent
-    (as a new version would)."""
+    gateway's environment and path come with each request: when they changed, the function gets a
+    new parent (as a new version would)."""
     parents: dict[bytes, socket.socket] = {}
     while True:
         data, fds, _, _ = socket.recv_fds(control, 1 << 20, 1)
         if not data or not fds:
             return
-        spec, env = pickle.loads(data)
-        key = pickle.dumps((spec, sorted(env.items())))
+        spec, env, path = pickle.loads(data)
+        key = pickle.dumps((spec, sorted(env.items()), path))
         parent = parents.get(key)
         if parent is None:
             parent, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             if os.fork() == 0:
                 for sock in (control, parent, *parents.values()):
                     sock.close()
-                _function_parent(theirs, spec, env)
+                _function_parent(theirs, spec, env, path)
                 os._exit(0)
             theirs.close()
             parents[key] = parent
