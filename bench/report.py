@@ -99,8 +99,8 @@ def render(r: dict[str, Any]) -> str:
         lines += [
             "## 3. Warm latency through the gateway",
             "",
-            "Sequential HTTP requests to the devstack gateway on 127.0.0.1 (the handlers run in the gateway's "
-            "process, already imported; two unmeasured requests first). Loops are bounded by the rate-limit "
+            "Sequential HTTP requests to the devstack gateway on 127.0.0.1 (each function in a warm process of "
+            "its own; two unmeasured requests first). Loops are bounded by the rate-limit "
             "buckets (read 300/min, trade and governance 60/min per connection, OAuth 30/min per IP); each "
             "read, trade and governance endpoint has its own connection. Governance: a real proposal is "
             "open on the bench coin; vote and votes/cancel get a fresh voter per request, settle, "

@@ -27,6 +27,7 @@ from .cfn import Function, Template, load_template
 from .events import ApiRequest, ApiStage, api_event, lambda_context
 from .gateway_responses import GatewayError, render
 from .httpserver import HttpRequest, HttpServer, ReadTimeouts
+from .workers import FunctionError, Pool
 
 __all__ = [
     "GatewayError",
@@ -210,6 +211,8 @@ class Gateway:
         # AWS_IAM routes: access key id -> (secret access key, principal ARN) of the callers IAM
         # would allow (the devstack's platform credentials); empty: every signed request is refused
         self.iam_credentials: dict[str, tuple[str, str]] = {}
+        # the functions' own processes (start_gateway); None: handlers run in this process (tests)
+        self.pool: Pool | None = None
         self._modules: dict[str, ModuleType] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
@@ -421,10 +424,27 @@ class Gateway:
                 }
             )
         request_id = event["requestContext"]["requestId"]
+        where = f"{fn.logical_id}: on {request.method} {request.path}"
+        timeout_ms = self.integration_timeout_ms if self.integration_timeout_ms is not None else route.timeout_ms
+        kind, result = self._outcome(fn, event, timeout_ms, where)
+        if kind == "result":
+            response = self._answer(fn, result)
+            if response is not None:
+                response[1].append(("x-amzn-RequestId", request_id))
+                return response
+            kind = "INTEGRATION_FAILURE"
+        return self.gateway_error(GatewayError.of(kind), request, route, request_id)
 
-        def failed(kind: str) -> Response:
-            return self.gateway_error(GatewayError.of(kind), request, route, request_id)
+    def call(self, fn: Function, event: dict[str, Any]) -> Any:
+        """Run the function on the event: in a process of its own when the gateway has a pool of them
+        (``start_gateway``, ``devstack.workers``), else in this process (``handler_for``)."""
+        if self.pool is not None:
+            return self.pool.invoke(fn, event)
+        context = lambda_context(fn.logical_id, memory_limit_in_mb=fn.memory_size, timeout_seconds=fn.timeout)
+        return self.handler_for(fn)(event, context)
 
+    def _outcome(self, fn: Function, event: dict[str, Any], timeout_ms: int, where: str) -> tuple[str, Any]:
+        """("result", the function's result), or the gateway error's kind (its cause printed)."""
         # Lambda's synchronous request payload quota, on the event JSON the function receives
         size = len(json.dumps(event, separators=(",", ":")).encode("utf-8"))
         if size > limits.LAMBDA_MAX_REQUEST_BYTES:
@@ -433,55 +453,53 @@ class Gateway:
                 f"invocation type (limit {limits.LAMBDA_MAX_REQUEST_BYTES} bytes)",
                 file=sys.stderr,
             )
-            return failed("REQUEST_TOO_LARGE")
+            return "REQUEST_TOO_LARGE", None
         outcome: dict[str, Any] = {}
 
         def run() -> None:
             try:
-                handler = self.handler_for(fn)
-                context = lambda_context(fn.logical_id, memory_limit_in_mb=fn.memory_size, timeout_seconds=fn.timeout)
-                outcome["result"] = handler(event, context)
+                outcome["result"] = self.call(fn, event)
             except BaseException as exc:  # a failed invoke; shown below
                 outcome["error"] = exc
 
         # the function runs on after API Gateway stops waiting, as a Lambda does until its own timeout
         worker = threading.Thread(target=run, name=f"devstack-invoke-{fn.logical_id}", daemon=True)
         worker.start()
-        timeout_ms = self.integration_timeout_ms if self.integration_timeout_ms is not None else route.timeout_ms
         worker.join(timeout_ms / 1000)
         if worker.is_alive():
-            print(
-                f"devstack.gateway: {fn.logical_id}: no answer within {timeout_ms} ms on {request.method} "
-                f"{request.path}",
-                file=sys.stderr,
-            )
-            return failed("INTEGRATION_TIMEOUT")
+            print(f"devstack.gateway: {where}: no answer within {timeout_ms} ms", file=sys.stderr)
+            return "INTEGRATION_TIMEOUT", None
         if "error" in outcome:
-            print(f"devstack.gateway: {fn.logical_id} raised on {request.method} {request.path}:", file=sys.stderr)
             exc = outcome["error"]
-            traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
-            return failed("INTEGRATION_FAILURE")
-        result = outcome.get("result")
+            print(f"devstack.gateway: {where}: the function raised:", file=sys.stderr)
+            if isinstance(exc, FunctionError):  # raised in its own process: the traceback as text
+                print(str(exc), file=sys.stderr)
+            else:
+                traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+            return "INTEGRATION_FAILURE", None
+        return "result", outcome.get("result")
+
+    def _answer(self, fn: Function, result: Any) -> Response | None:
+        """The HTTP response for a function's result; None (its cause printed) when Lambda would refuse it."""
         try:
             size = len(json.dumps(result, separators=(",", ":")).encode("utf-8"))
         except (TypeError, ValueError) as exc:
             print(f"devstack.gateway: {fn.logical_id}: result is not JSON: {exc}", file=sys.stderr)
-            return failed("INTEGRATION_FAILURE")
+            return None
         if size > limits.LAMBDA_MAX_RESPONSE_BYTES:  # Function.ResponseSizeTooLarge
             print(
                 f"devstack.gateway: {fn.logical_id}: response payload of {size} bytes is over Lambda's "
                 f"{limits.LAMBDA_MAX_RESPONSE_BYTES}",
                 file=sys.stderr,
             )
-            return failed("INTEGRATION_FAILURE")
+            return None
         try:
             status, headers, body = self.proxy_response(result)
         except ValueError as exc:
             print(f"devstack.gateway: {fn.logical_id}: malformed Lambda proxy response: {exc}", file=sys.stderr)
-            return failed("INTEGRATION_FAILURE")
+            return None
         if not any(k.lower() == "content-type" for k, _ in headers):
             headers.append(("Content-Type", "application/json"))
-        headers.append(("x-amzn-RequestId", request_id))
         return status, headers, body
 
     @staticmethod
@@ -639,6 +657,8 @@ class GatewayHandle:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(timeout=10)
+        if self.gateway.pool is not None:
+            self.gateway.pool.close()
         if restore_environment:
             for k, v in self._saved_env.items():
                 if v is None:
@@ -657,20 +677,19 @@ class GatewayHandle:
 def start_gateway(
     template_path: Template | str | Path,
     env: Mapping[str, str] | None = None,
-    host: str = "127.0.0.1",
     port: int = 3000,
     *,
     extra_routes: dict[tuple[str, str], ExtraRoute] | None = None,
     parameters: Mapping[str, Any] | None = None,
     log: bool = True,
 ) -> GatewayHandle:
-    """Serve the template's Api routes on ``host:port`` (``port=0``: any free port)
+    """Serve the template's Api routes on ``127.0.0.1:port`` (``port=0``: any free port)
     from a background thread.
 
     ``env`` (the functions' resolved environment plus ``aws_env(...)``) is put
-    into ``os.environ`` before any handler is imported; the template's layer
-    folders (``shared/``) go on ``sys.path``.  Handlers are imported lazily on
-    their first request.
+    into ``os.environ``; the template's layer folders (``shared/``) go on ``sys.path``.
+    Each function runs in processes of its own (``devstack.workers``), started on its
+    first request with this path and the environment of that moment.
 
         handle = start_gateway("template.yaml", env, port=3000,
                                extra_routes={("GET", "/docs"): docs_page})
@@ -681,17 +700,15 @@ def start_gateway(
     They are checked before template routes; the dict is kept by reference, so
     routes added to ``handle.extra_routes`` later are served too.
     """
-    from devstack import isolation
-
-    isolation.install()  # many requests at once in one process: give each thread its own resolver state
     gateway = Gateway(template_path, extra_routes=extra_routes, parameters=parameters, log=log)
     saved: dict[str, str | None] = {}
     for k, v in (env or {}).items():
         saved.setdefault(k, os.environ.get(k))
         os.environ[k] = str(v)
     added = gateway.add_code_paths()
+    gateway.pool = Pool().start()
     app = _GatewayApp(gateway)
-    server = HttpServer((host, port), app, server_name="devstack-gateway")
+    server = HttpServer(("127.0.0.1", port), app, server_name="devstack-gateway")
     bound_host, bound_port = server.server_address[:2]
     app.port = int(bound_port)
     thread = threading.Thread(target=server.serve_forever, name=f"devstack-gateway-{bound_port}", daemon=True)

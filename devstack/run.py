@@ -171,6 +171,8 @@ class Devstack:
 
     def _start_queue_pollers(self) -> None:
         """Each function with an SQS event gets a poller thread (Lambda's event source mapping)."""
+        import functools
+
         from devstack.sqs import QueuePoller
 
         assert self.gateway is not None
@@ -183,7 +185,7 @@ class Devstack:
                 if queue not in self.stack:
                     continue
                 poller = QueuePoller(
-                    gateway.handler_for(fn),
+                    functools.partial(_call, gateway, fn),
                     self.stack.physical_id(queue),
                     self.stack.arn(queue),
                     self.moto.url,
@@ -285,14 +287,10 @@ class ScheduleTimer:
 
     def tick(self) -> dict[str, Any]:
         """Invoke each scheduled function once; a failure is printed once until it changes."""
-        from devstack.events import lambda_context
-
         out: dict[str, Any] = {}
         for fn in self.functions:
             try:
-                out[fn.logical_id] = self.gateway.handler_for(fn)(
-                    scheduled_event(fn.logical_id), lambda_context(fn.logical_id, timeout_seconds=fn.timeout)
-                )
+                out[fn.logical_id] = self.gateway.call(fn, scheduled_event(fn.logical_id))
                 self._last_error.pop(fn.logical_id, None)
             except Exception as exc:  # keep the timer alive
                 message = f"{type(exc).__name__}: {exc}"
@@ -309,6 +307,11 @@ class ScheduleTimer:
         self._stopped.set()
         if self._thread.is_alive():
             self._thread.join(timeout=150)
+
+
+def _call(gateway: Any, fn: Any, event: dict[str, Any], _context: Any) -> Any:
+    """A queue's event, run as the gateway runs its functions (the function's own processes)."""
+    return gateway.call(fn, event)
 
 
 def _start_chain(port: int):

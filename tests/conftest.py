@@ -8,11 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from devstack import isolation
-
 ROOT = Path(__file__).resolve().parents[1]
-
-isolation.install()  # threaded tests run many handler invocations in one process
 
 # The devstack block engine limits each caller to Jito's 1 request per second; every test process
 # is one caller (127.0.0.1), so the chains tests start allow far more. Tests of the limit set it
@@ -71,6 +67,27 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.t += seconds
+
+
+@pytest.fixture(scope="session")
+def _processes():
+    from devstack.workers import Pool
+
+    pool = Pool(limit=32)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def lambdas(_processes):
+    """Handlers (tests.helpers.handler) called from threads other than the main one run in processes of
+    their own, as Lambda and the devstack run them: for tests that call them from many threads at once.
+    The clock a test moves and faults reach them; fake RPC clients and signers cannot (refused)."""
+    from tests import helpers
+
+    helpers.processes = _processes
+    yield _processes
+    helpers.processes = None
 
 
 @pytest.fixture

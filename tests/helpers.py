@@ -11,6 +11,7 @@ import json
 import re
 import secrets
 import sys
+import threading
 from dataclasses import dataclass, field
 from html import unescape
 from pathlib import Path
@@ -21,9 +22,19 @@ from devstack.events import ApiRequest, api_event, lambda_context
 
 ROOT = Path(__file__).resolve().parents[1]
 _modules: dict[str, Any] = {}
+# set by the `lambdas` fixture: handlers run in processes of their own (devstack.workers)
+processes: Any = None
 
 
 def handler(function_dir: str):
+    """The function's handler, imported into this process; under the `lambdas` fixture, from any thread
+    but the main one, a call to it in a process of its own instead (one request at a time per process,
+    as Lambda runs it), so that calls made at once never share a process."""
+    if processes is not None and threading.current_thread() is not threading.main_thread():
+        from devstack.workers import Spec
+
+        function = Spec(function_dir, str(ROOT / "functions" / function_dir / "app.py"), "lambda_handler", 512, 30)
+        return lambda event, _context=None: processes.invoke(function, event)
     if function_dir not in _modules:
         path = ROOT / "functions" / function_dir / "app.py"
         spec = importlib.util.spec_from_file_location(f"fn_{function_dir}", path)

@@ -135,7 +135,8 @@ def test_handlers_load_as_unique_modules_with_layer_and_env(gateway, client, sta
     data = echo(client.get("/items/1"))
     assert data["module"] == "fn_EchoFunction" and data["layer"] == "fixture-layer"
     assert client.get("/items/special").json()["module"] == "fn_SpecialFunction"  # loaded here, whatever ran before
-    assert "fn_EchoFunction" in sys.modules and "fn_SpecialFunction" in sys.modules
+    assert "fn_EchoFunction" not in sys.modules and "fn_SpecialFunction" not in sys.modules  # not in this process
+    assert data["process"]["pid"] != os.getpid()
     env = data["env"]
     assert env["FIXTURE_TABLE"] == "gwtest-ItemsTable" == stack["ItemsTable"]["Ref"]
     assert env["FIXTURE_TABLE_ARN"] == stack["ItemsTable"]["Arn"]
@@ -144,6 +145,27 @@ def test_handlers_load_as_unique_modules_with_layer_and_env(gateway, client, sta
     assert env["FIXTURE_KEY_ID"] == stack["SigningKey"]["Ref"]
     assert env["FIXTURE_GREETING"] == "howdy" and env["FIXTURE_MODE"] == "development"
     assert env["AWS_ENDPOINT_URL"] == moto.url
+
+
+def test_each_function_runs_in_processes_of_its_own_forked_after_the_snapshot_hooks(client):
+    """One request at a time per process: sequential requests reuse a warm one; overlapping requests
+    get more. Each is a fork of one parent per function, which ran the before-snapshot hooks; each
+    ran the after-restore hooks itself."""
+    first, second = (echo(client.get("/items/1"))["process"] for _ in range(2))
+    assert first == second  # warm: the same process
+    assert first["pid"] != os.getpid() and first["after_restore"] == first["pid"]
+    assert first["before_snapshot"] == first["parent"] != os.getpid()
+    barrier = threading.Barrier(3)
+
+    def overlapping(_: int) -> dict:
+        barrier.wait(timeout=30)
+        return echo(client.get("/items/1", params={"slow": "1"}))["process"]
+
+    with ThreadPoolExecutor(3) as pool:
+        seen = list(pool.map(overlapping, range(3)))
+    assert len({p["pid"] for p in seen}) == 3  # one request at a time in each
+    assert {p["parent"] for p in seen} == {first["parent"]}  # forks of the same initialized parent
+    assert all(p["after_restore"] == p["pid"] for p in seen)
 
 
 def test_query_strings_with_repeated_keys(client):

@@ -374,7 +374,7 @@ def test_failures_spread_over_more_than_five_minutes_do_not_lock(client, ip, clo
     assert_locked(probe(client, ip=other_ip()), 15)  # until the failure at t0+15 leaves
 
 
-def test_concurrent_failures_are_all_counted(client, ip, clock):
+def test_concurrent_failures_are_all_counted(client, ip, clock, lambdas):
     """Appending a failure is one atomic UpdateItem (moto server mode): none is lost."""
     from concurrent.futures import ThreadPoolExecutor
 

@@ -559,7 +559,7 @@ def test_bucket_is_twenty_a_minute_per_token(conn, clock):
 # ------------------------------------------------------------------ concurrency
 
 
-def test_concurrent_launches_by_one_user_let_exactly_one_through(conn, second_conn, chain):
+def test_concurrent_launches_by_one_user_let_exactly_one_through(conn, second_conn, chain, lambdas):
     """Two clients of the same user launching at once: the creator's slot is claimed atomically."""
     from concurrent.futures import ThreadPoolExecutor
 

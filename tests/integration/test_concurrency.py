@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from tests.helpers import connect, invoke, lost_race, token_call
 
 
-def test_exactly_120_of_150_concurrent_first_requests(aws_stack, user, ip, ports):
+def test_exactly_120_of_150_concurrent_first_requests(aws_stack, user, ip, ports, lambdas):
     """With the window pinned, 150 concurrent requests on a fresh 120 budget admit exactly 120."""
     from partner.core import clock
     from partner.features import admin
@@ -33,7 +33,7 @@ def test_exactly_120_of_150_concurrent_first_requests(aws_stack, user, ip, ports
     assert counters.read(f"RL#tier#{client['client_id']}#{int(fixed) // 60 * 60}") == 120
 
 
-def test_16_concurrent_refreshes_have_at_most_one_winner(aws_stack, client, user, ip):
+def test_16_concurrent_refreshes_have_at_most_one_winner(aws_stack, client, user, ip, lambdas):
     conn = connect(client, user, ip=ip)
 
     def refresh(_):

@@ -201,7 +201,7 @@ USER_CAP = 400_000_000
 VALUES = [60_000_000 - i * 1_000_003 for i in range(PARALLEL)]  # distinct, ~2.9x the user's limit
 
 
-def test_parallel_buys_never_overshoot_the_users_limit(aws_stack, chain, coin, ip):
+def test_parallel_buys_never_overshoot_the_users_limit(aws_stack, chain, coin, ip, lambdas):
     """20 parallel buys against a user limit below the client's cap (moto in server mode: the
     reservation is one transaction on the client's and the grant's counters)."""
     from partner.features import admin, grantlimits

@@ -129,7 +129,7 @@ def test_keys_are_scoped_to_client_and_user(aws_stack, chain, coin, partner_conn
         assert wait(chain.url, result.json["signature"])["err"] is None
 
 
-def test_ten_concurrent_requests_with_one_key_execute_once(chain, coin, partner_conn):
+def test_ten_concurrent_requests_with_one_key_execute_once(chain, coin, partner_conn, lambdas):
     wallet = partner_conn.user["wallet"]
     before = snapshot(chain, partner_conn, coin)
     barrier = threading.Barrier(10)

@@ -219,7 +219,7 @@ def test_a_failed_write_then_a_real_replay_still_revokes_the_grant(client, user,
     assert refresh(client, pair["refresh_token"], ip=ip).json["error"] == "invalid_grant"
 
 
-def test_exactly_one_of_16_concurrent_refreshes_wins(client, user, ip):
+def test_exactly_one_of_16_concurrent_refreshes_wins(client, user, ip, lambdas):
     conn = connect(client, user, ip=ip)
 
     def call(n):
@@ -237,7 +237,7 @@ def test_exactly_one_of_16_concurrent_refreshes_wins(client, user, ip):
     assert me(winners[0].json["access_token"]).status == 401
 
 
-def test_exactly_one_of_8_concurrent_code_exchanges_wins(client, user, ip):
+def test_exactly_one_of_8_concurrent_code_exchanges_wins(client, user, ip, lambdas):
     code, verifier, _ = get_code(client, user, ip=ip)
 
     def call(n):

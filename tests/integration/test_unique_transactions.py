@@ -18,7 +18,7 @@ TIP = 1_000_000
 PRIO = 10_000
 
 
-def test_six_concurrent_identical_buys_without_a_key_are_six_trades(chain, coin, partner_conn):
+def test_six_concurrent_identical_buys_without_a_key_are_six_trades(chain, coin, partner_conn, lambdas):
     """The race of the issue: 6 identical buys at once used to build byte-identical transactions;
     one in six answered 422 tx_failed although its twin had landed."""
     body = {

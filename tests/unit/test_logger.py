@@ -9,7 +9,6 @@ import io
 import json
 import logging
 import re
-import threading
 import uuid
 
 import pytest
@@ -19,7 +18,7 @@ from aws_lambda_powertools.logging import logger as pt_logger_module
 
 from devstack.events import ApiRequest, api_event, lambda_context
 from partner.core import observability
-from partner.core.observability import PartnerLogger, RedactingFormatter
+from partner.core.observability import RedactingFormatter
 
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}[+-]\d{4}$")
 CONTEXT_KEYS = [
@@ -32,7 +31,7 @@ CONTEXT_KEYS = [
 ]
 
 
-def _ours(stream: io.StringIO, service: str | None = None) -> PartnerLogger:
+def _ours(stream: io.StringIO, service: str | None = None) -> Logger:
     log = observability.make_logger(service or f"svc-{uuid.uuid4().hex[:8]}")  # one stdlib logger per name
     log.registered_handler.stream = stream
     return log
@@ -96,18 +95,24 @@ def test_lines_keep_their_fields_and_order(monkeypatch, trace):
         assert ours[0]["xray_trace_id"] == "1-5759e988-bd862e3fe1be46a994272793"
 
 
-def test_second_invocation_is_not_cold_and_keys_do_not_outlive_it(monkeypatch):
+def test_second_invocation_is_not_cold_and_keys_do_not_reach_it(monkeypatch):
+    """The API functions' wiring (`instrument_api`): one invocation's keys, Powertools' and those the
+    code appends, never reach the next invocation's lines."""
     monkeypatch.setattr(pt_logger_module, "is_cold_start", True)
     out = io.StringIO()
-    log = _ours(out)
-    wrapped = log.inject_lambda_context(lambda e, c: log.info("x"), correlation_id_path="requestContext.requestId")
+    monkeypatch.setattr(observability.logger.registered_handler, "stream", out)
+
+    def handler(event, _context):
+        if event["requestContext"]["requestId"] == "r1":
+            observability.logger.append_keys(mine="r1")
+        return {"statusCode": 200, "body": ""}
+
+    wrapped = observability.instrument_api(handler, lambda: None)
     for rid in ("r1", "r2"):
         wrapped(api_event(ApiRequest("GET", "/x", request_id=rid)), lambda_context("F"))
-    log.info("outside")
-    first, second, outside = _lines(out)
-    assert (first["cold_start"], first["correlation_id"]) == (True, "r1")
-    assert (second["cold_start"], second["correlation_id"]) == (False, "r2")
-    assert "cold_start" not in outside and "correlation_id" not in outside
+    first, second = _lines(out)
+    assert (first["cold_start"], first["correlation_id"], first["mine"]) == (True, "r1", "r1")
+    assert (second["cold_start"], second["correlation_id"]) == (False, "r2") and "mine" not in second
 
 
 def test_provisioned_concurrency_is_never_cold(monkeypatch):
@@ -117,34 +122,6 @@ def test_provisioned_concurrency_is_never_cold(monkeypatch):
     log = _ours(out)
     log.inject_lambda_context(lambda e, c: log.info("x"))({}, lambda_context("F"))
     assert _lines(out)[0]["cold_start"] is False
-
-
-def test_context_is_per_thread():
-    """The devstack serves requests on threads: one request's ids never reach another's lines
-    (Powertools' own append_keys would share them: they live on the formatter)."""
-    out = io.StringIO()
-    log = _ours(out)
-    barrier = threading.Barrier(2)
-
-    def handler(event, _context):
-        barrier.wait(timeout=5)
-        log.info("line", extra={"mine": event["requestContext"]["requestId"]})
-        barrier.wait(timeout=5)
-        assert log.get_correlation_id() == event["requestContext"]["requestId"]
-
-    wrapped = log.inject_lambda_context(handler, correlation_id_path="requestContext.requestId")
-    threads = [
-        threading.Thread(target=wrapped, args=(api_event(ApiRequest("GET", "/x", request_id=rid)), lambda_context("F")))
-        for rid in ("thread-a", "thread-b")
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    lines = _lines(out)
-    assert sorted(line["mine"] for line in lines) == ["thread-a", "thread-b"]
-    assert all(line["correlation_id"] == line["mine"] for line in lines)
-    assert "correlation_id" not in log.registered_formatter.log_format  # nothing on the shared formatter
 
 
 @pytest.mark.parametrize(

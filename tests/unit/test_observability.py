@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import logging
-import threading
 from types import SimpleNamespace
 
 import pytest
@@ -273,24 +272,26 @@ def test_tracer_is_not_built_outside_lambda(monkeypatch):
     assert observability.tracer() is None
 
 
-def test_concurrent_invocations_never_mix_metrics(emf):
-    """The devstack serves invocations on threads at once: each flushes only its own counts
-    (Powertools' `Metrics()` shares one class-level store; each invocation here has its own)."""
-    barrier = threading.Barrier(2)
+def test_counts_of_an_invocation_with_metrics_off_are_not_kept_for_the_next(emf, monkeypatch):
+    """Metrics off (outside Lambda): an invocation's counts are dropped, not left in the process's
+    `Metrics` for the next invocation to flush."""
+    monkeypatch.setenv("POWERTOOLS_METRICS_DISABLED", "true")
+    with observability.invocation():
+        observability.count("Trades", venue="curve", kind="sell")
+    monkeypatch.setenv("POWERTOOLS_METRICS_DISABLED", "false")
+    with observability.invocation():
+        observability.count("Trades", venue="curve", kind="sell")
+    assert [_value(b, "Trades") for b in emf()] == [1]
 
-    def invoke(endpoint: str, trades: int) -> None:
+
+def test_each_invocation_flushes_only_its_own_counts(emf):
+    """The process keeps one `Metrics` per dimension set: each invocation flushes what it counted,
+    and never an earlier invocation's counts again."""
+    for endpoint, trades in (("/a", 1), ("/b", 2)):
         with observability.invocation():
-            barrier.wait(timeout=5)
             for _ in range(trades):
                 observability.count("Trades", venue="curve", kind="buy")
             observability.count("Requests", endpoint=endpoint, status="200", code="ok")
-            barrier.wait(timeout=5)  # both have counted before either flushes
-
-    threads = [threading.Thread(target=invoke, args=(ep, n)) for ep, n in (("/a", 1), ("/b", 2))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
     blobs = emf()
     requests = sorted((b["endpoint"], _value(b, "Requests")) for b in blobs if "Requests" in b)
     trades = sorted(_value(b, "Trades") for b in blobs if "Trades" in b)

@@ -42,10 +42,10 @@ def test_a_task_counts_into_the_callers_invocation():
     with observability.invocation():
         parallel.submit(observability.count, "RateLimited", layer="tier").result(timeout=10)
         parallel.submit(observability.count, "RateLimited", layer="tier").result(timeout=10)
-        pending = observability._local.pending
-        ((key, metrics),) = pending.items()
+        (key,) = observability._counted or ()
+        values = observability._by_dimensions[key].provider.metric_set["RateLimited"]["Value"]
     assert key == (("layer", "tier"),)
-    assert metrics.provider.metric_set["RateLimited"]["Value"] == [1.0, 1.0]
+    assert values == [1.0, 1.0]
 
 
 def test_a_task_sees_the_callers_context_variables_and_leaves_its_own_thread_clean():
@@ -55,8 +55,9 @@ def test_a_task_sees_the_callers_context_variables_and_leaves_its_own_thread_cle
     finally:
         requestid._current.reset(token)
     assert seen == "req-parallel-2"
-    # outside the task the worker has neither the context nor the invocation's metrics
-    assert parallel.submit(lambda: getattr(observability._local, "pending", None)).result(timeout=10) is None
+    # outside the task the worker has not the context; outside an invocation, nothing is counted
+    assert parallel.submit(requestid._current.get).result(timeout=10) != "req-parallel-2"
+    assert parallel.submit(lambda: observability._counted).result(timeout=10) is None
 
 
 def test_errors_come_back_to_the_caller():

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
 
 from aws_lambda_powertools.event_handler import Response
 
@@ -45,34 +44,6 @@ def test_bytes_body_is_base64():
 
     out = app.resolve(api_event(ApiRequest("GET", "/b")), None)
     assert out["isBase64Encoded"] is True and out["body"] == "AAE="
-
-
-def test_current_event_and_route_are_per_thread():
-    """tests/conftest.py installs devstack.isolation, as the devstack gateway does: two requests in flight at
-    once on one resolver each see their own event and route arguments."""
-    app = http.make_app()
-    seen: dict[str, str] = {}
-    inside = threading.Barrier(2)
-
-    @app.get("/who/<name>")
-    def who(name: str):
-        inside.wait(timeout=10)  # both requests are in flight at once
-        seen[name] = app.current_event.path + " " + app.context["_route_args"]["name"]
-        return Response(200, "text/plain", name)
-
-    answers: dict[str, dict] = {}
-    threads = [
-        threading.Thread(
-            target=lambda n=n: answers.__setitem__(n, app.resolve(api_event(ApiRequest("GET", f"/who/{n}")), None))
-        )
-        for n in ("a", "b")
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert seen == {"a": "/who/a a", "b": "/who/b b"}
-    assert {n: a["body"] for n, a in answers.items()} == {"a": "a", "b": "b"}
 
 
 def test_api_functions_use_powertools_and_pydantic_and_not_httpx():

@@ -75,47 +75,16 @@ class RedactingFormatter(LambdaPowertoolsFormatter):
         return scrub_text(super().serialize(scrub(log)))
 
 
-class PartnerLogger(Logger):
-    """Powertools' Logger whose per-invocation keys are per thread (and per invocation).
-
-    `inject_lambda_context` and `set_correlation_id` store their keys with `append_keys`;
-    here that is Powertools' `thread_safe_append_keys` (a context variable), so a request
-    served on one devstack thread never puts its ids on another's lines. The keys are
-    cleared when the decorated invocation ends."""
-
-    def append_keys(self, **additional_keys: object) -> None:
-        self.thread_safe_append_keys(**additional_keys)
-
-    def get_correlation_id(self) -> str | None:
-        return self.thread_safe_get_current_keys().get("correlation_id")
-
-    def inject_lambda_context(  # type: ignore[override]  # one signature for both of Powertools' call forms
-        self, lambda_handler: Callable[..., Any] | None = None, **options: Any
-    ) -> Any:
-        if lambda_handler is None:
-            return functools.partial(self.inject_lambda_context, **options)
-        injected = super().inject_lambda_context(lambda_handler, **options)
-
-        @functools.wraps(lambda_handler)
-        def _run(event: Any, context: Any, *args: Any, **kwargs: Any) -> Any:
-            try:
-                return injected(event, context, *args, **kwargs)
-            finally:
-                self.thread_safe_clear_keys()
-
-        return _run
-
-
 def _level() -> str | None:
     """None (Powertools reads the environment) unless the level named there is unknown: INFO."""
     name = (os.getenv("POWERTOOLS_LOG_LEVEL") or os.getenv("LOG_LEVEL") or "").upper()
     return None if not name or name in logging.getLevelNamesMapping() else "INFO"
 
 
-_loggers: list[PartnerLogger] = []
+_loggers: list[Logger] = []
 
 
-def make_logger(service: str = SERVICE) -> PartnerLogger:
+def make_logger(service: str = SERVICE) -> Logger:
     """Powertools' `Logger` (structured JSON lines on stdout) with a redacting
     formatter. Every line is scrubbed before and after serialization: values matching
     `app_(at|rt|ac|sk|ss)_...` (tokens, codes, API keys, sessions) become
@@ -123,13 +92,13 @@ def make_logger(service: str = SERVICE) -> PartnerLogger:
     `Set-Cookie`, `client_secret`, `code_verifier`, ... in any case, at any depth, also inside
     `headers`/`multiValueHeaders`) become `[REDACTED]`. The correlation id is API Gateway's
     request id (`correlation_paths.API_GATEWAY_REST`). The keys of one invocation (Lambda
-    context, cold start, correlation id) are Powertools' thread-safe keys (a context
-    variable: the devstack serves requests on threads, Lambda one at a time), removed when
-    the invocation ends. Operators' controls are Powertools' own: `POWERTOOLS_LOG_LEVEL` (else
-    `LOG_LEVEL`; Lambda's `AWS_LAMBDA_LOG_LEVEL` wins; an unknown name means INFO),
-    `POWERTOOLS_LOGGER_SAMPLE_RATE`, `POWERTOOLS_LOGGER_LOG_EVENT`.
+    context, cold start, correlation id and what the code appends) are cleared when the next one
+    starts (`clear_state`: one invocation at a time per process). Operators' controls are
+    Powertools' own: `POWERTOOLS_LOG_LEVEL` (else `LOG_LEVEL`; Lambda's `AWS_LAMBDA_LOG_LEVEL`
+    wins; an unknown name means INFO), `POWERTOOLS_LOGGER_SAMPLE_RATE`,
+    `POWERTOOLS_LOGGER_LOG_EVENT`.
     """
-    log = PartnerLogger(service=service, level=_level(), logger_formatter=RedactingFormatter())
+    log = Logger(service=service, level=_level(), logger_formatter=RedactingFormatter())
     log._logger.propagate = False  # one line per record: stdout only, never again through the root logger
     _loggers.append(log)
     return log
@@ -150,8 +119,6 @@ logger = make_logger(SERVICE)
 
 # ---------------------------------------------------------------- metrics
 
-_local = threading.local()
-
 
 def _metrics_enabled() -> bool:
     flag = os.getenv("POWERTOOLS_METRICS_DISABLED", "").strip().lower()
@@ -163,19 +130,18 @@ def _metrics_enabled() -> bool:
 # metric -> extra, coarser dimension set it is also published under (for alarms)
 ROLLUPS = {"RpcUnavailable": ("service",)}
 
+_by_dimensions: dict[tuple, Metrics] = {}  # one Powertools `Metrics` per dimension set, for the process
+_counted: set[tuple] | None = None  # the dimension sets the current invocation counted; None: outside one
+_count_lock = threading.Lock()  # a request's pool tasks (partner.core.parallel) count too
 
-def _metrics(dimensions: dict[str, str]) -> Metrics:
+
+def _metrics() -> Metrics:
     """A Powertools `Metrics` with its own provider and storage (not the class-level one every
-    `Metrics()` shares), for one dimension set of one invocation."""
+    `Metrics()` shares); its dimension set is added at each flush (a flush clears them)."""
     provider = AmazonCloudWatchEMFProvider(
         namespace=os.getenv("POWERTOOLS_METRICS_NAMESPACE") or NAMESPACE, service=SERVICE
     )
-    for name, value in dimensions.items():
-        provider.add_dimension(name=name, value=value)
     return Metrics(provider=provider)
-
-
-_count_lock = threading.Lock()  # an invocation's counts may come from its pool tasks too (`carry`)
 
 
 def count(name: str, value: int = 1, /, **dimensions: str) -> None:
@@ -183,10 +149,9 @@ def count(name: str, value: int = 1, /, **dimensions: str) -> None:
 
     Powertools' `Metrics` on its CloudWatch EMF provider, namespace
     `POWERTOOLS_METRICS_NAMESPACE` (template: `PartnerApi`). Domain code calls
-    `count(name, **dimensions)` where the event happens; each invocation keeps its own
-    `Metrics` objects, one per dimension set, each with its own provider and storage (never
-    Powertools' class-level shared storage: the threaded devstack serves several invocations at
-    once), and flushes them when it ends, one EMF blob per dimension set.
+    `count(name, **dimensions)` where the event happens; the process keeps one `Metrics` per
+    dimension set, and an invocation flushes those it counted on when it ends, one EMF blob per
+    dimension set.
     Outside an instrumented invocation (partnerctl, unit tests of domain code) counts are
     dropped. Emitted only inside Lambda (`AWS_LAMBDA_FUNCTION_NAME`) unless
     `POWERTOOLS_METRICS_DISABLED=false` asks for them elsewhere (tests), and never when it
@@ -200,37 +165,26 @@ def count(name: str, value: int = 1, /, **dimensions: str) -> None:
       SigningFailures                          `wallet_sign_failed` answers
       Migrations      status                   one per mint the migrator handled
     """
-    pending: dict[tuple, Metrics] | None = getattr(_local, "pending", None)
-    if pending is None:
-        return
     key = tuple(sorted((k, str(v)) for k, v in dimensions.items()))
     with _count_lock:
-        metrics = pending.get(key)
+        if _counted is None:
+            return
+        metrics = _by_dimensions.get(key)
         if metrics is None:
-            metrics = pending[key] = _metrics(dict(key))
+            metrics = _by_dimensions[key] = _metrics()
         metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
+        _counted.add(key)
 
 
-def carry() -> Callable[[Callable[[], Any]], Any]:
-    """A runner for another thread that counts into the calling thread's invocation
-    (`partner.core.parallel`: a request's pool tasks count as the request)."""
-    pending = getattr(_local, "pending", None)
-
-    def run(fn: Callable[[], Any]) -> Any:
-        outer = getattr(_local, "pending", None)
-        _local.pending = pending
-        try:
-            return fn()
-        finally:
-            _local.pending = outer
-
-    return run
-
-
-def _flush(pending: dict[tuple, Metrics]) -> None:
-    if not pending or not _metrics_enabled():
-        return
-    for dims, metrics in pending.items():
+def _flush(counted: set[tuple]) -> None:
+    enabled = _metrics_enabled()
+    for dims in sorted(counted):
+        metrics = _by_dimensions[dims]
+        if not enabled:
+            metrics.provider.clear_metrics()
+            continue
+        for name, value in dims:
+            metrics.provider.add_dimension(name=name, value=value)
         if dims:  # a metric with its own dimensions is also published under its roll-up set
             for rollup in sorted({ROLLUPS[name] for name in metrics.provider.metric_set if name in ROLLUPS}):
                 metrics.provider.add_dimensions(**{dim: SERVICE for dim in rollup})
@@ -241,16 +195,19 @@ class _Invocation:
     """Collects counts for one invocation; nests (an inner one adds to the outer)."""
 
     def __enter__(self) -> _Invocation:
-        self.outer = getattr(_local, "pending", None)
+        global _counted
+        self.outer = _counted
         if self.outer is None:
-            _local.pending = {}
+            _counted = set()
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        global _counted
         if self.outer is None:
-            pending, _local.pending = _local.pending, None
+            with _count_lock:
+                counted, _counted = _counted or set(), None
             try:
-                _flush(pending)
+                _flush(counted)
             except Exception:  # never let telemetry fail a request
                 logger.warning("metrics flush failed", exc_info=True)
 
@@ -344,7 +301,9 @@ def instrument_api(
             )
         return response
 
-    injected = logger.inject_lambda_context(_run, correlation_id_path=correlation_paths.API_GATEWAY_REST)
+    injected = logger.inject_lambda_context(
+        _run, correlation_id_path=correlation_paths.API_GATEWAY_REST, clear_state=True
+    )
 
     @functools.wraps(handler)
     def lambda_handler(event: dict, context: Any) -> dict:

@@ -1,5 +1,6 @@
 """The one way the shared layer runs a request's independent calls at once: `parallel.submit(fn, *args)`
-starts `fn` on a small pool, with the request's context and metrics, and returns its `Future`.
+starts `fn` on a small pool, with the request's context, and returns its `Future` (its counts are the
+request's: `partner.core.observability` counts per process).
 Callers submit only leaf calls (one AWS or RPC call and its parsing), so a busy pool only queues,
 never deadlocks.
 """
@@ -13,10 +14,9 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from partner.core import observability, snapshot
+from partner.core import snapshot
 
-# a trade runs at most three calls besides its own thread's at once; the devstack serves many
-# requests in one process, which then queue here (Lambda serves one at a time)
+# a trade runs at most three calls besides its own thread's at once
 WORKERS = 8
 
 R = TypeVar("R")
@@ -34,13 +34,8 @@ _pool = _new_pool()
 def submit(fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> Future[R]:
     """Run `fn(*args, **kwargs)` on the pool, in the caller's context (module docstring)."""
     context = contextvars.copy_context()
-    carry = observability.carry()
-
-    def run() -> R:
-        return carry(lambda: context.run(fn, *args, **kwargs))
-
     with _lock:
-        return _pool.submit(run)
+        return _pool.submit(context.run, fn, *args, **kwargs)
 
 
 def map_at_most(fn: Callable[[T], R], items: list[T], workers: int) -> list[R]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import inspect
 import json
 import re
-import threading
 import typing
 from collections.abc import Callable
 from typing import Any, cast
@@ -28,11 +27,6 @@ from partner.edge.ratelimit import BucketState
 
 logger = observability.logger  # structured JSON, redacting, correlation id = API Gateway request id
 _local = errors.state
-# Powertools builds a route's middleware stack on its first request, unguarded: two first requests
-# at once in one process (the devstack's threads) could run a half-built stack. compile_routes
-# builds every stack once, under this lock, before any request runs one.
-_compiling = threading.Lock()
-_compiled: set[int] = set()
 
 MAX_JSON_BODY = 64 * 1024
 MAX_JSON_DEPTH = 64  # request bodies are flat; json.loads recurses once per level
@@ -204,20 +198,18 @@ def compile_routes(app: APIGatewayRestResolver) -> None:
     type adapters it validates with), its middleware stack, and what it inspects of each middleware and
     of the route's function (their type hints: a `Request` parameter, `Depends()`), which it caches on
     them. Before the SnapStart snapshot, so no restored copy pays for it."""
-    with _compiling:
-        for route in app._static_routes + app._dynamic_routes:
-            route.dependant  # noqa: B018 - builds and caches it
-            if not route._middleware_stack_built:
-                route._build_middleware_stack(router_middlewares=app._router_middlewares, app=app)
-            route.has_dependencies  # noqa: B018 - inspects and caches it
-            if not route.request_param_name_checked:  # as _registered_api_adapter does on the first call
-                route.request_param_name = powertools_routing._find_request_param_name(route.func)
-                route.request_param_name_checked = True
-            frame = route._middleware_stack
-            while isinstance(frame, powertools_routing.MiddlewareFrame):  # each frame's call inspects its own
-                powertools_routing._inspect_middleware(frame.current_middleware)
-                frame = frame.next_middleware
-        _compiled.add(id(app))
+    for route in app._static_routes + app._dynamic_routes:
+        route.dependant  # noqa: B018 - builds and caches it
+        if not route._middleware_stack_built:
+            route._build_middleware_stack(router_middlewares=app._router_middlewares, app=app)
+        route.has_dependencies  # noqa: B018 - inspects and caches it
+        if not route.request_param_name_checked:  # as _registered_api_adapter does on the first call
+            route.request_param_name = powertools_routing._find_request_param_name(route.func)
+            route.request_param_name_checked = True
+        frame = route._middleware_stack
+        while isinstance(frame, powertools_routing.MiddlewareFrame):  # each frame's call inspects its own
+            powertools_routing._inspect_middleware(frame.current_middleware)
+            frame = frame.next_middleware
 
 
 def _bucket_of(app: APIGatewayRestResolver) -> str | None:
@@ -235,8 +227,6 @@ def entry(app: APIGatewayRestResolver) -> Callable[[dict, Any], dict]:
     bucket = _bucket_of(app)
 
     def lambda_handler(event: dict, context: Any) -> dict:
-        if id(app) not in _compiled:  # no snapshot ran the hook: build once, not by racing requests
-            compile_routes(app)
         requestid.begin(event)
         request_headers.begin(event)
         _local.code = None
