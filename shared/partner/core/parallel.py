@@ -44,10 +44,10 @@ def map_at_most(fn: Callable[[T], R], items: list[T], workers: int) -> list[R]:
     the results in order."""
     if len(items) <= 1:
         return [fn(item) for item in items]
-    context, carry = contextvars.copy_context(), observability.carry()
+    context = contextvars.copy_context()
 
     def one(item: T) -> R:
-        return carry(lambda: context.copy().run(fn, item))
+        return context.copy().run(fn, item)
 
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(items))), thread_name_prefix="partner-map") as pool:
         return list(pool.map(one, items))
