@@ -23,6 +23,14 @@ ROOT = Path(__file__).resolve().parents[1]
 _modules: dict[str, Any] = {}
 
 
+def catalogue_section(first: str, last: str) -> list[str]:
+    """The error codes of partner.core.errors.CATALOGUE from `first` to `last`, in catalogue order."""
+    from partner.core.errors import CATALOGUE
+
+    codes = list(CATALOGUE)
+    return codes[codes.index(first) : codes.index(last) + 1]
+
+
 def handler(function_dir: str):
     if function_dir not in _modules:
         path = ROOT / "functions" / function_dir / "app.py"
@@ -69,6 +77,23 @@ def invoke(
     if out.get("isBase64Encoded"):
         text = base64.b64decode(text).decode()
     return Result(out["statusCode"], merged, text, out)
+
+
+def trade(conn, kind: str, body: dict) -> Result:
+    """POST /partner/v1/trades/{kind} (buy, buy-exact-out, sell, quote) as `conn`, with a JSON body."""
+    return invoke(
+        f"trades_{kind.replace('-', '_')}",
+        "POST",
+        f"/partner/v1/trades/{kind}",
+        headers={**conn.bearer(), "Content-Type": "application/json"},
+        body=body,
+    )
+
+
+def buy(conn, mint: str, max_sol_in: int, slippage_bps: int = 500, *, tip: int = 1_000_000) -> Result:
+    """A slippage-mode buy of `mint` for at most `max_sol_in` lamports, priority fee 10,000 lamports."""
+    body = {"mint": mint, "maxSolIn": str(max_sol_in), "slippageBps": slippage_bps}
+    return trade(conn, "buy", {**body, "priorityFeeLamports": "10000", "tipLamports": str(tip)})
 
 
 def basic(client_id: str, secret: str) -> str:

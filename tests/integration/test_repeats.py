@@ -40,6 +40,15 @@ def _invalid(result, status: int, code: str) -> None:
     assert result.json["error"] == code, result.body
 
 
+def _oauth_call(conn, ip: str, function: str, path: str, headers: dict):
+    """POST `conn`'s refresh (oauth_token) or its revocation (oauth_revoke) with `headers`."""
+    if function == "oauth_token":
+        params = {"grant_type": "refresh_token", "refresh_token": conn.refresh}
+    else:
+        params = {"token": conn.access}
+    return invoke(function, "POST", path, body=urlencode(params), source_ip=ip, headers=headers)
+
+
 # ------------------------------------------------------------------ Authorization
 
 
@@ -71,27 +80,14 @@ def test_two_authorization_headers_on_a_write_are_invalid_token_before_the_body(
 @pytest.mark.parametrize("path,function", [("/oauth/token", "oauth_token"), ("/oauth/revoke", "oauth_revoke")])
 def test_two_authorization_headers_on_oauth_are_invalid_client(conn, ip, path, function):
     credentials = basic(conn.client["client_id"], conn.client["api_key"])
-    params = (
-        {"grant_type": "refresh_token", "refresh_token": conn.refresh}
-        if function == "oauth_token"
-        else {"token": conn.access}
-    )
-    result = invoke(
-        function,
-        "POST",
-        path,
-        body=urlencode(params),
-        source_ip=ip,
-        headers={**FORM, "Authorization": [basic(conn.client["client_id"], "app_sk_wrong"), credentials]},
-    )
+    wrong = basic(conn.client["client_id"], "app_sk_wrong")
+    result = _oauth_call(conn, ip, function, path, {**FORM, "Authorization": [wrong, credentials]})
     _invalid(result, 401, "invalid_client")
     assert result.headers["cache-control"] == "no-store"
     # nothing was consumed: the refresh token still works, the access token too
     assert invoke("me", "GET", "/partner/v1/me", headers=conn.bearer()).status == 200
     if function == "oauth_token":
-        once = invoke(
-            function, "POST", path, body=urlencode(params), source_ip=ip, headers={**FORM, "Authorization": credentials}
-        )
+        once = _oauth_call(conn, ip, function, path, {**FORM, "Authorization": credentials})
         assert once.status == 200, once.body
 
 
@@ -126,22 +122,9 @@ def test_two_content_types_on_a_multipart_write_are_invalid_input(conn):
 
 @pytest.mark.parametrize("path,function", [("/oauth/token", "oauth_token"), ("/oauth/revoke", "oauth_revoke")])
 def test_two_content_types_on_oauth_are_invalid_request(conn, ip, path, function):
-    params = (
-        {"grant_type": "refresh_token", "refresh_token": conn.refresh}
-        if function == "oauth_token"
-        else {"token": conn.access}
-    )
-    result = invoke(
-        function,
-        "POST",
-        path,
-        body=urlencode(params),
-        source_ip=ip,
-        headers={
-            "Content-Type": ["application/json", FORM["Content-Type"]],
-            "Authorization": basic(conn.client["client_id"], conn.client["api_key"]),
-        },
-    )
+    credentials = basic(conn.client["client_id"], conn.client["api_key"])
+    types = ["application/json", FORM["Content-Type"]]
+    result = _oauth_call(conn, ip, function, path, {"Content-Type": types, "Authorization": credentials})
     _invalid(result, 400, "invalid_request")
 
 
