@@ -16,30 +16,9 @@ from urllib.parse import urlsplit
 import boto3
 import pytest
 
-from tests.helpers import handler
-from tests.unit.test_webhook_egress import ISSUE_URLS, Listener
+from tests.unit.test_webhook_egress import ISSUE_URLS
 
 NAME = "hooks.acme-partner.com"
-
-
-@pytest.fixture
-def poller(aws_stack):
-    from devstack.sqs import QueuePoller
-
-    return QueuePoller(
-        handler("webhook_delivery"),
-        aws_stack.physical_id("WebhookQueue"),
-        aws_stack.arn("WebhookQueue"),
-        aws_stack.endpoint_url,
-        name="WebhookDeliveryFunction",
-    )
-
-
-@pytest.fixture
-def listener():
-    made = Listener()
-    yield made
-    made.stop()
 
 
 @pytest.fixture
