@@ -143,3 +143,19 @@ def transfer_checked(source, mint, dest, owner, amount: int, decimals: int, prog
 
     fields = {"source": source, "mint": mint, "dest": dest, "owner": owner, "amount": amount, "decimals": decimals}
     return T.transfer_checked(T.models.TransferCheckedParams(program_id=program_id or TOKEN_PROGRAM_ID, **fields))
+
+
+def signed_transfer(url: str, payer, lamports: int):
+    """A transfer of `lamports` from `payer` to a new address, with the tests' priority fee and tip,
+    signed on the latest blockhash: (transaction, last valid block height)."""
+    from solders.keypair import Keypair
+
+    from partner.chain import instructions as ix
+    from partner.chain.rpc import Rpc
+    from partner.chain.tx import WriteFees, assemble, sign
+    from partner.store.wallets import KeypairSigner
+
+    blockhash, last_valid = Rpc(url).latest_blockhash()
+    transfer = ix.system_transfer(payer.pubkey(), Keypair().pubkey(), lamports)
+    message = assemble(payer.pubkey(), [transfer], fees=WriteFees(10_000, 1_000_000), blockhash=blockhash)
+    return sign(message, [KeypairSigner(payer)]), last_valid

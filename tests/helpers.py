@@ -129,6 +129,7 @@ def pkce_pair() -> tuple[str, str]:
 
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+REDIRECT = "http://localhost:8080/callback"  # the tests' clients' redirect URI
 
 
 def hidden_inputs(html: str) -> dict[str, str]:
@@ -164,12 +165,7 @@ class Connected(Tokens):
 
 
 def authorize_query(
-    client: dict,
-    challenge: str,
-    scope: str = "profile:read",
-    state: str = "xyz",
-    redirect_uri: str = "http://localhost:8080/callback",
-    **extra: str,
+    client: dict, challenge: str, scope: str = "profile:read", state: str = "xyz", redirect_uri: str = REDIRECT, **extra
 ) -> dict[str, str]:
     query = {
         "response_type": "code",
@@ -204,7 +200,7 @@ def get_code(
     *,
     scope: str = "profile:read",
     decision: str = "approve",
-    redirect_uri: str = "http://localhost:8080/callback",
+    redirect_uri: str = REDIRECT,
     ip: str = "127.0.0.1",
 ) -> tuple[str, str, dict]:
     """Walk the consent screen; returns (code or error, verifier, redirect query)."""
@@ -323,6 +319,29 @@ def connect_http(http, client: dict, user: dict, scope: str, redirect_uri: str) 
 
 
 @contextlib.contextmanager
+def moto_s3(*buckets: str):
+    """A moto server of its own and an S3 client on it with `buckets` created: (moto, s3); stopped after."""
+    import boto3
+
+    from devstack.aws import TEST_CREDENTIALS, start_moto
+
+    moto = start_moto(port=0)
+    try:
+        s3 = boto3.client(
+            "s3",
+            endpoint_url=moto.url,
+            region_name="us-east-1",
+            aws_access_key_id=TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"],
+            aws_secret_access_key=TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
+        )
+        for bucket in buckets:
+            s3.create_bucket(Bucket=bucket)
+        yield moto, s3
+    finally:
+        moto.stop()
+
+
+@contextlib.contextmanager
 def fail_one_write(table: str, operation: str = "PutItem"):
     """The devstack's DynamoDB `error` fault (`partnerctl dev fault dynamodb error`), once, on the
     next `operation` on `table` made by this process. A process-wide one-shot fault could be taken
@@ -363,6 +382,26 @@ def gateway_client(base_url: str, **kwargs: Any):
     n = next(_loopbacks)
     transport = httpx.HTTPTransport(local_address=f"127.1.{(n >> 8) & 255}.{n & 255 or 1}")
     return httpx.Client(base_url=base_url, transport=transport, **kwargs)
+
+
+def deliver_until(poller, done, timeout: float = 30) -> None:
+    """Poll the webhook queue until `done()`."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "webhook deliveries did not arrive in time"
+        poller.poll_once(wait_seconds=1)
+
+
+def answer(handler, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+    """Write a whole HTTP answer from a BaseHTTPRequestHandler: status, `headers`, Content-Length, body."""
+    handler.send_response(status)
+    for name, value in (headers or {}).items():
+        handler.send_header(name, value)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
 
 
 class Served:

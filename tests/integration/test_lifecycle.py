@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from tests.chainutil import airdrop, new_coin, rpc, wait, warp
-from tests.helpers import buy, connect, fail_one_write, tx_status
+from tests.helpers import buy, connect, deliver_until, fail_one_write, tx_status
 
 SOL = 10**9
 TIP = 1_000_000
@@ -83,13 +83,6 @@ def retries(monkeypatch):
 
     set_window()
     return set_window
-
-
-def deliver_until(poller, done, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, "webhook deliveries did not arrive in time"
-        poller.poll_once(wait_seconds=1)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 from solders.keypair import Keypair
 from solders.signature import Signature
 
-from tests.chainutil import airdrop, new_coin, rpc, wait, warp
+from tests.chainutil import airdrop, new_coin, rpc, signed_transfer, wait, warp
 from tests.helpers import buy, connect, tx_status
 
 SOL = 10**9
@@ -304,20 +304,10 @@ def strangers(aws_stack, reader, ip):
 
 
 def _bundle(chain, funded, *, drop: bool = False) -> tuple[str, str, int]:
-    from partner.chain import instructions as ix
-    from partner.chain.rpc import BlockEngine, Rpc
-    from partner.chain.tx import WriteFees, assemble, sign
+    from partner.chain.rpc import BlockEngine
     from partner.features import txstatus
-    from partner.store.wallets import KeypairSigner
 
-    blockhash, last_valid = Rpc(chain.url).latest_blockhash()
-    message = assemble(
-        funded.pubkey(),
-        [ix.system_transfer(funded.pubkey(), Keypair().pubkey(), 10_000_000)],
-        fees=WriteFees(PRIO, TIP),
-        blockhash=blockhash,
-    )
-    tx = sign(message, [KeypairSigner(funded)])
+    tx, last_valid = signed_transfer(chain.url, funded, 10_000_000)
     if drop:
         rpc(
             chain.url,

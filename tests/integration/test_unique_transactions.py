@@ -79,23 +79,14 @@ def test_resending_the_same_transaction_is_not_a_failure(chain, aws_stack):
     never 422 tx_failed."""
     from solders.keypair import Keypair
 
-    from partner.chain import instructions as ix
     from partner.chain.rpc import Rpc
-    from partner.chain.tx import WriteFees, assemble, sign, submit
-    from partner.store.wallets import KeypairSigner
-    from tests.chainutil import airdrop
+    from partner.chain.tx import submit
+    from tests.chainutil import airdrop, signed_transfer
 
     payer = Keypair()
     airdrop(chain.url, str(payer.pubkey()), SOL)
     client = Rpc(chain.url)
-    blockhash, _ = client.latest_blockhash()
-    message = assemble(
-        payer.pubkey(),
-        [ix.system_transfer(payer.pubkey(), Keypair().pubkey(), 1_000_000)],
-        fees=WriteFees(PRIO, TIP),
-        blockhash=blockhash,
-    )
-    tx = sign(message, [KeypairSigner(payer)])
+    tx, _ = signed_transfer(chain.url, payer, 1_000_000)
     first = submit(client, tx)
     wait(chain.url, str(first))
     again = submit(client, tx)  # the chain answers AlreadyProcessed

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import time
 from urllib.parse import urlsplit
 
 import boto3
 import pytest
 
+from tests.helpers import deliver_until
 from tests.unit.test_webhook_egress import ISSUE_URLS
 
 NAME = "hooks.acme-partner.com"
@@ -64,13 +64,6 @@ def dead_letters(aws_stack, client_ids: set[str]) -> list[dict]:
         if len(found) >= len(client_ids):
             break
     return found
-
-
-def deliver_until(poller, done, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, "webhook deliveries did not happen in time"
-        poller.poll_once(wait_seconds=1)
 
 
 @pytest.mark.parametrize("url", ISSUE_URLS)

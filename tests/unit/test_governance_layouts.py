@@ -17,7 +17,7 @@ from partner.chain import layouts as L
 from partner.chain import programs as P
 from partner.chain.governance_math import ActionKind, Outcome, VoteSide
 from tests.goldens import (
-    ATA,
+    CPI_PROGRAMS,
     GLOBAL,
     GOVERNANCE,
     META,
@@ -402,9 +402,7 @@ def test_create_proposal_update_content():
         (PROP0, False, True),
         (VAULT0, False, True),
         (USER_ATA, False, True),
-        (SYS, False, False),
-        (TOK, False, False),
-        (ATA, False, False),
+        *CPI_PROGRAMS,
     ]
     assert ix == I.create_proposal(
         USER, MINT, 0, 0, base_content_revision=2, name="New", uri="ipfs://x", changed_fields=0b101
@@ -459,9 +457,7 @@ def test_vote_instructions():
         (VAULT0, False, True),
         (VOTE0, False, True),
         (USER_ATA, False, True),
-        (SYS, False, False),
-        (TOK, False, False),
-        (ATA, False, False),
+        *CPI_PROGRAMS,
     ]
     ix = I.withdraw_vote(C, USER, MINT, prop)
     assert bytes(ix.data).hex() == "f3ff46c803f26789"
@@ -474,9 +470,7 @@ def test_vote_instructions():
         (VAULT0, False, True),
         (VOTE0, False, True),
         (USER_ATA, False, True),
-        (SYS, False, False),
-        (TOK, False, False),
-        (ATA, False, False),
+        *CPI_PROGRAMS,
     ]
 
 
@@ -504,9 +498,7 @@ def test_settlement_instructions():
         (PROP0, False, True),
         (VAULT0, False, True),
         (USER_ATA, False, True),
-        (SYS, False, False),
-        (TOK, False, False),
-        (ATA, False, False),
+        *CPI_PROGRAMS,
     ]
     ix = I.set_governance_params(USER, GM.DEFAULT_PARAMS)
     assert bytes(ix.data).hex() == (

@@ -118,15 +118,8 @@ SPEC_SCOPES = {
 _TRADING = [*catalogue_section("invalid_partner_fee", "math_overflow"), "trade_cap_exceeded", "daily_cap_exceeded"]
 _GOVERNANCE = [spec_code_for_program_error(code) for code in GovernanceErrorCode]  # the program's, one each
 _INFRA = ["rpc_unavailable", "wallet_sign_failed", "internal", "tx_expired", "tx_failed", "tx_too_large"]
-_WRITE = [
-    "invalid_token",
-    "insufficient_scope",
-    "delegation_missing",
-    "rate_limit_exceeded",
-    "invalid_input",
-    "invalid_wallet",
-    *_INFRA,
-]
+_ADMISSION = ["invalid_token", "insufficient_scope", "delegation_missing", "rate_limit_exceeded"]
+_WRITE = [*_ADMISSION, "invalid_input", "invalid_wallet", *_INFRA]
 SPEC_ERRORS: dict[tuple[str, str], list[str]] = {
     ("POST", "/oauth/token"): [
         "invalid_request",
