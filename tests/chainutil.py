@@ -125,3 +125,37 @@ def use_up_rate_limit(bundle_url: str, timeout: float = 10) -> None:
         assert time.monotonic() < deadline, "the block engine's rate limit never let a request through"
         time.sleep(0.1)
     assert httpx.post(bundle_url, json=body).status_code == 429
+
+
+def mint_to_checked(mint, dest, authority, amount: int, decimals: int, program_id=None):
+    """An SPL Token MintToChecked instruction (Token-2022's with its `program_id`)."""
+    from spl.token import instructions as T
+    from spl.token.constants import TOKEN_PROGRAM_ID
+
+    fields = {"mint": mint, "dest": dest, "mint_authority": authority, "amount": amount, "decimals": decimals}
+    return T.mint_to_checked(T.models.MintToCheckedParams(program_id=program_id or TOKEN_PROGRAM_ID, **fields))
+
+
+def transfer_checked(source, mint, dest, owner, amount: int, decimals: int, program_id=None):
+    """An SPL Token TransferChecked instruction (Token-2022's with its `program_id`)."""
+    from spl.token import instructions as T
+    from spl.token.constants import TOKEN_PROGRAM_ID
+
+    fields = {"source": source, "mint": mint, "dest": dest, "owner": owner, "amount": amount, "decimals": decimals}
+    return T.transfer_checked(T.models.TransferCheckedParams(program_id=program_id or TOKEN_PROGRAM_ID, **fields))
+
+
+def signed_transfer(url: str, payer, lamports: int):
+    """A transfer of `lamports` from `payer` to a new address, with the tests' priority fee and tip,
+    signed on the latest blockhash: (transaction, last valid block height)."""
+    from solders.keypair import Keypair
+
+    from partner.chain import instructions as ix
+    from partner.chain.rpc import Rpc
+    from partner.chain.tx import WriteFees, assemble, sign
+    from partner.store.wallets import KeypairSigner
+
+    blockhash, last_valid = Rpc(url).latest_blockhash()
+    transfer = ix.system_transfer(payer.pubkey(), Keypair().pubkey(), lamports)
+    message = assemble(payer.pubkey(), [transfer], fees=WriteFees(10_000, 1_000_000), blockhash=blockhash)
+    return sign(message, [KeypairSigner(payer)]), last_valid

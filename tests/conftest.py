@@ -130,3 +130,13 @@ def user(aws_stack):
     from partner.features import admin
 
     return admin.create_user(twitter="alice")
+
+
+@pytest.fixture
+def listener():
+    """A TCP listener on 127.0.0.1 counting the connections it accepts."""
+    from tests.helpers import Listener
+
+    made = Listener()
+    yield made
+    made.stop()

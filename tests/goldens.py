@@ -24,6 +24,8 @@ VOTE0 = "DPaVFD96CseSzSxME6Q7xpMkrSbcqZazzBahMWGocKtV"  # USER's vote receipt on
 SYS = "11111111111111111111111111111111"
 TOK = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb"  # Token-2022
 ATA = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL"
+# the programs an instruction that creates token accounts names last: System, Token-2022, ATA
+CPI_PROGRAMS = [(SYS, False, False), (TOK, False, False), (ATA, False, False)]
 LAUNCHPAD = "JAt1NcDQrQs3NLNqLvq3EbBfxLDeBwkKMb3vM2Dw5Exk"
 POOLPROG = "3rqyi8EBdPLANFc9MA5U6aPKHuZoKxmm4voFexqu1R7f"
 

@@ -22,6 +22,7 @@ from spl.token.constants import TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID
 from devstack.chain import constants as C
 from devstack.chain.server import start_chain
 from devstack.chain.testing import airdrop, b64, balance, build_tx, latest_blockhash, result, rpc, send, wait_bundle
+from tests.chainutil import mint_to_checked, transfer_checked
 
 SOL = 1_000_000_000
 MEMO = Pubkey.from_string("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr")
@@ -302,6 +303,14 @@ def test_set_account_and_get_program_accounts_filters(chain):
     assert result(chain.url, "getAccountInfo", [str(x)])["value"] is None
 
 
+def _create_coin(url, lp, creator: Keypair, mint: Keypair, name: str, symbol: str, uri: str) -> None:
+    """The launchpad's create_coin, landed; then the next slot, where trading opens."""
+    accounts = {"creator": creator.pubkey(), "mint": mint.pubkey(), "metadata": mint.pubkey()}
+    create = lp.instruction("create_coin", accounts, name=name, symbol=symbol, uri=uri)
+    assert "result" in send(url, build_tx([cu_limit(400_000), create], creator, [mint], latest_blockhash(url)))
+    result(url, "devstack_warp", [C.SLOT_SECONDS])
+
+
 def _token_2022_mint(url, payer: Keypair, decimals: int) -> Pubkey:
     """A Token-2022 mint with the MetadataPointer extension (pointing at itself)."""
     mint = Keypair()
@@ -343,31 +352,12 @@ def test_token_2022_transfer_checked_and_balances(chain):
     b_ata = T.get_associated_token_address(bob.pubkey(), mint, TOKEN_2022_PROGRAM_ID)
     ixs = [
         T.create_idempotent_associated_token_account(payer.pubkey(), alice.pubkey(), mint, TOKEN_2022_PROGRAM_ID),
-        T.mint_to_checked(
-            T.models.MintToCheckedParams(
-                program_id=TOKEN_2022_PROGRAM_ID,
-                mint=mint,
-                dest=a_ata,
-                mint_authority=payer.pubkey(),
-                amount=5_000_000,
-                decimals=6,
-            )
-        ),
+        mint_to_checked(mint, a_ata, payer.pubkey(), 5_000_000, 6, TOKEN_2022_PROGRAM_ID),
     ]
     assert "result" in send(url, build_tx(ixs, payer, [], latest_blockhash(url)))
     ixs = [
         T.create_idempotent_associated_token_account(alice.pubkey(), bob.pubkey(), mint, TOKEN_2022_PROGRAM_ID),
-        T.transfer_checked(
-            T.models.TransferCheckedParams(
-                program_id=TOKEN_2022_PROGRAM_ID,
-                source=a_ata,
-                mint=mint,
-                dest=b_ata,
-                owner=alice.pubkey(),
-                amount=1_500_000,
-                decimals=6,
-            )
-        ),
+        transfer_checked(a_ata, mint, b_ata, alice.pubkey(), 1_500_000, 6, TOKEN_2022_PROGRAM_ID),
     ]
     sig = send(url, build_tx(ixs, alice, [], latest_blockhash(url)))["result"]
 
@@ -424,16 +414,7 @@ def test_token_2022_wrong_decimals_is_the_programs_error(chain):
     ata = T.get_associated_token_address(payer.pubkey(), mint, TOKEN_2022_PROGRAM_ID)
     ixs = [
         T.create_idempotent_associated_token_account(payer.pubkey(), payer.pubkey(), mint, TOKEN_2022_PROGRAM_ID),
-        T.mint_to_checked(
-            T.models.MintToCheckedParams(
-                program_id=TOKEN_2022_PROGRAM_ID,
-                mint=mint,
-                dest=ata,
-                mint_authority=payer.pubkey(),
-                amount=1,
-                decimals=9,
-            )
-        ),
+        mint_to_checked(mint, ata, payer.pubkey(), 1, 9, TOKEN_2022_PROGRAM_ID),
     ]
     err = preflight_err(send(url, build_tx(ixs, payer, [], latest_blockhash(url))))
     assert err == {"InstructionError": [1, {"Custom": 18}]}  # TokenError::MintDecimalsMismatch
@@ -541,15 +522,7 @@ def test_a_curve_buy_on_the_sbf_launchpad_over_json_rpc(full_chain):
     creator, mint, user = Keypair(), Keypair(), Keypair()
     airdrop(url, creator.pubkey(), 10 * SOL)
     airdrop(url, user.pubkey(), 10 * SOL)
-    create = lp.instruction(
-        "create_coin",
-        {"creator": creator.pubkey(), "mint": mint.pubkey(), "metadata": mint.pubkey()},
-        name="Real",
-        symbol="REAL",
-        uri="https://r/x",
-    )
-    assert "result" in send(url, build_tx([cu_limit(400_000), create], creator, [mint], latest_blockhash(url)))
-    result(url, "devstack_warp", [C.SLOT_SECONDS])  # trading opens on the slot after creation
+    _create_coin(url, lp, creator, mint, "Real", "REAL", "https://r/x")
     curve_key = P.bonding_curve_pda(mint.pubkey())[0]
 
     def state():
@@ -606,15 +579,7 @@ def test_migration_into_the_sbf_pool_and_a_swap_and_a_rolled_back_bundle(full_ch
     creator, mint, whale, trader = Keypair(), Keypair(), Keypair(), Keypair()
     for k, sol in ((creator, 10), (whale, 200), (trader, 10)):
         airdrop(url, k.pubkey(), sol * SOL)
-    create = lp.instruction(
-        "create_coin",
-        {"creator": creator.pubkey(), "mint": mint.pubkey(), "metadata": mint.pubkey()},
-        name="Pool",
-        symbol="POOL",
-        uri="https://p/x",
-    )
-    assert "result" in send(url, build_tx([cu_limit(400_000), create], creator, [mint], latest_blockhash(url)))
-    result(url, "devstack_warp", [C.SLOT_SECONDS])
+    _create_coin(url, lp, creator, mint, "Pool", "POOL", "https://p/x")
     buy_all = lp.instruction(
         "buy",
         {"user": whale.pubkey(), "mint": mint.pubkey(), "fee_recipient": FEE_RECIPIENT},

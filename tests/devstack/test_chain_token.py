@@ -16,6 +16,7 @@ from spl.token import instructions as T
 from spl.token.constants import TOKEN_PROGRAM_ID
 
 from devstack.chain.testing import airdrop, balance, build_tx, latest_blockhash, result, rpc, send
+from tests.chainutil import mint_to_checked, transfer_checked
 
 SOL = 1_000_000_000
 DEC = 6
@@ -58,16 +59,7 @@ def make_ata(url, payer: Keypair, owner: Pubkey, mint: Pubkey) -> Pubkey:
 
 
 def mint_to(url, payer: Keypair, mint: Pubkey, dest: Pubkey, amount: int):
-    ix = T.mint_to_checked(
-        T.models.MintToCheckedParams(
-            program_id=TOKEN_PROGRAM_ID,
-            mint=mint,
-            dest=dest,
-            mint_authority=payer.pubkey(),
-            amount=amount,
-            decimals=DEC,
-        )
-    )
+    ix = mint_to_checked(mint, dest, payer.pubkey(), amount, DEC)
     return ok(url, build_tx([ix], payer, [], latest_blockhash(url)))
 
 
@@ -106,17 +98,7 @@ def test_mint_ata_mint_to_transfer_checked(setup):
     b_ata = T.get_associated_token_address(bob.pubkey(), mint)
     ixs = [
         T.create_idempotent_associated_token_account(alice.pubkey(), bob.pubkey(), mint),
-        T.transfer_checked(
-            T.models.TransferCheckedParams(
-                program_id=TOKEN_PROGRAM_ID,
-                source=a_ata,
-                mint=mint,
-                dest=b_ata,
-                owner=alice.pubkey(),
-                amount=1_500_000,
-                decimals=DEC,
-            )
-        ),
+        transfer_checked(a_ata, mint, b_ata, alice.pubkey(), 1_500_000, DEC),
     ]
     sig = ok(url, build_tx(ixs, alice, [], latest_blockhash(url)))
 
@@ -158,28 +140,14 @@ def test_token_error_numbers(setup):
     b_ata = make_ata(url, payer, bob.pubkey(), mint)
 
     def xfer(owner: Keypair, amount: int, decimals: int = DEC, src=a_ata):
-        ix = T.transfer_checked(
-            T.models.TransferCheckedParams(
-                program_id=TOKEN_PROGRAM_ID,
-                source=src,
-                mint=mint,
-                dest=b_ata,
-                owner=owner.pubkey(),
-                amount=amount,
-                decimals=decimals,
-            )
-        )
+        ix = transfer_checked(src, mint, b_ata, owner.pubkey(), amount, decimals)
         return send(url, build_tx([ix], owner, [], latest_blockhash(url)))["error"]["data"]["err"]
 
     assert xfer(alice, 2_000) == {"InstructionError": [0, {"Custom": 1}]}  # InsufficientFunds
     assert xfer(bob, 10) == {"InstructionError": [0, {"Custom": 4}]}  # OwnerMismatch
     assert xfer(alice, 10, decimals=9) == {"InstructionError": [0, {"Custom": 18}]}  # MintDecimalsMismatch
     # mint_to by a non-authority: OwnerMismatch
-    ix = T.mint_to_checked(
-        T.models.MintToCheckedParams(
-            program_id=TOKEN_PROGRAM_ID, mint=mint, dest=a_ata, mint_authority=alice.pubkey(), amount=1, decimals=DEC
-        )
-    )
+    ix = mint_to_checked(mint, a_ata, alice.pubkey(), 1, DEC)
     err = send(url, build_tx([ix], alice, [], latest_blockhash(url)))["error"]
     assert err["code"] == -32002
     assert err["message"] == "Transaction simulation failed: Error processing Instruction 0: custom program error: 0x4"
@@ -229,11 +197,7 @@ def test_burn_set_authority_and_close(setup):
         )
     )
     ok(url, build_tx([sa], payer, [], latest_blockhash(url)))
-    ix = T.mint_to_checked(
-        T.models.MintToCheckedParams(
-            program_id=TOKEN_PROGRAM_ID, mint=mint, dest=a_ata, mint_authority=payer.pubkey(), amount=1, decimals=DEC
-        )
-    )
+    ix = mint_to_checked(mint, a_ata, payer.pubkey(), 1, DEC)
     err = send(url, build_tx([ix], payer, [], latest_blockhash(url)))["error"]["data"]["err"]
     assert err == {"InstructionError": [0, {"Custom": 5}]}
     # close the empty account: rent goes back to alice, account disappears

@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 import socket
 
-import boto3
 import httpx
 import pytest
 
-from devstack.aws import TEST_CREDENTIALS, start_moto
 from devstack.pinserver import start_pin_server
+from tests.helpers import moto_s3
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde"
 # a PNG whose bytes also hold a page: what a browser would run if it ever rendered it as HTML
@@ -21,19 +20,10 @@ WAIT = 15
 
 @pytest.fixture(scope="module")
 def pins():
-    moto = start_moto(port=0)
-    s3 = boto3.client(
-        "s3",
-        endpoint_url=moto.url,
-        region_name="us-east-1",
-        aws_access_key_id=TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"],
-        aws_secret_access_key=TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
-    )
-    s3.create_bucket(Bucket="pins")
-    server = start_pin_server("pins", port=0, s3=s3)
-    yield server
-    server.stop()
-    moto.stop()
+    with moto_s3("pins") as (_, s3):
+        server = start_pin_server("pins", port=0, s3=s3)
+        yield server
+        server.stop()
 
 
 def add(pins, data: bytes, content_type: str, name: str = "file") -> str:

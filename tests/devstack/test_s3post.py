@@ -247,22 +247,11 @@ def test_a_header_signature_is_recomputed_as_s3_recomputes_it():
 @pytest.fixture(scope="module")
 def s3_server():
     """moto behind the devstack's S3 front, with one private bucket holding one object."""
-    import boto3
+    from tests.helpers import moto_s3
 
-    from devstack.aws import TEST_CREDENTIALS, start_moto
-
-    moto = start_moto(port=0)
-    s3 = boto3.client(
-        "s3",
-        endpoint_url=moto.url,
-        region_name="us-east-1",
-        aws_access_key_id=TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"],
-        aws_secret_access_key=TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
-    )
-    s3.create_bucket(Bucket="staging")
-    s3.put_object(Bucket="staging", Key="uploads/upl_seen", Body=b"kept")
-    yield moto, s3
-    moto.stop()
+    with moto_s3("staging") as (moto, s3):
+        s3.put_object(Bucket="staging", Key="uploads/upl_seen", Body=b"kept")
+        yield moto, s3
 
 
 def s3_v4(moto):

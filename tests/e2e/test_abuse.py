@@ -12,12 +12,12 @@ import base64
 import json
 import random
 import socket
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import httpx
 import pytest
 
-from tests.helpers import hidden_inputs, pkce_pair
+from tests.helpers import Tokens, authorize_code_http, exchange_http
 
 REDIRECT = "http://127.0.0.1:9/cb"
 ALL_SCOPES = "profile:read trade:execute governance:vote governance:propose coin:create"
@@ -43,7 +43,7 @@ def assert_error(response: httpx.Response, status: int, code: str | None = None)
     return body
 
 
-class Party:
+class Party(Tokens):
     """A client and a user connected over HTTP with every scope."""
 
     def __init__(self, http: httpx.Client, *, user_id: str, client: dict, tokens: dict, session_cookie: str):
@@ -54,51 +54,16 @@ class Party:
         self.session_cookie = session_cookie
 
     @property
-    def access(self) -> str:
-        return self.tokens["access_token"]
-
-    @property
-    def refresh(self) -> str:
-        return self.tokens["refresh_token"]
-
-    @property
     def basic(self) -> tuple[str, str]:
         return self.client["client_id"], self.client["api_key"]
 
-    def bearer(self, token: str | None = None) -> dict[str, str]:
-        return {"Authorization": f"Bearer {token or self.access}"}
-
 
 def authorize_code(http: httpx.Client, client: dict, cookie: str, scope: str = ALL_SCOPES) -> tuple[str, str]:
-    verifier, challenge = pkce_pair()
-    page = http.get(
-        "/oauth/authorize",
-        params={
-            "response_type": "code",
-            "client_id": client["client_id"],
-            "redirect_uri": REDIRECT,
-            "scope": scope,
-            "state": "s",
-            "code_challenge": challenge,
-            "code_challenge_method": "S256",
-        },
-        headers={"Cookie": cookie},
-    )
-    assert page.status_code == 200, page.text[:300]
-    approved = http.post(
-        "/oauth/authorize", data=hidden_inputs(page.text) | {"decision": "approve"}, headers={"Cookie": cookie}
-    )
-    assert approved.status_code == 302, approved.text[:300]
-    query = {k: v[0] for k, v in parse_qs(urlsplit(approved.headers["location"]).query).items()}
-    return query["code"], verifier
+    return authorize_code_http(http, client, cookie, scope, REDIRECT)
 
 
 def exchange(http: httpx.Client, client: dict, code: str, verifier: str) -> httpx.Response:
-    return http.post(
-        "/oauth/token",
-        auth=(client["client_id"], client["api_key"]),
-        data={"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT, "code_verifier": verifier},
-    )
+    return exchange_http(http, client, code, verifier, REDIRECT)
 
 
 def connect(http: httpx.Client, *, name: str = "Abuse App") -> Party:

@@ -11,6 +11,7 @@ from tests.helpers import connect, gateway_client
 SOL = 10**9
 TIP = 1_000_000
 PRIO = 5_000
+FEES = {"priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)}
 T = 10**6
 BOND = 10**15 * 100 // 10_000
 QUORUM = 10**15 * 500 // 10_000
@@ -53,17 +54,8 @@ def test_proposal_votes_settle_and_withdrawals_over_http(devstack, chain):
             airdrop(chain.url, user["wallet"], 10 * SOL)
             conn = connect(client, user, scope=SCOPES, ip=f"172.30.0.{n + 1}")
             headers = {"Authorization": f"Bearer {conn.access}"}
-            bought = http.post(
-                "/partner/v1/trades/buy-exact-out",
-                headers=headers,
-                json={
-                    "mint": mint,
-                    "tokensOut": str(amount),
-                    "maxSolIn": str(3 * SOL),
-                    "priorityFeeLamports": str(PRIO),
-                    "tipLamports": str(TIP),
-                },
-            )
+            buying = {"mint": mint, "tokensOut": str(amount), "maxSolIn": str(3 * SOL), **FEES}
+            bought = http.post("/partner/v1/trades/buy-exact-out", headers=headers, json=buying)
             assert bought.status_code == 200, bought.text
             assert wait(chain.url, bought.json()["signature"])["err"] is None
             assert token_balance(chain.url, user["wallet"], mint) == amount
@@ -73,7 +65,7 @@ def test_proposal_votes_settle_and_withdrawals_over_http(devstack, chain):
             response = http.post(
                 f"/partner/v1/governance/{path}",
                 headers=people[who][1],
-                json={"priorityFeeLamports": str(PRIO), "tipLamports": str(TIP), **body},
+                json={**FEES, **body},
             )
             assert response.status_code == 200, response.text
             assert response.headers["x-ratelimit-limit"] == "60"
@@ -99,7 +91,7 @@ def test_proposal_votes_settle_and_withdrawals_over_http(devstack, chain):
         still_open = http.post(
             "/partner/v1/governance/proposals/settle",
             headers=people["v2"][1],
-            json={"proposal": proposal, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)},
+            json={"proposal": proposal, **FEES},
         )
         assert (still_open.status_code, still_open.json()["error"]) == (422, "proposal_still_open")
 

@@ -11,6 +11,7 @@ from tests.helpers import connect_http, gateway_client
 SOL = 10**9
 TIP = 1_000_000
 PRIO = 10_000
+FEES = {"priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)}
 REDIRECT = "http://127.0.0.1:9/cb"
 PNG = b"\x89PNG\r\n\x1a\n" + os.urandom(64)
 
@@ -59,17 +60,8 @@ def test_launch_with_image_and_first_buy_then_sell_over_http(devstack, chain):
         sell_tokens = expected // 2
         quote, _ = curve.sell_quote(state, sell_tokens)
         lamports_before = balance(chain.url, creator["wallet"])
-        sold = http.post(
-            "/partner/v1/trades/sell",
-            headers=headers,
-            json={
-                "mint": mint,
-                "tokensIn": str(sell_tokens),
-                "minSolOut": str(quote),
-                "priorityFeeLamports": str(PRIO),
-                "tipLamports": str(TIP),
-            },
-        )
+        selling = {"mint": mint, "tokensIn": str(sell_tokens), "minSolOut": str(quote)}
+        sold = http.post("/partner/v1/trades/sell", headers=headers, json={**selling, **FEES})
         assert sold.status_code == 200, sold.text
         assert wait(chain.url, sold.json()["signature"])["err"] is None
         assert token_balance(chain.url, creator["wallet"], mint) == expected - sell_tokens

@@ -10,6 +10,7 @@ from tests.helpers import connect, gateway_client
 SOL = 10**9
 TIP = 1_000_000
 PRIO = 5_000
+FEES = {"priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)}
 
 
 def test_buy_then_sell_over_http_moves_exact_amounts(devstack, chain, ip):
@@ -42,18 +43,8 @@ def test_buy_then_sell_over_http_moves_exact_amounts(devstack, chain, ip):
     fee = max_in * bps // 10_000
     expected, _ = curve.buy_quote(curve.INITIAL_CURVE, max_in - fee)
     with gateway_client(devstack.url, timeout=30) as http:
-        bought = http.post(
-            "/partner/v1/trades/buy",
-            headers=headers,
-            json={
-                "mint": mint,
-                "maxSolIn": str(max_in),
-                "slippageBps": 50,
-                "partnerFeeBps": bps,
-                "priorityFeeLamports": str(PRIO),
-                "tipLamports": str(TIP),
-            },
-        )
+        buying = {"mint": mint, "maxSolIn": str(max_in), "slippageBps": 50, "partnerFeeBps": bps}
+        bought = http.post("/partner/v1/trades/buy", headers=headers, json={**buying, **FEES})
         assert bought.status_code == 200, bought.text
         assert bought.json()["status"] == "submitted"
         assert wait(chain.url, bought.json()["signature"])["err"] is None
@@ -65,18 +56,8 @@ def test_buy_then_sell_over_http_moves_exact_amounts(devstack, chain, ip):
         sell_tokens = expected // 2
         quote, _ = curve.sell_quote(state, sell_tokens)
         min_out = quote * 9_900 // 10_000  # slippage 100 bps, the bound the service derives
-        sold = http.post(
-            "/partner/v1/trades/sell",
-            headers=headers,
-            json={
-                "mint": mint,
-                "tokensIn": str(sell_tokens),
-                "slippageBps": 100,
-                "partnerFeeBps": str(bps),
-                "priorityFeeLamports": str(PRIO),
-                "tipLamports": str(TIP),
-            },
-        )
+        selling = {"mint": mint, "tokensIn": str(sell_tokens), "slippageBps": 100, "partnerFeeBps": str(bps)}
+        sold = http.post("/partner/v1/trades/sell", headers=headers, json={**selling, **FEES})
         assert sold.status_code == 200, sold.text
         assert wait(chain.url, sold.json()["signature"])["err"] is None
         assert token_balance(chain.url, user["wallet"], mint) == expected - sell_tokens

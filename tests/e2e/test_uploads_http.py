@@ -34,6 +34,12 @@ def big_png(size: int) -> bytes:
     return data
 
 
+def create_from_upload(http: httpx.Client, headers: dict, name: str, symbol: str, upload_id: str) -> httpx.Response:
+    """POST /partner/v1/coins/create naming a staged upload as the image."""
+    fields = [("name", (None, name)), ("symbol", (None, symbol)), ("imageUploadId", (None, upload_id))]
+    return http.post("/partner/v1/coins/create", headers=headers, files=fields)
+
+
 def test_a_5_mib_png_launches_through_a_staged_upload_over_http(devstack, chain):
     from partner.features import admin
 
@@ -59,15 +65,7 @@ def test_a_5_mib_png_launches_through_a_staged_upload_over_http(devstack, chain)
         )
         assert sent.status_code == 204, sent.text
 
-        launched = http.post(
-            "/partner/v1/coins/create",
-            headers=headers,
-            files=[
-                ("name", (None, "Big Image Coin")),
-                ("symbol", (None, "BIG")),
-                ("imageUploadId", (None, staged["uploadId"])),
-            ],
-        )
+        launched = create_from_upload(http, headers, "Big Image Coin", "BIG", staged["uploadId"])
         assert launched.status_code == 200, launched.text
         body = launched.json()
         assert int(launched.request.headers["content-length"]) < 2048  # the image never passed through the gateway
@@ -90,14 +88,6 @@ def test_a_5_mib_png_launches_through_a_staged_upload_over_http(devstack, chain)
         ).json()
         assert document["image"] == body["imageUri"]
 
-        again = http.post(
-            "/partner/v1/coins/create",
-            headers=headers,
-            files=[
-                ("name", (None, "Big Again")),
-                ("symbol", (None, "BIGA")),
-                ("imageUploadId", (None, staged["uploadId"])),
-            ],
-        )
+        again = create_from_upload(http, headers, "Big Again", "BIGA", staged["uploadId"])
         assert again.status_code == 400 and again.json()["error"] == "invalid_input"
         assert again.json()["field"] == "imageUploadId"

@@ -39,17 +39,9 @@ def test_partnerctl_webhook_then_buy_delivers_signed_events_to_the_example_recei
     try:
         with gateway_client(devstack.url, timeout=30) as http:
             headers = connect_http(http, client, user, "trade:execute", redirect)
-            bought = http.post(
-                "/partner/v1/trades/buy",
-                headers=headers,
-                json={
-                    "mint": mint,
-                    "maxSolIn": str(SOL // 20),
-                    "slippageBps": 500,
-                    "priorityFeeLamports": "10000",
-                    "tipLamports": "1000000",
-                },
-            )
+            buying = {"mint": mint, "maxSolIn": str(SOL // 20), "slippageBps": 500}
+            fees = {"priorityFeeLamports": "10000", "tipLamports": "1000000"}
+            bought = http.post("/partner/v1/trades/buy", headers=headers, json={**buying, **fees})
             assert bought.status_code == 200, bought.text
             signature = bought.json()["signature"]
             wait(chain.url, signature)

@@ -130,3 +130,18 @@ def crank_signer(aws_stack, chain):
     assert wallet["user_id"] == migration.CRANK_USER_ID
     airdrop(chain.url, wallet["wallet"], 2 * SOL)
     return migration.crank_signer()
+
+
+@pytest.fixture
+def poller(aws_stack):
+    """The webhook queue's poller, delivering with the webhook_delivery function."""
+    from devstack.sqs import QueuePoller
+    from tests.helpers import handler
+
+    return QueuePoller(
+        handler("webhook_delivery"),
+        aws_stack.physical_id("WebhookQueue"),
+        aws_stack.arn("WebhookQueue"),
+        aws_stack.endpoint_url,
+        name="WebhookDeliveryFunction",
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from tests.chainutil import airdrop, new_coin
-from tests.helpers import connect, invoke
+from tests.helpers import buy, connect, invoke
 
 
 def _counting():
@@ -54,19 +54,7 @@ def test_trade_makes_one_kms_call_and_two_rpc_round_trips(aws_stack, chain, ip, 
     monkeypatch.setattr(rpc_module.Rpc, "_post", counting_post)
     calls, hook = _counting()
     try:
-        result = invoke(
-            "trades_buy",
-            "POST",
-            "/partner/v1/trades/buy",
-            headers={**conn.bearer(), "Content-Type": "application/json"},
-            body={
-                "mint": mint,
-                "maxSolIn": "10000000",
-                "slippageBps": 100,
-                "priorityFeeLamports": "1000",
-                "tipLamports": "1000000",
-            },
-        )
+        result = buy(conn, mint, 10_000_000, 100, priority_fee=1000)
     finally:
         aws.remove_hook("before-call", hook)
     assert result.status == 200, result.body

@@ -12,7 +12,7 @@ import pytest
 import urllib3
 
 from tests.chainutil import airdrop, balance, rpc, token_balance, wait
-from tests.helpers import connect, invoke
+from tests.helpers import connect, invoke, tx_status
 
 SOL = 10**9
 CAP = 25_000_000 * 10**6
@@ -37,13 +37,7 @@ def create(conn, body_ctype):
 
 
 def status(conn, signature: str):
-    return invoke(
-        "transaction_status",
-        "GET",
-        f"/partner/v1/transactions/{signature}/status",
-        headers=conn.bearer(),
-        resource=STATUS_RESOURCE,
-    )
+    return tx_status(signature, conn.bearer())
 
 
 def account(url: str, pubkey: str):

@@ -17,7 +17,6 @@ import re
 import struct
 from pathlib import Path
 
-import pytest
 from solders.transaction import VersionedTransaction
 
 from tests.chainutil import new_coin, rpc, wait, warp
@@ -164,15 +163,4 @@ def test_governance_writes(chain, aws_stack, app_client, pin_server):
     check(chain.url, "governance", *signatures)
 
 
-@pytest.fixture
-def app_client(aws_stack):
-    from partner.features import admin
-
-    return admin.create_client(
-        admin.NewClient(
-            name="Units App",
-            redirect_uri="http://localhost:8080/callback",
-            tier="Partner",
-            daily_volume_cap_lamports=10**15,
-        )
-    )
+app_client = gov_tests.app_client  # a fixture: the governance tests' Partner-tier client

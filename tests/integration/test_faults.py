@@ -8,19 +8,18 @@ Chain faults go through the chain's own `devstack_setFault`; AWS faults through
 
 from __future__ import annotations
 
+import contextlib
 from datetime import UTC, datetime
 
 import pytest
 
 from devstack import faults
 from tests.chainutil import balance, rpc, token_balance, warp
-from tests.integration.test_trades import trade
+from tests.helpers import FEES, trade
 
 pytestmark = pytest.mark.usefixtures("no_faults_left")
 
 SOL = 10**9
-TIP = 1_000_000
-PRIO = 10_000
 BLOCKHASH_SECONDS = 150 * 0.4
 
 
@@ -71,17 +70,7 @@ def snapshot(chain, conn, mint: str) -> dict:
 
 
 def buy(conn, mint: str, max_in: int = SOL // 10):
-    return trade(
-        conn,
-        "buy",
-        {
-            "mint": mint,
-            "maxSolIn": str(max_in),
-            "slippageBps": 500,
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    return trade(conn, "buy", {"mint": mint, "maxSolIn": str(max_in), "slippageBps": 500, **FEES})
 
 
 def assert_error(result, status: int, code: str, retryable: bool) -> dict:
@@ -330,9 +319,13 @@ def _update_pks():
     return updates, record
 
 
-def _throttle_first(prefix: str, updates: list[str]):
-    """A hook that throttles the first UpdateItem whose pk starts with `prefix` (itself: under concurrent
-    updates "the next UpdateItem" is no longer one call), recording every pk in `updates`."""
+@contextlib.contextmanager
+def _throttled_first(prefix: str):
+    """Throttles the first UpdateItem whose pk starts with `prefix` (itself: under concurrent updates
+    "the next UpdateItem" is no longer one call); yields the list of every pk updated meanwhile."""
+    from partner.store import aws
+
+    updates: list[str] = []
     thrown = []
 
     def hook(params=None, **_):
@@ -342,7 +335,11 @@ def _throttle_first(prefix: str, updates: list[str]):
             thrown.append(pk)
             raise faults.error_for("dynamodb", "throttle", "UpdateItem")
 
-    return hook
+    aws.add_hook("before-parameter-build.dynamodb.UpdateItem", hook)
+    try:
+        yield updates
+    finally:
+        aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", hook)
 
 
 def tier_count(conn) -> int:
@@ -357,16 +354,9 @@ def tier_count(conn) -> int:
 def test_dynamodb_throttled_on_the_rate_limit_update_is_internal(chain, coin, partner_conn):
     """The bucket and the tier budget are drawn at once; the bucket's update fails: 500, nothing drawn
     from the bucket, and the tier's unit, drawn meanwhile, given back (in sequence it was never drawn)."""
-    from partner.store import aws
-
-    updates: list[str] = []
-    hook = _throttle_first("RL#trade#", updates)
-    aws.add_hook("before-parameter-build.dynamodb.UpdateItem", hook)
-    try:
+    with _throttled_first("RL#trade#") as updates:
         before, tier_before = snapshot(chain, partner_conn, coin), tier_count(partner_conn)
         result = buy(partner_conn, coin)
-    finally:
-        aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", hook)
     assert_error(result, 500, "internal", True)
     assert sorted(u.split("#")[1] for u in updates) == ["tier", "tier", "trade"]  # drawn, given back
     assert result.headers["x-ratelimit-remaining"] == "60"  # nothing was drawn from the bucket
@@ -413,18 +403,11 @@ def test_dynamodb_throttled_on_the_volume_reservation(chain, coin, partner_conn)
     limit, the grant's day added at once beside it (beside the chain read and the Decrypt too).
     Throttled on the client's day: 500, the grant's day, added meanwhile, given back; nothing is sent
     or counted."""
-    from partner.store import aws
-
     client_id = partner_conn.client["client_id"]
     grant_before = grant_volume(partner_conn)
-    updates: list[str] = []
-    hook = _throttle_first(f"VOL#{client_id}", updates)
-    aws.add_hook("before-parameter-build.dynamodb.UpdateItem", hook)
-    try:
+    with _throttled_first(f"VOL#{client_id}") as updates:
         before = snapshot(chain, partner_conn, coin)
         result = buy(partner_conn, coin)
-    finally:
-        aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", hook)
     assert_error(result, 500, "internal", True)
     assert sorted(u.split("#")[0] + ("#" + u.split("#")[1] if u.startswith("RL") else "") for u in updates) == [
         "GVOL",
@@ -440,17 +423,10 @@ def test_dynamodb_throttled_on_the_volume_reservation(chain, coin, partner_conn)
 def test_a_refused_grant_reservation_gives_the_clients_day_back(chain, coin, partner_conn):
     """Throttled on the grant's day while the client's day was reserved: the client's day is
     released (the compensation), so nothing stays counted, and nothing is sent."""
-    from partner.store import aws
-
     client_id = partner_conn.client["client_id"]
-    updates: list[str] = []
-    hook = _throttle_first(f"GVOL#{client_id}", updates)
-    aws.add_hook("before-parameter-build.dynamodb.UpdateItem", hook)
-    try:
+    with _throttled_first(f"GVOL#{client_id}") as updates:
         before = snapshot(chain, partner_conn, coin)
         result = buy(partner_conn, coin)
-    finally:
-        aws.remove_hook("before-parameter-build.dynamodb.UpdateItem", hook)
     assert_error(result, 500, "internal", True)
     assert [u.split("#")[0] for u in updates].count("VOL") == 2  # reserved, then released
     assert snapshot(chain, partner_conn, coin) == before

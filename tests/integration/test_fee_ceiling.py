@@ -13,7 +13,7 @@ import pytest
 from solders.keypair import Keypair
 
 from tests.chainutil import airdrop, balance, new_coin, rpc, wait
-from tests.helpers import connect, invoke
+from tests.helpers import FEES, connect, post_json
 from tests.integration.test_coins_create import create, form, no_launch
 from tests.integration.test_trades import trade
 
@@ -106,17 +106,7 @@ def test_the_caps_stay_volume_only(aws_stack, chain, coin, ip):
         },
     )
     assert ok.status == 200, ok.body
-    again = trade(
-        conn,
-        "buy",
-        {
-            "mint": coin,
-            "maxSolIn": "1000000",
-            "minTokensOut": "0",
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    again = trade(conn, "buy", {"mint": coin, "maxSolIn": "1000000", "minTokensOut": "0", **FEES})
     assert again.status == 403 and again.json["error"] == "daily_cap_exceeded"
     assert again.json["spentTodayLamports"] == str(SOL // 10)
 
@@ -151,12 +141,11 @@ def test_governance_writes_are_bounded(aws_stack, chain, coin, ip):
     )
     assert content.status == 422 and content.json["error"] == "active_proposal_exists", content.body
     # at the ceiling the write goes on (here to the chain state's own answer: no proposal there)
-    within = invoke(
+    within = post_json(
+        conn,
         "governance_vote",
-        "POST",
         "/partner/v1/governance/votes",
-        headers={**conn.bearer(), "Content-Type": "application/json"},
-        body={
+        {
             "proposal": str(Keypair().pubkey()),
             "side": "yes",
             "amount": "1000000",

@@ -4,7 +4,7 @@ getRecentPrioritizationFees answering from what processed transactions paid."""
 from __future__ import annotations
 
 from tests.chainutil import airdrop, new_coin, rpc, wait
-from tests.helpers import connect, invoke
+from tests.helpers import buy, connect, invoke
 
 SOL = 10**9
 PATH = "/partner/v1/fees/estimate"
@@ -55,27 +55,15 @@ def test_estimate_is_the_market_of_the_accounts_a_trade_write_locks(aws_stack, c
     conn = connect(client, trader, scope="trade:execute", ip=ip)
     rpc(chain.url, "devstack_warp", [61])  # past the 150-slot window: only what follows is the market
 
-    def buy(coin: str, micro_lamports: int) -> None:
-        bought = invoke(
-            "trades_buy",
-            "POST",
-            "/partner/v1/trades/buy",
-            headers={**conn.bearer(), "Content-Type": "application/json"},
-            body={
-                "mint": coin,
-                "maxSolIn": str(SOL // 50),
-                "slippageBps": 500,
-                "priorityFeeLamports": str(micro_lamports * TRADE_UNITS // 1_000_000),
-                "tipLamports": "1000000",
-            },
-        )
+    def buy_at(coin: str, micro_lamports: int) -> None:
+        bought = buy(conn, coin, SOL // 50, priority_fee=micro_lamports * TRADE_UNITS // 1_000_000)
         assert bought.status == 200, bought.body
         wait(chain.url, bought.json["signature"])
         rpc(chain.url, "devstack_warp", [1])  # each in a slot of its own
 
     for price in (100_000, 1_000_000, 10_000_000):
-        buy(mint, price)
-    buy(other, 5_000_000)  # another coin's trade: it write-locks the same fee recipient
+        buy_at(mint, price)
+    buy_at(other, 5_000_000)  # another coin's trade: it write-locks the same fee recipient
     wait(chain.url, _pay_alone(chain.url, 50_000_000))  # a paid slot, but not for these accounts
     rpc(chain.url, "devstack_warp", [1])
 

@@ -12,7 +12,7 @@ import pytest
 from solders.keypair import Keypair
 
 from tests.chainutil import airdrop, new_coin, rpc, token_balance, wait, warp
-from tests.helpers import connect, invoke
+from tests.helpers import FEES, connect, invoke, trade
 
 SOL = 10**9
 TIP = 1_000_000
@@ -105,19 +105,7 @@ def coin(chain, aws_stack):
 
 
 def buy_tokens(chain, conn, mint: str, tokens: int) -> None:
-    result = invoke(
-        "trades_buy_exact_out",
-        "POST",
-        "/partner/v1/trades/buy-exact-out",
-        headers={**conn.bearer(), "Content-Type": "application/json"},
-        body={
-            "mint": mint,
-            "tokensOut": str(tokens),
-            "maxSolIn": str(3 * SOL),
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    result = trade(conn, "buy-exact-out", {"mint": mint, "tokensOut": str(tokens), "maxSolIn": str(3 * SOL), **FEES})
     assert result.status == 200, result.body
     assert wait(chain.url, result.json["signature"])["err"] is None
 
@@ -497,6 +485,11 @@ def p_key(mint: str, index: int):
 # ------------------------------------------------------------------ Metadata governance state table
 
 
+def _quorum(chain, app_client, coin) -> list:
+    """Three members holding QUORUM between them: (conn, amount) each."""
+    return [(member(chain, app_client, coin, amount), amount) for amount in (QUORUM - 2 * T, T, T)]
+
+
 def _pass(chain, coin, proposer, voters, proposal):
     for conn, amount in voters:
         vote(conn, proposal, "yes", amount)
@@ -507,11 +500,7 @@ def test_extend_once_and_capped(chain, coin, app_client):
     from partner.chain.governance_math import Outcome
 
     proposer = member(chain, app_client, coin, BOND)
-    voters = [
-        (member(chain, app_client, coin, QUORUM - 2 * T), QUORUM - 2 * T),
-        (member(chain, app_client, coin, T), T),
-        (member(chain, app_client, coin, T), T),
-    ]
+    voters = _quorum(chain, app_client, coin)
     # over the cap (90 days) fails before anything is locked
     refused(
         gov(proposer, "extend", {"mint": coin, "additionalSeconds": str(90 * DAY + 1)}),
@@ -542,11 +531,7 @@ def test_content_proposal_then_finalize_metadata(chain, coin, app_client):
     from partner.store.wallets import SealedWalletSigner
 
     proposer = member(chain, app_client, coin, BOND)
-    voters = [
-        (member(chain, app_client, coin, QUORUM - 2 * T), QUORUM - 2 * T),
-        (member(chain, app_client, coin, T), T),
-        (member(chain, app_client, coin, T), T),
-    ]
+    voters = _quorum(chain, app_client, coin)
     # a content proposal (its endpoint is multipart update-content; built directly here)
     signer = SealedWalletSigner(get_user(proposer.user["user_id"]))
     client = Rpc(chain.url)

@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from devstack import faults
 from tests.chainutil import airdrop
-from tests.helpers import FORM, authorize_query, hidden_inputs, invoke, pkce_pair, token_call
-from tests.integration.test_trades import trade
+from tests.helpers import (
+    consent_page,
+    consent_post,
+    hidden_inputs,
+    invoke,
+    pkce_pair,
+    token_call,
+    trade,
+)
 
 SOL = 10**9
 TIP = 1_000_000
@@ -34,21 +41,13 @@ def _page(client, user, ip, scope="profile:read trade:execute"):
 
     cookie = admin.create_session(user["user_id"])["cookie"]
     verifier, challenge = pkce_pair()
-    page = invoke(
-        "oauth_authorize",
-        "GET",
-        "/oauth/authorize",
-        query=authorize_query(client, challenge, scope),
-        headers={"Cookie": cookie},
-        source_ip=ip,
-    )
+    page = consent_page(client, cookie, challenge, scope, ip=ip)
     assert page.status == 200, page.body
     return cookie, verifier, page
 
 
 def _post(form, cookie, ip, accept=None):
-    headers = {**FORM, "Cookie": cookie, **({"Accept": accept} if accept else {})}
-    return invoke("oauth_authorize", "POST", "/oauth/authorize", body=urlencode(form), headers=headers, source_ip=ip)
+    return consent_post(form, cookie, ip=ip, headers={"Accept": accept} if accept else None)
 
 
 class Conn:

@@ -9,13 +9,21 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 import pytest
 import urllib3
 
 from devstack.events import ApiRequest, ApiStage, api_event, lambda_context
-from tests.helpers import FORM, authorize_query, basic, connect, handler, hidden_inputs, invoke, pkce_pair
+from tests.helpers import (
+    basic,
+    connect,
+    consent_page,
+    consent_post,
+    handler,
+    hidden_inputs,
+    invoke,
+    pkce_pair,
+    token_call,
+)
 
 PK = "So11111111111111111111111111111111111111112"
 FEES = {"priorityFeeLamports": "1000", "tipLamports": "1000000"}
@@ -327,37 +335,16 @@ def test_oauth_answers_carry_hsts(client, user, ip, clock):
 
     verifier, challenge = pkce_pair()
     cookie = admin.create_session(user["user_id"])["cookie"]
-    page = invoke(
-        "oauth_authorize",
-        "GET",
-        "/oauth/authorize",
-        query=authorize_query(client, challenge),
-        headers={"Cookie": cookie},
-        source_ip=ip,
-    )
+    page = consent_page(client, cookie, challenge, ip=ip)
     assert page.status == 200
     _assert_api_headers(page)
-    post = invoke(
-        "oauth_authorize",
-        "POST",
-        "/oauth/authorize",
-        source_ip=ip,
-        body=urlencode({**hidden_inputs(page.body), "decision": "deny"}),
-        headers={**FORM, "Cookie": cookie},
-    )
+    post = consent_post({**hidden_inputs(page.body), "decision": "deny"}, cookie, ip=ip)
     assert post.status == 302
     _assert_api_headers(post)
     bad = invoke("oauth_authorize", "GET", "/oauth/authorize", query={"client_id": "nope"}, source_ip=ip)
     assert bad.status == 400
     _assert_api_headers(bad)
-    token = invoke(
-        "oauth_token",
-        "POST",
-        "/oauth/token",
-        body="grant_type=nope",
-        source_ip=ip,
-        headers={**FORM, "Authorization": basic(client["client_id"], client["api_key"])},
-    )
+    token = token_call(client, {"grant_type": "nope"}, ip=ip)
     assert token.status == 400
     _assert_api_headers(token)
     assert token.headers["cache-control"] == "no-store"

@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from tests.chainutil import airdrop, new_coin, rpc, wait, warp
-from tests.helpers import connect, fail_one_write, handler, invoke
+from tests.helpers import buy, connect, deliver_until, fail_one_write, tx_status
 
 SOL = 10**9
 TIP = 1_000_000
@@ -86,26 +86,6 @@ def retries(monkeypatch):
 
 
 @pytest.fixture
-def poller(aws_stack):
-    from devstack.sqs import QueuePoller
-
-    return QueuePoller(
-        handler("webhook_delivery"),
-        aws_stack.physical_id("WebhookQueue"),
-        aws_stack.arn("WebhookQueue"),
-        aws_stack.endpoint_url,
-        name="WebhookDeliveryFunction",
-    )
-
-
-def deliver_until(poller, done, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, "webhook deliveries did not arrive in time"
-        poller.poll_once(wait_seconds=1)
-
-
-@pytest.fixture
 def trader(aws_stack, chain, ip):
     """A connected trader whose client has a webhook; `secret` is the one shown once."""
     from partner.features import admin
@@ -125,20 +105,9 @@ def hook(trader, url: str) -> str:
     return out["webhook_secret"]
 
 
-def buy(trader, mint: str):
-    result = invoke(
-        "trades_buy",
-        "POST",
-        "/partner/v1/trades/buy",
-        headers={**trader.bearer(), "Content-Type": "application/json"},
-        body={
-            "mint": mint,
-            "maxSolIn": str(SOL // 20),
-            "slippageBps": 500,
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+def bought(trader, mint: str) -> str:
+    """A buy that was sent: its signature."""
+    result = buy(trader, mint, SOL // 20)
     assert result.status == 200, result.body
     return result.json["signature"]
 
@@ -150,13 +119,7 @@ def record(signature: str) -> dict | None:
 
 
 def status(trader, signature: str):
-    return invoke(
-        "transaction_status",
-        "GET",
-        f"/partner/v1/transactions/{signature}/status",
-        headers=trader.bearer(),
-        resource=STATUS_RESOURCE,
-    )
+    return tx_status(signature, trader.bearer())
 
 
 def track_until(signature: str, wanted: str, timeout: float = 20) -> dict:
@@ -180,7 +143,7 @@ def test_buy_is_recorded_before_sending_then_confirmed_then_finalized_by_signed_
     mint = new_coin(chain.url, "Hook Coin", "HOOK")
     rx = receiver()
     secret = hook(trader, rx.url)
-    signature = buy(trader, mint)
+    signature = bought(trader, mint)
     sent = record(signature)
     assert sent is not None
     assert {k: sent[k] for k in ("kind", "client_id", "user_id", "mint", "wallet", "signatures")} == {
@@ -233,7 +196,7 @@ def test_receiver_failing_twice_gets_the_same_event_three_times(chain, trader, r
     mint = new_coin(chain.url, "Retry Coin", "RTRY")
     rx = receiver([500, 503])
     hook(trader, rx.url)
-    signature = buy(trader, mint)
+    signature = bought(trader, mint)
     wait(chain.url, signature)
     track_until(signature, "confirmed")
     deliver_until(poller, lambda: len(rx.got) >= 3)
@@ -261,7 +224,7 @@ def test_dead_receiver_sends_the_event_to_the_dead_letter_queue(chain, trader, r
     rx = receiver()
     rx.stop()  # nothing listens there any more
     hook(trader, rx.url)
-    signature = buy(trader, mint)
+    signature = bought(trader, mint)
     wait(chain.url, signature)
     track_until(signature, "confirmed")
     sqs = boto3.client("sqs", endpoint_url=aws_stack.endpoint_url, region_name="us-east-1")
@@ -294,7 +257,7 @@ def test_dropped_transaction_becomes_expired_in_status_and_by_webhook(chain, tra
     rx = receiver()
     secret = hook(trader, rx.url)
     rpc(chain.url, "devstack_setFault", [{"target": "rpc", "mode": "drop", "count": 1}])
-    signature = buy(trader, mint)  # the chain answers with the signature and never executes it
+    signature = bought(trader, mint)  # the chain answers with the signature and never executes it
     assert record(signature)["status"] == "sent"
     assert status(trader, signature).json["status"] == "not_found"  # not expired yet: unchanged answer
     warp(chain.url, 70)  # 175 slots: past the blockhash's lastValidBlockHeight
@@ -544,19 +507,7 @@ def test_a_failed_record_write_sends_nothing_and_releases_the_volume(chain, trad
     key, _ = trading._volume_key(trader.client["client_id"])
     spent, lamports = counters.read(key), balance(chain.url, trader.user["wallet"])
     with fail_one_write(txrecords.table()) as fired:
-        result = invoke(
-            "trades_buy",
-            "POST",
-            "/partner/v1/trades/buy",
-            headers={**trader.bearer(), "Content-Type": "application/json"},
-            body={
-                "mint": mint,
-                "maxSolIn": str(SOL // 20),
-                "slippageBps": 500,
-                "priorityFeeLamports": str(PRIO),
-                "tipLamports": str(TIP),
-            },
-        )
+        result = buy(trader, mint, SOL // 20)
     assert fired == ["PutItem"]
     assert result.status == 500 and result.json["error"] == "internal", result.body
     assert "signature" not in result.json

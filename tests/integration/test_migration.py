@@ -8,7 +8,8 @@ import pytest
 from solders.keypair import Keypair
 
 from tests.chainutil import POOL_OPEN_DELAY, balance, new_coin, rpc, token_balance, wait, warp
-from tests.helpers import handler, invoke
+from tests.helpers import handler, landed
+from tests.helpers import trade as post_trade
 
 SOL = 10**9
 TIP = 1_000_000
@@ -29,14 +30,8 @@ SCHEDULED_EVENT = {
 
 
 def trade(conn, kind: str, body: dict):
-    full = {"mint": body.pop("mint"), "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP), **body}
-    return invoke(
-        f"trades_{kind.replace('-', '_')}",
-        "POST",
-        f"/partner/v1/trades/{kind}",
-        headers={**conn.bearer(), "Content-Type": "application/json"},
-        body=full,
-    )
+    """The trade, paying the tests' priority fee and tip."""
+    return post_trade(conn, kind, {**body, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
 
 
 def account(chain, pubkey, cls):
@@ -78,15 +73,13 @@ def complete(chain, coin, whales) -> None:
     assert curve.sol_to_complete(curve.INITIAL_CURVE) == 85_855_412_648
     first, second = whales
     r1 = trade(first, "buy", {"mint": coin, "maxSolIn": str(40 * SOL), "slippageBps": 100})
-    assert r1.status == 200, r1.body
-    assert wait(chain.url, r1.json["signature"])["err"] is None
+    landed(chain.url, r1)
     state = curve.CurveState.of(curve_of(chain, coin))
     capped = curve.buy(state, 60 * SOL)
     assert capped.capped and capped.completes and capped.sol_in < 60 * SOL
     before = balance(chain.url, second.user["wallet"])
     r2 = trade(second, "buy", {"mint": coin, "maxSolIn": str(60 * SOL), "slippageBps": 100})
-    assert r2.status == 200, r2.body
-    assert wait(chain.url, r2.json["signature"])["err"] is None
+    landed(chain.url, r2)
     spent = before - balance(chain.url, second.user["wallet"])
     assert spent == capped.sol_in + BASE_FEE + PRIO + TIP + rent_exempt_minimum(170)
     assert token_balance(chain.url, second.user["wallet"], coin) == capped.tokens_out
@@ -150,8 +143,7 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
     expected = pool_math.swap_quote_in(pool, SOL, pool.fee_bps).amount_out
     lamports = balance(chain.url, wallet)
     bought = trade(trader, "buy", {"mint": coin, "maxSolIn": str(SOL), "minTokensOut": str(expected)})
-    assert bought.status == 200, bought.body
-    assert wait(chain.url, bought.json["signature"])["err"] is None
+    landed(chain.url, bought)
     assert token_balance(chain.url, wallet, coin) == held + expected
     assert lamports - balance(chain.url, wallet) == SOL + BASE_FEE + PRIO + TIP
     assert spent_today(client_id) == counted + SOL
@@ -162,8 +154,7 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
     cost = pool_math.swap_base_out(pool, want, pool.fee_bps).amount_in
     lamports = balance(chain.url, wallet)
     exact = trade(trader, "buy-exact-out", {"mint": coin, "tokensOut": str(want), "maxSolIn": str(cost)})
-    assert exact.status == 200, exact.body
-    assert wait(chain.url, exact.json["signature"])["err"] is None
+    landed(chain.url, exact)
     assert token_balance(chain.url, wallet, coin) == held + expected + want
     assert lamports - balance(chain.url, wallet) == cost + BASE_FEE + PRIO + TIP
     pool = pool_of(chain, coin)
@@ -173,8 +164,7 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
     proceeds = pool_math.swap_base_in(pool, tokens, pool.fee_bps).amount_out
     lamports = balance(chain.url, wallet)
     sold = trade(trader, "sell", {"mint": coin, "tokensIn": str(tokens), "minSolOut": str(proceeds)})
-    assert sold.status == 200, sold.body
-    assert wait(chain.url, sold.json["signature"])["err"] is None
+    landed(chain.url, sold)
     assert token_balance(chain.url, wallet, coin) == 0
     assert balance(chain.url, wallet) - lamports == proceeds - BASE_FEE - PRIO - TIP
 

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from devstack import faults
-from tests.helpers import connect, get_code, invoke, lost_race, token_call
+from tests.helpers import connect, get_code, lost_race, me, refresh, token_call
 
 REDIRECT = "http://localhost:8080/callback"
 
@@ -24,14 +24,6 @@ def no_faults_left(aws_stack):
     faults.clear()
     yield
     faults.clear()
-
-
-def me(access: str):
-    return invoke("me", "GET", "/partner/v1/me", headers={"Authorization": f"Bearer {access}"})
-
-
-def refresh(client, token, *, ip):
-    return token_call(client, {"grant_type": "refresh_token", "refresh_token": token}, ip=ip)
 
 
 def exchange(client, code, verifier, *, ip):

@@ -239,6 +239,11 @@ def _q(client, **over):
     return query
 
 
+def _registered(uri: str, **client) -> dict:
+    """The query of a client registered with redirect `uri`, asking for that `uri`."""
+    return _q(_client(redirect_uri=uri, **client), redirect_uri=uri)
+
+
 def case_unknown_client():
     return _q({"client_id": secrets.token_hex(16)})
 
@@ -280,28 +285,23 @@ def case_live_plain_http_registered():
 
 
 def case_live_plain_http_loopback_ip():
-    uri = "http://127.0.0.1:9000/cb"
-    return _q(_client(status="live", redirect_uri=uri), redirect_uri=uri)
+    return _registered("http://127.0.0.1:9000/cb", status="live")
 
 
 def case_dev_http_non_loopback():
-    uri = "http://example.com/cb"
-    return _q(_client(redirect_uri=uri), redirect_uri=uri)
+    return _registered("http://example.com/cb")
 
 
 def case_dev_http_loopback_lookalike():
-    uri = "http://localhost.example.com/cb"
-    return _q(_client(redirect_uri=uri), redirect_uri=uri)
+    return _registered("http://localhost.example.com/cb")
 
 
 def case_redirect_with_fragment():
-    uri = "https://app.example.com/cb#frag"
-    return _q(_client(redirect_uri=uri), redirect_uri=uri)
+    return _registered("https://app.example.com/cb#frag")
 
 
 def case_redirect_other_scheme():
-    uri = "myapp://callback"
-    return _q(_client(redirect_uri=uri), redirect_uri=uri)
+    return _registered("myapp://callback")
 
 
 def case_scope_empty():

@@ -6,27 +6,10 @@ import re
 
 import pytest
 
-from tests.helpers import connect, invoke, token_call
+from tests.helpers import assert_oauth_error, connect, me, refresh, token_call, token_json
 
 REDIRECT = "http://localhost:8080/callback"
 DAY = 86_400
-
-
-def me(access: str):
-    return invoke("me", "GET", "/partner/v1/me", headers={"Authorization": f"Bearer {access}"})
-
-
-def refresh(client, token, *, ip, secret=None, **extra):
-    return token_call(client, {"grant_type": "refresh_token", "refresh_token": token, **extra}, ip=ip, secret=secret)
-
-
-def assert_oauth_error(result, status, code):
-    assert result.status == status, result.body
-    assert result.json["error"] == code
-    assert result.json["error_description"]
-    assert result.headers["cache-control"] == "no-store"
-    assert result.headers["pragma"] == "no-cache"
-    assert "access_token" not in result.json
 
 
 def assert_dead(client, pair, *, ip):
@@ -115,18 +98,7 @@ def test_refresh_token_expires_after_60_days(client, user, ip, clock):
 
 def test_refresh_json_body_with_body_credentials(client, user, ip):
     conn = connect(client, user, ip=ip)
-    result = invoke(
-        "oauth_token",
-        "POST",
-        "/oauth/token",
-        source_ip=ip,
-        body={
-            "grant_type": "refresh_token",
-            "refresh_token": conn.refresh,
-            "client_id": client["client_id"],
-            "client_secret": client["api_key"],
-        },
-    )
+    result = token_json(client, {"grant_type": "refresh_token", "refresh_token": conn.refresh}, ip=ip)
     assert result.status == 200, result.body
     assert me(result.json["access_token"]).status == 200
 

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 import pytest
 
 from partner.store import tokens
-from tests.helpers import FORM, basic, connect, invoke, token_call
+from tests.helpers import FORM, connect, invoke, me, refresh, token_call
 
 REDIRECT = "http://localhost:8080/callback"
 
@@ -22,23 +22,8 @@ def frozen(ports):
     return t
 
 
-def me(access: str):
-    return invoke("me", "GET", "/partner/v1/me", headers={"Authorization": f"Bearer {access}"})
-
-
-def refresh(client, token, *, ip):
-    return token_call(client, {"grant_type": "refresh_token", "refresh_token": token}, ip=ip)
-
-
 def revoke(client, params, *, ip, secret=None):
-    return invoke(
-        "oauth_revoke",
-        "POST",
-        "/oauth/revoke",
-        body=urlencode(params),
-        source_ip=ip,
-        headers={**FORM, "Authorization": basic(client["client_id"], secret or client["api_key"])},
-    )
+    return token_call(client, params, ip=ip, secret=secret, endpoint="revoke")
 
 
 def assert_revoked_ok(result):
@@ -59,12 +44,14 @@ def assert_invalid_grant(result):
     assert result.json["error"] == "invalid_grant"
 
 
+def revocation(token: str, hint: str | None) -> dict[str, str]:
+    return {"token": token, "token_type_hint": hint} if hint else {"token": token}
+
+
 @pytest.mark.parametrize("hint", [None, "access_token", "refresh_token", "bogus"])
 def test_revoke_access_token(client, user, ip, hint):
     conn = connect(client, user, ip=ip)
-    params = {"token": conn.access}
-    if hint:
-        params["token_type_hint"] = hint
+    params = revocation(conn.access, hint)
     assert_revoked_ok(revoke(client, params, ip=ip))
     assert_invalid_token(me(conn.access))
     # idempotent
@@ -79,9 +66,7 @@ def test_revoke_access_token(client, user, ip, hint):
 @pytest.mark.parametrize("hint", [None, "refresh_token", "access_token"])
 def test_revoke_refresh_token_kills_it_and_its_access_tokens(client, user, ip, hint):
     conn = connect(client, user, ip=ip)
-    params = {"token": conn.refresh}
-    if hint:
-        params["token_type_hint"] = hint
+    params = revocation(conn.refresh, hint)
     assert_revoked_ok(revoke(client, params, ip=ip))
     assert_invalid_token(me(conn.access))
     assert_invalid_grant(refresh(client, conn.refresh, ip=ip))

@@ -6,11 +6,25 @@ import base64
 import hashlib
 import re
 import secrets
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.helpers import FORM, authorize_query, basic, connect, get_code, hidden_inputs, invoke, pkce_pair, token_call
+from tests.helpers import (
+    assert_oauth_error,
+    basic,
+    connect,
+    consent_page,
+    consent_post,
+    get_code,
+    hidden_inputs,
+    invoke,
+    me,
+    pkce_pair,
+    refresh,
+    token_call,
+    token_json,
+)
 
 REDIRECT = "http://localhost:8080/callback"
 
@@ -23,23 +37,9 @@ def code_for_challenge(client, user, challenge, *, ip, scope="profile:read") -> 
     from partner.features import admin
 
     cookie = admin.create_session(user["user_id"])["cookie"]
-    page = invoke(
-        "oauth_authorize",
-        "GET",
-        "/oauth/authorize",
-        query=authorize_query(client, challenge, scope),
-        headers={"Cookie": cookie},
-        source_ip=ip,
-    )
+    page = consent_page(client, cookie, challenge, scope, ip=ip)
     assert page.status == 200, page.body
-    post = invoke(
-        "oauth_authorize",
-        "POST",
-        "/oauth/authorize",
-        body=urlencode({**hidden_inputs(page.body), "decision": "approve"}),
-        headers={**FORM, "Cookie": cookie},
-        source_ip=ip,
-    )
+    post = consent_post({**hidden_inputs(page.body), "decision": "approve"}, cookie, ip=ip)
     assert post.status == 302, post.body
     return parse_qs(urlsplit(post.headers["location"]).query)["code"][0]
 
@@ -53,22 +53,6 @@ def exchange(client, code, verifier, *, ip, redirect_uri=REDIRECT, secret=None, 
         **extra,
     }
     return token_call(client, {k: v for k, v in params.items() if v is not None}, ip=ip, secret=secret)
-
-
-def me(access: str):
-    return invoke("me", "GET", "/partner/v1/me", headers={"Authorization": f"Bearer {access}"})
-
-
-def refresh(client, token, *, ip):
-    return token_call(client, {"grant_type": "refresh_token", "refresh_token": token}, ip=ip)
-
-
-def assert_oauth_error(result, status, code):
-    assert result.status == status, result.body
-    assert result.json["error"] == code
-    assert result.json["error_description"]
-    assert result.headers["cache-control"] == "no-store"
-    assert result.headers["pragma"] == "no-cache"
 
 
 # ---------------------------------------------------------------- success
@@ -117,20 +101,8 @@ def test_scope_parameter_cannot_change_the_grant(client, user, ip):
 
 def test_json_body_with_body_credentials(client, user, ip):
     code, verifier, _ = get_code(client, user, ip=ip)
-    result = invoke(
-        "oauth_token",
-        "POST",
-        "/oauth/token",
-        source_ip=ip,
-        body={
-            "grant_type": "authorization_code",
-            "code": code,
-            "code_verifier": verifier,
-            "redirect_uri": REDIRECT,
-            "client_id": client["client_id"],
-            "client_secret": client["api_key"],
-        },
-    )
+    grant = {"grant_type": "authorization_code", "code": code, "code_verifier": verifier, "redirect_uri": REDIRECT}
+    result = token_json(client, grant, ip=ip)
     assert result.status == 200, result.body
     assert result.headers["cache-control"] == "no-store"
     assert me(result.json["access_token"]).status == 200

@@ -16,6 +16,7 @@ no `pathParameters` at all), so the answer never depends on what the path looks 
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from solders.signature import Signature
@@ -37,9 +38,11 @@ def conn(aws_stack, chain, ip):
     return connect(app, admin.create_user(), scope="profile:read", ip=ip)
 
 
-def call(function: str, conn, resource: str, path: str, params: dict[str, str] | None) -> tuple[int, dict]:
+def call(function: str, conn, resource: str, segment: str, params: dict[str, str] | None) -> tuple[int, dict]:
+    """GET `resource` with `segment` as its path parameter in `path`, and `params` as pathParameters."""
     import json
 
+    path = re.sub(r"\{\w+\}", lambda _: segment, resource)
     event = api_event(ApiRequest("GET", path, headers=conn.bearer(), resource=resource, path_params=params or {}))
     if params is None:
         event["pathParameters"] = None
@@ -67,57 +70,35 @@ MALFORMED = [
 
 @pytest.mark.parametrize("segment,value", MALFORMED)
 def test_a_malformed_mint_is_governance_not_found(conn, segment, value):
-    status, body = call(
-        "governance_read",
-        conn,
-        GOVERNANCE,
-        f"/partner/v1/governance/{segment}",
-        None if value is None else {"mint": value},
-    )
+    status, body = call("governance_read", conn, GOVERNANCE, segment, None if value is None else {"mint": value})
     assert (status, body["error"]) == (404, "governance_not_found"), body
 
 
 @pytest.mark.parametrize("segment,value", MALFORMED)
 def test_a_malformed_proposal_has_no_votes(conn, segment, value):
-    status, body = call(
-        "governance_votes_list",
-        conn,
-        VOTES,
-        f"/partner/v1/governance/proposals/{segment}/votes",
-        None if value is None else {"proposal": value},
-    )
+    params = None if value is None else {"proposal": value}
+    status, body = call("governance_votes_list", conn, VOTES, segment, params)
     assert (status, body) == (200, {"votes": []})
 
 
 @pytest.mark.parametrize("segment,value", MALFORMED)
 def test_a_malformed_signature_is_invalid_input(conn, segment, value):
-    status, body = call(
-        "transaction_status",
-        conn,
-        STATUS,
-        f"/partner/v1/transactions/{segment}/status",
-        None if value is None else {"signature": value},
-    )
+    params = None if value is None else {"signature": value}
+    status, body = call("transaction_status", conn, STATUS, segment, params)
     assert (status, body["error"]) == (400, "invalid_input"), body
     assert body["field"] == "signature"
 
 
 def test_a_mint_is_read_as_api_gateway_decoded_it(chain, conn):
     mint = new_coin(chain.url, "Path Coin", "PATH")
-    status, body = call("governance_read", conn, GOVERNANCE, f"/partner/v1/governance/{encoded(mint)}", {"mint": mint})
+    status, body = call("governance_read", conn, GOVERNANCE, encoded(mint), {"mint": mint})
     assert status == 200, body
     assert body["governance"]["mint"] == mint
 
 
 def test_a_signature_is_read_as_api_gateway_decoded_it(conn):
     signature = str(Signature(os.urandom(64)))
-    status, body = call(
-        "transaction_status",
-        conn,
-        STATUS,
-        f"/partner/v1/transactions/{encoded(signature)}/status",
-        {"signature": signature},
-    )
+    status, body = call("transaction_status", conn, STATUS, encoded(signature), {"signature": signature})
     assert status == 200, body
     assert body == {"signature": signature, "status": "not_found", "slot": None, "error": None, "bundle": None}
 

@@ -12,6 +12,7 @@ from solders.keypair import Keypair
 
 from tests.chainutil import POOL_OPEN_DELAY, airdrop, balance, new_coin, rpc, token_balance, wait, warp
 from tests.helpers import connect, invoke
+from tests.helpers import trade as post_trade
 from tests.integration.test_migration import complete
 
 SOL = 10**9
@@ -23,23 +24,12 @@ FEE_BPS = 150
 
 
 def quote(conn, body: dict):
-    return invoke(
-        "trades_quote",
-        "POST",
-        "/partner/v1/trades/quote",
-        headers={**conn.bearer(), "Content-Type": "application/json"},
-        body=body,
-    )
+    return post_trade(conn, "quote", body)
 
 
 def trade(conn, kind: str, body: dict):
-    return invoke(
-        f"trades_{kind.replace('-', '_')}",
-        "POST",
-        f"/partner/v1/trades/{kind}",
-        headers={**conn.bearer(), "Content-Type": "application/json"},
-        body={**body, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)},
-    )
+    """The trade, paying the tests' priority fee and tip."""
+    return post_trade(conn, kind, {**body, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)})
 
 
 def fee_recipient(chain, mint: str, venue: str) -> str:

@@ -40,6 +40,15 @@ def _invalid(result, status: int, code: str) -> None:
     assert result.json["error"] == code, result.body
 
 
+def _oauth_call(conn, ip: str, function: str, path: str, headers: dict):
+    """POST `conn`'s refresh (oauth_token) or its revocation (oauth_revoke) with `headers`."""
+    if function == "oauth_token":
+        params = {"grant_type": "refresh_token", "refresh_token": conn.refresh}
+    else:
+        params = {"token": conn.access}
+    return invoke(function, "POST", path, body=urlencode(params), source_ip=ip, headers=headers)
+
+
 # ------------------------------------------------------------------ Authorization
 
 
@@ -71,27 +80,14 @@ def test_two_authorization_headers_on_a_write_are_invalid_token_before_the_body(
 @pytest.mark.parametrize("path,function", [("/oauth/token", "oauth_token"), ("/oauth/revoke", "oauth_revoke")])
 def test_two_authorization_headers_on_oauth_are_invalid_client(conn, ip, path, function):
     credentials = basic(conn.client["client_id"], conn.client["api_key"])
-    params = (
-        {"grant_type": "refresh_token", "refresh_token": conn.refresh}
-        if function == "oauth_token"
-        else {"token": conn.access}
-    )
-    result = invoke(
-        function,
-        "POST",
-        path,
-        body=urlencode(params),
-        source_ip=ip,
-        headers={**FORM, "Authorization": [basic(conn.client["client_id"], "app_sk_wrong"), credentials]},
-    )
+    wrong = basic(conn.client["client_id"], "app_sk_wrong")
+    result = _oauth_call(conn, ip, function, path, {**FORM, "Authorization": [wrong, credentials]})
     _invalid(result, 401, "invalid_client")
     assert result.headers["cache-control"] == "no-store"
     # nothing was consumed: the refresh token still works, the access token too
     assert invoke("me", "GET", "/partner/v1/me", headers=conn.bearer()).status == 200
     if function == "oauth_token":
-        once = invoke(
-            function, "POST", path, body=urlencode(params), source_ip=ip, headers={**FORM, "Authorization": credentials}
-        )
+        once = _oauth_call(conn, ip, function, path, {**FORM, "Authorization": credentials})
         assert once.status == 200, once.body
 
 
@@ -126,60 +122,31 @@ def test_two_content_types_on_a_multipart_write_are_invalid_input(conn):
 
 @pytest.mark.parametrize("path,function", [("/oauth/token", "oauth_token"), ("/oauth/revoke", "oauth_revoke")])
 def test_two_content_types_on_oauth_are_invalid_request(conn, ip, path, function):
-    params = (
-        {"grant_type": "refresh_token", "refresh_token": conn.refresh}
-        if function == "oauth_token"
-        else {"token": conn.access}
-    )
-    result = invoke(
-        function,
-        "POST",
-        path,
-        body=urlencode(params),
-        source_ip=ip,
-        headers={
-            "Content-Type": ["application/json", FORM["Content-Type"]],
-            "Authorization": basic(conn.client["client_id"], conn.client["api_key"]),
-        },
-    )
+    credentials = basic(conn.client["client_id"], conn.client["api_key"])
+    types = ["application/json", FORM["Content-Type"]]
+    result = _oauth_call(conn, ip, function, path, {"Content-Type": types, "Authorization": credentials})
     _invalid(result, 400, "invalid_request")
+
+
+def _typed_twice(function: str, path: str, form: str, cookie: str, ip: str):
+    """The web form POSTed with two Content-Type headers: asking for JSON, then for the page."""
+    headers = {"Content-Type": ["text/plain", FORM["Content-Type"]], "Cookie": cookie}
+    as_json = invoke(function, "POST", path, body=form, source_ip=ip, headers={**headers, "Accept": "application/json"})
+    return as_json, invoke(function, "POST", path, body=form, source_ip=ip, headers=headers)
 
 
 def test_two_content_types_on_the_consent_form_are_invalid_request_and_issue_no_code(aws_stack, ip):
     from partner.features import admin
-    from tests.helpers import authorize_query, pkce_pair
+    from tests.helpers import consent_page, pkce_pair
 
     app = admin.create_client(admin.NewClient(name="Repeat Consent", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()
     cookie = admin.create_session(user["user_id"])["cookie"]
-    page = invoke(
-        "oauth_authorize",
-        "GET",
-        "/oauth/authorize",
-        query=authorize_query(app, pkce_pair()[1]),
-        headers={"Cookie": cookie},
-        source_ip=ip,
-    )
+    page = consent_page(app, cookie, pkce_pair()[1], ip=ip)
     form = urlencode({**hidden_inputs(page.body), "decision": "approve"})
-    types = ["text/plain", FORM["Content-Type"]]
-    as_json = invoke(
-        "oauth_authorize",
-        "POST",
-        "/oauth/authorize",
-        body=form,
-        source_ip=ip,
-        headers={"Content-Type": types, "Cookie": cookie, "Accept": "application/json"},
-    )
+    as_json, as_page = _typed_twice("oauth_authorize", "/oauth/authorize", form, cookie, ip)
     _invalid(as_json, 400, "invalid_request")
     assert "location" not in as_json.headers
-    as_page = invoke(
-        "oauth_authorize",
-        "POST",
-        "/oauth/authorize",
-        body=form,
-        source_ip=ip,
-        headers={"Content-Type": types, "Cookie": cookie},
-    )
     assert as_page.status == 400 and as_page.headers["content-type"].startswith("text/html")
     assert 'id="error">invalid_request<' in as_page.body
     # the form was not used: it still approves once
@@ -194,25 +161,9 @@ def test_two_content_types_on_the_apps_page_are_invalid_request(conn, ip):
 
     cookie = admin.create_session(conn.user["user_id"])["cookie"]
     form = urlencode({"action": "disconnect", "client_id": conn.client["client_id"], "csrf": "x"})
-    types = ["text/plain", FORM["Content-Type"]]
-    as_json = invoke(
-        "account_apps",
-        "POST",
-        "/account/apps",
-        body=form,
-        source_ip=ip,
-        headers={"Content-Type": types, "Cookie": cookie, "Accept": "application/json"},
-    )
+    as_json, as_page = _typed_twice("account_apps", "/account/apps", form, cookie, ip)
     _invalid(as_json, 400, "invalid_request")
     assert "Content-Type" in as_json.json["message"]
-    as_page = invoke(
-        "account_apps",
-        "POST",
-        "/account/apps",
-        body=form,
-        source_ip=ip,
-        headers={"Content-Type": types, "Cookie": cookie},
-    )
     assert as_page.status == 400 and 'id="error">invalid_request<' in as_page.body
 
 

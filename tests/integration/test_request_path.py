@@ -11,7 +11,7 @@ import secrets
 import pytest
 
 from partner.store import tokens
-from tests.helpers import FORM, basic, connect, get_code, invoke, token_call
+from tests.helpers import connect, get_code, invoke, token_call
 
 REDIRECT = "http://localhost:8080/callback"
 INVALID = 'Bearer error="invalid_token"'
@@ -302,14 +302,7 @@ def test_token_is_checked_before_the_bucket(aws_stack, user, ip, clock, monkeypa
     conn = connect(c, user, ip=ip)
     assert me(conn.bearer()).status == 200
     assert me(conn.bearer()).status == 429
-    revoked = invoke(
-        "oauth_revoke",
-        "POST",
-        "/oauth/revoke",
-        body=f"token={conn.access}",
-        source_ip=ip,
-        headers={**FORM, "Authorization": basic(c["client_id"], c["api_key"])},
-    )
+    revoked = token_call(c, {"token": conn.access}, ip=ip, endpoint="revoke")
     assert revoked.status == 200
     # with the bucket still empty, a revoked token answers 401, not 429
     assert_invalid_token(me(conn.bearer()))
@@ -318,19 +311,24 @@ def test_token_is_checked_before_the_bucket(aws_stack, user, ip, clock, monkeypa
 # ---------------------------------------------------------------- OAuth per-IP bucket
 
 
+def _assert_ip_limited(limited) -> None:
+    """The per-IP bucket's 429 on an OAuth endpoint (no `error`; no-store and no-cache, as every
+    /oauth/token answer per the spec)."""
+    assert limited.status == 429, limited.body
+    assert limited.headers["retry-after"] == "59"
+    assert rl(limited) == ("30", "0", "59")
+    assert "error" not in limited.json and limited.json["retryAfterSeconds"] == 59
+    assert limited.headers["cache-control"] == "no-store"
+    assert limited.headers["pragma"] == "no-cache"
+
+
 def test_oauth_token_per_ip_limit_30_per_minute(client, ip, clock):
     for i in range(30):
         result = token_call(client, {"grant_type": "client_credentials"}, ip=ip)
         assert result.status == 400 and result.json["error"] == "unsupported_grant_type"
         assert rl(result) == ("30", str(29 - i), "59")
     limited = token_call(client, {"grant_type": "client_credentials"}, ip=ip)
-    assert limited.status == 429, limited.body
-    assert limited.headers["retry-after"] == "59"
-    assert rl(limited) == ("30", "0", "59")
-    assert "error" not in limited.json and limited.json["retryAfterSeconds"] == 59
-    # spec, POST /oauth/token: responses carry cache-control: no-store and pragma: no-cache
-    assert limited.headers["cache-control"] == "no-store"
-    assert limited.headers["pragma"] == "no-cache"
+    _assert_ip_limited(limited)
     # refused before client authentication: a bad key now is not a failure that counts
     for _ in range(25):
         assert (
@@ -348,17 +346,5 @@ def test_oauth_token_per_ip_limit_30_per_minute(client, ip, clock):
 def test_oauth_revoke_per_ip_limit_shares_the_token_bucket(client, ip, clock):
     for _ in range(30):
         assert token_call(client, {"grant_type": "client_credentials"}, ip=ip).status == 400
-    limited = invoke(
-        "oauth_revoke",
-        "POST",
-        "/oauth/revoke",
-        body="token=x",
-        source_ip=ip,
-        headers={**FORM, "Authorization": basic(client["client_id"], client["api_key"])},
-    )
-    assert limited.status == 429, limited.body
-    assert limited.headers["retry-after"] == "59"
-    assert rl(limited) == ("30", "0", "59")
-    assert "error" not in limited.json and limited.json["retryAfterSeconds"] == 59
-    assert limited.headers["cache-control"] == "no-store"
-    assert limited.headers["pragma"] == "no-cache"
+    limited = token_call(client, {"token": "x"}, ip=ip, endpoint="revoke")
+    _assert_ip_limited(limited)

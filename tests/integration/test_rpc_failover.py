@@ -9,7 +9,7 @@ import pytest
 from devstack.rpcproxy import start_rpc_proxy
 from partner.chain import rpc as rpc_module
 from tests.chainutil import airdrop, new_coin, rpc, token_balance, wait
-from tests.helpers import connect, invoke
+from tests.helpers import buy, connect, trade
 
 
 @pytest.fixture
@@ -26,19 +26,7 @@ def two_endpoints(chain, monkeypatch):
 
 
 def _buy(conn, mint):
-    return invoke(
-        "trades_buy",
-        "POST",
-        "/partner/v1/trades/buy",
-        headers={**conn.bearer(), "Content-Type": "application/json"},
-        body={
-            "mint": mint,
-            "maxSolIn": "10000000",
-            "slippageBps": 100,
-            "priorityFeeLamports": "1000",
-            "tipLamports": "1000000",
-        },
-    )
+    return buy(conn, mint, 10_000_000, 100, priority_fee=1000)
 
 
 @pytest.mark.parametrize("mode", ["down", "error", "behind", "none"])
@@ -89,12 +77,10 @@ def test_a_sell_right_after_a_buy_fails_over_from_an_endpoint_behind_the_buy(aws
         time.sleep(0.05)
     two_endpoints.set_fault("behind", slots=1000)  # the first endpoint now lags far behind the buy
     asked, served = two_endpoints.requests["getMultipleAccounts"], two_endpoints.forwarded["getMultipleAccounts"]
-    sold = invoke(
-        "trades_sell",
-        "POST",
-        "/partner/v1/trades/sell",
-        headers={**conn.bearer(), "Content-Type": "application/json"},
-        body={
+    sold = trade(
+        conn,
+        "sell",
+        {
             "mint": mint,
             "tokensIn": str(held),
             "slippageBps": 100,

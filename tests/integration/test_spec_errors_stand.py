@@ -13,8 +13,8 @@ import pytest
 from solders.keypair import Keypair
 
 from tests.chainutil import airdrop, balance, new_coin, rpc, token_balance, wait
-from tests.helpers import connect, invoke
-from tests.integration.test_trades import liquid, trade
+from tests.helpers import connect, post_json, trade
+from tests.integration.test_trades import liquid
 
 SOL = 10**9
 TIP = 1_000_000
@@ -129,29 +129,25 @@ def test_over_the_ceiling_governance_answers_its_chain_state(chain, coin, ip):
     from tests.integration.test_update_content import post_form
 
     conn = _conn(chain, ip, max_fee_lamports=CEILING, scope="governance:vote governance:propose")
-    headers = {**conn.bearer(), "Content-Type": "application/json"}
-    vote = invoke(
+    vote = post_json(
+        conn,
         "governance_vote",
-        "POST",
         "/partner/v1/governance/votes",
-        headers=headers,
-        body={"proposal": str(Keypair().pubkey()), "side": "yes", "amount": "1000000", **OVER},
+        {"proposal": str(Keypair().pubkey()), "side": "yes", "amount": "1000000", **OVER},
     )
     assert vote.status == 422 and vote.json["error"] == "proposal_not_found", vote.body
-    extend = invoke(
+    extend = post_json(
+        conn,
         "governance_extend_mutability",
-        "POST",
         "/partner/v1/governance/proposals/extend-mutability",
-        headers=headers,
-        body={"mint": coin, "additionalSeconds": "60", **OVER},
+        {"mint": coin, "additionalSeconds": "60", **OVER},
     )
     assert extend.status == 422 and extend.json["error"] == "missing_proposal_token_account", extend.body
-    missing = invoke(
+    missing = post_json(
+        conn,
         "governance_finalize_expired",
-        "POST",
         "/partner/v1/governance/metadata/finalize-expired",
-        headers=headers,
-        body={"mint": str(Keypair().pubkey()), **OVER},
+        {"mint": str(Keypair().pubkey()), **OVER},
     )
     assert missing.status == 404 and missing.json["error"] == "governance_not_found", missing.body
     content = post_form(conn, {"mint": coin, **OVER, "name": "New Name"})

@@ -13,21 +13,10 @@ import pytest
 from solders.keypair import Keypair
 
 from tests.chainutil import airdrop, balance, block_engine, new_coin, rpc, token_balance, use_up_rate_limit, wait
-from tests.helpers import connect, invoke
+from tests.helpers import FEES, buy, connect, trade
 
 SOL = 10**9
 TIP = 1_000_000
-PRIO = 10_000
-
-
-def trade(conn, kind: str, body: dict):
-    return invoke(
-        f"trades_{kind.replace('-', '_')}",
-        "POST",
-        f"/partner/v1/trades/{kind}",
-        headers={**conn.bearer(), "Content-Type": "application/json"},
-        body=body,
-    )
 
 
 def engine_saw(chain, signature: str):
@@ -79,20 +68,6 @@ def conn(aws_stack, chain, ip):
     return connect(client, user, scope="trade:execute", ip=ip)
 
 
-def buy(conn, coin, sol: int = SOL // 10):
-    return trade(
-        conn,
-        "buy",
-        {
-            "mint": coin,
-            "maxSolIn": str(sol),
-            "slippageBps": 500,
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
-
-
 def assert_bought(chain, conn, coin, result, tips_before: int) -> None:
     """The answer a trade gives without an engine, and its effects on chain."""
     from partner.chain.tx import TIP_ACCOUNTS
@@ -113,7 +88,7 @@ def tips(chain) -> int:
 
 def test_a_trade_is_sent_through_the_block_engine_and_lands(chain, engine, coin, conn, counts):
     before = tips(chain)
-    result = buy(conn, coin)
+    result = buy(conn, coin, SOL // 10)
     assert_bought(chain, conn, coin, result, before)
     signature = result.json["signature"]
     saw = engine_saw(chain, signature)
@@ -122,17 +97,7 @@ def test_a_trade_is_sent_through_the_block_engine_and_lands(chain, engine, coin,
     assert not [c for c in counts if c[0] == "TippedSendFallback"]
     # a sell right after, through the engine too
     tokens = token_balance(chain.url, conn.user["wallet"], coin)
-    sold = trade(
-        conn,
-        "sell",
-        {
-            "mint": coin,
-            "tokensIn": str(tokens // 2),
-            "slippageBps": 500,
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    sold = trade(conn, "sell", {"mint": coin, "tokensIn": str(tokens // 2), "slippageBps": 500, **FEES})
     assert sold.status == 200 and sold.json["status"] == "submitted", sold.body
     assert wait(chain.url, sold.json["signature"])["err"] is None
     assert engine_saw(chain, sold.json["signature"]) is not None
@@ -146,7 +111,7 @@ def test_bundle_only_in_the_url_reaches_the_engine(chain, coin, conn):
     reset_settings()
     try:
         before = tips(chain)
-        result = buy(conn, coin)
+        result = buy(conn, coin, SOL // 10)
         assert_bought(chain, conn, coin, result, before)
         assert engine_saw(chain, result.json["signature"])["bundleOnly"] is True
     finally:
@@ -157,7 +122,7 @@ def test_bundle_only_in_the_url_reaches_the_engine(chain, coin, conn):
 def test_without_the_setting_a_trade_goes_through_the_rpc(chain, coin, conn, counts):
     assert not os.environ.get("BLOCK_ENGINE_TX_URL")
     before = tips(chain)
-    result = buy(conn, coin)
+    result = buy(conn, coin, SOL // 10)
     assert_bought(chain, conn, coin, result, before)
     assert engine_saw(chain, result.json["signature"]) is None
     assert not [c for c in counts if c[0] in ("TippedSends", "TippedSendFallback")]
@@ -167,7 +132,7 @@ def test_when_the_engine_rate_limits_the_trade_lands_through_the_rpc(chain, engi
     before = tips(chain)
     with block_engine(chain.url, rateLimitPerSecond=0.01):  # one request a 100 s
         use_up_rate_limit(chain.bundle_url)
-        result = buy(conn, coin)
+        result = buy(conn, coin, SOL // 10)
     assert_bought(chain, conn, coin, result, before)
     assert engine_saw(chain, result.json["signature"]) is None
     assert ("TippedSendFallback", {"reason": "rate_limited"}) in counts
@@ -182,7 +147,7 @@ def test_when_the_engine_is_down_the_trade_lands_through_the_rpc(chain, engine, 
         [{"target": "bundle", "mode": "down", "methods": ["sendTransaction"], "count": 1}],
     )
     try:
-        result = buy(conn, coin)
+        result = buy(conn, coin, SOL // 10)
     finally:
         rpc(chain.url, "devstack_clearFaults")
     assert_bought(chain, conn, coin, result, before)
@@ -206,7 +171,7 @@ def test_when_the_engine_answers_nothing_the_same_transaction_lands_once(
     )
     monkeypatch.setattr(TxEngine, "TIMEOUT_SECONDS", 1.0)
     try:
-        result = buy(conn, coin)
+        result = buy(conn, coin, SOL // 10)
     finally:
         rpc(chain.url, "devstack_clearFaults")
     assert_bought(chain, conn, coin, result, before)
@@ -251,17 +216,7 @@ def test_a_program_refusal_answers_as_without_an_engine(chain, engine, coin, con
     nothing reaches the engine and nothing lands."""
     wallet = conn.user["wallet"]
     lamports = balance(chain.url, wallet)
-    result = trade(
-        conn,
-        "buy",
-        {
-            "mint": coin,
-            "maxSolIn": str(SOL),
-            "minTokensOut": str(10**17),
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    result = trade(conn, "buy", {"mint": coin, "maxSolIn": str(SOL), "minTokensOut": str(10**17), **FEES})
     assert result.status == 422 and result.json["error"] == "slippage_exceeded", result.body
     assert balance(chain.url, wallet) == lamports
     assert not [c for c in counts if c[0] in ("TippedSends", "TippedSendFallback")]

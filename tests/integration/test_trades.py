@@ -6,21 +6,11 @@ import pytest
 from solders.keypair import Keypair
 
 from tests.chainutil import airdrop, balance, token_balance, wait
-from tests.helpers import connect, invoke
+from tests.helpers import FEES, buy, connect, trade
 
 SOL = 10**9
 TIP = 1_000_000
 PRIO = 10_000
-
-
-def trade(conn, kind: str, body: dict):
-    return invoke(
-        f"trades_{kind.replace('-', '_')}",
-        "POST",
-        f"/partner/v1/trades/{kind}",
-        headers={**conn.bearer(), "Content-Type": "application/json"},
-        body=body,
-    )
 
 
 def test_buy_slippage_mode_moves_exact_tokens_fee_and_tip(chain, coin, partner_conn, fee_wallet):
@@ -33,16 +23,7 @@ def test_buy_slippage_mode_moves_exact_tokens_fee_and_tip(chain, coin, partner_c
     partner_fee = max_in * bps // 10_000
     expected_tokens, _ = curve.buy_quote(curve.INITIAL_CURVE, max_in - partner_fee)
     result = trade(
-        partner_conn,
-        "buy",
-        {
-            "mint": coin,
-            "maxSolIn": str(max_in),
-            "slippageBps": 100,
-            "partnerFeeBps": bps,
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
+        partner_conn, "buy", {"mint": coin, "maxSolIn": str(max_in), "slippageBps": 100, "partnerFeeBps": bps, **FEES}
     )
     assert result.status == 200, result.body
     assert result.json["status"] == "submitted" and result.json["mint"] == coin
@@ -61,29 +42,13 @@ def test_sell_explicit_mode_returns_sol(chain, coin, partner_conn):
     bought = trade(
         partner_conn,
         "buy-exact-out",
-        {
-            "mint": coin,
-            "tokensOut": str(5_000_000 * 10**6),
-            "maxSolIn": str(2 * SOL),
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
+        {"mint": coin, "tokensOut": str(5_000_000 * 10**6), "maxSolIn": str(2 * SOL), **FEES},
     )
     assert bought.status == 200, bought.body
     wait(chain.url, bought.json["signature"])
     assert token_balance(chain.url, wallet, coin) == 5_000_000 * 10**6
     lamports_before = balance(chain.url, wallet)
-    sold = trade(
-        partner_conn,
-        "sell",
-        {
-            "mint": coin,
-            "tokensIn": str(2_000_000 * 10**6),
-            "minSolOut": "0",
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    sold = trade(partner_conn, "sell", {"mint": coin, "tokensIn": str(2_000_000 * 10**6), "minSolOut": "0", **FEES})
     assert sold.status == 200, sold.body
     assert wait(chain.url, sold.json["signature"])["err"] is None
     assert token_balance(chain.url, wallet, coin) == 3_000_000 * 10**6
@@ -146,31 +111,9 @@ def test_partner_fee_needs_partner_tier_and_fee_wallet(aws_stack, chain, coin, i
     )
     user = admin.create_user()
     conn = connect(client, user, scope="trade:execute", ip=ip)
-    result = trade(
-        conn,
-        "buy",
-        {
-            "mint": coin,
-            "maxSolIn": "1000000",
-            "slippageBps": 100,
-            "partnerFeeBps": 50,
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    result = trade(conn, "buy", {"mint": coin, "maxSolIn": "1000000", "slippageBps": 100, "partnerFeeBps": 50, **FEES})
     assert result.status == 400 and result.json["error"] == "partner_fee_not_configured"
-    zero = trade(
-        conn,
-        "buy",
-        {
-            "mint": coin,
-            "maxSolIn": "1000000",
-            "slippageBps": 100,
-            "partnerFeeBps": 0,
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    zero = trade(conn, "buy", {"mint": coin, "maxSolIn": "1000000", "slippageBps": 100, "partnerFeeBps": 0, **FEES})
     assert zero.status == 422 and zero.json["error"] == "insufficient_sol"  # the user has no SOL
     assert zero.json["availableLamports"] == "0"
     assert int(zero.json["requiredLamports"]) >= 1_000_000 + TIP + PRIO + 5000
@@ -180,21 +123,9 @@ def test_delegation_missing_comes_after_validation(aws_stack, chain, coin, partn
     from partner.features import admin
 
     admin.set_delegation(partner_conn.user["user_id"], False)
-    bad = trade(
-        partner_conn, "buy", {"mint": coin, "maxSolIn": "x", "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)}
-    )
+    bad = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": "x", **FEES})
     assert bad.json["error"] == "invalid_input"
-    result = trade(
-        partner_conn,
-        "buy",
-        {
-            "mint": coin,
-            "maxSolIn": "1000000",
-            "slippageBps": 10,
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    result = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": "1000000", "slippageBps": 10, **FEES})
     assert result.status == 403 and result.json["error"] == "delegation_missing"
 
 
@@ -212,7 +143,7 @@ def test_trade_cap_and_daily_cap(aws_stack, chain, coin, ip):
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 5 * SOL)
     conn = connect(client, user, scope="trade:execute", ip=ip)
-    base = {"mint": coin, "slippageBps": 500, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)}
+    base = {"mint": coin, "slippageBps": 500, **FEES}
     over = trade(conn, "buy", {**base, "maxSolIn": str(SOL // 2 + 1)})
     assert over.status == 403 and over.json["error"] == "trade_cap_exceeded"
     assert over.json["maxTradeLamports"] == str(SOL // 2)
@@ -233,17 +164,7 @@ def liquid(chain, coin: str, sol: int = SOL) -> None:
     airdrop(chain.url, buyer["wallet"], 2 * sol)
     client = admin.create_client(admin.NewClient(name="Liquidity", redirect_uri="http://localhost:8080/callback"))
     other = connect(client, buyer, scope="trade:execute", ip="10.250.0.1")
-    bought = trade(
-        other,
-        "buy",
-        {
-            "mint": coin,
-            "maxSolIn": str(sol),
-            "minTokensOut": "0",
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    bought = trade(other, "buy", {"mint": coin, "maxSolIn": str(sol), "minTokensOut": "0", **FEES})
     assert bought.status == 200, bought.body
     assert wait(chain.url, bought.json["signature"])["err"] is None
 
@@ -252,47 +173,17 @@ def test_sell_without_tokens(chain, coin, partner_conn):
     # a sell is valued by its quote first (issue 17 item 13), so the curve must be able to pay it
     # (a fresh curve holds no SOL: insufficient_liquidity), and it must not be dust (item 3)
     liquid(chain, coin)
-    result = trade(
-        partner_conn,
-        "sell",
-        {
-            "mint": coin,
-            "tokensIn": str(1000 * 10**6),
-            "slippageBps": 100,
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    result = trade(partner_conn, "sell", {"mint": coin, "tokensIn": str(1000 * 10**6), "slippageBps": 100, **FEES})
     assert result.status == 422 and result.json["error"] == "missing_sell_token_account"
 
 
 def test_slippage_exceeded_from_the_program(chain, coin, partner_conn):
-    result = trade(
-        partner_conn,
-        "buy",
-        {
-            "mint": coin,
-            "maxSolIn": str(SOL),
-            "minTokensOut": str(10**17),
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    result = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": str(SOL), "minTokensOut": str(10**17), **FEES})
     assert result.status == 422 and result.json["error"] == "slippage_exceeded"
 
 
 def test_unknown_mint_is_invalid_input(partner_conn):
-    result = trade(
-        partner_conn,
-        "buy",
-        {
-            "mint": str(Keypair().pubkey()),
-            "maxSolIn": "1000",
-            "slippageBps": 1,
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    result = trade(partner_conn, "buy", {"mint": str(Keypair().pubkey()), "maxSolIn": "1000", "slippageBps": 1, **FEES})
     assert result.status == 400 and result.json["error"] == "invalid_input"
 
 
@@ -314,9 +205,7 @@ def test_explicit_mode_bound_is_input_validation_before_delegation(
     from partner.features import admin
 
     admin.set_delegation(partner_conn.user["user_id"], False)
-    result = trade(
-        partner_conn, kind, {"mint": coin, **body, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)}
-    )
+    result = trade(partner_conn, kind, {"mint": coin, **body, **FEES})
     assert result.status == 400, result.body
     assert (result.json["error"], result.json["field"]) == ("invalid_input", field)
 
@@ -369,15 +258,7 @@ def volume_today(client_id: str) -> int:
 
 def _holder_of(chain, coin, partner_conn, tokens: int) -> None:
     bought = trade(
-        partner_conn,
-        "buy-exact-out",
-        {
-            "mint": coin,
-            "tokensOut": str(tokens),
-            "maxSolIn": str(SOL),
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
+        partner_conn, "buy-exact-out", {"mint": coin, "tokensOut": str(tokens), "maxSolIn": str(SOL), **FEES}
     )
     assert bought.status == 200, bought.body
     assert wait(chain.url, bought.json["signature"])["err"] is None
@@ -390,11 +271,7 @@ def test_a_dust_sell_is_400_naming_tokens_in(chain, coin, partner_conn, slippage
     wallet = partner_conn.user["wallet"]
     before = balance(chain.url, wallet)
     bound = {"slippageBps": slippage} if slippage is not None else {"minSolOut": "0"}
-    result = trade(
-        partner_conn,
-        "sell",
-        {"mint": coin, "tokensIn": "1000", **bound, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)},
-    )
+    result = trade(partner_conn, "sell", {"mint": coin, "tokensIn": "1000", **bound, **FEES})
     assert result.status == 400, result.body
     assert (result.json["error"], result.json["field"]) == ("invalid_input", "tokensIn")
     assert balance(chain.url, wallet) == before
@@ -405,11 +282,7 @@ def test_a_dust_sell_is_400_naming_tokens_in(chain, coin, partner_conn, slippage
 def test_a_dust_buy_is_400_naming_max_sol_in(chain, coin, partner_conn, slippage):
     """maxSolIn "1" buys nothing (was a bare 400 without `field` from the program's simulation)."""
     bound = {"slippageBps": slippage} if slippage is not None else {"minTokensOut": "0"}
-    result = trade(
-        partner_conn,
-        "buy",
-        {"mint": coin, "maxSolIn": "1", **bound, "priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)},
-    )
+    result = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": "1", **bound, **FEES})
     assert result.status == 400, result.body
     assert (result.json["error"], result.json["field"]) == ("invalid_input", "maxSolIn")
     assert volume_today(partner_conn.client["client_id"]) == 0
@@ -435,17 +308,7 @@ def test_a_sell_right_after_a_buy_works_while_finalized_lags(chain, coin, partne
     from partner.chain.programs import associated_token_address
 
     wallet = partner_conn.user["wallet"]
-    bought = trade(
-        partner_conn,
-        "buy",
-        {
-            "mint": coin,
-            "maxSolIn": str(SOL // 10),
-            "slippageBps": 100,
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    bought = buy(partner_conn, coin, SOL // 10, 100)
     assert bought.status == 200, bought.body
     assert wait(chain.url, bought.json["signature"])["err"] is None
     ata = str(associated_token_address(wallet, coin))
@@ -453,17 +316,7 @@ def test_a_sell_right_after_a_buy_works_while_finalized_lags(chain, coin, partne
     assert lagging["value"] is None  # finalized: no token account yet
     held = token_balance(chain.url, wallet, coin)
     assert held > 0
-    sold = trade(
-        partner_conn,
-        "sell",
-        {
-            "mint": coin,
-            "tokensIn": str(held),
-            "slippageBps": 100,
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    sold = trade(partner_conn, "sell", {"mint": coin, "tokensIn": str(held), "slippageBps": 100, **FEES})
     assert sold.status == 200, sold.body
     assert wait(chain.url, sold.json["signature"])["err"] is None
     assert token_balance(chain.url, wallet, coin) == 0

@@ -9,8 +9,8 @@ import pytest
 from solders.keypair import Keypair
 from solders.signature import Signature
 
-from tests.chainutil import airdrop, new_coin, rpc, wait, warp
-from tests.helpers import connect, invoke
+from tests.chainutil import airdrop, new_coin, rpc, signed_transfer, wait, warp
+from tests.helpers import buy, connect, tx_status
 
 SOL = 10**9
 TIP = 1_000_000
@@ -19,9 +19,7 @@ RESOURCE = "/partner/v1/transactions/{signature}/status"
 
 
 def status(signature: str, headers: dict | None = None):
-    return invoke(
-        "transaction_status", "GET", f"/partner/v1/transactions/{signature}/status", headers=headers, resource=RESOURCE
-    )
+    return tx_status(signature, headers)
 
 
 @pytest.fixture
@@ -83,19 +81,7 @@ def test_landed_trade_processed_then_finalized(chain, coin, reader, ip):
     trader = admin.create_user()
     airdrop(chain.url, trader["wallet"], 2 * SOL)
     conn = connect(client, trader, scope="trade:execute", ip=ip)
-    bought = invoke(
-        "trades_buy",
-        "POST",
-        "/partner/v1/trades/buy",
-        headers={**conn.bearer(), "Content-Type": "application/json"},
-        body={
-            "mint": coin,
-            "maxSolIn": str(SOL // 10),
-            "slippageBps": 100,
-            "priorityFeeLamports": str(PRIO),
-            "tipLamports": str(TIP),
-        },
-    )
+    bought = buy(conn, coin, SOL // 10, 100)
     assert bought.status == 200, bought.body
     signature = bought.json["signature"]
     landed = wait(chain.url, signature)
@@ -210,24 +196,7 @@ def test_no_token_is_401_before_input_checks(aws_stack, chain):
 
 
 def test_bundle_signature_carries_its_bundle(chain, reader, funded):
-    from partner.chain import instructions as ix
-    from partner.chain.rpc import BlockEngine, Rpc
-    from partner.chain.tx import WriteFees, assemble, sign
-    from partner.features import txstatus
-    from partner.store.wallets import KeypairSigner
-
-    chain_rpc = Rpc(chain.url)
-    blockhash, last_valid = chain_rpc.latest_blockhash()
-    message = assemble(
-        funded.pubkey(),
-        [ix.system_transfer(funded.pubkey(), Keypair().pubkey(), 10_000_000)],
-        fees=WriteFees(PRIO, TIP),
-        blockhash=blockhash,
-    )
-    tx = sign(message, [KeypairSigner(funded)])
-    bundle_id = BlockEngine(chain.bundle_url).send_bundle([tx])
-    signature = str(tx.signatures[0])
-    txstatus.record_bundle(bundle_id, [signature], last_valid_block_height=last_valid)
+    bundle_id, signature, last_valid = _bundle(chain, funded)
     sent_by(reader, [signature], last_valid)
     landed = wait(chain.url, signature)
 
@@ -244,25 +213,7 @@ def test_bundle_signature_carries_its_bundle(chain, reader, funded):
 
 
 def test_dropped_bundle_is_pending_then_expired(chain, reader, funded):
-    from partner.chain import instructions as ix
-    from partner.chain.rpc import BlockEngine, Rpc
-    from partner.chain.tx import WriteFees, assemble, sign
-    from partner.features import txstatus
-    from partner.store.wallets import KeypairSigner
-
-    chain_rpc = Rpc(chain.url)
-    blockhash, last_valid = chain_rpc.latest_blockhash()
-    message = assemble(
-        funded.pubkey(),
-        [ix.system_transfer(funded.pubkey(), Keypair().pubkey(), 10_000_000)],
-        fees=WriteFees(PRIO, TIP),
-        blockhash=blockhash,
-    )
-    tx = sign(message, [KeypairSigner(funded)])
-    rpc(chain.url, "devstack_setFault", [{"target": "bundle", "mode": "drop", "methods": ["sendBundle"], "count": 1}])
-    bundle_id = BlockEngine(chain.bundle_url).send_bundle([tx])
-    signature = str(tx.signatures[0])
-    txstatus.record_bundle(bundle_id, [signature], last_valid_block_height=last_valid)
+    bundle_id, signature, last_valid = _bundle(chain, funded, drop=True)
     sent_by(reader, [signature], last_valid)
 
     pending = status(signature, reader.bearer()).json
@@ -355,20 +306,10 @@ def strangers(aws_stack, reader, ip):
 
 
 def _bundle(chain, funded, *, drop: bool = False) -> tuple[str, str, int]:
-    from partner.chain import instructions as ix
-    from partner.chain.rpc import BlockEngine, Rpc
-    from partner.chain.tx import WriteFees, assemble, sign
+    from partner.chain.rpc import BlockEngine
     from partner.features import txstatus
-    from partner.store.wallets import KeypairSigner
 
-    blockhash, last_valid = Rpc(chain.url).latest_blockhash()
-    message = assemble(
-        funded.pubkey(),
-        [ix.system_transfer(funded.pubkey(), Keypair().pubkey(), 10_000_000)],
-        fees=WriteFees(PRIO, TIP),
-        blockhash=blockhash,
-    )
-    tx = sign(message, [KeypairSigner(funded)])
+    tx, last_valid = signed_transfer(chain.url, funded, 10_000_000)
     if drop:
         rpc(
             chain.url,

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.chainutil import memos, rpc, token_balance, wait
-from tests.integration.test_trades import trade
+from tests.helpers import FEES, trade
 
 SOL = 10**9
 TIP = 1_000_000
@@ -21,13 +21,7 @@ PRIO = 10_000
 def test_six_concurrent_identical_buys_without_a_key_are_six_trades(chain, coin, partner_conn, lambdas):
     """The race of the issue: 6 identical buys at once used to build byte-identical transactions;
     one in six answered 422 tx_failed although its twin had landed."""
-    body = {
-        "mint": coin,
-        "maxSolIn": str(SOL // 20),
-        "minTokensOut": "0",
-        "priorityFeeLamports": str(PRIO),
-        "tipLamports": str(TIP),
-    }
+    body = {"mint": coin, "maxSolIn": str(SOL // 20), "minTokensOut": "0", **FEES}
     barrier = threading.Barrier(6)
 
     def call(_):
@@ -60,13 +54,7 @@ def test_the_memo_names_the_api_gateway_request(chain, coin, partner_conn):
             "POST",
             "/partner/v1/trades/buy",
             headers={**partner_conn.bearer(), "Content-Type": "application/json"},
-            body={
-                "mint": coin,
-                "maxSolIn": str(SOL // 50),
-                "minTokensOut": "0",
-                "priorityFeeLamports": str(PRIO),
-                "tipLamports": str(TIP),
-            },
+            body={"mint": coin, "maxSolIn": str(SOL // 50), "minTokensOut": "0", **FEES},
         )
     )
     event["requestContext"]["requestId"] = request_id
@@ -93,23 +81,14 @@ def test_resending_the_same_transaction_is_not_a_failure(chain, aws_stack):
     never 422 tx_failed."""
     from solders.keypair import Keypair
 
-    from partner.chain import instructions as ix
     from partner.chain.rpc import Rpc
-    from partner.chain.tx import WriteFees, assemble, sign, submit
-    from partner.store.wallets import KeypairSigner
-    from tests.chainutil import airdrop
+    from partner.chain.tx import submit
+    from tests.chainutil import airdrop, signed_transfer
 
     payer = Keypair()
     airdrop(chain.url, str(payer.pubkey()), SOL)
     client = Rpc(chain.url)
-    blockhash, _ = client.latest_blockhash()
-    message = assemble(
-        payer.pubkey(),
-        [ix.system_transfer(payer.pubkey(), Keypair().pubkey(), 1_000_000)],
-        fees=WriteFees(PRIO, TIP),
-        blockhash=blockhash,
-    )
-    tx = sign(message, [KeypairSigner(payer)])
+    tx, _ = signed_transfer(chain.url, payer, 1_000_000)
     first = submit(client, tx)
     wait(chain.url, str(first))
     again = submit(client, tx)  # the chain answers AlreadyProcessed

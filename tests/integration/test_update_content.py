@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from tests.chainutil import airdrop, new_coin, rpc, token_balance, wait
-from tests.helpers import connect, invoke
+from tests.helpers import connect, invoke, trade
 from tests.unit.test_multipart import encode
 
 SOL = 10**9
@@ -48,12 +48,10 @@ def base_fields(mint: str, **extra: str) -> dict[str, str]:
 
 
 def buy_tokens(chain_url: str, conn, mint: str, tokens: int) -> None:
-    result = invoke(
-        "trades_buy_exact_out",
-        "POST",
-        "/partner/v1/trades/buy-exact-out",
-        headers={**conn.bearer(), "Content-Type": "application/json"},
-        body={
+    result = trade(
+        conn,
+        "buy-exact-out",
+        {
             "mint": mint,
             "tokensOut": str(tokens),
             "slippageBps": 500,

@@ -10,36 +10,15 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import time
 from urllib.parse import urlsplit
 
 import boto3
 import pytest
 
-from tests.helpers import handler
-from tests.unit.test_webhook_egress import ISSUE_URLS, Listener
+from tests.helpers import deliver_until
+from tests.unit.test_webhook_egress import ISSUE_URLS
 
 NAME = "hooks.acme-partner.com"
-
-
-@pytest.fixture
-def poller(aws_stack):
-    from devstack.sqs import QueuePoller
-
-    return QueuePoller(
-        handler("webhook_delivery"),
-        aws_stack.physical_id("WebhookQueue"),
-        aws_stack.arn("WebhookQueue"),
-        aws_stack.endpoint_url,
-        name="WebhookDeliveryFunction",
-    )
-
-
-@pytest.fixture
-def listener():
-    made = Listener()
-    yield made
-    made.stop()
 
 
 @pytest.fixture
@@ -87,13 +66,6 @@ def dead_letters(aws_stack, client_ids: set[str]) -> list[dict]:
         if len(found) >= len(client_ids):
             break
     return found
-
-
-def deliver_until(poller, done, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, "webhook deliveries did not happen in time"
-        poller.poll_once(wait_seconds=1)
 
 
 @pytest.mark.parametrize("url", ISSUE_URLS)

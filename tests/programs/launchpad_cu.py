@@ -10,6 +10,7 @@ from partner.chain import governance_math as GM
 from partner.chain.governance_math import ActionKind, VoteSide
 
 from .launchpad_chain import SOL, Chain
+from .svm import print_cu_table
 
 
 def lifecycle() -> dict[str, list[int]]:
@@ -53,10 +54,7 @@ def lifecycle() -> dict[str, list[int]]:
 
 
 def main() -> None:
-    cu = lifecycle()
-    print(f"{'instruction':24s} {'min CU':>8s} {'max CU':>8s}  runs")
-    for name, values in cu.items():
-        print(f"{name:24s} {min(values):8d} {max(values):8d}  {len(values)}")
+    print_cu_table("instruction", lifecycle(), 24)
 
 
 if __name__ == "__main__":

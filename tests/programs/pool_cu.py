@@ -11,7 +11,7 @@ import re
 from partner.chain import programs as P
 
 from .pool_env import PoolEnv
-from .svm import SOL, Outcome
+from .svm import SOL, Outcome, print_cu_table
 
 _CONSUMED = re.compile(rf"Program {P.POOL_PROGRAM_ID} consumed (\d+) of")
 
@@ -42,10 +42,7 @@ def measure() -> dict[str, list[int]]:
 
 
 def main() -> None:
-    cu = measure()
-    print(f"{'pool instruction':34s} {'min CU':>8s} {'max CU':>8s}  runs")
-    for name, values in cu.items():
-        print(f"{name:34s} {min(values):8d} {max(values):8d}  {len(values)}")
+    print_cu_table("pool instruction", measure(), 34)
 
 
 if __name__ == "__main__":

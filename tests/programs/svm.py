@@ -106,3 +106,10 @@ def borsh_str(s: str | bytes) -> bytes:
 
 __all__ = ["Svm", "Outcome", "ix", "ata", "borsh_str", "program_so", "SOL", "TOKEN_2022", "ATA_PROGRAM",
            "SYSTEM", "ROOT"]
+
+
+def print_cu_table(title: str, cu: dict[str, list[int]], width: int) -> None:
+    """The table the CU scripts print: min / max compute units and the runs of each instruction."""
+    print(f"{title:{width}s} {'min CU':>8s} {'max CU':>8s}  runs")
+    for name, values in cu.items():
+        print(f"{name:{width}s} {min(values):8d} {max(values):8d}  {len(values)}")

@@ -6,16 +6,16 @@ then rpc_unavailable. Status queries go 5 ids at a time (Jito's limit)."""
 from __future__ import annotations
 
 import json
-import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from partner.chain import rpc as R
 from partner.core.errors import ApiError
+from tests.helpers import Served, answer
 
 
-class Engine:
+class Engine(Served):
     """Answers each POST with the next of `script` ((status, headers, body)), then 200s."""
 
     def __init__(self, script: list[tuple[int, dict[str, str], dict]]) -> None:
@@ -44,21 +44,13 @@ class Engine:
                             "result": "bid" if ids is None else {"context": {"slot": 1}, "value": value},
                         },
                     )
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                for k, v in headers.items():
-                    self.send_header(k, v)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                answer(self, status, json.dumps(body).encode(), headers)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/api/v1/bundles"
+        self.serve(ThreadingHTTPServer(("127.0.0.1", 0), Handler))
+        self.url = f"http://127.0.0.1:{self.port}/api/v1/bundles"
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.stop()
 
 
 LIMITED = {

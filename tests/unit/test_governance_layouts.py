@@ -17,13 +17,12 @@ from partner.chain import layouts as L
 from partner.chain import programs as P
 from partner.chain.governance_math import ActionKind, Outcome, VoteSide
 from tests.goldens import (
-    ATA,
+    CPI_PROGRAMS,
     GLOBAL,
     GOVERNANCE,
     META,
     MINT,
     PROP0,
-    SYS,
     TOK,
     USER,
     USER_ATA,
@@ -34,79 +33,37 @@ from tests.goldens import (
     C,
     metas,
 )
+from tests.helpers import catalogue_section
 
 # ----------------------------------------------------------------- accounts
 
 
+def at(offsets: dict[str, int], names: str) -> tuple[int, ...]:
+    """The offsets of the space-separated field `names` in a layout's OFFSETS."""
+    return tuple(offsets[name] for name in names.split())
+
+
 def test_documented_offsets():
     g = L.Governance.OFFSETS
-    assert (g["mint"], g["creator"], g["total_supply"], g["created_at"], g["mutable_until"]) == (8, 40, 72, 80, 88)
-    assert (
-        g["min_voter_count"],
-        g["min_lock_amount"],
-        g["min_participating_supply_bps"],
-        g["approval_bps"],
-        g["proposal_bond_bps"],
-    ) == (96, 100, 108, 110, 112)
-    assert (g["max_extension_seconds"], g["min_vote_duration_seconds"], g["max_vote_duration_seconds"]) == (
-        114,
-        122,
-        130,
-    )
-    assert (g["finalized"], g["finalized_by_expiry"], g["content_revision"], g["mutability_extended"]) == (
-        138,
-        139,
-        140,
-        148,
-    )
+    assert at(g, "mint creator total_supply created_at mutable_until") == (8, 40, 72, 80, 88)
+    assert at(g, "min_voter_count min_lock_amount min_participating_supply_bps") == (96, 100, 108)
+    assert at(g, "approval_bps proposal_bond_bps") == (110, 112)
+    assert at(g, "max_extension_seconds min_vote_duration_seconds max_vote_duration_seconds") == (114, 122, 130)
+    assert at(g, "finalized finalized_by_expiry content_revision mutability_extended") == (138, 139, 140, 148)
     assert [g[f] for f in L.LOCK_FIELDS] == list(range(149, 156))
-    assert (g["active_proposal"], g["next_proposal_index"], g["bump"], g["reserved"]) == (156, 189, 197, 198)
+    assert at(g, "active_proposal next_proposal_index bump reserved") == (156, 189, 197, 198)
     p = L.Proposal.OFFSETS
-    assert (p["governance"], p["mint"], p["proposer"], p["index"], p["base_content_revision"], p["action_kind"]) == (
-        8,
-        40,
-        72,
-        104,
-        112,
-        120,
-    )
-    assert (p["action_name"], p["action_symbol"], p["action_uri"], p["action_additional_seconds"]) == (
-        121,
-        155,
-        167,
-        369,
-    )
+    assert at(p, "governance mint proposer index base_content_revision action_kind") == (8, 40, 72, 104, 112, 120)
+    assert at(p, "action_name action_symbol action_uri action_additional_seconds") == (121, 155, 167, 369)
     assert [p[f] for f in L.CHANGED_FIELDS] == list(range(378, 385))
-    assert (
-        p["created_at"],
-        p["voting_ends_at"],
-        p["bond_amount"],
-        p["bond_withdrawn"],
-        p["yes_votes"],
-        p["no_votes"],
-        p["participating_supply"],
-        p["participating_voters"],
-        p["outcome"],
-        p["executed"],
-        p["settled"],
-        p["metadata_updated"],
-        p["settled_at"],
-        p["bump"],
-        p["reserved"],
+    assert at(
+        p,
+        "created_at voting_ends_at bond_amount bond_withdrawn yes_votes no_votes participating_supply "
+        "participating_voters outcome executed settled metadata_updated settled_at bump reserved",
     ) == (385, 393, 401, 409, 410, 418, 426, 434, 438, 439, 440, 441, 442, 450, 451)
     v = L.VoteReceipt.OFFSETS
-    assert (
-        v["proposal"],
-        v["voter"],
-        v["side"],
-        v["amount"],
-        v["counted_as_voter"],
-        v["active"],
-        v["withdrawn"],
-        v["created_at"],
-        v["bump"],
-        v["reserved"],
-    ) == (8, 40, 72, 73, 81, 82, 83, 84, 92, 93)
+    assert at(v, "proposal voter side amount counted_as_voter") == (8, 40, 72, 73, 81)
+    assert at(v, "active withdrawn created_at bump reserved") == (82, 83, 84, 92, 93)
 
 
 def test_governance_golden():
@@ -399,9 +356,7 @@ def test_create_proposal_update_content():
         (PROP0, False, True),
         (VAULT0, False, True),
         (USER_ATA, False, True),
-        (SYS, False, False),
-        (TOK, False, False),
-        (ATA, False, False),
+        *CPI_PROGRAMS,
     ]
     assert ix == I.create_proposal(
         USER,
@@ -437,55 +392,34 @@ def test_create_proposal_other_kinds():
     assert bytes(ix.data)[-1] == 0b11
 
 
+# a cranker (C, paying) acting for USER's vote or bond on MINT's governance: the accounts they start with
+CRANKER_FOR_USER = [
+    (str(C), True, True),
+    (str(USER), False, False),
+    (str(MINT), False, False),
+    (GOVERNANCE, False, False),
+]
+
+
 def test_vote_instructions():
     prop = Pubkey.from_string(PROP0)
     ix = I.cast_vote(USER, MINT, prop, "no", 1_000_000)
     assert bytes(ix.data).hex() == "14d40fbd45b445970140420f0000000000"
     assert I.cast_vote(USER, MINT, prop, VoteSide.YES, 1).data[8] == 0
-    assert metas(ix) == [
-        (str(USER), True, True),
-        (str(MINT), False, False),
-        (GOVERNANCE, False, False),
-        (PROP0, False, True),
-        (VAULT0, False, True),
-        (VOTE0, False, True),
-        (USER_ATA, False, True),
-        (SYS, False, False),
-        (TOK, False, False),
-    ]
+    voter = [(str(USER), True, True), (str(MINT), False, False), (GOVERNANCE, False, False), (PROP0, False, True)]
+    voter += [(VAULT0, False, True), (VOTE0, False, True), (USER_ATA, False, True)]
+    assert metas(ix) == [*voter, *CPI_PROGRAMS[:2]]  # System and Token-2022
     with pytest.raises(ValueError):
         I.cast_vote(USER, MINT, prop, 2, 1)
     with pytest.raises(ValueError):
         I.cast_vote(USER, MINT, prop, "yes", 2**64)
     ix = I.cancel_vote(USER, MINT, prop)
     assert bytes(ix.data).hex() == "3828f34bd914492b"
-    assert metas(ix) == [
-        (str(USER), True, True),
-        (str(MINT), False, False),
-        (GOVERNANCE, False, False),
-        (PROP0, False, True),
-        (VAULT0, False, True),
-        (VOTE0, False, True),
-        (USER_ATA, False, True),
-        (SYS, False, False),
-        (TOK, False, False),
-        (ATA, False, False),
-    ]
+    assert metas(ix) == [*voter, *CPI_PROGRAMS]
     ix = I.withdraw_vote(C, USER, MINT, prop)
     assert bytes(ix.data).hex() == "f3ff46c803f26789"
-    assert metas(ix) == [
-        (str(C), True, True),
-        (str(USER), False, False),
-        (str(MINT), False, False),
-        (GOVERNANCE, False, False),
-        (PROP0, False, False),
-        (VAULT0, False, True),
-        (VOTE0, False, True),
-        (USER_ATA, False, True),
-        (SYS, False, False),
-        (TOK, False, False),
-        (ATA, False, False),
-    ]
+    withdrawn = [(PROP0, False, False), (VAULT0, False, True), (VOTE0, False, True), (USER_ATA, False, True)]
+    assert metas(ix) == [*CRANKER_FOR_USER, *withdrawn, *CPI_PROGRAMS]
 
 
 def test_settlement_instructions():
@@ -504,18 +438,8 @@ def test_settlement_instructions():
     assert metas(ix) == [(str(C), True, False), (GOVERNANCE, False, True), (META, False, True), (TOK, False, False)]
     ix = I.withdraw_bond(C, USER, MINT, prop)
     assert bytes(ix.data).hex() == "dec78d1fbc5d9b28"
-    assert metas(ix) == [
-        (str(C), True, True),
-        (str(USER), False, False),
-        (str(MINT), False, False),
-        (GOVERNANCE, False, False),
-        (PROP0, False, True),
-        (VAULT0, False, True),
-        (USER_ATA, False, True),
-        (SYS, False, False),
-        (TOK, False, False),
-        (ATA, False, False),
-    ]
+    bond = [(PROP0, False, True), (VAULT0, False, True), (USER_ATA, False, True)]
+    assert metas(ix) == [*CRANKER_FOR_USER, *bond, *CPI_PROGRAMS]
     ix = I.set_governance_params(USER, GM.DEFAULT_PARAMS)
     assert bytes(ix.data).hex() == (
         "afbb034908fb43b2"
@@ -534,38 +458,8 @@ def test_settlement_instructions():
 
 # ----------------------------------------------------------------- errors
 
-GOVERNANCE_SPEC_CODES = [
-    "governance_not_found",
-    "already_voted",
-    "invalid_vote_amount",
-    "missing_vote_token_account",
-    "vote_not_active",
-    "vote_already_withdrawn",
-    "vote_receipt_not_found",
-    "proposal_closed",
-    "proposal_still_open",
-    "proposal_already_settled",
-    "proposal_not_settled",
-    "proposal_not_found",
-    "invalid_proposal",
-    "active_proposal_exists",
-    "insufficient_proposal_bond",
-    "missing_proposal_token_account",
-    "no_proposal_bond",
-    "proposal_bond_already_withdrawn",
-    "proposal_window_closing",
-    "governance_finalized",
-    "metadata_not_mutable",
-    "metadata_still_mutable",
-    "content_field_locked",
-    "no_metadata_changes",
-    "stale_content_revision",
-    "mutability_expired",
-    "mutability_already_extended",
-    "mutability_extension_exceeds_cap",
-    "invalid_vote_duration",
-    "vote_duration_exceeds_window",
-]
+# the catalogue's governance section, in order
+GOVERNANCE_SPEC_CODES = catalogue_section("governance_not_found", "vote_duration_exceeds_window")
 SPEC_FILE = pathlib.Path("/work/shared/spec/partner-api.md")
 
 

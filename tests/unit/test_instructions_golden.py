@@ -11,7 +11,7 @@ from solders.system_program import TransferParams, transfer
 from partner.chain import instructions as I
 from partner.chain import programs as P
 from tests.goldens import (
-    ATA,
+    CPI_PROGRAMS,
     CURVE,
     CURVE_VAULT,
     FEE,
@@ -95,9 +95,7 @@ TRADE_METAS = [
     (CURVE, False, True),
     (CURVE_VAULT, False, True),
     (USER_ATA, False, True),
-    (SYS, False, False),
-    (TOK, False, False),
-    (ATA, False, False),
+    *CPI_PROGRAMS,
 ]
 
 
@@ -139,9 +137,7 @@ def test_create_coin():
         (CURVE, False, True),
         (CURVE_VAULT, False, True),
         (META, False, True),
-        (SYS, False, False),
-        (TOK, False, False),
-        (ATA, False, False),
+        *CPI_PROGRAMS,
         (GOVERNANCE, False, True),
     ]
     with pytest.raises(ValueError):
@@ -164,9 +160,7 @@ def test_migrate():
         (POOL, False, True),
         (POOL_VAULT, False, True),
         (POOLPROG, False, False),
-        (SYS, False, False),
-        (TOK, False, False),
-        (ATA, False, False),
+        *CPI_PROGRAMS,
     ]
 
 
@@ -201,9 +195,7 @@ def test_pool_instructions():
         (POOL_VAULT, False, True),
         (USER_ATA, False, True),
         (str(FEE), False, True),
-        (SYS, False, False),
-        (TOK, False, False),
-        (ATA, False, False),
+        *CPI_PROGRAMS,
     ]
     ix = I.swap(USER, MINT, FEE, True, 500, 7)
     assert ix.program_id == P.POOL_PROGRAM_ID
@@ -225,9 +217,7 @@ def test_pool_instructions():
         (POOL, False, True),
         (POOL_VAULT, False, True),
         (CURVE_VAULT, False, True),
-        (SYS, False, False),
-        (TOK, False, False),
-        (ATA, False, False),
+        *CPI_PROGRAMS,
     ]
 
 

@@ -116,52 +116,46 @@ def test_a_signature_of_the_wrong_shape_is_rejected(kms, key, raw):
     assert err.value.code == "wallet_sign_failed" and err.value.retryable is False
 
 
-def test_access_denied_is_wallet_sign_failed_not_retryable(kms, key):
+def _sign_error(kms, key, code: str, http_status: int, message: str = "") -> ApiError:
+    """The signer's error when KMS answers its Sign with the error `code`."""
     kms.add_client_error(
         "sign",
-        service_error_code="AccessDeniedException",
-        http_status_code=400,
-        service_message="not authorized to perform kms:Sign",
+        service_error_code=code,
+        http_status_code=http_status,
+        service_message=message,
         expected_params=_sign_params(b"m"),
     )
     with pytest.raises(ApiError) as err:
         KmsEd25519Signer(KEY_ID, key.pubkey()).sign(b"m")
-    assert err.value.code == "wallet_sign_failed" and err.value.status == 502
-    assert err.value.retryable is False
-    body = err.value.body()
+    return err.value
+
+
+def test_access_denied_is_wallet_sign_failed_not_retryable(kms, key):
+    error = _sign_error(kms, key, "AccessDeniedException", 400, "not authorized to perform kms:Sign")
+    assert error.code == "wallet_sign_failed" and error.status == 502
+    assert error.retryable is False
+    body = error.body()
     assert body["error"] == "wallet_sign_failed" and body["retryable"] is False
 
 
 def test_throttling_is_wallet_sign_failed_retryable(kms, key):
-    kms.add_client_error(
-        "sign",
-        service_error_code="ThrottlingException",
-        http_status_code=400,
-        service_message="Rate exceeded",
-        expected_params=_sign_params(b"m"),
-    )
-    with pytest.raises(ApiError) as err:
-        KmsEd25519Signer(KEY_ID, key.pubkey()).sign(b"m")
-    assert err.value.code == "wallet_sign_failed" and err.value.status == 502
-    assert err.value.retryable is True
+    error = _sign_error(kms, key, "ThrottlingException", 400, "Rate exceeded")
+    assert error.code == "wallet_sign_failed" and error.status == 502
+    assert error.retryable is True
 
 
 @pytest.mark.parametrize("code", ["KMSInternalException", "DependencyTimeoutException", "KeyUnavailableException"])
 def test_transient_kms_errors_are_retryable(kms, key, code):
-    kms.add_client_error("sign", service_error_code=code, http_status_code=500, expected_params=_sign_params(b"m"))
-    with pytest.raises(ApiError) as err:
-        KmsEd25519Signer(KEY_ID, key.pubkey()).sign(b"m")
-    assert err.value.code == "wallet_sign_failed" and err.value.retryable is True
+    error = _sign_error(kms, key, code, 500)
+    assert error.code == "wallet_sign_failed" and error.retryable is True
 
 
 @pytest.mark.parametrize(
     "code", ["NotFoundException", "DisabledException", "InvalidKeyUsageException", "KMSInvalidStateException"]
 )
 def test_permanent_kms_errors_are_not_retryable(kms, key, code):
-    kms.add_client_error("sign", service_error_code=code, http_status_code=400, expected_params=_sign_params(b"m"))
-    with pytest.raises(ApiError) as err:
-        KmsEd25519Signer(KEY_ID, key.pubkey()).sign(b"m")
-    assert err.value.code == "wallet_sign_failed" and err.value.retryable is False
+    error = _sign_error(kms, key, code, 400)
+    assert error.code == "wallet_sign_failed" and error.retryable is False
 
 
 def test_unreachable_kms_is_retryable(monkeypatch, key):

@@ -48,21 +48,14 @@ from devstack.cfn import load_template
 ROOT = Path(__file__).resolve().parents[2]
 
 SSM_SECRET_ARN = "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${OidcClientSecretParameter}"
-AUTHN = {
-    ("AuthTable", "dynamodb:BatchGetItem"),
-    ("ClientsTable", "dynamodb:BatchGetItem"),
-    ("UsersTable", "dynamodb:BatchGetItem"),
-}
+AUTHN = {(table, "dynamodb:BatchGetItem") for table in ("AuthTable", "ClientsTable", "UsersTable")}
 MAC = {("HashKey", "kms:GenerateMac")}
 WINDOWS = {("CountersTable", "dynamodb:UpdateItem")}
 READ_COUNTER = {("CountersTable", "dynamodb:GetItem")}
 SIGN = {("WalletKey", "kms:Decrypt")}
 STAGE = {("StagingBucket/staging/*", "s3:PutObject")}
-UPLOAD_READ = {
-    ("UploadsTable", "dynamodb:GetItem"),
-    ("UploadsTable", "dynamodb:UpdateItem"),
-    ("StagingBucket/uploads/*", "s3:GetObject"),
-    ("StagingBucket/uploads/*", "s3:DeleteObject"),
+UPLOAD_READ = {("UploadsTable", action) for action in ("dynamodb:GetItem", "dynamodb:UpdateItem")} | {
+    ("StagingBucket/uploads/*", action) for action in ("s3:GetObject", "s3:DeleteObject")
 }
 RECORD = {("TransactionsTable", "dynamodb:PutItem")}
 # Idempotency-Key (partner.edge.idempotency): one UpdateItem claims or returns the stored answer

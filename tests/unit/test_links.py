@@ -55,9 +55,8 @@ def test_website_invalid(value):
     assert code_of("website", value) == "invalid_website"
 
 
-@pytest.mark.parametrize(
-    "value, expected",
-    [
+HANDLES_NORMALIZED = {
+    "twitter": [
         ("alice", "https://x.com/alice"),
         ("@alice_01", "https://x.com/alice_01"),
         ("https://twitter.com/alice", "https://x.com/alice"),
@@ -68,14 +67,27 @@ def test_website_invalid(value):
         ("A" * 15, "https://x.com/" + "A" * 15),
         ("", ""),
     ],
-)
-def test_twitter_normalizes(value, expected):
-    assert links.twitter(value) == expected
+    "telegram": [
+        ("mygroup", "https://t.me/mygroup"),
+        ("@my_group", "https://t.me/my_group"),
+        ("https://t.me/mygroup", "https://t.me/mygroup"),
+        ("telegram.me/mygroup/", "https://t.me/mygroup"),
+        ("https://www.t.me/mygroup", "https://t.me/mygroup"),
+        ("a" * 32, "https://t.me/" + "a" * 32),
+        ("", ""),
+    ],
+}
 
 
 @pytest.mark.parametrize(
-    "value",
-    [
+    "field, value, expected", [(field, v, e) for field, cases in HANDLES_NORMALIZED.items() for v, e in cases]
+)
+def test_handle_normalizes(field, value, expected):
+    assert getattr(links, field)(value) == expected
+
+
+HANDLES_INVALID = {
+    "twitter": [
         "A" * 16,
         "@",
         "@bad-handle",
@@ -89,30 +101,7 @@ def test_twitter_normalizes(value, expected):
         "@@alice",
         "https://x.com:8080/alice",
     ],
-)
-def test_twitter_invalid(value):
-    assert code_of("twitter", value) == "invalid_twitter"
-
-
-@pytest.mark.parametrize(
-    "value, expected",
-    [
-        ("mygroup", "https://t.me/mygroup"),
-        ("@my_group", "https://t.me/my_group"),
-        ("https://t.me/mygroup", "https://t.me/mygroup"),
-        ("telegram.me/mygroup/", "https://t.me/mygroup"),
-        ("https://www.t.me/mygroup", "https://t.me/mygroup"),
-        ("a" * 32, "https://t.me/" + "a" * 32),
-        ("", ""),
-    ],
-)
-def test_telegram_normalizes(value, expected):
-    assert links.telegram(value) == expected
-
-
-@pytest.mark.parametrize(
-    "value",
-    [
+    "telegram": [
         "abcd",
         "a" * 33,
         "@abc",
@@ -123,9 +112,12 @@ def test_telegram_normalizes(value, expected):
         "my-group",
         "https://t.me/",
     ],
-)
-def test_telegram_invalid(value):
-    assert code_of("telegram", value) == "invalid_telegram"
+}
+
+
+@pytest.mark.parametrize("field, value", [(field, v) for field, values in HANDLES_INVALID.items() for v in values])
+def test_handle_invalid(field, value):
+    assert code_of(field, value) == f"invalid_{field}"
 
 
 @pytest.mark.parametrize("field", links.LINK_FIELDS)

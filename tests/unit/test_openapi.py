@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from partner.chain.errors import GovernanceErrorCode, spec_code_for_program_error
 from partner.core import scopes
 from partner.core.errors import CATALOGUE
 from partner.edge import models
 from partner.features import launch, trading
 from partner.features.governance import content, writes
+from tests.helpers import catalogue_section
 from tools import openapi
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,65 +115,11 @@ SPEC_SCOPES = {
 
 # Error codes each endpoint can return per the spec (its endpoint sections, the error tables
 # by area, the rules "every /partner/v1 call", "writes need delegation", "429 tier budget").
-_TRADING = [
-    "invalid_partner_fee",
-    "partner_fee_not_configured",
-    "migration_pending",
-    "pool_not_open",
-    "insufficient_sol",
-    "insufficient_tokens",
-    "insufficient_liquidity",
-    "curve_complete",
-    "missing_sell_token_account",
-    "slippage_exceeded",
-    "buy_limit_exceeded",
-    "same_slot_trading_blocked",
-    "math_overflow",
-    "trade_cap_exceeded",
-    "daily_cap_exceeded",
-]
-_GOVERNANCE = [
-    "governance_not_found",
-    "already_voted",
-    "invalid_vote_amount",
-    "missing_vote_token_account",
-    "vote_not_active",
-    "vote_already_withdrawn",
-    "vote_receipt_not_found",
-    "proposal_closed",
-    "proposal_still_open",
-    "proposal_already_settled",
-    "proposal_not_settled",
-    "proposal_not_found",
-    "invalid_proposal",
-    "active_proposal_exists",
-    "insufficient_proposal_bond",
-    "missing_proposal_token_account",
-    "no_proposal_bond",
-    "proposal_bond_already_withdrawn",
-    "proposal_window_closing",
-    "governance_finalized",
-    "metadata_not_mutable",
-    "metadata_still_mutable",
-    "content_field_locked",
-    "no_metadata_changes",
-    "stale_content_revision",
-    "mutability_expired",
-    "mutability_already_extended",
-    "mutability_extension_exceeds_cap",
-    "invalid_vote_duration",
-    "vote_duration_exceeds_window",
-]
+_TRADING = [*catalogue_section("invalid_partner_fee", "math_overflow"), "trade_cap_exceeded", "daily_cap_exceeded"]
+_GOVERNANCE = [spec_code_for_program_error(code) for code in GovernanceErrorCode]  # the program's, one each
 _INFRA = ["rpc_unavailable", "wallet_sign_failed", "internal", "tx_expired", "tx_failed", "tx_too_large"]
-_WRITE = [
-    "invalid_token",
-    "insufficient_scope",
-    "delegation_missing",
-    "rate_limit_exceeded",
-    "invalid_input",
-    "invalid_wallet",
-    *_INFRA,
-]
+_ADMISSION = ["invalid_token", "insufficient_scope", "delegation_missing", "rate_limit_exceeded"]
+_WRITE = [*_ADMISSION, "invalid_input", "invalid_wallet", *_INFRA]
 SPEC_ERRORS: dict[tuple[str, str], list[str]] = {
     ("POST", "/oauth/token"): [
         "invalid_request",
@@ -208,21 +156,8 @@ SPEC_ERRORS: dict[tuple[str, str], list[str]] = {
     },
     ("POST", "/partner/v1/governance/proposals/update-content"): _WRITE
     + _GOVERNANCE
-    + [
-        "invalid_multipart",
-        "invalid_image_type",
-        "invalid_name",
-        "invalid_symbol",
-        "name_too_long",
-        "symbol_too_long",
-        "pinning_unavailable",
-        "invalid_website",
-        "invalid_twitter",
-        "invalid_telegram",
-        "website_too_long",
-        "twitter_too_long",
-        "telegram_too_long",
-    ],
+    + ["invalid_multipart", "invalid_image_type", "pinning_unavailable"]
+    + catalogue_section("invalid_name", "telegram_too_long"),  # the content fields' codes
     ("POST", "/partner/v1/coins/create"): _WRITE
     + [
         "image_required",

@@ -37,6 +37,7 @@ from partner.store.wallets import KeypairSigner
 PAYER = Keypair()
 BLOCKHASH = Hash.new_unique()
 PROGRAM = Pubkey.new_unique()
+BUDGET = [P.COMPUTE_BUDGET_PROGRAM_ID] * 2  # the unit limit, then the unit price
 FEES = WriteFees(priority_fee_lamports=10_000, tip_lamports=1_000_000)
 
 
@@ -71,13 +72,7 @@ def test_instruction_order_with_partner_fee():
         trailer=Trailer(partner_fee=(fee_wallet, 25_000), tip=tip_account),
     )
     ixs = decoded(message)
-    assert [pid for pid, _, _ in ixs] == [
-        P.COMPUTE_BUDGET_PROGRAM_ID,
-        P.COMPUTE_BUDGET_PROGRAM_ID,
-        PROGRAM,
-        P.SYSTEM_PROGRAM_ID,
-        P.SYSTEM_PROGRAM_ID,
-    ]
+    assert [pid for pid, _, _ in ixs] == [*BUDGET, PROGRAM, P.SYSTEM_PROGRAM_ID, P.SYSTEM_PROGRAM_ID]
     assert ixs[0][1][0] == 2 and struct.unpack("<I", ixs[0][1][1:]) == (200_000,)  # SetComputeUnitLimit
     assert ixs[1][1][0] == 3 and len(ixs[1][1]) == 9  # SetComputeUnitPrice (u64 micro-lamports)
     assert ixs[2][1] == b"\x01\x02\x03"
@@ -105,12 +100,7 @@ def test_partner_fee_is_omitted_when_zero(partner_fee):
         trailer=Trailer(partner_fee=(fee_wallet, 0) if partner_fee == "zero" else None),
     )
     ixs = decoded(message)
-    assert [pid for pid, _, _ in ixs] == [
-        P.COMPUTE_BUDGET_PROGRAM_ID,
-        P.COMPUTE_BUDGET_PROGRAM_ID,
-        PROGRAM,
-        P.SYSTEM_PROGRAM_ID,
-    ]
+    assert [pid for pid, _, _ in ixs] == [*BUDGET, PROGRAM, P.SYSTEM_PROGRAM_ID]
     assert fee_wallet not in message.account_keys
     assert ixs[-1][2][1] in TIP_ACCOUNTS  # the one transfer left is the tip
 

@@ -33,12 +33,16 @@ def _event_body(event_id: str) -> str:
     )
 
 
+def _event(status: str) -> tuple[str, str, int]:
+    """A transaction event's id and JSON body, and the time now."""
+    event_id = webhooks.event_id("sig", status)
+    return event_id, _event_body(event_id), int(time.time())
+
+
 def test_what_the_service_signs_the_reference_library_accepts_and_the_reverse():
     secret = webhooks.new_secret()
     assert secret.startswith("whsec_") and len(base64.b64decode(secret[len("whsec_") :])) == 32
-    event_id = webhooks.event_id("sig", "confirmed")
-    body = _event_body(event_id)
-    now = int(time.time())
+    event_id, body, now = _event("confirmed")
     ours = {
         "webhook-id": event_id,
         "webhook-timestamp": str(now),
@@ -56,9 +60,7 @@ def test_what_the_service_signs_the_reference_library_accepts_and_the_reverse():
 
 def test_sdk_verifier_rejects_tampering_old_timestamps_and_missing_headers():
     secret = webhooks.new_secret()
-    event_id = webhooks.event_id("sig", "finalized")
-    body = _event_body(event_id)
-    now = int(time.time())
+    event_id, body, now = _event("finalized")
     headers = {
         "Webhook-Id": event_id,
         "Webhook-Timestamp": str(now),
