@@ -10,6 +10,7 @@ import itertools
 import json
 import re
 import secrets
+import socket
 import socketserver
 import sys
 import threading
@@ -18,6 +19,8 @@ from html import unescape
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
+
+import pytest
 
 from devstack.events import ApiRequest, api_event, lambda_context
 
@@ -444,3 +447,18 @@ class Listener(Served):
                 outer.accepted += 1
 
         self.serve(socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler))
+
+
+def read_to_close(sock: socket.socket, server: str) -> bytes:
+    """Read until `server` closes (or resets) the connection; fail when it does neither within the socket's timeout."""
+    out = b""
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            pytest.fail(f"{server} neither answered nor closed within {sock.gettimeout()} s; got {out[:200]!r}")
+        except ConnectionResetError:
+            return out
+        if not chunk:
+            return out
+        out += chunk
