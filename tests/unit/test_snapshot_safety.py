@@ -46,6 +46,13 @@ def run_scan(*extra: Path, env: dict[str, str] | None = None) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def run_python(code: str, env: dict[str, str]) -> str:
+    """Run `code` in a fresh interpreter with `env`; its stdout (it must exit 0)."""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
 def problems(report: dict) -> list[str]:
     """What makes a snapshot unsafe, as readable lines (empty: safe)."""
     out = []
@@ -164,15 +171,8 @@ def test_hooks_reach_the_runtime_library(tmp_path: Path) -> None:
         "import json, partner.store.aws, partner.store.crypto, partner.chain.rpc, snapshot_restore_py as s;"
         "print(json.dumps([s.BEFORE, s.AFTER]))"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "shared")])},
-    )
-    assert proc.returncode == 0, proc.stderr
-    before, after = json.loads(proc.stdout)
+    out = run_python(code, {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "shared")])})
+    before, after = json.loads(out)
     assert "partner.store.aws.warm" in before and "partner.core.lazy.warm" in before
     assert {
         "partner.core.snapshot._reseed_random",
@@ -275,15 +275,8 @@ def test_lazy_module_defers_until_first_use_and_warm_loads_it(tmp_path: Path) ->
         "snapshot.run_before_snapshot(); b = (__main__.LOADED, lazy.loaded('slowmod'), m.VALUE)\n"
         "print(a, b)"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "AWS_DEFAULT_REGION": "us-east-1"},
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "(False, False) (True, True, 42)"
+    out = run_python(code, {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"})
+    assert out.strip() == "(False, False) (True, True, 42)"
 
 
 def test_warm_makes_each_layer_call_without_network_or_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -381,7 +374,4 @@ def test_warm_loads_the_idna_codec_a_first_connection_uses() -> None:
         "snapshot.run_before_snapshot()\n"
         "print(before, 'encodings.idna' in sys.modules)"
     )
-    env = {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"}
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "False True"
+    assert run_python(code, {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"}).strip() == "False True"
