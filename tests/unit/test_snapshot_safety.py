@@ -279,6 +279,24 @@ def test_lazy_module_defers_until_first_use_and_warm_loads_it(tmp_path: Path) ->
     assert out.strip() == "(False, False) (True, True, 42)"
 
 
+def warm_calls() -> list[tuple[str, dict]]:
+    """aws.warm() from a fresh state: the operation name and parsed answer of each call it makes, in order."""
+    from partner.store import aws
+
+    calls: list[tuple[str, dict]] = []
+
+    def after_call(model, **kwargs):
+        calls.append((model.name, kwargs["parsed"]))
+
+    aws.reset()
+    aws.add_hook("after-call", after_call)
+    try:
+        aws.warm()
+    finally:
+        aws.remove_hook("after-call", after_call)
+    return calls
+
+
 def test_warm_makes_each_layer_call_without_network_or_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
     """The dry run before the snapshot: every call in DRY_CALLS goes through botocore (serialize,
     sign with placeholder keys, parse) and none reaches a socket or resolves credentials."""
@@ -293,17 +311,7 @@ def test_warm_makes_each_layer_call_without_network_or_credentials(monkeypatch: 
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIAINIT")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "init-secret")
     monkeypatch.setattr(socket.socket, "connect", refuse)
-    seen: list[str] = []
-
-    def after_call(model, **_):
-        seen.append(model.name)
-
-    aws.reset()
-    aws.add_hook("after-call", after_call)
-    try:
-        aws.warm()
-    finally:
-        aws.remove_hook("after-call", after_call)
+    seen = [name for name, _ in warm_calls()]
     assert len(seen) == sum(len(calls) for calls in aws.DRY_CALLS.values())
     assert {"GetItem", "GenerateMac", "PutObject"} <= set(seen)
     assert not aws._credentials.resolved
@@ -343,17 +351,7 @@ def test_warm_answers_each_dry_call_with_the_shapes_of_a_real_answer(monkeypatch
     from partner.store import aws
 
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    parsed: dict[str, dict] = {}
-
-    def after_call(model, **kwargs):
-        parsed[model.name] = kwargs["parsed"]
-
-    aws.reset()
-    aws.add_hook("after-call", after_call)
-    try:
-        aws.warm()
-    finally:
-        aws.remove_hook("after-call", after_call)
+    parsed = dict(warm_calls())
     types = {"S", "N", "B", "SS", "NS", "BS", "M", "L", "BOOL", "NULL"}
     assert {t for value in parsed["GetItem"]["Item"].values() for t in value} == types
     assert parsed["BatchGetItem"]["Responses"]["snapshot"][0]["pk"] == {"S": "snapshot"}
