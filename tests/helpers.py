@@ -147,6 +147,13 @@ FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 REDIRECT = "http://localhost:8080/callback"  # the tests' clients' redirect URI
 
 
+def partner_client(name: str, **limits: Any) -> dict:
+    """A Partner-tier client with the tests' redirect URI and `limits` (fee wallet, caps: NewClient's fields)."""
+    from partner.features import admin
+
+    return admin.create_client(admin.NewClient(name=name, redirect_uri=REDIRECT, tier="Partner", **limits))
+
+
 def hidden_inputs(html: str) -> dict[str, str]:
     return {
         m.group(1): unescape(m.group(2))
