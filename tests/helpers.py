@@ -10,6 +10,7 @@ import itertools
 import json
 import re
 import secrets
+import socket
 import socketserver
 import sys
 import threading
@@ -18,6 +19,8 @@ from html import unescape
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
+
+import pytest
 
 from devstack.events import ApiRequest, api_event, lambda_context
 
@@ -142,6 +145,13 @@ def pkce_pair() -> tuple[str, str]:
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 REDIRECT = "http://localhost:8080/callback"  # the tests' clients' redirect URI
+
+
+def partner_client(name: str, **limits: Any) -> dict:
+    """A Partner-tier client with the tests' redirect URI and `limits` (fee wallet, caps: NewClient's fields)."""
+    from partner.features import admin
+
+    return admin.create_client(admin.NewClient(name=name, redirect_uri=REDIRECT, tier="Partner", **limits))
 
 
 def hidden_inputs(html: str) -> dict[str, str]:
@@ -444,3 +454,18 @@ class Listener(Served):
                 outer.accepted += 1
 
         self.serve(socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler))
+
+
+def read_to_close(sock: socket.socket, server: str) -> bytes:
+    """Read until `server` closes (or resets) the connection; fail when it does neither within the socket's timeout."""
+    out = b""
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            pytest.fail(f"{server} neither answered nor closed within {sock.gettimeout()} s; got {out[:200]!r}")
+        except ConnectionResetError:
+            return out
+        if not chunk:
+            return out
+        out += chunk

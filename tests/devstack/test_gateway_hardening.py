@@ -17,6 +17,7 @@ import pytest
 from devstack.aws import aws_env, create_resources, start_moto
 from devstack.gateway import Gateway, start_gateway
 from devstack.httpserver import ReadTimeouts
+from tests.helpers import read_to_close
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_TEMPLATE = Path(__file__).resolve().parent / "fixtures" / "template.yaml"
@@ -45,21 +46,7 @@ def raw_exchange(gateway, data: bytes, *, then_wait: bool = True) -> bytes:
     """Send `data` on a fresh connection and read until the server closes it (or WAIT passes)."""
     with socket.create_connection((gateway.host, gateway.port), timeout=WAIT) as sock:
         sock.sendall(data)
-        return read_to_close(sock)
-
-
-def read_to_close(sock: socket.socket) -> bytes:
-    out = b""
-    while True:
-        try:
-            chunk = sock.recv(65536)
-        except TimeoutError:
-            pytest.fail(f"the gateway neither answered nor closed within {WAIT} s; got {out[:200]!r}")
-        except ConnectionResetError:
-            return out
-        if not chunk:
-            return out
-        out += chunk
+        return read_to_close(sock, "the gateway")
 
 
 def parse(response: bytes) -> tuple[int, dict[str, str], bytes]:
@@ -99,50 +86,35 @@ def test_a_partial_header_is_answered_408_at_the_header_deadline(gateway, short_
     assert refused(response, 408)["message"] == "The request was not received in time"
 
 
-def test_headers_trickled_in_do_not_extend_the_deadline_forever(gateway, short_deadlines):
+def trickled_exchange(gateway, head: bytes, byte: bytes) -> bytes:
+    """Send `head`, then one `byte` every 50 ms (slowloris) until the server closes the connection."""
     stop = threading.Event()
     with socket.create_connection((gateway.host, gateway.port), timeout=WAIT) as sock:
-        sock.sendall(b"GET /items/1 HTTP/1.1\r\nHost: x\r\n")
-
-        def trickle() -> None:  # one header byte every 50 ms: slowloris
-            try:
-                while not stop.wait(0.05):
-                    sock.sendall(b"a")
-            except OSError:
-                pass
-
-        sender = threading.Thread(target=trickle, daemon=True)
-        sender.start()
-        try:
-            response = read_to_close(sock)
-        finally:
-            stop.set()
-            sender.join(5)
-    refused(response, 408)
-
-
-def test_a_body_sent_at_a_few_bytes_a_second_is_answered_408(gateway, short_deadlines):
-    stop = threading.Event()
-    with socket.create_connection((gateway.host, gateway.port), timeout=WAIT) as sock:
-        sock.sendall(
-            b"POST /items/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
-        )
+        sock.sendall(head)
 
         def trickle() -> None:
             try:
                 while not stop.wait(0.05):
-                    sock.sendall(b" ")
+                    sock.sendall(byte)
             except OSError:
                 pass
 
         sender = threading.Thread(target=trickle, daemon=True)
         sender.start()
         try:
-            response = read_to_close(sock)
+            return read_to_close(sock, "the gateway")
         finally:
             stop.set()
             sender.join(5)
-    refused(response, 408)
+
+
+def test_headers_trickled_in_do_not_extend_the_deadline_forever(gateway, short_deadlines):
+    refused(trickled_exchange(gateway, b"GET /items/1 HTTP/1.1\r\nHost: x\r\n", b"a"), 408)
+
+
+def test_a_body_sent_at_a_few_bytes_a_second_is_answered_408(gateway, short_deadlines):
+    head = b"POST /items/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+    refused(trickled_exchange(gateway, head, b" "), 408)
 
 
 def test_an_idle_connection_is_closed_without_an_answer(gateway, short_deadlines):
@@ -177,7 +149,7 @@ def test_a_well_formed_chunked_body_still_arrives(gateway):
     body = CHUNKED + b'2;ext=1\r\n{"\r\n6\r\na":12}\r\n0\r\n\r\n'
     with socket.create_connection((gateway.host, gateway.port), timeout=WAIT) as sock:
         sock.sendall(body.replace(b"Host: x\r\n", b"Host: x\r\nConnection: close\r\n"))
-        status, _, payload = parse(read_to_close(sock))
+        status, _, payload = parse(read_to_close(sock, "the gateway"))
     assert status == 200 and json.loads(json.loads(payload)["event"]["body"]) == {"a": 12}
 
 
@@ -210,7 +182,7 @@ def test_a_body_shorter_than_its_content_length_is_refused(gateway):
             b"POST /items/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{}"
         )
         sock.shutdown(socket.SHUT_WR)
-        refused(read_to_close(sock), 400)
+        refused(read_to_close(sock, "the gateway"), 400)
 
 
 # --------------------------------------------------------------------------- 8: the head's size

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from devstack.pinserver import start_pin_server
-from tests.helpers import moto_s3
+from tests.helpers import moto_s3, read_to_close
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde"
 # a PNG whose bytes also hold a page: what a browser would run if it ever rendered it as HTML
@@ -85,15 +85,7 @@ def test_a_chunk_size_of_minus_one_is_refused_not_a_hang(pins):
             b"POST /api/v0/add HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
             b"Transfer-Encoding: chunked\r\n\r\n-1\r\n--b"
         )
-        out = b""
-        while True:
-            try:
-                chunk = sock.recv(65536)
-            except TimeoutError:
-                pytest.fail(f"the pin server neither answered nor closed within {WAIT} s")
-            if not chunk:
-                break
-            out += chunk
+        out = read_to_close(sock, "the pin server")
     head, _, body = out.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 400 ")
     assert json.loads(body)["Type"] == "error"

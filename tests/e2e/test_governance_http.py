@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 
 from tests.chainutil import airdrop, rpc, token_balance, wait, warp
-from tests.helpers import connect, gateway_client
+from tests.helpers import connect, gateway_client, partner_client
 
 SOL = 10**9
 TIP = 1_000_000
@@ -34,14 +34,7 @@ def test_proposal_votes_settle_and_withdrawals_over_http(devstack, chain):
     from partner.store.users import get_user
     from partner.store.wallets import SealedWalletSigner
 
-    client = admin.create_client(
-        admin.NewClient(
-            name="HTTP Governance",
-            redirect_uri="http://localhost:8080/callback",
-            tier="Partner",
-            daily_volume_cap_lamports=10**15,
-        )
-    )
+    client = partner_client("HTTP Governance", daily_volume_cap_lamports=10**15)
     creator = admin.create_user()
     airdrop(chain.url, creator["wallet"], SOL)
     mint = create_coin_now(Rpc(chain.url), SealedWalletSigner(get_user(creator["user_id"])), "Gov HTTP", "GOVH")

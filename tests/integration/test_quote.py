@@ -11,7 +11,7 @@ import pytest
 from solders.keypair import Keypair
 
 from tests.chainutil import POOL_OPEN_DELAY, airdrop, balance, new_coin, rpc, token_balance, wait, warp
-from tests.helpers import connect, invoke
+from tests.helpers import connect, invoke, partner_client
 from tests.helpers import trade as post_trade
 from tests.integration.test_migration import complete
 
@@ -47,15 +47,8 @@ def trader(aws_stack, chain, ip, fee_wallet):
     """A Partner-tier client with a fee wallet and caps that fit, and a user with 60 SOL."""
     from partner.features import admin
 
-    client = admin.create_client(
-        admin.NewClient(
-            name="Quoting App",
-            redirect_uri="http://localhost:8080/callback",
-            tier="Partner",
-            fee_wallet=fee_wallet,
-            max_trade_lamports=100 * SOL,
-            daily_volume_cap_lamports=1000 * SOL,
-        )
+    client = partner_client(
+        "Quoting App", fee_wallet=fee_wallet, max_trade_lamports=100 * SOL, daily_volume_cap_lamports=1000 * SOL
     )
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 60 * SOL)

@@ -13,7 +13,7 @@ import pytest
 from solders.keypair import Keypair
 
 from tests.chainutil import airdrop, balance, block_engine, new_coin, rpc, token_balance, use_up_rate_limit, wait
-from tests.helpers import FEES, buy, connect, trade
+from tests.helpers import FEES, buy, connect, partner_client, trade
 
 SOL = 10**9
 TIP = 1_000_000
@@ -225,17 +225,9 @@ def test_a_program_refusal_answers_as_without_an_engine(chain, engine, coin, con
 def test_governance_writes_are_sent_through_the_block_engine(chain, engine, aws_stack, counts):
     """A governance write (a `processed` delivery) pays a tip too: through the engine, answered
     `processed` as without one."""
-    from partner.features import admin
     from tests.integration.test_governance_writes import BOND, DAY, T, gov, member, ok, proposal_of, receipt_of
 
-    app = admin.create_client(
-        admin.NewClient(
-            name="Tipped Governance",
-            redirect_uri="http://localhost:8080/callback",
-            tier="Partner",
-            daily_volume_cap_lamports=10**15,
-        )
-    )
+    app = partner_client("Tipped Governance", daily_volume_cap_lamports=10**15)
     mint = new_coin(chain.url, "Tipped Gov", "TGOV")
     proposer = member(chain, app, mint, BOND + 3 * T)
     voter = member(chain, app, mint, 2 * T)

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
 from tests.chainutil import airdrop, rpc, wait
-from tests.helpers import connect
+from tests.helpers import connect, partner_client
 from tests.integration.test_trades import trade
 
 SOL = 10**9
@@ -58,14 +58,7 @@ def test_parallel_trades_never_exceed_the_daily_cap(aws_stack, chain, coin, ip, 
     from partner.features import admin
 
     assert sum(VALUES) > 2 * CAP and min(VALUES) < CAP // 4 and len(set(VALUES)) == PARALLEL
-    client = admin.create_client(
-        admin.NewClient(
-            name="Busy App",
-            redirect_uri="http://localhost:8080/callback",
-            tier="Partner",
-            daily_volume_cap_lamports=CAP,
-        )
-    )
+    client = partner_client("Busy App", daily_volume_cap_lamports=CAP)
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 5 * SOL)
     conn = connect(client, user, scope="trade:execute", ip=ip)
@@ -154,9 +147,7 @@ def test_concurrent_requests_each_see_their_own_event(aws_stack, ip, lambdas):
     from partner.features import admin
     from tests.helpers import invoke
 
-    client = admin.create_client(
-        admin.NewClient(name="Many Users", redirect_uri="http://localhost:8080/callback", tier="Partner")
-    )
+    client = partner_client("Many Users")
     conns = [connect(client, admin.create_user(twitter=f"user{i}"), ip=ip) for i in range(6)]
 
     def me(i: int):
@@ -182,14 +173,7 @@ def test_a_hundred_concurrent_trades_of_one_client_never_5xx_nor_overshoot(aws_s
     from partner.features import admin, grantlimits
     from partner.store import counters
 
-    client = admin.create_client(
-        admin.NewClient(
-            name="Hot App",
-            redirect_uri="http://localhost:8080/callback",
-            tier="Partner",
-            daily_volume_cap_lamports=HOT_CAP,
-        )
-    )
+    client = partner_client("Hot App", daily_volume_cap_lamports=HOT_CAP)
     conns = []
     for i in range(HOT_USERS):
         user = admin.create_user(twitter=f"hot{i}")

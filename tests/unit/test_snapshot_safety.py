@@ -46,6 +46,13 @@ def run_scan(*extra: Path, env: dict[str, str] | None = None) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def run_python(code: str, env: dict[str, str]) -> str:
+    """Run `code` in a fresh interpreter with `env`; its stdout (it must exit 0)."""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
 def problems(report: dict) -> list[str]:
     """What makes a snapshot unsafe, as readable lines (empty: safe)."""
     out = []
@@ -164,15 +171,8 @@ def test_hooks_reach_the_runtime_library(tmp_path: Path) -> None:
         "import json, partner.store.aws, partner.store.crypto, partner.chain.rpc, snapshot_restore_py as s;"
         "print(json.dumps([s.BEFORE, s.AFTER]))"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "shared")])},
-    )
-    assert proc.returncode == 0, proc.stderr
-    before, after = json.loads(proc.stdout)
+    out = run_python(code, {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "shared")])})
+    before, after = json.loads(out)
     assert "partner.store.aws.warm" in before and "partner.core.lazy.warm" in before
     assert {
         "partner.core.snapshot._reseed_random",
@@ -275,15 +275,26 @@ def test_lazy_module_defers_until_first_use_and_warm_loads_it(tmp_path: Path) ->
         "snapshot.run_before_snapshot(); b = (__main__.LOADED, lazy.loaded('slowmod'), m.VALUE)\n"
         "print(a, b)"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "AWS_DEFAULT_REGION": "us-east-1"},
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "(False, False) (True, True, 42)"
+    out = run_python(code, {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"})
+    assert out.strip() == "(False, False) (True, True, 42)"
+
+
+def warm_calls() -> list[tuple[str, dict]]:
+    """aws.warm() from a fresh state: the operation name and parsed answer of each call it makes, in order."""
+    from partner.store import aws
+
+    calls: list[tuple[str, dict]] = []
+
+    def after_call(model, **kwargs):
+        calls.append((model.name, kwargs["parsed"]))
+
+    aws.reset()
+    aws.add_hook("after-call", after_call)
+    try:
+        aws.warm()
+    finally:
+        aws.remove_hook("after-call", after_call)
+    return calls
 
 
 def test_warm_makes_each_layer_call_without_network_or_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -300,17 +311,7 @@ def test_warm_makes_each_layer_call_without_network_or_credentials(monkeypatch: 
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIAINIT")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "init-secret")
     monkeypatch.setattr(socket.socket, "connect", refuse)
-    seen: list[str] = []
-
-    def after_call(model, **_):
-        seen.append(model.name)
-
-    aws.reset()
-    aws.add_hook("after-call", after_call)
-    try:
-        aws.warm()
-    finally:
-        aws.remove_hook("after-call", after_call)
+    seen = [name for name, _ in warm_calls()]
     assert len(seen) == sum(len(calls) for calls in aws.DRY_CALLS.values())
     assert {"GetItem", "GenerateMac", "PutObject"} <= set(seen)
     assert not aws._credentials.resolved
@@ -350,17 +351,7 @@ def test_warm_answers_each_dry_call_with_the_shapes_of_a_real_answer(monkeypatch
     from partner.store import aws
 
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    parsed: dict[str, dict] = {}
-
-    def after_call(model, **kwargs):
-        parsed[model.name] = kwargs["parsed"]
-
-    aws.reset()
-    aws.add_hook("after-call", after_call)
-    try:
-        aws.warm()
-    finally:
-        aws.remove_hook("after-call", after_call)
+    parsed = dict(warm_calls())
     types = {"S", "N", "B", "SS", "NS", "BS", "M", "L", "BOOL", "NULL"}
     assert {t for value in parsed["GetItem"]["Item"].values() for t in value} == types
     assert parsed["BatchGetItem"]["Responses"]["snapshot"][0]["pk"] == {"S": "snapshot"}
@@ -381,7 +372,4 @@ def test_warm_loads_the_idna_codec_a_first_connection_uses() -> None:
         "snapshot.run_before_snapshot()\n"
         "print(before, 'encodings.idna' in sys.modules)"
     )
-    env = {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"}
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "False True"
+    assert run_python(code, {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"}).strip() == "False True"
