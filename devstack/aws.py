@@ -87,6 +87,7 @@ class _AtomicMotoServer:
 
         from .ddb_conflicts import TransactionConflicts
         from .ddb_tokens import TransactionTokens
+        from .latency import model, read_all
         from .s3post import PostPolicyCheck
 
         app = DomainDispatcherApplication(create_backend_app)
@@ -99,13 +100,7 @@ class _AtomicMotoServer:
                 # starve a waiting DynamoDB write for good
                 return app(environ, start_response)
             with lock:
-                result = app(environ, start_response)
-                try:
-                    body = b"".join(result)
-                finally:
-                    close = getattr(result, "close", None)
-                    if close:
-                        close()
+                body = read_all(app(environ, start_response))
             return [body]
 
         # S3 browser uploads are checked against their POST policy as S3 checks them (moto checks none of it)
@@ -118,8 +113,6 @@ class _AtomicMotoServer:
         )
         # outermost: with the latency model on (devstack.latency), each call is held until its
         # kind's time from its arrival, moto's own time and lock included
-        from .latency import model
-
         self._server = make_server(host, port, model.wsgi(checked), threaded=True, request_handler=MotoRequestHandler)
         self._thread = threading.Thread(target=self._server.serve_forever, name="moto", daemon=True)
 

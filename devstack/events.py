@@ -82,7 +82,7 @@ def is_binary_media_type(content_type: str | None, binary_media_types: Sequence[
     return False
 
 
-def _pairs(values: Mapping[str, Any] | Iterable[tuple[str, str]] | None) -> list[tuple[str, str]]:
+def name_value_pairs(values: Mapping[str, Any] | Iterable[tuple[str, str]] | None) -> list[tuple[str, str]]:
     """(name, value) pairs of a mapping (a list value: the name repeated) or of pairs."""
     if values is None:
         return []
@@ -100,7 +100,7 @@ def _pairs(values: Mapping[str, Any] | Iterable[tuple[str, str]] | None) -> list
 def _query_pairs(query: QueryIn) -> list[tuple[str, str]]:
     if isinstance(query, str):
         return parse_qsl(query.lstrip("?"), keep_blank_values=True)
-    return _pairs(query)
+    return name_value_pairs(query)
 
 
 def _single_and_multi(pairs: list[tuple[str, str]]) -> tuple[dict[str, str] | None, dict[str, list[str]] | None]:
@@ -197,7 +197,7 @@ def api_event(request: ApiRequest, stage: ApiStage | None = None) -> dict[str, A
     """
     stage = stage or ApiStage()
     method = request.method.upper()
-    header_pairs = _pairs(request.headers)
+    header_pairs = name_value_pairs(request.headers)
     body = request.body
     if body is not None and not isinstance(body, (str, bytes, bytearray)):
         body = json.dumps(body)

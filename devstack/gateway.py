@@ -24,7 +24,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from . import limits
 from .cfn import Function, Template, load_template
-from .events import ApiRequest, ApiStage, api_event, lambda_context
+from .events import ApiRequest, ApiStage, api_event, lambda_context, name_value_pairs
 from .gateway_responses import GatewayError, render
 from .httpserver import HttpRequest, HttpServer, ReadTimeouts
 from .workers import FunctionError, Pool
@@ -144,20 +144,6 @@ class _TokenBucket:
                 self.tokens -= 1
                 return True
             return False
-
-
-def _header_list(headers: Any) -> list[tuple[str, str]]:
-    if not headers:
-        return []
-    if isinstance(headers, Mapping):
-        out: list[tuple[str, str]] = []
-        for k, v in headers.items():
-            if isinstance(v, (list, tuple)):
-                out.extend((str(k), str(x)) for x in v)
-            else:
-                out.append((str(k), str(v)))
-        return out
-    return [(str(k), str(v)) for k, v in headers]
 
 
 class Gateway:
@@ -325,7 +311,7 @@ class Gateway:
                 return _json_response(500, {"error": "internal_error", "message": "devstack route failed"})
             if isinstance(body, str):
                 body = body.encode()
-            return int(status), _header_list(headers), bytes(body or b"")
+            return int(status), name_value_pairs(headers or None), bytes(body or b"")
 
         route, params, _ = self.match(method, request.raw_path or request.path)
         if route is None:  # no resource, or no such method on it: API Gateway's 403 unless customized

@@ -57,6 +57,16 @@ def rpc_kind(methods: Iterable[str]) -> str | None:
     return "rpc_send" if any(m in SENDS for m in names) else "rpc_read"
 
 
+def read_all(result: Iterable[bytes]) -> bytes:
+    """The whole body of a WSGI answer, the answer closed after (as PEP 3333 asks of its caller)."""
+    try:
+        return b"".join(result)
+    finally:
+        close = getattr(result, "close", None)
+        if close:
+            close()
+
+
 class LatencyModel:
     """The stand-ins (moto, the devstack chain) answer on loopback in well under a millisecond of
     network, plus their own processing. With the model on, every call they serve is held until a
@@ -137,12 +147,7 @@ class LatencyModel:
             kind = aws_kind(environ.get("HTTP_X_AMZ_TARGET")) if self.figures is not None else None
             if kind is None:
                 return result
-            try:
-                body = b"".join(result)
-            finally:
-                close = getattr(result, "close", None)
-                if close:
-                    close()
+            body = read_all(result)
             self.hold(kind, received)
             return [body]
 

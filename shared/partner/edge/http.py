@@ -288,6 +288,19 @@ def loads(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
     return json.loads(text, object_pairs_hook=_unique_keys)
 
 
+def _loads_body(text: str, code: str) -> Any:
+    """`loads` of a request body; too deep, a repeated key or not JSON at all is 400 `code`
+    (`invalid_input`, or OAuth's `invalid_request`)."""
+    try:
+        return loads(text)
+    except TooDeep as exc:
+        raise ApiError(code, f"The JSON body is {exc}.") from exc
+    except RepeatedKey as exc:
+        raise ApiError(code, f"The JSON body {exc}.") from exc
+    except ValueError as exc:
+        raise ApiError(code, "The body is not valid JSON.") from exc
+
+
 def body_text(event: Any, code: str) -> str | None:
     """The request body as text (`event`: Powertools' event); a base64 body that does not decode, or
     bytes that are not UTF-8, is 400 `code` (`invalid_input`, or OAuth's `invalid_request`)."""
@@ -338,14 +351,7 @@ def parse_params(body: str | None, content_type: str | None, *, allow_json: bool
     if ctype == "application/x-www-form-urlencoded":
         return single_params(parse_qsl(text, keep_blank_values=True, strict_parsing=False))
     if ctype == JSON and allow_json:
-        try:
-            data = loads(text or "null")
-        except TooDeep as exc:
-            raise ApiError("invalid_request", f"The JSON body is {exc}.") from exc
-        except RepeatedKey as exc:
-            raise ApiError("invalid_request", f"The JSON body {exc}.") from exc
-        except ValueError as exc:
-            raise ApiError("invalid_request", "The body is not valid JSON.") from exc
+        data = _loads_body(text or "null", "invalid_request")
         if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
             raise ApiError("invalid_request", "The body must be a JSON object of string values.")
         return data
@@ -429,14 +435,7 @@ def json_body(app: APIGatewayRestResolver) -> str:
         raise ApiError("invalid_input", "Content-Type must be application/json.")
     if len(text.encode()) > MAX_JSON_BODY:
         raise ApiError("invalid_input", "The JSON body is over 64 KiB.")
-    try:
-        data = loads(text)
-    except TooDeep as exc:
-        raise ApiError("invalid_input", f"The JSON body is {exc}.") from exc
-    except RepeatedKey as exc:
-        raise ApiError("invalid_input", f"The JSON body {exc}.") from exc
-    except ValueError as exc:
-        raise ApiError("invalid_input", "The body is not valid JSON.") from exc
+    data = _loads_body(text, "invalid_input")
     if not isinstance(data, dict):
         raise ApiError("invalid_input", "The body must be a JSON object.")
     event.__dict__["json_body"] = data  # Powertools' cached property: parsed once, depth-bounded

@@ -71,27 +71,27 @@ def clean_description(value: str) -> str:
     return "".join(ch for ch in value if ch in _TEXT_BREAKS or not unsafe_char(ch))
 
 
+def _sized(text: str, name: str, max_bytes: int, unsafe_message: str) -> str:
+    """`text`, the normalized field `name`, if it is 1 to `max_bytes` bytes of UTF-8 without unsafe
+    characters: empty or unsafe is `invalid_<name>`, longer is `<name>_too_long`."""
+    if not text:
+        raise ApiError(f"invalid_{name}", f"{name} must not be empty.", field=name)
+    if _has_unsafe(text):
+        raise ApiError(f"invalid_{name}", unsafe_message, field=name)
+    if len(text.encode("utf-8")) > max_bytes:
+        raise ApiError(f"{name}_too_long", field=name)
+    return text
+
+
 def normalize_name(value: str) -> str:
     """NFC-normalized and trimmed, then 1 to 32 bytes of UTF-8 without unsafe characters."""
     name = unicodedata.normalize("NFC", value).strip()
-    if not name:
-        raise ApiError("invalid_name", "name must not be empty.", field="name")
-    if _has_unsafe(name):
-        raise ApiError("invalid_name", "name must not contain control, format or bidi characters.", field="name")
-    if len(name.encode("utf-8")) > 32:
-        raise ApiError("name_too_long", field="name")
-    return name
+    return _sized(name, "name", 32, "name must not contain control, format or bidi characters.")
 
 
 def normalize_symbol(value: str) -> str:
     """Trimmed and upper-cased, then 1 to 10 bytes of A-Z and 0-9."""
-    symbol = value.strip().upper()
-    if not symbol:
-        raise ApiError("invalid_symbol", "symbol must not be empty.", field="symbol")
-    if _has_unsafe(symbol):
-        raise ApiError("invalid_symbol", "symbol may hold only A-Z and 0-9.", field="symbol")
-    if len(symbol.encode("utf-8")) > 10:
-        raise ApiError("symbol_too_long", field="symbol")
+    symbol = _sized(value.strip().upper(), "symbol", 10, "symbol may hold only A-Z and 0-9.")
     if not _SYMBOL.fullmatch(symbol):
         raise ApiError("invalid_symbol", "symbol may hold only A-Z and 0-9.", field="symbol")
     return symbol
