@@ -205,28 +205,54 @@ def render(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _tally(fns: dict[str, Any]) -> str:
+    """Whether every function met its goal, and how many did."""
+    met = sum(1 for v in fns.values() if v["goal_met"])
+    return f"{_yes(met == len(fns))} ({met}/{len(fns)})"
+
+
+def _cells(earlier: dict[str, Any], group: str, name: str, keys: tuple[str, ...]) -> str:
+    """The extra cells of a row for an earlier run's figures (`earlier[group][name]`), none without one."""
+    if not earlier:
+        return ""
+    row = (earlier.get(group) or {}).get(name) or {}
+    return "".join(f" {row.get(k, '')} |" for k in keys)
+
+
+def _snapstart_forks(snap: dict[str, Any]) -> str:
+    return (
+        f"As Lambda pays it with SnapStart ({snap['python_path']}): one process imports the function and runs "
+        "its before-snapshot hooks (Lambda's init, once per published version), then forks; each fork stands in "
+        "for an environment restored from the snapshot, runs the after-restore hooks and serves one first "
+        f"request. `restore ms` is fork to response, median of {snap['runs']} forks"
+    )
+
+
+def _snapstart_warm(snap: dict[str, Any]) -> str:
+    return (
+        ". `warm p50` is the same function's warm latency for the same kind of request "
+        f"({snap['warm_requests']} requests in the parent after its own restore and first request)."
+    )
+
+
 def _snapstart(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
     fns = snap["functions"]
     if any("adds_model_ms" in v for v in fns.values()):
         return _snapstart_model(snap, g)
     if not any("adds_ms" in v for v in fns.values()):
         return _snapstart_ratio(snap, g)
-    met = sum(1 for v in fns.values() if v["goal_met"])
     before = snap.get("before") or {}
     lines = [
         "### SnapStart",
         "",
-        f"As Lambda pays it with SnapStart ({snap['python_path']}): one process imports the function and runs "
-        "its before-snapshot hooks (Lambda's init, once per published version), then forks; each fork stands in "
-        "for an environment restored from the snapshot, runs the after-restore hooks and serves one first "
-        f"request. `restore ms` is fork to response, median of {snap['runs']} forks. `warm p50` is the same "
-        f"function's warm latency for the same kind of request ({snap['warm_requests']} requests in the parent "
-        "after its own restore and first request). `+ms` is what the restore adds to the warm p50. `hash secret "
+        _snapstart_forks(snap)
+        + _snapstart_warm(snap)
+        + " `+ms` is what the restore adds to the warm p50. `hash secret "
         "ms` is the per-process secret's derivation inside the restored request: one KMS GenerateMac, the one call "
         "only a restored copy makes, which moto answers in 20-40 ms where the latency model (section 7) says 6 ms; "
         "`+ms, model` counts it at 6 ms (the stand-in's excess subtracted, as section 7 does for every call). "
         f"Goal (issue 26): a restore adds at most {g.get('snapstart_add_ms')} ms, judged on `+ms, model` — "
-        f"{_yes(met == len(fns))} ({met}/{len(fns)})."
+        f"{_tally(fns)}."
         + (
             f" `before`: the checkout `{before.get('rev')}` measured the same way in the same session."
             if before
@@ -243,25 +269,18 @@ def _snapstart(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
             f"{v.get('adds_modeled_ms', '')} | {v['ratio']} | {', '.join(map(str, v['status']))} | "
             f"{_yes(v['goal_met'])} |"
         )
-        if before:
-            b = (before.get("functions") or {}).get(name) or {}
-            row += f" {b.get('adds_ms', '')} | {b.get('adds_modeled_ms', '')} |"
-        lines.append(row)
+        lines.append(row + _cells(before, "functions", name, ("adds_ms", "adds_modeled_ms")))
     return [*lines, ""]
 
 
 def _snapstart_model(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
     fns = snap["functions"]
-    met = sum(1 for v in fns.values() if v["goal_met"])
     f = snap.get("figures_ms") or {}
     prev = snap.get("previous") or {}
     lines = [
         "### SnapStart",
         "",
-        f"As Lambda pays it with SnapStart ({snap['python_path']}): one process imports the function and runs "
-        "its before-snapshot hooks (Lambda's init, once per published version), then forks; each fork stands in "
-        "for an environment restored from the snapshot, runs the after-restore hooks and serves one first "
-        f"request. `restore ms` is fork to response, median of {snap['runs']} forks; `warm p50` is the same "
+        _snapstart_forks(snap) + "; `warm p50` is the same "
         f"function's warm p50 for the same kind of request ({snap['warm_requests']} requests in the parent after "
         "its own restore and first request); `+ms` is what the restore adds. Measured as section 7 measures: the "
         "service's own time plus the latency model's (DynamoDB "
@@ -279,8 +298,7 @@ def _snapstart_model(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
         "instead) and, in brackets, in a warm one. `against moto` is the same run on the real clock (the "
         "measure before: moto's own time, 20-80 ms from run to run, swamped it). Goal (issue 26): a restore "
         "adds at most "
-        f"{g.get('snapstart_add_ms')} ms to the warm p50, judged on `+ms` — {_yes(met == len(fns))} "
-        f"({met}/{len(fns)})."
+        f"{g.get('snapstart_add_ms')} ms to the warm p50, judged on `+ms` — {_tally(fns)}."
         + (
             f" `earlier`: what the run of {prev.get('measured_at')} (1-minute load {prev.get('load_average')}) "
             "gave the old way (against moto; only the GenerateMac at the model's figure)."
@@ -300,10 +318,7 @@ def _snapstart_model(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
             f"{', '.join(map(str, v['status']))} | {_yes(v['goal_met'])} | {v['restore_ms']} | "
             f"{v['warm_p50_ms']} | {v['adds_ms']} |"
         )
-        if prev:
-            p = (prev.get("functions") or {}).get(name) or {}
-            row += f" {p.get('adds_modeled_ms', '')} |"
-        lines.append(row)
+        lines.append(row + _cells(prev, "functions", name, ("adds_modeled_ms",)))
     if any(not v.get("model_followed", True) for v in fns.values()):
         lines += [
             "",
@@ -315,17 +330,11 @@ def _snapstart_model(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
 
 def _snapstart_ratio(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
     fns = snap["functions"]
-    met = sum(1 for v in fns.values() if v["goal_met"])
     lines = [
         "### SnapStart",
         "",
-        f"As Lambda pays it with SnapStart ({snap['python_path']}): one process imports the function and runs "
-        "its before-snapshot hooks (Lambda's init, once per published version), then forks; each fork stands in "
-        "for an environment restored from the snapshot, runs the after-restore hooks and serves one first "
-        f"request. `restore ms` is fork to response, median of {snap['runs']} forks. `warm p50` is the same "
-        f"function's warm latency for the same kind of request ({snap['warm_requests']} requests in the parent "
-        f"after its own restore and first request). Goal: every function's restore at most "
-        f"{g.get('snapstart_ratio')}x its own warm p50 — {_yes(met == len(fns))} ({met}/{len(fns)}).",
+        _snapstart_forks(snap) + _snapstart_warm(snap) + f" Goal: every function's restore at most "
+        f"{g.get('snapstart_ratio')}x its own warm p50 — {_tally(fns)}.",
         "",
         "| function | restore ms | max ms | warm p50 ms | x warm | before-snapshot hooks ms | status | goal |",
         "|---|---:|---:|---:|---:|---:|---|---|",
@@ -382,10 +391,7 @@ def _latency(lat: dict[str, Any], g: dict[str, Any]) -> list[str]:
             f"{v.get('devstack_p50_ms', '')} ({v.get('over_model', '')}) | "
             f"{v.get('bare_p50_ms', '')} | {goal} |"
         )
-        if before:
-            b = (before.get("endpoints") or {}).get(name) or {}
-            row += f" {b.get('p50_ms', '')} | {b.get('ratio', '')} |"
-        lines.append(row)
+        lines.append(row + _cells(before, "endpoints", name, ("p50_ms", "ratio")))
     if before:
         lines += [
             "",
@@ -489,7 +495,7 @@ def _cold(cold: dict[str, Any], g: dict[str, Any], column: str) -> list[str]:
         )
     goal = (
         f" Goal (this column, as deployed): every function at most {g.get('cold_ratio')}x the floor to the "
-        f"response — {_yes(met == len(fns))} ({met}/{len(fns)})."
+        f"response — {_tally(fns)}."
         if column == "layers"
         else f" (The goal is judged in the layers column; here {met}/{len(fns)} are within {g.get('cold_ratio')}x "
         "to the response.)"
@@ -510,16 +516,14 @@ def _cold(cold: dict[str, Any], g: dict[str, Any], column: str) -> list[str]:
         head += " before ms | before x floor | before to response x floor |"
         rule += "---:|---:|---:|"
     lines += [head, rule]
+    earlier = {"functions": {name: v.get("before") for name, v in fns.items()}} if before else {}
     for name, v in sorted(fns.items(), key=lambda kv: kv[1]["ms"]):
         row = (
             f"| {name} | {v['ms']} | {v['ratio']} | {v.get('response_ms', '')} | {v.get('response_ratio', '')} | "
             f"{v['import_ms']} | {v['first_request_ms']} | {', '.join(map(str, v['status']))} | "
             f"{_yes(v['goal_met'])} |"
         )
-        if before:
-            b = v.get("before") or {}
-            row += f" {b.get('ms', '')} | {b.get('ratio', '')} | {b.get('response_ratio', '')} |"
-        lines.append(row)
+        lines.append(row + _cells(earlier, "functions", name, ("ms", "ratio", "response_ratio")))
     lines.append("")
     warm = cold.get("warm_paired") or {}
     if warm.get("functions"):
