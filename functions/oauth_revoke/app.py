@@ -9,9 +9,7 @@ app = http.make_app(oauth=True, no_store=True)
 
 @app.post("/oauth/revoke", ip_bucket="oauth")
 def revoke():
-    event = app.current_event
-    params = http.parse_params(http.body_text(event, "invalid_request"), http.header(event.headers, "content-type"))
-    caller = client_auth.authenticate(http.header(event.headers, "authorization"), params)
+    caller, params = client_auth.authenticate_form(app.current_event)
     grants.revoke(caller, params)
     return http.json_response(200, {}, NO_STORE)
 

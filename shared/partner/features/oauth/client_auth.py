@@ -9,10 +9,11 @@ from __future__ import annotations
 import base64
 import binascii
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import unquote_plus
 
 from partner.core.errors import ApiError
-from partner.edge import ratelimit
+from partner.edge import http, ratelimit
 from partner.edge.headers import repeated
 from partner.store import crypto, tokens
 from partner.store.clients import Client, get_client
@@ -72,3 +73,9 @@ def authenticate(authorization: str | None, params: dict[str, str]) -> Authentic
         ratelimit.record_failure(client_id)
         raise invalid_client()
     return AuthenticatedClient(client, key_id)
+
+
+def authenticate_form(event: Any) -> tuple[AuthenticatedClient, dict[str, str]]:
+    """A token or revocation request's form body (`event`: Powertools' event) and the client it authenticates."""
+    params = http.parse_params(http.body_text(event, "invalid_request"), http.header(event.headers, "content-type"))
+    return authenticate(http.header(event.headers, "authorization"), params), params
