@@ -9,8 +9,7 @@ app = http.make_app()
 
 @app.post("/partner/v1/coins/create", bucket="coin", scope="coin:create")
 def create_coin():
-    form, digest = launch.read_request(app.principal, app.current_event)
-    return app.write(launch.execute, form, digest=digest)
+    return app.write_form(launch.read_request, launch.execute)
 
 
 lambda_handler = http.entry(app)

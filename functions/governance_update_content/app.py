@@ -9,8 +9,7 @@ app = http.make_app()
 
 @app.post("/partner/v1/governance/proposals/update-content", bucket="governance", scope="governance:propose")
 def update_content():
-    form, digest = content.read_request(app.principal, app.current_event)
-    return app.write(content.execute, form, digest=digest)
+    return app.write_form(content.read_request, content.execute)
 
 
 lambda_handler = http.entry(app)

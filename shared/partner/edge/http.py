@@ -108,6 +108,13 @@ class Resolver(APIGatewayRestResolver):
             digest = lambda: idempotency.json_digest(text)  # noqa: E731 - read only under a key
         return write_once(self.current_event.raw_event, principal, digest, lambda: action(principal, request))
 
+    def write_form(
+        self, read: Callable[[Any, Any], tuple[Any, Callable[[], str]]], action: Callable[..., Any]
+    ) -> Response:
+        """A multipart write: `read(principal, event)` -> (the form, its canonical digest), then `write`."""
+        form, digest = read(self.principal, self.current_event)
+        return self.write(action, form, digest=digest)
+
 
 def make_app(*, oauth: bool = False, no_store: bool = False) -> Resolver:
     """A resolver with the API's answers (partner.edge.errors; `oauth`, `no_store`: the OAuth endpoints')

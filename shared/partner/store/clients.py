@@ -103,29 +103,32 @@ def create_client(client: Client) -> None:
         raise ValueError(f"client {client.client_id} exists")
 
 
+def _change(
+    client_id: str,
+    expression: str,
+    condition: str = "attribute_exists(pk)",
+    names: dict[str, str] | None = None,
+    vals: dict[str, Any] | None = None,
+) -> bool:
+    """One UpdateItem on the client's item; False when `condition` fails (by default: no such client)."""
+    return ddb.applied(ddb.Update(_table(), client_id, expression, condition=condition, names=names, vals=vals))
+
+
 def add_key(client_id: str, key: ApiKey) -> bool:
-    return ddb.applied(
-        ddb.Update(
-            _table(),
-            client_id,
-            "SET #keys.#kid = :key",
-            condition="attribute_exists(pk)",
-            names={"#keys": "keys", "#kid": key.key_id},
-            vals={":key": {"digest": key.digest, "status": key.status, "created_at": key.created_at}},
-        )
+    entry = {"digest": key.digest, "status": key.status, "created_at": key.created_at}
+    return _change(
+        client_id, "SET #keys.#kid = :key", names={"#keys": "keys", "#kid": key.key_id}, vals={":key": entry}
     )
 
 
 def revoke_key(client_id: str, key_id: str) -> bool:
-    return ddb.applied(
-        ddb.Update(
-            _table(),
-            client_id,
-            "SET #keys.#kid.#st = :revoked",
-            condition="attribute_exists(#keys.#kid)",
-            names={"#keys": "keys", "#kid": key_id, "#st": "status"},
-            vals={":revoked": "revoked"},
-        )
+    names = {"#keys": "keys", "#kid": key_id, "#st": "status"}
+    return _change(
+        client_id,
+        "SET #keys.#kid.#st = :revoked",
+        "attribute_exists(#keys.#kid)",
+        names=names,
+        vals={":revoked": "revoked"},
     )
 
 
@@ -137,17 +140,13 @@ def set_fields(client_id: str, **fields: Any) -> bool:
     names = {f"#f{i}": k for i, k in enumerate(fields)}
     vals = {f":v{i}": v for i, v in enumerate(fields.values())}
     expr = "SET " + ", ".join(f"#f{i} = :v{i}" for i in range(len(fields)))
-    return ddb.applied(ddb.Update(_table(), client_id, expr, condition="attribute_exists(pk)", names=names, vals=vals))
+    return _change(client_id, expr, names=names, vals=vals)
 
 
 def remove_webhook(client_id: str, now: int) -> bool:
     """Forget the client's webhook URL and secret; False when there is no such client."""
-    return ddb.applied(
-        ddb.Update(
-            _table(),
-            client_id,
-            "REMOVE webhook_url, webhook_secret, webhook_key_id SET webhook_updated_at = :now",
-            condition="attribute_exists(pk)",
-            vals={":now": now},
-        )
+    return _change(
+        client_id,
+        "REMOVE webhook_url, webhook_secret, webhook_key_id SET webhook_updated_at = :now",
+        vals={":now": now},
     )
