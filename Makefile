@@ -11,6 +11,9 @@ PY313 := $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.13
            "$$p" -c 'import sys; assert sys.version_info >= (3, 11)' >/dev/null 2>&1 && { echo "$$p"; break; }; done)
 export SAM_CLI_TELEMETRY := 0
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
+# the test processes serve many threads (moto, the devstack's servers, the chain): glibc's malloc would
+# give each thread an arena of its own and keep what they free; two arenas a process bound that
+export MALLOC_ARENA_MAX := 2
 
 .PHONY: help run test lint unit integration e2e browser build deploy clean openapi idl bench programs .sbf-toolchain
 

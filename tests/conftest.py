@@ -69,8 +69,8 @@ class FakeClock:
         self.t += seconds
 
 
-@pytest.fixture(scope="session")
-def _processes():
+@pytest.fixture(scope="module")
+def _processes():  # per module: each test module's devstack has its own environment, so its own processes
     from devstack.workers import Pool
 
     pool = Pool(limit=32)
