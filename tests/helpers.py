@@ -340,22 +340,31 @@ def connect_http(http, client: dict, user: dict, scope: str, redirect_uri: str) 
     return {"Authorization": f"Bearer {token.json()['access_token']}"}
 
 
+def moto_client(service: str, moto):
+    """A boto3 client of `service` on the moto server `moto` (devstack.aws.start_moto), signed by the
+    devstack's key."""
+    import boto3
+
+    from devstack.aws import TEST_CREDENTIALS
+
+    return boto3.client(
+        service,
+        endpoint_url=moto.url,
+        region_name="us-east-1",
+        aws_access_key_id=TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"],
+        aws_secret_access_key=TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
+    )
+
+
 @contextlib.contextmanager
 def moto_s3(*buckets: str):
     """A moto server of its own and an S3 client on it with `buckets` created: (moto, s3); stopped after."""
-    import boto3
 
-    from devstack.aws import TEST_CREDENTIALS, start_moto
+    from devstack.aws import start_moto
 
     moto = start_moto(port=0)
     try:
-        s3 = boto3.client(
-            "s3",
-            endpoint_url=moto.url,
-            region_name="us-east-1",
-            aws_access_key_id=TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"],
-            aws_secret_access_key=TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
-        )
+        s3 = moto_client("s3", moto)
         for bucket in buckets:
             s3.create_bucket(Bucket=bucket)
         yield moto, s3

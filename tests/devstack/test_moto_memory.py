@@ -4,21 +4,15 @@ copy, with all its items, stayed in memory for the life of the process."""
 
 from __future__ import annotations
 
-import boto3
 from moto.core.base_backend import model_data
 
-from devstack.aws import TEST_CREDENTIALS, start_moto
+from devstack.aws import start_moto
+from tests.helpers import moto_client
 
 
 def test_a_transactions_table_copies_are_not_kept():
     with start_moto(port=0) as moto:
-        ddb = boto3.client(
-            "dynamodb",
-            endpoint_url=moto.url,
-            region_name="us-east-1",
-            aws_access_key_id=TEST_CREDENTIALS["AWS_ACCESS_KEY_ID"],
-            aws_secret_access_key=TEST_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
-        )
+        ddb = moto_client("dynamodb", moto)
         ddb.create_table(
             TableName="copies",
             KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
