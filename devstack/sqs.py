@@ -3,6 +3,7 @@
     poller = QueuePoller(handler, queue_url, queue_arn, endpoint_url)
     poller.poll_once()          # receive up to 10, invoke, delete what succeeded
     poller.start() / stop()     # a background thread doing that in a loop
+    with QueuePoller.alone(queue_url): ...  # the running pollers of that queue wait meanwhile
 
 Like the event source mapping: messages come in batches of up to 10 as an `aws:sqs` event;
 the handler's `batchItemFailures` stay on the queue (visible again after the visibility
@@ -12,10 +13,12 @@ that raises leaves the whole batch on the queue.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sys
 import threading
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from devstack.events import REGION, lambda_context
@@ -45,6 +48,7 @@ def sqs_event(messages: list[dict[str, Any]], queue_arn: str) -> dict[str, Any]:
 
 class QueuePoller:
     WAIT_SECONDS = 1  # each receive's long poll
+    _running: weakref.WeakSet[QueuePoller] = weakref.WeakSet()
 
     def __init__(
         self,
@@ -64,6 +68,9 @@ class QueuePoller:
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._loop, name=f"devstack-sqs-{name}", daemon=True)
         self._last_error = ""
+        self._polling = False
+        self._holds = 0  # callers of `alone` waiting for this poller to stay out of its queue
+        self._turn = threading.Condition()
 
     def poll_once(self, wait_seconds: int | None = None) -> int:
         """One receive-invoke-delete round; the number of messages handled."""
@@ -92,10 +99,42 @@ class QueuePoller:
 
     def start(self) -> QueuePoller:
         self._thread.start()
+        QueuePoller._running.add(self)
         return self
 
+    @classmethod
+    @contextlib.contextmanager
+    def alone(cls, queue_url: str) -> Iterator[None]:
+        """The background pollers of `queue_url` finish their round and stay out until the block
+        ends, so a caller driving `poll_once` with its own handler is the queue's only consumer
+        (a test whose stand-ins a devstack function's process would not see)."""
+        pollers = [p for p in list(cls._running) if p.queue_url == queue_url]
+        for p in pollers:
+            with p._turn:
+                p._holds += 1
+                p._turn.wait_for(lambda p=p: not p._polling)
+        try:
+            yield
+        finally:
+            for p in pollers:
+                with p._turn:
+                    p._holds -= 1
+                    p._turn.notify_all()
+
+    def _take_turn(self) -> bool:
+        with self._turn:
+            while self._holds and not self._stopped.is_set():
+                self._turn.wait(0.2)
+            self._polling = not self._stopped.is_set()
+            return self._polling
+
+    def _end_turn(self) -> None:
+        with self._turn:
+            self._polling = False
+            self._turn.notify_all()
+
     def _loop(self) -> None:
-        while not self._stopped.is_set():
+        while self._take_turn():
             try:
                 self.poll_once()
                 self._last_error = ""
@@ -105,8 +144,11 @@ class QueuePoller:
                     print(f"devstack: {self.name} delivery failed: {message}", file=sys.stderr)
                 self._last_error = message
                 self._stopped.wait(1.0)
+            finally:
+                self._end_turn()
 
     def stop(self) -> None:
         self._stopped.set()
+        QueuePoller._running.discard(self)
         if self._thread.is_alive():
             self._thread.join(timeout=self.timeout_seconds + 5)

@@ -134,14 +134,18 @@ def crank_signer(aws_stack, chain):
 
 @pytest.fixture
 def poller(aws_stack):
-    """The webhook queue's poller, delivering with the webhook_delivery function."""
+    """The webhook queue's poller, delivering with the webhook_delivery function in this process
+    (so with the test's stand-ins); the e2e devstack's own poller, if this process runs one, stays
+    out of the queue meanwhile."""
     from devstack.sqs import QueuePoller
     from tests.helpers import handler
 
-    return QueuePoller(
-        handler("webhook_delivery"),
-        aws_stack.physical_id("WebhookQueue"),
-        aws_stack.arn("WebhookQueue"),
-        aws_stack.endpoint_url,
-        name="WebhookDeliveryFunction",
-    )
+    queue = aws_stack.physical_id("WebhookQueue")
+    with QueuePoller.alone(queue):
+        yield QueuePoller(
+            handler("webhook_delivery"),
+            queue,
+            aws_stack.arn("WebhookQueue"),
+            aws_stack.endpoint_url,
+            name="WebhookDeliveryFunction",
+        )
