@@ -644,8 +644,8 @@ def import_breakdown(stderr: str, top_n: int = 15) -> dict[str, Any]:
 
 
 def _tree_env(env: dict[str, str], tree: Path | None, layers: str | None) -> dict[str, str]:
-    """The child's environment for the code in `tree` (None: this checkout)."""
-    env = dict(env)
+    """The child's environment for the code in `tree` (None: this checkout): a Lambda init's."""
+    env = {**env, "AWS_LAMBDA_INITIALIZATION_TYPE": "on-demand"}
     if layers is not None:
         env["PYTHONPATH"] = layers
     elif tree is not None:

@@ -313,7 +313,7 @@ def _import(spec: Spec) -> Any:
 def _function_parent(control: socket.socket, spec: Spec, env: dict[str, str], path: list[str]) -> None:
     """Import the function, run the before-snapshot hooks, then fork a worker per request for one."""
     os.environ.clear()
-    os.environ.update(env)
+    os.environ.update(env, AWS_LAMBDA_INITIALIZATION_TYPE="snap-start")  # as Lambda sets it (partner/__init__)
     sys.path[:] = path
     from partner.core import snapshot
 
