@@ -1,6 +1,7 @@
 """Each function in processes of its own, as Lambda runs it: one request at a time per process, a process
 reused while warm, more started when requests overlap (up to `LIMIT` per function; a request past it
-waits for one to be free).
+waits for one to be free). When the functions' environment changes (a test sets a variable), the next
+request gets a new parent, as a new version does, and the old parent and its workers exit.
 
 A fresh interpreter (`python -m devstack.workers`, the root) forks one parent per function, which
 imports the function's module and runs the before-snapshot hooks once (`partner.core.snapshot`); each
@@ -122,6 +123,7 @@ class Pool:
         self._lock = threading.Condition()
         self._idle: dict[str, list[socket.socket]] = {}
         self._started: dict[str, int] = {}
+        self._version: dict[str, bytes] = {}  # each function's environment and path, as its workers have it
         self._root: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
         self._closed = False
@@ -141,7 +143,8 @@ class Pool:
         """The function's result (`fn`: a template Function or a Spec); FunctionError when it raised or
         its process died."""
         spec = fn if isinstance(fn, Spec) else Spec.of(fn)
-        worker = self._take(spec)
+        version = (_environment(), list(sys.path))
+        worker, key = self._take(spec, version)
         try:
             context = devstack_context()
             send(worker, ("invoke", event, context))
@@ -150,7 +153,7 @@ class Pool:
             worker.close()
             self._retire(spec.logical_id)
             raise FunctionError(f"the function's process exited ({type(exc).__name__})") from None
-        self._give_back(spec.logical_id, worker)
+        self._give_back(spec.logical_id, worker, key)
         if reply[0] == "error":
             raise FunctionError(reply[1])
         return reply[1]
@@ -171,25 +174,35 @@ class Pool:
             else:
                 return message
 
-    def _take(self, spec: Spec) -> socket.socket:
+    def _take(self, spec: Spec, version: tuple[dict[str, str], list[str]]) -> tuple[socket.socket, bytes]:
+        name, key = spec.logical_id, pickle.dumps((sorted(version[0].items()), version[1]))
         with self._lock:
+            if self._version.get(name) != key:  # a new version: the old one's warm workers exit
+                self._version[name] = key
+                for worker in self._idle.pop(name, []):
+                    worker.close()
+                    self._started[name] -= 1
             while True:
-                idle = self._idle.setdefault(spec.logical_id, [])
+                idle = self._idle.setdefault(name, [])
                 if idle:
-                    return idle.pop()
-                if self._started.get(spec.logical_id, 0) < self.limit:
-                    self._started[spec.logical_id] = self._started.get(spec.logical_id, 0) + 1
+                    return idle.pop(), key
+                if self._started.get(name, 0) < self.limit:
+                    self._started[name] = self._started.get(name, 0) + 1
                     break
                 self._lock.wait()
         try:
-            return self._spawn(spec)
+            return self._spawn(spec, version), key
         except BaseException:
-            self._retire(spec.logical_id)
+            self._retire(name)
             raise
 
-    def _give_back(self, name: str, worker: socket.socket) -> None:
+    def _give_back(self, name: str, worker: socket.socket, key: bytes) -> None:
         with self._lock:
-            self._idle.setdefault(name, []).append(worker)
+            if self._version.get(name) == key:
+                self._idle.setdefault(name, []).append(worker)
+            else:  # its version was replaced while it ran
+                worker.close()
+                self._started[name] -= 1
             self._lock.notify()
 
     def _retire(self, name: str) -> None:
@@ -197,11 +210,11 @@ class Pool:
             self._started[name] -= 1
             self._lock.notify()
 
-    def _spawn(self, spec: Spec) -> socket.socket:
+    def _spawn(self, spec: Spec, version: tuple[dict[str, str], list[str]]) -> socket.socket:
         ours, theirs = socket.socketpair()
         with self._lock:  # one message at a time on the root's socket
             control = self._control or self._start_root()
-            message = pickle.dumps((spec, _environment(), sys.path))
+            message = pickle.dumps((spec, *version))
             socket.send_fds(control, [message], [theirs.fileno()])
         theirs.close()
         return ours
@@ -342,25 +355,27 @@ def _function_parent(control: socket.socket, spec: Spec, env: dict[str, str], pa
 def _root(control: socket.socket) -> None:
     """Fork each function's parent on its first worker, then pass it the requests for workers. The
     gateway's environment and path come with each request: when they changed, the function gets a
-    new parent (as a new version would)."""
-    parents: dict[bytes, socket.socket] = {}
+    new parent (as a new version would) and the old one exits."""
+    parents: dict[str, tuple[bytes, socket.socket]] = {}  # per function: its version, its parent
     while True:
         data, fds, _, _ = socket.recv_fds(control, 1 << 20, 1)
         if not data or not fds:
             return
         spec, env, path = pickle.loads(data)
         key = pickle.dumps((spec, sorted(env.items()), path))
-        parent = parents.get(key)
-        if parent is None:
+        known = parents.get(spec.logical_id)
+        if known is None or known[0] != key:
+            if known is not None:
+                known[1].close()  # the old version's parent exits (its workers when their sockets close)
             parent, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             if os.fork() == 0:
-                for sock in (control, parent, *parents.values()):
+                for sock in (control, parent, *(p for _, p in parents.values())):
                     sock.close()
                 _function_parent(theirs, spec, env, path)
                 os._exit(0)
             theirs.close()
-            parents[key] = parent
-        socket.send_fds(parent, [b"worker"], fds)
+            parents[spec.logical_id] = known = (key, parent)
+        socket.send_fds(known[1], [b"worker"], fds)
         os.close(fds[0])
 
 

@@ -168,6 +168,24 @@ def test_each_function_runs_in_processes_of_its_own_forked_after_the_snapshot_ho
     assert all(p["after_restore"] == p["pid"] for p in seen)
 
 
+def test_a_changed_environment_gets_new_processes_and_the_old_ones_exit(client, monkeypatch):
+    """As a new version does on Lambda: a request after the functions' environment changed runs in a
+    fork of a new parent that sees it, never in a warm process of the old one, and the old parent and
+    its workers exit (each kept before: a test run's pytest worker held parents by the dozen)."""
+    import time
+
+    old = echo(client.get("/items/1"))["process"]
+    monkeypatch.setenv("FIXTURE_VERSION", "2")
+    new = echo(client.get("/items/1"))
+    assert new["env"]["FIXTURE_VERSION"] == "2"
+    assert new["process"]["parent"] != old["parent"] and new["process"]["pid"] != old["pid"]
+    assert echo(client.get("/items/1"))["process"] == new["process"]  # the new one stays warm
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in (old["pid"], old["parent"])) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in (old["pid"], old["parent"]))
+
+
 def test_query_strings_with_repeated_keys(client):
     ev = echo(client.get("/items/1?a=1&a=2&b=x%20y&c="))["event"]
     assert ev["queryStringParameters"] == {"a": "2", "b": "x y", "c": ""}
