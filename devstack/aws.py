@@ -59,20 +59,18 @@ class MotoHandle:
         self.stop()
 
 
-def _forget_rollback_copies() -> None:
-    """moto keeps every instance of its models (`instances_tracked`, for its reset), and each
-    TransactWriteItems deep-copies the tables it touches for a rollback: every copy stayed tracked,
-    with all its items (late in a full test run one process held 4,759 copies of two tables, about
-    9 GB). Only the tables still in a backend, and their indexes, stay tracked."""
-    from moto.core.base_backend import model_data
-    from moto.dynamodb.models import dynamodb_backends
+def _keep_no_instances() -> None:
+    """moto tracks every instance of its models (`BaseModel.__new__` appends each to its class's
+    `instances_tracked`), only for a reset of its whole state that the devstack never makes: every item
+    ever written, overwritten or deleted stayed, and every copy a TransactWriteItems makes of the tables
+    it touches (for its rollback) with all their items (a full test run's worker grew by 20 GB). Here
+    models are made untracked; moto's behaviour is otherwise the same."""
+    from moto.core.common_models import BaseModel
 
-    live = [t for regions in dynamodb_backends.values() for be in regions.values() for t in be.tables.values()]
-    kept = {id(t) for t in live} | {id(i) for t in live for i in [*t.indexes, *t.global_indexes]}
-    for name in ("Table", "RestoredTable", "SecondaryIndex", "LocalSecondaryIndex", "GlobalSecondaryIndex"):
-        tracked = getattr(model_data["dynamodb"].get(name), "instances_tracked", None)
-        if tracked:
-            tracked[:] = [o for o in tracked if id(o) in kept]
+    def untracked(cls: type[BaseModel], *args: Any, **kwargs: Any) -> BaseModel:
+        return super(BaseModel, cls).__new__(cls)
+
+    BaseModel.__new__ = untracked  # type: ignore[method-assign]  # moto's own is the tracking
 
 
 class _AtomicMotoServer:
@@ -106,6 +104,7 @@ class _AtomicMotoServer:
         from .latency import model, read_all
         from .s3post import PostPolicyCheck
 
+        _keep_no_instances()
         app = DomainDispatcherApplication(create_backend_app)
         lock = threading.Lock()
 
@@ -117,8 +116,6 @@ class _AtomicMotoServer:
                 return app(environ, start_response)
             with lock:
                 body = read_all(app(environ, start_response))
-                if environ.get("HTTP_X_AMZ_TARGET") == "DynamoDB_20120810.TransactWriteItems":
-                    _forget_rollback_copies()
             return [body]
 
         # S3 browser uploads are checked against their POST policy as S3 checks them (moto checks none of it)
