@@ -112,7 +112,8 @@ class QueuePoller:
         for p in pollers:
             with p._turn:
                 p._holds += 1
-                p._turn.wait_for(lambda p=p: not p._polling)
+                while p._polling:
+                    p._turn.wait()
         try:
             yield
         finally:
