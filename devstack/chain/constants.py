@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from solders.pubkey import Pubkey
 
+from partner.chain import tx
+
 # --- program and sysvar ids (same as on every Solana cluster) ---------------
 SYSTEM_PROGRAM_ID = Pubkey.from_string("11111111111111111111111111111111")
 TOKEN_PROGRAM_ID = Pubkey.from_string("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")
@@ -49,23 +51,10 @@ FEATURE_SET = 3271415109
 API_VERSION = "2.1.0"
 
 # --- block engine tip accounts ----------------------------------------------
-# The eight tip accounts of the (Jito-style) block engine, created at genesis
-# with a rent-exempt balance of a 0-byte system account. These are the public
-# mainnet Jito tip account addresses, so configuration copied from mainnet
-# works unchanged. `getTipAccounts` returns them in this order.
-TIP_ACCOUNTS: tuple[Pubkey, ...] = tuple(
-    Pubkey.from_string(s)
-    for s in (
-        "96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5",
-        "HFqU5x63VTqvQss8hp11i4wVV8bD44PvwucfZ2bU7gRe",
-        "Cw8CFyM9FkoMi7K7Crf6HNQqf4uEMzpKw6QNghXLvLkY",
-        "ADaUMid9yfUytqMBgopwjb2DTLSokTSzL1zt6iGPaS49",
-        "DfXygSm4jCyNCybVYYK6DwvWqjKee8pbDmJGcLWNDXjh",
-        "ADuUkR4vqLUMWXxW9gh6D6L8pMSawimctcNZ5pGwDcEt",
-        "DttWaMuVvTiduZRnguLF7jNxTgiMBZ1hyAumKUiL2KRL",
-        "3AVi9Tg9Uo68tJfuvoKvqKNWKkC5wPdSSdeBnizKZ6jT",
-    )
-)
+# The eight tip accounts of the (Jito-style) block engine, created at genesis with a rent-exempt
+# balance of a 0-byte system account: the public mainnet Jito tip accounts, the service's own list,
+# so configuration copied from mainnet works unchanged. `getTipAccounts` returns them in this order.
+TIP_ACCOUNTS: tuple[Pubkey, ...] = tx.TIP_ACCOUNTS
 
 # Faucet used by requestAirdrop (a deterministic keypair seed; devstack only).
 FAUCET_SEED = bytes(range(1, 33))
