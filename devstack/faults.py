@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from botocore.exceptions import ClientError, EndpointConnectionError
@@ -42,14 +42,7 @@ class Fault:
     hits: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "target": self.target,
-            "mode": self.mode,
-            "count": self.count,
-            "operations": self.operations,
-            "hits": self.hits,
-        }
+        return asdict(self)
 
 
 class FaultRegistry:
