@@ -8,13 +8,13 @@ only; chain faults live in the devstack chain itself, `devstack_setFault`).
 
 from __future__ import annotations
 
-import itertools
 import json
-import threading
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from botocore.exceptions import ClientError, EndpointConnectionError
+
+from .faultlist import FaultList
 
 TARGETS = ("kms", "dynamodb", "pinning")
 MODES = ("throttle", "error", "down")
@@ -42,22 +42,10 @@ class Fault:
     hits: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "target": self.target,
-            "mode": self.mode,
-            "count": self.count,
-            "operations": self.operations,
-            "hits": self.hits,
-        }
+        return asdict(self)
 
 
-class FaultRegistry:
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._faults: list[Fault] = []
-        self._ids = itertools.count(1)
-
+class FaultRegistry(FaultList[Fault]):
     def add(self, target: str, mode: str, count: int | None = None, operations: list[str] | None = None) -> Fault:
         if target not in TARGETS:
             raise ValueError(f"target must be one of {', '.join(TARGETS)}")
@@ -69,37 +57,15 @@ class FaultRegistry:
             isinstance(operations, list) and all(isinstance(o, str) and o for o in operations)
         ):
             raise ValueError("operations must be a list of operation names")
-        with self._lock:
-            fault = Fault(next(self._ids), target, mode, count, list(operations) if operations else None)
-            self._faults.append(fault)
-            return fault
-
-    def clear(self, target: str | None = None) -> int:
-        with self._lock:
-            keep = [f for f in self._faults if target is not None and f.target != target]
-            removed = len(self._faults) - len(keep)
-            self._faults = keep
-            return removed
-
-    def list(self) -> list[dict[str, Any]]:
-        with self._lock:
-            return [f.to_json() for f in self._faults]
+        return self._add(lambda id_: Fault(id_, target, mode, count, list(operations) if operations else None))
 
     def take(self, target: str, operation: str) -> Fault | None:
         """The first fault matching (target, operation), with one of its uses consumed."""
-        with self._lock:
-            for fault in self._faults:
-                if fault.target != target:
-                    continue
-                if fault.operations is not None and operation not in fault.operations:
-                    continue
-                fault.hits += 1
-                if fault.count is not None:
-                    fault.count -= 1
-                    if fault.count <= 0:
-                        self._faults.remove(fault)
-                return fault
-        return None
+        return self._take(lambda f: f.target == target and (f.operations is None or operation in f.operations))
+
+    def _use(self, fault: Fault) -> None:
+        fault.hits += 1
+        super()._use(fault)
 
 
 registry = FaultRegistry()

@@ -24,6 +24,7 @@ from solders.signature import Signature
 from solders.transaction import VersionedTransaction
 
 from .. import latency
+from ..faultlist import FaultList
 from ..httpserver import HttpRequest, HttpServer, ReadTimeouts
 from . import constants as C
 from .blockengine import RATE_LIMIT_CODE, BlockEngine, BundleRefused, EngineSettings, rate_limit_message
@@ -81,13 +82,8 @@ class Fault:
         }
 
 
-class FaultTable:
+class FaultTable(FaultList[Fault]):
     MODES = ("down", "slow", "error", "drop")
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._faults: list[Fault] = []
-        self._next = 1
 
     def add(self, spec: dict[str, Any]) -> Fault:
         target = spec.get("target", "rpc")
@@ -100,40 +96,22 @@ class FaultTable:
         count = spec.get("count")
         if count is not None and (not isinstance(count, int) or count < 1):
             raise invalid_params("Invalid params: count must be a positive integer")
-        with self._lock:
-            f = Fault(self._next, target, mode, methods or None, count, int(spec.get("delayMs", 1000)))
-            self._next += 1
-            self._faults.append(f)
-            return f
-
-    def clear(self) -> int:
-        with self._lock:
-            n = len(self._faults)
-            self._faults.clear()
-            return n
-
-    def list(self) -> list[dict[str, Any]]:
-        with self._lock:
-            return [f.to_json() for f in self._faults]
+        delay_ms = int(spec.get("delayMs", 1000))
+        return self._add(lambda id_: Fault(id_, target, mode, methods or None, count, delay_ms))
 
     def take(self, target: str, method: str, modes: tuple[str, ...]) -> Fault | None:
         """Find the first fault matching (target, method, one of modes); consume one use of it."""
         if method.startswith(CONTROL_PREFIX):
             return None
-        with self._lock:
-            for f in self._faults:
-                if f.target != target or f.mode not in modes:
-                    continue
-                if f.methods is not None and method not in f.methods:
-                    continue
-                if f.mode == "drop" and method not in ("sendTransaction", "sendBundle"):
-                    continue
-                if f.count is not None:
-                    f.count -= 1
-                    if f.count <= 0:
-                        self._faults.remove(f)
-                return f
-        return None
+
+        def matches(f: Fault) -> bool:
+            if f.target != target or f.mode not in modes:
+                return False
+            if f.methods is not None and method not in f.methods:
+                return False
+            return f.mode != "drop" or method in ("sendTransaction", "sendBundle")
+
+        return self._take(matches)
 
 
 # ---------------------------------------------------------------------------

@@ -5,6 +5,8 @@ or the same error on every step; and the governance thresholds (quorum, approval
 against partner.chain.governance_math, at and around their edges."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -40,87 +42,85 @@ def _math(fn, *args):
         return None, MATH_ERRORS[type(e)]
 
 
-def expected(kind: str, state: C.CurveState, amount: int, fee_bps: int, has_ata: bool, held: int, lamports_: int):
-    """(result, error) of one trade by the reference program's rules and partner.chain.curve."""
+@dataclass(frozen=True)
+class Want:
+    """What one trade that succeeds changes, by the service's math."""
+    state_after: C.CurveState | PM.PoolState
+    tokens: int     # the user's token balance
+    lamports: int   # the user's lamports (a new ATA's rent included)
+    venue: int      # the curve's or the pool's lamports
+    fee: int        # the fee recipient's lamports
+
+
+def expected(kind: str, state: C.CurveState | PM.PoolState, amount: int, fee_bps: int, has_ata: bool, held: int,
+             lamports_: int) -> tuple[Want | None, int | None]:
+    """(Want, None) or (None, error) of one trade by the reference programs' rules: on the curve by
+    partner.chain.curve, after migration (a PoolState) on the pool by partner.chain.pool_math."""
+    pool = isinstance(state, PM.PoolState)
     if amount == 0:
         return None, 6000
-    if state.complete:
+    if not pool and state.complete:
         return None, 6002
     if kind == "sell":
         if not has_ata:
             return None, 6011
         if held < amount:
             return None, 6009
-        r, err = _math(C.sell, state, amount, fee_bps)
+        r, err = _math(PM.swap_base_in if pool else C.sell, state, amount, fee_bps)
         if err:
             return None, err
-        return (r, 6000) if r.sol_out == 0 else (r, None)
-    r, err = _math(C.buy if kind == "buy" else C.buy_exact_out, state, amount, fee_bps)
+        sol_out, from_venue = (r.amount_out, r.amount_out + r.fee) if pool else (r.sol_out, r.sol_from_curve)
+        if sol_out == 0:
+            return None, 6000
+        return Want(r.state_after, -amount, sol_out, -from_venue, r.fee), None
+    buys = {"buy": (C.buy, PM.swap_quote_in), "buy_exact_out": (C.buy_exact_out, PM.swap_base_out)}
+    r, err = _math(buys[kind][pool], state, amount, fee_bps)
     if err:
         return None, err
-    if r.tokens_out == 0:
+    if pool:
+        tokens_out, sol_in, to_venue = r.amount_out, r.amount_in, r.amount_in - r.fee
+    else:
+        tokens_out, sol_in, to_venue = r.tokens_out, r.sol_in, r.sol_to_curve
+    if tokens_out == 0:
         return None, 6000
-    if lamports_ < r.sol_in + (0 if has_ata else rent(ATA_SIZE)):
+    paid = sol_in + (0 if has_ata else rent(ATA_SIZE))
+    if lamports_ < paid:
         return None, 6008
-    return r, None
+    return Want(r.state_after, tokens_out, -paid, to_venue, r.fee), None
 
 
-def expected_pool(kind: str, state: PM.PoolState, amount: int, fee_bps: int, has_ata: bool, held: int,
-                  lamports_: int):
-    """(result, error) of one trade after migration: the pool program's rules and partner.chain.pool_math."""
-    if amount == 0:
-        return None, 6000
-    if kind == "sell":
-        if not has_ata:
-            return None, 6011
-        if held < amount:
-            return None, 6009
-        r, err = _math(PM.swap_base_in, state, amount, fee_bps)
-        if err:
-            return None, err
-        return (r, 6000) if r.amount_out == 0 else (r, None)
-    fn = PM.swap_quote_in if kind == "buy" else PM.swap_base_out
-    r, err = _math(fn, state, amount, fee_bps)
-    if err:
-        return None, err
-    if r.amount_out == 0:
-        return None, 6000
-    if lamports_ < r.amount_in + (0 if has_ata else rent(ATA_SIZE)):
-        return None, 6008
-    return r, None
+def trade(chain: Chain, mint, user, kind: str, amount: int, pool: bool):
+    if kind == "buy":
+        return chain.swap(user, mint, False, amount) if pool else chain.buy(user, mint, amount)
+    if kind == "buy_exact_out":
+        return (chain.swap_exact_out if pool else chain.buy_exact_out)(user, mint, amount, U64_MAX)
+    return chain.swap(user, mint, True, amount) if pool else chain.sell(user, mint, amount)
 
 
-def pool_step(chain: Chain, mint, user, kind: str, amount: int, fee_bps: int) -> None:
-    """One trade through the pool program, checked against pool_math."""
-    pool, fee_to = pool_pda(mint), chain.fee_recipient.pubkey()
-    state = PM.PoolState.of(chain.pool(mint))
-    has_ata = chain.account(ata(user.pubkey(), mint)) is not None
-    held = chain.balance(user.pubkey(), mint)
+def trade_step(chain: Chain, mint, user, kind: str, amount: int, fee_bps: int, pool: bool) -> None:
+    """One trade through the launchpad (or after migration the pool) program, checked against the service's math."""
+    def state():
+        return PM.PoolState.of(chain.pool(mint)) if pool else C.CurveState.of(chain.curve(mint))
+
+    venue, fee_to, owner = pool_pda(mint) if pool else curve_pda(mint), chain.fee_recipient.pubkey(), user.pubkey()
+    before = state()
+    has_ata = chain.account(ata(owner, mint)) is not None
+    held = chain.balance(owner, mint)
     if kind == "sell":
         amount = held * amount // 10_000 if amount >= 0 else -amount
-    lam, fee_lam, pool_lam = chain.lamports(user.pubkey()), chain.lamports(fee_to), chain.lamports(pool)
-    want, err = expected_pool(kind, state, amount, fee_bps, has_ata, held, lam)
-    if kind == "buy":
-        res = chain.swap(user, mint, False, amount)
-    elif kind == "buy_exact_out":
-        res = chain.swap_exact_out(user, mint, amount, U64_MAX)
-    else:
-        res = chain.swap(user, mint, True, amount)
+    lam, fee_lam, venue_lam = chain.lamports(owner), chain.lamports(fee_to), chain.lamports(venue)
+    want, err = expected(kind, before, amount, fee_bps, has_ata, held, lam)
+    res = trade(chain, mint, user, kind, amount, pool)
     if err is not None:
         res.expect(err)
-        assert PM.PoolState.of(chain.pool(mint)) == state and chain.balance(user.pubkey(), mint) == held
+        assert state() == before and chain.balance(owner, mint) == held
         return
-    assert res.ok, (kind, amount, res.err, res.logs)
-    assert PM.PoolState.of(chain.pool(mint)) == want.state_after
+    assert want is not None and res.ok, (kind, amount, res.err, res.logs)
+    assert state() == want.state_after
+    assert chain.balance(owner, mint) - held == want.tokens
+    assert chain.lamports(owner) - lam == want.lamports
+    assert chain.lamports(venue) - venue_lam == want.venue
     assert chain.lamports(fee_to) - fee_lam == want.fee
-    if kind == "sell":
-        assert chain.balance(user.pubkey(), mint) == held - amount
-        assert chain.lamports(user.pubkey()) - lam == want.amount_out
-        assert pool_lam - chain.lamports(pool) == want.amount_out + want.fee
-    else:
-        assert chain.balance(user.pubkey(), mint) == held + want.amount_out
-        assert lam - chain.lamports(user.pubkey()) == want.amount_in + (0 if has_ata else rent(ATA_SIZE))
-        assert chain.lamports(pool) - pool_lam == want.amount_in - want.fee
 
 
 def migrate_step(chain: Chain, mint) -> bool:
@@ -150,47 +150,14 @@ def test_random_trades_equal_the_service_math(steps, fee_bps):
     chain.advance(1, 1)
     mint = mint_kp.pubkey()
     users = [chain.wallet(BALANCE), chain.wallet(BALANCE)]
-    curve, fee_to = curve_pda(mint), chain.fee_recipient.pubkey()
     migrated = False
     for kind, who, amount in steps:
-        user = users[who]
         if kind == "migrate":
             migrated = migrate_step(chain, mint)
             continue
-        if kind == "complete":
-            kind = "buy"
         if migrated:
             event("traded on the pool after migration")
-            pool_step(chain, mint, user, kind, amount, fee_bps)
-            continue
-        state = C.CurveState.of(chain.curve(mint))
-        has_ata = chain.account(ata(user.pubkey(), mint)) is not None
-        held = chain.balance(user.pubkey(), mint)
-        if kind == "sell":
-            amount = held * amount // 10_000 if amount >= 0 else -amount
-        lam, fee_lam, curve_lam = chain.lamports(user.pubkey()), chain.lamports(fee_to), chain.lamports(curve)
-        want, err = expected(kind, state, amount, fee_bps, has_ata, held, lam)
-        if kind == "buy":
-            res = chain.buy(user, mint, amount)
-        elif kind == "buy_exact_out":
-            res = chain.buy_exact_out(user, mint, amount, U64_MAX)
-        else:
-            res = chain.sell(user, mint, amount)
-        if err is not None:
-            res.expect(err)
-            assert C.CurveState.of(chain.curve(mint)) == state and chain.balance(user.pubkey(), mint) == held
-            continue
-        assert res.ok, (kind, amount, res.err, res.logs)
-        assert C.CurveState.of(chain.curve(mint)) == want.state_after
-        if kind == "sell":
-            assert chain.balance(user.pubkey(), mint) == held - amount
-            assert chain.lamports(user.pubkey()) - lam == want.sol_out
-            assert curve_lam - chain.lamports(curve) == want.sol_from_curve
-        else:
-            assert chain.balance(user.pubkey(), mint) == held + want.tokens_out
-            assert lam - chain.lamports(user.pubkey()) == want.sol_in + (0 if has_ata else rent(ATA_SIZE))
-            assert chain.lamports(curve) - curve_lam == want.sol_to_curve
-        assert chain.lamports(fee_to) - fee_lam == want.fee
+        trade_step(chain, mint, users[who], "buy" if kind == "complete" else kind, amount, fee_bps, migrated)
 
 
 # ----------------------------------------------------------------- governance thresholds

@@ -24,14 +24,35 @@ fn load_curve(inp: &Input, a: &Acc, mint: &Pubkey) -> Res<()> {
     require_pda(a, &[rt::seed(CURVE_SEED), rt::seed(mint)], a.data()[C::BUMP], inp.program_id, Error::InvalidAccount)
 }
 
-fn validate_global_params(fee_bps: u16, cap_bps: u16, delay: i64) -> Res<()> {
-    if fee_bps > MAX_FEE_BPS {
-        return Err(Error::InvalidFeeBps);
+/// The settings `initialize_global` and `set_params` both take, in their arguments' order.
+struct GlobalParams<'a> {
+    fee_recipient: &'a Pubkey,
+    fee_bps: u16,
+    cap_bps: u16,
+    delay: i64,
+}
+
+impl<'a> GlobalParams<'a> {
+    fn read(r: &mut Reader<'a>) -> Res<Self> {
+        Ok(GlobalParams { fee_recipient: r.pubkey()?, fee_bps: r.u16()?, cap_bps: r.u16()?, delay: r.i64()? })
     }
-    if cap_bps < 1 || cap_bps > 10_000 || delay < 0 {
-        return Err(Error::InvalidInput);
+
+    fn validate(&self) -> Res<()> {
+        if self.fee_bps > MAX_FEE_BPS {
+            return Err(Error::InvalidFeeBps);
+        }
+        if self.cap_bps < 1 || self.cap_bps > 10_000 || self.delay < 0 {
+            return Err(Error::InvalidInput);
+        }
+        Ok(())
     }
-    Ok(())
+
+    fn write(&self, d: &mut [u8]) {
+        st::wr_key(d, G::FEE_RECIPIENT, self.fee_recipient);
+        st::wr_u16(d, G::PROTOCOL_FEE_BPS, self.fee_bps);
+        st::wr_u16(d, G::WALLET_CAP_BPS, self.cap_bps);
+        st::wr_i64(d, G::POOL_OPEN_DELAY, self.delay);
+    }
 }
 
 /// The ProgramData account of this program (the loader's PDA of the program id) must name
@@ -55,10 +76,7 @@ fn require_upgrade_authority(inp: &Input, program_data: &Acc, admin: &Acc) -> Re
 
 pub fn initialize_global(inp: &Input, mut r: Reader) -> Res<()> {
     rt::log("Instruction: initialize_global");
-    let fee_recipient = r.pubkey()?;
-    let fee_bps = r.u16()?;
-    let cap_bps = r.u16()?;
-    let delay = r.i64()?;
+    let params = GlobalParams::read(&mut r)?;
     let ivt = r.u64()?;
     let ivs = r.u64()?;
     let irt = r.u64()?;
@@ -72,7 +90,7 @@ pub fn initialize_global(inp: &Input, mut r: Reader) -> Res<()> {
     if rt::key_eq(glob.owner(), inp.program_id) && glob.data_len() > 0 {
         return Err(Error::AlreadyInitialized);
     }
-    validate_global_params(fee_bps, cap_bps, delay)?;
+    params.validate()?;
     if !(0 < irt && irt < ivt && irt <= supply && ivs > 0) {
         return Err(Error::InvalidInput);
     }
@@ -87,10 +105,7 @@ pub fn initialize_global(inp: &Input, mut r: Reader) -> Res<()> {
     d[..8].copy_from_slice(&G::DISC);
     d[G::BUMP] = bump;
     st::wr_key(d, G::ADMIN, admin.key());
-    st::wr_key(d, G::FEE_RECIPIENT, fee_recipient);
-    st::wr_u16(d, G::PROTOCOL_FEE_BPS, fee_bps);
-    st::wr_u16(d, G::WALLET_CAP_BPS, cap_bps);
-    st::wr_i64(d, G::POOL_OPEN_DELAY, delay);
+    params.write(d);
     st::wr_u64(d, G::IVT, ivt);
     st::wr_u64(d, G::IVS, ivs);
     st::wr_u64(d, G::IRT, irt);
@@ -113,19 +128,13 @@ fn global_as_admin(inp: &Input) -> Res<Acc> {
 pub fn set_params(inp: &Input, mut r: Reader) -> Res<()> {
     rt::log("Instruction: set_params");
     let new_admin = r.pubkey()?;
-    let fee_recipient = r.pubkey()?;
-    let fee_bps = r.u16()?;
-    let cap_bps = r.u16()?;
-    let delay = r.i64()?;
+    let params = GlobalParams::read(&mut r)?;
     r.end()?;
     let glob = global_as_admin(inp)?;
-    validate_global_params(fee_bps, cap_bps, delay)?;
+    params.validate()?;
     let d = glob.data_mut();
     st::wr_key(d, G::ADMIN, new_admin);
-    st::wr_key(d, G::FEE_RECIPIENT, fee_recipient);
-    st::wr_u16(d, G::PROTOCOL_FEE_BPS, fee_bps);
-    st::wr_u16(d, G::WALLET_CAP_BPS, cap_bps);
-    st::wr_i64(d, G::POOL_OPEN_DELAY, delay);
+    params.write(d);
     Ok(())
 }
 
@@ -349,14 +358,20 @@ fn require_out(out: u64, min_out: u64) -> Res<()> {
     Ok(())
 }
 
-pub fn buy(inp: &Input, mut r: Reader, exact_out: bool) -> Res<()> {
-    rt::log(if exact_out { "Instruction: buy_exact_out" } else { "Instruction: buy" });
+/// A trade's arguments: its amount (not zero, else InvalidInput), then its bound.
+fn trade_args(mut r: Reader) -> Res<(u64, u64)> {
     let amount = r.u64()?;
     let bound = r.u64()?;
     r.end()?;
     if amount == 0 {
         return Err(Error::InvalidInput);
     }
+    Ok((amount, bound))
+}
+
+pub fn buy(inp: &Input, r: Reader, exact_out: bool) -> Res<()> {
+    rt::log(if exact_out { "Instruction: buy_exact_out" } else { "Instruction: buy" });
+    let (amount, bound) = trade_args(r)?;
     let t = trade_accounts(inp)?;
     let before = curve_state(t.curve.data());
     let q = if exact_out {
@@ -396,14 +411,9 @@ pub fn buy(inp: &Input, mut r: Reader, exact_out: bool) -> Res<()> {
     Ok(())
 }
 
-pub fn sell(inp: &Input, mut r: Reader) -> Res<()> {
+pub fn sell(inp: &Input, r: Reader) -> Res<()> {
     rt::log("Instruction: sell");
-    let tokens_in = r.u64()?;
-    let min_sol_out = r.u64()?;
-    r.end()?;
-    if tokens_in == 0 {
-        return Err(Error::InvalidInput);
-    }
+    let (tokens_in, min_sol_out) = trade_args(r)?;
     let t = trade_accounts(inp)?;
     if !is_token_account(&t.user_ata, t.mint.key(), t.user.key()) {
         return Err(Error::MissingSellTokenAccount);
