@@ -356,11 +356,11 @@ def run_for(seconds: float, every: float = 1.0, **kwargs: Any) -> list[dict[str,
         out.append(run(**kwargs))
 
 
-def groups() -> list[list[int]]:
-    """The index partitions split into TRACKER_GROUPS groups (clamped to 1..the partition count),
-    round robin: each group is one invocation's share of a scheduled run."""
+def groups(count: int | None = None) -> list[list[int]]:
+    """The index partitions split into `count` (default TRACKER_GROUPS) groups, clamped to 1..the
+    partition count, round robin: each group is one invocation's share of a scheduled run."""
     shards = txrecords.shard_count()
-    count = max(1, min(shards, int(get_settings().tracker_groups)))
+    count = max(1, min(shards, int(get_settings().tracker_groups if count is None else count)))
     return [list(range(first, shards, count)) for first in range(count)]
 
 
