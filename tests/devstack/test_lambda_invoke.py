@@ -17,6 +17,7 @@ from devstack.lambdas import Invoker, function_name
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_TEMPLATE = Path(__file__).resolve().parent / "fixtures" / "template.yaml"
 ARN = "arn:aws:lambda:us-east-1:123456789012:function:"
+CLIENT = {"region_name": "us-east-1", "aws_access_key_id": "testing", "aws_secret_access_key": "testing"}
 
 
 @pytest.fixture(scope="module")
@@ -45,13 +46,7 @@ def served():
 def lam(served):
     handle, _invoker, calls = served
     calls.clear()
-    return boto3.client(
-        "lambda",
-        endpoint_url=handle.url,
-        region_name="us-east-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-    )
+    return boto3.client("lambda", endpoint_url=handle.url, **CLIENT)
 
 
 def test_request_response_runs_the_function_and_answers_its_result(served, lam):
