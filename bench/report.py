@@ -461,7 +461,8 @@ def _tracker(t: dict[str, Any], g: dict[str, Any]) -> list[str]:
 def _tracker_goal(at: dict[str, Any], rate: float, lag: float) -> list[str]:
     model_rate, model_lag = at.get("model_records_per_s", 0), at.get("model_lag_s", float("inf"))
     return [
-        f"Goal: {rate} records a second on one devstack pass — on moto's clock {_yes(at['records_per_s'] >= rate)} "
+        f"Goal ({at.get('groups', 1)} group(s)): {rate} records a second on one devstack pass — on moto's clock "
+        f"{_yes(at['records_per_s'] >= rate)} "
         f"({at['records_per_s']:.0f}), on the model {_yes(model_rate >= rate)} ({model_rate}); a lag under {lag} s "
         f"at 1,000 open records — on moto's clock {_yes(at['lag_s'] < lag)} ({at['lag_s']} s), on the model "
         f"{_yes(model_lag < lag)} ({model_lag} s). `before`: {TRACKER_BEFORE_NOTE}",
