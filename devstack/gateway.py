@@ -291,8 +291,10 @@ class Gateway:
         return current if current in self.resources else None
 
     def _extra_route(self, method: str, path: str) -> ExtraRoute | None:
+        """The extra route for the path: its exact key, else a key ending in `*` that prefixes it."""
         for (m, p), fn in list(self.extra_routes.items()):
-            if p == path and m.upper() in (method, "ANY", "*"):
+            matches = p == path or (p.endswith("*") and path.startswith(p[:-1]))
+            if matches and m.upper() in (method, "ANY", "*"):
                 return fn
         return None
 
@@ -683,6 +685,7 @@ def start_gateway(
 
     ``extra_routes`` values are ``callable(request: Request) -> (status, headers, body)``
     with headers a dict or a list of (name, value) pairs and body bytes (or str).
+    A path ending in ``*`` matches every path it prefixes (devstack.lambdas' Invoke route).
     They are checked before template routes; the dict is kept by reference, so
     routes added to ``handle.extra_routes`` later are served too.
     """

@@ -89,6 +89,7 @@ class Devstack:
         self.schedules: ScheduleTimer | None = None
         self.pollers: list[Any] = []
         self.stack: Any = None
+        self.invoker: Any = None  # Lambda's Invoke API on the gateway (devstack.lambdas)
         self._owned: list[Any] = []
         self.env: dict[str, str] = {}
 
@@ -131,12 +132,24 @@ class Devstack:
 
         self.gateway.extra_routes.update(faults.routes())
         self.gateway.extra_routes.update(docs_routes.routes())  # Swagger UI at /docs
+        self._serve_invoke(parameters)
         self._start_platform()
         from partner.core.settings import reset_settings
 
         reset_settings()
         self._start_queue_pollers()
         return self
+
+    def _serve_invoke(self, parameters: dict[str, Any]) -> None:
+        """Lambda's Invoke for the functions (devstack.lambdas, on the gateway): their lambda clients
+        call the gateway (moto cannot run functions), set before any function's process starts."""
+        from devstack.lambdas import Invoker
+
+        assert self.gateway is not None
+        self.invoker = Invoker(self.gateway.gateway, parameters)
+        self.gateway.extra_routes.update(self.invoker.routes())
+        self._saved_env.setdefault("AWS_ENDPOINT_URL_LAMBDA", os.environ.get("AWS_ENDPOINT_URL_LAMBDA"))
+        os.environ["AWS_ENDPOINT_URL_LAMBDA"] = self.env["AWS_ENDPOINT_URL_LAMBDA"] = self.gateway.url
 
     def _start_platform(self) -> None:
         """The platform's parts: its credentials for the IAM-authorized /platform/v1 routes

@@ -1,4 +1,9 @@
-"""Scheduled (EventBridge, every minute): follow sent transactions to finality, enqueue webhook events."""
+"""Scheduled (EventBridge, every minute): follow sent transactions to finality, enqueue webhook events.
+
+The scheduled run splits the open index's partitions into TRACKER_GROUPS groups, invokes this function
+asynchronously with {"shards": [...]} for each group but the first, and runs the first itself (and any
+group whose invoke failed): the groups' passes run in parallel, each in an interpreter of its own.
+An invocation with "shards" runs the passes of those partitions only."""
 
 from typing import Any
 
@@ -16,7 +21,11 @@ def lambda_handler(event: dict, context: Any) -> dict:
     remaining = getattr(context, "get_remaining_time_in_millis", None)
     if remaining is not None:  # leave room for the last pass
         seconds = min(seconds, max(0.0, remaining() / 1000 - 30))
-    passes = tracker.run_for(seconds)
+    shards = event.get("shards") if isinstance(event, dict) else None
+    if shards is None:  # the scheduled run: one group here, the others in invocations of their own
+        first, *others = tracker.groups()
+        shards = first + tracker.fan_out(context.invoked_function_arn, others) if others else None
+    passes = tracker.run_for(seconds, shards=shards)
     total: dict[str, Any] = {
         "passes": len(passes),
         "moved": sum(p["moved"] for p in passes),

@@ -48,6 +48,8 @@ from devstack.cfn import load_template
 ROOT = Path(__file__).resolve().parents[2]
 
 SSM_SECRET_ARN = "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${OidcClientSecretParameter}"
+# a function of this stack by its fixed name (FunctionName: ${AWS::StackName}-<name>), maybe qualified
+OWN_FUNCTION_ARN = "arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:${AWS::StackName}-"
 AUTHN = {(table, "dynamodb:BatchGetItem") for table in ("AuthTable", "ClientsTable", "UsersTable")}
 MAC = {("HashKey", "kms:GenerateMac")}
 WINDOWS = {("CountersTable", "dynamodb:UpdateItem")}
@@ -159,6 +161,10 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
         ("CountersTable", "dynamodb:BatchGetItem"),
         ("CountersTable", "dynamodb:UpdateItem"),
         ("WebhookQueue", "sqs:SendMessage"),
+        # itself, once per other group of index partitions (the scheduled run's fan-out), unqualified
+        # and through the alias the schedule invokes
+        ("self:tracker", "lambda:InvokeFunction"),
+        ("self:tracker:live", "lambda:InvokeFunction"),
     },
     "PlatformUserReadFunction": {("UsersTable", "dynamodb:GetItem")},
     "PlatformUserUpsertFunction": {
@@ -229,6 +235,8 @@ def resource_name(value: Any) -> str:
         assert isinstance(text, str), value
         if text == SSM_SECRET_ARN:
             return "ssm:OidcClientSecretParameter"
+        if text.startswith(OWN_FUNCTION_ARN):
+            return "self:" + text.removeprefix(OWN_FUNCTION_ARN)
         prefix = "${"
         assert text.startswith(prefix) and ".Arn}" in text, value
         logical, _, rest = text[2:].partition(".Arn}")
@@ -512,3 +520,14 @@ def test_platform_routes_are_iam_authorized_and_nothing_else_is(template):
 def test_platform_functions_never_decrypt_a_wallet(template):
     for name in PLATFORM:
         assert not {a for _, a in grants(template.function(name))} & {"kms:Decrypt", "kms:GenerateMac"}
+
+
+def test_only_the_tracker_invokes_a_function_and_only_itself(template):
+    """The tracker's scheduled run invokes its own function per group of partitions (by its fixed
+    name, unqualified or through its alias); no other function may invoke any."""
+    invokers = {
+        fn.logical_id: fn.properties.get("FunctionName")
+        for fn in template.functions()
+        if any(action.startswith("lambda:") for _resource, action in grants(fn))
+    }
+    assert invokers == {"TrackerFunction": {"Fn::Sub": "${AWS::StackName}-tracker"}}

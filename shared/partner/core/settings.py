@@ -72,6 +72,9 @@ class Settings:
     # partitions of the open-records index; passes work on them in parallel. Only ever raise it:
     # records written under a smaller count sit in partitions the larger count still reads
     tracker_shards: str = _env("TRACKER_SHARDS", "4")
+    # invocations a scheduled tracker run splits the partitions among (itself and, asynchronously, its
+    # own function once per other group: parallel across interpreters); 1..TRACKER_SHARDS
+    tracker_groups: str = _env("TRACKER_GROUPS", "4")
     # the fee ceiling (priorityFeeLamports + tipLamports per transaction) of a client item that
     # sets none: new clients get it, older items read it
     default_max_fee_lamports: str = _env("DEFAULT_MAX_FEE_LAMPORTS", "100000000")

@@ -6,6 +6,7 @@ between re-sends the same event id. A pass, its moves and its limits: docs/archi
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 import time
@@ -21,7 +22,7 @@ from partner.core import clock, observability, parallel
 from partner.core.settings import get_settings
 from partner.features import webhooks
 from partner.features.txstatus import INFLIGHT, NOT_LANDED, invalid_is_final, program_ids
-from partner.store import ddb, txrecords
+from partner.store import aws, ddb, txrecords
 from partner.store.bundles import bundle_pk
 
 STATUS_BATCH = 256  # getSignatureStatuses' limit
@@ -353,3 +354,31 @@ def run_for(seconds: float, every: float = 1.0, **kwargs: Any) -> list[dict[str,
             return out
         time.sleep(pause)
         out.append(run(**kwargs))
+
+
+def groups(count: int | None = None) -> list[list[int]]:
+    """The index partitions split into `count` (default TRACKER_GROUPS) groups, clamped to 1..the
+    partition count, round robin: each group is one invocation's share of a scheduled run."""
+    shards = txrecords.shard_count()
+    count = max(1, min(shards, int(get_settings().tracker_groups if count is None else count)))
+    return [list(range(first, shards, count)) for first in range(count)]
+
+
+def fan_out(function: str, others: list[list[int]]) -> list[int]:
+    """Invoke `function` (this function's ARN) asynchronously once per group of `others`, with the
+    event {"shards": group}; the partitions of the groups whose invoke failed (logged), for the
+    caller to run itself, so that no partition is left out of the run."""
+    left: list[int] = []
+    for group in others:
+        try:
+            answer = aws.client("lambda").invoke(
+                FunctionName=function, InvocationType="Event", Payload=json.dumps({"shards": group}).encode()
+            )
+            if int(answer.get("StatusCode", 0)) != 202:
+                raise RuntimeError(f"invoke answered {answer.get('StatusCode')}")
+        except Exception:  # this invocation runs the group's partitions too
+            observability.logger.warning(
+                "tracker could not hand out partitions", extra={"shards": group}, exc_info=True
+            )
+            left += group
+    return left
