@@ -83,6 +83,7 @@ def test_shared_layer_and_functions_are_snapshot_safe() -> None:
         "_clients['dynamodb']",
         "_clients['kms']",
         "_clients['s3']",
+        "_clients['lambda']",  # the tracker's (its fan-out)
     }
 
 
@@ -373,3 +374,36 @@ def test_warm_loads_the_idna_codec_a_first_connection_uses() -> None:
         "print(before, 'encodings.idna' in sys.modules)"
     )
     assert run_python(code, {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"}).strip() == "False True"
+
+
+def test_the_trackers_lambda_client_is_made_before_the_snapshot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tracker hands partitions out with Lambda's Invoke: its client (service model, endpoint rules,
+    serializer and parser) is made before the snapshot by a dry run, without a connection or credentials,
+    so the first scheduled run after a restore does not build it (it did, on its critical path)."""
+    import socket
+
+    from partner.core import snapshot
+    from partner.features import tracker  # noqa: F401  # registers its hook
+    from partner.store import aws
+
+    def refuse(*_a, **_k):
+        raise AssertionError("the dry run opened a connection")
+
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIAINIT")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "init-secret")
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    aws.reset()
+    seen: list[str] = []
+
+    def after_call(model, **_):
+        seen.append(model.name)
+
+    aws.add_hook("after-call", after_call)
+    try:
+        snapshot.run_before_snapshot()
+        assert "Invoke" in seen
+        assert "lambda" in aws._clients and not aws._credentials.resolved
+    finally:
+        aws.remove_hook("after-call", after_call)
+        aws.reset()

@@ -18,7 +18,7 @@ from solders.signature import Signature
 from partner.chain import ports
 from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.rpc import BlockEngine, Rpc
-from partner.core import clock, observability, parallel
+from partner.core import clock, observability, parallel, snapshot
 from partner.core.settings import get_settings
 from partner.features import webhooks
 from partner.features.txstatus import INFLIGHT, NOT_LANDED, invalid_is_final, program_ids
@@ -362,6 +362,12 @@ def groups(count: int | None = None) -> list[list[int]]:
     shards = txrecords.shard_count()
     count = max(1, min(shards, int(get_settings().tracker_groups if count is None else count)))
     return [list(range(first, shards, count)) for first in range(count)]
+
+
+@snapshot.before_snapshot
+def _warm_invoke() -> None:
+    """The Lambda client `fan_out` uses, made before the snapshot (not on a restored run's first pass)."""
+    aws.dry_run("lambda", [("invoke", {"FunctionName": "snapshot", "InvocationType": "Event", "Payload": b"{}"})])
 
 
 def fan_out(function: str, others: list[list[int]]) -> list[int]:

@@ -323,17 +323,24 @@ def warm() -> None:
     connection to a host name uses (urllib3 encodes the host with it)."""
     "snapshot.invalid".encode("idna")
     for name, calls in DRY_CALLS.items():
-        made = client(name)  # the session, and so _credentials, exist from here
-        assert _credentials is not None
-        made.meta.events.register_first("before-send", _local_answer)
-        try:
-            with _credentials.placeholder():
-                for operation, params in calls:
-                    getattr(made, operation)(**params)
-        finally:
-            made.meta.events.unregister("before-send", _local_answer)
+        dry_run(name, calls)
     assert _credentials is not None
     _credentials.prepare()
+
+
+def dry_run(name: str, calls: list[tuple[str, dict[str, Any]]]) -> None:
+    """Make the client `name` and each of `calls` once, signed with placeholder keys and answered
+    locally (`_local_answer`): nothing is sent and no credentials are resolved. `warm` does this for the
+    services every function calls; a function calling another service does it in its own hook."""
+    made = client(name)  # the session, and so _credentials, exist from here
+    assert _credentials is not None
+    made.meta.events.register_first("before-send", _local_answer)
+    try:
+        with _credentials.placeholder():
+            for operation, params in calls:
+                getattr(made, operation)(**params)
+    finally:
+        made.meta.events.unregister("before-send", _local_answer)
 
 
 @snapshot.after_restore
