@@ -16,6 +16,7 @@ import random
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -280,8 +281,9 @@ def test_lazy_module_defers_until_first_use_and_warm_loads_it(tmp_path: Path) ->
     assert out.strip() == "(False, False) (True, True, 42)"
 
 
-def warm_calls() -> list[tuple[str, dict]]:
-    """aws.warm() from a fresh state: the operation name and parsed answer of each call it makes, in order."""
+def warm_calls(run: Callable[[], None] | None = None) -> list[tuple[str, dict]]:
+    """`run` (default aws.warm) from a fresh state: the operation name and parsed answer of each call it
+    makes, in order."""
     from partner.store import aws
 
     calls: list[tuple[str, dict]] = []
@@ -292,18 +294,16 @@ def warm_calls() -> list[tuple[str, dict]]:
     aws.reset()
     aws.add_hook("after-call", after_call)
     try:
-        aws.warm()
+        (run or aws.warm)()
     finally:
         aws.remove_hook("after-call", after_call)
     return calls
 
 
-def test_warm_makes_each_layer_call_without_network_or_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The dry run before the snapshot: every call in DRY_CALLS goes through botocore (serialize,
-    sign with placeholder keys, parse) and none reaches a socket or resolves credentials."""
+@pytest.fixture
+def offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Placeholder init credentials, and any connection refused: a dry run must make none."""
     import socket
-
-    from partner.store import aws
 
     def refuse(*_a, **_k):
         raise AssertionError("the dry run opened a connection")
@@ -312,6 +312,13 @@ def test_warm_makes_each_layer_call_without_network_or_credentials(monkeypatch: 
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIAINIT")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "init-secret")
     monkeypatch.setattr(socket.socket, "connect", refuse)
+
+
+def test_warm_makes_each_layer_call_without_network_or_credentials(offline: None) -> None:
+    """The dry run before the snapshot: every call in DRY_CALLS goes through botocore (serialize,
+    sign with placeholder keys, parse) and none reaches a socket or resolves credentials."""
+    from partner.store import aws
+
     seen = [name for name, _ in warm_calls()]
     assert len(seen) == sum(len(calls) for calls in aws.DRY_CALLS.values())
     assert {"GetItem", "GenerateMac", "PutObject"} <= set(seen)
@@ -376,34 +383,17 @@ def test_warm_loads_the_idna_codec_a_first_connection_uses() -> None:
     assert run_python(code, {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"}).strip() == "False True"
 
 
-def test_the_trackers_lambda_client_is_made_before_the_snapshot(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_trackers_lambda_client_is_made_before_the_snapshot(offline: None) -> None:
     """The tracker hands partitions out with Lambda's Invoke: its client (service model, endpoint rules,
     serializer and parser) is made before the snapshot by a dry run, without a connection or credentials,
     so the first scheduled run after a restore does not build it (it did, on its critical path)."""
-    import socket
-
     from partner.core import snapshot
     from partner.features import tracker  # noqa: F401  # registers its hook
     from partner.store import aws
 
-    def refuse(*_a, **_k):
-        raise AssertionError("the dry run opened a connection")
-
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIAINIT")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "init-secret")
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    aws.reset()
-    seen: list[str] = []
-
-    def after_call(model, **_):
-        seen.append(model.name)
-
-    aws.add_hook("after-call", after_call)
     try:
-        snapshot.run_before_snapshot()
+        seen = [name for name, _ in warm_calls(snapshot.run_before_snapshot)]
         assert "Invoke" in seen
         assert "lambda" in aws._clients and not aws._credentials.resolved
     finally:
-        aws.remove_hook("after-call", after_call)
         aws.reset()
