@@ -64,108 +64,13 @@ def render(r: dict[str, Any]) -> str:
         lines += _snapstart(snap, g)
     calls = r.get("calls")
     if calls:
-        lines += [
-            "## 2. AWS calls and RPC round trips per request",
-            "",
-            "Counted in-process on the second request (per-process work such as the hash-secret derivation "
-            "is done by the first), with botocore hooks (`partner.store.aws.add_hook`) and by counting "
-            "`Rpc._post`, for the measured request only (`bench/calls.py`: the call runs in a context of its "
-            "own and the hooks count only inside it, so the devstack's pollers and timers, which share the "
-            "process, are not counted; until issue 26 a buy showed 13 DynamoDB calls where the code makes 6). "
-            "DynamoDB units from each call's parameters (items under 1 KB written, 4 KB read; a Query by its "
-            "answer's size), log bytes as written to stdout plus Lambda's own lines, CPU ms of the measuring "
-            f"thread. Goals: authenticated GET at most {g.get('get_ddb_calls')} DynamoDB calls; "
-            f"a trade at most {g.get('trade_rpc')} RPC round trips and {g.get('trade_kms')} KMS call.",
-            "",
-            "| endpoint | status | DynamoDB | RRU / WRU | KMS | S3 | RPC | log B | CPU ms | AWS operations | "
-            "RPC methods | goal |",
-            "|---|---|---:|---|---:|---:|---:|---:|---:|---|---|---|",
-        ]
-        for name, v in calls.items():
-            if "error" in v:
-                lines.append(f"| {name} | error: {v['error'][:120]} | | | | | | | | | | |")
-                continue
-            ops = ", ".join(f"{k} x{n}" for k, n in v["aws"].items())
-            goal = f"{v['goal']}: {_yes(v['goal_met'])}" if "goal" in v else ""
-            units = f"{v['ddb_read_units']:g} / {v['ddb_write_units']:g}" if "ddb_read_units" in v else ""
-            lines.append(
-                f"| {name} | {v['status']} | {v['dynamodb']} | {units} | {v['kms']} | {v['s3']} | "
-                f"{v['rpc_round_trips']} | {v.get('log_bytes', '')} | {v.get('cpu_ms', '')} | {ops} | "
-                f"{', '.join(map(str, v['rpc_methods']))} | {goal} |"
-            )
-        lines.append("")
+        lines += _calls(calls, g)
     warm = r.get("warm")
     if warm:
-        lines += [
-            "## 3. Warm latency through the gateway",
-            "",
-            "Sequential HTTP requests to the devstack gateway on 127.0.0.1 (each function in a warm process of "
-            "its own; two unmeasured requests first). Loops are bounded by the rate-limit "
-            "buckets (read 300/min, trade and governance 60/min per connection, OAuth 30/min per IP); each "
-            "read, trade and governance endpoint has its own connection. Governance: a real proposal is "
-            "open on the bench coin; vote and votes/cancel get a fresh voter per request, settle, "
-            "bonds/withdraw and votes/withdraw a proposal whose vote is over (built before each request, "
-            "untimed), so those rows are real 200s; extend-mutability, finalize-metadata and "
-            "update-content answer 422 active_proposal_exists on that coin and finalize-expired 422 "
-            "(the mutability window is open): refusals after authentication, input and chain reads.",
-            "",
-            "| endpoint | n | p50 ms | p99 ms | statuses |",
-            "|---|---:|---:|---:|---|",
-        ]
-        for name, v in warm.items():
-            st = ", ".join(f"{k}: {n}" for k, n in v["status"].items())
-            lines.append(f"| {name} | {v['n']} | {v['p50_ms']} | {v['p99_ms']} | {st} |")
-        lines.append("")
+        lines += _warm(warm)
     tps = r.get("chain_tps")
     if tps:
-        lines += [
-            "## 4. Devstack chain throughput",
-            "",
-            f"{tps['transactions']} signed single-transfer SOL transactions, one at a time, each to a new "
-            "account. Compared: the devstack chain's `SvmBank.process_transaction` in-process (LiteSVM plus "
-            "the ledger the chain keeps around it, under the bank lock, as the RPC server calls it) against "
-            "solders' `LiteSVM.send_transaction` alone; JSON-RPC `sendTransaction` "
-            "(HTTP to the chain server, one request each) is shown beside it"
-            + (
-                f": signed in batches of {tps['rpc_batch']}, each just before it is sent with a blockhash "
-                "fetched then (getLatestBlockhash), only the sends timed; failures are counted apart "
-                f"(tx/s of accepted transactions only: {tps.get('rpc_ok_tps')}"
-                + (f"; errors: {tps['rpc_errors']}" if tps.get("rpc_errors") else "")
-                + ")"
-                if tps.get("rpc_batch")
-                else ""
-            )
-            + ".",
-            "",
-            "| engine | tx/s | vs LiteSVM | failed |",
-            "|---|---:|---:|---:|",
-            f"| solders LiteSVM | {tps['litesvm_tps']} | 1 | {tps['litesvm_failed']} |",
-            f"| devstack chain in-process (compared) | {tps['bank_tps']} | {tps['bank_vs_litesvm']} "
-            f"| {tps['bank_failed']} |",
-            f"| devstack JSON-RPC sendTransaction | {tps['rpc_tps']} | {tps['rpc_vs_litesvm']} | {tps['rpc_failed']} |",
-            "",
-            f"Goal: at least {g.get('tps_ratio')}x LiteSVM (bank) — {_yes(tps['goal_met'])}.",
-            "",
-        ]
-        work = tps.get("workloads")
-        cols = ("transfer_inproc", "transfer_rpc", "buy_inproc")
-        lines += [
-            "Per workload (`bench/chain_engines.py`: transfers, a quarter as many first curve buys on the "
-            "SBF launchpad; tx/s, failed in brackets). Every transaction executes in LiteSVM. The rows marked "
-            "history are the last measurement made while the Python engine could still be chosen (500 "
-            "transactions, 1 round, 2026-11-25, machine under load): kept as the before figures.",
-            "",
-            "| chain | transfer (in-process) | transfer (JSON-RPC) | curve buy (in-process) |",
-            "|---|---:|---:|---:|",
-        ]
-        if work and "error" not in work:
-            cells = [f"{work[c]['tps']} ({work[c]['failed']})" if c in work and "tps" in work[c] else "-" for c in cols]
-            lines.append(f"| LiteSVM, {work['transactions']} transfers | " + " | ".join(cells) + " |")
-        elif work:
-            lines.append(f"| LiteSVM | {work['error']} | | |")
-        for label, fig in ENGINE_HISTORY:
-            lines.append(f"| {label} | " + " | ".join(str(fig[c]) for c in cols) + " |")
-        lines.append("")
+        lines += _chain_tps(tps, g)
     cost = r.get("cost")
     if cost and cost.get("functions"):
         lines += _cost(cost)
@@ -180,25 +85,7 @@ def render(r: dict[str, Any]) -> str:
         lines += _tracker(tracker, g)
     layers = r.get("layers")
     if layers and "error" not in layers:
-        lines += [
-            "## 9. Layer sizes (`sam build`)",
-            "",
-            f"Unzipped size of each build folder under `{layers['build_dir']}`. Lambda's limit is "
-            f"{layers['lambda_limit_mb']} MB unzipped for function plus layers; goal: the dependency layer "
-            f"at most {layers['goal_mb']} MB — {_yes(layers['goal_met'])}.",
-            "",
-            "| part | MB |",
-            "|---|---:|",
-            f"| SharedLayer | {layers['SharedLayer']} |",
-            f"| DependenciesLayer | {layers['DependenciesLayer']} |",
-            f"| largest function ({layers['largest_function']['name']}) | {layers['largest_function']['mb']} |",
-            f"| total (both layers + largest function) | {layers['total_unzipped_mb']} |",
-            "",
-            "Largest packages in the dependency layer (MB): "
-            + ", ".join(f"{k} {v}" for k, v in layers.get("largest_packages_mb", {}).items())
-            + ".",
-            "",
-        ]
+        lines += _layers(layers)
     notes = r.get("notes")
     if notes:
         lines += ["## What stands in the way / what was fixed", ""] + [f"- {n}" for n in notes] + [""]
@@ -211,12 +98,159 @@ def _tally(fns: dict[str, Any]) -> str:
     return f"{_yes(met == len(fns))} ({met}/{len(fns)})"
 
 
+def _row(*cells: Any) -> str:
+    """One row of a Markdown table, its header too: `| a | b |`."""
+    return "| " + " | ".join(map(str, cells)) + " |"
+
+
+def _pick(v: dict[str, Any], *keys: str, missing: Any = "") -> list[Any]:
+    """The cells of these keys of a row's figures, in order (`missing` for an absent one)."""
+    return [v.get(k, missing) for k in keys]
+
+
+def _status(v: dict[str, Any]) -> str:
+    """The statuses a function answered, as one cell."""
+    return ", ".join(map(str, v["status"]))
+
+
+def _calls(calls: dict[str, Any], g: dict[str, Any]) -> list[str]:
+    lines = [
+        "## 2. AWS calls and RPC round trips per request",
+        "",
+        "Counted in-process on the second request (per-process work such as the hash-secret derivation "
+        "is done by the first), with botocore hooks (`partner.store.aws.add_hook`) and by counting "
+        "`Rpc._post`, for the measured request only (`bench/calls.py`: the call runs in a context of its "
+        "own and the hooks count only inside it, so the devstack's pollers and timers, which share the "
+        "process, are not counted; until issue 26 a buy showed 13 DynamoDB calls where the code makes 6). "
+        "DynamoDB units from each call's parameters (items under 1 KB written, 4 KB read; a Query by its "
+        "answer's size), log bytes as written to stdout plus Lambda's own lines, CPU ms of the measuring "
+        f"thread. Goals: authenticated GET at most {g.get('get_ddb_calls')} DynamoDB calls; "
+        f"a trade at most {g.get('trade_rpc')} RPC round trips and {g.get('trade_kms')} KMS call.",
+        "",
+        _row(*"endpoint,status,DynamoDB,RRU / WRU,KMS,S3,RPC,log B,CPU ms,AWS operations,RPC methods,goal".split(",")),
+        "|---|---|---:|---|---:|---:|---:|---:|---:|---|---|---|",
+    ]
+    for name, v in calls.items():
+        if "error" in v:
+            lines.append(f"| {name} | error: {v['error'][:120]} | | | | | | | | | | |")
+            continue
+        ops = ", ".join(f"{k} x{n}" for k, n in v["aws"].items())
+        goal = f"{v['goal']}: {_yes(v['goal_met'])}" if "goal" in v else ""
+        units = f"{v['ddb_read_units']:g} / {v['ddb_write_units']:g}" if "ddb_read_units" in v else ""
+        lines.append(
+            _row(
+                name,
+                v["status"],
+                v["dynamodb"],
+                units,
+                *_pick(v, "kms", "s3", "rpc_round_trips", "log_bytes", "cpu_ms"),
+                ops,
+                ", ".join(map(str, v["rpc_methods"])),
+                goal,
+            )
+        )
+    return [*lines, ""]
+
+
+def _warm(warm: dict[str, Any]) -> list[str]:
+    lines = [
+        "## 3. Warm latency through the gateway",
+        "",
+        "Sequential HTTP requests to the devstack gateway on 127.0.0.1 (each function in a warm process of "
+        "its own; two unmeasured requests first). Loops are bounded by the rate-limit "
+        "buckets (read 300/min, trade and governance 60/min per connection, OAuth 30/min per IP); each "
+        "read, trade and governance endpoint has its own connection. Governance: a real proposal is "
+        "open on the bench coin; vote and votes/cancel get a fresh voter per request, settle, "
+        "bonds/withdraw and votes/withdraw a proposal whose vote is over (built before each request, "
+        "untimed), so those rows are real 200s; extend-mutability, finalize-metadata and "
+        "update-content answer 422 active_proposal_exists on that coin and finalize-expired 422 "
+        "(the mutability window is open): refusals after authentication, input and chain reads.",
+        "",
+        _row("endpoint", "n", "p50 ms", "p99 ms", "statuses"),
+        "|---|---:|---:|---:|---|",
+    ]
+    for name, v in warm.items():
+        statuses = ", ".join(f"{k}: {n}" for k, n in v["status"].items())
+        lines.append(_row(name, v["n"], v["p50_ms"], v["p99_ms"], statuses))
+    return [*lines, ""]
+
+
+def _chain_tps(tps: dict[str, Any], g: dict[str, Any]) -> list[str]:
+    batch = (
+        f": signed in batches of {tps['rpc_batch']}, each just before it is sent with a blockhash "
+        "fetched then (getLatestBlockhash), only the sends timed; failures are counted apart "
+        f"(tx/s of accepted transactions only: {tps.get('rpc_ok_tps')}"
+        + (f"; errors: {tps['rpc_errors']}" if tps.get("rpc_errors") else "")
+        + ")"
+        if tps.get("rpc_batch")
+        else ""
+    )
+    lines = [
+        "## 4. Devstack chain throughput",
+        "",
+        f"{tps['transactions']} signed single-transfer SOL transactions, one at a time, each to a new "
+        "account. Compared: the devstack chain's `SvmBank.process_transaction` in-process (LiteSVM plus "
+        "the ledger the chain keeps around it, under the bank lock, as the RPC server calls it) against "
+        "solders' `LiteSVM.send_transaction` alone; JSON-RPC `sendTransaction` "
+        f"(HTTP to the chain server, one request each) is shown beside it{batch}.",
+        "",
+        _row("engine", "tx/s", "vs LiteSVM", "failed"),
+        "|---|---:|---:|---:|",
+        _row("solders LiteSVM", tps["litesvm_tps"], 1, tps["litesvm_failed"]),
+        _row("devstack chain in-process (compared)", tps["bank_tps"], tps["bank_vs_litesvm"], tps["bank_failed"]),
+        _row("devstack JSON-RPC sendTransaction", tps["rpc_tps"], tps["rpc_vs_litesvm"], tps["rpc_failed"]),
+        "",
+        f"Goal: at least {g.get('tps_ratio')}x LiteSVM (bank) — {_yes(tps['goal_met'])}.",
+        "",
+    ]
+    work = tps.get("workloads")
+    cols = ("transfer_inproc", "transfer_rpc", "buy_inproc")
+    lines += [
+        "Per workload (`bench/chain_engines.py`: transfers, a quarter as many first curve buys on the "
+        "SBF launchpad; tx/s, failed in brackets). Every transaction executes in LiteSVM. The rows marked "
+        "history are the last measurement made while the Python engine could still be chosen (500 "
+        "transactions, 1 round, 2026-11-25, machine under load): kept as the before figures.",
+        "",
+        _row("chain", "transfer (in-process)", "transfer (JSON-RPC)", "curve buy (in-process)"),
+        "|---|---:|---:|---:|",
+    ]
+    if work and "error" not in work:
+        cells = [f"{work[c]['tps']} ({work[c]['failed']})" if c in work and "tps" in work[c] else "-" for c in cols]
+        lines.append(_row(f"LiteSVM, {work['transactions']} transfers", *cells))
+    elif work:
+        lines.append(f"| LiteSVM | {work['error']} | | |")
+    lines += [_row(label, *(fig[c] for c in cols)) for label, fig in ENGINE_HISTORY]
+    return [*lines, ""]
+
+
+def _layers(layers: dict[str, Any]) -> list[str]:
+    return [
+        "## 9. Layer sizes (`sam build`)",
+        "",
+        f"Unzipped size of each build folder under `{layers['build_dir']}`. Lambda's limit is "
+        f"{layers['lambda_limit_mb']} MB unzipped for function plus layers; goal: the dependency layer "
+        f"at most {layers['goal_mb']} MB — {_yes(layers['goal_met'])}.",
+        "",
+        _row("part", "MB"),
+        "|---|---:|",
+        _row("SharedLayer", layers["SharedLayer"]),
+        _row("DependenciesLayer", layers["DependenciesLayer"]),
+        _row(f"largest function ({layers['largest_function']['name']})", layers["largest_function"]["mb"]),
+        _row("total (both layers + largest function)", layers["total_unzipped_mb"]),
+        "",
+        "Largest packages in the dependency layer (MB): "
+        + ", ".join(f"{k} {v}" for k, v in layers.get("largest_packages_mb", {}).items())
+        + ".",
+        "",
+    ]
+
+
 def _cells(earlier: dict[str, Any], group: str, name: str, keys: tuple[str, ...]) -> str:
     """The extra cells of a row for an earlier run's figures (`earlier[group][name]`), none without one."""
     if not earlier:
         return ""
     row = (earlier.get(group) or {}).get(name) or {}
-    return "".join(f" {row.get(k, '')} |" for k in keys)
+    return "".join(f" {cell} |" for cell in _pick(row, *keys))
 
 
 def _snapstart_forks(snap: dict[str, Any]) -> str:
@@ -264,11 +298,8 @@ def _snapstart(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
         "|---|---:|---:|---:|---:|---:|---:|---|---|" + ("---:|---:|" if before else ""),
     ]
     for name, v in sorted(fns.items(), key=lambda kv: kv[1].get("adds_modeled_ms", 0)):
-        row = (
-            f"| {name} | {v['restore_ms']} | {v['warm_p50_ms']} | {v.get('adds_ms', '')} | {v.get('secret_ms', '')} | "
-            f"{v.get('adds_modeled_ms', '')} | {v['ratio']} | {', '.join(map(str, v['status']))} | "
-            f"{_yes(v['goal_met'])} |"
-        )
+        cells = _pick(v, "restore_ms", "warm_p50_ms", "adds_ms", "secret_ms", "adds_modeled_ms", "ratio")
+        row = _row(name, *cells, _status(v), _yes(v["goal_met"]))
         lines.append(row + _cells(before, "functions", name, ("adds_ms", "adds_modeled_ms")))
     return [*lines, ""]
 
@@ -312,12 +343,10 @@ def _snapstart_model(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
     ]
     for name, v in sorted(fns.items(), key=lambda kv: kv[1]["adds_model_ms"]):
         mark = "" if v.get("model_followed", True) else " (†)"
-        row = (
-            f"| {name}{mark} | {v['restore_model_ms']} | {v['warm_model_p50_ms']} | {v['adds_model_ms']} | "
-            f"{v.get('secret_model_ms', '')} | {v.get('page_faults', '')} ({v.get('warm_page_faults', '')}) | "
-            f"{', '.join(map(str, v['status']))} | {_yes(v['goal_met'])} | {v['restore_ms']} | "
-            f"{v['warm_p50_ms']} | {v['adds_ms']} |"
-        )
+        cells = _pick(v, "restore_model_ms", "warm_model_p50_ms", "adds_model_ms", "secret_model_ms")
+        faults = f"{v.get('page_faults', '')} ({v.get('warm_page_faults', '')})"
+        moto = _pick(v, "restore_ms", "warm_p50_ms", "adds_ms")
+        row = _row(name + mark, *cells, faults, _status(v), _yes(v["goal_met"]), *moto)
         lines.append(row + _cells(prev, "functions", name, ("adds_modeled_ms",)))
     if any(not v.get("model_followed", True) for v in fns.values()):
         lines += [
@@ -341,8 +370,12 @@ def _snapstart_ratio(snap: dict[str, Any], g: dict[str, Any]) -> list[str]:
     ]
     for name, v in sorted(fns.items(), key=lambda kv: kv[1]["ratio"]):
         lines.append(
-            f"| {name} | {v['restore_ms']} | {v['restore_max_ms']} | {v['warm_p50_ms']} | {v['ratio']} | "
-            f"{v['before_snapshot_ms']} | {', '.join(map(str, v['status']))} | {_yes(v['goal_met'])} |"
+            _row(
+                name,
+                *_pick(v, "restore_ms", "restore_max_ms", "warm_p50_ms", "ratio", "before_snapshot_ms"),
+                _status(v),
+                _yes(v["goal_met"]),
+            )
         )
     return [*lines, ""]
 
@@ -385,12 +418,9 @@ def _latency(lat: dict[str, Any], g: dict[str, Any]) -> list[str]:
     for name, v in eps.items():
         path = " → ".join(" ‖ ".join(stage) for stage in v["stages"])
         goal = _yes(v["goal_met"]) if name.startswith("trades_") else ("met" if v["ratio"] <= 1.3 else "**not met**")
-        row = (
-            f"| {name} | {path} | {v['floor_ms']} | {v['sequential_ms']} | {v['p50_ms']} | {v['ratio']} | "
-            f"{v['p90_ms']} | {v.get('slept_p50_ms', '')} | "
-            f"{v.get('devstack_p50_ms', '')} ({v.get('over_model', '')}) | "
-            f"{v.get('bare_p50_ms', '')} | {goal} |"
-        )
+        cells = _pick(v, "floor_ms", "sequential_ms", "p50_ms", "ratio", "p90_ms", "slept_p50_ms")
+        devstack = f"{v.get('devstack_p50_ms', '')} ({v.get('over_model', '')})"
+        row = _row(name, path, *cells, devstack, v.get("bare_p50_ms", ""), goal)
         lines.append(row + _cells(before, "endpoints", name, ("p50_ms", "ratio")))
     if before:
         lines += [
@@ -444,11 +474,17 @@ def _tracker(t: dict[str, Any], g: dict[str, Any]) -> list[str]:
         for row in rows:
             before = TRACKER_BEFORE.get(row["records"], ("-", "-"))
             lines.append(
-                f"| {row['records']} | {row.get('groups', 1)} | {row['records_per_s']:.0f} | {row['lag_s']} | "
-                f"{row['passes']} | "
-                f"{row['pass_ms']} | {row.get('model_records_per_s', '-')} | {row.get('model_lag_s', '-')} | "
-                f"{row.get('model_pass_ms', '-')} ({row.get('model_cpu_ms', '-')}) | {row['events']} | "
-                f"{row['errors']} | {before[0]} | {before[1]} |"
+                _row(
+                    row["records"],
+                    row.get("groups", 1),
+                    f"{row['records_per_s']:.0f}",
+                    *_pick(row, "lag_s", "passes", "pass_ms"),
+                    *_pick(row, "model_records_per_s", "model_lag_s", missing="-"),
+                    f"{row.get('model_pass_ms', '-')} ({row.get('model_cpu_ms', '-')})",
+                    row["events"],
+                    row["errors"],
+                    *before,
+                )
             )
         at = {row["records"]: row for row in rows}.get(1000)
         if at:
@@ -525,11 +561,8 @@ def _cold(cold: dict[str, Any], g: dict[str, Any], column: str) -> list[str]:
     lines += [head, rule]
     earlier = {"functions": {name: v.get("before") for name, v in fns.items()}} if before else {}
     for name, v in sorted(fns.items(), key=lambda kv: kv[1]["ms"]):
-        row = (
-            f"| {name} | {v['ms']} | {v['ratio']} | {v.get('response_ms', '')} | {v.get('response_ratio', '')} | "
-            f"{v['import_ms']} | {v['first_request_ms']} | {', '.join(map(str, v['status']))} | "
-            f"{_yes(v['goal_met'])} |"
-        )
+        cells = _pick(v, "ms", "ratio", "response_ms", "response_ratio", "import_ms", "first_request_ms")
+        row = _row(name, *cells, _status(v), _yes(v["goal_met"]))
         lines.append(row + _cells(earlier, "functions", name, ("ms", "ratio", "response_ratio")))
     lines.append("")
     warm = cold.get("warm_paired") or {}
@@ -539,14 +572,13 @@ def _cold(cold: dict[str, Any], g: dict[str, Any], column: str) -> list[str]:
             f"alternating, {warm['repeat']} more of the same read request after the cold one "
             "(in-process handler calls against the devstack; p50 and p90 of those, ms):",
             "",
-            "| function | p50 | p90 | before p50 | before p90 |",
+            _row("function", "p50", "p90", "before p50", "before p90"),
             "|---|---:|---:|---:|---:|",
         ]
         for name, v in warm["functions"].items():
             now, was = v.get("now", {}), v.get("before", {})
             lines.append(
-                f"| {name} | {now.get('p50_ms', '')} | {now.get('p90_ms', '')} | "
-                f"{was.get('p50_ms', '')} | {was.get('p90_ms', '')} |"
+                _row(name, now.get("p50_ms", ""), now.get("p90_ms", ""), was.get("p50_ms", ""), was.get("p90_ms", ""))
             )
         lines.append("")
     return lines
@@ -562,7 +594,7 @@ def _breakdown(b: dict[str, Any], label: str) -> list[str]:
         "|---|---:|---:|",
     ]
     for row in b["cumulative"]:
-        lines.append(f"| {'&nbsp;' * 2 * row['depth']}{row['module']} | {row['cumulative_ms']} | {row['self_ms']} |")
+        lines.append(_row("&nbsp;" * 2 * row["depth"] + row["module"], row["cumulative_ms"], row["self_ms"]))
     lines += [
         "",
         "Largest self times: " + ", ".join(f"{row['module']} {row['self_ms']}" for row in b["self"]) + " ms.",
@@ -586,7 +618,7 @@ def _compute_units(cu: dict[str, Any]) -> list[str]:
     ]
     for program in ("launchpad", "pool"):
         for name, f in cu[program].items():
-            lines.append(f"| {program} | {name} | {f['min']} | {f['median']} | {f['max']} | {f['runs']} |")
+            lines.append(_row(program, name, f["min"], f["median"], f["max"], f["runs"]))
     cases = cu.get("pool_cases")
     if cases:
         lines += [
@@ -596,7 +628,7 @@ def _compute_units(cu: dict[str, Any]) -> list[str]:
             "| pool case | min CU | median CU | max CU | runs |",
             "|---|---:|---:|---:|---:|",
         ]
-        lines += [f"| {name} | {f['min']} | {f['median']} | {f['max']} | {f['runs']} |" for name, f in cases.items()]
+        lines += [_row(name, f["min"], f["median"], f["max"], f["runs"]) for name, f in cases.items()]
     return lines + [""]
 
 
@@ -625,11 +657,18 @@ def _cost(cost: dict[str, Any]) -> list[str]:
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(sizes),
     ]
     for name, v in rows.items():
-        at = " | ".join(f"{v['at_memory'][m]['total']:.2f} ({v['at_memory'][m]['billed_ms']:g} ms)" for m in sizes)
+        at = (f"{v['at_memory'][m]['total']:.2f} ({v['at_memory'][m]['billed_ms']:g} ms)" for m in sizes)
+        usd = (f"{v[k]:.2f}" for k in ("api_gateway", "lambda", "dynamodb", "kms", "s3", "sqs", "logs"))
         lines.append(
-            f"| {name} | {v['memory_mb']} | {v['billed_ms']:g} | {v['api_gateway']:.2f} | {v['lambda']:.2f} | "
-            f"{v['dynamodb']:.2f} | {v['kms']:.2f} | {v['s3']:.2f} | {v['sqs']:.2f} | {v['logs']:.2f} | "
-            f"**{v['total']:.2f}** | {v['total_http_api']:.2f} | {at} |"
+            _row(
+                name,
+                v["memory_mb"],
+                f"{v['billed_ms']:g}",
+                *usd,
+                f"**{v['total']:.2f}**",
+                f"{v['total_http_api']:.2f}",
+                *at,
+            )
         )
     lines.append("")
     return lines
