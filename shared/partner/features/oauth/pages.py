@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from html import escape
 from typing import Any
 
@@ -116,20 +117,20 @@ def sign_in(login_url: str | None) -> str:
     return _page("Sign in", "<h1>Sign in to continue</h1><p>An app is asking to connect to your account.</p>" + link)
 
 
-def _error(title: str, heading: str, code: str, message: str, after: str) -> str:
+def _error(code: str, message: str, *, title: str, heading: str, after: str) -> str:
+    """An error page: its heading, the `error` code and its message, then where to go from here."""
     return _page(
         title, f'<h1>{heading}</h1><p class="code" id="error">{escape(code)}</p><p>{escape(message)}</p>{after}'
     )
 
 
-def error(code: str, message: str) -> str:
-    return _error(
-        "Authorization error",
-        "This connection request cannot continue",
-        code,
-        message,
-        '<p class="note">Return to the app that sent you here and try again.</p>',
-    )
+# error(code, message): the authorization pages' (authorize, consent, sign-in)
+error = partial(
+    _error,
+    title="Authorization error",
+    heading="This connection request cannot continue",
+    after='<p class="note">Return to the app that sent you here and try again.</p>',
+)
 
 
 def _meter(spent: str, cap: str) -> str:
@@ -184,11 +185,10 @@ def apps(models: list[dict[str, Any]], csrf: str, notice: str | None = None) -> 
     return _page("Connected apps", head + intro + "".join(_app(m, csrf) for m in models))
 
 
-def apps_error(code: str, message: str) -> str:
-    return _error(
-        "Connected apps",
-        "That change was not made",
-        code,
-        message,
-        '<p><a href="/account/apps">Back to your connected apps</a></p>',
-    )
+# apps_error(code, message): the connected-apps page's
+apps_error = partial(
+    _error,
+    title="Connected apps",
+    heading="That change was not made",
+    after='<p><a href="/account/apps">Back to your connected apps</a></p>',
+)
