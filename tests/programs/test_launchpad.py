@@ -8,6 +8,7 @@ from solders.pubkey import Pubkey
 
 from partner.chain import curve as C
 from partner.chain import governance_math as GM
+from partner.chain import layouts as L
 
 from .launchpad_chain import (
     ATA_SIZE, LAUNCHPAD_ID, SOL, TOKEN_2022, Chain, ata, curve_pda, global_pda, governance_pda, meta_ix, pool_pda,
@@ -116,7 +117,8 @@ def test_create_coin_makes_a_token_2022_mint_with_its_own_metadata(chain):
     assert m.metadata_address == mint and m.metadata_pointer_authority is None
     md = m.metadata
     assert (md.name, md.symbol, md.uri, md.mint) == ("Moon Coin", "MOON", "https://x.example/moon.json", mint)
-    assert md.update_authority == governance_pda(mint) and md.additional_metadata == []
+    assert md.update_authority == governance_pda(mint) and md.additional_metadata == ()
+    assert L.TokenMetadata.from_mint(acc.data) == md  # the service reads what the standard's layout says
     # funded for the longest name / symbol / uri, so later updates never lack rent
     assert acc.lamports >= rent(len(acc.data)) and acc.lamports == rent(234 + 4 + 64 + 12 + 4 + 32 + 10 + 200)
 

@@ -13,6 +13,7 @@ from solders.keypair import Keypair
 from solders.pubkey import Pubkey
 
 from tests.programs.svm import ATA_PROGRAM, SOL, SYSTEM, TOKEN_2022, Svm, ata, borsh_str, ix
+from tests.programs.token2022 import decode_mint
 
 U64 = 2**64 - 1
 
@@ -108,25 +109,6 @@ def test_pda_wrong_address_refused(env):
     assert s.account(other) is None
 
 
-def _metadata(data: bytes) -> tuple[bytes, list[str]]:
-    """(update authority, [name, symbol, uri]) from the TokenMetadata TLV entry of a mint
-    (published layout: type u16, length u16 after the account-type byte at 165; the
-    metadata value: update_authority 32, mint 32, then three u32-length strings)."""
-    i = 166
-    while i + 4 <= len(data):
-        typ, ln = struct.unpack_from("<HH", data, i)
-        if typ == 19:  # ExtensionType::TokenMetadata
-            v = data[i + 4:i + 4 + ln]
-            out, j = [], 64
-            for _ in range(3):
-                (n,) = struct.unpack_from("<I", v, j)
-                out.append(v[j + 4:j + 4 + n].decode())
-                j += 4 + n
-            return v[:32], out
-        i += 4 + ln
-    raise AssertionError("no TokenMetadata extension")
-
-
 def _new_mint(s, pid, name="Coin", symbol="CN", uri="https://x/1.json"):
     mint = Keypair()
     auth = Pubkey.find_program_address([b"auth"], pid)[0]
@@ -144,15 +126,16 @@ def test_token2022_mint_with_metadata_update_and_lock(env):
     assert acc.owner == TOKEN_2022
     data = bytes(acc.data)
     assert data[44] == 6 and data[165] == 1          # decimals, AccountType::Mint
-    assert _metadata(data) == (bytes(auth), ["Coin", "CN", "https://x/1.json"])
+    md = decode_mint(data).metadata
+    assert (md.update_authority, md.name, md.symbol, md.uri) == (auth, "Coin", "CN", "https://x/1.json")
     upd = [(mint, False, True), (auth, False, False), (TOKEN_2022, False, False)]
     assert s.send(ix(pid, b"\4\2" + borsh_str("https://x/2.json"), upd)).ok
-    assert _metadata(s.data(mint))[1] == ["Coin", "CN", "https://x/2.json"]
+    assert decode_mint(s.data(mint)).metadata.uri == "https://x/2.json"
     assert s.send(ix(pid, b"\5", upd)).ok
-    assert _metadata(s.data(mint))[0] == bytes(32)
+    assert decode_mint(s.data(mint)).metadata.update_authority is None
     locked = s.send(ix(pid, b"\4\0" + borsh_str("Other"), upd))
     assert not locked.ok and locked.custom == 901952961   # ImmutableMetadata
-    assert _metadata(s.data(mint))[1][0] == "Coin"
+    assert decode_mint(s.data(mint)).metadata.name == "Coin"
 
 
 def test_ata_mint_to_and_transfer_checked(env):

@@ -1,7 +1,8 @@
 """A decoder of Token-2022 mints and token accounts written from the published layouts
 (spl-token-2022: `state.rs` Mint / Account, `extension/mod.rs` TLV and AccountType,
 `extension/metadata_pointer`, and spl-token-metadata-interface `state.rs` TokenMetadata),
-not from the project's IDL, so the tests check the program against the standard.
+not from the project's IDL, so the tests check the program against the standard. What it reads
+is the service's own record (partner.chain.layouts.TokenMetadata), so the two readers compare directly.
 
 Mint: 82 bytes (COption<Pubkey> mint_authority, u64 supply, u8 decimals, bool
 is_initialized, COption<Pubkey> freeze_authority); with extensions the account is padded to
@@ -17,6 +18,8 @@ import struct
 from dataclasses import dataclass
 
 from solders.pubkey import Pubkey
+
+from partner.chain.layouts import TokenMetadata
 
 TOKEN_2022 = Pubkey.from_string("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb")
 MINT_LEN = 82
@@ -53,16 +56,6 @@ def extensions(data: bytes, account_type: int) -> dict[int, bytes]:
     return out
 
 
-@dataclass
-class TokenMetadata:
-    update_authority: Pubkey | None
-    mint: Pubkey
-    name: str
-    symbol: str
-    uri: str
-    additional_metadata: list[tuple[str, str]]
-
-
 def _string(v: bytes, at: int) -> tuple[str, int]:
     (n,) = struct.unpack_from("<I", v, at)
     return v[at + 4:at + 4 + n].decode("utf-8"), at + 4 + n
@@ -81,7 +74,7 @@ def decode_token_metadata(v: bytes) -> TokenMetadata:
         val, at = _string(v, at)
         extra.append((k, val))
     assert at == len(v), "trailing bytes in TokenMetadata"
-    return TokenMetadata(authority, mint, name, symbol, uri, extra)
+    return TokenMetadata(authority, mint, name, symbol, uri, tuple(extra))
 
 
 @dataclass

@@ -121,6 +121,10 @@ def test_token_metadata_golden():
     assert m == L.TokenMetadata(A, B, "Test Coin", "TEST", "ipfs://bafy")
     # no update authority (finalized): 32 zero bytes
     assert L.TokenMetadata.from_mint(_t22_mint(_tm(bytes(32), bytes(B), b"x", b"y", b""))).update_authority is None
+    # additional_metadata: Vec<(String, String)> after the uri
+    pair = struct.pack("<I", 1) + b"".join(struct.pack("<I", len(t)) + t for t in (b"k", b"v"))
+    body = _tm(bytes(A), bytes(B), b"N", b"S", b"U")[:-4] + pair
+    assert L.TokenMetadata.from_mint(_t22_mint(body)).additional_metadata == (("k", "v"),)
 
 
 def test_token_metadata_rejects():
@@ -134,6 +138,10 @@ def test_token_metadata_rejects():
         L.TokenMetadata.from_mint(_t22_mint(bytes(64) + struct.pack("<I", 99) + b"abc"))
     with pytest.raises(L.LayoutError):  # not UTF-8
         L.TokenMetadata.from_mint(_t22_mint(_tm(bytes(A), bytes(B), b"\xff", b"y", b"z")))
+    with pytest.raises(L.LayoutError):  # no additional_metadata count after the uri
+        L.TokenMetadata.from_mint(_t22_mint(_tm(bytes(A), bytes(B), b"x", b"y", b"z")[:-4]))
+    with pytest.raises(L.LayoutError):  # a pair it announces and does not hold
+        L.TokenMetadata.from_mint(_t22_mint(_tm(bytes(A), bytes(B), b"x", b"y", b"z")[:-4] + struct.pack("<I", 1)))
 
 
 def test_token_metadata_of_checks_owner_and_mint():

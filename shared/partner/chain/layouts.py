@@ -17,7 +17,7 @@ from solders.pubkey import Pubkey
 
 from . import governance_math as GM
 from .governance_math import ActionKind, GovernanceParams, Outcome, VoteSide  # noqa: F401 - re-exported
-from .idl import IdlAccount, LayoutError  # noqa: F401 - LayoutError re-exported
+from .idl import PRIMITIVES, IdlAccount, LayoutError  # noqa: F401 - LayoutError re-exported
 from .idl_types import (
     BondingCurveFields,
     GlobalFields,
@@ -210,6 +210,7 @@ def token_account_amount(data: bytes) -> int:
 TOKEN_2022_ACCOUNT_TYPE_OFFSET = 165  # after the classic layout (a mint is padded to it)
 ACCOUNT_TYPE_MINT = 1
 EXTENSION_TOKEN_METADATA = 19
+_STRING, _U32 = PRIMITIVES["string"], PRIMITIVES["u32"]  # Borsh, as the interface's state is
 
 
 @dataclass
@@ -221,6 +222,7 @@ class TokenMetadata:
     name: str
     symbol: str
     uri: str
+    additional_metadata: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_mint(cls, data: bytes) -> TokenMetadata:
@@ -247,19 +249,16 @@ class TokenMetadata:
             raise LayoutError("short TokenMetadata")
         authority, mint = body[:32], body[32:64]
         at, texts = 64, []
-        for _ in range(3):
-            if at + 4 > len(body):
-                raise LayoutError("short TokenMetadata")
-            (n,) = struct.unpack_from("<I", body, at)
-            raw = body[at + 4 : at + 4 + n]
-            if len(raw) != n:
-                raise LayoutError("short TokenMetadata")
-            try:
-                texts.append(raw.decode("utf-8"))
-            except UnicodeDecodeError as exc:
-                raise LayoutError("TokenMetadata text is not UTF-8") from exc
-            at += 4 + n
-        return cls(None if authority == bytes(32) else _pk(authority), _pk(mint), *texts)
+        for what in ("name", "symbol", "uri"):
+            text, at = _STRING.read(body, at, f"TokenMetadata.{what}")
+            texts.append(text)
+        count, at = _U32.read(body, at, "TokenMetadata.additional_metadata")
+        extra = []
+        for i in range(count):
+            key, at = _STRING.read(body, at, f"TokenMetadata.additional_metadata[{i}]")
+            value, at = _STRING.read(body, at, f"TokenMetadata.additional_metadata[{i}]")
+            extra.append((key, value))
+        return cls(None if authority == bytes(32) else _pk(authority), _pk(mint), *texts, tuple(extra))
 
 
 def token_metadata_of(account, mint: Pubkey) -> TokenMetadata | None:
