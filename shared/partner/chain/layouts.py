@@ -248,17 +248,16 @@ class TokenMetadata:
         if len(body) < 64:
             raise LayoutError("short TokenMetadata")
         authority, mint = body[:32], body[32:64]
-        at, texts = 64, []
-        for what in ("name", "symbol", "uri"):
-            text, at = _STRING.read(body, at, f"TokenMetadata.{what}")
-            texts.append(text)
+        name, at = _STRING.read(body, 64, "TokenMetadata.name")
+        symbol, at = _STRING.read(body, at, "TokenMetadata.symbol")
+        uri, at = _STRING.read(body, at, "TokenMetadata.uri")
         count, at = _U32.read(body, at, "TokenMetadata.additional_metadata")
         extra = []
         for i in range(count):
             key, at = _STRING.read(body, at, f"TokenMetadata.additional_metadata[{i}]")
             value, at = _STRING.read(body, at, f"TokenMetadata.additional_metadata[{i}]")
             extra.append((key, value))
-        return cls(None if authority == bytes(32) else _pk(authority), _pk(mint), *texts, tuple(extra))
+        return cls(None if authority == bytes(32) else _pk(authority), _pk(mint), name, symbol, uri, tuple(extra))
 
 
 def token_metadata_of(account, mint: Pubkey) -> TokenMetadata | None:
