@@ -399,3 +399,39 @@ def test_the_trackers_lambda_client_is_made_before_the_snapshot(offline: None) -
         assert "lambda" in aws._clients and not aws._credentials.resolved
     finally:
         aws.reset()
+
+
+def test_a_restored_copys_first_call_finds_its_event_handlers_already_looked_up(
+    offline: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dry run leaves each client's event-handler lookups resolved for the restored copy's first real
+    call: botocore drops all of a client's resolved lookups whenever a handler is registered on it or
+    removed, so the dry run's local answer stays registered and answers only inside a dry run."""
+    import botocore.hooks
+    from botocore.awsrequest import AWSResponse
+
+    from partner.core import snapshot
+    from partner.store import aws
+
+    aws.reset()
+    snapshot.run_before_snapshot()
+    snapshot.run_after_restore()
+    ddb = aws.dynamodb()
+
+    def answer(request):  # the service's answer, without a connection
+        response = AWSResponse(request.url, 200, {}, None)
+        response._content = b'{"Item": {"pk": {"S": "v"}}}'
+        return response
+
+    monkeypatch.setattr(ddb._endpoint.http_session, "send", answer)
+    looked_up: list[str] = []
+    search = botocore.hooks._PrefixTrie.prefix_search
+
+    def counted(trie, key):
+        looked_up.append(key)
+        return search(trie, key)
+
+    monkeypatch.setattr(botocore.hooks._PrefixTrie, "prefix_search", counted)
+    assert ddb.get_item(TableName="t", Key={"pk": {"S": "v"}})["Item"] == {"pk": {"S": "v"}}
+    assert looked_up == []
+    aws.reset()

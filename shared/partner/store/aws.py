@@ -144,6 +144,8 @@ def client(name: str) -> Any:
             if _session is None:
                 _session = _new_session()
             created = _session.client(name, config=_config(name))
+            # for good: botocore forgets a client's resolved handler lookups when one is (un)registered
+            created.meta.events.register_first("before-send", _local_answer)
             for event_name, handler in HOOKS:
                 created.meta.events.register(event_name, handler)
             _clients[name] = created
@@ -301,8 +303,14 @@ DRY_ANSWERS: dict[str, dict[str, Any]] = {
 }
 
 
-def _local_answer(request: Any, event_name: str = "", **_: Any) -> AWSResponse:
-    """A `before-send` handler: botocore takes its return value as the response, and sends nothing."""
+_dry = threading.local()  # .running: this thread is making a dry run
+
+
+def _local_answer(request: Any, event_name: str = "", **_: Any) -> AWSResponse | None:
+    """Every client's first `before-send` handler. Inside a dry run (on its thread) it answers, and botocore
+    takes that as the response and sends nothing; otherwise it returns None and the request is sent."""
+    if not getattr(_dry, "running", False):
+        return None
     response = AWSResponse(request.url, 200, {}, None)
     if "amz-json" in str(request.headers.get("Content-Type", "")):
         response._content = json.dumps(DRY_ANSWERS.get(event_name.rsplit(".", 1)[-1], {})).encode()
@@ -334,13 +342,13 @@ def dry_run(name: str, calls: list[tuple[str, dict[str, Any]]]) -> None:
     services every function calls; a function calling another service does it in its own hook."""
     made = client(name)  # the session, and so _credentials, exist from here
     assert _credentials is not None
-    made.meta.events.register_first("before-send", _local_answer)
+    _dry.running = True  # `_local_answer` answers (registered with the client, so its lookups stay warm)
     try:
         with _credentials.placeholder():
             for operation, params in calls:
                 getattr(made, operation)(**params)
     finally:
-        made.meta.events.unregister("before-send", _local_answer)
+        _dry.running = False
 
 
 @snapshot.after_restore
