@@ -818,6 +818,11 @@ def snapstart_starts(
         warm_model = pct(out["warm_model_ms"], 0.5)
         secret_model = statistics.median(r.get("secret_model_ms", 0.0) for r in out["restores"])
         adds_model = restore_model - warm_model
+        # the first request itself: from the restored copy's first line to its response, hooks included. The
+        # fork before it (the parent's page tables copied, 3-6 ms here) stands in for Lambda restoring the
+        # environment, which Lambda reports apart (Restore Duration); the copy-on-write faults after it stay in
+        request_model = statistics.median(r["restore_model_ms"] - r["fork_ms"] for r in out["restores"])
+        adds_request = request_model - warm_model
         result["functions"][name] = row = {
             "restore_ms": round(restore, 1),
             "restore_max_ms": round(max(r["restore_ms"] for r in out["restores"]), 1),
@@ -830,6 +835,8 @@ def snapstart_starts(
             "warm_model_p50_ms": round(warm_model, 1),
             "secret_model_ms": round(secret_model, 1),
             "adds_model_ms": round(adds_model, 1),
+            "request_model_ms": round(request_model, 1),
+            "adds_request_model_ms": round(adds_request, 1),
             "before_snapshot_ms": round(out["before_snapshot_ms"], 1),
             # minor page faults in the restored request (the fork's copy-on-write) and in a warm one
             "page_faults": statistics.median(r["page_faults"] for r in out["restores"]),
@@ -838,11 +845,12 @@ def snapstart_starts(
             "warm_page_faults": pct(out["warm_page_faults"], 0.5),
             "status": sorted({r["status"] for r in out["restores"]} | {out["warm_status"]}, key=str),
             "model_followed": name not in SNAP_OWN_POOL,
-            "goal_met": adds_model <= GOALS["snapstart_add_ms"],
+            "goal_met": adds_request <= GOALS["snapstart_add_ms"],
         }
         log(
             f"snapstart {name}: service + model: restore {restore_model:.1f} ms, warm p50 {warm_model:.1f} ms "
-            f"(+{adds_model:.1f} ms; hash secret {secret_model:.1f} ms); against moto: restore {restore:.1f} ms, "
+            f"(+{adds_model:.1f} ms, +{adds_request:.1f} ms after the fork; hash secret {secret_model:.1f} ms); "
+            f"against moto: restore {restore:.1f} ms, "
             f"warm p50 {warm:.1f} ms (+{adds:.1f} ms; hash secret {secret:.1f} ms); page faults "
             f"{row['page_faults']} restored, {row['warm_page_faults']} warm; fork {row['fork_ms']} ms, "
             f"hooks {row['hooks_ms']} ms"
