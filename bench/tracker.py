@@ -405,14 +405,11 @@ def measure(sizes: list[int], out: Any = None, hooks: bool = True) -> dict[str, 
         clock.install()
         if hooks:
             _clients()
+        fanned = len(tracker.groups())  # TRACKER_GROUPS, clamped to the partitions
         result.update(
-            webhooks=hooks,
-            shards=int(get_settings().tracker_shards),
-            groups=len(tracker.groups()),
-            model_follows=clock.follows,
+            webhooks=hooks, shards=int(get_settings().tracker_shards), groups=fanned, model_follows=clock.follows
         )
         drain = Drain()
-        fanned = len(tracker.groups())  # TRACKER_GROUPS, clamped to the partitions
         for kind in ("throughput", "pass_cost"):
             for n in sizes:
                 for groups in sorted({1, fanned}) if kind == "throughput" else [1]:

@@ -82,13 +82,13 @@ class Invoker:
             message = f"Function not found: {name}"
             return _json(404, {"Type": "User", "Message": message}, "ResourceNotFoundException")
         kind = request.header("X-Amz-Invocation-Type") or "RequestResponse"
+        if kind == "Event" and len(request.body or b"") > ASYNC_MAX_BYTES:  # refused before it is read
+            message = f"Request must be smaller than {ASYNC_MAX_BYTES} bytes for the InvokeAsync operation"
+            return _json(413, {"Type": "User", "message": message}, "RequestEntityTooLargeException")
         event = json.loads(request.body or b"{}")
         if kind == "DryRun":
             return 204, [], b""
         if kind == "Event":
-            if len(request.body or b"") > ASYNC_MAX_BYTES:
-                message = f"Request must be smaller than {ASYNC_MAX_BYTES} bytes for the InvokeAsync operation"
-                return _json(413, {"Type": "User", "message": message}, "RequestEntityTooLargeException")
             self._start(fn, event)
             return 202, [], b""
         return self._run(fn, event)
