@@ -20,11 +20,16 @@ from botocore.config import Config
 from botocore.exceptions import NoCredentialsError
 
 from partner.core import settings, snapshot
+from partner.store import sigv4
 
 _lock = threading.Lock()
 _clients: dict[str, Any] = {}
 _session: Any = None  # one boto3 Session for every client: each new Session reloads botocore's data
 _credentials: DeferredCredentials | None = None
+
+# the hot path's services, signed by partner.store.sigv4 (S3's presigned POSTs and the rest: botocore)
+LEAN_SIGNED = frozenset({"dynamodb", "kms"})
+_signer = sigv4.Signer(lambda: _deferred().get_frozen_credentials())
 
 Hook = Callable[..., Any]
 HOOKS: list[tuple[str, Hook]] = []
@@ -126,6 +131,11 @@ class _DeferredProvider:
         return self.credentials
 
 
+def _deferred() -> DeferredCredentials:
+    assert _credentials is not None, "a client is made (with its session) before it signs"
+    return _credentials
+
+
 def _new_session() -> Any:
     global _credentials
     core = botocore.session.get_session()
@@ -146,6 +156,8 @@ def client(name: str) -> Any:
             created = _session.client(name, config=_config(name))
             # for good: botocore forgets a client's resolved handler lookups when one is (un)registered
             created.meta.events.register_first("before-send", _local_answer)
+            if name in LEAN_SIGNED:
+                _signer.register(created.meta.events, created.meta.service_model.service_id.hyphenize())
             for event_name, handler in HOOKS:
                 created.meta.events.register(event_name, handler)
             _clients[name] = created
@@ -215,6 +227,7 @@ def reset() -> None:
     with _lock:
         _clients.clear()
         _session = None
+    _signer.forget()
 
 
 # ---------------------------------------------------------------- SnapStart
@@ -349,6 +362,7 @@ def dry_run(name: str, calls: list[tuple[str, dict[str, Any]]]) -> None:
                 getattr(made, operation)(**params)
     finally:
         _dry.running = False
+        _signer.forget()  # the placeholder keys' signing key
 
 
 @snapshot.after_restore
@@ -361,3 +375,4 @@ def restored() -> None:
             existing.close()
         if _credentials is not None:
             _credentials.forget()
+    _signer.forget()
