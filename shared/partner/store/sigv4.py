@@ -34,6 +34,8 @@ Credentials = Callable[[], Any]  # () -> botocore ReadOnlyCredentials (access_ke
 
 CONTEXT_KEY = "partner_sigv4"  # (signing name, region), set by `choose` for `sign`
 _SKIP = frozenset(SIGNED_HEADERS_BLACKLIST)
+_REPLACED = frozenset({"authorization", "x-amz-date", "x-amz-security-token"})  # set anew at each signing
+_APART = frozenset({"date", "x-amz-content-sha256"})  # botocore's signer handles these its own way
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -78,7 +80,7 @@ class Signer:
         if scope is None:
             return
         service, region = scope
-        body = request.body
+        body = request.data  # what `request.body` gives without preparing a copy of the request
         if isinstance(body, str):
             body = body.encode()
         if (
@@ -86,13 +88,10 @@ class Signer:
             or not isinstance(body, bytes | bytearray | None)
             or not request.context.get("payload_signing_enabled", True)
             or request.context.get("checksum", {}).get("request_algorithm")
-            or "Date" in request.headers
-            or "X-Amz-Content-SHA256" in request.headers
+            or not self.add_auth(request, bytes(body or b""), service, region, time.gmtime())
         ):
             # not the JSON services' shape: botocore's own signer, as it would have signed it
             SigV4Auth(self._credentials(), service, region).add_auth(request)
-            return
-        self.add_auth(request, bytes(body or b""), service, region, time.gmtime())
 
     def _url(self, url: str) -> tuple[str, str, str]:
         found = self._urls.get(url)
@@ -124,23 +123,31 @@ class Signer:
                 self._keys[cache] = key
         return key
 
-    def add_auth(self, request: Any, body: bytes, service: str, region: str, now: time.struct_time) -> None:
-        """Sign `request` (an AWSRequest) at `now`, as botocore's SigV4Auth.add_auth does."""
-        creds = self._credentials()
+    def add_auth(self, request: Any, body: bytes, service: str, region: str, now: time.struct_time) -> bool:
+        """Sign `request` (an AWSRequest) at `now`, as botocore's SigV4Auth.add_auth does; False (and
+        the request untouched) when it carries a header that botocore's signer treats apart (`Date`,
+        `X-Amz-Content-SHA256`). One pass over the headers: botocore's header map is costly to query."""
         headers = request.headers
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", now)
-        for name in ("Authorization", "X-Amz-Date", "X-Amz-Security-Token"):
-            if name in headers:
-                del headers[name]
-        headers["X-Amz-Date"] = stamp
-        if creds.token:
-            headers["X-Amz-Security-Token"] = creds.token
-        host, path, query = self._url(request.url)
         signed: dict[str, list[str]] = {}
+        stale = []
         for name, value in headers.items():
             lower = name.lower()
-            if lower not in _SKIP:
+            if lower in _REPLACED:
+                stale.append(name)
+            elif lower in _APART:
+                return False
+            elif lower not in _SKIP:
                 signed.setdefault(lower, []).append(" ".join(value.split()))
+        creds = self._credentials()
+        for name in stale:
+            del headers[name]
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", now)
+        headers["X-Amz-Date"] = stamp
+        signed["x-amz-date"] = [stamp]
+        if creds.token:
+            headers["X-Amz-Security-Token"] = creds.token
+            signed["x-amz-security-token"] = [" ".join(creds.token.split())]
+        host, path, query = self._url(request.url)
         signed.setdefault("host", [host])
         names = sorted(signed)
         signed_names = ";".join(names)
@@ -162,3 +169,4 @@ class Signer:
             f"AWS4-HMAC-SHA256 Credential={creds.access_key}/{scope}, "
             f"SignedHeaders={signed_names}, Signature={signature.hex()}"
         )
+        return True
