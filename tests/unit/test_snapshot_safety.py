@@ -283,6 +283,27 @@ def test_lazy_module_defers_until_first_use_and_warm_loads_it(tmp_path: Path) ->
     assert out.strip() == "(False, False) (True, True, 42)"
 
 
+@pytest.mark.parametrize(("function", "module"), [("platform_user_wallet", "partner.store.wallets")])
+def test_a_module_some_requests_need_is_deferred_at_init_and_loaded_before_the_snapshot(
+    function: str, module: str
+) -> None:
+    """A module only some requests of a function need (provisioning a wallet needs the sealed-wallet code
+    and solders, 34 ms to import here) is not imported when the function is (its cold start without
+    SnapStart), and is executed by the before-snapshot hooks: a restored copy's first such request
+    imports nothing."""
+    code = (
+        "import importlib.util, sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'functions' / function)!r})\n"
+        f"spec = importlib.util.spec_from_file_location('app', {str(ROOT / 'functions' / function / 'app.py')!r})\n"
+        "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
+        "from partner.core import lazy, snapshot\n"
+        f"a = lazy.loaded({module!r})\n"
+        f"snapshot.run_before_snapshot(); print(a, lazy.loaded({module!r}))"
+    )
+    out = run_python(code, {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"})
+    assert out.split() == ["False", "True"]
+
+
 def warm_calls(run: Callable[[], None] | None = None) -> list[tuple[str, dict]]:
     """`run` (default aws.warm) from a fresh state: the operation name and parsed answer of each call it
     makes, in order."""

@@ -10,10 +10,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from partner.core import lazy
 from partner.core.errors import ApiError
 from partner.store import crypto
 from partner.store import users as store
 from partner.store.users import User
+
+# only provisioning needs the sealed-wallet code (and solders, 34 ms to import): deferred at init, executed
+# before the snapshot (partner.core.lazy), so a restored copy's first provisioning imports nothing
+wallets = lazy.module("partner.store.wallets")
 
 # OpenID Connect Core 1.0 section 2: `sub` is a case-sensitive ASCII string of at most 255
 # characters; we take the printable ones without spaces.
@@ -72,11 +77,9 @@ def upsert_user(sub: str, twitter_handle: Any = None) -> dict[str, Any]:
 
 def provision_wallet(sub: str) -> dict[str, Any]:
     """The user's delegated wallet: created and KMS-sealed on the first call, the same one after."""
-    from partner.store.wallets import new_wallet
-
     user = _user(sub)
     if user.wallet is None:
-        wallet, sealed = new_wallet(user.user_id)
+        wallet, sealed = wallets.new_wallet(user.user_id)
         store.set_wallet_once(user.user_id, wallet, sealed)  # a concurrent call's wallet may win: read back
     return read_user(sub)
 
