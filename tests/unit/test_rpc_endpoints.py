@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from partner.core.settings import Settings, endpoints
@@ -59,3 +61,32 @@ def test_malformed_lists_are_refused(value):
 
 def test_a_sequence_is_accepted():
     assert endpoints(["http://a:1", "https://b"]) == ("http://a:1", "https://b")
+
+
+def test_a_batch_is_sent_as_solders_writes_it():
+    """`Rpc.batch` writes the JSON array itself from each request's own `to_json` (solders'
+    `batch_to_json` took 112 us for a trade's two reads, the join 4 us): byte for byte what
+    `batch_to_json` writes, for every request kind the service batches."""
+    from solders.pubkey import Pubkey
+    from solders.rpc import requests as rq
+
+    from partner.chain.rpc import Rpc
+
+    rpc = Rpc("http://localhost:8899")
+    rpc.min_context_slot = 123
+    keys = [Pubkey.new_unique() for _ in range(4)]
+    batches = [
+        [rpc.multiple_accounts_request(keys, 1), Rpc.latest_blockhash_request(2)],
+        [rpc.multiple_accounts_request(keys[:1], 7)],
+        [Rpc.latest_blockhash_request(1)],
+    ]
+    sent: list[str] = []
+
+    def post(payload: str, sending: bool = False) -> list[dict]:
+        sent.append(payload)
+        return [{"jsonrpc": "2.0", "id": item["id"], "result": None} for item in json.loads(payload)]
+
+    rpc._post = post  # type: ignore[method-assign]  # the node's answer, without a node
+    for requests in batches:
+        rpc.batch(requests)
+        assert sent.pop() == rq.batch_to_json(requests)
