@@ -1182,7 +1182,12 @@ def main(argv: list[str] | None = None) -> int:
         help="another checkout (e.g. `git archive REV | tar -x -C DIR`) to measure "
         "in the same cold-start rounds; its DIR/.aws-sam/build for the layers",
     )
-    parser.add_argument("--latency-n", type=int, default=20, help="requests per endpoint and setting (latency)")
+    parser.add_argument(
+        "--latency-n",
+        type=int,
+        default=60,
+        help="requests per endpoint and setting (latency; a p50 of 20 moved 1-2 ms run to run)",
+    )
     parser.add_argument("--latency-before", help="bench.latency's JSON from an older checkout: its figures beside")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results.json"))
     parser.add_argument("--doc", default=str(ROOT / "docs" / "benchmarks.md"))
