@@ -283,14 +283,9 @@ def test_lazy_module_defers_until_first_use_and_warm_loads_it(tmp_path: Path) ->
     assert out.strip() == "(False, False) (True, True, 42)"
 
 
-@pytest.mark.parametrize(("function", "module"), [("platform_user_wallet", "partner.store.wallets")])
-def test_a_module_some_requests_need_is_deferred_at_init_and_loaded_before_the_snapshot(
-    function: str, module: str
-) -> None:
-    """A module only some requests of a function need (provisioning a wallet needs the sealed-wallet code
-    and solders, 34 ms to import here) is not imported when the function is (its cold start without
-    SnapStart), and is executed by the before-snapshot hooks: a restored copy's first such request
-    imports nothing."""
+def _loaded(function: str, module: str) -> list[str]:
+    """Whether `module` has executed once `function`'s app is imported, and once the before-snapshot hooks
+    have run (a fresh interpreter)."""
     code = (
         "import importlib.util, sys\n"
         f"sys.path.insert(0, {str(ROOT / 'functions' / function)!r})\n"
@@ -300,8 +295,33 @@ def test_a_module_some_requests_need_is_deferred_at_init_and_loaded_before_the_s
         f"a = lazy.loaded({module!r})\n"
         f"snapshot.run_before_snapshot(); print(a, lazy.loaded({module!r}))"
     )
-    out = run_python(code, {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"})
-    assert out.split() == ["False", "True"]
+    return run_python(code, {**os.environ, "AWS_DEFAULT_REGION": "us-east-1"}).split()
+
+
+@pytest.mark.parametrize(("function", "module"), [("platform_user_wallet", "partner.store.wallets")])
+def test_a_module_some_requests_need_is_deferred_at_init_and_loaded_before_the_snapshot(
+    function: str, module: str
+) -> None:
+    """A module only some requests of a function need (provisioning a wallet needs the sealed-wallet code
+    and solders, 34 ms to import here) is not imported when the function is (its cold start without
+    SnapStart), and is executed by the before-snapshot hooks: a restored copy's first such request
+    imports nothing."""
+    assert _loaded(function, module) == ["False", "True"]
+
+
+@pytest.mark.parametrize(
+    ("function", "module"),
+    [
+        ("account_signin", "partner.core.transport"),  # the code exchange and the provider's documents
+        ("account_signin", "partner.core.tls"),  # the provider's keys
+        ("oauth_authorize", "partner.features.oauth.signin"),  # a visitor without a session: to sign-in
+        ("account_apps", "partner.features.oauth.signin"),
+        ("migrator", "partner.store.wallets"),  # the crank wallet's signer
+    ],
+)
+def test_the_modules_a_request_path_imports_are_loaded_before_the_snapshot(function: str, module: str) -> None:
+    """No request path of a function leaves a module of the layer to import after a restore."""
+    assert _loaded(function, module)[1] == "True"
 
 
 def warm_calls(run: Callable[[], None] | None = None) -> list[tuple[str, dict]]:

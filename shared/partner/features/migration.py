@@ -29,6 +29,8 @@ from partner.chain.signer import Signer
 from partner.chain.tx import map_failure
 from partner.core.errors import ApiError
 from partner.features.pipeline import UNIT_LIMITS
+from partner.store.users import get_user
+from partner.store.wallets import SealedWalletSigner
 
 CRANK_USER_ID = "service-crank"
 PRIORITY_FEE_LAMPORTS = 10_000
@@ -162,9 +164,6 @@ def summarize(reports: list[dict[str, Any]]) -> dict[str, Any]:
 
 def crank_signer() -> Signer:
     """The crank wallet's signer (the service wallet stored as user `service-crank`)."""
-    from partner.store.users import get_user
-    from partner.store.wallets import SealedWalletSigner
-
     user = get_user(CRANK_USER_ID)
     if user is None:
         raise LookupError(

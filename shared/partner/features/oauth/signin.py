@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from partner.core import clock, lazy
+from partner.core import clock, lazy, tls, transport
 from partner.core.settings import get_settings, on_reset
 from partner.store import auth as store
 from partner.store import crypto
@@ -78,8 +78,6 @@ def configured() -> bool:
 
 
 def _get_json(url: str) -> Any:
-    from partner.core import transport
-
     try:
         answer = transport.get(url, timeout=HTTP_TIMEOUT)
     except transport.Failed as exc:
@@ -125,8 +123,6 @@ def provider() -> Provider:
 def _jwks_client(uri: str) -> Any:
     global _jwks
     if _jwks is None or _jwks.uri != uri:
-        from partner.core import tls
-
         cooldown = float(get_settings().oidc_jwks_cooldown_seconds)
         client = jwt.PyJWKClient(
             uri,
@@ -232,8 +228,6 @@ def _consume(state: str) -> dict[str, Any]:
 
 
 def _exchange(code: str, verifier: str) -> dict[str, Any]:
-    from partner.core import transport
-
     p, s = provider(), get_settings()
     basic = base64.b64encode(f"{_form(s.oidc_client_id or '')}:{_form(client_secret())}".encode()).decode()
     try:

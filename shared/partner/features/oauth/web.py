@@ -9,15 +9,13 @@ from aws_lambda_powertools.event_handler import Response
 
 from partner.core.settings import get_settings
 from partner.edge.errors import NO_STORE, html
-from partner.features.oauth import pages
+from partner.features.oauth import pages, signin
 
 
 def no_session(app: App) -> Response:
     """A visitor without a platform session: with the platform's OpenID provider configured, a 302
     to this service's sign-in (`../account/signin`, relative: right under the execute-api stage and
     on a custom domain alike), which comes back to this very request; else the sign-in page."""
-    from partner.features.oauth import signin
-
     if signin.configured():
         event = app.current_event
         query = "&".join(
