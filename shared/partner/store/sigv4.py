@@ -4,7 +4,7 @@ events, at a fraction of botocore's own signer's cost.
 botocore signs every request with a new `SigV4Auth`: it copies the headers into an
 `email.message`-based map twice, parses the URL three times, and derives the signing key with four
 HMACs each time. That was 220 of a DynamoDB call's 690 µs of CPU here, and a trade makes seven
-calls (docs/architecture.md, "Signing"). This signer computes the same canonical request and
+calls (docs/architecture.md, "Dependencies"). This signer computes the same canonical request and
 signature (`tests/unit/test_sigv4.py` checks it against botocore's `SigV4Auth`, header for header),
 keeping the signing key for its day, region and service, and the URL's canonical parts per URL.
 
