@@ -7,6 +7,7 @@ No devstack server: the tests talk to LiteSVM directly.
 from __future__ import annotations
 
 import json
+import random
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -116,9 +117,12 @@ DEFAULT_GLOBAL = dict(
 class Chain:
     """One LiteSVM with the launchpad (and the pool when `pool` is true) deployed."""
 
-    def __init__(self, pool: bool = False, initialize: bool = True, **global_args):
+    def __init__(self, pool: bool = False, initialize: bool = True, seed: int | None = None, **global_args):
+        # `seed`: every key this chain makes (payer, wallets, mints) comes from it, so a run's PDA
+        # bumps, and with them its compute units, are the same each time; None: fresh random keys
+        self._keys = random.Random(seed) if seed is not None else None
         self.svm = LiteSVM()
-        self.payer = Keypair()
+        self.payer = self.keypair()
         self.svm.airdrop(self.payer.pubkey(), 1_000 * SOL)
         self.admin = self.wallet(10 * SOL)  # the upgrade authority: only it may initialize_global
         deploy(self.svm, program_so("launchpad"), LAUNCHPAD_ID, self.payer, upgrade_authority=self.admin)
@@ -134,8 +138,11 @@ class Chain:
 
     # ------------------------------------------------------------ plumbing
 
+    def keypair(self) -> Keypair:
+        return Keypair.from_seed(self._keys.randbytes(32)) if self._keys else Keypair()
+
     def wallet(self, lamports: int = 100 * SOL) -> Keypair:
-        kp = Keypair()
+        kp = self.keypair()
         if lamports:
             r = self.svm.airdrop(kp.pubkey(), lamports)
             assert type(r).__name__ == "TransactionMetadata", f"airdrop failed: {r}"
@@ -236,9 +243,9 @@ class Chain:
         accounts = {"creator": creator, "mint": mint, "metadata": mint, **override}
         return self.ix("create_coin", accounts, name=name, symbol=symbol, uri=uri)
 
-    def create_coin(self, creator: Keypair | None = None, **kw) -> tuple[Keypair, Keypair]:
+    def create_coin(self, creator: Keypair | None = None, mint: Keypair | None = None, **kw) -> tuple[Keypair, Keypair]:
         creator = creator or self.wallet()
-        mint = Keypair()
+        mint = mint or self.keypair()
         self.send_ok([self.create_coin_ix(creator.pubkey(), mint.pubkey(), **kw)], creator, mint)
         return creator, mint
 
@@ -260,9 +267,9 @@ class Chain:
     def migrate_ix(self, payer: Pubkey, mint: Pubkey) -> Instruction:
         return self.ix("migrate", {"payer": payer, "mint": mint})
 
-    def migrate(self, mint: Pubkey, payer: Keypair | None = None) -> Result:
+    def migrate(self, mint: Pubkey, payer: Keypair | None = None, cu_limit: int = 1_400_000) -> Result:
         payer = payer or self.wallet(SOL)
-        return self.send([self.migrate_ix(payer.pubkey(), mint)], payer)
+        return self.send([self.migrate_ix(payer.pubkey(), mint)], payer, cu_limit=cu_limit)
 
     # ------------------------------------------------------------ the pool (after migration)
 

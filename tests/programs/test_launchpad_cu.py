@@ -1,16 +1,72 @@
-"""Every launchpad instruction runs in one coin's life and stays under a stated compute
-ceiling (80,000 CU, the figure docs/onchain.md gives with the measured ranges); the
-table itself: `python -m tests.programs.launchpad_cu`."""
+"""Compute units in LiteSVM against what the docs and the service state.
+
+- Every launchpad instruction, over one coin's life, stays under a stated ceiling (80,000 CU, the
+  figure docs/onchain.md gives) for a fixed sweep of key sets. The units depend on the keys (each
+  PDA bump search costs 1,500 CU a try), so the sweep's keys are seeded: the same figures every run.
+  The table of one run: `python -m tests.programs.launchpad_cu`.
+- A migrate's units are the crank's model (`partner.features.migration.migrate_units_bound`: exact but
+  for the ATA program's own 9-unit variation),
+  and a mint whose bumps make the migrate dearer than the stated limit still migrates under the
+  crank's limit."""
 from __future__ import annotations
 
-from .launchpad_chain import LAUNCHPAD_IDL
+import pytest
+from solders.keypair import Keypair
+
+from partner.features import migration
+from tests.chainutil import DEEP_BUMP_MINT_SEED
+
+from .launchpad_chain import LAUNCHPAD_IDL, SOL, Chain
 from .launchpad_cu import lifecycle
 
 CEILING = 80_000
+SEEDS = range(20)
+
+DEEP_MINT = Keypair.from_seed(DEEP_BUMP_MINT_SEED)
 
 
 def test_every_instruction_measured_under_the_ceiling():
-    cu = lifecycle()
-    assert set(cu) == set(LAUNCHPAD_IDL.instructions)
-    over = {name: max(v) for name, v in cu.items() if max(v) > CEILING}
+    over = {}
+    for seed in SEEDS:
+        cu = lifecycle(seed)
+        assert set(cu) == set(LAUNCHPAD_IDL.instructions)
+        over.update({(seed, name): max(v) for name, v in cu.items() if max(v) > CEILING})
     assert not over, over
+
+
+def _completed(seed: int, mint: Keypair | None = None) -> tuple[Chain, Keypair]:
+    chain = Chain(pool=True, seed=seed)
+    _, mint = chain.create_coin(mint=mint)
+    chain.advance(1, 1)
+    assert chain.buy(chain.wallet(200 * SOL), mint.pubkey(), 100 * SOL).ok  # completes the curve
+    return chain, mint
+
+
+@pytest.mark.parametrize("seed", [*range(12), 17, 48, 58])  # 9, 17, 48, 58: the ATA program takes 9 more
+def test_a_migrate_takes_the_crank_models_units(seed):
+    chain, mint = _completed(seed)
+    assert chain.migrate(mint.pubkey()).ok
+    bound = migration.migrate_units_bound(mint.pubkey())
+    [measured] = chain.cu["migrate"]
+    assert measured in (bound, bound - migration.ATA_PATH_UNITS), (measured, bound)
+
+
+def test_a_mint_with_deep_bump_searches_migrates_under_the_cranks_limit():
+    mint = DEEP_MINT.pubkey()
+    bound = migration.migrate_units_bound(mint)
+    assert bound == 159_957 > migration.MIGRATE_UNITS
+    chain, _ = _completed(1, DEEP_MINT)
+    # the stated limit runs out: the same on every retry, since a mint's bumps never change
+    short = chain.migrate(mint, cu_limit=migration.MIGRATE_UNITS)
+    assert not short.ok and "ComputationalBudgetExceeded" in str(short.err), short.err
+    assert not chain.curve(mint).migrated
+    # the crank's limit for this mint: the margin over its exact units
+    assert migration.migrate_units(mint) == 330_000
+    assert chain.migrate(mint, cu_limit=migration.migrate_units(mint)).ok
+    assert bound - migration.ATA_PATH_UNITS <= chain.cu["migrate"][0] <= bound and chain.curve(mint).migrated
+
+
+def test_the_cranks_limit_is_never_below_the_stated_one():
+    for seed in SEEDS:
+        mint = Keypair.from_seed(seed.to_bytes(32, "little")).pubkey()
+        assert migration.migrate_units(mint) >= migration.MIGRATE_UNITS

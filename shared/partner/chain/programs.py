@@ -76,12 +76,19 @@ def vote_pda(
     return find_pda((VOTE_SEED, bytes(_pk(proposal)), bytes(_pk(voter))), program_id)
 
 
+def associated_token_pda(
+    owner: Pubkey | str, mint: Pubkey | str, token_program_id: Pubkey = TOKEN_2022_PROGRAM_ID
+) -> tuple[Pubkey, int]:
+    """Standard ATA (Token-2022 by default: every token account of our coins) and its bump: PDA of
+    the ATA program with seeds [owner, token_program, mint]."""
+    return find_pda((bytes(_pk(owner)), bytes(token_program_id), bytes(_pk(mint))), ASSOCIATED_TOKEN_PROGRAM_ID)
+
+
 def associated_token_address(
     owner: Pubkey | str, mint: Pubkey | str, token_program_id: Pubkey = TOKEN_2022_PROGRAM_ID
 ) -> Pubkey:
-    """Standard ATA (Token-2022 by default: every token account of our coins): PDA of the ATA
-    program with seeds [owner, token_program, mint]."""
-    return find_pda((bytes(_pk(owner)), bytes(token_program_id), bytes(_pk(mint))), ASSOCIATED_TOKEN_PROGRAM_ID)[0]
+    """Standard ATA (`associated_token_pda` without the bump)."""
+    return associated_token_pda(owner, mint, token_program_id)[0]
 
 
 def bonding_curve_vault(mint: Pubkey | str) -> Pubkey:

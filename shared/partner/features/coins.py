@@ -14,9 +14,12 @@ from partner.core.errors import ApiError
 from partner.store.wallets import KeypairSigner
 
 
-def create_coin_now(rpc: Rpc, creator: Signer, name: str, symbol: str, uri: str = "") -> str:
-    """Create a coin on a fresh curve and wait until it is processed; returns the mint."""
-    mint = Keypair()
+def create_coin_now(
+    rpc: Rpc, creator: Signer, name: str, symbol: str, uri: str = "", mint: Keypair | None = None
+) -> str:
+    """Create a coin on a fresh curve (at `mint`, or a new key) and wait until it is processed;
+    returns the mint."""
+    mint = mint or Keypair()
     blockhash, last_valid = rpc.latest_blockhash()
     message = Message.new_with_blockhash(
         [ix.create_coin(creator.pubkey, mint.pubkey(), name, symbol, uri)], creator.pubkey, blockhash

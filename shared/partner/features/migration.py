@@ -28,7 +28,7 @@ from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, Rpc, RpcError
 from partner.chain.signer import Signer
 from partner.chain.tx import map_failure
 from partner.core.errors import ApiError
-from partner.features.pipeline import UNIT_LIMITS
+from partner.features.pipeline import UNIT_LIMITS, unit_limit
 from partner.store.users import get_user
 from partner.store.wallets import SealedWalletSigner
 
@@ -36,6 +36,40 @@ CRANK_USER_ID = "service-crank"
 PRIORITY_FEE_LAMPORTS = 10_000
 MIGRATE_UNITS = UNIT_LIMITS["migrate"]  # the measured migrate plus the stated margin (pipeline.MEASURED_UNITS)
 COMPLETE_OFFSET, MIGRATED_OFFSET = 112, 113
+
+# A migrate's units are known before it is sent: MIGRATE_FIXED_UNITS, plus BUMP_TRY_UNITS for each
+# try of each PDA bump search the programs make (bump b takes 256 - b tries), plus at most
+# ATA_PATH_UNITS that the ATA program's own path varies by (12 of 1,000 key sets take 9 more). The
+# launchpad derives the global config, the curve, the curve's vault, the pool and the pool's vault;
+# the pool program derives the curve, the pool and the pool's vault again; the ATA program derives
+# the pool's vault a third time as it creates it. A mint's bumps never change, so a limit too small
+# for one mint would fail on every retry: one mint in about 90,000 needs more than MIGRATE_UNITS
+# (22 of 2,000,000 random mints). tests/programs/test_launchpad_cu.py holds this model to the
+# programs in LiteSVM.
+MIGRATE_FIXED_UNITS = 30_948
+BUMP_TRY_UNITS = 1_500
+ATA_PATH_UNITS = 9
+
+
+def migrate_units_bound(mint: Pubkey) -> int:
+    """The most units `mint`'s migrate instruction takes (the pool's initialize_pool CPI included)."""
+    curve, curve_bump = P.bonding_curve_pda(mint)
+    pool, pool_bump = P.pool_pda(mint)
+    searches = (  # (bump, how many times the programs derive it)
+        (P.global_pda()[1], 1),
+        (curve_bump, 2),
+        (P.associated_token_pda(curve, mint)[1], 1),
+        (pool_bump, 2),
+        (P.associated_token_pda(pool, mint)[1], 3),
+    )
+    tries = sum((256 - bump) * times for bump, times in searches)
+    return MIGRATE_FIXED_UNITS + BUMP_TRY_UNITS * tries + ATA_PATH_UNITS
+
+
+def migrate_units(mint: Pubkey) -> int:
+    """The crank's compute limit for `mint`: the service's margin over its units
+    (`pipeline.unit_limit`), and never below the stated migrate limit."""
+    return max(MIGRATE_UNITS, unit_limit(migrate_units_bound(mint)))
 
 
 def _memcmp(offset: int, value: bytes) -> dict[str, Any]:
@@ -102,7 +136,7 @@ class _Attempt:
 
 def _send(rpc: Rpc, payer: Signer, mint: Pubkey, blockhash: Hash) -> _Attempt:
     message = Message.new_with_blockhash(
-        [*ix.compute_budget_instructions(PRIORITY_FEE_LAMPORTS, MIGRATE_UNITS), ix.migrate(payer.pubkey, mint)],
+        [*ix.compute_budget_instructions(PRIORITY_FEE_LAMPORTS, migrate_units(mint)), ix.migrate(payer.pubkey, mint)],
         payer.pubkey,
         blockhash,
     )

@@ -38,7 +38,8 @@ from partner.store import users
 # The compute-unit limit each kind of transaction sets, by its purpose (`Tx.purpose`), from the
 # SBF programs' measured units (docs/benchmarks.md section 6, `bench/compute_units.py`: LiteSVM,
 # 8 rounds of fresh keys) plus a stated margin. Nothing else builds a SetComputeUnitLimit for a write;
-# the migration crank (partner.features.migration) takes its limit from here too.
+# the migration crank (partner.features.migration) takes its limit from here too, raised for a mint
+# whose PDA bumps make its migrate dearer (migration.migrate_units).
 #
 # MEASURED_UNITS: the largest figure ever measured for any program instruction the purpose may send
 # (runs differ with the random keys, so a later run's table may show less; when one shows more, the
@@ -59,11 +60,13 @@ MARGIN = 2
 OTHER_UNITS = 1_000
 
 
-def _limit(measured: int) -> int:
+def unit_limit(measured: int) -> int:
+    """The limit for a transaction whose program instruction takes `measured` units: the margin,
+    the other instructions, rounded up to 10,000."""
     return -(-(MARGIN * measured + OTHER_UNITS) // 10_000) * 10_000
 
 
-UNIT_LIMITS: dict[str, int] = {purpose: _limit(units) for purpose, units in MEASURED_UNITS.items()}
+UNIT_LIMITS: dict[str, int] = {purpose: unit_limit(units) for purpose, units in MEASURED_UNITS.items()}
 if UNIT_LIMITS["trade"] != TRADE_UNITS:  # the fee estimate prices a trade at limits.TRADE_UNITS
     raise RuntimeError("limits.TRADE_UNITS must equal the trade's measured limit")
 
