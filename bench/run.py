@@ -1170,6 +1170,8 @@ def cost_table(results: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from bench import latency
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="cold starts per function (median; >= 5)")
     parser.add_argument("--warm", type=int, default=200, help="warm requests per read endpoint")
@@ -1185,8 +1187,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--latency-n",
         type=int,
-        default=60,
-        help="requests per endpoint and setting (latency; a p50 of 20 moved 1-2 ms run to run)",
+        default=latency.DEFAULT_N,
+        help=f"requests per endpoint and setting (latency; default {latency.DEFAULT_N})",
     )
     parser.add_argument("--latency-before", help="bench.latency's JSON from an older checkout: its figures beside")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results.json"))
@@ -1233,8 +1235,6 @@ def main(argv: list[str] | None = None) -> int:
                 results["warm"] = warm_latency(bench, reqs, names, args.warm)
             if "latency" in parts:  # 7. the latency model (bench/latency.py)
                 load("latency")
-                from bench import latency
-
                 results["latency_model"] = latency.measure(bench, args.latency_n)
                 if args.latency_before:
                     stored = json.loads(Path(args.latency_before).read_text())
