@@ -21,6 +21,7 @@ from solders.signature import Signature
 from solders.transaction import Transaction
 
 from partner.chain import instructions as ix
+from partner.chain.confirm import wait_for
 from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.programs import SYSTEM_PROGRAM_ID
 from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, RateLimited, Rpc, RpcError, TxEngine, unavailable
@@ -234,8 +235,6 @@ def land_processed(
     Blockhash expiry first -> 422 tx_expired; landed with an error -> its mapped code
     (else tx_failed); the wait ran out -> 502 rpc_unavailable carrying the signature.
     """
-    from partner.chain.confirm import wait_for
-
     signature = submit(rpc, tx, engine)
     status = wait_for(
         rpc, signature, commitment="processed", timeout=timeout, last_valid_block_height=last_valid_block_height

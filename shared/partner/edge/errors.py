@@ -17,9 +17,13 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
-from partner.core import observability
+from partner.core import lazy, observability
 from partner.core.errors import ApiError, RateLimited
 from partner.edge.ratelimit import BucketState
+
+# only a request that fails validation needs the request models here (a function whose routes take no
+# model would not import them at all): deferred at init, executed before the snapshot (partner.core.lazy)
+models = lazy.module("partner.edge.models")
 
 logger = observability.logger
 # the request being answered: its error code (metrics) and its bucket's state (x-ratelimit-* headers)
@@ -95,8 +99,6 @@ def oauth_error(exc: ApiError, *, no_store: bool = False) -> Response:
 
 def invalid_input(exc: Any, special: dict[str, str] | None) -> Response:
     """Powertools' RequestValidationError: the spec's invalid_input (or a field's own code)."""
-    from partner.edge import models
-
     return error_response(models.invalid(list(exc.errors()), special, skip=1))
 
 

@@ -17,13 +17,19 @@ from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from aws_lambda_powertools.event_handler import api_gateway as powertools_routing
 from pydantic import BaseModel
 
-from partner.core import observability, requestid, snapshot
+from partner.core import lazy, observability, requestid, snapshot
 from partner.core.errors import ApiError
 from partner.edge import errors, ratelimit
 from partner.edge import headers as request_headers
 from partner.edge.errors import html as html
 from partner.edge.errors import json_response as json_response
 from partner.edge.ratelimit import BucketState
+
+# a function whose routes take no bearer token (OAuth, the account pages, the platform API) never admits
+# one, and a read-only function writes nothing under an Idempotency-Key: deferred at init, executed
+# before the snapshot (partner.core.lazy), so no function imports them on a request
+access = lazy.module("partner.edge.access")
+idempotency = lazy.module("partner.edge.idempotency")
 
 logger = observability.logger  # structured JSON, redacting, correlation id = API Gateway request id
 _local = errors.state
@@ -100,8 +106,6 @@ class Resolver(APIGatewayRestResolver):
     def write(self, action: Callable[..., Any], request: Any, *, digest: Callable[[], str] | None = None) -> Response:
         """`action(principal, request)` -> 200 JSON, under the request's Idempotency-Key if it has one
         (`write_once`). `digest`: the request's canonical digest (default: its JSON body's)."""
-        from partner.edge import idempotency
-
         principal = self.principal
         if digest is None:
             text = self.context["text"]
@@ -165,8 +169,6 @@ def requires(
     with the token (`access.authenticate`); on a route with path parameters, a function of them.
     Route functions have no return annotation: Powertools would validate the (already serialized)
     body against it."""
-    from partner.edge import access
-
     route = access.Route(bucket=bucket, scope=scope)
 
     def mark(fn: Callable) -> Callable:
@@ -377,8 +379,6 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
     retry before anything was sent (5xx, 429, retryable 4xx) releases the key instead, and once
     something may be in flight the stored answer says `retryable: false`.
     """
-    from partner.edge import idempotency
-
     key = idempotency.key_from(event.get("headers"), event.get("multiValueHeaders"))
     if key is None:
         return json_response(200, action())

@@ -13,10 +13,15 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from partner.core import clock
+from partner.core import clock, lazy
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
 from partner.store import idempotency_keys as keys
+
+# only the answer to a retried write that sent transactions asks the chain (a function that sends none,
+# such as uploads_create, never does): deferred at init, executed before the snapshot (partner.core.lazy)
+ports = lazy.module("partner.chain.ports")
+solders_signature = lazy.module("solders.signature")
 
 if TYPE_CHECKING:
     from partner.edge.access import Principal
@@ -179,12 +184,8 @@ def recovered_answer(
     statuses: list[dict[str, Any] | None] | None = None
     expired = False
     try:
-        from solders.signature import Signature
-
-        from partner.chain import ports
-
         chain = ports.current().rpc(timeout=5.0)
-        statuses = chain.signature_statuses([Signature.from_string(s) for s in signatures])
+        statuses = chain.signature_statuses([solders_signature.Signature.from_string(s) for s in signatures])
         if all(s is None for s in statuses):
             expired = chain.block_height() > last_valid_block_height
     except Exception:  # the chain cannot tell now: the ambiguous answer below

@@ -9,6 +9,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from partner.core import cid
 from partner.core.errors import ApiError
 
 _SYMBOL = re.compile(r"[A-Z0-9]+")  # with fullmatch: `$` also matches before a trailing newline
@@ -41,8 +42,6 @@ class Image:
     @property
     def uri(self) -> str:
         """The ipfs:// URI pinning these bytes gives (Kubo defaults, CIDv0)."""
-        from partner.core import cid
-
         return "ipfs://" + cid.cid_v0(self.data)
 
 
