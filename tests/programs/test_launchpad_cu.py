@@ -5,9 +5,8 @@
   PDA bump search costs 1,500 CU a try), so the sweep's keys are seeded: the same figures every run.
   The table of one run: `python -m tests.programs.launchpad_cu`.
 - A migrate's units are the crank's model (`partner.features.migration.migrate_units_bound`: exact but
-  for the ATA program's own 9-unit variation),
-  and a mint whose bumps make the migrate dearer than the stated limit still migrates under the
-  crank's limit."""
+  for the ATA program's own 9-unit variation), and a mint whose bumps make the migrate dearer than
+  the stated limit still migrates under the crank's limit."""
 from __future__ import annotations
 
 import pytest

@@ -18,6 +18,7 @@ import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,14 +38,19 @@ def fresh_aws_state(monkeypatch: pytest.MonkeyPatch):
     aws.reset()
 
 
-def run_scan(*extra: Path, env: dict[str, str] | None = None) -> dict:
-    args = [a for p in extra for a in ("--extra", str(p))]
+def run_script(script: Path, *args: str, env: dict[str, str] | None = None) -> Any:
+    """Run `script` with `args` in a fresh interpreter at the repository's root; the JSON of its last
+    line of output (it must exit 0)."""
     environ = {**os.environ, "AWS_DEFAULT_REGION": os.environ.get("AWS_DEFAULT_REGION", "us-east-1"), **(env or {})}
     proc = subprocess.run(
-        [sys.executable, str(SCAN), *args], capture_output=True, text=True, timeout=300, env=environ, cwd=ROOT
+        [sys.executable, str(script), *args], capture_output=True, text=True, timeout=300, env=environ, cwd=ROOT
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def run_scan(*extra: Path, env: dict[str, str] | None = None) -> dict:
+    return run_script(SCAN, *[a for p in extra for a in ("--extra", str(p))], env=env)
 
 
 def run_python(code: str, env: dict[str, str]) -> str:
@@ -494,15 +500,5 @@ def test_no_import_inside_a_function_is_left_for_after_the_restore(function: str
     the function is imported and its before-snapshot hooks have run (tests/restored_imports.py): a
     restored copy's first request on any path imports nothing. Where only some requests need a module,
     `lazy.module` defers it at init and the hooks execute it."""
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "tests" / "restored_imports.py"), function],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "AWS_DEFAULT_REGION": "us-east-1"},
-        cwd=ROOT,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = proc.stdout
-    left = set(json.loads(out.strip().splitlines()[-1]))
+    left = set(run_script(ROOT / "tests" / "restored_imports.py", function))
     assert left - RUN_AFTER_RESTORE == set()
