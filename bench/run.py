@@ -1031,15 +1031,15 @@ RPC_BATCH = 100
 
 def chain_tps(n: int) -> dict[str, Any]:
     from solders.keypair import Keypair
-    from solders.litesvm import LiteSVM
 
     from bench.chain_engines import _rpc, _timed, _transfers
+    from devstack.chain.features import new_litesvm
     from devstack.chain.server import start_chain
 
     result: dict[str, Any] = {"transactions": n}
     payer = Keypair()
 
-    svm = LiteSVM()
+    svm = new_litesvm()
     svm.airdrop(payer.pubkey(), 1000 * SOL)
     txs = _transfers(n, svm.latest_blockhash(), payer)
     t0 = time.perf_counter()

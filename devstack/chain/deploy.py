@@ -208,8 +208,23 @@ def upgrade(svm, so: bytes | Path, program_id: Pubkey, authority: Keypair, payer
     return txs + 1
 
 
+def set_authority_ix(program_id: Pubkey, authority: Pubkey, new_authority: Pubkey | None) -> Instruction:
+    """SetAuthority (4) on the program's ProgramData; no new authority makes the program final."""
+    accounts = [AccountMeta(programdata_address(program_id), False, True), AccountMeta(authority, True, False)]
+    if new_authority is not None:
+        accounts.append(AccountMeta(new_authority, False, False))
+    return Instruction(LOADER_ID, struct.pack("<I", 4), accounts)
+
+
+def finalize(svm, program_id: Pubkey, authority: Keypair, payer: Keypair | None = None) -> None:
+    """Make a deployed program immutable: its upgrade authority set to none."""
+    _send(svm, payer or authority, [set_authority_ix(program_id, authority.pubkey(), None)], [authority], "finalize")
+
+
 __all__ = [
     "DeployError",
+    "finalize",
+    "set_authority_ix",
     "DeployResult",
     "deploy",
     "upgrade",

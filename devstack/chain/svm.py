@@ -12,13 +12,14 @@ from typing import Any
 import base58
 from solders.account import Account as SvmAccount
 from solders.clock import Clock
-from solders.litesvm import LiteSVM
 from solders.message import Message, MessageV0, MessageV1
 from solders.pubkey import Pubkey
 from solders.rpc.responses import RpcSimulateTransactionResult
 from solders.signature import Signature
 from solders.transaction import VersionedTransaction
 from solders.transaction_metadata import FailedTransactionMetadata, SimulatedTransactionInfo
+
+from devstack.chain.features import new_litesvm
 
 from . import constants as C
 from .ledger import Account, BundleResult, Ledger, TxError, TxResult
@@ -152,7 +153,7 @@ class SvmBank(Ledger):
 
     def __init__(self, *, genesis_seed: bytes = b"devstack-chain"):
         self._init_ledger(genesis_seed)
-        self.svm = LiteSVM().with_blockhash_check(False).with_transaction_history(0)
+        self.svm = new_litesvm().with_blockhash_check(False).with_transaction_history(0)
         self._clock_at: tuple[int, int] | None = None
         self._clock_pinned = False  # a simulation at an earlier slot set the Clock of that slot
         self._svm_slot = 0

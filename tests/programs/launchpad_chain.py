@@ -16,7 +16,7 @@ from pathlib import Path
 from solders.compute_budget import set_compute_unit_limit
 from solders.instruction import AccountMeta, Instruction
 from solders.keypair import Keypair
-from solders.litesvm import LiteSVM
+from devstack.chain.features import new_litesvm
 from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
@@ -121,7 +121,7 @@ class Chain:
         # `seed`: every key this chain makes (payer, wallets, mints) comes from it, so a run's PDA
         # bumps, and with them its compute units, are the same each time; None: fresh random keys
         self._keys = random.Random(seed) if seed is not None else None
-        self.svm = LiteSVM()
+        self.svm = new_litesvm()
         self.payer = self.keypair()
         self.svm.airdrop(self.payer.pubkey(), 1_000 * SOL)
         self.admin = self.wallet(10 * SOL)  # the upgrade authority: only it may initialize_global

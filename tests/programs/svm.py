@@ -16,6 +16,7 @@ from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
 from devstack.chain.deploy import deploy
+from devstack.chain.features import new_litesvm
 from tools.sbf.build import OUT, ROOT, build
 
 FIXTURES = Path(__file__).with_name("fixtures")
@@ -54,8 +55,8 @@ class Outcome:
 class Svm:
     """A LiteSVM with a funded payer."""
 
-    def __init__(self):
-        self.svm = LiteSVM()
+    def __init__(self, svm: LiteSVM | None = None):
+        self.svm = svm or new_litesvm()
         self.payer = Keypair()
         self.svm.airdrop(self.payer.pubkey(), 1_000 * SOL)
 

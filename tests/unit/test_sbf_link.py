@@ -1,6 +1,8 @@
-"""tools/sbf/link.py: the relocatable BPF object -> SBPF v0 shared object rules (layout,
-relocations, callx, aliases, refusals), the loader's own verdict through a real BPF Loader
-Upgradeable deploy in LiteSVM, and the reproducibility of `make programs`.
+"""tools/sbf/link.py's SBPF v0 writer (`sbpf_version=0`, kept to show what SIMD-0500 refuses
+and for the size comparison): the relocatable BPF object -> SBPF v0 shared object rules
+(layout, relocations, callx, aliases, refusals), the loader's own verdict through a real BPF
+Loader Upgradeable deploy in a LiteSVM without SIMD-0500, and the reproducibility of
+`make programs`. The v3 writer, the default, is tests/unit/test_sbf_link_v3.py's.
 
 Small objects are compiled here from C with Debian's clang-22 (installed by `make programs`).
 """
@@ -17,7 +19,20 @@ import pytest
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
-from tools.sbf.link import MM_PROGRAM_START, LinkError, link, verify_v0
+from tools.sbf.link import MM_PROGRAM_START, LinkError, LinkResult, verify_v0
+from tools.sbf.link import link as link_any
+
+
+def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
+    return link_any(obj, entry, sbpf_version=0)
+
+
+def pre_simd0500():
+    """A LiteSVM under mainnet's feature set as it is today: v0 still deploys there."""
+    from solders.litesvm import LiteSVM
+
+    return LiteSVM().with_feature_set(LiteSVM.mainnet_feature_set())
+
 
 CLANG = [
     "clang-22",
@@ -349,7 +364,7 @@ def test_loader_accepts_and_runs_the_linked_program(tmp_path, linked):
     from tests.programs.svm import Svm, ix
 
     _, r = linked
-    s = Svm()
+    s = Svm(pre_simd0500())
     from solders.pubkey import Pubkey
 
     from devstack.chain.deploy import deploy
@@ -379,7 +394,7 @@ def test_loader_accepts_a_program_without_syscalls(tmp_path):
     e = elf(r.image)
     assert r.syscalls == [] and e.get_section_by_name(".rel.dyn")["sh_size"] == 0
     assert "DT_REL" not in {t.entry.d_tag for t in e.get_section_by_name(".dynamic").iter_tags()}
-    s = Svm()
+    s = Svm(pre_simd0500())
     pid = Pubkey.new_unique()
     deploy(s.svm, r.image, pid, s.payer)
     assert s.send(ix(pid, b"\x05", [])).ok
@@ -398,7 +413,7 @@ def test_loader_refuses_an_unknown_syscall_at_deploy(tmp_path):
     """
     r = link(cc(tmp_path, src))
     assert r.syscalls == ["sol_no_such_syscall"]
-    s = Svm()
+    s = Svm(pre_simd0500())
     pid = Pubkey.new_unique()
     with pytest.raises(DeployError, match=r"Unresolved symbol \(sol_no_such_syscall\)"):
         deploy(s.svm, r.image, pid, s.payer)

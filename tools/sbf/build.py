@@ -255,18 +255,23 @@ def compile_object(name: str, workdir: Path, src_dir: Path | None = None) -> Pat
     return obj
 
 
-def build(name: str, force: bool = False, out_dir: Path = OUT, src_dir: Path | None = None) -> Path:
+SBPF_VERSION = 3  # what `make programs` writes (tools.sbf.link; v0 only on request)
+
+
+def build(
+    name: str, force: bool = False, out_dir: Path = OUT, src_dir: Path | None = None, sbpf_version: int = SBPF_VERSION
+) -> Path:
     """programs/<name> (or `src_dir`) -> <out_dir>/<name>.so, unless up to date."""
     out_dir.mkdir(parents=True, exist_ok=True)
     so = out_dir / f"{name}.so"
     stamp = out_dir / f".{name}.fingerprint"
-    fp = fingerprint(name, src_dir)
+    fp = fingerprint(name, src_dir) + f"-v{sbpf_version}"
     if not force and so.is_file() and stamp.is_file() and stamp.read_text() == fp:
         return so
     with tempfile.TemporaryDirectory(prefix=f"sbf-{name}-") as tmp:
         obj = compile_object(name, Path(tmp), src_dir)
         try:
-            result = link(obj.read_bytes())
+            result = link(obj.read_bytes(), sbpf_version=sbpf_version)
         except LinkError as e:
             raise BuildError(f"{name}: link: {e}") from None
     # concurrent builds (test workers) write the same bytes: each through a file of its own,
@@ -283,10 +288,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("names", nargs="*", help="programs to build (default: all)")
     ap.add_argument("--force", action="store_true", help="rebuild even when up to date")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--sbpf-version", type=int, choices=(0, 3), default=SBPF_VERSION, help="3 (default) or 0")
     a = ap.parse_args(argv)
     try:
         for name in a.names or program_names():
-            so = build(name, a.force, a.out)
+            so = build(name, a.force, a.out, sbpf_version=a.sbpf_version)
             print(f"{so.relative_to(ROOT) if so.is_relative_to(ROOT) else so}: {so.stat().st_size} bytes")
     except BuildError as e:
         print(f"build: {e}", file=sys.stderr)

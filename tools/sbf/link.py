@@ -1,6 +1,8 @@
-"""Link a relocatable BPF object into the SBPF v0 shared object Solana's loader accepts.
+"""Link a relocatable BPF object into the program file Solana's loader accepts: SBPF v3 by
+default (static syscalls, no dynamic tables; what the loader deploys once SIMD-0500 is active),
+SBPF v0 on request (`--sbpf-version 0`; the format that SIMD-0500 stops the loader deploying).
 
-    python -m tools.sbf.link prog.o -o prog.so
+    python -m tools.sbf.link prog.o -o prog.so [--sbpf-version 0]
 
 No linker on this machine writes that file, so the project owns this one; its rules are
 programs/README.md's, "The linker". The output depends on the input bytes only: the build is reproducible.
@@ -19,7 +21,10 @@ from elftools.elf.elffile import ELFFile
 from elftools.elf.relocation import RelocationSection
 from elftools.elf.sections import SymbolTableSection
 
-MM_PROGRAM_START = 0x1_0000_0000
+MM_PROGRAM_START = 0x1_0000_0000  # v0: the whole file; v3: the code segment (MM_BYTECODE_START)
+MM_RODATA_START = 0  # v3: the read-only segment
+MM_REGION_SIZE = 0x1_0000_0000
+SBPF_VERSIONS = (0, 3)
 EM_BPF = 247
 INSN = 8
 
@@ -55,11 +60,91 @@ class LinkError(Exception):
     """The object cannot become a program the loader accepts; the message says why."""
 
 
-# ---------------------------------------------------------------- v0 verifier rules
+# ---------------------------------------------------------------- syscalls
+
+# The syscalls a program may call, by name: the functions Agave registers for SBPF programs
+# (`syscalls/src/lib.rs`, `create_program_runtime_environment_v1`) that mainnet lets a new
+# program deploy with (feature-gated ones whose features are active there; `sol_alloc_free_`
+# and `sol_get_fees_sysvar` are gated off for new deployments). A v3 `call` carries the
+# murmur3 hash of the name, and since SIMD-0178 a deploy no longer checks it: an unknown hash
+# deploys and then fails at run time, having consumed the whole budget. The linker checks.
+SYSCALLS = frozenset(
+    {
+        "abort",
+        "sol_panic_",
+        "sol_log_",
+        "sol_log_64_",
+        "sol_log_pubkey",
+        "sol_log_compute_units_",
+        "sol_log_data",
+        "sol_create_program_address",
+        "sol_try_find_program_address",
+        "sol_sha256",
+        "sol_keccak256",
+        "sol_secp256k1_recover",
+        "sol_curve_validate_point",
+        "sol_curve_group_op",
+        "sol_curve_multiscalar_mul",
+        "sol_get_clock_sysvar",
+        "sol_get_epoch_schedule_sysvar",
+        "sol_get_rent_sysvar",
+        "sol_get_last_restart_slot",
+        "sol_get_epoch_rewards_sysvar",
+        "sol_get_sysvar",
+        "sol_get_epoch_stake",
+        "sol_memcpy_",
+        "sol_memmove_",
+        "sol_memset_",
+        "sol_memcmp_",
+        "sol_get_processed_sibling_instruction",
+        "sol_get_stack_height",
+        "sol_set_return_data",
+        "sol_get_return_data",
+        "sol_invoke_signed_c",
+        "sol_invoke_signed_rust",
+        "sol_alt_bn128_group_op",
+        "sol_alt_bn128_compression",
+        "sol_big_mod_exp",
+        "sol_poseidon",
+        "sol_remaining_compute_units",
+    }
+)
 
 
-def _v0_opcodes() -> dict[int, str]:
-    """opcode -> kind, exactly the SBPF v0 set of sbpf's RequisiteVerifier."""
+def murmur3_32(data: bytes, seed: int = 0) -> int:
+    """MurmurHash3 x86 32-bit: the key of a syscall (`sol_log_` -> 0x207559bd)."""
+    c1, c2, m = 0xCC9E2D51, 0x1B873593, 0xFFFFFFFF
+    h = seed
+    n = len(data) // 4 * 4
+    for i in range(0, n, 4):
+        k = int.from_bytes(data[i : i + 4], "little")
+        k = (k * c1) & m
+        k = ((k << 15) | (k >> 17)) & m
+        h ^= (k * c2) & m
+        h = ((h << 13) | (h >> 19)) & m
+        h = (h * 5 + 0xE6546B64) & m
+    tail = data[n:]
+    if tail:
+        k = int.from_bytes(tail, "little")
+        k = (k * c1) & m
+        k = ((k << 15) | (k >> 17)) & m
+        h ^= (k * c2) & m
+    h ^= len(data)
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & m
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & m
+    h ^= h >> 16
+    return h
+
+
+# ---------------------------------------------------------------- verifier rules (sbpf's RequisiteVerifier)
+
+
+def _opcodes(version: int) -> dict[int, str]:
+    """opcode -> kind, exactly what sbpf's RequisiteVerifier takes for SBPF v0 or v3, less the
+    32-bit add/sub/mul in v3 (SBPF sign-extends their result where eBPF zero-extends, so LLVM's
+    code would compute something else; `-mcpu=v2` never emits them)."""
     ops: dict[int, str] = {0x18: "lddw"}
     for size in (0x00, 0x08, 0x10, 0x18):  # W, H, B, DW
         ops[0x61 | size] = "ldx"  # BPF_LDX | BPF_MEM
@@ -81,6 +166,8 @@ def _v0_opcodes() -> dict[int, str]:
     }
     for cls, bits in ((0x04, 32), (0x07, 64)):
         for op, name in alu.items():
+            if version >= 3 and bits == 32 and name in ("add", "sub", "mul"):
+                continue
             ops[cls | op] = f"alu{bits}_{name}_imm"
             ops[cls | op | 0x08] = f"alu{bits}_{name}_reg"
         ops[cls | 0x80] = f"alu{bits}_neg"
@@ -90,13 +177,17 @@ def _v0_opcodes() -> dict[int, str]:
     for op in (0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0xA0, 0xB0, 0xC0, 0xD0):
         ops[0x05 | op] = "jmp"
         ops[0x0D | op] = "jmp"
+        if version >= 3:  # SIMD-0377: the jmp32 class
+            ops[0x06 | op] = "jmp"
+            ops[0x0E | op] = "jmp"
     ops[0x85] = "call"
     ops[0x8D] = "callx"
     ops[0x95] = "exit"
     return ops
 
 
-V0_OPCODES = _v0_opcodes()
+OPCODES = {v: _opcodes(v) for v in SBPF_VERSIONS}
+V0_OPCODES = OPCODES[0]
 
 
 def _insn(text: bytes | bytearray, i: int) -> tuple[int, int, int, int, int]:
@@ -104,19 +195,23 @@ def _insn(text: bytes | bytearray, i: int) -> tuple[int, int, int, int, int]:
     return opc, regs & 0x0F, regs >> 4, off, imm
 
 
-def verify_v0(text: bytes | bytearray) -> None:
-    """Refuse what sbpf's v0 verifier refuses (and ALU forms whose `off` changes their
-    meaning in newer eBPF, e.g. sdiv/movsx, which v0 would silently run as div/mov)."""
+def verify(text: bytes | bytearray, version: int = 3) -> None:
+    """Refuse what sbpf's verifier refuses for `version` (and ALU forms whose `off` changes
+    their meaning in newer eBPF, e.g. sdiv/movsx, which SBPF would silently run as div/mov).
+    For v3 also what its deploy-side LocalVerifier refuses: a syscall hash no syscall has, an
+    internal call to itself."""
+    opcodes = OPCODES[version]
     if len(text) % INSN:
         raise LinkError(".text length is not a multiple of 8")
     n = len(text) // INSN
+    hashes = {murmur3_32(s.encode()) for s in SYSCALLS}
     i = 0
     while i < n:
         opc, dst, src, off, imm = _insn(text, i)
-        kind = V0_OPCODES.get(opc)
+        kind = opcodes.get(opc)
         where = f"at instruction #{i} (opcode {opc:#04x})"
         if kind is None:
-            raise LinkError(f"opcode not in SBPF v0 {where}")
+            raise LinkError(f"opcode not in SBPF v{version} {where}")
         if src > 10:
             raise LinkError(f"invalid source register {where}")
         store = kind in ("st", "stx")
@@ -129,7 +224,7 @@ def verify_v0(text: bytes | bytearray) -> None:
             continue
         if kind.startswith("alu"):
             if off != 0:
-                raise LinkError(f"ALU instruction with a non-zero offset (not v0) {where}")
+                raise LinkError(f"ALU instruction with a non-zero offset (not SBPF) {where}")
             bits = 32 if kind.startswith("alu32") else 64
             if kind.endswith(("lsh_imm", "rsh_imm", "arsh_imm")) and not 0 <= imm < bits:
                 raise LinkError(f"shift by {imm} {where}")
@@ -143,9 +238,22 @@ def verify_v0(text: bytes | bytearray) -> None:
                 raise LinkError(f"jump out of the code {where}")
             if text[target * INSN] == 0:
                 raise LinkError(f"jump into the middle of an lddw {where}")
-        if kind == "callx" and not 0 <= imm < 10:
-            raise LinkError(f"callx register r{imm} {where}")
+        if kind == "callx":
+            reg = dst if version >= 3 else imm
+            if not 0 <= reg < 10 or (version >= 3 and imm != 0):
+                raise LinkError(f"callx register r{reg} {where}")
+        if kind == "call" and version >= 3:
+            if src == 0 and imm & 0xFFFF_FFFF not in hashes:
+                raise LinkError(f"call of an unknown syscall hash {imm & 0xFFFF_FFFF:#010x} {where}")
+            if src == 1 and (imm == -1 or not 0 <= i + 1 + imm < n):
+                raise LinkError(f"internal call to itself or out of the code {where}")
+            if src not in (0, 1):
+                raise LinkError(f"call with source {src} {where}")
         i += 1
+
+
+def verify_v0(text: bytes | bytearray) -> None:
+    verify(text, 0)
 
 
 # ---------------------------------------------------------------- reading the object
@@ -164,6 +272,9 @@ class _Out:
     data: bytearray = field(default_factory=bytearray)
     align: int = 8
     vaddr: int = 0
+
+
+_RODATA_PAD = 8
 
 
 def _align(n: int, a: int) -> int:
@@ -207,10 +318,15 @@ class LinkResult:
     text_size: int
     rodata_size: int
     syscalls: list[str]
-    entry: int
+    entry: int  # e_entry
+    sbpf_version: int = 3
 
 
-def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
+def link(obj: bytes, entry: str = "entrypoint", sbpf_version: int = 3) -> LinkResult:
+    """`obj` (a relocatable BPF object) -> the program file, SBPF v3 (default) or v0."""
+    if sbpf_version not in SBPF_VERSIONS:
+        raise LinkError(f"SBPF v{sbpf_version} is not written (only {', '.join(map(str, SBPF_VERSIONS))})")
+    v3 = sbpf_version >= 3
     elf = ELFFile(io.BytesIO(obj))
     if elf.elfclass != 64 or not elf.little_endian:
         raise LinkError("not a 64-bit little-endian ELF")
@@ -240,16 +356,30 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
     if not outs["text"].data:
         raise LinkError("no code")
 
-    # addresses: headers, then .text, then .rodata
-    n_phdr = 3
     text = outs["text"]
     rodata = outs["rodata"]
-    text.vaddr = _align(64 + 56 * n_phdr, max(text.align, 8))
-    rodata.vaddr = _align(text.vaddr + len(text.data), rodata.align)
+    if v3:
+        # rodata mapped at 0 (8 bytes of padding first, so that no object's address is 0: a Rust
+        # Option<&T> would read it as None), code at 0x1_0000_0000; `vaddr` is the address a
+        # program sees
+        rodata.data[0:0] = bytes(_RODATA_PAD)
+        for pl in placed.values():
+            if pl.out == "rodata":
+                pl.offset += _RODATA_PAD
+        rodata.vaddr = MM_RODATA_START
+        text.vaddr = MM_PROGRAM_START
+    else:
+        # v0: headers, then .text, then .rodata, file offset == vaddr, mapped at 0x1_0000_0000
+        text.vaddr = _align(64 + 56 * 3, max(text.align, 8))
+        rodata.vaddr = _align(text.vaddr + len(text.data), rodata.align)
 
     def sec_vaddr(idx: int) -> int:
         p = placed[idx]
         return outs[p.out].vaddr + p.offset
+
+    def runtime(vaddr: int) -> int:
+        """the address the program sees for a vaddr"""
+        return vaddr if v3 else MM_PROGRAM_START + vaddr
 
     symtab = elf.get_section_by_name(".symtab")
     if not isinstance(symtab, SymbolTableSection):
@@ -307,6 +437,16 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
                     name = ALIASES.get(name, name)
                     if not name:
                         raise LinkError(f"call to an unnamed undefined symbol at {where}")
+                    if v3:  # a static syscall: src 0, imm = murmur3 of the name
+                        if name not in SYSCALLS:
+                            raise LinkError(
+                                f"call to {name} at {where}: not a syscall of the runtime (tools.sbf.link.SYSCALLS)"
+                            )
+                        buf[off + 1] &= 0x0F
+                        struct.pack_into("<I", buf, off + 4, murmur3_32(name.encode()))
+                        if name not in dynsyms:
+                            dynsyms.append(name)
+                        continue
                     struct.pack_into("<i", buf, off + 4, -1)
                     if name not in dynsyms:
                         dynsyms.append(name)
@@ -318,6 +458,8 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
                 rel_imm = (target - (base + rel["r_offset"] + INSN)) // INSN
                 if rel_imm == -1:
                     raise LinkError(f"call at {where} targets itself (imm -1 means a syscall)")
+                if v3:  # an internal call: src 1
+                    buf[off + 1] = (buf[off + 1] & 0x0F) | 0x10
                 struct.pack_into("<i", buf, off + 4, rel_imm)
             elif rtype == R_BPF_64_64:
                 if p.out != "text" or off % INSN or buf[off] != 0x18:
@@ -325,7 +467,7 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
                 if addr is None:
                     raise LinkError(f"lddw of undefined symbol {name!r} at {where}")
                 addend = struct.unpack_from("<i", buf, off + 4)[0]
-                value = MM_PROGRAM_START + addr + addend
+                value = runtime(addr + addend)
                 struct.pack_into("<I", buf, off + 4, value & 0xFFFF_FFFF)
                 struct.pack_into("<I", buf, off + INSN + 4, value >> 32)
             elif rtype == R_BPF_64_ABS64:
@@ -334,20 +476,20 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
                 if addr is None:
                     raise LinkError(f"pointer to undefined symbol {name!r} at {where}")
                 addend = struct.unpack_from("<q", buf, off)[0]
-                struct.pack_into("<Q", buf, off, MM_PROGRAM_START + addr + addend)
+                struct.pack_into("<Q", buf, off, runtime(addr + addend))
             else:
                 raise LinkError(f"unsupported relocation type {rtype} at {where} (symbol {name!r})")
 
-    # callx: register from dst to imm (SBPF v0 reads imm). The scan also visits the second
-    # slots of lddw; their opcode byte is 0, so none is taken for a callx.
+    # callx: LLVM writes the register in dst, where SBPF v3 reads it; v0 reads imm. The scan
+    # also visits the second slots of lddw; their opcode byte is 0, so none is taken for a callx.
     for i in range(len(text.data) // INSN):
         if text.data[i * INSN] == 0x8D:
             dst = text.data[i * INSN + 1] & 0x0F
             imm = struct.unpack_from("<i", text.data, i * INSN + 4)[0]
             reg = dst if dst else imm
-            text.data[i * INSN + 1] = 0
-            struct.pack_into("<i", text.data, i * INSN + 4, reg)
-    verify_v0(text.data)
+            text.data[i * INSN + 1] = reg if v3 else 0
+            struct.pack_into("<i", text.data, i * INSN + 4, 0 if v3 else reg)
+    verify(text.data, sbpf_version)
 
     entry_syms = [
         s for s in symbols if s.name == entry and s["st_info"]["type"] == "STT_FUNC" and s["st_shndx"] != "SHN_UNDEF"
@@ -358,8 +500,11 @@ def link(obj: bytes, entry: str = "entrypoint") -> LinkResult:
     if e_entry is None or placed[entry_syms[0]["st_shndx"]].out != "text":
         raise LinkError(f"{entry!r} is not in the code")
 
-    image = _write(text, rodata, dynsyms, dynrels, e_entry)
-    return LinkResult(image, len(text.data), len(rodata.data), dynsyms, e_entry)
+    if v3:
+        image = _write_v3(text, rodata, e_entry)
+    else:
+        image = _write(text, rodata, dynsyms, dynrels, e_entry)
+    return LinkResult(image, len(text.data), len(rodata.data), dynsyms, e_entry, sbpf_version)
 
 
 # ---------------------------------------------------------------- writing the .so
@@ -451,14 +596,58 @@ def _write(text: _Out, rodata: _Out, dynsyms: list[str], dynrels: list[tuple[int
     return bytes(f)
 
 
+def _write_v3(text: _Out, rodata: _Out, e_entry: int) -> bytes:
+    """The SBPF v3 file (SIMD-0189, sbpf's strict parser): the header, two program headers
+    (PT_LOAD PF_R at vaddr 0: rodata; PT_LOAD PF_X at 0x1_0000_0000: code), both segments
+    right after the header table and contiguous, then a section table that nothing loads but
+    that sbpf 0.21 needs for its debug labels. No dynamic table, no relocation, no symbol."""
+    phdr_end = 64 + 56 * 2
+    ro = bytes(rodata.data) + bytes(_align(len(rodata.data), INSN) - len(rodata.data))
+    code = bytes(text.data)
+    ro_at = phdr_end
+    code_at = ro_at + len(ro)
+    if len(ro) >= MM_REGION_SIZE or len(code) >= MM_REGION_SIZE:
+        raise LinkError("a segment is larger than a memory region (4 GiB)")
+    f = bytearray(phdr_end) + ro + code
+    shnames = [".rodata", ".text", ".shstrtab"]
+    shstr, shpos = _strtab(shnames)
+    shstr_at = len(f)
+    f += shstr
+    shoff = _align(len(f), 8)
+    f += bytes(shoff - len(f))
+    SHT_PROGBITS, SHT_STRTAB = 1, 3
+    shdrs = [
+        # name, type, flags, addr, offset, size, link, info, align, entsize
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+        (shpos[".rodata"], SHT_PROGBITS, SHF_ALLOC, MM_RODATA_START, ro_at, len(ro), 0, 0, 8, 0),
+        (shpos[".text"], SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, MM_PROGRAM_START, code_at, len(code), 0, 0, 8, 0),
+        (shpos[".shstrtab"], SHT_STRTAB, 0, 0, shstr_at, len(shstr), 0, 0, 1, 0),
+    ]
+    for sh in shdrs:
+        f += struct.pack("<IIQQQQIIQQ", *sh)
+    PT_LOAD, PF_X, PF_R = 1, 1, 4
+    phdrs = [
+        # type, flags, offset, vaddr, paddr, filesz, memsz, align
+        (PT_LOAD, PF_R, ro_at, MM_RODATA_START, MM_RODATA_START, len(ro), len(ro), 8),
+        (PT_LOAD, PF_X, code_at, MM_PROGRAM_START, MM_PROGRAM_START, len(code), len(code), 8),
+    ]
+    ident = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8)  # ELFCLASS64, LSB, EV_CURRENT, OSABI 0
+    f[0:64] = ident + struct.pack(
+        "<HHIQQQIHHHHHH", 3, EM_BPF, 1, e_entry, 64, shoff, 3, 64, 56, len(phdrs), 64, len(shdrs), len(shdrs) - 1
+    )
+    f[64:phdr_end] = b"".join(struct.pack("<IIQQQQQQ", *ph) for ph in phdrs)
+    return bytes(f)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("object")
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--entry", default="entrypoint")
+    ap.add_argument("--sbpf-version", type=int, choices=SBPF_VERSIONS, default=3)
     a = ap.parse_args(argv)
     try:
-        r = link(Path(a.object).read_bytes(), a.entry)
+        r = link(Path(a.object).read_bytes(), a.entry, a.sbpf_version)
     except LinkError as e:
         print(f"link: {a.object}: {e}", file=sys.stderr)
         return 1
