@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from .cfn import Function
-from .workers import FunctionError
+from .workers import FunctionError, FunctionTimeout
 
 PREFIX = "/2015-03-31/functions/"
 ASYNC_CONCURRENCY = 10  # asynchronous invocations of one function at once without a reserved concurrency
@@ -96,8 +96,9 @@ class Invoker:
     def _run(self, fn: Function, event: Any) -> tuple[int, list[tuple[str, str]], bytes]:
         try:
             result = self.gateway.call(fn, event)
-        except Exception as exc:  # the function raised: Lambda answers 200 with the error
-            status, headers, body = _json(200, {"errorMessage": str(exc), "errorType": type(exc).__name__})
+        except Exception as exc:  # the function raised or timed out: Lambda answers 200 with the error
+            kind = exc.error_type if isinstance(exc, FunctionTimeout) else type(exc).__name__
+            status, headers, body = _json(200, {"errorMessage": str(exc), "errorType": kind})
             return status, [*headers, ("X-Amz-Function-Error", "Unhandled")], body
         return _json(200, result)
 

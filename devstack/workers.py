@@ -9,7 +9,12 @@ worker is a fork of that parent and runs the after-restore hooks first, as a Sna
 The gateway sends a worker each invocation with what the devstack holds in its own process: whether
 a test moved the clock (`partner.chain.ports`) and whether faults are set (`devstack.faults`). The
 worker then asks the gateway over the same socket, for the time and for a fault on each AWS or
-pinning call, so the clock a test moves and the faults' counts and hits stay in one place.
+pinning call, so the clock a test moves and the faults' counts and hits stay in one place. Any thread
+of the function may ask (the layer's I/O pool does): one question and its answer at a time.
+
+An invocation ends at the function's `Timeout`, as Lambda ends it: the worker is killed, its
+environment discarded (the next request gets a fresh one), the log says "Task timed out after N.NN
+seconds" and the caller gets `FunctionTimeout` (Lambda's `Sandbox.Timedout`).
 """
 
 from __future__ import annotations
@@ -51,6 +56,19 @@ _HEADER = struct.Struct("!I")
 
 class FunctionError(Exception):
     """The function failed (or its process died); the text is its traceback."""
+
+    error_type = "Unhandled"
+
+
+class FunctionTimeout(FunctionError):
+    """The invocation ran past the function's Timeout; the worker was killed."""
+
+    error_type = "Sandbox.Timedout"
+
+
+# the first invocation of a new worker may wait for its function's init (imports, before-snapshot hooks)
+# on top of the Timeout: Lambda's init has a limit of its own (10 s; a SnapStart restore, 10 s more)
+INIT_SECONDS = 30
 
 
 # --------------------------------------------------------------------------- framing
@@ -127,6 +145,7 @@ class Pool:
         self._root: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
         self._closed = False
+        self._pids: dict[socket.socket, int] = {}  # each worker's process, as it reported it
 
     def start(self) -> Pool:
         """Start the root now, in the background (its imports off the first request's path)."""
@@ -148,25 +167,38 @@ class Pool:
         try:
             context = devstack_context()
             send(worker, ("invoke", event, context))
-            reply = self._serve(worker)
+            reply = self._serve(worker, spec.timeout_s)
+        except TimeoutError:
+            self._discard(spec.logical_id, worker)
+            message = f"Task timed out after {spec.timeout_s:.2f} seconds"  # Lambda's words
+            request = event.get("requestContext", {}).get("requestId") if isinstance(event, dict) else None
+            print(f"devstack.workers: {spec.logical_id}: {request or '-'} {message}", file=sys.stderr)
+            raise FunctionTimeout(message) from None
         except (EOFError, OSError) as exc:
-            worker.close()
-            self._retire(spec.logical_id)
+            self._discard(spec.logical_id, worker)
             raise FunctionError(f"the function's process exited ({type(exc).__name__})") from None
         self._give_back(spec.logical_id, worker, key)
         if reply[0] == "error":
             raise FunctionError(reply[1])
         return reply[1]
 
-    @staticmethod
-    def _serve(worker: socket.socket) -> tuple[str, Any]:
-        """Answer the worker's questions (the time, a fault) until it sends its result."""
+    def _serve(self, worker: socket.socket, timeout_s: float) -> tuple[str, Any]:
+        """Answer the worker's questions (the time, a fault) until it sends its result; TimeoutError
+        when it has not within `timeout_s` (counted once the worker has reported, i.e. after init)."""
         from devstack import faults
         from partner.chain import ports
 
+        deadline = time.monotonic() + timeout_s + (0 if worker in self._pids else INIT_SECONDS)
         while True:
-            message = receive(worker)
-            if message[0] == "now":
+            worker.settimeout(max(deadline - time.monotonic(), 0.001))
+            try:
+                message = receive(worker)
+            finally:
+                worker.settimeout(None)
+            if message[0] == "pid":  # a new worker, its init done: the function's time starts
+                self._pids[worker] = message[1]
+                deadline = time.monotonic() + timeout_s
+            elif message[0] == "now":
                 send(worker, ports.current().clock())
             elif message[0] == "take":
                 fault = faults.registry.take(message[1], message[2])
@@ -180,6 +212,7 @@ class Pool:
             if self._version.get(name) != key:  # a new version: the old one's warm workers exit
                 self._version[name] = key
                 for worker in self._idle.pop(name, []):
+                    self._pids.pop(worker, None)
                     worker.close()
                     self._started[name] -= 1
             while True:
@@ -201,9 +234,21 @@ class Pool:
             if self._version.get(name) == key:
                 self._idle.setdefault(name, []).append(worker)
             else:  # its version was replaced while it ran
+                self._pids.pop(worker, None)
                 worker.close()
                 self._started[name] -= 1
             self._lock.notify()
+
+    def _discard(self, name: str, worker: socket.socket) -> None:
+        """End a worker that timed out or died: its process killed, its slot freed."""
+        pid = self._pids.pop(worker, None)
+        if pid is not None:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        worker.close()
+        self._retire(name)
 
     def _retire(self, name: str) -> None:
         with self._lock:
@@ -247,21 +292,26 @@ class Pool:
 
 
 class _Gateway:
-    """The gateway's clock and fault registry (`devstack.faults.registry`), seen from a worker."""
+    """The gateway's clock and fault registry (`devstack.faults.registry`), seen from a worker. Any
+    thread of the function may ask: one question and its answer at a time on the one socket."""
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.active = False  # faults are set
+        self._lock = threading.Lock()
+
+    def _ask(self, *question: Any) -> Any:
+        with self._lock:
+            send(self.sock, question)
+            return receive(self.sock)
 
     def now(self) -> float:
-        send(self.sock, ("now",))
-        return float(receive(self.sock))
+        return float(self._ask("now"))
 
     def take(self, target: str, operation: str) -> Any:
         if not self.active:
             return None
-        send(self.sock, ("take", target, operation))
-        mode = receive(self.sock)
+        mode = self._ask("take", target, operation)
         return None if mode is None else _Taken(mode)
 
 
@@ -288,6 +338,7 @@ def _worker(sock: socket.socket, handler: Any, spec: Spec, failed_init: str | No
     from partner.core import snapshot
     from partner.features import pinning
 
+    send(sock, ("pid", os.getpid()))  # so that the gateway can end this process at the Timeout
     remote = _Gateway(sock)
     faults.registry = remote  # type: ignore[assignment]  # the gateway's registry, asked over the socket
     pinning.add_hook(functools.partial(faults.take, "pinning"))
