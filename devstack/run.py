@@ -391,7 +391,11 @@ def usage(stack: Devstack, seeded: dict[str, Any]) -> str:
 def _usage_services(stack: Devstack) -> str:
     base = stack.url
     provider = getattr(stack, "provider", None)
-    chain = f"{stack.chain.url} (block engine {stack.chain.bundle_url})" if stack.chain else "not available"
+    chain = (
+        f"{stack.chain.url} (websocket {stack.chain.ws_url}, block engine {stack.chain.bundle_url})"
+        if stack.chain
+        else "not available"
+    )
     proxy = getattr(stack, "rpc_proxy", None)
     if proxy is not None:
         chain += (
@@ -498,12 +502,16 @@ Stop with Ctrl-C. State lives in memory and is gone when it stops.
 
 
 def write_env_file(stack: Devstack, directory: Path = STATE) -> Path:
-    """`<directory>/env.json` (mode 0600): the functions' environment plus `GATEWAY_URL`, so that
-    partnerctl run from the repository root reaches this stack, on whatever port it runs
-    (`dev fault kms|dynamodb|pinning` and `dev fault clear` talk to the gateway)."""
+    """`<directory>/env.json` (mode 0600): the functions' environment plus `GATEWAY_URL` (and the
+    chain's PubSub websocket, `WS_URL`), so that partnerctl run from the repository root reaches
+    this stack, on whatever port it runs (`dev fault kms|dynamodb|pinning` and `dev fault clear`
+    talk to the gateway)."""
     directory.mkdir(mode=0o700, exist_ok=True)
     env_file = directory / "env.json"
-    write_private(env_file, json.dumps({**stack.env, "GATEWAY_URL": stack.url}, indent=2))
+    extra = {"GATEWAY_URL": stack.url}
+    if stack.chain is not None and stack.chain.ws_url:
+        extra["WS_URL"] = stack.chain.ws_url
+    write_private(env_file, json.dumps({**stack.env, **extra}, indent=2))
     return env_file
 
 

@@ -15,6 +15,7 @@ import os
 import struct
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -215,6 +216,8 @@ class Ledger:
         self.background_price = background_cu_price()
         self._history: dict[Pubkey, list[tuple[int, Any]]] = {}
         self._pruned_at = 0
+        # called with each recorded batch of landed transactions (devstack.chain.pubsub); must not block
+        self.listeners: list[Callable[[list[TxResult]], None]] = []
 
     # ------------------------------------------------------------------ clock
     def _elapsed(self) -> float:
@@ -373,6 +376,8 @@ class Ledger:
             self.transaction_count += 1
             self._note_priority_fee(r)
             self.note_changes(r.slot, r.before)
+        for listener in self.listeners:
+            listener(results)
 
     # ---------------------------------------------------------------- faucet
     def airdrop_transaction(self, pubkey: Pubkey, lamports: int) -> VersionedTransaction:

@@ -29,6 +29,7 @@ from ..httpserver import HttpRequest, HttpServer, ReadTimeouts
 from . import constants as C
 from .blockengine import RATE_LIMIT_CODE, BlockEngine, BundleRefused, EngineSettings, rate_limit_message
 from .ledger import Account, TxError, TxResult, tx_error_display
+from .pubsub import PubSub
 from .svm import Admission, SvmBank
 from .tokens import TOKEN_PROGRAMS, decode_mint, decode_token_account, program_name, ui_token_amount
 
@@ -1066,12 +1067,16 @@ class ChainHandle:
     thread: threading.Thread
     engine: BlockEngine | None = None
     transactions_url: str = ""  # the block engine's sendTransaction (url + /api/v1/transactions)
+    pubsub: PubSub | None = None
+    ws_url: str = ""  # the PubSub websocket (the RPC port + 1; devstack.chain.pubsub)
 
     @property
     def port(self) -> int:
         return self.server.server_address[1]
 
     def stop(self) -> None:
+        if self.pubsub is not None:
+            self.pubsub.stop()
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(timeout=5)
@@ -1096,8 +1101,10 @@ def start_chain(
     plugins: bool = True,
     verbose: bool = False,
     engine: EngineSettings | None = None,
+    pubsub: bool = True,
 ) -> ChainHandle:
-    """Start the chain's HTTP server in a background thread (port 0 = a free port).
+    """Start the chain's HTTP server in a background thread (port 0 = a free port), and its PubSub
+    websocket on the port + 1 (a free port when the RPC's is), as solana-test-validator does.
 
     ``plugins``: deploy the launchpad and the pool (``make programs``); without, only the
     programs LiteSVM ships (System, SPL Token, Token-2022, ATA, Memo, ComputeBudget).
@@ -1111,14 +1118,16 @@ def start_chain(
     if engine is not None:
         block_engine.configure(engine.rps, engine.land_delay)
     block_engine.start()
-    srv = HttpServer(
-        (host, port), _ChainApp(ChainRPC(bank, faults, block_engine), verbose), server_name="devstack-chain"
-    )
+    rpc = ChainRPC(bank, faults, block_engine)
+    srv = HttpServer((host, port), _ChainApp(rpc, verbose), server_name="devstack-chain")
     t = threading.Thread(target=srv.serve_forever, name="devstack-chain", daemon=True)
     t.start()
     h, p = cast(tuple[str, int], srv.server_address[:2])
     url = f"http://{h}:{p}"
+    ws = PubSub(rpc).start(host, port + 1 if port else 0) if pubsub else None
     return ChainHandle(
+        pubsub=ws,
+        ws_url=f"ws://{h}:{ws.port}" if ws is not None else "",
         url=url,
         bundle_url=url + BUNDLE_PATH,
         bank=bank,
@@ -1157,7 +1166,11 @@ def main(argv: list[str] | None = None) -> int:
         verbose=a.verbose,
         engine=EngineSettings(a.block_engine_rps, None if a.bundle_land_ms is None else a.bundle_land_ms / 1000.0),
     )
-    print(f"devstack chain: rpc {handle.url} block engine {handle.bundle_url} {handle.transactions_url}", flush=True)
+    print(
+        f"devstack chain: rpc {handle.url} websocket {handle.ws_url} block engine {handle.bundle_url} "
+        f"{handle.transactions_url}",
+        flush=True,
+    )
     try:
         while True:
             time.sleep(3600)
