@@ -601,6 +601,176 @@ class ChainRPC:
     def rpc_getTokenAccountsByDelegate(self, p):
         return self._token_accounts_by(p, "delegate")
 
+    def rpc_getTokenLargestAccounts(self, p):
+        """The 20 largest token accounts of a mint, largest first (Agave's limit)."""
+        if not p:
+            raise invalid_params("Invalid params: missing pubkey")
+        mint = _pubkey(p[0])
+        slot = self.at(_cfg(p, 1))
+        ma = self.bank.get_account(mint, slot)
+        m = decode_mint(ma.owner, bytes(ma.data)) if ma else None
+        if ma is None or m is None:
+            raise invalid_params("Invalid param: could not find mint")
+        holders = []
+        for k, a in self.bank.program_accounts(ma.owner, slot):
+            ta = decode_token_account(a.owner, bytes(a.data))
+            if ta is not None and ta.mint == mint:
+                holders.append((ta.amount, str(k)))
+        holders.sort(key=lambda h: (-h[0], h[1]))
+        return self.ctx([{"address": k, **ui_token_amount(n, m.decimals)} for n, k in holders[:20]], slot)
+
+    def rpc_getSupply(self, p):
+        """Lamports in existence: every account's (the faucet's and the genesis accounts' count as
+        circulating; a single node has no non-circulating list)."""
+        cfg = _cfg(p, 0)
+        slot = self.at(cfg)
+        total = self.bank.total_lamports(slot)
+        listed: list[str] = [] if cfg.get("excludeNonCirculatingAccountsList") else []
+        return self.ctx(
+            {"total": total, "circulating": total, "nonCirculating": 0, "nonCirculatingAccounts": listed}, slot
+        )
+
+    def rpc_getEpochSchedule(self, p):
+        return {
+            "slotsPerEpoch": C.SLOTS_PER_EPOCH,
+            "leaderScheduleSlotOffset": C.SLOTS_PER_EPOCH,
+            "warmup": False,
+            "firstNormalEpoch": 0,
+            "firstNormalSlot": 0,
+        }
+
+    def rpc_getLeaderSchedule(self, p):
+        """One validator leads every slot of the epoch: {identity: [slot index, ...]}."""
+        cfg = p[1] if len(p) > 1 and isinstance(p[1], dict) else (p[0] if p and isinstance(p[0], dict) else {})
+        slot = p[0] if p and isinstance(p[0], int) else self.at(cfg)
+        if slot // C.SLOTS_PER_EPOCH > self.bank.slot // C.SLOTS_PER_EPOCH + 1:
+            return None  # an epoch whose schedule is not known yet
+        identity = str(self.bank.faucet.pubkey())
+        if cfg.get("identity") not in (None, identity):
+            return {}
+        return {identity: list(range(C.SLOTS_PER_EPOCH))}
+
+    def rpc_getClusterNodes(self, p):
+        host = self.public_host
+        return [
+            {
+                "pubkey": str(self.bank.faucet.pubkey()),
+                "gossip": None,
+                "tpu": None,
+                "tpuQuic": None,
+                "rpc": host,
+                "pubsub": self.pubsub_host,
+                "version": C.SOLANA_CORE_VERSION,
+                "featureSet": C.FEATURE_SET,
+                "shredVersion": 0,
+            }
+        ]
+
+    public_host: str | None = None  # host:port of the RPC and the PubSub, set by start_chain
+    pubsub_host: str | None = None
+
+    def rpc_getVoteAccounts(self, p):
+        """The devstack has no vote accounts: its one leader does not vote."""
+        return {"current": [], "delinquent": []}
+
+    def rpc_getStakeMinimumDelegation(self, p):
+        slot = self.at(_cfg(p, 0))
+        return self.ctx(1, slot)  # 1 lamport: stake_raise_minimum_delegation_to_1_sol is not active on mainnet
+
+    def rpc_minimumLedgerSlot(self, p):
+        return 0  # the devstack keeps its whole history
+
+    def rpc_getHighestSnapshotSlot(self, p):
+        raise RpcError(-32008, "No snapshot")  # Agave's answer on a node that has taken none
+
+    def rpc_getRecentPerformanceSamples(self, p):
+        """One sample per 60 s of the ledger's life, newest first (at most `limit`, 720)."""
+        limit = p[0] if p and isinstance(p[0], int) and not isinstance(p[0], bool) else 720
+        if not 0 <= limit <= 720:
+            raise invalid_params("Invalid limit; max 720")
+        per = int(60 / C.SLOT_SECONDS)  # 150 slots a sample
+        now = self.bank.slot
+        counts: dict[int, int] = {}
+        for r in self.bank.transactions.values():
+            counts[r.slot // per] = counts.get(r.slot // per, 0) + 1
+        out = []
+        for i in range(now // per - 1, -1, -1):
+            if len(out) >= limit:
+                break
+            n = counts.get(i, 0)
+            out.append(
+                {
+                    "slot": (i + 1) * per,
+                    "numTransactions": n,
+                    "numNonVoteTransactions": n,
+                    "numSlots": per,
+                    "samplePeriodSecs": 60,
+                }
+            )
+        return out
+
+    def _block_range(self, start: Any, end: Any, cfg: dict[str, Any]) -> range:
+        if not isinstance(start, int) or isinstance(start, bool) or start < 0:
+            raise invalid_params("Invalid params: expected a start slot")
+        commitment = _commitment(cfg)
+        if commitment == "processed":
+            raise invalid_params("Method does not support commitment below `confirmed`")
+        top = self.bank.commitment_slot(commitment)
+        end = top if end is None else min(end, top)
+        if end - start > 500_000:
+            raise RpcError(-32602, f"Slot range too large; max {500_000}")
+        return range(start, end + 1)
+
+    def rpc_getBlocks(self, p):
+        """Every slot has a block here (one leader, none skipped)."""
+        if not p:
+            raise invalid_params("Invalid params: expected a start slot")
+        end = p[1] if len(p) > 1 and isinstance(p[1], int) and not isinstance(p[1], bool) else None
+        cfg = p[2] if len(p) > 2 and isinstance(p[2], dict) else (p[1] if len(p) > 1 and isinstance(p[1], dict) else {})
+        return list(self._block_range(p[0], end, cfg))
+
+    def rpc_getBlocksWithLimit(self, p):
+        if len(p) < 2 or not isinstance(p[1], int) or isinstance(p[1], bool) or p[1] < 0:
+            raise invalid_params("Invalid params: expected a start slot and a limit")
+        if p[1] > 500_000:
+            raise RpcError(-32602, "Limit too large; max 500000")
+        if p[1] == 0:
+            return []
+        return list(self._block_range(p[0], p[0] + p[1] - 1, _cfg(p, 2)))
+
+    def rpc_getBlock(self, p):
+        if not p or not isinstance(p[0], int) or isinstance(p[0], bool):
+            raise invalid_params("Invalid params: expected a slot")
+        slot = p[0]
+        cfg = p[1] if len(p) > 1 and isinstance(p[1], dict) else {}
+        encoding = p[1] if len(p) > 1 and isinstance(p[1], str) else cfg.get("encoding", "json")
+        details = cfg.get("transactionDetails", "full")
+        if details not in ("full", "accounts", "signatures", "none"):
+            raise invalid_params(f"Invalid params: unknown variant `{details}`")
+        commitment = _commitment(cfg)
+        if commitment == "processed":
+            raise invalid_params("Method does not support commitment below `confirmed`")
+        if slot > self.bank.commitment_slot(commitment):
+            raise RpcError(-32004, f"Block not available for slot {slot}")
+        landed = sorted(
+            (r for r in self.bank.transactions.values() if r.slot == slot and r.landed), key=lambda r: r.block_time
+        )
+        block: dict[str, Any] = {
+            "blockhash": str(self.bank.blockhash_for_slot(slot)),
+            "previousBlockhash": str(self.bank.blockhash_for_slot(max(slot - 1, 0))),
+            "parentSlot": max(slot - 1, 0),
+            "blockTime": int(self.bank._unix0 + slot * C.SLOT_SECONDS),
+            "blockHeight": slot,
+        }
+        max_v = cfg.get("maxSupportedTransactionVersion")
+        if details == "signatures":
+            block["signatures"] = [str(r.signature) for r in landed]
+        elif details in ("full", "accounts"):
+            block["transactions"] = [self._tx_json(r, encoding, max_v, details) for r in landed]
+        if cfg.get("rewards", True):
+            block["rewards"] = []
+        return block
+
     # -- transactions ------------------------------------------------------------
     def _status_json(self, r: TxResult) -> dict[str, Any]:
         conf, confirmations = self.bank.confirmation_status(r.slot)
@@ -642,22 +812,42 @@ class ChainRPC:
         r = self.bank.transactions.get(sig)
         if r is None or r.slot > self.bank.commitment_slot(commitment):
             return None
+        out = self._tx_json(r, encoding, cfg.get("maxSupportedTransactionVersion"))
+        return {"slot": r.slot, "blockTime": r.block_time, **out}
+
+    @staticmethod
+    def _tx_json(r: TxResult, encoding: str, max_v: Any, details: str = "full") -> dict[str, Any]:
+        """A landed transaction as getTransaction and getBlock show it (without slot and blockTime)."""
         is_v0 = isinstance(r.tx.message, MessageV0)
-        max_v = cfg.get("maxSupportedTransactionVersion")
         if is_v0 and max_v is None:
             raise RpcError(
                 -32015,
                 "Transaction version (0) is not supported by the requesting client. Please try the request "
                 'again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
             )
-        if encoding == "json" or encoding == "jsonParsed":
-            txj: Any = {"signatures": [str(s) for s in r.tx.signatures], "message": _ui_message(r.tx)}
+        txj: Any
+        if details == "accounts":
+            keys = r.tx.message.account_keys
+            txj = {
+                "signatures": [str(s) for s in r.tx.signatures],
+                "accountKeys": [
+                    {
+                        "pubkey": str(k),
+                        "signer": r.tx.message.is_signer(i),
+                        "writable": r.tx.message.is_maybe_writable(i, None) if is_v0 else r.tx.message.is_writable(i),
+                        "source": "transaction",
+                    }
+                    for i, k in enumerate(keys)
+                ],
+            }
+        elif encoding == "json" or encoding == "jsonParsed":
+            txj = {"signatures": [str(s) for s in r.tx.signatures], "message": _ui_message(r.tx)}
         elif encoding in ("base64", "base58"):
             raw = bytes(r.tx)
             txj = [base64.b64encode(raw).decode() if encoding == "base64" else base58.b58encode(raw).decode(), encoding]
         else:
             raise invalid_params(f"Invalid params: unknown variant `{encoding}`")
-        meta = {
+        meta: dict[str, Any] = {
             "err": r.err,
             "status": {"Ok": None} if r.err is None else {"Err": r.err},
             "fee": r.fee,
@@ -671,7 +861,10 @@ class ChainRPC:
             "loadedAddresses": {"writable": [], "readonly": []},
             "computeUnitsConsumed": r.units_consumed,
         }
-        out: dict[str, Any] = {"slot": r.slot, "blockTime": r.block_time, "transaction": txj, "meta": meta}
+        if details == "accounts":
+            for key in ("innerInstructions", "logMessages", "loadedAddresses", "computeUnitsConsumed"):
+                meta.pop(key)
+        out: dict[str, Any] = {"transaction": txj, "meta": meta}
         if max_v is not None:
             out["version"] = 0 if is_v0 else "legacy"
         return out
@@ -1125,6 +1318,7 @@ def start_chain(
     h, p = cast(tuple[str, int], srv.server_address[:2])
     url = f"http://{h}:{p}"
     ws = PubSub(rpc).start(host, port + 1 if port else 0) if pubsub else None
+    rpc.public_host, rpc.pubsub_host = f"{h}:{p}", (f"{h}:{ws.port}" if ws is not None else None)
     return ChainHandle(
         pubsub=ws,
         ws_url=f"ws://{h}:{ws.port}" if ws is not None else "",

@@ -225,6 +225,24 @@ class SvmBank(Ledger):
             pubkey, SvmAccount(int(lamports), bytes(data), owner, bool(executable), C.RENT_EXEMPT_RENT_EPOCH)
         )
 
+    # the owners whose accounts getSupply counts: every account the chain itself creates (wallets,
+    # token accounts, programs, sysvars, the launchpad's and the pool's state)
+    SUPPLY_OWNERS = (
+        C.SYSTEM_PROGRAM_ID,
+        C.TOKEN_PROGRAM_ID,
+        C.TOKEN_2022_PROGRAM_ID,
+        C.BPF_LOADER_UPGRADEABLE_ID,
+        Pubkey.from_string("BPFLoader2111111111111111111111111111111111"),
+        Pubkey.from_string("NativeLoader1111111111111111111111111111111"),
+        Pubkey.from_string("Sysvar1111111111111111111111111111111111111"),
+    )
+
+    def total_lamports(self, slot: int | None = None) -> int:
+        """Lamports held by the accounts of `SUPPLY_OWNERS` and of the programs they deployed."""
+        owners = list(self.SUPPLY_OWNERS)
+        owners += [k for k, a in self.program_accounts(C.BPF_LOADER_UPGRADEABLE_ID, slot) if a.executable]
+        return sum(a.lamports for owner in dict.fromkeys(owners) for _, a in self.program_accounts(owner, slot))
+
     def program_accounts(self, owner: Pubkey, slot: int | None = None) -> list[tuple[Pubkey, Account]]:
         """Every live account owned by ``owner`` (LiteSVM scans its accounts), as of the end of
         ``slot`` when given: the current owner's accounts and every account changed since,

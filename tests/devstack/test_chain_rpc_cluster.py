@@ -1,0 +1,135 @@
+"""The devstack chain's block, cluster and holder methods (issue 36 item 2): each answer parsed by
+solders' own typed response (what solana-py hands a caller), and checked against the chain's state:
+a mint's largest holders sorted, a landed transaction in its block, the single node's cluster."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from solders.keypair import Keypair
+from solders.rpc import responses as R
+from spl.token.constants import TOKEN_PROGRAM_ID
+
+from devstack.chain.testing import airdrop, build_tx, latest_blockhash, rpc
+from tests.chainutil import mint_to_checked
+from tests.devstack.test_chain_token import DEC, make_ata, make_mint, ok
+
+SOL = 1_000_000_000
+
+
+def typed(url: str, resp_type, method: str, params=None):
+    """The raw JSON answer parsed by solders' response type: a shape Agave's clients accept."""
+    import json
+
+    raw = rpc(url, method, params)
+    assert "error" not in raw, raw
+    parsed = resp_type.from_json(json.dumps(raw))
+    assert type(parsed).__name__ == resp_type.__name__, parsed
+    return raw["result"], parsed
+
+
+def wait_confirmed(url: str, sig: str) -> int:
+    for _ in range(100):
+        status = rpc(url, "getSignatureStatuses", [[sig]])["result"]["value"][0]
+        if status and status["confirmationStatus"] in ("confirmed", "finalized"):
+            return status["slot"]
+        time.sleep(0.1)
+    raise AssertionError("not confirmed")
+
+
+def test_token_largest_accounts_sorted_with_amounts(chain):
+    url = chain.url
+    payer = Keypair()
+    airdrop(url, payer.pubkey(), 10 * SOL)
+    mint = make_mint(url, payer, payer.pubkey())
+    holders = [Keypair().pubkey() for _ in range(3)]
+    amounts = [5, 700, 42]
+    for owner, n in zip(holders, amounts, strict=True):
+        ata = make_ata(url, payer, owner, mint)
+        ok(
+            url,
+            build_tx(
+                [mint_to_checked(mint, ata, payer.pubkey(), n, DEC, TOKEN_PROGRAM_ID)], payer, [], latest_blockhash(url)
+            ),
+        )
+    value, parsed = typed(
+        url, R.GetTokenLargestAccountsResp, "getTokenLargestAccounts", [str(mint), {"commitment": "processed"}]
+    )
+    got = [(a["amount"], a["decimals"]) for a in value["value"]]
+    assert got == [("700", DEC), ("42", DEC), ("5", DEC)]
+    assert value["value"][0]["uiAmountString"] == "0.0007" and len(parsed.value) == 3
+    bad = rpc(url, "getTokenLargestAccounts", [str(Keypair().pubkey())])
+    assert bad["error"]["code"] == -32602
+
+
+def test_blocks_and_a_landed_transaction_in_its_block(chain):
+    url = chain.url
+    wallet = Keypair().pubkey()
+    sig = airdrop(url, wallet, SOL)
+    slot = wait_confirmed(url, sig)
+    blocks, _ = typed(url, R.GetBlocksResp, "getBlocks", [max(slot - 2, 0), slot, {"commitment": "confirmed"}])
+    assert blocks == list(range(max(slot - 2, 0), slot + 1))
+    limited, _ = typed(url, R.GetBlocksWithLimitResp, "getBlocksWithLimit", [slot, 1, {"commitment": "confirmed"}])
+    assert limited == [slot]
+    block, parsed = typed(
+        url, R.GetBlockResp, "getBlock", [slot, {"commitment": "confirmed", "maxSupportedTransactionVersion": 0}]
+    )
+    assert block["parentSlot"] == max(slot - 1, 0) and block["blockHeight"] == slot
+    assert sig in [t["transaction"]["signatures"][0] for t in block["transactions"]]
+    ours = next(t for t in block["transactions"] if t["transaction"]["signatures"][0] == sig)
+    assert ours["meta"]["err"] is None and ours["version"] == "legacy"
+    assert parsed.value.block_height == slot
+    sigs_only = rpc(url, "getBlock", [slot, {"commitment": "confirmed", "transactionDetails": "signatures"}])["result"]
+    assert sig in sigs_only["signatures"] and "transactions" not in sigs_only
+    future = rpc(url, "getBlock", [slot + 10_000, {"commitment": "confirmed"}])
+    assert future["error"]["code"] == -32004
+    below = rpc(url, "getBlock", [slot, {"commitment": "processed"}])
+    assert below["error"]["code"] == -32602
+
+
+def test_supply_counts_an_airdrop(chain):
+    url = chain.url
+    before, _ = typed(url, R.GetSupplyResp, "getSupply", [{"commitment": "processed"}])
+    sig = airdrop(url, Keypair().pubkey(), 3 * SOL)
+    assert sig
+    after, _ = typed(url, R.GetSupplyResp, "getSupply", [{"commitment": "processed"}])
+    # the faucet pays the airdrop and its fee: the total moves by the fee burnt at most
+    assert 0 <= before["value"]["total"] - after["value"]["total"] <= 10_000
+    assert after["value"]["circulating"] == after["value"]["total"] and after["value"]["nonCirculating"] == 0
+
+
+@pytest.mark.parametrize(
+    "method,params,resp_type",
+    [
+        ("getEpochSchedule", None, R.GetEpochScheduleResp),
+        ("getLeaderSchedule", None, R.GetLeaderScheduleResp),
+        ("getClusterNodes", None, R.GetClusterNodesResp),
+        ("getVoteAccounts", None, R.GetVoteAccountsResp),
+        ("getStakeMinimumDelegation", None, R.GetStakeMinimumDelegationResp),
+        ("getRecentPerformanceSamples", [5], R.GetRecentPerformanceSamplesResp),
+    ],
+)
+def test_cluster_methods_parse_as_agaves(chain, method, params, resp_type):
+    typed(chain.url, resp_type, method, params)
+
+
+def test_cluster_values_of_a_single_node(chain):
+    url = chain.url
+    identity = rpc(url, "getIdentity")["result"]["identity"]
+    schedule = rpc(url, "getLeaderSchedule")["result"]
+    assert list(schedule) == [identity] and schedule[identity][:3] == [0, 1, 2]
+    assert rpc(url, "getLeaderSchedule", [None, {"identity": str(Keypair().pubkey())}])["result"] == {}
+    nodes = rpc(url, "getClusterNodes")["result"]
+    assert [n["pubkey"] for n in nodes] == [identity]
+    assert nodes[0]["rpc"] == url.removeprefix("http://") and nodes[0]["pubsub"] == chain.ws_url.removeprefix("ws://")
+    assert rpc(url, "getVoteAccounts")["result"] == {"current": [], "delinquent": []}
+    assert rpc(url, "getStakeMinimumDelegation")["result"]["value"] == 1
+    assert rpc(url, "minimumLedgerSlot")["result"] == 0
+    assert rpc(url, "getHighestSnapshotSlot")["error"] == {"code": -32008, "message": "No snapshot"}
+    assert rpc(url, "getRecentPerformanceSamples", [721])["error"]["code"] == -32602
+
+
+def test_unknown_methods_refused_as_agave(chain):
+    assert rpc(chain.url, "getConfirmedBlock", [1])["error"] == {"code": -32601, "message": "Method not found"}
+    assert rpc(chain.url, "noSuchMethod")["error"] == {"code": -32601, "message": "Method not found"}
