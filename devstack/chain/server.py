@@ -30,7 +30,7 @@ from . import constants as C
 from .blockengine import RATE_LIMIT_CODE, BlockEngine, BundleRefused, EngineSettings, rate_limit_message
 from .ledger import Account, TxError, TxResult, tx_error_display
 from .pubsub import PubSub
-from .svm import Admission, SvmBank
+from .svm import Admission, SvmBank, is_writable
 from .tokens import TOKEN_PROGRAMS, decode_mint, decode_token_account, program_name, ui_token_amount
 
 BUNDLE_PATH = "/api/v1/bundles"
@@ -833,8 +833,8 @@ class ChainRPC:
                 "accountKeys": [
                     {
                         "pubkey": str(k),
-                        "signer": r.tx.message.is_signer(i),
-                        "writable": r.tx.message.is_maybe_writable(i, None) if is_v0 else r.tx.message.is_writable(i),
+                        "signer": i < r.tx.message.header.num_required_signatures,
+                        "writable": is_writable(i, r.tx.message, len(keys)),
                         "source": "transaction",
                     }
                     for i, k in enumerate(keys)

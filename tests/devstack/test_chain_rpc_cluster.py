@@ -82,6 +82,10 @@ def test_blocks_and_a_landed_transaction_in_its_block(chain):
     assert parsed.value.block_height == slot
     sigs_only = rpc(url, "getBlock", [slot, {"commitment": "confirmed", "transactionDetails": "signatures"}])["result"]
     assert sig in sigs_only["signatures"] and "transactions" not in sigs_only
+    accounts = rpc(url, "getBlock", [slot, {"commitment": "confirmed", "transactionDetails": "accounts"}])["result"]
+    keys = next(t for t in accounts["transactions"] if t["transaction"]["signatures"][0] == sig)["transaction"]
+    payer, to = keys["accountKeys"][0], next(k for k in keys["accountKeys"] if k["pubkey"] == str(wallet))
+    assert (payer["signer"], payer["writable"], to["signer"], to["writable"]) == (True, True, False, True)
     future = rpc(url, "getBlock", [slot + 10_000, {"commitment": "confirmed"}])
     assert future["error"]["code"] == -32004
     below = rpc(url, "getBlock", [slot, {"commitment": "processed"}])
