@@ -1294,7 +1294,6 @@ def start_chain(
     plugins: bool = True,
     verbose: bool = False,
     engine: EngineSettings | None = None,
-    pubsub: bool = True,
 ) -> ChainHandle:
     """Start the chain's HTTP server in a background thread (port 0 = a free port), and its PubSub
     websocket on the port + 1 (a free port when the RPC's is), as solana-test-validator does.
@@ -1317,11 +1316,11 @@ def start_chain(
     t.start()
     h, p = cast(tuple[str, int], srv.server_address[:2])
     url = f"http://{h}:{p}"
-    ws = PubSub(rpc).start(host, port + 1 if port else 0) if pubsub else None
-    rpc.public_host, rpc.pubsub_host = f"{h}:{p}", (f"{h}:{ws.port}" if ws is not None else None)
+    ws = PubSub(rpc).start(host, port + 1 if port else 0)
+    rpc.public_host, rpc.pubsub_host = f"{h}:{p}", f"{h}:{ws.port}"
     return ChainHandle(
         pubsub=ws,
-        ws_url=f"ws://{h}:{ws.port}" if ws is not None else "",
+        ws_url=f"ws://{h}:{ws.port}",
         url=url,
         bundle_url=url + BUNDLE_PATH,
         bank=bank,

@@ -14,7 +14,9 @@ def _banner() -> str:
     stack = SimpleNamespace(
         url="http://127.0.0.1:3000",
         moto=SimpleNamespace(url="http://127.0.0.1:5000"),
-        chain=SimpleNamespace(url="http://127.0.0.1:8899", bundle_url="http://127.0.0.1:8899/b"),
+        chain=SimpleNamespace(
+            url="http://127.0.0.1:8899", bundle_url="http://127.0.0.1:8899/b", ws_url="ws://127.0.0.1:8900"
+        ),
         pinning=SimpleNamespace(url="http://127.0.0.1:5001"),
     )
     seeded = {
