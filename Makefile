@@ -49,6 +49,15 @@ $(TOOLS)/.ready: requirements-tools.txt
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
 
+# The ecosystem's Node clients for the chain-client tests (tests/node): Node 20+ (the machine's, else
+# Debian's nodejs and npm) and the packages pinned in tests/node/package-lock.json (`npm ci`).
+tests/node/node_modules/.ready: tests/node/package.json tests/node/package-lock.json
+	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; fi; }
+	cd tests/node && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 # Debian's Rust and LLVM 22 for the on-chain programs (no rustup, no cargo, no downloads):
 # rustc-web + libstd-rust-web-dev-bpf (core for bpfel-unknown-none as bitcode), llvm-22
 # (llvm-link, opt, llc, llvm-ar), clang-22 (the linker tests compile small C objects).
@@ -70,7 +79,7 @@ lint: $(TOOLS)/.ready $(VENV)/.ready
 	$(TOOLS)/bin/cfn-lint template.yaml
 	$(TOOLS)/bin/sam validate --lint --region us-east-1 --template-file template.yaml
 
-test: $(VENV)/.ready $(TOOLS)/.ready .chromium lint programs
+test: $(VENV)/.ready $(TOOLS)/.ready .chromium tests/node/node_modules/.ready lint programs
 	# unit tests in processes of their own: the integration and e2e workers run a devstack's timers and
 	# pollers in the background, and some unit tests drive process-wide state (the AWS session)
 	$(PY) -m pytest -n 2 --dist loadfile -q tests/unit
