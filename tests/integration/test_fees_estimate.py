@@ -141,3 +141,31 @@ def test_chain_prioritization_fees_params_as_solana(chain):
     assert all(set(e) == {"slot", "prioritizationFee"} for e in call([])["result"])
     assert call([["not-a-key"]])["error"]["code"] == -32602
     assert call([["11111111111111111111111111111111"] * 129])["error"]["code"] == -32602
+
+
+def test_a_key_that_is_not_a_coin_answers_as_the_quote_does(aws_stack, chain, client, user, ip):
+    """The System program, wSOL, a wallet: each is a public key but not a coin of this launchpad,
+    and the estimate refuses it with the quote's own 400 (issue 39, low 1)."""
+    from solders.keypair import Keypair
+
+    from tests.helpers import trade
+
+    conn = connect(client, user, ip=ip)
+    trader = connect(client, user, scope="trade:execute", ip=ip)
+    wallet = str(Keypair().pubkey())
+    airdrop(chain.url, wallet, SOL)
+    for key in ("11111111111111111111111111111111", "So11111111111111111111111111111111111111112", wallet):
+        answer = estimate(conn.bearer(), {"mint": key})
+        assert answer.status == 400, (key, answer.body)
+        quoted = trade(trader, "quote", {"side": "sell", "mint": key, "tokensIn": "5"})
+        assert quoted.status == 400, (key, quoted.body)
+        assert {k: answer.json[k] for k in ("error", "message", "field")} == {
+            "error": "invalid_input",
+            "message": "mint is not a coin of this launchpad.",
+            "field": "mint",
+        }
+        assert {k: quoted.json[k] for k in ("error", "message", "field")} == {
+            k: answer.json[k] for k in ("error", "message", "field")
+        }
+    mint = new_coin(chain.url, "Real Fee Coin", "FEER")
+    assert estimate(conn.bearer(), {"mint": mint}).status == 200

@@ -52,6 +52,15 @@ def decode_global(account: Any) -> Global:
     return global_config
 
 
+def decode_curve(account: Any, mint: Pubkey) -> BondingCurve:
+    """The mint's bonding curve from its account as read; 400 invalid_input when the mint is not a
+    coin of this launchpad (the quote's, the trades' and the fee estimate's one answer)."""
+    curve = decode_owned(BondingCurve, account, P.LAUNCHPAD_PROGRAM_ID)
+    if curve is None or curve.mint != mint:
+        raise ApiError("invalid_input", "mint is not a coin of this launchpad.", field="mint")
+    return curve
+
+
 def read_coin(rpc: Rpc, mint: Pubkey, wallet: Pubkey) -> CoinState:
     curve_key, _ = P.bonding_curve_pda(mint)
     pool_key, _ = P.pool_pda(mint)
@@ -62,9 +71,7 @@ def read_coin(rpc: Rpc, mint: Pubkey, wallet: Pubkey) -> CoinState:
     accounts = Rpc.parse_multiple_accounts(accounts_raw)
     blockhash, last_valid = Rpc.parse_latest_blockhash(blockhash_raw)
     global_config = decode_global(accounts[0])
-    curve = decode_owned(BondingCurve, accounts[1], P.LAUNCHPAD_PROGRAM_ID)
-    if curve is None or curve.mint != mint:
-        raise ApiError("invalid_input", "mint is not a coin of this launchpad.", field="mint")
+    curve = decode_curve(accounts[1], mint)
     pool = decode_owned(Pool, accounts[2], P.POOL_PROGRAM_ID)
     token_account = accounts[3]
     balance = 0

@@ -14,7 +14,7 @@ from partner.chain import ports
 from partner.chain import programs as P
 from partner.chain.layouts import Pool, decode_owned
 from partner.chain.rpc import Rpc
-from partner.chain.state import decode_global
+from partner.chain.state import decode_curve, decode_global
 from partner.core.errors import ApiError
 from partner.core.limits import MIN_PRIORITY_FEE, MIN_TIP, TRADE_UNITS, check_address
 
@@ -123,11 +123,13 @@ def from_samples(mint: str, samples: list[dict[str, Any]], accounts: list[str]) 
 
 
 def fee_recipients(rpc: Rpc, mint: Pubkey) -> list[Pubkey]:
-    """The launchpad's fee recipient, and the pool's when the coin has migrated."""
-    keys = [P.global_pda()[0], P.pool_pda(mint)[0]]
+    """The launchpad's fee recipient, and the pool's when the coin has migrated; 400 invalid_input,
+    as the quote answers, when the mint is not a coin of this launchpad."""
+    keys = [P.global_pda()[0], P.pool_pda(mint)[0], P.bonding_curve_pda(mint)[0]]
     answer = rpc.batch([rpc.multiple_accounts_request(keys, 1)])[0]
-    global_raw, pool_raw = Rpc.parse_multiple_accounts(answer)
+    global_raw, pool_raw, curve_raw = Rpc.parse_multiple_accounts(answer)
     global_config = decode_global(global_raw)
+    decode_curve(curve_raw, mint)
     pool = decode_owned(Pool, pool_raw, P.POOL_PROGRAM_ID)
     recipients = [global_config.fee_recipient]
     if pool is not None and pool.fee_recipient not in recipients:
