@@ -172,7 +172,7 @@ SYMBOL = Annotated[
     ),
 ]
 LINK = Annotated[str, WithJsonSchema({"type": "string", "maxLength": 300})]
-IntOrString = StrictInt | StrictStr  # a union: its members' errors name `field.int`, `field.str`
+IntOrString = StrictInt | StrictStr  # a union: its members' errors name the field (`invalid`)
 
 
 class Request(BaseModel):
@@ -191,17 +191,47 @@ class WriteFields(Request):
 M = TypeVar("M", bound=BaseModel)
 
 
+def _field_names() -> set[str]:
+    """Every field name and alias a model of the service declares (pydantic's and Powertools' own
+    models left out): what a request's field path can be made of."""
+    names: set[str] = set()
+    todo = list(BaseModel.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        if cls.__module__.startswith(("pydantic", "aws_lambda_powertools")):
+            continue
+        for name, info in cls.model_fields.items():
+            names.update(n for n in (name, info.alias, info.validation_alias) if isinstance(n, str))
+    return names
+
+
+def request_path(loc: Sequence[Any], unknown: bool = False) -> list[str]:
+    """The request field path of a pydantic error location: its first part (the body's field), then
+    its list indexes and declared field names, and with `unknown` its last part (the unknown field);
+    the labels pydantic adds for a union member or a validator (`int`, `str`, `function-after[...]`,
+    a model's class name) are left out."""
+    if not loc:
+        return []
+    names = _field_names() if any(isinstance(p, str) for p in loc[1:]) else set()
+    last = len(loc) - 1
+    return [str(loc[0])] + [
+        str(p) for i, p in enumerate(loc[1:], 1) if isinstance(p, int) or p in names or (unknown and i == last)
+    ]
+
+
 def invalid(errors: Sequence[Mapping[str, Any]], special: dict[str, str] | None = None, *, skip: int = 0) -> ApiError:
     """The API error of pydantic's `errors` (locations past their first `skip` parts: Powertools puts
     "body" first): the first naming a field of `special` gets that code, else the first is invalid_input.
 
-    The `field` names the first problem (`partnerFeeBps.int` below a union member); messages are
+    The `field` names the first problem by the request's own field path (`request_path`: never a
+    union member's or a validator's label, `partnerFeeBps` for a bad union member); messages are
     pydantic's ("Field required", "Input should be a valid string", "Value error, ..."), an unknown
     field's "unknown field".
     """
     found: list[tuple[str, str, str]] = []  # (field name, field path, message)
     for error in errors:
-        loc = [str(part) for part in error.get("loc", ())][skip:]
+        loc = request_path(error.get("loc", ())[skip:], unknown=error.get("type") == "extra_forbidden")
         path = ".".join(loc) or "body"
         message = "unknown field" if error.get("type") == "extra_forbidden" else error["msg"]
         found.append((loc[0] if loc else "", path, message))
