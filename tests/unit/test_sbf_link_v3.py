@@ -153,8 +153,8 @@ def test_callx_keeps_its_register_in_dst(tmp_path, linked):
 
 
 def test_unknown_syscall_refused_by_the_linker(tmp_path):
-    """A v3 deploy no longer checks syscalls (an unknown hash fails at run time, after
-    consuming the whole budget): the linker refuses the name."""
+    """A v3 deploy no longer checks syscalls (an unknown hash deploys and fails when called:
+    test_syscall_list_is_what_the_runtime_registers): the linker refuses the name."""
     src = r"""
     extern void sol_no_such_syscall(unsigned long);
     unsigned long entrypoint(const unsigned char *in) { sol_no_such_syscall(1); return 0; }
@@ -269,3 +269,59 @@ def test_v0_deploys_before_simd_0500(tmp_path):
     pid = Pubkey.new_unique()
     deploy(s.svm, v0, pid, s.payer)
     assert s.account(pid).executable
+
+
+# names the runtime does not dispatch under the project's feature set: features mainnet has
+# not activated (big_mod_exp, remaining_compute_units, blake3), the fees sysvar it turned off
+NOT_REGISTERED = ["sol_big_mod_exp", "sol_remaining_compute_units", "sol_blake3", "sol_get_fees_sysvar"]
+
+
+def test_syscall_list_is_what_the_runtime_registers(tmp_path):
+    """tools.sbf.link.SYSCALLS against the runtime itself (a v3 deploy checks nothing): a
+    program calling each name, with zero arguments, is dispatched to the syscall (it returns,
+    panics, or refuses its arguments), while a name the runtime lacks fails as an unsupported
+    instruction. `sol_alloc_free_` runs but is left out: Agave keeps it from new deployments."""
+    from devstack.chain.deploy import deploy
+    from tests.programs.svm import Svm, ix
+
+    src = """
+    extern void sol_log_(const char *, unsigned long);
+    unsigned long entrypoint(void *in) { sol_log_(0, 0); return 0; }
+    """
+    image = link(cc(tmp_path, src)).image
+    code = list(elf(image).iter_segments())[1]
+    text = image[code["p_offset"] : code["p_offset"] + code["p_filesz"]]
+    (call,) = [i for i in range(len(text) // 8) if insn(text, i)[0] == 0x85]  # sol_log_'s
+    s = Svm()
+
+    def failure(name: str) -> str:
+        patched = bytearray(image)
+        struct.pack_into("<I", patched, code["p_offset"] + 8 * call + 4, murmur3_32(name.encode()))
+        pid = Pubkey.new_unique()
+        deploy(s.svm, bytes(patched), pid, s.payer)
+        s.svm.warp_to_slot(s.svm.get_clock().slot + 1)
+        o = s.send(ix(pid, b"", []))
+        return "" if o.ok else o.logs[-1]
+
+    unsupported = "failed: unsupported BPF instruction"
+    assert {n for n in SYSCALLS if unsupported in failure(n)} == set()
+    assert [n for n in NOT_REGISTERED + ["sol_no_such_syscall"] if unsupported not in failure(n)] == []
+    assert not set(NOT_REGISTERED) & SYSCALLS and "sol_alloc_free_" not in SYSCALLS
+
+
+def test_alloc_free_is_kept_from_new_deployments(tmp_path):
+    """Why SYSCALLS leaves out `sol_alloc_free_` although a v3 call to it runs: the loader's
+    deploy environment lacks it, as a v0 deploy shows (v3 deploys check no names)."""
+    from devstack.chain.deploy import DeployError, deploy
+    from tests.programs.svm import Svm
+    from tests.unit.test_sbf_link import pre_simd0500
+
+    src = """
+    extern unsigned long sol_alloc_free_(unsigned long, unsigned long);
+    unsigned long entrypoint(void *in) { return sol_alloc_free_(8, 0) ? 0 : 1; }
+    """
+    with pytest.raises(LinkError, match="sol_alloc_free_.*not a syscall"):
+        link(cc(tmp_path, src))
+    s = Svm(pre_simd0500())
+    with pytest.raises(DeployError, match=r"Unresolved symbol \(sol_alloc_free_\)"):
+        deploy(s.svm, link(cc(tmp_path, src), sbpf_version=0).image, Pubkey.new_unique(), s.payer)

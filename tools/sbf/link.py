@@ -63,11 +63,14 @@ class LinkError(Exception):
 # ---------------------------------------------------------------- syscalls
 
 # The syscalls a program may call, by name: the functions Agave registers for SBPF programs
-# (`syscalls/src/lib.rs`, `create_program_runtime_environment_v1`) that mainnet lets a new
-# program deploy with (feature-gated ones whose features are active there; `sol_alloc_free_`
-# and `sol_get_fees_sysvar` are gated off for new deployments). A v3 `call` carries the
-# murmur3 hash of the name, and since SIMD-0178 a deploy no longer checks it: an unknown hash
-# deploys and then fails at run time, having consumed the whole budget. The linker checks.
+# (`syscalls/src/lib.rs`, `create_program_runtime_environment_v1`) under the project's feature
+# set, mainnet's plus SIMD-0500 (devstack.chain.features): the feature-gated ones only where
+# the feature is active there (so not `sol_big_mod_exp`, `sol_remaining_compute_units`,
+# `sol_blake3`; `sol_get_fees_sysvar` is gated off), and not `sol_alloc_free_`, which Agave
+# keeps from new deployments. A v3 `call` carries the murmur3 hash of the name, and since
+# SIMD-0178 a deploy no longer checks it: an unknown hash deploys and then fails at run time
+# ("unsupported BPF instruction"). The linker checks; tests/unit/test_sbf_link_v3.py checks
+# this list against the runtime.
 SYSCALLS = frozenset(
     {
         "abort",
@@ -85,6 +88,8 @@ SYSCALLS = frozenset(
         "sol_curve_validate_point",
         "sol_curve_group_op",
         "sol_curve_multiscalar_mul",
+        "sol_curve_decompress",
+        "sol_curve_pairing_map",
         "sol_get_clock_sysvar",
         "sol_get_epoch_schedule_sysvar",
         "sol_get_rent_sysvar",
@@ -104,9 +109,7 @@ SYSCALLS = frozenset(
         "sol_invoke_signed_rust",
         "sol_alt_bn128_group_op",
         "sol_alt_bn128_compression",
-        "sol_big_mod_exp",
         "sol_poseidon",
-        "sol_remaining_compute_units",
     }
 )
 
