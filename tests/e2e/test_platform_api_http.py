@@ -20,14 +20,14 @@ def signed(
     devstack,
     method: str,
     path: str,
-    body: dict | None = None,
+    body: dict | str | None = None,
     *,
     credentials=None,
     service="execute-api",
     region="us-east-1",
 ) -> httpx.Response:
     key_id, secret = credentials or devstack.platform_credentials
-    data = json.dumps(body).encode() if body is not None else b""
+    data = (body if isinstance(body, str) else json.dumps(body)).encode() if body is not None else b""
     request = AWSRequest(
         method=method,
         url=f"{devstack.url}{path}",
@@ -80,6 +80,31 @@ def test_platform_api_input_and_unknown_users(devstack):
         signed(devstack, "PUT", "/platform/v1/users/no-wallet-yet/delegation", {"tradingEnabled": "yes"}).status_code
         == 400
     )
+
+
+def test_wallet_refuses_unknown_fields_and_a_repeated_key_as_the_upsert_does(devstack):
+    """Issue 39 (low 8): the wallet route reads its body as the upsert does: an unknown field is
+    refused by name, a repeated key gets its own message (on every platform route), and the
+    route's empty body or `{}` provisions as before."""
+    sub = f"platform-wallet|{time.time_ns()}"
+    path = f"/platform/v1/users/{httpx.URL('/x/' + sub).raw_path.decode()[3:]}"
+    assert signed(devstack, "PUT", path, {}).status_code == 200
+    for route, method in ((f"{path}/wallet", "POST"), (path, "PUT")):
+        extra = signed(devstack, method, route, {"admin": True})
+        assert extra.status_code == 400, extra.text
+        assert {k: extra.json()[k] for k in ("error", "field", "message")} == {
+            "error": "invalid_input",
+            "field": "admin",
+            "message": "Unknown field admin.",
+        }
+        twice = signed(devstack, method, route, '{"a": 1, "a": 2}')
+        assert twice.status_code == 400, twice.text
+        assert twice.json()["error"] == "invalid_input"
+        assert twice.json()["message"] == 'The JSON body repeats the key "a".'
+    assert signed(devstack, "GET", path).json()["wallet"] is None  # nothing provisioned by a refusal
+    wallet = signed(devstack, "POST", f"{path}/wallet", {})
+    assert wallet.status_code == 200 and wallet.json()["wallet"]
+    assert signed(devstack, "POST", f"{path}/wallet").json() == wallet.json()
 
 
 def _assert_refused_before_the_function(response: httpx.Response, status: int, error: str, error_type: str) -> None:

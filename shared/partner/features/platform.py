@@ -101,15 +101,20 @@ def set_delegation(sub: str, enabled: Any) -> dict[str, Any]:
 def json_object(
     text: str | None, allowed: set[str], required: frozenset[str] | set[str] = frozenset()
 ) -> dict[str, Any]:
-    """A request body: a JSON object with only `allowed` keys (an empty body is `{}`)."""
-    from partner.edge.http import TooDeep, loads
+    """A request body: a JSON object with only `allowed` keys (an empty body is `{}`); a repeated key
+    or a text nested too deep is refused with the partner API's own message."""
+    from partner.edge.http import RepeatedKey, TooDeep, loads
 
     if not text:
         body: Any = {}
     else:
         try:
             body = loads(text)
-        except (ValueError, TooDeep) as exc:
+        except TooDeep as exc:
+            raise ApiError("invalid_input", f"The JSON body is {exc}.") from exc
+        except RepeatedKey as exc:
+            raise ApiError("invalid_input", f"The JSON body {exc}.") from exc
+        except ValueError as exc:
             raise ApiError("invalid_input", "The body must be a JSON object.") from exc
     if not isinstance(body, dict):
         raise ApiError("invalid_input", "The body must be a JSON object.")
