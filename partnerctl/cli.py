@@ -59,7 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
     top = parser.add_subparsers(dest="group", required=True)
 
     client = top.add_parser("client", help="registered apps").add_subparsers(dest="cmd", required=True)
-    create = client.add_parser("create")
+    client.add_parser("list", help="every client: id, name, tier, status, active keys, webhook (no secrets)")
+    client.add_parser(
+        "show", help="one client's settings, key ids and states and webhook URL (no secrets)"
+    ).add_argument("client_id")
+    create = client.add_parser("create", help="register an app; its first API key is shown once")
     create.add_argument("--name", required=True)
     create.add_argument("--redirect-uri", required=True)
     create.add_argument("--tier", choices=["Basic", "Partner"], default="Basic")
@@ -77,15 +81,15 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument(
         "--website", default=None, help="the app's website (http/https), shown to users on /account/apps"
     )
-    key = client.add_parser("key").add_subparsers(dest="keycmd", required=True)
-    rotate = key.add_parser("rotate")
+    key = client.add_parser("key", help="the client's API keys").add_subparsers(dest="keycmd", required=True)
+    rotate = key.add_parser("rotate", help="a new API key (shown once); the old ones stay active")
     rotate.add_argument("client_id")
-    revoke = key.add_parser("revoke")
+    revoke = key.add_parser("revoke", help="refuse one API key from now on")
     revoke.add_argument("client_id")
     revoke.add_argument("key_id")
-    suspend = client.add_parser("suspend")
+    suspend = client.add_parser("suspend", help="refuse the client's keys and tokens (status suspended)")
     suspend.add_argument("client_id")
-    activate = client.add_parser("status")
+    activate = client.add_parser("status", help="set the client's status")
     activate.add_argument("client_id")
     activate.add_argument("status", choices=["development", "live", "suspended"])
     hook = client.add_parser(
@@ -108,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     hook_log.add_argument("--limit", type=int, default=20)
 
     user = top.add_parser("user", help="platform users").add_subparsers(dest="cmd", required=True)
-    ucreate = user.add_parser("create")
+    ucreate = user.add_parser("create", help="a user with a delegated wallet (trading on unless --no-trading)")
     ucreate.add_argument("--twitter", default=None)
     ucreate.add_argument("--no-trading", action="store_true")
     ucreate.add_argument("--sol", type=int, default=None, help="lamports to airdrop to the new wallet (devstack)")
@@ -120,10 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ushow = user.add_parser("show", help="a user by the provider's sub (the platform API's read)")
     ushow.add_argument("sub")
-    deleg = user.add_parser("delegation")
+    deleg = user.add_parser("delegation", help="turn a user's 1-click trading on or off")
     deleg.add_argument("user_id", help="the user id, or the provider's sub")
     deleg.add_argument("state", choices=["on", "off"])
-    session = user.add_parser("session")
+    session = user.add_parser("session", help="a signed-in session cookie for the user (the consent page)")
     session.add_argument("user_id")
 
     from partnerctl import dev
@@ -136,6 +140,10 @@ def run(args: argparse.Namespace) -> Any:
     from partner.features import admin
 
     if args.group == "client":
+        if args.cmd == "list":
+            return admin.list_clients()
+        if args.cmd == "show":
+            return admin.show_client(args.client_id)
         if args.cmd == "create":
             fields = ("name", "redirect_uri", "tier", "status", "scope", "fee_wallet", *LIMITS, "website")
             return admin.create_client(admin.NewClient(**_given(args, *fields)))

@@ -26,13 +26,17 @@ def airdrop(pubkey: str, lamports: int) -> dict[str, Any]:
 
 def add_parser(top: argparse._SubParsersAction) -> None:
     dev = top.add_parser("dev", help="devstack chain helpers").add_subparsers(dest="cmd", required=True)
-    drop = dev.add_parser("airdrop")
+    drop = dev.add_parser("airdrop", help="give a public key lamports on the devstack chain")
     drop.add_argument("pubkey")
     drop.add_argument("lamports", type=int)
-    warp = dev.add_parser("warp")
-    warp.add_argument("seconds", type=int)
-    coin = dev.add_parser("coin").add_subparsers(dest="coincmd", required=True)
-    ccreate = coin.add_parser("create")
+    warp = dev.add_parser(
+        "warp", help="move the devstack chain's clock forward (the chain only: the service keeps the wall clock)"
+    )
+    warp.add_argument("seconds", type=int, help="seconds of unix time, and slots at 0.4 s each")
+    coin = dev.add_parser("coin", help="coins made directly on the chain, not through the API").add_subparsers(
+        dest="coincmd", required=True
+    )
+    ccreate = coin.add_parser("create", help="a coin on a fresh curve, its creator a user's wallet")
     ccreate.add_argument("--creator", required=True, help="user id of the creator (pays the rent)")
     ccreate.add_argument("--name", default="Devstack Coin")
     ccreate.add_argument("--symbol", default="DEV")

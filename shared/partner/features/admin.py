@@ -135,6 +135,50 @@ def set_client_status(client_id: str, status: str) -> dict[str, Any]:
     return {"client_id": client_id, "status": status}
 
 
+def _client_view(item: dict[str, Any]) -> dict[str, Any]:
+    """A client as the operator sees it: its settings and its keys' ids and states, never a secret
+    (no API key, no key digest, no webhook secret)."""
+    client = Client.from_item(item)
+    keys = sorted(client.keys.values(), key=lambda k: (k.created_at, k.key_id))
+    return {
+        "client_id": client.client_id,
+        "name": client.name,
+        "redirect_uri": client.redirect_uri,
+        "tier": client.tier,
+        "status": client.status,
+        "scopes": list(client.scopes),
+        "fee_wallet": client.fee_wallet,
+        "max_trade_lamports": client.max_trade_lamports,
+        "daily_volume_cap_lamports": client.daily_volume_cap_lamports,
+        "max_fee_lamports": client.max_fee_lamports,
+        "website": client.website,
+        "webhook_url": item.get("webhook_url"),
+        "keys": [{"key_id": k.key_id, "status": k.status, "created_at": k.created_at} for k in keys],
+    }
+
+
+def show_client(client_id: str) -> dict[str, Any]:
+    item = client_store.get_item(client_id)
+    if item is None:
+        raise LookupError(f"no client {client_id}")
+    return _client_view(item)
+
+
+def list_clients() -> dict[str, Any]:
+    """Every client, by name: its id, name, tier, status, active keys and whether it has a webhook."""
+    rows = []
+    for item in client_store.all_items():
+        view = _client_view(item)
+        rows.append(
+            {
+                **{k: view[k] for k in ("client_id", "name", "tier", "status")},
+                "active_keys": sum(k["status"] == "active" for k in view["keys"]),
+                "webhook": view["webhook_url"] is not None,
+            }
+        )
+    return {"clients": sorted(rows, key=lambda r: (r["name"].lower(), r["client_id"]))}
+
+
 def _platform(call, *args: Any) -> dict[str, Any]:
     """A platform-API domain call with its refusals as the CLI's ValueError / LookupError."""
     from partner.core.errors import ApiError

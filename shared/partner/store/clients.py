@@ -81,6 +81,16 @@ def get_client(client_id: str) -> Client | None:
     return Client.from_item(item) if item else None
 
 
+def get_item(client_id: str) -> dict[str, Any] | None:
+    """The client's stored item as is (its webhook fields too)."""
+    return ddb.get(_table(), client_id)
+
+
+def all_items() -> list[dict[str, Any]]:
+    """Every client's stored item (a scan, page by page: an operator's listing, never a request's)."""
+    return ddb.scan(_table())
+
+
 def create_client(client: Client) -> None:
     item = {
         "pk": client.client_id,

@@ -106,6 +106,15 @@ def get(table: str, pk: str, consistent: bool = True) -> dict[str, Any] | None:
     return from_item(out.get("Item"))
 
 
+def scan(table: str) -> list[dict[str, Any]]:
+    """Every item of `table`, all pages (boto3's paginator), consistent."""
+    try:
+        pages = aws.dynamodb().get_paginator("scan").paginate(TableName=table, ConsistentRead=True)
+        return [item for page in pages for item in (from_item(i) or {} for i in page.get("Items", []))]
+    except (ClientError, BotoCoreError) as exc:
+        raise wrap(exc) from exc
+
+
 def _expressions(request: dict[str, Any], condition: str | None, names: dict | None, vals: dict | None) -> None:
     """Add the condition and the expression names and values (serialized) that are given."""
     if condition:
