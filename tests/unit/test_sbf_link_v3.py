@@ -174,6 +174,8 @@ def test_unknown_syscall_refused_by_the_linker(tmp_path):
         (struct.pack("<BBhi", 0xF7, 0x01, 0, 0), "opcode not in SBPF v3"),  # v2-only hor64
         (struct.pack("<BBhi", 0x86, 0x01, 0, 2), "opcode not in SBPF v3"),  # v2-only PQR (lmul32)
         (struct.pack("<BBhi", 0xDB, 0x21, 0, 0), "opcode not in SBPF v3"),  # atomic
+        (struct.pack("<BBhi", 0xD7, 0x01, 0, 64), "opcode not in SBPF v3"),  # bswap64
+        (struct.pack("<BBhi", 0x06, 0x00, 0, 0), "opcode not in SBPF v3"),  # gotol (jmp32 class ja)
         (struct.pack("<BBhi", 0x85, 0x00, 0, 0x1234), "unknown syscall hash"),
         (struct.pack("<BBhi", 0x85, 0x10, 0, -1), "itself"),
         (struct.pack("<BBhi", 0x8D, 0x0B, 0, 0), "destination register|callx register"),
