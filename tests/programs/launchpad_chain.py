@@ -16,12 +16,12 @@ from pathlib import Path
 from solders.compute_budget import set_compute_unit_limit
 from solders.instruction import AccountMeta, Instruction
 from solders.keypair import Keypair
-from devstack.chain.features import new_litesvm
 from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
 from devstack.chain.deploy import deploy
+from devstack.chain.features import new_litesvm
 from partner.chain import curve as C
 from partner.chain import layouts as L
 from partner.chain.idl import Program
