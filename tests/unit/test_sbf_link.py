@@ -439,7 +439,7 @@ def test_build_is_reproducible(tmp_path):
 
     a = build("pool", force=True, out_dir=tmp_path / "a").read_bytes()
     b = build("pool", force=True, out_dir=tmp_path / "b").read_bytes()
-    assert a == b and a[:4] == b"\x7fELF"
+    assert a == b and a[:4] == b"\x7fELF" and a[48:52] == struct.pack("<I", 3)  # e_flags: the default, SBPF v3
     clone = tmp_path / "elsewhere" / "clone"
     for part in ("tools", "programs/sdk", "programs/pool"):
         shutil.copytree(ROOT / part, clone / part, ignore=shutil.ignore_patterns("__pycache__", "out"))
