@@ -489,6 +489,8 @@ class Requests:
             tracker.run()
             ddb.put(txrecords.table(), self.tracked)
             return {"scheduled": "TrackerFunction"}
+        if name == "health":
+            return {"method": "GET", "path": "/health", "source_ip": b.ip()}
         if name == "fees_estimate":
             return {
                 "method": "GET",

@@ -566,6 +566,18 @@ def _ops() -> list[Operation]:
             "landed transactions writing the mint's bonding curve or pool, as lamports for the "
             "service's compute-unit limit; amounts never below the spec minimums. Read bucket.",
         ),
+        Operation(
+            "GET",
+            "/health",
+            "getHealth",
+            "Whether the API answers",
+            "Health",
+            schemas.Health,
+            (),
+            description="Added (not in the spec). No authentication, no rate-limit bucket, no data: "
+            "the function reads no table, key or chain.",
+            per_endpoint_limit=False,
+        ),
     ]
 
 
@@ -626,7 +638,7 @@ def _responses(op: Operation) -> dict[int, Any]:
         if headers:
             response["headers"] = headers
         out[status] = response
-    if 429 not in out:
+    if 429 not in out and op.per_endpoint_limit:
         out[429] = {
             "description": "Per-endpoint rate limit (no `error` code).",
             "headers": {"retry-after": {"schema": {"type": "integer"}}},

@@ -32,6 +32,7 @@ must grant exactly that, no more:
   transaction, UpdateItem for the handle; wallet and delegation: UpdateItem); only the wallet
   function may kms:Encrypt (seal a new seed), under the wallet context, and none decrypts;
   none hashes a token (no HashKey) since IAM, not a bearer token, authenticates the caller.
+* GET /health (issue 39) takes no credential and reads nothing: it is granted nothing.
 
 A change that makes a function touch something new must change this map too.
 """
@@ -133,6 +134,7 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
     "TransactionStatusFunction": READ_ROUTE
     | {("CountersTable", "dynamodb:BatchGetItem"), ("TransactionsTable", "dynamodb:BatchGetItem")},
     "FeesEstimateFunction": READ_ROUTE,
+    "HealthFunction": set(),  # GET /health: no auth, no data; nothing to reach
     "TradesBuyFunction": TRADE,
     "TradesBuyExactOutFunction": TRADE,
     "TradesSellFunction": TRADE,
@@ -191,6 +193,7 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
     },
 }
 PLATFORM = {name for name in EXPECTED if name.startswith("Platform")}
+UNAUTHENTICATED = {"HealthFunction"}  # GET /health: takes no credential, reads nothing
 WEBHOOK_CONTEXT = {"kms:EncryptionContext:purpose": "partner-webhook"}
 
 SIGNERS = {name for name, grants in EXPECTED.items() if ("WalletKey", "kms:Decrypt") in grants}
@@ -343,7 +346,8 @@ def test_only_signing_functions_decrypt_and_only_under_the_wallet_context(templa
 def test_only_request_path_functions_derive_the_hash_secret(template):
     with_mac = {fn.logical_id for fn in template.functions() if ("HashKey", "kms:GenerateMac") in grants(fn)}
     api_functions = {fn.logical_id for fn in template.functions() if fn.api_events}
-    assert with_mac == api_functions - PLATFORM and "MigratorFunction" not in with_mac
+    assert with_mac == api_functions - PLATFORM - UNAUTHENTICATED and "MigratorFunction" not in with_mac
+    assert all(EXPECTED[name] == set() for name in UNAUTHENTICATED)
     for fn in template.functions():
         for st in statements(fn):
             if "kms:GenerateMac" in _list(st["Action"]):

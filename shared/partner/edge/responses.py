@@ -356,6 +356,10 @@ class FeeLevel(_Out):
     computeUnitPriceMicroLamports: str = Field(pattern=r"^[0-9]+$")
 
 
+class Health(_Out):
+    status: Literal["ok"] = Field(description="The function answered; nothing else is checked or told.")
+
+
 class FeeEstimate(_Out):
     mint: str = _addr("The mint asked about.")
     computeUnitLimit: int = Field(description="The compute-unit limit the service sets on a trade.")
