@@ -22,6 +22,7 @@ def test_soak_under_each_fault_kind_reconciles_with_the_chain(devstack, chain):
         devstack._owned.remove(timer)
         faults.clear()
         rpc(chain.url, "devstack_clearFaults", [])
+    assert counts["problems"] == []
     assert set(counts["per_fault_kind"]) == {"setup", *KINDS}
     assert counts["faults_set"] == dict.fromkeys(KINDS, 1)
     assert counts["retries"] > 0  # the faults were met, and retried
