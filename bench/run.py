@@ -1153,7 +1153,22 @@ def tracker_part() -> dict[str, Any]:
     return result
 
 
-DEFAULT_PARTS = "cold,snap,calls,warm,latency,tps,layers,cu,tracker"
+def soak_part(rounds: int = 5) -> dict[str, Any]:
+    """9. The devstack soak under its own faults (bench/soak.py) in a process of its own: the counts
+    and `problems`, the invariants broken (empty when all held)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.soak", "--rounds", str(rounds), "--json"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        check=False,  # exit 1: an invariant broke, reported in `problems`
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "shared"), str(ROOT)])},
+    )
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])  # its lines went to stderr
+    return result
+
+
+DEFAULT_PARTS = "cold,snap,calls,warm,latency,tps,layers,cu,tracker,soak"
 
 
 def cost_table(results: dict[str, Any]) -> dict[str, Any]:
@@ -1308,6 +1323,9 @@ def main(argv: list[str] | None = None) -> int:
     if "tracker" in parts:  # 8. records moved per second and lag at 10, 100 and 1,000 open records
         load("tracker")
         results["tracker"] = tracker_part()
+    if "soak" in parts:  # 9. concurrent keyed writes under each fault kind, reconciled with the chain
+        load("soak")
+        results["soak"] = soak_part()
     if "cu" in parts:  # each instruction of the SBF programs in LiteSVM (needs `make programs`)
         load("cu")
         from bench import compute_units
@@ -1324,6 +1342,7 @@ def main(argv: list[str] | None = None) -> int:
         "layers",
         "compute_units",
         "tracker",
+        "soak",
     ):
         if key not in results and key in previous:
             results[key] = previous[key]  # a partial run keeps the other sections
