@@ -543,15 +543,14 @@ def run_soak(
     rounds: int = 1,
     users: int = 3,
     writes_each: int = 4,
-    cap: int | None = None,
     report: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """The scenario: set up, `rounds` of each fault kind in turn, reconcile, check the stack answers:
     the counts, with `problems` (the invariants broken; the caller asserts it empty). The client's
-    daily cap is small enough (by default) that the soak crosses it."""
+    daily cap is small enough that the soak crosses it."""
     kinds = len(KINDS) * rounds
     # about half the writes are buys, and sells count too: crossed in the last kind's phase
-    cap = cap if cap is not None else BUY_LAMPORTS * max(users * writes_each * kinds * 5 // 8, 2)
+    cap = BUY_LAMPORTS * max(users * writes_each * kinds * 5 // 8, 2)
     soak = Soak(gateway_url, chain_url, cap)
     started = time.monotonic()
     soak.setup(users)
