@@ -27,6 +27,7 @@ from .. import latency
 from ..faultlist import FaultList
 from ..httpserver import HttpRequest, HttpServer, ReadTimeouts
 from . import constants as C
+from . import parsed
 from .blockengine import RATE_LIMIT_CODE, BlockEngine, BundleRefused, EngineSettings, rate_limit_message
 from .ledger import Account, TxError, TxResult, tx_error_display
 from .pubsub import PubSub
@@ -840,7 +841,9 @@ class ChainRPC:
                     for i, k in enumerate(keys)
                 ],
             }
-        elif encoding == "json" or encoding == "jsonParsed":
+        elif encoding == "jsonParsed":
+            txj = {"signatures": [str(s) for s in r.tx.signatures], "message": parsed.message(r.tx)}
+        elif encoding == "json":
             txj = {"signatures": [str(s) for s in r.tx.signatures], "message": _ui_message(r.tx)}
         elif encoding in ("base64", "base58"):
             raw = bytes(r.tx)
@@ -853,7 +856,9 @@ class ChainRPC:
             "fee": r.fee,
             "preBalances": r.pre_balances,
             "postBalances": r.post_balances,
-            "innerInstructions": r.inner_instructions,
+            "innerInstructions": parsed.inner_instructions(r.tx, r.inner_instructions)
+            if encoding == "jsonParsed" and details == "full"
+            else r.inner_instructions,
             "logMessages": r.logs,
             "preTokenBalances": r.pre_token_balances,
             "postTokenBalances": r.post_token_balances,
