@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from standardwebhooks import Webhook
 
-from partner.core import clock, egress
+from partner.core import clock, egress, observability
 from partner.core.settings import get_settings
 from partner.store import aws, ddb
 from partner.store import clients as client_store
@@ -311,7 +311,8 @@ def _log_attempt(
 
 
 def deliver(message: dict[str, Any]) -> str:
-    """Handle one queue message; the outcome (delivered, retry, dead_letter, refused, waiting, no_webhook).
+    """Handle one queue message; the outcome (delivered, retry, deferred, dead_letter, refused, waiting,
+    no_webhook).
     Raises only when the queue itself fails (then SQS re-delivers the message).
     """
     settings = get_settings()
@@ -325,11 +326,14 @@ def deliver(message: dict[str, Any]) -> str:
             settings.webhook_queue_url, [{"body": message, "delay": min(MAX_SQS_DELAY, int(not_before - now + 0.999))}]
         )
         return "waiting"
-    hook = _client_hook(client_id)
-    if hook is None:
-        return "no_webhook"  # removed since the event was queued: nothing to deliver to
     attempt = int(message.get("attempt") or 0) + 1
     first = float(message.get("first_at") or now)
+    try:
+        hook = _client_hook(client_id)
+    except Exception as exc:  # DynamoDB or KMS failed: nothing was posted, no attempt counted
+        return _defer(message, first, attempt, f"error: reading the webhook: {type(exc).__name__}")
+    if hook is None:
+        return "no_webhook"  # removed since the event was queued: nothing to deliver to
     status, outcome = post(hook[0], hook[1], ev, client_status=hook[2])
     if outcome == "delivered":
         _log_attempt(client_id, ev, attempt, status, outcome, None)
@@ -338,14 +342,33 @@ def deliver(message: dict[str, Any]) -> str:
     wait = backoff(attempt)
     if refused or now + wait - first > float(settings.webhook_retry_seconds):
         _log_attempt(client_id, ev, attempt, status, outcome, None)
-        dead = {**message, "attempt": attempt, "first_at": first, "last_outcome": outcome, "dead_at": int(now)}
-        dead.pop("not_before", None)
-        _send(settings.webhook_dlq_url, [{"body": dead}])
+        _dead_letter(message, first, attempt, outcome)
         return REFUSED if refused else "dead_letter"
     _log_attempt(client_id, ev, attempt, status, outcome, wait)
     retry = {**message, "attempt": attempt, "first_at": first, "not_before": now + wait, "last_outcome": outcome}
     _send(settings.webhook_queue_url, [{"body": retry, "delay": min(MAX_SQS_DELAY, wait)}])
     return "retry"
+
+
+def _dead_letter(message: dict[str, Any], first: float, attempt: int, outcome: str) -> None:
+    dead = {**message, "attempt": attempt, "first_at": first, "last_outcome": outcome, "dead_at": int(clock.now())}
+    dead.pop("not_before", None)
+    _send(get_settings().webhook_dlq_url, [{"body": dead}])
+
+
+def _defer(message: dict[str, Any], first: float, attempt: int, outcome: str) -> str:
+    """The client's webhook could not be read (a passing DynamoDB or KMS fault): the message goes
+    back on the queue due after `backoff(attempt)`, as a failed POST would, not after SQS's
+    visibility timeout (minutes); past the retry window, to the dead-letter queue. A queue that
+    refuses it raises (SQS then re-delivers the message)."""
+    observability.logger.warning("webhook delivery deferred", extra={"outcome": outcome}, exc_info=True)
+    now, wait = clock.now(), backoff(attempt)
+    if now + wait - first > float(get_settings().webhook_retry_seconds):
+        _dead_letter(message, first, attempt - 1, outcome)
+        return "dead_letter"
+    again = {**message, "first_at": first, "not_before": now + wait}
+    _send(get_settings().webhook_queue_url, [{"body": again, "delay": min(MAX_SQS_DELAY, wait)}])
+    return "deferred"
 
 
 def handle_sqs(event: dict[str, Any]) -> dict[str, Any]:
