@@ -416,7 +416,7 @@ class PubSub:
             elif sub.kind == "account" and sub.key in r.writable_keys and sub.last_slot < r.slot:
                 sub.last_slot = r.slot
                 account = self.bank.get_account(sub.key, r.slot)
-                self._notify(sub, self._ctx(r.slot, self._encode(account, sub.config)))
+                self._notify(sub, self._ctx(r.slot, self._encode(account, sub.config, sub.key)))
             elif sub.kind == "program" and sub.last_slot < r.slot:
                 self._program(sub, r)
 
@@ -429,14 +429,16 @@ class PubSub:
             if not self.rpc._matches(account, sub.config.get("filters") or []):
                 continue
             changed = True
-            self._notify(sub, self._ctx(r.slot, {"pubkey": str(key), "account": self._encode(account, sub.config)}))
+            self._notify(
+                sub, self._ctx(r.slot, {"pubkey": str(key), "account": self._encode(account, sub.config, key)})
+            )
         if changed:
             sub.last_slot = r.slot
 
-    def _encode(self, account: Any, cfg: dict[str, Any]) -> Any:
+    def _encode(self, account: Any, cfg: dict[str, Any], key: Any) -> Any:
         from .server import encode_account
 
-        encoded = encode_account(account, cfg, self.bank)
+        encoded = encode_account(account, cfg, self.bank, key)
         if encoded is None:  # a closed account: Agave notifies it empty, owned by the System program
             encoded = {
                 "lamports": 0,

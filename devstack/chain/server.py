@@ -28,11 +28,12 @@ from ..faultlist import FaultList
 from ..httpserver import HttpRequest, HttpServer, ReadTimeouts
 from . import constants as C
 from . import parsed
+from .accounts import parse as parse_account
 from .blockengine import RATE_LIMIT_CODE, BlockEngine, BundleRefused, EngineSettings, rate_limit_message
 from .ledger import Account, TxError, TxResult, tx_error_display
 from .pubsub import PubSub
 from .svm import Admission, SvmBank, is_writable
-from .tokens import TOKEN_PROGRAMS, decode_mint, decode_token_account, program_name, ui_token_amount
+from .tokens import TOKEN_PROGRAMS, decode_mint, decode_token_account, ui_token_amount
 
 BUNDLE_PATH = "/api/v1/bundles"
 TRANSACTIONS_PATH = "/api/v1/transactions"
@@ -159,46 +160,20 @@ def _min_context_slot(cfg: dict[str, Any]) -> int | None:
     return value
 
 
-def _parsed_token_data(acct: Account, bank: SvmBank) -> dict[str, Any] | None:
-    if acct.owner not in TOKEN_PROGRAMS:
-        return None
-    data = bytes(acct.data)
-    program = program_name(acct.owner)
-    ta = decode_token_account(acct.owner, data)
-    if ta is not None:
-        mint_acct = bank.get_account(ta.mint)
-        mint = decode_mint(mint_acct.owner, bytes(mint_acct.data)) if mint_acct else None
-        if mint is None:
-            return None
-        info: dict[str, Any] = {
-            "isNative": ta.is_native is not None,
-            "mint": str(ta.mint),
-            "owner": str(ta.owner),
-            "state": "frozen" if int(ta.state) == 2 else "initialized",
-            "tokenAmount": ui_token_amount(ta.amount, mint.decimals),
-        }
-        if ta.delegate is not None:
-            info["delegate"] = str(ta.delegate)
-            info["delegatedAmount"] = ui_token_amount(ta.delegated_amount, mint.decimals)
-        if ta.close_authority is not None:
-            info["closeAuthority"] = str(ta.close_authority)
-        if ta.is_native is not None:
-            info["rentExemptReserve"] = ui_token_amount(ta.is_native, mint.decimals)
-        return {"program": program, "parsed": {"info": info, "type": "account"}, "space": len(data)}
-    m = decode_mint(acct.owner, data)
-    if m is not None:
-        info = {
-            "decimals": m.decimals,
-            "freezeAuthority": str(m.freeze_authority) if m.freeze_authority else None,
-            "isInitialized": True,
-            "mintAuthority": str(m.mint_authority) if m.mint_authority else None,
-            "supply": str(m.supply),
-        }
-        return {"program": program, "parsed": {"info": info, "type": "mint"}, "space": len(data)}
-    return None
+def _mint_decimals(bank: SvmBank) -> Any:
+    def decimals(mint: Pubkey) -> int | None:
+        acct = bank.get_account(mint)
+        m = decode_mint(acct.owner, bytes(acct.data)) if acct else None
+        return None if m is None else m.decimals
+
+    return decimals
 
 
-def encode_account(acct: Account | None, cfg: dict[str, Any], bank: SvmBank) -> dict[str, Any] | None:
+def encode_account(
+    acct: Account | None, cfg: dict[str, Any], bank: SvmBank, pubkey: Pubkey | None = None
+) -> dict[str, Any] | None:
+    """An account as the RPC answers it in `cfg`'s encoding; `pubkey` (the account's address) lets
+    jsonParsed parse sysvars (devstack.chain.accounts), which are told apart by address."""
     if acct is None:
         return None
     encoding = cfg.get("encoding", "base64" if cfg.get("_default_b64") else "base58")
@@ -208,7 +183,9 @@ def encode_account(acct: Account | None, cfg: dict[str, Any], bank: SvmBank) -> 
         off, ln = int(ds.get("offset", 0)), int(ds.get("length", 0))
         data = data[off : off + ln]
     if encoding == "jsonParsed":
-        parsed = _parsed_token_data(acct, bank) if not ds else None
+        parsed = None
+        if not ds:  # Agave parses the whole data only
+            parsed = parse_account(pubkey or Pubkey.default(), acct.owner, bytes(acct.data), _mint_decimals(bank))
         enc: Any = parsed if parsed is not None else [base64.b64encode(data).decode(), "base64"]
     elif encoding == "base64":
         enc = [base64.b64encode(data).decode(), "base64"]
@@ -275,7 +252,7 @@ def _sim_value(r: TxResult | None, err: Any, cfg_accounts: dict[str, Any] | None
         for a in cfg_accounts.get("addresses", []):
             pk = _pubkey(a)
             acct = r.post_accounts.get(pk) if pk in r.post_accounts else bank.get_account(pk)
-            accounts.append(encode_account(acct if acct is None or acct.lamports else None, enc_cfg, bank))
+            accounts.append(encode_account(acct if acct is None or acct.lamports else None, enc_cfg, bank, pk))
     value: dict[str, Any] = {
         "err": err,
         "logs": r.logs if r is not None else [],
@@ -489,7 +466,8 @@ class ChainRPC:
             raise invalid_params("Invalid params: missing pubkey")
         cfg = _cfg(p, 1)
         slot = self.at(cfg)
-        return self.ctx(encode_account(self.bank.get_account(_pubkey(p[0]), slot), cfg, self.bank), slot)
+        key = _pubkey(p[0])
+        return self.ctx(encode_account(self.bank.get_account(key, slot), cfg, self.bank, key), slot)
 
     def rpc_getMultipleAccounts(self, p):
         if not p or not isinstance(p[0], list):
@@ -498,7 +476,8 @@ class ChainRPC:
             raise invalid_params("Too many inputs provided; max 100")
         cfg = _cfg(p, 1)
         slot = self.at(cfg)
-        return self.ctx([encode_account(self.bank.get_account(_pubkey(k), slot), cfg, self.bank) for k in p[0]], slot)
+        keys = [_pubkey(k) for k in p[0]]
+        return self.ctx([encode_account(self.bank.get_account(k, slot), cfg, self.bank, k) for k in keys], slot)
 
     @staticmethod
     def _matches(acct: Account, filters: list[Any]) -> bool:
@@ -536,7 +515,7 @@ class ChainRPC:
         out = []
         for k, a in self.bank.program_accounts(program, slot):
             if self._matches(a, filters):
-                out.append({"pubkey": str(k), "account": encode_account(a, cfg, self.bank)})
+                out.append({"pubkey": str(k), "account": encode_account(a, cfg, self.bank, k)})
         return self.ctx(out, slot) if cfg.get("withContext") else out
 
     def _token_account(self, pk: Pubkey, slot: int | None = None):
@@ -593,7 +572,7 @@ class ChainRPC:
             ta = decode_token_account(a.owner, bytes(a.data))
             if ta is None or getattr(ta, field_name) != who or (mint is not None and ta.mint != mint):
                 continue
-            out.append({"pubkey": str(k), "account": encode_account(a, cfg, self.bank)})
+            out.append({"pubkey": str(k), "account": encode_account(a, cfg, self.bank, k)})
         return self.ctx(out, slot)
 
     def rpc_getTokenAccountsByOwner(self, p):
@@ -709,6 +688,90 @@ class ChainRPC:
                 }
             )
         return out
+
+    # One leader, no voters: the leader answers every slot; no stake, so no commitment by stake,
+    # no inflation rewards. Inflation is mainnet's governor, its rate by the epoch's year (Agave's
+    # Bank::slot_in_year_for_inflation, inflation active from slot 0).
+    INFLATION = {"initial": 0.08, "terminal": 0.015, "taper": 0.15, "foundation": 0.05, "foundationTerm": 7.0}
+    SLOTS_PER_YEAR = 365.242_199 * 24.0 * 60.0 * 60.0 / C.SLOT_SECONDS
+
+    def rpc_getSlotLeader(self, p):
+        self.at(_cfg(p, 0))
+        return str(self.bank.faucet.pubkey())
+
+    def rpc_getSlotLeaders(self, p):
+        if len(p) < 2 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in p[:2]):
+            raise invalid_params("Invalid params: expected a start slot and a limit")
+        start, limit = p[0], p[1]
+        if not 1 <= limit <= 5000:
+            raise invalid_params("Invalid limit; max 5000")
+        epoch = (start + limit - 1) // C.SLOTS_PER_EPOCH
+        if epoch > self.bank.slot // C.SLOTS_PER_EPOCH + 1:
+            raise invalid_params(f"Invalid slot range: leader schedule for epoch {epoch} is unavailable")
+        return [str(self.bank.faucet.pubkey())] * limit
+
+    def rpc_getBlockCommitment(self, p):
+        if not p or not isinstance(p[0], int) or isinstance(p[0], bool) or p[0] < 0:
+            raise invalid_params("Invalid params: expected a slot")
+        return {"commitment": None, "totalStake": 0}
+
+    def rpc_getBlockProduction(self, p):
+        cfg = _cfg(p, 0)
+        slot = self.at(cfg)
+        wanted = cfg.get("range") or {}
+        first = wanted.get("firstSlot", slot - slot % C.SLOTS_PER_EPOCH)
+        last = wanted.get("lastSlot", slot)
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (first, last)):
+            raise invalid_params("Invalid params: firstSlot and lastSlot are slots")
+        if last < first:
+            raise invalid_params(f"lastSlot, {last}, cannot be less than firstSlot, {first}")
+        if last > slot:
+            raise invalid_params(f"lastSlot, {last}, cannot be greater than current slot, {slot}")
+        identity = str(self.bank.faucet.pubkey())
+        slots = last - first + 1
+        by = {} if cfg.get("identity") not in (None, identity) else {identity: [slots, slots]}
+        return self.ctx({"byIdentity": by, "range": {"firstSlot": first, "lastSlot": last}}, slot)
+
+    def rpc_getInflationGovernor(self, p):
+        self.at(_cfg(p, 0))
+        return dict(self.INFLATION)
+
+    def rpc_getInflationRate(self, p):
+        epoch = self.bank.slot // C.SLOTS_PER_EPOCH
+        year = epoch * C.SLOTS_PER_EPOCH / self.SLOTS_PER_YEAR
+        gov = self.INFLATION
+        total = max(gov["initial"] * (1.0 - gov["taper"]) ** year, gov["terminal"])
+        foundation = total * gov["foundation"] if year < gov["foundationTerm"] else 0.0
+        return {"total": total, "validator": total - foundation, "foundation": foundation, "epoch": epoch}
+
+    def rpc_getInflationReward(self, p):
+        if not p or not isinstance(p[0], list):
+            raise invalid_params("Invalid params: expected an array of addresses")
+        for a in p[0]:
+            _pubkey(a, "address")
+        cfg = _cfg(p, 1)
+        slot = self.at(cfg)
+        epoch = cfg.get("epoch", max(slot // C.SLOTS_PER_EPOCH - 1, 0))
+        if not isinstance(epoch, int) or isinstance(epoch, bool) or epoch < 0:
+            raise invalid_params("Invalid params: epoch is a u64")
+        first_after = (epoch + 1) * C.SLOTS_PER_EPOCH
+        if first_after > slot:
+            raise RpcError(-32004, f"Block not available for slot {first_after}")
+        return [None] * len(p[0])  # no stake or vote accounts: no rewards
+
+    def rpc_getLargestAccounts(self, p):
+        cfg = _cfg(p, 0)
+        slot = self.at(cfg)
+        if cfg.get("filter") not in (None, "circulating", "nonCirculating"):
+            raise invalid_params(f"Invalid params: unknown variant `{cfg.get('filter')}`")
+        top = [] if cfg.get("filter") == "nonCirculating" else self.bank.largest_accounts(20, slot)
+        return self.ctx([{"address": str(k), "lamports": n} for k, n in top], slot)
+
+    def rpc_getMaxRetransmitSlot(self, p):
+        return self.bank.slot
+
+    def rpc_getMaxShredInsertSlot(self, p):
+        return self.bank.slot
 
     def _block_range(self, start: Any, end: Any, cfg: dict[str, Any]) -> range:
         if not isinstance(start, int) or isinstance(start, bool) or start < 0:

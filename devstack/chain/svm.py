@@ -12,6 +12,7 @@ from typing import Any
 import base58
 from solders.account import Account as SvmAccount
 from solders.clock import Clock
+from solders.epoch_schedule import EpochSchedule
 from solders.message import Message, MessageV0, MessageV1
 from solders.pubkey import Pubkey
 from solders.rpc.responses import RpcSimulateTransactionResult
@@ -158,6 +159,9 @@ class SvmBank(Ledger):
         self._clock_pinned = False  # a simulation at an earlier slot set the Clock of that slot
         self._svm_slot = 0
         self.svm.warp_to_slot(0)  # LiteSVM starts at an arbitrary high slot; the ledger starts at 0
+        # mainnet's schedule, which getEpochSchedule, getEpochInfo and the Clock's epoch follow
+        # (LiteSVM's default has warmup epochs: its sysvar said firstNormalEpoch 14)
+        self.svm.set_epoch_schedule(EpochSchedule.custom(C.SLOTS_PER_EPOCH, C.SLOTS_PER_EPOCH, False))
         self._genesis()
 
     # --------------------------------------------------------------- clock
@@ -237,11 +241,20 @@ class SvmBank(Ledger):
         Pubkey.from_string("Sysvar1111111111111111111111111111111111111"),
     )
 
-    def total_lamports(self, slot: int | None = None) -> int:
-        """Lamports held by the accounts of `SUPPLY_OWNERS` and of the programs they deployed."""
+    def _supply_accounts(self, slot: int | None) -> list[tuple[Pubkey, Account]]:
+        """The accounts of `SUPPLY_OWNERS` and of the programs they deployed."""
         owners = list(self.SUPPLY_OWNERS)
         owners += [k for k, a in self.program_accounts(C.BPF_LOADER_UPGRADEABLE_ID, slot) if a.executable]
-        return sum(a.lamports for owner in dict.fromkeys(owners) for _, a in self.program_accounts(owner, slot))
+        return [ka for owner in dict.fromkeys(owners) for ka in self.program_accounts(owner, slot)]
+
+    def total_lamports(self, slot: int | None = None) -> int:
+        """Lamports held by the accounts of `SUPPLY_OWNERS` and of the programs they deployed."""
+        return sum(a.lamports for _, a in self._supply_accounts(slot))
+
+    def largest_accounts(self, n: int, slot: int | None = None) -> list[tuple[Pubkey, int]]:
+        """The `n` accounts holding the most lamports (ties by address), of those `total_lamports` counts."""
+        top = sorted(self._supply_accounts(slot), key=lambda ka: (-ka[1].lamports, str(ka[0])))[:n]
+        return [(k, a.lamports) for k, a in top]
 
     def program_accounts(self, owner: Pubkey, slot: int | None = None) -> list[tuple[Pubkey, Account]]:
         """Every live account owned by ``owner`` (LiteSVM scans its accounts), as of the end of

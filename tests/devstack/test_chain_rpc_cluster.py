@@ -112,6 +112,15 @@ def test_supply_counts_an_airdrop(chain):
         ("getVoteAccounts", None, R.GetVoteAccountsResp),
         ("getStakeMinimumDelegation", None, R.GetStakeMinimumDelegationResp),
         ("getRecentPerformanceSamples", [5], R.GetRecentPerformanceSamplesResp),
+        ("getSlotLeader", None, R.GetSlotLeaderResp),
+        ("getSlotLeaders", [0, 10], R.GetSlotLeadersResp),
+        ("getBlockCommitment", [0], R.GetBlockCommitmentResp),
+        ("getBlockProduction", None, R.GetBlockProductionResp),
+        ("getInflationGovernor", None, R.GetInflationGovernorResp),
+        ("getInflationRate", None, R.GetInflationRateResp),
+        ("getLargestAccounts", None, R.GetLargestAccountsResp),
+        ("getMaxRetransmitSlot", None, R.GetMaxRetransmitSlotResp),
+        ("getMaxShredInsertSlot", None, R.GetMaxShredInsertSlotResp),
     ],
 )
 def test_cluster_methods_parse_as_agaves(chain, method, params, resp_type):
@@ -137,3 +146,48 @@ def test_cluster_values_of_a_single_node(chain):
 def test_unknown_methods_refused_as_agave(chain):
     assert rpc(chain.url, "getConfirmedBlock", [1])["error"] == {"code": -32601, "message": "Method not found"}
     assert rpc(chain.url, "noSuchMethod")["error"] == {"code": -32601, "message": "Method not found"}
+
+
+def test_leaders_production_and_inflation_of_a_single_node(chain):
+    url = chain.url
+    identity = rpc(url, "getIdentity")["result"]["identity"]
+    assert rpc(url, "getSlotLeader")["result"] == identity
+    assert rpc(url, "getSlotLeaders", [3, 4])["result"] == [identity] * 4
+    assert rpc(url, "getSlotLeaders", [0, 5001])["error"] == {"code": -32602, "message": "Invalid limit; max 5000"}
+    assert rpc(url, "getBlockCommitment", [1])["result"] == {"commitment": None, "totalStake": 0}  # no voters
+    slot = wait_confirmed(url, airdrop(url, Keypair().pubkey(), SOL))
+    got = rpc(url, "getBlockProduction", [{"commitment": "confirmed", "range": {"firstSlot": 0, "lastSlot": slot}}])
+    assert got["result"]["value"] == {
+        "byIdentity": {identity: [slot + 1, slot + 1]},  # every slot led and produced
+        "range": {"firstSlot": 0, "lastSlot": slot},
+    }
+    other = {"identity": str(Keypair().pubkey()), "range": {"firstSlot": 0, "lastSlot": 0}}
+    assert rpc(url, "getBlockProduction", [other])["result"]["value"]["byIdentity"] == {}
+    too_far = rpc(url, "getBlockProduction", [{"range": {"firstSlot": 0, "lastSlot": 10**9}}])["error"]
+    assert too_far["code"] == -32602 and "cannot be greater than current slot" in too_far["message"]
+    governor = rpc(url, "getInflationGovernor")["result"]
+    assert governor == {"initial": 0.08, "terminal": 0.015, "taper": 0.15, "foundation": 0.05, "foundationTerm": 7.0}
+    # epoch 0 is year 0 of inflation: the initial rate, 5% of it to the foundation
+    assert rpc(url, "getInflationRate")["result"] == {
+        "total": 0.08,
+        "validator": 0.076,
+        "foundation": 0.004,
+        "epoch": 0,
+    }
+    # rewards of an epoch not yet ended: Agave's BlockNotAvailable for the next epoch's first slot
+    reward = rpc(url, "getInflationReward", [[identity]])["error"]
+    assert reward == {"code": -32004, "message": "Block not available for slot 432000"}
+    assert rpc(url, "getInflationReward", [["not-a-key"]])["error"]["code"] == -32602
+    assert rpc(url, "getMaxShredInsertSlot")["result"] >= slot and rpc(url, "getMaxRetransmitSlot")["result"] >= slot
+
+
+def test_largest_accounts_sorted_and_holding_an_airdrop(chain):
+    url = chain.url
+    rich = Keypair().pubkey()
+    wait_confirmed(url, airdrop(url, rich, 10_000 * SOL))
+    value = rpc(url, "getLargestAccounts", [{"commitment": "confirmed"}])["result"]["value"]
+    lamports = [a["lamports"] for a in value]
+    assert 0 < len(value) <= 20 and lamports == sorted(lamports, reverse=True)
+    assert {"address": str(rich), "lamports": 10_000 * SOL} in value
+    assert rpc(url, "getLargestAccounts", [{"filter": "nonCirculating"}])["result"]["value"] == []
+    assert rpc(url, "getLargestAccounts", [{"filter": "bogus"}])["error"]["code"] == -32602
