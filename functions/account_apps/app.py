@@ -19,6 +19,7 @@ def _session():
 
 
 @app.get(connected_apps.PATH, ip_bucket="authorize")
+@errors.page(pages.apps_error)
 def show():
     session = _session()
     if session is None:

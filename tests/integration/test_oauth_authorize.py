@@ -638,3 +638,32 @@ def test_authorize_per_ip_limit_30_per_minute(client, ip, clock):
     assert get_page(query, ip=f"2001:db8::{secrets.token_hex(2)}").status == 200
     clock.advance(60)
     assert get_page(query, ip=ip).status == 200
+
+
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def test_a_browser_over_the_per_ip_limit_gets_the_html_error_page(client, user, ip, clock):
+    """Issue 39 (5): a page's per-IP limit answered a browser with raw JSON and no `error`. A browser
+    (Accept: text/html) now gets the page's error view: 429, `retry-after` and the x-ratelimit
+    headers as before, the code RFC 6749 gives an overloaded authorization server
+    (`temporarily_unavailable`); a caller without text/html still gets the JSON 429 above."""
+    _, challenge = pkce_pair()
+    query = authorize_query(client, challenge)
+    for _ in range(30):
+        assert get_page(query, ip=ip, accept=BROWSER).status == 200
+    limited = get_page(query, ip=ip, accept=BROWSER)
+    assert limited.status == 429 and limited.headers["content-type"].startswith("text/html")
+    assert limited.headers["retry-after"] == "59" and limited.headers["x-ratelimit-remaining"] == "0"
+    assert_security_headers(limited)
+    assert '<p class="code" id="error">temporarily_unavailable</p>' in limited.body
+    assert "try again in 59 seconds" in limited.body
+    # the consent form's POST too, and the connected-apps page
+    assert post_form({"decision": "approve"}, ip=ip, accept=BROWSER).status == 429
+    apps = invoke(
+        "account_apps", "GET", "/account/apps", headers={"Accept": BROWSER, "Cookie": cookie_for(user)}, source_ip=ip
+    )
+    assert apps.status == 429 and '<p class="code" id="error">temporarily_unavailable</p>' in apps.body
+    # JSON for whoever asks for it, as the spec's per-endpoint limit: no `error`
+    as_json = get_page(query, ip=ip, accept="application/json")
+    assert as_json.status == 429 and "error" not in as_json.json and as_json.json["retryAfterSeconds"] == 59

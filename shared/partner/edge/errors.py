@@ -4,7 +4,7 @@ Domain code raises partner.core.errors. `install` gives a resolver its handlers:
 spec's Error object (OAuth endpoints add `error_description`, /oauth/token and /oauth/revoke
 `no-store`), RateLimited the 429 without `error`, anything else 500 internal. A browser page marked
 with `page` answers its refusals with its HTML error page (same status and code), or with the OAuth
-Error JSON when the browser asked for JSON.
+Error JSON when the browser asked for JSON; its per-IP limit, to a browser, with that page too.
 """
 
 from __future__ import annotations
@@ -84,6 +84,21 @@ def rate_limited(exc: RateLimited) -> Response:
     )
 
 
+def page_limited(app: APIGatewayRestResolver, exc: RateLimited) -> Response | None:
+    """A browser page's per-IP limit, for a browser (Accept: text/html): the page's error view with
+    the code RFC 6749 gives an overloaded authorization server, `temporarily_unavailable`, and the
+    429's headers; None for any other caller, who gets `rate_limited`'s JSON (the spec's 429)."""
+    route = app.context.get("_route")
+    page = getattr(getattr(route, "func", None), "page", None)
+    accept = next((v for k, v in (app.current_event.headers or {}).items() if k.lower() == "accept"), "")
+    if page is None or "text/html" not in (accept or "").lower():
+        return None
+    rate_limited(exc)  # its state: the code and the bucket's headers
+    render, headers = page
+    message = f"Too many requests from your network; try again in {exc.retry_after} seconds."
+    return html(429, render("temporarily_unavailable", message), {**headers, "retry-after": str(exc.retry_after)})
+
+
 def unexpected(exc: Exception, retryable: bool = True) -> Response:
     logger.exception("unhandled error", extra={"error_type": type(exc).__name__})
     return error_response(ApiError("internal", retryable=retryable))
@@ -142,6 +157,7 @@ def page(
             except refusal as exc:
                 raise Refused(exc, render, json_too, headers or {}) from exc
 
+        route.page = (render, headers or {})  # type: ignore[attr-defined]  # what `page_limited` shows
         return route
 
     return mark
@@ -156,7 +172,7 @@ def install(app: APIGatewayRestResolver, *, oauth: bool = False, no_store: bool 
         return oauth_error(exc, no_store=no_store) if oauth else api_error(exc)
 
     def _limited(exc: RateLimited) -> Response:
-        response = rate_limited(exc)
+        response = page_limited(app, exc) or rate_limited(exc)
         if no_store:
             response.headers.update(NO_STORE)
         return response
