@@ -548,9 +548,9 @@ def _ops() -> list[Operation]:
             schemas.TransactionStatus,
             AUTH + ("invalid_input", "rpc_unavailable"),
             scope="",
-            description="`expired` (added): the service sent the transaction alone and its blockhash "
-            "expired before it landed (`error` tx_expired), where the chain alone would say "
-            "not_found. A launch bundle keeps answering failed with tx_expired.",
+            description="`expired` (added): the service sent the transaction, alone or in a launch "
+            "bundle, and its blockhash expired before it landed (`error` tx_expired), where the chain "
+            "alone would say not_found.",
         ),
         Operation(
             "GET",

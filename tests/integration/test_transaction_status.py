@@ -222,7 +222,9 @@ def test_dropped_bundle_is_pending_then_expired(chain, reader, funded):
 
     warp(chain.url, 70)  # past the blockhash's 150 slots
     expired = status(signature, reader.bearer()).json
-    assert expired["status"] == "failed" and expired["error"] == "tx_expired"
+    # issue 39 (7): one shape for one outcome, a lone send's and the webhook's (`transaction.expired`)
+    assert expired["status"] == "expired" and expired["error"] == "tx_expired" and expired["slot"] is None
+    assert expired["bundle"]["bundleId"] == bundle_id
 
 
 def test_a_pending_bundle_is_pending_not_failed(chain, reader, funded):

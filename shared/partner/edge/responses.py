@@ -314,7 +314,8 @@ class BundleStatus(_Out):
 class TransactionStatus(_Out):
     signature: str
     status: Literal["pending", "processed", "confirmed", "finalized", "failed", "expired", "not_found"] = Field(
-        description="`expired` (added): the service sent it alone and its blockhash expired before it landed."
+        description="`expired` (added): the service sent it (alone or in a bundle) and its blockhash expired "
+        "before it landed."
     )
     slot: int | None
     error: str | None = Field(description="The mapped spec code when `status` is failed; `tx_expired` when expired.")

@@ -105,7 +105,7 @@ def status_of(
     """`record` is the bundle record, `sent` the transaction record (either may be None)."""
     text = str(signature)
     out: dict[str, Any] = {"signature": text, "status": "not_found", "slot": None, "error": None, "bundle": None}
-    alone = sent if record is None else None  # a bundle keeps its own answers (failed + tx_expired)
+    alone = sent if record is None else None  # a bundle's expiry is read off its own record below
     if alone is not None and alone.get("status") == "expired":
         out["status"], out["error"] = "expired", "tx_expired"
         return out
@@ -132,7 +132,7 @@ def status_of(
         if bundle_status == "failed":
             out["status"], out["error"] = "failed", "tx_failed"
         elif expiry is not None and rpc.block_height() > int(expiry):
-            out["status"], out["error"] = "failed", "tx_expired"
+            out["status"], out["error"] = "expired", "tx_expired"  # as a lone send's, and the webhook's
         elif bundle_status == "invalid" and invalid_is_final(record):  # dropped by the engine: it never lands
             out["status"], out["error"] = "failed", "tx_failed"
         else:
@@ -155,8 +155,8 @@ def lookup(text: str, read: dict[str, dict[str, Any]], client_id: str, user_id: 
     `status` is the chain's commitment (`processed`, `confirmed`, `finalized`), `failed` when it
     landed with an error (`error` = the mapped spec code), `pending` when this service sent it in
     a bundle that has not landed yet, `expired` (`error` = `tx_expired`) when this service sent
-    it alone and its blockhash expired before it landed (the transaction record says so, or the
-    block height is past the record's `lastValidBlockHeight`), and `not_found` when neither the
+    it, alone or in a bundle, and its blockhash expired before it landed (the transaction record
+    says so, or the block height is past the recorded `lastValidBlockHeight`), and `not_found` when neither the
     chain nor the service knows it. `bundle` describes the bundle the signature was sent in, if any.
     """
     signature = parse_signature(text)
