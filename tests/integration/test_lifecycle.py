@@ -267,6 +267,10 @@ def test_dropped_transaction_becomes_expired_in_status_and_by_webhook(chain, tra
     assert expired["error"] == "tx_expired" and "track" not in expired
     answer = status(trader, signature).json  # from the record
     assert answer == {"signature": signature, "status": "expired", "slot": None, "error": "tx_expired", "bundle": None}
+    from partner_sdk.models import TransactionStatus
+
+    typed = TransactionStatus(**answer)  # the Python SDK's view: final, neither landed nor failed
+    assert typed.expired and not typed.landed and not typed.failed
     deliver_until(poller, lambda: len(rx.got) >= 1)
     event = verify_webhook(secret, *rx.got[0])
     assert event.type == "transaction.expired"

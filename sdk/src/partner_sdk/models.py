@@ -263,7 +263,8 @@ LANDED_STATUSES = ("processed", "confirmed", "finalized")
 @dataclass
 class TransactionStatus:
     """`GET /partner/v1/transactions/{signature}/status`: `status` is one of `pending`,
-    `processed`, `confirmed`, `finalized`, `failed`, `not_found`."""
+    `processed`, `confirmed`, `finalized`, `failed`, `not_found`, and (added) `expired`: the service
+    sent it, alone or in a launch bundle, and its blockhash expired before it landed."""
 
     signature: str
     status: str
@@ -279,6 +280,11 @@ class TransactionStatus:
     @property
     def failed(self) -> bool:
         return self.status == "failed"
+
+    @property
+    def expired(self) -> bool:
+        """Never landed and never will (`error` tx_expired): rebuild and resubmit."""
+        return self.status == "expired"
 
 
 def snake_keys(data: dict[str, Any]) -> dict[str, Any]:
