@@ -262,3 +262,35 @@ def test_dust_quotes_give_the_trades_error(chain, trader, side, body, field):
     result = quote(trader, {"side": side, "mint": mint, **body})
     assert result.status == 400, result.body
     assert (result.json["error"], result.json["field"]) == ("invalid_input", field)
+
+
+def test_a_buy_past_the_curves_last_tokens_answers_the_capped_amount(chain, trader):
+    """Issue 39 (2): a buy asking for more than the curve has left was capped silently (buy-exact-out
+    with tokensOut u64-max quoted maxSolIn for fewer tokens, nothing said how many). The quote and
+    the trade now add `cappedTokensOut` (the curve's last tokens: what the buy gets) and
+    `cappedSolIn` (what the curve takes for them, its protocol fee included); absent otherwise."""
+    from solders.pubkey import Pubkey
+
+    from partner.chain.rpc import Rpc
+    from partner.chain.state import read_coin
+
+    mint = new_coin(chain.url, "Capped Coin", "CAPD")
+    left = read_coin(Rpc(chain.url), Pubkey.from_string(mint), Keypair().pubkey()).curve.real_token_reserves
+    exact = quote(trader, {"side": "buy-exact-out", "mint": mint, "tokensOut": str(2**64 - 1)})
+    assert exact.status == 200, exact.body
+    assert exact.json["cappedTokensOut"] == str(left) and exact.json["completesCurve"] is True
+    assert int(exact.json["expectedSolIn"]) == int(exact.json["cappedSolIn"])  # no partner fee asked
+    spend = quote(trader, {"side": "buy", "mint": mint, "maxSolIn": str(99 * SOL)})
+    assert spend.status == 200, spend.body
+    assert spend.json["cappedTokensOut"] == spend.json["expectedTokensOut"] == str(left)
+    assert spend.json["cappedSolIn"] == exact.json["cappedSolIn"] and int(spend.json["cappedSolIn"]) < 99 * SOL
+    small = quote(trader, {"side": "buy-exact-out", "mint": mint, "tokensOut": str(left)})
+    assert "cappedTokensOut" not in small.json and "cappedSolIn" not in small.json  # exactly what is left
+    # the trade answers it too, and gets exactly that many tokens
+    airdrop(chain.url, trader.user["wallet"], 100 * SOL)
+    body = {"mint": mint, "tokensOut": str(10 * left), "maxSolIn": exact.json["maxSolIn"]}
+    done = trade(trader, "buy-exact-out", body)
+    assert done.status == 200, done.body
+    assert done.json["cappedTokensOut"] == str(left) and done.json["cappedSolIn"] == exact.json["cappedSolIn"]
+    wait(chain.url, done.json["signature"])
+    assert token_balance(chain.url, trader.user["wallet"], mint) == left

@@ -146,10 +146,19 @@ class AppsChange(BaseModel):
 # ------------------------------------------------------------------ writes
 
 
+CAPPED_TOKENS = (
+    "Added, only when a buy asks for more than the curve has left: the tokens it gets (the curve's last; "
+    "migration follows)."
+)
+CAPPED_SOL = "Added, with cappedTokensOut: the lamports the curve takes for them, its protocol fee included."
+
+
 class TradeResponse(_Out):
     signature: str = Field(description="Transaction signature (Base58).")
     mint: str = _addr("Token mint.")
     status: Literal["submitted"]
+    cappedTokensOut: str | None = Field(default=None, description=CAPPED_TOKENS, pattern="^[0-9]+$")
+    cappedSolIn: str | None = Field(default=None, description=CAPPED_SOL, pattern="^[0-9]+$")
 
 
 class QuoteResponse(_Out):
@@ -180,6 +189,8 @@ class QuoteResponse(_Out):
     )
     completesCurve: bool = Field(description="The trade takes the curve's last tokens (migration follows).")
     contextSlot: int = Field(description="The slot the state was read at.")
+    cappedTokensOut: str | None = Field(default=None, description=CAPPED_TOKENS, pattern="^[0-9]+$")
+    cappedSolIn: str | None = Field(default=None, description=CAPPED_SOL, pattern="^[0-9]+$")
 
 
 class GovernanceWriteResponse(_Out):

@@ -5,7 +5,7 @@ one trade (its docstring gives the order of the checks); `quote` prices one with
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
 from typing import Annotated, Literal
@@ -112,6 +112,7 @@ class Plan:
     # the fill of a buy or a sell and the amount's field: a dust amount is refused last (`require_fill`)
     fill: Fill | None = None
     amount_field: str = ""
+    capped: Fill | None = None  # the fill of a buy the curve caps (Fill.capped_fields)
 
 
 def _require_explicit(value: str | None, name: str) -> int:
@@ -180,6 +181,11 @@ class Fill:
     protocol_fee: int
     price_impact_bps: int
     completes_curve: bool
+    capped: bool = False  # a buy for more than the curve has left: it gets only the curve's last tokens
+
+    def capped_fields(self) -> dict[str, str]:
+        """The quote's and the trade's added fields for a capped buy (none otherwise)."""
+        return {"cappedTokensOut": str(self.tokens), "cappedSolIn": str(self.sol)} if self.capped else {}
 
 
 def _impact_bps(num: int, den: int) -> int:
@@ -215,7 +221,7 @@ def _fill_buy_at(
     if venue == "curve":
         fee_bps = state.global_config.protocol_fee_bps
         r = _math(lambda: on_curve(curve_math.CurveState.of(state.curve), amount, fee_bps))
-        return _buy_fill(state, venue, r.tokens_out, r.sol_in, r.fee, r.completes)
+        return replace(_buy_fill(state, venue, r.tokens_out, r.sol_in, r.fee, r.completes), capped=r.capped)
     pool = _live_pool(state)
     p = _math(lambda: on_pool(pool_math.PoolState.of(pool), amount, pool.fee_bps))
     return _buy_fill(state, venue, p.amount_out, p.amount_in, p.fee, False)
@@ -287,7 +293,7 @@ def plan_buy(req: BuyRequest, state: CoinState, venue: str, user: Pubkey) -> Pla
         instruction = ix.buy(user, state.mint, recipient, venue_in, min_out)
     else:
         instruction = ix.swap(user, state.mint, recipient, False, venue_in, min_out)
-    return Plan(instruction, max_in, partner_fee, max_in, fill, "maxSolIn")
+    return Plan(instruction, max_in, partner_fee, max_in, fill, "maxSolIn", fill if fill.capped else None)
 
 
 def plan_buy_exact_out(req: BuyExactOutRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
@@ -305,11 +311,14 @@ def plan_buy_exact_out(req: BuyExactOutRequest, state: CoinState, venue: str, us
             "invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.", field="maxSolIn"
         )
     recipient = _fee_recipient(state, venue)
+    capped = None
     if venue == "curve":
         instruction = ix.buy_exact_out(user, state.mint, recipient, tokens, venue_max)
+        if tokens > state.curve.real_token_reserves:
+            capped = fill_buy_exact(state, venue, tokens)
     else:
         instruction = ix.swap_exact_out(user, state.mint, recipient, tokens, venue_max)
-    return Plan(instruction, max_in, partner_fee, max_in)
+    return Plan(instruction, max_in, partner_fee, max_in, capped=capped)
 
 
 def plan_sell(req: SellRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
@@ -509,7 +518,8 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
         write = _write(principal, req, state, plan, signer, caps)
         sent = pipeline.send(principal, write, pipeline.Submit(chain, engine=pipeline.tx_engine()), held=held)
     observability.count("Trades", venue=venue, kind=KINDS[type(req)])
-    return {"signature": sent.signature, "mint": req.mint, "status": "submitted"}
+    capped = plan.capped.capped_fields() if plan.capped else {}
+    return {"signature": sent.signature, "mint": req.mint, "status": "submitted", **capped}
 
 
 # ------------------------------------------------------------------ quote
@@ -575,11 +585,12 @@ def quote(principal: Principal, req: QuoteRequest, chain: Rpc | None = None) -> 
             )
         fill = require_fill(fill_buy(state, venue, amount - partner_fee), "maxSolIn")
         out.update(expectedTokensOut=str(fill.tokens), minTokensOut=str(min_out_bound(fill.tokens, slip)))
+        out.update(fill.capped_fields())
     elif req.side == "buy-exact-out":
         fill = fill_buy_exact(state, venue, amount)
         max_in = max_in_bound(fill.sol, slip, req.fee_bps)
         partner_fee = _floor_bps(max_in, req.fee_bps)
-        out.update(expectedSolIn=str(fill.sol + partner_fee), maxSolIn=str(max_in))
+        out.update(expectedSolIn=str(fill.sol + partner_fee), maxSolIn=str(max_in), **fill.capped_fields())
     else:
         fill = require_fill(fill_sell(state, venue, amount), "tokensIn")
         min_out = min_out_bound(fill.sol, slip)
