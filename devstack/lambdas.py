@@ -8,11 +8,20 @@ name, its ARN, either with a `:qualifier` (the alias or version is ignored: the 
 copy of each function). A function is known by its logical id (the name in the devstack's contexts and
 ARNs) and by its template `FunctionName` (`${AWS::StackName}` matches any stack name).
 
+Only a request signed as the AWS SDK signs Lambda's (SigV4, service `lambda`, us-east-1) by a key of
+`credentials` runs anything (devstack.run: the keys it gives the functions), checked with the platform
+routes' verifier (devstack.sigv4), refused as Lambda refuses it: 403 `MissingAuthenticationTokenException`
+(no signature), `IncompleteSignatureException`, `UnrecognizedClientException` (an unknown key),
+`InvalidSignatureException` (a wrong secret, another service's scope, a changed body). A browser's
+request (an `Origin` or `Sec-Fetch-*` header: a page's `fetch`, even `no-cors`) is refused first, 403
+`AccessDeniedException`: no web page can run a function of the devstack.
+
 `X-Amz-Invocation-Type: Event`: 202 at once, and the function runs on a thread of its own; at most its
 ReservedConcurrentExecutions (else `ASYNC_CONCURRENCY`) run at once, the others wait their turn, as
 Lambda's queue of asynchronous events. `RequestResponse` (the default): 200 with the function's result,
-or with `X-Amz-Function-Error: Unhandled` when it raised. `DryRun`: 204. An unknown function: 404
-ResourceNotFoundException. Signatures are not checked.
+or with `X-Amz-Function-Error: Unhandled` when it raised. A payload that is not JSON: 400
+`InvalidRequestContentException`. An unknown function: 404 ResourceNotFoundException. `DryRun`: 204
+once all of these checks passed, and nothing runs.
 """
 
 from __future__ import annotations
@@ -25,12 +34,16 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote
 
+from . import sigv4
 from .cfn import Function
+from .events import REGION
 from .workers import FunctionError, FunctionTimeout
 
 PREFIX = "/2015-03-31/functions/"
 ASYNC_CONCURRENCY = 10  # asynchronous invocations of one function at once without a reserved concurrency
 ASYNC_MAX_BYTES = 262_144  # Lambda's asynchronous invoke payload quota (256 KB)
+SERVICE = "lambda"  # the SigV4 scope's service
+BROWSER_HEADERS = ("origin", "sec-fetch-site", "sec-fetch-mode", "sec-fetch-dest")  # sent by browsers only
 
 
 def function_name(path_name: str) -> str:
@@ -56,9 +69,17 @@ def _json(status: int, payload: Any, error_type: str | None = None) -> tuple[int
 class Invoker:
     """The Invoke route over a gateway's functions (`routes()` for `Gateway.extra_routes`)."""
 
-    def __init__(self, gateway: Any, parameters: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        gateway: Any,
+        parameters: Mapping[str, Any] | None = None,
+        credentials: Mapping[str, tuple[str, str]] | None = None,
+    ) -> None:
+        """`credentials`: access key id -> (secret access key, principal ARN) of the callers allowed to
+        invoke; none: every request is refused."""
         self.gateway = gateway
         self.parameters = dict(parameters or {})
+        self.credentials: dict[str, tuple[str, str]] = dict(credentials or {})
         self._slots: dict[str, threading.Semaphore] = {}
         self._guard = threading.Lock()
         self.threads: list[threading.Thread] = []  # the asynchronous invocations (tests join them)
@@ -72,7 +93,27 @@ class Invoker:
                 return fn
         return None
 
+    def refusal(self, request: Any) -> tuple[int, list[tuple[str, str]], bytes] | None:
+        """Lambda's answer to a browser's request or to one not signed by a key of `credentials`; None: go on."""
+        sent = {name.lower() for name, _ in request.headers}
+        if any(name in sent for name in BROWSER_HEADERS):
+            message = (
+                "The devstack's Lambda Invoke API refuses requests from a browser (Origin or Sec-Fetch-* "
+                "header): invoke with an AWS SDK, signed with the devstack's credentials."
+            )
+            return _json(403, {"Type": "User", "Message": message}, "AccessDeniedException")
+        received = sigv4.Received(
+            request.method, request.raw_path or request.path, request.query_string, request.headers, request.body
+        )
+        checked = sigv4.verify(received, request.header("Host") or "", self.credentials, REGION, service=SERVICE)
+        if isinstance(checked, sigv4.Refusal):
+            return _json(checked.status, {"message": checked.message}, checked.error_type)
+        return None
+
     def handle(self, request: Any) -> tuple[int, list[tuple[str, str]], bytes]:
+        refused = self.refusal(request)
+        if refused is not None:
+            return refused
         segments = request.path[len(PREFIX) :].split("/")
         if len(segments) != 2 or segments[1] != "invocations":
             return _json(404, {"Type": "User", "message": "Unknown operation"}, "UnknownOperationException")
@@ -85,7 +126,11 @@ class Invoker:
         if kind == "Event" and len(request.body or b"") > ASYNC_MAX_BYTES:  # refused before it is read
             message = f"Request must be smaller than {ASYNC_MAX_BYTES} bytes for the InvokeAsync operation"
             return _json(413, {"Type": "User", "message": message}, "RequestEntityTooLargeException")
-        event = json.loads(request.body or b"{}")
+        try:
+            event = json.loads(request.body or b"{}")
+        except ValueError as exc:  # not JSON, or not UTF-8
+            message = f"Could not parse request body into json: Could not parse payload into json: {exc}"
+            return _json(400, {"Type": "User", "message": message}, "InvalidRequestContentException")
         if kind == "DryRun":
             return 204, [], b""
         if kind == "Event":

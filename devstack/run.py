@@ -142,11 +142,16 @@ class Devstack:
 
     def _serve_invoke(self, parameters: dict[str, Any]) -> None:
         """Lambda's Invoke for the functions (devstack.lambdas, on the gateway): their lambda clients
-        call the gateway (moto cannot run functions), set before any function's process starts."""
+        call the gateway (moto cannot run functions), set before any function's process starts. It
+        answers requests signed with the keys the functions are given (their execution role's), as
+        their boto3 signs them, and refuses every other request."""
+        from devstack.events import ACCOUNT_ID
         from devstack.lambdas import Invoker
 
         assert self.gateway is not None
-        self.invoker = Invoker(self.gateway.gateway, parameters)
+        role = f"arn:aws:iam::{ACCOUNT_ID}:role/{self.prefix}-functions"
+        keys = {self.env["AWS_ACCESS_KEY_ID"]: (self.env["AWS_SECRET_ACCESS_KEY"], role)}
+        self.invoker = Invoker(self.gateway.gateway, parameters, keys)
         self.gateway.extra_routes.update(self.invoker.routes())
         self._saved_env.setdefault("AWS_ENDPOINT_URL_LAMBDA", os.environ.get("AWS_ENDPOINT_URL_LAMBDA"))
         os.environ["AWS_ENDPOINT_URL_LAMBDA"] = self.env["AWS_ENDPOINT_URL_LAMBDA"] = self.gateway.url

@@ -21,8 +21,9 @@ from botocore.credentials import Credentials
 
 SERVICE = "execute-api"
 MAX_SKEW_SECONDS = 300
+# a key id as AWS spells it, or as the devstack's functions are given it (`testing`, devstack.aws)
 _AUTH = re.compile(
-    r"AWS4-HMAC-SHA256 Credential=([A-Z0-9]{16,128})/(\d{8})/([a-z0-9-]+)/([a-z0-9-]+)/aws4_request,\s*"
+    r"AWS4-HMAC-SHA256 Credential=([A-Za-z0-9]{1,128})/(\d{8})/([a-z0-9-]+)/([a-z0-9-]+)/aws4_request,\s*"
     r"SignedHeaders=([a-z0-9;-]+),\s*Signature=([0-9a-f]{64})"
 )
 
@@ -115,10 +116,14 @@ class Caller:
     user_arn: str
 
 
+Keys = Mapping[str, tuple[str, str]]  # access key id -> (secret access key, the principal's ARN)
+
+
 def verify(
-    request: Received, host: str, credentials: Mapping[str, tuple[str, str]], region: str, now: float | None = None
+    request: Received, host: str, credentials: Keys, region: str, now: float | None = None, service: str = SERVICE
 ) -> Caller | Refusal:
-    """`credentials`: access key id -> (secret access key, the principal's ARN).
+    """`credentials`: access key id -> (secret access key, the principal's ARN); `service`: the scope's
+    service (API Gateway's `execute-api`; Lambda's Invoke, devstack.lambdas: `lambda`).
 
     What API Gateway answers itself on each failure:
 
@@ -140,11 +145,11 @@ def verify(
     amz_date = (values.get("x-amz-date") or [""])[-1]
     if match is None or not amz_date:
         return INCOMPLETE
-    key_id, day, scope_region, service, signed, signature = match.groups()
+    key_id, day, scope_region, scope_service, signed, signature = match.groups()
     if key_id not in credentials:
         return UNRECOGNIZED
-    if scope_region != region or service != SERVICE:
-        return _invalid(f"Credential should be scoped to a valid region and to the service '{SERVICE}'.")
+    if scope_region != region or scope_service != service:
+        return _invalid(f"Credential should be scoped to a valid region and to the service '{service}'.")
     try:
         signed_at = datetime.strptime(amz_date, "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
     except ValueError:
@@ -165,7 +170,7 @@ def verify(
     signed_headers = {n: ",".join(v.strip() for v in values[n]) for n in names if n != "host"}
     signed_headers["host"] = (values.get("host") or [host])[-1]
     secret, arn = credentials[key_id]
-    expected = sign(replace(request, headers=list(signed_headers.items())), (key_id, secret), amz_date, region, SERVICE)
+    expected = sign(replace(request, headers=list(signed_headers.items())), (key_id, secret), amz_date, region, service)
     if not hmac.compare_digest(expected.signature, signature):
         return _invalid(
             "The request signature we calculated does not match the signature you provided. Check "
