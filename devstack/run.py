@@ -140,6 +140,18 @@ class Devstack:
         self._start_queue_pollers()
         return self
 
+    def follow_chain_clock(self) -> Any:
+        """Make the service's clock (partner.core.clock, in this process and every function's) the wall
+        clock plus what the chain is warped from now on, so that `partnerctl dev warp` moves both: token
+        lifetimes, upload expiry, consent-form age and rate-limit windows. -> the ports it replaced."""
+        from devstack.workers import WarpedClock
+        from partner.chain import ports
+
+        assert self.chain is not None and self.chain.bank is not None
+        previous = ports.current()
+        ports.install(clock=WarpedClock(self.chain.bank))
+        return previous
+
     def _serve_invoke(self, parameters: dict[str, Any]) -> None:
         """Lambda's Invoke for the functions (devstack.lambdas, on the gateway): their lambda clients
         call the gateway (moto cannot run functions), set before any function's process starts."""
@@ -564,6 +576,8 @@ def main(argv: list[str] | None = None) -> int:
     ports = Ports(args.port, args.chain_port, pin=args.pin_port, oidc=args.oidc_port, rpc_proxy=args.rpc_proxy_port)
     stack = Devstack(ports, tipped_sends=args.tipped_sends).start()
     try:
+        if stack.chain is not None:
+            stack.follow_chain_clock()  # `partnerctl dev warp` moves the service's clock too
         seeded = seed(stack)
         stack.start_schedules(SCHEDULE_SECONDS)
         write_env_file(stack)
