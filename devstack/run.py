@@ -352,7 +352,7 @@ SCHEDULE_SECONDS = 2.0
 
 
 def seed(stack: Devstack) -> dict[str, Any]:
-    """A demo client, two funded users, the funded crank wallet, a coin by alice on a fresh
+    """A demo client, three funded users (alice, bob, carol), the funded crank wallet, a coin by alice on a fresh
     curve, and the devstack pages."""
     from devstack.demo_app import DevPages
     from partner.features import admin
@@ -429,7 +429,10 @@ Partner API devstack is up.
 
 
 def _usage_connect(base: str, provider: Any, seeded: dict[str, Any]) -> str:
-    client, alice = seeded["client"], seeded["users"][0]
+    client = seeded["client"]
+    users = "\n                       ".join(
+        f"{user.get('label', 'user')} {user['user_id']} wallet {user['wallet']}" for user in seeded["users"]
+    )
     coin = ""
     if "coin" in seeded:
         coin = (
@@ -446,7 +449,7 @@ You stay in control:   on the consent page set "Your limit per day" to 0.1 SOL -
 Demo client:           client_id {client["client_id"]}
                        api_key   {client["api_key"]}
                        redirect  {base}/demo/callback
-Users:                 alice {alice["user_id"]} wallet {alice["wallet"]}
+Users:                 {users}
 {coin}
 """
 
@@ -458,7 +461,7 @@ def _usage_trade(base: str, client: dict[str, Any], mint: str) -> str:
        -d grant_type=authorization_code -d code=<app_ac_...> -d redirect_uri={base}/demo/callback -d code_verifier=<verifier>
   curl -s {base}/partner/v1/me -H 'Authorization: Bearer <app_at_...>'
 
-Trade (the demo page shows a ready access token after Connect):
+Trade (the demo page's "Copy access token" gives one after Connect):
   curl -s {base}/partner/v1/trades/buy -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \\
        -d '{{"mint":"{mint}","maxSolIn":"100000000","slippageBps":100,"priorityFeeLamports":"10000","tipLamports":"1000000"}}'
   # safe retries: the same Idempotency-Key again replays the first answer (idempotent-replayed: true), one trade
