@@ -27,7 +27,7 @@ from devstack.gateway import Request
 
 _STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}"
-    "pre{background:#f4f5f7;padding:1rem;border-radius:8px;overflow:auto}"
+    "pre{background:#f4f5f7;padding:1rem;border-radius:8px;white-space:pre-wrap;overflow-wrap:anywhere}"
     "a.button{display:inline-block;background:#1f6feb;color:#fff;padding:.6rem 1rem;border-radius:8px;"
     "text-decoration:none}"
 )
@@ -84,7 +84,7 @@ class DevPages:
         return _page(
             "Demo partner app",
             "<h1>Demo partner app</h1><p>Connects a platform user with OAuth 2.0 + PKCE.</p>"
-            f'<p><a class=button id=connect href="/oauth/authorize?{escape(query)}">Connect your wallet</a></p>',
+            f'<p><a class=button id=connect href="/oauth/authorize?{escape(query)}">Connect</a></p>',
         )
 
     def callback(self, request: Request):
@@ -112,8 +112,13 @@ class DevPages:
         me = httpx.get(
             f"{self.base_url}/partner/v1/me", headers={"Authorization": f"Bearer {tokens['access_token']}"}, timeout=30
         )
-        shown = {"scope": tokens["scope"], "expires_in": tokens["expires_in"]}
-        curl = f"curl -s {self.base_url}/partner/v1/me -H 'Authorization: Bearer {tokens['access_token']}'"
+        access = str(tokens["access_token"])
+        shown = {
+            "access_token": f"{access[:11]}... ({len(access)} characters)",
+            "scope": tokens["scope"],
+            "expires_in": tokens["expires_in"],
+        }
+        curl = f'AT=<the copied access token>\ncurl -s {self.base_url}/partner/v1/me -H "Authorization: Bearer $AT"'
         sid = secrets.token_urlsafe(16)
         with self._lock:
             self._connections[sid] = tokens
@@ -124,7 +129,10 @@ class DevPages:
             f"<p>GET /partner/v1/me answered {me.status_code} (<code>limits</code>: what this app may "
             f"spend for you):</p><pre id=result>{escape(json.dumps(me.json(), indent=2))}</pre>"
             + self._actions(sid)
-            + f"<p>Try it yourself (the access token is valid 30 minutes):</p><pre>{escape(curl)}</pre>"
+            + "<p>Try it yourself (the access token is valid 30 minutes): "
+            f'<button id=copy-token type=button data-token="{escape(access)}" '
+            "onclick=\"navigator.clipboard.writeText(this.dataset.token).then(()=>{this.textContent='Copied'})\">"
+            f"Copy access token</button></p><pre id=try>{escape(curl)}</pre>"
             '<p><a href="/demo">Connect again</a> (as another platform user: in a private window, which '
             "signs in afresh)</p>",
         )

@@ -12,7 +12,8 @@ import httpx
 
 SECRET_PARAMETER = "/partner-dev/oidc-client-secret"
 # The package's page frame loads its stylesheet from a CDN; this one is self-contained (the
-# devstack reaches nothing outside the machine) and says what the page stands in for.
+# devstack reaches nothing outside the machine) and says what the page stands in for. The package's
+# user buttons end in "⮞" (U+2B9E), which most fonts lack (a missing-glyph box): left out.
 _BASE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Platform sign-in (devstack stand-in)</title><style>
@@ -27,6 +28,7 @@ input{font-size:1rem;padding:.5rem;border:1px solid #c9ced6;border-radius:6px}
 fieldset{border:0;padding:0;display:flex;gap:.5rem}
 table{font-size:.85rem}code{word-break:break-all}
 .stand-in{font-size:.85rem;color:#5b6270}
+main .authorize-button::after{content:none}
 </style></head><body><main>
 <p class="stand-in">The platform's OpenID provider, stood in on the devstack: pick a platform user.</p>
 {% block content %}{{ content }}{% endblock %}</main></body></html>

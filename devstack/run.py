@@ -140,6 +140,18 @@ class Devstack:
         self._start_queue_pollers()
         return self
 
+    def follow_chain_clock(self) -> Any:
+        """Make the service's clock (partner.core.clock, in this process and every function's) the wall
+        clock plus what the chain is warped from now on, so that `partnerctl dev warp` moves both: token
+        lifetimes, upload expiry, consent-form age and rate-limit windows. -> the ports it replaced."""
+        from devstack.workers import WarpedClock
+        from partner.chain import ports
+
+        assert self.chain is not None and self.chain.bank is not None
+        previous = ports.current()
+        ports.install(clock=WarpedClock(self.chain.bank))
+        return previous
+
     def _serve_invoke(self, parameters: dict[str, Any]) -> None:
         """Lambda's Invoke for the functions (devstack.lambdas, on the gateway): their lambda clients
         call the gateway (moto cannot run functions), set before any function's process starts. It
@@ -345,7 +357,7 @@ SCHEDULE_SECONDS = 2.0
 
 
 def seed(stack: Devstack) -> dict[str, Any]:
-    """A demo client, two funded users, the funded crank wallet, a coin by alice on a fresh
+    """A demo client, three funded users (alice, bob, carol), the funded crank wallet, a coin by alice on a fresh
     curve, and the devstack pages."""
     from devstack.demo_app import DevPages
     from partner.features import admin
@@ -422,7 +434,10 @@ Partner API devstack is up.
 
 
 def _usage_connect(base: str, provider: Any, seeded: dict[str, Any]) -> str:
-    client, alice = seeded["client"], seeded["users"][0]
+    client = seeded["client"]
+    users = "\n                       ".join(
+        f"{user.get('label', 'user')} {user['user_id']} wallet {user['wallet']}" for user in seeded["users"]
+    )
     coin = ""
     if "coin" in seeded:
         coin = (
@@ -439,7 +454,7 @@ You stay in control:   on the consent page set "Your limit per day" to 0.1 SOL -
 Demo client:           client_id {client["client_id"]}
                        api_key   {client["api_key"]}
                        redirect  {base}/demo/callback
-Users:                 alice {alice["user_id"]} wallet {alice["wallet"]}
+Users:                 {users}
 {coin}
 """
 
@@ -451,7 +466,7 @@ def _usage_trade(base: str, client: dict[str, Any], mint: str) -> str:
        -d grant_type=authorization_code -d code=<app_ac_...> -d redirect_uri={base}/demo/callback -d code_verifier=<verifier>
   curl -s {base}/partner/v1/me -H 'Authorization: Bearer <app_at_...>'
 
-Trade (the demo page shows a ready access token after Connect):
+Trade (the demo page's "Copy access token" gives one after Connect):
   curl -s {base}/partner/v1/trades/buy -H 'Authorization: Bearer <app_at_...>' -H 'Content-Type: application/json' \\
        -d '{{"mint":"{mint}","maxSolIn":"100000000","slippageBps":100,"priorityFeeLamports":"10000","tipLamports":"1000000"}}'
   # safe retries: the same Idempotency-Key again replays the first answer (idempotent-replayed: true), one trade
@@ -569,6 +584,8 @@ def main(argv: list[str] | None = None) -> int:
     ports = Ports(args.port, args.chain_port, pin=args.pin_port, oidc=args.oidc_port, rpc_proxy=args.rpc_proxy_port)
     stack = Devstack(ports, tipped_sends=args.tipped_sends).start()
     try:
+        if stack.chain is not None:
+            stack.follow_chain_clock()  # `partnerctl dev warp` moves the service's clock too
         seeded = seed(stack)
         stack.start_schedules(SCHEDULE_SECONDS)
         write_env_file(stack)

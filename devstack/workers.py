@@ -116,16 +116,39 @@ class Spec:
         return cls(fn.logical_id, str(fn.module_path), fn.handler_function, fn.memory_size, fn.timeout)
 
 
+class WarpedClock:
+    """The wall clock plus what the devstack chain was warped since this clock was made (`partnerctl dev
+    warp`), so that one warp moves the chain's and the service's time together (`make run` installs it
+    as the service's clock). A worker gets the offset with each invocation and adds it to its own wall
+    clock (no question over the socket per reading)."""
+
+    def __init__(self, bank: Any) -> None:
+        self.bank = bank
+        self.start = float(bank.warped)
+
+    def offset(self) -> float:
+        return float(self.bank.warped) - self.start
+
+    def __call__(self) -> float:
+        return time.time() + self.offset()
+
+
 def devstack_context() -> dict[str, Any]:
-    """What an invocation carries from the gateway's process: whether the clock is a test's, and whether
-    faults are set. A test's RPC client or signer cannot reach another process: refused."""
+    """What an invocation carries from the gateway's process: whether the clock is a test's (or, for a
+    `WarpedClock`, its offset), and whether faults are set. A test's RPC client or signer cannot reach
+    another process: refused."""
     from devstack import faults
     from partner.chain import ports
 
     current = ports.current()
     if (current.rpc, current.sign) != (ports.DEFAULT.rpc, ports.DEFAULT.sign):
         raise RuntimeError("a fake RPC client or signer is installed: it cannot reach the function's process")
-    return {"clock": current.clock is not time.time, "faults": bool(faults.list_faults())}
+    clock = current.clock
+    return {
+        "clock": clock is not time.time and not isinstance(clock, WarpedClock),
+        "warp": clock.offset() if isinstance(clock, WarpedClock) else 0.0,
+        "faults": bool(faults.list_faults()),
+    }
 
 
 def _environment() -> dict[str, str]:
@@ -320,11 +343,17 @@ class _Taken:
     mode: str
 
 
+def _warped(offset: float) -> float:
+    return time.time() + offset
+
+
 def _install(context: dict[str, Any], remote: _Gateway) -> None:
     from devstack import faults
     from partner.chain import ports
 
-    ports.install(clock=remote.now if context["clock"] else time.time)
+    warp = float(context.get("warp", 0.0))
+    wall = functools.partial(_warped, warp) if warp else time.time
+    ports.install(clock=remote.now if context["clock"] else wall)
     remote.active = context["faults"]
     if remote.active:
         faults.install()

@@ -30,7 +30,9 @@ def add_parser(top: argparse._SubParsersAction) -> None:
     drop.add_argument("pubkey")
     drop.add_argument("lamports", type=int)
     warp = dev.add_parser(
-        "warp", help="move the devstack chain's clock forward (the chain only: the service keeps the wall clock)"
+        "warp",
+        help="move the devstack's clock forward: the chain's and, under `make run`, the service's (token "
+        "lifetimes, upload expiry, consent-form age, rate-limit windows)",
     )
     warp.add_argument("seconds", type=int, help="seconds of unix time, and slots at 0.4 s each")
     coin = dev.add_parser("coin", help="coins made directly on the chain, not through the API").add_subparsers(

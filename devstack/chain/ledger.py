@@ -249,6 +249,11 @@ class Ledger:
     def epoch(self) -> int:
         return self.slot // C.SLOTS_PER_EPOCH
 
+    @property
+    def warped(self) -> float:
+        """Seconds the clock was moved forward in all (`warp`)."""
+        return self._warp
+
     def warp(self, seconds: float) -> dict[str, int]:
         """Advance the clock (unix time and slots, 0.4 s per slot) by ``seconds``."""
         if seconds < 0:

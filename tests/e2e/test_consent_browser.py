@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -12,12 +13,18 @@ def sign_in_at_the_provider(page, devstack, sub: str) -> None:
     (the devstack's stand-in), whose own page lists the platform's users; sign in as `sub`."""
     page.wait_for_url(f"{devstack.provider.url}/oauth2/authorize?**")
     assert f"Authorize as {sub}" in page.content()
-    page.click(f"button[name=sub][value={sub}]")
+    button = page.locator(f"button[name=sub][value={sub}]")
+    # no character that most fonts lack (the package's "⮞" drew a missing-glyph box): ASCII only
+    after = button.evaluate("b => getComputedStyle(b, '::after').content")
+    assert after in ("none", "normal"), after
+    assert button.inner_text().isascii()
+    button.click()
 
 
 def _sign_in_and_open_consent(page, devstack):
     base = devstack.url
     page.goto(f"{base}/demo")
+    assert page.inner_text("#connect") == "Connect"  # what the README and `make run` call it
     page.click("#connect")
     sign_in_at_the_provider(page, devstack, "alice")
     page.wait_for_selector("#client-name")  # back on the consent page, signed in
@@ -39,6 +46,22 @@ def test_approve_connects_the_demo_app(browser, devstack):
     result = page.inner_text("#result")
     assert alice["wallet"] in result and '"tradingEnabled": true' in result
     page.screenshot(path="/tmp/consent-approved.png")
+    # "secrets not shown": the access token is not on the page, only its prefix and length; the
+    # button copies it whole, and it works
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=devstack.url)
+    page.click("#copy-token")
+    page.wait_for_selector("#copy-token:has-text('Copied')")
+    token = page.evaluate("navigator.clipboard.readText()")
+    assert token.startswith("app_at_") and len(token) > 40
+    text = page.inner_text("body")
+    assert token not in text and "app_rt_" not in text
+    assert f'"access_token": "{token[:11]}... ({len(token)} characters)"' in text
+    assert '"Authorization: Bearer $AT"' in page.inner_text("#try")
+    me = httpx.get(f"{devstack.url}/partner/v1/me", headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    assert me.status_code == 200 and alice["wallet"] in me.text
+    # no box cuts its text off: every <pre> is as wide as its content
+    clipped = page.evaluate("[...document.querySelectorAll('pre')].filter(p => p.scrollWidth > p.clientWidth).length")
+    assert clipped == 0
     context.close()
 
 

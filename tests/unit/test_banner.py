@@ -21,7 +21,11 @@ def _banner() -> str:
     )
     seeded = {
         "client": {"client_id": "cid", "api_key": "app_sk_x"},
-        "users": [{"user_id": "u1", "wallet": "W1"}],
+        "users": [
+            {"user_id": "u1", "wallet": "W1", "label": "alice"},
+            {"user_id": "u2", "wallet": "W2", "label": "bob"},
+            {"user_id": "u3", "wallet": "W3", "label": "carol"},
+        ],
         "coin": {"mint": MINT},
         "crank": {"wallet": "C1"},
     }
@@ -63,3 +67,10 @@ def test_banner_walks_through_limits_apps_page_and_disconnect():
     text = _banner()
     assert "0.1 SOL" in text and "403 daily_cap_exceeded" in text
     assert "http://127.0.0.1:3000/account/apps" in text and "Disconnect" in text and "401" in text
+
+
+def test_banner_lists_every_seeded_user():
+    """alice, bob and carol are seeded (and on the sign-in page): each with its user id and wallet."""
+    text = _banner()
+    for label, user_id, wallet in (("alice", "u1", "W1"), ("bob", "u2", "W2"), ("carol", "u3", "W3")):
+        assert re.search(rf"\b{label} {user_id} wallet {wallet}\b", text), label
