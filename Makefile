@@ -22,7 +22,7 @@ help:
 	@echo "make test   run the whole test suite (sets itself up)"
 	@echo "make lint   ruff (lint, format), mypy, cfn-lint and sam validate --lint"
 	@echo "make build  sam build (no Docker; uses Python 3.13)"
-	@echo "make openapi  regenerate docs/openapi.json (Swagger UI: /docs on make run) and the SDK's error families"
+	@echo "make openapi  regenerate docs/openapi.json (Swagger UI: /docs on make run), the SDKs' error catalogues and the TypeScript SDK's types"
 	@echo "make programs  build the SBF programs into programs/out/*.so (installs Debian's Rust/LLVM)"
 	@echo "make idl    regenerate what comes from idl/*.json (the layer's copy, docs/onchain.md tables)"
 	@echo "make bench  figures: bench/results.json and docs/benchmarks.md (runs make build first;"
@@ -58,6 +58,12 @@ tests/node/node_modules/.ready: tests/node/package.json tests/node/package-lock.
 	cd tests/node && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The TypeScript SDK's toolchain (tsc, eslint, openapi-typescript) and dependencies, pinned in
+# sdks/typescript/package-lock.json; Node as for tests/node.
+sdks/typescript/node_modules/.ready: sdks/typescript/package.json sdks/typescript/package-lock.json tests/node/node_modules/.ready
+	cd sdks/typescript && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 # Debian's Rust and LLVM 22 for the on-chain programs (no rustup, no cargo, no downloads):
 # rustc-web + libstd-rust-web-dev-bpf (core for bpfel-unknown-none as bitcode), llvm-22
 # (llvm-link, opt, llc, llvm-ar), clang-22 (the linker tests compile small C objects).
@@ -79,7 +85,7 @@ lint: $(TOOLS)/.ready $(VENV)/.ready
 	$(TOOLS)/bin/cfn-lint template.yaml
 	$(TOOLS)/bin/sam validate --lint --region us-east-1 --template-file template.yaml
 
-test: $(VENV)/.ready $(TOOLS)/.ready .chromium tests/node/node_modules/.ready lint programs
+test: $(VENV)/.ready $(TOOLS)/.ready .chromium tests/node/node_modules/.ready sdks/typescript/node_modules/.ready lint programs
 	# unit tests in processes of their own: the integration and e2e workers run a devstack's timers and
 	# pollers in the background, and some unit tests drive process-wide state (the AWS session)
 	$(PY) -m pytest -n 2 --dist loadfile -q tests/unit
@@ -88,8 +94,9 @@ test: $(VENV)/.ready $(TOOLS)/.ready .chromium tests/node/node_modules/.ready li
 unit: $(VENV)/.ready
 	$(PY) -m pytest -q tests/unit
 
-openapi: $(VENV)/.ready
+openapi: $(VENV)/.ready sdks/typescript/node_modules/.ready
 	$(PY) -m tools.openapi
+	cd sdks/typescript && node scripts/generate.mjs
 
 idl: $(VENV)/.ready
 	$(PY) -m tools.idl
