@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * A transaction's (or launch bundle's) status
-         * @description `expired` (added): the service sent the transaction alone and its blockhash expired before it landed (`error` tx_expired), where the chain alone would say not_found. A launch bundle keeps answering failed with tx_expired.
+         * @description `expired` (added): the service sent the transaction, alone or in a launch bundle, and its blockhash expired before it landed (`error` tx_expired), where the chain alone would say not_found.
          */
         get: operations["getTransactionStatus"];
         put?: never;
@@ -1484,6 +1484,16 @@ export interface components {
              * @description The slot the state was read at.
              */
             contextSlot: number;
+            /**
+             * Cappedtokensout
+             * @description Added, only when a buy asks for more than the curve has left: the tokens it gets (the curve's last; migration follows).
+             */
+            cappedTokensOut?: string | null;
+            /**
+             * Cappedsolin
+             * @description Added, with cappedTokensOut: the lamports the curve takes for them, its protocol fee included.
+             */
+            cappedSolIn?: string | null;
         };
         /**
          * RateLimited
@@ -1652,6 +1662,16 @@ export interface components {
              * @constant
              */
             status: "submitted";
+            /**
+             * Cappedtokensout
+             * @description Added, only when a buy asks for more than the curve has left: the tokens it gets (the curve's last; migration follows).
+             */
+            cappedTokensOut?: string | null;
+            /**
+             * Cappedsolin
+             * @description Added, with cappedTokensOut: the lamports the curve takes for them, its protocol fee included.
+             */
+            cappedSolIn?: string | null;
         };
         /** TransactionStatus */
         TransactionStatus: {
@@ -1659,7 +1679,7 @@ export interface components {
             signature: string;
             /**
              * Status
-             * @description `expired` (added): the service sent it alone and its blockhash expired before it landed.
+             * @description `expired` (added): the service sent it (alone or in a bundle) and its blockhash expired before it landed.
              * @enum {string}
              */
             status: "pending" | "processed" | "confirmed" | "finalized" | "failed" | "expired" | "not_found";
