@@ -22,7 +22,8 @@ help:
 	@echo "make test   run the whole test suite (sets itself up)"
 	@echo "make lint   ruff (lint, format), mypy, cfn-lint and sam validate --lint"
 	@echo "make build  sam build (no Docker; uses Python 3.13)"
-	@echo "make openapi  regenerate docs/openapi.json (Swagger UI: /docs on make run), the SDKs' error catalogues and the TypeScript SDK's types"
+	@echo "make openapi  regenerate docs/openapi.json (Swagger UI: /docs on make run), docs/openapi-platform.json"
+	@echo "             (/docs/platform), the SDKs' error catalogues and the TypeScript SDK's types"
 	@echo "make programs  build the SBF programs into programs/out/*.so (installs Debian's Rust/LLVM)"
 	@echo "make idl    regenerate what comes from idl/*.json (the layer's copy, docs/onchain.md tables)"
 	@echo "make bench  figures: bench/results.json and docs/benchmarks.md (runs make build first;"
@@ -96,6 +97,7 @@ unit: $(VENV)/.ready
 
 openapi: $(VENV)/.ready sdks/typescript/node_modules/.ready
 	$(PY) -m tools.openapi
+	$(PY) -m tools.openapi_platform
 	cd sdks/typescript && node scripts/generate.mjs
 
 idl: $(VENV)/.ready

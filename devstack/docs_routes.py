@@ -2,6 +2,8 @@
 
     GET /docs                          the Swagger UI page
     GET /docs/openapi.json             the document, servers and OAuth URLs set to this gateway
+    GET /docs/platform                 Swagger UI over the platform API's document (IAM only, SigV4)
+    GET /docs/openapi-platform.json    docs/openapi-platform.json, its server set to this gateway
     GET /docs/swagger-ui-bundle.js     Swagger UI's bundle   } shipped inside the
     GET /docs/swagger-ui.css           Swagger UI's styles   } aws-lambda-powertools package
     GET /docs/oauth2-redirect.html     Swagger UI's OAuth2 redirect page
@@ -22,6 +24,9 @@ PREFIX = "/docs"
 JS = f"{PREFIX}/swagger-ui-bundle.js"
 CSS = f"{PREFIX}/swagger-ui.css"
 SPEC = f"{PREFIX}/openapi.json"
+PLATFORM_DOCUMENT = ROOT / "docs" / "openapi-platform.json"
+PLATFORM_PAGE = f"{PREFIX}/platform"
+PLATFORM_SPEC = f"{PREFIX}/openapi-platform.json"
 REDIRECT = f"{PREFIX}/oauth2-redirect.html"
 
 PAGE = """<!DOCTYPE html>
@@ -32,6 +37,10 @@ PAGE = """<!DOCTYPE html>
   <link rel="stylesheet" type="text/css" href="{css}">
 </head>
 <body>
+  <nav style="font-family:sans-serif;padding:.5rem 1rem">
+    <a id="partner-api" href="{partner_page}">Partner API</a> |
+    <a id="platform-api" href="{platform_page}">Platform API (IAM only, SigV4)</a>
+  </nav>
   <div id="swagger-ui"></div>
   <script src="{js}"></script>
   <script>
@@ -78,13 +87,35 @@ def document(origin: str) -> dict[str, Any]:
     return doc
 
 
-def _page(_request: Any) -> tuple[int, dict[str, str], bytes]:
-    body = PAGE.format(css=CSS, js=JS, spec=SPEC, redirect=REDIRECT)
+def platform_document(origin: str) -> dict[str, Any]:
+    """docs/openapi-platform.json with this gateway as the server."""
+    doc = json.loads(PLATFORM_DOCUMENT.read_text())
+    doc["servers"] = [{"url": origin, "description": "this devstack gateway"}]
+    return doc
+
+
+def _html(spec: str) -> tuple[int, dict[str, str], bytes]:
+    body = PAGE.format(
+        css=CSS, js=JS, spec=spec, redirect=REDIRECT, partner_page=f"{PREFIX}/", platform_page=PLATFORM_PAGE
+    )
     return 200, {"content-type": "text/html; charset=utf-8", "cache-control": "no-store"}, body.encode()
+
+
+def _page(_request: Any) -> tuple[int, dict[str, str], bytes]:
+    return _html(SPEC)
+
+
+def _platform_page(_request: Any) -> tuple[int, dict[str, str], bytes]:
+    return _html(PLATFORM_SPEC)
 
 
 def _spec(request: Any) -> tuple[int, dict[str, str], bytes]:
     body = json.dumps(document(_origin(request)), indent=2).encode()
+    return 200, {"content-type": "application/json", "cache-control": "no-store"}, body
+
+
+def _platform_spec(request: Any) -> tuple[int, dict[str, str], bytes]:
+    body = json.dumps(platform_document(_origin(request)), indent=2).encode()
     return 200, {"content-type": "application/json", "cache-control": "no-store"}, body
 
 
@@ -108,6 +139,8 @@ def routes() -> dict[tuple[str, str], Any]:
         ("GET", PREFIX): _page,
         ("GET", f"{PREFIX}/"): _page,
         ("GET", SPEC): _spec,
+        ("GET", PLATFORM_PAGE): _platform_page,
+        ("GET", PLATFORM_SPEC): _platform_spec,
         ("GET", JS): _js,
         ("GET", CSS): _css,
         ("GET", REDIRECT): _redirect,

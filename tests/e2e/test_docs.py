@@ -65,3 +65,29 @@ def test_documented_routes_answer_on_the_gateway(devstack):
             response = httpx.request(method.upper(), url, timeout=30)
             assert response.status_code == 401, (method, path, response.status_code)
             assert response.json()["error"] == "invalid_token"
+
+
+def test_swagger_ui_shows_the_platform_api_marked_iam_only(devstack):
+    """/docs/platform: Swagger UI over docs/openapi-platform.json (issue 39, newcomer 5); /docs links to it."""
+    base = devstack.url
+    partner_page = httpx.get(f"{base}/docs", timeout=10).text
+    assert 'href="/docs/platform"' in partner_page and "Platform API (IAM only, SigV4)" in partner_page
+    page = httpx.get(f"{base}/docs/platform", timeout=10)
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert 'url: "/docs/openapi-platform.json"' in page.text and "SwaggerUIBundle" in page.text
+    for ref in re.findall(r'(?:src|href)="([^"]+)"', page.text):
+        assert ref.startswith("/docs/"), ref
+    response = httpx.get(f"{base}/docs/openapi-platform.json", timeout=10)
+    assert response.status_code == 200 and response.headers["content-type"].startswith("application/json")
+    doc = response.json()
+    checked_in = json.loads((ROOT / "docs" / "openapi-platform.json").read_text())
+    assert doc["paths"] == checked_in["paths"] and doc["servers"][0]["url"] == base
+    assert set(doc["paths"]) == {
+        "/platform/v1/users/{sub}",
+        "/platform/v1/users/{sub}/wallet",
+        "/platform/v1/users/{sub}/delegation",
+    }
+    assert all(op["security"] == [{"sigv4": []}] for item in doc["paths"].values() for op in item.values())
+    # the partners' document is as it was: no platform route
+    partners = httpx.get(f"{base}/docs/openapi.json", timeout=10).json()
+    assert not any(path.startswith("/platform/") for path in partners["paths"])
