@@ -220,6 +220,8 @@ struct Swap<'a> {
     fee_bps: u16,
     bump: u8,
     decimals: u8,
+    /// the trader's token balance (None: no token account yet)
+    user_tokens: Option<u64>,
 }
 
 /// The accounts and the pool of a swap, checked in the reference's order.
@@ -246,8 +248,7 @@ fn load_swap<'a>(program_id: &Pubkey, accounts: &'a [AccountInfo]) -> Result<Swa
     require_pda(pool, &[POOL_SEED, mint.key()], bump, program_id, INVALID_ACCOUNT)?;
     require_key(base_vault, read_pubkey(d, layout::BASE_VAULT), INVALID_ACCOUNT)?;
     require_key(fee_recipient, read_pubkey(d, layout::FEE_RECIPIENT), INVALID_ACCOUNT)?;
-    let (user_ata_key, _) = associated_token_address(user.key(), mint.key())?;
-    require_key(user_ata, &user_ata_key, INVALID_ACCOUNT)?;
+    let user_tokens = user_token_balance(user_ata, mint, user)?;
     require_key(system_program, &SYSTEM_PROGRAM_ID, INVALID_ACCOUNT)?;
     require_key(token_program, &TOKEN_2022_PROGRAM_ID, INVALID_ACCOUNT)?;
     require_key(ata_program, &ATA_PROGRAM_ID, INVALID_ACCOUNT)?;
@@ -264,7 +265,23 @@ fn load_swap<'a>(program_id: &Pubkey, accounts: &'a [AccountInfo]) -> Result<Swa
         fee_bps: u16::from_le_bytes([d[layout::FEE_BPS], d[layout::FEE_BPS + 1]]),
         bump,
         decimals,
+        user_tokens,
     })
+}
+
+/// The trader's token account, checked without deriving its address (no bump search): a
+/// Token-2022 account must be a token account of `mint` owned by `user` (else InvalidAccount):
+/// Some(balance). Anything else is "no token account" (None): a sell is refused, a buy creates
+/// the ATA with CreateIdempotent, and the ATA program checks the address itself.
+fn user_token_balance(user_ata: &AccountInfo, mint: &AccountInfo, user: &AccountInfo)
+                      -> Result<Option<u64>, ProgramError> {
+    if !user_ata.is_owned_by(&TOKEN_2022_PROGRAM_ID) {
+        return Ok(None);
+    }
+    match token::token_account(user_ata) {
+        Ok(ta) if pk_eq(ta.mint(), mint.key()) && pk_eq(ta.owner(), user.key()) => Ok(Some(ta.amount())),
+        _ => Err(INVALID_ACCOUNT),
+    }
 }
 
 impl Swap<'_> {
@@ -274,15 +291,8 @@ impl Swap<'_> {
         write_u64(d, layout::QUOTE_RESERVE, r.quote_after);
     }
 
-    /// A token account of this mint owned by the user (what the reference calls
-    /// is_token_account): Some(balance).
-    fn user_balance(&self) -> Option<u64> {
-        let ta = token::token_account(self.user_ata).ok()?;
-        if pk_eq(ta.mint(), self.mint.key()) && pk_eq(ta.owner(), self.user.key()) { Some(ta.amount()) } else { None }
-    }
-
     fn buy(&self, r: &SwapResult) -> ProgramResult {
-        let has_ata = self.user_balance().is_some();
+        let has_ata = self.user_tokens.is_some();
         let rent = if has_ata { 0 } else { sdk::sysvar::rent_exempt_minimum(ATA_SIZE)? };
         let need = r.amount_in.checked_add(rent).ok_or(INSUFFICIENT_SOL)?;
         if self.user.lamports() < need {
@@ -342,7 +352,7 @@ fn swap(program_id: &Pubkey, accounts: &[AccountInfo], base_in: bool, amount_in:
         require_out(r.amount_out, min_out)?;
         return s.buy(&r);
     }
-    match s.user_balance() {
+    match s.user_tokens {
         None => return Err(MISSING_SELL_TOKEN_ACCOUNT),
         Some(held) if held < amount_in => return Err(INSUFFICIENT_TOKENS),
         Some(_) => {}
