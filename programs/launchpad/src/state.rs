@@ -120,6 +120,8 @@ pub mod curve {
     pub const BUMP: usize = 114;
     pub const CREATED_SLOT: usize = 115;
     pub const CREATED_AT: usize = 123;
+    /// the curve's vault (its ATA), stored by create_coin; zero on older curves
+    pub const VAULT: usize = 131;
 }
 
 /// Governance [b"governance", mint]

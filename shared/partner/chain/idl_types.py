@@ -33,6 +33,7 @@ class BondingCurveFields(IdlAccount):
     bump: int = _FROM_IDL
     created_slot: int = _FROM_IDL
     created_at: int = _FROM_IDL
+    vault: Pubkey = _FROM_IDL
     reserved: bytes = _FROM_IDL
 
 
