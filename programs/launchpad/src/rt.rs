@@ -21,7 +21,7 @@ pub fn log64(a: u64, b: u64, c: u64, d: u64, e: u64) {
 }
 
 pub fn key_eq(a: &Pubkey, b: &Pubkey) -> bool {
-    sdk::pubkey::pk_eq(a, b)
+    bytes_eq(a, b)
 }
 
 pub fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
