@@ -54,8 +54,8 @@ def switch_over(old: dict, name: str) -> dict:
                 ix["accounts"].append({"name": "token_program", "address": T22})
             if ix["name"] == "finalize_expired":
                 ix["accounts"] += [{"name": "metadata", "writable": True}, {"name": "token_program", "address": T22}]
-        for t in new["types"]:  # the curve stores its vault (issue 35: no ATA search on a trade)
-            if t["name"] == "BondingCurve":
+        for t in new["types"]:  # the curve and the proposal store their vaults (issue 35: no ATA search)
+            if t["name"] in ("BondingCurve", "Proposal"):
                 t["type"]["fields"][-1:] = [{"name": "vault", "type": "pubkey"},
                                             {"name": "reserved", "type": {"array": ["u8", 32]}}]
         for ix in new["instructions"]:

@@ -185,6 +185,8 @@ pub mod prop {
     pub const METADATA_UPDATED: usize = 441;
     pub const SETTLED_AT: usize = 442;
     pub const BUMP: usize = 450;
+    /// the proposal's vault (its ATA), stored by create_proposal; zero on older proposals
+    pub const VAULT: usize = 451;
 }
 
 /// VoteReceipt [b"vote", proposal, voter]
