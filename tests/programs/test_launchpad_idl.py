@@ -54,6 +54,11 @@ def switch_over(old: dict, name: str) -> dict:
                 ix["accounts"].append({"name": "token_program", "address": T22})
             if ix["name"] == "finalize_expired":
                 ix["accounts"] += [{"name": "metadata", "writable": True}, {"name": "token_program", "address": T22}]
+        for t in new["types"]:  # the curve and the proposal store their vaults (issue 35: no ATA search)
+            if t["name"] in ("BondingCurve", "Proposal"):
+                t["type"]["fields"][-1:] = [{"name": "vault", "type": "pubkey"},
+                                            {"name": "reserved", "type": {"array": ["u8", 32]}}]
+        for ix in new["instructions"]:
             if ix["name"] == "initialize_global":  # only the upgrade authority may (front-running)
                 ix["accounts"].append({"name": "program_data", "pda": {
                     "seeds": [{"kind": "const", "value": list(bytes(LAUNCHPAD_ID))}],

@@ -12,8 +12,8 @@ from .pool_cu import measure, pool_cu
 from .pool_env import PoolEnv
 from .svm import ATA_PROGRAM, SOL, TOKEN_2022
 
-CEILING = 45_000  # initialize_pool (inside migrate) and an ATA-creating swap with a deep ATA bump
-SWAP_CEILING = 16_000  # a swap into an existing token account
+CEILING = 60_000  # initialize_pool (inside migrate) and an ATA-creating swap (the ATA program searches its bump)
+SWAP_CEILING = 12_000  # a swap into an existing token account
 SPREAD = 0.05  # max / min - 1 over fresh key sets
 KEY_SETS = 4
 ATA_TRY = 1_500  # one try of the ATA program's own address search (create_program_address)

@@ -59,8 +59,8 @@ def test_documented_offsets():
     assert at(
         p,
         "created_at voting_ends_at bond_amount bond_withdrawn yes_votes no_votes participating_supply "
-        "participating_voters outcome executed settled metadata_updated settled_at bump reserved",
-    ) == (385, 393, 401, 409, 410, 418, 426, 434, 438, 439, 440, 441, 442, 450, 451)
+        "participating_voters outcome executed settled metadata_updated settled_at bump vault reserved",
+    ) == (385, 393, 401, 409, 410, 418, 426, 434, 438, 439, 440, 441, 442, 450, 451, 483)
     v = L.VoteReceipt.OFFSETS
     assert at(v, "proposal voter side amount counted_as_voter") == (8, 40, 72, 73, 81)
     assert at(v, "active withdrawn created_at bump reserved") == (82, 83, 84, 92, 93)

@@ -166,9 +166,9 @@ def test_a_new_idl_field_reaches_the_account_class():
     class BondingCurve(IDL.IdlAccount, program=program):
         pass
 
-    assert BondingCurve.SIZE == L.BondingCurve.SIZE + 8 and BondingCurve.OFFSETS["reserved"] == 131 + 8
+    assert BondingCurve.SIZE == L.BondingCurve.SIZE + 8 and BondingCurve.OFFSETS["reserved"] == 163 + 8
     x = BondingCurve(mint=A, launch_fee_paid=7)
-    assert BondingCurve.decode(x.encode()) == x and x.encode()[131:139] == (7).to_bytes(8, "little")
+    assert BondingCurve.decode(x.encode()) == x and x.encode()[163:171] == (7).to_bytes(8, "little")
 
 
 def test_account_classes_cover_the_idl():

@@ -51,8 +51,13 @@ pub fn init_governance(inp: &Input, creator: &Acc, gov: &Acc, bump: u8, system: 
 /// discriminator, then its canonical PDA and bump for the mint it records.
 fn load_governance(inp: &Input, a: &Acc, mint: Option<&Pubkey>) -> Res<()> {
     if let Some(m) = mint {
-        let (k, _) = rt::find_pda(&[rt::seed(GOVERNANCE_SEED), rt::seed(m)], inp.program_id);
-        require_key(a, &k)?;
+        if !is_ours(a, inp.program_id, &V::DISC, V::SIZE) {
+            // failing anyway: the address tells InvalidAccount from GovernanceNotFound
+            let (k, _) = rt::find_pda(&[rt::seed(GOVERNANCE_SEED), rt::seed(m)], inp.program_id);
+            require_key(a, &k)?;
+        } else if !rt::key_eq(st::key_at(a.data(), V::MINT), m) {
+            return Err(Error::InvalidAccount); // another mint's governance (its PDA: checked below)
+        }
     }
     if !rt::key_eq(a.owner(), inp.program_id) || a.data_len() == 0 {
         return Err(Error::GovernanceNotFound);
@@ -81,8 +86,41 @@ fn load_proposal(inp: &Input, a: &Acc, gov: &Acc) -> Res<()> {
     require_pda(a, &seeds, d[P::BUMP], inp.program_id, Error::InvalidProposal)
 }
 
+/// A receipt of ours for `proposal` and `voter` at the PDA of its stored bump (one
+/// create_program_address): Some(bump); None when the account is no receipt of ours.
+fn stored_receipt(inp: &Input, a: &Acc, proposal: &Pubkey, voter: &Pubkey) -> Res<Option<u8>> {
+    if !is_ours(a, inp.program_id, &R::DISC, R::SIZE) {
+        return Ok(None);
+    }
+    let d = a.data();
+    if !rt::key_eq(st::key_at(d, R::PROPOSAL), proposal) || !rt::key_eq(st::key_at(d, R::VOTER), voter) {
+        return Err(Error::InvalidAccount);
+    }
+    require_pda(a, &[rt::seed(VOTE_SEED), rt::seed(proposal), rt::seed(voter)], d[R::BUMP], inp.program_id,
+                Error::InvalidAccount)?;
+    Ok(Some(d[R::BUMP]))
+}
+
+/// The proposal's vault: the key the proposal stores, held by the proposal (a proposal from
+/// before the stored key: its ATA address).
+fn require_vault(vault: &Acc, prop: &Acc, mint: &Pubkey) -> Res<()> {
+    let k = st::key_at(prop.data(), P::VAULT);
+    if crate::sdk::pubkey::pk_is_zero(k) {
+        return require_key(vault, &ata_address(prop.key(), mint));
+    }
+    require_key(vault, k)?;
+    let v = vault.data();
+    if v.len() < st::TOKEN_ACCOUNT_BASE || !rt::key_eq(st::key_at(v, 32), prop.key()) {
+        return Err(Error::InvalidAccount);
+    }
+    Ok(())
+}
+
 /// The vote receipt of `voter` on `proposal`: its PDA, then existence.
 fn load_receipt(inp: &Input, a: &Acc, proposal: &Pubkey, voter: &Pubkey) -> Res<()> {
+    if stored_receipt(inp, a, proposal, voter)?.is_some() {
+        return Ok(());
+    }
     let (k, bump) = rt::find_pda(&[rt::seed(VOTE_SEED), rt::seed(proposal), rt::seed(voter)], inp.program_id);
     require_key(a, &k)?;
     if !rt::key_eq(a.owner(), inp.program_id) || a.data_len() == 0 {
@@ -271,7 +309,8 @@ pub fn create_proposal(inp: &Input, r: Reader) -> Res<()> {
     let (prop_key, prop_bump) =
         rt::find_pda(&[rt::seed(PROPOSAL_SEED), rt::seed(gov.key()), rt::seed(&ix)], inp.program_id);
     require_key(&prop, &prop_key)?;
-    require_key(&vault, &ata_address(&prop_key, mint.key()))?;
+    let vault_key = ata_address(&prop_key, mint.key());
+    require_key(&vault, &vault_key)?;
     require_key(&proposer_ata, &ata_address(proposer.key(), mint.key()))?;
     if prop.data_len() != 0 {
         return Err(Error::AlreadyInitialized);
@@ -316,6 +355,7 @@ pub fn create_proposal(inp: &Input, r: Reader) -> Res<()> {
     st::wr_i64(d, P::ENDS_AT, now + a.duration as i64);
     st::wr_u64(d, P::BOND, bond);
     d[P::BUMP] = prop_bump;
+    st::wr_key(d, P::VAULT, &vault_key);
     let g = gov.data_mut();
     g[V::ACTIVE] = 1;
     st::wr_key(g, V::ACTIVE + 1, &prop_key);
@@ -354,11 +394,18 @@ pub fn cast_vote(inp: &Input, mut r: Reader) -> Res<()> {
     require_signer(&voter)?;
     load_governance(inp, &gov, Some(mint.key()))?;
     load_proposal(inp, &prop, &gov)?;
-    require_key(&vault, &ata_address(prop.key(), mint.key()))?;
-    require_key(&voter_ata, &ata_address(voter.key(), mint.key()))?;
-    let (rec_key, rec_bump) =
-        rt::find_pda(&[rt::seed(VOTE_SEED), rt::seed(prop.key()), rt::seed(voter.key())], inp.program_id);
-    require_key(&rec, &rec_key)?;
+    require_vault(&vault, &prop, mint.key())?;
+    require_user_token_account(&voter_ata, mint.key(), voter.key())?;
+    // a receipt of ours by its stored bump; a new one by the search that gives its bump
+    let rec_bump = match stored_receipt(inp, &rec, prop.key(), voter.key())? {
+        Some(b) => b,
+        None => {
+            let (rec_key, b) =
+                rt::find_pda(&[rt::seed(VOTE_SEED), rt::seed(prop.key()), rt::seed(voter.key())], inp.program_id);
+            require_key(&rec, &rec_key)?;
+            b
+        }
+    };
     let clock = rt::clock();
     if voting_closed(prop.data(), clock.unix_timestamp) {
         return Err(Error::ProposalClosed);
@@ -429,13 +476,13 @@ fn load_escrow(inp: &Input, e: &Escrow) -> Res<()> {
     require_signer(&e.signer)?;
     load_governance(inp, &e.gov, Some(e.mint.key()))?;
     load_proposal(inp, &e.prop, &e.gov)?;
-    require_key(&e.vault, &ata_address(e.prop.key(), e.mint.key()))
+    require_vault(&e.vault, &e.prop, e.mint.key())
 }
 
 /// Vault -> `owner`'s ATA (created, paid by the escrow's signer, when missing),
 /// signed by the proposal PDA.
 fn pay_out(e: &Escrow, owner: &Acc, owner_ata: &Acc, amount: u64, p: &Programs) -> Res<()> {
-    require_key(owner_ata, &ata_address(owner.key(), e.mint.key()))?;
+    require_user_token_account(owner_ata, e.mint.key(), owner.key())?;
     if !is_token_account(owner_ata, e.mint.key(), owner.key()) {
         create_ata(&e.signer, owner_ata, owner, &e.mint, p)?;
     }

@@ -35,6 +35,10 @@ pub const POOL_PROGRAM: Pubkey = [42, 124, 54, 122, 132, 206, 240, 66, 92, 17, 2
 /// BPFLoaderUpgradeab1e11111111111111111111111: owns this program's ProgramData
 pub const LOADER_UPGRADEABLE: Pubkey = [2, 168, 246, 145, 78, 136, 161, 176, 226, 16, 21, 62, 247, 99, 174, 43, 0, 194,
                                         185, 61, 22, 193, 36, 210, 192, 83, 122, 16, 4, 128, 0, 0];
+/// AdgiwJYTCUnNrEKiLFZpZmzWaECUQ7vj6RWi4owGAxoF: the Global PDA ([b"global"], bump 255) of this
+/// program at its IDL address, so a trade finds it by a compare
+pub const GLOBAL_AT_IDL_ADDRESS: Pubkey = [143, 31, 1, 166, 130, 232, 117, 184, 98, 197, 102, 71, 82, 163, 37, 127,
+                                           107, 181, 14, 161, 224, 91, 220, 108, 40, 250, 199, 91, 92, 105, 126, 78];
 pub const TOKEN_DECIMALS: u8 = 6;
 pub const MAX_FEE_BPS: u16 = 1000;
 
@@ -126,12 +130,37 @@ pub fn require_program(a: &Acc, id: &Pubkey) -> Res<()> {
     require_key(a, id)
 }
 
-/// `a` is the canonical PDA of `seeds` and `bump` (its stored bump) is the canonical bump:
-/// a non-canonical address, or an account claiming another bump, is refused with `err`.
+/// `a` is the PDA of `seeds` with `bump`, its stored bump: one create_program_address, no
+/// search. The bump is canonical because only this program writes it, at the creation of the
+/// account, from a search; a tampered bump gives another address and is refused with `err`.
+#[inline(always)]
 pub fn require_pda(a: &Acc, seeds: &[CSeed], bump: u8, program_id: &Pubkey, err: Error) -> Res<()> {
-    let (k, b) = rt::find_pda(seeds, program_id);
-    if !rt::key_eq(&k, a.key()) || b != bump {
+    let b = [bump];
+    let mut all: [CSeed; 4] = [&[]; 4];
+    if seeds.len() >= all.len() {
         return Err(err);
+    }
+    all[..seeds.len()].copy_from_slice(seeds);
+    all[seeds.len()] = &b;
+    match sdk::pubkey::create_program_address(&all[..seeds.len() + 1], program_id) {
+        Ok(k) if sdk::pubkey::pk_eq(&k, a.key()) => Ok(()),
+        _ => Err(err),
+    }
+}
+
+/// A trader's (or voter's) token account, checked without deriving its address: when
+/// Token-2022 owns it, it must be a token account of `mint` owned by `owner` (else
+/// InvalidAccount). Any other account counts as no token account yet: a buy creates the ATA
+/// with CreateIdempotent, whose ATA program checks the address itself.
+pub fn require_user_token_account(a: &Acc, mint: &Pubkey, owner: &Pubkey) -> Res<()> {
+    if !rt::key_eq(a.owner(), &TOKEN_2022) {
+        return Ok(());
+    }
+    let d = a.data();
+    if d.len() < state::TOKEN_ACCOUNT_BASE || !rt::key_eq(state::key_at(d, 0), mint)
+        || !rt::key_eq(state::key_at(d, 32), owner)
+    {
+        return Err(Error::InvalidAccount);
     }
     Ok(())
 }

@@ -3,8 +3,8 @@
 //! "Curve math"): amounts out round down, amounts in and fees round up, every
 //! amount and reserve must fit a u64 (else MathOverflow).
 //!
-//! LLVM's BPF backend has no 128-bit libcalls (`__multi3`, `__udivti3`), so the
-//! 64x64->128 product and the 128/64 quotient are written here by hand.
+//! LLVM's BPF backend has no 128-bit libcalls (`__multi3`, `__udivti3`): the quotients
+//! use the SDK's `wide` math; the governance comparisons a 64x64->128 product.
 
 use crate::err::{Error, Res};
 
@@ -52,44 +52,14 @@ pub fn mul_small(x: U128, m: u64) -> U128 {
     U128 { hi: x.hi.wrapping_mul(m).wrapping_add(lo.hi), lo: lo.lo }
 }
 
-/// (n / d, n % d); None when d is 0 or the quotient does not fit a u64.
-pub fn divmod(n: U128, d: u64) -> Option<(u64, u64)> {
-    if d == 0 || n.hi >= d {
-        return None;
-    }
-    let mut rem = n.hi;
-    let mut lo = n.lo;
-    let mut q = 0u64;
-    let mut i = 0;
-    while i < 64 {
-        let carry = rem >> 63;
-        rem = (rem << 1) | (lo >> 63);
-        lo <<= 1;
-        q <<= 1;
-        if carry != 0 || rem >= d {
-            rem = rem.wrapping_sub(d);
-            q |= 1;
-        }
-        i += 1;
-    }
-    Some((q, rem))
-}
-
-/// floor(a * b / d), MathOverflow past u64.
+/// floor(a * b / d), MathOverflow past u64 (the SDK's wide math).
 pub fn mul_div_floor(a: u64, b: u64, d: u64) -> Res<u64> {
-    match divmod(mul(a, b), d) {
-        Some((q, _)) => Ok(q),
-        None => Err(Error::MathOverflow),
-    }
+    crate::sdk::wide::mul_div_floor(a, b, d).ok_or(Error::MathOverflow)
 }
 
-/// ceil(a * b / d), MathOverflow past u64.
+/// ceil(a * b / d), MathOverflow past u64 (the SDK's wide math).
 pub fn mul_div_ceil(a: u64, b: u64, d: u64) -> Res<u64> {
-    match divmod(mul(a, b), d) {
-        Some((q, 0)) => Ok(q),
-        Some((q, _)) => q.checked_add(1).ok_or(Error::MathOverflow),
-        None => Err(Error::MathOverflow),
-    }
+    crate::sdk::wide::mul_div_ceil(a, b, d).ok_or(Error::MathOverflow)
 }
 
 fn add(a: u64, b: u64) -> Res<u64> {

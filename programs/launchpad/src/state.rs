@@ -120,6 +120,8 @@ pub mod curve {
     pub const BUMP: usize = 114;
     pub const CREATED_SLOT: usize = 115;
     pub const CREATED_AT: usize = 123;
+    /// the curve's vault (its ATA), stored by create_coin; zero on older curves
+    pub const VAULT: usize = 131;
 }
 
 /// Governance [b"governance", mint]
@@ -183,6 +185,8 @@ pub mod prop {
     pub const METADATA_UPDATED: usize = 441;
     pub const SETTLED_AT: usize = 442;
     pub const BUMP: usize = 450;
+    /// the proposal's vault (its ATA), stored by create_proposal; zero on older proposals
+    pub const VAULT: usize = 451;
 }
 
 /// VoteReceipt [b"vote", proposal, voter]

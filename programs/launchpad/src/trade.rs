@@ -8,15 +8,19 @@ use crate::rt::{self, Acc, Input, Pubkey};
 use crate::state::{self as st, curve as C, global as G, params as GP};
 use crate::*;
 
-/// The global config, checked: owner, discriminator, canonical PDA and bump.
+/// The global config, checked: owner, discriminator, its PDA (at the IDL address a constant;
+/// elsewhere the stored bump).
 fn load_global(inp: &Input, a: &Acc) -> Res<()> {
     if !is_ours(a, inp.program_id, &G::DISC, G::SIZE) {
         return Err(Error::InvalidAccount);
     }
+    if rt::key_eq(inp.program_id, &crate::sdk::pubkey::LAUNCHPAD_PROGRAM_ID) {
+        return require_key(a, &GLOBAL_AT_IDL_ADDRESS);
+    }
     require_pda(a, &[rt::seed(GLOBAL_SEED)], a.data()[G::BUMP], inp.program_id, Error::InvalidAccount)
 }
 
-/// The bonding curve of `mint`, checked: owner, discriminator, canonical PDA and bump.
+/// The bonding curve of `mint`, checked: owner, discriminator, its PDA with the stored bump.
 fn load_curve(inp: &Input, a: &Acc, mint: &Pubkey) -> Res<()> {
     if !is_ours(a, inp.program_id, &C::DISC, C::SIZE) {
         return Err(Error::InvalidAccount);
@@ -236,7 +240,8 @@ pub fn create_coin(inp: &Input, mut r: Reader) -> Res<()> {
     let (curve_key, curve_bump) = rt::find_pda(&[rt::seed(CURVE_SEED), rt::seed(mint.key())], inp.program_id);
     require_key(&curve, &curve_key)?;
     require_key(&meta, mint.key())?;
-    require_key(&vault, &ata_address(&curve_key, mint.key()))?;
+    let vault_key = ata_address(&curve_key, mint.key());
+    require_key(&vault, &vault_key)?;
     let (gov_key, gov_bump) = rt::find_pda(&[rt::seed(GOVERNANCE_SEED), rt::seed(mint.key())], inp.program_id);
     require_key(&gov, &gov_key)?;
     if mint.lamports() != 0 || mint.data_len() != 0 || curve.data_len() != 0 || gov.data_len() != 0 {
@@ -276,6 +281,7 @@ pub fn create_coin(inp: &Input, mut r: Reader) -> Res<()> {
     st::wr_u64(d, C::RT, st::rd_u64(g, G::IRT));
     st::wr_u64(d, C::SUPPLY, supply);
     d[C::BUMP] = curve_bump;
+    st::wr_key(d, C::VAULT, &vault_key);
     st::wr_u64(d, C::CREATED_SLOT, clock.slot);
     st::wr_i64(d, C::CREATED_AT, clock.unix_timestamp);
     crate::gov::init_governance(inp, &creator, &gov, gov_bump, &p.system)
@@ -307,8 +313,19 @@ fn trade_accounts(inp: &Input) -> Res<TradeAccounts> {
     load_curve(inp, &t.curve, t.mint.key())?;
     let c = t.curve.data();
     require_key(&t.mint, st::key_at(c, C::MINT))?;
-    require_key(&t.vault, &ata_address(t.curve.key(), t.mint.key()))?;
-    require_key(&t.user_ata, &ata_address(t.user.key(), t.mint.key()))?;
+    let vault = st::key_at(c, C::VAULT);
+    if crate::sdk::pubkey::pk_is_zero(vault) {
+        require_key(&t.vault, &ata_address(t.curve.key(), t.mint.key()))?; // a curve from before VAULT
+    } else {
+        require_key(&t.vault, vault)?;
+        // ... and held by this curve (a curve account elsewhere holding this coin's data names a
+        // vault that is not its own)
+        let v = t.vault.data();
+        if v.len() < st::TOKEN_ACCOUNT_BASE || !rt::key_eq(st::key_at(v, 32), t.curve.key()) {
+            return Err(Error::InvalidAccount);
+        }
+    }
+    require_user_token_account(&t.user_ata, t.mint.key(), t.user.key())?;
     if c[C::COMPLETE] != 0 || c[C::MIGRATED] != 0 {
         return Err(Error::CurveComplete);
     }
@@ -400,12 +417,16 @@ pub fn buy(inp: &Input, r: Reader, exact_out: bool) -> Res<()> {
     if !has_ata {
         create_ata(&t.user, &t.user_ata, &t.user, &t.mint, &t.p)?;
     }
-    system_transfer(&t.user, &t.curve, q.sol_curve, &t.p.system)?;
-    system_transfer(&t.user, &t.fee_recipient, q.fee, &t.p.system)?;
+    // one System transfer (the curve's part and the fee); the fee leaves the curve, which this
+    // program owns, by lamport arithmetic after the last CPI (the runtime refuses a CPI while
+    // the caller's accounts are unbalanced in its view)
+    let to_curve = q.sol_curve.checked_add(q.fee).ok_or(Error::MathOverflow)?;
+    system_transfer(&t.user, &t.curve, to_curve, &t.p.system)?;
     let cb = [t.curve.data()[C::BUMP]];
     let seeds = [rt::seed(CURVE_SEED), rt::seed(t.mint.key()), rt::seed(&cb)];
     transfer_checked(&Transfer { src: t.vault, mint: t.mint, dst: t.user_ata, authority: t.curve, token: t.p.token,
                                  amount: q.tokens, seeds: Some(&seeds) })?;
+    move_lamports(&t.curve, &t.fee_recipient, q.fee)?;
     save_curve(&t.curve, &q.after);
     rt::log64(q.tokens, q.sol, q.fee, q.sol_curve, q.after.complete as u64);
     Ok(())

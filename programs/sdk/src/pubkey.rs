@@ -66,18 +66,14 @@ pub fn associated_token_address(wallet: &Pubkey, mint: &Pubkey) -> Result<(Pubke
     try_find_program_address(&[wallet, &TOKEN_2022_PROGRAM_ID, mint], &ATA_PROGRAM_ID)
 }
 
-/// Equality of two addresses in four 64-bit compares (`==` on arrays becomes a memcmp
-/// syscall).
+/// Equality of two addresses: one `sol_memcmp_` syscall (about 10 CU). Keys sit at any
+/// alignment in the loader's input, and BPF has no unaligned loads: a compare in registers
+/// reads byte by byte (about 250 instructions) and is far larger.
 #[inline(always)]
 pub fn pk_eq(a: &Pubkey, b: &Pubkey) -> bool {
-    let pa = a.as_ptr() as *const u64;
-    let pb = b.as_ptr() as *const u64;
-    unsafe {
-        core::ptr::read_unaligned(pa) == core::ptr::read_unaligned(pb)
-            && core::ptr::read_unaligned(pa.add(1)) == core::ptr::read_unaligned(pb.add(1))
-            && core::ptr::read_unaligned(pa.add(2)) == core::ptr::read_unaligned(pb.add(2))
-            && core::ptr::read_unaligned(pa.add(3)) == core::ptr::read_unaligned(pb.add(3))
-    }
+    let mut r: i32 = 0;
+    unsafe { super::syscalls::sol_memcmp_(a.as_ptr(), b.as_ptr(), 32, &mut r) };
+    r == 0
 }
 
 /// True when every byte is zero (the "none" address).

@@ -33,6 +33,7 @@ class BondingCurveFields(IdlAccount):
     bump: int = _FROM_IDL
     created_slot: int = _FROM_IDL
     created_at: int = _FROM_IDL
+    vault: Pubkey = _FROM_IDL
     reserved: bytes = _FROM_IDL
 
 
@@ -121,6 +122,7 @@ class ProposalFields(IdlAccount):
     metadata_updated: bool = _FROM_IDL
     settled_at: int = _FROM_IDL
     bump: int = _FROM_IDL
+    vault: Pubkey = _FROM_IDL
     reserved: bytes = _FROM_IDL
 
 

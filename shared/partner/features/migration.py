@@ -40,13 +40,14 @@ COMPLETE_OFFSET, MIGRATED_OFFSET = 112, 113
 # A migrate's units are known before it is sent: MIGRATE_FIXED_UNITS, plus BUMP_TRY_UNITS for each
 # try of each PDA bump search the programs make (bump b takes 256 - b tries), plus at most
 # ATA_PATH_UNITS that the ATA program's own path varies by (12 of 1,000 key sets take 9 more). The
-# launchpad derives the global config, the curve, the curve's vault, the pool and the pool's vault;
-# the pool program derives the curve, the pool and the pool's vault again; the ATA program derives
+# launchpad derives the curve's vault, the pool and the pool's vault (the global config it compares with
+# a constant, the curve it checks with its stored bump: fixed units); the pool program derives the
+# curve, the pool and the pool's vault again; the ATA program derives
 # the pool's vault a third time as it creates it. A mint's bumps never change, so a limit too small
 # for one mint would fail on every retry: one mint in about 90,000 needs more than MIGRATE_UNITS
 # (22 of 2,000,000 random mints). tests/programs/test_launchpad_cu.py holds this model to the
 # programs in LiteSVM.
-MIGRATE_FIXED_UNITS = 30_948
+MIGRATE_FIXED_UNITS = 31_663
 BUMP_TRY_UNITS = 1_500
 ATA_PATH_UNITS = 9
 
@@ -56,8 +57,7 @@ def migrate_units_bound(mint: Pubkey) -> int:
     curve, curve_bump = P.bonding_curve_pda(mint)
     pool, pool_bump = P.pool_pda(mint)
     searches = (  # (bump, how many times the programs derive it)
-        (P.global_pda()[1], 1),
-        (curve_bump, 2),
+        (curve_bump, 1),
         (P.associated_token_pda(curve, mint)[1], 1),
         (pool_bump, 2),
         (P.associated_token_pda(pool, mint)[1], 3),
