@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.chainutil import airdrop, new_coin
+from tests.chainutil import airdrop, new_coin, wait
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "sdks" / "typescript"
@@ -58,11 +58,35 @@ def _client_and_user(chain, name: str) -> tuple[dict, dict, str]:
     return client, user, cookie
 
 
+def _open_proposal(devstack, chain, mint: str) -> str:
+    """Another user buys the bond and proposes (extend-mutability, a 10-minute vote): the proposal."""
+    from partner.features import admin
+    from tests.helpers import connect, gateway_client, partner_client
+
+    fees = {"priorityFeeLamports": "10000", "tipLamports": "1000000"}
+    proposer = admin.create_user()
+    airdrop(chain.url, proposer["wallet"], 10 * SOL)
+    client = partner_client("TS SDK Proposer", daily_volume_cap_lamports=10**15)
+    conn = connect(client, proposer, scope="trade:execute governance:propose", ip="172.31.7.1")
+    headers = {"Authorization": f"Bearer {conn.access}"}
+    bond = 10**15 * 100 // 10_000
+    with gateway_client(devstack.url, timeout=30) as http:
+        buying = {"mint": mint, "tokensOut": str(bond), "maxSolIn": str(3 * SOL), **fees}
+        bought = http.post("/partner/v1/trades/buy-exact-out", headers=headers, json=buying)
+        assert bought.status_code == 200, bought.text
+        assert wait(chain.url, bought.json()["signature"])["err"] is None
+        body = {"mint": mint, "additionalSeconds": "86400", "voteDurationSeconds": "600", **fees}
+        created = http.post("/partner/v1/governance/proposals/extend-mutability", headers=headers, json=body)
+        assert created.status_code == 200, created.text
+        return str(created.json()["proposal"])
+
+
 def test_ts_sdk_against_the_stack(devstack, chain, capsys):
     from partnerctl.cli import main
 
     client, user, cookie = _client_and_user(chain, "TS SDK App")
     mint = new_coin(chain.url, "TS SDK Trade Coin", "TSTC")
+    proposal = _open_proposal(devstack, chain, str(mint))
     port = _free_port()
     capsys.readouterr()
     url = f"http://127.0.0.1:{port}/webhooks"
@@ -77,6 +101,7 @@ def test_ts_sdk_against_the_stack(devstack, chain, capsys):
             "SESSION_COOKIE": cookie,
             "USER_WALLET": user["wallet"],
             "MINT": str(mint),
+            "PROPOSAL": proposal,
             "WEBHOOK_PORT": str(port),
             "WEBHOOK_SECRET": secret,
         }

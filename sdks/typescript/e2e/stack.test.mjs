@@ -137,3 +137,19 @@ test("a webhook delivery for the user's buy verifies with standardwebhooks", asy
     server.close();
   }
 });
+
+test("a governance vote on the open proposal, followed to confirmed; the vote is listed", async () => {
+  const client = await api;
+  const mint = env("MINT");
+  const proposal = env("PROPOSAL");
+  const bought = await client.buyExactOut(mint, 1_000_000n, { maxSolIn: SOL, slippageBps: 500 });
+  await client.waitForTransaction(bought.signature, { until: ["confirmed", "finalized"], timeout: 60 });
+  const voted = await client.vote(proposal, "yes", 1_000_000n);
+  assert.equal(voted.proposal, proposal);
+  const status = await client.waitForTransaction(voted.signature, { until: ["confirmed", "finalized"], timeout: 60 });
+  assert.ok(["confirmed", "finalized"].includes(status.status), JSON.stringify(status));
+  const votes = await client.proposalVotes(proposal);
+  assert.ok(JSON.stringify(votes).includes(env("USER_WALLET")), JSON.stringify(votes));
+  // a second vote from the same wallet is refused, typed
+  await assert.rejects(client.vote(proposal, "yes", 1_000_000n), (err) => err.status === 422 && err.family === "governance");
+});
