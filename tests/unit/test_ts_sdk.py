@@ -6,6 +6,7 @@ Needs `make sdks/typescript/node_modules/.ready` (a dependency of `make test`)."
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -122,3 +123,50 @@ def test_npm_pack_installs_into_an_empty_project_and_type_checks(built: Path, tm
     imported = run("node", "-e", script, cwd=project)
     assert imported.stdout.strip() == "function", imported.stderr
     shutil.rmtree(project / "node_modules")
+
+
+def test_node_webhook_receiver_example_verifies_and_deduplicates(built: Path) -> None:
+    import base64
+    import hashlib
+    import hmac
+    import socket
+    import time
+    import urllib.error
+    import urllib.request
+
+    key = b"k" * 24
+    secret = "whsec_" + base64.b64encode(key).decode()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    receiver = ROOT / "examples" / "node" / "webhook_receiver.mjs"
+    env = {**os.environ, "WEBHOOK_SECRET": secret, "PORT": str(port)}
+    proc = subprocess.Popen(["node", str(receiver)], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and "listening" in proc.stdout.readline()
+        event = {"id": "evt_" + "b" * 32, "type": "transaction.confirmed", "created": 1, "data": {}}
+        event["data"] = {"signature": "S1g", "kind": "buy", "mint": None, "wallet": "w", "slot": 1, "error": None}
+        body = json.dumps(event).encode()
+
+        def post(payload: bytes, stamp: int) -> int:
+            mac = hmac.new(key, f"msg_1.{stamp}.".encode() + body, hashlib.sha256).digest()
+            headers = {
+                "webhook-id": "msg_1",
+                "webhook-timestamp": str(stamp),
+                "webhook-signature": "v1," + base64.b64encode(mac).decode(),
+            }
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/", data=payload, headers=headers)
+            try:
+                return int(urllib.request.urlopen(request, timeout=10).status)
+            except urllib.error.HTTPError as exc:
+                return exc.code
+
+        now = int(time.time())
+        assert post(body, now) == 204
+        assert post(body, now) == 204  # a redelivery: answered, printed once
+        assert post(body.replace(b"buy", b"sell"), now) == 400
+        assert post(body, now - 3600) == 400
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=10)
+    assert out.splitlines() == ["transaction.confirmed S1g buy"]
