@@ -134,7 +134,7 @@ def test_events_queue_once_per_move_and_a_failed_batch_keeps_its_records_open(ch
     client_id = f"cli_hook_{secrets.token_hex(6)}"
     ddb.put(
         get_settings().clients_table,
-        {"pk": client_id, "status": "live", "webhook_url": "https://example.com/h", "webhook_secret": "sealed"},
+        _hook_item(client_id),
     )
     height = int(rpc(chain.url, "getBlockHeight", [{"commitment": "confirmed"}]))
     items = [_open_record(client_id, height - 1) for _ in range(25)]
@@ -167,6 +167,22 @@ def _chain_says(level: str):
     return lambda _rpc, sigs: {s: {"slot": 9, "err": None, "confirmationStatus": level} for s in sigs}
 
 
+def _hook_item(client_id: str) -> dict:
+    """A whole client item (an operator's `client list` reads every item of the shared table) with a
+    webhook the tracker reads (its secret is never unsealed here)."""
+    return {
+        "pk": client_id,
+        "name": "Tracker Scale Hook",
+        "redirect_uri": "https://example.com/cb",
+        "tier": "Basic",
+        "status": "live",
+        "max_trade_lamports": 10**9,
+        "daily_volume_cap_lamports": 10**10,
+        "webhook_url": "https://example.com/h",
+        "webhook_secret": "sealed",
+    }
+
+
 def _hooked_client() -> str:
     from partner.core.settings import get_settings
     from partner.store import ddb
@@ -174,7 +190,7 @@ def _hooked_client() -> str:
     client_id = f"cli_hook_{secrets.token_hex(6)}"
     ddb.put(
         get_settings().clients_table,
-        {"pk": client_id, "status": "live", "webhook_url": "https://example.com/h", "webhook_secret": "sealed"},
+        _hook_item(client_id),
     )
     return client_id
 
