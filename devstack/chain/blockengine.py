@@ -31,6 +31,7 @@ JITO_DEFAULT_RPS = 1.0
 RATE_LIMIT_CODE = -32097
 NO_TIP_LOCK = "Bundles must write lock at least one tip account to be eligible for the auction."
 TX_NO_TIP_LOCK = "Transaction must write lock at least one tip account."
+ALREADY_PROCESSED = "bundle contains an already processed transaction"
 
 _TIPS = frozenset(C.TIP_ACCOUNTS)
 _TRANSFER, _TRANSFER_WITH_SEED = 2, 11
@@ -172,7 +173,9 @@ class BlockEngine:
     account some other way (a tip by CPI) has its amount left unchecked. Re-sending a pending or landed
     bundle changes nothing (same id, same status); a failed one is tried again. A ``sendTransaction``
     without ``bundleOnly`` executes at once, without preflight (a failing one lands with its error and
-    pays its fee), and its bundle is recorded already settled.
+    pays its fee), and its bundle is recorded already settled. A ``sendTransaction`` of a transaction
+    the chain already processed (landed by the engine or the RPC) is refused with Jito's
+    ``ALREADY_PROCESSED`` (-32602, no ``x-bundle-id``) and not recorded as taken.
     """
 
     bank: Any
@@ -278,6 +281,9 @@ class BlockEngine:
                 f"transaction tips {paid} lamports, below the minimum tip of {MIN_TIP_LAMPORTS} lamports"
             )
         sig = tx.signatures[0]
+        with self.bank.lock:
+            if sig in self.bank.transactions:  # landed already (this engine or the RPC): not taken again
+                raise BundleRefused(ALREADY_PROCESSED)
         if bundle_only or drop or execute is None:
             bid = self._queue([tx], [sig], drop=drop)
         else:

@@ -5,7 +5,7 @@ from aws_lambda_powertools.event_handler import Response
 from partner.core.errors import ApiError
 from partner.edge import errors, http
 from partner.features import connected_apps
-from partner.features.oauth import authorize, pages, web
+from partner.features.oauth import authorize, pages, signin, web
 
 app = http.make_app(oauth=True)
 NOTICES = {
@@ -43,6 +43,8 @@ def change():
         raise ApiError("invalid_request", "Sign in again: the platform session is missing or expired.")
     digest, user = session
     done = connected_apps.change(form, digest, user)
+    if done == "signedout":  # the session ended server-side; the browser forgets its cookie too
+        return http.html(200, pages.signed_out(), {"Set-Cookie": signin.cookie(authorize.SESSION_COOKIE, "", 0)})
     # see the result on the page itself (POST, redirect, GET)
     return Response(status_code=303, headers={"Location": f"{connected_apps.PATH}?done={done}", **errors.NO_STORE})
 

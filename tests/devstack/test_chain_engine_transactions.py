@@ -15,7 +15,7 @@ from solders.keypair import Keypair
 from solders.system_program import TransferParams, transfer
 
 from devstack.chain import constants as C
-from devstack.chain.blockengine import TX_NO_TIP_LOCK
+from devstack.chain.blockengine import ALREADY_PROCESSED, TX_NO_TIP_LOCK
 from devstack.chain.testing import airdrop, b64, balance, block_engine, build_tx, latest_blockhash, result, wait_bundle
 
 SOL = 1_000_000_000
@@ -107,10 +107,29 @@ def test_a_tipped_transaction_lands_at_once_and_names_its_bundle(chain, encoding
         {"bundle_id": bundle_of(tx), "status": "Landed", "landed_slot": status["slot"]}
     ]
     assert seen(chain, tx) == {"signature": sig, "bundleId": bundle_of(tx), "bundleOnly": False}
-    # sent again (a client's retry): the same answer, nothing lands twice
-    again = send_tx(chain, tx, encoding=encoding)
-    assert again.status_code == 200 and again.json()["result"] == sig
+    # sent again (a client's retry): refused as already processed, nothing lands twice
+    refused(send_tx(chain, tx, encoding=encoding), ALREADY_PROCESSED)
     assert balance(chain.url, b.pubkey()) == SOL
+    assert seen(chain, tx) == {"signature": sig, "bundleId": bundle_of(tx), "bundleOnly": False}
+
+
+@pytest.mark.parametrize("query", ["", "?bundleOnly=true"])
+def test_a_transaction_the_chain_already_processed_is_refused_and_not_taken(chain, query):
+    """Landed through the RPC, then sent to the engine: Jito's answer for a bundle holding an already
+    processed transaction (a sendTransaction is a one-transaction bundle), no x-bundle-id, and the engine
+    does not list it as taken."""
+    a, b = funded(chain), Keypair()
+    tx = build_tx([pay(a, b.pubkey(), SOL), pay(a, C.TIP_ACCOUNTS[5], 1_000)], a, [], latest_blockhash(chain.url))
+    sig = str(tx.signatures[0])
+    assert result(chain.url, "sendTransaction", [b64(tx), {"encoding": "base64"}]) == sig
+    assert result(chain.url, "getSignatureStatuses", [[sig]])["value"][0] is not None
+    refused(send_tx(chain, tx, query=query), ALREADY_PROCESSED)
+    assert ALREADY_PROCESSED == "bundle contains an already processed transaction"
+    result(chain.url, "devstack_landBundles")
+    assert seen(chain, tx) is None
+    assert balance(chain.url, b.pubkey()) == SOL and balance(chain.url, a.pubkey()) == 9 * SOL - 1_000 - FEE
+    inflight = block_engine(chain.bundle_url, "getInflightBundleStatuses", [[bundle_of(tx)]]).json()
+    assert inflight["result"]["value"] == [{"bundle_id": bundle_of(tx), "status": "Invalid", "landed_slot": None}]
 
 
 def test_no_preflight_a_failing_transaction_lands_with_its_error(chain):

@@ -190,3 +190,25 @@ def test_a_huge_or_not_plain_limit_is_invalid_request_and_changes_nothing(aws_st
         assert 'id="error">invalid_request<' in as_html.body and "Back to your connected apps" in as_html.body
     assert me(conn)["limits"]["maxTradeLamports"] == "100000000"
     assert me(conn)["limits"]["dailyVolumeCapLamports"] == "200000000"
+
+
+def test_sign_out_ends_the_session_server_side_and_clears_its_cookie(aws_stack, ip):
+    """Issue 39 (low 4): the page's Sign out form (CSRF-bound like its other forms) ends the
+    `app_session` in the auth table, not just in this browser, and clears the cookie."""
+    from partner.features import admin
+    from partner.features.oauth import authorize
+
+    user = admin.create_user()
+    cookie = cookie_for(user)
+    html = page(cookie, ip).body  # no app connected: the form is there all the same
+    assert 'id="signout"' in html and 'id="no-apps"' in html
+    forged = post(cookie, ip, {"action": "signout", "csrf": "x" * 43})
+    assert forged.status == 400 and 'id="error">invalid_request<' in forged.body
+    assert authorize.session_from_cookie(cookie) is not None  # a forged form ends nothing
+    out = post(cookie, ip, {"action": "signout", "csrf": csrf_of(html)})
+    assert out.status == 200 and 'id="signed-out"' in out.body, out.body
+    assert out.headers["set-cookie"] == "app_session=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=Lax"
+    assert out.headers["cache-control"] == "no-store"
+    assert authorize.session_from_cookie(cookie) is None  # the old cookie, replayed, opens nothing
+    again = post(cookie, ip, {"action": "signout", "csrf": csrf_of(html)})
+    assert again.status == 400 and "Sign in again" in again.body

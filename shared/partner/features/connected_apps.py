@@ -19,6 +19,7 @@ from partner.core import observability, scopes
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
 from partner.features import grantlimits, webhooks
+from partner.features.oauth import authorize
 from partner.store import apps as apps_store
 from partner.store import crypto, ddb, tokens
 from partner.store.clients import Client
@@ -121,15 +122,21 @@ def disconnect(form: dict[str, str], session_digest: str, user: User) -> str:
 
 
 def change(form: dict[str, str], session_digest: str, user: User) -> str:
-    """The page's form: `action` limits or disconnect; returns the notice to show (`limits`, `disconnected`)."""
+    """The page's form: `action` limits, disconnect or signout; returns the notice to show (`limits`,
+    `disconnected`, `signedout`: the session has ended)."""
     action = form.get("action")
+    if action == "signout":
+        if not crypto.equal(form.get("csrf", ""), csrf_token(session_digest)):
+            raise ApiError("invalid_request", "The form expired or was not issued to this session; reload the page.")
+        authorize.end_session(session_digest)
+        return "signedout"
     if action == "limits":
         change_limits(form, session_digest, user)
         return "limits"
     if action == "disconnect":
         disconnect(form, session_digest, user)
         return "disconnected"
-    raise ApiError("invalid_request", "action must be limits or disconnect.")
+    raise ApiError("invalid_request", "action must be limits, disconnect or signout.")
 
 
 def _notify(client_item: dict[str, Any], kind: str, user: User, data: dict[str, Any]) -> None:

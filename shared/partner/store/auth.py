@@ -32,6 +32,11 @@ def put(pk: str, data: dict[str, Any]) -> None:
     ddb.put(table(), item)
 
 
+def expire(pk: str, now: int) -> None:
+    """End an item's life now (a session's sign-out): `exp` set to `now`; its TTL removes it later."""
+    ddb.update(ddb.Update(table(), pk, "SET #exp = :now", "attribute_exists(pk)", {"#exp": "exp"}, {":now": now}))
+
+
 USED = "used"
 REVOKED = "revoked"
 

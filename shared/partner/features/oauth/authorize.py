@@ -104,6 +104,11 @@ def create_session(user_id: str) -> str:
     return session
 
 
+def end_session(session_digest: str) -> None:
+    """Sign out: the session ends now, server-side (its item expires; the TTL removes it later)."""
+    store.expire(f"SES#{session_digest}", clock.now_int())
+
+
 def session_from_cookie(cookie_header: str | None) -> tuple[str, User] | None:
     """(session digest, user) for a live session cookie, else None."""
     value = None

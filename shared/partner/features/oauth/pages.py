@@ -176,13 +176,27 @@ def apps(models: list[dict[str, Any]], csrf: str, notice: str | None = None) -> 
     head = "<h1>Connected apps</h1>"
     if notice:
         head += f'<p class="notice" id="notice" role="status">{escape(notice)}</p>'
+    signout = (
+        '<form method="post" id="signout"><input type="hidden" name="action" value="signout">'
+        f'<input type="hidden" name="csrf" value="{escape(csrf)}">'
+        '<div class="row"><button type="submit">Sign out</button></div></form>'
+    )
     if not models:
-        return _page("Connected apps", head + '<p id="no-apps">No app is connected to your account.</p>')
+        return _page("Connected apps", head + '<p id="no-apps">No app is connected to your account.</p>' + signout)
     intro = (
         '<p class="note">These apps can act for you with your trading wallet. Limits apply to each app\'s '
         "trades from its next request; spend resets at 00:00 UTC. Disconnecting signs the app out at once.</p>"
     )
-    return _page("Connected apps", head + intro + "".join(_app(m, csrf) for m in models))
+    return _page("Connected apps", head + intro + "".join(_app(m, csrf) for m in models) + signout)
+
+
+def signed_out() -> str:
+    """After Sign out on /account/apps: the platform session has ended."""
+    return _page(
+        "Signed out",
+        '<h1>Signed out</h1><p id="signed-out" role="status">Your session has ended. Connected apps keep '
+        'working with the limits you set.</p><p><a href="/account/apps">Sign in again</a></p>',
+    )
 
 
 # apps_error(code, message): the connected-apps page's
