@@ -345,6 +345,21 @@ class FuzzMachine(RuleBasedStateMachine):
         if self.step("cast_vote", ix, [voter], mutation, mint):
             self.votes.append((mint, prop, voter))
 
+    @precondition(lambda self: self.proposals)
+    @rule(which=st.integers(0, 63), yes=st.booleans())
+    def quorum_vote(self, which: int, yes: bool) -> None:
+        """Three holders vote the same way with a third of the quorum each (so proposals can pass or fail)."""
+        mint, prop = self.proposals[which % len(self.proposals)]
+        third = 2 * 10**13
+        voters = [a for a in self.everyone if self.c.balance(a.pubkey(), mint) >= third][:3]
+        side = GM.VoteSide.YES if yes else GM.VoteSide.NO
+        for voter in voters:
+            ix = self.c.ix(
+                "cast_vote", {"voter": voter.pubkey(), "mint": mint, "proposal": prop}, side=side, amount=third
+            )
+            if self.step("cast_vote", ix, [voter], None, mint):
+                self.votes.append((mint, prop, voter))
+
     @precondition(lambda self: self.votes)
     @rule(which=st.integers(0, 63), crank=st.integers(0, 63), cancel=st.booleans(), mutation=MUTATION)
     def vote_escrow(self, which: int, crank: int, cancel: bool, mutation) -> None:
@@ -400,6 +415,11 @@ class FuzzMachine(RuleBasedStateMachine):
         thief, owner = self.attackers[who % ATTACKERS], self._actor(victim)
         mint = self.mints[coin % len(self.mints)]
         source = [ata(owner.pubkey(), mint), ata(curve_pda(mint), mint), ata(pool_pda(mint), mint)][victim % 3]
+        if self.c.account(source) is None:
+            source = ata(curve_pda(mint), mint)
+        dest = ata(thief.pubkey(), mint)
+        if self.c.account(dest) is None:  # an existing token account, so only the missing authority refuses it
+            dest = ata(curve_pda(mint), mint) if source != ata(curve_pda(mint), mint) else ata(owner.pubkey(), mint)
         data = bytes([12]) + (1).to_bytes(8, "little") + bytes([6])  # TransferChecked 1 unit, 6 decimals
         ix = Instruction(
             TOKEN_2022,
@@ -407,7 +427,7 @@ class FuzzMachine(RuleBasedStateMachine):
             [
                 AccountMeta(source, False, True),
                 AccountMeta(mint, False, False),
-                AccountMeta(ata(thief.pubkey(), mint), False, True),
+                AccountMeta(dest, False, True),
                 AccountMeta(thief.pubkey(), True, False),
             ],
         )
