@@ -15,11 +15,12 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # give each thread an arena of its own and keep what they free; two arenas a process bound that
 export MALLOC_ARENA_MAX := 2
 
-.PHONY: help run test lint unit integration e2e browser build deploy clean openapi idl bench programs .sbf-toolchain
+.PHONY: help run test lint unit fuzz integration e2e browser build deploy clean openapi idl bench programs .sbf-toolchain
 
 help:
 	@echo "make run    start the whole service on 127.0.0.1 (gateway :3000, chain :8899), seeded"
 	@echo "make test   run the whole test suite (sets itself up)"
+	@echo "make fuzz   the programs' invariant fuzzer, long budget (FUZZ_EXAMPLES=1000, FUZZ_STEPS=40)"
 	@echo "make lint   ruff (lint, format), mypy, cfn-lint and sam validate --lint"
 	@echo "make build  sam build (no Docker; uses Python 3.13)"
 	@echo "make openapi  regenerate docs/openapi.json (Swagger UI: /docs on make run), docs/openapi-platform.json"
@@ -94,6 +95,13 @@ test: $(VENV)/.ready $(TOOLS)/.ready .chromium tests/node/node_modules/.ready sd
 
 unit: $(VENV)/.ready
 	$(PY) -m pytest -q tests/unit
+
+# the programs' invariant fuzzer with a long budget (make test runs a bounded one); prints each
+# sequence's steps, the counts per rule and instruction, and any falsifying example
+FUZZ_EXAMPLES ?= 1000
+FUZZ_STEPS ?= 40
+fuzz: $(VENV)/.ready programs
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) FUZZ_STEPS=$(FUZZ_STEPS) FUZZ_VERBOSE=1 FUZZ_ERRORS=1 $(PY) -m tests.programs.fuzz_machine
 
 openapi: $(VENV)/.ready sdks/typescript/node_modules/.ready
 	$(PY) -m tools.openapi
