@@ -91,7 +91,9 @@ pub fn initialize_global(inp: &Input, mut r: Reader) -> Res<()> {
         return Err(Error::AlreadyInitialized);
     }
     params.validate()?;
-    if !(0 < irt && irt < ivt && irt <= supply && ivs > 0) {
+    // irt < supply: at completion the vault keeps supply - irt tokens, migrate's pool base,
+    // which the pool refuses at 0 (a completed curve would be stuck: no migrate, no sell)
+    if !(0 < irt && irt < ivt && irt < supply && ivs > 0) {
         return Err(Error::InvalidInput);
     }
     require_writable(&glob)?;
