@@ -3,10 +3,11 @@ programs before its fix (docs/onchain.md, "Audit findings")."""
 from __future__ import annotations
 
 import pytest
+from solders.account import Account
 
 from partner.chain import curve as C
 
-from .launchpad_chain import DEFAULT_GLOBAL, Chain, global_pda
+from .launchpad_chain import DEFAULT_GLOBAL, SYSTEM, Chain, global_pda, rent
 
 E_INVALID_INPUT, E_ALREADY_INIT = 6000, 6019
 
@@ -23,3 +24,42 @@ def test_initialize_global_refuses_a_supply_that_leaves_nothing_to_migrate(suppl
                              **{**DEFAULT_GLOBAL, "token_total_supply": supply})], chain.admin)
     r.expect(E_INVALID_INPUT)
     assert chain.account(global_pda()) is None
+
+
+# ----------------------------------------------------------------- create_coin
+
+@pytest.mark.parametrize("prefund", [1, rent(0), 10 * rent(1_000)])
+def test_create_coin_at_a_pre_funded_mint_address(prefund):
+    # anyone may send lamports to an unused address; the coin is still created there, and the
+    # creator pays only the shortfall of the mint's rent
+    chain = Chain()
+    mint = chain.keypair()
+    # set directly: a transfer must leave a new account rent-exempt (rent(0) = 890,880 lamports,
+    # the cheapest real attack, also tested), 1 lamport is the audit's case
+    chain.svm.set_account(mint.pubkey(), Account(prefund, b"", SYSTEM))
+    assert chain.lamports(mint.pubkey()) == prefund
+    creator = chain.wallet()
+    before = chain.lamports(creator.pubkey())
+    chain.send_ok([chain.create_coin_ix(creator.pubkey(), mint.pubkey())], creator, mint)
+    m = chain.mint(mint.pubkey())
+    assert m.supply == C.TOKEN_TOTAL_SUPPLY
+    assert chain.curve(mint.pubkey()).real_token_reserves == C.INITIAL_REAL_TOKEN_RESERVES
+    mint_rent = chain.lamports(mint.pubkey())
+    assert mint_rent == max(prefund, _fresh_mint_rent(chain))
+    paid = before - chain.lamports(creator.pubkey())
+    assert paid == _fresh_cost(chain) - min(prefund, _fresh_mint_rent(chain))
+
+
+def _fresh_coin(chain: Chain) -> tuple[int, int]:
+    creator = chain.wallet()
+    before = chain.lamports(creator.pubkey())
+    _, mint = chain.create_coin(creator)
+    return before - chain.lamports(creator.pubkey()), chain.lamports(mint.pubkey())
+
+
+def _fresh_cost(chain: Chain) -> int:
+    return _fresh_coin(chain)[0]
+
+
+def _fresh_mint_rent(chain: Chain) -> int:
+    return _fresh_coin(chain)[1]

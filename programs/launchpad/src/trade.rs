@@ -241,11 +241,16 @@ pub fn create_coin(inp: &Input, mut r: Reader) -> Res<()> {
     require_key(&vault, &ata_address(&curve_key, mint.key()))?;
     let (gov_key, gov_bump) = rt::find_pda(&[rt::seed(GOVERNANCE_SEED), rt::seed(mint.key())], inp.program_id);
     require_key(&gov, &gov_key)?;
-    if mint.lamports() != 0 || mint.data_len() != 0 || curve.data_len() != 0 || gov.data_len() != 0 {
+    // lamports already at the mint's address (anyone may send them) are kept, as Anchor's `init`
+    // does: create_account tops them up, allocates and assigns
+    if !rt::key_eq(mint.owner(), &SYSTEM_PROGRAM) || mint.data_len() != 0 || curve.data_len() != 0
+        || gov.data_len() != 0
+    {
         return Err(Error::AlreadyInitialized);
     }
+    let funded = curve.lamports().saturating_add(gov.lamports()).saturating_add(mint.lamports().min(mint_rent()));
     let need = (mint_rent() + rt::rent_exempt(C::SIZE) + rt::rent_exempt(st::ATA_SIZE) + rt::rent_exempt(st::gov::SIZE))
-        .saturating_sub(curve.lamports().saturating_add(gov.lamports()));
+        .saturating_sub(funded);
     if creator.lamports() < need {
         return Err(Error::InsufficientSol);
     }
