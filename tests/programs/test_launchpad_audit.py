@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 from solders.account import Account
+from solders.instruction import AccountMeta, Instruction
 
 from partner.chain import curve as C
 
-from .launchpad_chain import DEFAULT_GLOBAL, SYSTEM, Chain, global_pda, rent
+from .launchpad_chain import DEFAULT_GLOBAL, SOL, SYSTEM, TOKEN_2022, Chain, ata, curve_pda, global_pda, pool_pda, rent
 
 E_INVALID_INPUT, E_ALREADY_INIT = 6000, 6019
 
@@ -63,3 +64,45 @@ def _fresh_cost(chain: Chain) -> int:
 
 def _fresh_mint_rent(chain: Chain) -> int:
     return _fresh_coin(chain)[1]
+
+
+# ----------------------------------------------------------------- migrate
+
+def _complete(chain: Chain):
+    creator, mint = chain.create_coin()
+    chain.advance(1, 1)
+    whale = chain.wallet(200 * SOL)
+    assert chain.buy(whale, mint.pubkey(), 100 * SOL).ok
+    assert chain.curve(mint.pubkey()).complete
+    return whale, mint.pubkey()
+
+
+def test_migrate_refuses_a_pool_that_would_open_at_another_price():
+    # a supply whose pool reserve is twice what the curve's final price needs: the pool would open
+    # at half the curve's last price
+    supply = C.TOKEN_TOTAL_SUPPLY + (C.TOKEN_TOTAL_SUPPLY - C.INITIAL_REAL_TOKEN_RESERVES)
+    chain = Chain(pool=True, token_total_supply=supply)
+    _, mint = _complete(chain)
+    before = chain.snapshot(curve_pda(mint), pool_pda(mint))
+    chain.migrate(mint).expect(E_INVALID_INPUT)
+    assert chain.snapshot(curve_pda(mint), pool_pda(mint)) == before
+
+
+def test_migrate_ignores_tokens_donated_to_the_curve_vault():
+    # the pool opens with the curve's own reserve (supply - sold), at the curve's final price,
+    # whatever was sent to the vault; the surplus stays in the vault
+    chain = Chain(pool=True)
+    whale, mint = _complete(chain)
+    gift = 50_000_000 * 10**6
+    metas = [AccountMeta(ata(whale.pubkey(), mint), False, True), AccountMeta(mint, False, False),
+             AccountMeta(ata(curve_pda(mint), mint), False, True), AccountMeta(whale.pubkey(), True, False)]
+    transfer = Instruction(TOKEN_2022, bytes([12]) + gift.to_bytes(8, "little") + bytes([6]), metas)
+    chain.send_ok([transfer], whale)
+    c = chain.curve(mint)
+    assert chain.migrate(mint).ok
+    pool = chain.pool(mint)
+    assert pool.base_reserve == C.TOKEN_TOTAL_SUPPLY - C.INITIAL_REAL_TOKEN_RESERVES
+    assert chain.balance(curve_pda(mint), mint) == gift
+    # the pool's price is the curve's final price to within 1 bps
+    assert abs(pool.quote_reserve * c.virtual_token_reserves - pool.base_reserve * c.virtual_sol_reserves) * 10_000 \
+        <= pool.base_reserve * c.virtual_sol_reserves

@@ -472,9 +472,20 @@ pub fn migrate(inp: &Input, r: Reader) -> Res<()> {
     if !is_token_account(&vault, mint.key(), curve.key()) {
         return Err(Error::InvalidAccount);
     }
-    let base = token_amount(&vault);
-    let quote = st::rd_u64(c, C::RS);
     let g = glob.data();
+    // the pool's base is the curve's own reserve (supply less the tokens sold), not the vault's
+    // balance: tokens sent to the vault stay there and cannot move the pool's opening price
+    let sold = st::rd_u64(g, G::IRT).checked_sub(st::rd_u64(c, C::RT)).ok_or(Error::MathOverflow)?;
+    let base = st::rd_u64(c, C::SUPPLY).checked_sub(sold).ok_or(Error::MathOverflow)?;
+    if token_amount(&vault) < base {
+        return Err(Error::InvalidAccount);
+    }
+    let quote = st::rd_u64(c, C::RS);
+    // the pool opens at the curve's final price, vS / vT, to within 1 bps (the defaults: 0.68 bps)
+    let at_curve_price = math::mul_div_floor(quote, st::rd_u64(c, C::VT), st::rd_u64(c, C::VS))?;
+    if base.abs_diff(at_curve_price) > at_curve_price / 10_000 {
+        return Err(Error::InvalidInput);
+    }
     let open_time = rt::clock().unix_timestamp.checked_add(st::rd_i64(g, G::POOL_OPEN_DELAY))
         .ok_or(Error::MathOverflow)?;
     let mut data = [0u8; 8 + 8 + 8 + 8 + 2 + 32 + 32];
