@@ -8,7 +8,19 @@ from solders.instruction import AccountMeta, Instruction
 
 from partner.chain import curve as C
 
-from .launchpad_chain import DEFAULT_GLOBAL, SOL, SYSTEM, TOKEN_2022, Chain, ata, curve_pda, global_pda, pool_pda, rent
+from .launchpad_chain import (
+    ATA_SIZE,
+    DEFAULT_GLOBAL,
+    SOL,
+    SYSTEM,
+    TOKEN_2022,
+    Chain,
+    ata,
+    curve_pda,
+    global_pda,
+    pool_pda,
+    rent,
+)
 
 E_INVALID_INPUT, E_ALREADY_INIT = 6000, 6019
 
@@ -106,3 +118,72 @@ def test_migrate_ignores_tokens_donated_to_the_curve_vault():
     # the pool's price is the curve's final price to within 1 bps
     assert abs(pool.quote_reserve * c.virtual_token_reserves - pool.base_reserve * c.virtual_sol_reserves) * 10_000 \
         <= pool.base_reserve * c.virtual_sol_reserves
+
+
+# ----------------------------------------------------------------- a fee recipient at 0 lamports
+
+def _unfunded_fee_recipient(chain: Chain):
+    """Point the Global's fee recipient at an address that holds nothing."""
+    fresh = chain.keypair()
+    chain.send_ok([chain.ix("set_params", {"admin": chain.admin.pubkey()}, new_admin=chain.admin.pubkey(),
+                            fee_recipient=fresh.pubkey(), **{k: DEFAULT_GLOBAL[k] for k in (
+                                "protocol_fee_bps", "wallet_cap_bps", "pool_open_delay_seconds")})], chain.admin)
+    chain.fee_recipient = fresh
+    assert chain.lamports(fresh.pubkey()) == 0
+    return fresh.pubkey()
+
+
+def test_curve_trades_with_a_fee_recipient_at_zero_lamports():
+    # a fee too small to make the recipient rent-exempt is not charged (the trader keeps it, the
+    # trade lands at its quote or better); the first fee that does is paid, and every one after
+    chain = Chain()
+    creator, mint = chain.create_coin()
+    chain.advance(1, 1)
+    mint = mint.pubkey()
+    fee_to = _unfunded_fee_recipient(chain)
+    user = chain.wallet()
+    small = C.buy(C.CurveState.of(chain.curve(mint)), SOL // 100, 100)
+    assert 0 < small.fee < rent(0)
+    before = chain.lamports(user.pubkey())
+    assert chain.buy(user, mint, SOL // 100).ok
+    assert before - chain.lamports(user.pubkey()) == SOL // 100 - small.fee + rent(ATA_SIZE)
+    assert chain.balance(user.pubkey(), mint) == small.tokens_out
+    assert chain.lamports(fee_to) == 0
+    chain.advance(1, 1)
+    held = chain.balance(user.pubkey(), mint)
+    gross = C.sell(C.CurveState.of(chain.curve(mint)), held // 2, 100)
+    before = chain.lamports(user.pubkey())
+    assert chain.sell(user, mint, held // 2).ok
+    assert chain.lamports(user.pubkey()) - before == gross.sol_out + gross.fee
+    assert chain.lamports(fee_to) == 0
+    big = C.buy(C.CurveState.of(chain.curve(mint)), 10 * SOL, 100)
+    assert chain.buy(chain.wallet(), mint, 10 * SOL).ok
+    assert chain.lamports(fee_to) == big.fee >= rent(0)
+    assert chain.buy(user, mint, SOL // 100).ok
+    assert chain.lamports(fee_to) > big.fee
+
+
+def test_pool_swaps_with_a_fee_recipient_at_zero_lamports():
+    from partner.chain import pool_math as PM
+
+    chain = Chain(pool=True)
+    whale, mint = _complete(chain)
+    fee_to = _unfunded_fee_recipient(chain)
+    assert chain.migrate(mint).ok
+    assert chain.pool(mint).fee_recipient == fee_to
+    chain.advance(5, 5)
+    user = chain.wallet()
+    want = PM.swap_quote_in(PM.PoolState.of(chain.pool(mint)), SOL // 100, 100)
+    assert 0 < want.fee < rent(0)
+    before = chain.lamports(user.pubkey())
+    assert chain.swap(user, mint, False, SOL // 100).ok
+    assert before - chain.lamports(user.pubkey()) == SOL // 100 - want.fee + rent(ATA_SIZE)
+    assert chain.balance(user.pubkey(), mint) == want.amount_out
+    assert chain.lamports(fee_to) == 0
+    sell = PM.swap_base_in(PM.PoolState.of(chain.pool(mint)), want.amount_out, 100)
+    assert 0 < sell.fee < rent(0)
+    before = chain.lamports(user.pubkey())
+    assert chain.swap(user, mint, True, want.amount_out).ok
+    assert chain.lamports(user.pubkey()) - before == sell.amount_out + sell.fee
+    assert chain.lamports(fee_to) == 0
+    assert PM.PoolState.of(chain.pool(mint)) == sell.state_after

@@ -179,6 +179,18 @@ pub fn move_lamports(src: &Acc, dst: &Acc, lamports: u64) -> Res<()> {
     Ok(())
 }
 
+/// The part of a trade's `fee` that `to` (the fee recipient) is paid: all of it, or none while
+/// crediting it would leave `to` below its rent-exempt minimum (an address at 0 lamports; the
+/// runtime would fail the trade with InsufficientFundsForRent). The trader keeps a fee not paid,
+/// so the trade lands at its quote or better; the first fee large enough funds the recipient.
+pub fn fee_paid(to: &Acc, fee: u64) -> u64 {
+    if to.lamports().saturating_add(fee) < rt::rent_exempt(to.data_len()) {
+        0
+    } else {
+        fee
+    }
+}
+
 // ----------------------------------------------------------------- CPI helpers
 
 /// A new account: `payer` funds `new` (a PDA signed by `seeds`, or a signer).

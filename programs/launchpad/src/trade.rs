@@ -408,13 +408,14 @@ pub fn buy(inp: &Input, r: Reader, exact_out: bool) -> Res<()> {
         create_ata(&t.user, &t.user_ata, &t.user, &t.mint, &t.p)?;
     }
     system_transfer(&t.user, &t.curve, q.sol_curve, &t.p.system)?;
-    system_transfer(&t.user, &t.fee_recipient, q.fee, &t.p.system)?;
+    let fee = fee_paid(&t.fee_recipient, q.fee);
+    system_transfer(&t.user, &t.fee_recipient, fee, &t.p.system)?;
     let cb = [t.curve.data()[C::BUMP]];
     let seeds = [rt::seed(CURVE_SEED), rt::seed(t.mint.key()), rt::seed(&cb)];
     transfer_checked(&Transfer { src: t.vault, mint: t.mint, dst: t.user_ata, authority: t.curve, token: t.p.token,
                                  amount: q.tokens, seeds: Some(&seeds) })?;
     save_curve(&t.curve, &q.after);
-    rt::log64(q.tokens, q.sol, q.fee, q.sol_curve, q.after.complete as u64);
+    rt::log64(q.tokens, q.sol_curve + fee, fee, q.sol_curve, q.after.complete as u64);
     Ok(())
 }
 
@@ -432,10 +433,11 @@ pub fn sell(inp: &Input, r: Reader) -> Res<()> {
     require_out(q.sol, min_sol_out)?;
     transfer_checked(&Transfer { src: t.user_ata, mint: t.mint, dst: t.vault, authority: t.user, token: t.p.token,
                                  amount: tokens_in, seeds: None })?;
-    move_lamports(&t.curve, &t.user, q.sol)?;
-    move_lamports(&t.curve, &t.fee_recipient, q.fee)?;
+    let fee = fee_paid(&t.fee_recipient, q.fee);
+    move_lamports(&t.curve, &t.user, q.sol_curve - fee)?;
+    move_lamports(&t.curve, &t.fee_recipient, fee)?;
     save_curve(&t.curve, &q.after);
-    rt::log64(q.tokens, q.sol, q.fee, q.sol_curve, 0);
+    rt::log64(q.tokens, q.sol_curve - fee, fee, q.sol_curve, 0);
     Ok(())
 }
 
