@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from solders.account import Account
 from solders.instruction import AccountMeta, Instruction
+from solders.pubkey import Pubkey
 
 from partner.chain import curve as C
 
@@ -22,7 +23,7 @@ from .launchpad_chain import (
     rent,
 )
 
-E_INVALID_INPUT, E_ALREADY_INIT = 6000, 6019
+E_INVALID_INPUT, E_UNAUTHORIZED, E_ALREADY_INIT = 6000, 6017, 6019
 
 
 # ----------------------------------------------------------------- initialize_global
@@ -187,3 +188,32 @@ def test_pool_swaps_with_a_fee_recipient_at_zero_lamports():
     assert chain.lamports(user.pubkey()) - before == sell.amount_out + sell.fee
     assert chain.lamports(fee_to) == 0
     assert PM.PoolState.of(chain.pool(mint)) == sell.state_after
+
+
+# ----------------------------------------------------------------- the admin handover
+
+def test_the_admin_changes_in_two_steps():
+    # set_params names a pending admin; the admin changes only when that key signs accept_admin
+    chain = Chain()
+    old, new, stranger = chain.admin, chain.wallet(), chain.wallet()
+    keep = {k: DEFAULT_GLOBAL[k] for k in ("protocol_fee_bps", "wallet_cap_bps", "pool_open_delay_seconds")}
+
+    def set_params(new_admin):
+        return chain.send([chain.ix("set_params", {"admin": old.pubkey()}, new_admin=new_admin,
+                                    fee_recipient=chain.fee_recipient.pubkey(), **keep)], old)
+
+    assert set_params(new.pubkey()).ok
+    g = chain.global_()
+    assert g.admin == old.pubkey() and g.pending_admin == new.pubkey()
+    before = chain.snapshot(global_pda())
+    chain.send([chain.ix("accept_admin", {"new_admin": stranger.pubkey()})], stranger).expect(E_UNAUTHORIZED)
+    assert chain.snapshot(global_pda()) == before
+    # the current admin may take the proposal back: set_params naming itself clears it
+    assert set_params(old.pubkey()).ok
+    assert chain.global_().pending_admin == Pubkey.default()
+    chain.send([chain.ix("accept_admin", {"new_admin": new.pubkey()})], new).expect(E_UNAUTHORIZED)
+    assert set_params(new.pubkey()).ok
+    chain.send_ok([chain.ix("accept_admin", {"new_admin": new.pubkey()})], new)
+    g = chain.global_()
+    assert g.admin == new.pubkey() and g.pending_admin == Pubkey.default()
+    assert not set_params(old.pubkey()).ok  # the old admin is no longer one

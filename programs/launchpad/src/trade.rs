@@ -135,8 +135,31 @@ pub fn set_params(inp: &Input, mut r: Reader) -> Res<()> {
     let glob = global_as_admin(inp)?;
     params.validate()?;
     let d = glob.data_mut();
-    st::wr_key(d, G::ADMIN, new_admin);
+    // a new admin is only proposed: it takes over when it signs accept_admin (two steps, so a
+    // mistyped key cannot take the admin away); naming the admin itself withdraws a proposal
+    let pending = if rt::key_eq(new_admin, st::key_at(d, G::ADMIN)) { &[0u8; 32] } else { new_admin };
+    st::wr_key(d, G::PENDING_ADMIN, pending);
     params.write(d);
+    Ok(())
+}
+
+/// Accounts 0 new_admin (signer), 1 global (writable): the pending admin becomes the admin.
+pub fn accept_admin(inp: &Input, r: Reader) -> Res<()> {
+    rt::log("Instruction: accept_admin");
+    r.end()?;
+    let [new_admin, glob] = inp.first()?;
+    require_signer(&new_admin)?;
+    load_global(inp, &glob)?;
+    let d = glob.data();
+    if rt::bytes_eq(st::key_at(d, G::PENDING_ADMIN), &[0u8; 32])
+        || !rt::key_eq(new_admin.key(), st::key_at(d, G::PENDING_ADMIN))
+    {
+        return Err(Error::Unauthorized);
+    }
+    require_writable(&glob)?;
+    let d = glob.data_mut();
+    st::wr_key(d, G::ADMIN, new_admin.key());
+    st::wr_key(d, G::PENDING_ADMIN, &[0u8; 32]);
     Ok(())
 }
 
