@@ -19,6 +19,7 @@ from .launchpad_chain import (
     ata,
     curve_pda,
     global_pda,
+    governance_pda,
     pool_pda,
     rent,
 )
@@ -217,3 +218,27 @@ def test_the_admin_changes_in_two_steps():
     g = chain.global_()
     assert g.admin == new.pubkey() and g.pending_admin == Pubkey.default()
     assert not set_params(old.pubkey()).ok  # the old admin is no longer one
+
+
+# ----------------------------------------------------------------- rent from the Rent sysvar
+
+def test_the_launchpad_funds_its_accounts_from_the_rent_sysvar():
+    # a chain whose rent is twice the default: every account the launchpad creates holds the
+    # sysvar's minimum (a hard-coded one would leave them short: the runtime refuses that)
+    from solders.rent import Rent
+
+    chain = Chain()
+    rent2 = Rent.default().with_lamports_per_byte(2 * Rent.default().lamports_per_byte)
+    chain.svm.set_rent(rent2)
+    assert chain.svm.get_rent().lamports_per_byte == 2 * Rent.default().lamports_per_byte
+    creator, mint = chain.create_coin()
+    mint = mint.pubkey()
+    curve = chain.account(curve_pda(mint))
+    assert curve.lamports == rent2.minimum_balance(len(curve.data))
+    gov = chain.account(governance_pda(mint))
+    assert gov.lamports == rent2.minimum_balance(len(gov.data))
+    chain.advance(1, 1)
+    user = chain.wallet()
+    assert chain.buy(user, mint, SOL).ok
+    c = chain.curve(mint)
+    assert chain.lamports(curve_pda(mint)) == rent2.minimum_balance(len(curve.data)) + c.real_sol_reserves
