@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 # The seed of a mint whose PDA bumps are deep (its pool's vault has bump 240 and is derived three
-# times in a migrate, the pool's 244 twice): its migrate takes up to 159,957 units, above the stated
+# times in a migrate, the pool's 244 twice): its migrate takes up to 162,227 units, above the stated
 # migrate limit (partner.features.migration). Found by search; about one mint in 90,000 is so.
 DEEP_BUMP_MINT_SEED = (300_197_775).to_bytes(32, "little")
 

@@ -24,9 +24,12 @@ def lifecycle(seed: int | None = None) -> dict[str, list[int]]:
     assert c.sell(a, g.mint, 10**9).ok
     assert c.buy(a, g.mint, SOL).ok                                    # ATA exists
     assert c.buy_exact_out(a, g.mint, 10**9, 10 * SOL).ok
-    c.send_ok([c.ix("set_params", {"admin": c.admin.pubkey()}, new_admin=c.admin.pubkey(),
+    admin = c.wallet()
+    c.send_ok([c.ix("set_params", {"admin": c.admin.pubkey()}, new_admin=admin.pubkey(),
                     fee_recipient=c.fee_recipient.pubkey(), protocol_fee_bps=100, wallet_cap_bps=10_000,
                     pool_open_delay_seconds=2)], c.admin)
+    c.send_ok([c.ix("accept_admin", {"new_admin": admin.pubkey()})], admin)
+    c.admin = admin
     c.send_ok([c.ix("set_governance_params", {"admin": c.admin.pubkey()}, params=GM.DEFAULT_PARAMS)], c.admin)
     prop, r = g.propose(a, name="New", uri="https://x.example/new.json", mask=NAME | IMAGE)
     assert r.ok

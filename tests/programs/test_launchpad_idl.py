@@ -65,6 +65,15 @@ def switch_over(old: dict, name: str) -> dict:
                     "program": {"kind": "const", "value": list(bytes(LOADER))}}})
         new["accounts"] = [a for a in new["accounts"] if a["name"] != "CoinMetadata"]
         new["types"] = [t for t in new["types"] if t["name"] != "CoinMetadata"]
+        # the audit (issue 35): a two-step admin handover, accept_admin and Global.pending_admin
+        names = [ix["name"] for ix in new["instructions"]]
+        glob = next(ix for ix in new["instructions"] if ix["name"] == "set_params")["accounts"][1]
+        new["instructions"].insert(names.index("set_governance_params") + 1, {
+            "name": "accept_admin", "discriminator": [112, 42, 45, 90, 116, 181, 13, 170],
+            "accounts": [{"name": "new_admin", "signer": True}, glob], "args": []})
+        fields = next(t for t in new["types"] if t["name"] == "Global")["type"]["fields"]
+        fields.insert(len(fields) - 1, {"name": "pending_admin", "type": "pubkey"})
+        fields[-1]["type"]["array"][1] -= 32
     return new
 
 

@@ -54,6 +54,7 @@ BUILT = {
         A, I.GlobalParams(B, 100, 9000, 3, 10**15, 3 * 10**10, 8 * 10**14, 10**15)
     ),
     "set_params": I.set_params(A, B, C, 200, 5000, 4),
+    "accept_admin": I.accept_admin(B),
     "set_governance_params": I.set_governance_params(A, PARAMS),
     "create_coin": I.create_coin(A, B, "Näme", "SYM", "ipfs://x"),
     "buy": I.buy(A, B, C, 10**9, 1),

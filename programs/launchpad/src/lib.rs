@@ -68,6 +68,7 @@ const IX_WITHDRAW_VOTE: u64 = disc([243, 255, 70, 200, 3, 242, 103, 137]);
 const IX_SETTLE_PROPOSAL: u64 = disc([118, 224, 98, 222, 158, 20, 205, 190]);
 const IX_FINALIZE_EXPIRED: u64 = disc([21, 150, 28, 185, 252, 241, 109, 117]);
 const IX_WITHDRAW_BOND: u64 = disc([222, 199, 141, 31, 188, 93, 155, 40]);
+const IX_ACCEPT_ADMIN: u64 = disc([112, 42, 45, 90, 116, 181, 13, 170]);
 
 entrypoint!(entry);
 
@@ -98,6 +99,7 @@ fn process(inp: &rt::Input) -> Res<()> {
         IX_SETTLE_PROPOSAL => gov::settle_proposal(inp, a),
         IX_FINALIZE_EXPIRED => gov::finalize_expired(inp, a),
         IX_WITHDRAW_BOND => gov::withdraw_bond(inp, a),
+        IX_ACCEPT_ADMIN => trade::accept_admin(inp, a),
         _ => Err(Error::InvalidInput),
     }
 }
@@ -206,6 +208,18 @@ pub fn move_lamports(src: &Acc, dst: &Acc, lamports: u64) -> Res<()> {
     src.set_lamports(left);
     dst.set_lamports(credited);
     Ok(())
+}
+
+/// The part of a trade's `fee` that `to` (the fee recipient) is paid: all of it, or none while
+/// crediting it would leave `to` below its rent-exempt minimum (an address at 0 lamports; the
+/// runtime would fail the trade with InsufficientFundsForRent). The trader keeps a fee not paid,
+/// so the trade lands at its quote or better; the first fee large enough funds the recipient.
+pub fn fee_paid(to: &Acc, fee: u64) -> u64 {
+    if to.lamports().saturating_add(fee) < rt::rent_exempt(to.data_len()) {
+        0
+    } else {
+        fee
+    }
 }
 
 // ----------------------------------------------------------------- CPI helpers

@@ -140,8 +140,11 @@ pub fn clock() -> Clock {
     Clock { slot: c.slot, unix_timestamp: c.unix_timestamp }
 }
 
-/// Rent-exempt minimum of `len` data bytes (default rent: 3480 lamports per byte-year, 2
-/// years; the same as partner.chain.programs.rent_exempt_minimum).
+/// Rent-exempt minimum of `len` data bytes, from the Rent sysvar (as the pool reads it; on
+/// mainnet today (128 + len) * 6,960, partner.chain.programs.rent_exempt_minimum).
 pub fn rent_exempt(len: usize) -> u64 {
-    (128 + len as u64).wrapping_mul(3480 * 2)
+    match sdk::sysvar::rent_exempt_minimum(len as u64) {
+        Ok(v) => v,
+        Err(_) => unsafe { sdk::syscalls::abort() },
+    }
 }

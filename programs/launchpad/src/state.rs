@@ -62,6 +62,8 @@ pub mod global {
     pub const GOV_SET: usize = 117;
     /// GovernanceParams, 50 bytes
     pub const GOV_PARAMS: usize = 118;
+    /// the admin set_params proposed (zero: none), until it signs accept_admin
+    pub const PENDING_ADMIN: usize = 168;
 }
 
 /// GovernanceParams (50 bytes; offsets inside the struct)

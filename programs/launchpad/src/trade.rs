@@ -95,7 +95,9 @@ pub fn initialize_global(inp: &Input, mut r: Reader) -> Res<()> {
         return Err(Error::AlreadyInitialized);
     }
     params.validate()?;
-    if !(0 < irt && irt < ivt && irt <= supply && ivs > 0) {
+    // irt < supply: at completion the vault keeps supply - irt tokens, migrate's pool base,
+    // which the pool refuses at 0 (a completed curve would be stuck: no migrate, no sell)
+    if !(0 < irt && irt < ivt && irt < supply && ivs > 0) {
         return Err(Error::InvalidInput);
     }
     require_writable(&glob)?;
@@ -137,8 +139,31 @@ pub fn set_params(inp: &Input, mut r: Reader) -> Res<()> {
     let glob = global_as_admin(inp)?;
     params.validate()?;
     let d = glob.data_mut();
-    st::wr_key(d, G::ADMIN, new_admin);
+    // a new admin is only proposed: it takes over when it signs accept_admin (two steps, so a
+    // mistyped key cannot take the admin away); naming the admin itself withdraws a proposal
+    let pending = if rt::key_eq(new_admin, st::key_at(d, G::ADMIN)) { &[0u8; 32] } else { new_admin };
+    st::wr_key(d, G::PENDING_ADMIN, pending);
     params.write(d);
+    Ok(())
+}
+
+/// Accounts 0 new_admin (signer), 1 global (writable): the pending admin becomes the admin.
+pub fn accept_admin(inp: &Input, r: Reader) -> Res<()> {
+    rt::log("Instruction: accept_admin");
+    r.end()?;
+    let [new_admin, glob] = inp.first()?;
+    require_signer(&new_admin)?;
+    load_global(inp, &glob)?;
+    let d = glob.data();
+    if rt::bytes_eq(st::key_at(d, G::PENDING_ADMIN), &[0u8; 32])
+        || !rt::key_eq(new_admin.key(), st::key_at(d, G::PENDING_ADMIN))
+    {
+        return Err(Error::Unauthorized);
+    }
+    require_writable(&glob)?;
+    let d = glob.data_mut();
+    st::wr_key(d, G::ADMIN, new_admin.key());
+    st::wr_key(d, G::PENDING_ADMIN, &[0u8; 32]);
     Ok(())
 }
 
@@ -244,11 +269,16 @@ pub fn create_coin(inp: &Input, mut r: Reader) -> Res<()> {
     require_key(&vault, &vault_key)?;
     let (gov_key, gov_bump) = rt::find_pda(&[rt::seed(GOVERNANCE_SEED), rt::seed(mint.key())], inp.program_id);
     require_key(&gov, &gov_key)?;
-    if mint.lamports() != 0 || mint.data_len() != 0 || curve.data_len() != 0 || gov.data_len() != 0 {
+    // lamports already at the mint's address (anyone may send them) are kept, as Anchor's `init`
+    // does: create_account tops them up, allocates and assigns
+    if !rt::key_eq(mint.owner(), &SYSTEM_PROGRAM) || mint.data_len() != 0 || curve.data_len() != 0
+        || gov.data_len() != 0
+    {
         return Err(Error::AlreadyInitialized);
     }
+    let funded = curve.lamports().saturating_add(gov.lamports()).saturating_add(mint.lamports().min(mint_rent()));
     let need = (mint_rent() + rt::rent_exempt(C::SIZE) + rt::rent_exempt(st::ATA_SIZE) + rt::rent_exempt(st::gov::SIZE))
-        .saturating_sub(curve.lamports().saturating_add(gov.lamports()));
+        .saturating_sub(funded);
     if creator.lamports() < need {
         return Err(Error::InsufficientSol);
     }
@@ -419,16 +449,18 @@ pub fn buy(inp: &Input, r: Reader, exact_out: bool) -> Res<()> {
     }
     // one System transfer (the curve's part and the fee); the fee leaves the curve, which this
     // program owns, by lamport arithmetic after the last CPI (the runtime refuses a CPI while
-    // the caller's accounts are unbalanced in its view)
-    let to_curve = q.sol_curve.checked_add(q.fee).ok_or(Error::MathOverflow)?;
+    // the caller's accounts are unbalanced in its view); a fee that would leave the recipient
+    // below rent is not charged (`fee_paid`)
+    let fee = fee_paid(&t.fee_recipient, q.fee);
+    let to_curve = q.sol_curve.checked_add(fee).ok_or(Error::MathOverflow)?;
     system_transfer(&t.user, &t.curve, to_curve, &t.p.system)?;
     let cb = [t.curve.data()[C::BUMP]];
     let seeds = [rt::seed(CURVE_SEED), rt::seed(t.mint.key()), rt::seed(&cb)];
     transfer_checked(&Transfer { src: t.vault, mint: t.mint, dst: t.user_ata, authority: t.curve, token: t.p.token,
                                  amount: q.tokens, seeds: Some(&seeds) })?;
-    move_lamports(&t.curve, &t.fee_recipient, q.fee)?;
+    move_lamports(&t.curve, &t.fee_recipient, fee)?;
     save_curve(&t.curve, &q.after);
-    rt::log64(q.tokens, q.sol, q.fee, q.sol_curve, q.after.complete as u64);
+    rt::log64(q.tokens, q.sol_curve + fee, fee, q.sol_curve, q.after.complete as u64);
     Ok(())
 }
 
@@ -446,10 +478,11 @@ pub fn sell(inp: &Input, r: Reader) -> Res<()> {
     require_out(q.sol, min_sol_out)?;
     transfer_checked(&Transfer { src: t.user_ata, mint: t.mint, dst: t.vault, authority: t.user, token: t.p.token,
                                  amount: tokens_in, seeds: None })?;
-    move_lamports(&t.curve, &t.user, q.sol)?;
-    move_lamports(&t.curve, &t.fee_recipient, q.fee)?;
+    let fee = fee_paid(&t.fee_recipient, q.fee);
+    move_lamports(&t.curve, &t.user, q.sol_curve - fee)?;
+    move_lamports(&t.curve, &t.fee_recipient, fee)?;
     save_curve(&t.curve, &q.after);
-    rt::log64(q.tokens, q.sol, q.fee, q.sol_curve, 0);
+    rt::log64(q.tokens, q.sol_curve - fee, fee, q.sol_curve, 0);
     Ok(())
 }
 
@@ -486,9 +519,20 @@ pub fn migrate(inp: &Input, r: Reader) -> Res<()> {
     if !is_token_account(&vault, mint.key(), curve.key()) {
         return Err(Error::InvalidAccount);
     }
-    let base = token_amount(&vault);
-    let quote = st::rd_u64(c, C::RS);
     let g = glob.data();
+    // the pool's base is the curve's own reserve (supply less the tokens sold), not the vault's
+    // balance: tokens sent to the vault stay there and cannot move the pool's opening price
+    let sold = st::rd_u64(g, G::IRT).checked_sub(st::rd_u64(c, C::RT)).ok_or(Error::MathOverflow)?;
+    let base = st::rd_u64(c, C::SUPPLY).checked_sub(sold).ok_or(Error::MathOverflow)?;
+    if token_amount(&vault) < base {
+        return Err(Error::InvalidAccount);
+    }
+    let quote = st::rd_u64(c, C::RS);
+    // the pool opens at the curve's final price, vS / vT, to within 1 bps (the defaults: 0.68 bps)
+    let at_curve_price = math::mul_div_floor(quote, st::rd_u64(c, C::VT), st::rd_u64(c, C::VS))?;
+    if base.abs_diff(at_curve_price) > at_curve_price / 10_000 {
+        return Err(Error::InvalidInput);
+    }
     let open_time = rt::clock().unix_timestamp.checked_add(st::rd_i64(g, G::POOL_OPEN_DELAY))
         .ok_or(Error::MathOverflow)?;
     let mut data = [0u8; 8 + 8 + 8 + 8 + 2 + 32 + 32];

@@ -306,17 +306,26 @@ impl Swap<'_> {
         if to_pool > 0 {
             system::transfer(self.user, self.pool, self.system_program, to_pool, &[])?;
         }
-        if r.fee > 0 {
-            system::transfer(self.user, self.fee_recipient, self.system_program, r.fee, &[])?;
+        let fee = self.fee_paid(r.fee)?;
+        if fee > 0 {
+            system::transfer(self.user, self.fee_recipient, self.system_program, fee, &[])?;
         }
         let b = [self.bump];
         let seeds: &[&[u8]] = &[POOL_SEED, self.mint.key(), &b];
         token::transfer_checked(self.base_vault, self.mint, self.user_ata, self.pool, self.token_program,
                                 r.amount_out, self.decimals, &[seeds])?;
         self.save(r);
-        Line::new().s(b"swap buy sol_in=").u(r.amount_in).s(b" tokens_out=").u(r.amount_out)
-            .s(b" fee=").u(r.fee).log();
+        Line::new().s(b"swap buy sol_in=").u(to_pool + fee).s(b" tokens_out=").u(r.amount_out)
+            .s(b" fee=").u(fee).log();
         Ok(())
+    }
+
+    /// The part of a swap's `fee` the fee recipient is paid: all of it, or none while crediting it
+    /// would leave the recipient below its rent-exempt minimum (an address at 0 lamports): the
+    /// trader keeps it, the swap lands at its quote or better (launchpad's `fee_paid`).
+    fn fee_paid(&self, fee: u64) -> Result<u64, ProgramError> {
+        let floor = sdk::sysvar::rent_exempt_minimum(self.fee_recipient.data_len() as u64)?;
+        Ok(if self.fee_recipient.lamports().saturating_add(fee) < floor { 0 } else { fee })
     }
 
     /// Lamports out of the pool account, never below its rent-exempt minimum.
@@ -360,10 +369,12 @@ fn swap(program_id: &Pubkey, accounts: &[AccountInfo], base_in: bool, amount_in:
     let r = math::swap_base_in(s.base_reserve, s.quote_reserve, amount_in, s.fee_bps).map_err(math_error)?;
     require_out(r.amount_out, min_out)?;
     token::transfer_checked(s.user_ata, s.mint, s.base_vault, s.user, s.token_program, amount_in, s.decimals, &[])?;
-    s.pay_out(s.user, r.amount_out)?;
-    s.pay_out(s.fee_recipient, r.fee)?;
+    let fee = s.fee_paid(r.fee)?;
+    let sol_out = r.amount_out + (r.fee - fee);
+    s.pay_out(s.user, sol_out)?;
+    s.pay_out(s.fee_recipient, fee)?;
     s.save(&r);
-    Line::new().s(b"swap sell tokens_in=").u(amount_in).s(b" sol_out=").u(r.amount_out).s(b" fee=").u(r.fee).log();
+    Line::new().s(b"swap sell tokens_in=").u(amount_in).s(b" sol_out=").u(sol_out).s(b" fee=").u(fee).log();
     Ok(())
 }
 

@@ -13,7 +13,9 @@ pub struct RawAccount {
     pub is_signer: u8,
     pub is_writable: u8,
     pub executable: u8,
-    pub original_data_len: u32,
+    /// zero: the loader writes no original data length here (the SDK has no `resize`: the
+    /// one it had bounded growth by this never-filled field; no program resizes an account)
+    pub padding: [u8; 4],
     pub key: Pubkey,
     pub owner: Pubkey,
     pub lamports: u64,
@@ -107,20 +109,6 @@ impl AccountInfo {
         let dst = to.lamports().checked_add(amount).ok_or(ProgramError::ArithmeticOverflow)?;
         self.set_lamports(from);
         to.set_lamports(dst);
-        Ok(())
-    }
-    /// Change the data length within the reserved growth room (the runtime checks the rest).
-    #[inline(always)]
-    pub fn resize(&self, new_len: usize) -> Result<(), ProgramError> {
-        let orig = self.r().original_data_len as usize;
-        if new_len > orig + MAX_PERMITTED_DATA_INCREASE {
-            return Err(ProgramError::InvalidArgument);
-        }
-        let old = self.data_len();
-        if new_len > old {
-            unsafe { core::ptr::write_bytes(self.data_ptr().add(old), 0, new_len - old) };
-        }
-        unsafe { (*self.raw).data_len = new_len as u64 };
         Ok(())
     }
 }

@@ -52,6 +52,7 @@ class GlobalFields(IdlAccount):
     token_total_supply: int = _FROM_IDL
     governance_defaults_set: bool = _FROM_IDL
     governance_defaults: GovernanceParams = _FROM_IDL
+    pending_admin: Pubkey = _FROM_IDL
     reserved: bytes = _FROM_IDL
 
 

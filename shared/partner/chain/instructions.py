@@ -116,6 +116,11 @@ def set_params(
     )
 
 
+def accept_admin(new_admin: Pubkey) -> Instruction:
+    """Step two of the admin handover: the admin set_params proposed signs and takes over."""
+    return LAUNCHPAD.instruction("accept_admin", {"new_admin": new_admin})
+
+
 def create_coin(creator: Pubkey, mint: Pubkey, name: str, symbol: str, uri: str) -> Instruction:
     return LAUNCHPAD.instruction(
         "create_coin",

@@ -39,7 +39,8 @@ COMPLETE_OFFSET, MIGRATED_OFFSET = 112, 113
 
 # A migrate's units are known before it is sent: MIGRATE_FIXED_UNITS, plus BUMP_TRY_UNITS for each
 # try of each PDA bump search the programs make (bump b takes 256 - b tries), plus at most
-# ATA_PATH_UNITS that the ATA program's own path varies by (12 of 1,000 key sets take 9 more). The
+# ATA_PATH_UNITS that the paths vary by with the values (the ATA program's own path, 9; the correction
+# steps of the 128/64 division in migrate's price check, 9). The
 # launchpad derives the curve's vault, the pool and the pool's vault (the global config it compares with
 # a constant, the curve it checks with its stored bump: fixed units); the pool program derives the
 # curve, the pool and the pool's vault again; the ATA program derives
@@ -47,9 +48,9 @@ COMPLETE_OFFSET, MIGRATED_OFFSET = 112, 113
 # for one mint would fail on every retry: one mint in about 90,000 needs more than MIGRATE_UNITS
 # (22 of 2,000,000 random mints). tests/programs/test_launchpad_cu.py holds this model to the
 # programs in LiteSVM.
-MIGRATE_FIXED_UNITS = 31_663
+MIGRATE_FIXED_UNITS = 32_555
 BUMP_TRY_UNITS = 1_500
-ATA_PATH_UNITS = 9
+ATA_PATH_UNITS = 18
 
 
 def migrate_units_bound(mint: Pubkey) -> int:
