@@ -21,7 +21,7 @@ help:
 	@echo "make run    start the whole service on 127.0.0.1 (gateway :3000, chain :8899), seeded"
 	@echo "make test   run the whole test suite (sets itself up)"
 	@echo "make fuzz   the programs' invariant fuzzer, long budget (FUZZ_EXAMPLES=1000, FUZZ_STEPS=40)"
-	@echo "make lint   ruff (lint, format), mypy, cfn-lint and sam validate --lint"
+	@echo "make lint   cargo fmt and clippy (programs), ruff (lint, format), mypy, cfn-lint and sam validate --lint"
 	@echo "make build  sam build (no Docker; uses Python 3.13)"
 	@echo "make openapi  regenerate docs/openapi.json (Swagger UI: /docs on make run), docs/openapi-platform.json"
 	@echo "             (/docs/platform), the SDKs' error catalogues and the TypeScript SDK's types"
@@ -69,10 +69,11 @@ sdks/typescript/node_modules/.ready: sdks/typescript/package.json sdks/typescrip
 # Debian's Rust and LLVM 22 for the on-chain programs (no rustup, no cargo, no downloads):
 # rustc-web + libstd-rust-web-dev-bpf (core for bpfel-unknown-none as bitcode), llvm-22
 # (llvm-link, opt, llc, llvm-ar), clang-22 (the linker tests compile small C objects).
-SBF_PACKAGES := clang-22 llvm-22 rustc-web libstd-rust-web-dev-bpf
+SBF_PACKAGES := clang-22 llvm-22 rustc-web libstd-rust-web-dev-bpf cargo-web rust-web-clippy rustfmt-web
 .sbf-toolchain:
 	@{ test -x /usr/bin/rustc && test -d /usr/lib/rustlib/bpfel-unknown-none/lib && \
-	   command -v llc-22 >/dev/null && command -v clang-22 >/dev/null; } || { \
+	   command -v llc-22 >/dev/null && command -v clang-22 >/dev/null && \
+	   test -x /usr/bin/cargo-clippy && test -x /usr/bin/rustfmt; } || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SBF_PACKAGES) >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SBF_PACKAGES) >/dev/null; fi; }
 
@@ -80,7 +81,14 @@ SBF_PACKAGES := clang-22 llvm-22 rustc-web libstd-rust-web-dev-bpf
 programs: $(VENV)/.ready .sbf-toolchain
 	$(PY) -m tools.sbf.build
 
-lint: $(TOOLS)/.ready $(VENV)/.ready
+# Debian's cargo, clippy and rustfmt (cargo runs `cargo-<cmd>` from $CARGO_HOME/bin first: a rustup
+# toolchain in ~/.cargo has no bpfel core, so CARGO_HOME is the build's own), checking the programs
+# for their own target; nothing is fetched (no dependencies). Debian's cargo-fmt needs the crate's
+# directory, not --manifest-path.
+CARGO := env PATH=/usr/bin:/bin CARGO_HOME=$(CURDIR)/programs/target/cargo-home cargo
+lint: $(TOOLS)/.ready $(VENV)/.ready .sbf-toolchain
+	cd programs && $(CARGO) fmt --check
+	$(CARGO) clippy --offline --quiet --manifest-path $(CURDIR)/programs/Cargo.toml --target bpfel-unknown-none -- -D warnings
 	$(TOOLS)/bin/ruff check .
 	$(TOOLS)/bin/ruff format --check .
 	$(PY) -m mypy

@@ -94,13 +94,13 @@ def test_the_program_constants_match_its_idl():
     for ix in idl["instructions"]:
         const = "IX_" + ix["name"].upper()
         m = re.search(rf"const {const}: u64 = disc\(\[([\d, ]+)\]\);", src)
-        assert m and [int(x) for x in m.group(1).split(",")] == ix["discriminator"], ix["name"]
+        assert m and [int(x) for x in re.findall(r"\d+", m.group(1))] == ix["discriminator"], ix["name"]
     for acc in idl["accounts"]:
         mod = {"Global": "global", "BondingCurve": "curve", "Governance": "gov", "Proposal": "prop",
                "VoteReceipt": "receipt"}[acc["name"]]
         block = re.search(rf"pub mod {mod} {{(.*?)\n}}", src, re.S).group(1)
         disc = re.search(r"DISC: \[u8; 8\] = \[([\d, ]+)\]", block).group(1)
-        assert [int(x) for x in disc.split(",")] == acc["discriminator"], acc["name"]
+        assert [int(x) for x in re.findall(r"\d+", disc)] == acc["discriminator"], acc["name"]
         size = int(re.search(r"SIZE: usize = (\d+);", block).group(1))
         from partner.chain import layouts as L
         assert size == getattr(L, acc["name"]).SIZE, acc["name"]
@@ -111,7 +111,7 @@ def test_the_program_constants_match_its_idl():
 def _rust_pubkey(src: str, const: str) -> Pubkey:
     m = re.search(rf"const {const}: Pubkey = \[([\d,\s]+)\];", src)
     assert m, const
-    return Pubkey.from_bytes(bytes(int(x) for x in m.group(1).split(",")))
+    return Pubkey.from_bytes(bytes(int(x) for x in re.findall(r"\d+", m.group(1))))
 
 
 def test_the_pool_program_constants_match_its_idl():
@@ -125,12 +125,12 @@ def test_the_pool_program_constants_match_its_idl():
     program = Program(idl)
     src = "\n".join(p.read_text() for p in sorted((ROOT / "programs" / "pool" / "src").glob("*.rs")))
     for ix in idl["instructions"]:
-        m = re.search(rf"const IX_{ix['name'].upper()}: \[u8; 8\] = \[([\d, ]+)\];", src)
-        assert m and [int(x) for x in m.group(1).split(",")] == ix["discriminator"], ix["name"]
+        m = re.search(rf"const IX_{ix['name'].upper()}: \[u8; 8\] = \[([\d,\s]+)\];", src)
+        assert m and [int(x) for x in re.findall(r"\d+", m.group(1))] == ix["discriminator"], ix["name"]
     assert [a["name"] for a in idl["accounts"]] == ["Pool"]
     block = re.search(r"\nmod layout {(.*?)\n}", src, re.S).group(1)
-    disc = re.search(r"DISCRIMINATOR: \[u8; 8\] = \[([\d, ]+)\]", block).group(1)
-    assert [int(x) for x in disc.split(",")] == idl["accounts"][0]["discriminator"]
+    disc = re.search(r"DISCRIMINATOR: \[u8; 8\] = \[([\d,\s]+)\]", block).group(1)
+    assert [int(x) for x in re.findall(r"\d+", disc)] == idl["accounts"][0]["discriminator"]
     size = re.search(r"SIZE: usize = ([\d +]+);", block).group(1)
     assert sum(int(x) for x in size.split("+")) == L.Pool.SIZE
     offsets = {n.lower(): int(v) for n, v in re.findall(r"pub const (\w+): usize = (\d+);", block)}

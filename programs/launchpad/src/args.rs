@@ -81,11 +81,19 @@ impl<'a> Reader<'a> {
     }
 
     pub fn opt_string(&mut self) -> Res<Option<&'a str>> {
-        if self.some()? { Ok(Some(self.string()?)) } else { Ok(None) }
+        if self.some()? {
+            Ok(Some(self.string()?))
+        } else {
+            Ok(None)
+        }
     }
 
     pub fn opt_u64(&mut self) -> Res<Option<u64>> {
-        if self.some()? { Ok(Some(self.u64()?)) } else { Ok(None) }
+        if self.some()? {
+            Ok(Some(self.u64()?))
+        } else {
+            Ok(None)
+        }
     }
 
     /// No trailing bytes.

@@ -25,8 +25,15 @@ pub fn init_governance(inp: &Input, creator: &Acc, gov: &Acc, bump: u8, system: 
     let glob = inp.acc(2)?;
     let b = [bump];
     let seeds = [rt::seed(GOVERNANCE_SEED), rt::seed(mint.key()), rt::seed(&b)];
-    create_account(&NewAccount { payer: *creator, new: *gov, space: V::SIZE, lamports: rt::rent_exempt(V::SIZE),
-                                 owner: inp.program_id, seeds: Some(&seeds), system: *system })?;
+    create_account(&NewAccount {
+        payer: *creator,
+        new: *gov,
+        space: V::SIZE,
+        lamports: rt::rent_exempt(V::SIZE),
+        owner: inp.program_id,
+        seeds: Some(&seeds),
+        system: *system,
+    })?;
     let g = glob.data();
     let params: &[u8] = if g[G::GOV_SET] != 0 { &g[G::GOV_PARAMS..G::GOV_PARAMS + GP::SIZE] } else { &GP::DEFAULTS };
     let now = rt::clock().unix_timestamp;
@@ -66,8 +73,13 @@ fn load_governance(inp: &Input, a: &Acc, mint: Option<&Pubkey>) -> Res<()> {
         return Err(Error::GovernanceNotFound);
     }
     let d = a.data();
-    require_pda(a, &[rt::seed(GOVERNANCE_SEED), rt::seed(st::key_at(d, V::MINT))], d[V::BUMP], inp.program_id,
-                Error::InvalidAccount)
+    require_pda(
+        a,
+        &[rt::seed(GOVERNANCE_SEED), rt::seed(st::key_at(d, V::MINT))],
+        d[V::BUMP],
+        inp.program_id,
+        Error::InvalidAccount,
+    )
 }
 
 /// The proposal account, checked: existence, discriminator, its governance, its canonical PDA and bump.
@@ -96,8 +108,13 @@ fn stored_receipt(inp: &Input, a: &Acc, proposal: &Pubkey, voter: &Pubkey) -> Re
     if !rt::key_eq(st::key_at(d, R::PROPOSAL), proposal) || !rt::key_eq(st::key_at(d, R::VOTER), voter) {
         return Err(Error::InvalidAccount);
     }
-    require_pda(a, &[rt::seed(VOTE_SEED), rt::seed(proposal), rt::seed(voter)], d[R::BUMP], inp.program_id,
-                Error::InvalidAccount)?;
+    require_pda(
+        a,
+        &[rt::seed(VOTE_SEED), rt::seed(proposal), rt::seed(voter)],
+        d[R::BUMP],
+        inp.program_id,
+        Error::InvalidAccount,
+    )?;
     Ok(Some(d[R::BUMP]))
 }
 
@@ -171,8 +188,14 @@ struct CreateArgs<'a> {
 
 fn parse_create_args<'a>(mut r: Reader<'a>) -> Res<CreateArgs<'a>> {
     let a = CreateArgs {
-        kind: r.variant(3)?, base_rev: r.u64()?, duration: r.u64()?, name: r.opt_string()?, symbol: r.opt_string()?,
-        uri: r.opt_string()?, additional: r.opt_u64()?, mask: r.u8()?,
+        kind: r.variant(3)?,
+        base_rev: r.u64()?,
+        duration: r.u64()?,
+        name: r.opt_string()?,
+        symbol: r.opt_string()?,
+        uri: r.opt_string()?,
+        additional: r.opt_u64()?,
+        mask: r.u8()?,
     };
     r.end()?;
     if let Some(n) = a.name {
@@ -330,11 +353,25 @@ pub fn create_proposal(inp: &Input, r: Reader) -> Res<()> {
     let p = programs(inp, 7)?;
     let b = [prop_bump];
     let seeds = [rt::seed(PROPOSAL_SEED), rt::seed(gov.key()), rt::seed(&ix), rt::seed(&b)];
-    create_account(&NewAccount { payer: proposer, new: prop, space: P::SIZE, lamports: rt::rent_exempt(P::SIZE),
-                                 owner: inp.program_id, seeds: Some(&seeds), system: p.system })?;
+    create_account(&NewAccount {
+        payer: proposer,
+        new: prop,
+        space: P::SIZE,
+        lamports: rt::rent_exempt(P::SIZE),
+        owner: inp.program_id,
+        seeds: Some(&seeds),
+        system: p.system,
+    })?;
     create_ata(&proposer, &vault, &prop, &mint, &p)?;
-    transfer_checked(&Transfer { src: proposer_ata, mint, dst: vault, authority: proposer, token: p.token,
-                                 amount: bond, seeds: None })?;
+    transfer_checked(&Transfer {
+        src: proposer_ata,
+        mint,
+        dst: vault,
+        authority: proposer,
+        token: p.token,
+        amount: bond,
+        seeds: None,
+    })?;
     let d = prop.data_mut();
     d[..8].copy_from_slice(&P::DISC);
     st::wr_key(d, P::GOVERNANCE, gov.key());
@@ -436,8 +473,15 @@ pub fn cast_vote(inp: &Input, mut r: Reader) -> Res<()> {
         }
         let b = [rec_bump];
         let seeds = [rt::seed(VOTE_SEED), rt::seed(prop.key()), rt::seed(voter.key()), rt::seed(&b)];
-        create_account(&NewAccount { payer: voter, new: rec, space: R::SIZE, lamports: rt::rent_exempt(R::SIZE),
-                                     owner: inp.program_id, seeds: Some(&seeds), system })?;
+        create_account(&NewAccount {
+            payer: voter,
+            new: rec,
+            space: R::SIZE,
+            lamports: rt::rent_exempt(R::SIZE),
+            owner: inp.program_id,
+            seeds: Some(&seeds),
+            system,
+        })?;
     }
     require_writable(&rec)?;
     transfer_checked(&Transfer { src: voter_ata, mint, dst: vault, authority: voter, token, amount, seeds: None })?;
@@ -490,8 +534,15 @@ fn pay_out(e: &Escrow, owner: &Acc, owner_ata: &Acc, amount: u64, p: &Programs) 
     let b = [d[P::BUMP]];
     let seeds: [CSeed; 4] =
         [rt::seed(PROPOSAL_SEED), rt::seed(e.gov.key()), rt::seed(&d[P::INDEX..P::INDEX + 8]), rt::seed(&b)];
-    transfer_checked(&Transfer { src: e.vault, mint: e.mint, dst: *owner_ata, authority: e.prop, token: p.token, amount,
-                                 seeds: Some(&seeds) })
+    transfer_checked(&Transfer {
+        src: e.vault,
+        mint: e.mint,
+        dst: *owner_ata,
+        authority: e.prop,
+        token: p.token,
+        amount,
+        seeds: Some(&seeds),
+    })
 }
 
 pub fn cancel_vote(inp: &Input, r: Reader) -> Res<()> {
@@ -683,11 +734,17 @@ pub fn settle_proposal(inp: &Input, r: Reader) -> Res<()> {
     require_program(&token, &TOKEN_2022)?;
     let g = gov.data();
     let outcome = math::outcome(
-        &math::Tally { yes: st::rd_u64(p, P::YES), no: st::rd_u64(p, P::NO), voters: st::rd_u32(p, P::VOTERS),
-                       total_supply: st::rd_u64(g, V::TOTAL_SUPPLY) },
-        &math::Thresholds { min_voter_count: st::rd_u32(g, V::MIN_VOTER_COUNT),
-                            min_participating_supply_bps: st::rd_u16(g, V::MIN_PS_BPS) as u64,
-                            approval_bps: st::rd_u16(g, V::APPROVAL_BPS) as u64 },
+        &math::Tally {
+            yes: st::rd_u64(p, P::YES),
+            no: st::rd_u64(p, P::NO),
+            voters: st::rd_u32(p, P::VOTERS),
+            total_supply: st::rd_u64(g, V::TOTAL_SUPPLY),
+        },
+        &math::Thresholds {
+            min_voter_count: st::rd_u32(g, V::MIN_VOTER_COUNT),
+            min_participating_supply_bps: st::rd_u16(g, V::MIN_PS_BPS) as u64,
+            approval_bps: st::rd_u16(g, V::APPROVAL_BPS) as u64,
+        },
     );
     prop.data_mut()[P::OUTCOME] = outcome;
     if outcome == math::OUTCOME_PASSED {

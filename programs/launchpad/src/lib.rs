@@ -24,21 +24,31 @@ use rt::{Acc, CSeed, Pubkey};
 
 pub const SYSTEM_PROGRAM: Pubkey = [0; 32];
 /// TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb
-pub const TOKEN_2022: Pubkey = [6, 221, 246, 225, 238, 117, 143, 222, 24, 66, 93, 188, 228, 108, 205, 218, 182, 26,
-                                252, 77, 131, 185, 13, 39, 254, 189, 249, 40, 216, 161, 139, 252];
+pub const TOKEN_2022: Pubkey = [
+    6, 221, 246, 225, 238, 117, 143, 222, 24, 66, 93, 188, 228, 108, 205, 218, 182, 26, 252, 77, 131, 185, 13, 39, 254,
+    189, 249, 40, 216, 161, 139, 252,
+];
 /// ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL
-pub const ATA_PROGRAM: Pubkey = [140, 151, 37, 143, 78, 36, 137, 241, 187, 61, 16, 41, 20, 142, 13, 131, 11, 90, 19,
-                                 153, 218, 255, 16, 132, 4, 142, 123, 216, 219, 233, 248, 89];
+pub const ATA_PROGRAM: Pubkey = [
+    140, 151, 37, 143, 78, 36, 137, 241, 187, 61, 16, 41, 20, 142, 13, 131, 11, 90, 19, 153, 218, 255, 16, 132, 4, 142,
+    123, 216, 219, 233, 248, 89,
+];
 /// 3rqyi8EBdPLANFc9MA5U6aPKHuZoKxmm4voFexqu1R7f (idl/pool.json address)
-pub const POOL_PROGRAM: Pubkey = [42, 124, 54, 122, 132, 206, 240, 66, 92, 17, 25, 248, 146, 117, 254, 98, 189, 174,
-                                  71, 17, 116, 20, 219, 226, 249, 45, 9, 150, 22, 39, 116, 98];
+pub const POOL_PROGRAM: Pubkey = [
+    42, 124, 54, 122, 132, 206, 240, 66, 92, 17, 25, 248, 146, 117, 254, 98, 189, 174, 71, 17, 116, 20, 219, 226, 249,
+    45, 9, 150, 22, 39, 116, 98,
+];
 /// BPFLoaderUpgradeab1e11111111111111111111111: owns this program's ProgramData
-pub const LOADER_UPGRADEABLE: Pubkey = [2, 168, 246, 145, 78, 136, 161, 176, 226, 16, 21, 62, 247, 99, 174, 43, 0, 194,
-                                        185, 61, 22, 193, 36, 210, 192, 83, 122, 16, 4, 128, 0, 0];
+pub const LOADER_UPGRADEABLE: Pubkey = [
+    2, 168, 246, 145, 78, 136, 161, 176, 226, 16, 21, 62, 247, 99, 174, 43, 0, 194, 185, 61, 22, 193, 36, 210, 192, 83,
+    122, 16, 4, 128, 0, 0,
+];
 /// AdgiwJYTCUnNrEKiLFZpZmzWaECUQ7vj6RWi4owGAxoF: the Global PDA ([b"global"], bump 255) of this
 /// program at its IDL address, so a trade finds it by a compare
-pub const GLOBAL_AT_IDL_ADDRESS: Pubkey = [143, 31, 1, 166, 130, 232, 117, 184, 98, 197, 102, 71, 82, 163, 37, 127,
-                                           107, 181, 14, 161, 224, 91, 220, 108, 40, 250, 199, 91, 92, 105, 126, 78];
+pub const GLOBAL_AT_IDL_ADDRESS: Pubkey = [
+    143, 31, 1, 166, 130, 232, 117, 184, 98, 197, 102, 71, 82, 163, 37, 127, 107, 181, 14, 161, 224, 91, 220, 108, 40,
+    250, 199, 91, 92, 105, 126, 78,
+];
 pub const TOKEN_DECIMALS: u8 = 6;
 pub const MAX_FEE_BPS: u16 = 1000;
 
@@ -159,7 +169,8 @@ pub fn require_user_token_account(a: &Acc, mint: &Pubkey, owner: &Pubkey) -> Res
         return Ok(());
     }
     let d = a.data();
-    if d.len() < state::TOKEN_ACCOUNT_BASE || !rt::key_eq(state::key_at(d, 0), mint)
+    if d.len() < state::TOKEN_ACCOUNT_BASE
+        || !rt::key_eq(state::key_at(d, 0), mint)
         || !rt::key_eq(state::key_at(d, 32), owner)
     {
         return Err(Error::InvalidAccount);
@@ -292,8 +303,12 @@ pub fn transfer_checked(t: &Transfer) -> Res<()> {
     data[0] = 12;
     data[1..9].copy_from_slice(&t.amount.to_le_bytes());
     data[9] = TOKEN_DECIMALS;
-    let metas = [rt::meta(&t.src, true, false), rt::meta(&t.mint, false, false), rt::meta(&t.dst, true, false),
-                 rt::meta(&t.authority, false, true)];
+    let metas = [
+        rt::meta(&t.src, true, false),
+        rt::meta(&t.mint, false, false),
+        rt::meta(&t.dst, true, false),
+        rt::meta(&t.authority, false, true),
+    ];
     invoke!(&TOKEN_2022, &metas, &data, &[t.src, t.mint, t.dst, t.authority, t.token], t.seeds)
 }
 
@@ -307,8 +322,14 @@ pub struct Programs {
 
 /// ATA CreateIdempotent: `payer` creates `wallet`'s token account `ata` of `mint`.
 pub fn create_ata(payer: &Acc, ata: &Acc, wallet: &Acc, mint: &Acc, p: &Programs) -> Res<()> {
-    let metas = [rt::meta(payer, true, true), rt::meta(ata, true, false), rt::meta(wallet, false, false),
-                 rt::meta(mint, false, false), rt::meta(&p.system, false, false), rt::meta(&p.token, false, false)];
+    let metas = [
+        rt::meta(payer, true, true),
+        rt::meta(ata, true, false),
+        rt::meta(wallet, false, false),
+        rt::meta(mint, false, false),
+        rt::meta(&p.system, false, false),
+        rt::meta(&p.token, false, false),
+    ];
     invoke!(&ATA_PROGRAM, &metas, &[1], &[*payer, *ata, *wallet, *mint, p.system, p.token, p.ata], None)
 }
 

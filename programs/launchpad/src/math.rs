@@ -43,7 +43,10 @@ pub fn mul(a: u64, b: u64) -> U128 {
     let p10 = a1.wrapping_mul(b0);
     let p11 = a1.wrapping_mul(b1);
     let mid = (p00 >> 32) + (p01 & 0xffff_ffff) + (p10 & 0xffff_ffff);
-    U128 { hi: p11.wrapping_add(p01 >> 32).wrapping_add(p10 >> 32).wrapping_add(mid >> 32), lo: (p00 & 0xffff_ffff) | (mid << 32) }
+    U128 {
+        hi: p11.wrapping_add(p01 >> 32).wrapping_add(p10 >> 32).wrapping_add(mid >> 32),
+        lo: (p00 & 0xffff_ffff) | (mid << 32),
+    }
 }
 
 /// x * m for a small multiplier (m < 2^32) and x < 2^96: exact.

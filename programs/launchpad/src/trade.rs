@@ -105,8 +105,15 @@ pub fn initialize_global(inp: &Input, mut r: Reader) -> Res<()> {
     require_program(&system, &SYSTEM_PROGRAM)?;
     let b = [bump];
     let seeds = [rt::seed(GLOBAL_SEED), rt::seed(&b)];
-    create_account(&NewAccount { payer: admin, new: glob, space: G::SIZE, lamports: rt::rent_exempt(G::SIZE),
-                                 owner: inp.program_id, seeds: Some(&seeds), system })?;
+    create_account(&NewAccount {
+        payer: admin,
+        new: glob,
+        space: G::SIZE,
+        lamports: rt::rent_exempt(G::SIZE),
+        owner: inp.program_id,
+        seeds: Some(&seeds),
+        system,
+    })?;
     let d = glob.data_mut();
     d[..8].copy_from_slice(&G::DISC);
     d[G::BUMP] = bump;
@@ -179,8 +186,13 @@ pub fn set_governance_params(inp: &Input, mut r: Reader) -> Res<()> {
     let max_ext = st::rd_i64(raw, GP::MAX_EXT);
     let min_vote = st::rd_i64(raw, GP::MIN_VOTE);
     let max_vote = st::rd_i64(raw, GP::MAX_VOTE);
-    if ps > 10_000 || bond > 10_000 || approval < 1 || approval > 10_000 || window <= 0 || max_ext < 0
-        || min_vote < 1 || min_vote > max_vote
+    if ps > 10_000
+        || bond > 10_000
+        || !(1..=10_000).contains(&approval)
+        || window <= 0
+        || max_ext < 0
+        || min_vote < 1
+        || min_vote > max_vote
     {
         return Err(Error::InvalidInput);
     }
@@ -228,8 +240,15 @@ struct MintParts {
 
 fn create_mint(m: &MintParts, coin: &Coin, curve_seeds: &[rt::CSeed]) -> Res<()> {
     let (creator, mint, curve, gov, p) = (&m.creator, &m.mint, &m.curve, &m.gov, &m.p);
-    create_account(&NewAccount { payer: *creator, new: *mint, space: st::MINT_WITH_POINTER_SIZE, lamports: mint_rent(),
-                                 owner: &TOKEN_2022, seeds: None, system: p.system })?;
+    create_account(&NewAccount {
+        payer: *creator,
+        new: *mint,
+        space: st::MINT_WITH_POINTER_SIZE,
+        lamports: mint_rent(),
+        owner: &TOKEN_2022,
+        seeds: None,
+        system: p.system,
+    })?;
     let mint_w = [rt::meta(mint, true, false)];
     let mut ptr = [0u8; 66];
     ptr[0] = 39;
@@ -245,8 +264,12 @@ fn create_mint(m: &MintParts, coin: &Coin, curve_seeds: &[rt::CSeed]) -> Res<()>
     let mut at = put_str(&mut md, 8, coin.name.as_bytes());
     at = put_str(&mut md, at, coin.symbol.as_bytes());
     at = put_str(&mut md, at, coin.uri.as_bytes());
-    let metas = [rt::meta(mint, true, false), rt::meta(gov, false, false), rt::meta(mint, false, false),
-                 rt::meta(curve, false, true)];
+    let metas = [
+        rt::meta(mint, true, false),
+        rt::meta(gov, false, false),
+        rt::meta(mint, false, false),
+        rt::meta(curve, false, true),
+    ];
     invoke!(&TOKEN_2022, &metas, &md[..at], &[*mint, *gov, *curve, p.token], Some(curve_seeds))
 }
 
@@ -271,14 +294,17 @@ pub fn create_coin(inp: &Input, mut r: Reader) -> Res<()> {
     require_key(&gov, &gov_key)?;
     // lamports already at the mint's address (anyone may send them) are kept, as Anchor's `init`
     // does: create_account tops them up, allocates and assigns
-    if !rt::key_eq(mint.owner(), &SYSTEM_PROGRAM) || mint.data_len() != 0 || curve.data_len() != 0
+    if !rt::key_eq(mint.owner(), &SYSTEM_PROGRAM)
+        || mint.data_len() != 0
+        || curve.data_len() != 0
         || gov.data_len() != 0
     {
         return Err(Error::AlreadyInitialized);
     }
     let funded = curve.lamports().saturating_add(gov.lamports()).saturating_add(mint.lamports().min(mint_rent()));
-    let need = (mint_rent() + rt::rent_exempt(C::SIZE) + rt::rent_exempt(st::ATA_SIZE) + rt::rent_exempt(st::gov::SIZE))
-        .saturating_sub(funded);
+    let need =
+        (mint_rent() + rt::rent_exempt(C::SIZE) + rt::rent_exempt(st::ATA_SIZE) + rt::rent_exempt(st::gov::SIZE))
+            .saturating_sub(funded);
     if creator.lamports() < need {
         return Err(Error::InsufficientSol);
     }
@@ -288,8 +314,15 @@ pub fn create_coin(inp: &Input, mut r: Reader) -> Res<()> {
     let cb = [curve_bump];
     let curve_seeds = [rt::seed(CURVE_SEED), rt::seed(mint.key()), rt::seed(&cb)];
     create_mint(&MintParts { creator, mint, curve, gov, p }, &coin, &curve_seeds)?;
-    create_account(&NewAccount { payer: creator, new: curve, space: C::SIZE, lamports: rt::rent_exempt(C::SIZE),
-                                 owner: inp.program_id, seeds: Some(&curve_seeds), system: p.system })?;
+    create_account(&NewAccount {
+        payer: creator,
+        new: curve,
+        space: C::SIZE,
+        lamports: rt::rent_exempt(C::SIZE),
+        owner: inp.program_id,
+        seeds: Some(&curve_seeds),
+        system: p.system,
+    })?;
     create_ata(&creator, &vault, &curve, &mint, &p)?;
     let g = glob.data();
     let supply = st::rd_u64(g, G::SUPPLY);
@@ -333,8 +366,13 @@ struct TradeAccounts {
 
 fn trade_accounts(inp: &Input) -> Res<TradeAccounts> {
     let t = TradeAccounts {
-        user: inp.acc(0)?, glob: inp.acc(1)?, fee_recipient: inp.acc(2)?, mint: inp.acc(3)?, curve: inp.acc(4)?,
-        vault: inp.acc(5)?, user_ata: inp.acc(6)?,
+        user: inp.acc(0)?,
+        glob: inp.acc(1)?,
+        fee_recipient: inp.acc(2)?,
+        mint: inp.acc(3)?,
+        curve: inp.acc(4)?,
+        vault: inp.acc(5)?,
+        user_ata: inp.acc(6)?,
         p: Programs { system: inp.acc(7)?, token: inp.acc(8)?, ata: inp.acc(9)? },
     };
     require_signer(&t.user)?;
@@ -456,8 +494,15 @@ pub fn buy(inp: &Input, r: Reader, exact_out: bool) -> Res<()> {
     system_transfer(&t.user, &t.curve, to_curve, &t.p.system)?;
     let cb = [t.curve.data()[C::BUMP]];
     let seeds = [rt::seed(CURVE_SEED), rt::seed(t.mint.key()), rt::seed(&cb)];
-    transfer_checked(&Transfer { src: t.vault, mint: t.mint, dst: t.user_ata, authority: t.curve, token: t.p.token,
-                                 amount: q.tokens, seeds: Some(&seeds) })?;
+    transfer_checked(&Transfer {
+        src: t.vault,
+        mint: t.mint,
+        dst: t.user_ata,
+        authority: t.curve,
+        token: t.p.token,
+        amount: q.tokens,
+        seeds: Some(&seeds),
+    })?;
     move_lamports(&t.curve, &t.fee_recipient, fee)?;
     save_curve(&t.curve, &q.after);
     rt::log64(q.tokens, q.sol_curve + fee, fee, q.sol_curve, q.after.complete as u64);
@@ -476,8 +521,15 @@ pub fn sell(inp: &Input, r: Reader) -> Res<()> {
     }
     let q = math::sell(&curve_state(t.curve.data()), tokens_in, fee_bps(&t.glob))?;
     require_out(q.sol, min_sol_out)?;
-    transfer_checked(&Transfer { src: t.user_ata, mint: t.mint, dst: t.vault, authority: t.user, token: t.p.token,
-                                 amount: tokens_in, seeds: None })?;
+    transfer_checked(&Transfer {
+        src: t.user_ata,
+        mint: t.mint,
+        dst: t.vault,
+        authority: t.user,
+        token: t.p.token,
+        amount: tokens_in,
+        seeds: None,
+    })?;
     let fee = fee_paid(&t.fee_recipient, q.fee);
     move_lamports(&t.curve, &t.user, q.sol_curve - fee)?;
     move_lamports(&t.curve, &t.fee_recipient, fee)?;
@@ -533,8 +585,8 @@ pub fn migrate(inp: &Input, r: Reader) -> Res<()> {
     if base.abs_diff(at_curve_price) > at_curve_price / 10_000 {
         return Err(Error::InvalidInput);
     }
-    let open_time = rt::clock().unix_timestamp.checked_add(st::rd_i64(g, G::POOL_OPEN_DELAY))
-        .ok_or(Error::MathOverflow)?;
+    let open_time =
+        rt::clock().unix_timestamp.checked_add(st::rd_i64(g, G::POOL_OPEN_DELAY)).ok_or(Error::MathOverflow)?;
     let mut data = [0u8; 8 + 8 + 8 + 8 + 2 + 32 + 32];
     data[..8].copy_from_slice(&POOL_INITIALIZE);
     data[8..16].copy_from_slice(&base.to_le_bytes());
@@ -545,9 +597,17 @@ pub fn migrate(inp: &Input, r: Reader) -> Res<()> {
     data[66..98].copy_from_slice(st::key_at(c, C::CREATOR));
     let cb = [c[C::BUMP]];
     let seeds = [rt::seed(CURVE_SEED), rt::seed(mint.key()), rt::seed(&cb)];
-    let metas = [rt::meta(&payer, true, true), rt::meta(&curve, false, true), rt::meta(&mint, false, false),
-                 rt::meta(&pool, true, false), rt::meta(&pool_vault, true, false), rt::meta(&vault, true, false),
-                 rt::meta(&p.system, false, false), rt::meta(&p.token, false, false), rt::meta(&p.ata, false, false)];
+    let metas = [
+        rt::meta(&payer, true, true),
+        rt::meta(&curve, false, true),
+        rt::meta(&mint, false, false),
+        rt::meta(&pool, true, false),
+        rt::meta(&pool_vault, true, false),
+        rt::meta(&vault, true, false),
+        rt::meta(&p.system, false, false),
+        rt::meta(&p.token, false, false),
+        rt::meta(&p.ata, false, false),
+    ];
     let accs = [payer, curve, mint, pool, pool_vault, vault, p.system, p.token, p.ata, pool_program];
     invoke!(&POOL_PROGRAM, &metas, &data, &accs, Some(&seeds))?;
     move_lamports(&curve, &pool, quote)?;

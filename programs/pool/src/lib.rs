@@ -17,8 +17,8 @@ use sdk::borsh::{read_pubkey, read_u64, write_u64, Reader};
 use sdk::checks::{require_key, require_pda};
 use sdk::log::{msg, Line};
 use sdk::pubkey::{
-    associated_token_address, pk_eq, try_find_program_address, ATA_PROGRAM_ID, LAUNCHPAD_PROGRAM_ID,
-    SYSTEM_PROGRAM_ID, TOKEN_2022_PROGRAM_ID,
+    associated_token_address, pk_eq, try_find_program_address, ATA_PROGRAM_ID, LAUNCHPAD_PROGRAM_ID, SYSTEM_PROGRAM_ID,
+    TOKEN_2022_PROGRAM_ID,
 };
 use sdk::{system, token, AccountInfo, ProgramError, ProgramResult, Pubkey};
 
@@ -71,13 +71,21 @@ fn first<const N: usize>(accounts: &[AccountInfo]) -> Result<&[AccountInfo; N], 
 }
 
 fn require_signer(acc: &AccountInfo) -> ProgramResult {
-    if acc.is_signer() { Ok(()) } else { Err(ProgramError::MissingRequiredSignature) }
+    if acc.is_signer() {
+        Ok(())
+    } else {
+        Err(ProgramError::MissingRequiredSignature)
+    }
 }
 
 /// The accounts an instruction changes must come writable (else InvalidAccount, before any
 /// change; the runtime would refuse the write afterwards anyway).
 fn require_writable(accs: &[&AccountInfo]) -> ProgramResult {
-    if accs.iter().all(|a| a.is_writable()) { Ok(()) } else { Err(INVALID_ACCOUNT) }
+    if accs.iter().all(|a| a.is_writable()) {
+        Ok(())
+    } else {
+        Err(INVALID_ACCOUNT)
+    }
 }
 
 fn math_error(e: MathError) -> ProgramError {
@@ -198,8 +206,14 @@ fn initialize_pool(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -
     write_u64(d, layout::OPEN_TIME, args.open_time as u64);
     write_u64(d, layout::CREATED_SLOT, slot);
     d[layout::BUMP] = bump;
-    Line::new().s(b"initialize_pool base=").u(args.base_amount).s(b" quote=").u(args.quote_amount)
-        .s(b" open_time=").u(args.open_time as u64).log();
+    Line::new()
+        .s(b"initialize_pool base=")
+        .u(args.base_amount)
+        .s(b" quote=")
+        .u(args.quote_amount)
+        .s(b" open_time=")
+        .u(args.open_time as u64)
+        .log();
     Ok(())
 }
 
@@ -259,7 +273,15 @@ fn load_swap<'a>(program_id: &Pubkey, accounts: &'a [AccountInfo]) -> Result<Swa
     }
     let decimals = token::mint(mint).map_err(|_| INVALID_ACCOUNT)?.decimals();
     Ok(Swap {
-        user, pool, mint, base_vault, user_ata, fee_recipient, system_program, token_program, ata_program,
+        user,
+        pool,
+        mint,
+        base_vault,
+        user_ata,
+        fee_recipient,
+        system_program,
+        token_program,
+        ata_program,
         base_reserve: read_u64(d, layout::BASE_RESERVE),
         quote_reserve: read_u64(d, layout::QUOTE_RESERVE),
         fee_bps: u16::from_le_bytes([d[layout::FEE_BPS], d[layout::FEE_BPS + 1]]),
@@ -273,8 +295,11 @@ fn load_swap<'a>(program_id: &Pubkey, accounts: &'a [AccountInfo]) -> Result<Swa
 /// Token-2022 account must be a token account of `mint` owned by `user` (else InvalidAccount):
 /// Some(balance). Anything else is "no token account" (None): a sell is refused, a buy creates
 /// the ATA with CreateIdempotent, and the ATA program checks the address itself.
-fn user_token_balance(user_ata: &AccountInfo, mint: &AccountInfo, user: &AccountInfo)
-                      -> Result<Option<u64>, ProgramError> {
+fn user_token_balance(
+    user_ata: &AccountInfo,
+    mint: &AccountInfo,
+    user: &AccountInfo,
+) -> Result<Option<u64>, ProgramError> {
     if !user_ata.is_owned_by(&TOKEN_2022_PROGRAM_ID) {
         return Ok(None);
     }
@@ -299,8 +324,16 @@ impl Swap<'_> {
             return Err(INSUFFICIENT_SOL);
         }
         if !has_ata {
-            token::create_ata_idempotent(self.user, self.user_ata, self.user, self.mint, self.system_program,
-                                         self.token_program, self.ata_program, &[])?;
+            token::create_ata_idempotent(
+                self.user,
+                self.user_ata,
+                self.user,
+                self.mint,
+                self.system_program,
+                self.token_program,
+                self.ata_program,
+                &[],
+            )?;
         }
         let to_pool = r.amount_in - r.fee;
         if to_pool > 0 {
@@ -312,11 +345,18 @@ impl Swap<'_> {
         }
         let b = [self.bump];
         let seeds: &[&[u8]] = &[POOL_SEED, self.mint.key(), &b];
-        token::transfer_checked(self.base_vault, self.mint, self.user_ata, self.pool, self.token_program,
-                                r.amount_out, self.decimals, &[seeds])?;
+        token::transfer_checked(
+            self.base_vault,
+            self.mint,
+            self.user_ata,
+            self.pool,
+            self.token_program,
+            r.amount_out,
+            self.decimals,
+            &[seeds],
+        )?;
         self.save(r);
-        Line::new().s(b"swap buy sol_in=").u(to_pool + fee).s(b" tokens_out=").u(r.amount_out)
-            .s(b" fee=").u(fee).log();
+        Line::new().s(b"swap buy sol_in=").u(to_pool + fee).s(b" tokens_out=").u(r.amount_out).s(b" fee=").u(fee).log();
         Ok(())
     }
 

@@ -94,7 +94,11 @@ impl<'a> Reader<'a> {
     /// Err unless every byte was read (no trailing garbage).
     #[inline(always)]
     pub fn finish(&self) -> Result<(), ProgramError> {
-        if self.pos == self.buf.len() { Ok(()) } else { Err(ProgramError::InvalidInstructionData) }
+        if self.pos == self.buf.len() {
+            Ok(())
+        } else {
+            Err(ProgramError::InvalidInstructionData)
+        }
     }
 }
 

@@ -81,14 +81,27 @@ pub fn invoke_signed(ix: &Instruction, infos: &[&AccountInfo], signers: &[&[&[u8
         return Err(ProgramError::InvalidArgument);
     }
     let empty = SolAccountInfo {
-        key: core::ptr::null(), lamports: core::ptr::null_mut(), data_len: 0, data: core::ptr::null_mut(),
-        owner: core::ptr::null(), rent_epoch: 0, is_signer: false, is_writable: false, executable: false,
+        key: core::ptr::null(),
+        lamports: core::ptr::null_mut(),
+        data_len: 0,
+        data: core::ptr::null_mut(),
+        owner: core::ptr::null(),
+        rent_epoch: 0,
+        is_signer: false,
+        is_writable: false,
+        executable: false,
     };
     let mut c_infos = [empty; MAX_CPI_ACCOUNTS];
     for (i, a) in infos.iter().enumerate() {
         c_infos[i] = SolAccountInfo {
-            key: a.key(), lamports: a.lamports_ptr(), data_len: a.data_len() as u64, data: a.data_ptr(),
-            owner: a.owner(), rent_epoch: u64::MAX, is_signer: a.is_signer(), is_writable: a.is_writable(),
+            key: a.key(),
+            lamports: a.lamports_ptr(),
+            data_len: a.data_len() as u64,
+            data: a.data_ptr(),
+            owner: a.owner(),
+            rent_epoch: u64::MAX,
+            is_signer: a.is_signer(),
+            is_writable: a.is_writable(),
             executable: a.executable(),
         };
     }
@@ -105,8 +118,11 @@ pub fn invoke_signed(ix: &Instruction, infos: &[&AccountInfo], signers: &[&[&[u8
         c_signers[i] = SolSignerSeeds { addr: seeds[i].as_ptr(), len: signer.len() as u64 };
     }
     let c_ix = SolInstruction {
-        program_id: ix.program_id, accounts: ix.accounts.as_ptr(), accounts_len: ix.accounts.len() as u64,
-        data: ix.data.as_ptr(), data_len: ix.data.len() as u64,
+        program_id: ix.program_id,
+        accounts: ix.accounts.as_ptr(),
+        accounts_len: ix.accounts.len() as u64,
+        data: ix.data.as_ptr(),
+        data_len: ix.data.len() as u64,
     };
     let rc = unsafe {
         super::syscalls::sol_invoke_signed_c(

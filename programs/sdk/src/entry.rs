@@ -9,6 +9,7 @@ const NON_DUP: u8 = u8::MAX;
 
 /// # Safety: `input` is the loader's input region.
 #[inline(always)]
+#[allow(clippy::needless_lifetimes)] // 'a names the input region's lifetime, which `accounts` borrows from
 pub unsafe fn deserialize<'a>(
     input: *mut u8,
     accounts: &'a mut [core::mem::MaybeUninit<AccountInfo>; MAX_ACCOUNTS],
@@ -50,9 +51,12 @@ pub unsafe fn deserialize<'a>(
 #[macro_export]
 macro_rules! entrypoint {
     ($process:path) => {
+        /// # Safety
+        /// The runtime calls it with its serialized input region.
         #[no_mangle]
         pub unsafe extern "C" fn entrypoint(input: *mut u8) -> u64 {
-            let mut accounts = [core::mem::MaybeUninit::<$crate::sdk::AccountInfo>::uninit(); $crate::sdk::entry::MAX_ACCOUNTS];
+            let mut accounts =
+                [core::mem::MaybeUninit::<$crate::sdk::AccountInfo>::uninit(); $crate::sdk::entry::MAX_ACCOUNTS];
             match $crate::sdk::entry::deserialize(input, &mut accounts) {
                 Ok((program_id, accounts, data)) => match $process(program_id, accounts, data) {
                     Ok(()) => 0,

@@ -17,20 +17,20 @@
 //! (`wide`): LLVM's BPF backend has no 128-bit libcalls.
 #![allow(clippy::missing_safety_doc)]
 
-pub mod syscalls;
-pub mod error;
-pub mod pubkey;
 pub mod account;
-pub mod entry;
-pub mod log;
-pub mod wide;
 pub mod borsh;
-pub mod cpi;
-pub mod system;
-pub mod token;
-pub mod sysvar;
 pub mod checks;
+pub mod cpi;
+pub mod entry;
+pub mod error;
+pub mod log;
 pub mod mem;
+pub mod pubkey;
+pub mod syscalls;
+pub mod system;
+pub mod sysvar;
+pub mod token;
+pub mod wide;
 
 #[allow(unused_imports)]
 pub use account::AccountInfo;

@@ -19,10 +19,27 @@ extern "C" {
     pub fn sol_memmove_(dst: *mut u8, src: *const u8, n: u64);
     pub fn sol_memset_(dst: *mut u8, c: u8, n: u64);
     pub fn sol_memcmp_(a: *const u8, b: *const u8, n: u64, result: *mut i32);
-    pub fn sol_create_program_address(seeds: *const SolBytes, seeds_len: u64, program_id: *const Pubkey, address: *mut Pubkey) -> u64;
-    pub fn sol_try_find_program_address(seeds: *const SolBytes, seeds_len: u64, program_id: *const Pubkey, address: *mut Pubkey, bump: *mut u8) -> u64;
+    pub fn sol_create_program_address(
+        seeds: *const SolBytes,
+        seeds_len: u64,
+        program_id: *const Pubkey,
+        address: *mut Pubkey,
+    ) -> u64;
+    pub fn sol_try_find_program_address(
+        seeds: *const SolBytes,
+        seeds_len: u64,
+        program_id: *const Pubkey,
+        address: *mut Pubkey,
+        bump: *mut u8,
+    ) -> u64;
     pub fn sol_sha256(vals: *const SolBytes, len: u64, hash: *mut u8) -> u64;
-    pub fn sol_invoke_signed_c(instruction: *const u8, account_infos: *const u8, account_infos_len: u64, signers_seeds: *const u8, signers_seeds_len: u64) -> u64;
+    pub fn sol_invoke_signed_c(
+        instruction: *const u8,
+        account_infos: *const u8,
+        account_infos_len: u64,
+        signers_seeds: *const u8,
+        signers_seeds_len: u64,
+    ) -> u64;
     pub fn sol_get_clock_sysvar(addr: *mut u8) -> u64;
     pub fn sol_get_rent_sysvar(addr: *mut u8) -> u64;
     pub fn sol_set_return_data(data: *const u8, len: u64);

@@ -75,7 +75,11 @@ pub fn mul_div_floor(a: u64, b: u64, c: u64) -> Option<u64> {
 pub fn mul_div_ceil(a: u64, b: u64, c: u64) -> Option<u64> {
     let (hi, lo) = mul64(a, b);
     let (q, r) = div128_64(hi, lo, c)?;
-    if r == 0 { Some(q) } else { q.checked_add(1) }
+    if r == 0 {
+        Some(q)
+    } else {
+        q.checked_add(1)
+    }
 }
 
 /// ceil(a / b); None on b == 0.
@@ -84,7 +88,7 @@ pub fn ceil_div(a: u64, b: u64) -> Option<u64> {
     if b == 0 {
         return None;
     }
-    Some(a / b + if a % b == 0 { 0 } else { 1 })
+    Some(a / b + if a.is_multiple_of(b) { 0 } else { 1 })
 }
 
 /// a * b, None above u64::MAX (use it instead of `checked_mul` / `*` on runtime values:
@@ -92,7 +96,11 @@ pub fn ceil_div(a: u64, b: u64) -> Option<u64> {
 #[inline(always)]
 pub fn checked_mul(a: u64, b: u64) -> Option<u64> {
     let (hi, lo) = mul64(a, b);
-    if hi == 0 { Some(lo) } else { None }
+    if hi == 0 {
+        Some(lo)
+    } else {
+        None
+    }
 }
 
 /// (hi, lo) + (hi2, lo2), None on overflow of 128 bits.
