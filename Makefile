@@ -73,7 +73,7 @@ SBF_PACKAGES := clang-22 llvm-22 rustc-web libstd-rust-web-dev-bpf cargo-web rus
 .sbf-toolchain:
 	@{ test -x /usr/bin/rustc && test -d /usr/lib/rustlib/bpfel-unknown-none/lib && \
 	   command -v llc-22 >/dev/null && command -v clang-22 >/dev/null && \
-	   test -x /usr/bin/cargo-clippy && test -x /usr/bin/rustfmt; } || { \
+	   test -x /usr/bin/cargo && test -x /usr/bin/cargo-clippy && test -x /usr/bin/rustfmt; } || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SBF_PACKAGES) >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SBF_PACKAGES) >/dev/null; fi; }
 
