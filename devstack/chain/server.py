@@ -151,11 +151,16 @@ def _commitment(cfg: dict[str, Any], key: str = "commitment") -> str:
     return value
 
 
+def _is_u64(value: Any) -> bool:
+    """A JSON integer that a u64 parameter takes (not a bool, not negative)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def _min_context_slot(cfg: dict[str, Any]) -> int | None:
     value = cfg.get("minContextSlot")
     if value is None:
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+    if not _is_u64(value):
         raise invalid_params("Invalid params: invalid type: minContextSlot, expected u64.")
     return value
 
@@ -700,7 +705,7 @@ class ChainRPC:
         return str(self.bank.faucet.pubkey())
 
     def rpc_getSlotLeaders(self, p):
-        if len(p) < 2 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in p[:2]):
+        if len(p) < 2 or not all(_is_u64(v) for v in p[:2]):
             raise invalid_params("Invalid params: expected a start slot and a limit")
         start, limit = p[0], p[1]
         if not 1 <= limit <= 5000:
@@ -711,7 +716,7 @@ class ChainRPC:
         return [str(self.bank.faucet.pubkey())] * limit
 
     def rpc_getBlockCommitment(self, p):
-        if not p or not isinstance(p[0], int) or isinstance(p[0], bool) or p[0] < 0:
+        if not p or not _is_u64(p[0]):
             raise invalid_params("Invalid params: expected a slot")
         return {"commitment": None, "totalStake": 0}
 
@@ -721,7 +726,7 @@ class ChainRPC:
         wanted = cfg.get("range") or {}
         first = wanted.get("firstSlot", slot - slot % C.SLOTS_PER_EPOCH)
         last = wanted.get("lastSlot", slot)
-        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (first, last)):
+        if not (_is_u64(first) and _is_u64(last)):
             raise invalid_params("Invalid params: firstSlot and lastSlot are slots")
         if last < first:
             raise invalid_params(f"lastSlot, {last}, cannot be less than firstSlot, {first}")
@@ -752,7 +757,7 @@ class ChainRPC:
         cfg = _cfg(p, 1)
         slot = self.at(cfg)
         epoch = cfg.get("epoch", max(slot // C.SLOTS_PER_EPOCH - 1, 0))
-        if not isinstance(epoch, int) or isinstance(epoch, bool) or epoch < 0:
+        if not _is_u64(epoch):
             raise invalid_params("Invalid params: epoch is a u64")
         first_after = (epoch + 1) * C.SLOTS_PER_EPOCH
         if first_after > slot:
@@ -774,7 +779,7 @@ class ChainRPC:
         return self.bank.slot
 
     def _block_range(self, start: Any, end: Any, cfg: dict[str, Any]) -> range:
-        if not isinstance(start, int) or isinstance(start, bool) or start < 0:
+        if not _is_u64(start):
             raise invalid_params("Invalid params: expected a start slot")
         commitment = _commitment(cfg)
         if commitment == "processed":
@@ -794,7 +799,7 @@ class ChainRPC:
         return list(self._block_range(p[0], end, cfg))
 
     def rpc_getBlocksWithLimit(self, p):
-        if len(p) < 2 or not isinstance(p[1], int) or isinstance(p[1], bool) or p[1] < 0:
+        if len(p) < 2 or not _is_u64(p[1]):
             raise invalid_params("Invalid params: expected a start slot and a limit")
         if p[1] > 500_000:
             raise RpcError(-32602, "Limit too large; max 500000")

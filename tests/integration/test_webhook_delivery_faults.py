@@ -7,37 +7,26 @@ and a queue that refuses the deferral still raises (SQS re-delivers the message)
 
 from __future__ import annotations
 
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
 import pytest
 from botocore.exceptions import ClientError
+
+from tests.integration.test_lifecycle import Receiver
 
 THROTTLED = ClientError({"Error": {"Code": "ThrottlingException", "Message": "Rate exceeded"}}, "Decrypt")
 
 
 @pytest.fixture
 def receiver():
-    got: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            got.append(self.headers["webhook-id"])
-            self.send_response(200)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    """test_lifecycle's webhook receiver, as (its URL, the receiver)."""
+    rx = Receiver()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/hooks", got
+        yield rx.url, rx
     finally:
-        server.shutdown()
-        server.server_close()
+        rx.stop()
+
+
+def _ids(rx: Receiver) -> list[str]:
+    return [headers["webhook-id"] for headers, _ in rx.got]
 
 
 def _client(url: str) -> str:
@@ -62,7 +51,7 @@ def test_a_fault_reading_the_hook_defers_the_event_by_the_backoff(aws_stack, mon
     from partner.core.settings import get_settings
     from partner.features import webhooks
 
-    url, got = receiver
+    url, rx = receiver
     client_id = _client(url)
     ev = webhooks.grant_event("grant.updated", "w", {"limits": {}})
     real = getattr(webhooks, fails)
@@ -82,11 +71,11 @@ def test_a_fault_reading_the_hook_defers_the_event_by_the_backoff(aws_stack, mon
     # no attempt counted (nothing was posted); due after the backoff of the attempt to come
     assert body["attempt"] == 2 and body["first_at"] == now - 60 and body["event"] == ev
     assert again["delay"] == webhooks.backoff(3) and body["not_before"] == pytest.approx(now + webhooks.backoff(3))
-    assert got == [] and webhooks.deliveries(client_id) == []
+    assert _ids(rx) == [] and webhooks.deliveries(client_id) == []
     # when it is due, the same event is delivered under its own id, attempt 3
     monkeypatch.setattr(clock, "now", lambda: body["not_before"] + 0.1)
     assert webhooks.deliver(body) == "delivered"
-    assert got == [ev["id"]]
+    assert _ids(rx) == [ev["id"]]
     assert [(d["event_id"], d["attempt"], d["outcome"]) for d in webhooks.deliveries(client_id)] == [
         (ev["id"], 3, "delivered")
     ]

@@ -90,8 +90,7 @@ def page_limited(app: APIGatewayRestResolver, exc: RateLimited) -> Response | No
     429's headers; None for any other caller, who gets `rate_limited`'s JSON (the spec's 429)."""
     route = app.context.get("_route")
     page = getattr(getattr(route, "func", None), "page", None)
-    accept = next((v for k, v in (app.current_event.headers or {}).items() if k.lower() == "accept"), "")
-    if page is None or "text/html" not in (accept or "").lower():
+    if page is None or "text/html" not in _accept(app).lower():
         return None
     rate_limited(exc)  # its state: the code and the bucket's headers
     render, headers = page
@@ -117,9 +116,13 @@ def invalid_input(exc: Any, special: dict[str, str] | None) -> Response:
     return error_response(models.invalid(list(exc.errors()), special, skip=1))
 
 
+def _accept(app: APIGatewayRestResolver) -> str:
+    """The request's Accept header, lower-cased ("" without one)."""
+    return next((v for k, v in (app.current_event.headers or {}).items() if k.lower() == "accept"), None) or ""
+
+
 def wants_json(app: APIGatewayRestResolver) -> bool:
-    accept = next((v for k, v in (app.current_event.headers or {}).items() if k.lower() == "accept"), None)
-    return "application/json" in (accept or "").lower()
+    return "application/json" in _accept(app).lower()
 
 
 class Refused(Exception):

@@ -298,8 +298,13 @@ def plan_buy(req: BuyRequest, state: CoinState, venue: str, user: Pubkey) -> Pla
 
 def plan_buy_exact_out(req: BuyExactOutRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
     tokens = int(req.tokensOut)
+    # the fill: slippage mode's bound comes from it, and a buy past the curve's last tokens answers it
+    fill = None
+    if req.slippage_mode or (venue == "curve" and tokens > state.curve.real_token_reserves):
+        fill = fill_buy_exact(state, venue, tokens)
     if req.slippage_mode:
-        max_in = max_in_bound(fill_buy_exact(state, venue, tokens).sol, int(req.slippageBps), req.fee_bps)
+        assert fill is not None
+        max_in = max_in_bound(fill.sol, int(req.slippageBps), req.fee_bps)
         if req.maxSolIn is not None:
             max_in = min(max_in, int(req.maxSolIn))
     else:
@@ -311,14 +316,11 @@ def plan_buy_exact_out(req: BuyExactOutRequest, state: CoinState, venue: str, us
             "invalid_input", "maxSolIn leaves nothing for the venue after the partner fee.", field="maxSolIn"
         )
     recipient = _fee_recipient(state, venue)
-    capped = None
     if venue == "curve":
         instruction = ix.buy_exact_out(user, state.mint, recipient, tokens, venue_max)
-        if tokens > state.curve.real_token_reserves:
-            capped = fill_buy_exact(state, venue, tokens)
     else:
         instruction = ix.swap_exact_out(user, state.mint, recipient, tokens, venue_max)
-    return Plan(instruction, max_in, partner_fee, max_in, capped=capped)
+    return Plan(instruction, max_in, partner_fee, max_in, capped=fill if fill is not None and fill.capped else None)
 
 
 def plan_sell(req: SellRequest, state: CoinState, venue: str, user: Pubkey) -> Plan:
