@@ -22,7 +22,7 @@ from spl.token.constants import TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID
 from devstack.chain import constants as C
 from devstack.chain.server import start_chain
 from devstack.chain.testing import airdrop, b64, balance, build_tx, latest_blockhash, result, rpc, send, wait_bundle
-from tests.chainutil import mint_to_checked, transfer_checked
+from testkit.chain import mint_to_checked, transfer_checked
 
 SOL = 1_000_000_000
 MEMO = Pubkey.from_string("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr")

@@ -11,8 +11,8 @@ import os
 import pytest
 import urllib3
 
-from tests.chainutil import airdrop, balance, rpc, token_balance, wait
-from tests.helpers import connect, invoke, tx_status
+from testkit.chain import airdrop, balance, rpc, token_balance, wait
+from testkit.helpers import connect, invoke, tx_status
 
 SOL = 10**9
 CAP = 25_000_000 * 10**6
@@ -295,7 +295,7 @@ def test_first_buy_sol_is_one_bundle_and_reported_by_status(chain, conn, creator
 def test_a_first_buy_rides_out_the_block_engine_rate_limit(chain, conn, creator):
     """Issue 25: the block engine answers 429 over its rate limit (Jito: 1 request a second per IP);
     the service waits and tries again (bounded), so the launch lands and is reported as usual."""
-    from tests.chainutil import block_engine, use_up_rate_limit
+    from testkit.chain import block_engine, use_up_rate_limit
 
     with block_engine(chain.url, rateLimitPerSecond=0.5):
         use_up_rate_limit(chain.bundle_url)  # the launch's sendBundle meets a 429 first
@@ -316,7 +316,7 @@ def test_a_pending_launch_bundle_is_submitted_and_reported_pending(chain, conn, 
     stops following it is answered `submitted`, and the status endpoint reports it pending (not
     failed) until it lands."""
     from partner.features import pipeline
-    from tests.chainutil import block_engine
+    from testkit.chain import block_engine
 
     monkeypatch.setattr(pipeline, "BUNDLE_WAIT_SECONDS", 0.0)  # answer at once: the bundle is still pending
 

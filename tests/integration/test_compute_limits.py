@@ -14,7 +14,7 @@ import struct
 
 from solders.transaction import VersionedTransaction
 
-from tests.chainutil import DEEP_BUMP_MINT_SEED, new_coin, rpc, wait, warp
+from testkit.chain import DEEP_BUMP_MINT_SEED, new_coin, rpc, wait, warp
 from tests.integration import test_coins_create as launch_tests
 from tests.integration import test_governance_writes as gov_tests
 from tests.integration import test_migration as venue_tests

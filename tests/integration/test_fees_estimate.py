@@ -3,8 +3,8 @@ getRecentPrioritizationFees answering from what processed transactions paid."""
 
 from __future__ import annotations
 
-from tests.chainutil import airdrop, new_coin, rpc, wait
-from tests.helpers import buy, connect, invoke
+from testkit.chain import airdrop, new_coin, rpc, wait
+from testkit.helpers import buy, connect, invoke
 
 SOL = 10**9
 PATH = "/partner/v1/fees/estimate"
@@ -163,7 +163,7 @@ def test_a_key_that_is_not_a_coin_answers_as_the_quote_does(aws_stack, chain, cl
     and the estimate refuses it with the quote's own 400 (issue 39, low 1)."""
     from solders.keypair import Keypair
 
-    from tests.helpers import trade
+    from testkit.helpers import trade
 
     conn = connect(client, user, ip=ip)
     trader = connect(client, user, scope="trade:execute", ip=ip)

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from tests.chainutil import new_coin, rpc, wait, warp
-from tests.helpers import connect, invoke
+from testkit.chain import new_coin, rpc, wait, warp
+from testkit.helpers import connect, invoke
 from tests.integration.test_update_content import BOND, base_fields, holder, post_form
 
 ISO = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
@@ -148,7 +148,7 @@ def scene(chain, pin_server, aws_stack):
     vote_sigs[0] = vote(chain.url, voters[0], mint, p0, "yes", 3 * 10**12)
     warp(chain.url, 61)
     settler = Keypair()
-    from tests.chainutil import airdrop
+    from testkit.chain import airdrop
 
     airdrop(chain.url, str(settler.pubkey()), 10**9)
     from partner.chain.rpc import Rpc

@@ -11,8 +11,8 @@ import itertools
 import pytest
 from solders.keypair import Keypair
 
-from tests.chainutil import airdrop, new_coin, rpc, token_balance, wait, warp
-from tests.helpers import FEES, connect, invoke, trade
+from testkit.chain import airdrop, new_coin, rpc, token_balance, wait, warp
+from testkit.helpers import FEES, connect, invoke, trade
 
 SOL = 10**9
 TIP = 1_000_000

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import base64
 import json
-import struct
-import zlib
 
 import httpx
 import pytest
 
-from tests.chainutil import airdrop, new_coin, rpc, token_balance, wait
-from tests.helpers import connect, invoke, trade
+from testkit.chain import airdrop, new_coin, rpc, token_balance, wait
+from testkit.helpers import connect, invoke, trade
+from testkit.images import png
 from tests.unit.test_multipart import encode
 
 SOL = 10**9
@@ -20,19 +19,6 @@ TIP = "1000000"
 PRIO = "10000"
 BOND = 10**13  # 1% of 1e15 base units
 PATH = "/partner/v1/governance/proposals/update-content"
-
-
-def png(seed: int = 0) -> bytes:
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    raw = b"\x00" + bytes([seed % 256, 0, 0])
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
-        + chunk(b"IDAT", zlib.compress(raw))
-        + chunk(b"IEND", b"")
-    )
 
 
 def post_form(conn, fields: dict[str, str], files=(), *, body: bytes | None = None, content_type: str | None = None):
@@ -313,7 +299,7 @@ def test_passed_proposal_applies_and_later_changes_compare_with_the_pinned_docum
 
     from partner.chain import instructions as ix
     from partner.chain.layouts import Governance, TokenMetadata
-    from tests.chainutil import warp
+    from testkit.chain import warp
     from tests.integration.test_governance_reads import land, vote
 
     proposer = holder(chain.url, ip, coin, 2 * 10**13)

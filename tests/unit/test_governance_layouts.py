@@ -16,6 +16,7 @@ from partner.chain import instructions as I
 from partner.chain import layouts as L
 from partner.chain import programs as P
 from partner.chain.governance_math import ActionKind, Outcome, VoteSide
+from testkit.helpers import catalogue_section
 from tests.goldens import (
     CPI_PROGRAMS,
     GLOBAL,
@@ -33,7 +34,6 @@ from tests.goldens import (
     C,
     metas,
 )
-from tests.helpers import catalogue_section
 
 # ----------------------------------------------------------------- accounts
 
