@@ -3,7 +3,7 @@ getRecentPrioritizationFees answering from what processed transactions paid."""
 
 from __future__ import annotations
 
-from testkit.chain import airdrop, new_coin, rpc, wait
+from testkit.chain import airdrop, compute_budget, new_coin, rpc, wait
 from testkit.helpers import buy, connect, invoke
 
 SOL = 10**9
@@ -42,19 +42,8 @@ def _pay_alone(url: str, micro_lamports: int) -> str:
 
 def _price_of(url: str, signature: str) -> int:
     """The SetComputeUnitPrice of a landed transaction, micro-lamports per unit."""
-    import base64
-    import struct
-
-    from solders.transaction import VersionedTransaction
-
-    tx = rpc(url, "getTransaction", [signature, {"encoding": "base64", "maxSupportedTransactionVersion": 0}])
-    message = VersionedTransaction.from_bytes(base64.b64decode(tx["transaction"][0])).message
-    keys = [str(k) for k in message.account_keys]
-    [price] = [
-        struct.unpack_from("<Q", bytes(i.data), 1)[0]
-        for i in message.instructions
-        if keys[i.program_id_index] == "ComputeBudget111111111111111111111111111111" and bytes(i.data)[:1] == b"\x03"
-    ]
+    _, price, _ = compute_budget(url, signature)
+    assert price is not None
     return price
 
 
