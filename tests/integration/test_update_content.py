@@ -294,6 +294,42 @@ def test_insufficient_bond(chain, coin, ip):
     assert result.status == 422 and result.json["error"] == "insufficient_proposal_bond"
 
 
+def test_a_failed_proposal_doubles_the_next_bond(chain, pin_server, coin, ip):
+    """The proposal slot (docs/onchain.md): a proposal that failed its quorum after a 60 s vote (one day,
+    rounded up) doubles the bond of the next; both pre-checks (update-content and extend-mutability)
+    answer insufficient_proposal_bond with the doubled bond before anything is sent, and GET governance
+    shows the level and the next bond."""
+    from solders.pubkey import Pubkey
+
+    from partner.chain import instructions as ix
+    from tests.chainutil import warp
+    from tests.integration.test_governance_reads import land, read
+    from tests.integration.test_governance_writes import gov
+
+    first = holder(chain.url, ip, coin, BOND)
+    created = post_form(first, base_fields(coin, name="Other", voteDurationSeconds="60"))
+    assert created.status == 200, created.body
+    warp(chain.url, 61)
+    wallet = Pubkey.from_string(first.user["wallet"])
+    land(
+        chain.url,
+        first.user,
+        ix.settle_proposal(wallet, Pubkey.from_string(coin), Pubkey.from_string(created.json["proposal"])),
+    )
+    second = holder(chain.url, "10.252.0.1", coin, 2 * BOND - 1)
+    for result in (
+        post_form(second, base_fields(coin, name="Other")),
+        gov(second, "extend", {"mint": coin, "additionalSeconds": "86400"}),
+    ):
+        assert (result.status, result.json["error"]) == (422, "insufficient_proposal_bond"), result.body
+        assert (result.json["requiredTokens"], result.json["availableTokens"]) == (str(2 * BOND), str(2 * BOND - 1))
+    assert account(chain.url, proposal_at(coin, 1)) is None
+    shown = read(second, coin)
+    assert shown.status == 200, shown.body
+    governance = shown.json["governance"]
+    assert (governance["proposalBondLevel"], governance["nextProposalBondAmount"]) == (1, str(2 * BOND))
+
+
 def test_pinning_down_is_502_and_nothing_is_sent(chain, pin_server, coin, proposer):
     from devstack.pinserver import set_fault
 

@@ -23,6 +23,7 @@ from solders.keypair import Keypair
 from solders.pubkey import Pubkey
 
 from partner.chain import governance_math as GM
+from partner.chain import layouts as L
 from partner.chain.curve import U64_MAX
 from partner.chain.governance_math import ActionKind
 
@@ -214,7 +215,9 @@ class FuzzMachine(RuleBasedStateMachine):
 
     def _holder(self, i: int, mint: Pubkey) -> Keypair:
         """Mostly someone holding at least the proposal bond of `mint`, else anyone."""
-        bond = GM.bond_amount(self.c.curve(mint).token_total_supply, GM.DEFAULT_PROPOSAL_BOND_BPS)
+        gov = self.c.data(governance_pda(mint))
+        bond = (L.Governance.decode(gov).proposal_bond(self.c.now) if gov
+                else GM.bond_amount(self.c.curve(mint).token_total_supply, GM.DEFAULT_PROPOSAL_BOND_BPS))
         holders = [a for a in self.everyone if self.c.balance(a.pubkey(), mint) >= bond]
         return holders[i % len(holders)] if holders and i % 4 else self._actor(i)
 

@@ -51,7 +51,14 @@ def test_documented_offsets():
     assert at(g, "max_extension_seconds min_vote_duration_seconds max_vote_duration_seconds") == (114, 122, 130)
     assert at(g, "finalized finalized_by_expiry content_revision mutability_extended") == (138, 139, 140, 148)
     assert [g[f] for f in L.LOCK_FIELDS] == list(range(149, 156))
-    assert at(g, "active_proposal next_proposal_index bump reserved") == (156, 189, 197, 198)
+    assert at(g, "active_proposal next_proposal_index bump bond_level bond_level_at reserved") == (
+        156,
+        189,
+        197,
+        198,
+        199,
+        207,
+    )
     p = L.Proposal.OFFSETS
     assert at(p, "governance mint proposer index base_content_revision action_kind") == (8, 40, 72, 104, 112, 120)
     assert at(p, "action_name action_symbol action_uri action_additional_seconds") == (121, 155, 167, 369)

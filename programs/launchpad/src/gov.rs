@@ -341,10 +341,11 @@ pub fn create_proposal(inp: &Input, r: Reader) -> Res<()> {
     if !is_token_account(&proposer_ata, mint.key(), proposer.key()) || token_amount(&proposer_ata) == 0 {
         return Err(Error::MissingProposalTokenAccount);
     }
-    let bond = math::bond_amount(st::rd_u64(g, V::TOTAL_SUPPLY), st::rd_u16(g, V::BOND_BPS) as u64)?;
-    if token_amount(&proposer_ata) < bond {
-        return Err(Error::InsufficientProposalBond);
-    }
+    let level = math::bond_level_now(g[V::BOND_LEVEL], st::rd_i64(g, V::BOND_LEVEL_AT), now);
+    let bond = match math::required_bond(st::rd_u64(g, V::TOTAL_SUPPLY), st::rd_u16(g, V::BOND_BPS) as u64, level)? {
+        Some(b) if token_amount(&proposer_ata) >= b => b,
+        _ => return Err(Error::InsufficientProposalBond),
+    };
     let need = (rt::rent_exempt(P::SIZE) + rt::rent_exempt(st::ATA_SIZE)).saturating_sub(prop.lamports());
     if proposer.lamports() < need {
         return Err(Error::InsufficientSol);
@@ -397,6 +398,7 @@ pub fn create_proposal(inp: &Input, r: Reader) -> Res<()> {
     g[V::ACTIVE] = 1;
     st::wr_key(g, V::ACTIVE + 1, &prop_key);
     st::wr_u64(g, V::NEXT_INDEX, index + 1);
+    g[V::BOND_LEVEL] = level;
     Ok(())
 }
 
@@ -754,7 +756,10 @@ pub fn settle_proposal(inp: &Input, r: Reader) -> Res<()> {
     let p = prop.data_mut();
     p[P::SETTLED] = 1;
     st::wr_i64(p, P::SETTLED_AT, now);
+    let (created, ends) = (st::rd_i64(p, P::CREATED_AT), st::rd_i64(p, P::ENDS_AT));
     let g = gov.data_mut();
+    g[V::BOND_LEVEL] = math::bond_level_after(g[V::BOND_LEVEL], outcome == math::OUTCOME_PASSED, created, ends);
+    st::wr_i64(g, V::BOND_LEVEL_AT, ends);
     if g[V::ACTIVE] != 0 && rt::key_eq(st::key_at(g, V::ACTIVE + 1), prop.key()) {
         g[V::ACTIVE..V::ACTIVE + 33].fill(0);
     }

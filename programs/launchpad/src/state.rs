@@ -153,6 +153,9 @@ pub mod gov {
     pub const ACTIVE: usize = 156;
     pub const NEXT_INDEX: usize = 189;
     pub const BUMP: usize = 197;
+    /// the proposal bond's level (u8) and the voting end of the last settled proposal (i64)
+    pub const BOND_LEVEL: usize = 198;
+    pub const BOND_LEVEL_AT: usize = 199;
 }
 
 /// Proposal [b"proposal", governance, index u64 LE]

@@ -102,6 +102,33 @@ def bond_amount(total_supply: int, proposal_bond_bps: int) -> int:
     return total_supply * proposal_bond_bps // BPS
 
 
+# The proposal slot (docs/onchain.md "The proposal slot"; programs/launchpad/src/math.rs): the bond a
+# proposal locks is bond_amount shifted left by the coin's bond level. A rejected or quorum_not_met
+# proposal adds its voting days (rounded up, at most BOND_LEVEL_MAX), a passed one resets it, and each
+# whole day the slot stands free after the last voting end takes one level off.
+BOND_LEVEL_MAX = 32
+
+
+def bond_level_now(bond_level: int, bond_level_at: int, now: int) -> int:
+    """The level a proposal created at `now` faces: the stored level less the whole free days."""
+    days = (now - bond_level_at) // DAY if now > bond_level_at else 0
+    return max(0, bond_level - days)
+
+
+def bond_level_after(level: int, passed: bool, created_at: int, voting_ends_at: int) -> int:
+    """Governance.bond_level after settling a proposal created at `level`."""
+    if passed:
+        return 0
+    days = -(-max(0, voting_ends_at - created_at) // DAY)
+    return min(level + days, BOND_LEVEL_MAX)
+
+
+def required_bond(total_supply: int, proposal_bond_bps: int, level: int) -> int:
+    """The bond a proposal created at bond level `level` must lock (base units). Above the total supply
+    no holder can cover it: the program answers insufficient_proposal_bond as for any uncovered bond."""
+    return bond_amount(total_supply, proposal_bond_bps) << level
+
+
 def counted_as_voter(amount: int, min_lock_amount: int) -> bool:
     """A vote counts toward min_voter_count when it locks at least min_lock_amount."""
     return amount >= min_lock_amount

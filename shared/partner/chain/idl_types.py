@@ -86,6 +86,8 @@ class GovernanceFields(IdlAccount):
     active_proposal: Pubkey | None = _FROM_IDL
     next_proposal_index: int = _FROM_IDL
     bump: int = _FROM_IDL
+    bond_level: int = _FROM_IDL
+    bond_level_at: int = _FROM_IDL
     reserved: bytes = _FROM_IDL
 
 

@@ -249,7 +249,7 @@ def _precheck(form: UpdateContentForm, state: ChainState, changes: dict[str, str
         raise ApiError(problem)
     if not state.token_account_exists or state.token_balance == 0:
         raise ApiError("missing_proposal_token_account")
-    bond = GM.bond_amount(gov.total_supply, gov.proposal_bond_bps)
+    bond = gov.proposal_bond(state.unix_timestamp)
     if state.token_balance < bond:
         raise ApiError("insufficient_proposal_bond", requiredTokens=str(bond), availableTokens=str(state.token_balance))
 
