@@ -547,7 +547,10 @@ def test_content_proposal_then_finalize_metadata(chain, coin, app_client):
         signer.pubkey,
         Pubkey.from_string(coin),
         0,
-        ix.ContentChange(changed_fields=("name",), name="Renamed Coin"),
+        # a name change keeps the uri-borne digests, the Governance's
+        ix.ContentChange(
+            changed_fields=("name",), name="Renamed Coin", digests=governance_of(chain, coin).content_digests
+        ),
         base_content_revision=0,
         vote_duration_seconds=60,
     )

@@ -309,11 +309,14 @@ class FuzzMachine(RuleBasedStateMachine):
         mint = self.mints[coin % len(self.mints)]
         proposer, gov = self._holder(who, mint), self.c.governance(mint)
         prop = proposal_pda(governance_pda(mint), gov.next_proposal_index)
-        content = dict(name=f"N{who}", symbol=None, uri=None, changed_fields=1, additional_seconds=None)
+        content = dict(name=f"N{who}", symbol=None, uri=None, changed_fields=1, additional_seconds=None,
+                       content_digests=gov.content_digests)  # a name change: the uri-borne digests unchanged
         if kind == ActionKind.EXTEND_MUTABILITY:
-            content = dict(name=None, symbol=None, uri=None, changed_fields=0, additional_seconds=duration)
+            content = dict(name=None, symbol=None, uri=None, changed_fields=0, additional_seconds=duration,
+                           content_digests=GM.NO_DIGESTS)
         elif kind == ActionKind.FINALIZE_METADATA:
-            content = dict(name=None, symbol=None, uri=None, changed_fields=0, additional_seconds=None)
+            content = dict(name=None, symbol=None, uri=None, changed_fields=0, additional_seconds=None,
+                           content_digests=GM.NO_DIGESTS)
         ix = self.c.ix(
             "create_proposal",
             {"proposer": proposer.pubkey(), "mint": mint, "metadata": mint, "proposal": prop},

@@ -394,3 +394,93 @@ def test_the_required_bond_of_python_is_the_programs(level, since, bps):
     assert g.c.proposal(prop).bond_amount == required
     assert g.c.governance(g.mint).bond_level == now_level
     assert g.c.balance(whale.pubkey(), g.mint) == held - required
+
+
+# ----------------------------------------------------------------- the uri-borne locks (issue 35, build item 5)
+# Locking image, description, website, twitter or telegram was not enforced on-chain: all five live in the
+# JSON at `uri`, and a description-only proposal could carry a new uri whose JSON changed the locked image.
+# The program now commits to a 16-byte digest of each (docs/onchain.md "The uri-borne locks").
+
+E_INVALID_INPUT_GOV, G_LOCKED = 6000, 6122
+IMAGE, DESCRIPTION, WEBSITE = 4, 8, 16
+DOC = {"name": "Old Name", "symbol": "OLD", "image": "ipfs://QmOldImage", "description": "old", "website": "",
+       "twitter": "https://x.com/old", "telegram": ""}
+
+
+def _digests(**values) -> list[bytes]:
+    return GM.content_digests({**DOC, **values})
+
+
+def _doc_gov():
+    """A coin created with DOC's digests, its three holders."""
+    from .test_launchpad_governance import Gov
+    c = Chain()
+    creator, mint = c.create_coin(name="Old Name", symbol="OLD", uri="ipfs://QmOldDoc", document=DOC)
+    g = Gov.__new__(Gov)
+    g.c, g.creator, g.mint, g.gov = c, creator, mint.pubkey(), governance_pda(mint.pubkey())
+    c.advance(1, 1)
+    g.holders = [c.wallet() for _ in range(3)]
+    for h in g.holders:
+        assert c.buy(h, g.mint, 5 * SOL).ok
+    return g
+
+
+def test_create_coin_commits_the_digests_of_its_document():
+    g = _doc_gov()
+    assert g.c.governance(g.mint).content_digests == GM.content_digests(DOC)
+    assert GM.field_digest(None) == GM.field_digest("") == bytes.fromhex("e3b0c44298fc1c149afbf4c8996fb924")
+
+
+def test_a_locked_image_cannot_change_through_another_fields_uri():
+    g = _doc_gov()
+    lock, r = g.propose(g.holders[0], ActionKind.FINALIZE_METADATA, mask=IMAGE)
+    assert r.ok, r.logs
+    assert g.pass_(lock).ok and g.c.governance(g.mint).image_locked
+    # the audit's reproduction: a description-only proposal whose new JSON also changes the image
+    _, r = g.propose(g.holders[1], uri="ipfs://QmNewDoc", mask=DESCRIPTION,
+                     digests=_digests(description="new", image="ipfs://QmOtherImage"))
+    r.expect(G_LOCKED)
+    # the same change with the image's digest kept lands
+    prop, r = g.propose(g.holders[1], uri="ipfs://QmNewDoc", mask=DESCRIPTION, digests=_digests(description="new"))
+    assert r.ok, r.logs
+    assert g.c.proposal(prop).proposed_digests == _digests(description="new")
+
+
+def test_the_mask_must_declare_exactly_the_changed_digests():
+    g = _doc_gov()
+    who = g.holders[0]
+    cases = [
+        (DESCRIPTION, _digests(description="new", website="https://new.example")),  # understated
+        (DESCRIPTION | WEBSITE, _digests(description="new")),  # overstated
+        (DESCRIPTION, _digests()),  # a new uri that changes no digest
+    ]
+    for mask, digests in cases:
+        _, r = g.propose(who, uri="ipfs://QmNewDoc", mask=mask, digests=digests)
+        r.expect(E_INVALID_INPUT_GOV)
+    # a changed digest needs a new uri: a name-only proposal keeps all five
+    _, r = g.propose(who, name="New Name", mask=1, digests=_digests(description="new"))
+    r.expect(E_INVALID_INPUT_GOV)
+    # extend / finalize carry none
+    _, r = g.propose(who, ActionKind.FINALIZE_METADATA, digests=_digests())
+    r.expect(E_INVALID_INPUT_GOV)
+    _, r = g.propose(who, ActionKind.EXTEND_MUTABILITY, additional=86_400, digests=[b"\1" * 16] * 5)
+    r.expect(E_INVALID_INPUT_GOV)
+    prop, r = g.propose(who, name="New Name", mask=1, digests=_digests())
+    assert r.ok, r.logs
+
+
+def test_a_passed_proposal_applies_its_digests_and_a_failed_one_does_not():
+    g = _doc_gov()
+    new = _digests(description="new", telegram="https://t.me/new")
+    prop, r = g.propose(g.holders[0], uri="ipfs://QmNewDoc", mask=DESCRIPTION | 64, digests=new)
+    assert r.ok, r.logs
+    g.c.advance(10, 601)
+    assert g.settle(prop).ok and g.c.proposal(prop).outcome == Outcome.QUORUM_NOT_MET
+    assert g.c.governance(g.mint).content_digests == GM.content_digests(DOC)
+    g.c.advance(10, 86_400)  # the failed proposal's bond level decays
+    prop, r = g.propose(g.holders[0], uri="ipfs://QmNewDoc", mask=DESCRIPTION | 64, digests=new)
+    assert r.ok, r.logs
+    assert g.pass_(prop).ok and g.c.proposal(prop).executed
+    gov = g.c.governance(g.mint)
+    assert gov.content_digests == new and gov.content_revision == 1
+    assert g.c.mint(g.mint).metadata.uri == "ipfs://QmNewDoc"

@@ -4,8 +4,11 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 BPS = 10_000
 DAY = 86_400
@@ -27,6 +30,30 @@ CONTENT_FIELDS = ("name", "symbol", "image", "description", "website", "twitter"
 ALL_FIELDS_MASK = (1 << len(CONTENT_FIELDS)) - 1
 # URI_FIELDS live in the JSON at `uri`; name and symbol are stored on-chain in the mint's TokenMetadata
 URI_FIELDS = ("image", "description", "website", "twitter", "telegram")
+
+
+# The program's commitment to the uri-borne fields (docs/onchain.md "The uri-borne locks"): 16 bytes
+# of sha256 per field, of the exact string the metadata JSON carries (absent, empty or not a string:
+# of the empty string), in URI_FIELDS order.
+DIGEST_BYTES = 16
+NO_DIGESTS = (bytes(DIGEST_BYTES),) * len(URI_FIELDS)  # what extend / finalize proposals carry
+
+
+def field_digest(value: Any) -> bytes:
+    """digest(value) = sha256(value as UTF-8)[:16]; a non-string (absent, null, number) is the empty string."""
+    text = value if isinstance(value, str) else ""
+    return hashlib.sha256(text.encode()).digest()[:DIGEST_BYTES]
+
+
+def content_digests(document: Mapping[str, Any]) -> list[bytes]:
+    """The five digests of a metadata JSON document (image, description, website, twitter, telegram)."""
+    return [field_digest(document.get(name)) for name in URI_FIELDS]
+
+
+def digest_mask(old: Sequence[bytes], new: Sequence[bytes]) -> int:
+    """The change set (bits of CONTENT_FIELDS) of the uri-borne fields whose digests differ."""
+    first = CONTENT_FIELDS.index(URI_FIELDS[0])
+    return sum(1 << (first + i) for i, (a, b) in enumerate(zip(old, new, strict=True)) if bytes(a) != bytes(b))
 
 
 class _ApiEnum(IntEnum):
