@@ -364,10 +364,12 @@ _PROPERTY: dict = {}
 
 @settings(max_examples=30, deadline=None)
 @given(level=st.integers(0, 32), since=st.integers(-2 * 86_400, 40 * 86_400),
-       bps=st.one_of(st.integers(0, 300), st.integers(0, 10_000)))
-def test_the_required_bond_of_python_is_the_programs(level, since, bps):
+       bps=st.one_of(st.integers(0, 300), st.integers(0, 10_000)),
+       duration=st.sampled_from([60, 600, 86_399, 86_400, 86_401, WEEK]))
+def test_the_required_bond_of_python_is_the_programs(level, since, bps, duration):
     """partner.chain.governance_math's required bond (the service's pre-check) against create_proposal:
-    the bond it locks, or InsufficientProposalBond exactly when the proposer holds less."""
+    the bond it locks, or InsufficientProposalBond exactly when the proposer holds less; and its
+    bond_level_after against settle_proposal (a proposal nobody votes on: quorum_not_met)."""
     from partner.chain import layouts as L
     if "g" not in _PROPERTY:
         _PROPERTY["g"] = _gov()
@@ -384,7 +386,7 @@ def test_the_required_bond_of_python_is_the_programs(level, since, bps):
     assert isinstance(g.c.governance(g.mint), L.Governance)
     whale = g.holders[0]
     held = g.c.balance(whale.pubkey(), g.mint)
-    prop, r = g.propose(whale, ActionKind.FINALIZE_METADATA)
+    prop, r = g.propose(whale, ActionKind.FINALIZE_METADATA, duration=duration)
     if required > held:
         event("refused")
         r.expect(G_BOND)
@@ -394,6 +396,14 @@ def test_the_required_bond_of_python_is_the_programs(level, since, bps):
     assert g.c.proposal(prop).bond_amount == required
     assert g.c.governance(g.mint).bond_level == now_level
     assert g.c.balance(whale.pubkey(), g.mint) == held - required
+    p = g.c.proposal(prop)
+    slot, now = g.c.slot, g.c.now
+    g.c.set_clock(slot + 10, p.voting_ends_at)
+    assert g.settle(prop).ok
+    gov = g.c.governance(g.mint)
+    assert (gov.bond_level, gov.bond_level_at) == (
+        GM.bond_level_after(now_level, False, p.created_at, p.voting_ends_at), p.voting_ends_at)
+    g.c.set_clock(slot + 20, now)  # back: the next example's times are relative to it
 
 
 # ----------------------------------------------------------------- the uri-borne locks (issue 35, build item 5)
