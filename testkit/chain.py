@@ -90,6 +90,24 @@ def compute_budget(url: str, signature: str) -> tuple[int | None, int | None, in
     return limit, price, meta["computeUnitsConsumed"]
 
 
+def launchpad_instructions(url: str, signature: str) -> list[tuple[str, dict]]:
+    """The landed transaction's launchpad instructions, decoded from the IDL: (name, args) each."""
+    import base64
+
+    from solders.transaction import VersionedTransaction
+
+    from partner.chain.idls import LAUNCHPAD
+
+    tx = rpc(url, "getTransaction", [signature, {"encoding": "base64", "maxSupportedTransactionVersion": 0}])
+    message = VersionedTransaction.from_bytes(base64.b64decode(tx["transaction"][0])).message
+    keys = message.account_keys
+    return [
+        LAUNCHPAD.decode_instruction(bytes(ix.data))
+        for ix in message.instructions
+        if keys[ix.program_id_index] == LAUNCHPAD.address
+    ]
+
+
 def warp(url: str, seconds: int) -> Any:
     return rpc(url, "devstack_warp", [seconds])
 

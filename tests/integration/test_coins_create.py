@@ -75,8 +75,10 @@ def second_conn(aws_stack, ip, creator, conn):
 
 
 def test_launch_pins_normalizes_and_lands(chain, pin_server, conn, creator):
+    from partner.chain import governance_math as GM
     from partner.chain import programs as P
-    from partner.chain.layouts import BondingCurve, TokenMetadata
+    from partner.chain.layouts import BondingCurve, Governance, TokenMetadata
+    from tests.chainutil import launchpad_instructions
 
     result = create(
         conn,
@@ -115,6 +117,11 @@ def test_launch_pins_normalizes_and_lands(chain, pin_server, conn, creator):
     }
     record = launches(creator["user_id"])
     assert [(e["n"], e["s"], e["m"]) for e in record["launches"]] == [("Caf\u00e9 Coin", "CAF1", body["mint"])]
+    # create_coin commits to the pinned document's uri-borne fields (docs/onchain.md "The uri-borne locks")
+    [(name, args)] = launchpad_instructions(chain.url, body["signature"])
+    assert name == "create_coin" and args["content_digests"] == GM.content_digests(document)
+    gov_raw = account(chain.url, str(P.governance_pda(body["mint"])[0]))
+    assert Governance.decode(base64.b64decode(gov_raw["data"][0])).content_digests == args["content_digests"]
 
 
 def test_image_type_is_read_from_content_not_declared_type(conn, pin_server):

@@ -276,6 +276,7 @@ fn create_mint(m: &MintParts, coin: &Coin, curve_seeds: &[rt::CSeed]) -> Res<()>
 pub fn create_coin(inp: &Input, mut r: Reader) -> Res<()> {
     rt::log("Instruction: create_coin");
     let coin = Coin { name: r.string()?, symbol: r.string()?, uri: r.string()? };
+    let digests = r.digests()?;
     r.end()?;
     let [creator, mint, glob, curve, vault, meta] = inp.first()?;
     let gov = inp.acc(9)?;
@@ -347,7 +348,9 @@ pub fn create_coin(inp: &Input, mut r: Reader) -> Res<()> {
     st::wr_key(d, C::VAULT, &vault_key);
     st::wr_u64(d, C::CREATED_SLOT, clock.slot);
     st::wr_i64(d, C::CREATED_AT, clock.unix_timestamp);
-    crate::gov::init_governance(inp, &creator, &gov, gov_bump, &p.system)
+    crate::gov::init_governance(inp, &creator, &gov, gov_bump, &p.system)?;
+    gov.data_mut()[st::gov::DIGESTS..st::gov::DIGESTS + st::DIGESTS_LEN].copy_from_slice(digests);
+    Ok(())
 }
 
 // ----------------------------------------------------------------- trading
