@@ -78,7 +78,7 @@ def test_launch_pins_normalizes_and_lands(chain, pin_server, conn, creator):
     from partner.chain import governance_math as GM
     from partner.chain import programs as P
     from partner.chain.layouts import BondingCurve, Governance, TokenMetadata
-    from tests.chainutil import launchpad_instructions
+    from testkit.chain import launchpad_instructions
 
     result = create(
         conn,

@@ -111,7 +111,7 @@ def conn(aws_stack, chain, ip):
 def test_update_content_pins_and_creates_the_proposal(chain, pin_server, coin, proposer):
     from partner.chain import governance_math as GM
     from partner.chain.layouts import Governance, Proposal
-    from tests.chainutil import launchpad_instructions
+    from testkit.chain import launchpad_instructions
 
     image = png(7)
     result = post_form(
@@ -296,7 +296,7 @@ def test_a_failed_proposal_doubles_the_next_bond(chain, pin_server, coin, ip):
     from solders.pubkey import Pubkey
 
     from partner.chain import instructions as ix
-    from tests.chainutil import warp
+    from testkit.chain import warp
     from tests.integration.test_governance_reads import land, read
     from tests.integration.test_governance_writes import gov
 
@@ -339,7 +339,7 @@ def test_a_field_that_does_not_match_its_digest_reads_as_absent(chain, pin_serve
     from partner.features.coins import create_coin_now
     from partner.store.users import get_user
     from partner.store.wallets import SealedWalletSigner
-    from tests.chainutil import launchpad_instructions
+    from testkit.chain import launchpad_instructions
 
     stray = {"name": "Stray", "symbol": "STRAY", "description": "unverified", "image": "ipfs://QmStrayImage"}
     uri = pinning.pin_json({**stray, "website": "", "twitter": "", "telegram": ""}).uri
