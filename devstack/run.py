@@ -581,7 +581,9 @@ def main(argv: list[str] | None = None) -> int:
         "refuses (BLOCK_ENGINE_TX_URL; docs/onchain.md, 'Tipped sends')",
     )
     args = parser.parse_args(argv)
-    ports = StackPorts(args.port, args.chain_port, pin=args.pin_port, oidc=args.oidc_port, rpc_proxy=args.rpc_proxy_port)
+    ports = StackPorts(
+        args.port, args.chain_port, pin=args.pin_port, oidc=args.oidc_port, rpc_proxy=args.rpc_proxy_port
+    )
     stack = Devstack(ports, tipped_sends=args.tipped_sends).start()
     try:
         if stack.chain is not None:

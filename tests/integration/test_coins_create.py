@@ -245,10 +245,11 @@ def test_identity_allowance_and_bypass_fee_across_clients(chain, conn, second_co
 
 def test_without_a_treasury_no_bypass_is_offered_or_taken(chain, conn, clock, monkeypatch):
     from partner.core.settings import get_settings
-    from partner.features import launch
+    from partner.features.launch import execute, limits
 
     unconfigured = get_settings().model_copy(update={"platform_treasury": None})
-    monkeypatch.setattr(launch, "get_settings", lambda: unconfigured)
+    for module in (execute, limits):
+        monkeypatch.setattr(module, "get_settings", lambda: unconfigured)
     assert create(conn, form(name="Star", symbol="STAR")).status == 200
     clock.advance(61)
     refused = create(conn, form(name="Star", symbol="NOVA", maxBypassFeeLamports=str(SOL)))
@@ -415,7 +416,7 @@ def test_first_buy_tokens_above_the_cap_is_refused_before_upload(chain, conn, cr
 
 def test_failing_first_buy_lands_neither_transaction(chain, conn, creator, monkeypatch):
     """The buy's ceiling is one lamport short of its cost on-chain: the bundle lands nothing."""
-    from partner.features import launch
+    from partner.features.launch import first_buy as launch
 
     real = launch.plan_first_buy
 
@@ -491,7 +492,7 @@ def test_an_ambiguous_launch_keeps_the_cooldown_and_the_identity(
     the 502 carries the signature(s) and the mint, says retryable false, and the creator's cooldown
     and identity are recorded as for a submitted launch."""
     from partner.chain.rpc import BlockEngine
-    from partner.features import launch
+    from partner.features.launch import execute as launch
 
     monkeypatch.setattr(launch, "BlockEngine", lambda url: BlockEngine(url, timeout=0.5))
     ports.install(rpc=lambda timeout=None: ports.settings_rpc(0.5))

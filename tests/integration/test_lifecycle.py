@@ -287,7 +287,7 @@ def test_dropped_transaction_becomes_expired_in_status_and_by_webhook(chain, tra
 def test_failed_launch_bundle_gives_transaction_failed_with_its_code(
     chain, trader, receiver, poller, pin_server, monkeypatch
 ):
-    from partner.features import launch
+    from partner.features.launch import first_buy as launch
     from partner_sdk import verify_webhook
     from tests.integration.test_coins_create import create, form
 
