@@ -360,7 +360,7 @@ def seed(stack: Devstack) -> dict[str, Any]:
     """A demo client, three funded users (alice, bob, carol), the funded crank wallet, a coin by alice on a fresh
     curve, and the devstack pages."""
     from devstack.demo_app import DevPages
-    from partner.features import admin
+    from partnerctl import admin
 
     base = stack.url
     demo = admin.create_client(

@@ -24,11 +24,12 @@ from partner.core.settings import get_settings
 from partner.edge import access, http, multipart
 from partner.edge.access import Principal
 from partner.features import fees as write_fees
-from partner.features import links, pinning, pipeline, uploads
+from partner.features import links, pinning, uploads
 from partner.features.launch.first_buy import requested_buy
 from partner.features.launch.form import LaunchForm, parse_form
 from partner.features.launch.limits import Restrictions, claim_launch, record_launch, release_launch
 from partner.features.launch.rules import RULES
+from partner.send import pipeline
 from partner.store.wallets import KeypairSigner, SealedWalletSigner
 
 DOCUMENT_FIELDS = ("name", "symbol", "description", "image", "website", "twitter", "telegram")
@@ -115,7 +116,7 @@ def execute(
        fee ceiling (400 `invalid_input` naming priorityFeeLamports, partner.features.fees): the launch
        transaction's priority fee, or with a first buy the bundle's total (the priority fee of both
        transactions and the bundle's tip); an added check, last, so it never pre-empts a spec error.
-       Steps 6 and 7 are the send pipeline's (partner.features.pipeline).
+       Steps 6 and 7 are the send pipeline's (partner.send.pipeline).
     7. submit: without a first buy `sendTransaction` with preflight; with one, both as ONE
        bundle to the block engine (`record_bundle` so the status endpoint reports it; a bundle
        the engine already reports `Failed` answers 422 `tx_failed`, nothing landed).
