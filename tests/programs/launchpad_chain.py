@@ -4,6 +4,7 @@ instructions from the program's IDL (idl/launchpad.json) through partner.chain.i
 
 No devstack server: the tests talk to LiteSVM directly.
 """
+
 from __future__ import annotations
 
 import json
@@ -47,6 +48,7 @@ ATA_SIZE = 170
 @cache
 def program_so(name: str) -> Path:
     from tools.sbf.build import build
+
     return build(name)
 
 
@@ -109,7 +111,7 @@ class Result:
         m = re.search(r"Custom\((\d+)\)", str(self.err))
         return int(m.group(1)) if m else None
 
-    def expect(self, code: int | str) -> "Result":
+    def expect(self, code: int | str) -> Result:
         assert not self.ok, f"expected failure {code}, the transaction landed"
         if isinstance(code, int):
             assert self.custom == code, f"expected Custom({code}), got {self.err}\n" + "\n".join(self.logs)
@@ -119,10 +121,14 @@ class Result:
 
 
 DEFAULT_GLOBAL = dict(
-    protocol_fee_bps=100, wallet_cap_bps=10_000, pool_open_delay_seconds=2,
+    protocol_fee_bps=100,
+    wallet_cap_bps=10_000,
+    pool_open_delay_seconds=2,
     initial_virtual_token_reserves=C.INITIAL_VIRTUAL_TOKEN_RESERVES,
     initial_virtual_sol_reserves=C.INITIAL_VIRTUAL_SOL_RESERVES,
-    initial_real_token_reserves=C.INITIAL_REAL_TOKEN_RESERVES, token_total_supply=C.TOKEN_TOTAL_SUPPLY)
+    initial_real_token_reserves=C.INITIAL_REAL_TOKEN_RESERVES,
+    token_total_supply=C.TOKEN_TOTAL_SUPPLY,
+)
 
 
 class Chain:
@@ -144,8 +150,17 @@ class Chain:
         self.cu: dict[str, list[int]] = {}
         if initialize:
             args = {**DEFAULT_GLOBAL, **global_args}
-            self.send_ok([self.ix("initialize_global", {"admin": self.admin.pubkey()},
-                                  fee_recipient=self.fee_recipient.pubkey(), **args)], self.admin)
+            self.send_ok(
+                [
+                    self.ix(
+                        "initialize_global",
+                        {"admin": self.admin.pubkey()},
+                        fee_recipient=self.fee_recipient.pubkey(),
+                        **args,
+                    )
+                ],
+                self.admin,
+            )
 
     # ------------------------------------------------------------ plumbing
 
@@ -182,8 +197,9 @@ class Chain:
     def ix(self, ix_name: str, accounts: dict, /, **args) -> Instruction:
         return LAUNCHPAD_IDL.instruction(ix_name, accounts, **args)
 
-    def send(self, ixs: list[Instruction], *signers: Keypair, payer: Keypair | None = None,
-             cu_limit: int = 1_400_000) -> Result:
+    def send(
+        self, ixs: list[Instruction], *signers: Keypair, payer: Keypair | None = None, cu_limit: int = 1_400_000
+    ) -> Result:
         payer = payer or self.payer
         recorded = self._before(ixs[0]) if Chain.recorder is not None and len(ixs) == 1 else None
         all_ixs = [set_compute_unit_limit(cu_limit), *ixs]
@@ -205,7 +221,7 @@ class Chain:
 
     # the unit model's measurements (tests/programs/unit_model.py): when a list, every landed
     # one-instruction transaction of either program, with what the model needs to know before it
-    recorder: list["Run"] | None = None
+    recorder: list[Run] | None = None
 
     def _before(self, ix: Instruction):
         """What the service knows before it sends `ix`: a partner.chain.units.Hint."""
@@ -218,7 +234,9 @@ class Chain:
         if name == "create_proposal":
             gov = ix.accounts[2].pubkey
             index = L.Governance.decode(self.data(gov)).next_proposal_index
-            key, bump = Pubkey.find_program_address([b"proposal", bytes(gov), index.to_bytes(8, "little")], LAUNCHPAD_ID)
+            key, bump = Pubkey.find_program_address(
+                [b"proposal", bytes(gov), index.to_bytes(8, "little")], LAUNCHPAD_ID
+            )
             return U.Hint(new=new, bumps={key: bump})
         if name == "settle_proposal":
             gov, prop = ix.accounts[1].pubkey, ix.accounts[2].pubkey
@@ -274,12 +292,26 @@ class Chain:
 
     # ------------------------------------------------------------ instructions
 
-    def create_coin_ix(self, creator: Pubkey, mint: Pubkey, name="Coin", symbol="COIN", uri="https://x.example/c.json",
-                       document: dict | None = None, **override) -> Instruction:
+    def create_coin_ix(
+        self,
+        creator: Pubkey,
+        mint: Pubkey,
+        name="Coin",
+        symbol="COIN",
+        uri="https://x.example/c.json",
+        document: dict | None = None,
+        **override,
+    ) -> Instruction:
         """`document`: the metadata JSON at `uri` (its uri-borne fields' digests; None: every field absent)."""
         accounts = {"creator": creator, "mint": mint, "metadata": mint, **override}
-        return self.ix("create_coin", accounts, name=name, symbol=symbol, uri=uri,
-                       content_digests=GM.content_digests(document or {}))
+        return self.ix(
+            "create_coin",
+            accounts,
+            name=name,
+            symbol=symbol,
+            uri=uri,
+            content_digests=GM.content_digests(document or {}),
+        )
 
     def create_coin(self, creator: Keypair | None = None, mint: Keypair | None = None, **kw) -> tuple[Keypair, Keypair]:
         creator = creator or self.wallet()
@@ -291,16 +323,19 @@ class Chain:
         return self.ix(ix_name, {"user": user, "mint": mint, "fee_recipient": self.fee_recipient.pubkey()}, **args)
 
     def buy(self, user: Keypair, mint: Pubkey, sol_in: int, min_tokens_out: int = 0) -> Result:
-        return self.send([self.trade_ix("buy", user.pubkey(), mint, sol_in=sol_in, min_tokens_out=min_tokens_out)],
-                         user)
+        return self.send(
+            [self.trade_ix("buy", user.pubkey(), mint, sol_in=sol_in, min_tokens_out=min_tokens_out)], user
+        )
 
     def buy_exact_out(self, user: Keypair, mint: Pubkey, tokens_out: int, max_sol_in: int) -> Result:
-        return self.send([self.trade_ix("buy_exact_out", user.pubkey(), mint, tokens_out=tokens_out,
-                                        max_sol_in=max_sol_in)], user)
+        return self.send(
+            [self.trade_ix("buy_exact_out", user.pubkey(), mint, tokens_out=tokens_out, max_sol_in=max_sol_in)], user
+        )
 
     def sell(self, user: Keypair, mint: Pubkey, tokens_in: int, min_sol_out: int = 0) -> Result:
-        return self.send([self.trade_ix("sell", user.pubkey(), mint, tokens_in=tokens_in, min_sol_out=min_sol_out)],
-                         user)
+        return self.send(
+            [self.trade_ix("sell", user.pubkey(), mint, tokens_in=tokens_in, min_sol_out=min_sol_out)], user
+        )
 
     def migrate_ix(self, payer: Pubkey, mint: Pubkey) -> Instruction:
         return self.ix("migrate", {"payer": payer, "mint": mint})
@@ -315,23 +350,33 @@ class Chain:
         return L.Pool.decode(self.data(pool_pda(mint)))
 
     def pool_ix(self, ix_name: str, user: Pubkey, mint: Pubkey, /, **args) -> Instruction:
-        return POOL_IDL.instruction(ix_name, {"user": user, "mint": mint, "fee_recipient": self.fee_recipient.pubkey()},
-                                    **args)
+        return POOL_IDL.instruction(
+            ix_name, {"user": user, "mint": mint, "fee_recipient": self.fee_recipient.pubkey()}, **args
+        )
 
     def swap(self, user: Keypair, mint: Pubkey, base_in: bool, amount_in: int, min_amount_out: int = 0) -> Result:
-        return self.send([self.pool_ix("swap", user.pubkey(), mint, base_in=base_in, amount_in=amount_in,
-                                       min_amount_out=min_amount_out)], user)
+        return self.send(
+            [
+                self.pool_ix(
+                    "swap", user.pubkey(), mint, base_in=base_in, amount_in=amount_in, min_amount_out=min_amount_out
+                )
+            ],
+            user,
+        )
 
     def swap_exact_out(self, user: Keypair, mint: Pubkey, base_out: int, max_quote_in: int) -> Result:
-        return self.send([self.pool_ix("swap_exact_out", user.pubkey(), mint, base_out=base_out,
-                                       max_quote_in=max_quote_in)], user)
+        return self.send(
+            [self.pool_ix("swap_exact_out", user.pubkey(), mint, base_out=base_out, max_quote_in=max_quote_in)], user
+        )
 
 
-def meta_ix(ix: Instruction, index: int, key: Pubkey | None = None, signer: bool | None = None,
-            writable: bool | None = None) -> Instruction:
+def meta_ix(
+    ix: Instruction, index: int, key: Pubkey | None = None, signer: bool | None = None, writable: bool | None = None
+) -> Instruction:
     """`ix` with account `index` replaced (key / flags)."""
     metas = list(ix.accounts)
     m = metas[index]
-    metas[index] = AccountMeta(key or m.pubkey, m.is_signer if signer is None else signer,
-                               m.is_writable if writable is None else writable)
+    metas[index] = AccountMeta(
+        key or m.pubkey, m.is_signer if signer is None else signer, m.is_writable if writable is None else writable
+    )
     return Instruction(ix.program_id, bytes(ix.data), metas)

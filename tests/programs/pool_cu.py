@@ -4,6 +4,7 @@
     python -m tests.programs.pool_cu        # prints a table: min / max CU per case
 
 `measure()` is shared with the budget test (test_pool_cu.py)."""
+
 from __future__ import annotations
 
 import re

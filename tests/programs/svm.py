@@ -1,6 +1,7 @@
 """LiteSVM helpers of the program tests: build a program (cached per session), deploy it
 through BPF Loader Upgradeable (devstack.chain.deploy), send instructions and read the
 outcome (error, logs, compute units, return data)."""
+
 from __future__ import annotations
 
 import struct
@@ -105,8 +106,19 @@ def borsh_str(s: str | bytes) -> bytes:
     return struct.pack("<I", len(b)) + b
 
 
-__all__ = ["Svm", "Outcome", "ix", "ata", "borsh_str", "program_so", "SOL", "TOKEN_2022", "ATA_PROGRAM",
-           "SYSTEM", "ROOT"]
+__all__ = [
+    "Svm",
+    "Outcome",
+    "ix",
+    "ata",
+    "borsh_str",
+    "program_so",
+    "SOL",
+    "TOKEN_2022",
+    "ATA_PROGRAM",
+    "SYSTEM",
+    "ROOT",
+]
 
 
 def print_cu_table(title: str, cu: dict[str, list[int]], width: int) -> None:

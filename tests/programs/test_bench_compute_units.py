@@ -1,6 +1,7 @@
 """`make bench`'s compute-unit part (bench/compute_units.py, section 6 of docs/benchmarks.md):
 every instruction of the SBF programs' IDLs has a measured, positive figure, and the report
 renders a row for each."""
+
 from __future__ import annotations
 
 import json

@@ -1,5 +1,6 @@
 """devstack.chain.deploy: a .so deployed into LiteSVM through BPF Loader Upgradeable, at
 a given program id, with a given upgrade authority."""
+
 from __future__ import annotations
 
 import struct
@@ -35,7 +36,7 @@ def test_deploy_at_an_id_with_an_upgrade_authority(as_keypair):
     assert bytes(acc.data) == struct.pack("<I", 2) + bytes(programdata_address(pid))
     _, auth, code = _programdata(s, pid)
     assert auth == bytes(authority.pubkey())
-    assert code[:len(so)] == so and len(code) == len(so) + 1000
+    assert code[: len(so)] == so and len(code) == len(so) + 1000
     assert s.send(ix(pid, b"\0", [])).ok
 
 
@@ -64,12 +65,12 @@ def test_upgrade_by_the_authority_only():
     pid = Pubkey.new_unique()
     pool = program_so("pool")
     deploy(s.svm, program_so("curve_signer"), pid, s.payer, upgrade_authority=authority, max_data_len=len(pool))
-    s.svm.warp_to_slot(s.svm.get_clock().slot + 1)      # no upgrade in the deploy's own slot
+    s.svm.warp_to_slot(s.svm.get_clock().slot + 1)  # no upgrade in the deploy's own slot
     with pytest.raises(DeployError, match="Incorrect upgrade authority"):
         upgrade(s.svm, pool, pid, authority=Keypair(), payer=s.payer)
     assert upgrade(s.svm, pool, pid, authority=authority) > 1
     s.svm.warp_to_slot(s.svm.get_clock().slot + 1)
     _, auth, code = _programdata(s, pid)
-    assert auth == bytes(authority.pubkey()) and code[:len(pool)] == pool
+    assert auth == bytes(authority.pubkey()) and code[: len(pool)] == pool
     o = s.send(ix(pid, b"\0" * 8, []))
-    assert not o.ok and o.custom == 6000          # the pool's InvalidInput: the new code runs
+    assert not o.ok and o.custom == 6000  # the pool's InvalidInput: the new code runs

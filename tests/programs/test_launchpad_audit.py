@@ -1,5 +1,6 @@
 """The audit's findings (issue 35, item 3), each reproduced: every test here failed on the
 programs before its fix (docs/onchain.md, "Audit findings")."""
+
 from __future__ import annotations
 
 import pytest
@@ -34,19 +35,29 @@ E_INVALID_INPUT, E_UNAUTHORIZED, E_ALREADY_INIT = 6000, 6017, 6019
 
 # ----------------------------------------------------------------- initialize_global
 
+
 @pytest.mark.parametrize("supply", [C.INITIAL_REAL_TOKEN_RESERVES, C.INITIAL_REAL_TOKEN_RESERVES - 1])
 def test_initialize_global_refuses_a_supply_that_leaves_nothing_to_migrate(supply):
     # migrate seeds the pool with the vault's tokens at completion, supply - initial_real_token_reserves;
     # the pool refuses 0, so a curve completed under supply == initial_real_token_reserves would be stuck
     chain = Chain(initialize=False)
-    r = chain.send([chain.ix("initialize_global", {"admin": chain.admin.pubkey()},
-                             fee_recipient=chain.fee_recipient.pubkey(),
-                             **{**DEFAULT_GLOBAL, "token_total_supply": supply})], chain.admin)
+    r = chain.send(
+        [
+            chain.ix(
+                "initialize_global",
+                {"admin": chain.admin.pubkey()},
+                fee_recipient=chain.fee_recipient.pubkey(),
+                **{**DEFAULT_GLOBAL, "token_total_supply": supply},
+            )
+        ],
+        chain.admin,
+    )
     r.expect(E_INVALID_INPUT)
     assert chain.account(global_pda()) is None
 
 
 # ----------------------------------------------------------------- create_coin
+
 
 @pytest.mark.parametrize("prefund", [1, rent(0), 10 * rent(1_000)])
 def test_create_coin_at_a_pre_funded_mint_address(prefund):
@@ -87,6 +98,7 @@ def _fresh_mint_rent(chain: Chain) -> int:
 
 # ----------------------------------------------------------------- migrate
 
+
 def _complete(chain: Chain):
     creator, mint = chain.create_coin()
     chain.advance(1, 1)
@@ -113,8 +125,12 @@ def test_migrate_ignores_tokens_donated_to_the_curve_vault():
     chain = Chain(pool=True)
     whale, mint = _complete(chain)
     gift = 50_000_000 * 10**6
-    metas = [AccountMeta(ata(whale.pubkey(), mint), False, True), AccountMeta(mint, False, False),
-             AccountMeta(ata(curve_pda(mint), mint), False, True), AccountMeta(whale.pubkey(), True, False)]
+    metas = [
+        AccountMeta(ata(whale.pubkey(), mint), False, True),
+        AccountMeta(mint, False, False),
+        AccountMeta(ata(curve_pda(mint), mint), False, True),
+        AccountMeta(whale.pubkey(), True, False),
+    ]
     transfer = Instruction(TOKEN_2022, bytes([12]) + gift.to_bytes(8, "little") + bytes([6]), metas)
     chain.send_ok([transfer], whale)
     c = chain.curve(mint)
@@ -123,18 +139,30 @@ def test_migrate_ignores_tokens_donated_to_the_curve_vault():
     assert pool.base_reserve == C.TOKEN_TOTAL_SUPPLY - C.INITIAL_REAL_TOKEN_RESERVES
     assert chain.balance(curve_pda(mint), mint) == gift
     # the pool's price is the curve's final price to within 1 bps
-    assert abs(pool.quote_reserve * c.virtual_token_reserves - pool.base_reserve * c.virtual_sol_reserves) * 10_000 \
+    assert (
+        abs(pool.quote_reserve * c.virtual_token_reserves - pool.base_reserve * c.virtual_sol_reserves) * 10_000
         <= pool.base_reserve * c.virtual_sol_reserves
+    )
 
 
 # ----------------------------------------------------------------- a fee recipient at 0 lamports
 
+
 def _unfunded_fee_recipient(chain: Chain):
     """Point the Global's fee recipient at an address that holds nothing."""
     fresh = chain.keypair()
-    chain.send_ok([chain.ix("set_params", {"admin": chain.admin.pubkey()}, new_admin=chain.admin.pubkey(),
-                            fee_recipient=fresh.pubkey(), **{k: DEFAULT_GLOBAL[k] for k in (
-                                "protocol_fee_bps", "wallet_cap_bps", "pool_open_delay_seconds")})], chain.admin)
+    chain.send_ok(
+        [
+            chain.ix(
+                "set_params",
+                {"admin": chain.admin.pubkey()},
+                new_admin=chain.admin.pubkey(),
+                fee_recipient=fresh.pubkey(),
+                **{k: DEFAULT_GLOBAL[k] for k in ("protocol_fee_bps", "wallet_cap_bps", "pool_open_delay_seconds")},
+            )
+        ],
+        chain.admin,
+    )
     chain.fee_recipient = fresh
     assert chain.lamports(fresh.pubkey()) == 0
     return fresh.pubkey()
@@ -198,6 +226,7 @@ def test_pool_swaps_with_a_fee_recipient_at_zero_lamports():
 
 # ----------------------------------------------------------------- the admin handover
 
+
 def test_the_admin_changes_in_two_steps():
     # set_params names a pending admin; the admin changes only when that key signs accept_admin
     chain = Chain()
@@ -205,8 +234,18 @@ def test_the_admin_changes_in_two_steps():
     keep = {k: DEFAULT_GLOBAL[k] for k in ("protocol_fee_bps", "wallet_cap_bps", "pool_open_delay_seconds")}
 
     def set_params(new_admin):
-        return chain.send([chain.ix("set_params", {"admin": old.pubkey()}, new_admin=new_admin,
-                                    fee_recipient=chain.fee_recipient.pubkey(), **keep)], old)
+        return chain.send(
+            [
+                chain.ix(
+                    "set_params",
+                    {"admin": old.pubkey()},
+                    new_admin=new_admin,
+                    fee_recipient=chain.fee_recipient.pubkey(),
+                    **keep,
+                )
+            ],
+            old,
+        )
 
     assert set_params(new.pubkey()).ok
     g = chain.global_()
@@ -226,6 +265,7 @@ def test_the_admin_changes_in_two_steps():
 
 
 # ----------------------------------------------------------------- rent from the Rent sysvar
+
 
 def test_the_launchpad_funds_its_accounts_from_the_rent_sysvar():
     # a chain whose rent is twice the default: every account the launchpad creates holds the
@@ -261,6 +301,7 @@ G_BOND = 6114
 
 def _gov():
     from .test_launchpad_governance import Gov
+
     return Gov()
 
 
@@ -346,13 +387,28 @@ def test_the_bond_level_is_per_coin_not_per_wallet():
     # every token of the holder moved to a new wallet: the same bond
     fresh = g.c.wallet()
     amount = g.c.balance(holder.pubkey(), g.mint)
-    create = Instruction(ATA_PROGRAM, bytes([1]), [
-        AccountMeta(holder.pubkey(), True, True), AccountMeta(ata(fresh.pubkey(), g.mint), False, True),
-        AccountMeta(fresh.pubkey(), False, False), AccountMeta(g.mint, False, False),
-        AccountMeta(SYSTEM, False, False), AccountMeta(TOKEN_2022, False, False)])
-    move = Instruction(TOKEN_2022, bytes([12]) + amount.to_bytes(8, "little") + bytes([6]), [
-        AccountMeta(ata(holder.pubkey(), g.mint), False, True), AccountMeta(g.mint, False, False),
-        AccountMeta(ata(fresh.pubkey(), g.mint), False, True), AccountMeta(holder.pubkey(), True, False)])
+    create = Instruction(
+        ATA_PROGRAM,
+        bytes([1]),
+        [
+            AccountMeta(holder.pubkey(), True, True),
+            AccountMeta(ata(fresh.pubkey(), g.mint), False, True),
+            AccountMeta(fresh.pubkey(), False, False),
+            AccountMeta(g.mint, False, False),
+            AccountMeta(SYSTEM, False, False),
+            AccountMeta(TOKEN_2022, False, False),
+        ],
+    )
+    move = Instruction(
+        TOKEN_2022,
+        bytes([12]) + amount.to_bytes(8, "little") + bytes([6]),
+        [
+            AccountMeta(ata(holder.pubkey(), g.mint), False, True),
+            AccountMeta(g.mint, False, False),
+            AccountMeta(ata(fresh.pubkey(), g.mint), False, True),
+            AccountMeta(holder.pubkey(), True, False),
+        ],
+    )
     g.c.send_ok([create, move], holder)
     assert g.c.balance(fresh.pubkey(), g.mint) == amount
     _, r = g.propose(fresh, ActionKind.FINALIZE_METADATA)
@@ -363,14 +419,18 @@ _PROPERTY: dict = {}
 
 
 @settings(max_examples=30, deadline=None)
-@given(level=st.integers(0, 32), since=st.integers(-2 * 86_400, 40 * 86_400),
-       bps=st.one_of(st.integers(0, 300), st.integers(0, 10_000)),
-       duration=st.sampled_from([60, 600, 86_399, 86_400, 86_401, WEEK]))
+@given(
+    level=st.integers(0, 32),
+    since=st.integers(-2 * 86_400, 40 * 86_400),
+    bps=st.one_of(st.integers(0, 300), st.integers(0, 10_000)),
+    duration=st.sampled_from([60, 600, 86_399, 86_400, 86_401, WEEK]),
+)
 def test_the_required_bond_of_python_is_the_programs(level, since, bps, duration):
     """partner.chain.governance_math's required bond (the service's pre-check) against create_proposal:
     the bond it locks, or InsufficientProposalBond exactly when the proposer holds less; and its
     bond_level_after against settle_proposal (a proposal nobody votes on: quorum_not_met)."""
     from partner.chain import layouts as L
+
     if "g" not in _PROPERTY:
         _PROPERTY["g"] = _gov()
         assert _PROPERTY["g"].c.buy(_PROPERTY["g"].holders[0], _PROPERTY["g"].mint, 80 * SOL).ok
@@ -402,7 +462,9 @@ def test_the_required_bond_of_python_is_the_programs(level, since, bps, duration
     assert g.settle(prop).ok
     gov = g.c.governance(g.mint)
     assert (gov.bond_level, gov.bond_level_at) == (
-        GM.bond_level_after(now_level, False, p.created_at, p.voting_ends_at), p.voting_ends_at)
+        GM.bond_level_after(now_level, False, p.created_at, p.voting_ends_at),
+        p.voting_ends_at,
+    )
     g.c.set_clock(slot + 20, now)  # back: the next example's times are relative to it
 
 
@@ -413,8 +475,15 @@ def test_the_required_bond_of_python_is_the_programs(level, since, bps, duration
 
 E_INVALID_INPUT_GOV, G_LOCKED = 6000, 6122
 IMAGE, DESCRIPTION, WEBSITE = 4, 8, 16
-DOC = {"name": "Old Name", "symbol": "OLD", "image": "ipfs://QmOldImage", "description": "old", "website": "",
-       "twitter": "https://x.com/old", "telegram": ""}
+DOC = {
+    "name": "Old Name",
+    "symbol": "OLD",
+    "image": "ipfs://QmOldImage",
+    "description": "old",
+    "website": "",
+    "twitter": "https://x.com/old",
+    "telegram": "",
+}
 
 
 def _digests(**values) -> list[bytes]:
@@ -424,6 +493,7 @@ def _digests(**values) -> list[bytes]:
 def _doc_gov():
     """A coin created with DOC's digests, its three holders."""
     from .test_launchpad_governance import Gov
+
     c = Chain()
     creator, mint = c.create_coin(name="Old Name", symbol="OLD", uri="ipfs://QmOldDoc", document=DOC)
     g = Gov.__new__(Gov)
@@ -447,8 +517,12 @@ def test_a_locked_image_cannot_change_through_another_fields_uri():
     assert r.ok, r.logs
     assert g.pass_(lock).ok and g.c.governance(g.mint).image_locked
     # the audit's reproduction: a description-only proposal whose new JSON also changes the image
-    _, r = g.propose(g.holders[1], uri="ipfs://QmNewDoc", mask=DESCRIPTION,
-                     digests=_digests(description="new", image="ipfs://QmOtherImage"))
+    _, r = g.propose(
+        g.holders[1],
+        uri="ipfs://QmNewDoc",
+        mask=DESCRIPTION,
+        digests=_digests(description="new", image="ipfs://QmOtherImage"),
+    )
     r.expect(G_LOCKED)
     # the same change with the image's digest kept lands
     prop, r = g.propose(g.holders[1], uri="ipfs://QmNewDoc", mask=DESCRIPTION, digests=_digests(description="new"))

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import pytest
 from solders.keypair import Keypair
 
 from partner.jobs import migration

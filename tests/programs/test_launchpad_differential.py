@@ -3,6 +3,7 @@ buy-exact-outs and sells run through the launchpad SBF program in LiteSVM and th
 partner.chain.curve, with equal amounts (tokens, lamports charged and paid, fees, reserves)
 or the same error on every step; and the governance thresholds (quorum, approval, bond)
 against partner.chain.governance_math, at and around their edges."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,20 +20,38 @@ from .launchpad_chain import ATA_SIZE, SOL, Chain, ata, curve_pda, governance_pd
 
 U64_MAX = 2**64 - 1
 BALANCE = 3_000 * SOL
-MATH_ERRORS = {C.MathOverflow: 6006, C.InsufficientLiquidity: 6007, C.CurveComplete: 6002, C.InvalidAmount: 6000,
-               PM.MathOverflow: 6006, PM.InsufficientLiquidity: 6007, PM.InvalidAmount: 6000}
+MATH_ERRORS = {
+    C.MathOverflow: 6006,
+    C.InsufficientLiquidity: 6007,
+    C.CurveComplete: 6002,
+    C.InvalidAmount: 6000,
+    PM.MathOverflow: 6006,
+    PM.InsufficientLiquidity: 6007,
+    PM.InvalidAmount: 6000,
+}
 
-lamports = st.one_of(st.integers(1, 100 * SOL), st.integers(1, 10_000), st.sampled_from([1, 101, 10_100, U64_MAX]),
-                     st.integers(BALANCE - 10**6, BALANCE + 10**6))
-tokens = st.one_of(st.integers(1, C.INITIAL_REAL_TOKEN_RESERVES + 10**9), st.integers(1, 10**6),
-                   st.sampled_from([1, C.INITIAL_REAL_TOKEN_RESERVES, U64_MAX]))
-ops = st.lists(st.one_of(
-    st.tuples(st.just("buy"), st.integers(0, 1), lamports),
-    st.tuples(st.just("buy_exact_out"), st.integers(0, 1), tokens),
-    st.tuples(st.just("sell"), st.integers(0, 1), st.one_of(st.integers(0, 10_000), tokens.map(lambda t: -t))),
-    st.tuples(st.just("complete"), st.integers(0, 1), st.just(U64_MAX)),
-    st.tuples(st.just("migrate"), st.just(0), st.just(0)),
-), min_size=1, max_size=14)
+lamports = st.one_of(
+    st.integers(1, 100 * SOL),
+    st.integers(1, 10_000),
+    st.sampled_from([1, 101, 10_100, U64_MAX]),
+    st.integers(BALANCE - 10**6, BALANCE + 10**6),
+)
+tokens = st.one_of(
+    st.integers(1, C.INITIAL_REAL_TOKEN_RESERVES + 10**9),
+    st.integers(1, 10**6),
+    st.sampled_from([1, C.INITIAL_REAL_TOKEN_RESERVES, U64_MAX]),
+)
+ops = st.lists(
+    st.one_of(
+        st.tuples(st.just("buy"), st.integers(0, 1), lamports),
+        st.tuples(st.just("buy_exact_out"), st.integers(0, 1), tokens),
+        st.tuples(st.just("sell"), st.integers(0, 1), st.one_of(st.integers(0, 10_000), tokens.map(lambda t: -t))),
+        st.tuples(st.just("complete"), st.integers(0, 1), st.just(U64_MAX)),
+        st.tuples(st.just("migrate"), st.just(0), st.just(0)),
+    ),
+    min_size=1,
+    max_size=14,
+)
 
 
 def _math(fn, *args):
@@ -45,15 +64,17 @@ def _math(fn, *args):
 @dataclass(frozen=True)
 class Want:
     """What one trade that succeeds changes, by the service's math."""
+
     state_after: C.CurveState | PM.PoolState
-    tokens: int     # the user's token balance
-    lamports: int   # the user's lamports (a new ATA's rent included)
-    venue: int      # the curve's or the pool's lamports
-    fee: int        # the fee recipient's lamports
+    tokens: int  # the user's token balance
+    lamports: int  # the user's lamports (a new ATA's rent included)
+    venue: int  # the curve's or the pool's lamports
+    fee: int  # the fee recipient's lamports
 
 
-def expected(kind: str, state: C.CurveState | PM.PoolState, amount: int, fee_bps: int, has_ata: bool, held: int,
-             lamports_: int) -> tuple[Want | None, int | None]:
+def expected(
+    kind: str, state: C.CurveState | PM.PoolState, amount: int, fee_bps: int, has_ata: bool, held: int, lamports_: int
+) -> tuple[Want | None, int | None]:
     """(Want, None) or (None, error) of one trade by the reference programs' rules: on the curve by
     partner.chain.curve, after migration (a PoolState) on the pool by partner.chain.pool_math."""
     pool = isinstance(state, PM.PoolState)
@@ -99,6 +120,7 @@ def trade(chain: Chain, mint, user, kind: str, amount: int, pool: bool):
 
 def trade_step(chain: Chain, mint, user, kind: str, amount: int, fee_bps: int, pool: bool) -> None:
     """One trade through the launchpad (or after migration the pool) program, checked against the service's math."""
+
     def state():
         return PM.PoolState.of(chain.pool(mint)) if pool else C.CurveState.of(chain.curve(mint))
 
@@ -135,9 +157,11 @@ def migrate_step(chain: Chain, mint) -> bool:
         return False
     assert res.ok, res.logs
     pool = chain.pool(mint)
-    assert (pool.base_reserve, pool.quote_reserve) == (C.TOKEN_TOTAL_SUPPLY - C.INITIAL_REAL_TOKEN_RESERVES,
-                                                       c.real_sol_reserves)
-    chain.advance(1, 2)                              # past the pool's open_time
+    assert (pool.base_reserve, pool.quote_reserve) == (
+        C.TOKEN_TOTAL_SUPPLY - C.INITIAL_REAL_TOKEN_RESERVES,
+        c.real_sol_reserves,
+    )
+    chain.advance(1, 2)  # past the pool's open_time
     return True
 
 
@@ -176,10 +200,20 @@ def governance_case(draw):
     )
     quorum = GM.min_participating_supply(TOTAL, params.min_participating_supply_bps)
     near = st.sampled_from([quorum - 1, quorum, quorum + 1, quorum // 2, quorum // 3 + 1]).filter(lambda v: v > 0)
-    votes = draw(st.lists(st.tuples(st.sampled_from([VoteSide.YES, VoteSide.NO]),
-                                    st.one_of(near, st.integers(1, 3 * 10**13), st.sampled_from(
-                                        [1, params.min_lock_amount or 1, max(1, params.min_lock_amount - 1)]))),
-                          min_size=0, max_size=3))
+    votes = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from([VoteSide.YES, VoteSide.NO]),
+                st.one_of(
+                    near,
+                    st.integers(1, 3 * 10**13),
+                    st.sampled_from([1, params.min_lock_amount or 1, max(1, params.min_lock_amount - 1)]),
+                ),
+            ),
+            min_size=0,
+            max_size=3,
+        )
+    )
     if len(votes) == 2 and params.approval_bps < 10_000 and draw(st.booleans()):
         # the approval edge: yes exactly at (or one below) the smallest passing weight against `no`
         no = votes[1][1]
@@ -203,21 +237,41 @@ def test_governance_thresholds_equal_the_service_math(case):
         assert chain.buy(w, mint, 10 * SOL).ok
     gov = governance_pda(mint)
     prop = proposal_pda(gov, 0)
-    r = chain.send([chain.ix("create_proposal", {"proposer": proposer.pubkey(), "mint": mint, "metadata": mint,
-                                                 "proposal": prop},
-                             action_kind=ActionKind.UPDATE_CONTENT, base_content_revision=0,
-                             vote_duration_seconds=params.min_vote_duration_seconds, name="New", symbol=None,
-                             uri=None, additional_seconds=None, changed_fields=1,
-                             content_digests=chain.governance(mint).content_digests)], proposer)
+    r = chain.send(
+        [
+            chain.ix(
+                "create_proposal",
+                {"proposer": proposer.pubkey(), "mint": mint, "metadata": mint, "proposal": prop},
+                action_kind=ActionKind.UPDATE_CONTENT,
+                base_content_revision=0,
+                vote_duration_seconds=params.min_vote_duration_seconds,
+                name="New",
+                symbol=None,
+                uri=None,
+                additional_seconds=None,
+                changed_fields=1,
+                content_digests=chain.governance(mint).content_digests,
+            )
+        ],
+        proposer,
+    )
     assert r.ok, r.logs
     assert chain.proposal(prop).bond_amount == GM.bond_amount(TOTAL, params.proposal_bond_bps)
-    for w, (side, amount) in zip(voters, votes):
-        assert chain.send([chain.ix("cast_vote", {"voter": w.pubkey(), "mint": mint, "proposal": prop}, side=side,
-                                    amount=amount)], w).ok
+    for w, (side, amount) in zip(voters, votes, strict=True):
+        assert chain.send(
+            [chain.ix("cast_vote", {"voter": w.pubkey(), "mint": mint, "proposal": prop}, side=side, amount=amount)], w
+        ).ok
     chain.advance(10, params.min_vote_duration_seconds)
     payer = chain.wallet(SOL)
-    assert chain.send([chain.ix("settle_proposal", {"payer": payer.pubkey(), "proposal": prop, "metadata": mint,
-                                                     "governance.mint": mint})], payer).ok
+    assert chain.send(
+        [
+            chain.ix(
+                "settle_proposal",
+                {"payer": payer.pubkey(), "proposal": prop, "metadata": mint, "governance.mint": mint},
+            )
+        ],
+        payer,
+    ).ok
     p = chain.proposal(prop)
     yes = sum(a for s, a in votes if s == VoteSide.YES)
     no = sum(a for s, a in votes if s == VoteSide.NO)

@@ -1,6 +1,7 @@
 """The SBF programs' IDLs (idl/*.json, the service's since the switch-over) differ from the
 frozen pre-switch ones of the Python programs (tests/programs/fixtures/pre_switch_idl/*.json) exactly by the token
 standard (docs/onchain.md "The SBF programs"), and match the programs' own constants."""
+
 from __future__ import annotations
 
 import copy
@@ -31,8 +32,10 @@ def _retoken(obj):
     """Token program and ATA seeds: SPL Token -> Token-2022."""
     spl, t22 = list(bytes(Pubkey.from_string(SPL))), list(bytes(Pubkey.from_string(T22)))
     if isinstance(obj, dict):
-        return {k: (t22 if k == "value" and v == spl else T22 if k == "address" and v == SPL else _retoken(v))
-                for k, v in obj.items()}
+        return {
+            k: (t22 if k == "value" and v == spl else T22 if k == "address" and v == SPL else _retoken(v))
+            for k, v in obj.items()
+        }
     if isinstance(obj, list):
         return [_retoken(v) for v in obj]
     return obj
@@ -49,28 +52,42 @@ def switch_over(old: dict, name: str) -> dict:
         for ix in new["instructions"]:
             for acc in ix["accounts"]:
                 if acc["name"] == "metadata":
-                    acc.pop("pda")                      # the mint itself, given by the caller
+                    acc.pop("pda")  # the mint itself, given by the caller
             if ix["name"] == "settle_proposal":
                 ix["accounts"].append({"name": "token_program", "address": T22})
             if ix["name"] == "finalize_expired":
                 ix["accounts"] += [{"name": "metadata", "writable": True}, {"name": "token_program", "address": T22}]
         for t in new["types"]:  # the curve and the proposal store their vaults (issue 35: no ATA search)
             if t["name"] in ("BondingCurve", "Proposal"):
-                t["type"]["fields"][-1:] = [{"name": "vault", "type": "pubkey"},
-                                            {"name": "reserved", "type": {"array": ["u8", 32]}}]
+                t["type"]["fields"][-1:] = [
+                    {"name": "vault", "type": "pubkey"},
+                    {"name": "reserved", "type": {"array": ["u8", 32]}},
+                ]
         for ix in new["instructions"]:
             if ix["name"] == "initialize_global":  # only the upgrade authority may (front-running)
-                ix["accounts"].append({"name": "program_data", "pda": {
-                    "seeds": [{"kind": "const", "value": list(bytes(LAUNCHPAD_ID))}],
-                    "program": {"kind": "const", "value": list(bytes(LOADER))}}})
+                ix["accounts"].append(
+                    {
+                        "name": "program_data",
+                        "pda": {
+                            "seeds": [{"kind": "const", "value": list(bytes(LAUNCHPAD_ID))}],
+                            "program": {"kind": "const", "value": list(bytes(LOADER))},
+                        },
+                    }
+                )
         new["accounts"] = [a for a in new["accounts"] if a["name"] != "CoinMetadata"]
         new["types"] = [t for t in new["types"] if t["name"] != "CoinMetadata"]
         # the audit (issue 35): a two-step admin handover, accept_admin and Global.pending_admin
         names = [ix["name"] for ix in new["instructions"]]
         glob = next(ix for ix in new["instructions"] if ix["name"] == "set_params")["accounts"][1]
-        new["instructions"].insert(names.index("set_governance_params") + 1, {
-            "name": "accept_admin", "discriminator": [112, 42, 45, 90, 116, 181, 13, 170],
-            "accounts": [{"name": "new_admin", "signer": True}, glob], "args": []})
+        new["instructions"].insert(
+            names.index("set_governance_params") + 1,
+            {
+                "name": "accept_admin",
+                "discriminator": [112, 42, 45, 90, 116, 181, 13, 170],
+                "accounts": [{"name": "new_admin", "signer": True}, glob],
+                "args": [],
+            },
+        )
         fields = next(t for t in new["types"] if t["name"] == "Global")["type"]["fields"]
         fields.insert(len(fields) - 1, {"name": "pending_admin", "type": "pubkey"})
         fields[-1]["type"]["array"][1] -= 32
@@ -109,13 +126,19 @@ def test_the_program_constants_match_its_idl():
         m = re.search(rf"const {const}: u64 = disc\(\[([\d, ]+)\]\);", src)
         assert m and [int(x) for x in re.findall(r"\d+", m.group(1))] == ix["discriminator"], ix["name"]
     for acc in idl["accounts"]:
-        mod = {"Global": "global", "BondingCurve": "curve", "Governance": "gov", "Proposal": "prop",
-               "VoteReceipt": "receipt"}[acc["name"]]
+        mod = {
+            "Global": "global",
+            "BondingCurve": "curve",
+            "Governance": "gov",
+            "Proposal": "prop",
+            "VoteReceipt": "receipt",
+        }[acc["name"]]
         block = re.search(rf"pub mod {mod} {{(.*?)\n}}", src, re.S).group(1)
         disc = re.search(r"DISC: \[u8; 8\] = \[([\d, ]+)\]", block).group(1)
         assert [int(x) for x in re.findall(r"\d+", disc)] == acc["discriminator"], acc["name"]
         size = int(re.search(r"SIZE: usize = (\d+);", block).group(1))
         from partner.chain import layouts as L
+
         assert size == getattr(L, acc["name"]).SIZE, acc["name"]
     for code, name, _, _ in program.errors:
         assert re.search(rf"\b{name} = {code},", src), name

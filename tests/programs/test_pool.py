@@ -1,6 +1,7 @@
 """The pool program (programs/pool) in LiteSVM, deployed through BPF Loader Upgradeable at
 idl/pool.json's address: each instruction, and each attack class an auditor would try,
 refused with the program's error (idl/pool.json numbering) and no state change."""
+
 from __future__ import annotations
 
 import struct
@@ -16,12 +17,8 @@ from partner.chain.errors import ProgramErrorCode as E
 from tests.programs.pool_env import (
     POOL_SIZE,
     PoolEnv,
-    create_ata_ix,
-    decode_pool,
-    mint_to_ix,
-    transfer_checked_ix,
 )
-from tests.programs.svm import ATA_PROGRAM, SOL, SYSTEM, TOKEN_2022, ata, ix
+from tests.programs.svm import SOL, SYSTEM, TOKEN_2022, ata, ix
 
 U64 = 2**64 - 1
 MISSING_SIGNATURE = "MissingRequiredSignature"
@@ -49,12 +46,21 @@ def holder(env: PoolEnv, sol: int = 10 * SOL) -> Keypair:
 
 # ------------------------------------------------------------------ initialize_pool
 
+
 def test_initialize_pool(env):
     st = env.state()
-    assert (st.mint, st.base_vault, st.creator, st.fee_recipient) == (env.mint, env.base_vault, env.creator,
-                                                                        env.fee_recipient)
-    assert (st.base_reserve, st.quote_reserve, st.fee_bps, st.open_time) == (env.base_amount, env.quote_amount,
-                                                                             env.fee_bps, env.open_time)
+    assert (st.mint, st.base_vault, st.creator, st.fee_recipient) == (
+        env.mint,
+        env.base_vault,
+        env.creator,
+        env.fee_recipient,
+    )
+    assert (st.base_reserve, st.quote_reserve, st.fee_bps, st.open_time) == (
+        env.base_amount,
+        env.quote_amount,
+        env.fee_bps,
+        env.open_time,
+    )
     assert st.bump == P.pool_pda(env.mint)[1] and st.created_slot == env.svm.get_clock().slot
     pool = env.svm.get_account(env.pool)
     assert pool.owner == P.POOL_PROGRAM_ID and len(pool.data) == POOL_SIZE
@@ -74,9 +80,9 @@ def test_initialize_needs_the_curve_pda_of_the_mint():
     env = PoolEnv(initialize=False)
     data, accounts = env.initialize_ix()
     impostor = env.s.funded()
-    accounts[1] = (impostor.pubkey(), True, False)               # signs, but is not the curve PDA
+    accounts[1] = (impostor.pubkey(), True, False)  # signs, but is not the curve PDA
     refused(env, env.s.send(ix(env.program, data, accounts), impostor), E.Unauthorized)
-    accounts[1] = (env.curve, False, False)                      # the right key, not signing
+    accounts[1] = (env.curve, False, False)  # the right key, not signing
     refused(env, env.s.send(ix(env.program, data, accounts)), MISSING_SIGNATURE)
     assert env.svm.get_account(env.pool) is None
 
@@ -113,9 +119,15 @@ def test_initialize_prefunded_pool_address():
 
 # ------------------------------------------------------------------ swap (buy / sell) and swap_exact_out
 
+
 def test_buy_matches_pool_math(env):
     u = env.s.funded(100 * SOL)
-    st0, fee0, pool0, user0 = env.state(), env.lamports(env.fee_recipient), env.lamports(env.pool), env.lamports(u.pubkey())
+    st0, fee0, pool0, user0 = (
+        env.state(),
+        env.lamports(env.fee_recipient),
+        env.lamports(env.pool),
+        env.lamports(u.pubkey()),
+    )
     expect = PM.swap_quote_in(PM.PoolState(st0.base_reserve, st0.quote_reserve), 3 * SOL, env.fee_bps)
     o = env.buy(u, 3 * SOL, expect.amount_out)
     assert o.ok, o.logs
@@ -132,7 +144,12 @@ def test_buy_matches_pool_math(env):
 def test_sell_matches_pool_math(env):
     u = holder(env)
     held = env.tokens(u.pubkey())
-    st0, fee0, pool0, user0 = env.state(), env.lamports(env.fee_recipient), env.lamports(env.pool), env.lamports(u.pubkey())
+    st0, fee0, pool0, user0 = (
+        env.state(),
+        env.lamports(env.fee_recipient),
+        env.lamports(env.pool),
+        env.lamports(u.pubkey()),
+    )
     expect = PM.swap_base_in(PM.PoolState(st0.base_reserve, st0.quote_reserve), held // 3, env.fee_bps)
     assert env.sell(u, held // 3, expect.amount_out).ok
     assert env.tokens(u.pubkey()) == held - held // 3
@@ -163,7 +180,7 @@ def test_slippage_and_small_amounts(env):
     refused(env, env.buy(u, SOL, out + 1), E.SlippageExceeded)
     sol_out = PM.swap_base_in(PM.PoolState(st.base_reserve, st.quote_reserve), 10**9, env.fee_bps).amount_out
     refused(env, env.sell(u, 10**9, sol_out + 1), E.SlippageExceeded)
-    refused(env, env.sell(u, 1), E.InvalidInput)                 # one base unit gives no SOL
+    refused(env, env.sell(u, 1), E.InvalidInput)  # one base unit gives no SOL
     refused(env, env.buy(u, 0), E.InvalidInput)
     refused(env, env.buy_exact(u, 0, SOL), E.InvalidInput)
     assert env.snapshot() == before
@@ -172,8 +189,13 @@ def test_slippage_and_small_amounts(env):
 def test_bad_instruction_data(env):
     u = env.s.funded()
     good = env.swap_ix(u.pubkey(), False, SOL, 0)
-    for data in (bytes(good.data) + b"\0", bytes(good.data)[:-1], bytes(good.data)[:8] + b"\2" + bytes(good.data)[9:],
-                 b"\1" * 8 + bytes(good.data)[8:], b"\0" * 4):
+    for data in (
+        bytes(good.data) + b"\0",
+        bytes(good.data)[:-1],
+        bytes(good.data)[:8] + b"\2" + bytes(good.data)[9:],
+        b"\1" * 8 + bytes(good.data)[8:],
+        b"\0" * 4,
+    ):
         refused(env, env.s.send(ix(env.program, data, env.swap_accounts(u.pubkey())), u), E.InvalidInput)
 
 
@@ -201,6 +223,7 @@ def test_buy_needs_sol_for_amount_and_token_account_rent(env):
 
 # ------------------------------------------------------------------ attacks
 
+
 def test_attack_fake_vault(env):
     """The attacker's own token account of the mint posing as the pool's vault."""
     u = holder(env)
@@ -222,8 +245,9 @@ def test_attack_substituted_mint(env):
     # a copy of the pool's state planted at the other mint's pool address (owned by another program)
     fake_pool = P.pool_pda(other)[0]
     env.svm.set_account(fake_pool, Account(lamports=10 * SOL, data=env.s.data(env.pool), owner=SYSTEM))
-    refused(env, env.buy(u, SOL, mint=other, pool=fake_pool, user_token_account=ata(u.pubkey(), other)),
-            E.MigrationPending)
+    refused(
+        env, env.buy(u, SOL, mint=other, pool=fake_pool, user_token_account=ata(u.pubkey(), other)), E.MigrationPending
+    )
     assert env.snapshot() == before
 
 
@@ -231,8 +255,11 @@ def test_attack_missing_signer(env):
     u = holder(env)
     before = env.snapshot()
     accounts = env.swap_accounts(u.pubkey(), user=(u.pubkey(), False, True))
-    for data in (env.swap_ix(u.pubkey(), True, 10**9).data, env.swap_ix(u.pubkey(), False, SOL).data,
-                 env.exact_out_ix(u.pubkey(), 10**9, SOL).data):
+    for data in (
+        env.swap_ix(u.pubkey(), True, 10**9).data,
+        env.swap_ix(u.pubkey(), False, SOL).data,
+        env.exact_out_ix(u.pubkey(), 10**9, SOL).data,
+    ):
         refused(env, env.s.send(ix(env.program, bytes(data), accounts)), MISSING_SIGNATURE)
     assert env.snapshot() == before
 
@@ -248,8 +275,14 @@ def test_attack_wrong_owner(env):
     before = env.snapshot()
     user_ata = ata(u.pubkey(), env.mint)
     acc = env.svm.get_account(user_ata)
-    env.svm.set_account(user_ata, Account(lamports=acc.lamports, data=bytes(acc.data),
-                                          owner=Pubkey.from_string("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")))
+    env.svm.set_account(
+        user_ata,
+        Account(
+            lamports=acc.lamports,
+            data=bytes(acc.data),
+            owner=Pubkey.from_string("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"),
+        ),
+    )
     refused(env, env.sell(u, 10**9), E.MissingSellTokenAccount)
     assert env.snapshot() == before
 
@@ -257,8 +290,8 @@ def test_attack_wrong_owner(env):
 def test_attack_duplicate_mutable_accounts(env):
     u = holder(env)
     before = env.snapshot()
-    refused(env, env.sell(u, 10**9, user_token_account=env.base_vault), E.InvalidAccount)   # vault as user ATA
-    refused(env, env.buy(u, SOL, fee_recipient=env.pool), E.InvalidAccount)                  # pool as fee recipient
+    refused(env, env.sell(u, 10**9, user_token_account=env.base_vault), E.InvalidAccount)  # vault as user ATA
+    refused(env, env.buy(u, SOL, fee_recipient=env.pool), E.InvalidAccount)  # pool as fee recipient
     refused(env, env.buy(u, SOL, base_vault=env.pool), E.InvalidAccount)
     refused(env, env.buy(u, SOL, pool=env.base_vault), E.InvalidAccount)
     assert env.snapshot() == before
@@ -330,8 +363,12 @@ def test_sell_cannot_drain_the_pool_below_rent(env):
 def test_accounts_that_change_must_be_writable(env, name):
     u = holder(env)
     before = env.snapshot()
-    key = dict(pool=env.pool, base_vault=env.base_vault, user_token_account=ata(u.pubkey(), env.mint),
-               fee_recipient=env.fee_recipient)[name]
+    key = dict(
+        pool=env.pool,
+        base_vault=env.base_vault,
+        user_token_account=ata(u.pubkey(), env.mint),
+        fee_recipient=env.fee_recipient,
+    )[name]
     refused(env, env.buy(u, SOL, **{name: (key, False, False)}), E.InvalidAccount)
     refused(env, env.sell(u, 10**9, **{name: (key, False, False)}), E.InvalidAccount)
     assert env.snapshot() == before
@@ -340,6 +377,6 @@ def test_accounts_that_change_must_be_writable(env, name):
 def test_initialize_accounts_must_be_writable():
     env = PoolEnv(initialize=False)
     data, accounts = env.initialize_ix()
-    accounts[5] = (accounts[5][0], False, False)          # the curve vault (source), read-only
+    accounts[5] = (accounts[5][0], False, False)  # the curve vault (source), read-only
     refused(env, env.s.send(env.via_curve(data, accounts)), E.InvalidAccount)
     assert env.svm.get_account(env.pool) is None

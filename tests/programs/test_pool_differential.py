@@ -2,6 +2,7 @@
 and sells (hypothesis) run through the pool program in LiteSVM and through
 `partner.chain.pool_math`; every step must agree on the outcome (success or the same
 error) and on every amount (tokens out, SOL paid / received, fee, reserves)."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,8 +15,11 @@ from partner.chain.errors import ProgramErrorCode as E
 from tests.programs.pool_env import PoolEnv
 from tests.programs.svm import SOL, ata
 
-ERRORS = {C.MathOverflow: E.MathOverflow, C.InsufficientLiquidity: E.InsufficientLiquidity,
-          C.InvalidAmount: E.InvalidInput}
+ERRORS = {
+    C.MathOverflow: E.MathOverflow,
+    C.InsufficientLiquidity: E.InsufficientLiquidity,
+    C.InvalidAmount: E.InvalidInput,
+}
 
 step = st.one_of(
     st.tuples(st.just("buy"), st.integers(1, 200 * SOL)),
@@ -72,8 +76,10 @@ def test_swaps_match_pool_math(env, steps):
             continue
         assert o.ok, (kind, amount, state, o.logs[-4:])
         after = env.state()
-        assert (after.base_reserve, after.quote_reserve) == (expect.state_after.base_reserve,
-                                                             expect.state_after.quote_reserve)
+        assert (after.base_reserve, after.quote_reserve) == (
+            expect.state_after.base_reserve,
+            expect.state_after.quote_reserve,
+        )
         assert env.lamports(env.fee_recipient) - fee0 == expect.fee
         if kind == "sell":
             assert env.tokens(user.pubkey()) == held - amount

@@ -2,6 +2,7 @@
 BPF Loader Upgradeable): entrypoint parsing, logging, wide math, PDAs, System and
 Token-2022 CPIs (metadata pointer, mint, TokenMetadata, ATA, MintTo, TransferChecked),
 account readers, sysvars, panics."""
+
 from __future__ import annotations
 
 import struct
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from solders.keypair import Keypair
 from solders.pubkey import Pubkey
 
-from tests.programs.svm import ATA_PROGRAM, SOL, SYSTEM, TOKEN_2022, Svm, ata, borsh_str, ix
+from tests.programs.svm import ATA_PROGRAM, SYSTEM, TOKEN_2022, Svm, ata, borsh_str, ix
 from tests.programs.token2022 import decode_mint
 
 U64 = 2**64 - 1
@@ -63,8 +64,19 @@ def _check_wide(env, a: int, b: int, c: int) -> None:
     assert (q, r) == (e_div if e_div else (None, 0))
 
 
-@pytest.mark.parametrize("a,b,c", [(10, 20, 7), (U64, U64, U64), (U64, U64, 1), (U64, 2, 3), (0, U64, 5),
-                                   (1, 1, 0), (2**63, 2, 2**64 - 1), (U64 - 1, U64, U64)])
+@pytest.mark.parametrize(
+    "a,b,c",
+    [
+        (10, 20, 7),
+        (U64, U64, U64),
+        (U64, U64, 1),
+        (U64, 2, 3),
+        (0, U64, 5),
+        (1, 1, 0),
+        (2**63, 2, 2**64 - 1),
+        (U64 - 1, U64, U64),
+    ],
+)
 def test_wide_math_edges(env, a, b, c):
     _check_wide(env, a, b, c)
 
@@ -95,8 +107,7 @@ def test_pda_prefunded_address_is_still_created(env):
     payer = s.funded()
     pda = Pubkey.find_program_address([b"smoke", bytes(payer.pubkey())], pid)[0]
     s.svm.airdrop(pda, 1000)
-    assert s.send(ix(pid, b"\2", [(payer.pubkey(), True, True), (pda, False, True), (SYSTEM, False, False)]),
-                  payer).ok
+    assert s.send(ix(pid, b"\2", [(payer.pubkey(), True, True), (pda, False, True), (SYSTEM, False, False)]), payer).ok
     assert s.account(pda).owner == pid and s.account(pda).lamports == s.svm.minimum_balance_for_rent_exemption(40)
 
 
@@ -112,9 +123,20 @@ def test_pda_wrong_address_refused(env):
 def _new_mint(s, pid, name="Coin", symbol="CN", uri="https://x/1.json"):
     mint = Keypair()
     auth = Pubkey.find_program_address([b"auth"], pid)[0]
-    o = s.send(ix(pid, b"\3" + borsh_str(name) + borsh_str(symbol) + borsh_str(uri),
-                  [(s.payer.pubkey(), True, True), (mint.pubkey(), True, True), (auth, False, False),
-                   (SYSTEM, False, False), (TOKEN_2022, False, False)]), mint)
+    o = s.send(
+        ix(
+            pid,
+            b"\3" + borsh_str(name) + borsh_str(symbol) + borsh_str(uri),
+            [
+                (s.payer.pubkey(), True, True),
+                (mint.pubkey(), True, True),
+                (auth, False, False),
+                (SYSTEM, False, False),
+                (TOKEN_2022, False, False),
+            ],
+        ),
+        mint,
+    )
     assert o.ok, o.logs
     return mint.pubkey(), auth
 
@@ -125,7 +147,7 @@ def test_token2022_mint_with_metadata_update_and_lock(env):
     acc = s.account(mint)
     assert acc.owner == TOKEN_2022
     data = bytes(acc.data)
-    assert data[44] == 6 and data[165] == 1          # decimals, AccountType::Mint
+    assert data[44] == 6 and data[165] == 1  # decimals, AccountType::Mint
     md = decode_mint(data).metadata
     assert (md.update_authority, md.name, md.symbol, md.uri) == (auth, "Coin", "CN", "https://x/1.json")
     upd = [(mint, False, True), (auth, False, False), (TOKEN_2022, False, False)]
@@ -134,7 +156,7 @@ def test_token2022_mint_with_metadata_update_and_lock(env):
     assert s.send(ix(pid, b"\5", upd)).ok
     assert decode_mint(s.data(mint)).metadata.update_authority is None
     locked = s.send(ix(pid, b"\4\0" + borsh_str("Other"), upd))
-    assert not locked.ok and locked.custom == 901952961   # ImmutableMetadata
+    assert not locked.ok and locked.custom == 901952961  # ImmutableMetadata
     assert decode_mint(s.data(mint)).metadata.name == "Coin"
 
 
@@ -145,30 +167,65 @@ def test_ata_mint_to_and_transfer_checked(env):
     a1, a2 = ata(w1.pubkey(), mint), ata(w2.pubkey(), mint)
 
     def mint_to(w, a, amount):
-        return s.send(ix(pid, b"\6" + struct.pack("<Q", amount), [
-            (s.payer.pubkey(), True, True), (a, False, True), (w.pubkey(), False, False), (mint, False, True),
-            (SYSTEM, False, False), (TOKEN_2022, False, False), (ATA_PROGRAM, False, False), (auth, False, False)]))
+        return s.send(
+            ix(
+                pid,
+                b"\6" + struct.pack("<Q", amount),
+                [
+                    (s.payer.pubkey(), True, True),
+                    (a, False, True),
+                    (w.pubkey(), False, False),
+                    (mint, False, True),
+                    (SYSTEM, False, False),
+                    (TOKEN_2022, False, False),
+                    (ATA_PROGRAM, False, False),
+                    (auth, False, False),
+                ],
+            )
+        )
 
     o = mint_to(w1, a1, 1000)
     assert o.ok and struct.unpack("<Q", o.return_data)[0] == 1000
-    assert mint_to(w1, a1, 1).ok                 # idempotent ATA creation
+    assert mint_to(w1, a1, 1).ok  # idempotent ATA creation
     assert mint_to(w2, a2, 0).ok
 
     def xfer(amount, signer=w1):
-        return s.send(ix(pid, b"\7" + struct.pack("<Q", amount), [
-            (a1, False, True), (mint, False, False), (a2, False, True), (signer.pubkey(), True, False),
-            (TOKEN_2022, False, False)]), signer)
+        return s.send(
+            ix(
+                pid,
+                b"\7" + struct.pack("<Q", amount),
+                [
+                    (a1, False, True),
+                    (mint, False, False),
+                    (a2, False, True),
+                    (signer.pubkey(), True, False),
+                    (TOKEN_2022, False, False),
+                ],
+            ),
+            signer,
+        )
 
     o = xfer(300)
     assert o.ok and struct.unpack("<Q", o.return_data)[0] == 300
     assert struct.unpack_from("<Q", s.data(a1), 64)[0] == 701
-    assert not xfer(5000).ok                      # more than held: Token-2022 refuses
-    assert not xfer(1, signer=w2).ok              # not the owner
+    assert not xfer(5000).ok  # more than held: Token-2022 refuses
+    assert not xfer(1, signer=w2).ok  # not the owner
     assert struct.unpack_from("<Q", s.data(a2), 64)[0] == 300
     # the same account twice (a duplicate mutable account) is refused by the program
-    o = s.send(ix(pid, b"\7" + struct.pack("<Q", 1), [
-        (a1, False, True), (mint, False, False), (a1, False, True), (w1.pubkey(), True, False),
-        (TOKEN_2022, False, False)]), w1)
+    o = s.send(
+        ix(
+            pid,
+            b"\7" + struct.pack("<Q", 1),
+            [
+                (a1, False, True),
+                (mint, False, False),
+                (a1, False, True),
+                (w1.pubkey(), True, False),
+                (TOKEN_2022, False, False),
+            ],
+        ),
+        w1,
+    )
     assert not o.ok and o.custom == 6002
 
 

@@ -2,6 +2,7 @@
 instruction the service sends, over key sets the figures were not fitted on, takes at most the
 model's units, and the limit the service asks for is at most 10% plus 1,000 over what it takes
 (issue 35, "Limits that fit"). `python -m tests.programs.unit_model` prints the fit."""
+
 from __future__ import annotations
 
 from partner.chain import units as U
@@ -14,9 +15,15 @@ OTHERS = 2 * U.BUDGET_UNITS  # the compute-budget instructions each transaction 
 def test_every_instruction_fits_its_limit_over_fresh_keys():
     rs = runs(6, first_seed=5_000)
     cases = {case(r) for r in rs}
-    for name in ("buy + new user_token_account", "swap (buys) + new user_token_account", "create_proposal",
-                 "cast_vote + new vote_receipt", "migrate", "settle_proposal (3 updates)",
-                 "settle_proposal (0 updates, drops authority)"):
+    for name in (
+        "buy + new user_token_account",
+        "swap (buys) + new user_token_account",
+        "create_proposal",
+        "cast_vote + new vote_receipt",
+        "migrate",
+        "settle_proposal (3 updates)",
+        "settle_proposal (0 updates, drops authority)",
+    ):
         assert name in cases, sorted(cases)
     for r in rs:
         if not case(r):

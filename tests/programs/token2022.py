@@ -12,6 +12,7 @@ is_initialized, COption<Pubkey> freeze_authority); with extensions the account i
 19 TokenMetadata (Borsh: update_authority OptionalNonZeroPubkey, mint Pubkey, name,
 symbol, uri: String, additional_metadata: Vec<(String, String)>).
 """
+
 from __future__ import annotations
 
 import struct
@@ -35,7 +36,7 @@ def _opt_nonzero(raw: bytes) -> Pubkey | None:
 
 def _coption(data: bytes, at: int) -> Pubkey | None:
     (tag,) = struct.unpack_from("<I", data, at)
-    return Pubkey.from_bytes(data[at + 4:at + 36]) if tag else None
+    return Pubkey.from_bytes(data[at + 4 : at + 36]) if tag else None
 
 
 def extensions(data: bytes, account_type: int) -> dict[int, bytes]:
@@ -50,7 +51,7 @@ def extensions(data: bytes, account_type: int) -> dict[int, bytes]:
         ty, n = struct.unpack_from("<HH", data, at)
         if ty == 0:
             break
-        out[ty] = bytes(data[at + 4:at + 4 + n])
+        out[ty] = bytes(data[at + 4 : at + 4 + n])
         assert len(out[ty]) == n, "truncated TLV entry"
         at += 4 + n
     return out
@@ -58,7 +59,7 @@ def extensions(data: bytes, account_type: int) -> dict[int, bytes]:
 
 def _string(v: bytes, at: int) -> tuple[str, int]:
     (n,) = struct.unpack_from("<I", v, at)
-    return v[at + 4:at + 4 + n].decode("utf-8"), at + 4 + n
+    return v[at + 4 : at + 4 + n].decode("utf-8"), at + 4 + n
 
 
 def decode_token_metadata(v: bytes) -> TokenMetadata:
@@ -95,9 +96,16 @@ def decode_mint(data: bytes) -> Mint:
     ext = extensions(data, ACCOUNT_TYPE_MINT)
     ptr = ext.get(EXT_METADATA_POINTER)
     md = ext.get(EXT_TOKEN_METADATA)
-    return Mint(_coption(data, 0), supply, data[44], bool(data[45]), _coption(data, 46),
-                _opt_nonzero(ptr[:32]) if ptr else None, _opt_nonzero(ptr[32:64]) if ptr else None,
-                decode_token_metadata(md) if md else None)
+    return Mint(
+        _coption(data, 0),
+        supply,
+        data[44],
+        bool(data[45]),
+        _coption(data, 46),
+        _opt_nonzero(ptr[:32]) if ptr else None,
+        _opt_nonzero(ptr[32:64]) if ptr else None,
+        decode_token_metadata(md) if md else None,
+    )
 
 
 @dataclass

@@ -6,6 +6,7 @@ what it creates taken off:
 
 A case's spread (max - min) is what the model cannot see (values, paths); its figure in
 partner.chain.units is the case's max. `runs()` is shared with test_unit_model.py."""
+
 from __future__ import annotations
 
 import argparse
@@ -49,8 +50,11 @@ def settles(seed: int) -> None:
         (ActionKind.UPDATE_CONTENT, False, dict(name="N", mask=NAME)),
         (ActionKind.UPDATE_CONTENT, True, dict(name="N" * 32, mask=NAME)),
         (ActionKind.UPDATE_CONTENT, True, dict(uri="https://x.example/" + "a" * 182, mask=IMAGE)),
-        (ActionKind.UPDATE_CONTENT, True, dict(name="New", symbol="NS", uri="https://x.example/n.json",
-                                               mask=NAME | SYMBOL | IMAGE)),
+        (
+            ActionKind.UPDATE_CONTENT,
+            True,
+            dict(name="New", symbol="NS", uri="https://x.example/n.json", mask=NAME | SYMBOL | IMAGE),
+        ),
         (ActionKind.FINALIZE_METADATA, True, dict(mask=NAME)),
         (ActionKind.EXTEND_MUTABILITY, True, dict(additional=86_400)),
     ]
