@@ -2,7 +2,7 @@
 //! anything short, malformed (bool > 1, enum or option tag out of range, bad
 //! UTF-8) or followed by trailing bytes is InvalidInput, as in the reference.
 
-use crate::err::{Error, Res};
+use crate::error::{Error, Res};
 
 pub struct Reader<'a> {
     d: &'a [u8],

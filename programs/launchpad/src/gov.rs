@@ -5,52 +5,17 @@
 //! UpdateAuthority(none) when the governance is finalized.
 
 use crate::args::{check_name, check_symbol, check_uri, Reader};
-use crate::err::{Error, Res};
+use crate::error::{Error, Res};
+use crate::layout::{self as st, gov as V, prop as P, receipt as R};
+use crate::legacy::*;
 use crate::math;
 use crate::rt::{self, Acc, CSeed, Input, Pubkey};
-use crate::state::{self as st, global as G, gov as V, params as GP, prop as P, receipt as R};
-use crate::*;
 
 const ALL_FIELDS: u8 = 0x7f;
 const URI_FIELDS: u8 = 0x7c;
 const KIND_UPDATE: u8 = 0;
 const KIND_EXTEND: u8 = 1;
 const KIND_FINALIZE: u8 = 2;
-
-// ----------------------------------------------------------------- create_coin hook
-
-/// Create the coin's Governance (creator pays) with Global's governance params.
-pub fn init_governance(inp: &Input, creator: &Acc, gov: &Acc, bump: u8, system: &Acc) -> Res<()> {
-    let mint = inp.acc(1)?;
-    let glob = inp.acc(2)?;
-    let b = [bump];
-    let seeds = [rt::seed(GOVERNANCE_SEED), rt::seed(mint.key()), rt::seed(&b)];
-    create_account(&NewAccount {
-        payer: *creator,
-        new: *gov,
-        space: V::SIZE,
-        lamports: rt::rent_exempt(V::SIZE),
-        owner: inp.program_id,
-        seeds: Some(&seeds),
-        system: *system,
-    })?;
-    let g = glob.data();
-    let params: &[u8] = if g[G::GOV_SET] != 0 { &g[G::GOV_PARAMS..G::GOV_PARAMS + GP::SIZE] } else { &GP::DEFAULTS };
-    let now = rt::clock().unix_timestamp;
-    let until = now.checked_add(st::rd_i64(params, GP::WINDOW)).ok_or(Error::MathOverflow)?;
-    let d = gov.data_mut();
-    d[..8].copy_from_slice(&V::DISC);
-    st::wr_key(d, V::MINT, mint.key());
-    st::wr_key(d, V::CREATOR, creator.key());
-    st::wr_u64(d, V::TOTAL_SUPPLY, st::rd_u64(g, G::SUPPLY));
-    st::wr_i64(d, V::CREATED_AT, now);
-    st::wr_i64(d, V::MUTABLE_UNTIL, until);
-    // min_voter_count .. proposal_bond_bps, then max_extension .. max_vote (the window is not copied)
-    d[V::MIN_VOTER_COUNT..V::MAX_EXT].copy_from_slice(&params[GP::MIN_VOTER_COUNT..GP::WINDOW]);
-    d[V::MAX_EXT..V::FINALIZED].copy_from_slice(&params[GP::MAX_EXT..GP::SIZE]);
-    d[V::BUMP] = bump;
-    Ok(())
-}
 
 // ----------------------------------------------------------------- state access
 
@@ -634,9 +599,9 @@ fn with_gov_seeds(gov: &Acc, f: &mut dyn FnMut(&[CSeed]) -> Res<()>) -> Res<()> 
 /// TokenMetadata UpdateField(field, value), signed by the governance PDA.
 fn update_field(meta: &Acc, gov: &Acc, token: &Acc, field: u8, value: &[u8]) -> Res<()> {
     let mut data = [0u8; 8 + 1 + 4 + 200];
-    data[..8].copy_from_slice(&crate::trade::TM_UPDATE_FIELD);
+    data[..8].copy_from_slice(&crate::legacy::TM_UPDATE_FIELD);
     data[8] = field;
-    let end = crate::trade::put_str(&mut data, 9, value);
+    let end = crate::legacy::put_str(&mut data, 9, value);
     let metas = [rt::meta(meta, true, false), rt::meta(gov, false, true)];
     with_gov_seeds(gov, &mut |s| invoke!(&TOKEN_2022, &metas, &data[..end], &[*meta, *gov, *token], Some(s)))
 }
@@ -644,7 +609,7 @@ fn update_field(meta: &Acc, gov: &Acc, token: &Acc, field: u8, value: &[u8]) -> 
 /// TokenMetadata UpdateAuthority(none): the metadata is immutable from now on.
 fn lock_metadata(meta: &Acc, gov: &Acc, token: &Acc) -> Res<()> {
     let mut data = [0u8; 40];
-    data[..8].copy_from_slice(&crate::trade::TM_UPDATE_AUTHORITY);
+    data[..8].copy_from_slice(&crate::legacy::TM_UPDATE_AUTHORITY);
     let metas = [rt::meta(meta, true, false), rt::meta(gov, false, true)];
     with_gov_seeds(gov, &mut |s| invoke!(&TOKEN_2022, &metas, &data, &[*meta, *gov, *token], Some(s)))
 }

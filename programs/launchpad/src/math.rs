@@ -6,7 +6,7 @@
 //! LLVM's BPF backend has no 128-bit libcalls (`__multi3`, `__udivti3`): the quotients
 //! use the SDK's `wide` math; the governance comparisons a 64x64->128 product.
 
-use crate::err::{Error, Res};
+use crate::error::{Error, Res};
 
 pub const BPS: u64 = 10_000;
 

@@ -3,7 +3,7 @@
 //! syscalls. Only what the SDK leaves to programs is written here: the `invoke!` form
 //! (accounts by value, at most one signing PDA) and default-rent arithmetic.
 
-use crate::err::{Error, Res};
+use crate::error::{Error, Res};
 use crate::sdk;
 
 pub type Pubkey = sdk::Pubkey;

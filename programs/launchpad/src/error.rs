@@ -1,7 +1,8 @@
-//! The program's errors: the IDL's custom codes (idl/launchpad.json "errors", the
-//! same numbers as partner.chain.errors) and the runtime's built-in errors.
+//! The program's errors: the IDL's custom codes (idl/launchpad.json "errors", the same numbers
+//! as partner.chain.errors). The runtime's own (`MissingRequiredSignature`,
+//! `NotEnoughAccountKeys`, ...) are the SDK's `ProgramError` constants.
 
-pub type Res<T> = Result<T, Error>;
+use crate::sdk::ProgramError;
 
 /// The whole IDL table (the pool-only codes included: one numbering for both programs).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -71,15 +72,23 @@ pub enum Error {
     CpiFailed = 0x1_0001,
 }
 
+pub type Res<T> = Result<T, Error>;
+
 impl Error {
-    pub fn to_sdk(self) -> crate::sdk::ProgramError {
-        use crate::sdk::ProgramError as P;
+    pub fn to_sdk(self) -> ProgramError {
         match self {
-            Error::MissingRequiredSignature => P::MissingRequiredSignature,
-            Error::NotEnoughAccountKeys => P::NotEnoughAccountKeys,
-            Error::InvalidInstructionData => P::InvalidInstructionData,
-            Error::CpiFailed => P::InvalidArgument,
-            e => P::Custom(e as u32),
+            Error::MissingRequiredSignature => ProgramError::MissingRequiredSignature,
+            Error::NotEnoughAccountKeys => ProgramError::NotEnoughAccountKeys,
+            Error::InvalidInstructionData => ProgramError::InvalidInstructionData,
+            Error::CpiFailed => ProgramError::InvalidArgument,
+            e => ProgramError::Custom(e as u32),
         }
+    }
+}
+
+impl From<Error> for ProgramError {
+    #[inline(always)]
+    fn from(e: Error) -> ProgramError {
+        e.to_sdk()
     }
 }
