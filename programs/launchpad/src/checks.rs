@@ -42,7 +42,6 @@ pub fn require_pda(a: &AccountInfo, seeds: &[&[u8]], bump: u8, program_id: &Pubk
 
 /// The global config, checked: owner, discriminator, its PDA (at the IDL address a constant;
 /// elsewhere the stored bump).
-#[inline(always)]
 pub fn load_global<'a>(program_id: &Pubkey, a: &'a AccountInfo) -> Result<&'a Global, ProgramError> {
     if !Global::is(a, program_id) {
         return Err(Error::InvalidAccount.into());
@@ -57,7 +56,6 @@ pub fn load_global<'a>(program_id: &Pubkey, a: &'a AccountInfo) -> Result<&'a Gl
 }
 
 /// The bonding curve of `mint`, checked: owner, discriminator, its PDA with the stored bump.
-#[inline(always)]
 pub fn load_curve<'a>(
     program_id: &Pubkey,
     a: &'a AccountInfo,
@@ -75,7 +73,6 @@ pub fn load_curve<'a>(
 /// Token-2022 owns it, it must be a token account of `mint` owned by `owner` (else
 /// InvalidAccount). Any other account counts as no token account yet: a buy creates the ATA
 /// with CreateIdempotent, whose ATA program checks the address itself.
-#[inline(always)]
 pub fn require_user_token_account(a: &AccountInfo, mint: &Pubkey, owner: &Pubkey) -> ProgramResult {
     if !a.is_owned_by(&TOKEN_2022_PROGRAM_ID) {
         return Ok(());
@@ -89,7 +86,6 @@ pub fn require_user_token_account(a: &AccountInfo, mint: &Pubkey, owner: &Pubkey
 
 /// The balance of `a` when it is an initialized Token-2022 token account of `mint` owned by
 /// `owner`; None otherwise.
-#[inline(always)]
 pub fn token_balance(a: &AccountInfo, mint: &Pubkey, owner: &Pubkey) -> Option<u64> {
     match token::token_account(a) {
         Ok(t) if pk_eq(t.mint(), mint) && pk_eq(t.owner(), owner) => Some(t.amount()),
@@ -99,7 +95,6 @@ pub fn token_balance(a: &AccountInfo, mint: &Pubkey, owner: &Pubkey) -> Option<u
 
 /// A token account (any, at least the base) is held by `owner`: the vault a curve or proposal
 /// stores must be its own.
-#[inline(always)]
 pub fn require_held_by(vault: &AccountInfo, owner: &Pubkey) -> ProgramResult {
     let v = vault.data();
     if v.len() < ACCOUNT_BASE_LEN || !pk_eq(read_pubkey(v, 32), owner) {
@@ -109,7 +104,11 @@ pub fn require_held_by(vault: &AccountInfo, owner: &Pubkey) -> ProgramResult {
 }
 
 /// The standard ATA of `wallet` for `mint` under Token-2022.
-#[inline(always)]
 pub fn ata_address(wallet: &Pubkey, mint: &Pubkey) -> Result<Pubkey, ProgramError> {
     Ok(crate::sdk::pubkey::associated_token_address(wallet, mint)?.0)
+}
+
+/// The canonical PDA and bump of `seeds` under `program_id` (a bump search).
+pub fn find_pda(seeds: &[&[u8]], program_id: &Pubkey) -> Result<(Pubkey, u8), ProgramError> {
+    crate::sdk::pubkey::try_find_program_address(seeds, program_id)
 }

@@ -26,13 +26,11 @@ pub fn create_account(n: &NewAccount) -> ProgramResult {
 }
 
 /// The rent-exempt minimum of `len` data bytes, from the Rent sysvar.
-#[inline(always)]
 pub fn rent_exempt(len: usize) -> Result<u64, ProgramError> {
     rent_exempt_minimum(len as u64)
 }
 
 /// A System transfer of `lamports` (none when 0) from the signer `from`.
-#[inline(always)]
 pub fn system_transfer(from: &AccountInfo, to: &AccountInfo, system: &AccountInfo, lamports: u64) -> ProgramResult {
     if lamports == 0 {
         return Ok(());
@@ -52,7 +50,6 @@ pub struct Transfer<'a> {
     pub seeds: &'a [&'a [u8]],
 }
 
-#[inline(always)]
 pub fn transfer_checked(t: &Transfer) -> ProgramResult {
     if t.amount == 0 {
         return Ok(());
@@ -70,7 +67,6 @@ pub struct Programs<'a> {
 }
 
 /// ATA CreateIdempotent: `payer` creates `wallet`'s token account `ata` of `mint`.
-#[inline(always)]
 pub fn create_ata(
     payer: &AccountInfo,
     ata: &AccountInfo,
@@ -101,7 +97,6 @@ pub fn move_lamports(src: &AccountInfo, dst: &AccountInfo, lamports: u64) -> Pro
 /// crediting it would leave `to` below its rent-exempt minimum (an address at 0 lamports; the
 /// runtime would fail the trade with InsufficientFundsForRent). The trader keeps a fee not paid,
 /// so the trade lands at its quote or better; the first fee large enough funds the recipient.
-#[inline(always)]
 pub fn fee_paid(to: &AccountInfo, fee: u64) -> Result<u64, ProgramError> {
     Ok(if to.lamports().saturating_add(fee) < rent_exempt(to.data_len())? { 0 } else { fee })
 }

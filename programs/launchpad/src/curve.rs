@@ -10,13 +10,11 @@ use crate::sdk::ProgramError;
 pub const BPS: u64 = 10_000;
 
 /// floor(a * b / d), MathOverflow past u64.
-#[inline(always)]
 pub fn mul_div_floor(a: u64, b: u64, d: u64) -> Result<u64, ProgramError> {
     Ok(wide::mul_div_floor(a, b, d).ok_or(Error::MathOverflow)?)
 }
 
 /// ceil(a * b / d), MathOverflow past u64.
-#[inline(always)]
 pub fn mul_div_ceil(a: u64, b: u64, d: u64) -> Result<u64, ProgramError> {
     Ok(wide::mul_div_ceil(a, b, d).ok_or(Error::MathOverflow)?)
 }

@@ -48,7 +48,7 @@ COMPLETE_OFFSET, MIGRATED_OFFSET = 112, 113
 # for one mint would fail on every retry: one mint in about 90,000 needs more than MIGRATE_UNITS
 # (22 of 2,000,000 random mints). tests/programs/test_launchpad_cu.py holds this model to the
 # programs in LiteSVM.
-MIGRATE_FIXED_UNITS = 32_245
+MIGRATE_FIXED_UNITS = 32_411
 BUMP_TRY_UNITS = 1_500
 ATA_PATH_UNITS = 18
 

@@ -2,13 +2,15 @@
 //! coin's governance PDA), its bonding curve holding the whole supply in its vault, and its
 //! Governance.
 
-use crate::checks::{ata_address, load_global, require_key, require_programs, require_signer, require_writable};
+use crate::checks::{
+    ata_address, find_pda, load_global, require_key, require_programs, require_signer, require_writable,
+};
 use crate::cpi::{create_account, create_ata, rent_exempt, NewAccount, Programs, TOKEN_DECIMALS};
 use crate::error::Error;
 use crate::instructions::{unpack, NOT_ENOUGH_ACCOUNTS};
 use crate::metadata::{check_name, check_symbol, check_uri, NAME_MAX, SYMBOL_MAX, URI_MAX};
 use crate::sdk::log::msg;
-use crate::sdk::pubkey::{try_find_program_address, SYSTEM_PROGRAM_ID, TOKEN_2022_PROGRAM_ID};
+use crate::sdk::pubkey::{SYSTEM_PROGRAM_ID, TOKEN_2022_PROGRAM_ID};
 use crate::sdk::{sysvar, token, AccountInfo, ProgramError, ProgramResult, Pubkey};
 use crate::state::{
     self, Account, BondingCurve, Global, Governance, ATA_SIZE, MINT_METADATA_FIXED, MINT_WITH_POINTER_SIZE,
@@ -104,12 +106,12 @@ pub fn process(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> Pr
     require_signer(creator)?;
     require_signer(mint)?;
     let global = load_global(program_id, a.global)?;
-    let (curve_key, curve_bump) = try_find_program_address(&[state::curve::SEED, mint.key()], program_id)?;
+    let (curve_key, curve_bump) = find_pda(&[state::curve::SEED, mint.key()], program_id)?;
     require_key(curve, &curve_key)?;
     require_key(a.metadata, mint.key())?;
     let vault_key = ata_address(&curve_key, mint.key())?;
     require_key(a.curve_vault, &vault_key)?;
-    let (gov_key, gov_bump) = try_find_program_address(&[state::gov::SEED, mint.key()], program_id)?;
+    let (gov_key, gov_bump) = find_pda(&[state::gov::SEED, mint.key()], program_id)?;
     require_key(gov, &gov_key)?;
     // lamports already at the mint's address (anyone may send them) are kept, as Anchor's `init`
     // does: create_account tops them up, allocates and assigns

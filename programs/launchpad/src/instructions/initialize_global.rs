@@ -1,12 +1,12 @@
 //! initialize_global: create the Global config; only the program's upgrade authority may.
 
-use crate::checks::{require_key, require_signer, require_writable};
+use crate::checks::{find_pda, require_key, require_signer, require_writable};
 use crate::cpi::{create_account, rent_exempt, NewAccount};
 use crate::error::Error;
 use crate::instructions::set_params::GlobalParams;
 use crate::instructions::{unpack, NOT_ENOUGH_ACCOUNTS};
 use crate::sdk::log::msg;
-use crate::sdk::pubkey::{pk_eq, try_find_program_address, BPF_LOADER_UPGRADEABLE_ID, SYSTEM_PROGRAM_ID};
+use crate::sdk::pubkey::{pk_eq, BPF_LOADER_UPGRADEABLE_ID, SYSTEM_PROGRAM_ID};
 use crate::sdk::{AccountInfo, ProgramResult, Pubkey};
 use crate::state::{global, Account, Global};
 
@@ -55,7 +55,7 @@ impl<'a> Args<'a> {
 /// the deploy, becomes the admin. ProgramData is bincode's UpgradeableLoaderState::ProgramData:
 /// u32 tag 3, u64 slot, Option<Pubkey> (u8 tag 1, then the 32 bytes).
 fn require_upgrade_authority(program_id: &Pubkey, program_data: &AccountInfo, admin: &AccountInfo) -> ProgramResult {
-    let (key, _) = try_find_program_address(&[program_id], &BPF_LOADER_UPGRADEABLE_ID)?;
+    let (key, _) = find_pda(&[program_id], &BPF_LOADER_UPGRADEABLE_ID)?;
     if !pk_eq(program_data.key(), &key) || !program_data.is_owned_by(&BPF_LOADER_UPGRADEABLE_ID) {
         return Err(Error::InvalidAccount.into());
     }
@@ -74,7 +74,7 @@ pub fn process(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> Pr
     let args = Args::unpack(data)?;
     let a = Accounts::unpack(accounts)?;
     require_signer(a.admin)?;
-    let (key, bump) = try_find_program_address(&[global::SEED], program_id)?;
+    let (key, bump) = find_pda(&[global::SEED], program_id)?;
     require_key(a.global, &key)?;
     require_upgrade_authority(program_id, a.program_data, a.admin)?;
     if a.global.is_owned_by(program_id) && a.global.data_len() > 0 {

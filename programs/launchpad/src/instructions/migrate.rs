@@ -1,7 +1,7 @@
 //! migrate: a complete curve's tokens and lamports open its pool in the pool program
 //! (initialize_pool, signed by the curve PDA) at the curve's final price.
 
-use crate::checks::{ata_address, load_curve, load_global, require_key, require_programs, require_signer};
+use crate::checks::{ata_address, find_pda, load_curve, load_global, require_key, require_programs, require_signer};
 use crate::checks::{require_writable, token_balance};
 use crate::cpi::{move_lamports, rent_exempt, Programs};
 use crate::curve::mul_div_floor;
@@ -9,7 +9,7 @@ use crate::error::Error;
 use crate::instructions::{no_args, NOT_ENOUGH_ACCOUNTS};
 use crate::sdk::cpi::{invoke_signed, AccountMeta, Instruction};
 use crate::sdk::log::{log_u64s, msg};
-use crate::sdk::pubkey::{try_find_program_address, POOL_PROGRAM_ID};
+use crate::sdk::pubkey::POOL_PROGRAM_ID;
 use crate::sdk::{sysvar, AccountInfo, ProgramError, ProgramResult, Pubkey};
 use crate::state::{self, Account, BondingCurve, ATA_SIZE};
 
@@ -61,7 +61,7 @@ pub fn process(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> Pr
     require_key(mint, &curve.mint)?;
     require_key(a.curve_vault, &ata_address(curve_acc.key(), mint.key())?)?;
     require_key(a.pool_program, &POOL_PROGRAM_ID)?;
-    let (pool_key, _) = try_find_program_address(&[state::pool::SEED, mint.key()], &POOL_PROGRAM_ID)?;
+    let (pool_key, _) = find_pda(&[state::pool::SEED, mint.key()], &POOL_PROGRAM_ID)?;
     require_key(a.pool, &pool_key)?;
     require_key(a.pool_base_vault, &ata_address(&pool_key, mint.key())?)?;
     if curve.migrated() {

@@ -45,7 +45,6 @@ impl<'a> TradeAccounts<'a> {
     /// The reference's checks, in its order: the user signs; Global; the fee recipient it names;
     /// the curve of the mint (open, and not in the slot of its creation unless the creator
     /// trades); its vault; the user's token account; the programs.
-    #[inline(always)]
     pub fn check(&self, program_id: &Pubkey) -> Result<(&'a Global, &'a BondingCurve), ProgramError> {
         require_signer(self.user)?;
         let global = load_global(program_id, self.global)?;
