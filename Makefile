@@ -119,7 +119,7 @@ openapi: $(VENV)/.ready sdks/typescript/node_modules/.ready
 idl: $(VENV)/.ready
 	$(PY) -m tools.idl
 
-# RUN_ARGS: e.g. `make run RUN_ARGS="--rpc-proxy-port 8898"` (a second chain endpoint, README)
+# RUN_ARGS: e.g. `make run RUN_ARGS="--rpc-proxy-port 8898"` (a second chain endpoint, docs/guide.md)
 run: $(VENV)/.ready programs
 	$(PY) -m devstack.run $(RUN_ARGS)
 

@@ -31,13 +31,7 @@ def render(r: dict[str, Any]) -> str:
         "on the same 2 cores as the code measured, so every figure includes the local stand-ins' own time.",
         "",
     ]
-    load = r.get("load_average")
-    if load:
-        lines += [
-            "1-minute load average as each section started (2 cores, shared with other engineers' "
-            "test runs): " + ", ".join(f"{k} {v}" for k, v in load.items()) + ".",
-            "",
-        ]
+    lines += _headline(r, g)
     cold = r.get("cold_start")
     if cold:
         lines += ["## 1. Cold start", ""]
@@ -89,6 +83,18 @@ def render(r: dict[str, Any]) -> str:
     notes = r.get("notes")
     if notes:
         lines += ["## What stands in the way / what was fixed", ""] + [f"- {n}" for n in notes] + [""]
+    load = r.get("load_average")
+    if load:
+        lines += [
+            "## Load while measuring",
+            "",
+            "1-minute load average as each section started (2 cores, shared with other engineers' test runs):",
+            "",
+            "| when | load |",
+            "|---|---:|",
+            *(f"| {k} | {v} |" for k, v in load.items()),
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -508,6 +514,90 @@ def _tracker(t: dict[str, Any], g: dict[str, Any]) -> list[str]:
         lines.append("")
     lines += ["What it printed:", "", "```", *t["lines"], "```", ""]
     return lines + ([t["note"], ""] if t.get("note") else [])
+
+
+def _headline(r: dict[str, Any], g: dict[str, Any]) -> list[str]:
+    """The headline figures against their goals, as a table (each from its section below)."""
+    rows: list[tuple[str, str, str, str]] = []
+    layers = (r.get("cold_start_layers") or {}).get("functions") or {}
+    if layers:
+        worst = max(v["response_ratio"] for v in layers.values())
+        met = sum(1 for v in layers.values() if v["goal_met"])
+        rows.append(
+            (
+                "1. Cold start without SnapStart (layers), spawn to response",
+                f"worst {worst}x the floor",
+                f"at most {g.get('cold_ratio')}x",
+                f"{met}/{len(layers)}",
+            )
+        )
+    snap = (r.get("snapstart") or {}).get("functions") or {}
+    if snap:
+        worst_ms = max(v["restore_max_ms"] for v in snap.values())
+        met = sum(1 for v in snap.values() if v["goal_met"])
+        rows.append(
+            (
+                "1. SnapStart restore to response",
+                f"worst {worst_ms} ms",
+                f"{g.get('snapstart_ratio')}x warm or +{g.get('snapstart_add_ms')} ms",
+                f"{met}/{len(snap)}",
+            )
+        )
+    eps = (r.get("latency_model") or {}).get("endpoints") or {}
+    trades = {k: v for k, v in eps.items() if k.startswith("trades_")}
+    if trades:
+        worst = max(v["ratio"] for v in trades.values())
+        met = sum(1 for v in trades.values() if v["goal_met"])
+        rows.append(
+            (
+                "7. Trade latency, p50 over its floor (AWS call model)",
+                f"worst {worst}x",
+                f"at most {g.get('latency_ratio')}x",
+                f"{met}/{len(trades)}",
+            )
+        )
+    tps = r.get("chain_tps")
+    if tps:
+        rows.append(
+            (
+                "4. Chain throughput, LiteSVM bank over bare LiteSVM",
+                f"{tps['bank_vs_litesvm']}x",
+                f"at least {g.get('tps_ratio')}x",
+                _yes(tps["goal_met"]),
+            )
+        )
+    lay = r.get("layers")
+    if lay:
+        rows.append(
+            (
+                "9. Dependency layer, unzipped",
+                f"{lay['DependenciesLayer']} MB",
+                f"at most {lay['goal_mb']} MB",
+                _yes(lay["goal_met"]),
+            )
+        )
+    cu = (r.get("compute_units") or {}).get("launchpad") or {}
+    trade_cu = {n: cu[n]["max"] for n in ("buy", "sell", "buy_exact_out") if n in cu}
+    if trade_cu:
+        worst_cu = max(trade_cu.values())
+        rows.append(
+            (
+                "6. A curve trade's compute units (any key set)",
+                f"at most {worst_cu:,}",
+                "at most 10,000 (issue 35)",
+                _yes(worst_cu <= 10_000),
+            )
+        )
+    if not rows:
+        return []
+    return [
+        "## Headline figures",
+        "",
+        "| figure (section) | measured | goal | met |",
+        "|---|---|---|---|",
+        *(f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows),
+        "",
+    ]
 
 
 def _tracker_goal(at: dict[str, Any], rate: float, lag: float) -> list[str]:

@@ -572,7 +572,7 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=None,
         help="also start a second chain endpoint on this port (0: any free port), a JSON-RPC "
-        "proxy with faults of its own, first in RPC_URLS (README, 'Several RPC endpoints')",
+        "proxy with faults of its own, first in RPC_URLS (docs/guide.md, 'Several RPC endpoints')",
     )
     parser.add_argument(
         "--tipped-sends",

@@ -1,7 +1,7 @@
 """Issue 20 in headless Chromium on the devstack's /demo app: connect with a lower daily limit,
 trade past it (403 with the lower cap), see the app on /account/apps with today's spend, a
 crafted limit above the cap refused, raise it (takes effect), disconnect (401 at once, and the
-refresh token invalid_grant). With UPDATE_SCREENSHOTS=1 it also writes the README's screenshots
+refresh token invalid_grant). With UPDATE_SCREENSHOTS=1 it also writes docs/guide.md's screenshots
 (docs/consent-limits.png, docs/account-apps.png); otherwise they go to the test's temporary folder."""
 
 from __future__ import annotations

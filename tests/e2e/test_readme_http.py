@@ -1,5 +1,6 @@
-"""The README's shell examples run as pasted (issue 39, newcomer 3): the Idempotency-Key example
-defines what it uses (`BASE`, `AT`, `MINT` from `.devstack/seed.json`), and run twice it buys once
+"""The shell examples of docs/guide.md (where the README sends partners) run as pasted (issue 39,
+newcomer 3): the Idempotency-Key example defines what it uses (`BASE`, `AT`, `MINT` from
+`.devstack/seed.json`), and run twice it buys once
 and replays the first answer."""
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def readme_block(section: str) -> str:
-    """The first ```sh block of the README section titled `section`."""
-    text = (ROOT / "README.md").read_text()
+    """The first ```sh block of the section titled `section` of docs/guide.md (where the README sends partners)."""
+    text = (ROOT / "docs" / "guide.md").read_text()
     body = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
     match = re.search(r"```sh\n(.*?)```", body, re.S)
     assert match is not None, f"no sh block in {section}"

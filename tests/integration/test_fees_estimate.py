@@ -40,6 +40,24 @@ def _pay_alone(url: str, micro_lamports: int) -> str:
     return rpc(url, "sendTransaction", [raw, {"encoding": "base64"}])
 
 
+def _price_of(url: str, signature: str) -> int:
+    """The SetComputeUnitPrice of a landed transaction, micro-lamports per unit."""
+    import base64
+    import struct
+
+    from solders.transaction import VersionedTransaction
+
+    tx = rpc(url, "getTransaction", [signature, {"encoding": "base64", "maxSupportedTransactionVersion": 0}])
+    message = VersionedTransaction.from_bytes(base64.b64decode(tx["transaction"][0])).message
+    keys = [str(k) for k in message.account_keys]
+    [price] = [
+        struct.unpack_from("<Q", bytes(i.data), 1)[0]
+        for i in message.instructions
+        if keys[i.program_id_index] == "ComputeBudget111111111111111111111111111111" and bytes(i.data)[:1] == b"\x03"
+    ]
+    return price
+
+
 def test_estimate_is_the_market_of_the_accounts_a_trade_write_locks(aws_stack, chain, ip):
     """A mainnet-shaped market: 150 recent slots, most of them without a paid write of the trade's
     accounts (0, as mainnet's block minimum), a few where trades on this coin or on another one
@@ -55,15 +73,20 @@ def test_estimate_is_the_market_of_the_accounts_a_trade_write_locks(aws_stack, c
     conn = connect(client, trader, scope="trade:execute", ip=ip)
     rpc(chain.url, "devstack_warp", [61])  # past the 150-slot window: only what follows is the market
 
+    paid = []  # the compute-unit price each trade paid: its priority fee over its own limit
+
     def buy_at(coin: str, micro_lamports: int) -> None:
         bought = buy(conn, coin, SOL // 50, priority_fee=micro_lamports * TRADE_UNITS // 1_000_000)
         assert bought.status == 200, bought.body
         wait(chain.url, bought.json["signature"])
+        paid.append(_price_of(chain.url, bought.json["signature"]))
         rpc(chain.url, "devstack_warp", [1])  # each in a slot of its own
 
     for price in (100_000, 1_000_000, 10_000_000):
         buy_at(mint, price)
     buy_at(other, 5_000_000)  # another coin's trade: it write-locks the same fee recipient
+    # each trade's limit fits it (a first buy creates the token account), so its price is its own
+    p25, p50, p75, p95 = sorted(paid)
     wait(chain.url, _pay_alone(chain.url, 50_000_000))  # a paid slot, but not for these accounts
     rpc(chain.url, "devstack_warp", [1])
 
@@ -74,17 +97,14 @@ def test_estimate_is_the_market_of_the_accounts_a_trade_write_locks(aws_stack, c
     assert answer.headers["x-ratelimit-limit"] == "300"
     assert body["mint"] == mint and body["computeUnitLimit"] == TRADE_UNITS and body["tipLamports"] == "1000000"
     assert body["slots"] == 4 and body["sampledSlots"] == 150
-    assert body["computeUnitPriceMicroLamports"] == {
-        "p25": "100000",
-        "p50": "1000000",
-        "p75": "5000000",
-        "p95": "10000000",
-    }
-    assert body["priorityFeeLamports"] == {"p25": "13000", "p50": "130000", "p75": "650000", "p95": "1300000"}
+    prices = {"p25": p25, "p50": p50, "p75": p75, "p95": p95}
+    assert body["computeUnitPriceMicroLamports"] == {k: str(v) for k, v in prices.items()}
+    lamports = {k: str(-(-v * TRADE_UNITS // 1_000_000)) for k, v in prices.items()}
+    assert body["priorityFeeLamports"] == lamports
     assert body["recommended"] == {
         "percentile": 75,
-        "priorityFeeLamports": "650000",
-        "computeUnitPriceMicroLamports": "5000000",
+        "priorityFeeLamports": lamports["p75"],
+        "computeUnitPriceMicroLamports": str(p75),
     }
     from solders.pubkey import Pubkey
 
@@ -110,12 +130,7 @@ def test_estimate_is_the_market_of_the_accounts_a_trade_write_locks(aws_stack, c
     # the chain's own answer for those accounts: every slot reported, the empty ones at 0
     samples = rpc(chain.url, "getRecentPrioritizationFees", [body["accounts"]])
     assert len(samples) == 150 and [s["slot"] for s in samples] == sorted(s["slot"] for s in samples)
-    assert sorted(s["prioritizationFee"] for s in samples if s["prioritizationFee"]) == [
-        100_000,
-        1_000_000,
-        5_000_000,
-        10_000_000,
-    ]
+    assert sorted(s["prioritizationFee"] for s in samples if s["prioritizationFee"]) == sorted(paid)
 
 
 def test_bad_or_missing_mint_is_invalid_input(aws_stack, chain, client, user, ip):

@@ -85,6 +85,16 @@ def rent(n: int) -> int:
     return (128 + n) * 3480 * 2
 
 
+@dataclass(frozen=True)
+class Run:
+    """One landed instruction: its units (the compute-budget instruction's taken off), the accounts
+    it created, and the bumps of new PDAs whose seeds it does not carry."""
+
+    ix: Instruction
+    cu: int
+    hint: object  # partner.chain.units.Hint
+
+
 @dataclass
 class Result:
     ok: bool
@@ -174,6 +184,7 @@ class Chain:
     def send(self, ixs: list[Instruction], *signers: Keypair, payer: Keypair | None = None,
              cu_limit: int = 1_400_000) -> Result:
         payer = payer or self.payer
+        recorded = self._before(ixs[0]) if Chain.recorder is not None and len(ixs) == 1 else None
         all_ixs = [set_compute_unit_limit(cu_limit), *ixs]
         unique = {bytes(k.pubkey()): k for k in [payer, *signers]}
         msg = Message.new_with_blockhash(all_ixs, payer.pubkey(), self.svm.latest_blockhash())
@@ -187,7 +198,31 @@ class Chain:
             name = LAUNCHPAD_IDL.instruction_name(bytes(ixs[0].data)) if ixs[0].program_id == LAUNCHPAD_ID else None
             if name:
                 self.cu.setdefault(name, []).append(res.compute_units_consumed() - 150)  # minus the budget ix
+        if recorded is not None and Chain.recorder is not None:
+            Chain.recorder.append(Run(ixs[0], res.compute_units_consumed() - 150, recorded))
         return Result(True, None, res.compute_units_consumed(), list(res.logs()))
+
+    # the unit model's measurements (tests/programs/unit_model.py): when a list, every landed
+    # one-instruction transaction of either program, with what the model needs to know before it
+    recorder: list["Run"] | None = None
+
+    def _before(self, ix: Instruction):
+        """What the service knows before it sends `ix`: a partner.chain.units.Hint."""
+        from partner.chain import units as U
+
+        if ix.program_id not in (LAUNCHPAD_ID, POOL_ID):
+            return None
+        new = frozenset(m.pubkey for m in ix.accounts if self.account(m.pubkey) is None)
+        name = LAUNCHPAD_IDL.instruction_name(bytes(ix.data)) if ix.program_id == LAUNCHPAD_ID else None
+        if name == "create_proposal":
+            gov = ix.accounts[2].pubkey
+            index = L.Governance.decode(self.data(gov)).next_proposal_index
+            key, bump = Pubkey.find_program_address([b"proposal", bytes(gov), index.to_bytes(8, "little")], LAUNCHPAD_ID)
+            return U.Hint(new=new, bumps={key: bump})
+        if name == "settle_proposal":
+            gov, prop = ix.accounts[1].pubkey, ix.accounts[2].pubkey
+            return U.settle_hint(self.proposal(prop), L.Governance.decode(self.data(gov)), self.now)
+        return U.Hint(new=new)
 
     def send_ok(self, ixs: list[Instruction], *signers: Keypair, **kw) -> Result:
         r = self.send(ixs, *signers, **kw)

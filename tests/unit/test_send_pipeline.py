@@ -17,6 +17,7 @@ from solders.instruction import AccountMeta, Instruction
 from solders.keypair import Keypair
 from solders.pubkey import Pubkey
 
+from partner.chain import programs as P
 from partner.chain import tx as T
 from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, RpcError
 from partner.core.errors import ApiError
@@ -65,6 +66,15 @@ class Log:
 
 @pytest.fixture
 def log(monkeypatch, ports) -> Log:
+    from partner.chain import units
+
+    # the tests' own programs stand in for the launchpad and the pool: 1,000 units an instruction
+    model, figured = units.instruction_units, {P.SYSTEM_PROGRAM_ID, P.COMPUTE_BUDGET_PROGRAM_ID, units.MEMO_PROGRAM_ID}
+
+    def stand_in(i: Instruction, h: units.Hint) -> int:
+        return model(i, h) if i.program_id in figured else 1_000
+
+    monkeypatch.setattr(units, "instruction_units", stand_in)
     log = Log()
     monkeypatch.setattr(presend, "before_send", log.record)
     ports.install(sign=log.sign)
@@ -264,12 +274,20 @@ def unit_limit(message) -> int:
     raise AssertionError("no SetComputeUnitLimit")
 
 
-@pytest.mark.parametrize("purpose", sorted(pipeline.UNIT_LIMITS))
-def test_every_transaction_takes_its_compute_unit_limit_from_the_one_seam(log, purpose, monkeypatch):
-    monkeypatch.setitem(pipeline.UNIT_LIMITS, purpose, 123_456)
-    run(log, write([pipeline.Tx(purpose, [program_ix()], [PAYER], FEES)]))
+def test_every_transaction_takes_its_compute_unit_limit_from_the_one_seam(log, monkeypatch):
+    monkeypatch.setattr(pipeline, "compute_unit_limit", lambda tx: 123_456)
+    run(log, write([pipeline.Tx("trade", [program_ix()], [PAYER], FEES)]))
     (signed,) = log.sent[0]
     assert unit_limit(signed.message) == 123_456
+
+
+def test_the_limit_is_the_transactions_units_and_the_margin(log):
+    """The program's instruction (1,000 here), two compute-budget instructions, the tip transfer and
+    the memo, then 5% and 500: 1,000 + 300 + 150 + 300 = 1,750 -> 2,338."""
+    memo = Instruction(Pubkey.from_string("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr"), b"partner:x", [])
+    run(log, write([pipeline.Tx("trade", [program_ix()], [PAYER], FEES, memo=memo)]))
+    (signed,) = log.sent[0]
+    assert unit_limit(signed.message) == 1_750 + 88 + 500
 
 
 def test_a_bundle_is_signed_by_each_transactions_signers_and_recorded_in_order(log):

@@ -322,8 +322,8 @@ class Rpc:
     @_counted
     def batch(self, requests: list[Any]) -> list[dict[str, Any]]:
         """Several solders requests in one round trip; answers in request order. The array is joined here
-        from each request's own `to_json`: the same bytes as solders' `batch_to_json`, which took 112 us
-        for a trade's two reads (the join 4 us)."""
+        from each request's own `to_json`: the same bytes as solders' `batch_to_json`, at a fraction of
+        its cost (docs/benchmarks.md, "What stands in the way / what was fixed")."""
         body = self._post("[" + ",".join(request.to_json() for request in requests) + "]")
         if isinstance(body, dict):  # a single error for the whole batch
             self._result(body)

@@ -7,7 +7,8 @@ import re
 
 from solders.pubkey import Pubkey
 
-TRADE_UNITS = 130_000  # the compute-unit limit the service sets on a trade (pipeline.UNIT_LIMITS["trade"])
+# the dearest trade's compute-unit limit (partner.chain.units.DEAREST_TRADE_UNITS): the fee estimate's
+TRADE_UNITS = 33_365
 MIN_PRIORITY_FEE = 1000  # lamports, the spec's minimums
 MIN_TIP = 1_000_000
 # The largest priorityFeeLamports accepted (input validation): the compute-unit price

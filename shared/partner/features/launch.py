@@ -19,7 +19,7 @@ from solders.pubkey import Pubkey
 
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
-from partner.chain import ports
+from partner.chain import ports, units
 from partner.chain import programs as P
 from partner.chain.layouts import Global, LayoutError
 from partner.chain.rpc import BlockEngine, Rpc, unavailable
@@ -635,7 +635,9 @@ def _transactions(
     fee = form.priority_fee_lamports
     txs = [pipeline.Tx("coin_create", create, [signer, mint_signer], WriteFees(fee, 0), tip=False)]
     if buy is not None:
-        txs.append(pipeline.Tx("first_buy", [buy], [signer], WriteFees(fee, RULES.bundle_tip_lamports)))
+        # into the creator's token account of the new coin, which the buy creates
+        new = units.Hint(new=frozenset({P.associated_token_address(signer.pubkey, mint_signer.pubkey)}))
+        txs.append(pipeline.Tx("first_buy", [buy], [signer], WriteFees(fee, RULES.bundle_tip_lamports), hint=new))
     return txs
 
 

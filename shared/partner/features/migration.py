@@ -19,7 +19,7 @@ from solders.pubkey import Pubkey
 from solders.signature import Signature
 
 from partner.chain import instructions as ix
-from partner.chain import ports
+from partner.chain import ports, units
 from partner.chain import programs as P
 from partner.chain.confirm import wait_for
 from partner.chain.errors import ProgramErrorCode
@@ -28,49 +28,19 @@ from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, Rpc, RpcError
 from partner.chain.signer import Signer
 from partner.chain.tx import map_failure
 from partner.core.errors import ApiError
-from partner.features.pipeline import UNIT_LIMITS, unit_limit
 from partner.store.users import get_user
 from partner.store.wallets import SealedWalletSigner
 
 CRANK_USER_ID = "service-crank"
 PRIORITY_FEE_LAMPORTS = 10_000
-MIGRATE_UNITS = UNIT_LIMITS["migrate"]  # the measured migrate plus the stated margin (pipeline.MEASURED_UNITS)
 COMPLETE_OFFSET, MIGRATED_OFFSET = 112, 113
-
-# A migrate's units are known before it is sent: MIGRATE_FIXED_UNITS, plus BUMP_TRY_UNITS for each
-# try of each PDA bump search the programs make (bump b takes 256 - b tries), plus at most
-# ATA_PATH_UNITS that the paths vary by with the values (the ATA program's own path, 9; the correction
-# steps of the 128/64 division in migrate's price check, 9). The
-# launchpad derives the curve's vault, the pool and the pool's vault (the global config it compares with
-# a constant, the curve it checks with its stored bump: fixed units); the pool program derives the
-# curve, the pool and the pool's vault again; the ATA program derives
-# the pool's vault a third time as it creates it. A mint's bumps never change, so a limit too small
-# for one mint would fail on every retry: one mint in about 90,000 needs more than MIGRATE_UNITS
-# (22 of 2,000,000 random mints). tests/programs/test_launchpad_cu.py holds this model to the
-# programs in LiteSVM.
-MIGRATE_FIXED_UNITS = 32_411
-BUMP_TRY_UNITS = 1_500
-ATA_PATH_UNITS = 18
-
-
-def migrate_units_bound(mint: Pubkey) -> int:
-    """The most units `mint`'s migrate instruction takes (the pool's initialize_pool CPI included)."""
-    curve, curve_bump = P.bonding_curve_pda(mint)
-    pool, pool_bump = P.pool_pda(mint)
-    searches = (  # (bump, how many times the programs derive it)
-        (curve_bump, 1),
-        (P.associated_token_pda(curve, mint)[1], 1),
-        (pool_bump, 2),
-        (P.associated_token_pda(pool, mint)[1], 3),
-    )
-    tries = sum((256 - bump) * times for bump, times in searches)
-    return MIGRATE_FIXED_UNITS + BUMP_TRY_UNITS * tries + ATA_PATH_UNITS
 
 
 def migrate_units(mint: Pubkey) -> int:
-    """The crank's compute limit for `mint`: the service's margin over its units
-    (`pipeline.unit_limit`), and never below the stated migrate limit."""
-    return max(MIGRATE_UNITS, unit_limit(migrate_units_bound(mint)))
+    """The crank's compute limit for `mint`: its migrate's units (partner.chain.units: a mint's
+    bumps fix them, so a limit too small for one mint would fail on every retry) with the
+    compute-budget instructions, and the service's margin."""
+    return units.limit(units.transaction_units([ix.migrate(Pubkey.default(), mint)]) + 2 * units.BUDGET_UNITS)
 
 
 def _memcmp(offset: int, value: bytes) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from solders.pubkey import Pubkey
 from solders.signature import Signature
 from solders.transaction import Transaction
 
-from partner.chain import ports
+from partner.chain import ports, units
 from partner.chain import tx as T
 from partner.chain.rpc import Ambiguous, BlockEngine, Rpc, RpcError, TxEngine, unavailable
 from partner.chain.signer import Signer
@@ -35,47 +35,21 @@ from partner.store import users
 
 # ------------------------------------------------------------------ compute units
 
-# The compute-unit limit each kind of transaction sets, by its purpose (`Tx.purpose`), from the
-# SBF programs' measured units (docs/benchmarks.md section 6, `bench/compute_units.py`: LiteSVM,
-# 8 rounds of fresh keys) plus a stated margin. Nothing else builds a SetComputeUnitLimit for a write;
-# the migration crank (partner.features.migration) takes its limit from here too, raised for a mint
-# whose PDA bumps make its migrate dearer (migration.migrate_units).
-#
-# MEASURED_UNITS: the largest figure ever measured for any program instruction the purpose may send
-# (runs differ with the random keys, so a later run's table may show less; when one shows more, the
-# figure is raised: tests/programs/test_bench_compute_units.py holds the table under these figures).
-MEASURED_UNITS: dict[str, int] = {
-    "trade": 62_757,  # launchpad buy (sell 27,740, buy_exact_out 30,871; pool swap 51,406)
-    "first_buy": 62_757,  # launchpad buy / buy_exact_out in the launch bundle
-    "coin_create": 74_068,  # launchpad create_coin
-    "propose_update_content": 61_952,  # launchpad create_proposal
-    "governance": 61_952,  # create_proposal (cast_vote 44,328, withdraw_bond 29,915, ...)
-    "migrate": 63_967,  # launchpad migrate, the pool's initialize_pool CPI included (the crank's transaction)
-}
-# MARGIN: the units vary with the keys (each extra PDA bump try costs 1,500 CU, and the curve's and
-# governance's paths differ), so the limit is twice the largest measurement, plus OTHER_UNITS for
-# the transaction's other instructions (2 compute-budget 150 each, the request memo about 340 at a
-# 64-character id, the partner-fee and tip transfers 150 each), rounded up to 10,000.
-MARGIN = 2
-OTHER_UNITS = 1_000
-
-
-def unit_limit(measured: int) -> int:
-    """The limit for a transaction whose program instruction takes `measured` units: the margin,
-    the other instructions, rounded up to 10,000."""
-    return -(-(MARGIN * measured + OTHER_UNITS) // 10_000) * 10_000
-
-
-UNIT_LIMITS: dict[str, int] = {purpose: unit_limit(units) for purpose, units in MEASURED_UNITS.items()}
-if UNIT_LIMITS["trade"] != TRADE_UNITS:  # the fee estimate prices a trade at limits.TRADE_UNITS
-    raise RuntimeError("limits.TRADE_UNITS must equal the trade's measured limit")
+# Each transaction asks for the units its instructions take, as partner.chain.units models them
+# (the programs' fixed units measured in LiteSVM, each bump search's tries from the keys, what the
+# transaction creates from `Tx.hint`), with a margin of 5% plus 500 (docs/onchain.md, "Compute
+# units"). The fee estimate prices a trade at limits.TRADE_UNITS: the dearest trade's limit.
+if units.limit(units.DEAREST_TRADE_UNITS) != TRADE_UNITS:
+    raise RuntimeError("limits.TRADE_UNITS must equal the dearest trade's limit (units.DEAREST_TRADE_UNITS)")
 
 
 def compute_unit_limit(tx: Tx) -> int:
-    """The SetComputeUnitLimit of `tx`: the seam where measured figures go. SetComputeUnitPrice
-    spreads `priorityFeeLamports` over this limit; the fee estimate (`fees.from_samples`) prices a
-    trade at `limits.TRADE_UNITS`, the "trade" figure here, so the two move together."""
-    return UNIT_LIMITS[tx.purpose]
+    """The SetComputeUnitLimit of `tx`: the seam where the unit model goes. SetComputeUnitPrice
+    spreads `priorityFeeLamports` over this limit."""
+    trailer = [tx.memo] if tx.memo is not None else []
+    used = units.transaction_units([*tx.instructions, *trailer], tx.hint)
+    transfers = (tx.partner_fee is not None and tx.partner_fee[1] > 0) + bool(tx.tip)
+    return units.limit(used + units.TRANSFER_UNITS * transfers + units.BUDGET_UNITS * 2)
 
 
 # ------------------------------------------------------------------ what a write sends
@@ -85,13 +59,14 @@ def compute_unit_limit(tx: Tx) -> int:
 class Tx:
     """One transaction of a write, before assembly."""
 
-    purpose: str  # a key of UNIT_LIMITS
+    purpose: str  # what it is for (trade, first_buy, coin_create, propose_update_content, governance)
     instructions: Sequence[Instruction]  # the program's, in order
     signers: Sequence[Signer]  # the fee payer first
     fees: T.WriteFees
     partner_fee: tuple[Pubkey, int] | None = None
     tip: bool = True  # a transfer of `fees.tip_lamports` to a tip account (a launch's own transaction has none)
     memo: Instruction | None = None  # the request's unique memo (partner.chain.unique), last
+    hint: units.Hint = units.Hint()  # what its units depend on beyond its instructions (created accounts, ...)
 
     @property
     def payer(self) -> Pubkey:

@@ -16,7 +16,7 @@ from solders.pubkey import Pubkey
 
 from partner.chain import curve as curve_math
 from partner.chain import instructions as ix
-from partner.chain import pool_math, ports, unique
+from partner.chain import pool_math, ports, unique, units
 from partner.chain import programs as P
 from partner.chain.layouts import Pool
 from partner.chain.rpc import Rpc
@@ -447,8 +447,16 @@ def _write(
     partner = (
         (Pubkey.from_string(client.fee_wallet), plan.partner_fee) if plan.partner_fee and client.fee_wallet else None
     )
+    # a buy into a wallet without the coin's token account creates it (a sell needs one)
+    new = () if state.token_account_exists else (P.associated_token_address(signer.pubkey, state.mint),)
     transaction = pipeline.Tx(
-        "trade", [plan.instruction], [signer], fees, partner_fee=partner, memo=unique.request_memo()
+        "trade",
+        [plan.instruction],
+        [signer],
+        fees,
+        partner_fee=partner,
+        memo=unique.request_memo(),
+        hint=units.Hint(new=frozenset(new)),
     )
     # a buy commits its SOL (and the token account's rent the first time); a sell's tip and
     # fee come out of its proceeds

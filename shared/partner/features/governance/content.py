@@ -17,7 +17,7 @@ from solders.pubkey import Pubkey
 
 from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
-from partner.chain import ports, unique
+from partner.chain import ports, unique, units
 from partner.chain import programs as P
 from partner.chain.layouts import (
     Governance,
@@ -336,7 +336,9 @@ class _Proposal:
             vote_duration_seconds=self.form.vote_duration_seconds,
         )
         fees = WriteFees(self.form.priority_fee_lamports, self.form.tip_lamports)
-        return pipeline.Tx("propose_update_content", [instruction], [self.signer], fees, memo=self.memo)
+        key, bump = P.proposal_pda(P.governance_pda(self.mint)[0], self.governance.next_proposal_index)
+        hint = units.Hint(bumps={key: bump})
+        return pipeline.Tx("propose_update_content", [instruction], [self.signer], fees, memo=self.memo, hint=hint)
 
 
 def _execute(

@@ -16,7 +16,7 @@ from solders.pubkey import Pubkey
 
 from partner.chain import governance_math as GM
 from partner.chain import instructions as ix
-from partner.chain import ports, unique
+from partner.chain import ports, unique, units
 from partner.chain import programs as P
 from partner.chain.layouts import Governance, LayoutError, Proposal, VoteReceipt, decode_owned, token_account_amount
 from partner.chain.rpc import AccountData, Rpc
@@ -227,11 +227,18 @@ class _Writer:
     signer: SealedWalletSigner
 
     def land(
-        self, kind: str, mint: Pubkey, instruction: Instruction, state: ProposalState | GovernanceState, rent: int = 0
+        self,
+        kind: str,
+        mint: Pubkey,
+        instruction: Instruction | units.Hinted,
+        state: ProposalState | GovernanceState,
+        rent: int = 0,
     ) -> str:
-        """Send `instruction` on the blockhash `state` was read with; the wallet pays `rent` besides."""
+        """Send `instruction` (with its units' hint) on the blockhash `state` was read with; the wallet
+        pays `rent` besides."""
         fees = WriteFees(int(self.req.priorityFeeLamports), int(self.req.tipLamports))
-        transaction = pipeline.Tx("governance", [instruction], [self.signer], fees, memo=unique.request_memo())
+        ix_, hint = instruction if isinstance(instruction, units.Hinted) else (instruction, units.Hint())
+        transaction = pipeline.Tx("governance", [ix_], [self.signer], fees, memo=unique.request_memo(), hint=hint)
         ceiling = pipeline.Added(
             lambda: write_fees.check_ceiling(self.principal, fees.priority_fee_lamports, fees.tip_lamports)
         )
@@ -249,7 +256,7 @@ class _Writer:
         return pipeline.send(self.principal, write, processed).signature
 
     def answer_proposal(
-        self, kind: str, instruction: Instruction, state: ProposalState, rent: int = 0
+        self, kind: str, instruction: Instruction | units.Hinted, state: ProposalState, rent: int = 0
     ) -> dict[str, str]:
         """Land a write on `state`'s proposal; the answer names it with its mint and governance."""
         mint = state.proposal.mint
@@ -294,7 +301,8 @@ def cast_vote(principal: Principal, req: VoteRequest, chain: Rpc | None = None) 
         )
     rent = 0 if state.receipt is not None else max(0, P.rent_exempt_minimum(VoteReceipt.SIZE) - state.receipt_lamports)
     instruction = ix.cast_vote(w.signer.pubkey, p.mint, key, req.side, amount)
-    return w.answer_proposal("vote", instruction, state, rent)
+    new = () if state.receipt is not None else (P.vote_pda(key, w.signer.pubkey)[0],)
+    return w.answer_proposal("vote", units.Hinted(instruction, units.Hint(new=frozenset(new))), state, rent)
 
 
 def cancel_vote(principal: Principal, req: CancelVoteRequest, chain: Rpc | None = None) -> dict[str, str]:
@@ -316,7 +324,7 @@ def withdraw_vote(principal: Principal, req: WithdrawVoteRequest, chain: Rpc | N
     w = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
     voter = Pubkey.from_string(req.voter) if req.voter else w.signer.pubkey
-    state = read_proposal(w.chain, key, w.signer.pubkey, voter=voter)
+    state = read_proposal(w.chain, key, w.signer.pubkey, voter=voter, with_tokens=True)
     receipt = state.receipt
     if receipt is None:
         raise ApiError("vote_receipt_not_found")
@@ -327,7 +335,14 @@ def withdraw_vote(principal: Principal, req: WithdrawVoteRequest, chain: Rpc | N
     if not state.proposal.settled:
         raise ApiError("proposal_not_settled")
     instruction = ix.withdraw_vote(w.signer.pubkey, voter, state.proposal.mint, key)
-    return w.answer_proposal("vote_withdraw", instruction, state)
+    # the voter's token account is created when it is gone
+    hint = units.Hint(new=_missing(state.token_balance, voter, state.proposal.mint))
+    return w.answer_proposal("vote_withdraw", units.Hinted(instruction, hint), state)
+
+
+def _missing(balance: int | None, owner: Pubkey, mint: Pubkey) -> frozenset[Pubkey]:
+    """{owner's token account} when it does not exist (`balance` None), else nothing."""
+    return frozenset({P.associated_token_address(owner, mint)}) if balance is None else frozenset()
 
 
 def settle(principal: Principal, req: SettleRequest, chain: Rpc | None = None) -> dict[str, str]:
@@ -340,7 +355,8 @@ def settle(principal: Principal, req: SettleRequest, chain: Rpc | None = None) -
     if state.snapshot.unix_timestamp < state.proposal.voting_ends_at:
         raise ApiError("proposal_still_open", votingEndsAtUnix=str(state.proposal.voting_ends_at))
     instruction = ix.settle_proposal(w.signer.pubkey, state.proposal.mint, key)
-    return w.answer_proposal("settle", instruction, state)
+    hint = units.settle_hint(state.proposal, state.governance, state.snapshot.unix_timestamp)
+    return w.answer_proposal("settle", units.Hinted(instruction, hint), state)
 
 
 def withdraw_bond(principal: Principal, req: BondWithdrawRequest, chain: Rpc | None = None) -> dict[str, str]:
@@ -356,7 +372,9 @@ def withdraw_bond(principal: Principal, req: BondWithdrawRequest, chain: Rpc | N
     if not p.settled:
         raise ApiError("proposal_not_settled")
     instruction = ix.withdraw_bond(w.signer.pubkey, p.proposer, p.mint, key)
-    return w.answer_proposal("bond_withdraw", instruction, state)
+    [account] = w.chain.accounts([P.associated_token_address(p.proposer, p.mint)])
+    hint = units.Hint(new=_missing(_token_balance(account), p.proposer, p.mint))
+    return w.answer_proposal("bond_withdraw", units.Hinted(instruction, hint), state)
 
 
 # ------------------------------------------------------------------ proposals
@@ -415,7 +433,8 @@ def _propose(
         )
     rent = P.rent_exempt_minimum(Proposal.SIZE) + P.rent_exempt_minimum(TOKEN_ACCOUNT_SIZE)
     kind = "propose_extend_mutability" if extend else "propose_finalize_metadata"
-    signature = w.land(kind, mint, instruction, state, rent)
+    bumps = {proposal: P.proposal_pda(state.key, index)[1]}
+    signature = w.land(kind, mint, units.Hinted(instruction, units.Hint(bumps=bumps)), state, rent)
     return _response(signature, mint, state.key, proposal)
 
 
