@@ -419,7 +419,7 @@ def measure(bench: Any, n: int = DEFAULT_N, names: list[str] | None = None) -> d
     settings alternating request by request so that all see the same machine load."""
     from devstack.events import lambda_context
     from devstack.latency import DEFAULTS, model
-    from tests.helpers import handler
+    from testkit.helpers import handler
 
     figures = model.figures or dict(DEFAULTS)
     saved = model.figures
@@ -495,7 +495,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = sys.argv[1:] if argv is None else argv
     n = int(args[0]) if args else DEFAULT_N
-    from bench.run import Bench
+    from bench.stack import Bench
 
     bench = Bench()
     try:

@@ -519,43 +519,31 @@ def _tracker(t: dict[str, Any], g: dict[str, Any]) -> list[str]:
 def _headline(r: dict[str, Any], g: dict[str, Any]) -> list[str]:
     """The headline figures against their goals, as a table (each from its section below)."""
     rows: list[tuple[str, str, str, str]] = []
-    layers = (r.get("cold_start_layers") or {}).get("functions") or {}
-    if layers:
-        worst = max(v["response_ratio"] for v in layers.values())
-        met = sum(1 for v in layers.values() if v["goal_met"])
-        rows.append(
-            (
-                "1. Cold start without SnapStart (layers), spawn to response",
-                f"worst {worst}x the floor",
-                f"at most {g.get('cold_ratio')}x",
-                f"{met}/{len(layers)}",
-            )
-        )
-    snap = (r.get("snapstart") or {}).get("functions") or {}
-    if snap:
-        worst_ms = max(v["restore_max_ms"] for v in snap.values())
-        met = sum(1 for v in snap.values() if v["goal_met"])
-        rows.append(
-            (
-                "1. SnapStart restore to response",
-                f"worst {worst_ms} ms",
-                f"{g.get('snapstart_ratio')}x warm or +{g.get('snapstart_add_ms')} ms",
-                f"{met}/{len(snap)}",
-            )
-        )
-    eps = (r.get("latency_model") or {}).get("endpoints") or {}
-    trades = {k: v for k, v in eps.items() if k.startswith("trades_")}
-    if trades:
-        worst = max(v["ratio"] for v in trades.values())
-        met = sum(1 for v in trades.values() if v["goal_met"])
-        rows.append(
-            (
-                "7. Trade latency, p50 over its floor (AWS call model)",
-                f"worst {worst}x",
-                f"at most {g.get('latency_ratio')}x",
-                f"{met}/{len(trades)}",
-            )
-        )
+    trades = {
+        k: v for k, v in ((r.get("latency_model") or {}).get("endpoints") or {}).items() if k.startswith("trades_")
+    }
+    for label, fns, worst, goal in (
+        (
+            "1. Cold start without SnapStart (layers), spawn to response",
+            (r.get("cold_start_layers") or {}).get("functions") or {},
+            lambda f: f"worst {max(v['response_ratio'] for v in f.values())}x the floor",
+            f"at most {g.get('cold_ratio')}x",
+        ),
+        (
+            "1. SnapStart restore to response",
+            (r.get("snapstart") or {}).get("functions") or {},
+            lambda f: f"worst {max(v['restore_max_ms'] for v in f.values())} ms",
+            f"{g.get('snapstart_ratio')}x warm or +{g.get('snapstart_add_ms')} ms",
+        ),
+        (
+            "7. Trade latency, p50 over its floor (AWS call model)",
+            trades,
+            lambda f: f"worst {max(v['ratio'] for v in f.values())}x",
+            f"at most {g.get('latency_ratio')}x",
+        ),
+    ):
+        if fns:
+            rows.append((label, worst(fns), goal, f"{sum(1 for v in fns.values() if v['goal_met'])}/{len(fns)}"))
     tps = r.get("chain_tps")
     if tps:
         rows.append(

@@ -23,11 +23,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from bench.stack import BOND, GOV_PATHS, REDIRECT, SOL, Bench, T
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out"
 PY = str(ROOT / ".venv" / "bin" / "python")
 CHILD = str(ROOT / "bench" / "coldstart_child.py")
-SOL = 10**9
 GOALS = {
     "cold_ratio": 2.0,
     "snapstart_ratio": 1.5,
@@ -40,26 +41,6 @@ GOALS = {
     "layer_mb": 60,
     "tracker_records_per_s": 1000,  # at 1,000 open records, on one devstack pass
     "tracker_lag_s": 5,
-}
-REDIRECT = "http://localhost:8080/callback"
-PRIO = {"priorityFeeLamports": "1000", "tipLamports": "1000000"}
-T = 10**6  # one token in base units
-BOND = 10**15 * 100 // 10_000  # the default proposal bond: 1% of the supply
-GOV_PATHS = {
-    "governance_vote": ("governance_vote", "/partner/v1/governance/votes"),
-    "governance_vote_cancel": ("governance_vote_cancel", "/partner/v1/governance/votes/cancel"),
-    "governance_vote_withdraw": ("governance_vote_withdraw", "/partner/v1/governance/votes/withdraw"),
-    "governance_settle": ("governance_settle", "/partner/v1/governance/proposals/settle"),
-    "governance_extend_mutability": (
-        "governance_extend_mutability",
-        "/partner/v1/governance/proposals/extend-mutability",
-    ),
-    "governance_finalize_metadata": (
-        "governance_finalize_metadata",
-        "/partner/v1/governance/proposals/finalize-metadata",
-    ),
-    "governance_finalize_expired": ("governance_finalize_expired", "/partner/v1/governance/metadata/finalize-expired"),
-    "governance_bond_withdraw": ("governance_bond_withdraw", "/partner/v1/governance/bonds/withdraw"),
 }
 GOV_WRITES = (*GOV_PATHS, "governance_update_content")
 # governance writes that change chain state answer 200 once per fresh voter / proposal, so
@@ -89,111 +70,12 @@ def pct(values: list[float], q: float) -> float:
 # --------------------------------------------------------------------------- the stack
 
 
-class Bench:
-    """The devstack plus the users, coin and connections every request below needs."""
-
-    def __init__(self) -> None:
-        from devstack.run import Devstack, Ports
-
-        self.stack = Devstack(Ports(gateway=0, chain=0), log=False, prefix="partner-bench").start()
-        os.environ.update(self.stack.env)
-        os.environ["RPC_URL"] = os.environ["RPC_URLS"] = self.stack.chain.url
-        os.environ["BLOCK_ENGINE_URL"] = self.stack.chain.bundle_url
-        from partner.core.settings import reset_settings
-
-        reset_settings()
-        self.env = {**os.environ}
-        from partner.features import admin
-
-        # the setup buys (governance bonds, fresh voters) add up to more than the default daily
-        # volume cap; the cap check itself still runs on every trade
-        self.client = admin.create_client(
-            admin.NewClient(name="Bench", redirect_uri=REDIRECT, tier="Partner", daily_volume_cap_lamports=10**6 * SOL)
-        )
-        self.coin = self.new_coin()
-        from partnerctl import dev
-
-        dev.crank_wallet(10 * SOL)  # the migrator's wallet
-        self._ips = iter(range(1, 1 << 20))
-
-    @property
-    def chain_url(self) -> str:
-        return self.stack.chain.url
-
-    def ip(self) -> str:
-        n = next(self._ips)
-        return f"10.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}"
-
-    def new_coin(self) -> str:
-        from tests.chainutil import new_coin
-
-        return new_coin(self.chain_url, "Bench Coin", "BNCH")
-
-    def member(self, sol: int = 5, tokens: bool = False) -> Any:
-        """A funded user connected with every scope (optionally holding some of the coin)."""
-        from partner.core.scopes import ALL
-        from partner.features import admin
-        from tests.chainutil import airdrop, wait
-        from tests.helpers import connect, invoke
-
-        user = admin.create_user()
-        if sol:
-            airdrop(self.chain_url, user["wallet"], sol * SOL)
-        conn = connect(self.client, user, scope=" ".join(ALL), ip=self.ip())
-        if tokens:
-            out = invoke(
-                "trades_buy",
-                "POST",
-                "/partner/v1/trades/buy",
-                body=self.buy_body(SOL // 2),
-                headers={**conn.bearer(), "Content-Type": "application/json"},
-            )
-            assert out.status == 200, out.body
-            wait(self.chain_url, out.json["signature"])
-        return conn
-
-    def buy_exact(self, conn: Any, mint: str, tokens: int, max_sol: int = 3 * SOL) -> None:
-        from tests.chainutil import wait
-        from tests.helpers import invoke
-
-        out = invoke(
-            "trades_buy_exact_out",
-            "POST",
-            "/partner/v1/trades/buy-exact-out",
-            headers={**conn.bearer(), "Content-Type": "application/json"},
-            body={"mint": mint, "tokensOut": str(tokens), "maxSolIn": str(max_sol), **PRIO},
-        )
-        assert out.status == 200, out.body
-        assert wait(self.chain_url, out.json["signature"])["err"] is None
-
-    def gov(self, conn: Any, name: str, body: dict[str, Any]) -> Any:
-        """One governance write in-process (setup, not measured); the result."""
-        from tests.helpers import invoke
-
-        function, path = GOV_PATHS[name]
-        return invoke(
-            function, "POST", path, body={**PRIO, **body}, headers={**conn.bearer(), "Content-Type": "application/json"}
-        )
-
-    def buy_body(self, lamports: int) -> dict[str, Any]:
-        return {
-            "mint": self.coin,
-            "maxSolIn": str(lamports),
-            "slippageBps": 500,
-            "priorityFeeLamports": "1000",
-            "tipLamports": "1000000",
-        }
-
-    def stop(self) -> None:
-        self.stack.stop()
-
-
 LISTED_VOTES = 10  # votes on the proposal whose votes the bench lists
 
 
 def _png(i: int) -> tuple[str, bytes, str]:
     """A small PNG of its own (request `i`), as a multipart file."""
-    from tests.integration.test_update_content import png
+    from testkit.images import png
 
     return ("logo.png", png(i), "image/png")
 
@@ -234,7 +116,7 @@ class Requests:
         from partner.features import admin
 
         self.cookie = admin.create_session(self.reader.user["user_id"])["cookie"]
-        from tests.helpers import invoke
+        from testkit.helpers import invoke
 
         out = invoke(
             "trades_buy",
@@ -290,7 +172,7 @@ class Requests:
         """A proposal whose voting is over (not settled): each on its own coin, made in
         batches of 4 with 60-second votes, then one warp of the chain clock past them."""
         if not self._closed:
-            from tests.chainutil import warp
+            from testkit.chain import warp
 
             for _ in range(4):
                 mint = self.b.new_coin()
@@ -399,7 +281,7 @@ class Requests:
         if name == "account_signin":  # without a configured provider: its "not configured" page
             return {"method": "GET", "path": "/account/signin", "query": {"next": "account/apps"}, "source_ip": b.ip()}
         if name == "oauth_authorize":
-            from tests.helpers import authorize_query, pkce_pair
+            from testkit.helpers import authorize_query, pkce_pair
 
             return {
                 "method": "GET",
@@ -409,7 +291,7 @@ class Requests:
                 "source_ip": b.ip(),
             }
         if name == "oauth_token":
-            from tests.helpers import FORM, basic, get_code
+            from testkit.helpers import FORM, basic, get_code
 
             ip = b.ip()
             code, verifier, _ = get_code(b.client, r.user, ip=ip)
@@ -428,7 +310,7 @@ class Requests:
                 ),
             }
         if name == "oauth_revoke":
-            from tests.helpers import FORM, basic, connect
+            from testkit.helpers import FORM, basic, connect
 
             ip = b.ip()
             # a user of its own: revoking a refresh token revokes its grant's access tokens,
@@ -926,7 +808,7 @@ def call_budgets(bench: Bench, reqs: Requests, names: list[str]) -> dict[str, An
     not the devstack's background pollers'), and its own CPU time (the measuring thread's)."""
     from bench.calls import measure
     from devstack.events import lambda_context
-    from tests.helpers import handler
+    from testkit.helpers import handler
 
     out: dict[str, Any] = {}
     for name in names:

@@ -23,9 +23,9 @@ for _path in (ROOT / "shared", ROOT / "sdk" / "src", ROOT):
 
 
 def run(rounds: int, users: int = 3, writes: int = 4) -> dict[str, Any]:
-    from devstack.run import Devstack, Ports
+    from devstack.run import Devstack, StackPorts
 
-    stack = Devstack(Ports(gateway=0, chain=0), log=False, prefix="partner-soak").start()
+    stack = Devstack(StackPorts(gateway=0, chain=0), log=False, prefix="partner-soak").start()
     try:
         os.environ.update(stack.env)
         os.environ["RPC_URL"] = os.environ["RPC_URLS"] = stack.chain.url

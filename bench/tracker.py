@@ -289,7 +289,7 @@ def throughput(chain_url: str, n: int, clock: ModelClock, groups: int = 1) -> di
 
     from partner.features import tracker
     from partner.store import txrecords
-    from tests.chainutil import rpc
+    from testkit.chain import rpc
 
     height = int(rpc(chain_url, "getBlockHeight"))
     with ThreadPoolExecutor(8) as pool:

@@ -36,7 +36,7 @@ PLATFORM_USERS = (
 
 
 @dataclass(frozen=True)
-class Ports:
+class StackPorts:
     """Where the devstack's services listen (0: any free port). `pin` and `oidc` default to 5001 and
     9400, or to any free port when `gateway` is 0 (tests). `rpc_proxy` (0: any free port) starts a
     second chain endpoint, a proxy with faults of its own (devstack/rpcproxy.py), listed first in
@@ -63,7 +63,7 @@ class Devstack:
 
     def __init__(
         self,
-        ports: Ports | None = None,
+        ports: StackPorts | None = None,
         *,
         prefix: str = "partner-dev",
         log: bool = True,
@@ -75,7 +75,7 @@ class Devstack:
         then left running by `stop()`. `tipped_sends`: tipped writes go through the chain's block
         engine `sendTransaction` (BlockEngineTxUrl; docs/onchain.md, "Tipped sends"); off: through
         the RPC."""
-        self.ports = ports or Ports()
+        self.ports = ports or StackPorts()
         self.tipped_sends = tipped_sends
         self.rpc_proxy: Any = None
         self.provider: Any = None
@@ -581,7 +581,7 @@ def main(argv: list[str] | None = None) -> int:
         "refuses (BLOCK_ENGINE_TX_URL; docs/onchain.md, 'Tipped sends')",
     )
     args = parser.parse_args(argv)
-    ports = Ports(args.port, args.chain_port, pin=args.pin_port, oidc=args.oidc_port, rpc_proxy=args.rpc_proxy_port)
+    ports = StackPorts(args.port, args.chain_port, pin=args.pin_port, oidc=args.oidc_port, rpc_proxy=args.rpc_proxy_port)
     stack = Devstack(ports, tipped_sends=args.tipped_sends).start()
     try:
         if stack.chain is not None:

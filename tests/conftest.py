@@ -46,7 +46,7 @@ def chain(aws_stack):
     from partner.core.settings import reset_settings
 
     handle = start_chain(port=0)
-    from tests.chainutil import POOL_OPEN_DELAY, set_pool_open_delay
+    from testkit.chain import POOL_OPEN_DELAY, set_pool_open_delay
 
     set_pool_open_delay(handle, POOL_OPEN_DELAY)
     os.environ["RPC_URL"] = os.environ["RPC_URLS"] = handle.url
@@ -80,10 +80,10 @@ def _processes():  # per module: each test module's devstack has its own environ
 
 @pytest.fixture
 def lambdas(_processes):
-    """Handlers (tests.helpers.handler) called from threads other than the main one run in processes of
+    """Handlers (testkit.helpers.handler) called from threads other than the main one run in processes of
     their own, as Lambda and the devstack run them: for tests that call them from many threads at once.
     The clock a test moves and faults reach them; fake RPC clients and signers cannot (refused)."""
-    from tests import helpers
+    from testkit import helpers
 
     helpers.processes = _processes
     yield _processes
@@ -135,7 +135,7 @@ def user(aws_stack):
 @pytest.fixture
 def listener():
     """A TCP listener on 127.0.0.1 counting the connections it accepts."""
-    from tests.helpers import Listener
+    from testkit.helpers import Listener
 
     made = Listener()
     yield made

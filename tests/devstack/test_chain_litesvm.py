@@ -22,7 +22,7 @@ from spl.token.constants import TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID
 from devstack.chain import constants as C
 from devstack.chain.server import start_chain
 from devstack.chain.testing import airdrop, b64, balance, build_tx, latest_blockhash, result, rpc, send, wait_bundle
-from tests.chainutil import mint_to_checked, transfer_checked
+from testkit.chain import mint_to_checked, transfer_checked
 
 SOL = 1_000_000_000
 MEMO = Pubkey.from_string("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr")
@@ -306,7 +306,7 @@ def test_set_account_and_get_program_accounts_filters(chain):
 def _create_coin(url, lp, creator: Keypair, mint: Keypair, name: str, symbol: str, uri: str) -> None:
     """The launchpad's create_coin, landed; then the next slot, where trading opens."""
     accounts = {"creator": creator.pubkey(), "mint": mint.pubkey(), "metadata": mint.pubkey()}
-    create = lp.instruction("create_coin", accounts, name=name, symbol=symbol, uri=uri)
+    create = lp.instruction("create_coin", accounts, name=name, symbol=symbol, uri=uri, content_digests=[bytes(16)] * 5)
     assert "result" in send(url, build_tx([cu_limit(400_000), create], creator, [mint], latest_blockhash(url)))
     result(url, "devstack_warp", [C.SLOT_SECONDS])
 

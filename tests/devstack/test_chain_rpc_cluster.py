@@ -12,7 +12,7 @@ from solders.rpc import responses as R
 from spl.token.constants import TOKEN_PROGRAM_ID
 
 from devstack.chain.testing import airdrop, build_tx, latest_blockhash, rpc
-from tests.chainutil import mint_to_checked
+from testkit.chain import mint_to_checked
 from tests.devstack.test_chain_token import DEC, make_ata, make_mint, ok
 
 SOL = 1_000_000_000

@@ -16,7 +16,7 @@ from spl.token import instructions as T
 from spl.token.constants import TOKEN_PROGRAM_ID
 
 from devstack.chain.testing import airdrop, balance, build_tx, latest_blockhash, result, rpc, send
-from tests.chainutil import mint_to_checked, transfer_checked
+from testkit.chain import mint_to_checked, transfer_checked
 
 SOL = 1_000_000_000
 DEC = 6

@@ -17,7 +17,7 @@ import pytest
 from devstack.aws import aws_env, create_resources, start_moto
 from devstack.gateway import Gateway, start_gateway
 from devstack.httpserver import ReadTimeouts
-from tests.helpers import read_to_close
+from testkit.helpers import read_to_close
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_TEMPLATE = Path(__file__).resolve().parent / "fixtures" / "template.yaml"

@@ -17,6 +17,7 @@ from solders.transaction import VersionedTransaction
 from devstack.chain import server
 from devstack.chain.genesis import FEE_RECIPIENT as FEE
 from devstack.chain.testing import build_tx, latest_blockhash, result, send
+from partner.chain import governance_math as GM
 from partner.chain import instructions as I
 from partner.chain import layouts as L
 from partner.chain import programs as P
@@ -57,7 +58,12 @@ def life():
         run(
             [
                 I.propose_update_content(
-                    c, m, 0, I.ContentChange(changed_fields=("name",), name="Golden 2"), base_content_revision=0
+                    c,
+                    m,
+                    0,
+                    # a name change keeps the uri-borne digests (no document at create_coin: all absent)
+                    I.ContentChange(changed_fields=("name",), name="Golden 2", digests=GM.content_digests({})),
+                    base_content_revision=0,
                 )
             ]
         )
@@ -128,7 +134,8 @@ def test_transactions_decode_alike(life):
         "swap",
         "swap_exact_out",
     ]
-    assert seen[0][1] == {"name": "Golden", "symbol": "GOLD", "uri": "ipfs://golden"}
+    absent = GM.content_digests({})  # no metadata document: five digests of the empty string
+    assert seen[0][1] == {"name": "Golden", "symbol": "GOLD", "uri": "ipfs://golden", "content_digests": absent}
     assert seen[1][1] == {"sol_in": 2 * SOL, "min_tokens_out": 1}
     assert seen[3][1] == {
         "action_kind": "UpdateContent",
@@ -139,6 +146,7 @@ def test_transactions_decode_alike(life):
         "uri": None,
         "additional_seconds": None,
         "changed_fields": 1,
+        "content_digests": absent,
     }
     assert seen[4][1] == {"side": "Yes", "amount": 5 * 10**12}
     assert seen[10][1] == {"base_in": False, "amount_in": SOL, "min_amount_out": 1}

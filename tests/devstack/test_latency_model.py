@@ -47,7 +47,7 @@ def test_kinds_of_calls():
 
 def test_off_by_default_holds_nothing(aws_stack, chain, model):
     from partner.store import ddb
-    from tests.chainutil import rpc
+    from testkit.chain import rpc
 
     model.configure(None)
     ddb.get(aws_stack.physical_id("CountersTable"), "latency-probe")
@@ -57,7 +57,7 @@ def test_off_by_default_holds_nothing(aws_stack, chain, model):
 
 def test_on_holds_each_call_as_its_kind(aws_stack, chain, model):
     from partner.store import aws, ddb
-    from tests.chainutil import rpc
+    from testkit.chain import rpc
 
     model.configure("on")
     table = aws_stack.physical_id("CountersTable")

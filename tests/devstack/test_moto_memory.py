@@ -12,7 +12,7 @@ from moto.dynamodb.models.dynamo_type import Item
 from moto.dynamodb.models.table import Table
 
 from devstack.aws import start_moto
-from tests.helpers import moto_client
+from testkit.helpers import moto_client
 
 
 def alive(kind: type) -> int:

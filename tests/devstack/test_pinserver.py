@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from devstack.pinserver import start_pin_server
-from tests.helpers import moto_s3, read_to_close
+from testkit.helpers import moto_s3, read_to_close
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde"
 # a PNG whose bytes also hold a page: what a browser would run if it ever rendered it as HTML

@@ -17,8 +17,8 @@ from devstack.rpcproxy import start_rpc_proxy
 from partner.chain import rpc as rpc_module
 from partner.chain.rpc import Ambiguous, Rpc, RpcError
 from partner.core.errors import ApiError
-from tests.chainutil import airdrop, balance, wait
-from tests.chainutil import rpc as raw_rpc
+from testkit.chain import airdrop, balance, wait
+from testkit.chain import rpc as raw_rpc
 
 SOL = 10**9
 

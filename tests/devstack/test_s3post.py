@@ -247,7 +247,7 @@ def test_a_header_signature_is_recomputed_as_s3_recomputes_it():
 @pytest.fixture(scope="module")
 def s3_server():
     """moto behind the devstack's S3 front, with one private bucket holding one object."""
-    from tests.helpers import moto_s3
+    from testkit.helpers import moto_s3
 
     with moto_s3("staging") as (moto, s3):
         s3.put_object(Bucket="staging", Key="uploads/upl_seen", Body=b"kept")

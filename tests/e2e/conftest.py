@@ -11,9 +11,11 @@ import pytest
 def devstack(aws_stack, chain):
     """The devstack gateway on a free port, over the same moto tables and chain as the
     integration tests of this process, seeded like `make run`."""
-    from devstack.run import Devstack, Ports, seed
+    from devstack.run import Devstack, StackPorts, seed
 
-    stack = Devstack(Ports(gateway=0), prefix="partner-test", log=False, moto=pytest.moto_handle, chain=chain).start()
+    stack = Devstack(
+        StackPorts(gateway=0), prefix="partner-test", log=False, moto=pytest.moto_handle, chain=chain
+    ).start()
     stack.seeded = seed(stack)
     yield stack
     stack.stop()

@@ -17,7 +17,7 @@ from urllib.parse import urlencode, urlsplit
 import httpx
 import pytest
 
-from tests.helpers import Tokens, authorize_code_http, exchange_http
+from testkit.helpers import Tokens, authorize_code_http, exchange_http
 
 REDIRECT = "http://127.0.0.1:9/cb"
 ALL_SCOPES = "profile:read trade:execute governance:vote governance:propose coin:create"

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
-from tests.helpers import gateway_client, hidden_inputs, pkce_pair
+from testkit.helpers import gateway_client, hidden_inputs, pkce_pair
 
 
 def test_connect_flow_over_http(devstack):

@@ -9,8 +9,8 @@ import time
 
 import httpx
 
-from tests.chainutil import POOL_OPEN_DELAY, airdrop, balance, rpc, token_balance, wait, warp
-from tests.helpers import connect_http, gateway_client
+from testkit.chain import POOL_OPEN_DELAY, airdrop, balance, rpc, token_balance, wait, warp
+from testkit.helpers import connect_http, gateway_client
 
 SOL = 10**9
 TIP = 1_000_000

@@ -10,8 +10,8 @@ import os
 import httpx
 import pytest
 
-from tests.chainutil import airdrop, balance
-from tests.helpers import connect_http, gateway_client
+from testkit.chain import airdrop, balance
+from testkit.helpers import connect_http, gateway_client
 
 SOL = 10**9
 REDIRECT = "http://127.0.0.1:9/cb"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import base64
 
-from tests.chainutil import airdrop, rpc, token_balance, wait, warp
-from tests.helpers import connect, gateway_client, partner_client
+from testkit.chain import airdrop, rpc, token_balance, wait, warp
+from testkit.helpers import connect, gateway_client, partner_client
 
 SOL = 10**9
 TIP = 1_000_000

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 
-from tests.chainutil import airdrop, balance, token_balance, wait, warp
-from tests.helpers import connect_http, gateway_client
+from testkit.chain import airdrop, balance, token_balance, wait, warp
+from testkit.helpers import connect_http, gateway_client
 
 SOL = 10**9
 TIP = 1_000_000

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from devstack import faults
-from tests.helpers import connect, gateway_client
+from testkit.helpers import connect, gateway_client
 
 REDIRECT = "http://localhost:8080/callback"
 

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from tests.chainutil import new_coin, token_balance, wait
+from testkit.chain import new_coin, token_balance, wait
 from tests.e2e.test_consent_browser import sign_in_at_the_provider
 
 pytestmark = pytest.mark.browser

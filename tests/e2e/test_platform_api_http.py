@@ -13,7 +13,7 @@ from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
-from tests.helpers import connect
+from testkit.helpers import connect
 
 
 def signed(

@@ -11,7 +11,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from tests.helpers import connect_http, gateway_client
+from testkit.helpers import connect_http, gateway_client
 
 ROOT = Path(__file__).resolve().parents[2]
 

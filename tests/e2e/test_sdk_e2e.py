@@ -17,8 +17,8 @@ from partner_sdk import (
     TokenStore,
     TradeError,
 )
-from tests.chainutil import airdrop, new_coin, token_balance, wait, warp
-from tests.helpers import hidden_inputs
+from testkit.chain import airdrop, new_coin, token_balance, wait, warp
+from testkit.helpers import hidden_inputs
 
 SOL = 10**9
 REDIRECT = "http://127.0.0.1:9/sdk-callback"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from solders.keypair import Keypair
 
-from tests.chainutil import airdrop, balance, token_balance, wait, warp
-from tests.helpers import connect, gateway_client
+from testkit.chain import airdrop, balance, token_balance, wait, warp
+from testkit.helpers import connect, gateway_client
 
 SOL = 10**9
 TIP = 1_000_000

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.chainutil import airdrop, new_coin, wait
+from testkit.chain import airdrop, new_coin, wait
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "sdks" / "typescript"
@@ -61,7 +61,7 @@ def _client_and_user(chain, name: str) -> tuple[dict, dict, str]:
 def _open_proposal(devstack, chain, mint: str) -> str:
     """Another user buys the bond and proposes (extend-mutability, a 10-minute vote): the proposal."""
     from partner.features import admin
-    from tests.helpers import connect, gateway_client, partner_client
+    from testkit.helpers import connect, gateway_client, partner_client
 
     fees = {"priorityFeeLamports": "10000", "tipLamports": "1000000"}
     proposer = admin.create_user()
@@ -123,7 +123,7 @@ def test_ts_sdk_against_the_stack(devstack, chain, capsys):
 
 
 def test_ts_sdk_honours_the_gateways_429(devstack, chain):
-    from tests.helpers import connect_http, gateway_client
+    from testkit.helpers import connect_http, gateway_client
 
     client, user, _ = _client_and_user(chain, "TS SDK 429 App")
     with gateway_client(devstack.url, timeout=30) as http:

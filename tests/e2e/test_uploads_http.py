@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from tests.chainutil import airdrop, wait
-from tests.helpers import connect_http, gateway_client
+from testkit.chain import airdrop, wait
+from testkit.helpers import connect_http, gateway_client
 
 SOL = 10**9
 REDIRECT = "http://127.0.0.1:9/cb"

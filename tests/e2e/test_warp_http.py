@@ -9,8 +9,8 @@ import argparse
 
 import httpx
 
+from testkit.helpers import connect_http, gateway_client
 from tests.e2e.test_uploads_http import create_from_upload
-from tests.helpers import connect_http, gateway_client
 
 REDIRECT = "http://127.0.0.1:9/cb"
 

@@ -9,8 +9,8 @@ import threading
 import time
 from http.server import ThreadingHTTPServer
 
-from tests.chainutil import airdrop, new_coin, wait, warp
-from tests.helpers import connect_http, gateway_client
+from testkit.chain import airdrop, new_coin, wait, warp
+from testkit.helpers import connect_http, gateway_client
 
 SOL = 10**9
 

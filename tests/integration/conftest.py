@@ -9,8 +9,8 @@ import pytest
 from solders.keypair import Keypair
 
 from devstack import faults
-from tests.chainutil import airdrop, new_coin, rpc
-from tests.helpers import connect
+from testkit.chain import airdrop, new_coin, rpc
+from testkit.helpers import connect
 
 SOL = 10**9
 
@@ -138,7 +138,7 @@ def poller(aws_stack):
     (so with the test's stand-ins); the e2e devstack's own poller, if this process runs one, stays
     out of the queue meanwhile."""
     from devstack.sqs import QueuePoller
-    from tests.helpers import handler
+    from testkit.helpers import handler
 
     queue = aws_stack.physical_id("WebhookQueue")
     with QueuePoller.alone(queue):

@@ -8,8 +8,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.chainutil import airdrop
-from tests.helpers import FORM, invoke, token_call
+from testkit.chain import airdrop
+from testkit.helpers import FORM, invoke, token_call
 from tests.integration.test_grant_limits import SOL, _client, buy, consent, me
 
 
@@ -57,7 +57,7 @@ def test_lists_each_connected_app_with_scopes_times_and_todays_spend(aws_stack, 
     cookie = cookie_for(user)
     html = page(cookie, ip).body
     assert f'id="app-{c["client_id"]}"' in html and f'id="app-{other["client_id"]}"' not in html
-    from tests.helpers import get_code
+    from testkit.helpers import get_code
 
     get_code(other, user, redirect_uri="https://reader.example/cb", ip=ip)
     result = page(cookie, ip)

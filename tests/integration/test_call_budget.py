@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tests.chainutil import airdrop, new_coin
-from tests.helpers import buy, connect, invoke
+from testkit.chain import airdrop, new_coin
+from testkit.helpers import buy, connect, invoke
 
 
 def _counting():
@@ -70,7 +70,7 @@ def test_trade_makes_one_kms_call_and_two_rpc_round_trips(aws_stack, chain, ip, 
 
 def test_transaction_status_reads_the_bundle_record_with_the_token(aws_stack, chain, client, user, ip):
     from partner.store import aws
-    from tests.chainutil import rpc
+    from testkit.chain import rpc
 
     conn = connect(client, user, ip=ip)
     signature = rpc(chain.url, "requestAirdrop", [user["wallet"], 10**6])

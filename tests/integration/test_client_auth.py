@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.helpers import FORM, authorize_query, basic, connect, get_code, invoke, pkce_pair, token_call
+from testkit.helpers import FORM, authorize_query, basic, connect, get_code, invoke, pkce_pair, token_call
 
 REDIRECT = "http://localhost:8080/callback"
 REALM = "Basic realm=app-oauth"

@@ -11,8 +11,8 @@ import os
 import pytest
 import urllib3
 
-from tests.chainutil import airdrop, balance, rpc, token_balance, wait
-from tests.helpers import connect, invoke, tx_status
+from testkit.chain import airdrop, balance, rpc, token_balance, wait
+from testkit.helpers import connect, invoke, tx_status
 
 SOL = 10**9
 CAP = 25_000_000 * 10**6
@@ -75,8 +75,10 @@ def second_conn(aws_stack, ip, creator, conn):
 
 
 def test_launch_pins_normalizes_and_lands(chain, pin_server, conn, creator):
+    from partner.chain import governance_math as GM
     from partner.chain import programs as P
-    from partner.chain.layouts import BondingCurve, TokenMetadata
+    from partner.chain.layouts import BondingCurve, Governance, TokenMetadata
+    from tests.chainutil import launchpad_instructions
 
     result = create(
         conn,
@@ -115,6 +117,11 @@ def test_launch_pins_normalizes_and_lands(chain, pin_server, conn, creator):
     }
     record = launches(creator["user_id"])
     assert [(e["n"], e["s"], e["m"]) for e in record["launches"]] == [("Caf\u00e9 Coin", "CAF1", body["mint"])]
+    # create_coin commits to the pinned document's uri-borne fields (docs/onchain.md "The uri-borne locks")
+    [(name, args)] = launchpad_instructions(chain.url, body["signature"])
+    assert name == "create_coin" and args["content_digests"] == GM.content_digests(document)
+    gov_raw = account(chain.url, str(P.governance_pda(body["mint"])[0]))
+    assert Governance.decode(base64.b64decode(gov_raw["data"][0])).content_digests == args["content_digests"]
 
 
 def test_image_type_is_read_from_content_not_declared_type(conn, pin_server):
@@ -295,7 +302,7 @@ def test_first_buy_sol_is_one_bundle_and_reported_by_status(chain, conn, creator
 def test_a_first_buy_rides_out_the_block_engine_rate_limit(chain, conn, creator):
     """Issue 25: the block engine answers 429 over its rate limit (Jito: 1 request a second per IP);
     the service waits and tries again (bounded), so the launch lands and is reported as usual."""
-    from tests.chainutil import block_engine, use_up_rate_limit
+    from testkit.chain import block_engine, use_up_rate_limit
 
     with block_engine(chain.url, rateLimitPerSecond=0.5):
         use_up_rate_limit(chain.bundle_url)  # the launch's sendBundle meets a 429 first
@@ -316,7 +323,7 @@ def test_a_pending_launch_bundle_is_submitted_and_reported_pending(chain, conn, 
     stops following it is answered `submitted`, and the status endpoint reports it pending (not
     failed) until it lands."""
     from partner.features import pipeline
-    from tests.chainutil import block_engine
+    from testkit.chain import block_engine
 
     monkeypatch.setattr(pipeline, "BUNDLE_WAIT_SECONDS", 0.0)  # answer at once: the bundle is still pending
 

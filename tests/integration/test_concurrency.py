@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
-from tests.helpers import connect, invoke, lost_race, token_call
+from testkit.helpers import connect, invoke, lost_race, token_call
 
 
 def test_exactly_120_of_150_concurrent_first_requests(aws_stack, user, ip, ports, lambdas):

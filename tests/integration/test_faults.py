@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 import pytest
 
 from devstack import faults
-from tests.chainutil import balance, rpc, token_balance, warp
-from tests.helpers import FEES, trade
+from testkit.chain import balance, rpc, token_balance, warp
+from testkit.helpers import FEES, trade
 
 pytestmark = pytest.mark.usefixtures("no_faults_left")
 
@@ -86,7 +86,7 @@ def assert_retry_counts_once(chain, conn, mint: str, before: dict, max_in: int =
     """With the fault gone the same trade goes through, and is counted exactly once."""
     retry = buy(conn, mint, max_in)
     assert retry.status == 200, retry.body
-    from tests.chainutil import wait
+    from testkit.chain import wait
 
     assert wait(chain.url, retry.json["signature"])["err"] is None
     assert volume(conn.client["client_id"]) == before["volume"] + max_in
@@ -254,7 +254,7 @@ def test_timeout_after_sending_is_ambiguous_and_keeps_the_volume(chain, coin, pa
 def test_slow_send_that_lands_is_ambiguous_and_counted_once(chain, coin, partner_conn, ports):
     """The answer comes too late but the transaction executes: the caller reconciles and finds it."""
     from partner.chain.rpc import Rpc
-    from tests.chainutil import wait
+    from testkit.chain import wait
 
     ports.install(rpc=lambda timeout=None: Rpc(chain.url, timeout=0.5))
     max_in = SOL // 10
@@ -462,7 +462,7 @@ def test_partnerctl_dev_fault(chain, monkeypatch, capsys):
 
     from devstack.gateway import start_gateway
     from partnerctl.cli import main
-    from tests.helpers import ROOT
+    from testkit.helpers import ROOT
 
     gateway = start_gateway(ROOT / "template.yaml", port=0, extra_routes=faults.routes(), log=False)
     try:

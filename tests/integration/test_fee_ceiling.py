@@ -12,8 +12,8 @@ import json
 import pytest
 from solders.keypair import Keypair
 
-from tests.chainutil import airdrop, balance, new_coin, rpc, wait
-from tests.helpers import FEES, connect, post_json
+from testkit.chain import airdrop, balance, new_coin, rpc, wait
+from testkit.helpers import FEES, connect, post_json
 from tests.integration.test_coins_create import create, form, no_launch
 from tests.integration.test_trades import trade
 
@@ -195,7 +195,7 @@ def test_older_client_items_read_the_default(aws_stack):
 def test_partnerctl_sets_and_shows_the_limits(aws_stack, capsys, monkeypatch):
     from partner.store import clients
     from partnerctl.cli import main
-    from tests.helpers import ROOT
+    from testkit.helpers import ROOT
 
     monkeypatch.setenv("PARTNER_DEVSTACK_ENV", str(ROOT / ".devstack" / "absent.json"))
 

@@ -3,8 +3,8 @@ getRecentPrioritizationFees answering from what processed transactions paid."""
 
 from __future__ import annotations
 
-from tests.chainutil import airdrop, new_coin, rpc, wait
-from tests.helpers import buy, connect, invoke
+from testkit.chain import airdrop, compute_budget, new_coin, rpc, wait
+from testkit.helpers import buy, connect, invoke
 
 SOL = 10**9
 PATH = "/partner/v1/fees/estimate"
@@ -42,19 +42,8 @@ def _pay_alone(url: str, micro_lamports: int) -> str:
 
 def _price_of(url: str, signature: str) -> int:
     """The SetComputeUnitPrice of a landed transaction, micro-lamports per unit."""
-    import base64
-    import struct
-
-    from solders.transaction import VersionedTransaction
-
-    tx = rpc(url, "getTransaction", [signature, {"encoding": "base64", "maxSupportedTransactionVersion": 0}])
-    message = VersionedTransaction.from_bytes(base64.b64decode(tx["transaction"][0])).message
-    keys = [str(k) for k in message.account_keys]
-    [price] = [
-        struct.unpack_from("<Q", bytes(i.data), 1)[0]
-        for i in message.instructions
-        if keys[i.program_id_index] == "ComputeBudget111111111111111111111111111111" and bytes(i.data)[:1] == b"\x03"
-    ]
+    _, price, _ = compute_budget(url, signature)
+    assert price is not None
     return price
 
 
@@ -163,7 +152,7 @@ def test_a_key_that_is_not_a_coin_answers_as_the_quote_does(aws_stack, chain, cl
     and the estimate refuses it with the quote's own 400 (issue 39, low 1)."""
     from solders.keypair import Keypair
 
-    from tests.helpers import trade
+    from testkit.helpers import trade
 
     conn = connect(client, user, ip=ip)
     trader = connect(client, user, scope="trade:execute", ip=ip)

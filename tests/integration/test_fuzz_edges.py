@@ -27,8 +27,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from devstack.events import ApiRequest, ApiStage, api_event, lambda_context
-from tests.chainutil import airdrop, new_coin
-from tests.helpers import basic, connect, handler
+from testkit.chain import airdrop, new_coin
+from testkit.helpers import basic, connect, handler
 
 PK = "So11111111111111111111111111111111111111112"
 FEES = {"priorityFeeLamports": "10000", "tipLamports": "1000000"}

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from tests.chainutil import new_coin, rpc, wait, warp
-from tests.helpers import connect, invoke
+from testkit.chain import new_coin, rpc, wait, warp
+from testkit.helpers import connect, invoke
 from tests.integration.test_update_content import BOND, base_fields, holder, post_form
 
 ISO = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
@@ -24,6 +24,8 @@ GOVERNANCE_KEYS = {
     "minParticipatingSupplyBps",
     "approvalBps",
     "proposalBondBps",
+    "proposalBondLevel",
+    "nextProposalBondAmount",
     "finalized",
     "contentRevision",
     "mutabilityExtended",
@@ -148,7 +150,7 @@ def scene(chain, pin_server, aws_stack):
     vote_sigs[0] = vote(chain.url, voters[0], mint, p0, "yes", 3 * 10**12)
     warp(chain.url, 61)
     settler = Keypair()
-    from tests.chainutil import airdrop
+    from testkit.chain import airdrop
 
     airdrop(chain.url, str(settler.pubkey()), 10**9)
     from partner.chain.rpc import Rpc
@@ -201,6 +203,8 @@ def test_governance_object_every_field(chain, scene):
         gov["proposalBondBps"],
     ) == (3, "1000000", 500, 6000, 100)
     assert gov["finalized"] is False and gov["mutabilityExtended"] is False and gov["contentRevision"] == "0"
+    # the first proposal failed its quorum (a 60 s vote: one day, rounded up): the bond doubled
+    assert (gov["proposalBondLevel"], gov["nextProposalBondAmount"]) == (1, str(2 * BOND))
     assert all(gov[k] is False for k in GOVERNANCE_KEYS if k.endswith("Locked"))
     creator = rpc(chain.url, "getAccountInfo", [gov["governance"], {"encoding": "base64"}])["value"]
     assert (
@@ -216,8 +220,10 @@ def test_proposals_newest_first_with_every_field(chain, scene):
     for p in proposals:
         assert set(p) == PROPOSAL_KEYS
         assert p["proposer"] == scene["proposer"].user["wallet"] and p["actionKind"] == "update_content"
-        assert ISO.match(p["blockTime"]) and p["proposalBondAmount"] == str(BOND)
+        assert ISO.match(p["blockTime"])
     newest, oldest = proposals
+    # the first failed its quorum: the second locked twice the bond (the proposal slot)
+    assert (newest["proposalBondAmount"], oldest["proposalBondAmount"]) == (str(2 * BOND), str(BOND))
     assert newest["signature"] == scene["second"]["signature"]
     assert oldest["signature"] == scene["first"]["signature"]
     assert newest["actionName"] == "Read Coin Two" and newest["changedName"] is True and newest["actionUri"] is None

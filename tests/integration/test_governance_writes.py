@@ -11,8 +11,8 @@ import itertools
 import pytest
 from solders.keypair import Keypair
 
-from tests.chainutil import airdrop, new_coin, rpc, token_balance, wait, warp
-from tests.helpers import FEES, connect, invoke, trade
+from testkit.chain import airdrop, new_coin, rpc, token_balance, wait, warp
+from testkit.helpers import FEES, connect, invoke, trade
 
 SOL = 10**9
 TIP = 1_000_000
@@ -370,7 +370,13 @@ def test_vote_and_proposal_lifecycle(chain, coin, app_client):
     assert proposal_of(chain, proposal).bond_withdrawn is True
     refused(gov(proposer, "bond", {"proposal": proposal}), "proposal_bond_already_withdrawn")
 
-    # settlement cleared the active proposal: the next one gets index 1
+    # settlement cleared the active proposal: the next one gets index 1; the failed one (600 s of
+    # voting, one day rounded up) doubled the bond until a whole day has passed (the proposal slot)
+    short = refused(
+        gov(proposer, "extend", {"mint": coin, "additionalSeconds": str(DAY)}), "insufficient_proposal_bond"
+    )
+    assert (short["requiredTokens"], short["availableTokens"]) == (str(2 * BOND), str(BOND + 3 * T))
+    warp(chain.url, DAY)
     again = propose_extend(proposer, coin)
     assert again["proposal"] == str(P.proposal_pda(governance, 1)[0])
 
@@ -424,6 +430,7 @@ def test_quorum_and_approval_boundaries(chain, coin, app_client):
     conns = {"a": a, "b": b, "c": c, "small": small}
 
     def cycle(votes, expected, direct=()):
+        warp(chain.url, governance_of(chain, coin).bond_level * DAY)  # a failed proposal's bond level decays
         proposal = propose_extend(proposer, coin, seconds=DAY)["proposal"]
         assert tokens(chain, proposer, coin) == 0
         for name, side, amount in votes:
@@ -540,7 +547,10 @@ def test_content_proposal_then_finalize_metadata(chain, coin, app_client):
         signer.pubkey,
         Pubkey.from_string(coin),
         0,
-        ix.ContentChange(changed_fields=("name",), name="Renamed Coin"),
+        # a name change keeps the uri-borne digests, the Governance's
+        ix.ContentChange(
+            changed_fields=("name",), name="Renamed Coin", digests=governance_of(chain, coin).content_digests
+        ),
         base_content_revision=0,
         vote_duration_seconds=60,
     )

@@ -13,8 +13,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from devstack import faults
-from tests.chainutil import airdrop
-from tests.helpers import (
+from testkit.chain import airdrop
+from testkit.helpers import (
     consent_page,
     consent_post,
     hidden_inputs,

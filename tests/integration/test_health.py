@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.helpers import invoke
+from testkit.helpers import invoke
 
 
 def test_health_answers_ok_without_auth_or_data(aws_stack):

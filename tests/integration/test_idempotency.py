@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.chainutil import airdrop, rpc, token_balance, wait, warp
-from tests.helpers import connect, fail_one_write, invoke
+from testkit.chain import airdrop, rpc, token_balance, wait, warp
+from testkit.helpers import connect, fail_one_write, invoke
 from tests.integration.test_faults import chain_fault, snapshot, volume
 
 pytestmark = pytest.mark.usefixtures("no_faults_left")
@@ -176,7 +176,7 @@ def test_longest_key_and_every_printable_character_work(chain, coin, partner_con
 
 def test_a_repeated_header_is_400(chain, coin, partner_conn):
     from devstack.events import ApiRequest, api_event, lambda_context
-    from tests.helpers import handler
+    from testkit.helpers import handler
 
     event = api_event(
         ApiRequest(

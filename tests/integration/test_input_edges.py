@@ -13,7 +13,7 @@ import pytest
 import urllib3
 
 from devstack.events import ApiRequest, ApiStage, api_event, lambda_context
-from tests.helpers import (
+from testkit.helpers import (
     basic,
     connect,
     consent_page,

@@ -12,8 +12,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from tests.chainutil import airdrop, new_coin, rpc, wait, warp
-from tests.helpers import buy, connect, deliver_until, fail_one_write, tx_status
+from testkit.chain import airdrop, new_coin, rpc, wait, warp
+from testkit.helpers import buy, connect, deliver_until, fail_one_write, tx_status
 
 SOL = 10**9
 TIP = 1_000_000
@@ -331,7 +331,7 @@ def test_the_tracker_keeps_pending_bundles_open_and_fails_failed_ones_five_ids_a
     from partner.features import tracker, txstatus
     from partner.store import ddb, txrecords
     from partner.store.wallets import KeypairSigner
-    from tests.chainutil import block_engine
+    from testkit.chain import block_engine
 
     blockhash, last_valid = Rpc(chain.url).latest_blockhash()
     owner = SimpleNamespace(
@@ -505,7 +505,7 @@ def test_a_failed_record_write_sends_nothing_and_releases_the_volume(chain, trad
     """before_send raising means nothing went out: 500 internal, no lamports moved, volume back."""
     from partner.features import trading
     from partner.store import counters, txrecords
-    from tests.chainutil import balance
+    from testkit.chain import balance
 
     mint = new_coin(chain.url, "Unrecorded Coin", "UNRC")
     key, _ = trading._volume_key(trader.client["client_id"])

@@ -7,9 +7,9 @@ import base64
 import pytest
 from solders.keypair import Keypair
 
-from tests.chainutil import POOL_OPEN_DELAY, balance, new_coin, rpc, token_balance, wait, warp
-from tests.helpers import handler, landed
-from tests.helpers import trade as post_trade
+from testkit.chain import POOL_OPEN_DELAY, balance, new_coin, rpc, token_balance, wait, warp
+from testkit.helpers import handler, landed
+from testkit.helpers import trade as post_trade
 
 SOL = 10**9
 TIP = 1_000_000

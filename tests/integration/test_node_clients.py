@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from solders.keypair import Keypair
 
-from tests.chainutil import airdrop, new_coin
+from testkit.chain import airdrop, new_coin
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_TESTS = ROOT / "tests" / "node"

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from devstack import faults
-from tests.helpers import connect, get_code, lost_race, me, refresh, token_call
+from testkit.helpers import connect, get_code, lost_race, me, refresh, token_call
 
 REDIRECT = "http://localhost:8080/callback"
 

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from tests.helpers import FORM, authorize_query, hidden_inputs, invoke, pkce_pair, token_call
+from testkit.helpers import FORM, authorize_query, hidden_inputs, invoke, pkce_pair, token_call
 
 REDIRECT = "http://localhost:8080/callback"
 

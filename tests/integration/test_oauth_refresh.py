@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.helpers import assert_oauth_error, connect, me, refresh, token_call, token_json
+from testkit.helpers import assert_oauth_error, connect, me, refresh, token_call, token_json
 
 REDIRECT = "http://localhost:8080/callback"
 DAY = 86_400

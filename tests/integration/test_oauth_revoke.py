@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 import pytest
 
 from partner.store import tokens
-from tests.helpers import FORM, connect, invoke, me, refresh, token_call
+from testkit.helpers import FORM, connect, invoke, me, refresh, token_call
 
 REDIRECT = "http://localhost:8080/callback"
 
@@ -154,7 +154,7 @@ def test_another_clients_token_is_200_and_untouched(aws_stack, client, user, ip,
 
 
 def test_authorization_code_cannot_be_revoked_here(client, user, ip):
-    from tests.helpers import get_code
+    from testkit.helpers import get_code
 
     code, verifier, _ = get_code(client, user, ip=ip)
     assert_revoked_ok(revoke(client, {"token": code}, ip=ip))

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.helpers import (
+from testkit.helpers import (
     assert_oauth_error,
     basic,
     connect,

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.helpers import ROOT
+from testkit.helpers import ROOT
 
 
 @pytest.fixture

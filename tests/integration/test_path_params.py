@@ -22,8 +22,8 @@ import pytest
 from solders.signature import Signature
 
 from devstack.events import ApiRequest, api_event, lambda_context
-from tests.chainutil import new_coin
-from tests.helpers import connect, handler
+from testkit.chain import new_coin
+from testkit.helpers import connect, handler
 
 GOVERNANCE = "/partner/v1/governance/{mint}"
 VOTES = "/partner/v1/governance/proposals/{proposal}/votes"

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from solders.keypair import Keypair
 
-from tests.chainutil import POOL_OPEN_DELAY, airdrop, balance, new_coin, rpc, token_balance, wait, warp
-from tests.helpers import connect, invoke, partner_client
-from tests.helpers import trade as post_trade
+from testkit.chain import POOL_OPEN_DELAY, airdrop, balance, new_coin, rpc, token_balance, wait, warp
+from testkit.helpers import connect, invoke, partner_client
+from testkit.helpers import trade as post_trade
 from tests.integration.test_migration import complete
 
 SOL = 10**9

@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.helpers import FORM, basic, connect, hidden_inputs, invoke
+from testkit.helpers import FORM, basic, connect, hidden_inputs, invoke
 from tests.unit.test_multipart import encode
 
 UPLOADS = "/partner/v1/uploads"
@@ -137,7 +137,7 @@ def _typed_twice(function: str, path: str, form: str, cookie: str, ip: str):
 
 def test_two_content_types_on_the_consent_form_are_invalid_request_and_issue_no_code(aws_stack, ip):
     from partner.features import admin
-    from tests.helpers import consent_page, pkce_pair
+    from testkit.helpers import consent_page, pkce_pair
 
     app = admin.create_client(admin.NewClient(name="Repeat Consent", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()

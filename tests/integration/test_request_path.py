@@ -11,7 +11,7 @@ import secrets
 import pytest
 
 from partner.store import tokens
-from tests.helpers import connect, get_code, invoke, token_call
+from testkit.helpers import connect, get_code, invoke, token_call
 
 REDIRECT = "http://localhost:8080/callback"
 INVALID = 'Bearer error="invalid_token"'

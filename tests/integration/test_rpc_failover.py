@@ -8,8 +8,8 @@ import pytest
 
 from devstack.rpcproxy import start_rpc_proxy
 from partner.chain import rpc as rpc_module
-from tests.chainutil import airdrop, new_coin, rpc, token_balance, wait
-from tests.helpers import buy, connect, trade
+from testkit.chain import airdrop, new_coin, rpc, token_balance, wait
+from testkit.helpers import buy, connect, trade
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from tests.helpers import answer, invoke
+from testkit.helpers import answer, invoke
 
 CLIENT_ID = "partner-api-test"
 SECRET = "s3cret-from-ssm"
@@ -291,7 +291,7 @@ def test_sign_in_returns_only_to_the_pages_that_need_it(oidc, linked, ip, next_p
 
 
 def test_without_a_session_the_consent_page_redirects_to_sign_in(oidc, client, ip):
-    from tests.helpers import authorize_query, pkce_pair
+    from testkit.helpers import authorize_query, pkce_pair
 
     _, challenge = pkce_pair()
     query = authorize_query(client, challenge)

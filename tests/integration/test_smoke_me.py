@@ -1,4 +1,4 @@
-from tests.helpers import connect, invoke
+from testkit.helpers import connect, invoke
 
 
 def test_connect_and_read_profile(client, user, ip):

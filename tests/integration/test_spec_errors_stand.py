@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 from solders.keypair import Keypair
 
-from tests.chainutil import airdrop, balance, new_coin, rpc, token_balance, wait
-from tests.helpers import connect, post_json, trade
+from testkit.chain import airdrop, balance, new_coin, rpc, token_balance, wait
+from testkit.helpers import connect, post_json, trade
 from tests.integration.test_trades import liquid
 
 SOL = 10**9

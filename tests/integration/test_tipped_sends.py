@@ -12,8 +12,8 @@ import os
 import pytest
 from solders.keypair import Keypair
 
-from tests.chainutil import airdrop, balance, block_engine, new_coin, rpc, token_balance, use_up_rate_limit, wait
-from tests.helpers import FEES, buy, connect, partner_client, trade
+from testkit.chain import airdrop, balance, block_engine, new_coin, rpc, token_balance, use_up_rate_limit, wait
+from testkit.helpers import FEES, buy, connect, partner_client, trade
 
 SOL = 10**9
 TIP = 1_000_000

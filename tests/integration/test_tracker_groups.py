@@ -10,8 +10,8 @@ from urllib.parse import unquote
 import pytest
 from botocore.awsrequest import AWSResponse
 
-from tests.chainutil import rpc
-from tests.helpers import handler
+from testkit.chain import rpc
+from testkit.helpers import handler
 from tests.integration.test_tracker_scale import _put_records
 
 

@@ -7,7 +7,7 @@ import secrets
 import pytest
 from solders.signature import Signature
 
-from tests.chainutil import rpc
+from testkit.chain import rpc
 
 
 def _open_record(client_id: str, height: int) -> dict:

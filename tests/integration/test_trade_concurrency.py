@@ -14,8 +14,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
-from tests.chainutil import airdrop, rpc, wait
-from tests.helpers import connect, partner_client
+from testkit.chain import airdrop, rpc, wait
+from testkit.helpers import connect, partner_client
 from tests.integration.test_trades import trade
 
 SOL = 10**9
@@ -145,7 +145,7 @@ def test_concurrent_requests_each_see_their_own_event(aws_stack, ip, lambdas):
     """Requests at once, each in a process of its own, processes reused while warm: no request reads
     another's event (bearer token, body)."""
     from partner.features import admin
-    from tests.helpers import invoke
+    from testkit.helpers import invoke
 
     client = partner_client("Many Users")
     conns = [connect(client, admin.create_user(twitter=f"user{i}"), ip=ip) for i in range(6)]

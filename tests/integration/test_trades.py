@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from solders.keypair import Keypair
 
-from tests.chainutil import airdrop, balance, token_balance, wait
-from tests.helpers import FEES, buy, connect, trade
+from testkit.chain import airdrop, balance, token_balance, wait
+from testkit.helpers import FEES, buy, connect, trade
 
 SOL = 10**9
 TIP = 1_000_000

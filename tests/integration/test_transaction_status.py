@@ -9,8 +9,8 @@ import pytest
 from solders.keypair import Keypair
 from solders.signature import Signature
 
-from tests.chainutil import airdrop, new_coin, rpc, signed_transfer, wait, warp
-from tests.helpers import buy, connect, tx_status
+from testkit.chain import airdrop, new_coin, rpc, signed_transfer, wait, warp
+from testkit.helpers import buy, connect, tx_status
 
 SOL = 10**9
 TIP = 1_000_000
@@ -230,7 +230,7 @@ def test_dropped_bundle_is_pending_then_expired(chain, reader, funded):
 def test_a_pending_bundle_is_pending_not_failed(chain, reader, funded):
     """Issue 25: the block engine lands a bundle after it accepted it (Jito: Pending, then Landed);
     while it is pending the status is `pending`, with its bundle `pending`, never `failed`."""
-    from tests.chainutil import block_engine
+    from testkit.chain import block_engine
 
     with block_engine(chain.url, landDelayMs=3_600_000):
         bundle_id, signature, last_valid = _bundle(chain, funded)
@@ -248,7 +248,7 @@ def test_a_pending_bundle_is_pending_not_failed(chain, reader, funded):
 
 def test_the_status_rides_out_the_block_engine_rate_limit(chain, reader, funded):
     """The block engine answers 429 over its rate limit; the status lookup waits and asks again."""
-    from tests.chainutil import block_engine, use_up_rate_limit
+    from testkit.chain import block_engine, use_up_rate_limit
 
     with block_engine(chain.url, landDelayMs=3_600_000, rateLimitPerSecond=0.5):
         bundle_id, signature, last_valid = _bundle(chain, funded)

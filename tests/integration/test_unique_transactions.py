@@ -10,8 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.chainutil import memos, rpc, token_balance, wait
-from tests.helpers import FEES, trade
+from testkit.chain import memos, rpc, token_balance, wait
+from testkit.helpers import FEES, trade
 
 SOL = 10**9
 TIP = 1_000_000
@@ -46,7 +46,7 @@ def test_the_memo_names_the_api_gateway_request(chain, coin, partner_conn):
     """The memo is `partner:<requestContext.requestId>`: unique because API Gateway's ids are,
     and the on-chain link to the request's log line."""
     from devstack.events import ApiRequest, api_event, lambda_context
-    from tests.helpers import handler
+    from testkit.helpers import handler
 
     request_id = str(uuid.uuid4())
     event = api_event(
@@ -83,7 +83,7 @@ def test_resending_the_same_transaction_is_not_a_failure(chain, aws_stack):
 
     from partner.chain.rpc import Rpc
     from partner.chain.tx import submit
-    from tests.chainutil import airdrop, signed_transfer
+    from testkit.chain import airdrop, signed_transfer
 
     payer = Keypair()
     airdrop(chain.url, str(payer.pubkey()), SOL)
@@ -126,7 +126,7 @@ def test_a_bundle_sent_again_is_not_reported_failed(chain, aws_stack):
     from partner.chain.tx import WriteFees, assemble, sign
     from partner.features.launch import _bundle_failed
     from partner.store.wallets import KeypairSigner
-    from tests.chainutil import airdrop
+    from testkit.chain import airdrop
 
     payer = Keypair()
     airdrop(chain.url, str(payer.pubkey()), SOL)
@@ -156,7 +156,7 @@ def test_a_bundle_sent_again_is_not_reported_failed(chain, aws_stack):
     assert engine.inflight_statuses([bundle])[0] == landed
     assert not _bundle_failed(engine, bundle, client, signatures, wait=10)
     # past Jito's 5-minute look-back the engine says Invalid of it; its transactions landed: not a failure
-    from tests.chainutil import rpc
+    from testkit.chain import rpc
 
     rpc(chain.url, "devstack_warp", [301])
     assert engine.inflight_statuses([bundle])[0]["status"] == "Invalid"

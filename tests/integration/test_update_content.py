@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import base64
 import json
-import struct
-import zlib
 
 import httpx
 import pytest
 
-from tests.chainutil import airdrop, new_coin, rpc, token_balance, wait
-from tests.helpers import connect, invoke, trade
+from testkit.chain import airdrop, new_coin, rpc, token_balance, wait
+from testkit.helpers import connect, invoke, trade
+from testkit.images import png
 from tests.unit.test_multipart import encode
 
 SOL = 10**9
@@ -20,19 +19,6 @@ TIP = "1000000"
 PRIO = "10000"
 BOND = 10**13  # 1% of 1e15 base units
 PATH = "/partner/v1/governance/proposals/update-content"
-
-
-def png(seed: int = 0) -> bytes:
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    raw = b"\x00" + bytes([seed % 256, 0, 0])
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
-        + chunk(b"IDAT", zlib.compress(raw))
-        + chunk(b"IEND", b"")
-    )
 
 
 def post_form(conn, fields: dict[str, str], files=(), *, body: bytes | None = None, content_type: str | None = None):
@@ -123,7 +109,9 @@ def conn(aws_stack, chain, ip):
 
 
 def test_update_content_pins_and_creates_the_proposal(chain, pin_server, coin, proposer):
-    from partner.chain.layouts import Proposal
+    from partner.chain import governance_math as GM
+    from partner.chain.layouts import Governance, Proposal
+    from tests.chainutil import launchpad_instructions
 
     image = png(7)
     result = post_form(
@@ -173,6 +161,12 @@ def test_update_content_pins_and_creates_the_proposal(chain, pin_server, coin, p
     assert flags == (True, False, True, True, True, True, False)
     assert proposal.voting_ends_at - proposal.created_at == 900
     assert proposal.bond_amount == BOND
+    # the uri-borne digests sent: the changed fields' of the pinned document, the telegram's kept on-chain
+    gov = Governance.decode(account(chain.url, body["governance"]))
+    [(name, args)] = launchpad_instructions(chain.url, body["signature"])
+    expected = [GM.field_digest(document[f]) for f in ("image", "description", "website", "twitter")]
+    assert name == "create_proposal" and args["content_digests"] == [*expected, gov.digest_of("telegram")]
+    assert proposal.proposed_digests == args["content_digests"]
     assert token_balance(chain.url, proposer.user["wallet"], coin) == BOND
 
     # one active proposal per governance
@@ -294,6 +288,79 @@ def test_insufficient_bond(chain, coin, ip):
     assert result.status == 422 and result.json["error"] == "insufficient_proposal_bond"
 
 
+def test_a_failed_proposal_doubles_the_next_bond(chain, pin_server, coin, ip):
+    """The proposal slot (docs/onchain.md): a proposal that failed its quorum after a 60 s vote (one day,
+    rounded up) doubles the bond of the next; both pre-checks (update-content and extend-mutability)
+    answer insufficient_proposal_bond with the doubled bond before anything is sent, and GET governance
+    shows the level and the next bond."""
+    from solders.pubkey import Pubkey
+
+    from partner.chain import instructions as ix
+    from tests.chainutil import warp
+    from tests.integration.test_governance_reads import land, read
+    from tests.integration.test_governance_writes import gov
+
+    first = holder(chain.url, ip, coin, BOND)
+    created = post_form(first, base_fields(coin, name="Other", voteDurationSeconds="60"))
+    assert created.status == 200, created.body
+    warp(chain.url, 61)
+    wallet = Pubkey.from_string(first.user["wallet"])
+    land(
+        chain.url,
+        first.user,
+        ix.settle_proposal(wallet, Pubkey.from_string(coin), Pubkey.from_string(created.json["proposal"])),
+    )
+    second = holder(chain.url, "10.252.0.1", coin, 2 * BOND - 1)
+    for result in (
+        post_form(second, base_fields(coin, name="Other")),
+        gov(second, "extend", {"mint": coin, "additionalSeconds": "86400"}),
+    ):
+        assert (result.status, result.json["error"]) == (422, "insufficient_proposal_bond"), result.body
+        assert (result.json["requiredTokens"], result.json["availableTokens"]) == (str(2 * BOND), str(2 * BOND - 1))
+    assert account(chain.url, proposal_at(coin, 1)) is None
+    shown = read(second, coin)
+    assert shown.status == 200, shown.body
+    governance = shown.json["governance"]
+    assert (governance["proposalBondLevel"], governance["nextProposalBondAmount"]) == (1, str(2 * BOND))
+
+
+def test_a_field_that_does_not_match_its_digest_reads_as_absent(chain, pin_server, aws_stack, ip):
+    """A coin whose metadata JSON does not hash to the committed digests (here: created with the digests of
+    no document): its fields read as absent, so sending the document's own description is a change, and the
+    proposal keeps the on-chain digests of the fields it does not change (docs/onchain.md "The uri-borne
+    locks")."""
+    from solders.keypair import Keypair
+
+    from partner.chain import governance_math as GM
+    from partner.chain import programs as P
+    from partner.chain.layouts import Governance, Proposal
+    from partner.chain.rpc import Rpc
+    from partner.features import admin, pinning
+    from partner.features.coins import create_coin_now
+    from partner.store.users import get_user
+    from partner.store.wallets import SealedWalletSigner
+    from tests.chainutil import launchpad_instructions
+
+    stray = {"name": "Stray", "symbol": "STRAY", "description": "unverified", "image": "ipfs://QmStrayImage"}
+    uri = pinning.pin_json({**stray, "website": "", "twitter": "", "telegram": ""}).uri
+    creator = admin.create_user()
+    airdrop(chain.url, creator["wallet"], SOL)
+    signer = SealedWalletSigner(get_user(creator["user_id"]))
+    coin = create_coin_now(Rpc(chain.url), signer, "Stray", "STRAY", uri, mint=Keypair())
+    gov = Governance.decode(account(chain.url, str(P.governance_pda(coin)[0])))
+    assert gov.content_digests == GM.content_digests({})  # create_coin_now commits to no document
+    proposer = holder(chain.url, ip, coin, BOND)
+    result = post_form(proposer, base_fields(coin, description="unverified"))
+    assert result.status == 200, result.body
+    document = json.loads(cat(pin_server, result.json["metadataUri"]))
+    assert document["description"] == "unverified" and document["image"] == ""  # the stray image is not carried
+    assert result.json["imageUri"] is None
+    [(_, args)] = launchpad_instructions(chain.url, result.json["signature"])
+    assert args["content_digests"] == [gov.digest_of("image"), GM.field_digest("unverified"), *gov.content_digests[2:]]
+    proposal = Proposal.decode(account(chain.url, result.json["proposal"]))
+    assert proposal.changed_mask == GM.field_mask(description=True)
+
+
 def test_pinning_down_is_502_and_nothing_is_sent(chain, pin_server, coin, proposer):
     from devstack.pinserver import set_fault
 
@@ -313,7 +380,7 @@ def test_passed_proposal_applies_and_later_changes_compare_with_the_pinned_docum
 
     from partner.chain import instructions as ix
     from partner.chain.layouts import Governance, TokenMetadata
-    from tests.chainutil import warp
+    from testkit.chain import warp
     from tests.integration.test_governance_reads import land, vote
 
     proposer = holder(chain.url, ip, coin, 2 * 10**13)

@@ -15,9 +15,10 @@ import xml.etree.ElementTree as ET
 import httpx
 import pytest
 
-from tests.chainutil import airdrop, wait
-from tests.helpers import connect, invoke
-from tests.integration.test_update_content import BOND, base_fields, cat, holder, png, post_form
+from testkit.chain import airdrop, wait
+from testkit.helpers import connect, invoke
+from testkit.images import png
+from tests.integration.test_update_content import BOND, base_fields, cat, holder, post_form
 from tests.unit.test_multipart import encode
 
 SOL = 10**9
@@ -292,7 +293,7 @@ def test_idempotency_key_covers_the_upload_id(chain, pin_server, conn, clock):
 
 def test_update_content_takes_a_staged_image(chain, pin_server, clock, ip):
     from partner.core import cid
-    from tests.chainutil import new_coin
+    from testkit.chain import new_coin
 
     coin = new_coin(chain.url, "Staged Gov", "SGOV")
     proposer = holder(chain.url, ip, coin, 2 * BOND)

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import boto3
 import pytest
 
-from tests.helpers import deliver_until
+from testkit.helpers import deliver_until
 from tests.unit.test_webhook_egress import ISSUE_URLS
 
 NAME = "hooks.acme-partner.com"

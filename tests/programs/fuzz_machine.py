@@ -23,6 +23,7 @@ from solders.keypair import Keypair
 from solders.pubkey import Pubkey
 
 from partner.chain import governance_math as GM
+from partner.chain import layouts as L
 from partner.chain.curve import U64_MAX
 from partner.chain.governance_math import ActionKind
 
@@ -214,7 +215,9 @@ class FuzzMachine(RuleBasedStateMachine):
 
     def _holder(self, i: int, mint: Pubkey) -> Keypair:
         """Mostly someone holding at least the proposal bond of `mint`, else anyone."""
-        bond = GM.bond_amount(self.c.curve(mint).token_total_supply, GM.DEFAULT_PROPOSAL_BOND_BPS)
+        gov = self.c.data(governance_pda(mint))
+        bond = (L.Governance.decode(gov).proposal_bond(self.c.now) if gov
+                else GM.bond_amount(self.c.curve(mint).token_total_supply, GM.DEFAULT_PROPOSAL_BOND_BPS))
         holders = [a for a in self.everyone if self.c.balance(a.pubkey(), mint) >= bond]
         return holders[i % len(holders)] if holders and i % 4 else self._actor(i)
 
@@ -306,11 +309,14 @@ class FuzzMachine(RuleBasedStateMachine):
         mint = self.mints[coin % len(self.mints)]
         proposer, gov = self._holder(who, mint), self.c.governance(mint)
         prop = proposal_pda(governance_pda(mint), gov.next_proposal_index)
-        content = dict(name=f"N{who}", symbol=None, uri=None, changed_fields=1, additional_seconds=None)
+        content = dict(name=f"N{who}", symbol=None, uri=None, changed_fields=1, additional_seconds=None,
+                       content_digests=gov.content_digests)  # a name change: the uri-borne digests unchanged
         if kind == ActionKind.EXTEND_MUTABILITY:
-            content = dict(name=None, symbol=None, uri=None, changed_fields=0, additional_seconds=duration)
+            content = dict(name=None, symbol=None, uri=None, changed_fields=0, additional_seconds=duration,
+                           content_digests=GM.NO_DIGESTS)
         elif kind == ActionKind.FINALIZE_METADATA:
-            content = dict(name=None, symbol=None, uri=None, changed_fields=0, additional_seconds=None)
+            content = dict(name=None, symbol=None, uri=None, changed_fields=0, additional_seconds=None,
+                           content_digests=GM.NO_DIGESTS)
         ix = self.c.ix(
             "create_proposal",
             {"proposer": proposer.pubkey(), "mint": mint, "metadata": mint, "proposal": prop},

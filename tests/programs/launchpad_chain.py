@@ -23,6 +23,7 @@ from solders.transaction import Transaction
 from devstack.chain.deploy import deploy
 from devstack.chain.features import new_litesvm
 from partner.chain import curve as C
+from partner.chain import governance_math as GM
 from partner.chain import layouts as L
 from partner.chain.idl import Program
 from partner.chain.idls import BINDINGS
@@ -274,9 +275,11 @@ class Chain:
     # ------------------------------------------------------------ instructions
 
     def create_coin_ix(self, creator: Pubkey, mint: Pubkey, name="Coin", symbol="COIN", uri="https://x.example/c.json",
-                       **override) -> Instruction:
+                       document: dict | None = None, **override) -> Instruction:
+        """`document`: the metadata JSON at `uri` (its uri-borne fields' digests; None: every field absent)."""
         accounts = {"creator": creator, "mint": mint, "metadata": mint, **override}
-        return self.ix("create_coin", accounts, name=name, symbol=symbol, uri=uri)
+        return self.ix("create_coin", accounts, name=name, symbol=symbol, uri=uri,
+                       content_digests=GM.content_digests(document or {}))
 
     def create_coin(self, creator: Keypair | None = None, mint: Keypair | None = None, **kw) -> tuple[Keypair, Keypair]:
         creator = creator or self.wallet()

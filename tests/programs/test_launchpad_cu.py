@@ -14,7 +14,7 @@ import pytest
 from solders.keypair import Keypair
 
 from partner.features import migration
-from tests.chainutil import DEEP_BUMP_MINT_SEED
+from testkit.chain import DEEP_BUMP_MINT_SEED
 
 from .launchpad_chain import LAUNCHPAD_IDL, SOL, Chain
 from .launchpad_cu import lifecycle

@@ -207,7 +207,8 @@ def test_governance_thresholds_equal_the_service_math(case):
                                                  "proposal": prop},
                              action_kind=ActionKind.UPDATE_CONTENT, base_content_revision=0,
                              vote_duration_seconds=params.min_vote_duration_seconds, name="New", symbol=None,
-                             uri=None, additional_seconds=None, changed_fields=1)], proposer)
+                             uri=None, additional_seconds=None, changed_fields=1,
+                             content_digests=chain.governance(mint).content_digests)], proposer)
     assert r.ok, r.logs
     assert chain.proposal(prop).bond_amount == GM.bond_amount(TOTAL, params.proposal_bond_bps)
     for w, (side, amount) in zip(voters, votes):

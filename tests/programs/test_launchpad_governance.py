@@ -36,14 +36,21 @@ class Gov:
             assert self.c.buy(h, self.mint, 5 * SOL).ok
 
     def propose(self, who, kind=ActionKind.UPDATE_CONTENT, *, base=None, duration=600, name=None, symbol=None,
-                uri=None, additional=None, mask=0):
+                uri=None, additional=None, mask=0, digests=None):
+        """`digests`: the uri-borne digests after the change; None: an update_content proposal's follow `mask`
+        (a flagged field gets the digest of a new value), the other kinds' are zero."""
         index = self.c.governance(self.mint).next_proposal_index
+        if digests is None:
+            digests = GM.NO_DIGESTS
+            if kind == ActionKind.UPDATE_CONTENT:
+                digests = [GM.field_digest(f"new {f} {index}") if mask >> GM.CONTENT_FIELDS.index(f) & 1 else d
+                           for f, d in zip(GM.URI_FIELDS, self.c.governance(self.mint).content_digests, strict=True)]
         prop = proposal_pda(self.gov, index)
         ix = self.c.ix("create_proposal", {"proposer": who.pubkey(), "mint": self.mint, "metadata": self.mint,
                                            "proposal": prop},
                        action_kind=kind, base_content_revision=self.c.governance(self.mint).content_revision
                        if base is None else base, vote_duration_seconds=duration, name=name, symbol=symbol, uri=uri,
-                       additional_seconds=additional, changed_fields=mask)
+                       additional_seconds=additional, changed_fields=mask, content_digests=digests)
         return prop, self.c.send([ix], who)
 
     def vote(self, who, prop, side, amount):

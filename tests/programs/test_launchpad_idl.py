@@ -74,6 +74,19 @@ def switch_over(old: dict, name: str) -> dict:
         fields = next(t for t in new["types"] if t["name"] == "Global")["type"]["fields"]
         fields.insert(len(fields) - 1, {"name": "pending_admin", "type": "pubkey"})
         fields[-1]["type"]["array"][1] -= 32
+        # issue 35, build item 5: the proposal slot's bond level, per coin
+        fields = next(t for t in new["types"] if t["name"] == "Governance")["type"]["fields"]
+        fields[-1:-1] = [{"name": "bond_level", "type": "u8"}, {"name": "bond_level_at", "type": "i64"}]
+        fields[-1]["type"]["array"][1] -= 9
+        # issue 35, build item 5: the digests of the uri-borne fields (Governance grows by 80 bytes, the
+        # Proposal too), create_coin and create_proposal take them
+        digests = {"array": [{"array": ["u8", 16]}, 5]}
+        fields[-1:-1] = [{"name": "content_digests", "type": digests}]
+        fields = next(t for t in new["types"] if t["name"] == "Proposal")["type"]["fields"]
+        fields[-1:-1] = [{"name": "proposed_digests", "type": digests}]
+        for ix in new["instructions"]:
+            if ix["name"] in ("create_coin", "create_proposal"):
+                ix["args"].append({"name": "content_digests", "type": digests})
     return new
 
 

@@ -20,7 +20,7 @@ TYPES = {t["name"]: t for t in IDL["types"]}
 
 # model -> (IDL account, fields the API adds that are not stored in the account)
 MODELS = {
-    models.Governance: ("Governance", {"governance", "metadata"}),
+    models.Governance: ("Governance", {"governance", "metadata", "next_proposal_bond_amount"}),
     models.Proposal: ("Proposal", {"proposal", "signature", "block_time"}),
     models.Vote: ("VoteReceipt", {"signature", "block_time"}),
 }

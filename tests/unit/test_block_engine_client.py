@@ -12,7 +12,7 @@ import pytest
 
 from partner.chain import rpc as R
 from partner.core.errors import ApiError
-from tests.helpers import Served, answer
+from testkit.helpers import Served, answer
 
 
 class Engine(Served):

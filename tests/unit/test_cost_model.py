@@ -7,7 +7,7 @@ import math
 import pytest
 
 from bench import cost
-from tests.helpers import ROOT
+from testkit.helpers import ROOT
 
 PRICES = cost.PRICES
 

@@ -16,6 +16,7 @@ from partner.chain import instructions as I
 from partner.chain import layouts as L
 from partner.chain import programs as P
 from partner.chain.governance_math import ActionKind, Outcome, VoteSide
+from testkit.helpers import catalogue_section
 from tests.goldens import (
     CPI_PROGRAMS,
     GLOBAL,
@@ -33,7 +34,6 @@ from tests.goldens import (
     C,
     metas,
 )
-from tests.helpers import catalogue_section
 
 # ----------------------------------------------------------------- accounts
 
@@ -51,7 +51,15 @@ def test_documented_offsets():
     assert at(g, "max_extension_seconds min_vote_duration_seconds max_vote_duration_seconds") == (114, 122, 130)
     assert at(g, "finalized finalized_by_expiry content_revision mutability_extended") == (138, 139, 140, 148)
     assert [g[f] for f in L.LOCK_FIELDS] == list(range(149, 156))
-    assert at(g, "active_proposal next_proposal_index bump reserved") == (156, 189, 197, 198)
+    assert at(g, "active_proposal next_proposal_index bump bond_level bond_level_at content_digests reserved") == (
+        156,
+        189,
+        197,
+        198,
+        199,
+        207,
+        287,
+    )
     p = L.Proposal.OFFSETS
     assert at(p, "governance mint proposer index base_content_revision action_kind") == (8, 40, 72, 104, 112, 120)
     assert at(p, "action_name action_symbol action_uri action_additional_seconds") == (121, 155, 167, 369)
@@ -59,8 +67,9 @@ def test_documented_offsets():
     assert at(
         p,
         "created_at voting_ends_at bond_amount bond_withdrawn yes_votes no_votes participating_supply "
-        "participating_voters outcome executed settled metadata_updated settled_at bump vault reserved",
-    ) == (385, 393, 401, 409, 410, 418, 426, 434, 438, 439, 440, 441, 442, 450, 451, 483)
+        "participating_voters outcome executed settled metadata_updated settled_at bump vault "
+        "proposed_digests reserved",
+    ) == (385, 393, 401, 409, 410, 418, 426, 434, 438, 439, 440, 441, 442, 450, 451, 483, 563)
     v = L.VoteReceipt.OFFSETS
     assert at(v, "proposal voter side amount counted_as_voter") == (8, 40, 72, 73, 81)
     assert at(v, "active withdrawn created_at bump reserved") == (82, 83, 84, 92, 93)
@@ -86,7 +95,7 @@ def test_governance_golden():
         "00"
         "0000000000000000"
         "00" + "00" * 7 + "00" + "00" * 32 + "0000000000000000"
-        "fe" + "00" * 64
+        "fe" + "00" + "00" * 8 + "00" * 80 + "00" * 55  # bump, bond level and its time, digests, reserved
     )
     assert L.Governance.decode(raw) == g
     g.active_proposal, g.next_proposal_index, g.content_revision = C, 5, 2
@@ -121,7 +130,7 @@ def test_proposal_golden():
     )
     p.set_changed_mask(GM.field_mask(name=True, image=True, telegram=True))
     raw = p.encode()
-    assert len(raw) == 515
+    assert len(raw) == 595
     assert raw[:120].hex() == (
         "1a5ebdbb74883521" + "03" * 32 + "02" * 32 + "01" * 32 + "07000000000000000300000000000000"
     )
@@ -347,6 +356,7 @@ def test_create_proposal_update_content():
     assert ix.program_id == P.LAUNCHPAD_PROGRAM_ID
     assert bytes(ix.data).hex() == (
         "847444aed8a0c616000200000000000000580200000000000001030000004e6577000108000000697066733a2f2f780005"
+        + "00" * 80  # no content digests given: zero
     )
     assert metas(ix) == [
         (str(USER), True, True),
@@ -384,12 +394,14 @@ def test_create_proposal_update_content():
 
 def test_create_proposal_other_kinds():
     ix = I.propose_extend_mutability(USER, MINT, 1, 86_400, base_content_revision=0, vote_duration_seconds=60)
-    assert bytes(ix.data).hex() == ("847444aed8a0c6160100000000000000003c0000000000000000000001805101000000000000")
+    assert bytes(ix.data).hex() == (
+        "847444aed8a0c6160100000000000000003c0000000000000000000001805101000000000000" + "00" * 80
+    )
     assert metas(ix)[4] == (str(P.proposal_pda(GOVERNANCE, 1)[0]), False, True)
     ix = I.propose_finalize_metadata(USER, MINT, 0, base_content_revision=1)
-    assert bytes(ix.data).hex() == ("847444aed8a0c61602010000000000000058020000000000000000000000")
+    assert bytes(ix.data).hex() == ("847444aed8a0c61602010000000000000058020000000000000000000000" + "00" * 80)
     ix = I.propose_finalize_metadata(USER, MINT, 0, base_content_revision=1, lock_fields=["name", "symbol"])
-    assert bytes(ix.data)[-1] == 0b11
+    assert bytes(ix.data)[-81] == 0b11  # the mask, then the (zero) content digests
 
 
 # a cranker (C, paying) acting for USER's vote or bond on MINT's governance: the accounts they start with

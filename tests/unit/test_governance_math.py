@@ -189,3 +189,24 @@ def test_extension_and_field_masks():
     assert [k.api_name for k in GM.ActionKind] == ["update_content", "extend_mutability", "finalize_metadata"]
     assert [o.api_name for o in GM.Outcome] == ["pending", "passed", "rejected", "quorum_not_met"]
     assert [s.api_name for s in GM.VoteSide] == ["yes", "no"]
+
+
+def test_the_proposal_slot_bond_level():
+    day = GM.DAY
+    # decay: one level per whole day since the last voting end, never below 0, none before it
+    assert [GM.bond_level_now(3, 1_000, 1_000 + t) for t in (-day, 0, day - 1, day, 2 * day, 5 * day)] == [
+        3,
+        3,
+        3,
+        2,
+        1,
+        0,
+    ]
+    # settle: passed resets; failed adds the voting days rounded up, at most 32
+    assert GM.bond_level_after(5, True, 0, 7 * day) == 0
+    assert [GM.bond_level_after(0, False, 0, d) for d in (60, day, day + 1, 7 * day)] == [1, 1, 2, 7]
+    assert GM.bond_level_after(30, False, 0, 7 * day) == GM.BOND_LEVEL_MAX == 32
+    # the bond: base << level (above the supply at 100 bps from level 7)
+    supply = 10**15
+    assert [GM.required_bond(supply, 100, lv) for lv in (0, 1, 6, 7)] == [10**13, 2 * 10**13, 64 * 10**13, 128 * 10**13]
+    assert GM.required_bond(supply, 100, 7) > supply and GM.required_bond(supply, 0, 32) == 0

@@ -102,7 +102,14 @@ def test_builder_values_reach_the_wire():
         "uri": None,
         "additional_seconds": 86_400,
         "changed_fields": 0,
+        "content_digests": [bytes(16)] * 5,
     }
+    # create_coin commits to its metadata JSON's uri-borne fields (absent: the empty string's digest)
+    document = {"image": "ipfs://img", "description": "d"}
+    created = Decoder("launchpad").instruction(bytes(I.create_coin(A, B, "N", "S", "ipfs://x", document).data))[1]
+    assert created["content_digests"] == GM.content_digests(document)
+    assert created["content_digests"][2] == hashlib.sha256(b"").digest()[:16]
+    assert created["content_digests"][0] == hashlib.sha256(b"ipfs://img").digest()[:16]
     assert Decoder("launchpad").instruction(bytes(BUILT["set_governance_params"].data))[1] == {"params": vars(PARAMS)}
     assert Decoder("pool").instruction(bytes(BUILT["initialize_pool"].data))[1] == {
         "base_amount": 10,

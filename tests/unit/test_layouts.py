@@ -22,8 +22,8 @@ D = Pubkey(bytes([4] * 32))
         (L.Global, "a7e8e8b1c86c727f", 245),
         (L.BondingCurve, "17b7f83760d8ac60", 195),
         (L.Pool, "f19a6d0411b16dbc", 235),
-        (L.Governance, "128f580d49d92f31", 262),
-        (L.Proposal, "1a5ebdbb74883521", 515),
+        (L.Governance, "128f580d49d92f31", 342),
+        (L.Proposal, "1a5ebdbb74883521", 595),
         (L.VoteReceipt, "6814ccfc2d5425c3", 125),
     ],
 )

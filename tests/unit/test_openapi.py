@@ -15,7 +15,7 @@ from partner.core.errors import CATALOGUE
 from partner.edge import models
 from partner.features import launch, trading
 from partner.features.governance import content, writes
-from tests.helpers import catalogue_section
+from testkit.helpers import catalogue_section
 from tools import openapi
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ import pytest
 
 from partner.chain import errors as E
 from partner.chain import programs as P
-from tests.helpers import catalogue_section
+from testkit.helpers import catalogue_section
 
 # Error codes of the spec's error tables the programs can map to: Trading, Validation, Infrastructure.
 SPEC_CODES = {

@@ -86,7 +86,7 @@ def test_every_route_shows_its_scope_and_body_as_the_document_gives_them():
 
     from pydantic import BaseModel
 
-    from tests.helpers import _modules, handler
+    from testkit.helpers import _modules, handler
     from tools import openapi
 
     ops = {(op.method, op.path): op for op in openapi.OPERATIONS}

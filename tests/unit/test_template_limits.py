@@ -8,7 +8,7 @@ import tomllib
 import pytest
 
 from devstack.cfn import load_template
-from tests.helpers import ROOT
+from testkit.helpers import ROOT
 
 TRADES = ("TradesBuyFunction", "TradesBuyExactOutFunction", "TradesSellFunction")
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from partner.core import egress, tls
 from partner.features import webhooks
-from tests.helpers import Served
+from testkit.helpers import Served
 
 PUBLIC = "93.184.215.14"  # a globally routable address (never connected to: see the rebinding test)
 NAME = "hooks.acme-partner.com"

@@ -96,6 +96,11 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The five 16-byte digests of the uri-borne fields ([[u8; 16]; 5]).
+    pub fn digests(&mut self) -> Res<&'a [u8]> {
+        self.take(crate::layout::DIGESTS_LEN)
+    }
+
     /// No trailing bytes.
     pub fn end(&self) -> Res<()> {
         if self.at != self.d.len() {

@@ -149,6 +149,8 @@ struct CreateArgs<'a> {
     uri: Option<&'a str>,
     additional: Option<u64>,
     mask: u8,
+    /// the five uri-borne digests after the change (update_content; zero otherwise)
+    digests: &'a [u8],
 }
 
 fn parse_create_args<'a>(mut r: Reader<'a>) -> Res<CreateArgs<'a>> {
@@ -161,6 +163,7 @@ fn parse_create_args<'a>(mut r: Reader<'a>) -> Res<CreateArgs<'a>> {
         uri: r.opt_string()?,
         additional: r.opt_u64()?,
         mask: r.u8()?,
+        digests: r.digests()?,
     };
     r.end()?;
     if let Some(n) = a.name {
@@ -191,6 +194,7 @@ fn parse_create_args<'a>(mut r: Reader<'a>) -> Res<CreateArgs<'a>> {
                 return Err(Error::InvalidInput);
             }
         }
+        _ if a.digests.iter().any(|b| *b != 0) => return Err(Error::InvalidInput),
         KIND_EXTEND => {
             if any_text || a.mask != 0 {
                 return Err(Error::InvalidInput);
@@ -262,8 +266,14 @@ fn check_proposal_rules(a: &CreateArgs, g: &[u8], meta: &Acc, now: i64) -> Res<(
     let locked = st::mask_at(g, V::LOCKED);
     match a.kind {
         KIND_UPDATE => {
-            if a.mask & locked != 0 {
+            // the uri-borne change set is where the digests differ: a changed digest of a locked
+            // field is refused whatever the mask declares, then the mask must declare exactly it
+            let changed = st::digest_diff(a.digests, &g[V::DIGESTS..V::DIGESTS + st::DIGESTS_LEN]);
+            if (a.mask | changed) & locked != 0 {
                 return Err(Error::ContentFieldLocked);
+            }
+            if changed != a.mask & URI_FIELDS {
+                return Err(Error::InvalidInput);
             }
             let f = metadata_of(meta)?;
             if same(a.name, f[0]) || same(a.symbol, f[1]) || same(a.uri, f[2]) {
@@ -306,10 +316,11 @@ pub fn create_proposal(inp: &Input, r: Reader) -> Res<()> {
     if !is_token_account(&proposer_ata, mint.key(), proposer.key()) || token_amount(&proposer_ata) == 0 {
         return Err(Error::MissingProposalTokenAccount);
     }
-    let bond = math::bond_amount(st::rd_u64(g, V::TOTAL_SUPPLY), st::rd_u16(g, V::BOND_BPS) as u64)?;
-    if token_amount(&proposer_ata) < bond {
-        return Err(Error::InsufficientProposalBond);
-    }
+    let level = math::bond_level_now(g[V::BOND_LEVEL], st::rd_i64(g, V::BOND_LEVEL_AT), now);
+    let bond = match math::required_bond(st::rd_u64(g, V::TOTAL_SUPPLY), st::rd_u16(g, V::BOND_BPS) as u64, level)? {
+        Some(b) if token_amount(&proposer_ata) >= b => b,
+        _ => return Err(Error::InsufficientProposalBond),
+    };
     let need = (rt::rent_exempt(P::SIZE) + rt::rent_exempt(st::ATA_SIZE)).saturating_sub(prop.lamports());
     if proposer.lamports() < need {
         return Err(Error::InsufficientSol);
@@ -353,6 +364,7 @@ pub fn create_proposal(inp: &Input, r: Reader) -> Res<()> {
         st::wr_u64(d, P::ADDITIONAL + 1, s);
     }
     st::set_mask_at(d, P::CHANGED, a.mask);
+    d[P::DIGESTS..P::DIGESTS + st::DIGESTS_LEN].copy_from_slice(a.digests);
     st::wr_i64(d, P::CREATED_AT, now);
     st::wr_i64(d, P::ENDS_AT, now + a.duration as i64);
     st::wr_u64(d, P::BOND, bond);
@@ -362,6 +374,7 @@ pub fn create_proposal(inp: &Input, r: Reader) -> Res<()> {
     g[V::ACTIVE] = 1;
     st::wr_key(g, V::ACTIVE + 1, &prop_key);
     st::wr_u64(g, V::NEXT_INDEX, index + 1);
+    g[V::BOND_LEVEL] = level;
     Ok(())
 }
 
@@ -654,6 +667,7 @@ fn execute(gov: &Acc, prop: &Acc, meta: &Acc, token: &Acc, now: i64) -> Res<bool
             }
             prop.data_mut()[P::METADATA_UPDATED] = updated as u8;
             let g = gov.data_mut();
+            g[V::DIGESTS..V::DIGESTS + st::DIGESTS_LEN].copy_from_slice(&p[P::DIGESTS..P::DIGESTS + st::DIGESTS_LEN]);
             let rev = st::rd_u64(g, V::CONTENT_REVISION).checked_add(1).ok_or(Error::MathOverflow)?;
             st::wr_u64(g, V::CONTENT_REVISION, rev);
         }
@@ -719,7 +733,10 @@ pub fn settle_proposal(inp: &Input, r: Reader) -> Res<()> {
     let p = prop.data_mut();
     p[P::SETTLED] = 1;
     st::wr_i64(p, P::SETTLED_AT, now);
+    let (created, ends) = (st::rd_i64(p, P::CREATED_AT), st::rd_i64(p, P::ENDS_AT));
     let g = gov.data_mut();
+    g[V::BOND_LEVEL] = math::bond_level_after(g[V::BOND_LEVEL], outcome == math::OUTCOME_PASSED, created, ends);
+    st::wr_i64(g, V::BOND_LEVEL_AT, ends);
     if g[V::ACTIVE] != 0 && rt::key_eq(st::key_at(g, V::ACTIVE + 1), prop.key()) {
         g[V::ACTIVE..V::ACTIVE + 33].fill(0);
     }

@@ -129,7 +129,7 @@ pub mod curve {
 /// Governance [b"governance", mint]
 pub mod gov {
     pub const DISC: [u8; 8] = [18, 143, 88, 13, 73, 217, 47, 49];
-    pub const SIZE: usize = 262;
+    pub const SIZE: usize = 342;
     pub const MINT: usize = 8;
     pub const CREATOR: usize = 40;
     pub const TOTAL_SUPPLY: usize = 72;
@@ -153,12 +153,17 @@ pub mod gov {
     pub const ACTIVE: usize = 156;
     pub const NEXT_INDEX: usize = 189;
     pub const BUMP: usize = 197;
+    /// the proposal bond's level (u8) and the voting end of the last settled proposal (i64)
+    pub const BOND_LEVEL: usize = 198;
+    pub const BOND_LEVEL_AT: usize = 199;
+    /// five 16-byte digests of the uri-borne fields, image .. telegram
+    pub const DIGESTS: usize = 207;
 }
 
 /// Proposal [b"proposal", governance, index u64 LE]
 pub mod prop {
     pub const DISC: [u8; 8] = [26, 94, 189, 187, 116, 136, 53, 33];
-    pub const SIZE: usize = 515;
+    pub const SIZE: usize = 595;
     pub const GOVERNANCE: usize = 8;
     pub const MINT: usize = 40;
     pub const PROPOSER: usize = 72;
@@ -189,6 +194,8 @@ pub mod prop {
     pub const BUMP: usize = 450;
     /// the proposal's vault (its ATA), stored by create_proposal; zero on older proposals
     pub const VAULT: usize = 451;
+    /// update_content: the five digests after the change (image .. telegram)
+    pub const DIGESTS: usize = 483;
 }
 
 /// VoteReceipt [b"vote", proposal, voter]
@@ -204,6 +211,25 @@ pub mod receipt {
     pub const WITHDRAWN: usize = 83;
     pub const CREATED_AT: usize = 84;
     pub const BUMP: usize = 92;
+}
+
+/// The digests of the uri-borne fields (image, description, website, twitter, telegram): 16 bytes
+/// each, sha256(value)[:16] of the value the metadata JSON carries, computed off-chain.
+pub const DIGEST_LEN: usize = 16;
+pub const DIGESTS_LEN: usize = 5 * DIGEST_LEN;
+
+/// The mask (bits 2..6, image .. telegram) of the uri-borne fields whose digests differ.
+pub fn digest_diff(a: &[u8], b: &[u8]) -> u8 {
+    let mut m = 0u8;
+    let mut i = 0;
+    while i < 5 {
+        let o = i * DIGEST_LEN;
+        if !crate::rt::bytes_eq(&a[o..o + DIGEST_LEN], &b[o..o + DIGEST_LEN]) {
+            m |= 1 << (i + 2);
+        }
+        i += 1;
+    }
+    m
 }
 
 /// Pool of the pool program (its size, for migrate's rent check)

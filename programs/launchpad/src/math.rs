@@ -194,6 +194,64 @@ pub fn bond_amount(total_supply: u64, bond_bps: u64) -> Res<u64> {
     mul_div_floor(total_supply, bond_bps, BPS)
 }
 
+// The proposal slot (docs/onchain.md "The proposal slot"): the bond of a proposal is the base bond
+// shifted left by the coin's bond level. A failed proposal adds its voting days (rounded up), a passed
+// one resets it, and each whole day the slot stands free after a voting end takes one off.
+pub const DAY: u64 = 86_400;
+pub const BOND_LEVEL_MAX: u8 = 32;
+
+/// Seconds from `a` to `b` (0 when b <= a), unsigned (the BPF backend has no signed division).
+fn secs_between(a: i64, b: i64) -> u64 {
+    if b > a {
+        (b as u64).wrapping_sub(a as u64)
+    } else {
+        0
+    }
+}
+
+/// The level a proposal created at `now` faces: `level` less the whole days since `level_at`.
+pub fn bond_level_now(level: u8, level_at: i64, now: i64) -> u8 {
+    let days = secs_between(level_at, now) / DAY;
+    if days >= level as u64 {
+        0
+    } else {
+        level - days as u8
+    }
+}
+
+/// The level after settling a proposal created at `level` that voted `created_at..ends_at`.
+pub fn bond_level_after(level: u8, passed: bool, created_at: i64, ends_at: i64) -> u8 {
+    if passed {
+        return 0;
+    }
+    let secs = secs_between(created_at, ends_at);
+    let days = secs.div_ceil(DAY);
+    let max = BOND_LEVEL_MAX as u64;
+    if days >= max {
+        return BOND_LEVEL_MAX;
+    }
+    let l = level as u64 + days;
+    if l > max {
+        BOND_LEVEL_MAX
+    } else {
+        l as u8
+    }
+}
+
+/// The bond a proposal must lock: bond_amount << level; None when it is above the total supply
+/// (no holder can cover it).
+pub fn required_bond(total_supply: u64, bond_bps: u64, level: u8) -> Res<Option<u64>> {
+    let base = bond_amount(total_supply, bond_bps)?;
+    if level == 0 || base == 0 {
+        return Ok(Some(base));
+    }
+    if level >= 64 || base >> (64 - level as u32) != 0 {
+        return Ok(None);
+    }
+    let b = base << level;
+    Ok(if b > total_supply { None } else { Some(b) })
+}
+
 pub struct Tally {
     pub yes: u64,
     pub no: u64,

@@ -46,14 +46,14 @@ pub mod curve {
 pub mod gov {
     pub const SEED: &[u8] = b"governance";
     pub const DISC: [u8; 8] = [18, 143, 88, 13, 73, 217, 47, 49];
-    pub const SIZE: usize = 262;
+    pub const SIZE: usize = 342;
 }
 
 /// Proposal [b"proposal", governance, index u64 LE]
 pub mod prop {
     pub const SEED: &[u8] = b"proposal";
     pub const DISC: [u8; 8] = [26, 94, 189, 187, 116, 136, 53, 33];
-    pub const SIZE: usize = 515;
+    pub const SIZE: usize = 595;
 }
 
 /// VoteReceipt [b"vote", proposal, voter]
@@ -68,6 +68,33 @@ pub mod receipt {
 pub mod pool {
     pub const SEED: &[u8] = b"pool";
     pub const SIZE: usize = 235;
+}
+
+/// The digests of the uri-borne fields (image, description, website, twitter, telegram): 16 bytes
+/// each, sha256(value)[:16] of the value the metadata JSON carries, computed off-chain.
+pub const DIGEST_LEN: usize = 16;
+pub type Digests = [[u8; DIGEST_LEN]; 5];
+
+/// The digests in `b` (exactly 80 bytes, else None).
+#[inline(always)]
+pub fn digests_from(b: &[u8]) -> Option<&Digests> {
+    if b.len() != core::mem::size_of::<Digests>() {
+        return None;
+    }
+    Some(unsafe { &*(b.as_ptr() as *const Digests) })
+}
+
+/// The mask (bits 2..6, image .. telegram) of the uri-borne fields whose digests differ.
+pub fn digest_diff(a: &Digests, b: &Digests) -> u8 {
+    let mut m = 0u8;
+    let mut i = 0;
+    while i < 5 {
+        if a[i] != b[i] {
+            m |= 1 << (i + 2);
+        }
+        i += 1;
+    }
+    m
 }
 
 /// One of this program's account kinds, `Self` its view.

@@ -184,6 +184,9 @@ class Governance:
     website_locked: bool = False
     twitter_locked: bool = False
     telegram_locked: bool = False
+    # the bond level decayed to now, and the bond (base units) a proposal created now must lock
+    proposal_bond_level: int = 0
+    next_proposal_bond_amount: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 

@@ -190,41 +190,27 @@ export class PartnerClient {
   // ---------------------------------------------------------------- trades
   /** Spend up to `maxSolIn` lamports on `mint`. */
   async buy(mint: string, maxSolIn: Amount, opts: TradeOptions & { minTokensOut?: Amount } = {}): Promise<TradeResult> {
-    const body = compact({
-      mint,
-      maxSolIn: amount(maxSolIn),
-      minTokensOut: opts.minTokensOut === undefined ? undefined : amount(opts.minTokensOut),
-      slippageBps: opts.slippageBps,
-      partnerFeeBps: opts.partnerFeeBps,
-      ...this.writeFees(opts),
-    }) as Schemas["BuyRequest"];
+    const body = this.tradeBody(mint, { maxSolIn, minTokensOut: opts.minTokensOut }, opts) as Schemas["BuyRequest"];
     return PartnerClient.data(await this.api.POST("/partner/v1/trades/buy", { body, headers: this.keyHeader(opts) }));
   }
 
   /** Buy exactly `tokensOut` (base units), paying at most `maxSolIn` when given. */
   async buyExactOut(mint: string, tokensOut: Amount, opts: TradeOptions & { maxSolIn?: Amount } = {}): Promise<TradeResult> {
-    const body = compact({
-      mint,
-      tokensOut: amount(tokensOut),
-      maxSolIn: opts.maxSolIn === undefined ? undefined : amount(opts.maxSolIn),
-      slippageBps: opts.slippageBps,
-      partnerFeeBps: opts.partnerFeeBps,
-      ...this.writeFees(opts),
-    }) as Schemas["BuyExactOutRequest"];
+    const body = this.tradeBody(mint, { tokensOut, maxSolIn: opts.maxSolIn }, opts) as Schemas["BuyExactOutRequest"];
     return PartnerClient.data(await this.api.POST("/partner/v1/trades/buy-exact-out", { body, headers: this.keyHeader(opts) }));
   }
 
   /** Sell `tokensIn` (base units) of `mint`. */
   async sell(mint: string, tokensIn: Amount, opts: TradeOptions & { minSolOut?: Amount } = {}): Promise<TradeResult> {
-    const body = compact({
-      mint,
-      tokensIn: amount(tokensIn),
-      minSolOut: opts.minSolOut === undefined ? undefined : amount(opts.minSolOut),
-      slippageBps: opts.slippageBps,
-      partnerFeeBps: opts.partnerFeeBps,
-      ...this.writeFees(opts),
-    }) as Schemas["SellRequest"];
+    const body = this.tradeBody(mint, { tokensIn, minSolOut: opts.minSolOut }, opts) as Schemas["SellRequest"];
     return PartnerClient.data(await this.api.POST("/partner/v1/trades/sell", { body, headers: this.keyHeader(opts) }));
+  }
+
+  /** What every trade sends: the mint, its amounts (as strings; the ones not given left out), the
+   * slippage and partner-fee options, and the write fees. */
+  private tradeBody(mint: string, amounts: Record<string, Amount | undefined>, opts: TradeOptions): Record<string, unknown> {
+    const given = Object.fromEntries(Object.entries(amounts).map(([name, value]) => [name, value === undefined ? undefined : amount(value)]));
+    return compact({ mint, ...given, slippageBps: opts.slippageBps, partnerFeeBps: opts.partnerFeeBps, ...this.writeFees(opts) });
   }
 
   // ---------------------------------------------------------------- governance

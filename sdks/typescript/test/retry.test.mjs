@@ -203,3 +203,18 @@ test("waitForTransaction follows the status to a final state", async () => {
   assert.equal(calls.length, 4);
   assert.deepEqual(slept, [0.25, 0.25, 0.25]);
 });
+
+test("the trades' bodies: amounts as strings, options only when given, the write fees", async () => {
+  const { c, calls } = client([json(200, TRADE), json(200, TRADE), json(200, TRADE)]);
+  await c.buy(MINT, 1000n, { slippageBps: 100 });
+  await c.buyExactOut(MINT, 5, { maxSolIn: "7", partnerFeeBps: 20 });
+  await c.sell(MINT, 9n, { minSolOut: 3n });
+  const sent = calls.map((call) => [new URL(call.url).pathname, JSON.parse(call.body)]);
+  const fees = { priorityFeeLamports: sent[0][1].priorityFeeLamports, tipLamports: sent[0][1].tipLamports };
+  assert.ok(/^\d+$/.test(fees.priorityFeeLamports) && /^\d+$/.test(fees.tipLamports));
+  assert.deepEqual(sent, [
+    ["/partner/v1/trades/buy", { mint: MINT, maxSolIn: "1000", slippageBps: 100, ...fees }],
+    ["/partner/v1/trades/buy-exact-out", { mint: MINT, tokensOut: "5", maxSolIn: "7", partnerFeeBps: 20, ...fees }],
+    ["/partner/v1/trades/sell", { mint: MINT, tokensIn: "9", minSolOut: "3", ...fees }],
+  ]);
+});

@@ -4,8 +4,11 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 BPS = 10_000
 DAY = 86_400
@@ -27,6 +30,30 @@ CONTENT_FIELDS = ("name", "symbol", "image", "description", "website", "twitter"
 ALL_FIELDS_MASK = (1 << len(CONTENT_FIELDS)) - 1
 # URI_FIELDS live in the JSON at `uri`; name and symbol are stored on-chain in the mint's TokenMetadata
 URI_FIELDS = ("image", "description", "website", "twitter", "telegram")
+
+
+# The program's commitment to the uri-borne fields (docs/onchain.md "The uri-borne locks"): 16 bytes
+# of sha256 per field, of the exact string the metadata JSON carries (absent, empty or not a string:
+# of the empty string), in URI_FIELDS order.
+DIGEST_BYTES = 16
+NO_DIGESTS = (bytes(DIGEST_BYTES),) * len(URI_FIELDS)  # what extend / finalize proposals carry
+
+
+def field_digest(value: Any) -> bytes:
+    """digest(value) = sha256(value as UTF-8)[:16]; a non-string (absent, null, number) is the empty string."""
+    text = value if isinstance(value, str) else ""
+    return hashlib.sha256(text.encode()).digest()[:DIGEST_BYTES]
+
+
+def content_digests(document: Mapping[str, Any]) -> list[bytes]:
+    """The five digests of a metadata JSON document (image, description, website, twitter, telegram)."""
+    return [field_digest(document.get(name)) for name in URI_FIELDS]
+
+
+def digest_mask(old: Sequence[bytes], new: Sequence[bytes]) -> int:
+    """The change set (bits of CONTENT_FIELDS) of the uri-borne fields whose digests differ."""
+    first = CONTENT_FIELDS.index(URI_FIELDS[0])
+    return sum(1 << (first + i) for i, (a, b) in enumerate(zip(old, new, strict=True)) if bytes(a) != bytes(b))
 
 
 class _ApiEnum(IntEnum):
@@ -100,6 +127,33 @@ DEFAULT_PARAMS = GovernanceParams()
 def bond_amount(total_supply: int, proposal_bond_bps: int) -> int:
     """Bond a proposer locks: floor(total_supply * bps / 10000) base units."""
     return total_supply * proposal_bond_bps // BPS
+
+
+# The proposal slot (docs/onchain.md "The proposal slot"; programs/launchpad/src/math.rs): the bond a
+# proposal locks is bond_amount shifted left by the coin's bond level. A rejected or quorum_not_met
+# proposal adds its voting days (rounded up, at most BOND_LEVEL_MAX), a passed one resets it, and each
+# whole day the slot stands free after the last voting end takes one level off.
+BOND_LEVEL_MAX = 32
+
+
+def bond_level_now(bond_level: int, bond_level_at: int, now: int) -> int:
+    """The level a proposal created at `now` faces: the stored level less the whole free days."""
+    days = (now - bond_level_at) // DAY if now > bond_level_at else 0
+    return max(0, bond_level - days)
+
+
+def bond_level_after(level: int, passed: bool, created_at: int, voting_ends_at: int) -> int:
+    """Governance.bond_level after settling a proposal created at `level`."""
+    if passed:
+        return 0
+    days = -(-max(0, voting_ends_at - created_at) // DAY)
+    return min(level + days, BOND_LEVEL_MAX)
+
+
+def required_bond(total_supply: int, proposal_bond_bps: int, level: int) -> int:
+    """The bond a proposal created at bond level `level` must lock (base units). Above the total supply
+    no holder can cover it: the program answers insufficient_proposal_bond as for any uncovered bond."""
+    return bond_amount(total_supply, proposal_bond_bps) << level
 
 
 def counted_as_voter(amount: int, min_lock_amount: int) -> bool:

@@ -86,6 +86,9 @@ class GovernanceFields(IdlAccount):
     active_proposal: Pubkey | None = _FROM_IDL
     next_proposal_index: int = _FROM_IDL
     bump: int = _FROM_IDL
+    bond_level: int = _FROM_IDL
+    bond_level_at: int = _FROM_IDL
+    content_digests: list = _FROM_IDL
     reserved: bytes = _FROM_IDL
 
 
@@ -124,6 +127,7 @@ class ProposalFields(IdlAccount):
     settled_at: int = _FROM_IDL
     bump: int = _FROM_IDL
     vault: Pubkey = _FROM_IDL
+    proposed_digests: list = _FROM_IDL
     reserved: bytes = _FROM_IDL
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from solders.instruction import AccountMeta, Instruction
 from solders.pubkey import Pubkey
@@ -121,13 +121,25 @@ def accept_admin(new_admin: Pubkey) -> Instruction:
     return LAUNCHPAD.instruction("accept_admin", {"new_admin": new_admin})
 
 
-def create_coin(creator: Pubkey, mint: Pubkey, name: str, symbol: str, uri: str) -> Instruction:
+def _digests(digests: Sequence[bytes]) -> list[bytes]:
+    out = [bytes(d) for d in digests]
+    if len(out) != len(GM.URI_FIELDS) or any(len(d) != len(GM.NO_DIGESTS[0]) for d in out):
+        raise ValueError("content digests: five of 16 bytes (image, description, website, twitter, telegram)")
+    return out
+
+
+def create_coin(
+    creator: Pubkey, mint: Pubkey, name: str, symbol: str, uri: str, document: Mapping[str, Any] | None = None
+) -> Instruction:
+    """`document`: the metadata JSON at `uri`, whose uri-borne fields the program commits to by digest
+    (None: no document, every field absent)."""
     return LAUNCHPAD.instruction(
         "create_coin",
         {"creator": creator, "mint": mint, "metadata": mint},
         name=_text(name, NAME_MAX_BYTES, "name"),
         symbol=_text(symbol, SYMBOL_MAX_BYTES, "symbol"),
         uri=_text(uri, URI_MAX_BYTES, "uri"),
+        content_digests=GM.content_digests(document or {}),
     )
 
 
@@ -188,6 +200,9 @@ class ContentChange:
     name: str | None = None
     symbol: str | None = None
     uri: str | None = None
+    # update_content: the five uri-borne digests after the change (the unchanged ones: the Governance's
+    # content_digests); the program derives the change set of image .. telegram from them
+    digests: Sequence[bytes] = GM.NO_DIGESTS
 
 
 @dataclass(frozen=True)
@@ -216,6 +231,7 @@ def create_proposal(proposer: Pubkey, mint: Pubkey, proposal_index: int, terms: 
         uri=_text(content.uri, URI_MAX_BYTES, "uri"),
         additional_seconds=terms.additional_seconds,
         changed_fields=_field_mask(content.changed_fields),
+        content_digests=_digests(content.digests),
     )
 
 

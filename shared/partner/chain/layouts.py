@@ -87,6 +87,18 @@ class Governance(GovernanceFields, program=LAUNCHPAD):
             if mask >> i & 1:
                 setattr(self, f, True)
 
+    def proposal_bond_level(self, now: int) -> int:
+        """The bond level a proposal created at `now` faces (the stored level, decayed)."""
+        return GM.bond_level_now(self.bond_level, self.bond_level_at, now)
+
+    def proposal_bond(self, now: int) -> int:
+        """The bond a proposal created at `now` must lock, base units (create_proposal's rule)."""
+        return GM.required_bond(self.total_supply, self.proposal_bond_bps, self.proposal_bond_level(now))
+
+    def digest_of(self, field: str) -> bytes:
+        """The committed digest of uri-borne `field` (GM.URI_FIELDS)."""
+        return bytes(self.content_digests[GM.URI_FIELDS.index(field)])
+
     def set_params(self, params: GovernanceParams) -> None:
         """Copy the per-coin settings of `params` (all but the mutability window, which sets mutable_until)."""
         for name in GM.GovernanceParams.__dataclass_fields__:

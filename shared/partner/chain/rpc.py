@@ -126,7 +126,7 @@ def unavailable(message: str = "The chain network is unavailable.", **extra: Any
     return ApiError("rpc_unavailable", message, **extra)
 
 
-class RateLimited(ApiError):
+class EndpointRateLimited(ApiError):
     """HTTP 429: the endpoint refused the request before doing anything (nothing was sent on).
     `retry_after`: the seconds it asked to wait (a `Retry-After` header, or Jito's "Retry after
     Nms" in its JSON-RPC error message), else None. An `rpc_unavailable` to whoever does not retry."""
@@ -217,7 +217,7 @@ class Rpc:
                 raise Ambiguous() from exc
             raise unavailable() from exc
         if response.status == 429:
-            raise RateLimited(_retry_after(response))
+            raise EndpointRateLimited(_retry_after(response))
         if response.status >= 500:
             raise unavailable()
         try:
@@ -422,7 +422,7 @@ class BlockEngine:
         for attempt in range(1, self.RATE_LIMIT_TRIES + 1):
             try:
                 return self.rpc._post(payload, sending=sending)
-            except RateLimited as exc:
+            except EndpointRateLimited as exc:
                 pause = wait if exc.retry_after is None else exc.retry_after
                 if attempt == self.RATE_LIMIT_TRIES or waited + pause > self.RATE_LIMIT_BUDGET:
                     raise  # rpc_unavailable (counted as RpcUnavailable{upstream=block_engine})
@@ -484,7 +484,7 @@ class TxEngine(BlockEngine):
         self.rpc.upstream = self.upstream
 
     def send_transaction(self, tx: Transaction | VersionedTransaction) -> Signature:
-        """sendTransaction, base64. The engine's signature; `RateLimited` (after the retries) or
+        """sendTransaction, base64. The engine's signature; `EndpointRateLimited` (after the retries) or
         `ApiError` rpc_unavailable, `RpcError` (a refusal: the tip, ...), or `Ambiguous` (it may
         have the transaction)."""
         payload = json.dumps(

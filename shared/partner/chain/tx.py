@@ -24,7 +24,7 @@ from partner.chain import instructions as ix
 from partner.chain.confirm import wait_for
 from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.programs import SYSTEM_PROGRAM_ID
-from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, RateLimited, Rpc, RpcError, TxEngine, unavailable
+from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, EndpointRateLimited, Rpc, RpcError, TxEngine, unavailable
 from partner.chain.signer import Signer
 from partner.core import observability
 from partner.core.errors import ApiError
@@ -176,7 +176,7 @@ def via_engine(engine: TxEngine, rpc: Rpc, tx: Transaction) -> bool:
         return False  # the RPC's preflight refuses it, with today's answer
     try:
         answered = engine.send_transaction(tx)
-    except RateLimited:
+    except EndpointRateLimited:
         return _fell_back("rate_limited", signature)
     except ApiError as exc:
         return _fell_back("unavailable", signature, exc.message or "")

@@ -246,6 +246,15 @@ class Governance(_Out):
     minParticipatingSupplyBps: int
     approvalBps: int
     proposalBondBps: int
+    proposalBondLevel: int = Field(
+        description="The proposal bond's doubling count now: a rejected or quorum-not-met proposal adds its voting "
+        "days (rounded up, at most 32), each whole day without a proposal since the last voting end takes one off, "
+        "a passed proposal resets it to 0."
+    )
+    nextProposalBondAmount: str = _units(
+        "Base units a proposal created now must lock: totalSupply * proposalBondBps / 10000, doubled proposalBondLevel "
+        "times (above totalSupply: no holder can create one until it decays)."
+    )
     finalized: bool
     contentRevision: str = _units("Increments on every applied metadata change.")
     mutabilityExtended: bool

@@ -466,10 +466,12 @@ def _read_global(chain: Rpc) -> Global:
 
 
 def _launch_instructions(
-    creator: Pubkey, mint: Pubkey, form: LaunchForm, uri: str, bypass_fee: int
+    creator: Pubkey, mint: Pubkey, form: LaunchForm, pinned: tuple[str, str], bypass_fee: int
 ) -> list[Instruction]:
-    """`create_coin`, then the bypass fee to the platform treasury when one is due."""
-    instructions = [ix.create_coin(creator, mint, form.name, form.symbol, uri)]
+    """`create_coin` (`pinned`: the image's and the metadata JSON's URIs; the program commits to the
+    JSON's uri-borne fields by digest), then the bypass fee to the platform treasury when one is due."""
+    image_uri, uri = pinned
+    instructions = [ix.create_coin(creator, mint, form.name, form.symbol, uri, _metadata(form, image_uri))]
     if bypass_fee > 0:
         treasury = Pubkey.from_string(get_settings().platform_treasury or "")
         instructions.append(ix.system_transfer(creator, treasury, bypass_fee))
@@ -587,7 +589,7 @@ def _launch(
     mint_keypair = Keypair()
     mint = mint_keypair.pubkey()
     blockhash, last_valid = chain.latest_blockhash()
-    create = _launch_instructions(creator, mint, form, metadata.uri, restrictions.bypass_fee_lamports)
+    create = _launch_instructions(creator, mint, form, (image.uri, metadata.uri), restrictions.bypass_fee_lamports)
     buy = None if plan is None else plan.instruction(creator, mint, global_config.fee_recipient)
     write = pipeline.Write(
         "coin_create",

@@ -13,8 +13,10 @@ use crate::sdk::log::msg;
 use crate::sdk::pubkey::{SYSTEM_PROGRAM_ID, TOKEN_2022_PROGRAM_ID};
 use crate::sdk::{sysvar, token, AccountInfo, ProgramError, ProgramResult, Pubkey};
 use crate::state::{
-    self, Account, BondingCurve, Global, Governance, ATA_SIZE, MINT_METADATA_FIXED, MINT_WITH_POINTER_SIZE,
+    self, digests_from, Account, BondingCurve, Digests, Global, Governance, ATA_SIZE, MINT_METADATA_FIXED,
+    MINT_WITH_POINTER_SIZE,
 };
+use core::mem::size_of;
 
 pub struct Accounts<'a> {
     pub creator: &'a AccountInfo,
@@ -53,12 +55,21 @@ pub struct Args<'a> {
     pub name: &'a str,
     pub symbol: &'a str,
     pub uri: &'a str,
+    /// the uri-borne fields' digests (image .. telegram)
+    pub digests: &'a Digests,
 }
 
 impl<'a> Args<'a> {
     #[inline(always)]
     pub fn unpack(data: &'a [u8]) -> Result<Self, ProgramError> {
-        unpack(data, |r| Ok(Args { name: r.str(usize::MAX)?, symbol: r.str(usize::MAX)?, uri: r.str(usize::MAX)? }))
+        unpack(data, |r| {
+            Ok(Args {
+                name: r.str(usize::MAX)?,
+                symbol: r.str(usize::MAX)?,
+                uri: r.str(usize::MAX)?,
+                digests: digests_from(r.bytes(size_of::<Digests>())?).ok_or(ProgramError::InvalidInstructionData)?,
+            })
+        })
     }
 }
 
@@ -158,7 +169,9 @@ pub fn process(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> Pr
     c.vault = vault_key;
     c.set_created_slot(clock.slot);
     c.set_created_at(clock.unix_timestamp);
-    create_governance(program_id, &a, global, gov_bump)
+    create_governance(program_id, &a, global, gov_bump)?;
+    Governance::view_mut(gov)?.digests = *args.digests;
+    Ok(())
 }
 
 /// The coin's Governance (the creator pays) with Global's governance params.

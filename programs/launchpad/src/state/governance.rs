@@ -1,6 +1,6 @@
 //! Governance [b"governance", mint]: one coin's metadata governance.
 
-use super::{account, bool_fields, le_fields, FieldFlags, GovernanceParams};
+use super::{account, bool_fields, le_fields, Digests, FieldFlags, GovernanceParams};
 use crate::sdk::Pubkey;
 
 #[repr(C)]
@@ -29,7 +29,12 @@ pub struct Governance {
     active_proposal: Pubkey,
     next_proposal_index: [u8; 8],
     pub bump: u8,
-    reserved: [u8; 64],
+    /// the proposal bond's level and the voting end of the last settled proposal
+    pub bond_level: u8,
+    bond_level_at: [u8; 8],
+    /// the uri-borne fields' digests, image .. telegram
+    pub digests: Digests,
+    reserved: [u8; 55],
 }
 
 account!(Governance, gov);
@@ -49,6 +54,7 @@ impl Governance {
         max_vote_duration_seconds, set_max_vote_duration_seconds: i64;
         content_revision, set_content_revision: u64;
         next_proposal_index, set_next_proposal_index: u64;
+        bond_level_at, set_bond_level_at: i64;
     }
     bool_fields! {
         finalized, set_finalized;

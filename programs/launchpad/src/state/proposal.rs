@@ -1,6 +1,6 @@
 //! Proposal [b"proposal", governance, index u64 LE]: one metadata-governance proposal.
 
-use super::{account, bool_fields, le_fields, FieldFlags};
+use super::{account, bool_fields, le_fields, Digests, FieldFlags};
 use crate::sdk::Pubkey;
 
 /// ActionKind (IDL enum)
@@ -107,6 +107,8 @@ pub struct Proposal {
     pub bump: u8,
     /// the proposal's vault (its ATA), stored by create_proposal; zero on older proposals
     pub vault: Pubkey,
+    /// update_content: the uri-borne fields' digests after the change, image .. telegram
+    pub digests: Digests,
     reserved: [u8; 32],
 }
 

@@ -1122,6 +1122,16 @@ export interface components {
             approvalBps: number;
             /** Proposalbondbps */
             proposalBondBps: number;
+            /**
+             * Proposalbondlevel
+             * @description The proposal bond's doubling count now: a rejected or quorum-not-met proposal adds its voting days (rounded up, at most 32), each whole day without a proposal since the last voting end takes one off, a passed proposal resets it to 0.
+             */
+            proposalBondLevel: number;
+            /**
+             * Nextproposalbondamount
+             * @description Base units a proposal created now must lock: totalSupply * proposalBondBps / 10000, doubled proposalBondLevel times (above totalSupply: no holder can create one until it decays).
+             */
+            nextProposalBondAmount: string;
             /** Finalized */
             finalized: boolean;
             /**

@@ -38,6 +38,7 @@ from partner.edge.models import LINK, NAME, SYMBOL, Address, Amount, PositiveAmo
 from partner.features import fees as write_fees
 from partner.features import links, pinning, pipeline, uploads
 from partner.features.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
+from partner.store import crypto
 from partner.store.wallets import SealedWalletSigner
 
 __all__ = [
@@ -209,11 +210,26 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def current_content(meta: TokenMetadata, document: dict[str, Any]) -> dict[str, str]:
+def verified(gov: Governance, field: str, value: Any) -> bool:
+    """`value` (as the metadata JSON carries it) hashes to the digest the program committed for `field`."""
+    return crypto.equal(GM.field_digest(value), gov.digest_of(field))
+
+
+def current_content(meta: TokenMetadata, document: dict[str, Any], gov: Governance) -> dict[str, str]:
+    """The coin's content: name and symbol from its TokenMetadata, the uri-borne fields from the JSON
+    at its uri, each only when it hashes to the digest the program committed (Governance.content_digests;
+    docs/onchain.md "The uri-borne locks"): a field that does not is unverified and reads as absent."""
     current = {"name": meta.name, "symbol": meta.symbol}
-    for name in ("description", "image", "website", "twitter", "telegram"):
-        current[name] = _text(document.get(name))
+    for name in GM.URI_FIELDS:
+        value = document.get(name)
+        current[name] = _text(value) if verified(gov, name, value) else ""
     return current
+
+
+def on_chain_changes(changes: dict[str, str], gov: Governance) -> dict[str, str]:
+    """`changes` less the uri-borne ones whose new value hashes to the committed digest (the program
+    sees no change there: an unverified field sent with its committed value)."""
+    return {f: v for f, v in changes.items() if f not in GM.URI_FIELDS or not verified(gov, f, v)}
 
 
 def changed_fields(form: UpdateContentForm, current: dict[str, str]) -> dict[str, str]:
@@ -249,7 +265,7 @@ def _precheck(form: UpdateContentForm, state: ChainState, changes: dict[str, str
         raise ApiError(problem)
     if not state.token_account_exists or state.token_balance == 0:
         raise ApiError("missing_proposal_token_account")
-    bond = GM.bond_amount(gov.total_supply, gov.proposal_bond_bps)
+    bond = gov.proposal_bond(state.unix_timestamp)
     if state.token_balance < bond:
         raise ApiError("insufficient_proposal_bond", requiredTokens=str(bond), availableTokens=str(state.token_balance))
 
@@ -325,13 +341,17 @@ class _Proposal:
     changes: dict[str, str]
     memo: Instruction
 
-    def tx(self, uri: str | None) -> pipeline.Tx:
-        changes = self.changes
+    def tx(self, uri: str | None, document: dict[str, str]) -> pipeline.Tx:
+        """`document`: the content after the change (the JSON pinned at `uri`); the digests of its changed
+        uri-borne fields, the on-chain ones of the others (so a coin whose JSON does not match them can
+        still be updated)."""
+        changes, gov = self.changes, self.governance
+        digests = [GM.field_digest(document[f]) if f in changes else gov.digest_of(f) for f in GM.URI_FIELDS]
         instruction = ix.propose_update_content(
             self.signer.pubkey,
             self.mint,
             self.governance.next_proposal_index,
-            ix.ContentChange(tuple(changes), changes.get("name"), changes.get("symbol"), uri),
+            ix.ContentChange(tuple(changes), changes.get("name"), changes.get("symbol"), uri, digests),
             base_content_revision=self.governance.content_revision,
             vote_duration_seconds=self.form.vote_duration_seconds,
         )
@@ -350,8 +370,8 @@ def _execute(
     state = read_state(chain, mint, signer.pubkey)
     _check_governance(form, state)
     document = read_document(state.metadata.uri)
-    current = current_content(state.metadata, document)
-    changes = changed_fields(form, current)
+    current = current_content(state.metadata, document, state.governance)
+    changes = on_chain_changes(changed_fields(form, current), state.governance)
     _precheck(form, state, changes)
 
     proposal = _Proposal(form, signer, mint, state.governance, changes, unique.request_memo())
@@ -369,12 +389,12 @@ def _execute(
         merged = {**current, **changes}
         merged["image"] = uris["image"] or ""
         uris["metadata"] = pinning.pin_json({name: merged[name] for name in DOCUMENT_FIELDS}).uri
-        return [proposal.tx(uris["metadata"])]
+        return [proposal.tx(uris["metadata"], merged)]
 
     write = pipeline.Write(
         "propose_update_content",
         form.mint,
-        [proposal.tx(placeholder)],
+        [proposal.tx(placeholder, {**current, **changes})],
         state.blockhash,
         state.last_valid_block_height,
         # a fresh proposal's bond vault never exists: the proposal's rent and the vault's

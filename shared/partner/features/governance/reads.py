@@ -14,6 +14,7 @@ import base64
 import json
 import re
 import struct
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -162,7 +163,18 @@ def _decoded_program_accounts(cls, result: list[dict[str, Any]]) -> list[tuple[s
 # ------------------------------------------------------------------ JSON shapes
 
 
-def governance_json(address: Pubkey, gov: Governance) -> dict[str, Any]:
+def _clock_unix(account: dict[str, Any] | None) -> int:
+    """The Clock sysvar's unix_timestamp (the wall clock when the node did not return it)."""
+    data = account.get("data") if account else None
+    if isinstance(data, list) and data:
+        raw = base64.b64decode(data[0])
+        if len(raw) >= 40:
+            return int(struct.unpack_from("<q", raw, 32)[0])
+    return int(time.time())
+
+
+def governance_json(address: Pubkey, gov: Governance, now: int) -> dict[str, Any]:
+    """The spec's Governance object; `now` (chain clock) decays the proposal bond level."""
     return {
         "governance": str(address),
         "mint": str(gov.mint),
@@ -176,6 +188,8 @@ def governance_json(address: Pubkey, gov: Governance) -> dict[str, Any]:
         "minParticipatingSupplyBps": int(gov.min_participating_supply_bps),
         "approvalBps": int(gov.approval_bps),
         "proposalBondBps": int(gov.proposal_bond_bps),
+        "proposalBondLevel": gov.proposal_bond_level(now),
+        "nextProposalBondAmount": str(gov.proposal_bond(now)),
         "finalized": bool(gov.finalized),
         "contentRevision": str(gov.content_revision),
         "mutabilityExtended": bool(gov.mutability_extended),
@@ -280,7 +294,7 @@ def _creation_signatures(
 
 def governance_view(chain: Rpc, mint_text: str, viewer: str | None) -> dict[str, Any]:
     """Two batches:
-    1. getMultipleAccounts([Governance, the mint (its TokenMetadata)]) + getProgramAccounts(Proposal:
+    1. getMultipleAccounts([Governance, the mint (its TokenMetadata), the Clock sysvar]) + getProgramAccounts(Proposal:
        dataSize, discriminator, governance at 8) + getProgramAccounts(VoteReceipt: dataSize,
        discriminator, voter at 40) for the viewer's receipts;
     2. getSignaturesForAddress for every listed proposal (its creating transaction is the
@@ -293,13 +307,16 @@ def governance_view(chain: Rpc, mint_text: str, viewer: str | None) -> dict[str,
     gov_key = P.governance_pda(mint)[0]
     viewer_key = parse_address(viewer) if viewer else None
     calls: list[tuple[str, list[Any]]] = [
-        ("getMultipleAccounts", [[str(gov_key), str(mint)], {"encoding": "base64", "commitment": "processed"}]),
+        (
+            "getMultipleAccounts",
+            [[str(gov_key), str(mint), str(P.CLOCK_SYSVAR_ID)], {"encoding": "base64", "commitment": "processed"}],
+        ),
         _program_accounts(Proposal, (8, bytes(gov_key))),
     ]
     if viewer_key is not None:
         calls.append(_program_accounts(VoteReceipt, (40, bytes(viewer_key))))
     results = _batch(chain, calls)
-    gov_account, meta_account = results[0]["value"]
+    gov_account, meta_account, clock_account = results[0]["value"]
     gov = _decode(Governance, gov_account)
     meta = _token_metadata(meta_account, mint)
     if gov is None or gov.mint != mint or meta is None:
@@ -326,7 +343,7 @@ def governance_view(chain: Rpc, mint_text: str, viewer: str | None) -> dict[str,
     created = _creation_signatures(chain, [a for a, _ in proposals], pages[: len(proposals)])
     receipt_pages = pages[len(proposals) :]
     return {
-        "governance": governance_json(gov_key, gov),
+        "governance": governance_json(gov_key, gov, _clock_unix(clock_account)),
         "proposals": [proposal_json(a, p, created.get(a)) for a, p in proposals],
         "viewerVotes": [
             vote_json(v, _voting_signature(v, page)) for (_, v), page in zip(receipts, receipt_pages, strict=True)

@@ -413,7 +413,7 @@ def _propose(
         )
     if not state.token_balance:
         raise ApiError("missing_proposal_token_account")
-    bond = GM.bond_amount(gov.total_supply, gov.proposal_bond_bps)
+    bond = gov.proposal_bond(now)
     if state.token_balance < bond:
         raise ApiError("insufficient_proposal_bond", requiredTokens=str(bond), availableTokens=str(state.token_balance))
     index = gov.next_proposal_index

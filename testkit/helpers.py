@@ -111,7 +111,7 @@ def trade(conn, kind: str, body: dict) -> Result:
 
 def landed(url: str, result: Result) -> dict:
     """A write answered 200 whose transaction landed without error: the transaction."""
-    from tests.chainutil import wait
+    from testkit.chain import wait
 
     assert result.status == 200, result.body
     transaction = wait(url, result.json["signature"])

@@ -57,19 +57,55 @@ def wait(url: str, signature: str, timeout: float = 10) -> dict:
     raise AssertionError(f"{signature} did not land")
 
 
-def memos(url: str, signature: str) -> list[bytes]:
-    """The data of the landed transaction's SPL Memo instructions, read off the transaction
-    itself (the real Memo program logs only a memo's length when it has no signer)."""
+def landed(url: str, signature: str) -> tuple[list[tuple[str, bytes]], dict]:
+    """(program id, data) of each top-level instruction of the landed transaction, read off the
+    transaction itself, and its meta."""
     import base64
 
     from solders.transaction import VersionedTransaction
 
+    tx = rpc(url, "getTransaction", [signature, {"encoding": "base64", "maxSupportedTransactionVersion": 0}])
+    message = VersionedTransaction.from_bytes(base64.b64decode(tx["transaction"][0])).message
+    keys = [str(k) for k in message.account_keys]
+    return [(keys[ix.program_id_index], bytes(ix.data)) for ix in message.instructions], tx["meta"]
+
+
+def memos(url: str, signature: str) -> list[bytes]:
+    """The data of the landed transaction's SPL Memo instructions (the real Memo program logs only a
+    memo's length when it has no signer)."""
     from partner.chain.unique import MEMO_PROGRAM_ID
+
+    return [data for program, data in landed(url, signature)[0] if program == str(MEMO_PROGRAM_ID)]
+
+
+def compute_budget(url: str, signature: str) -> tuple[int | None, int | None, int]:
+    """The landed transaction's SetComputeUnitLimit, SetComputeUnitPrice (micro-lamports a unit;
+    None when absent) and the runtime's computeUnitsConsumed."""
+    import struct
+
+    instructions, meta = landed(url, signature)
+    budget = [data for program, data in instructions if program == "ComputeBudget111111111111111111111111111111"]
+    limit = next((struct.unpack_from("<I", d, 1)[0] for d in budget if d[:1] == b"\x02"), None)
+    price = next((struct.unpack_from("<Q", d, 1)[0] for d in budget if d[:1] == b"\x03"), None)
+    return limit, price, meta["computeUnitsConsumed"]
+
+
+def launchpad_instructions(url: str, signature: str) -> list[tuple[str, dict]]:
+    """The landed transaction's launchpad instructions, decoded from the IDL: (name, args) each."""
+    import base64
+
+    from solders.transaction import VersionedTransaction
+
+    from partner.chain.idls import LAUNCHPAD
 
     tx = rpc(url, "getTransaction", [signature, {"encoding": "base64", "maxSupportedTransactionVersion": 0}])
     message = VersionedTransaction.from_bytes(base64.b64decode(tx["transaction"][0])).message
     keys = message.account_keys
-    return [bytes(ix.data) for ix in message.instructions if keys[ix.program_id_index] == MEMO_PROGRAM_ID]
+    return [
+        LAUNCHPAD.decode_instruction(bytes(ix.data))
+        for ix in message.instructions
+        if keys[ix.program_id_index] == LAUNCHPAD.address
+    ]
 
 
 def warp(url: str, seconds: int) -> Any:
