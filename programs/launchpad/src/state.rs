@@ -89,7 +89,9 @@ pub fn digest_diff(a: &Digests, b: &Digests) -> u8 {
     let mut m = 0u8;
     let mut i = 0;
     while i < 5 {
-        if a[i] != b[i] {
+        // as slices: one memcmp syscall each (an array compare loads both arrays byte by byte: BPF
+        // has no unaligned loads)
+        if a[i][..] != b[i][..] {
             m |= 1 << (i + 2);
         }
         i += 1;
