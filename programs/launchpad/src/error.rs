@@ -64,31 +64,11 @@ pub enum Error {
     MutabilityExtensionExceedsCap = 6127,
     InvalidVoteDuration = 6128,
     VoteDurationExceedsWindow = 6129,
-    // built-in program errors (encoded as index << 32 by `code`)
-    MissingRequiredSignature = 0x1_0008,
-    NotEnoughAccountKeys = 0x1_000b,
-    InvalidInstructionData = 0x1_0003,
-    /// a CPI failed: the runtime has already failed the transaction; never returned
-    CpiFailed = 0x1_0001,
-}
-
-pub type Res<T> = Result<T, Error>;
-
-impl Error {
-    pub fn to_sdk(self) -> ProgramError {
-        match self {
-            Error::MissingRequiredSignature => ProgramError::MissingRequiredSignature,
-            Error::NotEnoughAccountKeys => ProgramError::NotEnoughAccountKeys,
-            Error::InvalidInstructionData => ProgramError::InvalidInstructionData,
-            Error::CpiFailed => ProgramError::InvalidArgument,
-            e => ProgramError::Custom(e as u32),
-        }
-    }
 }
 
 impl From<Error> for ProgramError {
     #[inline(always)]
     fn from(e: Error) -> ProgramError {
-        e.to_sdk()
+        ProgramError::Custom(e as u32)
     }
 }

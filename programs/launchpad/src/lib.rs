@@ -13,29 +13,14 @@
 #[allow(dead_code)]
 mod sdk;
 
-// the governance instructions' former runtime, until they move to `instructions/`
-#[macro_use]
-#[allow(dead_code)]
-mod rt;
-
 pub mod checks;
 pub mod cpi;
 pub mod curve;
 pub mod error;
+pub mod governance_math;
 pub mod instructions;
 pub mod metadata;
 pub mod state;
-
-// the governance instructions and their former helpers, until they move to `instructions/`
-#[allow(dead_code)]
-mod args;
-mod gov;
-#[allow(dead_code)]
-mod layout;
-#[allow(dead_code)]
-mod legacy;
-#[allow(dead_code)]
-mod math;
 
 use sdk::{AccountInfo, ProgramResult, Pubkey};
 
@@ -84,9 +69,6 @@ pub fn process_instruction(program_id: &Pubkey, accounts: &[AccountInfo], data: 
     let [d0, d1, d2, d3, d4, d5, d6, d7, args @ ..] = data else {
         return Err(error::Error::InvalidInput.into());
     };
-    let legacy = |f: fn(&rt::Input, args::Reader) -> error::Res<()>| {
-        f(&rt::Input { accounts, data, program_id }, args::Reader::new(args)).map_err(error::Error::to_sdk)
-    };
     match u64::from_le_bytes([*d0, *d1, *d2, *d3, *d4, *d5, *d6, *d7]) {
         IX_INITIALIZE_GLOBAL => initialize_global::process(program_id, accounts, args),
         IX_SET_PARAMS => set_params::process(program_id, accounts, args),
@@ -97,13 +79,13 @@ pub fn process_instruction(program_id: &Pubkey, accounts: &[AccountInfo], data: 
         IX_BUY_EXACT_OUT => buy_exact_out::process(program_id, accounts, args),
         IX_SELL => sell::process(program_id, accounts, args),
         IX_MIGRATE => migrate::process(program_id, accounts, args),
-        IX_CREATE_PROPOSAL => legacy(gov::create_proposal),
-        IX_CAST_VOTE => legacy(gov::cast_vote),
-        IX_CANCEL_VOTE => legacy(gov::cancel_vote),
-        IX_WITHDRAW_VOTE => legacy(gov::withdraw_vote),
-        IX_SETTLE_PROPOSAL => legacy(gov::settle_proposal),
-        IX_FINALIZE_EXPIRED => legacy(gov::finalize_expired),
-        IX_WITHDRAW_BOND => legacy(gov::withdraw_bond),
+        IX_CREATE_PROPOSAL => create_proposal::process(program_id, accounts, args),
+        IX_CAST_VOTE => cast_vote::process(program_id, accounts, args),
+        IX_CANCEL_VOTE => cancel_vote::process(program_id, accounts, args),
+        IX_WITHDRAW_VOTE => withdraw_vote::process(program_id, accounts, args),
+        IX_SETTLE_PROPOSAL => settle_proposal::process(program_id, accounts, args),
+        IX_FINALIZE_EXPIRED => finalize_expired::process(program_id, accounts, args),
+        IX_WITHDRAW_BOND => withdraw_bond::process(program_id, accounts, args),
         _ => Err(error::Error::InvalidInput.into()),
     }
 }

@@ -3,16 +3,27 @@
 //! malformed or followed by trailing bytes is InvalidInput) and `process`, which runs the
 //! Python reference's checks in its order, then the instruction.
 
+// admin
 pub mod accept_admin;
+pub mod initialize_global;
+pub mod set_governance_params;
+pub mod set_params;
+// coins and the curve
 pub mod buy;
 pub mod buy_exact_out;
 pub mod create_coin;
-pub mod initialize_global;
 pub mod migrate;
 pub mod sell;
-pub mod set_governance_params;
-pub mod set_params;
 pub mod trade;
+// metadata governance
+pub mod cancel_vote;
+pub mod cast_vote;
+pub mod create_proposal;
+pub mod finalize_expired;
+pub mod governance;
+pub mod settle_proposal;
+pub mod withdraw_bond;
+pub mod withdraw_vote;
 
 use crate::error::Error;
 use crate::sdk::borsh::Reader;
