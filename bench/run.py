@@ -113,7 +113,7 @@ class Requests:
         # every governance endpoint draws on its own member's bucket (60/min per token)
         self.gov_members = {name: bench.member(sol=2, tokens=True) for name in GOV_WRITES}
         self.gov = self.gov_members["governance_vote"]
-        from partner.features import admin
+        from partnerctl import admin
 
         self.cookie = admin.create_session(self.reader.user["user_id"])["cookie"]
         from testkit.helpers import invoke
@@ -209,7 +209,7 @@ class Requests:
         import threading
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-        from partner.features import webhooks
+        from partner.jobs import webhooks
 
         class Ok(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # http.server's name
@@ -365,7 +365,7 @@ class Requests:
             # drain what the other functions' sends left open (a warm pass in this process),
             # then reopen one landed buy, which the measured pass moves to finalized (statuses,
             # the client's webhook settings, the record's update, its events enqueued)
-            from partner.features import tracker
+            from partner.jobs import tracker
             from partner.store import ddb, txrecords
 
             tracker.run()

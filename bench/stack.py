@@ -43,7 +43,7 @@ class Bench:
 
         reset_settings()
         self.env = {**os.environ}
-        from partner.features import admin
+        from partnerctl import admin
 
         # the setup buys (governance bonds, fresh voters) add up to more than the default daily
         # volume cap; the cap check itself still runs on every trade
@@ -72,7 +72,7 @@ class Bench:
     def member(self, sol: int = 5, tokens: bool = False) -> Any:
         """A funded user connected with every scope (optionally holding some of the coin)."""
         from partner.core.scopes import ALL
-        from partner.features import admin
+        from partnerctl import admin
         from testkit.chain import airdrop, wait
         from testkit.helpers import connect, invoke
 

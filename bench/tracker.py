@@ -246,7 +246,7 @@ def _group_pass(clock: ModelClock, parts: list[list[int]], limit: int) -> tuple[
     invocation of its own: (the groups' summaries, the pass's model ms, its CPU ms). The invocations
     have CPUs of their own, so on the model the pass takes the longest group's time (its CPU, the
     CPU of that group); here their threads share one interpreter, which the wall clock shows."""
-    from partner.features import tracker
+    from partner.jobs import tracker
 
     failed = {"open": 0, "moved": 0, "events": 0, "errors": 1}  # a pass that raised (the next one retries)
     out: list[tuple[dict[str, Any], float, float]] = [(failed, 0.0, 0.0)] * len(parts)
@@ -287,7 +287,7 @@ def throughput(chain_url: str, n: int, clock: ModelClock, groups: int = 1) -> di
 
     from solders.keypair import Keypair
 
-    from partner.features import tracker
+    from partner.jobs import tracker
     from partner.store import txrecords
     from testkit.chain import rpc
 
@@ -331,7 +331,7 @@ def pass_cost(n: int, clock: ModelClock) -> dict[str, Any]:
     know (the worst case: every one is looked up, none moves), on the wall clock and on the model."""
     from solders.keypair import Keypair
 
-    from partner.features import tracker
+    from partner.jobs import tracker
     from partner.store import txrecords
 
     _write(
@@ -397,7 +397,7 @@ def measure(sizes: list[int], out: Any = None, hooks: bool = True) -> dict[str, 
         os.environ.update(create_resources(ROOT / "template.yaml", url, prefix="bench").environment())
         os.environ.update({"RPC_URL": chain.url, "RPC_URLS": chain.url, "BLOCK_ENGINE_URL": chain.bundle_url})
         from partner.core.settings import get_settings, reset_settings
-        from partner.features import tracker
+        from partner.jobs import tracker
 
         reset_settings()
         _patient_clients()

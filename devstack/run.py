@@ -360,7 +360,7 @@ def seed(stack: Devstack) -> dict[str, Any]:
     """A demo client, three funded users (alice, bob, carol), the funded crank wallet, a coin by alice on a fresh
     curve, and the devstack pages."""
     from devstack.demo_app import DevPages
-    from partner.features import admin
+    from partnerctl import admin
 
     base = stack.url
     demo = admin.create_client(
@@ -581,7 +581,9 @@ def main(argv: list[str] | None = None) -> int:
         "refuses (BLOCK_ENGINE_TX_URL; docs/onchain.md, 'Tipped sends')",
     )
     args = parser.parse_args(argv)
-    ports = StackPorts(args.port, args.chain_port, pin=args.pin_port, oidc=args.oidc_port, rpc_proxy=args.rpc_proxy_port)
+    ports = StackPorts(
+        args.port, args.chain_port, pin=args.pin_port, oidc=args.oidc_port, rpc_proxy=args.rpc_proxy_port
+    )
     stack = Devstack(ports, tipped_sends=args.tipped_sends).start()
     try:
         if stack.chain is not None:

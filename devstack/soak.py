@@ -119,7 +119,7 @@ def landed_signatures(chain_url: str, wallet: str) -> set[str]:
 
 def connect(http: httpx.Client, client: dict[str, Any], user: dict[str, Any], scope: str) -> dict[str, str]:
     """The connect flow over HTTP (consent page, approve, code exchange): the bearer header."""
-    from partner.features import admin
+    from partnerctl import admin
 
     cookie = admin.create_session(user["user_id"])["cookie"]
     verifier = secrets.token_urlsafe(48)[:64]
@@ -285,7 +285,7 @@ class Receiver:
         self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     def start(self, client_id: str) -> Receiver:
-        from partner.features import webhooks
+        from partner.jobs import webhooks
 
         self.secret = webhooks.configure(client_id, self.url)["webhook_secret"]
         self._thread.start()
@@ -328,7 +328,7 @@ class Soak:
         return {signature}
 
     def setup(self, n_users: int) -> None:
-        from partner.features import admin
+        from partnerctl import admin
 
         self.client = admin.create_client(
             admin.NewClient(name="Soak App", redirect_uri=REDIRECT, tier="Partner", daily_volume_cap_lamports=self.cap)
@@ -374,7 +374,7 @@ class Soak:
         return done
 
     def new_creator(self, http: httpx.Client) -> User:
-        from partner.features import admin
+        from partnerctl import admin
 
         made = admin.create_user()
         user = User(made["user_id"], made["wallet"], connect(http, self.client, made, "coin:create"))
@@ -520,7 +520,7 @@ def _events(soak: Soak, acknowledged: list[str], timeout: float, problems: list[
 
 def still_answering(soak: Soak) -> dict[str, Any]:
     """`GET /partner/v1/me` 200 and a fault-free buy (of a client without the soak's small cap) lands."""
-    from partner.features import admin
+    from partnerctl import admin
 
     fresh = admin.create_client(admin.NewClient(name="Soak After", redirect_uri=REDIRECT, tier="Partner"))
     made = admin.create_user()

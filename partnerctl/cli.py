@@ -137,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> Any:
-    from partner.features import admin
+    from partnerctl import admin
 
     if args.group == "client":
         if args.cmd == "list":
@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> Any:
         if args.cmd == "status":
             return admin.set_client_status(args.client_id, args.status)
         if args.cmd == "webhook":
-            from partner.features import webhooks
+            from partner.jobs import webhooks
 
             if args.hookcmd == "set":
                 return {"webhook_secret": webhooks.configure(args.client_id, args.url)["webhook_secret"]}

@@ -67,9 +67,9 @@ def run(args: argparse.Namespace) -> Any:
 def create_coin(creator_user_id: str, name: str, symbol: str) -> dict[str, Any]:
     """A coin on a fresh curve, created directly on the chain (not through the API)."""
     from partner.chain.rpc import Rpc
-    from partner.features.coins import create_coin_now
     from partner.store.users import get_user
     from partner.store.wallets import SealedWalletSigner
+    from partnerctl.coins import create_coin_now
 
     user = get_user(creator_user_id)
     if user is None:
@@ -188,7 +188,7 @@ def fault(args: argparse.Namespace) -> Any:
 
 def crank_wallet(lamports: int | None = None) -> dict[str, Any]:
     """The migrator's service wallet (idempotent); optionally funded on the devstack chain."""
-    from partner.features import admin
+    from partnerctl import admin
 
     wallet = admin.create_crank_wallet()
     if lamports:
@@ -199,6 +199,6 @@ def crank_wallet(lamports: int | None = None) -> dict[str, Any]:
 
 def crank() -> dict[str, Any]:
     """One migrator run now, with the crank wallet: the per-mint summary."""
-    from partner.features import migration
+    from partner.jobs import migration
 
     return migration.run()

@@ -10,7 +10,7 @@ import httpx
 
 # The seed of a mint whose PDA bumps are deep (its pool's vault has bump 240 and is derived three
 # times in a migrate, the pool's 244 twice): its migrate takes up to 162,227 units, above the stated
-# migrate limit (partner.features.migration). Found by search; about one mint in 90,000 is so.
+# migrate limit (partner.jobs.migration). Found by search; about one mint in 90,000 is so.
 DEEP_BUMP_MINT_SEED = (300_197_775).to_bytes(32, "little")
 
 
@@ -116,10 +116,10 @@ def new_coin(url: str, name: str = "Test Coin", symbol: str = "TEST", mint=None)
     """A coin on a fresh curve (at `mint`, a Keypair, or a new key), created by its own funded user,
     one second in the past."""
     from partner.chain.rpc import Rpc
-    from partner.features import admin
-    from partner.features.coins import create_coin_now
     from partner.store.users import get_user
     from partner.store.wallets import SealedWalletSigner
+    from partnerctl import admin
+    from partnerctl.coins import create_coin_now
 
     creator = admin.create_user()
     airdrop(url, creator["wallet"], 10**9)

@@ -149,7 +149,7 @@ REDIRECT = "http://localhost:8080/callback"  # the tests' clients' redirect URI
 
 def partner_client(name: str, **limits: Any) -> dict:
     """A Partner-tier client with the tests' redirect URI and `limits` (fee wallet, caps: NewClient's fields)."""
-    from partner.features import admin
+    from partnerctl import admin
 
     return admin.create_client(admin.NewClient(name=name, redirect_uri=REDIRECT, tier="Partner", **limits))
 
@@ -226,7 +226,7 @@ def get_code(
     ip: str = "127.0.0.1",
 ) -> tuple[str, str, dict]:
     """Walk the consent screen; returns (code or error, verifier, redirect query)."""
-    from partner.features import admin
+    from partnerctl import admin
 
     verifier, challenge = pkce_pair()
     cookie = admin.create_session(user["user_id"])["cookie"]
@@ -331,7 +331,7 @@ def exchange_http(http, client: dict, code: str, verifier: str, redirect_uri: st
 
 def connect_http(http, client: dict, user: dict, scope: str, redirect_uri: str) -> dict[str, str]:
     """The whole connect flow over HTTP (consent page, approve, code exchange); the bearer header."""
-    from partner.features import admin
+    from partnerctl import admin
 
     cookie = admin.create_session(user["user_id"])["cookie"]
     code, verifier = authorize_code_http(http, client, cookie, scope, redirect_uri)

@@ -120,14 +120,14 @@ def ip() -> str:
 
 @pytest.fixture
 def client(aws_stack):
-    from partner.features import admin
+    from partnerctl import admin
 
     return admin.create_client(admin.NewClient(name="Demo App", redirect_uri="http://localhost:8080/callback"))
 
 
 @pytest.fixture
 def user(aws_stack):
-    from partner.features import admin
+    from partnerctl import admin
 
     return admin.create_user(twitter="alice")
 

@@ -45,8 +45,9 @@ from partner.core.errors import CATALOGUE  # noqa: E402 (after sys.path)
 from partner.edge import models  # noqa: E402 (after sys.path)
 from partner.edge import responses as schemas  # noqa: E402 (after sys.path)
 from partner.edge.responses import Profile  # noqa: E402 (after sys.path)
-from partner.features import launch, trading, uploads  # noqa: E402 (after sys.path)
+from partner.features import trading, uploads  # noqa: E402 (after sys.path)
 from partner.features.governance import content, writes  # noqa: E402 (after sys.path)
+from partner.features.launch import form as launch_form  # noqa: E402 (after sys.path)
 
 TITLE = "Partner API"
 VERSION = "1.0.0"
@@ -76,7 +77,7 @@ IMAGE = {
     "description": "PNG, JPEG, WebP or GIF; at most 5 MiB.",
 }
 UpdateContentForm = content.UpdateContentFields
-CoinCreateForm = launch.CoinCreateForm
+CoinCreateForm = launch_form.CoinCreateForm
 
 # ------------------------------------------------------------------ error codes per operation
 

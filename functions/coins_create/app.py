@@ -2,7 +2,7 @@
 creator's first buy in one bundle. Scope coin:create; bucket `coin` (20/min per token)."""
 
 from partner.edge import http
-from partner.features import launch
+from partner.features.launch import execute as launch
 
 app = http.make_app()
 

@@ -3,7 +3,7 @@
 from typing import Any
 
 from partner.core import observability
-from partner.features import migration
+from partner.jobs import migration
 
 logger = observability.make_logger("partner-migrator")
 

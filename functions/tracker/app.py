@@ -9,7 +9,7 @@ from typing import Any
 
 from partner.core import observability
 from partner.core.settings import get_settings
-from partner.features import tracker
+from partner.jobs import tracker
 
 logger = observability.make_logger("partner-tracker")
 

@@ -1,8 +1,8 @@
 """GET /partner/v1/transactions/{signature}/status: any valid access token, no scope; the service's
-records of a send answer only the client and user that sent it (partner.features.txstatus)."""
+records of a send answer only the client and user that sent it (partner.send.txstatus)."""
 
 from partner.edge import http
-from partner.features import txstatus
+from partner.send import txstatus
 
 app = http.make_app()
 

@@ -3,7 +3,7 @@
 from typing import Any
 
 from partner.core import observability
-from partner.features import webhooks
+from partner.jobs import webhooks
 
 logger = observability.make_logger("partner-webhooks")
 

@@ -67,7 +67,7 @@ def exchange(http: httpx.Client, client: dict, code: str, verifier: str) -> http
 
 
 def connect(http: httpx.Client, *, name: str = "Abuse App") -> Party:
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name=name, redirect_uri=REDIRECT, tier="Partner"))
     user = admin.create_user()
@@ -452,7 +452,7 @@ def test_duplicate_grant_type_does_not_smuggle_a_second_grant(http, party):
 
 
 def test_every_other_secret_used_as_a_bearer_is_invalid_token(http, party):
-    from partner.features import admin
+    from partnerctl import admin
 
     code, _ = authorize_code(http, party.client, party.session_cookie)
     session_value = admin.create_session(party.user_id)["cookie"].split("=", 1)[1]
@@ -515,7 +515,7 @@ def test_revoking_another_clients_tokens_is_a_silent_no_op(http, party):
 
 
 def test_another_clients_refresh_token_and_code_are_invalid_grant_and_not_burned(http, party):
-    from partner.features import admin
+    from partnerctl import admin
 
     victim = connect(http, name="Victim Two")
     stolen = http.post(

@@ -10,7 +10,7 @@ from testkit.helpers import gateway_client, hidden_inputs, pkce_pair
 
 
 def test_connect_flow_over_http(devstack):
-    from partner.features import admin
+    from partnerctl import admin
 
     base = devstack.url
     client = admin.create_client(admin.NewClient(name="HTTP App", redirect_uri="http://127.0.0.1:9/cb"))

@@ -29,8 +29,7 @@ def test_curve_to_pool_lifecycle_over_http(devstack, chain):
     from partner.chain import curve, pool_math
     from partner.chain.layouts import BondingCurve, Pool
     from partner.chain.programs import bonding_curve_pda, pool_base_vault, pool_pda
-    from partner.features import admin
-    from partnerctl import dev
+    from partnerctl import admin, dev
 
     creator = admin.create_user()
     airdrop(chain.url, creator["wallet"], SOL)

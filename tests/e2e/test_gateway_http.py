@@ -36,7 +36,7 @@ def http(devstack):
 @pytest.fixture()
 def creator(devstack, chain, http):
     """A fresh creator per test (the launch cooldown is per creator)."""
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Gateway Limits", redirect_uri=REDIRECT))
     user = admin.create_user()

@@ -29,10 +29,10 @@ def test_proposal_votes_settle_and_withdrawals_over_http(devstack, chain):
     from partner.chain import programs as P
     from partner.chain.governance_math import Outcome
     from partner.chain.rpc import Rpc
-    from partner.features import admin
-    from partner.features.coins import create_coin_now
     from partner.store.users import get_user
     from partner.store.wallets import SealedWalletSigner
+    from partnerctl import admin
+    from partnerctl.coins import create_coin_now
 
     client = partner_client("HTTP Governance", daily_volume_cap_lamports=10**15)
     creator = admin.create_user()

@@ -18,7 +18,7 @@ PNG = b"\x89PNG\r\n\x1a\n" + os.urandom(64)
 
 def test_launch_with_image_and_first_buy_then_sell_over_http(devstack, chain):
     from partner.chain import curve
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="HTTP Launcher", redirect_uri=REDIRECT))
     creator = admin.create_user()

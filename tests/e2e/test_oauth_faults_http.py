@@ -52,7 +52,7 @@ def assert_internal_retryable(response):
 
 
 def test_refresh_during_dev_fault_dynamodb_error_succeeds_on_retry(aws_stack, http, cli):
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Fault App", redirect_uri=REDIRECT))
     conn = connect(client, admin.create_user(twitter="dave"))
@@ -71,7 +71,7 @@ def test_refresh_during_dev_fault_dynamodb_error_succeeds_on_retry(aws_stack, ht
 def test_refresh_with_the_token_write_faulted_succeeds_on_retry(aws_stack, http, cli):
     """The fault lands on the token-writing step itself (the one TransactWriteItems that
     consumes the refresh token and writes the new pair): the retry still succeeds."""
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Fault App", redirect_uri=REDIRECT))
     conn = connect(client, admin.create_user(twitter="erin"))

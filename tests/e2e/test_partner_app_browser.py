@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def partner_app(devstack):
     from examples.partner_app.app import PartnerApp, attach, bind
-    from partner.features import admin
+    from partnerctl import admin
 
     server = bind("127.0.0.1", 0)
     base = f"http://127.0.0.1:{server.server_address[1]}"

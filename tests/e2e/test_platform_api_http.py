@@ -114,7 +114,7 @@ def _assert_refused_before_the_function(response: httpx.Response, status: int, e
 
 
 def test_sigv4_is_required_and_partner_tokens_are_refused(devstack, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     path = "/platform/v1/users/alice"
     # no signature: API Gateway's MISSING_AUTHENTICATION_TOKEN, which this API renders as its 404
@@ -169,7 +169,7 @@ def test_sigv4_is_required_and_partner_tokens_are_refused(devstack, ip):
 
 
 def test_delegation_off_makes_the_next_trade_answer_delegation_missing(devstack, chain, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     sub = f"trader-{time.time_ns()}"
     user = admin.create_user(sub=sub)

@@ -33,7 +33,7 @@ def _http() -> httpx.Client:
 def _connect(
     devstack, client: dict, user: dict, http: httpx.Client, scopes=("profile:read", "trade:execute")
 ) -> tuple[OAuthClient, TokenStore]:
-    from partner.features import admin
+    from partnerctl import admin
 
     oauth = OAuthClient(devstack.url, client["client_id"], client["api_key"], REDIRECT, http=http)
     request = oauth.authorization_request(scopes)
@@ -57,7 +57,7 @@ def _connect(
 
 @pytest.fixture
 def trader(devstack, chain):
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="SDK App", redirect_uri=REDIRECT, tier="Partner"))
     user = admin.create_user(twitter="sdkuser")
@@ -179,8 +179,8 @@ def test_upload_image_and_a_staged_launch(devstack, chain, tmp_path, clock):
     """`upload_image(path)` stages a file through POST /partner/v1/uploads and S3; create_coin stages an
     image over 4 MiB by itself (sent as imageUploadId)."""
     from partner.core import cid
-    from partner.features import admin
     from partner_sdk.client import STAGED_UPLOAD_BYTES
+    from partnerctl import admin
     from tests.e2e.test_uploads_http import big_png
 
     client = admin.create_client(admin.NewClient(name="SDK Launcher", redirect_uri=REDIRECT, tier="Partner"))

@@ -16,7 +16,7 @@ FEES = {"priorityFeeLamports": str(PRIO), "tipLamports": str(TIP)}
 def test_buy_then_sell_over_http_moves_exact_amounts(devstack, chain, ip):
     from partner.chain import curve
     from partner.chain.tx import TIP_ACCOUNTS
-    from partner.features import admin
+    from partnerctl import admin
 
     fee_wallet = str(Keypair().pubkey())
     client = admin.create_client(
@@ -28,9 +28,9 @@ def test_buy_then_sell_over_http_moves_exact_amounts(devstack, chain, ip):
     airdrop(chain.url, user["wallet"], 10 * SOL)
     conn = connect(client, user, scope="trade:execute", ip=ip)
     from partner.chain.rpc import Rpc
-    from partner.features.coins import create_coin_now
     from partner.store.users import get_user
     from partner.store.wallets import SealedWalletSigner
+    from partnerctl.coins import create_coin_now
 
     creator = admin.create_user()
     airdrop(chain.url, creator["wallet"], SOL)

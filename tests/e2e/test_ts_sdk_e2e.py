@@ -49,7 +49,7 @@ def _node(test_file: str, env: dict[str, str]) -> subprocess.CompletedProcess[st
 
 
 def _client_and_user(chain, name: str) -> tuple[dict, dict, str]:
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name=name, redirect_uri=REDIRECT, tier="Partner"))
     user = admin.create_user()
@@ -60,7 +60,7 @@ def _client_and_user(chain, name: str) -> tuple[dict, dict, str]:
 
 def _open_proposal(devstack, chain, mint: str) -> str:
     """Another user buys the bond and proposes (extend-mutability, a 10-minute vote): the proposal."""
-    from partner.features import admin
+    from partnerctl import admin
     from testkit.helpers import connect, gateway_client, partner_client
 
     fees = {"priorityFeeLamports": "10000", "tipLamports": "1000000"}

@@ -41,7 +41,7 @@ def create_from_upload(http: httpx.Client, headers: dict, name: str, symbol: str
 
 
 def test_a_5_mib_png_launches_through_a_staged_upload_over_http(devstack, chain):
-    from partner.features import admin
+    from partnerctl import admin
 
     image = big_png(5_240_000)
     assert len(image) >= 5_200_000

@@ -23,7 +23,7 @@ def warp(monkeypatch, chain, seconds: int) -> None:
 
 
 def test_one_warp_expires_an_upload_and_an_access_token(devstack, chain, ports, monkeypatch):
-    from partner.features import admin
+    from partnerctl import admin
 
     devstack.follow_chain_clock()  # what `make run` does; the `ports` fixture restores the clock
     client = admin.create_client(admin.NewClient(name="Warp App", redirect_uri=REDIRECT))

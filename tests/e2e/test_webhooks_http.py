@@ -17,7 +17,7 @@ SOL = 10**9
 
 def test_partnerctl_webhook_then_buy_delivers_signed_events_to_the_example_receiver(devstack, chain, capsys):
     from examples.webhook_receiver import make_handler
-    from partner.features import admin
+    from partnerctl import admin
     from partnerctl.cli import main
 
     redirect = "http://localhost:8080/callback"
@@ -74,7 +74,8 @@ def test_grant_updated_and_revoked_arrive_signed_at_the_example_receiver(devstac
     from html import unescape
 
     from examples.webhook_receiver import make_handler
-    from partner.features import admin, webhooks
+    from partner.jobs import webhooks
+    from partnerctl import admin
     from partnerctl.cli import main
 
     redirect = "http://localhost:8080/callback"

@@ -60,7 +60,7 @@ def fee_wallet():
 
 @pytest.fixture
 def partner_conn(aws_stack, chain, ip, fee_wallet):
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(
         admin.NewClient(
@@ -84,7 +84,7 @@ def no_faults_left(chain):
 
 @pytest.fixture
 def creator(aws_stack, chain):
-    from partner.features import admin
+    from partnerctl import admin
 
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10 * SOL)
@@ -94,7 +94,7 @@ def creator(aws_stack, chain):
 @pytest.fixture
 def launcher(aws_stack, chain, pin_server, clock, ip, creator):
     """`creator` connected through a client with coin:create."""
-    from partner.features import admin
+    from partnerctl import admin
 
     app = admin.create_client(admin.NewClient(name="Launcher", redirect_uri="http://localhost:8080/callback"))
     return connect(app, creator, scope="coin:create", ip=ip)
@@ -103,7 +103,7 @@ def launcher(aws_stack, chain, pin_server, clock, ip, creator):
 @pytest.fixture
 def whales(aws_stack, chain, ip):
     """Two traders of one client whose caps allow buying a whole curve."""
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(
         admin.NewClient(
@@ -123,7 +123,8 @@ def whales(aws_stack, chain, ip):
 
 @pytest.fixture
 def crank_signer(aws_stack, chain):
-    from partner.features import admin, migration
+    from partner.jobs import migration
+    from partnerctl import admin
 
     wallet = admin.create_crank_wallet()
     assert admin.create_crank_wallet() == wallet  # idempotent

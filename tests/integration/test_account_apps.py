@@ -14,7 +14,7 @@ from tests.integration.test_grant_limits import SOL, _client, buy, consent, me
 
 
 def cookie_for(user) -> str:
-    from partner.features import admin
+    from partnerctl import admin
 
     return admin.create_session(user["user_id"])["cookie"]
 
@@ -38,7 +38,7 @@ def post(cookie, ip, form, accept=None):
 
 def test_lists_each_connected_app_with_scopes_times_and_todays_spend(aws_stack, chain, coin, ip):
     from partner.core.scopes import DESCRIPTIONS
-    from partner.features import admin
+    from partnerctl import admin
 
     c = _client(max_trade_lamports=1 * SOL, daily_volume_cap_lamports=5 * SOL)
     other = admin.create_client(
@@ -78,7 +78,7 @@ def test_lists_each_connected_app_with_scopes_times_and_todays_spend(aws_stack, 
 
 
 def test_without_a_session_the_page_asks_to_sign_in(aws_stack, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     result = invoke("account_apps", "GET", "/account/apps", source_ip=ip)
     assert result.status == 200 and "Sign in to continue" in result.body and "csrf" not in result.body
@@ -86,7 +86,7 @@ def test_without_a_session_the_page_asks_to_sign_in(aws_stack, ip):
 
 
 def test_raising_the_limit_up_to_the_cap_takes_effect_and_above_is_refused(aws_stack, chain, coin, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     c = _client(max_trade_lamports=1 * SOL, daily_volume_cap_lamports=5 * SOL)
     user = admin.create_user()
@@ -127,7 +127,7 @@ def test_raising_the_limit_up_to_the_cap_takes_effect_and_above_is_refused(aws_s
 
 
 def test_disconnect_revokes_every_token_at_once(aws_stack, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     c = _client()
     user = admin.create_user()
@@ -154,8 +154,8 @@ def test_disconnect_revokes_every_token_at_once(aws_stack, ip):
 
 
 def test_last_used_is_recorded_on_refresh_at_most_hourly(aws_stack, ip, clock):
-    from partner.features import admin
     from partner.store import auth
+    from partnerctl import admin
 
     c = _client()
     user = admin.create_user()
@@ -174,7 +174,7 @@ def test_last_used_is_recorded_on_refresh_at_most_hourly(aws_stack, ip, clock):
 def test_a_huge_or_not_plain_limit_is_invalid_request_and_changes_nothing(aws_stack, ip, value):
     """Issue 23 items 1 and 4: 400 invalid_request naming the field (HTML for a browser, JSON
     otherwise), never a 500, and the stored limits stay."""
-    from partner.features import admin
+    from partnerctl import admin
 
     c = _client(max_trade_lamports=100 * SOL, daily_volume_cap_lamports=500 * SOL)  # 1_0, +1, 5\n: under the caps
     user = admin.create_user()
@@ -195,8 +195,8 @@ def test_a_huge_or_not_plain_limit_is_invalid_request_and_changes_nothing(aws_st
 def test_sign_out_ends_the_session_server_side_and_clears_its_cookie(aws_stack, ip):
     """Issue 39 (low 4): the page's Sign out form (CSRF-bound like its other forms) ends the
     `app_session` in the auth table, not just in this browser, and clears the cookie."""
-    from partner.features import admin
     from partner.features.oauth import authorize
+    from partnerctl import admin
 
     user = admin.create_user()
     cookie = cookie_for(user)

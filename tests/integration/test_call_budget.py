@@ -36,8 +36,8 @@ def test_authenticated_get_makes_three_dynamodb_calls(aws_stack, client, user, i
 
 def test_trade_makes_one_kms_call_and_two_rpc_round_trips(aws_stack, chain, ip, monkeypatch):
     from partner.chain import rpc as rpc_module
-    from partner.features import admin
     from partner.store import aws
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Budget", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()
@@ -93,8 +93,8 @@ def test_the_bench_counts_only_the_measured_request(aws_stack, chain, ip):
     import threading
 
     from bench.calls import measure
-    from partner.features import admin
     from partner.store import aws
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Bench count", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()

@@ -85,7 +85,7 @@ def test_each_way_of_authenticating_works(client, user, ip, how):
 
 def test_basic_credentials_are_form_decoded(aws_stack, ip):
     """RFC 6749 2.3.1: id and secret are form-urlencoded inside Basic; an encoded key still works."""
-    from partner.features import admin
+    from partnerctl import admin
 
     c = admin.create_client(admin.NewClient(name="Enc", redirect_uri=REDIRECT))
     encoded = c["api_key"].replace("-", "%2D").replace("_", "%5F")
@@ -115,7 +115,7 @@ def test_basic_and_body_secret_together_is_invalid_request(client, user, ip, enc
 
 
 def test_basic_and_different_body_client_id_is_invalid_request(aws_stack, client, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     other = admin.create_client(admin.NewClient(name="Other", redirect_uri=REDIRECT))
     result = post(
@@ -171,7 +171,7 @@ def _bad_credentials(client, other):
 @pytest.mark.parametrize("path", ["/oauth/token", "/oauth/revoke"])
 @pytest.mark.parametrize("case", list(_bad_credentials({"client_id": "", "api_key": ""}, {"api_key": ""})))
 def test_bad_credentials_are_invalid_client(aws_stack, client, ip, path, case):
-    from partner.features import admin
+    from partnerctl import admin
 
     other = admin.create_client(admin.NewClient(name="Other", redirect_uri=REDIRECT))
     headers = _bad_credentials(client, other)[case]
@@ -198,7 +198,7 @@ def test_bad_body_credentials_are_invalid_client(client, ip, body):
 
 
 def test_suspended_client(aws_stack, user, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     c = admin.create_client(admin.NewClient(name="Susp", redirect_uri=REDIRECT))
     conn = connect(c, user, ip=ip)
@@ -228,7 +228,7 @@ def test_suspended_client(aws_stack, user, ip):
 
 
 def test_rotated_keys_both_work_until_the_old_one_is_revoked(aws_stack, user, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     c = admin.create_client(admin.NewClient(name="Rot", redirect_uri=REDIRECT))
     old_conn = connect(c, user, ip=ip)  # issued with the first key
@@ -253,7 +253,7 @@ def test_rotated_keys_both_work_until_the_old_one_is_revoked(aws_stack, user, ip
 
 
 def test_refresh_with_another_key_rebinds_the_pair(aws_stack, user, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     c = admin.create_client(admin.NewClient(name="Rebind", redirect_uri=REDIRECT))
     conn = connect(c, user, ip=ip)  # bound to key 1
@@ -276,7 +276,7 @@ def test_refresh_with_another_key_rebinds_the_pair(aws_stack, user, ip):
 
 
 def test_code_exchanged_with_second_key_is_bound_to_it(aws_stack, user, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     c = admin.create_client(admin.NewClient(name="Bind", redirect_uri=REDIRECT))
     k2 = admin.rotate_key(c["client_id"])
@@ -323,7 +323,7 @@ def assert_locked(result, retry_after: int):
 def test_twenty_failures_lock_the_client_until_it_drops_below_twenty(aws_stack, client, user, ip, clock):
     """Twenty failures within any five minutes lock the client; `retry-after` is the time until
     the oldest of them is five minutes old and the client is back under twenty."""
-    from partner.features import admin
+    from partnerctl import admin
 
     conn = connect(client, user, ip=other_ip())
     bystander = admin.create_client(admin.NewClient(name="Bystander", redirect_uri=REDIRECT))

@@ -65,7 +65,7 @@ def conn(launcher):
 @pytest.fixture
 def second_conn(aws_stack, ip, creator, conn):
     """The same user through another client."""
-    from partner.features import admin
+    from partnerctl import admin
 
     app = admin.create_client(admin.NewClient(name="Other Launcher", redirect_uri="http://localhost:8080/callback"))
     return connect(app, creator, scope="coin:create", ip=ip)
@@ -78,7 +78,7 @@ def test_launch_pins_normalizes_and_lands(chain, pin_server, conn, creator):
     from partner.chain import governance_math as GM
     from partner.chain import programs as P
     from partner.chain.layouts import BondingCurve, Governance, TokenMetadata
-    from tests.chainutil import launchpad_instructions
+    from testkit.chain import launchpad_instructions
 
     result = create(
         conn,
@@ -178,7 +178,7 @@ def test_unparseable_form_is_invalid_multipart(conn):
 
 
 def test_validation_before_delegation_then_403(chain, pin_server, clock, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     user = admin.create_user(trading=False)
     app = admin.create_client(admin.NewClient(name="No Delegation", redirect_uri="http://localhost:8080/callback"))
@@ -189,7 +189,7 @@ def test_validation_before_delegation_then_403(chain, pin_server, clock, ip):
 
 
 def test_scope_is_required(chain, pin_server, clock, ip, creator):
-    from partner.features import admin
+    from partnerctl import admin
 
     app = admin.create_client(admin.NewClient(name="Trader Only", redirect_uri="http://localhost:8080/callback"))
     conn = connect(app, creator, scope="trade:execute", ip=ip)
@@ -245,10 +245,11 @@ def test_identity_allowance_and_bypass_fee_across_clients(chain, conn, second_co
 
 def test_without_a_treasury_no_bypass_is_offered_or_taken(chain, conn, clock, monkeypatch):
     from partner.core.settings import get_settings
-    from partner.features import launch
+    from partner.features.launch import execute, limits
 
     unconfigured = get_settings().model_copy(update={"platform_treasury": None})
-    monkeypatch.setattr(launch, "get_settings", lambda: unconfigured)
+    for module in (execute, limits):
+        monkeypatch.setattr(module, "get_settings", lambda: unconfigured)
     assert create(conn, form(name="Star", symbol="STAR")).status == 200
     clock.advance(61)
     refused = create(conn, form(name="Star", symbol="NOVA", maxBypassFeeLamports=str(SOL)))
@@ -257,7 +258,7 @@ def test_without_a_treasury_no_bypass_is_offered_or_taken(chain, conn, clock, mo
 
 
 def test_identity_is_per_user(chain, conn, pin_server, clock, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     assert create(conn, form(name="Shared", symbol="SHARE")).status == 200
     other = admin.create_user()
@@ -322,7 +323,7 @@ def test_a_pending_launch_bundle_is_submitted_and_reported_pending(chain, conn, 
     """Issue 25: a bundle lands after the engine accepted it. One still `Pending` when the launch
     stops following it is answered `submitted`, and the status endpoint reports it pending (not
     failed) until it lands."""
-    from partner.features import pipeline
+    from partner.send import pipeline
     from testkit.chain import block_engine
 
     monkeypatch.setattr(pipeline, "BUNDLE_WAIT_SECONDS", 0.0)  # answer at once: the bundle is still pending
@@ -377,7 +378,7 @@ def test_first_buy_sol_above_the_cap_is_clamped(chain, conn, creator):
 
 def test_first_buy_tokens_exact_and_per_trade_caps_do_not_apply(chain, aws_stack, pin_server, clock, ip):
     from partner.chain import curve
-    from partner.features import admin
+    from partnerctl import admin
 
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10 * SOL)
@@ -415,7 +416,7 @@ def test_first_buy_tokens_above_the_cap_is_refused_before_upload(chain, conn, cr
 
 def test_failing_first_buy_lands_neither_transaction(chain, conn, creator, monkeypatch):
     """The buy's ceiling is one lamport short of its cost on-chain: the bundle lands nothing."""
-    from partner.features import launch
+    from partner.features.launch import first_buy as launch
 
     real = launch.plan_first_buy
 
@@ -441,7 +442,7 @@ def test_failing_first_buy_lands_neither_transaction(chain, conn, creator, monke
 
 
 def test_first_buy_the_creator_cannot_pay_lands_nothing(chain, aws_stack, pin_server, clock, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     poor = admin.create_user()
     airdrop(chain.url, poor["wallet"], SOL // 10)  # enough to create, not to buy 0.5 SOL
@@ -491,7 +492,7 @@ def test_an_ambiguous_launch_keeps_the_cooldown_and_the_identity(
     the 502 carries the signature(s) and the mint, says retryable false, and the creator's cooldown
     and identity are recorded as for a submitted launch."""
     from partner.chain.rpc import BlockEngine
-    from partner.features import launch
+    from partner.features.launch import execute as launch
 
     monkeypatch.setattr(launch, "BlockEngine", lambda url: BlockEngine(url, timeout=0.5))
     ports.install(rpc=lambda timeout=None: ports.settings_rpc(0.5))

@@ -42,7 +42,7 @@ def test_a_mint_with_deep_bump_searches_migrates_at_its_own_limit(chain, aws_sta
     from solders.pubkey import Pubkey
 
     from partner.chain.rpc import Rpc
-    from partner.features import migration
+    from partner.jobs import migration
 
     mint = new_coin(chain.url, "Deep Coin", "DEEP", mint=Keypair.from_seed(DEEP_BUMP_MINT_SEED))
     venue_tests.complete(chain, mint, whales)
@@ -61,7 +61,7 @@ def test_curve_and_pool_trades(chain, aws_stack, whales, crank_signer):
     from solders.pubkey import Pubkey
 
     from partner.chain.rpc import Rpc
-    from partner.features.migration import crank, migrate_units
+    from partner.jobs.migration import crank, migrate_units
 
     mint = new_coin(chain.url, "Units Coin", "UNIT")
     first, _ = whales

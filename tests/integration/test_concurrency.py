@@ -11,7 +11,7 @@ from testkit.helpers import connect, invoke, lost_race, token_call
 def test_exactly_120_of_150_concurrent_first_requests(aws_stack, user, ip, ports, lambdas):
     """With the window pinned, 150 concurrent requests on a fresh 120 budget admit exactly 120."""
     from partner.core import clock
-    from partner.features import admin
+    from partnerctl import admin
 
     fixed = (int(clock.now()) // 60) * 60 + 1.0
     ports.install(clock=lambda: fixed)

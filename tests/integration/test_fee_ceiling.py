@@ -33,7 +33,7 @@ def coin(chain, aws_stack):
 
 
 def _trader(chain, ip, sol: int = 20 * SOL, **limits):
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(
         admin.NewClient(name="Capped", redirect_uri="http://localhost:8080/callback", **limits)
@@ -114,7 +114,7 @@ def test_the_caps_stay_volume_only(aws_stack, chain, coin, ip):
 def test_governance_writes_are_bounded(aws_stack, chain, coin, ip):
     """Over the ceiling a write the chain state would take is refused and nothing is sent; where the
     chain state has an answer of its own, the spec's, that answer stands (issue 25 item 5)."""
-    from partner.features import admin
+    from partnerctl import admin
     from tests.integration.test_governance_writes import BOND, T, gov, member, propose_extend
     from tests.integration.test_update_content import post_form
 
@@ -184,8 +184,8 @@ def test_coin_create_counts_a_bundle_by_its_total(aws_stack, chain, pin_server, 
 
 def test_older_client_items_read_the_default(aws_stack):
     from partner.core.settings import get_settings
-    from partner.features import admin
     from partner.store import clients, ddb
+    from partnerctl import admin
 
     made = admin.create_client(admin.NewClient(name="Old", redirect_uri="http://localhost:8080/callback"))
     ddb.update(ddb.Update(get_settings().clients_table, made["client_id"], "REMOVE max_fee_lamports"))

@@ -53,7 +53,8 @@ def test_estimate_is_the_market_of_the_accounts_a_trade_write_locks(aws_stack, c
     (both write the fee recipient) paid, and one where only an unrelated transfer paid a lot."""
     from partner.chain import programs as P
     from partner.core.limits import TRADE_UNITS
-    from partner.features import admin, fees
+    from partner.features import fees
+    from partnerctl import admin
 
     mint, other = new_coin(chain.url, "Fee Coin", "FEES"), new_coin(chain.url, "Other Fee Coin", "FEEO")
     client = admin.create_client(admin.NewClient(name="Fees", redirect_uri="http://localhost:8080/callback"))

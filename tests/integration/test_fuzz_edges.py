@@ -151,7 +151,7 @@ CONTENT_TYPES = [
 
 @pytest.fixture
 def caller(aws_stack, chain, pin_server, clock, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(
         admin.NewClient(name="Fuzz App", redirect_uri="http://localhost:8080/callback", tier="Partner")
@@ -166,7 +166,7 @@ def _headers(function: str, conn, content_type: str | None, cookie: str | None =
     if function in ("oauth_token", "oauth_revoke"):
         headers["Authorization"] = basic(conn.client["client_id"], conn.client["api_key"])
     elif function == "oauth_authorize":
-        from partner.features import admin
+        from partnerctl import admin
 
         headers["Cookie"] = cookie or admin.create_session(conn.user["user_id"])["cookie"]
     else:
@@ -321,7 +321,7 @@ def live_coin(chain):
 
 @pytest.mark.parametrize("function,name,value", list(_u64_cases()))
 def test_u64_extremes_never_5xx(aws_stack, chain, pin_server, clock, ip, live_coin, function, name, value):
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(
         admin.NewClient(name="U64 App", redirect_uri="http://localhost:8080/callback", tier="Partner")

@@ -328,7 +328,7 @@ def test_a_coin_without_proposals(chain, scene):
 
 
 def test_reads_need_a_valid_token_but_no_scope(scene):
-    from partner.features import admin
+    from partnerctl import admin
 
     bad = invoke(
         "governance_read",

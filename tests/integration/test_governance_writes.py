@@ -87,7 +87,7 @@ def receipt_of(chain, proposal: str, voter: str):
 
 @pytest.fixture
 def app_client(aws_stack):
-    from partner.features import admin
+    from partnerctl import admin
 
     return admin.create_client(
         admin.NewClient(
@@ -112,7 +112,7 @@ def buy_tokens(chain, conn, mint: str, tokens: int) -> None:
 
 def member(chain, client, mint: str | None = None, tokens: int = 0, sol: int = 10 * SOL, scope: str = SCOPES):
     """A connected user with SOL and (bought through trades/buy-exact-out) `tokens` of `mint`."""
-    from partner.features import admin
+    from partnerctl import admin
 
     user = admin.create_user()
     if sol:
@@ -226,7 +226,7 @@ def test_propose_group_input_errors(aws_stack, chain, app_client, name, body, fi
 
 
 def test_scope_then_input_then_delegation(aws_stack, chain, app_client):
-    from partner.features import admin
+    from partnerctl import admin
 
     voter_only = member(chain, app_client, sol=0, scope="governance:vote")
     result = gov(voter_only, "extend", {"mint": "x"})

@@ -31,13 +31,13 @@ REDIRECT = "http://localhost:8080/callback"
 
 
 def _client(**caps):
-    from partner.features import admin
+    from partnerctl import admin
 
     return admin.create_client(admin.NewClient(name="Capped App", redirect_uri=REDIRECT, tier="Partner", **caps))
 
 
 def _page(client, user, ip, scope="profile:read trade:execute"):
-    from partner.features import admin
+    from partnerctl import admin
 
     cookie = admin.create_session(user["user_id"])["cookie"]
     verifier, challenge = pkce_pair()
@@ -118,7 +118,7 @@ def test_without_trade_scope_no_limits_are_shown_or_stored(aws_stack, user, ip):
 
 
 def test_lower_limits_are_enforced_and_shown_in_me(aws_stack, chain, coin, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     c = _client(max_trade_lamports=1 * SOL, daily_volume_cap_lamports=5 * SOL)
     user = admin.create_user()
@@ -203,9 +203,10 @@ VALUES = [60_000_000 - i * 1_000_003 for i in range(PARALLEL)]  # distinct, ~2.9
 def test_parallel_buys_never_overshoot_the_users_limit(aws_stack, chain, coin, ip, lambdas):
     """20 parallel buys against a user limit below the client's cap (moto in server mode: the
     reservation is one transaction on the client's and the grant's counters)."""
-    from partner.features import admin, grantlimits
+    from partner.features import grantlimits
     from partner.features.trading import _volume_key
     from partner.store import counters
+    from partnerctl import admin
 
     assert sum(VALUES) > 2 * USER_CAP
     c = _client(daily_volume_cap_lamports=10 * SOL)
@@ -237,9 +238,10 @@ def test_parallel_buys_never_overshoot_the_users_limit(aws_stack, chain, coin, i
 
 @pytest.mark.parametrize("which", ["client", "user"])
 def test_a_failed_send_releases_both_counters(aws_stack, chain, coin, ip, which):
-    from partner.features import admin, grantlimits
+    from partner.features import grantlimits
     from partner.features.trading import _volume_key
     from partner.store import counters
+    from partnerctl import admin
 
     c = _client(daily_volume_cap_lamports=10 * SOL)
     user = admin.create_user()

@@ -110,7 +110,7 @@ def test_another_request_under_a_used_key_is_422(chain, coin, partner_conn):
 
 
 def test_keys_are_scoped_to_client_and_user(aws_stack, chain, coin, partner_conn, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     first = keyed(partner_conn, "buy", buy_body(coin), "shared-key")
     assert first.status == 200, first.body
@@ -218,7 +218,7 @@ def test_answers_before_the_claim_do_not_use_the_key(aws_stack, chain, coin, par
 
 
 def test_an_error_after_the_claim_is_stored_and_replayed(aws_stack, chain, coin, partner_conn):
-    from partner.features import admin
+    from partnerctl import admin
 
     admin.set_delegation(partner_conn.user["user_id"], False)
     first = keyed(partner_conn, "buy", buy_body(coin), "stored-error")
@@ -537,7 +537,7 @@ def test_the_launch_cooldown_429_does_not_use_the_key(chain, pin_server, launch_
 def test_governance_write_answers_are_stored(chain, coin, ip, aws_stack):
     from solders.keypair import Keypair
 
-    from partner.features import admin
+    from partnerctl import admin
 
     user = admin.create_user()
     conn = connect(
@@ -556,7 +556,7 @@ def test_governance_write_answers_are_stored(chain, coin, ip, aws_stack):
 
 @pytest.fixture
 def launch_conn(aws_stack, chain, pin_server, clock, ip, creator):
-    from partner.features import admin
+    from partnerctl import admin
 
     app = admin.create_client(admin.NewClient(name="Launcher", redirect_uri="http://localhost:8080/callback"))
     return connect(app, creator, scope="coin:create", ip=ip)
@@ -564,7 +564,7 @@ def launch_conn(aws_stack, chain, pin_server, clock, ip, creator):
 
 @pytest.fixture
 def creator(aws_stack, chain):
-    from partner.features import admin
+    from partnerctl import admin
 
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10 * SOL)

@@ -80,7 +80,7 @@ NEWLINE_EXTRA = {
 
 @pytest.fixture
 def conn(aws_stack, clock, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Edges App", redirect_uri="http://localhost:8080/callback"))
     return connect(client, admin.create_user(twitter="edge"), scope=ALL_SCOPES, ip=ip)
@@ -211,7 +211,7 @@ def test_oauth_body_that_is_not_utf8_is_invalid_request(client, ip, clock, funct
 
 @pytest.mark.parametrize("function,path", [("oauth_authorize", "/oauth/authorize"), ("account_apps", "/account/apps")])
 def test_web_form_post_body_that_is_not_utf8_is_invalid_request(client, user, ip, clock, function, path):
-    from partner.features import admin
+    from partnerctl import admin
 
     cookie = admin.create_session(user["user_id"])["cookie"]
     for accept, marker in (("application/json", '"error":"invalid_request"'), ("text/html", "invalid_request")):
@@ -331,7 +331,7 @@ def test_idempotent_replay_carries_no_store_and_hsts(conn):
 
 
 def test_oauth_answers_carry_hsts(client, user, ip, clock):
-    from partner.features import admin
+    from partnerctl import admin
 
     verifier, challenge = pkce_pair()
     cookie = admin.create_session(user["user_id"])["cookie"]

@@ -75,7 +75,7 @@ def receiver():
 def retries(monkeypatch):
     """Fast retries: backoff from 1 s; `window` seconds of retrying (default one minute)."""
     from partner.core.settings import get_settings
-    from partner.features import webhooks
+    from partner.jobs import webhooks
 
     def set_window(window: int = 60) -> None:
         fast = get_settings().model_copy({"webhook_backoff_seconds": "1", "webhook_retry_seconds": str(window)})
@@ -88,7 +88,7 @@ def retries(monkeypatch):
 @pytest.fixture
 def trader(aws_stack, chain, ip):
     """A connected trader whose client has a webhook; `secret` is the one shown once."""
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Hooked", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()
@@ -98,7 +98,7 @@ def trader(aws_stack, chain, ip):
 
 
 def hook(trader, url: str) -> str:
-    from partner.features import webhooks
+    from partner.jobs import webhooks
 
     out = webhooks.configure(trader.client["client_id"], url)
     assert out["webhook_secret"].startswith("whsec_")
@@ -123,7 +123,7 @@ def status(trader, signature: str):
 
 
 def track_until(signature: str, wanted: str, timeout: float = 20) -> dict:
-    from partner.features import tracker
+    from partner.jobs import tracker
 
     deadline = time.monotonic() + timeout
     while True:
@@ -191,7 +191,7 @@ def test_buy_is_recorded_before_sending_then_confirmed_then_finalized_by_signed_
 
 
 def test_receiver_failing_twice_gets_the_same_event_three_times(chain, trader, receiver, poller, retries):
-    from partner.features import webhooks
+    from partner.jobs import webhooks
 
     mint = new_coin(chain.url, "Retry Coin", "RTRY")
     rx = receiver([500, 503])
@@ -217,7 +217,7 @@ def test_receiver_failing_twice_gets_the_same_event_three_times(chain, trader, r
 def test_dead_receiver_sends_the_event_to_the_dead_letter_queue(chain, trader, receiver, poller, retries, aws_stack):
     import boto3
 
-    from partner.features import webhooks
+    from partner.jobs import webhooks
 
     retries(4)  # give up four seconds after the first attempt (attempts at about 0, 1 and 3 s)
     mint = new_coin(chain.url, "Dead Coin", "DEAD")
@@ -287,7 +287,7 @@ def test_dropped_transaction_becomes_expired_in_status_and_by_webhook(chain, tra
 def test_failed_launch_bundle_gives_transaction_failed_with_its_code(
     chain, trader, receiver, poller, pin_server, monkeypatch
 ):
-    from partner.features import launch
+    from partner.features.launch import first_buy as launch
     from partner_sdk import verify_webhook
     from tests.integration.test_coins_create import create, form
 
@@ -328,7 +328,8 @@ def test_the_tracker_keeps_pending_bundles_open_and_fails_failed_ones_five_ids_a
     from partner.chain import instructions as ix
     from partner.chain.rpc import BlockEngine, Rpc
     from partner.chain.tx import WriteFees, assemble, sign
-    from partner.features import tracker, txstatus
+    from partner.jobs import tracker
+    from partner.send import txstatus
     from partner.store import ddb, txrecords
     from partner.store.wallets import KeypairSigner
     from testkit.chain import block_engine
@@ -374,7 +375,7 @@ def test_the_tracker_keeps_pending_bundles_open_and_fails_failed_ones_five_ids_a
 
 def test_landed_transaction_failure_maps_to_its_spec_code():
     """A landed error maps through the same table as the status endpoint (pure transition)."""
-    from partner.features import tracker
+    from partner.jobs import tracker
 
     record_ = {"pk": "sig", "status": "sent", "last_valid_block_height": 100, "signatures": ["sig"]}
     assert tracker.transitions(record_, {"slot": 5, "err": {"InstructionError": [0, "X"]}}, 10, False) == (
@@ -397,7 +398,8 @@ def test_landed_transaction_failure_maps_to_its_spec_code():
 
 
 def test_webhook_urls_follow_the_client_status(aws_stack):
-    from partner.features import admin, webhooks
+    from partner.jobs import webhooks
+    from partnerctl import admin
 
     dev = admin.create_client(admin.NewClient(name="Dev", redirect_uri="http://localhost:8080/callback"))["client_id"]
     live = admin.create_client(admin.NewClient(name="Live", redirect_uri="https://example.com/cb", status="live"))[
@@ -438,7 +440,7 @@ def test_webhook_urls_follow_the_client_status(aws_stack):
 def test_redriven_event_gets_a_new_window_and_a_long_backoff_hops_without_an_attempt(aws_stack, trader, receiver):
     import boto3
 
-    from partner.features import webhooks
+    from partner.jobs import webhooks
 
     rx = receiver([500])
     hook(trader, rx.url)
@@ -474,7 +476,7 @@ def test_redriven_event_gets_a_new_window_and_a_long_backoff_hops_without_an_att
             QueueUrl=aws_stack.physical_id("WebhookQueue"), AttributeNames=["ApproximateNumberOfMessagesDelayed"]
         )
         assert int(delayed["Attributes"]["ApproximateNumberOfMessagesDelayed"]) >= 1
-        from partner.features import admin
+        from partnerctl import admin
 
         admin.set_client_status(client_id, "suspended")  # a suspended client gets nothing
         assert webhooks.deliver({"client_id": client_id, "event": ev, "attempt": 1}) == "no_webhook"

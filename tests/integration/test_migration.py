@@ -91,7 +91,7 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
     from partner.chain import pool_math
     from partner.chain.programs import pool_base_vault
     from partner.chain.rpc import Rpc
-    from partner.features.migration import crank
+    from partner.jobs.migration import crank
 
     complete(chain, coin, whales)
     flags = curve_of(chain, coin)
@@ -171,7 +171,7 @@ def test_lifecycle_through_the_crank(chain, coin, whales, crank_signer):
 
 def test_scheduled_handler_reports_each_mint_and_survives_a_bad_one(chain, coin, whales, crank_signer, monkeypatch):
     from devstack.events import lambda_context
-    from partner.features import migration
+    from partner.jobs import migration
 
     complete(chain, coin, whales)
     bogus = Keypair().pubkey()
@@ -188,7 +188,7 @@ def test_scheduled_handler_reports_each_mint_and_survives_a_bad_one(chain, coin,
 def test_a_crank_that_lost_the_race_reports_already_migrated(chain, coin, whales, crank_signer, monkeypatch):
     """Two cranks saw the same complete curve; the program refuses the second migrate."""
     from partner.chain.rpc import Rpc
-    from partner.features import migration
+    from partner.jobs import migration
 
     complete(chain, coin, whales)
     mint = curve_of(chain, coin).mint
@@ -206,7 +206,7 @@ def test_a_crank_that_lost_the_race_reports_already_migrated(chain, coin, whales
 
 def test_crank_with_nothing_to_do(chain, crank_signer, monkeypatch):
     from partner.chain.rpc import Rpc
-    from partner.features import migration
+    from partner.jobs import migration
 
     monkeypatch.setattr(migration, "pending_mints", lambda r: [])
     assert migration.crank(Rpc(chain.url), crank_signer) == []

@@ -20,7 +20,7 @@ REDIRECT = "http://localhost:8080/callback"
 
 
 def cookie_for(user) -> str:
-    from partner.features import admin
+    from partnerctl import admin
 
     return admin.create_session(user["user_id"])["cookie"]
 
@@ -66,7 +66,7 @@ def location_params(result) -> tuple[str, dict[str, list[str]]]:
 
 def test_consent_page_names_client_wallet_and_each_scope(aws_stack, user, ip):
     from partner.core.scopes import DESCRIPTIONS
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Moon <Trader> & Co", redirect_uri=REDIRECT))
     _, challenge = pkce_pair()
@@ -133,7 +133,7 @@ def test_approve_without_state_redirects_without_state(client, user, ip):
 
 
 def test_redirect_uri_query_is_preserved(aws_stack, user, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     uri = "https://app.example.com/cb?tenant=7"
     client = admin.create_client(admin.NewClient(name="Q", redirect_uri=uri, status="live"))
@@ -221,7 +221,7 @@ def test_expired_session_asks_to_sign_in(client, user, ip, clock):
 
 
 def _client(**kw):
-    from partner.features import admin
+    from partnerctl import admin
 
     kw.setdefault("name", "Err App")
     kw.setdefault("redirect_uri", REDIRECT)
@@ -258,7 +258,7 @@ def case_missing_client():
 
 def case_suspended_client():
     c = _client()
-    from partner.features import admin
+    from partnerctl import admin
 
     admin.set_client_status(c["client_id"], "suspended")
     return _q(c)
@@ -544,7 +544,7 @@ def test_request_signed_for_another_client_cannot_be_swapped(aws_stack, user, ip
 
 
 def test_another_users_session_cannot_post_the_form(aws_stack, user, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     c = _client()
     _, form = _consent(c, user, ip)
@@ -593,7 +593,7 @@ def test_consent_form_is_used_once(aws_stack, user, ip, first):
 
 
 def test_client_suspended_between_page_and_post(aws_stack, user, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     c = _client()
     cookie, form = _consent(c, user, ip)

@@ -39,7 +39,7 @@ def test_rotation_issues_a_new_pair_and_rejects_the_old_refresh_token(client, us
 
 
 def test_reuse_of_rotated_out_token_revokes_the_whole_grant(aws_stack, client, user, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     conn = connect(client, user, ip=ip)
     second = refresh(client, conn.refresh, ip=ip).json
@@ -131,7 +131,7 @@ def test_missing_grant_type_does_not_consume_the_token(client, user, ip):
 
 
 def test_refresh_token_of_another_client_is_invalid_grant_and_harmless(aws_stack, client, user, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     conn = connect(client, user, ip=ip)
     other = admin.create_client(admin.NewClient(name="Other", redirect_uri=REDIRECT))

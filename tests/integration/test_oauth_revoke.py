@@ -86,7 +86,7 @@ def test_revoke_refresh_token_revokes_every_access_token_of_its_grant(aws_stack,
     tokens: every access token of this user and client, not only those of the token's own
     code (issue 17, item 8). The refresh token and its rotation chain die; another consent's
     refresh token is not revoked and mints working access tokens; other grants are untouched."""
-    from partner.features import admin
+    from partnerctl import admin
 
     conn = connect(client, user, ip=ip)
     other = connect(client, user, ip=ip)
@@ -143,7 +143,7 @@ def test_well_formed_token_with_this_clients_ids_but_unknown(client, user, ip):
 
 @pytest.mark.parametrize("kind", ["access", "refresh"])
 def test_another_clients_token_is_200_and_untouched(aws_stack, client, user, ip, kind):
-    from partner.features import admin
+    from partnerctl import admin
 
     owner = admin.create_client(admin.NewClient(name="Owner", redirect_uri=REDIRECT))
     conn = connect(owner, user, ip=ip)
@@ -192,7 +192,7 @@ def test_bad_client_auth_is_401_and_revokes_nothing(client, user, ip, secret):
 
 def test_revoked_tokens_of_a_revoked_key(aws_stack, user, ip):
     """Revoking an API key (operator) invalidates every token it issued: access and refresh."""
-    from partner.features import admin
+    from partnerctl import admin
 
     c = admin.create_client(admin.NewClient(name="Key", redirect_uri=REDIRECT))
     conn = connect(c, user, ip=ip)

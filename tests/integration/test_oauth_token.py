@@ -34,7 +34,7 @@ def s256(verifier: str) -> str:
 
 
 def code_for_challenge(client, user, challenge, *, ip, scope="profile:read") -> str:
-    from partner.features import admin
+    from partnerctl import admin
 
     cookie = admin.create_session(user["user_id"])["cookie"]
     page = consent_page(client, cookie, challenge, scope, ip=ip)
@@ -82,7 +82,7 @@ def test_token_response_shape_and_headers(client, user, ip):
 
 
 def test_scopes_of_the_token_are_the_codes(aws_stack, user, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     c = admin.create_client(admin.NewClient(name="S", redirect_uri=REDIRECT, scope="profile:read governance:vote"))
     conn = connect(c, user, scope="governance:vote profile:read", ip=ip)
@@ -287,7 +287,7 @@ def test_code_expires_after_five_minutes(client, user, ip, clock):
 
 
 def test_code_of_another_client_is_invalid_grant_and_not_consumed(aws_stack, client, user, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     other = admin.create_client(admin.NewClient(name="Other", redirect_uri=REDIRECT))
     code, verifier, _ = get_code(client, user, ip=ip)

@@ -108,7 +108,7 @@ def test_client_show_of_an_unknown_client_fails(cli):
 
 
 def test_text_output_of_client_show_has_no_secret(aws_stack, capsys, monkeypatch):
-    from partner.features import admin
+    from partnerctl import admin
     from partnerctl.cli import main
 
     monkeypatch.setenv("PARTNER_DEVSTACK_ENV", str(ROOT / ".devstack" / "absent.json"))

@@ -32,7 +32,7 @@ STATUS = "/partner/v1/transactions/{signature}/status"
 
 @pytest.fixture
 def conn(aws_stack, chain, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     app = admin.create_client(admin.NewClient(name="Path App", redirect_uri="http://localhost:8080/callback"))
     return connect(app, admin.create_user(), scope="profile:read", ip=ip)

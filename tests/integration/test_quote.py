@@ -45,7 +45,7 @@ def fee_recipient(chain, mint: str, venue: str) -> str:
 @pytest.fixture
 def trader(aws_stack, chain, ip, fee_wallet):
     """A Partner-tier client with a fee wallet and caps that fit, and a user with 60 SOL."""
-    from partner.features import admin
+    from partnerctl import admin
 
     client = partner_client(
         "Quoting App", fee_wallet=fee_wallet, max_trade_lamports=100 * SOL, daily_volume_cap_lamports=1000 * SOL
@@ -126,7 +126,7 @@ def test_quote_then_trade_on_the_curve_is_exact(chain, trader, fee_wallet):
 
 def test_venue_errors_then_quote_then_trade_on_the_pool_is_exact(chain, trader, fee_wallet, whales, crank_signer):
     from partner.chain.rpc import Rpc
-    from partner.features.migration import crank
+    from partner.jobs.migration import crank
 
     mint = new_coin(chain.url, "Pool Quote", "PQUOTE")
     # a quote that completes the curve says so
@@ -155,7 +155,7 @@ def test_venue_errors_then_quote_then_trade_on_the_pool_is_exact(chain, trader, 
 
 
 def test_quote_signs_sends_and_counts_nothing_and_needs_no_delegation(aws_stack, chain, trader):
-    from partner.features import admin
+    from partnerctl import admin
     from tests.integration.test_faults import volume
 
     mint = new_coin(chain.url, "Quiet Coin", "QUIET")
@@ -221,7 +221,7 @@ def test_quote_input_errors(chain, trader, body, code, field):
 
 
 def test_quote_partner_fee_rules_and_unknown_mint(aws_stack, chain, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     basic = connect(
         admin.create_client(admin.NewClient(name="Basic Quotes", redirect_uri="http://localhost:8080/callback")),
@@ -238,7 +238,7 @@ def test_quote_partner_fee_rules_and_unknown_mint(aws_stack, chain, ip):
 
 
 def test_quote_needs_the_trade_scope(aws_stack, chain, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Reader", redirect_uri="http://localhost:8080/callback"))
     conn = connect(client, admin.create_user(), scope="profile:read", ip=ip)

@@ -29,7 +29,7 @@ JSON = {"Content-Type": "application/json"}
 
 @pytest.fixture
 def conn(aws_stack, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     app = admin.create_client(admin.NewClient(name="Repeat App", redirect_uri="http://localhost:8080/callback"))
     return connect(app, admin.create_user(), scope="profile:read coin:create", ip=ip)
@@ -136,7 +136,7 @@ def _typed_twice(function: str, path: str, form: str, cookie: str, ip: str):
 
 
 def test_two_content_types_on_the_consent_form_are_invalid_request_and_issue_no_code(aws_stack, ip):
-    from partner.features import admin
+    from partnerctl import admin
     from testkit.helpers import consent_page, pkce_pair
 
     app = admin.create_client(admin.NewClient(name="Repeat Consent", redirect_uri="http://localhost:8080/callback"))
@@ -157,7 +157,7 @@ def test_two_content_types_on_the_consent_form_are_invalid_request_and_issue_no_
 
 
 def test_two_content_types_on_the_apps_page_are_invalid_request(conn, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     cookie = admin.create_session(conn.user["user_id"])["cookie"]
     form = urlencode({"action": "disconnect", "client_id": conn.client["client_id"], "csrf": "x"})

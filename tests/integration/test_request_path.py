@@ -42,7 +42,7 @@ def assert_invalid_token(result):
 
 
 def _client(tier="Basic", **kw):
-    from partner.features import admin
+    from partnerctl import admin
 
     return admin.create_client(admin.NewClient(name=kw.pop("name", "Path App"), redirect_uri=REDIRECT, tier=tier, **kw))
 
@@ -133,7 +133,7 @@ def test_access_token_expires_after_30_minutes(client, user, ip, clock):
 
 
 def test_token_of_a_suspended_client_is_invalid_token(aws_stack, user, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     c = _client()
     conn = connect(c, user, ip=ip)
@@ -159,7 +159,7 @@ def test_token_without_profile_read_is_insufficient_scope(client, user, ip, cloc
 
 
 def test_ratelimit_headers_count_down_exactly_per_token(aws_stack, user, ip, clock):
-    from partner.features import admin
+    from partnerctl import admin
 
     c = _client()
     conn = connect(c, user, ip=ip)
@@ -179,7 +179,7 @@ def test_ratelimit_headers_count_down_exactly_per_token(aws_stack, user, ip, clo
 
 
 def test_exhausting_the_300_per_minute_bucket(aws_stack, user, ip, clock):
-    from partner.features import admin
+    from partnerctl import admin
 
     c = _client(tier="Partner")  # 1,200/min: the tier is not what binds
     conn = connect(c, user, ip=ip)
@@ -209,7 +209,7 @@ def test_exhausting_the_300_per_minute_bucket(aws_stack, user, ip, clock):
 
 
 def test_basic_tier_budget_120_per_minute_across_users(aws_stack, ip, clock):
-    from partner.features import admin
+    from partnerctl import admin
 
     c = _client()
     conns = [connect(c, admin.create_user(twitter=f"u{i}"), ip=ip) for i in range(3)]
@@ -274,7 +274,7 @@ def test_tier_is_checked_before_scope(aws_stack, user, ip, clock, monkeypatch):
 
 def test_bucket_is_checked_before_tier_and_a_refusal_does_not_draw_on_the_tier(aws_stack, user, ip, clock, monkeypatch):
     from partner.edge import ratelimit
-    from partner.features import admin
+    from partnerctl import admin
 
     monkeypatch.setattr(ratelimit, "BUCKETS", {**ratelimit.BUCKETS, "read": 2})
     monkeypatch.setattr(ratelimit, "TIER_LIMITS", {"Basic": 3, "Partner": 3})

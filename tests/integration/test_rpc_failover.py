@@ -31,7 +31,7 @@ def _buy(conn, mint):
 
 @pytest.mark.parametrize("mode", ["down", "error", "behind", "none"])
 def test_a_buy_reads_and_sends_past_a_failing_first_endpoint(aws_stack, chain, ip, two_endpoints, mode):
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Failover", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()
@@ -56,8 +56,8 @@ def test_a_sell_right_after_a_buy_fails_over_from_an_endpoint_behind_the_buy(aws
     """With several endpoints, a write keeps the slot it was answered at on the user's record; the
     user's next write reads with that `minContextSlot`, so an endpoint behind the buy answers
     -32016 and the sell decides on the next endpoint's state, which holds the buy."""
-    from partner.features import admin
     from partner.store.users import get_user
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Failover sell", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()
@@ -100,8 +100,8 @@ def test_a_sell_right_after_a_buy_fails_over_from_an_endpoint_behind_the_buy(aws
 def test_a_vote_right_after_a_proposal_fails_over_from_an_endpoint_behind_it(aws_stack, chain, two_endpoints):
     """A governance write is answered once `processed`: the slot it keeps is at or past its landing,
     so the proposer's own vote right after it is not decided by an endpoint that lacks the proposal."""
-    from partner.features import admin
     from partner.store.users import get_user
+    from partnerctl import admin
     from tests.integration.test_governance_writes import BOND, SCOPES, T, member, propose_extend, vote
 
     client = admin.create_client(

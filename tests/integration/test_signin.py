@@ -124,7 +124,7 @@ def oidc(provider, aws_stack, monkeypatch):
 
 @pytest.fixture
 def linked(aws_stack):
-    from partner.features import admin
+    from partnerctl import admin
 
     sub = f"sub-{time.time_ns()}"
     return admin.create_user(sub=sub, twitter="linked") | {"sub": sub}

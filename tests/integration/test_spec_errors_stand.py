@@ -28,7 +28,7 @@ def coin(chain, aws_stack):
 
 
 def _conn(chain, ip, sol: int = 20 * SOL, scope: str = "trade:execute", **client):
-    from partner.features import admin
+    from partnerctl import admin
 
     made = admin.create_client(
         admin.NewClient(name="Spec App", redirect_uri="http://localhost:8080/callback", **client)
@@ -184,7 +184,7 @@ def test_over_the_ceiling_a_request_the_spec_would_take_is_still_refused(chain, 
 
 
 def _limited(chain, ip, sol: int, **limits):
-    from partner.features import admin
+    from partnerctl import admin
     from tests.integration.test_grant_limits import _client, consent
 
     client = _client(max_trade_lamports=10 * SOL, daily_volume_cap_lamports=100 * SOL)

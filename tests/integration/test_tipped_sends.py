@@ -58,7 +58,7 @@ def coin(chain, aws_stack):
 
 @pytest.fixture
 def conn(aws_stack, chain, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(
         admin.NewClient(name="Tipped App", redirect_uri="http://localhost:8080/callback", tier="Partner")

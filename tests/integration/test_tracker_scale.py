@@ -42,7 +42,7 @@ def _put_records(count: int, height: int) -> list[str]:
 def test_open_records_of_more_than_100_clients_all_move_in_one_pass(chain):
     """BatchGetItem takes at most 100 keys: the client read is chunked, so a pass over the
     records of 150 clients still moves every one of them (here: expired, never landed)."""
-    from partner.features import tracker
+    from partner.jobs import tracker
     from partner.store import ddb, txrecords
 
     height = int(rpc(chain.url, "getBlockHeight", [{"commitment": "confirmed"}]))  # the level expiry is judged at
@@ -55,7 +55,7 @@ def test_open_records_of_more_than_100_clients_all_move_in_one_pass(chain):
 def test_a_failing_record_does_not_stop_the_pass_for_the_others(chain, monkeypatch):
     """The batch write holding the bad record fails, so its records move one by one on the
     condition; the bad record's move fails too: only it stays open."""
-    from partner.features import tracker
+    from partner.jobs import tracker
     from partner.store import ddb, txrecords
 
     height = int(rpc(chain.url, "getBlockHeight", [{"commitment": "confirmed"}]))  # the level expiry is judged at
@@ -109,7 +109,7 @@ def seven_shards(monkeypatch):
 def test_one_pass_covers_every_index_partition(chain, seven_shards):
     """TRACKER_SHARDS=7: records written to each of the 7 partitions of the open index all move
     in one pass (the pass queries every partition, not the default 4)."""
-    from partner.features import tracker
+    from partner.jobs import tracker
     from partner.store import ddb, txrecords
 
     height = int(rpc(chain.url, "getBlockHeight", [{"commitment": "confirmed"}]))
@@ -128,7 +128,7 @@ def test_events_queue_once_per_move_and_a_failed_batch_keeps_its_records_open(ch
     """A batch of events that fails to queue keeps the records of its group `sent` (their moves
     wait); the next pass moves them, and queues each move's event once (the same ids)."""
     from partner.core.settings import get_settings
-    from partner.features import tracker, webhooks
+    from partner.jobs import tracker, webhooks
     from partner.store import ddb, txrecords
 
     client_id = f"cli_hook_{secrets.token_hex(6)}"
@@ -199,7 +199,7 @@ def test_a_batched_move_never_moves_a_record_back_on_a_stale_index_copy(chain, m
     """The index is read eventually consistent: after a pass wrote a record `finalized` (in a batch,
     without a condition), a later pass that still reads the record's old `sent` copy from the index,
     while an endpoint behind the others answers `confirmed`, leaves it `finalized` and queues no event."""
-    from partner.features import tracker, webhooks
+    from partner.jobs import tracker, webhooks
     from partner.store import ddb, txrecords
 
     item = _open_record(_hooked_client(), 10**12)
@@ -228,7 +228,7 @@ def test_a_partition_under_another_lease_moves_one_record_at_a_time_on_the_condi
     move with the conditional UpdateItem (a record another pass moved first is not moved again)."""
     from partner.core import clock
     from partner.core.settings import get_settings
-    from partner.features import tracker
+    from partner.jobs import tracker
     from partner.store import ddb, txrecords
 
     item = _open_record("cli_lease", 10**12)
@@ -254,7 +254,7 @@ def test_the_lease_holder_reads_its_own_writes_over_stale_index_copies():
     """What this process wrote replaces an older copy from the index (a record it moved to `confirmed`
     is followed as `confirmed`), a record it wrote final is left out, and an index copy as far on as
     what it wrote is kept."""
-    from partner.features import tracker
+    from partner.jobs import tracker
 
     owner = tracker.Owner()
     sent = [{"pk": f"sig{i}", "status": "sent", "track": "0", "kind": "buy"} for i in range(3)]

@@ -55,7 +55,7 @@ def _sol_in_of(chain_url: str, signature: str) -> int:
 
 
 def test_parallel_trades_never_exceed_the_daily_cap(aws_stack, chain, coin, ip, lambdas):
-    from partner.features import admin
+    from partnerctl import admin
 
     assert sum(VALUES) > 2 * CAP and min(VALUES) < CAP // 4 and len(set(VALUES)) == PARALLEL
     client = partner_client("Busy App", daily_volume_cap_lamports=CAP)
@@ -144,7 +144,7 @@ def test_parallel_trades_never_exceed_the_daily_cap(aws_stack, chain, coin, ip, 
 def test_concurrent_requests_each_see_their_own_event(aws_stack, ip, lambdas):
     """Requests at once, each in a process of its own, processes reused while warm: no request reads
     another's event (bearer token, body)."""
-    from partner.features import admin
+    from partnerctl import admin
     from testkit.helpers import invoke
 
     client = partner_client("Many Users")
@@ -170,8 +170,9 @@ def test_a_hundred_concurrent_trades_of_one_client_never_5xx_nor_overshoot(aws_s
     overlapping transactions as DynamoDB does: no 5xx, the client's and every grant's counter is
     exactly the sum of what was admitted, and that never passes the cap."""
     from partner.core import clock
-    from partner.features import admin, grantlimits
+    from partner.features import grantlimits
     from partner.store import counters
+    from partnerctl import admin
 
     client = partner_client("Hot App", daily_volume_cap_lamports=HOT_CAP)
     conns = []

@@ -104,7 +104,7 @@ def test_buy_input_errors(coin, partner_conn, body, code, field):
 
 
 def test_partner_fee_needs_partner_tier_and_fee_wallet(aws_stack, chain, coin, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(
         admin.NewClient(name="Basic App", redirect_uri="http://localhost:8080/callback", tier="Basic")
@@ -120,7 +120,7 @@ def test_partner_fee_needs_partner_tier_and_fee_wallet(aws_stack, chain, coin, i
 
 
 def test_delegation_missing_comes_after_validation(aws_stack, chain, coin, partner_conn):
-    from partner.features import admin
+    from partnerctl import admin
 
     admin.set_delegation(partner_conn.user["user_id"], False)
     bad = trade(partner_conn, "buy", {"mint": coin, "maxSolIn": "x", **FEES})
@@ -130,7 +130,7 @@ def test_delegation_missing_comes_after_validation(aws_stack, chain, coin, partn
 
 
 def test_trade_cap_and_daily_cap(aws_stack, chain, coin, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(
         admin.NewClient(
@@ -158,7 +158,7 @@ def test_trade_cap_and_daily_cap(aws_stack, chain, coin, ip):
 
 def liquid(chain, coin: str, sol: int = SOL) -> None:
     """Another user (of another client) buys `sol` of `coin`, so that the curve can pay a sell."""
-    from partner.features import admin
+    from partnerctl import admin
 
     buyer = admin.create_user()
     airdrop(chain.url, buyer["wallet"], 2 * sol)
@@ -202,7 +202,7 @@ def test_explicit_mode_bound_is_input_validation_before_delegation(
     aws_stack, chain, coin, partner_conn, kind, body, field
 ):
     """Design section 2: input validation (5) before delegation (6)."""
-    from partner.features import admin
+    from partnerctl import admin
 
     admin.set_delegation(partner_conn.user["user_id"], False)
     result = trade(partner_conn, kind, {"mint": coin, **body, **FEES})
@@ -213,7 +213,7 @@ def test_explicit_mode_bound_is_input_validation_before_delegation(
 def test_caps_come_before_chain_state(aws_stack, chain, coin, ip):
     """Caps (7) before balances (8): a poor wallet over the daily cap gets daily_cap_exceeded, and a
     sell over the per-trade cap of tokens the wallet does not hold gets trade_cap_exceeded."""
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(
         admin.NewClient(

@@ -30,7 +30,7 @@ def coin(chain, aws_stack):
 @pytest.fixture
 def reader(aws_stack, chain, ip):
     """A token with only profile:read: the endpoint needs no scope."""
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Status App", redirect_uri="http://localhost:8080/callback"))
     return connect(client, admin.create_user(), scope="profile:read", ip=ip)
@@ -75,7 +75,7 @@ def _send(chain, keypair: Keypair, instructions, *, skip_preflight: bool = False
 
 
 def test_landed_trade_processed_then_finalized(chain, coin, reader, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Trader", redirect_uri="http://localhost:8080/callback"))
     trader = admin.create_user()
@@ -162,7 +162,7 @@ def test_the_tracker_records_a_failure_s_mapped_code_once_confirmed(chain, reade
     """The tracker maps a landed failure off the transaction at `confirmed`: a record of a
     System Custom(1) failure moves to failed with insufficient_sol, not the generic tx_failed,
     without waiting for finalization."""
-    from partner.features import tracker
+    from partner.jobs import tracker
     from partner.store import ddb, txrecords
 
     signature, landed = _overdraw(chain, funded)
@@ -264,7 +264,7 @@ def test_a_bundle_the_engine_does_not_hold_is_pending_then_failed(chain, reader,
     """Jito answers `Invalid` for an id it does not hold (dropped, or not registered yet): taken as
     final only 8 s after the send (txstatus.INVALID_SETTLE_SECONDS), then failed with tx_failed."""
     from partner.chain.rpc import Rpc
-    from partner.features import txstatus
+    from partner.send import txstatus
 
     _, last_valid = Rpc(chain.url).latest_blockhash()
     signature = str(Signature(os.urandom(64)))
@@ -296,7 +296,7 @@ def test_chain_down_is_rpc_unavailable(chain, reader):
 @pytest.fixture
 def strangers(aws_stack, reader, ip):
     """Another client's token, and another user's token of the reader's own client."""
-    from partner.features import admin
+    from partnerctl import admin
 
     other_app = admin.create_client(
         admin.NewClient(name="Other Status App", redirect_uri="http://localhost:8080/callback")
@@ -309,7 +309,7 @@ def strangers(aws_stack, reader, ip):
 
 def _bundle(chain, funded, *, drop: bool = False) -> tuple[str, str, int]:
     from partner.chain.rpc import BlockEngine
-    from partner.features import txstatus
+    from partner.send import txstatus
 
     tx, last_valid = signed_transfer(chain.url, funded, 10_000_000)
     if drop:

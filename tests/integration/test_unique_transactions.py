@@ -124,7 +124,7 @@ def test_a_bundle_sent_again_is_not_reported_failed(chain, aws_stack):
     from partner.chain import instructions as ix
     from partner.chain.rpc import BlockEngine, Rpc
     from partner.chain.tx import WriteFees, assemble, sign
-    from partner.features.launch import _bundle_failed
+    from partner.send.pipeline import bundle_failed as _bundle_failed
     from partner.store.wallets import KeypairSigner
     from testkit.chain import airdrop
 

@@ -51,7 +51,7 @@ def buy_tokens(chain_url: str, conn, mint: str, tokens: int) -> None:
 
 def holder(chain_url: str, ip: str, mint: str, tokens: int, scope: str = "trade:execute governance:propose"):
     """A connected user holding `tokens` of `mint` (bought through trades/buy-exact-out)."""
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Gov App", redirect_uri="http://localhost:8080/callback"))
     user = admin.create_user()
@@ -102,7 +102,7 @@ def proposer(chain, coin, ip):
 @pytest.fixture
 def conn(aws_stack, chain, ip):
     """A connected user without tokens (for checks that stop before the chain)."""
-    from partner.features import admin
+    from partnerctl import admin
 
     client = admin.create_client(admin.NewClient(name="Gov App", redirect_uri="http://localhost:8080/callback"))
     return connect(client, admin.create_user(), scope="governance:propose", ip=ip)
@@ -111,7 +111,7 @@ def conn(aws_stack, chain, ip):
 def test_update_content_pins_and_creates_the_proposal(chain, pin_server, coin, proposer):
     from partner.chain import governance_math as GM
     from partner.chain.layouts import Governance, Proposal
-    from tests.chainutil import launchpad_instructions
+    from testkit.chain import launchpad_instructions
 
     image = png(7)
     result = post_form(
@@ -256,7 +256,7 @@ def test_field_validation(conn, fields, code):
 
 
 def test_missing_mint_and_scope(conn, aws_stack, ip):
-    from partner.features import admin
+    from partnerctl import admin
 
     result = post_form(conn, {"priorityFeeLamports": PRIO, "tipLamports": TIP, "name": "x"})
     assert result.status == 400 and result.json["error"] == "invalid_input"
@@ -296,7 +296,7 @@ def test_a_failed_proposal_doubles_the_next_bond(chain, pin_server, coin, ip):
     from solders.pubkey import Pubkey
 
     from partner.chain import instructions as ix
-    from tests.chainutil import warp
+    from testkit.chain import warp
     from tests.integration.test_governance_reads import land, read
     from tests.integration.test_governance_writes import gov
 
@@ -335,11 +335,12 @@ def test_a_field_that_does_not_match_its_digest_reads_as_absent(chain, pin_serve
     from partner.chain import programs as P
     from partner.chain.layouts import Governance, Proposal
     from partner.chain.rpc import Rpc
-    from partner.features import admin, pinning
-    from partner.features.coins import create_coin_now
+    from partner.features import pinning
     from partner.store.users import get_user
     from partner.store.wallets import SealedWalletSigner
-    from tests.chainutil import launchpad_instructions
+    from partnerctl import admin
+    from partnerctl.coins import create_coin_now
+    from testkit.chain import launchpad_instructions
 
     stray = {"name": "Stray", "symbol": "STRAY", "description": "unverified", "image": "ipfs://QmStrayImage"}
     uri = pinning.pin_json({**stray, "website": "", "twitter": "", "telegram": ""}).uri

@@ -71,7 +71,7 @@ def refused(result, words: str) -> None:
 
 
 def new_user(chain):
-    from partner.features import admin
+    from partnerctl import admin
 
     user = admin.create_user()
     airdrop(chain.url, user["wallet"], 10 * SOL)
@@ -80,7 +80,7 @@ def new_user(chain):
 
 @pytest.fixture
 def app(aws_stack):
-    from partner.features import admin
+    from partnerctl import admin
 
     return admin.create_client(admin.NewClient(name="Uploader", redirect_uri=REDIRECT))
 
@@ -205,7 +205,7 @@ def test_staged_image_launches_once_with_the_direct_upload_cid(chain, pin_server
 
 
 def test_an_upload_is_refused_to_another_user_and_another_client(chain, pin_server, clock, ip, app, conn, creator):
-    from partner.features import admin
+    from partnerctl import admin
 
     staged = upload(conn, PNG)
     other_user = connect(app, new_user(chain), scope="coin:create", ip=ip)

@@ -10,9 +10,9 @@ import pytest
 def test_sealed_seed_signs_for_its_own_wallet(aws_stack):
     from solders.signature import Signature
 
-    from partner.features import admin
     from partner.store.users import get_user
     from partner.store.wallets import SealedWalletSigner
+    from partnerctl import admin
 
     user = get_user(admin.create_user()["user_id"])
     signature = SealedWalletSigner(user).sign(b"message")
@@ -24,9 +24,9 @@ def test_sealed_seed_signs_for_its_own_wallet(aws_stack):
 @pytest.mark.parametrize("swap", ["user_id", "wallet"])
 def test_a_seed_moved_to_another_user_or_wallet_does_not_decrypt(aws_stack, swap):
     from partner.core.errors import ApiError
-    from partner.features import admin
     from partner.store.users import get_user
     from partner.store.wallets import SealedWalletSigner
+    from partnerctl import admin
 
     alice = get_user(admin.create_user()["user_id"])
     bob = get_user(admin.create_user()["user_id"])

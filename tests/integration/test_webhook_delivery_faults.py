@@ -30,7 +30,8 @@ def _ids(rx: Receiver) -> list[str]:
 
 
 def _client(url: str) -> str:
-    from partner.features import admin, webhooks
+    from partner.jobs import webhooks
+    from partnerctl import admin
 
     made = admin.create_client(admin.NewClient(name="Faulty Hooks", redirect_uri="http://localhost:8080/callback"))
     webhooks.configure(made["client_id"], url)
@@ -38,7 +39,7 @@ def _client(url: str) -> str:
 
 
 def _sent(monkeypatch) -> list[tuple[str, list[dict]]]:
-    from partner.features import webhooks
+    from partner.jobs import webhooks
 
     sent: list[tuple[str, list[dict]]] = []
     monkeypatch.setattr(webhooks, "_send", lambda queue_url, messages: sent.append((queue_url, messages)))
@@ -49,7 +50,7 @@ def _sent(monkeypatch) -> list[tuple[str, list[dict]]]:
 def test_a_fault_reading_the_hook_defers_the_event_by_the_backoff(aws_stack, monkeypatch, receiver, fails):
     from partner.core import clock
     from partner.core.settings import get_settings
-    from partner.features import webhooks
+    from partner.jobs import webhooks
 
     url, rx = receiver
     client_id = _client(url)
@@ -84,7 +85,7 @@ def test_a_fault_reading_the_hook_defers_the_event_by_the_backoff(aws_stack, mon
 def test_deferrals_past_the_retry_window_go_to_the_dead_letter_queue(aws_stack, monkeypatch, receiver):
     from partner.core import clock
     from partner.core.settings import get_settings
-    from partner.features import webhooks
+    from partner.jobs import webhooks
 
     url, _ = receiver
     client_id = _client(url)
@@ -101,7 +102,7 @@ def test_deferrals_past_the_retry_window_go_to_the_dead_letter_queue(aws_stack, 
 
 def test_a_queue_that_refuses_the_deferral_still_raises(aws_stack, monkeypatch, receiver):
     """SQS then re-delivers the message after its visibility timeout: nothing is lost."""
-    from partner.features import webhooks
+    from partner.jobs import webhooks
 
     url, _ = receiver
     client_id = _client(url)

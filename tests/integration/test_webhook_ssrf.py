@@ -44,7 +44,7 @@ def cli(capsys, *argv: str) -> tuple[int, dict]:
 
 
 def live_client(name: str = "Live Hooks") -> str:
-    from partner.features import admin
+    from partnerctl import admin
 
     return admin.create_client(admin.NewClient(name=name, redirect_uri="https://acme-partner.com/cb", status="live"))[
         "client_id"
@@ -83,7 +83,8 @@ def test_a_live_clients_delivery_never_reaches_a_loopback_listener(aws_stack, po
     """Two live clients whose deliveries would land on the listener: one promoted from development
     with its loopback URL, one whose public-looking name resolves to loopback. Nothing connects;
     each attempt is logged as refused with its reason, not retried, and dead-lettered at once."""
-    from partner.features import admin, webhooks
+    from partner.jobs import webhooks
+    from partnerctl import admin
 
     promoted = admin.create_client(admin.NewClient(name="Promoted", redirect_uri="http://localhost:8080/callback"))[
         "client_id"
@@ -125,7 +126,7 @@ def test_a_live_clients_delivery_never_reaches_a_loopback_listener(aws_stack, po
     ],
 )
 def test_a_name_resolving_to_a_private_address_is_refused_and_recorded_with_its_reason(aws_stack, dns, answer, reason):
-    from partner.features import webhooks
+    from partner.jobs import webhooks
 
     client_id = live_client()
     webhooks.configure(client_id, f"https://{NAME}/hooks")
@@ -145,7 +146,8 @@ def test_a_development_client_keeps_its_loopback_receiver(aws_stack, dns):
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    from partner.features import admin, webhooks
+    from partner.jobs import webhooks
+    from partnerctl import admin
 
     got: list[str] = []
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from solders.keypair import Keypair
 
-from partner.features import migration
+from partner.jobs import migration
 from testkit.chain import DEEP_BUMP_MINT_SEED
 
 from .launchpad_chain import LAUNCHPAD_IDL, SOL, Chain

@@ -9,9 +9,9 @@ import pytest
 
 from partner.core.errors import ApiError
 from partner.edge import multipart
-from partner.features import launch
 from partner.features.coin_fields import clean_description, normalize_name, normalize_symbol
 from partner.features.governance import content
+from partner.features.launch import form as launch
 
 PK = "So11111111111111111111111111111111111111112"
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 40

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from partner.chain import curve
 from partner.core.errors import ApiError
-from partner.features.launch import InitialBuy, first_buy_cap, plan_first_buy
+from partner.features.launch.first_buy import InitialBuy, first_buy_cap, plan_first_buy
 
 SUPPLY = curve.TOKEN_TOTAL_SUPPLY
 CAP = 25_000_000 * 10**6  # 2.5% of supply

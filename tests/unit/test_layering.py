@@ -14,8 +14,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYER = ROOT / "shared" / "partner"
-# Lowest first; a module may import its own floor and the ones below. chain and store share one.
-FLOORS = {"core": 0, "chain": 1, "store": 1, "edge": 2, "features": 3}
+# Lowest first; a module may import its own floor and the ones below. chain and store share one, and
+# so do send (the pipeline every write shares) and jobs (tracker, migration, webhook delivery).
+FLOORS = {"core": 0, "chain": 1, "store": 1, "edge": 2, "send": 3, "jobs": 3, "features": 4}
 
 
 def import_graph(package: Path) -> dict[str, dict[str, bool]]:

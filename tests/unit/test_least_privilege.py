@@ -65,7 +65,7 @@ RECORD = {("TransactionsTable", "dynamodb:PutItem")}
 # (ReturnValuesOnConditionCheckFailure), others record the signatures and store the answer
 IDEMPOTENT = {("IdempotencyTable", "dynamodb:UpdateItem")}
 # with several RPC endpoints, a write keeps the slot it was answered at on the user's record
-# (partner.features.pipeline.remember_slot -> users.raise_write_slot)
+# (partner.send.pipeline.remember_slot -> users.raise_write_slot)
 WRITE_SLOT = {("UsersTable", "dynamodb:UpdateItem")}
 
 READ_ROUTE = AUTHN | WINDOWS | MAC

@@ -11,8 +11,9 @@ import pytest
 from devstack.events import ApiRequest, api_event
 from partner.core.errors import ApiError
 from partner.edge import http, models
-from partner.features import launch, trading
+from partner.features import trading
 from partner.features.governance import content, writes
+from partner.features.launch import form as launch
 
 PK = "So11111111111111111111111111111111111111112"
 FEES = {"priorityFeeLamports": "1000", "tipLamports": "1000000"}

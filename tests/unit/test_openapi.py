@@ -13,8 +13,9 @@ from partner.chain.errors import GovernanceErrorCode, spec_code_for_program_erro
 from partner.core import scopes
 from partner.core.errors import CATALOGUE
 from partner.edge import models
-from partner.features import launch, trading
+from partner.features import trading
 from partner.features.governance import content, writes
+from partner.features.launch import form as launch
 from testkit.helpers import catalogue_section
 from tools import openapi
 

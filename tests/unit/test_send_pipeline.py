@@ -1,4 +1,4 @@
-"""partner.features.pipeline: the one send pipeline of every write, with fakes for the chain, the
+"""partner.send.pipeline: the one send pipeline of every write, with fakes for the chain, the
 record step and the signer's service.
 
 Its order (assemble -> fee and balance check -> finish -> added checks -> sign -> record -> submit),
@@ -21,7 +21,7 @@ from partner.chain import programs as P
 from partner.chain import tx as T
 from partner.chain.rpc import PREFLIGHT_FAILURE, Ambiguous, RpcError
 from partner.core.errors import ApiError
-from partner.features import pipeline, presend
+from partner.send import pipeline, presend
 from partner.store.wallets import KeypairSigner
 
 PAYER = KeypairSigner(Keypair())

@@ -437,7 +437,7 @@ def test_the_trackers_lambda_client_is_made_before_the_snapshot(offline: None) -
     serializer and parser) is made before the snapshot by a dry run, without a connection or credentials,
     so the first scheduled run after a restore does not build it (it did, on its critical path)."""
     from partner.core import snapshot
-    from partner.features import tracker  # noqa: F401  # registers its hook
+    from partner.jobs import tracker  # noqa: F401  # registers its hook
     from partner.store import aws
 
     try:

@@ -34,7 +34,7 @@ def settings_env(monkeypatch):
     ],
 )
 def test_every_partition_is_in_exactly_one_group(settings_env, shards, groups, expected):
-    from partner.features import tracker
+    from partner.jobs import tracker
 
     settings_env(shards, groups)
     assert tracker.groups() == expected

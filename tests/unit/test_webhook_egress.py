@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from partner.core import egress, tls
-from partner.features import webhooks
+from partner.jobs import webhooks
 from testkit.helpers import Served
 
 PUBLIC = "93.184.215.14"  # a globally routable address (never connected to: see the rebinding test)

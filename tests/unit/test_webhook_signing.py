@@ -10,7 +10,7 @@ import pytest
 from standardwebhooks import Webhook
 from standardwebhooks import WebhookVerificationError as ReferenceError_
 
-from partner.features import webhooks
+from partner.jobs import webhooks
 from partner_sdk import WebhookVerificationError, verify_webhook
 
 # the specification's test vector

@@ -197,7 +197,7 @@ class Rpc:
         self.connect = connect
         self.round_trips = 0
         # the user's last write: the slot its reads and landing were answered at (`seen_slot` of the
-        # write's client, kept on the user's record: partner.features.pipeline.remember_slot). The
+        # write's client, kept on the user's record: partner.send.pipeline.remember_slot). The
         # DECIDE reads name it as `minContextSlot`, so a node behind it answers -32016 and the read
         # fails over (docs/onchain.md, "Commitment").
         self.min_context_slot: int | None = None

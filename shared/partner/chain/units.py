@@ -149,12 +149,12 @@ LAUNCHPAD_COSTS: dict[str, Cost] = {
     "buy_exact_out": Cost(9_800, new=_BUYER_ATA),
     "sell": Cost(8_300),
     "migrate": Cost(43_100, _migrate),
-    "create_proposal": Cost(35_000, _create_proposal),
+    "create_proposal": Cost(35_300, _create_proposal),
     "cast_vote": Cost(10_800, new={"vote_receipt": (NEW_RECEIPT, _receipt)}),
     "cancel_vote": Cost(10_600),
     "withdraw_vote": Cost(10_100, new={"voter_token_account": (NEW_TOKEN_ACCOUNT, _ata("voter"))}),
     "withdraw_bond": Cost(8_400, new={"proposer_token_account": (NEW_TOKEN_ACCOUNT, _ata("proposer"))}),
-    "settle_proposal": Cost(4_800, extra=_settle),
+    "settle_proposal": Cost(4_900, extra=_settle),
     "finalize_expired": Cost(7_500),
 }
 POOL_COSTS: dict[str, Cost] = {

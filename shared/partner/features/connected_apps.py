@@ -18,8 +18,9 @@ from urllib.parse import urlsplit
 from partner.core import observability, scopes
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
-from partner.features import grantlimits, webhooks
+from partner.features import grantlimits
 from partner.features.oauth import authorize
+from partner.jobs import webhooks
 from partner.store import apps as apps_store
 from partner.store import crypto, ddb, tokens
 from partner.store.clients import Client

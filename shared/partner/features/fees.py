@@ -42,7 +42,7 @@ def check_ceiling(
     limits`), and every write refuses a transaction whose `priorityFeeLamports + tipLamports` is over
     it (a launch bundle: the sum over its transactions) with 400 `invalid_input` naming the larger of
     the two fields (the tip on a tie) and `maxFeeLamports`. It is an added refusal, checked last by
-    the send pipeline (partner.features.pipeline), after every spec check and before signing, so that
+    the send pipeline (partner.send.pipeline), after every spec check and before signing, so that
     a spec error of the same request answers first.
     """
     ceiling = principal.client.max_fee_lamports

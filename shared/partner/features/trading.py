@@ -28,7 +28,8 @@ from partner.edge import access
 from partner.edge.access import Principal
 from partner.edge.models import Address, Amount, Field, IntOrString, PositiveAmount, Request, WriteFields
 from partner.features import fees as write_fees
-from partner.features import grantlimits, pipeline
+from partner.features import grantlimits
+from partner.send import pipeline
 from partner.store import counters
 from partner.store.wallets import SealedWalletSigner
 
@@ -489,7 +490,7 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
     reserved atomically (400/403), answered before the wallet's own refusal -> chain state: one
     batched read, the venue (409) and the quote -> for a quote-valued trade (sell, buy-exact-out in
     slippage mode) the caps now, before any balance -> token balances (422) -> the send pipeline
-    (partner.features.pipeline): build (422 tx_too_large), SOL (422 insufficient_sol), then the added
+    (partner.send.pipeline): build (422 tx_too_large), SOL (422 insufficient_sol), then the added
     refusals, last, so that none pre-empts a spec error: a dust amount (400 naming it), the client's
     fee ceiling (400), the user's own limits (403; decided with the caps, in the same reservation)
     -> sign (502) -> submit (502/422). A reservation is released whenever nothing reached the network.

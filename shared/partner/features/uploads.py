@@ -27,7 +27,7 @@ from partner.features.coin_fields import Image, read_image
 from partner.store import uploads as store
 
 if TYPE_CHECKING:
-    from partner.features.pipeline import Held
+    from partner.send.pipeline import Held
 
 __all__ = [
     "ROUTE",

@@ -137,7 +137,7 @@ def create_user(user: User) -> None:
 
 def raise_write_slot(user_id: str, slot: int) -> None:
     """Keep `slot` as the user's `write_slot` unless a higher one is kept (the user's next write
-    reads at that slot or later: partner.features.pipeline.remember_slot)."""
+    reads at that slot or later: partner.send.pipeline.remember_slot)."""
     ddb.update(
         ddb.Update(
             _table(),

@@ -36,8 +36,9 @@ from partner.edge import access, http, multipart
 from partner.edge.access import Principal
 from partner.edge.models import LINK, NAME, SYMBOL, Address, Amount, PositiveAmount, WriteFields, validate
 from partner.features import fees as write_fees
-from partner.features import links, pinning, pipeline, uploads
+from partner.features import links, pinning, uploads
 from partner.features.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
+from partner.send import pipeline
 from partner.store import crypto
 from partner.store.wallets import SealedWalletSigner
 
@@ -313,7 +314,7 @@ def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = N
     5. build `create_proposal` (update_content, the changed-field mask, name / symbol / uri as
        changed); the client's fee ceiling on priorityFeeLamports + tipLamports (400 `invalid_input`,
        partner.features.fees: an added check, last, so it never pre-empts a spec error); sign, land
-       `processed`. Steps 3's SOL check to 5 are the send pipeline's (partner.features.pipeline).
+       `processed`. Steps 3's SOL check to 5 are the send pipeline's (partner.send.pipeline).
 
     Response: the governance write response plus `metadataUri` and `imageUri` (the newly pinned
     URIs; the current ones when that part did not change, null when there is none).

@@ -26,7 +26,7 @@ from partner.edge import access
 from partner.edge.access import Principal
 from partner.edge.models import Address, PositiveAmount, WriteFields
 from partner.features import fees as write_fees
-from partner.features import pipeline
+from partner.send import pipeline
 from partner.store.wallets import SealedWalletSigner
 
 TOKEN_ACCOUNT_SIZE = 170  # Token-2022 account with ImmutableOwner (our ATAs)

@@ -30,7 +30,7 @@ from partner.core.errors import ApiError
 from partner.core.limits import TRADE_UNITS
 from partner.core.settings import get_settings
 from partner.edge.access import Principal
-from partner.features import presend, txstatus
+from partner.send import presend, txstatus
 from partner.store import users
 
 # ------------------------------------------------------------------ compute units

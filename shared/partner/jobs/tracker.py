@@ -20,8 +20,8 @@ from partner.chain.errors import spec_code_for_transaction_error
 from partner.chain.rpc import BlockEngine, Rpc
 from partner.core import clock, observability, parallel, snapshot
 from partner.core.settings import get_settings
-from partner.features import webhooks
-from partner.features.txstatus import INFLIGHT, NOT_LANDED, invalid_is_final, program_ids
+from partner.jobs import webhooks
+from partner.send.txstatus import INFLIGHT, NOT_LANDED, invalid_is_final, program_ids
 from partner.store import aws, ddb, txrecords
 from partner.store.bundles import bundle_pk
 

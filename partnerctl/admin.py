@@ -230,7 +230,7 @@ def create_session(user_id: str) -> dict[str, Any]:
 def create_crank_wallet() -> dict[str, Any]:
     """The migration crank's service wallet, stored like a user (`service-crank`), sealed under
     the same KMS envelope with that user id in the encryption context. Idempotent."""
-    from partner.features.migration import CRANK_USER_ID
+    from partner.jobs.migration import CRANK_USER_ID
 
     existing = user_store.get_user(CRANK_USER_ID)
     if existing is None:
