@@ -91,6 +91,32 @@ impl<'a> Reader<'a> {
         }
         self.bytes(n)
     }
+    /// A Borsh string of valid UTF-8, at most `max` bytes.
+    #[inline(always)]
+    pub fn str(&mut self, max: usize) -> Result<&'a str, ProgramError> {
+        core::str::from_utf8(self.string(max)?).map_err(|_| ProgramError::InvalidInstructionData)
+    }
+    /// A Borsh `Option<T>`: tag 0 (None) or 1 (Some, then `T` read by `read`); any other tag
+    /// is InvalidInstructionData.
+    #[inline(always)]
+    pub fn option<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Result<T, ProgramError>,
+    ) -> Result<Option<T>, ProgramError> {
+        if self.bool()? {
+            Ok(Some(read(self)?))
+        } else {
+            Ok(None)
+        }
+    }
+    /// A Borsh unit enum of `variants` variants: its index (any other is InvalidInstructionData).
+    #[inline(always)]
+    pub fn variant(&mut self, variants: u8) -> Result<u8, ProgramError> {
+        match self.u8()? {
+            v if v < variants => Ok(v),
+            _ => Err(ProgramError::InvalidInstructionData),
+        }
+    }
     /// Err unless every byte was read (no trailing garbage).
     #[inline(always)]
     pub fn finish(&self) -> Result<(), ProgramError> {

@@ -74,6 +74,12 @@ pub const POOL_PROGRAM_ID: Pubkey = [
     45, 9, 150, 22, 39, 116, 98,
 ];
 
+/// BPFLoaderUpgradeab1e11111111111111111111111: owns every upgradeable program's ProgramData.
+pub const BPF_LOADER_UPGRADEABLE_ID: Pubkey = [
+    2, 168, 246, 145, 78, 136, 161, 176, 226, 16, 21, 62, 247, 99, 174, 43, 0, 194, 185, 61, 22, 193, 36, 210, 192, 83,
+    122, 16, 4, 128, 0, 0,
+];
+
 /// The associated token account of (wallet, mint) under Token-2022 (seeds: wallet,
 /// Token-2022 id, mint; program: ATA).
 #[inline(always)]

@@ -84,11 +84,28 @@ pub fn create_pda_account(
     signers: &[&[&[u8]]],
 ) -> ProgramResult {
     let need = super::sysvar::rent_exempt_minimum(space)?;
+    create_funded_account(payer, new, system, need, space, owner, signers)
+}
+
+/// `create_pda_account` with the lamports given (at least the rent-exempt minimum of `space`;
+/// more for an account that will grow, such as a Token-2022 mint whose metadata is set later):
+/// a fresh address by CreateAccount; a pre-funded one topped up to `lamports`, then allocated
+/// and assigned.
+#[inline(always)]
+pub fn create_funded_account(
+    payer: &AccountInfo,
+    new: &AccountInfo,
+    system: &AccountInfo,
+    lamports: u64,
+    space: u64,
+    owner: &Pubkey,
+    signers: &[&[&[u8]]],
+) -> ProgramResult {
     if new.lamports() == 0 {
-        return create_account(payer, new, system, need, space, owner, signers);
+        return create_account(payer, new, system, lamports, space, owner, signers);
     }
-    if new.lamports() < need {
-        transfer(payer, new, system, need - new.lamports(), &[])?;
+    if new.lamports() < lamports {
+        transfer(payer, new, system, lamports - new.lamports(), &[])?;
     }
     allocate(new, system, space, signers)?;
     assign(new, system, owner, signers)

@@ -119,3 +119,14 @@ pub fn cmp128(a: (u64, u64), b: (u64, u64)) -> core::cmp::Ordering {
         o => o,
     }
 }
+
+/// (hi, lo) * b, None on overflow of 128 bits.
+#[inline(always)]
+pub fn mul128_64(a: (u64, u64), b: u64) -> Option<(u64, u64)> {
+    let (lo_hi, lo) = mul64(a.1, b);
+    let (top, hi) = mul64(a.0, b);
+    if top != 0 {
+        return None;
+    }
+    Some((hi.checked_add(lo_hi)?, lo))
+}

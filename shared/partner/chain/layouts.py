@@ -28,7 +28,7 @@ from .idl_types import (
 )
 from .idls import LAUNCHPAD, POOL
 
-# The launchpad's limits on a coin's TokenMetadata fields (programs/launchpad/src/args.rs).
+# The launchpad's limits on a coin's TokenMetadata fields (programs/launchpad/src/metadata.rs).
 NAME_MAX_BYTES = 32
 SYMBOL_MAX_BYTES = 10
 URI_MAX_BYTES = 200

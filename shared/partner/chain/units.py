@@ -104,7 +104,7 @@ NEW_TOKEN_ACCOUNT = 18_900
 NEW_RECEIPT = 2_100
 # settle: each metadata field it rewrites (a Token-2022 UpdateField CPI, the longest value), and the
 # update authority's removal when the last field locks
-UPDATE_FIELD = 6_400
+UPDATE_FIELD = 5_950
 DROP_AUTHORITY = 5_300
 SWAP_BUY = 2_300  # a pool swap that buys (SOL in: the quote's transfer) over one that sells
 

@@ -1,7 +1,8 @@
-//! The program's errors: the IDL's custom codes (idl/launchpad.json "errors", the
-//! same numbers as partner.chain.errors) and the runtime's built-in errors.
+//! The program's errors: the IDL's custom codes (idl/launchpad.json "errors", the same numbers
+//! as partner.chain.errors). The runtime's own (`MissingRequiredSignature`,
+//! `NotEnoughAccountKeys`, ...) are the SDK's `ProgramError` constants.
 
-pub type Res<T> = Result<T, Error>;
+use crate::sdk::ProgramError;
 
 /// The whole IDL table (the pool-only codes included: one numbering for both programs).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -63,23 +64,11 @@ pub enum Error {
     MutabilityExtensionExceedsCap = 6127,
     InvalidVoteDuration = 6128,
     VoteDurationExceedsWindow = 6129,
-    // built-in program errors (encoded as index << 32 by `code`)
-    MissingRequiredSignature = 0x1_0008,
-    NotEnoughAccountKeys = 0x1_000b,
-    InvalidInstructionData = 0x1_0003,
-    /// a CPI failed: the runtime has already failed the transaction; never returned
-    CpiFailed = 0x1_0001,
 }
 
-impl Error {
-    pub fn to_sdk(self) -> crate::sdk::ProgramError {
-        use crate::sdk::ProgramError as P;
-        match self {
-            Error::MissingRequiredSignature => P::MissingRequiredSignature,
-            Error::NotEnoughAccountKeys => P::NotEnoughAccountKeys,
-            Error::InvalidInstructionData => P::InvalidInstructionData,
-            Error::CpiFailed => P::InvalidArgument,
-            e => P::Custom(e as u32),
-        }
+impl From<Error> for ProgramError {
+    #[inline(always)]
+    fn from(e: Error) -> ProgramError {
+        ProgramError::Custom(e as u32)
     }
 }
