@@ -27,8 +27,8 @@ def test_nearest_rank_percentiles_and_rounding_up():
     assert fees.lamports_for(0) == 1000  # the spec minimum
     assert fees.lamports_for(10_000_000, 200_000) == 2_000_000  # 10 lamports per unit x 200,000 units
     assert fees.lamports_for(10_000_001, 200_000) == 2_000_001  # rounded up: never below the price
-    assert fees.lamports_for(10_000_000) == 333_650  # a trade's limit: 33,365 units (the dearest trade's, units)
-    assert fees.lamports_for(10_000_001) == 333_651
+    assert fees.lamports_for(10_000_000) == 332_600  # a trade's limit: 33,260 units (the dearest trade's, units)
+    assert fees.lamports_for(10_000_001) == 332_601
 
 
 @settings(deadline=None)

@@ -100,11 +100,11 @@ class Cost:
 
 # A Token-2022 ATA created through the ATA program (its search's first try included); a vote
 # receipt (a System CPI and the receipt's search, its first try)
-NEW_TOKEN_ACCOUNT = 18_900
-NEW_RECEIPT = 2_100
+NEW_TOKEN_ACCOUNT = 18_800
+NEW_RECEIPT = 2_000
 # settle: each metadata field it rewrites (a Token-2022 UpdateField CPI, the longest value), and the
 # update authority's removal when the last field locks
-UPDATE_FIELD = 5_950
+UPDATE_FIELD = 6_100
 DROP_AUTHORITY = 5_300
 SWAP_BUY = 2_300  # a pool swap that buys (SOL in: the quote's transfer) over one that sells
 
@@ -144,17 +144,17 @@ def _swap(k: Keys) -> int:
 
 _BUYER_ATA = {"user_token_account": (NEW_TOKEN_ACCOUNT, _ata("user"))}
 LAUNCHPAD_COSTS: dict[str, Cost] = {
-    "create_coin": Cost(48_500, _create_coin),
-    "buy": Cost(9_800, new=_BUYER_ATA),
-    "buy_exact_out": Cost(9_800, new=_BUYER_ATA),
-    "sell": Cost(8_300),
-    "migrate": Cost(43_100, _migrate),
-    "create_proposal": Cost(35_300, _create_proposal),
-    "cast_vote": Cost(10_800, new={"vote_receipt": (NEW_RECEIPT, _receipt)}),
-    "cancel_vote": Cost(10_600),
+    "create_coin": Cost(48_000, _create_coin),
+    "buy": Cost(9_600, new=_BUYER_ATA),
+    "buy_exact_out": Cost(9_600, new=_BUYER_ATA),
+    "sell": Cost(8_200),
+    "migrate": Cost(43_000, _migrate),
+    "create_proposal": Cost(34_800, _create_proposal),
+    "cast_vote": Cost(10_600, new={"vote_receipt": (NEW_RECEIPT, _receipt)}),
+    "cancel_vote": Cost(10_500),
     "withdraw_vote": Cost(10_100, new={"voter_token_account": (NEW_TOKEN_ACCOUNT, _ata("voter"))}),
-    "withdraw_bond": Cost(8_400, new={"proposer_token_account": (NEW_TOKEN_ACCOUNT, _ata("proposer"))}),
-    "settle_proposal": Cost(4_900, extra=_settle),
+    "withdraw_bond": Cost(8_350, new={"proposer_token_account": (NEW_TOKEN_ACCOUNT, _ata("proposer"))}),
+    "settle_proposal": Cost(4_700, extra=_settle),
     "finalize_expired": Cost(7_500),
 }
 POOL_COSTS: dict[str, Cost] = {

@@ -8,7 +8,7 @@ import re
 from solders.pubkey import Pubkey
 
 # the dearest trade's compute-unit limit (partner.chain.units.DEAREST_TRADE_UNITS): the fee estimate's
-TRADE_UNITS = 33_365
+TRADE_UNITS = 33_260
 MIN_PRIORITY_FEE = 1000  # lamports, the spec's minimums
 MIN_TIP = 1_000_000
 # The largest priorityFeeLamports accepted (input validation): the compute-unit price
