@@ -123,7 +123,9 @@ def new_coin(url: str, name: str = "Test Coin", symbol: str = "TEST", mint=None)
 
     creator = admin.create_user()
     airdrop(url, creator["wallet"], 10**9)
-    mint = create_coin_now(Rpc(url), SealedWalletSigner(get_user(creator["user_id"])), name, symbol, mint=mint)
+    user = get_user(creator["user_id"])
+    assert user is not None
+    mint = create_coin_now(Rpc(url), SealedWalletSigner(user), name, symbol, mint=mint)
     warp(url, 1)
     return mint
 

@@ -20,6 +20,7 @@ from solders.keypair import Keypair
 from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
+from solders.transaction_metadata import FailedTransactionMetadata
 
 from devstack.chain.deploy import deploy
 from devstack.chain.features import new_litesvm
@@ -208,7 +209,7 @@ class Chain:
         tx = Transaction(list(unique.values()), msg, self.svm.latest_blockhash())
         res = self.svm.send_transaction(tx)
         self.svm.expire_blockhash()
-        if type(res).__name__ == "FailedTransactionMetadata":
+        if isinstance(res, FailedTransactionMetadata):
             meta = res.meta()
             return Result(False, res.err(), meta.compute_units_consumed(), list(meta.logs()))
         if len(ixs) == 1:

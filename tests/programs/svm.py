@@ -15,6 +15,7 @@ from solders.litesvm import LiteSVM
 from solders.message import Message
 from solders.pubkey import Pubkey
 from solders.transaction import Transaction
+from solders.transaction_metadata import FailedTransactionMetadata
 
 from devstack.chain.deploy import deploy
 from devstack.chain.features import new_litesvm
@@ -79,7 +80,7 @@ class Svm:
         keys = {bytes(k.pubkey()): k for k in (payer, *signers)}
         tx = Transaction(list(keys.values()), Message.new_with_blockhash(ixs, payer.pubkey(), bh), bh)
         r = self.svm.send_transaction(tx)
-        if type(r).__name__ == "FailedTransactionMetadata":
+        if isinstance(r, FailedTransactionMetadata):
             m = r.meta()
             return Outcome(False, r.err(), list(m.logs()), m.compute_units_consumed(), bytes(m.return_data().data))
         return Outcome(True, None, list(r.logs()), r.compute_units_consumed(), bytes(r.return_data().data))

@@ -176,7 +176,14 @@ def test_the_pool_program_constants_match_its_idl():
     assert used and all(codes.get(name) == int(code) for name, code in used), used
     assert "Custom(" not in re.sub(r"const \w+: ProgramError = ProgramError::Custom\(\d+\);", "", src)
 
-    sdk = (ROOT / "programs" / "sdk" / "src" / "pubkey.rs").read_text()
-    launchpad = (ROOT / "programs" / "launchpad" / "src" / "lib.rs").read_text()
-    assert _rust_pubkey(sdk, "POOL_PROGRAM_ID") == program.address == _rust_pubkey(launchpad, "POOL_PROGRAM")
-    assert _rust_pubkey(sdk, "LAUNCHPAD_PROGRAM_ID") == Pubkey.from_string(load("idl", "launchpad.json")["address"])
+    ids = (ROOT / "programs" / "sdk" / "src" / "ids.rs").read_text()  # generated from the IDLs (make idl)
+    assert _rust_pubkey(ids, "POOL_PROGRAM_ID") == program.address
+    assert _rust_pubkey(ids, "LAUNCHPAD_PROGRAM_ID") == Pubkey.from_string(load("idl", "launchpad.json")["address"])
+    from partner.chain import programs as P
+
+    assert (P.POOL_PROGRAM_ID, P.LAUNCHPAD_PROGRAM_ID) == (program.address, _rust_pubkey(ids, "LAUNCHPAD_PROGRAM_ID"))
+    sources = [p for d in ("launchpad", "pool", "sdk") for p in (ROOT / "programs" / d / "src").rglob("*.rs")]
+    again = [
+        p for p in sources if p.name != "ids.rs" and re.search(r"(LAUNCHPAD|POOL)_PROGRAM\w*: Pubkey", p.read_text())
+    ]
+    assert not again, again  # the ids are written once, in ids.rs

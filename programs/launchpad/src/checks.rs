@@ -4,7 +4,8 @@
 
 use crate::error::Error;
 use crate::sdk::borsh::read_pubkey;
-use crate::sdk::pubkey::{pk_eq, ATA_PROGRAM_ID, LAUNCHPAD_PROGRAM_ID, SYSTEM_PROGRAM_ID, TOKEN_2022_PROGRAM_ID};
+use crate::sdk::ids::LAUNCHPAD_PROGRAM_ID;
+use crate::sdk::pubkey::{pk_eq, ATA_PROGRAM_ID, SYSTEM_PROGRAM_ID, TOKEN_2022_PROGRAM_ID};
 use crate::sdk::token::{self, ACCOUNT_BASE_LEN};
 use crate::sdk::{checks, AccountInfo, ProgramError, ProgramResult, Pubkey};
 use crate::state::{self, Account, BondingCurve, Global};

@@ -24,22 +24,6 @@ pub mod state;
 
 use sdk::{AccountInfo, ProgramResult, Pubkey};
 
-/// 3rqyi8EBdPLANFc9MA5U6aPKHuZoKxmm4voFexqu1R7f (idl/pool.json address): the pool migrate
-/// creates. The SDK's `POOL_PROGRAM_ID`, repeated here for tests/programs/test_launchpad_idl.py
-/// (which reads it from this file) and held equal to it at compile time.
-pub const POOL_PROGRAM: Pubkey = [
-    42, 124, 54, 122, 132, 206, 240, 66, 92, 17, 25, 248, 146, 117, 254, 98, 189, 174, 71, 17, 116, 20, 219, 226, 249,
-    45, 9, 150, 22, 39, 116, 98,
-];
-
-const _: () = {
-    let mut i = 0;
-    while i < 32 {
-        assert!(POOL_PROGRAM[i] == sdk::pubkey::POOL_PROGRAM_ID[i]);
-        i += 1;
-    }
-};
-
 const fn disc(b: [u8; 8]) -> u64 {
     u64::from_le_bytes(b)
 }

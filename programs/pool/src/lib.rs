@@ -15,10 +15,10 @@ mod math;
 use math::{MathError, SwapResult};
 use sdk::borsh::{read_pubkey, read_u64, write_u64, Reader};
 use sdk::checks::{require_key, require_pda};
+use sdk::ids::LAUNCHPAD_PROGRAM_ID;
 use sdk::log::{msg, Line};
 use sdk::pubkey::{
-    associated_token_address, pk_eq, try_find_program_address, ATA_PROGRAM_ID, LAUNCHPAD_PROGRAM_ID, SYSTEM_PROGRAM_ID,
-    TOKEN_2022_PROGRAM_ID,
+    associated_token_address, pk_eq, try_find_program_address, ATA_PROGRAM_ID, SYSTEM_PROGRAM_ID, TOKEN_2022_PROGRAM_ID,
 };
 use sdk::{system, token, AccountInfo, ProgramError, ProgramResult, Pubkey};
 

@@ -23,6 +23,7 @@ pub mod checks;
 pub mod cpi;
 pub mod entry;
 pub mod error;
+pub mod ids;
 pub mod log;
 pub mod mem;
 pub mod pubkey;

@@ -65,14 +65,7 @@ pub const ATA_PROGRAM_ID: Pubkey = [
     140, 151, 37, 143, 78, 36, 137, 241, 187, 61, 16, 41, 20, 142, 13, 131, 11, 90, 19, 153, 218, 255, 16, 132, 4, 142,
     123, 216, 219, 233, 248, 89,
 ];
-pub const LAUNCHPAD_PROGRAM_ID: Pubkey = [
-    255, 30, 148, 3, 88, 218, 244, 253, 72, 63, 94, 175, 210, 181, 51, 152, 255, 158, 131, 118, 13, 53, 34, 13, 113,
-    237, 149, 176, 73, 26, 206, 53,
-];
-pub const POOL_PROGRAM_ID: Pubkey = [
-    42, 124, 54, 122, 132, 206, 240, 66, 92, 17, 25, 248, 146, 117, 254, 98, 189, 174, 71, 17, 116, 20, 219, 226, 249,
-    45, 9, 150, 22, 39, 116, 98,
-];
+// the project's own programs' ids: `ids` (generated from the IDLs by `make idl`)
 
 /// BPFLoaderUpgradeab1e11111111111111111111111: owns every upgradeable program's ProgramData.
 pub const BPF_LOADER_UPGRADEABLE_ID: Pubkey = [

@@ -10,9 +10,12 @@ from functools import lru_cache
 
 from solders.pubkey import Pubkey
 
-# Our two programs (fixed devstack addresses; keypairs generated once, never deployed).
-LAUNCHPAD_PROGRAM_ID = Pubkey.from_string("JAt1NcDQrQs3NLNqLvq3EbBfxLDeBwkKMb3vM2Dw5Exk")
-POOL_PROGRAM_ID = Pubkey.from_string("3rqyi8EBdPLANFc9MA5U6aPKHuZoKxmm4voFexqu1R7f")
+from partner.chain.idls import LAUNCHPAD, POOL
+
+# Our two programs: their IDLs' `address` (idl/*.json, the one source; the Rust side's ids.rs is
+# generated from the same by `make idl`). Fixed devstack addresses; keypairs generated once.
+LAUNCHPAD_PROGRAM_ID = LAUNCHPAD.address
+POOL_PROGRAM_ID = POOL.address
 
 # Well-known programs.
 SYSTEM_PROGRAM_ID = Pubkey.from_string("11111111111111111111111111111111")

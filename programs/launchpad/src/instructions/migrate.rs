@@ -8,8 +8,8 @@ use crate::curve::mul_div_floor;
 use crate::error::Error;
 use crate::instructions::{no_args, NOT_ENOUGH_ACCOUNTS};
 use crate::sdk::cpi::{invoke_signed, AccountMeta, Instruction};
+use crate::sdk::ids::POOL_PROGRAM_ID;
 use crate::sdk::log::{log_u64s, msg};
-use crate::sdk::pubkey::POOL_PROGRAM_ID;
 use crate::sdk::{sysvar, AccountInfo, ProgramError, ProgramResult, Pubkey};
 use crate::state::{self, Account, BondingCurve, ATA_SIZE};
 
