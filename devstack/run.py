@@ -73,7 +73,7 @@ class Devstack:
     ) -> None:
         """`moto` and `chain` may be handles already running (tests share them); they are
         then left running by `stop()`. `tipped_sends`: tipped writes go through the chain's block
-        engine `sendTransaction` (BlockEngineTxUrl; docs/onchain.md, "Tipped sends"); off: through
+        engine `sendTransaction` (BlockEngineTxUrl; docs/chain.md, "Tipped sends"); off: through
         the RPC."""
         self.ports = ports or StackPorts()
         self.tipped_sends = tipped_sends
@@ -578,7 +578,7 @@ def main(argv: list[str] | None = None) -> int:
         "--tipped-sends",
         action="store_true",
         help="send tipped writes through the block engine's sendTransaction, the RPC when it "
-        "refuses (BLOCK_ENGINE_TX_URL; docs/onchain.md, 'Tipped sends')",
+        "refuses (BLOCK_ENGINE_TX_URL; docs/chain.md, 'Tipped sends')",
     )
     args = parser.parse_args(argv)
     ports = StackPorts(

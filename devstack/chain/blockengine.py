@@ -1,7 +1,7 @@
 """The devstack chain's block engine, held to Jito's published rules (``POST /api/v1/bundles`` and
 ``POST /api/v1/transactions``).
 
-The rules, their figures and where each comes from: docs/onchain.md, "The block engine: Jito's rules,
+The rules, their figures and where each comes from: docs/chain.md, "The block engine: Jito's rules,
 and where they come from".
 """
 

@@ -1,5 +1,5 @@
 """Devstack chain: the block engine's `sendTransaction` (`POST /api/v1/transactions`), held to Jito's
-rules (devstack/chain/blockengine.py; docs/onchain.md, "Tipped sends"): the same tip rule as a bundle
+rules (devstack/chain/blockengine.py; docs/chain.md, "Tipped sends"): the same tip rule as a bundle
 (a write-locked tip account, at least 1,000 lamports), refused with Jito's error; no preflight
 (Jito forces skip_preflight); the signature in `result` and the bundle id in `x-bundle-id`;
 `?bundleOnly=true` sends it only as a single-transaction bundle; the engine's rate limit."""

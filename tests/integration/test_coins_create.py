@@ -117,7 +117,7 @@ def test_launch_pins_normalizes_and_lands(chain, pin_server, conn, creator):
     }
     record = launches(creator["user_id"])
     assert [(e["n"], e["s"], e["m"]) for e in record["launches"]] == [("Caf\u00e9 Coin", "CAF1", body["mint"])]
-    # create_coin commits to the pinned document's uri-borne fields (docs/onchain.md "The uri-borne locks")
+    # create_coin commits to the pinned document's uri-borne fields (docs/programs.md "The uri-borne locks")
     [(name, args)] = launchpad_instructions(chain.url, body["signature"])
     assert name == "create_coin" and args["content_digests"] == GM.content_digests(document)
     gov_raw = account(chain.url, str(P.governance_pda(body["mint"])[0]))

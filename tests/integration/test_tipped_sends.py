@@ -1,4 +1,4 @@
-"""Tipped sends go where tips count (issue 25 item 3; docs/onchain.md, "Tipped sends"): with
+"""Tipped sends go where tips count (issue 25 item 3; docs/chain.md, "Tipped sends"): with
 `BLOCK_ENGINE_TX_URL` set, a write that pays a tip goes through the block engine's `sendTransaction`
 (the devstack's `/api/v1/transactions`, Jito's rules) and lands; when the engine does not take it
 (its rate limit, down, a refusal) the same signed transaction goes through the RPC and the answer is

@@ -289,7 +289,7 @@ def test_insufficient_bond(chain, coin, ip):
 
 
 def test_a_failed_proposal_doubles_the_next_bond(chain, pin_server, coin, ip):
-    """The proposal slot (docs/onchain.md): a proposal that failed its quorum after a 60 s vote (one day,
+    """The proposal slot (docs/programs.md): a proposal that failed its quorum after a 60 s vote (one day,
     rounded up) doubles the bond of the next; both pre-checks (update-content and extend-mutability)
     answer insufficient_proposal_bond with the doubled bond before anything is sent, and GET governance
     shows the level and the next bond."""
@@ -327,7 +327,7 @@ def test_a_failed_proposal_doubles_the_next_bond(chain, pin_server, coin, ip):
 def test_a_field_that_does_not_match_its_digest_reads_as_absent(chain, pin_server, aws_stack, ip):
     """A coin whose metadata JSON does not hash to the committed digests (here: created with the digests of
     no document): its fields read as absent, so sending the document's own description is a change, and the
-    proposal keeps the on-chain digests of the fields it does not change (docs/onchain.md "The uri-borne
+    proposal keeps the on-chain digests of the fields it does not change (docs/programs.md "The uri-borne
     locks")."""
     from solders.keypair import Keypair
 

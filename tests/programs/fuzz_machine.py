@@ -6,7 +6,7 @@ with accounts swapped for others (another coin's curve, an attacker's token acco
 vault, a non-signer), amounts at the u64 edges and clock warps. The instructions come from
 the IDLs through the service's encoder (launchpad_chain.Chain).
 
-After every step the invariants hold (see `FuzzMachine` and docs/onchain.md, "Invariant
+After every step the invariants hold (see `FuzzMachine` and docs/programs.md, "Invariant
 fuzzing"). STATS counts what the runs did (make fuzz prints it).
 """
 

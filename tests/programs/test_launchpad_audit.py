@@ -1,5 +1,5 @@
 """The audit's findings (issue 35, item 3), each reproduced: every test here failed on the
-programs before its fix (docs/onchain.md, "Audit findings")."""
+programs before its fix (docs/programs.md, "Audit findings")."""
 
 from __future__ import annotations
 
@@ -293,7 +293,7 @@ def test_the_launchpad_funds_its_accounts_from_the_rent_sysvar():
 # One holder of the bond kept the single active-proposal slot for the whole mutability window: at each
 # voting end they settled their proposal and created the next. The bond of a proposal now doubles per
 # day of voting of each failed proposal before it (per coin, at most x2^32), halves per whole day the
-# slot stands free, and a passing proposal resets it (docs/onchain.md "The proposal slot").
+# slot stands free, and a passing proposal resets it (docs/programs.md "The proposal slot").
 
 WEEK = 7 * 86_400
 G_BOND = 6114
@@ -471,7 +471,7 @@ def test_the_required_bond_of_python_is_the_programs(level, since, bps, duration
 # ----------------------------------------------------------------- the uri-borne locks (issue 35, build item 5)
 # Locking image, description, website, twitter or telegram was not enforced on-chain: all five live in the
 # JSON at `uri`, and a description-only proposal could carry a new uri whose JSON changed the locked image.
-# The program now commits to a 16-byte digest of each (docs/onchain.md "The uri-borne locks").
+# The program now commits to a 16-byte digest of each (docs/programs.md "The uri-borne locks").
 
 E_INVALID_INPUT_GOV, G_LOCKED = 6000, 6122
 IMAGE, DESCRIPTION, WEBSITE = 4, 8, 16

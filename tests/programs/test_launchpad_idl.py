@@ -1,6 +1,6 @@
 """The SBF programs' IDLs (idl/*.json, the service's since the switch-over) differ from the
 frozen pre-switch ones of the Python programs (tests/programs/fixtures/pre_switch_idl/*.json) exactly by the token
-standard (docs/onchain.md "The SBF programs"), and match the programs' own constants."""
+standard (docs/programs.md "The SBF programs"), and match the programs' own constants."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The service's side of the uri-borne locks (docs/onchain.md "The uri-borne locks"): the reader of the
+"""The service's side of the uri-borne locks (docs/programs.md "The uri-borne locks"): the reader of the
 metadata JSON trusts a field only when it hashes to the digest the program committed."""
 
 from __future__ import annotations

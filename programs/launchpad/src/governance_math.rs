@@ -17,7 +17,7 @@ pub fn bond_amount(total_supply: u64, bond_bps: u64) -> Result<u64, ProgramError
     mul_div_floor(total_supply, bond_bps, BPS)
 }
 
-// The proposal slot (docs/onchain.md "The proposal slot"): the bond of a proposal is the base bond
+// The proposal slot (docs/programs.md "The proposal slot"): the bond of a proposal is the base bond
 // shifted left by the coin's bond level. A failed proposal adds its voting days (rounded up), a passed
 // one resets it, and each whole day the slot stands free after a voting end takes one off.
 pub const DAY: u64 = 86_400;

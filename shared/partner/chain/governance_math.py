@@ -32,7 +32,7 @@ ALL_FIELDS_MASK = (1 << len(CONTENT_FIELDS)) - 1
 URI_FIELDS = ("image", "description", "website", "twitter", "telegram")
 
 
-# The program's commitment to the uri-borne fields (docs/onchain.md "The uri-borne locks"): 16 bytes
+# The program's commitment to the uri-borne fields (docs/programs.md "The uri-borne locks"): 16 bytes
 # of sha256 per field, of the exact string the metadata JSON carries (absent, empty or not a string:
 # of the empty string), in URI_FIELDS order.
 DIGEST_BYTES = 16
@@ -129,7 +129,7 @@ def bond_amount(total_supply: int, proposal_bond_bps: int) -> int:
     return total_supply * proposal_bond_bps // BPS
 
 
-# The proposal slot (docs/onchain.md "The proposal slot"; programs/launchpad/src/governance_math.rs): the bond a
+# The proposal slot (docs/programs.md "The proposal slot"; programs/launchpad/src/governance_math.rs): the bond a
 # proposal locks is bond_amount shifted left by the coin's bond level. A rejected or quorum_not_met
 # proposal adds its voting days (rounded up, at most BOND_LEVEL_MAX), a passed one resets it, and each
 # whole day the slot stands free after the last voting end takes one level off.

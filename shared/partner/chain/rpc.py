@@ -33,7 +33,7 @@ from partner.core.settings import endpoints, on_reset
 JSON_HEADERS = {"Content-Type": "application/json"}
 
 # The commitment of every read (a node's default is `finalized`, ~32 slots behind); the reasons
-# are in docs/onchain.md, "Commitment".
+# are in docs/chain.md, "Commitment".
 DECIDE = CommitmentLevel.Processed  # the accounts a write decides on, and its preflight/simulation
 BLOCKHASH = CommitmentLevel.Confirmed  # the blockhash a write is signed with
 LOOKUP = "confirmed"  # getTransaction, getSignaturesForAddress, the block height expiry is judged at
@@ -199,7 +199,7 @@ class Rpc:
         # the user's last write: the slot its reads and landing were answered at (`seen_slot` of the
         # write's client, kept on the user's record: partner.send.pipeline.remember_slot). The
         # DECIDE reads name it as `minContextSlot`, so a node behind it answers -32016 and the read
-        # fails over (docs/onchain.md, "Commitment").
+        # fails over (docs/chain.md, "Commitment").
         self.min_context_slot: int | None = None
         self.seen_slot = 0  # the newest context slot an answer to this client carried
 

@@ -40,7 +40,7 @@ class Settings:
     block_engine_url: str = _env("BLOCK_ENGINE_URL", "http://127.0.0.1:8899/api/v1/bundles")
     # the block engine's sendTransaction (Jito's .../api/v1/transactions, query parameters such as
     # ?bundleOnly=true kept): a write with a tip is sent there, and through the RPC when the engine
-    # refuses (partner.chain.tx.submit; docs/onchain.md, "Tipped sends"). Empty: every send goes
+    # refuses (partner.chain.tx.submit; docs/chain.md, "Tipped sends"). Empty: every send goes
     # through the RPC. Its own setting, not derived from BLOCK_ENGINE_URL: a deployment
     # that sets only the bundle engine keeps sending through the RPC
     block_engine_tx_url: str = _env("BLOCK_ENGINE_TX_URL", "")

@@ -1,5 +1,5 @@
 """Fees: the client's fee ceiling on every write, and GET /partner/v1/fees/estimate: what priority fee a
-trade on a mint needs now (docs/onchain.md, "The fee estimate").
+trade on a mint needs now (docs/chain.md, "The fee estimate").
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def estimate(mint: str, rpc: Rpc | None = None) -> dict[str, Any]:
     them, or the block's minimum, which on mainnet is 0. The slots where nothing paid are not a
     market for these accounts: the percentiles (nearest rank) are over the other slots only, and
     `recommended` is the 75th. Converted to lamports for the trade's compute-unit limit and
-    rounded up, never below the spec's minimum. docs/onchain.md "The fee estimate" compares it
+    rounded up, never below the spec's minimum. docs/chain.md "The fee estimate" compares it
     with the RPC providers' estimators.
     """
     rpc = rpc or ports.current().rpc()

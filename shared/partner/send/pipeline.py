@@ -37,7 +37,7 @@ from partner.store import users
 
 # Each transaction asks for the units its instructions take, as partner.chain.units models them
 # (the programs' fixed units measured in LiteSVM, each bump search's tries from the keys, what the
-# transaction creates from `Tx.hint`), with a margin of 5% plus 500 (docs/onchain.md, "Compute
+# transaction creates from `Tx.hint`), with a margin of 5% plus 500 (docs/programs.md, "Compute
 # units"). The fee estimate prices a trade at limits.TRADE_UNITS: the dearest trade's limit.
 if units.limit(units.DEAREST_TRADE_UNITS) != TRADE_UNITS:
     raise RuntimeError("limits.TRADE_UNITS must equal the dearest trade's limit (units.DEAREST_TRADE_UNITS)")

@@ -219,7 +219,7 @@ def verified(gov: Governance, field: str, value: Any) -> bool:
 def current_content(meta: TokenMetadata, document: dict[str, Any], gov: Governance) -> dict[str, str]:
     """The coin's content: name and symbol from its TokenMetadata, the uri-borne fields from the JSON
     at its uri, each only when it hashes to the digest the program committed (Governance.content_digests;
-    docs/onchain.md "The uri-borne locks"): a field that does not is unverified and reads as absent."""
+    docs/programs.md "The uri-borne locks"): a field that does not is unverified and reads as absent."""
     current = {"name": meta.name, "symbol": meta.symbol}
     for name in GM.URI_FIELDS:
         value = document.get(name)
