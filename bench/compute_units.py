@@ -32,16 +32,21 @@ def _merge(into: dict[str, list[int]], more: dict[str, list[int]]) -> dict[str, 
 def measure(rounds: int = ROUNDS) -> dict[str, Any]:
     """`rounds` coin lifetimes and pool runs (fresh random keys each) -> {"launchpad": {instruction:
     figures}, "pool": {instruction: figures}, "pool_cases": {case: figures}, ...}."""
+    import random
+
     import solders
 
+    from tests.programs.cu_keys import launchpad_trades
     from tests.programs.launchpad_cu import lifecycle
     from tests.programs.pool_cu import measure as pool_measure
 
     launchpad: dict[str, list[int]] = {}
     cases: dict[str, list[int]] = {}
+    trades: dict[str, list[int]] = {}
     for _ in range(rounds):
         _merge(launchpad, lifecycle())
         _merge(cases, pool_measure())
+        _merge(trades, launchpad_trades(random.randrange(2**32)))
     pool: dict[str, list[int]] = {}
     for case, values in cases.items():  # "swap buy (creates the ATA)" -> "swap"
         pool.setdefault(case.split(" ")[0], []).extend(values)
@@ -52,6 +57,9 @@ def measure(rounds: int = ROUNDS) -> dict[str, Any]:
         "launchpad": {name: _figures(v) for name, v in launchpad.items()},
         "pool": {name: _figures(v) for name, v in pool.items()},
         "pool_cases": {case: _figures(v) for case, v in cases.items()},
+        # the curve's trades into an existing token account and into a new one (issue 35's goal: the
+        # first at most 10,000 CU whatever the keys)
+        "launchpad_trades": {case: _figures(v) for case, v in trades.items()},
         "measured": {
             "launchpad": "the transaction's consumed CU less the compute-budget instruction's 150 "
             "(tests/programs/launchpad_cu.py: one coin's life)",

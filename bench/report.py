@@ -564,13 +564,13 @@ def _headline(r: dict[str, Any], g: dict[str, Any]) -> list[str]:
                 _yes(lay["goal_met"]),
             )
         )
-    cu = (r.get("compute_units") or {}).get("launchpad") or {}
+    cu = (r.get("compute_units") or {}).get("launchpad_trades") or {}
     trade_cu = {n: cu[n]["max"] for n in ("buy", "sell", "buy_exact_out") if n in cu}
     if trade_cu:
         worst_cu = max(trade_cu.values())
         rows.append(
             (
-                "6. A curve trade's compute units (any key set)",
+                "6. A curve trade's compute units, into an existing token account",
                 f"at most {worst_cu:,}",
                 "at most 10,000 (issue 35)",
                 _yes(worst_cu <= 10_000),
@@ -713,16 +713,22 @@ def _compute_units(cu: dict[str, Any]) -> list[str]:
     for program in ("launchpad", "pool"):
         for name, f in cu[program].items():
             lines.append(_row(program, name, f["min"], f["median"], f["max"], f["runs"]))
-    cases = cu.get("pool_cases")
-    if cases:
-        lines += [
-            "",
+    for key, intro, column in (
+        (
+            "launchpad_trades",
+            "The curve's trades by case (into an existing token account: no bump search):",
+            "curve case",
+        ),
+        (
+            "pool_cases",
             "The pool's swaps by case (creating the trader's token account costs the ATA program's CPI):",
-            "",
-            "| pool case | min CU | median CU | max CU | runs |",
-            "|---|---:|---:|---:|---:|",
-        ]
-        lines += [_row(name, f["min"], f["median"], f["max"], f["runs"]) for name, f in cases.items()]
+            "pool case",
+        ),
+    ):
+        cases = cu.get(key)
+        if cases:
+            lines += ["", intro, "", f"| {column} | min CU | median CU | max CU | runs |", "|---|---:|---:|---:|---:|"]
+            lines += [_row(name, f["min"], f["median"], f["max"], f["runs"]) for name, f in cases.items()]
     return lines + [""]
 
 
