@@ -142,15 +142,7 @@ def _client_view(item: dict[str, Any]) -> dict[str, Any]:
     keys = sorted(client.keys.values(), key=lambda k: (k.created_at, k.key_id))
     return {
         "client_id": client.client_id,
-        "name": client.name,
-        "redirect_uri": client.redirect_uri,
-        "tier": client.tier,
-        "status": client.status,
-        "scopes": list(client.scopes),
-        "fee_wallet": client.fee_wallet,
-        "max_trade_lamports": client.max_trade_lamports,
-        "daily_volume_cap_lamports": client.daily_volume_cap_lamports,
-        "max_fee_lamports": client.max_fee_lamports,
+        **client_store.settings_of(client),
         "website": client.website,
         "webhook_url": item.get("webhook_url"),
         "keys": [{"key_id": k.key_id, "status": k.status, "created_at": k.created_at} for k in keys],

@@ -91,18 +91,29 @@ def all_items() -> list[dict[str, Any]]:
     return ddb.scan(_table())
 
 
+# a client's settings as its item stores them (and `partnerctl client show` prints them)
+SETTINGS = (
+    "name",
+    "redirect_uri",
+    "tier",
+    "status",
+    "scopes",
+    "fee_wallet",
+    "max_trade_lamports",
+    "daily_volume_cap_lamports",
+    "max_fee_lamports",
+)
+
+
+def settings_of(client: Client) -> dict[str, Any]:
+    """The client's SETTINGS by name (scopes as a list)."""
+    return {name: list(client.scopes) if name == "scopes" else getattr(client, name) for name in SETTINGS}
+
+
 def create_client(client: Client) -> None:
     item = {
         "pk": client.client_id,
-        "name": client.name,
-        "redirect_uri": client.redirect_uri,
-        "tier": client.tier,
-        "status": client.status,
-        "scopes": list(client.scopes),
-        "fee_wallet": client.fee_wallet,
-        "max_trade_lamports": client.max_trade_lamports,
-        "daily_volume_cap_lamports": client.daily_volume_cap_lamports,
-        "max_fee_lamports": client.max_fee_lamports,
+        **settings_of(client),
         "keys": {
             k.key_id: {"digest": k.digest, "status": k.status, "created_at": k.created_at} for k in client.keys.values()
         },
