@@ -140,7 +140,7 @@ def test_a_mixed_case_json_content_type_is_validated_as_json():
     out = app.resolve(
         api_event(ApiRequest("POST", "/x", body=json.dumps(BUY), headers={"content-type": "Application/JSON"})), None
     )
-    assert (out["statusCode"], json.loads(out["body"])) == (200, {"mint": PK})
+    assert (out["statusCode"], json.loads(out["body"])) == (200, {"mint": PK}), out["body"]
 
 
 class _Inner(models.Request):

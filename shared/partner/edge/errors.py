@@ -88,8 +88,7 @@ def page_limited(app: APIGatewayRestResolver, exc: RateLimited) -> Response | No
     """A browser page's per-IP limit, for a browser (Accept: text/html): the page's error view with
     the code RFC 6749 gives an overloaded authorization server, `temporarily_unavailable`, and the
     429's headers; None for any other caller, who gets `rate_limited`'s JSON (the spec's 429)."""
-    route = app.context.get("_route")
-    page = getattr(getattr(route, "func", None), "page", None)
+    page = app.context.get("partner_page")  # the route's `page` mark (partner.edge.http)
     if page is None or "text/html" not in _accept(app).lower():
         return None
     rate_limited(exc)  # its state: the code and the bucket's headers
@@ -181,8 +180,7 @@ def install(app: APIGatewayRestResolver, *, oauth: bool = False, no_store: bool 
         return response
 
     def _invalid(exc: RequestValidationError) -> Response:
-        route = app.context.get("_route")
-        return invalid_input(exc, getattr(getattr(route, "func", None), "special", None))
+        return invalid_input(exc, app.context.get("partner_special"))  # the route's mark (partner.edge.http)
 
     def _unexpected(exc: Exception) -> Response:
         if no_store:

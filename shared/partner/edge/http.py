@@ -5,16 +5,24 @@ exception mapper.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import re
 import typing
 from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, cast
 from urllib.parse import parse_qsl
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
-from aws_lambda_powertools.event_handler import api_gateway as powertools_routing
+from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
+from aws_lambda_powertools.event_handler.middlewares.openapi_validation import (
+    OpenAPIRequestValidationMiddleware,
+    OpenAPIResponseValidationMiddleware,
+)
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from pydantic import BaseModel
 
 from partner.core import lazy, observability, requestid, snapshot
@@ -49,6 +57,8 @@ def set_bucket(state: BucketState) -> None:
 
 
 _ROUTE_PARAM = re.compile(r"<(\w+)>")
+_dry: ContextVar[bool] = ContextVar("partner_dry_request", default=False)  # `warm`'s requests
+_parsed: ContextVar[tuple[str, Any] | None] = ContextVar("partner_parsed_body", default=None)  # `json_body`'s
 
 
 class Resolver(APIGatewayRestResolver):
@@ -72,6 +82,10 @@ class Resolver(APIGatewayRestResolver):
                     return self._call_route(route, values)
         return super()._resolve()
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.declared: list[Declared] = []  # every route, as its decorator declared it (`warm`, `entry`)
+
     # A route's admission in its decorator, beside its path, with Powertools' own options:
     # `@app.post(path, bucket=, scope=[, also=, special=])` (`requires`) or `@app.post(path, ip_bucket=)`
     # (`ip_bucket`, the OAuth routes').
@@ -87,14 +101,28 @@ class Resolver(APIGatewayRestResolver):
     def _admitted(self, method: str, rule: str, args: tuple, kwargs: dict[str, Any]) -> Callable[[Callable], Callable]:
         admission = {name: kwargs.pop(name) for name in ("bucket", "scope", "also", "special") if name in kwargs}
         by_ip = kwargs.pop("ip_bucket", None)
-        register = getattr(super(), method)(rule, *args, **kwargs)
 
         def decorate(fn: Callable) -> Callable:
             if admission:
                 fn = requires(**admission)(fn)
             if by_ip is not None:
                 fn = ip_bucket(by_ip)(fn)
-            return register(fn)
+            options = dict(kwargs)
+            marks = {"special": getattr(fn, "special", None), "page": getattr(fn, "page", None)}
+            # Powertools runs its request validation before every route middleware: each route turns the
+            # resolver's validation off for itself (`enable_validation=False`) and runs Powertools' own two
+            # validation middlewares after its edge, in the order the resolver would
+            options["middlewares"] = [
+                _edge_middleware(getattr(fn, "edge", None), marks, rule),
+                _request_validation(),
+                *options.get("middlewares", ()),
+                OpenAPIResponseValidationMiddleware(),
+            ]
+            options["enable_validation"] = False
+            registered = _unless_dry(fn)
+            getattr(APIGatewayRestResolver, method)(self, rule, *args, **options)(registered)
+            self.declared.append(Declared(method.upper(), rule, fn, getattr(fn, "bucket", None)))
+            return registered
 
         return decorate
 
@@ -122,21 +150,119 @@ class Resolver(APIGatewayRestResolver):
 
 def make_app(*, oauth: bool = False, no_store: bool = False) -> Resolver:
     """A resolver with the API's answers (partner.edge.errors; `oauth`, `no_store`: the OAuth endpoints')
-    and the routes' `edge` (admission, the body pre-check) ahead of Powertools' validation."""
-    app = Resolver(enable_validation=True)
-    validation = app._request_validation_middleware  # Powertools runs it first: our edge goes before it
-
-    def edge_then_validation(app: APIGatewayRestResolver, next_middleware: Callable) -> Any:
-        route = app.context.get("_route")
-        edge = getattr(getattr(route, "func", None), "edge", None)
-        if edge is not None:
-            edge(app)
-        return validation(app, next_middleware)  # type: ignore[arg-type]  # Powertools' NextMiddleware
-
-    app._request_validation_middleware = edge_then_validation  # type: ignore[assignment]  # our edge, then it
-    snapshot.before_snapshot(lambda: compile_routes(app))
+    and the routes' `edge` (admission, the body pre-check) ahead of Powertools' validation (`Resolver`).
+    Its routes are warmed before the snapshot (`warm`)."""
+    app = Resolver(enable_validation=True, json_body_deserializer=_parsed_body)
+    snapshot.before_snapshot(lambda: warm(app))
     errors.install(app, oauth=oauth, no_store=no_store)
     return app
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A route as its decorator declared it: method, Powertools' rule (`<name>` parameters), the route
+    function (with its marks: `bucket`, `scope`, `edge`, `special`, `page`), its rate-limit bucket."""
+
+    method: str
+    rule: str
+    fn: Callable
+    bucket: str | None
+
+
+def _edge_middleware(
+    edge: Callable[[APIGatewayRestResolver], None] | None, marks: dict[str, Any], rule: str
+) -> Callable:
+    """A route middleware (Powertools' documented `(app, next_middleware)` form): the route's marks into
+    the request's context (`special` for `errors.invalid_input`, `page` for `errors.page_limited`) and
+    its path parameters (`partner_path`), then its edge, unless the request is a dry one (`warm`)."""
+    names = _ROUTE_PARAM.findall(rule)
+    pattern = re.compile(_ROUTE_PARAM.sub(r"(?P<\1>[^/]+)", re.escape(rule).replace(r"\<", "<").replace(r"\>", ">")))
+
+    def admission(app: APIGatewayRestResolver, next_middleware: Callable) -> Any:
+        app.append_context(**{f"partner_{name}": value for name, value in marks.items()})
+        event = app.current_event
+        if names and "{" in str(event.get("resource") or ""):  # API Gateway's, as `Resolver` routes it
+            given = event.path_parameters or {}
+            app.append_context(partner_path={name: str(given.get(name) or "") for name in names})
+        elif names and (found := pattern.fullmatch(event.path.rstrip("/") or "/")):
+            app.append_context(partner_path=found.groupdict())
+        if edge is not None and not _dry.get():
+            edge(app)
+        return next_middleware(app)
+
+    return admission
+
+
+def _request_validation() -> Callable:
+    """Powertools' request validation middleware; on a dry request (`warm`) an invalid request goes on
+    to the route all the same (which answers 204 without running), so the whole stack is warmed."""
+    validate = OpenAPIRequestValidationMiddleware()
+
+    def validation(app: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Any:
+        if not _dry.get():
+            return validate(app, next_middleware)
+        try:
+            return validate(app, next_middleware)
+        except RequestValidationError:
+            return next_middleware(app)
+
+    return validation
+
+
+def _unless_dry(fn: Callable) -> Callable:
+    """`fn` as registered: a dry request (`warm`) gets a 204 without running it."""
+
+    @functools.wraps(fn)
+    def route(*args: Any, **kwargs: Any) -> Any:
+        if _dry.get():
+            return Response(status_code=204, content_type=None, body="")
+        return fn(*args, **kwargs)
+
+    # Powertools resolves a string annotation in the globals of the function it is given: this wrapper's
+    # are not `fn`'s, so it is given `fn`'s signature with its annotations evaluated where `fn` was written
+    try:
+        route.__signature__ = inspect.signature(fn, eval_str=True)  # type: ignore[attr-defined]  # read by inspect
+    except NameError:  # a name only the declaring function's locals hold: as Powertools would see it
+        pass
+    return route
+
+
+def _parsed_body(text: str) -> Any:
+    """Powertools' `json_body` of the request: the object the pre-check (`json_body`) parsed from this
+    very text, else `json.loads` (a route without the pre-check: as Powertools parses it)."""
+    parsed = _parsed.get()
+    if parsed is not None and parsed[0] is text:
+        return parsed[1]
+    return json.loads(text)
+
+
+def warm(app: Resolver) -> None:
+    """One dry request per declared route, through `app.resolve`: Powertools builds and caches what it
+    builds on a route's first request (its middleware stack, the validation's dependant and type
+    adapters, the inspection of each middleware and of the route function) before the SnapStart
+    snapshot, so no restored copy pays for it. A dry request runs no edge (no token, no bucket, nothing
+    read or written) and no route function (answers 204, its parameters valid or not)."""
+    token = _dry.set(True)
+    try:
+        for route in app.declared:
+            names = _ROUTE_PARAM.findall(route.rule)
+            path = _ROUTE_PARAM.sub("dry", route.rule)
+            event = {
+                "httpMethod": route.method,
+                "path": path,
+                "resource": _ROUTE_PARAM.sub(r"{\1}", route.rule),
+                "pathParameters": {name: "dry" for name in names} or None,
+                "headers": {},
+                "multiValueHeaders": {},
+                "queryStringParameters": None,
+                "multiValueQueryStringParameters": None,
+                "requestContext": {"requestId": "dry", "identity": {"sourceIp": "127.0.0.1"}},
+                "body": None,
+                "isBase64Encoded": False,
+            }
+            app.resolve(event, None)  # type: ignore[arg-type]  # no Lambda context before the snapshot
+    finally:
+        _dry.reset(token)
 
 
 def before_validation(edge: Callable[[APIGatewayRestResolver], None], special: dict[str, str] | None = None):
@@ -176,7 +302,7 @@ def requires(
 
         def edge(app: APIGatewayRestResolver) -> None:
             extra = also
-            args = app.context.get("_route_args") or {}
+            args = app.context.get("partner_path") or {}
             if callable(also) and args:
                 extra = also(**args)
             app.append_context(principal=access.admit(app.current_event.headers, route, set_bucket, extra))
@@ -202,35 +328,15 @@ def ip_bucket(bucket: str):
     return mark
 
 
-def compile_routes(app: APIGatewayRestResolver) -> None:
-    """Build what Powertools builds on a route's first request: its dependant (the pydantic fields and
-    type adapters it validates with), its middleware stack, and what it inspects of each middleware and
-    of the route's function (their type hints: a `Request` parameter, `Depends()`), which it caches on
-    them. Before the SnapStart snapshot, so no restored copy pays for it."""
-    for route in app._static_routes + app._dynamic_routes:
-        route.dependant  # noqa: B018 - builds and caches it
-        if not route._middleware_stack_built:
-            route._build_middleware_stack(router_middlewares=app._router_middlewares, app=app)
-        route.has_dependencies  # noqa: B018 - inspects and caches it
-        if not route.request_param_name_checked:  # as _registered_api_adapter does on the first call
-            route.request_param_name = powertools_routing._find_request_param_name(route.func)
-            route.request_param_name_checked = True
-        frame = route._middleware_stack
-        while isinstance(frame, powertools_routing.MiddlewareFrame):  # each frame's call inspects its own
-            powertools_routing._inspect_middleware(frame.current_middleware)
-            frame = frame.next_middleware
-
-
-def _bucket_of(app: APIGatewayRestResolver) -> str | None:
+def _bucket_of(app: Resolver) -> str | None:
     """The one rate-limit bucket the app's routes declare (`requires`, `ip_bucket`), or None."""
-    routes = app._static_routes + app._dynamic_routes
-    buckets: set[str] = {bucket for route in routes if (bucket := getattr(route.func, "bucket", None))}
+    buckets: set[str] = {route.bucket for route in app.declared if route.bucket}
     if len(buckets) > 1:
         raise ValueError(f"one function, one bucket: {sorted(buckets)}")
     return buckets.pop() if buckets else None
 
 
-def entry(app: APIGatewayRestResolver) -> Callable[[dict, Any], dict]:
+def entry(app: Resolver) -> Callable[[dict, Any], dict]:
     """The Lambda handler for `app`: resolve, then add the bucket's `x-ratelimit-*` headers, HSTS and
     `Cache-Control: no-store`; logs, metrics, trace."""
     bucket = _bucket_of(app)
@@ -238,6 +344,7 @@ def entry(app: APIGatewayRestResolver) -> Callable[[dict, Any], dict]:
     def lambda_handler(event: dict, context: Any) -> dict:
         requestid.begin(event)
         request_headers.begin(event)
+        _parsed.set(None)
         _local.code = None
         _local.bucket = ratelimit.untouched(bucket) if bucket else None
         response = app.resolve(event, context)
@@ -433,8 +540,8 @@ def _stored_response(stored, *, replayed: bool) -> Response:
 def json_body(app: APIGatewayRestResolver) -> str:
     """The pre-check of a JSON body, before Powertools parses it: one Content-Type, application/json, at
     most 64 KiB of UTF-8 text, nested at most `MAX_JSON_DEPTH` deep, no key repeated, an object; else 400
-    invalid_input. The parsed object is the event's `json_body` (what Powertools validates); returns the
-    text."""
+    invalid_input. The parsed object is the event's `json_body` (what Powertools validates, `_parsed_body`);
+    returns the text."""
     event = app.current_event
     text = body_text(event, "invalid_input") or ""
     ctype = (content_type(event.headers, "invalid_input") or "").split(";")[0].strip().lower()
@@ -445,7 +552,7 @@ def json_body(app: APIGatewayRestResolver) -> str:
     data = _loads_body(text, "invalid_input")
     if not isinstance(data, dict):
         raise ApiError("invalid_input", "The body must be a JSON object.")
-    event.__dict__["json_body"] = data  # Powertools' cached property: parsed once, depth-bounded
+    _parsed.set((text, data))  # what Powertools' `json_body` answers (`_parsed_body`): parsed once, depth-bounded
     headers = event.raw_event.get("headers") or {}
     for name in [n for n in headers if n.lower() == "content-type"]:  # Powertools matches it case-sensitively
         headers[name] = headers[name].strip().lower()
