@@ -42,10 +42,14 @@ from aws_lambda_powertools.event_handler.openapi.params import Path as PathParam
 
 from partner.core import errors, scopes  # noqa: E402 (after sys.path)
 from partner.core.errors import CATALOGUE  # noqa: E402 (after sys.path)
-from partner.edge import models  # noqa: E402 (after sys.path)
 from partner.edge import responses as schemas  # noqa: E402 (after sys.path)
 from partner.edge.responses import Profile  # noqa: E402 (after sys.path)
-from partner.features import launch, trading, uploads  # noqa: E402 (after sys.path)
+from partner.features import (  # noqa: E402 (after sys.path)
+    launch,
+    models,  # noqa: E402 (after sys.path)
+    trading,
+    uploads,
+)
 from partner.features.governance import content, writes  # noqa: E402 (after sys.path)
 
 TITLE = "Partner API"

@@ -1,4 +1,4 @@
-"""partner.edge.models: pydantic request models, strict types, the first problem's code, field and message,
+"""partner.features.models: pydantic request models, strict types, the first problem's code, field and message,
 directly (`models.validate`, as the multipart forms use it) and through Powertools' resolver
 (`http.make_app`: `RequestValidationError` mapped by `models.invalid`), with the same answers."""
 
@@ -10,8 +10,8 @@ import pytest
 
 from devstack.events import ApiRequest, api_event
 from partner.core.errors import ApiError
-from partner.edge import http, models
-from partner.features import launch, trading
+from partner.edge import http
+from partner.features import launch, models, trading
 from partner.features.governance import content, writes
 
 PK = "So11111111111111111111111111111111111111112"

@@ -11,10 +11,8 @@ import json
 import re
 import typing
 from collections.abc import Callable
-from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, cast
-from urllib.parse import parse_qsl
+from typing import TYPE_CHECKING, Any, cast
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
@@ -25,40 +23,47 @@ from aws_lambda_powertools.event_handler.middlewares.openapi_validation import (
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from pydantic import BaseModel
 
-from partner.core import lazy, observability, requestid, snapshot
+from partner.core import bodies, lazy, observability, request, snapshot
+from partner.core.answers import html as html
+from partner.core.answers import json_response as json_response
+from partner.core.bodies import JSON as JSON
+from partner.core.bodies import MAX_JSON_BODY as MAX_JSON_BODY
+from partner.core.bodies import MAX_JSON_DEPTH as MAX_JSON_DEPTH
+from partner.core.bodies import RepeatedKey as RepeatedKey
+from partner.core.bodies import TooDeep as TooDeep
+from partner.core.bodies import body_text as body_text
+from partner.core.bodies import content_type as content_type
+from partner.core.bodies import header as header
+from partner.core.bodies import loads as loads
+from partner.core.bodies import parse_params as parse_params
+from partner.core.bodies import single_params as single_params
 from partner.core.errors import ApiError
-from partner.edge import errors, ratelimit
-from partner.edge import headers as request_headers
-from partner.edge.errors import html as html
-from partner.edge.errors import json_response as json_response
-from partner.edge.ratelimit import BucketState
+from partner.edge import errors
+from partner.store import ratelimit
+from partner.store.ratelimit import BucketState
 
 # a function whose routes take no bearer token (OAuth, the account pages, the platform API) never admits
 # one, and a read-only function writes nothing under an Idempotency-Key: deferred at init, executed
 # before the snapshot (partner.core.lazy), so no function imports them on a request
-access = lazy.module("partner.edge.access")
-idempotency = lazy.module("partner.edge.idempotency")
+if TYPE_CHECKING:  # the checker reads them as the modules they are
+    from partner.edge import access, idempotency
+else:
+    access = lazy.module("partner.edge.access")
+    idempotency = lazy.module("partner.edge.idempotency")
 
 logger = observability.logger  # structured JSON, redacting, correlation id = API Gateway request id
-_local = errors.state
 
-MAX_JSON_BODY = 64 * 1024
-MAX_JSON_DEPTH = 64  # request bodies are flat; json.loads recurses once per level
-JSON = errors.JSON
 # Two years, every subdomain; no `preload` while the API host is not final (spec, Versioning).
 HSTS = "max-age=63072000; includeSubDomains"
 PARTNER_PREFIX = "/partner/v1/"
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKET = re.compile(r"[\[\]{}]")
 
 
 def set_bucket(state: BucketState) -> None:
-    _local.bucket = state
+    """The request's rate-limit bucket, for its `x-ratelimit-*` headers (`entry`)."""
+    request.current().bucket = state
 
 
 _ROUTE_PARAM = re.compile(r"<(\w+)>")
-_dry: ContextVar[bool] = ContextVar("partner_dry_request", default=False)  # `warm`'s requests
-_parsed: ContextVar[tuple[str, Any] | None] = ContextVar("partner_parsed_body", default=None)  # `json_body`'s
 
 
 class Resolver(APIGatewayRestResolver):
@@ -186,7 +191,7 @@ def _edge_middleware(
             app.append_context(partner_path={name: str(given.get(name) or "") for name in names})
         elif names and (found := pattern.fullmatch(event.path.rstrip("/") or "/")):
             app.append_context(partner_path=found.groupdict())
-        if edge is not None and not _dry.get():
+        if edge is not None and not request.current().dry:
             edge(app)
         return next_middleware(app)
 
@@ -199,7 +204,7 @@ def _request_validation() -> Callable:
     validate = OpenAPIRequestValidationMiddleware()
 
     def validation(app: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Any:
-        if not _dry.get():
+        if not request.current().dry:
             return validate(app, next_middleware)
         try:
             return validate(app, next_middleware)
@@ -214,7 +219,7 @@ def _unless_dry(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def route(*args: Any, **kwargs: Any) -> Any:
-        if _dry.get():
+        if request.current().dry:
             return Response(status_code=204, content_type=None, body="")
         return fn(*args, **kwargs)
 
@@ -230,7 +235,7 @@ def _unless_dry(fn: Callable) -> Callable:
 def _parsed_body(text: str) -> Any:
     """Powertools' `json_body` of the request: the object the pre-check (`json_body`) parsed from this
     very text, else `json.loads` (a route without the pre-check: as Powertools parses it)."""
-    parsed = _parsed.get()
+    parsed = request.current().body
     if parsed is not None and parsed[0] is text:
         return parsed[1]
     return json.loads(text)
@@ -242,27 +247,27 @@ def warm(app: Resolver) -> None:
     adapters, the inspection of each middleware and of the route function) before the SnapStart
     snapshot, so no restored copy pays for it. A dry request runs no edge (no token, no bucket, nothing
     read or written) and no route function (answers 204, its parameters valid or not)."""
-    token = _dry.set(True)
-    try:
-        for route in app.declared:
-            names = _ROUTE_PARAM.findall(route.rule)
-            path = _ROUTE_PARAM.sub("dry", route.rule)
-            event = {
-                "httpMethod": route.method,
-                "path": path,
-                "resource": _ROUTE_PARAM.sub(r"{\1}", route.rule),
-                "pathParameters": {name: "dry" for name in names} or None,
-                "headers": {},
-                "multiValueHeaders": {},
-                "queryStringParameters": None,
-                "multiValueQueryStringParameters": None,
-                "requestContext": {"requestId": "dry", "identity": {"sourceIp": "127.0.0.1"}},
-                "body": None,
-                "isBase64Encoded": False,
-            }
+    for route in app.declared:
+        names = _ROUTE_PARAM.findall(route.rule)
+        path = _ROUTE_PARAM.sub("dry", route.rule)
+        event = {
+            "httpMethod": route.method,
+            "path": path,
+            "resource": _ROUTE_PARAM.sub(r"{\1}", route.rule),
+            "pathParameters": {name: "dry" for name in names} or None,
+            "headers": {},
+            "multiValueHeaders": {},
+            "queryStringParameters": None,
+            "multiValueQueryStringParameters": None,
+            "requestContext": {"requestId": "dry", "identity": {"sourceIp": "127.0.0.1"}},
+            "body": None,
+            "isBase64Encoded": False,
+        }
+        token = request.begin(event, dry=True)
+        try:
             app.resolve(event, None)  # type: ignore[arg-type]  # no Lambda context before the snapshot
-    finally:
-        _dry.reset(token)
+        finally:
+            request.end(token)
 
 
 def before_validation(edge: Callable[[APIGatewayRestResolver], None], special: dict[str, str] | None = None):
@@ -342,14 +347,12 @@ def entry(app: Resolver) -> Callable[[dict, Any], dict]:
     bucket = _bucket_of(app)
 
     def lambda_handler(event: dict, context: Any) -> dict:
-        requestid.begin(event)
-        request_headers.begin(event)
-        _parsed.set(None)
-        _local.code = None
-        _local.bucket = ratelimit.untouched(bucket) if bucket else None
+        request.begin(event)  # this request's context: its id, repeated headers, outcome, bucket
+        answered = request.current()
+        answered.bucket = ratelimit.untouched(bucket) if bucket else None
         response = app.resolve(event, context)
         multi = dict(response.get("multiValueHeaders") or {})
-        state: BucketState | None = getattr(_local, "bucket", None)
+        state: BucketState | None = answered.bucket
         if state is not None:
             for name, value in state.headers().items():
                 multi[name] = [value]
@@ -357,7 +360,7 @@ def entry(app: Resolver) -> Callable[[dict, Any], dict]:
         response["multiValueHeaders"] = multi
         return response
 
-    return observability.instrument_api(lambda_handler, lambda: getattr(_local, "code", None))
+    return observability.instrument_api(lambda_handler, lambda: request.current().code)
 
 
 def secure_headers(multi: dict[str, list[str]], path: str) -> None:
@@ -373,108 +376,8 @@ def secure_headers(multi: dict[str, list[str]], path: str) -> None:
 # ---------------------------------------------------------------- request helpers
 
 
-class TooDeep(ValueError):
-    """A JSON text nested deeper than `MAX_JSON_DEPTH`."""
-
-
-class RepeatedKey(ValueError):
-    """A JSON object that names one key twice (after unescaping: "a" and "\\u0061" are one key)."""
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise RepeatedKey(f"repeats the key {json.dumps(key[:40])}")
-        out[key] = value
-    return out
-
-
-def loads(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
-    """`json.loads`, refusing (TooDeep) a text nested deeper than `max_depth` before parsing it, so
-    no depth reaches the parser's recursion limit (a RecursionError), and (RepeatedKey) an object
-    at any depth that repeats a key. Brackets inside strings do not count; a text with at most
-    `max_depth` brackets in all is parsed at once."""
-    if text.count("[") + text.count("{") > max_depth:
-        depth = 0
-        for bracket in _BRACKET.findall(_JSON_STRING.sub("", text)):
-            depth += 1 if bracket in "[{" else -1
-            if depth > max_depth:
-                raise TooDeep(f"nested deeper than {max_depth} levels")
-    return json.loads(text, object_pairs_hook=_unique_keys)
-
-
-def _loads_body(text: str, code: str) -> Any:
-    """`loads` of a request body; too deep, a repeated key or not JSON at all is 400 `code`
-    (`invalid_input`, or OAuth's `invalid_request`)."""
-    try:
-        return loads(text)
-    except TooDeep as exc:
-        raise ApiError(code, f"The JSON body is {exc}.") from exc
-    except RepeatedKey as exc:
-        raise ApiError(code, f"The JSON body {exc}.") from exc
-    except ValueError as exc:
-        raise ApiError(code, "The body is not valid JSON.") from exc
-
-
-def body_text(event: Any, code: str) -> str | None:
-    """The request body as text (`event`: Powertools' event); a base64 body that does not decode, or
-    bytes that are not UTF-8, is 400 `code` (`invalid_input`, or OAuth's `invalid_request`)."""
-    try:
-        return event.decoded_body
-    except ValueError as exc:  # binascii.Error, UnicodeDecodeError
-        raise ApiError(code, "The request body is not UTF-8 text.") from exc
-
-
-def header(event_headers: dict[str, str] | None, name: str) -> str | None:
-    lname = name.lower()
-    for key, value in (event_headers or {}).items():
-        if key.lower() == lname:
-            return value
-    return None
-
-
-def content_type(event_headers: dict[str, str] | None, code: str) -> str | None:
-    """The request's Content-Type; sent more than once: 400 `code` (`invalid_input`, or `invalid_request`)."""
-    if request_headers.repeated("content-type"):
-        raise ApiError(code, "Send one Content-Type header.")
-    return header(event_headers, "content-type")
-
-
 def source_ip(event: dict) -> str:
     return ((event.get("requestContext") or {}).get("identity") or {}).get("sourceIp") or "unknown"
-
-
-def single_params(pairs: list[tuple[str, str]]) -> dict[str, str]:
-    """Name -> value; a repeated parameter is invalid_request (RFC 6749 section 3.1)."""
-    out: dict[str, str] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ApiError("invalid_request", f"Parameter {key[:40]} is repeated.")
-        out[key] = value
-    return out
-
-
-def parse_params(body: str | None, content_type: str | None, *, allow_json: bool = True) -> dict[str, str]:
-    """Form or JSON parameters; a repeated Content-Type header, or a repeated or non-string parameter,
-    is invalid_request."""
-    if request_headers.repeated("content-type"):
-        raise ApiError("invalid_request", "Send one Content-Type header.")
-    ctype = (content_type or "").split(";")[0].strip().lower()
-    text = body or ""
-    if len(text.encode()) > MAX_JSON_BODY:
-        raise ApiError("invalid_request", "The request body is over 64 KiB.")
-    if ctype == "application/x-www-form-urlencoded":
-        return single_params(parse_qsl(text, keep_blank_values=True, strict_parsing=False))
-    if ctype == JSON and allow_json:
-        data = _loads_body(text or "null", "invalid_request")
-        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-            raise ApiError("invalid_request", "The body must be a JSON object of string values.")
-        return data
-    raise ApiError(
-        "invalid_request",
-        "Content-Type must be application/x-www-form-urlencoded" + (" or application/json." if allow_json else "."),
-    )
 
 
 def write_once(event: dict, principal, body_digest: Callable[[], str], action: Callable[[], Any]) -> Response:
@@ -499,7 +402,8 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
     if got.recovery is not None:
         answer, response = got.recovery, _stored_response(got.recovery, replayed=False)
     else:
-        token = idempotency.activate(got)
+        context = request.current()
+        outer, context.sends = context.sends, idempotency.ClaimSends(got)  # what presend records
         try:
             response = json_response(200, action())
         except ApiError as exc:
@@ -511,7 +415,7 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
             retry_invited = not got.sent
             response = errors.unexpected(exc, retryable=not got.sent)
         finally:
-            idempotency.deactivate(token)
+            context.sends = outer
         answer = idempotency.Stored(
             response.status_code, cast(str, response.body), idempotency.stored_headers(response.headers)
         )
@@ -531,9 +435,9 @@ def _stored_response(stored, *, replayed: bool) -> Response:
         headers["idempotent-replayed"] = "true"
     if stored.status >= 400:
         try:
-            _local.code = json.loads(stored.body).get("error") or "error"
+            request.current().code = json.loads(stored.body).get("error") or "error"
         except (ValueError, AttributeError):
-            _local.code = "error"
+            request.current().code = "error"
     return Response(status_code=stored.status, content_type=None, body=stored.body, headers=headers)
 
 
@@ -549,10 +453,11 @@ def json_body(app: APIGatewayRestResolver) -> str:
         raise ApiError("invalid_input", "Content-Type must be application/json.")
     if len(text.encode()) > MAX_JSON_BODY:
         raise ApiError("invalid_input", "The JSON body is over 64 KiB.")
-    data = _loads_body(text, "invalid_input")
+    data = bodies.loads_body(text, "invalid_input")
     if not isinstance(data, dict):
         raise ApiError("invalid_input", "The body must be a JSON object.")
-    _parsed.set((text, data))  # what Powertools' `json_body` answers (`_parsed_body`): parsed once, depth-bounded
+    # what Powertools' `json_body` answers (`_parsed_body`): parsed once, depth-bounded
+    request.current().body = (text, data)
     headers = event.raw_event.get("headers") or {}
     for name in [n for n in headers if n.lower() == "content-type"]:  # Powertools matches it case-sensitively
         headers[name] = headers[name].strip().lower()
