@@ -91,6 +91,7 @@ lint: $(TOOLS)/.ready $(VENV)/.ready .sbf-toolchain
 	$(CARGO) clippy --offline --quiet --manifest-path $(CURDIR)/programs/Cargo.toml --target bpfel-unknown-none -- -D warnings
 	$(TOOLS)/bin/ruff check .
 	$(TOOLS)/bin/ruff format --check .
+	$(PY) -m tools.import_cycles
 	$(PY) -m mypy
 	$(TOOLS)/bin/cfn-lint template.yaml
 	$(TOOLS)/bin/sam validate --lint --region us-east-1 --template-file template.yaml

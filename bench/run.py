@@ -870,7 +870,7 @@ WARM_LIMITS = {
 def warm_latency(bench: Bench, reqs: Requests, names: list[str], n: int) -> dict[str, Any]:
     import httpx
 
-    from partner.edge import ratelimit
+    from partner.store import ratelimit
 
     out: dict[str, Any] = {}
     base = bench.stack.url

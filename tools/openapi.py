@@ -42,10 +42,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Path as PathParam
 
 from partner.core import errors, scopes  # noqa: E402 (after sys.path)
 from partner.core.errors import CATALOGUE  # noqa: E402 (after sys.path)
-from partner.edge import models  # noqa: E402 (after sys.path)
 from partner.edge import responses as schemas  # noqa: E402 (after sys.path)
 from partner.edge.responses import Profile  # noqa: E402 (after sys.path)
-from partner.features import trading, uploads  # noqa: E402 (after sys.path)
+from partner.features import models, trading, uploads  # noqa: E402 (after sys.path)
 from partner.features.governance import content, writes  # noqa: E402 (after sys.path)
 from partner.features.launch import form as launch_form  # noqa: E402 (after sys.path)
 

@@ -344,8 +344,7 @@ def _throttled_first(prefix: str):
 
 def tier_count(conn) -> int:
     from partner.core import clock
-    from partner.edge import ratelimit
-    from partner.store import counters
+    from partner.store import counters, ratelimit
 
     start = int(clock.now() // ratelimit.WINDOW) * ratelimit.WINDOW
     return counters.read(f"RL#tier#{conn.client['client_id']}#{start}")
@@ -369,8 +368,7 @@ def test_a_full_bucket_gives_the_tier_budget_back(chain, coin, partner_conn):
     """The bucket refuses (429 without `error`) while the tier's unit was drawn at the same time: the
     answer is the bucket's and the tier budget is back where it was."""
     from partner.core import clock
-    from partner.edge import ratelimit
-    from partner.store import counters, crypto
+    from partner.store import counters, crypto, ratelimit
 
     token = partner_conn.bearer()["Authorization"].split(" ", 1)[1]
     start = int(clock.now() // ratelimit.WINDOW) * ratelimit.WINDOW

@@ -234,7 +234,7 @@ def test_basic_tier_budget_120_per_minute_across_users(aws_stack, ip, clock):
 
 
 def test_partner_tier_uses_its_own_budget(aws_stack, user, ip, clock, monkeypatch):
-    from partner.edge import ratelimit
+    from partner.store import ratelimit
 
     monkeypatch.setattr(ratelimit, "TIER_LIMITS", {"Basic": 2, "Partner": 4})
     c = _client(tier="Partner")
@@ -246,7 +246,7 @@ def test_partner_tier_uses_its_own_budget(aws_stack, user, ip, clock, monkeypatc
 
 
 def test_limits_match_the_spec():
-    from partner.edge import ratelimit
+    from partner.store import ratelimit
 
     assert ratelimit.TIER_LIMITS == {"Basic": 120, "Partner": 1200}
     assert ratelimit.BUCKETS["read"] == 300
@@ -261,7 +261,7 @@ def test_limits_match_the_spec():
 
 
 def test_tier_is_checked_before_scope(aws_stack, user, ip, clock, monkeypatch):
-    from partner.edge import ratelimit
+    from partner.store import ratelimit
 
     monkeypatch.setattr(ratelimit, "TIER_LIMITS", {"Basic": 2, "Partner": 2})
     c = _client()
@@ -273,7 +273,7 @@ def test_tier_is_checked_before_scope(aws_stack, user, ip, clock, monkeypatch):
 
 
 def test_bucket_is_checked_before_tier_and_a_refusal_does_not_draw_on_the_tier(aws_stack, user, ip, clock, monkeypatch):
-    from partner.edge import ratelimit
+    from partner.store import ratelimit
     from partnerctl import admin
 
     monkeypatch.setattr(ratelimit, "BUCKETS", {**ratelimit.BUCKETS, "read": 2})
@@ -295,7 +295,7 @@ def test_bucket_is_checked_before_tier_and_a_refusal_does_not_draw_on_the_tier(a
 
 
 def test_token_is_checked_before_the_bucket(aws_stack, user, ip, clock, monkeypatch):
-    from partner.edge import ratelimit
+    from partner.store import ratelimit
 
     monkeypatch.setattr(ratelimit, "BUCKETS", {**ratelimit.BUCKETS, "read": 1})
     c = _client()

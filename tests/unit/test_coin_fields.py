@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from partner.core.errors import ApiError
-from partner.edge import multipart
+from partner.features import multipart
 from partner.features.coin_fields import clean_description, normalize_name, normalize_symbol
 from partner.features.governance import content
 from partner.features.launch import form as launch

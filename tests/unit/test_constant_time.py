@@ -147,9 +147,8 @@ def test_equal_is_compare_digest_based(monkeypatch):
 def test_api_key_check_compares_every_key_without_early_exit(monkeypatch, presented_index):
     """The key loop compares the presented digest with every key of the client."""
     from partner.core.errors import ApiError
-    from partner.edge import ratelimit
     from partner.features.oauth import client_auth
-    from partner.store import crypto
+    from partner.store import crypto, ratelimit
     from partner.store.clients import ApiKey
 
     keys = {f"k{i}": ApiKey(f"k{i}", f"digest-{i}", "active", 0) for i in range(3)}

@@ -9,7 +9,7 @@ import pytest
 from partner.chain import instructions as ix
 from partner.core.errors import ApiError
 from partner.core.limits import MAX_PRIORITY_FEE
-from partner.edge import models
+from partner.features import models
 from partner.features.trading import BuyRequest
 
 U64_MAX = 2**64 - 1

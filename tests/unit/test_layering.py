@@ -1,74 +1,26 @@
 """The layer's floors (docs/architecture.md "Where things live"): no import cycle anywhere in
 `shared/partner`, and no floor importing one above it.
 
-The graph is built from the source (AST), not by importing: every `import` and `from ... import`
-of a `partner` module, at module level and inside functions (an import moved into a function
-still ties the two modules together). For cycles, imports under `if TYPE_CHECKING:` count too;
-for floors they do not (they name a type for the checker and never run).
+The graph is built from the source (AST), not by importing (tools/import_cycles.py, which `make lint`
+runs too): every `import` and `from ... import` of a `partner` module, at module level and inside
+functions (an import moved into a function still ties the two modules together), and every deferred
+one (`lazy.module("partner....")`). For cycles, imports under `if TYPE_CHECKING:` count too; for floors
+they do not (they name a type for the checker and never run).
 """
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
+
+from tools.import_cycles import cycles, import_graph, lazy_edges
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYER = ROOT / "shared" / "partner"
-# Lowest first; a module may import its own floor and the ones below. chain and store share one, and
-# so do send (the pipeline every write shares) and jobs (tracker, migration, webhook delivery).
-FLOORS = {"core": 0, "chain": 1, "store": 1, "edge": 2, "send": 3, "jobs": 3, "features": 4}
-
-
-def import_graph(package: Path) -> dict[str, dict[str, bool]]:
-    """module -> {imported module: whether the import runs (False: only under TYPE_CHECKING)}."""
-    modules = {}
-    for path in package.rglob("*.py"):
-        parts = path.relative_to(package.parent).with_suffix("").parts
-        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
-    graph: dict[str, dict[str, bool]] = {}
-    for name, path in modules.items():
-        edges = graph.setdefault(name, {})
-
-        def visit(node: ast.AST, runs: bool, name=name, path=path, edges=edges) -> None:
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
-                    visit(child, False)
-                    continue
-                targets = []
-                if isinstance(child, ast.Import):
-                    targets = [a.name for a in child.names]
-                elif isinstance(child, ast.ImportFrom):
-                    base = child.module or ""
-                    if child.level:  # relative: from the module's package, up level - 1
-                        here = name.split(".")[: len(name.split(".")) - (path.name != "__init__.py")]
-                        base = ".".join(here[: len(here) - child.level + 1] + ([base] if base else []))
-                    targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in child.names]
-                for target in targets:
-                    if target in modules and target != name:
-                        edges[target] = edges.get(target, False) or runs
-                visit(child, runs)
-
-        visit(ast.parse(path.read_text()), True)
-    return graph
-
-
-def cycles(graph: dict[str, dict[str, bool]]) -> list[list[str]]:
-    """One cycle (as a path that returns to its start) per strongly connected set of modules."""
-    found, done = [], set()
-    for start in sorted(graph):
-        stack, on_path = [(start, iter(sorted(graph[start])))], [start]
-        while stack:
-            node, children = stack[-1]
-            child = next(children, None)
-            if child is None:
-                stack.pop(), on_path.pop(), done.add(node)
-            elif child in on_path:
-                cycle = on_path[on_path.index(child) :] + [child]
-                if not any(set(cycle) <= set(c) for c in found):
-                    found.append(cycle)
-            elif child not in done:
-                stack.append((child, iter(sorted(graph[child])))), on_path.append(child)
-    return found
+# Lowest first; a module may import its own floor and the ones below. chain and store share one; so do
+# send (the pipeline every write shares) and jobs (tracker, migration, webhook delivery), below the
+# features that use them. The edge (HTTP: admission, the resolver, Idempotency-Key, the error mapper)
+# is the top: no feature calls it.
+FLOORS = {"core": 0, "chain": 1, "store": 1, "send": 2, "jobs": 2, "features": 3, "edge": 4}
 
 
 def test_no_import_cycle_in_the_layer() -> None:
@@ -86,6 +38,32 @@ def test_no_floor_imports_a_higher_one() -> None:
         if runs and floor(b) > floor(a) and a != "partner"
     ]
     assert upward == []
+
+
+def test_no_feature_imports_the_edge() -> None:
+    """A feature is called by the edge and never calls back up into it: not at run time, not deferred
+    (`lazy.module`), not even for a type (what a write records before it sends reaches it as a callback,
+    partner.core.request `sends`)."""
+    graph = import_graph(LAYER)
+    assert [
+        f"{a} -> {b}"
+        for a, edges in graph.items()
+        for b in edges
+        if a.startswith("partner.features") and b.startswith("partner.edge")
+    ] == []
+
+
+def test_the_graph_sees_a_deferred_import(tmp_path: Path) -> None:
+    pkg = tmp_path / "partner"
+    (pkg / "core").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "core" / "__init__.py").write_text("")
+    (pkg / "core" / "a.py").write_text('from partner.core import lazy\nb = lazy.module("partner.core.b")\n')
+    (pkg / "core" / "b.py").write_text("import partner.core.a\n")
+    (pkg / "core" / "lazy.py").write_text("")
+    assert import_graph(pkg)["partner.core.a"] == {"partner.core.lazy": True, "partner.core.b": True}
+    assert cycles(import_graph(pkg)) == [["partner.core.a", "partner.core.b", "partner.core.a"]]
+    assert lazy_edges(pkg) == [("partner.core.a", "partner.core.b")]
 
 
 def test_every_module_sits_on_a_floor() -> None:

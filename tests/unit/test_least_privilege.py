@@ -6,7 +6,7 @@ must grant exactly that, no more:
 
 * every /partner/v1 route authenticates with one BatchGetItem over the auth, clients and
   users tables (`partner.edge.access.authenticate`) and draws on rate-limit windows with
-  UpdateItem on counters (`partner.edge.ratelimit.take`/`take_tier`); hashing a presented
+  UpdateItem on counters (`partner.store.ratelimit.take`/`take_tier`); hashing a presented
   token needs kms:GenerateMac on the HashKey once per process (`partner.store.crypto`);
 * counters GetItem only where a counter is read: the daily-volume reservation of trades
   (`counters.reserve` -> `read`), the lockout check of /oauth/token and /oauth/revoke,

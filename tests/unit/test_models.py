@@ -1,4 +1,4 @@
-"""partner.edge.models: pydantic request models, strict types, the first problem's code, field and message,
+"""partner.features.models: pydantic request models, strict types, the first problem's code, field and message,
 directly (`models.validate`, as the multipart forms use it) and through Powertools' resolver
 (`http.make_app`: `RequestValidationError` mapped by `models.invalid`), with the same answers."""
 
@@ -10,8 +10,8 @@ import pytest
 
 from devstack.events import ApiRequest, api_event
 from partner.core.errors import ApiError
-from partner.edge import http, models
-from partner.features import trading
+from partner.edge import http
+from partner.features import models, trading
 from partner.features.governance import content, writes
 from partner.features.launch import form as launch
 
@@ -141,7 +141,7 @@ def test_a_mixed_case_json_content_type_is_validated_as_json():
     out = app.resolve(
         api_event(ApiRequest("POST", "/x", body=json.dumps(BUY), headers={"content-type": "Application/JSON"})), None
     )
-    assert (out["statusCode"], json.loads(out["body"])) == (200, {"mint": PK})
+    assert (out["statusCode"], json.loads(out["body"])) == (200, {"mint": PK}), out["body"]
 
 
 class _Inner(models.Request):

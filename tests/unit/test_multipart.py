@@ -1,4 +1,4 @@
-"""partner.edge.multipart: fields, files, limits and the codes for broken forms."""
+"""partner.features.multipart: fields, files, limits and the codes for broken forms."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import secrets
 import pytest
 
 from partner.core.errors import ApiError
-from partner.edge import multipart
+from partner.features import multipart
 
 
 def encode(

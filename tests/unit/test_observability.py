@@ -13,7 +13,8 @@ from devstack.events import ApiRequest, api_event, lambda_context
 from partner.chain.rpc import BlockEngine, Rpc
 from partner.core import observability
 from partner.core.errors import ApiError
-from partner.edge import http, ratelimit
+from partner.edge import http
+from partner.store import ratelimit
 
 ACCESS = "app_at_" + "A1b2C3d4" * 6
 REFRESH = "app_rt_" + "Zz9_Yy8-" * 6

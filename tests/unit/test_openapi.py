@@ -12,8 +12,7 @@ import pytest
 from partner.chain.errors import GovernanceErrorCode, spec_code_for_program_error
 from partner.core import scopes
 from partner.core.errors import CATALOGUE
-from partner.edge import models
-from partner.features import trading
+from partner.features import models, trading
 from partner.features.governance import content, writes
 from partner.features.launch import form as launch
 from testkit.helpers import catalogue_section

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from partner.core import observability, parallel, requestid
+from partner.core import observability, parallel, request, requestid
 
 
 @pytest.fixture
@@ -49,14 +49,14 @@ def test_a_task_counts_into_the_callers_invocation():
 
 
 def test_a_task_sees_the_callers_context_variables_and_leaves_its_own_thread_clean():
-    token = requestid._current.set("req-parallel-2")
+    token = request.begin({"requestContext": {"requestId": "req-parallel-2"}})
     try:
-        seen = parallel.submit(requestid._current.get).result(timeout=10)
+        seen = parallel.submit(requestid.current).result(timeout=10)
     finally:
-        requestid._current.reset(token)
+        request.end(token)
     assert seen == "req-parallel-2"
     # outside the task the worker has not the context; outside an invocation, nothing is counted
-    assert parallel.submit(requestid._current.get).result(timeout=10) != "req-parallel-2"
+    assert parallel.submit(requestid.current).result(timeout=10) != "req-parallel-2"
     assert parallel.submit(lambda: observability._counted).result(timeout=10) is None
 
 

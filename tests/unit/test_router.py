@@ -94,11 +94,11 @@ def test_every_route_shows_its_scope_and_body_as_the_document_gives_them():
     for app_py in sorted((Path(__file__).resolve().parents[2] / "functions").glob("*/app.py")):
         handler(app_py.parent.name)
         app = getattr(_modules[app_py.parent.name], "app", None)
-        for route in [*app._static_routes, *app._dynamic_routes] if app is not None else []:
-            key = (route.method, re.sub(r"<(\w+)>", r"{\1}", route.path))
+        for route in app.declared if app is not None else []:
+            key = (route.method, re.sub(r"<(\w+)>", r"{\1}", route.rule))
             if key[1].startswith("/platform/v1/"):  # IAM-authorized, outside the partner document
                 continue
-            op, fn = ops[key], route.func
+            op, fn = ops[key], route.fn
             seen.add(key)
             assert "__signature__" not in vars(fn) and "__signature__" not in vars(inspect.unwrap(fn)), key
             assert getattr(fn, "scope", "no admission") == ("no admission" if op.scope is None else op.scope or None)
@@ -108,26 +108,71 @@ def test_every_route_shows_its_scope_and_body_as_the_document_gives_them():
     assert seen == set(ops)
 
 
-def test_compile_routes_inspects_what_a_first_request_would():
-    """Before the snapshot, `compile_routes` also does what Powertools does on a route's first call and
-    caches: the route function's `Request` parameter and `Depends()`, and each middleware's inspection."""
-    from aws_lambda_powertools.event_handler import api_gateway
+def test_warm_leaves_nothing_for_a_first_request_to_inspect(monkeypatch):
+    """Before the snapshot, `warm` sends each route one dry request through the resolver (public calls
+    only): afterwards a route's first real request inspects no signature and builds no type adapter
+    (Powertools caches both on the first request), and the dry requests ran no edge and no route."""
+    import inspect
+
+    import pydantic
 
     app = http.make_app()
+    ran: list[str] = []
 
-    @app.get("/partner/v1/ping")
-    def ping():
-        return {"ok": True}
+    @app.get("/partner/v1/ping/<name>")
+    def ping(name: str, limit: int = 5):
+        ran.append(name)
+        return {"name": name, "limit": limit}
 
-    http.compile_routes(app)
-    route = next(r for r in app._static_routes if r.func is ping)
-    assert route.request_param_name_checked and route.request_param_name is None
-    assert route._has_dependencies is False
-    frame, inspected = route._middleware_stack, []
-    while isinstance(frame, api_gateway.MiddlewareFrame):
-        inspected.append(getattr(frame.current_middleware, "_powertools_middleware_inspection", None))
-        frame = frame.next_middleware
-    assert inspected and all(i is not None for i in inspected)
-    assert frame is ping
-    out = app.resolve(api_event(ApiRequest("GET", "/partner/v1/ping")), None)  # and the route answers as before
-    assert (out["statusCode"], json.loads(out["body"])) == (200, {"ok": True})
+    @app.post("/partner/v1/pong")
+    @http.before_validation(http.json_body)
+    def pong(body: _Body):
+        ran.append(body.value)
+        return {"value": body.value}
+
+    http.warm(app)
+    assert ran == []
+    calls: list[str] = []
+    real_signature, real_adapter = inspect.signature, pydantic.TypeAdapter.__init__
+
+    def signature(*args, **kwargs):
+        calls.append("signature")
+        return real_signature(*args, **kwargs)
+
+    def adapter(self, *args, **kwargs):
+        calls.append("TypeAdapter")
+        return real_adapter(self, *args, **kwargs)
+
+    monkeypatch.setattr(inspect, "signature", signature)
+    monkeypatch.setattr(pydantic.TypeAdapter, "__init__", adapter)
+    out = app.resolve(api_event(ApiRequest("GET", "/partner/v1/ping/abc", query={"limit": "7"})), None)
+    assert (out["statusCode"], json.loads(out["body"])) == (200, {"name": "abc", "limit": 7})
+    body, json_type = json.dumps({"value": "v"}), {"Content-Type": "application/json"}
+    out = app.resolve(api_event(ApiRequest("POST", "/partner/v1/pong", body=body, headers=json_type)), None)
+    assert (out["statusCode"], json.loads(out["body"])) == (200, {"value": "v"})
+    assert calls == [] and ran == ["abc", "v"]
+
+
+def test_a_dry_request_runs_no_edge_and_a_real_one_runs_it_before_validation():
+    """`warm`'s request to a route with an edge skips it (no token read, no bucket taken); a real request
+    runs the edge first, then Powertools' validation (the check order: admission before a bad body)."""
+    app = http.make_app()
+    edges: list[str] = []
+
+    def edge(app):
+        edges.append(app.current_event.path)
+        raise ApiError("invalid_token")
+
+    @app.post("/partner/v1/pong")
+    @http.before_validation(edge)
+    def pong(body: _Body):
+        return {"value": body.value}
+
+    http.warm(app)
+    assert edges == []
+    out = app.resolve(api_event(ApiRequest("POST", "/partner/v1/pong", body="{}")), None)  # an invalid body
+    assert (out["statusCode"], json.loads(out["body"])["error"], edges) == (401, "invalid_token", ["/partner/v1/pong"])
+
+
+class _Body(__import__("pydantic").BaseModel):
+    value: str

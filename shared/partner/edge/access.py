@@ -5,47 +5,24 @@
 3. tier budget, keyed on the client            -> 429 rate_limit_exceeded
 4. scope                                       -> 403 insufficient_scope
 (5. input validation is the handler's)
-6. delegation, for writes                      -> 403 delegation_missing
+6. delegation, for writes                      -> 403 delegation_missing (partner.core.principal)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
 from partner.core import clock
 from partner.core.errors import ApiError
+from partner.core.principal import Principal as Principal
+from partner.core.principal import Route as Route
+from partner.core.principal import require_delegation as require_delegation
+from partner.core.request import repeated
 from partner.core.settings import get_settings
-from partner.edge import ratelimit
-from partner.edge.headers import repeated
 from partner.store import auth as auth_store
-from partner.store import crypto, ddb, tokens
+from partner.store import crypto, ddb, ratelimit, tokens
 from partner.store.clients import Client
 from partner.store.users import User
-
-
-@dataclass(frozen=True)
-class Route:
-    bucket: str
-    scope: str | tuple[str, ...] | None = None  # a tuple: any one of these scopes admits
-
-    @property
-    def scopes(self) -> tuple[str, ...]:
-        if self.scope is None:
-            return ()
-        return (self.scope,) if isinstance(self.scope, str) else self.scope
-
-
-@dataclass(frozen=True)
-class Principal:
-    token_digest: str
-    user: User
-    client: Client
-    scopes: tuple[str, ...]
-    key_id: str
-    also: dict[str, dict[str, Any]] = field(default_factory=dict)  # extra items read with the token
-    grant: dict[str, Any] = field(default_factory=dict)  # the user's grant item (own limits, times)
 
 
 def invalid_token(message: str = "The access token is missing, malformed, expired or revoked.") -> ApiError:
@@ -137,11 +114,3 @@ def admit(headers: dict[str, str] | None, route: Route, on_bucket, also: Also | 
             requiredScope=wanted,
         )
     return principal
-
-
-def require_delegation(principal: Principal) -> None:
-    if not principal.user.trading_enabled:
-        raise ApiError(
-            "delegation_missing",
-            action="Ask the user to enable 1-click trading for their wallet.",
-        )

@@ -10,58 +10,32 @@ Error JSON when the browser asked for JSON; its per-IP limit, to a browser, with
 from __future__ import annotations
 
 import functools
-import json
-import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
-from partner.core import lazy, observability
+from partner.core import lazy, observability, request
+from partner.core.answers import JSON as JSON
+from partner.core.answers import NO_STORE as NO_STORE
+from partner.core.answers import PAGE_HEADERS as PAGE_HEADERS
+from partner.core.answers import html as html
+from partner.core.answers import json_response as json_response
 from partner.core.errors import ApiError, RateLimited
-from partner.edge.ratelimit import BucketState
+from partner.store.ratelimit import BucketState
 
 # only a request that fails validation needs the request models here (a function whose routes take no
 # model would not import them at all): deferred at init, executed before the snapshot (partner.core.lazy)
-models = lazy.module("partner.edge.models")
+if TYPE_CHECKING:  # the checker reads it as the module it is
+    from partner.features import models
+else:
+    models = lazy.module("partner.features.models")
 
 logger = observability.logger
-# the request being answered: its error code (metrics) and its bucket's state (x-ratelimit-* headers)
-state = threading.local()
-
-JSON = "application/json"
-NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
-PAGE_HEADERS = {
-    "Cache-Control": "no-store",
-    "Pragma": "no-cache",
-    "X-Frame-Options": "DENY",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
-}
-
-
-def json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> Response:
-    return Response(
-        status_code=status,
-        content_type=JSON,
-        body=json.dumps(body, separators=(",", ":")),
-        headers=headers or {},
-    )
-
-
-def html(status: int, body: str, headers: dict[str, str] | None = None) -> Response:
-    """A web page, with the pages' security headers."""
-    return Response(
-        status_code=status,
-        content_type="text/html; charset=utf-8",
-        body=body,
-        headers={**PAGE_HEADERS, **(headers or {})},
-    )
 
 
 def error_response(exc: ApiError) -> Response:
-    state.code = exc.code
+    request.current().code = exc.code  # the request's outcome (metrics)
     return json_response(exc.status, exc.body(), exc.headers)
 
 
@@ -72,8 +46,8 @@ def api_error(exc: ApiError) -> Response:
 
 
 def rate_limited(exc: RateLimited) -> Response:
-    state.code = "rate_limited"
-    state.bucket = BucketState(exc.limit, 0, exc.retry_after)
+    answered = request.current()
+    answered.code, answered.bucket = "rate_limited", BucketState(exc.limit, 0, exc.retry_after)
     return json_response(
         429,
         {
@@ -88,8 +62,7 @@ def page_limited(app: APIGatewayRestResolver, exc: RateLimited) -> Response | No
     """A browser page's per-IP limit, for a browser (Accept: text/html): the page's error view with
     the code RFC 6749 gives an overloaded authorization server, `temporarily_unavailable`, and the
     429's headers; None for any other caller, who gets `rate_limited`'s JSON (the spec's 429)."""
-    route = app.context.get("_route")
-    page = getattr(getattr(route, "func", None), "page", None)
+    page = app.context.get("partner_page")  # the route's `page` mark (partner.edge.http)
     if page is None or "text/html" not in _accept(app).lower():
         return None
     rate_limited(exc)  # its state: the code and the bucket's headers
@@ -181,8 +154,7 @@ def install(app: APIGatewayRestResolver, *, oauth: bool = False, no_store: bool 
         return response
 
     def _invalid(exc: RequestValidationError) -> Response:
-        route = app.context.get("_route")
-        return invalid_input(exc, getattr(getattr(route, "func", None), "special", None))
+        return invalid_input(exc, app.context.get("partner_special"))  # the route's mark (partner.edge.http)
 
     def _unexpected(exc: Exception) -> Response:
         if no_store:

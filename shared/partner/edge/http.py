@@ -5,47 +5,62 @@ exception mapper.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import re
 import typing
 from collections.abc import Callable
-from typing import Any, cast
-from urllib.parse import parse_qsl
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
-from aws_lambda_powertools.event_handler import api_gateway as powertools_routing
+from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
+from aws_lambda_powertools.event_handler.middlewares.openapi_validation import (
+    OpenAPIRequestValidationMiddleware,
+    OpenAPIResponseValidationMiddleware,
+)
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from pydantic import BaseModel
 
-from partner.core import lazy, observability, requestid, snapshot
+from partner.core import bodies, lazy, observability, request, snapshot
+from partner.core.answers import html as html
+from partner.core.answers import json_response as json_response
+from partner.core.bodies import JSON as JSON
+from partner.core.bodies import MAX_JSON_BODY as MAX_JSON_BODY
+from partner.core.bodies import MAX_JSON_DEPTH as MAX_JSON_DEPTH
+from partner.core.bodies import RepeatedKey as RepeatedKey
+from partner.core.bodies import TooDeep as TooDeep
+from partner.core.bodies import body_text as body_text
+from partner.core.bodies import content_type as content_type
+from partner.core.bodies import header as header
+from partner.core.bodies import loads as loads
+from partner.core.bodies import parse_params as parse_params
+from partner.core.bodies import single_params as single_params
 from partner.core.errors import ApiError
-from partner.edge import errors, ratelimit
-from partner.edge import headers as request_headers
-from partner.edge.errors import html as html
-from partner.edge.errors import json_response as json_response
-from partner.edge.ratelimit import BucketState
+from partner.edge import errors
+from partner.store import ratelimit
+from partner.store.ratelimit import BucketState
 
 # a function whose routes take no bearer token (OAuth, the account pages, the platform API) never admits
 # one, and a read-only function writes nothing under an Idempotency-Key: deferred at init, executed
 # before the snapshot (partner.core.lazy), so no function imports them on a request
-access = lazy.module("partner.edge.access")
-idempotency = lazy.module("partner.edge.idempotency")
+if TYPE_CHECKING:  # the checker reads them as the modules they are
+    from partner.edge import access, idempotency
+else:
+    access = lazy.module("partner.edge.access")
+    idempotency = lazy.module("partner.edge.idempotency")
 
 logger = observability.logger  # structured JSON, redacting, correlation id = API Gateway request id
-_local = errors.state
 
-MAX_JSON_BODY = 64 * 1024
-MAX_JSON_DEPTH = 64  # request bodies are flat; json.loads recurses once per level
-JSON = errors.JSON
 # Two years, every subdomain; no `preload` while the API host is not final (spec, Versioning).
 HSTS = "max-age=63072000; includeSubDomains"
 PARTNER_PREFIX = "/partner/v1/"
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKET = re.compile(r"[\[\]{}]")
 
 
 def set_bucket(state: BucketState) -> None:
-    _local.bucket = state
+    """The request's rate-limit bucket, for its `x-ratelimit-*` headers (`entry`)."""
+    request.current().bucket = state
 
 
 _ROUTE_PARAM = re.compile(r"<(\w+)>")
@@ -72,6 +87,10 @@ class Resolver(APIGatewayRestResolver):
                     return self._call_route(route, values)
         return super()._resolve()
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.declared: list[Declared] = []  # every route, as its decorator declared it (`warm`, `entry`)
+
     # A route's admission in its decorator, beside its path, with Powertools' own options:
     # `@app.post(path, bucket=, scope=[, also=, special=])` (`requires`) or `@app.post(path, ip_bucket=)`
     # (`ip_bucket`, the OAuth routes').
@@ -87,14 +106,28 @@ class Resolver(APIGatewayRestResolver):
     def _admitted(self, method: str, rule: str, args: tuple, kwargs: dict[str, Any]) -> Callable[[Callable], Callable]:
         admission = {name: kwargs.pop(name) for name in ("bucket", "scope", "also", "special") if name in kwargs}
         by_ip = kwargs.pop("ip_bucket", None)
-        register = getattr(super(), method)(rule, *args, **kwargs)
 
         def decorate(fn: Callable) -> Callable:
             if admission:
                 fn = requires(**admission)(fn)
             if by_ip is not None:
                 fn = ip_bucket(by_ip)(fn)
-            return register(fn)
+            options = dict(kwargs)
+            marks = {"special": getattr(fn, "special", None), "page": getattr(fn, "page", None)}
+            # Powertools runs its request validation before every route middleware: each route turns the
+            # resolver's validation off for itself (`enable_validation=False`) and runs Powertools' own two
+            # validation middlewares after its edge, in the order the resolver would
+            options["middlewares"] = [
+                _edge_middleware(getattr(fn, "edge", None), marks, rule),
+                _request_validation(),
+                *options.get("middlewares", ()),
+                OpenAPIResponseValidationMiddleware(),
+            ]
+            options["enable_validation"] = False
+            registered = _unless_dry(fn)
+            getattr(APIGatewayRestResolver, method)(self, rule, *args, **options)(registered)
+            self.declared.append(Declared(method.upper(), rule, fn, getattr(fn, "bucket", None)))
+            return registered
 
         return decorate
 
@@ -122,21 +155,119 @@ class Resolver(APIGatewayRestResolver):
 
 def make_app(*, oauth: bool = False, no_store: bool = False) -> Resolver:
     """A resolver with the API's answers (partner.edge.errors; `oauth`, `no_store`: the OAuth endpoints')
-    and the routes' `edge` (admission, the body pre-check) ahead of Powertools' validation."""
-    app = Resolver(enable_validation=True)
-    validation = app._request_validation_middleware  # Powertools runs it first: our edge goes before it
-
-    def edge_then_validation(app: APIGatewayRestResolver, next_middleware: Callable) -> Any:
-        route = app.context.get("_route")
-        edge = getattr(getattr(route, "func", None), "edge", None)
-        if edge is not None:
-            edge(app)
-        return validation(app, next_middleware)  # type: ignore[arg-type]  # Powertools' NextMiddleware
-
-    app._request_validation_middleware = edge_then_validation  # type: ignore[assignment]  # our edge, then it
-    snapshot.before_snapshot(lambda: compile_routes(app))
+    and the routes' `edge` (admission, the body pre-check) ahead of Powertools' validation (`Resolver`).
+    Its routes are warmed before the snapshot (`warm`)."""
+    app = Resolver(enable_validation=True, json_body_deserializer=_parsed_body)
+    snapshot.before_snapshot(lambda: warm(app))
     errors.install(app, oauth=oauth, no_store=no_store)
     return app
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A route as its decorator declared it: method, Powertools' rule (`<name>` parameters), the route
+    function (with its marks: `bucket`, `scope`, `edge`, `special`, `page`), its rate-limit bucket."""
+
+    method: str
+    rule: str
+    fn: Callable
+    bucket: str | None
+
+
+def _edge_middleware(
+    edge: Callable[[APIGatewayRestResolver], None] | None, marks: dict[str, Any], rule: str
+) -> Callable:
+    """A route middleware (Powertools' documented `(app, next_middleware)` form): the route's marks into
+    the request's context (`special` for `errors.invalid_input`, `page` for `errors.page_limited`) and
+    its path parameters (`partner_path`), then its edge, unless the request is a dry one (`warm`)."""
+    names = _ROUTE_PARAM.findall(rule)
+    pattern = re.compile(_ROUTE_PARAM.sub(r"(?P<\1>[^/]+)", re.escape(rule).replace(r"\<", "<").replace(r"\>", ">")))
+
+    def admission(app: APIGatewayRestResolver, next_middleware: Callable) -> Any:
+        app.append_context(**{f"partner_{name}": value for name, value in marks.items()})
+        event = app.current_event
+        if names and "{" in str(event.get("resource") or ""):  # API Gateway's, as `Resolver` routes it
+            given = event.path_parameters or {}
+            app.append_context(partner_path={name: str(given.get(name) or "") for name in names})
+        elif names and (found := pattern.fullmatch(event.path.rstrip("/") or "/")):
+            app.append_context(partner_path=found.groupdict())
+        if edge is not None and not request.current().dry:
+            edge(app)
+        return next_middleware(app)
+
+    return admission
+
+
+def _request_validation() -> Callable:
+    """Powertools' request validation middleware; on a dry request (`warm`) an invalid request goes on
+    to the route all the same (which answers 204 without running), so the whole stack is warmed."""
+    validate = OpenAPIRequestValidationMiddleware()
+
+    def validation(app: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Any:
+        if not request.current().dry:
+            return validate(app, next_middleware)
+        try:
+            return validate(app, next_middleware)
+        except RequestValidationError:
+            return next_middleware(app)
+
+    return validation
+
+
+def _unless_dry(fn: Callable) -> Callable:
+    """`fn` as registered: a dry request (`warm`) gets a 204 without running it."""
+
+    @functools.wraps(fn)
+    def route(*args: Any, **kwargs: Any) -> Any:
+        if request.current().dry:
+            return Response(status_code=204, content_type=None, body="")
+        return fn(*args, **kwargs)
+
+    # Powertools resolves a string annotation in the globals of the function it is given: this wrapper's
+    # are not `fn`'s, so it is given `fn`'s signature with its annotations evaluated where `fn` was written
+    try:
+        route.__signature__ = inspect.signature(fn, eval_str=True)  # type: ignore[attr-defined]  # read by inspect
+    except NameError:  # a name only the declaring function's locals hold: as Powertools would see it
+        pass
+    return route
+
+
+def _parsed_body(text: str) -> Any:
+    """Powertools' `json_body` of the request: the object the pre-check (`json_body`) parsed from this
+    very text, else `json.loads` (a route without the pre-check: as Powertools parses it)."""
+    parsed = request.current().body
+    if parsed is not None and parsed[0] is text:
+        return parsed[1]
+    return json.loads(text)
+
+
+def warm(app: Resolver) -> None:
+    """One dry request per declared route, through `app.resolve`: Powertools builds and caches what it
+    builds on a route's first request (its middleware stack, the validation's dependant and type
+    adapters, the inspection of each middleware and of the route function) before the SnapStart
+    snapshot, so no restored copy pays for it. A dry request runs no edge (no token, no bucket, nothing
+    read or written) and no route function (answers 204, its parameters valid or not)."""
+    for route in app.declared:
+        names = _ROUTE_PARAM.findall(route.rule)
+        path = _ROUTE_PARAM.sub("dry", route.rule)
+        event = {
+            "httpMethod": route.method,
+            "path": path,
+            "resource": _ROUTE_PARAM.sub(r"{\1}", route.rule),
+            "pathParameters": {name: "dry" for name in names} or None,
+            "headers": {},
+            "multiValueHeaders": {},
+            "queryStringParameters": None,
+            "multiValueQueryStringParameters": None,
+            "requestContext": {"requestId": "dry", "identity": {"sourceIp": "127.0.0.1"}},
+            "body": None,
+            "isBase64Encoded": False,
+        }
+        token = request.begin(event, dry=True)
+        try:
+            app.resolve(event, None)  # type: ignore[arg-type]  # no Lambda context before the snapshot
+        finally:
+            request.end(token)
 
 
 def before_validation(edge: Callable[[APIGatewayRestResolver], None], special: dict[str, str] | None = None):
@@ -176,7 +307,7 @@ def requires(
 
         def edge(app: APIGatewayRestResolver) -> None:
             extra = also
-            args = app.context.get("_route_args") or {}
+            args = app.context.get("partner_path") or {}
             if callable(also) and args:
                 extra = also(**args)
             app.append_context(principal=access.admit(app.current_event.headers, route, set_bucket, extra))
@@ -202,47 +333,26 @@ def ip_bucket(bucket: str):
     return mark
 
 
-def compile_routes(app: APIGatewayRestResolver) -> None:
-    """Build what Powertools builds on a route's first request: its dependant (the pydantic fields and
-    type adapters it validates with), its middleware stack, and what it inspects of each middleware and
-    of the route's function (their type hints: a `Request` parameter, `Depends()`), which it caches on
-    them. Before the SnapStart snapshot, so no restored copy pays for it."""
-    for route in app._static_routes + app._dynamic_routes:
-        route.dependant  # noqa: B018 - builds and caches it
-        if not route._middleware_stack_built:
-            route._build_middleware_stack(router_middlewares=app._router_middlewares, app=app)
-        route.has_dependencies  # noqa: B018 - inspects and caches it
-        if not route.request_param_name_checked:  # as _registered_api_adapter does on the first call
-            route.request_param_name = powertools_routing._find_request_param_name(route.func)
-            route.request_param_name_checked = True
-        frame = route._middleware_stack
-        while isinstance(frame, powertools_routing.MiddlewareFrame):  # each frame's call inspects its own
-            powertools_routing._inspect_middleware(frame.current_middleware)
-            frame = frame.next_middleware
-
-
-def _bucket_of(app: APIGatewayRestResolver) -> str | None:
+def _bucket_of(app: Resolver) -> str | None:
     """The one rate-limit bucket the app's routes declare (`requires`, `ip_bucket`), or None."""
-    routes = app._static_routes + app._dynamic_routes
-    buckets: set[str] = {bucket for route in routes if (bucket := getattr(route.func, "bucket", None))}
+    buckets: set[str] = {route.bucket for route in app.declared if route.bucket}
     if len(buckets) > 1:
         raise ValueError(f"one function, one bucket: {sorted(buckets)}")
     return buckets.pop() if buckets else None
 
 
-def entry(app: APIGatewayRestResolver) -> Callable[[dict, Any], dict]:
+def entry(app: Resolver) -> Callable[[dict, Any], dict]:
     """The Lambda handler for `app`: resolve, then add the bucket's `x-ratelimit-*` headers, HSTS and
     `Cache-Control: no-store`; logs, metrics, trace."""
     bucket = _bucket_of(app)
 
     def lambda_handler(event: dict, context: Any) -> dict:
-        requestid.begin(event)
-        request_headers.begin(event)
-        _local.code = None
-        _local.bucket = ratelimit.untouched(bucket) if bucket else None
+        request.begin(event)  # this request's context: its id, repeated headers, outcome, bucket
+        answered = request.current()
+        answered.bucket = ratelimit.untouched(bucket) if bucket else None
         response = app.resolve(event, context)
         multi = dict(response.get("multiValueHeaders") or {})
-        state: BucketState | None = getattr(_local, "bucket", None)
+        state: BucketState | None = answered.bucket
         if state is not None:
             for name, value in state.headers().items():
                 multi[name] = [value]
@@ -250,7 +360,7 @@ def entry(app: APIGatewayRestResolver) -> Callable[[dict, Any], dict]:
         response["multiValueHeaders"] = multi
         return response
 
-    return observability.instrument_api(lambda_handler, lambda: getattr(_local, "code", None))
+    return observability.instrument_api(lambda_handler, lambda: request.current().code)
 
 
 def secure_headers(multi: dict[str, list[str]], path: str) -> None:
@@ -266,108 +376,8 @@ def secure_headers(multi: dict[str, list[str]], path: str) -> None:
 # ---------------------------------------------------------------- request helpers
 
 
-class TooDeep(ValueError):
-    """A JSON text nested deeper than `MAX_JSON_DEPTH`."""
-
-
-class RepeatedKey(ValueError):
-    """A JSON object that names one key twice (after unescaping: "a" and "\\u0061" are one key)."""
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise RepeatedKey(f"repeats the key {json.dumps(key[:40])}")
-        out[key] = value
-    return out
-
-
-def loads(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
-    """`json.loads`, refusing (TooDeep) a text nested deeper than `max_depth` before parsing it, so
-    no depth reaches the parser's recursion limit (a RecursionError), and (RepeatedKey) an object
-    at any depth that repeats a key. Brackets inside strings do not count; a text with at most
-    `max_depth` brackets in all is parsed at once."""
-    if text.count("[") + text.count("{") > max_depth:
-        depth = 0
-        for bracket in _BRACKET.findall(_JSON_STRING.sub("", text)):
-            depth += 1 if bracket in "[{" else -1
-            if depth > max_depth:
-                raise TooDeep(f"nested deeper than {max_depth} levels")
-    return json.loads(text, object_pairs_hook=_unique_keys)
-
-
-def _loads_body(text: str, code: str) -> Any:
-    """`loads` of a request body; too deep, a repeated key or not JSON at all is 400 `code`
-    (`invalid_input`, or OAuth's `invalid_request`)."""
-    try:
-        return loads(text)
-    except TooDeep as exc:
-        raise ApiError(code, f"The JSON body is {exc}.") from exc
-    except RepeatedKey as exc:
-        raise ApiError(code, f"The JSON body {exc}.") from exc
-    except ValueError as exc:
-        raise ApiError(code, "The body is not valid JSON.") from exc
-
-
-def body_text(event: Any, code: str) -> str | None:
-    """The request body as text (`event`: Powertools' event); a base64 body that does not decode, or
-    bytes that are not UTF-8, is 400 `code` (`invalid_input`, or OAuth's `invalid_request`)."""
-    try:
-        return event.decoded_body
-    except ValueError as exc:  # binascii.Error, UnicodeDecodeError
-        raise ApiError(code, "The request body is not UTF-8 text.") from exc
-
-
-def header(event_headers: dict[str, str] | None, name: str) -> str | None:
-    lname = name.lower()
-    for key, value in (event_headers or {}).items():
-        if key.lower() == lname:
-            return value
-    return None
-
-
-def content_type(event_headers: dict[str, str] | None, code: str) -> str | None:
-    """The request's Content-Type; sent more than once: 400 `code` (`invalid_input`, or `invalid_request`)."""
-    if request_headers.repeated("content-type"):
-        raise ApiError(code, "Send one Content-Type header.")
-    return header(event_headers, "content-type")
-
-
 def source_ip(event: dict) -> str:
     return ((event.get("requestContext") or {}).get("identity") or {}).get("sourceIp") or "unknown"
-
-
-def single_params(pairs: list[tuple[str, str]]) -> dict[str, str]:
-    """Name -> value; a repeated parameter is invalid_request (RFC 6749 section 3.1)."""
-    out: dict[str, str] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ApiError("invalid_request", f"Parameter {key[:40]} is repeated.")
-        out[key] = value
-    return out
-
-
-def parse_params(body: str | None, content_type: str | None, *, allow_json: bool = True) -> dict[str, str]:
-    """Form or JSON parameters; a repeated Content-Type header, or a repeated or non-string parameter,
-    is invalid_request."""
-    if request_headers.repeated("content-type"):
-        raise ApiError("invalid_request", "Send one Content-Type header.")
-    ctype = (content_type or "").split(";")[0].strip().lower()
-    text = body or ""
-    if len(text.encode()) > MAX_JSON_BODY:
-        raise ApiError("invalid_request", "The request body is over 64 KiB.")
-    if ctype == "application/x-www-form-urlencoded":
-        return single_params(parse_qsl(text, keep_blank_values=True, strict_parsing=False))
-    if ctype == JSON and allow_json:
-        data = _loads_body(text or "null", "invalid_request")
-        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-            raise ApiError("invalid_request", "The body must be a JSON object of string values.")
-        return data
-    raise ApiError(
-        "invalid_request",
-        "Content-Type must be application/x-www-form-urlencoded" + (" or application/json." if allow_json else "."),
-    )
 
 
 def write_once(event: dict, principal, body_digest: Callable[[], str], action: Callable[[], Any]) -> Response:
@@ -392,7 +402,8 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
     if got.recovery is not None:
         answer, response = got.recovery, _stored_response(got.recovery, replayed=False)
     else:
-        token = idempotency.activate(got)
+        context = request.current()
+        outer, context.sends = context.sends, idempotency.ClaimSends(got)  # what presend records
         try:
             response = json_response(200, action())
         except ApiError as exc:
@@ -404,7 +415,7 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
             retry_invited = not got.sent
             response = errors.unexpected(exc, retryable=not got.sent)
         finally:
-            idempotency.deactivate(token)
+            context.sends = outer
         answer = idempotency.Stored(
             response.status_code, cast(str, response.body), idempotency.stored_headers(response.headers)
         )
@@ -424,17 +435,17 @@ def _stored_response(stored, *, replayed: bool) -> Response:
         headers["idempotent-replayed"] = "true"
     if stored.status >= 400:
         try:
-            _local.code = json.loads(stored.body).get("error") or "error"
+            request.current().code = json.loads(stored.body).get("error") or "error"
         except (ValueError, AttributeError):
-            _local.code = "error"
+            request.current().code = "error"
     return Response(status_code=stored.status, content_type=None, body=stored.body, headers=headers)
 
 
 def json_body(app: APIGatewayRestResolver) -> str:
     """The pre-check of a JSON body, before Powertools parses it: one Content-Type, application/json, at
     most 64 KiB of UTF-8 text, nested at most `MAX_JSON_DEPTH` deep, no key repeated, an object; else 400
-    invalid_input. The parsed object is the event's `json_body` (what Powertools validates); returns the
-    text."""
+    invalid_input. The parsed object is the event's `json_body` (what Powertools validates, `_parsed_body`);
+    returns the text."""
     event = app.current_event
     text = body_text(event, "invalid_input") or ""
     ctype = (content_type(event.headers, "invalid_input") or "").split(";")[0].strip().lower()
@@ -442,10 +453,11 @@ def json_body(app: APIGatewayRestResolver) -> str:
         raise ApiError("invalid_input", "Content-Type must be application/json.")
     if len(text.encode()) > MAX_JSON_BODY:
         raise ApiError("invalid_input", "The JSON body is over 64 KiB.")
-    data = _loads_body(text, "invalid_input")
+    data = bodies.loads_body(text, "invalid_input")
     if not isinstance(data, dict):
         raise ApiError("invalid_input", "The body must be a JSON object.")
-    event.__dict__["json_body"] = data  # Powertools' cached property: parsed once, depth-bounded
+    # what Powertools' `json_body` answers (`_parsed_body`): parsed once, depth-bounded
+    request.current().body = (text, data)
     headers = event.raw_event.get("headers") or {}
     for name in [n for n in headers if n.lower() == "content-type"]:  # Powertools matches it case-sensitively
         headers[name] = headers[name].strip().lower()

@@ -6,30 +6,34 @@ and Idempotency-Key".
 
 from __future__ import annotations
 
-import contextvars
 import hashlib
 import json
 import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from partner.core import clock, lazy
+from partner.core import bodies, clock, lazy
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
 from partner.store import idempotency_keys as keys
 
 # only the answer to a retried write that sent transactions asks the chain (a function that sends none,
 # such as uploads_create, never does): deferred at init, executed before the snapshot (partner.core.lazy)
-ports = lazy.module("partner.chain.ports")
-solders_signature = lazy.module("solders.signature")
+if TYPE_CHECKING:  # the checker reads them as the modules they are
+    import solders.signature as solders_signature
+
+    from partner.chain import ports
+else:
+    ports = lazy.module("partner.chain.ports")
+    solders_signature = lazy.module("solders.signature")
 
 if TYPE_CHECKING:
-    from partner.edge.access import Principal
+    from partner.core.principal import Principal
     from partner.store.txrecords import Outgoing
 
-HEADER = "Idempotency-Key"
+HEADER = bodies.IDEMPOTENCY_KEY
+key_from = bodies.idempotency_key
 REPLAYED_HEADER = "idempotent-replayed"
-MAX_KEY_LENGTH = 255
 RETENTION_SECONDS = 24 * 3600
 LEASE_SECONDS = 60
 IN_USE_RETRY_AFTER = 1
@@ -53,41 +57,13 @@ class Claim:
     sent: bool = False  # presend finished: from here on something may be in flight (`sending`)
 
 
-_current: contextvars.ContextVar[Claim | None] = contextvars.ContextVar("idempotency_claim", default=None)
-
-
 # ------------------------------------------------------------------ the header and the fingerprint
-
-
-def key_from(headers: dict[str, str] | None, multi: dict[str, list[str]] | None = None) -> str | None:
-    """The request's key, None without the header; a malformed or repeated one is 400 invalid_input."""
-    values = [v for name, vs in (multi or {}).items() if name.lower() == HEADER.lower() for v in (vs or [])]
-    if len(values) > 1:
-        raise ApiError("invalid_input", "Send one Idempotency-Key header.", field=HEADER)
-    value = values[0] if values else next((v for n, v in (headers or {}).items() if n.lower() == HEADER.lower()), None)
-    if value is None:
-        return None
-    if not 1 <= len(value) <= MAX_KEY_LENGTH or not all(" " <= ch <= "~" for ch in value):
-        raise ApiError("invalid_input", "Idempotency-Key must be 1 to 255 printable ASCII characters.", field=HEADER)
-    return value
 
 
 def json_digest(body: str | bytes | None) -> str:
     """The canonical JSON body: parsed, then serialized with sorted keys and no spaces."""
     data = json.loads(body or "null")
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def form_digest(fields: dict[str, str], files: dict[str, bytes]) -> str:
-    """A multipart body: its text fields and the bytes of its files (not file names or declared types,
-    which the service does not read)."""
-    canonical = json.dumps(
-        {"fields": fields, "files": {n: hashlib.sha256(d).hexdigest() for n, d in files.items()}},
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-    )
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
@@ -232,42 +208,31 @@ def _json_answer(status: int, body: Any, headers: dict[str, str]) -> Stored:
 # ------------------------------------------------------------------ while running
 
 
-def current() -> Claim | None:
-    return _current.get()
+@dataclass(frozen=True)
+class ClaimSends:
+    """What a write under claim `claim` records before it sends (partner.core.request.Sends): the edge puts
+    it on the request's context (`http.write_once`), partner.send.presend calls it."""
 
+    claim: Claim
 
-def activate(c: Claim | None) -> contextvars.Token:
-    return _current.set(c)
+    def record(self, outgoing: Outgoing) -> None:
+        """Put the signatures on the claim before they are sent. Only while the claim is still this
+        invocation's; otherwise nothing may be sent."""
+        ok = keys.record_send(
+            _holder(self.claim),
+            now=int(clock.now()),
+            signatures=list(outgoing.signatures),
+            last_valid_block_height=outgoing.last_valid_block_height,
+            kind=outgoing.kind,
+            mint=outgoing.mint or "",
+        )
+        if not ok:
+            raise ApiError("internal", "This request's Idempotency-Key claim ran out before sending; nothing was sent.")
 
-
-def deactivate(token: contextvars.Token) -> None:
-    _current.reset(token)
-
-
-def record_send(outgoing: Outgoing) -> None:
-    """presend step: put the signatures on the request's claim before they are sent (no key: nothing).
-    Only while the claim is still this invocation's; otherwise nothing may be sent."""
-    c = _current.get()
-    if c is None:
-        return
-    ok = keys.record_send(
-        _holder(c),
-        now=int(clock.now()),
-        signatures=list(outgoing.signatures),
-        last_valid_block_height=outgoing.last_valid_block_height,
-        kind=outgoing.kind,
-        mint=outgoing.mint or "",
-    )
-    if not ok:
-        raise ApiError("internal", "This request's Idempotency-Key claim ran out before sending; nothing was sent.")
-
-
-def sending() -> None:
-    """presend's last step: everything is durable and the send starts now; from here on the write
-    may be in flight, so its answer is stored and final (no key: nothing)."""
-    c = _current.get()
-    if c is not None:
-        c.sent = True
+    def started(self) -> None:
+        """Everything is durable and the send starts now; from here on the write may be in flight, so its
+        answer is stored and final."""
+        self.claim.sent = True
 
 
 def stored_headers(headers: dict[str, Any] | None) -> dict[str, str]:

@@ -3,7 +3,7 @@ field as the spec names them. The handlers build these shapes as plain dicts (`p
 `partner.features.governance.*`, `partner.features.launch`, `partner.features.oauth.grants`) and
 answer them byte for byte as
 before; the routes' OpenAPI responses (tools/openapi.py) name these models. Request models live next
-to their handlers (`partner.edge.models`).
+to their handlers (`partner.features.models`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from partner.edge.models import BASE58_PATTERN
+from partner.features.models import BASE58_PATTERN
 from partner.store.txrecords import Kind
 
 

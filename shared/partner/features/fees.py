@@ -19,7 +19,7 @@ from partner.core.errors import ApiError
 from partner.core.limits import MIN_PRIORITY_FEE, MIN_TIP, TRADE_UNITS, check_address
 
 if TYPE_CHECKING:
-    from partner.edge.access import Principal
+    from partner.core.principal import Principal
 
 PERCENTILES = (25, 50, 75, 95)
 MICRO_LAMPORTS = 1_000_000

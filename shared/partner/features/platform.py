@@ -8,7 +8,7 @@ Every change is idempotent: the same call twice leaves the same state and answer
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from partner.core import lazy
 from partner.core.errors import ApiError
@@ -18,7 +18,10 @@ from partner.store.users import User
 
 # only provisioning needs the sealed-wallet code (and solders, 34 ms to import): deferred at init, executed
 # before the snapshot (partner.core.lazy), so a restored copy's first provisioning imports nothing
-wallets = lazy.module("partner.store.wallets")
+if TYPE_CHECKING:  # the checker reads it as the module it is
+    from partner.store import wallets
+else:
+    wallets = lazy.module("partner.store.wallets")
 
 # OpenID Connect Core 1.0 section 2: `sub` is a case-sensitive ASCII string of at most 255
 # characters; we take the printable ones without spaces.
@@ -103,7 +106,7 @@ def json_object(
 ) -> dict[str, Any]:
     """A request body: a JSON object with only `allowed` keys (an empty body is `{}`); a repeated key
     or a text nested too deep is refused with the partner API's own message."""
-    from partner.edge.http import RepeatedKey, TooDeep, loads
+    from partner.core.bodies import RepeatedKey, TooDeep, loads
 
     if not text:
         body: Any = {}

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from partner.core.principal import Principal
 from partner.core.settings import get_settings
-from partner.edge.access import Principal
 from partner.features import grantlimits
 
 

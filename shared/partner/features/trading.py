@@ -24,11 +24,10 @@ from partner.chain.state import CoinState, read_coin
 from partner.chain.tx import WriteFees
 from partner.core import clock, observability, parallel
 from partner.core.errors import ApiError
-from partner.edge import access
-from partner.edge.access import Principal
-from partner.edge.models import Address, Amount, Field, IntOrString, PositiveAmount, Request, WriteFields
+from partner.core.principal import Principal, require_delegation
 from partner.features import fees as write_fees
 from partner.features import grantlimits
+from partner.features.models import Address, Amount, Field, IntOrString, PositiveAmount, Request, WriteFields
 from partner.send import pipeline
 from partner.store import counters
 from partner.store.wallets import SealedWalletSigner
@@ -499,7 +498,7 @@ def execute(principal: Principal, req: TradeRequest, chain: Rpc | None = None) -
     wallet's kms:Decrypt starts with the chain read, and where the request gives the value the
     reservation runs beside them; a quote-valued trade reserves once the read has given its value."""
     require_bound(req)
-    access.require_delegation(principal)
+    require_delegation(principal)
     require_fee_configured(principal, req.fee_bps)
     known_value = _known_value(req)
     with pipeline.Held() as held:  # the day's volume, given back when nothing reached the network

@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import AfterValidator, WithJsonSchema
 
-from partner.core import clock, observability
+from partner.core import bodies, clock, observability
 from partner.core.errors import ApiError
-from partner.edge import idempotency
-from partner.edge.access import Principal, Route
-from partner.edge.models import Field, Request
-from partner.edge.multipart import MAX_FILE_BYTES
+from partner.core.principal import Principal, Route
 from partner.features.coin_fields import Image, read_image
+from partner.features.models import Field, Request
+from partner.features.multipart import MAX_FILE_BYTES
 from partner.store import uploads as store
 
 if TYPE_CHECKING:
@@ -202,7 +201,7 @@ def stage(principal: Principal, form: Any, event: dict[str, Any]) -> Any:
     checked and read (`load`); a form without one as it is."""
     if form.image_upload_id is None:
         return form
-    keyed = idempotency.key_from(event.get("headers"), event.get("multiValueHeaders")) is not None
+    keyed = bodies.idempotency_key(event.get("headers"), event.get("multiValueHeaders")) is not None
     staged = load(principal, form.image_upload_id, keyed=keyed)
     return dataclasses.replace(form, staged=staged, image=staged.image)
 

@@ -28,8 +28,8 @@ from partner.chain.signer import Signer
 from partner.core import observability
 from partner.core.errors import ApiError
 from partner.core.limits import TRADE_UNITS
+from partner.core.principal import Principal
 from partner.core.settings import get_settings
-from partner.edge.access import Principal
 from partner.send import presend, txstatus
 from partner.store import users
 

@@ -6,14 +6,19 @@ sending: nothing went out.
 
 from __future__ import annotations
 
-from partner.edge import idempotency
-from partner.edge.access import Principal
+from partner.core import request
+from partner.core.principal import Principal
 from partner.store import txrecords
 from partner.store.txrecords import Outgoing
 
 
 def before_send(principal: Principal, outgoing: Outgoing) -> None:
-    """Make `outgoing` durable for `principal`'s request before it is sent."""
-    idempotency.record_send(outgoing)
+    """Make `outgoing` durable for `principal`'s request before it is sent: on the request's
+    Idempotency-Key claim when it has one (what the edge gave the request to record it, `sends`:
+    partner.edge.http.write_once), and as its transaction record."""
+    sends = request.current().sends
+    if sends is not None:
+        sends.record(outgoing)
     txrecords.record(principal, outgoing)
-    idempotency.sending()
+    if sends is not None:
+        sends.started()

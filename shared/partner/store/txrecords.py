@@ -18,7 +18,7 @@ from partner.core.settings import get_settings
 from partner.store import aws, ddb
 
 if TYPE_CHECKING:
-    from partner.edge.access import Principal
+    from partner.core.principal import Principal
 
 RECORD_DAYS = 30
 OPEN_INDEX = "open"

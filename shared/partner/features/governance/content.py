@@ -30,14 +30,14 @@ from partner.chain.layouts import (
 from partner.chain.rpc import Rpc
 from partner.chain.state import CLOCK_SYSVAR
 from partner.chain.tx import WriteFees
+from partner.core import bodies
 from partner.core import cid as cids
 from partner.core.errors import ApiError
-from partner.edge import access, http, multipart
-from partner.edge.access import Principal
-from partner.edge.models import LINK, NAME, SYMBOL, Address, Amount, PositiveAmount, WriteFields, validate
+from partner.core.principal import Principal, require_delegation
 from partner.features import fees as write_fees
-from partner.features import links, pinning, uploads
+from partner.features import links, multipart, pinning, uploads
 from partner.features.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
+from partner.features.models import LINK, NAME, SYMBOL, Address, Amount, PositiveAmount, WriteFields, validate
 from partner.send import pipeline
 from partner.store import crypto
 from partner.store.wallets import SealedWalletSigner
@@ -287,7 +287,7 @@ def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = N
     """Propose a metadata change.
 
     Order (after admission):
-    1. form (400): `invalid_multipart` (partner.edge.multipart, at most one file), then the fields:
+    1. form (400): `invalid_multipart` (partner.features.multipart, at most one file), then the fields:
        `mint`, `priorityFeeLamports`, `tipLamports` required; `voteDurationSeconds` (default 600);
        `baseContentRevision` (optional, additive: the revision the caller authored against);
        patch fields `name`, `symbol`, `description`, `website`, `twitter`, `telegram` (text) and
@@ -319,7 +319,7 @@ def execute(principal: Principal, form: UpdateContentForm, chain: Rpc | None = N
     Response: the governance write response plus `metadataUri` and `imageUri` (the newly pinned
     URIs; the current ones when that part did not change, null when there is none).
     """
-    access.require_delegation(principal)
+    require_delegation(principal)
     if form.staged is None:
         return _execute(principal, form, chain)
     # a staged image: consumed here, given back when nothing reached the network (partner.features.uploads)
@@ -421,6 +421,6 @@ def read_request(principal: Principal, event: Any) -> tuple[UpdateContentForm, C
     """The request's form (`event`: Powertools' event) parsed and checked and its staged image read, so
     that every 400 answers before the Idempotency-Key claim; with the form's digest (the claim's)."""
     form = multipart.parse(
-        multipart.body_bytes(event.raw_event), http.content_type(event.headers, "invalid_input"), max_files=1
+        multipart.body_bytes(event.raw_event), bodies.content_type(event.headers, "invalid_input"), max_files=1
     )
     return uploads.stage(principal, parse_form(form), event.raw_event), form.digest

@@ -22,10 +22,9 @@ from partner.chain.layouts import Governance, LayoutError, Proposal, VoteReceipt
 from partner.chain.rpc import AccountData, Rpc
 from partner.chain.tx import WriteFees
 from partner.core.errors import ApiError
-from partner.edge import access
-from partner.edge.access import Principal
-from partner.edge.models import Address, PositiveAmount, WriteFields
+from partner.core.principal import Principal, require_delegation
 from partner.features import fees as write_fees
+from partner.features.models import Address, PositiveAmount, WriteFields
 from partner.send import pipeline
 from partner.store.wallets import SealedWalletSigner
 
@@ -273,7 +272,7 @@ def _response(signature: str, mint: Pubkey, governance: Pubkey, proposal: Pubkey
 def _start(principal: Principal, req: WriteFields, chain: Rpc | None) -> _Writer:
     """Delegation (403), before anything is read. (The client's fee ceiling is an added check of the
     send pipeline: after every spec check, so it never pre-empts one.)"""
-    access.require_delegation(principal)
+    require_delegation(principal)
     signer = SealedWalletSigner(principal.user)
     return _Writer(principal, req, pipeline.reading_for(principal, chain or ports.current().rpc()), signer)
 

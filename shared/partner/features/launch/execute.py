@@ -19,12 +19,12 @@ from partner.chain import programs as P
 from partner.chain.layouts import Global, LayoutError
 from partner.chain.rpc import BlockEngine, Rpc, unavailable
 from partner.chain.tx import WriteFees
+from partner.core import bodies
 from partner.core.errors import ApiError
+from partner.core.principal import Principal, require_delegation
 from partner.core.settings import get_settings
-from partner.edge import access, http, multipart
-from partner.edge.access import Principal
 from partner.features import fees as write_fees
-from partner.features import links, pinning, uploads
+from partner.features import links, multipart, pinning, uploads
 from partner.features.launch.first_buy import requested_buy
 from partner.features.launch.form import LaunchForm, parse_form
 from partner.features.launch.limits import Restrictions, claim_launch, record_launch, release_launch
@@ -92,7 +92,7 @@ def execute(
     """Launch a coin.
 
     Order (after admission: bucket `coin` keyed on the token, scope `coin:create`):
-    1. form (400): `invalid_multipart` (partner.edge.multipart), then `image_required`,
+    1. form (400): `invalid_multipart` (partner.features.multipart), then `image_required`,
        `invalid_image_type` (magic bytes: PNG, JPEG, WebP, GIF), `invalid_name` / `name_too_long`
        (NFC + trim, 1..32 bytes), `invalid_symbol` / `symbol_too_long` (trim + upper, 1..10 bytes,
        `A-Z0-9`), `invalid_input` (unknown fields, amounts that are not integer strings,
@@ -124,7 +124,7 @@ def execute(
        send was ambiguous (a timeout after sending: 502 with the signature(s) and the mint; it may
        still land, so the creator's cooldown and identity allowance count it).
     """
-    access.require_delegation(principal)
+    require_delegation(principal)
     user = principal.user
     restrictions = claim_launch(user.user_id, form.name, form.symbol, form.max_bypass_fee_lamports)
     try:
@@ -223,5 +223,5 @@ def _transactions(
 def read_request(principal: Principal, event: Any) -> tuple[LaunchForm, Callable[[], str]]:
     """The request's form (`event`: Powertools' event) parsed and checked and its staged image read, so
     that every 400 answers before the Idempotency-Key claim; with the form's digest (the claim's)."""
-    form = multipart.parse(multipart.body_bytes(event.raw_event), http.content_type(event.headers, "invalid_input"))
+    form = multipart.parse(multipart.body_bytes(event.raw_event), bodies.content_type(event.headers, "invalid_input"))
     return uploads.stage(principal, parse_form(form), event.raw_event), form.digest

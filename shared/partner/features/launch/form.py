@@ -9,8 +9,10 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, ConfigDict, WithJsonSchema
 
 from partner.core.errors import ApiError
-from partner.edge import multipart
-from partner.edge.models import (
+from partner.features import links, multipart, uploads
+from partner.features.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
+from partner.features.launch.rules import BPS, RULES
+from partner.features.models import (
     LINK,
     NAME,
     SYMBOL,
@@ -21,9 +23,6 @@ from partner.edge.models import (
     bps_pattern,
     validate,
 )
-from partner.features import links, uploads
-from partner.features.coin_fields import Image, clean_description, normalize_name, normalize_symbol, read_image
-from partner.features.launch.rules import BPS, RULES
 
 _DIGITS = re.compile(r"[0-9]{1,5}")  # fullmatch: `$` also matches before "\n"
 

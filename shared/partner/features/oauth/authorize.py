@@ -12,8 +12,8 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from partner.core import clock, scopes
+from partner.core.bodies import single_params
 from partner.core.errors import ApiError
-from partner.edge.http import single_params
 from partner.features import grantlimits
 from partner.features.oauth import pkce
 from partner.features.oauth.grants import CODE_TTL

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote_plus
 
+from partner.core import bodies
 from partner.core.errors import ApiError
-from partner.edge import http, ratelimit
-from partner.edge.headers import repeated
-from partner.store import crypto, tokens
+from partner.core.request import repeated
+from partner.store import crypto, ratelimit, tokens
 from partner.store.clients import Client, get_client
 
 MAX_CLIENT_ID = 64
@@ -77,5 +77,7 @@ def authenticate(authorization: str | None, params: dict[str, str]) -> Authentic
 
 def authenticate_form(event: Any) -> tuple[AuthenticatedClient, dict[str, str]]:
     """A token or revocation request's form body (`event`: Powertools' event) and the client it authenticates."""
-    params = http.parse_params(http.body_text(event, "invalid_request"), http.header(event.headers, "content-type"))
-    return authenticate(http.header(event.headers, "authorization"), params), params
+    params = bodies.parse_params(
+        bodies.body_text(event, "invalid_request"), bodies.header(event.headers, "content-type")
+    )
+    return authenticate(bodies.header(event.headers, "authorization"), params), params

@@ -7,8 +7,8 @@ from urllib.parse import quote
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver as App
 from aws_lambda_powertools.event_handler import Response
 
+from partner.core.answers import NO_STORE, html
 from partner.core.settings import get_settings
-from partner.edge.errors import NO_STORE, html
 from partner.features.oauth import pages, signin
 
 

@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 import base64
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -39,6 +41,18 @@ MAX_FIELD_BYTES = 64 * 1024
 MAX_BODY_BYTES = MAX_FILES * MAX_FILE_BYTES + 1024 * 1024  # files plus fields and part headers
 
 
+def form_digest(fields: dict[str, str], files: dict[str, bytes]) -> str:
+    """A multipart body: its text fields and the bytes of its files (not file names or declared types,
+    which the service does not read)."""
+    canonical = json.dumps(
+        {"fields": fields, "files": {n: hashlib.sha256(d).hexdigest() for n, d in files.items()}},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
 @dataclass(frozen=True)
 class UploadedFile:
     name: str
@@ -61,8 +75,6 @@ class Form:
 
     def digest(self) -> str:
         """The form's identity for Idempotency-Key: its text fields and its files' bytes."""
-        from partner.edge.idempotency import form_digest
-
         return form_digest(self.fields, {name: f.data for name, f in self.files.items()})
 
     def names(self) -> set[str]:
