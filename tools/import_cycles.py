@@ -6,12 +6,17 @@ import `lazy.module("partner....")` (partner.core.lazy: the module is imported o
 is the same). For cycles, imports under `if TYPE_CHECKING:` count too; for floors
 (tests/unit/test_layering.py) they do not (they name a type for the checker and never run).
 
-`python -m tools.import_cycles` prints each cycle and exits 1 when one is not in ALLOWED (`make lint`).
+The programs' Rust crates (programs/launchpad, pool, sdk) get the same count: a module's edges are
+the modules its `crate::` and `super::` paths name (a `use` or a path inline; `mod x;` is not one).
+
+`python -m tools.import_cycles` prints each cycle, Python and Rust, and exits 1 when one is not in
+ALLOWED (`make lint`).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -19,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYER = ROOT / "shared" / "partner"
 # cycles that are known and accepted, each as `cycles` prints it; none
 ALLOWED: list[list[str]] = []
+CRATES = [ROOT / "programs" / name / "src" for name in ("launchpad", "pool", "sdk")]
+_RUST_PATH = re.compile(r"\b(crate|super)::(\{[^}]*\}|[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)")
 
 
 def _lazy_target(node: ast.AST) -> str | None:
@@ -106,13 +113,44 @@ def cycles(graph: dict[str, dict[str, bool]]) -> list[list[str]]:
     return found
 
 
+def _rust_module(src: Path, path: Path) -> str:
+    parts = path.relative_to(src).with_suffix("").parts
+    if parts in (("lib",), ("main",)):
+        return "crate"
+    return "::".join(("crate", *(parts[:-1] if parts[-1] == "mod" else parts)))
+
+
+def rust_graph(src: Path) -> dict[str, dict[str, bool]]:
+    """A Rust crate's modules (one a file) -> {module its `crate::` / `super::` paths name: True}."""
+    modules = {_rust_module(src, path): path for path in src.rglob("*.rs")}
+    graph: dict[str, dict[str, bool]] = {}
+    for name, path in modules.items():
+        edges = graph.setdefault(name, {})
+        parent = name.rsplit("::", 1)[0]  # what `super` names, from a file or a mod.rs alike
+        for root, rest in _RUST_PATH.findall(re.sub(r"//[^\n]*", "", path.read_text())):
+            base = "crate" if root == "crate" else parent
+            items = [i.strip() for i in rest.strip("{}").split(",")] if rest.startswith("{") else [rest]
+            for item in filter(None, items):
+                parts = [base, *item.split("::")]
+                target = next("::".join(parts[:k]) for k in range(len(parts), 0, -1) if "::".join(parts[:k]) in modules)
+                if target not in (name, "crate"):
+                    edges[target] = True
+    return graph
+
+
 def main() -> int:
-    found = cycles(import_graph(LAYER))
-    for cycle in found:
-        print(("allowed: " if cycle in ALLOWED else "cycle: ") + " -> ".join(cycle))
-    new = [c for c in found if c not in ALLOWED]
-    print(f"{len(found)} import cycle(s) in shared/partner, {len(new)} not allowed")
-    return 1 if new else 0
+    graphs = {"shared/partner": import_graph(LAYER)} | {
+        str(src.relative_to(ROOT)): rust_graph(src) for src in CRATES if src.exists()
+    }
+    failed = False
+    for where, graph in graphs.items():
+        found = cycles(graph)
+        for cycle in found:
+            print(("allowed: " if cycle in ALLOWED else "cycle: ") + " -> ".join(cycle))
+        new = [c for c in found if c not in ALLOWED]
+        print(f"{len(found)} import cycle(s) in {where} ({len(graph)} modules), {len(new)} not allowed")
+        failed = failed or bool(new)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -127,3 +127,24 @@ def test_dynamodb_expressions_live_in_store() -> None:
         if expression.search(line)
     ]
     assert found == []
+
+
+def test_no_import_cycle_in_the_programs() -> None:
+    """The programs' crates (their `crate::` / `super::` paths): the launchpad's modules once imported
+    each other (trade.rs and gov.rs); tools/import_cycles counts it in `make lint`."""
+    from tools.import_cycles import CRATES, rust_graph
+
+    assert {str(src): cycles(rust_graph(src)) for src in CRATES} == {str(src): [] for src in CRATES}
+
+
+def test_a_rust_cycle_is_found(tmp_path: Path) -> None:
+    (tmp_path / "lib.rs").write_text("pub mod trade;\npub mod gov;\n")
+    (tmp_path / "trade.rs").write_text("use crate::gov::{settle, Vote};\n")
+    (tmp_path / "gov").mkdir()
+    (tmp_path / "gov" / "mod.rs").write_text("pub mod math;\nuse super::trade::buy; // crate::nothing\n")
+    (tmp_path / "gov" / "math.rs").write_text("fn f() { super::settle(); }\n")
+    from tools.import_cycles import rust_graph
+
+    graph = rust_graph(tmp_path)
+    assert graph["crate::gov::math"] == {"crate::gov": True}
+    assert cycles(graph) == [["crate::gov", "crate::trade", "crate::gov"]]

@@ -1,5 +1,4 @@
 //! The Solana syscalls the SDK uses (names resolved by the loader, murmur3-hashed).
-use super::pubkey::Pubkey;
 
 #[repr(C)]
 pub struct SolBytes {
@@ -12,7 +11,7 @@ extern "C" {
     pub fn sol_panic_(file: *const u8, len: u64, line: u64, column: u64) -> !;
     pub fn sol_log_(message: *const u8, len: u64);
     pub fn sol_log_64_(a: u64, b: u64, c: u64, d: u64, e: u64);
-    pub fn sol_log_pubkey(pubkey: *const Pubkey);
+    pub fn sol_log_pubkey(pubkey: *const [u8; 32]);
     pub fn sol_log_compute_units_();
     pub fn sol_log_data(data: *const SolBytes, len: u64);
     pub fn sol_memcpy_(dst: *mut u8, src: *const u8, n: u64);
@@ -22,14 +21,14 @@ extern "C" {
     pub fn sol_create_program_address(
         seeds: *const SolBytes,
         seeds_len: u64,
-        program_id: *const Pubkey,
-        address: *mut Pubkey,
+        program_id: *const [u8; 32],
+        address: *mut [u8; 32],
     ) -> u64;
     pub fn sol_try_find_program_address(
         seeds: *const SolBytes,
         seeds_len: u64,
-        program_id: *const Pubkey,
-        address: *mut Pubkey,
+        program_id: *const [u8; 32],
+        address: *mut [u8; 32],
         bump: *mut u8,
     ) -> u64;
     pub fn sol_sha256(vals: *const SolBytes, len: u64, hash: *mut u8) -> u64;
