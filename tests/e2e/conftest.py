@@ -44,3 +44,21 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(autouse=True)
+def browser_ip_buckets(request):
+    """A browser test starts with 127.0.0.1's per-IP buckets empty: Chromium always connects from
+    127.0.0.1, so without this a worker's earlier consent flows decide whether its pages answer 429
+    (tests/e2e/test_browser_buckets.py). The HTTP tests take loopback addresses of their own."""
+    if request.node.get_closest_marker("browser") is not None:
+        request.getfixturevalue("devstack")
+        from partner.core.settings import get_settings
+        from partner.store import aws
+
+        table, ddb = get_settings().counters_table, aws.client("dynamodb")
+        scan = {"TableName": table, "ProjectionExpression": "pk", "FilterExpression": "contains(pk, :ip)"}
+        for page in ddb.get_paginator("scan").paginate(**scan, ExpressionAttributeValues={":ip": {"S": "#127.0.0.1#"}}):
+            for item in page["Items"]:
+                ddb.delete_item(TableName=table, Key={"pk": item["pk"]})
+    yield
