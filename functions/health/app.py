@@ -14,7 +14,7 @@ app = http.make_app()
     tags=["Health"],
     description="Added (not in the spec). No authentication, no rate-limit bucket, no data: "
     "the function reads no table, key or chain.",
-    responses=apidoc.responses(Health, (), bucket=False),
+    responses=apidoc.responses(Health, ()),
 )
 def health():
     return http.json_response(200, {"status": "ok"})

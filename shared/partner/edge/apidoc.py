@@ -95,7 +95,7 @@ AUTHORIZE = (
 
 # ------------------------------------------------------------------ security
 
-CLIENT_BASIC = [{"clientBasic": []}, {}]  # HTTP Basic, or client_id/client_secret body fields
+CLIENT_BASIC: list[dict[str, list[str]]] = [{"clientBasic": []}, {}]  # HTTP Basic, or client_id/client_secret body fields
 
 
 def bearer(scope: str | tuple[str, ...] = "") -> list[dict[str, list[str]]]:
@@ -126,14 +126,15 @@ def responses(
     keyed: bool = False,
     client_auth: bool = False,
     page: bool = False,
-    bucket: bool = True,
 ) -> dict[int, Any]:
     """A route's answers: 200 with `model` (or `success`, e.g. a redirect), then each error status with
-    its codes (the Error object; HTML too when `page`). A route with a rate-limit `bucket` answers a
-    per-endpoint 429 and, with a JSON `model` and a bearer token, `x-ratelimit-*` on 200.
+    its codes (the Error object; HTML too when `page`). A route with a rate-limit bucket (any that
+    answers an error: /health has neither) answers a per-endpoint 429 and, with a JSON `model` and a
+    bearer token, `x-ratelimit-*` on 200.
     `keyed`: a write under an Idempotency-Key (`idempotent-replayed` on its stored answers);
     `client_auth`: client credentials, so its 401 carries `WWW-Authenticate`."""
     out: dict[int, Any] = dict(success or {})
+    bucket = bool(codes)
     if model is not None:
         out[200] = {"description": "OK", "content": {JSON_TYPE: {"model": model}}}
         if bucket and not client_auth:
