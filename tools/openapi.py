@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from aws_lambda_powertools.event_handler.openapi.models import (  # noqa: E402 (
     ServerVariable,
     Tag,
 )
+from pydantic import BaseModel  # noqa: E402 (after sys.path)
 
 from partner.core import scopes  # noqa: E402 (after sys.path)
 from partner.core.errors import CATALOGUE  # noqa: E402 (after sys.path)
@@ -46,6 +48,8 @@ VERSION = "1.0.0"
 AUTH_URL = "{auth_url}"
 BASE_URL = "{base_url}"
 JSON_TYPE = apidoc.JSON_TYPE
+# the components of every route's error answers
+SHARED: dict[str, type[BaseModel]] = {"Error": schemas.Error, "RateLimited": schemas.RateLimited}
 POWERTOOLS = ("HTTPValidationError", "ValidationError", "ResponseValidationError")
 # the document's tags, in the order a reader meets them (each route names its own)
 TAGS = (
@@ -134,14 +138,34 @@ def generate(auth_url: str = AUTH_URL, base_url: str = BASE_URL) -> dict[str, An
         security_schemes=security_schemes,
         on_conflict="error",
     )
+    documents = []
     for app in resolvers().values():
-        schema = app.get_openapi_schema(security_schemes=security_schemes).model_dump(by_alias=True, exclude_none=True)
+        schema = app.get_openapi_schema(security_schemes=security_schemes).model_dump(
+            mode="json", by_alias=True, exclude_none=True
+        )
         schema["paths"] = {p: item for p, item in schema["paths"].items() if not p.startswith("/platform/")}
         if schema["paths"]:
+            documents.append(schema)
             merge.add_schema(schema)
-    # the bodies the functions parse themselves (apidoc.body): components no signature brings
-    merge.add_schema({"components": {"schemas": apidoc.component_schemas()}})
+    merge.add_schema({"components": {"schemas": named_models(documents)}})
     return _post_process(json.loads(merge.get_openapi_json_schema()))
+
+
+def named_models(documents: list[dict[str, Any]]) -> dict[str, Any]:
+    """The schemas of the models the routes name (`apidoc.ref`: the responses, the bodies a function
+    parses itself) and no signature brought, with the models they refer to: from partner.edge.responses,
+    or the request model classes the routes gave (`apidoc.MODELS`)."""
+    have = {name for doc in documents for name in doc.get("components", {}).get("schemas", {})}
+    named = {name for doc in documents for name in re.findall(r'#/components/schemas/(\w+)"', json.dumps(doc["paths"]))}
+    out: dict[str, Any] = {}
+    for name in sorted(named - have - set(SHARED)):
+        model = apidoc.MODELS.get(name) or getattr(schemas, name)
+        schema = model.model_json_schema(ref_template=apidoc.REF)
+        out.update(schema.pop("$defs", {}))
+        out[name] = schema
+    for name in apidoc.MULTIPART_FORMS:
+        out[name]["properties"]["image"] = {"anyOf": [dict(apidoc.IMAGE), {"type": "null"}], "title": "Image"}
+    return out
 
 
 def _add_parameters(operation: dict[str, Any], given: list[dict[str, Any]]) -> None:
@@ -163,8 +187,8 @@ def _add_parameters(operation: dict[str, Any], given: list[dict[str, Any]]) -> N
 
 def _post_process(doc: dict[str, Any]) -> dict[str, Any]:
     components = doc.setdefault("components", {}).setdefault("schemas", {})
-    components["Error"] = schemas.Error.model_json_schema(ref_template=apidoc.REF)
-    components["RateLimited"] = schemas.RateLimited.model_json_schema(ref_template=apidoc.REF)
+    for name, model in SHARED.items():
+        components[name] = model.model_json_schema(ref_template=apidoc.REF)
     for item in doc["paths"].values():
         for operation in item.values():
             _add_parameters(operation, operation.pop(apidoc.PARAMETERS, []))

@@ -4,7 +4,6 @@ from aws_lambda_powertools.event_handler import Response
 
 from partner.core.errors import ApiError
 from partner.edge import apidoc, errors, http
-from partner.edge.responses import AppsChange
 from partner.features import connected_apps
 from partner.features.oauth import authorize, pages, signin, web
 
@@ -30,7 +29,7 @@ def _session():
     "against its daily limit, and forms to change the limits or disconnect.",
     responses=apidoc.responses(None, ("internal",), success=apidoc.page(), page=True),
     openapi_extensions=apidoc.reads(
-        apidoc.query("done", str | None, description="`limits` or `disconnected`: the notice after a change.")
+        apidoc.query("done", required=False, description="`limits` or `disconnected`: the notice after a change.")
     ),
 )
 @errors.page(pages.apps_error)
@@ -61,7 +60,7 @@ def show():
         success=apidoc.redirect(303, "Back to the page, with its notice."),
         page=True,
     ),
-    openapi_extensions=apidoc.reads(request_body=apidoc.body(AppsChange, apidoc.FORM)),
+    openapi_extensions=apidoc.reads(request_body=apidoc.body("AppsChange", apidoc.FORM)),
 )
 @errors.page(pages.apps_error)
 def change():

@@ -31,7 +31,7 @@ NOT_CONFIGURED = "Sign-in through the platform is not configured."
     openapi_extensions=apidoc.reads(
         apidoc.query(
             "next",
-            str | None,
+            required=False,
             description="Where to come back to: `oauth/authorize?...` or "
             "`account/apps` (anything else: `account/apps`).",
         )
@@ -64,7 +64,7 @@ def start():
         success=apidoc.redirect(302, "To the platform's OpenID provider, or back to the original page."),
         page=True,
     ),
-    openapi_extensions=apidoc.reads(*(apidoc.query(name, str | None) for name in ("code", "state", "error"))),
+    openapi_extensions=apidoc.reads(*(apidoc.query(name, required=False) for name in ("code", "state", "error"))),
 )
 @errors.page(pages.error, refusal=signin.SigninRefused, json_too=False, headers=REFUSED)
 def callback():

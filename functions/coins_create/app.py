@@ -2,7 +2,6 @@
 creator's first buy in one bundle. Scope coin:create; bucket `coin` (20/min per token)."""
 
 from partner.edge import apidoc, http
-from partner.edge.responses import CoinCreateResponse
 from partner.features import launch
 
 app = http.make_app()
@@ -17,7 +16,7 @@ app = http.make_app()
     tags=["Coins"],
     security=apidoc.bearer("coin:create"),
     description=apidoc.BIG_IMAGES,
-    responses=apidoc.responses(CoinCreateResponse, apidoc.COIN_CREATE, keyed=True),
+    responses=apidoc.responses("CoinCreateResponse", apidoc.COIN_CREATE, keyed=True),
     openapi_extensions=apidoc.keyed(apidoc.body(launch.CoinCreateForm, apidoc.MULTIPART, multipart_image=True)),
 )
 def create_coin():

@@ -2,7 +2,6 @@
 
 from partner.edge import apidoc, http
 from partner.edge.models import BASE58_PATTERN
-from partner.edge.responses import FeeEstimate
 from partner.features import fees
 
 app = http.make_app()
@@ -18,7 +17,7 @@ app = http.make_app()
     description="Added (not in the spec). Percentiles of the compute-unit prices that recently "
     "landed transactions writing the mint's bonding curve or pool, as lamports for the "
     "service's compute-unit limit; amounts never below the spec minimums. Read bucket.",
-    responses=apidoc.responses(FeeEstimate, (*apidoc.AUTH, "invalid_input", "rpc_unavailable")),
+    responses=apidoc.responses("FeeEstimate", (*apidoc.AUTH, "invalid_input", "rpc_unavailable")),
     openapi_extensions=apidoc.reads(
         apidoc.query("mint", description="The coin's mint (Base58).", pattern=BASE58_PATTERN)
     ),

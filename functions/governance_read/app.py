@@ -7,7 +7,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Path as PathParam
 
 from partner.chain import ports
 from partner.edge import apidoc, http
-from partner.edge.responses import GovernanceView
 from partner.features.governance import reads
 
 app = http.make_app()
@@ -24,7 +23,7 @@ app = http.make_app()
     "paths beside `{mint}`: GET on "
     + ", ".join(f"`/partner/v1/governance/{fixed}`" for fixed in apidoc.FIXED_GOVERNANCE)
     + " answers 404 governance_not_found.",
-    responses=apidoc.responses(GovernanceView, (*apidoc.AUTH, "governance_not_found", "rpc_unavailable")),
+    responses=apidoc.responses("GovernanceView", (*apidoc.AUTH, "governance_not_found", "rpc_unavailable")),
 )
 def governance_read(
     mint: Annotated[str, PathParam(description="Token mint. Not checked for Base58: a malformed value is 404.")],

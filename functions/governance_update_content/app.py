@@ -2,7 +2,6 @@
 metadata change; pins the image and metadata JSON first. Scope governance:propose."""
 
 from partner.edge import apidoc, http
-from partner.edge.responses import UpdateContentResponse
 from partner.features.governance import content
 
 app = http.make_app()
@@ -17,7 +16,7 @@ app = http.make_app()
     tags=["Governance writes"],
     security=apidoc.bearer("governance:propose"),
     description=apidoc.BIG_IMAGES,
-    responses=apidoc.responses(UpdateContentResponse, apidoc.UPDATE_CONTENT, keyed=True),
+    responses=apidoc.responses("UpdateContentResponse", apidoc.UPDATE_CONTENT, keyed=True),
     openapi_extensions=apidoc.keyed(apidoc.body(content.UpdateContentFields, apidoc.MULTIPART, multipart_image=True)),
 )
 def update_content():

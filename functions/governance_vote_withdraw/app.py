@@ -1,7 +1,6 @@
 """POST /partner/v1/governance/votes/withdraw"""
 
 from partner.edge import apidoc, http
-from partner.edge.responses import GovernanceWriteResponse
 from partner.features.governance import writes
 
 app = http.make_app()
@@ -15,7 +14,7 @@ app = http.make_app()
     operation_id="withdrawVote",
     tags=["Governance writes"],
     security=apidoc.bearer("governance:vote"),
-    responses=apidoc.responses(GovernanceWriteResponse, apidoc.GOVERNANCE_WRITE, keyed=True),
+    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
     openapi_extensions=apidoc.keyed(),
 )
 def withdraw_vote(body: writes.WithdrawVoteRequest):

@@ -7,7 +7,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Path as PathParam
 
 from partner.chain import ports
 from partner.edge import apidoc, http
-from partner.edge.responses import VotesList
 from partner.features.governance import reads
 
 app = http.make_app()
@@ -21,11 +20,11 @@ app = http.make_app()
     tags=["Governance reads"],
     security=apidoc.bearer(),
     description="Largest stake first. A malformed proposal address yields an empty array.",
-    responses=apidoc.responses(VotesList, (*apidoc.AUTH, "rpc_unavailable")),
+    responses=apidoc.responses("VotesList", (*apidoc.AUTH, "rpc_unavailable")),
     openapi_extensions=apidoc.reads(
         apidoc.query(
             "limit",
-            str | None,
+            required=False,
             description="Default 50, at most 200; anything that is not a positive integer is treated as 50; never 400.",
         )
     ),

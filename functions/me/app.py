@@ -1,7 +1,6 @@
 """GET /partner/v1/me: the connected user's profile."""
 
 from partner.edge import apidoc, http
-from partner.edge.responses import Profile
 from partner.features.profile import also_read, profile
 
 app = http.make_app()
@@ -16,7 +15,7 @@ app = http.make_app()
     operation_id="getMe",
     tags=["Profile"],
     security=apidoc.bearer("profile:read"),
-    responses=apidoc.responses(Profile, (*apidoc.AUTH, "insufficient_scope")),
+    responses=apidoc.responses("Profile", (*apidoc.AUTH, "insufficient_scope")),
 )
 def me():
     return http.json_response(200, profile(app.principal))

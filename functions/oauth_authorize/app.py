@@ -1,14 +1,11 @@
 """GET and POST {auth_url}/oauth/authorize: the consent screen. A refusal is the error page (the
 OAuth Error JSON when the browser asks for JSON)."""
 
-from typing import Literal
-
 from aws_lambda_powertools.event_handler import Response
 
 from partner.core import scopes
 from partner.core.errors import ApiError
 from partner.edge import apidoc, errors, http
-from partner.edge.responses import ConsentDecision
 from partner.features.oauth import authorize, pages, web
 
 app = http.make_app(oauth=True)
@@ -26,13 +23,13 @@ app = http.make_app(oauth=True)
     openapi_extensions=apidoc.reads(
         apidoc.query("client_id", description="The client's ID."),
         apidoc.query("redirect_uri", description="Exactly the client's registered redirect URI."),
-        apidoc.query("response_type", Literal["code"]),
+        apidoc.query("response_type", const="code"),
         apidoc.query("scope", description="Space-separated scopes: " + " ".join(scopes.ALL)),
         apidoc.query(
             "code_challenge", pattern=r"^[A-Za-z0-9_-]{43}$", description="base64url SHA-256 of the PKCE verifier."
         ),
-        apidoc.query("code_challenge_method", Literal["S256"]),
-        apidoc.query("state", str | None, max_length=512, description="Returned unchanged."),
+        apidoc.query("code_challenge_method", const="S256"),
+        apidoc.query("state", "Returned unchanged.", required=False, maxLength=512),
     ),
 )
 @errors.page(pages.error)
@@ -57,7 +54,7 @@ def show():
     responses=apidoc.responses(
         None, apidoc.AUTHORIZE, success=apidoc.redirect(302, "Redirect to the client's redirect URI."), page=True
     ),
-    openapi_extensions=apidoc.reads(request_body=apidoc.body(ConsentDecision, apidoc.FORM)),
+    openapi_extensions=apidoc.reads(request_body=apidoc.body("ConsentDecision", apidoc.FORM)),
 )
 @errors.page(pages.error)
 def decide():

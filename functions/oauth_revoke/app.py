@@ -2,7 +2,6 @@
 
 from partner.edge import apidoc, http
 from partner.edge.errors import NO_STORE
-from partner.edge.responses import RevokeRequest, RevokeResponse
 from partner.features.oauth import client_auth, grants
 
 app = http.make_app(oauth=True, no_store=True)
@@ -16,8 +15,8 @@ app = http.make_app(oauth=True, no_store=True)
     tags=["OAuth"],
     security=apidoc.CLIENT_BASIC,
     description="Unknown or foreign tokens are ignored. Also accepts `application/json` (string values).",
-    responses=apidoc.responses(RevokeResponse, apidoc.OAUTH_CLIENT, client_auth=True),
-    openapi_extensions=apidoc.reads(request_body=apidoc.body(RevokeRequest, apidoc.FORM, apidoc.JSON_TYPE)),
+    responses=apidoc.responses("RevokeResponse", apidoc.OAUTH_CLIENT, client_auth=True),
+    openapi_extensions=apidoc.reads(request_body=apidoc.body("RevokeRequest", apidoc.FORM, apidoc.JSON_TYPE)),
 )
 def revoke():
     caller, params = client_auth.authenticate_form(app.current_event)

@@ -1,12 +1,7 @@
 """POST /oauth/token: authorization_code (PKCE S256) and refresh_token (rotation) grants."""
 
-from typing import Annotated
-
-from pydantic import Field
-
 from partner.edge import apidoc, http
 from partner.edge.errors import NO_STORE
-from partner.edge.responses import AuthorizationCodeGrant, RefreshTokenGrant, TokenResponse
 from partner.features.oauth import client_auth, grants
 
 app = http.make_app(oauth=True, no_store=True)
@@ -22,14 +17,14 @@ app = http.make_app(oauth=True, no_store=True)
     description="Client authentication by HTTP Basic (client_id, API key) or body fields client_id "
     "and client_secret. Also accepts `application/json` (string values). Responses "
     "carry `cache-control: no-store` and `pragma: no-cache`.",
-    responses=apidoc.responses(TokenResponse, apidoc.TOKEN, client_auth=True),
-    openapi_extensions={
-        "requestBody": apidoc.body(
-            Annotated[AuthorizationCodeGrant | RefreshTokenGrant, Field(discriminator="grant_type")],
+    responses=apidoc.responses("TokenResponse", apidoc.TOKEN, client_auth=True),
+    openapi_extensions=apidoc.reads(
+        request_body=apidoc.body(
+            apidoc.one_of("grant_type", authorization_code="AuthorizationCodeGrant", refresh_token="RefreshTokenGrant"),
             apidoc.FORM,
             apidoc.JSON_TYPE,
         )
-    },
+    ),
 )
 def token():
     caller, params = client_auth.authenticate_form(app.current_event)

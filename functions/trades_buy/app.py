@@ -1,7 +1,6 @@
 """POST /partner/v1/trades/buy"""
 
 from partner.edge import apidoc, http
-from partner.edge.responses import TradeResponse
 from partner.features import trading
 
 app = http.make_app()
@@ -16,7 +15,7 @@ app = http.make_app()
     operation_id="tradeBuy",
     tags=["Trades"],
     security=apidoc.bearer("trade:execute"),
-    responses=apidoc.responses(TradeResponse, apidoc.TRADE, keyed=True),
+    responses=apidoc.responses("TradeResponse", apidoc.TRADE, keyed=True),
     openapi_extensions=apidoc.keyed(),
 )
 def buy(body: trading.BuyRequest):

@@ -2,7 +2,6 @@
 Scope trade:execute, the read bucket; no delegation; nothing signed, sent or counted."""
 
 from partner.edge import apidoc, http
-from partner.edge.responses import QuoteResponse
 from partner.features import trading
 
 app = http.make_app()
@@ -22,7 +21,7 @@ app = http.make_app()
     "sent at once in explicit mode with the quote's bound (`minTokensOut`, `maxSolIn` "
     "or `minSolOut`) and the same `partnerFeeBps` moves exactly these amounts on-chain "
     "unless the venue's state changes in between.",
-    responses=apidoc.responses(QuoteResponse, apidoc.QUOTE),
+    responses=apidoc.responses("QuoteResponse", apidoc.QUOTE),
 )
 def quote(body: trading.QuoteRequest):
     return http.json_response(200, trading.quote(app.principal, body))

@@ -7,7 +7,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Path as PathParam
 
 from partner.edge import apidoc, http
 from partner.edge.models import SIGNATURE_PATTERN
-from partner.edge.responses import TransactionStatus
 from partner.features import txstatus
 
 app = http.make_app()
@@ -24,7 +23,7 @@ app = http.make_app()
     description="`expired` (added): the service sent the transaction, alone or in a launch "
     "bundle, and its blockhash expired before it landed (`error` tx_expired), where the chain "
     "alone would say not_found.",
-    responses=apidoc.responses(TransactionStatus, (*apidoc.AUTH, "invalid_input", "rpc_unavailable")),
+    responses=apidoc.responses("TransactionStatus", (*apidoc.AUTH, "invalid_input", "rpc_unavailable")),
 )
 def transaction_status(
     signature: Annotated[

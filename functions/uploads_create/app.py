@@ -3,7 +3,6 @@ answers an S3 presigned POST for `uploads/<uploadId>`. Scope coin:create or gove
 bucket `upload` (30/min per token); no delegation; nothing signed or sent."""
 
 from partner.edge import apidoc, http
-from partner.edge.responses import UploadResponse
 from partner.features import uploads
 
 app = http.make_app()
@@ -24,7 +23,7 @@ app = http.make_app()
     "direct multipart body (API Gateway hands a multipart body to Lambda "
     "base64-encoded, and Lambda takes at most 6 MB). Then send its uploadId as "
     "`imageUploadId` in place of the `image` part.",
-    responses=apidoc.responses(UploadResponse, (*apidoc.AUTH, "insufficient_scope", "invalid_input")),
+    responses=apidoc.responses("UploadResponse", (*apidoc.AUTH, "insufficient_scope", "invalid_input")),
 )
 def create_upload(body: uploads.UploadRequest):
     return http.json_response(200, uploads.create(app.principal, body))

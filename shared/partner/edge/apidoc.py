@@ -1,18 +1,18 @@
 """What a route's decorator says of it in the OpenAPI document, in Powertools' own keywords
 (`responses=`, `security=`, `openapi_extensions=`): each functions/*/app.py declares its route once,
 and tools/openapi.py merges the functions' resolvers into docs/openapi.json. Nothing here runs on a
-request: Powertools reads these only when it builds a schema.
+request: Powertools reads these only when it builds a schema. Models are named (`"TradeResponse"`, a
+class of partner.edge.responses) rather than imported, so no function loads the documentation's models:
+tools/openapi.py adds their schemas.
 
     @app.post(path, bucket="trade", scope="trade:execute", summary=..., operation_id=..., tags=[...],
-              security=apidoc.bearer("trade:execute"), responses=apidoc.responses(TradeResponse, apidoc.TRADE),
+              security=apidoc.bearer("trade:execute"), responses=apidoc.responses("TradeResponse", apidoc.TRADE),
               openapi_extensions=apidoc.keyed())
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-from pydantic import BaseModel, Field, TypeAdapter
 
 from partner.core import errors
 from partner.core.errors import CATALOGUE
@@ -95,7 +95,10 @@ AUTHORIZE = (
 
 # ------------------------------------------------------------------ security
 
-CLIENT_BASIC: list[dict[str, list[str]]] = [{"clientBasic": []}, {}]  # HTTP Basic, or client_id/client_secret body fields
+CLIENT_BASIC: list[dict[str, list[str]]] = [
+    {"clientBasic": []},
+    {},
+]  # HTTP Basic, or client_id/client_secret body fields
 
 
 def bearer(scope: str | tuple[str, ...] = "") -> list[dict[str, list[str]]]:
@@ -118,8 +121,17 @@ REPLAYED_HEADER = {
 LOCATION = {"Location": {"schema": {"type": "string"}}}
 
 
+def ref(model: Any) -> dict[str, str]:
+    """A schema naming `model`: a class of partner.edge.responses by its name, or a request model class
+    (kept in MODELS for tools/openapi.py)."""
+    if not isinstance(model, str):
+        MODELS[model.__name__] = model
+        model = model.__name__
+    return {"$ref": REF.format(model=model)}
+
+
 def responses(
-    model: type[BaseModel] | None,
+    model: str | None,
     codes: tuple[str, ...],
     *,
     success: dict[int, Any] | None = None,
@@ -136,7 +148,7 @@ def responses(
     out: dict[int, Any] = dict(success or {})
     bucket = bool(codes)
     if model is not None:
-        out[200] = {"description": "OK", "content": {JSON_TYPE: {"model": model}}}
+        out[200] = {"description": "OK", "content": {JSON_TYPE: {"schema": ref(model)}}}
         if bucket and not client_auth:
             out[200]["headers"] = dict(RATE_HEADERS)
     by_status: dict[int, list[str]] = {}
@@ -206,46 +218,44 @@ IDEMPOTENCY_PARAMETER = {
     "header every request is its own write.",
 }
 
-# the models a route's body names but its function does not take (it parses the event): name -> schema
-# source, for tools/openapi.py to add as components
-BODY_MODELS: dict[str, Any] = {}
-
-
-def query(name: str, annotation: Any = str, **constraints: Any) -> dict[str, Any]:
-    """A query parameter its function reads itself (`constraints`: pydantic Field's, `description` too)."""
-    title = name.replace("_", " ").title()
-    schema = TypeAdapter(annotation).json_schema()
-    if constraints.keys() - {"description"}:
-        from typing import Annotated
-
-        extra = {k: v for k, v in constraints.items() if k != "description"}
-        schema = TypeAdapter(Annotated[annotation, Field(**extra)]).json_schema()
-    schema["title"] = title
-    out: dict[str, Any] = {}
-    if "description" in constraints:
-        out["description"] = constraints["description"]
-        schema["description"] = constraints["description"]
-    required = not (isinstance(schema.get("anyOf"), list) and {"type": "null"} in schema["anyOf"])
-    out.update({"required": required, "schema": schema, "name": name, "in": "query"})
-    return out
-
-
+# the request models a route names (`ref`) whose function does not take them: name -> class
+MODELS: dict[str, Any] = {}
 MULTIPART_FORMS: set[str] = set()  # their `image` part is a file, not the model's field
 
 
-def body(source: Any, *media_types: str, name: str = "Body", multipart_image: bool = False) -> dict[str, Any]:
-    """A request body its function parses itself: `source` a pydantic model (a component) or an
-    annotated union (inline, its members components), in each of `media_types`."""
-    if isinstance(source, type) and issubclass(source, BaseModel):
-        BODY_MODELS[source.__name__] = source
-        if multipart_image:
-            MULTIPART_FORMS.add(source.__name__)
-        schema: dict[str, Any] = {"$ref": REF.format(model=source.__name__)}
-    else:
-        schema = TypeAdapter(source).json_schema(ref_template=REF)
-        for model_name in schema.pop("$defs", {}):
-            BODY_MODELS[model_name] = source
-        schema = {"oneOf": schema["oneOf"], "title": name, "discriminator": schema["discriminator"]}
+def query(name: str, description: str | None = None, *, required: bool = True, **schema: Any) -> dict[str, Any]:
+    """A query parameter its function reads itself, a string (`schema`: more JSON Schema keywords of it:
+    `pattern`, `maxLength`, `const`), as Powertools writes one."""
+    value: dict[str, Any] = {"type": "string", **schema}
+    if not required:
+        value = {"anyOf": [value, {"type": "null"}]}
+    value["title"] = name.replace("_", " ").title()
+    out: dict[str, Any] = {}
+    if description is not None:
+        out["description"] = value["description"] = description
+    out.update({"required": required, "schema": value, "name": name, "in": "query"})
+    return out
+
+
+def one_of(discriminator: str, **models: str) -> dict[str, Any]:
+    """A body that is one of `models` (value of `discriminator` -> model name)."""
+    return {
+        "oneOf": [ref(name) for name in models.values()],
+        "title": "Body",
+        "discriminator": {
+            "propertyName": discriminator,
+            "mapping": {value: ref(name)["$ref"] for value, name in models.items()},
+        },
+    }
+
+
+def body(schema: Any, *media_types: str, multipart_image: bool = False) -> dict[str, Any]:
+    """A request body its function parses itself: a model (`ref`) or a schema (`one_of`), in each of
+    `media_types` (`multipart_image`: its `image` part is a file, PNG, JPEG, WebP or GIF)."""
+    if not isinstance(schema, dict):
+        schema = ref(schema)
+    if multipart_image:
+        MULTIPART_FORMS.add(schema["$ref"].rsplit("/", 1)[1])
     content: dict[str, Any] = {}
     for media in media_types:
         content[media] = {"schema": dict(schema)}
@@ -272,17 +282,3 @@ def keyed(request_body: dict[str, Any] | None = None) -> dict[str, Any]:
     """`openapi_extensions` of a write that takes an Idempotency-Key (and, when its function parses the
     body itself, that body)."""
     return reads(IDEMPOTENCY_PARAMETER, request_body=request_body)
-
-
-def component_schemas() -> dict[str, Any]:
-    """The JSON schemas of BODY_MODELS (each model and the models it refers to), as components."""
-    out: dict[str, Any] = {}
-    for name, source in BODY_MODELS.items():
-        schema = TypeAdapter(source).json_schema(ref_template=REF)
-        defs = schema.pop("$defs", {})
-        out.update(defs)
-        if name not in defs:
-            out[name] = schema
-    for name in MULTIPART_FORMS:
-        out[name]["properties"]["image"] = {"anyOf": [dict(IMAGE), {"type": "null"}], "title": "Image"}
-    return out
