@@ -138,3 +138,20 @@ def test_compile_routes_inspects_what_a_first_request_would():
     assert frame is ping
     out = app.resolve(api_event(ApiRequest("GET", "/partner/v1/ping")), None)  # and the route answers as before
     assert (out["statusCode"], json.loads(out["body"])) == (200, {"ok": True})
+
+
+def test_no_function_loads_the_documentations_models():
+    """A route's decorator names its response and form models (`apidoc.responses("TradeResponse", ...)`):
+    partner.edge.responses, pydantic models built only for docs/openapi.json, is loaded by
+    tools/openapi.py and by no function at init."""
+    root = __import__("pathlib").Path(__file__).resolve().parents[2]
+    code = (
+        "import importlib.util, sys\n"
+        "for path in sorted(__import__('pathlib').Path('functions').glob('*/app.py')):\n"
+        "    spec = importlib.util.spec_from_file_location('fn_' + path.parent.name, path)\n"
+        "    spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
+        "print('partner.edge.responses' in sys.modules, 'partner.edge.apidoc' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=str(root))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "True"]
