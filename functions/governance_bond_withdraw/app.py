@@ -1,12 +1,22 @@
 """POST /partner/v1/governance/bonds/withdraw"""
 
-from partner.edge import http
+from partner.edge import apidoc, http
 from partner.features.governance import writes
 
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/bonds/withdraw", bucket="governance", scope="governance:propose")
+@app.post(
+    "/partner/v1/governance/bonds/withdraw",
+    bucket="governance",
+    scope="governance:propose",
+    summary="Withdraw a proposal bond",
+    operation_id="withdrawProposalBond",
+    tags=["Governance writes"],
+    security=apidoc.bearer("governance:propose"),
+    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
+    openapi_extensions=apidoc.keyed(),
+)
 def bond_withdraw(body: writes.BondWithdrawRequest):
     return app.write(writes.withdraw_bond, body)
 

@@ -1,12 +1,22 @@
 """POST /partner/v1/governance/proposals/extend-mutability"""
 
-from partner.edge import http
+from partner.edge import apidoc, http
 from partner.features.governance import writes
 
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/proposals/extend-mutability", bucket="governance", scope="governance:propose")
+@app.post(
+    "/partner/v1/governance/proposals/extend-mutability",
+    bucket="governance",
+    scope="governance:propose",
+    summary="Propose extending the mutable window",
+    operation_id="proposeExtendMutability",
+    tags=["Governance writes"],
+    security=apidoc.bearer("governance:propose"),
+    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
+    openapi_extensions=apidoc.keyed(),
+)
 def extend_mutability(body: writes.ExtendMutabilityRequest):
     return app.write(writes.extend_mutability, body)
 

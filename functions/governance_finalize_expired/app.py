@@ -1,12 +1,22 @@
 """POST /partner/v1/governance/metadata/finalize-expired"""
 
-from partner.edge import http
+from partner.edge import apidoc, http
 from partner.features.governance import writes
 
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/metadata/finalize-expired", bucket="governance", scope="governance:propose")
+@app.post(
+    "/partner/v1/governance/metadata/finalize-expired",
+    bucket="governance",
+    scope="governance:propose",
+    summary="Record a lapsed mutability window",
+    operation_id="finalizeExpiredMetadata",
+    tags=["Governance writes"],
+    security=apidoc.bearer("governance:propose"),
+    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
+    openapi_extensions=apidoc.keyed(),
+)
 def finalize_expired(body: writes.FinalizeExpiredRequest):
     return app.write(writes.finalize_expired, body)
 

@@ -1,12 +1,22 @@
 """POST /partner/v1/governance/proposals/settle"""
 
-from partner.edge import http
+from partner.edge import apidoc, http
 from partner.features.governance import writes
 
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/proposals/settle", bucket="governance", scope="governance:vote")
+@app.post(
+    "/partner/v1/governance/proposals/settle",
+    bucket="governance",
+    scope="governance:vote",
+    summary="Settle a closed proposal",
+    operation_id="settleProposal",
+    tags=["Governance writes"],
+    security=apidoc.bearer("governance:vote"),
+    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
+    openapi_extensions=apidoc.keyed(),
+)
 def settle(body: writes.SettleRequest):
     return app.write(writes.settle, body)
 

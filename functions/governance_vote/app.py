@@ -1,12 +1,22 @@
 """POST /partner/v1/governance/votes"""
 
-from partner.edge import http
+from partner.edge import apidoc, http
 from partner.features.governance import writes
 
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/votes", bucket="governance", scope="governance:vote")
+@app.post(
+    "/partner/v1/governance/votes",
+    bucket="governance",
+    scope="governance:vote",
+    summary="Cast a vote",
+    operation_id="castVote",
+    tags=["Governance writes"],
+    security=apidoc.bearer("governance:vote"),
+    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
+    openapi_extensions=apidoc.keyed(),
+)
 def vote(body: writes.VoteRequest):
     return app.write(writes.cast_vote, body)
 

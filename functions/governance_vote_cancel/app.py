@@ -1,12 +1,22 @@
 """POST /partner/v1/governance/votes/cancel"""
 
-from partner.edge import http
+from partner.edge import apidoc, http
 from partner.features.governance import writes
 
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/votes/cancel", bucket="governance", scope="governance:vote")
+@app.post(
+    "/partner/v1/governance/votes/cancel",
+    bucket="governance",
+    scope="governance:vote",
+    summary="Cancel an active vote",
+    operation_id="cancelVote",
+    tags=["Governance writes"],
+    security=apidoc.bearer("governance:vote"),
+    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
+    openapi_extensions=apidoc.keyed(),
+)
 def cancel_vote(body: writes.CancelVoteRequest):
     return app.write(writes.cancel_vote, body)
 

@@ -1,12 +1,22 @@
 """POST /partner/v1/governance/votes/withdraw"""
 
-from partner.edge import http
+from partner.edge import apidoc, http
 from partner.features.governance import writes
 
 app = http.make_app()
 
 
-@app.post("/partner/v1/governance/votes/withdraw", bucket="governance", scope="governance:vote")
+@app.post(
+    "/partner/v1/governance/votes/withdraw",
+    bucket="governance",
+    scope="governance:vote",
+    summary="Withdraw a vote's locked tokens",
+    operation_id="withdrawVote",
+    tags=["Governance writes"],
+    security=apidoc.bearer("governance:vote"),
+    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
+    openapi_extensions=apidoc.keyed(),
+)
 def withdraw_vote(body: writes.WithdrawVoteRequest):
     return app.write(writes.withdraw_vote, body)
 

@@ -1,12 +1,23 @@
 """POST /partner/v1/trades/buy"""
 
-from partner.edge import http
+from partner.edge import apidoc, http
 from partner.features import trading
 
 app = http.make_app()
 
 
-@app.post("/partner/v1/trades/buy", bucket="trade", scope="trade:execute", special=trading.SPECIAL_CODES)
+@app.post(
+    "/partner/v1/trades/buy",
+    bucket="trade",
+    scope="trade:execute",
+    special=trading.SPECIAL_CODES,
+    summary="Buy: spend up to maxSolIn",
+    operation_id="tradeBuy",
+    tags=["Trades"],
+    security=apidoc.bearer("trade:execute"),
+    responses=apidoc.responses("TradeResponse", apidoc.TRADE, keyed=True),
+    openapi_extensions=apidoc.keyed(),
+)
 def buy(body: trading.BuyRequest):
     return app.write(trading.execute, body)
 

@@ -1,12 +1,23 @@
 """POST /partner/v1/trades/sell"""
 
-from partner.edge import http
+from partner.edge import apidoc, http
 from partner.features import trading
 
 app = http.make_app()
 
 
-@app.post("/partner/v1/trades/sell", bucket="trade", scope="trade:execute", special=trading.SPECIAL_CODES)
+@app.post(
+    "/partner/v1/trades/sell",
+    bucket="trade",
+    scope="trade:execute",
+    special=trading.SPECIAL_CODES,
+    summary="Sell tokensIn",
+    operation_id="tradeSell",
+    tags=["Trades"],
+    security=apidoc.bearer("trade:execute"),
+    responses=apidoc.responses("TradeResponse", apidoc.TRADE, keyed=True),
+    openapi_extensions=apidoc.keyed(),
+)
 def sell(body: trading.SellRequest):
     return app.write(trading.execute, body)
 

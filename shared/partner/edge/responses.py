@@ -2,9 +2,9 @@
 field as the spec names them. The handlers build these shapes as plain dicts (`partner.features.trading`,
 `partner.features.governance.*`, `partner.features.launch`, `partner.features.oauth.grants`) and
 answer them byte for byte as
-before; the routes' OpenAPI responses (tools/openapi.py) name these models. Request models live next
-to their handlers (`partner.features.models`).
-"""
+before; each route's decorator names its model in `responses=` (partner.edge.apidoc), and the OAuth and
+/account/apps forms' models document the bodies those functions parse themselves. Request models live
+next to their handlers (`partner.features.models`)."""
 
 from __future__ import annotations
 

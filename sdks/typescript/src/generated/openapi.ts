@@ -1,66 +1,6 @@
 // Generated from docs/openapi.json by openapi-typescript (scripts/generate.mjs; `make openapi`): do not edit.
 /* eslint-disable */
 export interface paths {
-    "/partner/v1/governance/{mint}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A token's governance, proposals and the viewer's votes
-         * @description A malformed mint yields 404 governance_not_found, not 400. So do the fixed paths beside `{mint}`: GET on `/partner/v1/governance/votes`, `/partner/v1/governance/proposals`, `/partner/v1/governance/metadata`, `/partner/v1/governance/bonds` answers 404 governance_not_found.
-         */
-        get: operations["getGovernance"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/partner/v1/governance/proposals/{proposal}/votes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A proposal's votes
-         * @description Largest stake first. A malformed proposal address yields an empty array.
-         */
-        get: operations["listProposalVotes"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/partner/v1/transactions/{signature}/status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A transaction's (or launch bundle's) status
-         * @description `expired` (added): the service sent the transaction, alone or in a launch bundle, and its blockhash expired before it landed (`error` tx_expired), where the chain alone would say not_found.
-         */
-        get: operations["getTransactionStatus"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/oauth/authorize": {
         parameters: {
             query?: never;
@@ -79,6 +19,46 @@ export interface paths {
          * @description Posted by the consent page with the platform session cookie; redirects to the client's redirect URI with `code` (or `error=access_denied`) and `state`.
          */
         post: operations["oauthAuthorizeDecide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a token (RFC 7009)
+         * @description Unknown or foreign tokens are ignored. Also accepts `application/json` (string values).
+         */
+        post: operations["oauthRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue tokens (authorization_code or refresh_token)
+         * @description Client authentication by HTTP Basic (client_id, API key) or body fields client_id and client_secret. Also accepts `application/json` (string values). Responses carry `cache-control: no-store` and `pragma: no-cache`.
+         */
+        post: operations["oauthToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -149,46 +129,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/oauth/token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Issue tokens (authorization_code or refresh_token)
-         * @description Client authentication by HTTP Basic (client_id, API key) or body fields client_id and client_secret. Also accepts `application/json` (string values). Responses carry `cache-control: no-store` and `pragma: no-cache`.
-         */
-        post: operations["oauthToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/oauth/revoke": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Revoke a token (RFC 7009)
-         * @description Unknown or foreign tokens are ignored. Also accepts `application/json` (string values).
-         */
-        post: operations["oauthRevoke"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/partner/v1/me": {
         parameters: {
             query?: never;
@@ -198,6 +138,46 @@ export interface paths {
         };
         /** The connected user's profile */
         get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/governance/{mint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A token's governance, proposals and the viewer's votes
+         * @description A malformed mint yields 404 governance_not_found, not 400. So do the fixed paths beside `{mint}`: GET on `/partner/v1/governance/votes`, `/partner/v1/governance/proposals`, `/partner/v1/governance/metadata`, `/partner/v1/governance/bonds` answers 404 governance_not_found.
+         */
+        get: operations["getGovernance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/governance/proposals/{proposal}/votes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A proposal's votes
+         * @description Largest stake first. A malformed proposal address yields an empty array.
+         */
+        get: operations["listProposalVotes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -240,6 +220,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/partner/v1/trades/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a trade: nothing signed, sent or counted
+         * @description The read bucket (300/min per token); no delegation needed. The amounts come from the trade endpoints' own math on the state read at `contextSlot`: the same trade sent at once in explicit mode with the quote's bound (`minTokensOut`, `maxSolIn` or `minSolOut`) and the same `partnerFeeBps` moves exactly these amounts on-chain unless the venue's state changes in between.
+         */
+        post: operations["tradeQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/partner/v1/trades/sell": {
         parameters: {
             query?: never;
@@ -257,7 +257,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/partner/v1/trades/quote": {
+    "/partner/v1/governance/bonds/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw a proposal bond */
+        post: operations["withdrawProposalBond"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/governance/proposals/extend-mutability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Propose extending the mutable window */
+        post: operations["proposeExtendMutability"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/governance/metadata/finalize-expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record a lapsed mutability window */
+        post: operations["finalizeExpiredMetadata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/governance/proposals/finalize-metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Propose locking metadata permanently */
+        post: operations["proposeFinalizeMetadata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/governance/proposals/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Settle a closed proposal */
+        post: operations["settleProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/governance/proposals/update-content": {
         parameters: {
             query?: never;
             header?: never;
@@ -267,10 +352,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Quote a trade: nothing signed, sent or counted
-         * @description The read bucket (300/min per token); no delegation needed. The amounts come from the trade endpoints' own math on the state read at `contextSlot`: the same trade sent at once in explicit mode with the quote's bound (`minTokensOut`, `maxSolIn` or `minSolOut`) and the same `partnerFeeBps` moves exactly these amounts on-chain unless the venue's state changes in between.
+         * Propose a metadata change
+         * @description A multipart body reaches the function base64-encoded inside an event of at most 6,291,456 bytes (Lambda's quota), so a direct image part carries images up to 4 MiB. A bigger request answers API Gateway's 413 payload_too_large: upload images over 4 MiB with POST /partner/v1/uploads and send `imageUploadId` instead of the `image` part.
          */
-        post: operations["tradeQuote"];
+        post: operations["proposeUpdateContent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -322,111 +407,6 @@ export interface paths {
         put?: never;
         /** Withdraw a vote's locked tokens */
         post: operations["withdrawVote"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/partner/v1/governance/proposals/settle": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Settle a closed proposal */
-        post: operations["settleProposal"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/partner/v1/governance/proposals/update-content": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Propose a metadata change
-         * @description A multipart body reaches the function base64-encoded inside an event of at most 6,291,456 bytes (Lambda's quota), so a direct image part carries images up to 4 MiB. A bigger request answers API Gateway's 413 payload_too_large: upload images over 4 MiB with POST /partner/v1/uploads and send `imageUploadId` instead of the `image` part.
-         */
-        post: operations["proposeUpdateContent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/partner/v1/governance/proposals/extend-mutability": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Propose extending the mutable window */
-        post: operations["proposeExtendMutability"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/partner/v1/governance/proposals/finalize-metadata": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Propose locking metadata permanently */
-        post: operations["proposeFinalizeMetadata"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/partner/v1/governance/metadata/finalize-expired": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Record a lapsed mutability window */
-        post: operations["finalizeExpiredMetadata"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/partner/v1/governance/bonds/withdraw": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Withdraw a proposal bond */
-        post: operations["withdrawProposalBond"];
         delete?: never;
         options?: never;
         head?: never;
@@ -485,6 +465,26 @@ export interface paths {
          * @description Added (not in the spec). Percentiles of the compute-unit prices that recently landed transactions writing the mint's bonding curve or pool, as lamports for the service's compute-unit limit; amounts never below the spec minimums. Read bucket.
          */
         get: operations["getFeeEstimate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/transactions/{signature}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A transaction's (or launch bundle's) status
+         * @description `expired` (added): the service sent the transaction, alone or in a launch bundle, and its blockhash expired before it landed (`error` tx_expired), where the chain alone would say not_found.
+         */
+        get: operations["getTransactionStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1979,270 +1979,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getGovernance: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Token mint. Not checked for Base58: a malformed value is 404. */
-                mint: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The endpoint bucket's requests per window. */
-                    "x-ratelimit-limit"?: number;
-                    /** @description Requests left in the window. */
-                    "x-ratelimit-remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "x-ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GovernanceView"];
-                };
-            };
-            /** @description invalid_token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_token";
-                    };
-                };
-            };
-            /** @description governance_not_found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "governance_not_found";
-                    };
-                };
-            };
-            /** @description rate_limit_exceeded */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": (components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limit_exceeded";
-                    }) | components["schemas"]["RateLimited"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description rpc_unavailable */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rpc_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    listProposalVotes: {
-        parameters: {
-            query?: {
-                /** @description Default 50, at most 200; anything that is not a positive integer is treated as 50; never 400. */
-                limit?: string | null;
-            };
-            header?: never;
-            path: {
-                /** @description Proposal account. A malformed value yields an empty list. */
-                proposal: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The endpoint bucket's requests per window. */
-                    "x-ratelimit-limit"?: number;
-                    /** @description Requests left in the window. */
-                    "x-ratelimit-remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "x-ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VotesList"];
-                };
-            };
-            /** @description invalid_token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_token";
-                    };
-                };
-            };
-            /** @description rate_limit_exceeded */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": (components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limit_exceeded";
-                    }) | components["schemas"]["RateLimited"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description rpc_unavailable */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rpc_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    getTransactionStatus: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Base58 transaction signature (64 bytes); else 400 invalid_input. */
-                signature: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The endpoint bucket's requests per window. */
-                    "x-ratelimit-limit"?: number;
-                    /** @description Requests left in the window. */
-                    "x-ratelimit-remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "x-ratelimit-reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TransactionStatus"];
-                };
-            };
-            /** @description invalid_input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_input";
-                    };
-                };
-            };
-            /** @description invalid_token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_token";
-                    };
-                };
-            };
-            /** @description rate_limit_exceeded */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": (components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limit_exceeded";
-                    }) | components["schemas"]["RateLimited"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description rpc_unavailable */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rpc_unavailable";
-                    };
-                };
-            };
-        };
-    };
     oauthAuthorize: {
         parameters: {
             query: {
@@ -2369,6 +2105,158 @@ export interface operations {
                         error?: "internal";
                     };
                     "text/html": string;
+                };
+            };
+        };
+    };
+    oauthRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["RevokeRequest"];
+                "application/json": components["schemas"]["RevokeRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokeResponse"];
+                };
+            };
+            /** @description invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_request";
+                    };
+                };
+            };
+            /** @description invalid_client */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_client";
+                    };
+                };
+            };
+            /** @description too_many_failed_attempts */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "too_many_failed_attempts";
+                    }) | components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    oauthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["AuthorizationCodeGrant"] | components["schemas"]["RefreshTokenGrant"];
+                "application/json": components["schemas"]["AuthorizationCodeGrant"] | components["schemas"]["RefreshTokenGrant"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description invalid_request, unsupported_grant_type, invalid_grant, invalid_scope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_request" | "unsupported_grant_type" | "invalid_grant" | "invalid_scope";
+                    };
+                };
+            };
+            /** @description invalid_client */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_client";
+                    };
+                };
+            };
+            /** @description too_many_failed_attempts */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "too_many_failed_attempts";
+                    }) | components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
                 };
             };
         };
@@ -2601,158 +2489,6 @@ export interface operations {
             };
         };
     };
-    oauthToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["AuthorizationCodeGrant"] | components["schemas"]["RefreshTokenGrant"];
-                "application/json": components["schemas"]["AuthorizationCodeGrant"] | components["schemas"]["RefreshTokenGrant"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TokenResponse"];
-                };
-            };
-            /** @description invalid_request, unsupported_grant_type, invalid_grant, invalid_scope */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_request" | "unsupported_grant_type" | "invalid_grant" | "invalid_scope";
-                    };
-                };
-            };
-            /** @description invalid_client */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_client";
-                    };
-                };
-            };
-            /** @description too_many_failed_attempts */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": (components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "too_many_failed_attempts";
-                    }) | components["schemas"]["RateLimited"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-        };
-    };
-    oauthRevoke: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": components["schemas"]["RevokeRequest"];
-                "application/json": components["schemas"]["RevokeRequest"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RevokeResponse"];
-                };
-            };
-            /** @description invalid_request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_request";
-                    };
-                };
-            };
-            /** @description invalid_client */
-            401: {
-                headers: {
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_client";
-                    };
-                };
-            };
-            /** @description too_many_failed_attempts */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": (components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "too_many_failed_attempts";
-                    }) | components["schemas"]["RateLimited"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-        };
-    };
     getMe: {
         parameters: {
             query?: never;
@@ -2824,6 +2560,179 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         error?: "internal";
+                    };
+                };
+            };
+        };
+    };
+    getGovernance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Token mint. Not checked for Base58: a malformed value is 404. */
+                mint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The endpoint bucket's requests per window. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceView"];
+                };
+            };
+            /** @description invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_token";
+                    };
+                };
+            };
+            /** @description governance_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "governance_not_found";
+                    };
+                };
+            };
+            /** @description rate_limit_exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limit_exceeded";
+                    }) | components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description rpc_unavailable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rpc_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listProposalVotes: {
+        parameters: {
+            query?: {
+                /** @description Default 50, at most 200; anything that is not a positive integer is treated as 50; never 400. */
+                limit?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description Proposal account. A malformed value yields an empty list. */
+                proposal: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The endpoint bucket's requests per window. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VotesList"];
+                };
+            };
+            /** @description invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_token";
+                    };
+                };
+            };
+            /** @description rate_limit_exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limit_exceeded";
+                    }) | components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description rpc_unavailable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rpc_unavailable";
                     };
                 };
             };
@@ -3127,6 +3036,134 @@ export interface operations {
             };
         };
     };
+    tradeQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The endpoint bucket's requests per window. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
+            /** @description invalid_input, invalid_partner_fee, partner_fee_not_configured */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_input" | "invalid_partner_fee" | "partner_fee_not_configured";
+                    };
+                };
+            };
+            /** @description invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_token";
+                    };
+                };
+            };
+            /** @description insufficient_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description migration_pending, pool_not_open */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "migration_pending" | "pool_not_open";
+                    };
+                };
+            };
+            /** @description invalid_wallet, insufficient_liquidity, curve_complete, math_overflow */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_wallet" | "insufficient_liquidity" | "curve_complete" | "math_overflow";
+                    };
+                };
+            };
+            /** @description rate_limit_exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limit_exceeded";
+                    }) | components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description rpc_unavailable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rpc_unavailable";
+                    };
+                };
+            };
+        };
+    };
     tradeSell: {
         parameters: {
             query?: never;
@@ -3276,16 +3313,19 @@ export interface operations {
             };
         };
     };
-    tradeQuote: {
+    withdrawProposalBond: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters, scoped to the client and the user, kept 24 hours. The first request claims the key; its answer (success or any error after admission and validation) is stored and a later request with the same key and the same request (method, path, canonical body) gets it again byte for byte with `idempotent-replayed: true`: nothing is built, signed, sent or counted again. Another request under a used key: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 (the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave the key unused. Without the header every request is its own write. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["QuoteRequest"];
+                "application/json": components["schemas"]["BondWithdrawRequest"];
             };
         };
         responses: {
@@ -3298,27 +3338,33 @@ export interface operations {
                     "x-ratelimit-remaining"?: number;
                     /** @description Seconds until the window resets. */
                     "x-ratelimit-reset"?: number;
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QuoteResponse"];
+                    "application/json": components["schemas"]["GovernanceWriteResponse"];
                 };
             };
-            /** @description invalid_input, invalid_partner_fee, partner_fee_not_configured */
+            /** @description invalid_input */
             400: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_input" | "invalid_partner_fee" | "partner_fee_not_configured";
+                        error?: "invalid_input";
                     };
                 };
             };
             /** @description invalid_token */
             401: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3328,39 +3374,61 @@ export interface operations {
                     };
                 };
             };
-            /** @description insufficient_scope */
+            /** @description insufficient_scope, delegation_missing */
             403: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "insufficient_scope";
+                        error?: "insufficient_scope" | "delegation_missing";
                     };
                 };
             };
-            /** @description migration_pending, pool_not_open */
+            /** @description governance_not_found */
+            404: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "governance_not_found";
+                    };
+                };
+            };
+            /** @description idempotency_key_in_use. idempotency_key_in_use carries retry-after. */
             409: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description idempotency_key_in_use: seconds to wait before sending again. */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "migration_pending" | "pool_not_open";
+                        error?: "idempotency_key_in_use";
                     };
                 };
             };
-            /** @description invalid_wallet, insufficient_liquidity, curve_complete, math_overflow */
+            /** @description invalid_wallet, insufficient_sol, tx_expired, tx_failed, tx_too_large, idempotency_key_reused, already_voted, invalid_vote_amount, missing_vote_token_account, vote_not_active, vote_already_withdrawn, vote_receipt_not_found, proposal_closed, proposal_still_open, proposal_already_settled, proposal_not_settled, proposal_not_found, invalid_proposal, active_proposal_exists, insufficient_proposal_bond, missing_proposal_token_account, no_proposal_bond, proposal_bond_already_withdrawn, proposal_window_closing, governance_finalized, metadata_not_mutable, metadata_still_mutable, content_field_locked, no_metadata_changes, stale_content_revision, mutability_expired, mutability_already_extended, mutability_extension_exceeds_cap, invalid_vote_duration, vote_duration_exceeds_window */
             422: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "invalid_wallet" | "insufficient_liquidity" | "curve_complete" | "math_overflow";
+                        error?: "invalid_wallet" | "insufficient_sol" | "tx_expired" | "tx_failed" | "tx_too_large" | "idempotency_key_reused" | "already_voted" | "invalid_vote_amount" | "missing_vote_token_account" | "vote_not_active" | "vote_already_withdrawn" | "vote_receipt_not_found" | "proposal_closed" | "proposal_still_open" | "proposal_already_settled" | "proposal_not_settled" | "proposal_not_found" | "invalid_proposal" | "active_proposal_exists" | "insufficient_proposal_bond" | "missing_proposal_token_account" | "no_proposal_bond" | "proposal_bond_already_withdrawn" | "proposal_window_closing" | "governance_finalized" | "metadata_not_mutable" | "metadata_still_mutable" | "content_field_locked" | "no_metadata_changes" | "stale_content_revision" | "mutability_expired" | "mutability_already_extended" | "mutability_extension_exceeds_cap" | "invalid_vote_duration" | "vote_duration_exceeds_window";
                     };
                 };
             };
@@ -3381,6 +3449,8 @@ export interface operations {
             /** @description internal */
             500: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3390,15 +3460,846 @@ export interface operations {
                     };
                 };
             };
-            /** @description rpc_unavailable */
+            /** @description rpc_unavailable, wallet_sign_failed */
             502: {
                 headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        error?: "rpc_unavailable";
+                        error?: "rpc_unavailable" | "wallet_sign_failed";
+                    };
+                };
+            };
+        };
+    };
+    proposeExtendMutability: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters, scoped to the client and the user, kept 24 hours. The first request claims the key; its answer (success or any error after admission and validation) is stored and a later request with the same key and the same request (method, path, canonical body) gets it again byte for byte with `idempotent-replayed: true`: nothing is built, signed, sent or counted again. Another request under a used key: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 (the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave the key unused. Without the header every request is its own write. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtendMutabilityRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The endpoint bucket's requests per window. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceWriteResponse"];
+                };
+            };
+            /** @description invalid_input */
+            400: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_input";
+                    };
+                };
+            };
+            /** @description invalid_token */
+            401: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_token";
+                    };
+                };
+            };
+            /** @description insufficient_scope, delegation_missing */
+            403: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "insufficient_scope" | "delegation_missing";
+                    };
+                };
+            };
+            /** @description governance_not_found */
+            404: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "governance_not_found";
+                    };
+                };
+            };
+            /** @description idempotency_key_in_use. idempotency_key_in_use carries retry-after. */
+            409: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description idempotency_key_in_use: seconds to wait before sending again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description invalid_wallet, insufficient_sol, tx_expired, tx_failed, tx_too_large, idempotency_key_reused, already_voted, invalid_vote_amount, missing_vote_token_account, vote_not_active, vote_already_withdrawn, vote_receipt_not_found, proposal_closed, proposal_still_open, proposal_already_settled, proposal_not_settled, proposal_not_found, invalid_proposal, active_proposal_exists, insufficient_proposal_bond, missing_proposal_token_account, no_proposal_bond, proposal_bond_already_withdrawn, proposal_window_closing, governance_finalized, metadata_not_mutable, metadata_still_mutable, content_field_locked, no_metadata_changes, stale_content_revision, mutability_expired, mutability_already_extended, mutability_extension_exceeds_cap, invalid_vote_duration, vote_duration_exceeds_window */
+            422: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_wallet" | "insufficient_sol" | "tx_expired" | "tx_failed" | "tx_too_large" | "idempotency_key_reused" | "already_voted" | "invalid_vote_amount" | "missing_vote_token_account" | "vote_not_active" | "vote_already_withdrawn" | "vote_receipt_not_found" | "proposal_closed" | "proposal_still_open" | "proposal_already_settled" | "proposal_not_settled" | "proposal_not_found" | "invalid_proposal" | "active_proposal_exists" | "insufficient_proposal_bond" | "missing_proposal_token_account" | "no_proposal_bond" | "proposal_bond_already_withdrawn" | "proposal_window_closing" | "governance_finalized" | "metadata_not_mutable" | "metadata_still_mutable" | "content_field_locked" | "no_metadata_changes" | "stale_content_revision" | "mutability_expired" | "mutability_already_extended" | "mutability_extension_exceeds_cap" | "invalid_vote_duration" | "vote_duration_exceeds_window";
+                    };
+                };
+            };
+            /** @description rate_limit_exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limit_exceeded";
+                    }) | components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description rpc_unavailable, wallet_sign_failed */
+            502: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rpc_unavailable" | "wallet_sign_failed";
+                    };
+                };
+            };
+        };
+    };
+    finalizeExpiredMetadata: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters, scoped to the client and the user, kept 24 hours. The first request claims the key; its answer (success or any error after admission and validation) is stored and a later request with the same key and the same request (method, path, canonical body) gets it again byte for byte with `idempotent-replayed: true`: nothing is built, signed, sent or counted again. Another request under a used key: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 (the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave the key unused. Without the header every request is its own write. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinalizeExpiredRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The endpoint bucket's requests per window. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceWriteResponse"];
+                };
+            };
+            /** @description invalid_input */
+            400: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_input";
+                    };
+                };
+            };
+            /** @description invalid_token */
+            401: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_token";
+                    };
+                };
+            };
+            /** @description insufficient_scope, delegation_missing */
+            403: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "insufficient_scope" | "delegation_missing";
+                    };
+                };
+            };
+            /** @description governance_not_found */
+            404: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "governance_not_found";
+                    };
+                };
+            };
+            /** @description idempotency_key_in_use. idempotency_key_in_use carries retry-after. */
+            409: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description idempotency_key_in_use: seconds to wait before sending again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description invalid_wallet, insufficient_sol, tx_expired, tx_failed, tx_too_large, idempotency_key_reused, already_voted, invalid_vote_amount, missing_vote_token_account, vote_not_active, vote_already_withdrawn, vote_receipt_not_found, proposal_closed, proposal_still_open, proposal_already_settled, proposal_not_settled, proposal_not_found, invalid_proposal, active_proposal_exists, insufficient_proposal_bond, missing_proposal_token_account, no_proposal_bond, proposal_bond_already_withdrawn, proposal_window_closing, governance_finalized, metadata_not_mutable, metadata_still_mutable, content_field_locked, no_metadata_changes, stale_content_revision, mutability_expired, mutability_already_extended, mutability_extension_exceeds_cap, invalid_vote_duration, vote_duration_exceeds_window */
+            422: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_wallet" | "insufficient_sol" | "tx_expired" | "tx_failed" | "tx_too_large" | "idempotency_key_reused" | "already_voted" | "invalid_vote_amount" | "missing_vote_token_account" | "vote_not_active" | "vote_already_withdrawn" | "vote_receipt_not_found" | "proposal_closed" | "proposal_still_open" | "proposal_already_settled" | "proposal_not_settled" | "proposal_not_found" | "invalid_proposal" | "active_proposal_exists" | "insufficient_proposal_bond" | "missing_proposal_token_account" | "no_proposal_bond" | "proposal_bond_already_withdrawn" | "proposal_window_closing" | "governance_finalized" | "metadata_not_mutable" | "metadata_still_mutable" | "content_field_locked" | "no_metadata_changes" | "stale_content_revision" | "mutability_expired" | "mutability_already_extended" | "mutability_extension_exceeds_cap" | "invalid_vote_duration" | "vote_duration_exceeds_window";
+                    };
+                };
+            };
+            /** @description rate_limit_exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limit_exceeded";
+                    }) | components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description rpc_unavailable, wallet_sign_failed */
+            502: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rpc_unavailable" | "wallet_sign_failed";
+                    };
+                };
+            };
+        };
+    };
+    proposeFinalizeMetadata: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters, scoped to the client and the user, kept 24 hours. The first request claims the key; its answer (success or any error after admission and validation) is stored and a later request with the same key and the same request (method, path, canonical body) gets it again byte for byte with `idempotent-replayed: true`: nothing is built, signed, sent or counted again. Another request under a used key: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 (the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave the key unused. Without the header every request is its own write. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinalizeMetadataRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The endpoint bucket's requests per window. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceWriteResponse"];
+                };
+            };
+            /** @description invalid_input */
+            400: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_input";
+                    };
+                };
+            };
+            /** @description invalid_token */
+            401: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_token";
+                    };
+                };
+            };
+            /** @description insufficient_scope, delegation_missing */
+            403: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "insufficient_scope" | "delegation_missing";
+                    };
+                };
+            };
+            /** @description governance_not_found */
+            404: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "governance_not_found";
+                    };
+                };
+            };
+            /** @description idempotency_key_in_use. idempotency_key_in_use carries retry-after. */
+            409: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description idempotency_key_in_use: seconds to wait before sending again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description invalid_wallet, insufficient_sol, tx_expired, tx_failed, tx_too_large, idempotency_key_reused, already_voted, invalid_vote_amount, missing_vote_token_account, vote_not_active, vote_already_withdrawn, vote_receipt_not_found, proposal_closed, proposal_still_open, proposal_already_settled, proposal_not_settled, proposal_not_found, invalid_proposal, active_proposal_exists, insufficient_proposal_bond, missing_proposal_token_account, no_proposal_bond, proposal_bond_already_withdrawn, proposal_window_closing, governance_finalized, metadata_not_mutable, metadata_still_mutable, content_field_locked, no_metadata_changes, stale_content_revision, mutability_expired, mutability_already_extended, mutability_extension_exceeds_cap, invalid_vote_duration, vote_duration_exceeds_window */
+            422: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_wallet" | "insufficient_sol" | "tx_expired" | "tx_failed" | "tx_too_large" | "idempotency_key_reused" | "already_voted" | "invalid_vote_amount" | "missing_vote_token_account" | "vote_not_active" | "vote_already_withdrawn" | "vote_receipt_not_found" | "proposal_closed" | "proposal_still_open" | "proposal_already_settled" | "proposal_not_settled" | "proposal_not_found" | "invalid_proposal" | "active_proposal_exists" | "insufficient_proposal_bond" | "missing_proposal_token_account" | "no_proposal_bond" | "proposal_bond_already_withdrawn" | "proposal_window_closing" | "governance_finalized" | "metadata_not_mutable" | "metadata_still_mutable" | "content_field_locked" | "no_metadata_changes" | "stale_content_revision" | "mutability_expired" | "mutability_already_extended" | "mutability_extension_exceeds_cap" | "invalid_vote_duration" | "vote_duration_exceeds_window";
+                    };
+                };
+            };
+            /** @description rate_limit_exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limit_exceeded";
+                    }) | components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description rpc_unavailable, wallet_sign_failed */
+            502: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rpc_unavailable" | "wallet_sign_failed";
+                    };
+                };
+            };
+        };
+    };
+    settleProposal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters, scoped to the client and the user, kept 24 hours. The first request claims the key; its answer (success or any error after admission and validation) is stored and a later request with the same key and the same request (method, path, canonical body) gets it again byte for byte with `idempotent-replayed: true`: nothing is built, signed, sent or counted again. Another request under a used key: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 (the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave the key unused. Without the header every request is its own write. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettleRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The endpoint bucket's requests per window. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceWriteResponse"];
+                };
+            };
+            /** @description invalid_input */
+            400: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_input";
+                    };
+                };
+            };
+            /** @description invalid_token */
+            401: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_token";
+                    };
+                };
+            };
+            /** @description insufficient_scope, delegation_missing */
+            403: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "insufficient_scope" | "delegation_missing";
+                    };
+                };
+            };
+            /** @description governance_not_found */
+            404: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "governance_not_found";
+                    };
+                };
+            };
+            /** @description idempotency_key_in_use. idempotency_key_in_use carries retry-after. */
+            409: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description idempotency_key_in_use: seconds to wait before sending again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description invalid_wallet, insufficient_sol, tx_expired, tx_failed, tx_too_large, idempotency_key_reused, already_voted, invalid_vote_amount, missing_vote_token_account, vote_not_active, vote_already_withdrawn, vote_receipt_not_found, proposal_closed, proposal_still_open, proposal_already_settled, proposal_not_settled, proposal_not_found, invalid_proposal, active_proposal_exists, insufficient_proposal_bond, missing_proposal_token_account, no_proposal_bond, proposal_bond_already_withdrawn, proposal_window_closing, governance_finalized, metadata_not_mutable, metadata_still_mutable, content_field_locked, no_metadata_changes, stale_content_revision, mutability_expired, mutability_already_extended, mutability_extension_exceeds_cap, invalid_vote_duration, vote_duration_exceeds_window */
+            422: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_wallet" | "insufficient_sol" | "tx_expired" | "tx_failed" | "tx_too_large" | "idempotency_key_reused" | "already_voted" | "invalid_vote_amount" | "missing_vote_token_account" | "vote_not_active" | "vote_already_withdrawn" | "vote_receipt_not_found" | "proposal_closed" | "proposal_still_open" | "proposal_already_settled" | "proposal_not_settled" | "proposal_not_found" | "invalid_proposal" | "active_proposal_exists" | "insufficient_proposal_bond" | "missing_proposal_token_account" | "no_proposal_bond" | "proposal_bond_already_withdrawn" | "proposal_window_closing" | "governance_finalized" | "metadata_not_mutable" | "metadata_still_mutable" | "content_field_locked" | "no_metadata_changes" | "stale_content_revision" | "mutability_expired" | "mutability_already_extended" | "mutability_extension_exceeds_cap" | "invalid_vote_duration" | "vote_duration_exceeds_window";
+                    };
+                };
+            };
+            /** @description rate_limit_exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limit_exceeded";
+                    }) | components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description rpc_unavailable, wallet_sign_failed */
+            502: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rpc_unavailable" | "wallet_sign_failed";
+                    };
+                };
+            };
+        };
+    };
+    proposeUpdateContent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters, scoped to the client and the user, kept 24 hours. The first request claims the key; its answer (success or any error after admission and validation) is stored and a later request with the same key and the same request (method, path, canonical body) gets it again byte for byte with `idempotent-replayed: true`: nothing is built, signed, sent or counted again. Another request under a used key: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 (the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave the key unused. Without the header every request is its own write. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UpdateContentFields"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The endpoint bucket's requests per window. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateContentResponse"];
+                };
+            };
+            /** @description invalid_input, invalid_multipart, invalid_image_type, invalid_name, invalid_symbol, name_too_long, symbol_too_long, invalid_website, invalid_twitter, invalid_telegram, website_too_long, twitter_too_long, telegram_too_long */
+            400: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_input" | "invalid_multipart" | "invalid_image_type" | "invalid_name" | "invalid_symbol" | "name_too_long" | "symbol_too_long" | "invalid_website" | "invalid_twitter" | "invalid_telegram" | "website_too_long" | "twitter_too_long" | "telegram_too_long";
+                    };
+                };
+            };
+            /** @description invalid_token */
+            401: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_token";
+                    };
+                };
+            };
+            /** @description insufficient_scope, delegation_missing */
+            403: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "insufficient_scope" | "delegation_missing";
+                    };
+                };
+            };
+            /** @description governance_not_found */
+            404: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "governance_not_found";
+                    };
+                };
+            };
+            /** @description idempotency_key_in_use. idempotency_key_in_use carries retry-after. */
+            409: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    /** @description idempotency_key_in_use: seconds to wait before sending again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description invalid_wallet, insufficient_sol, tx_expired, tx_failed, tx_too_large, idempotency_key_reused, already_voted, invalid_vote_amount, missing_vote_token_account, vote_not_active, vote_already_withdrawn, vote_receipt_not_found, proposal_closed, proposal_still_open, proposal_already_settled, proposal_not_settled, proposal_not_found, invalid_proposal, active_proposal_exists, insufficient_proposal_bond, missing_proposal_token_account, no_proposal_bond, proposal_bond_already_withdrawn, proposal_window_closing, governance_finalized, metadata_not_mutable, metadata_still_mutable, content_field_locked, no_metadata_changes, stale_content_revision, mutability_expired, mutability_already_extended, mutability_extension_exceeds_cap, invalid_vote_duration, vote_duration_exceeds_window */
+            422: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_wallet" | "insufficient_sol" | "tx_expired" | "tx_failed" | "tx_too_large" | "idempotency_key_reused" | "already_voted" | "invalid_vote_amount" | "missing_vote_token_account" | "vote_not_active" | "vote_already_withdrawn" | "vote_receipt_not_found" | "proposal_closed" | "proposal_still_open" | "proposal_already_settled" | "proposal_not_settled" | "proposal_not_found" | "invalid_proposal" | "active_proposal_exists" | "insufficient_proposal_bond" | "missing_proposal_token_account" | "no_proposal_bond" | "proposal_bond_already_withdrawn" | "proposal_window_closing" | "governance_finalized" | "metadata_not_mutable" | "metadata_still_mutable" | "content_field_locked" | "no_metadata_changes" | "stale_content_revision" | "mutability_expired" | "mutability_already_extended" | "mutability_extension_exceeds_cap" | "invalid_vote_duration" | "vote_duration_exceeds_window";
+                    };
+                };
+            };
+            /** @description rate_limit_exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limit_exceeded";
+                    }) | components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description rpc_unavailable, wallet_sign_failed, pinning_unavailable */
+            502: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rpc_unavailable" | "wallet_sign_failed" | "pinning_unavailable";
                     };
                 };
             };
@@ -3893,998 +4794,6 @@ export interface operations {
             };
         };
     };
-    settleProposal: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description 1 to 255 printable ASCII characters, scoped to the client and the user, kept 24 hours. The first request claims the key; its answer (success or any error after admission and validation) is stored and a later request with the same key and the same request (method, path, canonical body) gets it again byte for byte with `idempotent-replayed: true`: nothing is built, signed, sent or counted again. Another request under a used key: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 (the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave the key unused. Without the header every request is its own write. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SettleRequest"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The endpoint bucket's requests per window. */
-                    "x-ratelimit-limit"?: number;
-                    /** @description Requests left in the window. */
-                    "x-ratelimit-remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "x-ratelimit-reset"?: number;
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GovernanceWriteResponse"];
-                };
-            };
-            /** @description invalid_input */
-            400: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_input";
-                    };
-                };
-            };
-            /** @description invalid_token */
-            401: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_token";
-                    };
-                };
-            };
-            /** @description insufficient_scope, delegation_missing */
-            403: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "insufficient_scope" | "delegation_missing";
-                    };
-                };
-            };
-            /** @description governance_not_found */
-            404: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "governance_not_found";
-                    };
-                };
-            };
-            /** @description idempotency_key_in_use. idempotency_key_in_use carries retry-after. */
-            409: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    /** @description idempotency_key_in_use: seconds to wait before sending again. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "idempotency_key_in_use";
-                    };
-                };
-            };
-            /** @description invalid_wallet, insufficient_sol, tx_expired, tx_failed, tx_too_large, idempotency_key_reused, already_voted, invalid_vote_amount, missing_vote_token_account, vote_not_active, vote_already_withdrawn, vote_receipt_not_found, proposal_closed, proposal_still_open, proposal_already_settled, proposal_not_settled, proposal_not_found, invalid_proposal, active_proposal_exists, insufficient_proposal_bond, missing_proposal_token_account, no_proposal_bond, proposal_bond_already_withdrawn, proposal_window_closing, governance_finalized, metadata_not_mutable, metadata_still_mutable, content_field_locked, no_metadata_changes, stale_content_revision, mutability_expired, mutability_already_extended, mutability_extension_exceeds_cap, invalid_vote_duration, vote_duration_exceeds_window */
-            422: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_wallet" | "insufficient_sol" | "tx_expired" | "tx_failed" | "tx_too_large" | "idempotency_key_reused" | "already_voted" | "invalid_vote_amount" | "missing_vote_token_account" | "vote_not_active" | "vote_already_withdrawn" | "vote_receipt_not_found" | "proposal_closed" | "proposal_still_open" | "proposal_already_settled" | "proposal_not_settled" | "proposal_not_found" | "invalid_proposal" | "active_proposal_exists" | "insufficient_proposal_bond" | "missing_proposal_token_account" | "no_proposal_bond" | "proposal_bond_already_withdrawn" | "proposal_window_closing" | "governance_finalized" | "metadata_not_mutable" | "metadata_still_mutable" | "content_field_locked" | "no_metadata_changes" | "stale_content_revision" | "mutability_expired" | "mutability_already_extended" | "mutability_extension_exceeds_cap" | "invalid_vote_duration" | "vote_duration_exceeds_window";
-                    };
-                };
-            };
-            /** @description rate_limit_exceeded */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": (components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limit_exceeded";
-                    }) | components["schemas"]["RateLimited"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description rpc_unavailable, wallet_sign_failed */
-            502: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rpc_unavailable" | "wallet_sign_failed";
-                    };
-                };
-            };
-        };
-    };
-    proposeUpdateContent: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description 1 to 255 printable ASCII characters, scoped to the client and the user, kept 24 hours. The first request claims the key; its answer (success or any error after admission and validation) is stored and a later request with the same key and the same request (method, path, canonical body) gets it again byte for byte with `idempotent-replayed: true`: nothing is built, signed, sent or counted again. Another request under a used key: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 (the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave the key unused. Without the header every request is its own write. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "multipart/form-data": components["schemas"]["UpdateContentFields"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The endpoint bucket's requests per window. */
-                    "x-ratelimit-limit"?: number;
-                    /** @description Requests left in the window. */
-                    "x-ratelimit-remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "x-ratelimit-reset"?: number;
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UpdateContentResponse"];
-                };
-            };
-            /** @description invalid_input, invalid_multipart, invalid_image_type, invalid_name, invalid_symbol, name_too_long, symbol_too_long, invalid_website, invalid_twitter, invalid_telegram, website_too_long, twitter_too_long, telegram_too_long */
-            400: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_input" | "invalid_multipart" | "invalid_image_type" | "invalid_name" | "invalid_symbol" | "name_too_long" | "symbol_too_long" | "invalid_website" | "invalid_twitter" | "invalid_telegram" | "website_too_long" | "twitter_too_long" | "telegram_too_long";
-                    };
-                };
-            };
-            /** @description invalid_token */
-            401: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_token";
-                    };
-                };
-            };
-            /** @description insufficient_scope, delegation_missing */
-            403: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "insufficient_scope" | "delegation_missing";
-                    };
-                };
-            };
-            /** @description governance_not_found */
-            404: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "governance_not_found";
-                    };
-                };
-            };
-            /** @description idempotency_key_in_use. idempotency_key_in_use carries retry-after. */
-            409: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    /** @description idempotency_key_in_use: seconds to wait before sending again. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "idempotency_key_in_use";
-                    };
-                };
-            };
-            /** @description payload_too_large */
-            413: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "payload_too_large";
-                    };
-                };
-            };
-            /** @description invalid_wallet, insufficient_sol, tx_expired, tx_failed, tx_too_large, idempotency_key_reused, already_voted, invalid_vote_amount, missing_vote_token_account, vote_not_active, vote_already_withdrawn, vote_receipt_not_found, proposal_closed, proposal_still_open, proposal_already_settled, proposal_not_settled, proposal_not_found, invalid_proposal, active_proposal_exists, insufficient_proposal_bond, missing_proposal_token_account, no_proposal_bond, proposal_bond_already_withdrawn, proposal_window_closing, governance_finalized, metadata_not_mutable, metadata_still_mutable, content_field_locked, no_metadata_changes, stale_content_revision, mutability_expired, mutability_already_extended, mutability_extension_exceeds_cap, invalid_vote_duration, vote_duration_exceeds_window */
-            422: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_wallet" | "insufficient_sol" | "tx_expired" | "tx_failed" | "tx_too_large" | "idempotency_key_reused" | "already_voted" | "invalid_vote_amount" | "missing_vote_token_account" | "vote_not_active" | "vote_already_withdrawn" | "vote_receipt_not_found" | "proposal_closed" | "proposal_still_open" | "proposal_already_settled" | "proposal_not_settled" | "proposal_not_found" | "invalid_proposal" | "active_proposal_exists" | "insufficient_proposal_bond" | "missing_proposal_token_account" | "no_proposal_bond" | "proposal_bond_already_withdrawn" | "proposal_window_closing" | "governance_finalized" | "metadata_not_mutable" | "metadata_still_mutable" | "content_field_locked" | "no_metadata_changes" | "stale_content_revision" | "mutability_expired" | "mutability_already_extended" | "mutability_extension_exceeds_cap" | "invalid_vote_duration" | "vote_duration_exceeds_window";
-                    };
-                };
-            };
-            /** @description rate_limit_exceeded */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": (components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limit_exceeded";
-                    }) | components["schemas"]["RateLimited"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description rpc_unavailable, wallet_sign_failed, pinning_unavailable */
-            502: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rpc_unavailable" | "wallet_sign_failed" | "pinning_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    proposeExtendMutability: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description 1 to 255 printable ASCII characters, scoped to the client and the user, kept 24 hours. The first request claims the key; its answer (success or any error after admission and validation) is stored and a later request with the same key and the same request (method, path, canonical body) gets it again byte for byte with `idempotent-replayed: true`: nothing is built, signed, sent or counted again. Another request under a used key: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 (the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave the key unused. Without the header every request is its own write. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ExtendMutabilityRequest"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The endpoint bucket's requests per window. */
-                    "x-ratelimit-limit"?: number;
-                    /** @description Requests left in the window. */
-                    "x-ratelimit-remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "x-ratelimit-reset"?: number;
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GovernanceWriteResponse"];
-                };
-            };
-            /** @description invalid_input */
-            400: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_input";
-                    };
-                };
-            };
-            /** @description invalid_token */
-            401: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_token";
-                    };
-                };
-            };
-            /** @description insufficient_scope, delegation_missing */
-            403: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "insufficient_scope" | "delegation_missing";
-                    };
-                };
-            };
-            /** @description governance_not_found */
-            404: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "governance_not_found";
-                    };
-                };
-            };
-            /** @description idempotency_key_in_use. idempotency_key_in_use carries retry-after. */
-            409: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    /** @description idempotency_key_in_use: seconds to wait before sending again. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "idempotency_key_in_use";
-                    };
-                };
-            };
-            /** @description invalid_wallet, insufficient_sol, tx_expired, tx_failed, tx_too_large, idempotency_key_reused, already_voted, invalid_vote_amount, missing_vote_token_account, vote_not_active, vote_already_withdrawn, vote_receipt_not_found, proposal_closed, proposal_still_open, proposal_already_settled, proposal_not_settled, proposal_not_found, invalid_proposal, active_proposal_exists, insufficient_proposal_bond, missing_proposal_token_account, no_proposal_bond, proposal_bond_already_withdrawn, proposal_window_closing, governance_finalized, metadata_not_mutable, metadata_still_mutable, content_field_locked, no_metadata_changes, stale_content_revision, mutability_expired, mutability_already_extended, mutability_extension_exceeds_cap, invalid_vote_duration, vote_duration_exceeds_window */
-            422: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_wallet" | "insufficient_sol" | "tx_expired" | "tx_failed" | "tx_too_large" | "idempotency_key_reused" | "already_voted" | "invalid_vote_amount" | "missing_vote_token_account" | "vote_not_active" | "vote_already_withdrawn" | "vote_receipt_not_found" | "proposal_closed" | "proposal_still_open" | "proposal_already_settled" | "proposal_not_settled" | "proposal_not_found" | "invalid_proposal" | "active_proposal_exists" | "insufficient_proposal_bond" | "missing_proposal_token_account" | "no_proposal_bond" | "proposal_bond_already_withdrawn" | "proposal_window_closing" | "governance_finalized" | "metadata_not_mutable" | "metadata_still_mutable" | "content_field_locked" | "no_metadata_changes" | "stale_content_revision" | "mutability_expired" | "mutability_already_extended" | "mutability_extension_exceeds_cap" | "invalid_vote_duration" | "vote_duration_exceeds_window";
-                    };
-                };
-            };
-            /** @description rate_limit_exceeded */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": (components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limit_exceeded";
-                    }) | components["schemas"]["RateLimited"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description rpc_unavailable, wallet_sign_failed */
-            502: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rpc_unavailable" | "wallet_sign_failed";
-                    };
-                };
-            };
-        };
-    };
-    proposeFinalizeMetadata: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description 1 to 255 printable ASCII characters, scoped to the client and the user, kept 24 hours. The first request claims the key; its answer (success or any error after admission and validation) is stored and a later request with the same key and the same request (method, path, canonical body) gets it again byte for byte with `idempotent-replayed: true`: nothing is built, signed, sent or counted again. Another request under a used key: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 (the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave the key unused. Without the header every request is its own write. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["FinalizeMetadataRequest"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The endpoint bucket's requests per window. */
-                    "x-ratelimit-limit"?: number;
-                    /** @description Requests left in the window. */
-                    "x-ratelimit-remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "x-ratelimit-reset"?: number;
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GovernanceWriteResponse"];
-                };
-            };
-            /** @description invalid_input */
-            400: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_input";
-                    };
-                };
-            };
-            /** @description invalid_token */
-            401: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_token";
-                    };
-                };
-            };
-            /** @description insufficient_scope, delegation_missing */
-            403: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "insufficient_scope" | "delegation_missing";
-                    };
-                };
-            };
-            /** @description governance_not_found */
-            404: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "governance_not_found";
-                    };
-                };
-            };
-            /** @description idempotency_key_in_use. idempotency_key_in_use carries retry-after. */
-            409: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    /** @description idempotency_key_in_use: seconds to wait before sending again. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "idempotency_key_in_use";
-                    };
-                };
-            };
-            /** @description invalid_wallet, insufficient_sol, tx_expired, tx_failed, tx_too_large, idempotency_key_reused, already_voted, invalid_vote_amount, missing_vote_token_account, vote_not_active, vote_already_withdrawn, vote_receipt_not_found, proposal_closed, proposal_still_open, proposal_already_settled, proposal_not_settled, proposal_not_found, invalid_proposal, active_proposal_exists, insufficient_proposal_bond, missing_proposal_token_account, no_proposal_bond, proposal_bond_already_withdrawn, proposal_window_closing, governance_finalized, metadata_not_mutable, metadata_still_mutable, content_field_locked, no_metadata_changes, stale_content_revision, mutability_expired, mutability_already_extended, mutability_extension_exceeds_cap, invalid_vote_duration, vote_duration_exceeds_window */
-            422: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_wallet" | "insufficient_sol" | "tx_expired" | "tx_failed" | "tx_too_large" | "idempotency_key_reused" | "already_voted" | "invalid_vote_amount" | "missing_vote_token_account" | "vote_not_active" | "vote_already_withdrawn" | "vote_receipt_not_found" | "proposal_closed" | "proposal_still_open" | "proposal_already_settled" | "proposal_not_settled" | "proposal_not_found" | "invalid_proposal" | "active_proposal_exists" | "insufficient_proposal_bond" | "missing_proposal_token_account" | "no_proposal_bond" | "proposal_bond_already_withdrawn" | "proposal_window_closing" | "governance_finalized" | "metadata_not_mutable" | "metadata_still_mutable" | "content_field_locked" | "no_metadata_changes" | "stale_content_revision" | "mutability_expired" | "mutability_already_extended" | "mutability_extension_exceeds_cap" | "invalid_vote_duration" | "vote_duration_exceeds_window";
-                    };
-                };
-            };
-            /** @description rate_limit_exceeded */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": (components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limit_exceeded";
-                    }) | components["schemas"]["RateLimited"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description rpc_unavailable, wallet_sign_failed */
-            502: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rpc_unavailable" | "wallet_sign_failed";
-                    };
-                };
-            };
-        };
-    };
-    finalizeExpiredMetadata: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description 1 to 255 printable ASCII characters, scoped to the client and the user, kept 24 hours. The first request claims the key; its answer (success or any error after admission and validation) is stored and a later request with the same key and the same request (method, path, canonical body) gets it again byte for byte with `idempotent-replayed: true`: nothing is built, signed, sent or counted again. Another request under a used key: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 (the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave the key unused. Without the header every request is its own write. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["FinalizeExpiredRequest"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The endpoint bucket's requests per window. */
-                    "x-ratelimit-limit"?: number;
-                    /** @description Requests left in the window. */
-                    "x-ratelimit-remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "x-ratelimit-reset"?: number;
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GovernanceWriteResponse"];
-                };
-            };
-            /** @description invalid_input */
-            400: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_input";
-                    };
-                };
-            };
-            /** @description invalid_token */
-            401: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_token";
-                    };
-                };
-            };
-            /** @description insufficient_scope, delegation_missing */
-            403: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "insufficient_scope" | "delegation_missing";
-                    };
-                };
-            };
-            /** @description governance_not_found */
-            404: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "governance_not_found";
-                    };
-                };
-            };
-            /** @description idempotency_key_in_use. idempotency_key_in_use carries retry-after. */
-            409: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    /** @description idempotency_key_in_use: seconds to wait before sending again. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "idempotency_key_in_use";
-                    };
-                };
-            };
-            /** @description invalid_wallet, insufficient_sol, tx_expired, tx_failed, tx_too_large, idempotency_key_reused, already_voted, invalid_vote_amount, missing_vote_token_account, vote_not_active, vote_already_withdrawn, vote_receipt_not_found, proposal_closed, proposal_still_open, proposal_already_settled, proposal_not_settled, proposal_not_found, invalid_proposal, active_proposal_exists, insufficient_proposal_bond, missing_proposal_token_account, no_proposal_bond, proposal_bond_already_withdrawn, proposal_window_closing, governance_finalized, metadata_not_mutable, metadata_still_mutable, content_field_locked, no_metadata_changes, stale_content_revision, mutability_expired, mutability_already_extended, mutability_extension_exceeds_cap, invalid_vote_duration, vote_duration_exceeds_window */
-            422: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_wallet" | "insufficient_sol" | "tx_expired" | "tx_failed" | "tx_too_large" | "idempotency_key_reused" | "already_voted" | "invalid_vote_amount" | "missing_vote_token_account" | "vote_not_active" | "vote_already_withdrawn" | "vote_receipt_not_found" | "proposal_closed" | "proposal_still_open" | "proposal_already_settled" | "proposal_not_settled" | "proposal_not_found" | "invalid_proposal" | "active_proposal_exists" | "insufficient_proposal_bond" | "missing_proposal_token_account" | "no_proposal_bond" | "proposal_bond_already_withdrawn" | "proposal_window_closing" | "governance_finalized" | "metadata_not_mutable" | "metadata_still_mutable" | "content_field_locked" | "no_metadata_changes" | "stale_content_revision" | "mutability_expired" | "mutability_already_extended" | "mutability_extension_exceeds_cap" | "invalid_vote_duration" | "vote_duration_exceeds_window";
-                    };
-                };
-            };
-            /** @description rate_limit_exceeded */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": (components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limit_exceeded";
-                    }) | components["schemas"]["RateLimited"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description rpc_unavailable, wallet_sign_failed */
-            502: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rpc_unavailable" | "wallet_sign_failed";
-                    };
-                };
-            };
-        };
-    };
-    withdrawProposalBond: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description 1 to 255 printable ASCII characters, scoped to the client and the user, kept 24 hours. The first request claims the key; its answer (success or any error after admission and validation) is stored and a later request with the same key and the same request (method, path, canonical body) gets it again byte for byte with `idempotent-replayed: true`: nothing is built, signed, sent or counted again. Another request under a used key: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use. 401, 429 (the launch cooldown too), 403 insufficient_scope and 400 answers are not stored and leave the key unused. Without the header every request is its own write. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["BondWithdrawRequest"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description The endpoint bucket's requests per window. */
-                    "x-ratelimit-limit"?: number;
-                    /** @description Requests left in the window. */
-                    "x-ratelimit-remaining"?: number;
-                    /** @description Seconds until the window resets. */
-                    "x-ratelimit-reset"?: number;
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GovernanceWriteResponse"];
-                };
-            };
-            /** @description invalid_input */
-            400: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_input";
-                    };
-                };
-            };
-            /** @description invalid_token */
-            401: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_token";
-                    };
-                };
-            };
-            /** @description insufficient_scope, delegation_missing */
-            403: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "insufficient_scope" | "delegation_missing";
-                    };
-                };
-            };
-            /** @description governance_not_found */
-            404: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "governance_not_found";
-                    };
-                };
-            };
-            /** @description idempotency_key_in_use. idempotency_key_in_use carries retry-after. */
-            409: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    /** @description idempotency_key_in_use: seconds to wait before sending again. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "idempotency_key_in_use";
-                    };
-                };
-            };
-            /** @description invalid_wallet, insufficient_sol, tx_expired, tx_failed, tx_too_large, idempotency_key_reused, already_voted, invalid_vote_amount, missing_vote_token_account, vote_not_active, vote_already_withdrawn, vote_receipt_not_found, proposal_closed, proposal_still_open, proposal_already_settled, proposal_not_settled, proposal_not_found, invalid_proposal, active_proposal_exists, insufficient_proposal_bond, missing_proposal_token_account, no_proposal_bond, proposal_bond_already_withdrawn, proposal_window_closing, governance_finalized, metadata_not_mutable, metadata_still_mutable, content_field_locked, no_metadata_changes, stale_content_revision, mutability_expired, mutability_already_extended, mutability_extension_exceeds_cap, invalid_vote_duration, vote_duration_exceeds_window */
-            422: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "invalid_wallet" | "insufficient_sol" | "tx_expired" | "tx_failed" | "tx_too_large" | "idempotency_key_reused" | "already_voted" | "invalid_vote_amount" | "missing_vote_token_account" | "vote_not_active" | "vote_already_withdrawn" | "vote_receipt_not_found" | "proposal_closed" | "proposal_still_open" | "proposal_already_settled" | "proposal_not_settled" | "proposal_not_found" | "invalid_proposal" | "active_proposal_exists" | "insufficient_proposal_bond" | "missing_proposal_token_account" | "no_proposal_bond" | "proposal_bond_already_withdrawn" | "proposal_window_closing" | "governance_finalized" | "metadata_not_mutable" | "metadata_still_mutable" | "content_field_locked" | "no_metadata_changes" | "stale_content_revision" | "mutability_expired" | "mutability_already_extended" | "mutability_extension_exceeds_cap" | "invalid_vote_duration" | "vote_duration_exceeds_window";
-                    };
-                };
-            };
-            /** @description rate_limit_exceeded */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "retry-after"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": (components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rate_limit_exceeded";
-                    }) | components["schemas"]["RateLimited"];
-                };
-            };
-            /** @description internal */
-            500: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "internal";
-                    };
-                };
-            };
-            /** @description rpc_unavailable, wallet_sign_failed */
-            502: {
-                headers: {
-                    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        error?: "rpc_unavailable" | "wallet_sign_failed";
-                    };
-                };
-            };
-        };
-    };
     createCoin: {
         parameters: {
             query?: never;
@@ -5165,6 +5074,97 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeeEstimate"];
+                };
+            };
+            /** @description invalid_input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_input";
+                    };
+                };
+            };
+            /** @description invalid_token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_token";
+                    };
+                };
+            };
+            /** @description rate_limit_exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rate_limit_exceeded";
+                    }) | components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "internal";
+                    };
+                };
+            };
+            /** @description rpc_unavailable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        error?: "rpc_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getTransactionStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Base58 transaction signature (64 bytes); else 400 invalid_input. */
+                signature: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The endpoint bucket's requests per window. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionStatus"];
                 };
             };
             /** @description invalid_input */
