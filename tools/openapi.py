@@ -49,7 +49,7 @@ AUTH_URL = "{auth_url}"
 BASE_URL = "{base_url}"
 JSON_TYPE = apidoc.JSON_TYPE
 # the components of every route's error answers
-SHARED: dict[str, type[BaseModel]] = {"Error": schemas.Error, "RateLimited": schemas.RateLimited}
+SHARED: dict[str, type[BaseModel]] = {"Error": schemas.Error, "RateLimited": schemas.BucketRefusal}
 POWERTOOLS = ("HTTPValidationError", "ValidationError", "ResponseValidationError")
 # the document's tags, in the order a reader meets them (each route names its own)
 TAGS = (

@@ -43,10 +43,11 @@ class Error(BaseModel):
     error_description: str | None = Field(default=None, description="OAuth endpoints only (RFC 6749).")
 
 
-class RateLimited(BaseModel):
+# the document's `RateLimited` component (the exception that answers with it: partner.core.errors.RateLimited)
+class BucketRefusal(BaseModel):
     """A per-endpoint bucket's 429: no `error` code (the tier budget's 429 is an Error)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", title="RateLimited")
 
     message: str
     retryAfterSeconds: int
