@@ -1,5 +1,5 @@
 """DynamoDB's transaction conflicts, which moto lacks: a WSGI middleware in front of moto takes the items
-of every transaction for a while (docs/architecture.md, "What the devstack enforces").
+of every transaction for a while (docs/devstack.md, "What the devstack enforces").
 """
 
 from __future__ import annotations

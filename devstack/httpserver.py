@@ -2,7 +2,7 @@
 
 llhttp (Node's parser, through ``httptools``) parses and frames every request strictly; the
 standard library's ``socketserver`` accepts connections, one thread each. On top of them, only
-what neither does (docs/architecture.md, "The devstack's HTTP server"): read deadlines, the size
+what neither does (docs/devstack.md, "What the devstack enforces"): read deadlines, the size
 and count bounds of the head, and the answers the server gives itself, rendered by the app.
 """
 

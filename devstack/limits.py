@@ -1,7 +1,7 @@
 """The AWS quotas the devstack enforces, in one place: the gateway and the tests import these.
 
 What the template carries (integration timeouts, the stage throttle, the gateway responses) is read from
-template.yaml instead. Each quota and the answer past it: docs/architecture.md, "What the devstack enforces".
+template.yaml instead. Each quota and the answer past it: docs/devstack.md, "What the devstack enforces".
 """
 
 from __future__ import annotations

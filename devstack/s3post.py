@@ -3,7 +3,7 @@ POST policy) against its policy, and every other call for a valid SigV4 signatur
 
     app = PostPolicyCheck(moto_app, {"<access key id>": "<secret access key>"})
 
-The checks, their order and what is not modelled: docs/architecture.md, "What the devstack enforces".
+The checks, their order and what is not modelled: docs/devstack.md, "What the devstack enforces".
 """
 
 from __future__ import annotations

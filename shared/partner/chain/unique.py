@@ -1,6 +1,6 @@
 """One transaction per request: every trade and governance write carries an SPL Memo
 `partner:<request id>`, so two identical requests never build byte-identical transactions
-(docs/architecture.md, "Writes: unique transactions and Idempotency-Key").
+(docs/writes.md, "Writes: unique transactions and Idempotency-Key").
 """
 
 from __future__ import annotations

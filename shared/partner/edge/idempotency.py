@@ -1,6 +1,6 @@
 """`Idempotency-Key` on every /partner/v1 write: a retry gets the first answer, never a second send.
 
-Claim, replay, takeover and the stored answer: docs/architecture.md, "Writes: unique transactions
+Claim, replay, takeover and the stored answer: docs/writes.md, "Writes: unique transactions
 and Idempotency-Key".
 """
 

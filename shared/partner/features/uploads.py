@@ -1,5 +1,5 @@
 """Staged image uploads: `POST /partner/v1/uploads`, then `imageUploadId` on coins/create and
-governance/proposals/update-content (docs/architecture.md, "Staged image uploads").
+governance/proposals/update-content (docs/writes.md, "Staged image uploads").
 
     create(principal, request)        -> {uploadId, url, fields, expiresAt, maxBytes}
     staged = load(principal, id, keyed=...)   # before the Idempotency-Key claim: 400s are not stored

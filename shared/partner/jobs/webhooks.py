@@ -1,6 +1,6 @@
 """Signed webhooks per client (Standard Webhooks): secrets, events, the queue, delivery with retries.
 
-docs/architecture.md, "Transaction lifecycle", gives the delivery rules.
+docs/writes.md, "Transaction lifecycle", gives the delivery rules.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A write does its own checks, then hands what it will send to `send`, which assembles, checks fee and
 balance, runs `finish` and the added refusals, signs, records and submits, in that order, and with
-several RPC endpoints keeps the write's slot for the user's next write (docs/architecture.md,
+several RPC endpoints keeps the write's slot for the user's next write (docs/writes.md,
 "Writes: one send pipeline").
 """
 

@@ -1,5 +1,5 @@
 """The status of a transaction by signature, and the bundle records it reads. The service's records
-answer only their owner (docs/architecture.md, "Transaction lifecycle": "Status endpoint").
+answer only their owner (docs/writes.md, "Transaction lifecycle": "Status endpoint").
 """
 
 from __future__ import annotations

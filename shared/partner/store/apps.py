@@ -1,5 +1,5 @@
 """A user's connected apps: their grants' own limits, scopes and times (on `GRANT#<user>#<client>`), and
-the index `APPS#<user>` (docs/architecture.md, "The user's limits and connected apps").
+the index `APPS#<user>` (docs/auth.md, "The user's limits and connected apps").
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Formats of the secrets the service issues (`app_sk_`, `app_ac_`, `app_at_`, `app_rt_`, `app_ss_`):
-32 random bytes, after the user and client ids for access and refresh tokens (docs/architecture.md, "OAuth").
+32 random bytes, after the user and client ids for access and refresh tokens (docs/auth.md, "OAuth").
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The transaction record: one item per transaction the service sends, keyed on its signature.
 
 Written by `presend.before_send` before the first byte goes out, followed to the end by the tracker,
-read by the status endpoint (docs/architecture.md, "Transaction lifecycle").
+read by the status endpoint (docs/writes.md, "Transaction lifecycle").
 """
 
 from __future__ import annotations
