@@ -15,7 +15,6 @@ app = http.make_app()
     summary="Launch a coin, optionally with a first buy",
     operation_id="createCoin",
     tags=["Coins"],
-    security=apidoc.bearer("coin:create"),
     description=apidoc.BIG_IMAGES,
     responses=apidoc.responses("CoinCreateResponse", apidoc.COIN_CREATE, keyed=True),
     openapi_extensions=apidoc.keyed(apidoc.body(launch_form.CoinCreateForm, apidoc.MULTIPART, multipart_image=True)),

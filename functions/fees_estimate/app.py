@@ -13,7 +13,6 @@ app = http.make_app()
     summary="Priority fee percentiles for a trade on a mint",
     operation_id="getFeeEstimate",
     tags=["Transactions"],
-    security=apidoc.bearer(),
     description="Added (not in the spec). Percentiles of the compute-unit prices that recently "
     "landed transactions writing the mint's bonding curve or pool, as lamports for the "
     "service's compute-unit limit; amounts never below the spec minimums. Read bucket.",

@@ -13,7 +13,6 @@ app = http.make_app()
     summary="Withdraw a proposal bond",
     operation_id="withdrawProposalBond",
     tags=["Governance writes"],
-    security=apidoc.bearer("governance:propose"),
     responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
     openapi_extensions=apidoc.keyed(),
 )

@@ -13,7 +13,6 @@ app = http.make_app()
     summary="Propose extending the mutable window",
     operation_id="proposeExtendMutability",
     tags=["Governance writes"],
-    security=apidoc.bearer("governance:propose"),
     responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
     openapi_extensions=apidoc.keyed(),
 )

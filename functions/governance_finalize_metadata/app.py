@@ -13,7 +13,6 @@ app = http.make_app()
     summary="Propose locking metadata permanently",
     operation_id="proposeFinalizeMetadata",
     tags=["Governance writes"],
-    security=apidoc.bearer("governance:propose"),
     responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
     openapi_extensions=apidoc.keyed(),
 )

@@ -18,7 +18,6 @@ app = http.make_app()
     summary="A token's governance, proposals and the viewer's votes",
     operation_id="getGovernance",
     tags=["Governance reads"],
-    security=apidoc.bearer(),
     description="A malformed mint yields 404 governance_not_found, not 400. So do the fixed "
     "paths beside `{mint}`: GET on "
     + ", ".join(f"`/partner/v1/governance/{fixed}`" for fixed in apidoc.FIXED_GOVERNANCE)

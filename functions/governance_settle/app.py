@@ -13,7 +13,6 @@ app = http.make_app()
     summary="Settle a closed proposal",
     operation_id="settleProposal",
     tags=["Governance writes"],
-    security=apidoc.bearer("governance:vote"),
     responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
     openapi_extensions=apidoc.keyed(),
 )

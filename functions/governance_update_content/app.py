@@ -14,7 +14,6 @@ app = http.make_app()
     summary="Propose a metadata change",
     operation_id="proposeUpdateContent",
     tags=["Governance writes"],
-    security=apidoc.bearer("governance:propose"),
     description=apidoc.BIG_IMAGES,
     responses=apidoc.responses("UpdateContentResponse", apidoc.UPDATE_CONTENT, keyed=True),
     openapi_extensions=apidoc.keyed(apidoc.body(content.UpdateContentFields, apidoc.MULTIPART, multipart_image=True)),

@@ -13,7 +13,6 @@ app = http.make_app()
     summary="Cancel an active vote",
     operation_id="cancelVote",
     tags=["Governance writes"],
-    security=apidoc.bearer("governance:vote"),
     responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
     openapi_extensions=apidoc.keyed(),
 )

@@ -13,7 +13,6 @@ app = http.make_app()
     summary="Withdraw a vote's locked tokens",
     operation_id="withdrawVote",
     tags=["Governance writes"],
-    security=apidoc.bearer("governance:vote"),
     responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
     openapi_extensions=apidoc.keyed(),
 )

@@ -18,7 +18,6 @@ app = http.make_app()
     summary="A proposal's votes",
     operation_id="listProposalVotes",
     tags=["Governance reads"],
-    security=apidoc.bearer(),
     description="Largest stake first. A malformed proposal address yields an empty array.",
     responses=apidoc.responses("VotesList", (*apidoc.AUTH, "rpc_unavailable")),
     openapi_extensions=apidoc.reads(

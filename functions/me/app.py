@@ -14,7 +14,6 @@ app = http.make_app()
     summary="The connected user's profile",
     operation_id="getMe",
     tags=["Profile"],
-    security=apidoc.bearer("profile:read"),
     responses=apidoc.responses("Profile", (*apidoc.AUTH, "insufficient_scope")),
 )
 def me():

@@ -14,7 +14,6 @@ app = http.make_app()
     summary="Buy: spend up to maxSolIn",
     operation_id="tradeBuy",
     tags=["Trades"],
-    security=apidoc.bearer("trade:execute"),
     responses=apidoc.responses("TradeResponse", apidoc.TRADE, keyed=True),
     openapi_extensions=apidoc.keyed(),
 )

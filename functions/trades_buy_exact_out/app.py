@@ -14,7 +14,6 @@ app = http.make_app()
     summary="Buy exactly tokensOut",
     operation_id="tradeBuyExactOut",
     tags=["Trades"],
-    security=apidoc.bearer("trade:execute"),
     responses=apidoc.responses("TradeResponse", apidoc.TRADE, keyed=True),
     openapi_extensions=apidoc.keyed(),
 )

@@ -15,7 +15,6 @@ app = http.make_app()
     summary="Quote a trade: nothing signed, sent or counted",
     operation_id="tradeQuote",
     tags=["Trades"],
-    security=apidoc.bearer("trade:execute"),
     description="The read bucket (300/min per token); no delegation needed. The amounts come from "
     "the trade endpoints' own math on the state read at `contextSlot`: the same trade "
     "sent at once in explicit mode with the quote's bound (`minTokensOut`, `maxSolIn` "

@@ -19,7 +19,6 @@ app = http.make_app()
     summary="A transaction's (or launch bundle's) status",
     operation_id="getTransactionStatus",
     tags=["Transactions"],
-    security=apidoc.bearer(),
     description="`expired` (added): the service sent the transaction, alone or in a launch "
     "bundle, and its blockhash expired before it landed (`error` tx_expired), where the chain "
     "alone would say not_found.",

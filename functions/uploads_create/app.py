@@ -15,7 +15,6 @@ app = http.make_app()
     summary="Stage an image for coins/create or update-content",
     operation_id="createUpload",
     tags=["Coins"],
-    security=apidoc.bearer(("coin:create", "governance:propose")),
     description="Added (not in the spec). Scope `coin:create` or `governance:propose` (either "
     "one); its own bucket, 30/min per access token, plus the tier budget; no "
     "delegation. Answers an S3 presigned POST for one image of at most contentLength "

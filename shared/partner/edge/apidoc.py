@@ -6,8 +6,10 @@ class of partner.edge.responses) rather than imported, so no function loads the 
 tools/openapi.py adds their schemas.
 
     @app.post(path, bucket="trade", scope="trade:execute", summary=..., operation_id=..., tags=[...],
-              security=apidoc.bearer("trade:execute"), responses=apidoc.responses("TradeResponse", apidoc.TRADE),
-              openapi_extensions=apidoc.keyed())
+              responses=apidoc.responses("TradeResponse", apidoc.TRADE), openapi_extensions=apidoc.keyed())
+
+A bearer route's `security=` comes from its admission (`bucket=`, `scope=`: partner.edge.http), so its
+scope is written once; the OAuth routes name theirs (`CLIENT_BASIC`).
 """
 
 from __future__ import annotations

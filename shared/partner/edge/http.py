@@ -38,7 +38,7 @@ from partner.core.bodies import loads as loads
 from partner.core.bodies import parse_params as parse_params
 from partner.core.bodies import single_params as single_params
 from partner.core.errors import ApiError
-from partner.edge import errors
+from partner.edge import apidoc, errors
 from partner.store import ratelimit
 from partner.store.ratelimit import BucketState
 
@@ -106,6 +106,8 @@ class Resolver(APIGatewayRestResolver):
     def _admitted(self, method: str, rule: str, args: tuple, kwargs: dict[str, Any]) -> Callable[[Callable], Callable]:
         admission = {name: kwargs.pop(name) for name in ("bucket", "scope", "also", "special") if name in kwargs}
         by_ip = kwargs.pop("ip_bucket", None)
+        if "bucket" in admission:  # a bearer route: the document's security is its admission's scope
+            kwargs.setdefault("security", apidoc.bearer(admission.get("scope") or ""))
 
         def decorate(fn: Callable) -> Callable:
             if admission:
