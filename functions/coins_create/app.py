@@ -16,8 +16,11 @@ app = http.make_app()
     operation_id="createCoin",
     tags=["Coins"],
     description=apidoc.BIG_IMAGES,
-    responses=apidoc.responses("CoinCreateResponse", apidoc.COIN_CREATE, keyed=True),
-    openapi_extensions=apidoc.keyed(apidoc.body(launch_form.CoinCreateForm, apidoc.MULTIPART, multipart_image=True)),
+    **apidoc.write(
+        "CoinCreateResponse",
+        apidoc.COIN_CREATE,
+        apidoc.body(launch_form.CoinCreateForm, apidoc.MULTIPART, multipart_image=True),
+    ),
 )
 def create_coin():
     return app.write_form(launch.read_request, launch.execute)

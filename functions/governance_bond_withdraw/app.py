@@ -13,8 +13,7 @@ app = http.make_app()
     summary="Withdraw a proposal bond",
     operation_id="withdrawProposalBond",
     tags=["Governance writes"],
-    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
-    openapi_extensions=apidoc.keyed(),
+    **apidoc.write("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE),
 )
 def bond_withdraw(body: writes.BondWithdrawRequest):
     return app.write(writes.withdraw_bond, body)

@@ -13,8 +13,7 @@ app = http.make_app()
     summary="Propose extending the mutable window",
     operation_id="proposeExtendMutability",
     tags=["Governance writes"],
-    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
-    openapi_extensions=apidoc.keyed(),
+    **apidoc.write("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE),
 )
 def extend_mutability(body: writes.ExtendMutabilityRequest):
     return app.write(writes.extend_mutability, body)

@@ -13,8 +13,7 @@ app = http.make_app()
     summary="Record a lapsed mutability window",
     operation_id="finalizeExpiredMetadata",
     tags=["Governance writes"],
-    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
-    openapi_extensions=apidoc.keyed(),
+    **apidoc.write("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE),
 )
 def finalize_expired(body: writes.FinalizeExpiredRequest):
     return app.write(writes.finalize_expired, body)

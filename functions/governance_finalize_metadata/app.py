@@ -13,8 +13,7 @@ app = http.make_app()
     summary="Propose locking metadata permanently",
     operation_id="proposeFinalizeMetadata",
     tags=["Governance writes"],
-    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
-    openapi_extensions=apidoc.keyed(),
+    **apidoc.write("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE),
 )
 def finalize_metadata(body: writes.FinalizeMetadataRequest):
     return app.write(writes.finalize_metadata, body)

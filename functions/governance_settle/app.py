@@ -13,8 +13,7 @@ app = http.make_app()
     summary="Settle a closed proposal",
     operation_id="settleProposal",
     tags=["Governance writes"],
-    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
-    openapi_extensions=apidoc.keyed(),
+    **apidoc.write("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE),
 )
 def settle(body: writes.SettleRequest):
     return app.write(writes.settle, body)

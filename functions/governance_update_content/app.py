@@ -15,8 +15,11 @@ app = http.make_app()
     operation_id="proposeUpdateContent",
     tags=["Governance writes"],
     description=apidoc.BIG_IMAGES,
-    responses=apidoc.responses("UpdateContentResponse", apidoc.UPDATE_CONTENT, keyed=True),
-    openapi_extensions=apidoc.keyed(apidoc.body(content.UpdateContentFields, apidoc.MULTIPART, multipart_image=True)),
+    **apidoc.write(
+        "UpdateContentResponse",
+        apidoc.UPDATE_CONTENT,
+        apidoc.body(content.UpdateContentFields, apidoc.MULTIPART, multipart_image=True),
+    ),
 )
 def update_content():
     return app.write_form(content.read_request, content.execute)

@@ -13,8 +13,7 @@ app = http.make_app()
     summary="Cast a vote",
     operation_id="castVote",
     tags=["Governance writes"],
-    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
-    openapi_extensions=apidoc.keyed(),
+    **apidoc.write("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE),
 )
 def vote(body: writes.VoteRequest):
     return app.write(writes.cast_vote, body)

@@ -13,8 +13,7 @@ app = http.make_app()
     summary="Cancel an active vote",
     operation_id="cancelVote",
     tags=["Governance writes"],
-    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
-    openapi_extensions=apidoc.keyed(),
+    **apidoc.write("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE),
 )
 def cancel_vote(body: writes.CancelVoteRequest):
     return app.write(writes.cancel_vote, body)

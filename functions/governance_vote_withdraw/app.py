@@ -13,8 +13,7 @@ app = http.make_app()
     summary="Withdraw a vote's locked tokens",
     operation_id="withdrawVote",
     tags=["Governance writes"],
-    responses=apidoc.responses("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE, keyed=True),
-    openapi_extensions=apidoc.keyed(),
+    **apidoc.write("GovernanceWriteResponse", apidoc.GOVERNANCE_WRITE),
 )
 def withdraw_vote(body: writes.WithdrawVoteRequest):
     return app.write(writes.withdraw_vote, body)

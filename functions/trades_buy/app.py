@@ -14,8 +14,7 @@ app = http.make_app()
     summary="Buy: spend up to maxSolIn",
     operation_id="tradeBuy",
     tags=["Trades"],
-    responses=apidoc.responses("TradeResponse", apidoc.TRADE, keyed=True),
-    openapi_extensions=apidoc.keyed(),
+    **apidoc.write("TradeResponse", apidoc.TRADE),
 )
 def buy(body: trading.BuyRequest):
     return app.write(trading.execute, body)

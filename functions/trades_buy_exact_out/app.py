@@ -14,8 +14,7 @@ app = http.make_app()
     summary="Buy exactly tokensOut",
     operation_id="tradeBuyExactOut",
     tags=["Trades"],
-    responses=apidoc.responses("TradeResponse", apidoc.TRADE, keyed=True),
-    openapi_extensions=apidoc.keyed(),
+    **apidoc.write("TradeResponse", apidoc.TRADE),
 )
 def buy_exact_out(body: trading.BuyExactOutRequest):
     return app.write(trading.execute, body)

@@ -14,8 +14,7 @@ app = http.make_app()
     summary="Sell tokensIn",
     operation_id="tradeSell",
     tags=["Trades"],
-    responses=apidoc.responses("TradeResponse", apidoc.TRADE, keyed=True),
-    openapi_extensions=apidoc.keyed(),
+    **apidoc.write("TradeResponse", apidoc.TRADE),
 )
 def sell(body: trading.SellRequest):
     return app.write(trading.execute, body)

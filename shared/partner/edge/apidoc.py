@@ -6,7 +6,7 @@ class of partner.edge.responses) rather than imported, so no function loads the 
 tools/openapi.py adds their schemas.
 
     @app.post(path, bucket="trade", scope="trade:execute", summary=..., operation_id=..., tags=[...],
-              responses=apidoc.responses("TradeResponse", apidoc.TRADE), openapi_extensions=apidoc.keyed())
+              **apidoc.write("TradeResponse", apidoc.TRADE))
 
 A bearer route's `security=` comes from its admission (`bucket=`, `scope=`: partner.edge.http), so its
 scope is written once; the OAuth routes name theirs (`CLIENT_BASIC`).
@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from partner.core import errors
+from partner.core.answers import JSON as JSON_TYPE
 from partner.core.errors import CATALOGUE
 
 ERROR_REF = "#/components/schemas/Error"
@@ -24,7 +25,6 @@ RATE_LIMITED_REF = "#/components/schemas/RateLimited"
 REF = "#/components/schemas/{model}"
 MULTIPART = "multipart/form-data"
 FORM = "application/x-www-form-urlencoded"
-JSON_TYPE = "application/json"
 HTML = {"text/html": {"schema": {"type": "string"}}}
 IMAGE_TYPES = "image/png, image/jpeg, image/webp, image/gif"
 IMAGE = {
@@ -284,3 +284,10 @@ def keyed(request_body: dict[str, Any] | None = None) -> dict[str, Any]:
     """`openapi_extensions` of a write that takes an Idempotency-Key (and, when its function parses the
     body itself, that body)."""
     return reads(IDEMPOTENCY_PARAMETER, request_body=request_body)
+
+
+def write(model: str, codes: tuple[str, ...], request_body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A write's decorator keywords under an Idempotency-Key, said once: its answers (`responses`,
+    `keyed`: `idempotent-replayed` on them) and the header itself (`openapi_extensions`, `keyed`).
+    `@app.post(path, ..., **apidoc.write("TradeResponse", apidoc.TRADE))`"""
+    return {"responses": responses(model, codes, keyed=True), "openapi_extensions": keyed(request_body)}
