@@ -12,8 +12,7 @@ from aws_lambda_powertools.event_handler import Response
 JSON = "application/json"
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 PAGE_HEADERS = {
-    "Cache-Control": "no-store",
-    "Pragma": "no-cache",
+    **NO_STORE,
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",

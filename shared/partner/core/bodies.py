@@ -10,12 +10,12 @@ import re
 from typing import Any
 from urllib.parse import parse_qsl
 
+from partner.core.answers import JSON
 from partner.core.errors import ApiError
 from partner.core.request import repeated
 
 MAX_JSON_BODY = 64 * 1024
 MAX_JSON_DEPTH = 64  # request bodies are flat; json.loads recurses once per level
-JSON = "application/json"
 IDEMPOTENCY_KEY = "Idempotency-Key"
 MAX_IDEMPOTENCY_KEY = 255
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')

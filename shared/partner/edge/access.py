@@ -14,9 +14,8 @@ from collections.abc import Callable
 
 from partner.core import clock
 from partner.core.errors import ApiError
-from partner.core.principal import Principal as Principal
+from partner.core.principal import Principal
 from partner.core.principal import Route as Route
-from partner.core.principal import require_delegation as require_delegation
 from partner.core.request import repeated
 from partner.core.settings import get_settings
 from partner.store import auth as auth_store

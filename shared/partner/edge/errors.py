@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
-from partner.core import lazy, observability, request
-from partner.core.answers import JSON as JSON
+from partner.core import bodies, lazy, observability, request
+from partner.core.answers import JSON
 from partner.core.answers import NO_STORE as NO_STORE
-from partner.core.answers import PAGE_HEADERS as PAGE_HEADERS
 from partner.core.answers import html as html
 from partner.core.answers import json_response as json_response
 from partner.core.errors import ApiError, RateLimited
@@ -63,7 +62,7 @@ def page_limited(app: APIGatewayRestResolver, exc: RateLimited) -> Response | No
     the code RFC 6749 gives an overloaded authorization server, `temporarily_unavailable`, and the
     429's headers; None for any other caller, who gets `rate_limited`'s JSON (the spec's 429)."""
     page = app.context.get("partner_page")  # the route's `page` mark (partner.edge.http)
-    if page is None or "text/html" not in _accept(app).lower():
+    if page is None or "text/html" not in _accept(app):
         return None
     rate_limited(exc)  # its state: the code and the bucket's headers
     render, headers = page
@@ -91,11 +90,11 @@ def invalid_input(exc: Any, special: dict[str, str] | None) -> Response:
 
 def _accept(app: APIGatewayRestResolver) -> str:
     """The request's Accept header, lower-cased ("" without one)."""
-    return next((v for k, v in (app.current_event.headers or {}).items() if k.lower() == "accept"), None) or ""
+    return (bodies.header(app.current_event.headers, "accept") or "").lower()
 
 
 def wants_json(app: APIGatewayRestResolver) -> bool:
-    return "application/json" in _accept(app).lower()
+    return JSON in _accept(app)
 
 
 class Refused(Exception):

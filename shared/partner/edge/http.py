@@ -24,15 +24,12 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from pydantic import BaseModel
 
 from partner.core import bodies, lazy, observability, request, snapshot
+from partner.core.answers import JSON
 from partner.core.answers import html as html
 from partner.core.answers import json_response as json_response
-from partner.core.bodies import JSON as JSON
-from partner.core.bodies import MAX_JSON_BODY as MAX_JSON_BODY
-from partner.core.bodies import MAX_JSON_DEPTH as MAX_JSON_DEPTH
+from partner.core.bodies import MAX_JSON_BODY, content_type
 from partner.core.bodies import RepeatedKey as RepeatedKey
-from partner.core.bodies import TooDeep as TooDeep
 from partner.core.bodies import body_text as body_text
-from partner.core.bodies import content_type as content_type
 from partner.core.bodies import header as header
 from partner.core.bodies import loads as loads
 from partner.core.bodies import parse_params as parse_params
@@ -82,9 +79,7 @@ class Resolver(APIGatewayRestResolver):
             for route in self._dynamic_routes:
                 if route.method == method and _ROUTE_PARAM.sub(r"{\1}", route.path) == resource:
                     self.append_context(_route=route, _path=self._remove_prefix(event.path))
-                    given = event.path_parameters or {}
-                    values = {name: str(given.get(name) or "") for name in _ROUTE_PARAM.findall(route.path)}
-                    return self._call_route(route, values)
+                    return self._call_route(route, _given_values(event, _ROUTE_PARAM.findall(route.path)))
         return super()._resolve()
 
     def __init__(self, **kwargs: Any) -> None:
@@ -176,6 +171,12 @@ class Declared:
     bucket: str | None
 
 
+def _given_values(event: Any, names: list[str]) -> dict[str, str]:
+    """The route's parameters as API Gateway gave them (`pathParameters`, decoded once; absent: "")."""
+    given = event.path_parameters or {}
+    return {name: str(given.get(name) or "") for name in names}
+
+
 def _edge_middleware(
     edge: Callable[[APIGatewayRestResolver], None] | None, marks: dict[str, Any], rule: str
 ) -> Callable:
@@ -189,8 +190,7 @@ def _edge_middleware(
         app.append_context(**{f"partner_{name}": value for name, value in marks.items()})
         event = app.current_event
         if names and "{" in str(event.get("resource") or ""):  # API Gateway's, as `Resolver` routes it
-            given = event.path_parameters or {}
-            app.append_context(partner_path={name: str(given.get(name) or "") for name in names})
+            app.append_context(partner_path=_given_values(event, names))
         elif names and (found := pattern.fullmatch(event.path.rstrip("/") or "/")):
             app.append_context(partner_path=found.groupdict())
         if edge is not None and not request.current().dry:
@@ -391,7 +391,7 @@ def write_once(event: dict, principal, body_digest: Callable[[], str], action: C
     retry before anything was sent (5xx, 429, retryable 4xx) releases the key instead, and once
     something may be in flight the stored answer says `retryable: false`.
     """
-    key = idempotency.key_from(event.get("headers"), event.get("multiValueHeaders"))
+    key = bodies.idempotency_key(event.get("headers"), event.get("multiValueHeaders"))
     if key is None:
         return json_response(200, action())
     route = event.get("resource") or event.get("path") or ""

@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from partner.core import bodies, clock, lazy
+from partner.core import clock, lazy
 from partner.core.errors import ApiError
 from partner.core.settings import get_settings
 from partner.store import idempotency_keys as keys
@@ -31,8 +31,6 @@ if TYPE_CHECKING:
     from partner.core.principal import Principal
     from partner.store.txrecords import Outgoing
 
-HEADER = bodies.IDEMPOTENCY_KEY
-key_from = bodies.idempotency_key
 REPLAYED_HEADER = "idempotent-replayed"
 RETENTION_SECONDS = 24 * 3600
 LEASE_SECONDS = 60
