@@ -206,6 +206,12 @@ def transaction_units(instructions: Sequence[Instruction], hint: Hint = Hint()) 
     return sum(instruction_units(i, hint) for i in instructions)
 
 
+def limit_for(instructions: Sequence[Instruction], hint: Hint = Hint(), transfers: int = 0) -> int:
+    """The limit of a transaction of `instructions`, `transfers` System transfers the assembly adds,
+    and the two compute-budget instructions that ask for it."""
+    return limit(transaction_units(instructions, hint) + TRANSFER_UNITS * transfers + 2 * BUDGET_UNITS)
+
+
 def limit(units: int) -> int:
     """The compute-unit limit for a transaction that takes `units`: 5% and 500 over them (the
     paths the model does not tell apart: a few hundred units), within the 10% plus 1,000 promised."""

@@ -40,7 +40,7 @@ def migrate_units(mint: Pubkey) -> int:
     """The crank's compute limit for `mint`: its migrate's units (partner.chain.units: a mint's
     bumps fix them, so a limit too small for one mint would fail on every retry) with the
     compute-budget instructions, and the service's margin."""
-    return units.limit(units.transaction_units([ix.migrate(Pubkey.default(), mint)]) + 2 * units.BUDGET_UNITS)
+    return units.limit_for([ix.migrate(Pubkey.default(), mint)])
 
 
 def _memcmp(offset: int, value: bytes) -> dict[str, Any]:

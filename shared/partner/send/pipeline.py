@@ -47,9 +47,8 @@ def compute_unit_limit(tx: Tx) -> int:
     """The SetComputeUnitLimit of `tx`: the seam where the unit model goes. SetComputeUnitPrice
     spreads `priorityFeeLamports` over this limit."""
     trailer = [tx.memo] if tx.memo is not None else []
-    used = units.transaction_units([*tx.instructions, *trailer], tx.hint)
     transfers = (tx.partner_fee is not None and tx.partner_fee[1] > 0) + bool(tx.tip)
-    return units.limit(used + units.TRANSFER_UNITS * transfers + units.BUDGET_UNITS * 2)
+    return units.limit_for([*tx.instructions, *trailer], tx.hint, transfers)
 
 
 # ------------------------------------------------------------------ what a write sends
