@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from solders.compute_budget import set_compute_unit_limit
 from solders.instruction import AccountMeta, Instruction
@@ -150,18 +151,13 @@ class Chain:
         self.fee_recipient = self.wallet(1 * SOL)
         self.cu: dict[str, list[int]] = {}
         if initialize:
-            args = {**DEFAULT_GLOBAL, **global_args}
-            self.send_ok(
-                [
-                    self.ix(
-                        "initialize_global",
-                        {"admin": self.admin.pubkey()},
-                        fee_recipient=self.fee_recipient.pubkey(),
-                        **args,
-                    )
-                ],
-                self.admin,
-            )
+            self.send_ok([self.global_ix(**global_args)], self.admin)
+
+    def global_ix(self, admin: Keypair | None = None, **args: Any) -> Instruction:
+        """initialize_global by `admin` (the upgrade authority unless given): DEFAULT_GLOBAL with
+        `args` over it, the chain's fee recipient unless `args` names one."""
+        args = {"fee_recipient": self.fee_recipient.pubkey(), **DEFAULT_GLOBAL, **args}
+        return self.ix("initialize_global", {"admin": (admin or self.admin).pubkey()}, **args)
 
     # ------------------------------------------------------------ plumbing
 

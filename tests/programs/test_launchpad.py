@@ -58,9 +58,7 @@ def test_initialize_global_writes_the_config_once(chain):
     before = chain.snapshot(global_pda())
     r = chain.send(
         [
-            chain.ix(
-                "initialize_global",
-                {"admin": chain.admin.pubkey()},
+            chain.global_ix(
                 fee_recipient=chain.admin.pubkey(),
                 protocol_fee_bps=5,
                 wallet_cap_bps=10_000,
@@ -92,19 +90,7 @@ def test_initialize_global_writes_the_config_once(chain):
 )
 def test_initialize_global_refuses_bad_parameters(args, code):
     chain = Chain(initialize=False)
-    from .launchpad_chain import DEFAULT_GLOBAL
-
-    r = chain.send(
-        [
-            chain.ix(
-                "initialize_global",
-                {"admin": chain.admin.pubkey()},
-                fee_recipient=chain.fee_recipient.pubkey(),
-                **{**DEFAULT_GLOBAL, **args},
-            )
-        ],
-        chain.admin,
-    )
+    r = chain.send([chain.global_ix(**args)], chain.admin)
     r.expect(code)
     assert chain.account(global_pda()) is None
 

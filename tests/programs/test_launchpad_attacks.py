@@ -449,9 +449,7 @@ LOADER = Pubkey.from_string("BPFLoaderUpgradeab1e11111111111111111111111")
 
 
 def _initialize(chain: Chain, admin: Keypair, program_data: Pubkey | None = None):
-    from .launchpad_chain import DEFAULT_GLOBAL
-
-    ix = chain.ix("initialize_global", {"admin": admin.pubkey()}, fee_recipient=admin.pubkey(), **DEFAULT_GLOBAL)
+    ix = chain.global_ix(admin, fee_recipient=admin.pubkey())
     if program_data is not None:
         ix.accounts = [*ix.accounts[:3], type(ix.accounts[3])(program_data, False, False)]
     return ix

@@ -41,17 +41,7 @@ def test_initialize_global_refuses_a_supply_that_leaves_nothing_to_migrate(suppl
     # migrate seeds the pool with the vault's tokens at completion, supply - initial_real_token_reserves;
     # the pool refuses 0, so a curve completed under supply == initial_real_token_reserves would be stuck
     chain = Chain(initialize=False)
-    r = chain.send(
-        [
-            chain.ix(
-                "initialize_global",
-                {"admin": chain.admin.pubkey()},
-                fee_recipient=chain.fee_recipient.pubkey(),
-                **{**DEFAULT_GLOBAL, "token_total_supply": supply},
-            )
-        ],
-        chain.admin,
-    )
+    r = chain.send([chain.global_ix(token_total_supply=supply)], chain.admin)
     r.expect(E_INVALID_INPUT)
     assert chain.account(global_pda()) is None
 
