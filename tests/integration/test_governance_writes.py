@@ -274,7 +274,25 @@ def test_unknown_and_unreadable_targets(chain, coin, app_client):
 # ------------------------------------------------------------------ Vote and Proposal state tables
 
 
-def test_vote_and_proposal_lifecycle(chain, coin, app_client):
+def _round_trips(monkeypatch, write):
+    """(what `write()` answered, how many JSON-RPC posts it made)."""
+    from partner.chain import rpc as rpc_module
+
+    posts: list[str] = []
+    real_post = rpc_module.Rpc._post
+
+    def counting(self, payload, **kw):
+        posts.append(payload)
+        return real_post(self, payload, **kw)
+
+    monkeypatch.setattr(rpc_module.Rpc, "_post", counting)
+    try:
+        return write(), len(posts)
+    finally:
+        monkeypatch.setattr(rpc_module.Rpc, "_post", real_post)
+
+
+def test_vote_and_proposal_lifecycle(chain, coin, app_client, monkeypatch):
     from partner.chain import programs as P
     from partner.chain.governance_math import ActionKind, Outcome
 
@@ -354,7 +372,11 @@ def test_vote_and_proposal_lifecycle(chain, coin, app_client):
     # Vote: active -> withdrawn; the tokens go to the voter, not the caller (a crank)
     ok(gov(cranker, "withdraw", {"proposal": proposal, "voter": wallet(bob)}))
     assert tokens(chain, bob, coin) == 2 * T and tokens(chain, cranker, coin) == 0
-    ok(gov(alice, "withdraw", {"proposal": proposal}))  # voter defaults to the caller
+    # voter defaults to the caller; two batched reads (the proposal, then its governance and the
+    # voter's tokens), the send and its status
+    withdrawn, trips = _round_trips(monkeypatch, lambda: gov(alice, "withdraw", {"proposal": proposal}))
+    ok(withdrawn)
+    assert trips == 4
     assert tokens(chain, alice, coin) == 5 * T
     assert receipt_of(chain, proposal, wallet(alice)).withdrawn is True
     # withdrawn -> withdraw fails; cancelled -> withdraw fails; no vote at all
@@ -364,7 +386,12 @@ def test_vote_and_proposal_lifecycle(chain, coin, app_client):
     refused(gov(cranker, "withdraw", {"proposal": proposal}), "vote_receipt_not_found")
 
     # Proposal: settled, bond locked -> bond withdrawn to the proposer, whoever cranks it
-    ok(gov(cranker, "bond", {"proposal": proposal, "voteDurationSeconds": "600"}))
+    # as a vote's withdrawal: the proposer's token account is read with the governance, no read of its own
+    bond, trips = _round_trips(
+        monkeypatch, lambda: gov(cranker, "bond", {"proposal": proposal, "voteDurationSeconds": "600"})
+    )
+    ok(bond)
+    assert trips == 4
     assert tokens(chain, proposer, coin) == BOND + 3 * T
     assert tokens(chain, cranker, coin) == 0
     assert proposal_of(chain, proposal).bond_withdrawn is True

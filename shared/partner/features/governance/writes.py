@@ -160,7 +160,7 @@ class ProposalState:
     receipt: VoteReceipt | None
     receipt_lamports: int
     wallet_lamports: int
-    token_balance: int | None  # the voter's, when asked for
+    token_balance: int | None  # the voter's or the proposer's (`tokens_of`), when asked for
     snapshot: Snapshot
 
     def voting_closed(self) -> bool:
@@ -168,16 +168,22 @@ class ProposalState:
 
 
 def read_proposal(
-    chain: Rpc, proposal_key: Pubkey, wallet: Pubkey, voter: Pubkey | None = None, with_tokens: bool = False
+    chain: Rpc,
+    proposal_key: Pubkey,
+    wallet: Pubkey,
+    voter: Pubkey | None = None,
+    tokens_of: Literal["voter", "proposer"] | None = None,
 ) -> ProposalState:
-    """Proposal, the voter's receipt, the wallet, clock and blockhash; then governance (and the voter's tokens)."""
+    """Proposal, the voter's receipt, the wallet, clock and blockhash; then governance (and the token
+    account of the voter or of the proposal's proposer, `tokens_of`), in two batched reads."""
     voter = voter or wallet
     receipt_key = P.vote_pda(proposal_key, voter)[0]
     snap = _read(chain, [proposal_key, receipt_key, wallet])
     proposal = _proposal(snap.accounts[0], proposal_key)
     second = [proposal.governance]
-    if with_tokens:
-        second.append(P.associated_token_address(voter, proposal.mint))
+    if tokens_of is not None:
+        owner = voter if tokens_of == "voter" else proposal.proposer
+        second.append(P.associated_token_address(owner, proposal.mint))
     found = chain.accounts(second)
     governance = _governance(found[0], proposal.mint)
     if P.governance_pda(proposal.mint)[0] != proposal.governance:
@@ -190,7 +196,7 @@ def read_proposal(
         receipt=_receipt(snap.accounts[1]),
         receipt_lamports=_lamports(snap.accounts[1]),
         wallet_lamports=_lamports(snap.accounts[2]),
-        token_balance=_token_balance(found[1]) if with_tokens else None,
+        token_balance=_token_balance(found[1]) if tokens_of is not None else None,
         snapshot=snap,
     )
 
@@ -283,7 +289,7 @@ def _start(principal: Principal, req: WriteFields, chain: Rpc | None) -> _Writer
 def cast_vote(principal: Principal, req: VoteRequest, chain: Rpc | None = None) -> dict[str, str]:
     w = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
-    state = read_proposal(w.chain, key, w.signer.pubkey, with_tokens=True)
+    state = read_proposal(w.chain, key, w.signer.pubkey, tokens_of="voter")
     amount, gov, p = int(req.amount), state.governance, state.proposal
     if state.voting_closed():
         raise ApiError("proposal_closed")
@@ -323,7 +329,7 @@ def withdraw_vote(principal: Principal, req: WithdrawVoteRequest, chain: Rpc | N
     w = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
     voter = Pubkey.from_string(req.voter) if req.voter else w.signer.pubkey
-    state = read_proposal(w.chain, key, w.signer.pubkey, voter=voter, with_tokens=True)
+    state = read_proposal(w.chain, key, w.signer.pubkey, voter=voter, tokens_of="voter")
     receipt = state.receipt
     if receipt is None:
         raise ApiError("vote_receipt_not_found")
@@ -362,7 +368,7 @@ def withdraw_bond(principal: Principal, req: BondWithdrawRequest, chain: Rpc | N
     """Anyone may crank it; the bond always goes to the proposer's token account."""
     w = _start(principal, req, chain)
     key = Pubkey.from_string(req.proposal)
-    state = read_proposal(w.chain, key, w.signer.pubkey)
+    state = read_proposal(w.chain, key, w.signer.pubkey, tokens_of="proposer")
     p = state.proposal
     if p.bond_amount == 0:
         raise ApiError("no_proposal_bond")
@@ -371,8 +377,7 @@ def withdraw_bond(principal: Principal, req: BondWithdrawRequest, chain: Rpc | N
     if not p.settled:
         raise ApiError("proposal_not_settled")
     instruction = ix.withdraw_bond(w.signer.pubkey, p.proposer, p.mint, key)
-    [account] = w.chain.accounts([P.associated_token_address(p.proposer, p.mint)])
-    hint = units.Hint(new=_missing(_token_balance(account), p.proposer, p.mint))
+    hint = units.Hint(new=_missing(state.token_balance, p.proposer, p.mint))
     return w.answer_proposal("bond_withdraw", units.Hinted(instruction, hint), state)
 
 
