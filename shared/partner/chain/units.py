@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from solders.instruction import Instruction
 from solders.pubkey import Pubkey
 
+from partner.chain import governance_math as GM
 from partner.chain import programs as P
 from partner.chain.idls import LAUNCHPAD, POOL
 from partner.chain.unique import MEMO_PROGRAM_ID
@@ -224,8 +225,6 @@ def settle_hint(proposal: Any, governance: Any, now: int) -> Hint:
     most: one equal to the current value is skipped), a passed finalize that locks the last field
     drops the update authority; nothing when it fails or is not executed (finalized, lapsed window,
     stale revision, a locked field)."""
-    from partner.chain import governance_math as GM
-
     params = GM.GovernanceParams(
         min_voter_count=governance.min_voter_count,
         min_participating_supply_bps=governance.min_participating_supply_bps,
